@@ -1,0 +1,113 @@
+/**
+ * The contract between authlib and a database. An adapter stores users, the accounts that link them to
+ * providers, database sessions, email verification tokens and passkey authenticators.
+ *
+ * Conventions every method follows:
+ * - "not found" is `null`, never an exception; an exception means the database failed;
+ * - dates are `Date` objects and round-trip to the millisecond;
+ * - returned objects are plain objects with the documented keys.
+ *
+ * @module adapters
+ */
+import type { Account, Awaitable, User } from "./types.js";
+
+/** A user as stored by an adapter. `email` is required here; `emailVerified` is set by email sign-in. */
+export interface AdapterUser extends User {
+  id: string;
+  email: string;
+  emailVerified: Date | null;
+}
+
+/** The provider types that can own an account row. */
+export type AdapterAccountType = "oauth" | "oidc" | "email" | "webauthn";
+
+/** An account row: links a user to a provider, with the provider's tokens. */
+export interface AdapterAccount extends Account {
+  userId: string;
+  type: AdapterAccountType;
+}
+
+/** A database session. The cookie holds only `sessionToken`. */
+export interface AdapterSession {
+  sessionToken: string;
+  userId: string;
+  expires: Date;
+}
+
+/**
+ * An email sign-in token. `token` is already hashed by authlib (bound to the secret); adapters store and
+ * compare it verbatim and never see the raw token.
+ */
+export interface VerificationToken {
+  identifier: string;
+  expires: Date;
+  token: string;
+}
+
+/** A WebAuthn authenticator (passkey) registered by a user. Binary fields are base64 strings. */
+export interface AdapterAuthenticator {
+  credentialID: string;
+  userId: string;
+  providerAccountId: string;
+  counter: number;
+  credentialBackedUp: boolean;
+  credentialPublicKey: string;
+  credentialDeviceType: string;
+  transports?: string | null;
+}
+
+/**
+ * A database adapter. Every method is optional in the type; which ones are required depends on the
+ * features in use, and a missing one is reported at start-up (`MissingAdapterMethods`).
+ */
+export interface Adapter {
+  /** Creates a user and returns it with its id. */
+  createUser?(user: AdapterUser): Awaitable<AdapterUser>;
+  /** The user with this id, or `null`. */
+  getUser?(id: string): Awaitable<AdapterUser | null>;
+  /** The user with this (normalised) email, or `null`. */
+  getUserByEmail?(email: string): Awaitable<AdapterUser | null>;
+  /** The user linked to this provider account, or `null`. */
+  getUserByAccount?(providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">): Awaitable<AdapterUser | null>;
+  /** Updates the given fields of a user and returns the whole updated user. */
+  updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Awaitable<AdapterUser>;
+  /** Deletes a user and, in the same transaction, their accounts, sessions and authenticators. */
+  deleteUser?(userId: string): Awaitable<AdapterUser | null | undefined | void>;
+  /** Links an account to a user. A second link of the same (provider, providerAccountId) must fail. */
+  linkAccount?(account: AdapterAccount): Awaitable<AdapterAccount | null | undefined | void>;
+  /** Removes the account row. */
+  unlinkAccount?(providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">): Awaitable<AdapterAccount | undefined | void>;
+  /** Creates a database session. */
+  createSession?(session: AdapterSession): Awaitable<AdapterSession>;
+  /** The session with this token and its user, or `null`. Expired sessions are returned; authlib deletes them. */
+  getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>;
+  /** Updates a session (usually its expiry) and returns it, or `null` if it no longer exists. */
+  updateSession?(
+    session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">,
+  ): Awaitable<AdapterSession | null | undefined | void>;
+  /** Deletes a session and returns it, or `null` if there was none. */
+  deleteSession?(sessionToken: string): Awaitable<AdapterSession | null | undefined | void>;
+  /** Stores a verification token. */
+  createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>;
+  /**
+   * Returns the token matching BOTH identifier and token, and deletes it in the same step, so that of two
+   * concurrent uses exactly one gets it. Returns the stored expiry; `null` when there is no match.
+   */
+  useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>;
+  /** The account of a provider, or `null`. */
+  getAccount?(
+    providerAccountId: AdapterAccount["providerAccountId"],
+    provider: AdapterAccount["provider"],
+  ): Awaitable<AdapterAccount | null>;
+  /** The authenticator with this credential id, or `null`. */
+  getAuthenticator?(credentialID: AdapterAuthenticator["credentialID"]): Awaitable<AdapterAuthenticator | null>;
+  /** Stores a new authenticator. */
+  createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>;
+  /** Every authenticator of a user (`[]` when none). */
+  listAuthenticatorsByUserId?(userId: AdapterAuthenticator["userId"]): Awaitable<AdapterAuthenticator[]>;
+  /** Sets the signature counter. Throws when the authenticator does not exist. */
+  updateAuthenticatorCounter?(
+    credentialID: AdapterAuthenticator["credentialID"],
+    newCounter: AdapterAuthenticator["counter"],
+  ): Awaitable<AdapterAuthenticator>;
+}

@@ -1,0 +1,117 @@
+/**
+ * Everything that reads environment variables: `setEnvDefaults` fills a configuration from them.
+ *
+ * @module env
+ */
+import type { ProviderConfig } from "./providers/types.js";
+import type { AuthConfig, LoggerInstance } from "./types.js";
+
+/** Where env variables come from: a plain record (`process.env`) or a getter (`{ get(name) }`, Qwik's `ev.env`). */
+export type EnvSource = Record<string, string | undefined> | { get(name: string): string | undefined };
+
+/** Default base path of authlib's routes. */
+export const DEFAULT_BASE_PATH = "/auth";
+
+/** Reads one variable from an env source. Empty strings count as unset. */
+export function readEnv(env: EnvSource, name: string): string | undefined {
+  const value =
+    typeof env.get === "function"
+      ? (env as { get(n: string): string | undefined }).get(name)
+      : (env as Record<string, string | undefined>)[name];
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** The process environment where there is one (Node, Bun, Deno's compat); an empty record on edge runtimes. */
+export function processEnv(): Record<string, string | undefined> {
+  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+}
+
+/** Parses a boolean env value: `true/1/yes/on` and `false/0/no/off`; anything else is `undefined`. */
+export function parseBooleanEnv(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim().toLowerCase();
+  if (["true", "1", "yes", "on"].includes(v)) return true;
+  if (["false", "0", "no", "off"].includes(v)) return false;
+  return undefined;
+}
+
+/**
+ * Fills unset configuration from env variables, in place:
+ * - `secret` from `AUTH_SECRET_3`, `AUTH_SECRET_2`, `AUTH_SECRET_1`, `AUTH_SECRET` (newest first: the first
+ *   one present encrypts, all decrypt), unless `config.secret` is set;
+ * - `basePath` from the path of `AUTHLIB_URL`, unless set (warns `env-url-basepath-redundant` when both are
+ *   set and differ), else `/auth`;
+ * - `redirectProxyUrl` from `AUTH_REDIRECT_PROXY_URL`;
+ * - `trustHost` from `AUTH_TRUST_HOST` (`"false"` means false), else true when `AUTHLIB_URL` is set or
+ *   outside production;
+ * - each provider's `clientId`/`clientSecret`/`issuer` (OAuth/OIDC) or `apiKey` (email) from
+ *   `AUTH_<ID>_ID`, `AUTH_<ID>_SECRET`, `AUTH_<ID>_ISSUER`, `AUTH_<ID>_KEY`, where `<ID>` is the provider id
+ *   upper-cased with `-` as `_`.
+ */
+export function setEnvDefaults(env: EnvSource, config: AuthConfig, logger?: Pick<LoggerInstance, "warn">): void {
+  const url = readEnv(env, "AUTHLIB_URL");
+  config.basePath = resolveBasePath(url, config.basePath, logger);
+
+  if (!config.secret || (Array.isArray(config.secret) && config.secret.length === 0)) {
+    const secrets = ["AUTH_SECRET_3", "AUTH_SECRET_2", "AUTH_SECRET_1", "AUTH_SECRET"]
+      .map((name) => readEnv(env, name))
+      .filter((s): s is string => s !== undefined);
+    if (secrets.length > 0) config.secret = secrets;
+  }
+
+  config.redirectProxyUrl ??= readEnv(env, "AUTH_REDIRECT_PROXY_URL");
+
+  config.trustHost ??=
+    parseBooleanEnv(readEnv(env, "AUTH_TRUST_HOST")) ??
+    (url !== undefined ||
+      readEnv(env, "VERCEL") !== undefined ||
+      readEnv(env, "CF_PAGES") !== undefined ||
+      readEnv(env, "NODE_ENV") !== "production");
+
+  config.providers = config.providers.map((provider) => {
+    const resolved = typeof provider === "function" ? provider() : provider;
+    return withProviderEnv(env, resolved, provider);
+  });
+}
+
+function resolveBasePath(url: string | undefined, configured: string | undefined, logger?: Pick<LoggerInstance, "warn">): string {
+  let fromUrl: string | undefined;
+  if (url) {
+    try {
+      const pathname = new URL(url).pathname.replace(/\/+$/, "");
+      if (pathname !== "") fromUrl = pathname;
+    } catch {
+      logger?.warn("invalid-env-url");
+    }
+  }
+  if (configured) {
+    if (fromUrl && fromUrl !== configured.replace(/\/+$/, "")) logger?.warn("env-url-basepath-redundant");
+    return configured;
+  }
+  return fromUrl ?? DEFAULT_BASE_PATH;
+}
+
+function withProviderEnv(env: EnvSource, provider: ProviderConfig, original: unknown): ProviderConfig {
+  const prefix = `AUTH_${provider.id.toUpperCase().replace(/-/g, "_")}_`;
+  const read = (suffix: string) => readEnv(env, prefix + suffix);
+  if (provider.type === "oauth" || provider.type === "oidc") {
+    const fromEnv = { clientId: read("ID"), clientSecret: read("SECRET"), issuer: read("ISSUER") };
+    const base = typeof original === "function" ? (original as (o: object) => ProviderConfig)(definedOnly(fromEnv)) : provider;
+    return {
+      ...base,
+      clientId: (base as typeof provider).clientId ?? fromEnv.clientId,
+      clientSecret: (base as typeof provider).clientSecret ?? fromEnv.clientSecret,
+      issuer: (base as typeof provider).issuer ?? fromEnv.issuer,
+    } as ProviderConfig;
+  }
+  if (provider.type === "email") {
+    const apiKey = read("KEY");
+    const base = typeof original === "function" ? (original as (o: object) => ProviderConfig)(definedOnly({ apiKey })) : provider;
+    return { ...base, apiKey: (base as typeof provider).apiKey ?? apiKey } as ProviderConfig;
+  }
+  return provider;
+}
+
+function definedOnly<T extends Record<string, unknown>>(record: T): Partial<T> {
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

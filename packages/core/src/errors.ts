@@ -1,0 +1,281 @@
+/**
+ * Every error authlib raises. Each class has one `type`, which is what the logs, the error page
+ * (`?error=<type>`) and `instanceof` checks key on.
+ *
+ * @module errors
+ */
+
+/** The name of every error type authlib can raise. */
+export type ErrorType =
+  | "AccessDenied"
+  | "AdapterError"
+  | "CallbackRouteError"
+  | "ErrorPageLoop"
+  | "EventError"
+  | "InvalidCallbackUrl"
+  | "CredentialsSignin"
+  | "InvalidEndpoints"
+  | "InvalidCheck"
+  | "JWTSessionError"
+  | "MissingAdapter"
+  | "MissingAdapterMethods"
+  | "MissingAuthorize"
+  | "MissingSecret"
+  | "OAuthAccountNotLinked"
+  | "OAuthCallbackError"
+  | "OAuthProfileParseError"
+  | "SessionTokenError"
+  | "OAuthSignInError"
+  | "EmailSignInError"
+  | "SignOutError"
+  | "UnknownAction"
+  | "UnsupportedStrategy"
+  | "InvalidProvider"
+  | "UntrustedHost"
+  | "Verification"
+  | "MissingCSRF"
+  | "AccountNotLinked"
+  | "DuplicateConditionalUI"
+  | "MissingWebAuthnAutocomplete"
+  | "WebAuthnVerificationError"
+  | "ExperimentalFeatureNotEnabled";
+
+/** Where an error sends the user: the sign-in page (`"signIn"`) or the error page (`"error"`). */
+export type ErrorPageKind = "signIn" | "error";
+
+/** Extra data attached to an error; `err` is the underlying error, when there is one. */
+export type ErrorCause = Record<string, unknown> & { err?: Error };
+
+/**
+ * Base class of every authlib error.
+ *
+ * Accepts the same arguments as `Error`, plus an `Error` as first argument (it becomes `cause.err`):
+ * `new AuthError("message", { cause })`, `new AuthError({ cause })`, `new AuthError(err)`.
+ */
+export class AuthError extends Error {
+  /** Identifies the error in logs and in the `?error=` query of the error page. */
+  type: ErrorType;
+  /** Which built-in page the error leads to. */
+  kind: ErrorPageKind;
+  declare cause?: ErrorCause;
+
+  /** The error type of this class. Subclasses override it. */
+  static type: ErrorType | "AuthError" = "AuthError";
+  /** The page this class of error leads to. */
+  static kind: ErrorPageKind = "error";
+
+  constructor(message?: string | Error | ErrorOptions, errorOptions?: ErrorOptions) {
+    if (message instanceof Error) {
+      const inner = message.cause;
+      const extra = typeof inner === "object" && inner !== null ? (inner as Record<string, unknown>) : {};
+      super(message.message, { cause: { err: message, ...extra, ...(errorOptions?.cause as object) } });
+    } else if (typeof message === "string") {
+      super(message, errorOptions ? { cause: normaliseCause(errorOptions.cause) } : undefined);
+    } else {
+      const options = message ?? errorOptions;
+      super(undefined, options ? { cause: normaliseCause(options.cause) } : undefined);
+    }
+    const ctor = new.target as unknown as typeof AuthError;
+    this.name = ctor.name;
+    this.type = ctor.type as ErrorType;
+    this.kind = ctor.kind;
+    Error.captureStackTrace?.(this, new.target);
+  }
+}
+
+function normaliseCause(cause: unknown): ErrorCause | undefined {
+  if (cause === undefined) return undefined;
+  if (cause instanceof Error) return { err: cause };
+  if (typeof cause === "object" && cause !== null) return cause as ErrorCause;
+  return { value: cause };
+}
+
+/** Errors of this kind send the user back to the sign-in page, with `?error=<type>`. */
+export class SignInError extends AuthError {
+  static override kind: ErrorPageKind = "signIn";
+}
+
+/** The `signIn` callback returned `false` or threw. The message is the original error's message. */
+export class AccessDenied extends AuthError {
+  static override type: ErrorType = "AccessDenied";
+}
+
+/** An adapter method threw. The original error is in `cause.err`. */
+export class AdapterError extends AuthError {
+  static override type: ErrorType = "AdapterError";
+}
+
+/** An unexpected error inside the callback route (provider exchange, profile, session write). */
+export class CallbackRouteError extends AuthError {
+  static override type: ErrorType = "CallbackRouteError";
+}
+
+/** The custom error page itself requires authentication, which would loop forever. */
+export class ErrorPageLoop extends AuthError {
+  static override type: ErrorType = "ErrorPageLoop";
+}
+
+/** An `events.*` handler threw. It is logged and never interrupts the flow. */
+export class EventError extends AuthError {
+  static override type: ErrorType = "EventError";
+}
+
+/** A `callbackUrl` (query, body or cookie) is not a valid same-origin URL; the base URL is used instead. */
+export class InvalidCallbackUrl extends AuthError {
+  static override type: ErrorType = "InvalidCallbackUrl";
+}
+
+/**
+ * Thrown from a credentials provider's `authorize` to reject a sign-in. The user is sent to the sign-in
+ * page with `?error=CredentialsSignin&code=<code>`. Subclass it to set your own `code`, but keep the code
+ * free of details an attacker could use (such as which field was wrong): it ends up in the URL.
+ */
+export class CredentialsSignin extends SignInError {
+  static override type: ErrorType = "CredentialsSignin";
+  /** Shown in the `code` query parameter of the sign-in page. */
+  code = "credentials";
+}
+
+/** An OAuth provider has neither an `issuer` nor the endpoint it needs. */
+export class InvalidEndpoints extends AuthError {
+  static override type: ErrorType = "InvalidEndpoints";
+}
+
+/** A PKCE, state, nonce or WebAuthn challenge check failed: missing, unreadable or for another provider. */
+export class InvalidCheck extends AuthError {
+  static override type: ErrorType = "InvalidCheck";
+}
+
+/** A session JWT could not be decoded or encoded. */
+export class JWTSessionError extends AuthError {
+  static override type: ErrorType = "JWTSessionError";
+}
+
+/** A feature that needs a database adapter (email, database sessions, passkeys) is used without one. */
+export class MissingAdapter extends AuthError {
+  static override type: ErrorType = "MissingAdapter";
+}
+
+/** The adapter lacks methods a configured feature needs. The message lists them. */
+export class MissingAdapterMethods extends AuthError {
+  static override type: ErrorType = "MissingAdapterMethods";
+}
+
+/** A credentials provider has no `authorize` function. */
+export class MissingAuthorize extends AuthError {
+  static override type: ErrorType = "MissingAuthorize";
+}
+
+/** No `secret` is configured. Set `AUTH_SECRET` (at least 32 random bytes) or `config.secret`. */
+export class MissingSecret extends AuthError {
+  static override type: ErrorType = "MissingSecret";
+}
+
+/** The OAuth account is linked to another user, or its email belongs to another user. */
+export class OAuthAccountNotLinked extends SignInError {
+  static override type: ErrorType = "OAuthAccountNotLinked";
+}
+
+/** The OAuth provider answered the callback with an error, or its response failed validation. */
+export class OAuthCallbackError extends SignInError {
+  static override type: ErrorType = "OAuthCallbackError";
+}
+
+/** A provider's `profile()` threw or returned something that is not a profile. */
+export class OAuthProfileParseError extends AuthError {
+  static override type: ErrorType = "OAuthProfileParseError";
+}
+
+/** Looking up a database session failed. */
+export class SessionTokenError extends AuthError {
+  static override type: ErrorType = "SessionTokenError";
+}
+
+/** Starting an OAuth sign-in failed (discovery, authorization URL). */
+export class OAuthSignInError extends SignInError {
+  static override type: ErrorType = "OAuthSignInError";
+}
+
+/** Sending the verification email failed. */
+export class EmailSignInError extends SignInError {
+  static override type: ErrorType = "EmailSignInError";
+}
+
+/** Ending the session failed; the cookies are cleared anyway. */
+export class SignOutError extends AuthError {
+  static override type: ErrorType = "SignOutError";
+}
+
+/** The request path or method does not match any action. */
+export class UnknownAction extends AuthError {
+  static override type: ErrorType = "UnknownAction";
+}
+
+/** The chosen session strategy cannot work with the configured providers. */
+export class UnsupportedStrategy extends AuthError {
+  static override type: ErrorType = "UnsupportedStrategy";
+}
+
+/** The provider id is unknown, or the provider cannot handle this route. */
+export class InvalidProvider extends AuthError {
+  static override type: ErrorType = "InvalidProvider";
+}
+
+/** The request host is not trusted. Set `trustHost: true` (or `AUTH_TRUST_HOST=true`) behind a proxy you control. */
+export class UntrustedHost extends AuthError {
+  static override type: ErrorType = "UntrustedHost";
+}
+
+/** An email sign-in link is unknown, used already, expired or for another address. */
+export class Verification extends AuthError {
+  static override type: ErrorType = "Verification";
+}
+
+/** A state-changing request came without a valid CSRF token. */
+export class MissingCSRF extends SignInError {
+  static override type: ErrorType = "MissingCSRF";
+}
+
+/** A passkey could not be linked to the user (its email belongs to another user). */
+export class AccountNotLinked extends SignInError {
+  static override type: ErrorType = "AccountNotLinked";
+}
+
+/** More than one WebAuthn provider enables conditional UI. */
+export class DuplicateConditionalUI extends AuthError {
+  static override type: ErrorType = "DuplicateConditionalUI";
+}
+
+/** Conditional UI is on, but no form field has `autocomplete` containing `webauthn`. */
+export class MissingWebAuthnAutocomplete extends AuthError {
+  static override type: ErrorType = "MissingWebAuthnAutocomplete";
+}
+
+/** A WebAuthn registration or authentication response did not verify. */
+export class WebAuthnVerificationError extends AuthError {
+  static override type: ErrorType = "WebAuthnVerificationError";
+}
+
+/** An experimental feature is used without being enabled in `experimental`. */
+export class ExperimentalFeatureNotEnabled extends AuthError {
+  static override type: ErrorType = "ExperimentalFeatureNotEnabled";
+}
+
+/** Error types whose name may be shown to the user; every other error is reported as `Configuration`. */
+const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
+  "CredentialsSignin",
+  "OAuthAccountNotLinked",
+  "OAuthCallbackError",
+  "AccessDenied",
+  "Verification",
+  "MissingCSRF",
+  "AccountNotLinked",
+  "WebAuthnVerificationError",
+  "EmailSignInError",
+  "OAuthSignInError",
+]);
+
+/** True when the error's type may be shown to the user (on the error or sign-in page). */
+export function isClientSafeError(error: unknown): error is AuthError {
+  return error instanceof AuthError && clientSafeTypes.has(error.type);
+}

@@ -1,0 +1,225 @@
+/**
+ * JSON Web Token helpers: `encode`, `decode` and `getToken`.
+ *
+ * Session tokens are encrypted (JWE, `dir` + `A256CBC-HS512`) with a key derived from the secret and the
+ * salt exactly as Auth.js v5 derives it, so tokens move between the two libraries in both directions.
+ *
+ * These helpers are not the recommended way to authenticate on the server: use the session helpers of
+ * your integration (`getSession`, `useSession`), which also run your callbacks and honour revocation.
+ *
+ * @module jwt
+ */
+import { parse as parseCookies } from "cookie";
+import { base64url, EncryptJWT, type JWTDecryptResult, jwtDecrypt } from "jose";
+import { type ContentEncryption, deriveEncryptionKey, isSupportedEncryption } from "./crypto/derive-key.js";
+import { processEnv, readEnv } from "./env.js";
+import { JWTSessionError, MissingSecret } from "./errors.js";
+import { readChunkedCookie } from "./http/cookie-chunks.js";
+import type { Awaitable, LoggerInstance } from "./types.js";
+
+/** Default lifetime of an issued token: 30 days, in seconds. */
+export const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;
+/** Clock skew allowed when checking `exp` and `nbf`, in seconds. */
+const CLOCK_TOLERANCE = 15;
+const DEFAULT_ENC: ContentEncryption = "A256CBC-HS512";
+/** Name of the session cookie; the secure variant is prefixed with `__Secure-`. */
+export const SESSION_COOKIE_NAME = "authlib.session-token";
+
+/** The claims authlib puts in a session token by default. */
+export interface DefaultJWT extends Record<string, unknown> {
+  name?: string | null;
+  email?: string | null;
+  picture?: string | null;
+  sub?: string;
+  iat?: number;
+  exp?: number;
+  jti?: string;
+}
+
+/** The session token payload: what the `jwt` callback returns. Extend it by module augmentation. */
+export interface JWT extends DefaultJWT {}
+
+/** Parameters of {@link encode}. */
+export interface JWTEncodeParams<Payload = JWT> {
+  /** The payload. `iat`, `exp` and `jti` are set by `encode`. */
+  token?: Payload;
+  /** Part of the key derivation; for session tokens, the cookie name. */
+  salt: string;
+  /** The secret, or several (newest first): only the first one encrypts. */
+  secret: string | string[];
+  /** Lifetime in seconds. Default 30 days. */
+  maxAge?: number;
+}
+
+/** Parameters of {@link decode}. */
+export interface JWTDecodeParams {
+  /** The token to decode. */
+  token?: string;
+  /** The salt it was encoded with. */
+  salt: string;
+  /** The secret, or several: the one whose key id matches the token's is used. */
+  secret: string | string[];
+}
+
+/** The `jwt` configuration. */
+export interface JWTOptions {
+  /** Lifetime of an issued token in seconds. Default 30 days. */
+  maxAge: number;
+  /** Replaces how tokens are issued. */
+  encode: (params: JWTEncodeParams<JWT>) => Awaitable<string>;
+  /** Replaces how tokens are read. Return `null` for a token you do not accept. */
+  decode: (params: JWTDecodeParams) => Awaitable<JWT | null>;
+}
+
+/** Parameters of {@link getToken}. */
+export interface GetTokenParams<R extends boolean = false> {
+  /** The request carrying the token, in a cookie or in `Authorization: Bearer`. */
+  req: Request | { headers: Headers | Record<string, string | string[] | undefined> };
+  /** Return the raw token string instead of its payload. */
+  raw?: R;
+  /** Name of the cookie holding the token. Default: the session cookie name. */
+  cookieName?: string;
+  /** Look for the `__Secure-` cookie name. Default: true when `AUTHLIB_URL` is `https://`. */
+  secureCookie?: boolean;
+  /** Default `AUTH_SECRET`. */
+  secret?: string | string[];
+  /** Default: the cookie name. */
+  salt?: string;
+  /** Custom decoder. */
+  decode?: JWTOptions["decode"];
+  /** Where decode failures are reported, at debug level (never the token itself). Default: nowhere. */
+  logger?: Pick<LoggerInstance, "debug"> | Console;
+}
+
+function nowInSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+function secretList(secret: string | string[]): string[] {
+  const list = (Array.isArray(secret) ? secret : [secret]).filter((s) => typeof s === "string" && s.length > 0);
+  if (list.length === 0) throw new MissingSecret("A secret is required: set AUTH_SECRET or pass `secret`.");
+  return list;
+}
+
+/**
+ * Issues an encrypted JWT (JWE `dir` + `A256CBC-HS512`) of `token`, with `iat`, `exp` (now + `maxAge`)
+ * and a fresh `jti`. With several secrets, the first one is used.
+ */
+export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): Promise<string> {
+  const { token = {}, secret, maxAge = DEFAULT_MAX_AGE, salt } = params;
+  const [first] = secretList(secret);
+  const { key, kid } = await deriveEncryptionKey(DEFAULT_ENC, first as string, salt);
+  const now = nowInSeconds();
+  return new EncryptJWT(token as Record<string, unknown>)
+    .setProtectedHeader({ alg: "dir", enc: DEFAULT_ENC, kid })
+    .setIssuedAt(now)
+    .setExpirationTime(now + maxAge)
+    .setJti(crypto.randomUUID())
+    .encrypt(key);
+}
+
+/**
+ * Decodes a JWT issued by {@link encode} (or by Auth.js v5 with the same secret and salt).
+ * Resolves `null` when `token` is empty; rejects with `JWTSessionError` for a token that is malformed,
+ * tampered with, expired, or encrypted with another secret or salt.
+ */
+export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Payload | null> {
+  const { token, secret, salt } = params;
+  if (!token) return null;
+  const secrets = secretList(secret);
+  if (!isCanonicalCompactJWE(token)) throw new JWTSessionError("The token is not a compact JWE.");
+  let result: JWTDecryptResult;
+  try {
+    result = await jwtDecrypt(
+      token,
+      async ({ kid, enc }) => {
+        if (!isSupportedEncryption(enc)) throw new JWTSessionError(`Unsupported content encryption: ${String(enc)}`);
+        for (const candidate of secrets) {
+          const derived = await deriveEncryptionKey(enc, candidate, salt);
+          // A token without a kid can only come from the first (current) secret.
+          if (kid === undefined || derived.kid === kid) return derived.key;
+        }
+        throw new JWTSessionError("No secret matches the token's key id.");
+      },
+      { clockTolerance: CLOCK_TOLERANCE, keyManagementAlgorithms: ["dir"], contentEncryptionAlgorithms: ["A256CBC-HS512", "A256GCM"] },
+    );
+  } catch (error) {
+    if (error instanceof JWTSessionError) throw error;
+    throw new JWTSessionError("The token could not be decrypted or has expired.", { cause: error as Error });
+  }
+  return result.payload as Payload;
+}
+
+/**
+ * True when `token` is a compact JWE whose five parts are canonical base64url. Decoders ignore the spare
+ * low bits of a final base64 character, so without this check two different strings could decode to the
+ * same token; we accept exactly one spelling of each token.
+ */
+function isCanonicalCompactJWE(token: string): boolean {
+  const parts = token.split(".");
+  if (parts.length !== 5) return false;
+  try {
+    return parts.every((part) => base64url.encode(base64url.decode(part)) === part);
+  } catch {
+    return false;
+  }
+}
+
+function headerValue(headers: GetTokenParams["req"]["headers"], name: string): string | undefined {
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
+  const record = headers as Record<string, string | string[] | undefined>;
+  const key = Object.keys(record).find((k) => k.toLowerCase() === name);
+  const value = key === undefined ? undefined : record[key];
+  return Array.isArray(value) ? value.join(name === "cookie" ? "; " : ", ") : value;
+}
+
+function bearerToken(authorization: string | undefined): string | undefined {
+  if (!authorization) return undefined;
+  const [scheme, value] = authorization.split(" ");
+  if (scheme !== "Bearer" || !value) return undefined;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads the session JWT of a request: the session cookie (joined from its chunks), else an
+ * `Authorization: Bearer` header. Resolves the payload, the raw token when `raw` is set, or `null` when
+ * there is no valid token (malformed, tampered with, expired, foreign). Throws `MissingSecret` when no
+ * secret is configured.
+ *
+ * Not the recommended way to authenticate on the server: prefer the session helpers (`getSession`,
+ * `useSession`), which run your `jwt` and `session` callbacks.
+ */
+export async function getToken<R extends boolean = false>(params: GetTokenParams<R>): Promise<R extends true ? string | null : JWT | null> {
+  type Result = R extends true ? string | null : JWT | null;
+  const { req, raw, logger } = params;
+  if (!req?.headers) throw new TypeError("getToken: pass `req` (a Request or an object with `headers`).");
+  const env = processEnv();
+  const secureCookie = params.secureCookie ?? readEnv(env, "AUTHLIB_URL")?.startsWith("https://") ?? false;
+  const cookieName = params.cookieName ?? (secureCookie ? `__Secure-${SESSION_COOKIE_NAME}` : SESSION_COOKIE_NAME);
+  const secret = params.secret ?? readEnv(env, "AUTH_SECRET");
+  if (!raw && (secret === undefined || secret.length === 0)) {
+    throw new MissingSecret("getToken needs a secret: set AUTH_SECRET or pass `secret`.");
+  }
+
+  const cookieHeader = headerValue(req.headers, "cookie");
+  let cookies: Record<string, string | undefined> = {};
+  try {
+    cookies = cookieHeader ? parseCookies(cookieHeader) : {};
+  } catch {
+    cookies = {};
+  }
+  const token = readChunkedCookie(cookies, cookieName) ?? bearerToken(headerValue(req.headers, "authorization"));
+  if (!token) return null as Result;
+  if (raw) return token as Result;
+  try {
+    const decoder = params.decode ?? decode;
+    return ((await decoder({ token, secret: secret as string | string[], salt: params.salt ?? cookieName })) ?? null) as Result;
+  } catch (error) {
+    logger?.debug?.(`getToken: token rejected (${(error as Error).name})`);
+    return null as Result;
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * The shapes of provider objects. A provider is data: an id, a type and the options of its kind.
+ *
+ * @module providers/types
+ */
+import type { Account, Awaitable, Profile, Theme, User } from "../types.js";
+
+/** The kinds of provider authlib supports. */
+export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn";
+
+/** What every provider has. */
+export interface CommonProviderOptions {
+  /** Unique id, used in URLs (`/auth/signin/<id>`) and env variable names (`AUTH_<ID>_ID`). */
+  id: string;
+  /** Name shown on the sign-in page. */
+  name: string;
+  type: ProviderType;
+}
+
+/** Token endpoint response of an OAuth provider (the fields authlib reads, plus any other). */
+export interface TokenSet {
+  access_token?: string;
+  token_type?: string;
+  id_token?: string;
+  refresh_token?: string;
+  expires_in?: number;
+  expires_at?: number;
+  scope?: string;
+  [key: string]: unknown;
+}
+
+/** An endpoint: its URL, or the URL with extra parameters. */
+export type EndpointConfig = string | { url?: string; params?: Record<string, unknown> };
+
+/** How the client authenticates at the token endpoint. */
+export type ClientAuthMethod = "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
+
+/** Options of an OAuth 2 or OpenID Connect provider. */
+export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
+  type: "oauth" | "oidc";
+  /** Issuer URL; endpoints are discovered from it when not given. */
+  issuer?: string;
+  authorization?: EndpointConfig;
+  token?: EndpointConfig;
+  userinfo?: EndpointConfig | { url?: string; request?: (context: { tokens: TokenSet; provider: OAuthConfig<P> }) => Awaitable<P> };
+  clientId?: string;
+  clientSecret?: string;
+  /** Client metadata; `token_endpoint_auth_method` selects client authentication (default `client_secret_basic`). */
+  client?: { token_endpoint_auth_method?: ClientAuthMethod; [key: string]: unknown };
+  /** Private key for `private_key_jwt` client authentication. */
+  clientPrivateKey?: CryptoKey | { key: CryptoKey; kid?: string };
+  /** Which checks protect the flow. Default `["pkce"]`; `"state"` is added when a redirect proxy is used. */
+  checks?: Array<"pkce" | "state" | "nonce" | "none">;
+  /** Maps the provider's profile to a `User`. Its `id` becomes `providerAccountId`. */
+  profile?: (profile: P, tokens: TokenSet) => Awaitable<User>;
+  /** Picks what is stored of the token response in the account row. */
+  account?: (tokens: TokenSet) => Partial<Account> | undefined | null;
+  /** Links this account to an existing user with the same email. Only for providers that verify emails. */
+  allowDangerousEmailAccountLinking?: boolean;
+  /** Base URL of a redirect proxy; overrides `config.redirectProxyUrl` for this provider. */
+  redirectProxyUrl?: string;
+  /** Refresh the access token with the refresh token when it is about to expire. */
+  refreshAccessToken?: boolean;
+  /** Look and feel of the provider's button on the built-in sign-in page. */
+  style?: { logo?: string; brandColor?: string; text?: string };
+  /** The options the user passed to the preset, kept for merging. */
+  options?: Partial<OAuthConfig<P>>;
+}
+
+/** An OpenID Connect provider. */
+export interface OIDCConfig<P = Profile> extends OAuthConfig<P> {
+  type: "oidc";
+}
+
+/** What `sendVerificationRequest` receives. */
+export interface SendVerificationRequestParams {
+  identifier: string;
+  url: string;
+  expires: Date;
+  provider: EmailConfig;
+  token: string;
+  theme: Theme;
+  request: Request;
+}
+
+/** Options of an email (magic link) provider. */
+export interface EmailConfig extends CommonProviderOptions {
+  type: "email";
+  /** Sends the sign-in link. */
+  sendVerificationRequest: (params: SendVerificationRequestParams) => Awaitable<void>;
+  /** Lifetime of the link in seconds. Default 24 hours. */
+  maxAge?: number;
+  /** Normalises the address typed by the user; throw to reject it. */
+  normalizeIdentifier?: (identifier: string) => string;
+  /** Makes the raw token sent in the link. Default: 32 random bytes, hex. */
+  generateVerificationToken?: () => Awaitable<string>;
+  /** Secret used to hash the stored token; defaults to `config.secret`. */
+  secret?: string;
+  /** Sender address. */
+  from?: string;
+  /** API key of a mail service, filled from `AUTH_<ID>_KEY`. */
+  apiKey?: string;
+  /** SMTP server (nodemailer). */
+  server?: unknown;
+  options?: Partial<EmailConfig>;
+}
+
+/** A field of the credentials form. */
+export interface CredentialInput {
+  label?: string;
+  type?: string;
+  placeholder?: string;
+  autocomplete?: string;
+  required?: boolean;
+  [attribute: string]: unknown;
+}
+
+/** Options of the credentials provider. */
+export interface CredentialsConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>>
+  extends CommonProviderOptions {
+  type: "credentials";
+  /** The form fields of the built-in sign-in page. */
+  credentials: C;
+  /**
+   * Checks the submitted credentials. Return the user, or `null` (or throw `CredentialsSignin`) to
+   * reject. The returned `id` becomes `providerAccountId`.
+   */
+  authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>;
+  options?: Partial<CredentialsConfig<C>>;
+}
+
+/** Options of a WebAuthn (passkey) provider. */
+export interface WebAuthnConfig extends CommonProviderOptions {
+  type: "webauthn";
+  /** Relying party; defaults come from the request URL. */
+  relyingParty?: { id?: string; name?: string; origin?: string };
+  /** Offer passkeys in the browser's autofill (conditional UI). */
+  enableConditionalUI?: boolean;
+  formFields?: Record<string, CredentialInput>;
+  [option: string]: unknown;
+}
+
+/** Any provider object. */
+export type ProviderConfig = OAuthConfig | OIDCConfig | EmailConfig | CredentialsConfig | WebAuthnConfig;
+
+/** A provider as configured: an object, or a preset function called with no options. */
+export type Provider = ProviderConfig | ((options?: Record<string, unknown>) => ProviderConfig);

@@ -1,0 +1,264 @@
+/**
+ * Public types: the shapes of users, sessions, accounts and profiles, the configuration, its callbacks
+ * and events. `Session`, `User` (here) and `JWT` (in `@authlib/core/jwt`) are interfaces so that an app
+ * can extend them by module augmentation:
+ *
+ * ```ts
+ * declare module "@authlib/core/types" {
+ *   interface Session { user: { role: string } & DefaultSession["user"] }
+ * }
+ * ```
+ *
+ * @module types
+ */
+import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js";
+import type { ErrorType } from "./errors.js";
+import type { JWT, JWTOptions } from "./jwt.js";
+import type { CredentialInput, Provider, ProviderType } from "./providers/types.js";
+import type { SkipCSRFCheck } from "./symbols.js";
+
+export type { CredentialInput, ErrorType, JWT, JWTOptions, Provider, ProviderType };
+
+/** A value or a promise of it. */
+export type Awaitable<T> = T | PromiseLike<T>;
+
+/** RFC 9396 authorization details, as returned in a token response. */
+export interface AuthorizationDetails {
+  type: string;
+  [parameter: string]: unknown;
+}
+
+/** The user, as returned by a provider's `profile()` or a credentials `authorize()`. */
+export interface User {
+  id?: string;
+  name?: string | null;
+  email?: string | null;
+  image?: string | null;
+}
+
+/** The session the client sees, before any app augmentation. */
+export interface DefaultSession {
+  user?: User;
+  /** When the session expires, as an ISO 8601 string. */
+  expires: string;
+}
+
+/** The session the client sees. Extend it by module augmentation. */
+export interface Session extends DefaultSession {}
+
+/** What `getSession` resolves to: the cookies to set, and the session or `null`. */
+export type GetSessionResult = Promise<{ cookie: any; data: Session | null }>;
+
+/** An account: the link between a user and a provider, with the provider's token response. */
+export interface Account {
+  provider: string;
+  providerAccountId: string;
+  type: ProviderType;
+  userId?: string;
+  access_token?: string;
+  authorization_details?: AuthorizationDetails[];
+  /** Lifetime of the access token in seconds, from the token response. */
+  expires_in?: number;
+  /** Absolute expiry of the access token, in seconds since the epoch (computed from `expires_in`). */
+  expires_at?: number;
+  id_token?: string;
+  refresh_token?: string;
+  scope?: string;
+  /** Always lower case. */
+  token_type?: Lowercase<string>;
+  [key: string]: unknown;
+}
+
+/** The user info of an OAuth provider: OpenID Connect standard claims, plus any other claim. */
+export interface Profile {
+  id?: string | null;
+  sub?: string | null;
+  name?: string | null;
+  given_name?: string | null;
+  family_name?: string | null;
+  middle_name?: string | null;
+  nickname?: string | null;
+  preferred_username?: string | null;
+  profile?: string | null;
+  picture?: any;
+  website?: string | null;
+  email?: string | null;
+  email_verified?: boolean | null;
+  gender?: string | null;
+  birthdate?: string | null;
+  zoneinfo?: string | null;
+  locale?: string | null;
+  phone_number?: string | null;
+  updated_at?: Date | number | string | null;
+  address?: {
+    formatted?: string | null;
+    street_address?: string | null;
+    locality?: string | null;
+    region?: string | null;
+    postal_code?: string | null;
+    country?: string | null;
+  } | null;
+  [claim: string]: unknown;
+}
+
+/** Options of one cookie. */
+export interface CookieOption {
+  name: string;
+  options: {
+    httpOnly?: boolean;
+    sameSite?: "lax" | "strict" | "none";
+    path?: string;
+    secure?: boolean;
+    domain?: string;
+    maxAge?: number;
+    expires?: Date;
+    partitioned?: boolean;
+  };
+}
+
+/** Every cookie authlib writes. */
+export interface CookiesOptions {
+  sessionToken: CookieOption;
+  callbackUrl: CookieOption;
+  csrfToken: CookieOption;
+  pkceCodeVerifier: CookieOption;
+  state: CookieOption;
+  nonce: CookieOption;
+  webauthnChallenge: CookieOption;
+}
+
+/** Custom pages. Each is a path (or URL) of the app that replaces the built-in page. */
+export interface PagesOptions {
+  signIn: string;
+  signOut: string;
+  /** Receives `?error=<type>`. */
+  error: string;
+  verifyRequest: string;
+  /** Where a user is sent after their first sign-in, if set. */
+  newUser: string;
+}
+
+/** Look of the built-in pages. */
+export interface Theme {
+  colorScheme?: "auto" | "dark" | "light";
+  /** URL of a logo. Use a same-origin path or a data URL so the pages work offline. */
+  logo?: string;
+  /** A CSS colour for buttons and links. */
+  brandColor?: string;
+  /** Colour of text on the brand colour. */
+  buttonText?: string;
+}
+
+/** Where log lines go. Each level is optional; unset levels use the built-in logger. */
+export interface LoggerInstance {
+  error: (error: Error) => void;
+  warn: (code: WarningCode) => void;
+  debug: (message: string, metadata?: unknown) => void;
+}
+
+/** Codes of the warnings authlib logs. */
+export type WarningCode =
+  | "debug-enabled"
+  | "csrf-disabled"
+  | "env-url-basepath-redundant"
+  | "env-url-basepath-mismatch"
+  | "experimental-webauthn"
+  | "invalid-env-url"
+  | "generated-dev-secret";
+
+/** Where the session is kept. */
+export type SessionStrategy = "jwt" | "database";
+
+/** The `session` configuration. */
+export interface SessionOptions {
+  /** Default `"jwt"`, or `"database"` when an adapter is configured. */
+  strategy: SessionStrategy;
+  /** Idle lifetime in seconds. Default 30 days. */
+  maxAge: number;
+  /** How often (seconds) the session is refreshed; `0` refreshes on every access. Default 1 day. */
+  updateAge: number;
+  /** Makes database session tokens. Default: a random UUID. */
+  generateSessionToken: () => string;
+}
+
+/** Callbacks: hooks that change what authlib does. */
+export interface CallbacksOptions<P = Profile, A = Account> {
+  /**
+   * Decides whether a sign-in may go on: `true` continues, `false` (or a throw) ends on the error page
+   * with `AccessDenied`, a string redirects there.
+   */
+  signIn: (params: {
+    user: User | AdapterUser;
+    account: A | null;
+    profile?: P;
+    email?: { verificationRequest?: boolean };
+    credentials?: Record<string, CredentialInput>;
+  }) => Awaitable<boolean | string>;
+  /** Decides where to redirect. The default only allows URLs on the same origin as `baseUrl`. */
+  redirect: (params: { url: string; baseUrl: string }) => Awaitable<string>;
+  /** Decides what the client sees of the session. The return value is exposed to the client. */
+  session: (
+    params: ({ session: Session; token: JWT } | { session: Session & AdapterSession; user: AdapterUser }) & {
+      newSession?: any;
+      trigger?: "update";
+    },
+  ) => Awaitable<Session | DefaultSession>;
+  /**
+   * Runs when a JWT is created (sign-in) or read (session check, update). What it returns is stored in
+   * the token; `null` ends the session.
+   */
+  jwt: (params: {
+    token: JWT;
+    user: User | AdapterUser;
+    account: A | null;
+    profile?: P;
+    trigger?: "signIn" | "signUp" | "update";
+    /** @deprecated use `trigger === "signUp"` */
+    isNewUser?: boolean;
+    /** Data sent by the client's update; validate it before use. */
+    session?: any;
+  }) => Awaitable<JWT | null>;
+}
+
+/** Events: called after something happened, for audit logs. A failing handler is logged, never fatal. */
+export interface EventCallbacks {
+  signIn: (message: { user: User; account: Account | null; profile?: Profile; isNewUser?: boolean }) => Awaitable<void>;
+  signOut: (message: { session: AdapterSession | null | undefined | void } | { token: JWT | null }) => Awaitable<void>;
+  createUser: (message: { user: User }) => Awaitable<void>;
+  updateUser: (message: { user: User }) => Awaitable<void>;
+  linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>;
+  session: (message: { session: Session; token: JWT } | { session: Session }) => Awaitable<void>;
+}
+
+/** The configuration of authlib. Only `providers` is required. */
+export interface AuthConfig {
+  /** Sign-in providers, in the order the sign-in page shows them. */
+  providers: Provider[];
+  /** Database adapter; sessions default to the database when it is set. */
+  adapter?: Adapter;
+  /** Path under which authlib answers. Default `/auth`. */
+  basePath?: string;
+  callbacks?: Partial<CallbacksOptions>;
+  /** Overrides of cookie names and options (deep-merged over the defaults). */
+  cookies?: Partial<CookiesOptions>;
+  /** Log debug messages. Never logs secrets or tokens. */
+  debug?: boolean;
+  events?: Partial<EventCallbacks>;
+  /** Experimental features; enabling one logs a warning. */
+  experimental?: { enableWebAuthn?: boolean };
+  jwt?: Partial<JWTOptions>;
+  logger?: Partial<LoggerInstance>;
+  pages?: Partial<PagesOptions>;
+  /** Base URL of a redirect proxy (default `AUTH_REDIRECT_PROXY_URL`), up to and including the base path. */
+  redirectProxyUrl?: string;
+  /** Secret(s) for keys and hashes. Newest first: the first encrypts, all decrypt. Default `AUTH_SECRET`. */
+  secret?: string | string[];
+  session?: Partial<SessionOptions>;
+  /** Set to the exported `skipCSRFCheck` to switch off the CSRF check. */
+  skipCSRFCheck?: SkipCSRFCheck;
+  theme?: Theme;
+  /** Trust the request's Host / X-Forwarded-Host header. */
+  trustHost?: boolean;
+  /** Secure (`__Secure-`/`__Host-`) cookies. Default: true on https. */
+  useSecureCookies?: boolean;
+}

@@ -1,0 +1,102 @@
+import { describe, expect, it, vi } from "vitest";
+import { setEnvDefaults } from "../src/env.js";
+import type { ProviderConfig } from "../src/providers/types.js";
+import type { AuthConfig } from "../src/types.js";
+
+const oauth = (id: string, extra: Partial<ProviderConfig> = {}) => ({ id, name: id, type: "oidc", ...extra }) as ProviderConfig;
+
+describe("setEnvDefaults", () => {
+  it("reads AUTH_SECRET and orders AUTH_SECRET_1..3 newest first", () => {
+    const config: AuthConfig = { providers: [] };
+    setEnvDefaults({ AUTH_SECRET: "0", AUTH_SECRET_1: "1", AUTH_SECRET_3: "3" }, config);
+    expect(config.secret).toEqual(["3", "1", "0"]);
+  });
+
+  it("keeps a secret from the config", () => {
+    const config: AuthConfig = { providers: [], secret: "config" };
+    setEnvDefaults({ AUTH_SECRET: "env" }, config);
+    expect(config.secret).toBe("config");
+  });
+
+  it("accepts a getter as env source (Qwik's ev.env)", () => {
+    const env = new Map([["AUTH_SECRET", "from-getter"]]);
+    const config: AuthConfig = { providers: [] };
+    setEnvDefaults({ get: (name: string) => env.get(name) }, config);
+    expect(config.secret).toEqual(["from-getter"]);
+  });
+
+  it("takes basePath from AUTHLIB_URL, defaults to /auth, warns when both disagree", () => {
+    const a: AuthConfig = { providers: [] };
+    setEnvDefaults({ AUTHLIB_URL: "https://example.com/api/auth/" }, a);
+    expect(a.basePath).toBe("/api/auth");
+    const b: AuthConfig = { providers: [] };
+    setEnvDefaults({ AUTHLIB_URL: "https://example.com" }, b);
+    expect(b.basePath).toBe("/auth");
+    const warn = vi.fn();
+    const c: AuthConfig = { providers: [], basePath: "/custom" };
+    setEnvDefaults({ AUTHLIB_URL: "https://example.com/api/auth" }, c, { warn });
+    expect(c.basePath).toBe("/custom");
+    expect(warn).toHaveBeenCalledWith("env-url-basepath-redundant");
+    const d: AuthConfig = { providers: [] };
+    setEnvDefaults({ AUTHLIB_URL: "not a url" }, d, { warn });
+    expect(d.basePath).toBe("/auth");
+    expect(warn).toHaveBeenCalledWith("invalid-env-url");
+  });
+
+  it("reads AUTH_REDIRECT_PROXY_URL", () => {
+    const config: AuthConfig = { providers: [] };
+    setEnvDefaults({ AUTH_REDIRECT_PROXY_URL: "https://proxy.example.com/auth" }, config);
+    expect(config.redirectProxyUrl).toBe("https://proxy.example.com/auth");
+  });
+
+  it.each([
+    [{ AUTH_TRUST_HOST: "true", NODE_ENV: "production" }, true],
+    [{ AUTH_TRUST_HOST: "false" }, false],
+    [{ AUTH_TRUST_HOST: "0", AUTHLIB_URL: "https://x.y" }, false],
+    [{ NODE_ENV: "production" }, false],
+    [{ NODE_ENV: "production", AUTHLIB_URL: "https://x.y" }, true],
+    [{ NODE_ENV: "development" }, true],
+    [{ NODE_ENV: "test" }, true],
+    [{ NODE_ENV: "production", VERCEL: "1" }, true],
+  ])("trustHost from %o is %s", (env, expected) => {
+    const config: AuthConfig = { providers: [] };
+    setEnvDefaults(env, config);
+    expect(config.trustHost).toBe(expected);
+  });
+
+  it("keeps an explicit trustHost", () => {
+    const config: AuthConfig = { providers: [], trustHost: false };
+    setEnvDefaults({ AUTH_TRUST_HOST: "true" }, config);
+    expect(config.trustHost).toBe(false);
+  });
+
+  it("fills provider credentials from AUTH_<ID>_ID|SECRET|ISSUER|KEY", () => {
+    const preset = (options: Record<string, unknown> = {}) => ({ ...oauth("my-idp"), ...options }) as ProviderConfig;
+    const config: AuthConfig = {
+      providers: [
+        oauth("auth0"),
+        preset,
+        oauth("github", { clientId: "explicit" } as Partial<ProviderConfig>),
+        { id: "resend", name: "Resend", type: "email", sendVerificationRequest: () => {} },
+        { id: "credentials", name: "C", type: "credentials", credentials: {}, authorize: () => null },
+      ],
+    };
+    setEnvDefaults(
+      {
+        AUTH_AUTH0_ID: "a0-id",
+        AUTH_AUTH0_SECRET: "a0-secret",
+        AUTH_AUTH0_ISSUER: "https://a0.example.com",
+        AUTH_MY_IDP_ID: "idp-id",
+        AUTH_GITHUB_ID: "env-gh",
+        AUTH_RESEND_KEY: "re_123",
+      },
+      config,
+    );
+    const [auth0, myIdp, github, resend, credentials] = config.providers as Array<Record<string, unknown>>;
+    expect(auth0).toMatchObject({ clientId: "a0-id", clientSecret: "a0-secret", issuer: "https://a0.example.com" });
+    expect(myIdp).toMatchObject({ id: "my-idp", clientId: "idp-id" });
+    expect(github).toMatchObject({ clientId: "explicit" });
+    expect(resend).toMatchObject({ apiKey: "re_123" });
+    expect(credentials).not.toHaveProperty("clientId");
+  });
+});

@@ -1,0 +1,243 @@
+import { decode as authjsDecode, encode as authjsEncode } from "@auth/core/jwt";
+import { hkdf } from "@panva/hkdf";
+import fc from "fast-check";
+import { base64url, calculateJwkThumbprint, EncryptJWT } from "jose";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { JWTSessionError, MissingSecret } from "../src/errors.js";
+import { decode, encode, getToken } from "../src/jwt.js";
+
+const secret = "a-long-random-test-secret-of-32-chars!";
+const salt = "authlib.session-token";
+
+/** A GCM token made independently of our code (HKDF from @panva/hkdf, as Auth.js does). */
+async function gcmToken(payload: Record<string, unknown>, s: string, sl: string) {
+  const key = await hkdf("sha256", s, sl, `Auth.js Generated Encryption Key (${sl})`, 32);
+  const kid = await calculateJwkThumbprint({ kty: "oct", k: base64url.encode(key) }, "sha256");
+  return new EncryptJWT(payload).setProtectedHeader({ alg: "dir", enc: "A256GCM", kid }).setIssuedAt().setExpirationTime("1h").encrypt(key);
+}
+
+describe("encode / decode", () => {
+  it("round-trips a payload and sets iat, exp and jti", async () => {
+    const token = await encode({ token: { sub: "42", name: "Ada" }, secret, salt, maxAge: 60 });
+    expect(token.split(".")).toHaveLength(5);
+    const payload = await decode({ token, secret, salt });
+    expect(payload).toMatchObject({ sub: "42", name: "Ada" });
+    expect(payload?.exp).toBe((payload?.iat as number) + 60);
+    expect(payload?.jti).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("uses dir + A256CBC-HS512 with a kid", async () => {
+    const token = await encode({ token: {}, secret, salt });
+    const header = JSON.parse(new TextDecoder().decode(base64url.decode(token.split(".")[0] as string)));
+    expect(header).toMatchObject({ alg: "dir", enc: "A256CBC-HS512" });
+    expect(typeof header.kid).toBe("string");
+  });
+
+  it("resolves null for an empty token", async () => {
+    expect(await decode({ token: "", secret, salt })).toBeNull();
+    expect(await decode({ token: undefined, secret, salt })).toBeNull();
+  });
+
+  it("rejects with JWTSessionError for junk, wrong salt and wrong secret", async () => {
+    const token = await encode({ token: { sub: "1" }, secret, salt });
+    await expect(decode({ token: "not.a.jwe.at.all", secret, salt })).rejects.toBeInstanceOf(JWTSessionError);
+    await expect(decode({ token, secret, salt: "other" })).rejects.toBeInstanceOf(JWTSessionError);
+    await expect(decode({ token, secret: "another-secret-entirely", salt })).rejects.toBeInstanceOf(JWTSessionError);
+  });
+
+  it("throws MissingSecret without a secret", async () => {
+    await expect(encode({ token: {}, secret: "", salt })).rejects.toBeInstanceOf(MissingSecret);
+    await expect(encode({ token: {}, secret: [], salt })).rejects.toBeInstanceOf(MissingSecret);
+  });
+
+  it("rotates secrets: encodes with the first, decodes with any", async () => {
+    const [s1, s2, s3] = ["secret-one-xxxxxxxxxxxxxxxx", "secret-two-xxxxxxxxxxxxxxxx", "secret-three-xxxxxxxxxxxxxx"];
+    const t1 = await encode({ token: { n: 1 }, secret: s1, salt });
+    const t2 = await encode({ token: { n: 2 }, secret: s2, salt });
+    expect(await decode({ token: t1, secret: [s1, s2], salt })).toMatchObject({ n: 1 });
+    expect(await decode({ token: t2, secret: [s1, s2], salt })).toMatchObject({ n: 2 });
+    const both = await encode({ token: { n: 3 }, secret: [s1, s2], salt });
+    await expect(decode({ token: both, secret: s2, salt })).rejects.toThrow(/No secret matches/);
+    const t3 = await encode({ token: { n: 4 }, secret: s3, salt });
+    await expect(decode({ token: t3, secret: [s1, s2], salt })).rejects.toBeInstanceOf(JWTSessionError);
+  });
+
+  it("accepts 15 s of clock skew and no more", async () => {
+    const nearlyExpired = await encode({ token: {}, secret, salt, maxAge: -10 });
+    expect(await decode({ token: nearlyExpired, secret, salt })).not.toBeNull();
+    const expired = await encode({ token: {}, secret, salt, maxAge: -20 });
+    await expect(decode({ token: expired, secret, salt })).rejects.toBeInstanceOf(JWTSessionError);
+  });
+
+  it("decodes A256GCM tokens", async () => {
+    const token = await gcmToken({ sub: "gcm" }, secret, salt);
+    expect(await decode({ token, secret, salt })).toMatchObject({ sub: "gcm" });
+  });
+});
+
+describe("interoperability with @auth/core/jwt", () => {
+  it("decodes a token issued by Auth.js", async () => {
+    const token = await authjsEncode({ token: { sub: "7", email: "a@b.c", custom: [1, { x: true }] }, secret, salt });
+    const ours = await decode({ token, secret, salt });
+    const theirs = await authjsDecode({ token, secret, salt });
+    expect(ours).toEqual(theirs);
+  });
+
+  it("issues tokens Auth.js decodes", async () => {
+    const token = await encode({ token: { sub: "8", name: "Grace" }, secret, salt });
+    expect(await authjsDecode({ token, secret, salt })).toEqual(await decode({ token, secret, salt }));
+  });
+
+  it("agrees on A256GCM tokens", async () => {
+    const token = await gcmToken({ sub: "gcm" }, secret, salt);
+    expect(await authjsDecode({ token, secret, salt })).toEqual(await decode({ token, secret, salt }));
+  });
+
+  it("agrees on rotated secret arrays in both directions", async () => {
+    const rotated = ["new-secret-xxxxxxxxxxxxxxxxxxxx", secret];
+    const fromThem = await authjsEncode({ token: { sub: "old" }, secret, salt });
+    expect(await decode({ token: fromThem, secret: rotated, salt })).toMatchObject({ sub: "old" });
+    const fromUs = await encode({ token: { sub: "new" }, secret: rotated, salt });
+    expect(await authjsDecode({ token: fromUs, secret: rotated, salt })).toMatchObject({ sub: "new" });
+    await expect(authjsDecode({ token: fromUs, secret, salt })).rejects.toThrow();
+  });
+});
+
+describe("properties", () => {
+  const payloadArb = fc.dictionary(
+    fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !["iat", "exp", "jti", "__proto__"].includes(k)),
+    fc.jsonValue({ maxDepth: 3 }),
+    { maxKeys: 8 },
+  );
+
+  it("encode/decode round-trips arbitrary JSON payloads", async () => {
+    await fc.assert(
+      fc.asyncProperty(payloadArb, async (payload) => {
+        const normalised = JSON.parse(JSON.stringify(payload));
+        const token = await encode({ token: normalised, secret, salt });
+        const { iat, exp, jti, ...rest } = (await decode({ token, secret, salt })) as Record<string, unknown>;
+        expect(rest).toEqual(normalised);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("any single-character change in a token makes getToken return null", async () => {
+    const token = await encode({ token: { sub: "victim" }, secret, salt });
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=!%";
+    await fc.assert(
+      fc.asyncProperty(fc.nat({ max: token.length - 1 }), fc.constantFrom(...alphabet), async (index, replacement) => {
+        fc.pre(token[index] !== replacement);
+        const tampered = token.slice(0, index) + replacement + token.slice(index + 1);
+        const req = { headers: { cookie: `${salt}=${tampered}` } };
+        expect(await getToken({ req, secret, salt })).toBeNull();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("expired tokens give null", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 16, max: 10_000_000 }), async (age) => {
+        const token = await encode({ token: { sub: "x" }, secret, salt, maxAge: -age });
+        expect(await getToken({ req: { headers: { authorization: `Bearer ${token}` } }, secret, salt })).toBeNull();
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("a token for another salt gives null", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({ minLength: 1, maxLength: 40 }).filter((s) => s !== salt),
+        async (otherSalt) => {
+          const token = await encode({ token: { sub: "x" }, secret, salt: otherSalt });
+          expect(await getToken({ req: { headers: { cookie: `${salt}=${token}` } }, secret, salt })).toBeNull();
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("Bearer headers with malformed percent-encoding give null, raw or not", async () => {
+    const malformed = fc.oneof(
+      fc.constantFrom("%", "%A", "%ZZ", "%E0%A4%A", "abc%", "%%"),
+      fc.tuple(fc.stringMatching(/^[A-Za-z0-9._~-]{0,10}$/), fc.constantFrom("%", "%G1", "%1")).map(([a, b]) => a + b),
+    );
+    await fc.assert(
+      fc.asyncProperty(malformed, async (value) => {
+        const req = { headers: { authorization: `Bearer ${value}` } };
+        expect(await getToken({ req, secret })).toBeNull();
+        expect(await getToken({ req, secret, raw: true })).toBeNull();
+      }),
+    );
+  });
+});
+
+describe("getToken", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it("reads the session cookie, with the cookie name as salt", async () => {
+    const token = await encode({ token: { sub: "c" }, secret, salt: "authlib.session-token" });
+    const req = new Request("http://localhost/", { headers: { cookie: `other=1; authlib.session-token=${token}` } });
+    expect(await getToken({ req, secret })).toMatchObject({ sub: "c" });
+    expect(await getToken({ req, secret, raw: true })).toBe(token);
+  });
+
+  it("reassembles chunked cookies and refuses a chunk set with a gap", async () => {
+    const token = await encode({ token: { sub: "big", blob: "x".repeat(6000) }, secret, salt });
+    const a = token.slice(0, 3000);
+    const b = token.slice(3000, 6000);
+    const c = token.slice(6000);
+    const headers = { cookie: `${salt}.1=${b}; ${salt}.0=${a}; ${salt}.2=${c}` };
+    expect(await getToken({ req: { headers }, secret })).toMatchObject({ sub: "big" });
+    const gap = { cookie: `${salt}.0=${a}; ${salt}.2=${c}` };
+    expect(await getToken({ req: { headers: gap }, secret })).toBeNull();
+  });
+
+  it("reads a URL-encoded Bearer token", async () => {
+    const token = await encode({ token: { sub: "b" }, secret, salt });
+    const req = { headers: new Headers({ authorization: `Bearer ${encodeURIComponent(token)}` }) };
+    expect(await getToken({ req, secret })).toMatchObject({ sub: "b" });
+  });
+
+  it("uses the __Secure- cookie name when AUTHLIB_URL is https, the plain one otherwise", async () => {
+    const secureSalt = "__Secure-authlib.session-token";
+    const token = await encode({ token: { sub: "s" }, secret, salt: secureSalt });
+    const req = { headers: { cookie: `${secureSalt}=${token}` } };
+    vi.stubEnv("AUTHLIB_URL", "https://app.example.com");
+    expect(await getToken({ req, secret })).toMatchObject({ sub: "s" });
+    vi.stubEnv("AUTHLIB_URL", "http://localhost:3000");
+    expect(await getToken({ req, secret })).toBeNull();
+    expect(await getToken({ req, secret, secureCookie: true })).toMatchObject({ sub: "s" });
+  });
+
+  it("defaults the secret to AUTH_SECRET and throws MissingSecret without one", async () => {
+    const token = await encode({ token: { sub: "e" }, secret, salt });
+    const req = { headers: { cookie: `${salt}=${token}` } };
+    vi.stubEnv("AUTH_SECRET", secret);
+    expect(await getToken({ req })).toMatchObject({ sub: "e" });
+    vi.stubEnv("AUTH_SECRET", "");
+    await expect(getToken({ req })).rejects.toBeInstanceOf(MissingSecret);
+  });
+
+  it("uses a custom cookie name, salt and decoder", async () => {
+    const req = { headers: { cookie: "my-cookie=plain-value" } };
+    const decoder = vi.fn(async ({ token }: { token?: string }) => ({ sub: token }));
+    expect(await getToken({ req, secret, cookieName: "my-cookie", decode: decoder })).toEqual({ sub: "plain-value" });
+    expect(decoder).toHaveBeenCalledWith({ token: "plain-value", secret, salt: "my-cookie" });
+  });
+
+  it("returns null without a token, and logs no token value when one is rejected", async () => {
+    expect(await getToken({ req: { headers: {} }, secret })).toBeNull();
+    const logger = { debug: vi.fn() };
+    const bogus = "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2Q0JDLUhTNTEyIn0..AAAA.BBBB.CCCC";
+    expect(await getToken({ req: { headers: { cookie: `${salt}=${bogus}` } }, secret, logger })).toBeNull();
+    expect(JSON.stringify(logger.debug.mock.calls)).not.toContain("BBBB");
+  });
+
+  it("throws a TypeError without req", async () => {
+    // @ts-expect-error req is required
+    await expect(getToken({ secret })).rejects.toBeInstanceOf(TypeError);
+  });
+});

@@ -1,0 +1,14 @@
+import { defineConfig } from "vitest/config";
+
+// One runner for the whole repository. Browser tests (Playwright + Debian's Chromium) are vitest files too,
+// so `npm test` runs and counts everything.
+export default defineConfig({
+  test: {
+    include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "bench/test/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    pool: "forks",
+    maxWorkers: 2,
+    environment: "node",
+  },
+});
