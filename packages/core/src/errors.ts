@@ -38,7 +38,8 @@ export type ErrorType =
   | "DuplicateConditionalUI"
   | "MissingWebAuthnAutocomplete"
   | "WebAuthnVerificationError"
-  | "ExperimentalFeatureNotEnabled";
+  | "ExperimentalFeatureNotEnabled"
+  | "RateLimited";
 
 /** Where an error sends the user: the sign-in page (`"signIn"`) or the error page (`"error"`). */
 export type ErrorPageKind = "signIn" | "error";
@@ -261,6 +262,11 @@ export class ExperimentalFeatureNotEnabled extends AuthError {
   static override type: ErrorType = "ExperimentalFeatureNotEnabled";
 }
 
+/** Too many attempts (e.g. sign-in mails to one address) in a short time. Try again later. */
+export class RateLimited extends SignInError {
+  static override type: ErrorType = "RateLimited";
+}
+
 /** Error types whose name may be shown to the user; every other error is reported as `Configuration`. */
 const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "CredentialsSignin",
@@ -273,6 +279,7 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "WebAuthnVerificationError",
   "EmailSignInError",
   "OAuthSignInError",
+  "RateLimited",
 ]);
 
 /** True when the error's type may be shown to the user (on the error or sign-in page). */

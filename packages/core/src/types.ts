@@ -209,8 +209,10 @@ export interface CallbacksOptions<P = Profile, A = Account> {
    */
   jwt: (params: {
     token: JWT;
-    user: User | AdapterUser;
-    account: A | null;
+    /** Present at sign-in (`trigger` "signIn" or "signUp"). */
+    user?: User | AdapterUser;
+    /** Present at sign-in (`trigger` "signIn" or "signUp"). */
+    account?: A | null;
     profile?: P;
     trigger?: "signIn" | "signUp" | "update";
     /** @deprecated use `trigger === "signUp"` */

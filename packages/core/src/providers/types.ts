@@ -3,6 +3,7 @@
  *
  * @module providers/types
  */
+import type { EmailRateLimit } from "../email/rate-limit.js";
 import type { Account, Awaitable, Profile, Theme, User } from "../types.js";
 
 /** The kinds of provider authlib supports. */
@@ -100,8 +101,10 @@ export interface EmailConfig extends CommonProviderOptions {
   from?: string;
   /** API key of a mail service, filled from `AUTH_<ID>_KEY`. */
   apiKey?: string;
-  /** SMTP server (nodemailer). */
+  /** SMTP server (nodemailer): a connection URL or nodemailer transport options. */
   server?: unknown;
+  /** Limit on sign-in mails per address (default 5 per 15 minutes); `false` switches it off. */
+  rateLimit?: EmailRateLimit | false;
   options?: Partial<EmailConfig>;
 }
 

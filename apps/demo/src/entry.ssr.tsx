@@ -1,0 +1,13 @@
+/**
+ * Server-side rendering entry, shared by the dev server, the preview and the Node server build.
+ */
+import { type RenderToStreamOptions, renderToStream } from "@builder.io/qwik/server";
+import Root from "./root";
+
+export default function render(opts: RenderToStreamOptions) {
+  return renderToStream(<Root />, {
+    ...opts,
+    containerAttributes: { lang: "en", ...opts.containerAttributes },
+    serverData: { ...opts.serverData },
+  });
+}

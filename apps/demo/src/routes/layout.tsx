@@ -1,0 +1,36 @@
+import { component$, Slot } from "@builder.io/qwik";
+import { Form, Link } from "@builder.io/qwik-city";
+import { useSession, useSignOut } from "./plugin@auth";
+
+export default component$(() => {
+  const session = useSession();
+  const signOut = useSignOut();
+  const user = session.value?.user;
+  return (
+    <>
+      <header class="bar">
+        <nav>
+          <Link href="/">Home</Link>
+          <Link href="/protected">Protected</Link>
+          <Link href="/profile">Profile</Link>
+          <Link href="/audit">Audit</Link>
+        </nav>
+        {user ? (
+          <Form action={signOut} class="who">
+            <input type="hidden" name="redirectTo" value="/" />
+            <span data-testid="signed-in-as">{user.email}</span>
+            <button type="submit">Sign out</button>
+          </Form>
+        ) : (
+          <span class="who">
+            <Link href="/signin">Sign in</Link>
+            <a href="/auth/signin">Built-in sign-in page</a>
+          </span>
+        )}
+      </header>
+      <main>
+        <Slot />
+      </main>
+    </>
+  );
+});

@@ -1,0 +1,27 @@
+/**
+ * The demo's one user, signing in with a password. Its hash is computed when the server starts (scrypt,
+ * through authlib's hashPassword), the way an app would store it.
+ */
+import type { User } from "@authlib/core";
+import { hashPassword, verifyPassword } from "@authlib/core/password";
+
+/** The demo user's email address. */
+export const DEMO_EMAIL = "demo@authlib.dev";
+/** The demo user's password, shown on the home page. */
+export const DEMO_PASSWORD = "correct-horse-battery";
+
+const passwordHash = hashPassword(DEMO_PASSWORD);
+
+/** The stored hash of the demo password. */
+export function demoPasswordHash(): Promise<string> {
+  return passwordHash;
+}
+
+/** The demo user when `email` and `password` are theirs, otherwise `null`. */
+export async function authorizeDemoUser(email: unknown, password: unknown): Promise<User | null> {
+  if (typeof email !== "string" || typeof password !== "string") return null;
+  // Always verify, so a wrong email takes as long as a wrong password.
+  const passwordMatches = await verifyPassword(password, await passwordHash);
+  if (!passwordMatches || email.trim().toLowerCase() !== DEMO_EMAIL) return null;
+  return { id: "demo-user", name: "Demo User", email: DEMO_EMAIL };
+}

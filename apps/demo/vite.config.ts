@@ -1,0 +1,11 @@
+/**
+ * Vite configuration of the demo (client build, and the base of the server build in adapters/).
+ */
+import { qwikVite } from "@builder.io/qwik/optimizer";
+import { qwikCity } from "@builder.io/qwik-city/vite";
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  plugins: [qwikCity(), qwikVite()],
+  server: { headers: { "Cache-Control": "public, max-age=0" } },
+});

@@ -1,0 +1,109 @@
+/**
+ * Finds or creates the user behind an OAuth sign-in, and links the account: the account-linking rules.
+ *
+ * - Already linked: that user (refused with `OAuthAccountNotLinked` if someone else is signed in).
+ * - Signed in: the account is linked to the signed-in user.
+ * - An existing user has the same email: refused with `OAuthAccountNotLinked`, unless the provider
+ *   allows dangerous email linking.
+ * - Otherwise a new user is created and linked.
+ *
+ * Without an adapter there is nothing to store: the user id is derived from provider + account id, so
+ * it is the same at every sign-in (the reference library makes a random one each time).
+ */
+import type { AdapterAccount, AdapterUser } from "../adapters.js";
+import { sha256Hex } from "../crypto/compare.js";
+import { OAuthAccountNotLinked } from "../errors.js";
+import type { InternalOptions, RequestInternal } from "../internal-types.js";
+import type { OAuthConfig } from "../providers/types.js";
+import type { Account, Profile, User } from "../types.js";
+
+const storedAccountFields = ["access_token", "id_token", "refresh_token", "expires_at", "scope", "token_type", "session_state"] as const;
+
+/** A stable, UUID-shaped user id for provider + account id (used without an adapter). */
+export async function stableUserId(provider: string, providerAccountId: string): Promise<string> {
+  const hex = await sha256Hex(`${provider}\u0000${providerAccountId}`);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The account row to store: the provider's `account()` pick, or the standard token fields. */
+function accountRow(provider: OAuthConfig, account: Account, userId: string): AdapterAccount {
+  const picked = provider.account ? (provider.account(account) ?? {}) : Object.fromEntries(storedAccountFields.filter((k) => account[k] !== undefined).map((k) => [k, account[k]]));
+  return {
+    ...picked,
+    provider: account.provider,
+    providerAccountId: account.providerAccountId,
+    type: account.type as AdapterAccount["type"],
+    userId,
+  };
+}
+
+/** The user for this sign-in and whether it was just created. */
+export async function findOrCreateOAuthUser(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: OAuthConfig,
+  profileUser: User,
+  account: Account,
+  profile: Profile,
+): Promise<{ user: User | AdapterUser; isNewUser: boolean }> {
+  const { adapter, events } = options;
+  if (!adapter) {
+    return { user: { ...profileUser, id: await stableUserId(account.provider, account.providerAccountId) }, isNewUser: false };
+  }
+  const key = { provider: account.provider, providerAccountId: account.providerAccountId };
+  const current = await options.sessionStrategy.currentUser(options, request);
+  const linked = await adapter.getUserByAccount!(key);
+  if (linked) {
+    if (current?.id && current.id !== linked.id) throw new OAuthAccountNotLinked("This account is already linked to another user.");
+    return { user: linked, isNewUser: false };
+  }
+
+  if (current?.id) {
+    await adapter.linkAccount!(accountRow(provider, account, current.id));
+    await events.linkAccount({ user: current, account, profile: profileUser });
+    return { user: current, isNewUser: false };
+  }
+
+  const email = profileUser.email?.toLowerCase() ?? null;
+  const sameEmail = email ? await adapter.getUserByEmail!(email) : null;
+  if (sameEmail) {
+    if (!provider.allowDangerousEmailAccountLinking) {
+      throw new OAuthAccountNotLinked("Another account already uses this email address. Sign in with that account first, then link this one.");
+    }
+    await adapter.linkAccount!(accountRow(provider, account, sameEmail.id));
+    await events.linkAccount({ user: sameEmail, account, profile: profileUser });
+    return { user: sameEmail, isNewUser: false };
+  }
+
+  return createAndLink(options, provider, profileUser, account, email);
+}
+
+/**
+ * Creates the user and links the account. Two first sign-ins of the same account can race: the loser's
+ * insert fails on a unique constraint (email, or provider + account id); it then removes what it
+ * created and uses the winner's user, so one account always means one user.
+ */
+async function createAndLink(
+  options: InternalOptions,
+  provider: OAuthConfig,
+  profileUser: User,
+  account: Account,
+  email: string | null,
+): Promise<{ user: AdapterUser; isNewUser: boolean }> {
+  const adapter = options.adapter!;
+  const key = { provider: account.provider, providerAccountId: account.providerAccountId };
+  let created: AdapterUser | undefined;
+  try {
+    const { id: _providerId, ...fields } = profileUser;
+    created = await adapter.createUser!({ ...fields, id: crypto.randomUUID(), email: email as string, emailVerified: null });
+    await adapter.linkAccount!(accountRow(provider, account, created.id));
+  } catch (error) {
+    const winner = await adapter.getUserByAccount!(key);
+    if (!winner) throw error;
+    if (created && created.id !== winner.id) await adapter.deleteUser?.(created.id);
+    return { user: winner, isNewUser: false };
+  }
+  await options.events.createUser({ user: created });
+  await options.events.linkAccount({ user: created, account, profile: profileUser });
+  return { user: created, isNewUser: true };
+}

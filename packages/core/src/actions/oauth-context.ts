@@ -1,0 +1,17 @@
+/** The context the OAuth layer needs, built from the request options. */
+import type { InternalOptions, InternalProvider, RequestInternal } from "../internal-types.js";
+import type { OAuthContext } from "../oauth/index.js";
+import type { OAuthConfig } from "../providers/types.js";
+
+export function oauthContext(options: InternalOptions, request: RequestInternal, provider: InternalProvider & OAuthConfig): OAuthContext {
+  return {
+    provider,
+    redirectUri: provider.callbackUrl,
+    secret: options.secret,
+    cookies: options.cookies,
+    requestCookies: request.cookies,
+    logger: options.logger,
+    redirectProxyUrl: provider.redirectProxyUrl ?? options.redirectProxyUrl,
+    requestOrigin: options.origin,
+  };
+}

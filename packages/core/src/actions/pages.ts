@@ -1,0 +1,41 @@
+/** GET /signin, /error and /verify-request: the built-in pages, or redirects to the app's own pages. */
+import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
+import { type PageResult, renderErrorPage, renderSignInPage, renderVerifyRequestPage } from "../pages/index.js";
+
+function html(page: PageResult): ResponseInternal {
+  return { status: page.status, body: page.html, headers: { "Content-Type": "text/html; charset=utf-8" } };
+}
+
+/** The app's custom page `path` (relative to the origin) with `params` appended to its query. */
+function customPage(options: InternalOptions, path: string, params: Record<string, string | undefined>): ResponseInternal {
+  const url = new URL(path, options.origin);
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(key, value);
+  return { redirect: url.href };
+}
+
+export function signInPage(options: InternalOptions, request: RequestInternal): ResponseInternal {
+  const { error, code } = request.query;
+  if (options.pages.signIn) return customPage(options, options.pages.signIn, { callbackUrl: options.callbackUrl, error, code });
+  return html(
+    renderSignInPage({
+      providers: options.providers,
+      csrfToken: options.csrfToken,
+      callbackUrl: options.callbackUrl,
+      error,
+      code,
+      email: request.query.email,
+      theme: options.theme,
+    }),
+  );
+}
+
+export function errorPage(options: InternalOptions, request: RequestInternal): ResponseInternal {
+  const { error } = request.query;
+  if (options.pages.error) return customPage(options, options.pages.error, { error });
+  return html(renderErrorPage({ error, signinUrl: `${options.authUrl}/signin`, homeUrl: options.origin, theme: options.theme }));
+}
+
+export function verifyRequestPage(options: InternalOptions, request: RequestInternal): ResponseInternal {
+  if (options.pages.verifyRequest) return customPage(options, options.pages.verifyRequest, request.query);
+  return html(renderVerifyRequestPage({ host: new URL(options.origin).host, theme: options.theme, homeUrl: options.origin }));
+}

@@ -1,0 +1,32 @@
+/** GET /signout shows the confirmation page; POST /signout (CSRF) ends the session and redirects. */
+import { SignOutError } from "../errors.js";
+import { assertCsrf } from "../http/csrf.js";
+import type { Cookie } from "../http/cookies.js";
+import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
+import { renderSignOutPage } from "../pages/index.js";
+import { withCallbackUrl } from "./sign-in-flow.js";
+import { clearChunkedCookie } from "../http/cookies.js";
+
+export function signOutPage(options: InternalOptions): ResponseInternal {
+  if (options.pages.signOut) return { redirect: new URL(withCallbackUrl(options.pages.signOut, options.callbackUrl), options.origin).href };
+  const page = renderSignOutPage({
+    actionUrl: `${options.authUrl}/signout`,
+    csrfToken: options.csrfToken,
+    callbackUrl: options.callbackUrl,
+    theme: options.theme,
+  });
+  return { status: page.status, body: page.html, headers: { "Content-Type": "text/html; charset=utf-8" } };
+}
+
+export async function signOutAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  assertCsrf("signout", options.csrfTokenVerified);
+  let cookies: Cookie[];
+  try {
+    cookies = await options.sessionStrategy.end(options, request);
+  } catch (error) {
+    // Ending the session failed (database down); the cookies are cleared anyway.
+    options.logger.error(new SignOutError("Could not end the session.", { cause: error as Error }));
+    cookies = clearChunkedCookie(options.cookies.sessionToken, request.cookies);
+  }
+  return { redirect: options.callbackUrl, cookies };
+}

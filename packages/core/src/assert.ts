@@ -1,0 +1,78 @@
+/**
+ * Start-up checks of a configuration. A mistake an operator can make is reported here, by name, before
+ * any action runs; the user sees a generic error page and the details go to the server log only.
+ */
+import { DuplicateConditionalUI, ExperimentalFeatureNotEnabled, InvalidEndpoints, InvalidProvider, MissingAdapter, MissingAdapterMethods, MissingAuthorize, MissingSecret, UntrustedHost, type AuthError } from "./errors.js";
+import type { Adapter } from "./adapters.js";
+import type { ProviderConfig } from "./providers/types.js";
+import type { AuthConfig, SessionStrategy } from "./types.js";
+
+const databaseSessionMethods: Array<keyof Adapter> = [
+  "createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "linkAccount",
+  "createSession", "getSessionAndUser", "updateSession", "deleteSession",
+];
+const emailMethods: Array<keyof Adapter> = ["createVerificationToken", "useVerificationToken", "getUserByEmail"];
+const webAuthnMethods: Array<keyof Adapter> = [
+  "createUser", "getUser", "getUserByEmail", "linkAccount", "getAccount", "getAuthenticator", "createAuthenticator",
+  "listAuthenticatorsByUserId", "updateAuthenticatorCounter",
+];
+
+function missingMethods(adapter: Adapter, methods: Array<keyof Adapter>): string[] {
+  return methods.filter((m) => typeof adapter[m] !== "function");
+}
+
+function hasEndpoint(value: unknown): boolean {
+  return typeof value === "string" || (typeof value === "object" && value !== null && typeof (value as { url?: unknown }).url === "string");
+}
+
+/** The first configuration error, or `undefined` when the configuration is usable. */
+export function assertConfig(config: AuthConfig, providers: ProviderConfig[], strategy: SessionStrategy): AuthError | undefined {
+  if (!config.trustHost) {
+    return new UntrustedHost("The host is not trusted. Set `trustHost: true` (or AUTH_TRUST_HOST=true) when a proxy you control sets the Host header, or set AUTHLIB_URL.");
+  }
+  const secrets = Array.isArray(config.secret) ? config.secret : [config.secret];
+  if (!secrets.some((s) => typeof s === "string" && s.length > 0)) {
+    return new MissingSecret("No secret is configured. Set AUTH_SECRET (e.g. `openssl rand -base64 33`) or `secret` in the config.");
+  }
+
+  const ids = new Set<string>();
+  for (const provider of providers) {
+    if (!provider?.id || typeof provider.id !== "string" || !/^[A-Za-z0-9_-]+$/.test(provider.id)) {
+      return new InvalidProvider(`A provider has an invalid id (${String(provider?.id)}): use letters, digits, "-" and "_".`);
+    }
+    if (ids.has(provider.id)) return new InvalidProvider(`Two providers share the id "${provider.id}". Give one of them another \`id\`.`);
+    ids.add(provider.id);
+
+    if ((provider.type === "oauth" || provider.type === "oidc") && !provider.issuer) {
+      for (const key of ["authorization", "token", "userinfo"] as const) {
+        if (key === "userinfo" && provider.type === "oidc") continue;
+        if (!hasEndpoint(provider[key])) {
+          return new InvalidEndpoints(`Provider "${provider.id}" has neither an \`issuer\` nor a \`${key}\` endpoint. Set one of them.`);
+        }
+      }
+    }
+    if (provider.type === "credentials" && typeof provider.authorize !== "function") {
+      return new MissingAuthorize(`The credentials provider "${provider.id}" needs an \`authorize(credentials, request)\` function.`);
+    }
+  }
+
+  const webAuthn = providers.filter((p) => p.type === "webauthn");
+  if (webAuthn.length > 0 && !config.experimental?.enableWebAuthn) {
+    return new ExperimentalFeatureNotEnabled("WebAuthn is experimental. To use it, set `experimental: { enableWebAuthn: true }` in the config.");
+  }
+  if (webAuthn.filter((p) => p.enableConditionalUI).length > 1) {
+    return new DuplicateConditionalUI("Only one WebAuthn provider may enable conditional UI.");
+  }
+
+  const { adapter } = config;
+  const needs: Array<[string, Array<keyof Adapter>]> = [];
+  if (providers.some((p) => p.type === "email")) needs.push(["Email sign-in", emailMethods]);
+  if (strategy === "database") needs.push(["Database sessions", databaseSessionMethods]);
+  if (webAuthn.length > 0) needs.push(["WebAuthn", webAuthnMethods]);
+  for (const [feature, methods] of needs) {
+    if (!adapter) return new MissingAdapter(`${feature} needs a database adapter: set \`adapter\` in the config.`);
+    const missing = missingMethods(adapter, methods);
+    if (missing.length > 0) return new MissingAdapterMethods(`${feature} needs these adapter methods, which are missing: ${missing.join(", ")}.`);
+  }
+  return undefined;
+}

@@ -1,0 +1,108 @@
+/**
+ * `Auth(request, config)`: the whole HTTP surface of authlib. Every framework integration calls it.
+ */
+import { handleAction } from "./actions/index.js";
+import { assertConfig } from "./assert.js";
+import { initOptions, normaliseBasePath, requestOrigin, resolveProviders, resolveSessionOptions } from "./config.js";
+import { AuthError, CredentialsSignin, UnknownAction, isClientSafeError } from "./errors.js";
+import { jsonError, toResponse } from "./http/response.js";
+import { parseRequest } from "./http/request.js";
+import type { RequestInternal } from "./internal-types.js";
+import { createLogger } from "./logger.js";
+import { renderErrorPage } from "./pages/index.js";
+import type { AuthConfig, LoggerInstance } from "./types.js";
+
+/**
+ * Configuration errors already logged, per log destination, so a broken config does not flood the log on
+ * every request (integrations rebuild the config per request; the logger function is what stays the same).
+ */
+const loggedConfigErrors = new WeakMap<object, Set<string>>();
+const defaultLogDestination = {};
+const warned = new Set<string>();
+
+function logOnce(config: AuthConfig, logger: LoggerInstance, error: AuthError): void {
+  const destination = config.logger?.error ?? defaultLogDestination;
+  const seen = loggedConfigErrors.get(destination) ?? new Set<string>();
+  loggedConfigErrors.set(destination, seen);
+  const key = `${error.type}:${error.message}`;
+  if (seen.has(key)) return;
+  if (seen.size > 100) seen.clear();
+  seen.add(key);
+  logger.error(error);
+}
+
+function warnOnce(logger: LoggerInstance, code: Parameters<LoggerInstance["warn"]>[0]): void {
+  if (warned.has(code)) return;
+  warned.add(code);
+  logger.warn(code);
+}
+
+/** Pages a browser navigates to: a configuration error there is shown as the error page. */
+const pageActions = new Set(["signin", "signout", "error", "verify-request"]);
+
+/**
+ * Answers a request under `config.basePath` (default `/auth`). Never throws: bad input gets a 4xx or the
+ * error page, a configuration error a generic 500 whose details go to the server log only.
+ */
+export async function Auth(request: Request, config: AuthConfig): Promise<Response> {
+  const logger = createLogger(config);
+  let parsed: RequestInternal;
+  try {
+    parsed = await parseRequest(request, normaliseBasePath(config.basePath));
+  } catch (error) {
+    const message = (error as Error).message;
+    logger.debug(`Refused request: ${message}`);
+    return jsonError(message.startsWith("Method") ? 405 : 404, "UnknownAction", message.startsWith("Method") ? message : "Not found.");
+  }
+
+  if (config.debug) warnOnce(logger, "debug-enabled");
+  const configError = checkConfig(config);
+  if (configError) {
+    logOnce(config, logger, configError);
+    if (parsed.method === "GET" && pageActions.has(parsed.action)) {
+      const origin = requestOrigin(request, config.trustHost);
+      const page = renderErrorPage({ error: "Configuration", signinUrl: origin, homeUrl: origin, theme: config.theme ?? {} });
+      return new Response(page.html, { status: 500, headers: { "Content-Type": "text/html; charset=utf-8" } });
+    }
+    return jsonError(500, "Configuration", "There is a problem with the server configuration. Check the server logs for more information.");
+  }
+
+  const returnRedirectAsJson = request.headers.has("x-auth-return-redirect");
+  try {
+    const { options, cookies } = await initOptions(parsed, config, logger);
+    if (options.skipCSRFCheck) warnOnce(logger, "csrf-disabled");
+    const response = await handleAction(options, parsed);
+    response.cookies = [...cookies, ...(response.cookies ?? [])];
+    return toResponse(response, returnRedirectAsJson);
+  } catch (error) {
+    return errorResponse(error, parsed, config, logger, returnRedirectAsJson);
+  }
+}
+
+function checkConfig(config: AuthConfig): AuthError | undefined {
+  try {
+    return assertConfig(config, resolveProviders(config, ""), resolveSessionOptions(config).strategy);
+  } catch (error) {
+    return new AuthError("The configuration could not be read.", { cause: error as Error });
+  }
+}
+
+/** Where an error sends the user: the sign-in page for sign-in errors, the error page otherwise. */
+function errorResponse(error: unknown, request: RequestInternal, config: AuthConfig, logger: LoggerInstance, asJson: boolean): Response {
+  const authError = error instanceof AuthError ? error : new AuthError("Unexpected error.", { cause: error as Error });
+  logger.error(authError);
+  if (request.action === "session" && request.method === "POST") {
+    return new Response("null", { status: 400, headers: { "Content-Type": "application/json" } });
+  }
+  if (authError instanceof UnknownAction) return jsonError(400, "UnknownAction", authError.message);
+
+  const type = isClientSafeError(authError) ? authError.type : "Configuration";
+  const query = new URLSearchParams({ error: type });
+  if (authError instanceof CredentialsSignin) query.set("code", authError.code);
+  const origin = requestOrigin(request.request, config.trustHost);
+  const basePath = normaliseBasePath(config.basePath);
+  const page = authError.kind === "signIn" && type !== "Configuration" ? (config.pages?.signIn ?? `${basePath}/signin`) : (config.pages?.error ?? `${basePath}/error`);
+  const url = new URL(page, origin);
+  for (const [key, value] of query) url.searchParams.set(key, value);
+  return toResponse({ redirect: url.href }, asJson);
+}

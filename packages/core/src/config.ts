@@ -1,0 +1,175 @@
+/**
+ * Resolves a configuration into the options of one request: defaults, trusted origin, cookies, CSRF
+ * state, the validated callback URL, wrapped events and adapter.
+ */
+import type { Adapter } from "./adapters.js";
+import { AdapterError, EventError } from "./errors.js";
+import { type Cookie, resolveCookies } from "./http/cookies.js";
+import { resolveCsrf } from "./http/csrf.js";
+import { defaultRedirect, resolveRedirect } from "./http/redirect.js";
+import { bodyString } from "./http/request.js";
+import type { InternalOptions, InternalProvider, RequestInternal } from "./internal-types.js";
+import { DEFAULT_MAX_AGE, decode, encode } from "./jwt.js";
+import type { ProviderConfig } from "./providers/types.js";
+import { databaseSessionStrategy } from "./session/database.js";
+import { jwtSessionStrategy } from "./session/jwt.js";
+import { skipCSRFCheck } from "./symbols.js";
+import type { AuthConfig, CallbacksOptions, EventCallbacks, LoggerInstance, Session, SessionOptions } from "./types.js";
+
+/** Default base path. */
+export const DEFAULT_BASE_PATH = "/auth";
+const hostPattern = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/** `basePath` without a trailing slash, always starting with `/`. */
+export function normaliseBasePath(basePath: string | undefined): string {
+  const path = (basePath ?? DEFAULT_BASE_PATH).replace(/\/+$/, "");
+  return path.startsWith("/") ? path : `/${path}`;
+}
+
+/**
+ * The origin the app is served from. With `trustHost`, `X-Forwarded-Host`/`X-Forwarded-Proto` (set by the
+ * proxy in front of the app) win over the request URL; a malformed header is ignored.
+ */
+export function requestOrigin(request: Request, trustHost: boolean | undefined): string {
+  const url = new URL(request.url);
+  if (!trustHost) return url.origin;
+  const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() ?? request.headers.get("host") ?? url.host;
+  const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? url.protocol.slice(0, -1);
+  if (!hostPattern.test(host) || (proto !== "http" && proto !== "https")) return url.origin;
+  return `${proto}://${host}`;
+}
+
+/** Providers as objects (presets called with no options), with their route URLs. */
+export function resolveProviders(config: AuthConfig, authUrl: string): InternalProvider[] {
+  return config.providers.map((entry) => {
+    const provider: ProviderConfig = typeof entry === "function" ? entry() : entry;
+    return { ...provider, signinUrl: `${authUrl}/signin/${provider.id}`, callbackUrl: `${authUrl}/callback/${provider.id}` } as InternalProvider;
+  });
+}
+
+/** Session options with defaults. */
+export function resolveSessionOptions(config: AuthConfig): SessionOptions {
+  return {
+    strategy: config.session?.strategy ?? (config.adapter ? "database" : "jwt"),
+    maxAge: config.session?.maxAge ?? DEFAULT_MAX_AGE,
+    updateAge: config.session?.updateAge ?? 24 * 60 * 60,
+    generateSessionToken: config.session?.generateSessionToken ?? (() => crypto.randomUUID()),
+  };
+}
+
+const defaultCallbacks: CallbacksOptions = {
+  signIn: () => true,
+  redirect: defaultRedirect,
+  session: ({ session }) => ({
+    user: { name: session.user?.name ?? null, email: session.user?.email ?? null, image: session.user?.image ?? null },
+    expires: session.expires,
+  }) as Session,
+  jwt: ({ token }) => token,
+};
+
+/** Events wrapped so that a failing handler is logged as `EventError` and never breaks the flow. */
+function wrapEvents(events: Partial<EventCallbacks> | undefined, logger: LoggerInstance): EventCallbacks {
+  const wrap = <K extends keyof EventCallbacks>(name: K) =>
+    (async (message: Parameters<EventCallbacks[K]>[0]) => {
+      const handler = events?.[name] as ((m: typeof message) => unknown) | undefined;
+      if (!handler) return;
+      try {
+        await handler(message);
+      } catch (error) {
+        logger.error(new EventError(`The ${name} event handler threw.`, { cause: error as Error }));
+      }
+    }) as EventCallbacks[K];
+  return {
+    signIn: wrap("signIn"),
+    signOut: wrap("signOut"),
+    createUser: wrap("createUser"),
+    updateUser: wrap("updateUser"),
+    linkAccount: wrap("linkAccount"),
+    session: wrap("session"),
+  };
+}
+
+/** The adapter with every method wrapped: failures become `AdapterError`, calls are debug-logged. */
+function wrapAdapter(adapter: Adapter | undefined, logger: LoggerInstance): Adapter | undefined {
+  if (!adapter) return undefined;
+  const wrapped: Adapter = {};
+  for (const [name, method] of Object.entries(adapter)) {
+    if (typeof method !== "function") continue;
+    (wrapped as Record<string, unknown>)[name] = async (...args: unknown[]) => {
+      logger.debug(`adapter_${name}`);
+      try {
+        return await method.apply(adapter, args);
+      } catch (error) {
+        throw new AdapterError(`The adapter's ${name} failed.`, { cause: error as Error });
+      }
+    };
+  }
+  return wrapped;
+}
+
+/** Resolves the options of one request. Returns the cookies that init itself wants to set. */
+export async function initOptions(
+  request: RequestInternal,
+  config: AuthConfig,
+  logger: LoggerInstance,
+): Promise<{ options: InternalOptions; cookies: Cookie[] }> {
+  const origin = requestOrigin(request.request, config.trustHost);
+  const basePath = normaliseBasePath(config.basePath);
+  const authUrl = `${origin}${basePath}`;
+  const providers = resolveProviders(config, authUrl);
+  const secret = (Array.isArray(config.secret) ? config.secret : [config.secret]).filter((s): s is string => !!s);
+  const useSecureCookies = config.useSecureCookies ?? origin.startsWith("https:");
+  const cookies = resolveCookies(useSecureCookies, config.cookies);
+  const session = resolveSessionOptions(config);
+  const callbacks: CallbacksOptions = { ...defaultCallbacks, ...config.callbacks };
+  const skip = config.skipCSRFCheck === skipCSRFCheck;
+  const setCookies: Cookie[] = [];
+
+  let csrfToken = "";
+  let csrfTokenVerified = skip;
+  if (!skip) {
+    const csrf = await resolveCsrf(request, cookies.csrfToken, secret, origin);
+    csrfToken = csrf.token;
+    csrfTokenVerified = csrf.verified;
+    if (csrf.cookie) setCookies.push(csrf.cookie);
+  }
+
+  const candidate = bodyString(request.body, "callbackUrl") ?? request.query.callbackUrl;
+  const fromCookie = request.cookies[cookies.callbackUrl.name];
+  let callbackUrl = `${origin}/`;
+  if (candidate) {
+    callbackUrl = await resolveRedirect(candidate, origin, callbacks.redirect, logger);
+    if (callbackUrl !== fromCookie) setCookies.push({ name: cookies.callbackUrl.name, value: callbackUrl, options: cookies.callbackUrl.options });
+  } else if (fromCookie) {
+    callbackUrl = await resolveRedirect(fromCookie, origin, callbacks.redirect, logger);
+  }
+
+  const options: InternalOptions = {
+    origin,
+    basePath,
+    authUrl,
+    action: request.action,
+    provider: providers.find((p) => p.id === request.providerId),
+    providers,
+    secret,
+    cookies,
+    useSecureCookies,
+    callbacks,
+    events: wrapEvents(config.events, logger),
+    adapter: wrapAdapter(config.adapter, logger),
+    session,
+    sessionStrategy: session.strategy === "database" ? databaseSessionStrategy : jwtSessionStrategy,
+    jwt: { maxAge: config.jwt?.maxAge ?? session.maxAge, encode, decode, ...config.jwt, secret },
+    pages: config.pages ?? {},
+    theme: { colorScheme: "auto", ...config.theme },
+    logger,
+    csrfToken,
+    csrfTokenVerified,
+    skipCSRFCheck: skip,
+    callbackUrl,
+    redirectProxyUrl: config.redirectProxyUrl,
+    experimental: config.experimental ?? {},
+    config,
+  };
+  return { options, cookies: setCookies };
+}

@@ -1,0 +1,58 @@
+/**
+ * CSRF protection, double-submit style: the cookie holds `<token>|<hmac>`; a state-changing POST must send
+ * the same token in its body. The HMAC (keyed by the secret) stops an attacker who can plant a cookie
+ * (a sibling subdomain) from choosing the token. On top of that, POSTs that browsers mark as cross-site
+ * (`Sec-Fetch-Site: cross-site`, or an `Origin` that is not ours, `null` included) are refused.
+ */
+import { hmacHex, randomHex, timingSafeEqual } from "../crypto/compare.js";
+import { MissingCSRF } from "../errors.js";
+import type { RequestInternal } from "../internal-types.js";
+import type { CookieOption } from "../types.js";
+import type { Cookie } from "./cookies.js";
+import { bodyString } from "./request.js";
+
+const HMAC_LABEL = "authlib.csrf-token:";
+
+/** The CSRF token of this request, whether the POST proved it, and the cookie to set when it is new. */
+export interface CsrfState {
+  token: string;
+  verified: boolean;
+  cookie?: Cookie;
+}
+
+async function isValidCookie(token: string, mac: string, secrets: string[]): Promise<boolean> {
+  for (const secret of secrets) {
+    if (timingSafeEqual(mac, await hmacHex(secret, HMAC_LABEL + token))) return true;
+  }
+  return false;
+}
+
+/** Reads (or makes) the CSRF token and checks the POST body against it. `origin` is the app's trusted origin. */
+export async function resolveCsrf(request: RequestInternal, option: CookieOption, secrets: string[], origin: string): Promise<CsrfState> {
+  const raw = request.cookies[option.name];
+  if (raw) {
+    const [token, mac] = raw.split("|");
+    if (token && mac && (await isValidCookie(token, mac, secrets))) {
+      const sent = bodyString(request.body, "csrfToken");
+      const verified = request.method === "POST" && sent !== undefined && timingSafeEqual(sent, token) && !isCrossSite(request, origin);
+      return { token, verified };
+    }
+  }
+  const token = randomHex(32);
+  const mac = await hmacHex(secrets[0] as string, HMAC_LABEL + token);
+  return { token, verified: false, cookie: { name: option.name, value: `${token}|${mac}`, options: { ...option.options } } };
+}
+
+/** True when the browser says the request came from another site. */
+function isCrossSite(request: RequestInternal, ownOrigin: string): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  if (site === "cross-site") return true;
+  const origin = request.headers.get("origin");
+  if (origin === null) return false;
+  return origin !== ownOrigin;
+}
+
+/** Throws `MissingCSRF` unless the request proved its CSRF token. */
+export function assertCsrf(action: string, verified: boolean): void {
+  if (!verified) throw new MissingCSRF(`The CSRF token was missing or wrong during the ${action} action.`);
+}

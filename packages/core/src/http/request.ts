@@ -1,0 +1,95 @@
+/**
+ * Turns a Web `Request` into the parsed request the actions work on. Malformed input is an
+ * `UnknownAction` (bad path or method) or an empty body, never an exception escaping `Auth()`.
+ */
+import { parse as parseCookies } from "cookie";
+import { UnknownAction } from "../errors.js";
+import type { AuthAction, RequestInternal } from "../internal-types.js";
+
+const actions: ReadonlySet<string> = new Set<AuthAction>([
+  "providers", "csrf", "session", "signin", "callback", "signout", "error", "verify-request", "webauthn-options",
+]);
+/** Actions that take a provider id as second path segment. */
+const actionsWithProvider: ReadonlySet<string> = new Set<AuthAction>(["signin", "callback", "webauthn-options"]);
+/** Bodies larger than this are not parsed (a sign-in form is a few hundred bytes). */
+const MAX_BODY_BYTES = 64 * 1024;
+
+/** Splits `<basePath>/<action>[/<providerId>]`; throws `UnknownAction` for anything else. */
+export function parseActionAndProvider(pathname: string, basePath: string): { action: AuthAction; providerId?: string } {
+  const base = basePath.replace(/\/+$/, "");
+  if (!(pathname === base || pathname.startsWith(`${base}/`))) throw new UnknownAction(`Not under the base path: ${pathname}`);
+  const segments = pathname.slice(base.length).split("/").filter(Boolean);
+  const [action, providerId, ...rest] = segments;
+  if (!action || !actions.has(action) || rest.length > 0 || (providerId !== undefined && !actionsWithProvider.has(action))) {
+    throw new UnknownAction(`Cannot parse action at ${pathname}`);
+  }
+  let decodedProvider: string | undefined;
+  if (providerId !== undefined) {
+    try {
+      decodedProvider = decodeURIComponent(providerId);
+    } catch {
+      throw new UnknownAction(`Cannot parse provider id at ${pathname}`);
+    }
+  }
+  return { action: action as AuthAction, providerId: decodedProvider };
+}
+
+/** Parses the request. Throws `UnknownAction` for a path or method authlib does not answer. */
+export async function parseRequest(request: Request, basePath: string): Promise<RequestInternal> {
+  const url = new URL(request.url);
+  const method = request.method.toUpperCase();
+  if (method !== "GET" && method !== "POST") throw new UnknownAction(`Method not allowed: ${method}`);
+  const { action, providerId } = parseActionAndProvider(url.pathname, basePath);
+  let cookies: Record<string, string | undefined> = {};
+  try {
+    cookies = parseCookies(request.headers.get("cookie") ?? "");
+  } catch {
+    cookies = {};
+  }
+  return {
+    request,
+    url,
+    method,
+    action,
+    providerId,
+    query: Object.fromEntries(url.searchParams),
+    body: method === "POST" ? await readBody(request) : {},
+    cookies,
+    headers: request.headers,
+  };
+}
+
+/**
+ * Reads a urlencoded or JSON body from a clone, so the original stays readable for `authorize()`.
+ * Anything else (or malformed, or too large) is an empty body: the action then fails its own checks.
+ */
+async function readBody(request: Request): Promise<Record<string, unknown>> {
+  const type = request.headers.get("content-type") ?? "";
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES || !request.body) return {};
+  let text: string;
+  try {
+    text = await request.clone().text();
+  } catch {
+    return {};
+  }
+  if (text.length > MAX_BODY_BYTES) return {};
+  if (type.includes("application/json")) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    } catch {
+      return {};
+    }
+  }
+  if (type.includes("application/x-www-form-urlencoded")) {
+    return Object.fromEntries(new URLSearchParams(text));
+  }
+  return {};
+}
+
+/** A string field of the body, or `undefined` when absent or not a string. */
+export function bodyString(body: Record<string, unknown>, key: string): string | undefined {
+  const value = body[key];
+  return typeof value === "string" ? value : undefined;
+}

@@ -1,0 +1,39 @@
+/**
+ * The logger. Log lines carry error names, messages and causes' messages, never tokens, cookies or
+ * secrets: errors are built so that their messages hold none.
+ */
+import { AuthError } from "./errors.js";
+import type { AuthConfig, LoggerInstance, WarningCode } from "./types.js";
+
+const warnings: Record<WarningCode, string> = {
+  "debug-enabled": "Debug logging is on. Turn it off in production.",
+  "csrf-disabled": "CSRF protection is switched off (skipCSRFCheck). Only do this when another layer protects POSTs.",
+  "env-url-basepath-redundant": "Both AUTHLIB_URL's path and config.basePath are set; config.basePath wins.",
+  "env-url-basepath-mismatch": "AUTHLIB_URL's path differs from basePath; basePath wins.",
+  "experimental-webauthn": "WebAuthn (passkeys) is experimental and may change without notice.",
+  "invalid-env-url": "AUTHLIB_URL is not a valid URL; it is ignored.",
+  "generated-dev-secret": "No AUTH_SECRET set: a development secret was generated. Set AUTH_SECRET in production.",
+};
+
+/** One line describing an error and its chain of causes, without any data fields. */
+export function describeError(error: Error): string {
+  const parts = [`${error.name}: ${error.message}`];
+  let cause = error instanceof AuthError ? error.cause?.err : (error.cause as Error | undefined);
+  for (let depth = 0; cause instanceof Error && depth < 3; depth++) {
+    parts.push(`caused by ${cause.name}: ${cause.message}`);
+    cause = cause.cause as Error | undefined;
+  }
+  return parts.join(" — ");
+}
+
+/** The logger for a configuration: the user's levels where given, the built-in ones otherwise. */
+export function createLogger(config: Pick<AuthConfig, "logger" | "debug">): LoggerInstance {
+  const custom = config.logger ?? {};
+  return {
+    error: custom.error ?? ((error: Error) => console.error(`[authlib][error] ${describeError(error)}`)),
+    warn: custom.warn ?? ((code: WarningCode) => console.warn(`[authlib][warn][${code}] ${warnings[code] ?? ""}`)),
+    debug: config.debug
+      ? (custom.debug ?? ((message: string, metadata?: unknown) => console.debug(`[authlib][debug] ${message}`, metadata ?? "")))
+      : () => {},
+  };
+}

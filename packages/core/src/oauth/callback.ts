@@ -1,0 +1,99 @@
+/**
+ * The provider's callback: validate the response, run the checks, exchange the code, load the profile.
+ *
+ * @module oauth/callback
+ */
+import * as oauth from "oauth4webapi";
+import { checkBinding, clearCheckCookies, openCheck, resolveChecks } from "./checks.js";
+import { clientAuthentication, clientMetadata } from "./client-auth.js";
+import type { AuthorizationResult, OAuthContext } from "./context.js";
+import { resolveServer } from "./discovery.js";
+import { callbackError } from "./failure.js";
+import { requestOptions } from "./http.js";
+import { mapProfile, toAccount, toTokenSet } from "./profile.js";
+import { proxyForwardUrl, redirectFlow, usesFormPost } from "./redirect-proxy.js";
+import { serverForTokenResponse } from "./tenant.js";
+import { loadProfile } from "./userinfo.js";
+
+/**
+ * Completes a sign-in from the provider's callback parameters (the query of a GET, the body of a
+ * `form_post` POST).
+ *
+ * On the redirect proxy, a callback whose sealed state names another deployment resolves to
+ * `{ kind: "proxy-redirect", url }` without any other processing. Otherwise, in this order:
+ * 1. the state cookie (if the state check is on) and the authorization response (`iss` per RFC 9207,
+ *    `state`, `error`) are validated by oauth4webapi;
+ * 2. the PKCE verifier and nonce cookies are opened;
+ * 3. the code is exchanged at the token endpoint with the provider's client authentication, and the
+ *    response (and for `oidc` the ID token: signature, `iss`, `aud`, `nonce`, times) is validated;
+ * 4. the profile is loaded and mapped with `provider.profile()`.
+ *
+ * Failures: a missing, tampered, expired or foreign check cookie is `InvalidCheck`; a provider error
+ * (`?error=`), a state or issuer mismatch, a missing check parameter, a rejected code, a token endpoint
+ * answering an error or something that is not JSON, an ID token for another audience or with another
+ * nonce are `OAuthCallbackError` (`cause.err` is oauth4webapi's error, secrets removed); a throwing
+ * `profile()` is `OAuthProfileParseError`.
+ */
+export async function finishAuthorization(ctx: OAuthContext, params: URLSearchParams): Promise<AuthorizationResult> {
+  const { provider } = ctx;
+  const flow = redirectFlow(ctx);
+  if (flow.onProxy) {
+    const forward = await proxyForwardUrl(ctx, params);
+    if (forward !== undefined) {
+      ctx.logger.debug("oauth: forwarding callback from the redirect proxy", { provider: provider.id, to: new URL(forward).origin });
+      return { kind: "proxy-redirect", url: forward };
+    }
+  }
+
+  const checks = resolveChecks(provider, flow.usesProxy);
+  const binding = checkBinding(provider, flow.redirectUri);
+  const client = clientMetadata(provider);
+  const server = await resolveServer(provider, "token");
+  const options = requestOptions(server.allowInsecure);
+
+  const expectedState = checks.has("state") ? await openCheck(ctx, "state", binding) : oauth.skipStateCheck;
+  let validated: URLSearchParams;
+  try {
+    validated = oauth.validateAuthResponse(server.as, client, params, expectedState);
+  } catch (error) {
+    throw callbackError(provider.id, error);
+  }
+  const codeVerifier = checks.has("pkce") ? await openCheck(ctx, "pkce", binding) : oauth.nopkce;
+  const expectedNonce = checks.has("nonce") ? await openCheck(ctx, "nonce", binding) : oauth.expectNoNonce;
+  const clientAuth = clientAuthentication(provider);
+
+  let tokenServer = server;
+  let response: oauth.TokenEndpointResponse;
+  try {
+    const raw = await oauth.authorizationCodeGrantRequest(
+      server.as,
+      client,
+      clientAuth,
+      validated,
+      flow.redirectUri,
+      codeVerifier,
+      options,
+    );
+    tokenServer = await serverForTokenResponse(server, raw);
+    response = await oauth.processAuthorizationCodeResponse(tokenServer.as, client, raw, {
+      expectedNonce,
+      requireIdToken: provider.type === "oidc",
+    });
+  } catch (error) {
+    throw callbackError(provider.id, error);
+  }
+
+  const tokens = toTokenSet(response);
+  let profile: Awaited<ReturnType<typeof loadProfile>>;
+  try {
+    profile = await loadProfile({ provider, server: tokenServer, client, response, tokens, params });
+  } catch (error) {
+    throw callbackError(provider.id, error, `Loading the profile from provider "${provider.id}" failed.`);
+  }
+  const user = await mapProfile(provider, profile, tokens);
+  const account = toAccount(provider, tokens, user.id);
+  const crossSite = usesFormPost(provider) ? ({ sameSite: "none", secure: true } as const) : {};
+
+  ctx.logger.debug("oauth: signed in", { provider: provider.id, checks: [...checks] });
+  return { kind: "signed-in", profile, user, account, cookies: clearCheckCookies(ctx, checks, crossSite) };
+}

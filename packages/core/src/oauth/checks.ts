@@ -1,0 +1,114 @@
+/**
+ * The checks that tie a provider's callback to the browser that started the sign-in: PKCE, state and
+ * nonce. Each value travels in its own cookie, sealed (encrypted JWE, salt = the cookie's name, 15
+ * minutes) and bound to the provider id, issuer, client id and redirect URI of the flow. A value sealed
+ * for one provider is rejected by every other one, which closes the IdP mix-up of CVE-2026-73419.
+ *
+ * @module oauth/checks
+ */
+import { InvalidCheck, JWTSessionError } from "../errors.js";
+import { CHECK_COOKIE_MAX_AGE, type Cookie, expiredCookie } from "../http/cookies.js";
+import { decode, encode } from "../jwt.js";
+import type { OAuthConfig } from "../providers/types.js";
+import type { CookieOption } from "../types.js";
+import type { OAuthContext } from "./context.js";
+import { endpointUrl } from "./discovery.js";
+
+/** A check authlib can run on a callback. */
+export type CheckName = "pkce" | "state" | "nonce";
+
+/** What a sealed check value is bound to: the flow it was made for. */
+export interface CheckBinding {
+  provider: string;
+  issuer: string;
+  clientId: string;
+  redirectUri: string;
+}
+
+/** The payload of a check cookie. */
+interface SealedCheck extends CheckBinding {
+  check: CheckName;
+  value: string;
+}
+
+const cookieKeyOf = { pkce: "pkceCodeVerifier", state: "state", nonce: "nonce" } as const;
+
+/** Display names used in error messages. */
+const labelOf = { pkce: "PKCE code verifier", state: "state", nonce: "nonce" } as const;
+
+/**
+ * The checks a provider runs: `provider.checks` (default `["pkce"]`), plus `"state"` whenever a redirect
+ * proxy is in use (the proxy finds the flow's origin in the state). `"none"` entries are ignored.
+ */
+export function resolveChecks(provider: OAuthConfig, usesRedirectProxy: boolean): ReadonlySet<CheckName> {
+  const configured = provider.checks ?? ["pkce"];
+  const checks = new Set<CheckName>(configured.filter((c): c is CheckName => c === "pkce" || c === "state" || c === "nonce"));
+  if (usesRedirectProxy) checks.add("state");
+  return checks;
+}
+
+/** The binding of the current flow. Without an issuer, the authorization URL identifies the server. */
+export function checkBinding(provider: OAuthConfig, redirectUri: string): CheckBinding {
+  return {
+    provider: provider.id,
+    issuer: provider.issuer ?? endpointUrl(provider.authorization) ?? "",
+    clientId: provider.clientId ?? "",
+    redirectUri,
+  };
+}
+
+/** Name and options of the cookie that carries `check`. */
+export function checkCookieOption(ctx: OAuthContext, check: CheckName): CookieOption {
+  return ctx.cookies[cookieKeyOf[check]];
+}
+
+/** A cookie carrying `value` for `check`, sealed and bound to `binding`. */
+export async function sealCheck(
+  ctx: OAuthContext,
+  check: CheckName,
+  value: string,
+  binding: CheckBinding,
+  extraOptions: CookieOption["options"] = {},
+): Promise<Cookie> {
+  const option = checkCookieOption(ctx, check);
+  const payload: SealedCheck = { ...binding, check, value };
+  const sealed = await encode<SealedCheck>({ token: payload, secret: ctx.secret, salt: option.name, maxAge: CHECK_COOKIE_MAX_AGE });
+  return { name: option.name, value: sealed, options: { maxAge: CHECK_COOKIE_MAX_AGE, ...option.options, ...extraOptions } };
+}
+
+/**
+ * The value of `check` from the request's cookie. Throws `InvalidCheck` when the cookie is missing,
+ * tampered with, expired, sealed with another secret, or bound to another flow.
+ */
+export async function openCheck(ctx: OAuthContext, check: CheckName, binding: CheckBinding): Promise<string> {
+  const option = checkCookieOption(ctx, check);
+  const sealed = ctx.requestCookies[option.name];
+  if (!sealed) throw new InvalidCheck(`The ${labelOf[check]} cookie was missing. Start the sign-in again.`);
+  let payload: Partial<SealedCheck> | null;
+  try {
+    payload = await decode<Partial<SealedCheck>>({ token: sealed, secret: ctx.secret, salt: option.name });
+  } catch (error) {
+    const cause = error instanceof JWTSessionError ? error : undefined;
+    throw new InvalidCheck(`The ${labelOf[check]} cookie could not be read (tampered with, expired or sealed with another secret).`, {
+      cause,
+    });
+  }
+  if (!payload || payload.check !== check || typeof payload.value !== "string" || payload.value === "") {
+    throw new InvalidCheck(`The ${labelOf[check]} cookie value could not be parsed.`);
+  }
+  const mismatch = (Object.keys(binding) as Array<keyof CheckBinding>).find((key) => payload[key] !== binding[key]);
+  if (mismatch !== undefined) {
+    throw new InvalidCheck(`The ${labelOf[check]} cookie belongs to another sign-in flow (its ${mismatch} differs).`, {
+      cause: { check, mismatch },
+    });
+  }
+  return payload.value;
+}
+
+/** Cookies deleting the check cookies of `checks`. */
+export function clearCheckCookies(ctx: OAuthContext, checks: Iterable<CheckName>, extraOptions: CookieOption["options"] = {}): Cookie[] {
+  return [...checks].map((check) => {
+    const option = checkCookieOption(ctx, check);
+    return expiredCookie(option.name, { ...option.options, ...extraOptions });
+  });
+}

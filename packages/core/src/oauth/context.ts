@@ -1,0 +1,58 @@
+/**
+ * What the request engine hands to the OAuth layer, and what it gets back.
+ *
+ * @module oauth/context
+ */
+import type { Cookie } from "../http/cookies.js";
+import type { OAuthConfig } from "../providers/types.js";
+import type { Account, CookiesOptions, LoggerInstance, Profile, User } from "../types.js";
+
+/** Everything one OAuth sign-in step needs to know about the request and the configuration. */
+export interface OAuthContext {
+  /** The provider, user options already merged over the preset's defaults; `id`, `clientId`, `clientSecret`, `issuer` set. */
+  provider: OAuthConfig;
+  /** This deployment's callback URL for the provider: `${origin}${basePath}/callback/${provider.id}`. */
+  redirectUri: string;
+  /** Seals the check cookies (and the redirect-proxy state). Newest first: the first one encrypts. */
+  secret: string | string[];
+  /** Names and options of the `pkceCodeVerifier`, `state` and `nonce` cookies. */
+  cookies: CookiesOptions;
+  /** The cookies of the incoming request. */
+  requestCookies: Record<string, string | undefined>;
+  logger: LoggerInstance;
+  /** `provider.redirectProxyUrl ?? config.redirectProxyUrl`: the proxy's base URL, up to and including its base path. */
+  redirectProxyUrl?: string;
+  /** Origin of the incoming request, as trusted by the engine (e.g. `https://app.example.com`). */
+  requestOrigin: string;
+}
+
+/** The start of a sign-in: where to send the browser, and the check cookies to set. */
+export interface AuthorizationStart {
+  /** The provider's authorization URL with every parameter. */
+  url: string;
+  /** Sealed PKCE / state / nonce cookies, one per configured check. */
+  cookies: Cookie[];
+}
+
+/** A completed sign-in at the provider. */
+export interface SignedIn {
+  kind: "signed-in";
+  /** The provider's user info: validated ID token claims (oidc, merged with userinfo when configured) or the userinfo response (oauth). */
+  profile: Profile;
+  /** What `provider.profile()` returned; `id` is the provider's account id. */
+  user: User & { id: string };
+  /** The whole token response plus `provider`, `type`, `providerAccountId` and `expires_at`. */
+  account: Account;
+  /** Deletes the check cookies this callback used. */
+  cookies: Cookie[];
+}
+
+/** The callback reached the redirect proxy for a flow that another deployment started: forward it there. */
+export interface ProxyRedirect {
+  kind: "proxy-redirect";
+  /** The other deployment's callback URL with the provider's response parameters. */
+  url: string;
+}
+
+/** What {@link finishAuthorization} resolves to. */
+export type AuthorizationResult = SignedIn | ProxyRedirect;

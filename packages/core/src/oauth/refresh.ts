@@ -1,0 +1,40 @@
+/**
+ * Refreshing an access token with the refresh token (for providers with `refreshAccessToken: true`).
+ *
+ * @module oauth/refresh
+ */
+import * as oauth from "oauth4webapi";
+import type { OAuthConfig, TokenSet } from "../providers/types.js";
+import { clientAuthentication, clientMetadata } from "./client-auth.js";
+import { resolveServer } from "./discovery.js";
+import { callbackError } from "./failure.js";
+import { requestOptions } from "./http.js";
+import { toTokenSet } from "./profile.js";
+import { serverForTokenResponse } from "./tenant.js";
+
+/**
+ * Exchanges `refreshToken` for new tokens at the provider's token endpoint, with the provider's client
+ * authentication; a returned ID token is validated by oauth4webapi. The result has `expires_at`, and
+ * `refresh_token` is the rotated one when the provider returned a new one, else `refreshToken` (which
+ * stays valid at providers that do not rotate).
+ *
+ * Throws `OAuthCallbackError` when the provider rejects the refresh token (`cause.error` is e.g.
+ * `invalid_grant`: the user must sign in again) or answers something invalid, and `InvalidEndpoints` /
+ * `InvalidProvider` for a provider that is not configured for it.
+ */
+export async function refreshAccessToken(provider: OAuthConfig, refreshToken: string): Promise<TokenSet> {
+  const server = await resolveServer(provider, "token");
+  const client = clientMetadata(provider);
+  const clientAuth = clientAuthentication(provider);
+  const options = requestOptions(server.allowInsecure);
+  try {
+    const response = await oauth.refreshTokenGrantRequest(server.as, client, clientAuth, refreshToken, options);
+    const tokenServer = await serverForTokenResponse(server, response);
+    const result = await oauth.processRefreshTokenResponse(tokenServer.as, client, response);
+    const tokens = toTokenSet(result);
+    tokens.refresh_token = result.refresh_token ?? refreshToken;
+    return tokens;
+  } catch (error) {
+    throw callbackError(provider.id, error, `Refreshing the access token of provider "${provider.id}" failed.`);
+  }
+}

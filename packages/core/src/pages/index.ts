@@ -1,0 +1,47 @@
+/**
+ * The built-in pages: sign-in, sign-out, error and verify-request. Each render function is pure (no I/O)
+ * and returns a complete, self-contained HTML document (no scripts, no external resources) with the
+ * HTTP status to send it with. Every value from the request or the configuration is escaped by the
+ * renderer; theme colours and URLs are validated and replaced by defaults (or left out) when unsafe.
+ *
+ * @module pages
+ */
+import { type ErrorPageParams, renderErrorHtml } from "./error.js";
+import { renderSignInHtml, type SignInPageParams } from "./signin.js";
+import { renderSignOutHtml, type SignOutPageParams } from "./signout.js";
+import { renderVerifyRequestHtml, type VerifyRequestPageParams } from "./verify-request.js";
+
+export type { PageProvider } from "./signin.js";
+export type { ErrorPageParams, SignInPageParams, SignOutPageParams, VerifyRequestPageParams };
+
+/** A rendered page: the HTTP status and the HTML document (serve it as `text/html; charset=utf-8`). */
+export interface PageResult {
+  status: number;
+  html: string;
+}
+
+/**
+ * The sign-in page (status 200): a button per OAuth/OIDC provider, an email form, a credentials form per
+ * credentials provider, and, when `error` is set, a message for that error type in an alert.
+ */
+export function renderSignInPage(params: SignInPageParams): PageResult {
+  return { status: 200, html: renderSignInHtml(params) };
+}
+
+/** The sign-out confirmation page (status 200): a form that POSTs to `actionUrl` with the CSRF token. */
+export function renderSignOutPage(params: SignOutPageParams): PageResult {
+  return { status: 200, html: renderSignOutHtml(params) };
+}
+
+/**
+ * The error page. Status by type, as in Auth.js: `Configuration` 500, `AccessDenied` 403,
+ * `Verification` 403, anything else (unknown types, no type) 200 with a generic message.
+ */
+export function renderErrorPage(params: ErrorPageParams): PageResult {
+  return renderErrorHtml(params);
+}
+
+/** The "check your email" page shown after a magic link was sent (status 200). */
+export function renderVerifyRequestPage(params: VerifyRequestPageParams): PageResult {
+  return { status: 200, html: renderVerifyRequestHtml(params) };
+}

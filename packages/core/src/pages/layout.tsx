@@ -1,0 +1,68 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource preact */
+// The pragmas keep these files on the Preact runtime under any transpiler, e.g. Qwik's Vite config.
+/**
+ * The document shell every page shares: doctype, head, one inline stylesheet, a centered card.
+ *
+ * No scripts, no event-handler attributes and no external resources, so the pages work offline and under a
+ * strict Content-Security-Policy (`default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data: https:;
+ * form-action 'self'`, or a hash of the `<style>` text instead of `'unsafe-inline'`).
+ *
+ * @module pages/layout
+ */
+import type { ComponentChildren } from "preact";
+import { renderToString } from "preact-render-to-string";
+import { PAGE_CSS, type ProviderButtonColors, themeCss } from "./styles.js";
+import type { ResolvedTheme } from "./theme.js";
+
+/** What {@link renderDocument} needs. */
+export interface DocumentProps {
+  /** Text of `<title>`. */
+  title: string;
+  theme: ResolvedTheme;
+  /** Colours of provider buttons (sign-in page only). */
+  providerColors?: readonly ProviderButtonColors[];
+  children: ComponentChildren;
+}
+
+function Document({ title, theme, providerColors, children }: DocumentProps) {
+  // The stylesheet is a text child, not raw HTML: even a value that slipped past validation would be
+  // escaped and could not close the <style> element.
+  const css = `${PAGE_CSS}\n${themeCss(theme, providerColors)}`;
+  return (
+    <html lang="en" class={`theme-${theme.colorScheme}`}>
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content={theme.colorScheme === "auto" ? "light dark" : theme.colorScheme} />
+        <meta name="robots" content="noindex, nofollow" />
+        <title>{title}</title>
+        <style>{css}</style>
+      </head>
+      <body>
+        <main>
+          <div class="card">
+            {/* Decorative (empty alt): the heading says what the page is, and the app's name is not known here. */}
+            {theme.logo ? <img class="logo" src={theme.logo} alt="" /> : null}
+            {children}
+          </div>
+        </main>
+      </body>
+    </html>
+  );
+}
+
+/** Renders a complete HTML document. Every string in `props` is escaped by the renderer. */
+export function renderDocument(props: DocumentProps): string {
+  return `<!DOCTYPE html>${renderToString(<Document {...props} />)}`;
+}
+
+/** The hidden fields every POST form of the pages carries. */
+export function HiddenFields({ csrfToken, callbackUrl }: { csrfToken: string; callbackUrl?: string }) {
+  return (
+    <>
+      <input type="hidden" name="csrfToken" value={csrfToken} />
+      {callbackUrl ? <input type="hidden" name="callbackUrl" value={callbackUrl} /> : null}
+    </>
+  );
+}

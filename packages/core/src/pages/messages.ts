@@ -1,0 +1,107 @@
+/**
+ * What the pages say about an error. The error type arrives as a query parameter, so it is user input:
+ * it is only ever used as a lookup key (own properties only, so `constructor` or `__proto__` find
+ * nothing) and never shown itself.
+ *
+ * @module pages/messages
+ */
+
+/** The sign-in page's message for an error type it does not know (and for no type at all). */
+export const DEFAULT_SIGNIN_ERROR_MESSAGE = "Unable to sign in.";
+
+const TRY_ANOTHER_ACCOUNT = "Try signing in with a different account.";
+const USE_ORIGINAL_ACCOUNT = "To confirm your identity, sign in with the same account you used originally.";
+const EMAIL_NOT_SENT = "The e-mail could not be sent.";
+
+const SIGNIN_ERROR_MESSAGES: Readonly<Record<string, string>> = Object.freeze({
+  Signin: TRY_ANOTHER_ACCOUNT,
+  OAuthSignin: TRY_ANOTHER_ACCOUNT,
+  OAuthSignInError: TRY_ANOTHER_ACCOUNT,
+  OAuthCallbackError: TRY_ANOTHER_ACCOUNT,
+  OAuthCreateAccount: TRY_ANOTHER_ACCOUNT,
+  EmailCreateAccount: TRY_ANOTHER_ACCOUNT,
+  Callback: TRY_ANOTHER_ACCOUNT,
+  OAuthAccountNotLinked: USE_ORIGINAL_ACCOUNT,
+  // The WebAuthn counterpart of OAuthAccountNotLinked.
+  AccountNotLinked: USE_ORIGINAL_ACCOUNT,
+  EmailSignin: EMAIL_NOT_SENT,
+  EmailSignInError: EMAIL_NOT_SENT,
+  CredentialsSignin: "Sign in failed. Check the details you provided are correct.",
+  SessionRequired: "Please sign in to access this page.",
+  MissingCSRF: "Your sign-in form expired. Please try again.",
+  AccessDenied: "You do not have permission to sign in.",
+  Verification: "The sign-in link is no longer valid. It may have been used already or it may have expired.",
+  RateLimited: "Too many attempts. Please wait a few minutes and try again.",
+});
+
+function lookup<T>(table: Readonly<Record<string, T>>, key: string | undefined): T | undefined {
+  return key !== undefined && Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+/**
+ * The message the sign-in page shows for `?error=<type>`: the type's own message, the default one for an
+ * unknown type, or `undefined` when there is no error.
+ */
+export function signInErrorMessage(error: string | undefined): string | undefined {
+  if (error === undefined || error === "") return undefined;
+  return lookup(SIGNIN_ERROR_MESSAGES, error) ?? DEFAULT_SIGNIN_ERROR_MESSAGE;
+}
+
+// `?code=` refines CredentialsSignin (a subclass of it sets its own `code`). It is shown only when it looks
+// like an identifier: free text in the alert would let anyone put words in the page's mouth with a link.
+const DISPLAYABLE_CODE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/**
+ * The `code` worth showing next to a CredentialsSignin message, or `undefined`: the default `credentials`
+ * says nothing, and anything that is not a short identifier is not shown.
+ */
+export function displayableErrorCode(error: string | undefined, code: string | undefined): string | undefined {
+  if (error !== "CredentialsSignin" || code === undefined || code === "credentials") return undefined;
+  return DISPLAYABLE_CODE.test(code) ? code : undefined;
+}
+
+/** What the error page shows for one error type, and the HTTP status it is served with. */
+export interface ErrorPageContent {
+  status: number;
+  heading: string;
+  paragraphs: readonly string[];
+  /** Whether to offer signing in again (pointless when the server is misconfigured). */
+  offerSignIn: boolean;
+}
+
+const ERROR_PAGE_CONTENT: Readonly<Record<string, ErrorPageContent>> = Object.freeze({
+  Configuration: {
+    status: 500,
+    heading: "Server error",
+    paragraphs: ["There is a problem with the server configuration.", "Check the server logs for more information."],
+    offerSignIn: false,
+  },
+  AccessDenied: {
+    status: 403,
+    heading: "Access denied",
+    paragraphs: ["You do not have permission to sign in."],
+    offerSignIn: true,
+  },
+  Verification: {
+    status: 403,
+    heading: "Unable to sign in",
+    paragraphs: ["The sign in link is no longer valid.", "It may have been used already or it may have expired."],
+    offerSignIn: true,
+  },
+});
+
+/**
+ * The error page for a type no entry covers, and for no type. Status 200 as in Auth.js: the page itself
+ * was served fine, and the same URL without `?error` is a plain landing page.
+ */
+export const DEFAULT_ERROR_PAGE_CONTENT: ErrorPageContent = Object.freeze({
+  status: 200,
+  heading: "Error",
+  paragraphs: ["Something went wrong while signing you in. Please try again."],
+  offerSignIn: true,
+});
+
+/** The error page's content for `?error=<type>` (the default for unknown types). */
+export function errorPageContent(error: string | undefined): ErrorPageContent {
+  return lookup(ERROR_PAGE_CONTENT, error) ?? DEFAULT_ERROR_PAGE_CONTENT;
+}

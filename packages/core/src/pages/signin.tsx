@@ -1,0 +1,222 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource preact */
+// The pragmas keep these files on the Preact runtime under any transpiler, e.g. Qwik's Vite config.
+/**
+ * The sign-in page: one section per provider, in configuration order. Consecutive OAuth/OIDC providers
+ * share one list of buttons; each email or credentials form is its own group; an "or" separates groups.
+ *
+ * @module pages/signin
+ */
+import type { CredentialInput } from "../providers/types.js";
+import type { Theme } from "../types.js";
+import { HiddenFields, renderDocument } from "./layout.js";
+import { displayableErrorCode, signInErrorMessage } from "./messages.js";
+import { type ProviderButtonColors, providerClassName } from "./styles.js";
+import { DEFAULT_BUTTON_TEXT, resolveTheme, toSafeCssColor, toSafeImageUrl, toSafeNavigationUrl } from "./theme.js";
+
+/** A provider as the sign-in page needs it. */
+export interface PageProvider {
+  id: string;
+  /** Shown on the button: "Sign in with <name>". */
+  name: string;
+  /** `webauthn` providers are not rendered yet. */
+  type: "oauth" | "oidc" | "email" | "credentials" | "webauthn";
+  /** Form action of OAuth/OIDC and email providers (`<origin><basePath>/signin/<id>`). */
+  signinUrl: string;
+  /** Form action of credentials providers (`<origin><basePath>/callback/<id>`). */
+  callbackUrl: string;
+  /** The fields of a credentials provider's form, keyed by the name they are posted under. */
+  credentials?: Record<string, CredentialInput>;
+  /** Button look: a logo, a background colour and a text colour. Invalid values are ignored. */
+  style?: { logo?: string; brandColor?: string; text?: string };
+}
+
+/** What the sign-in page shows. */
+export interface SignInPageParams {
+  providers: PageProvider[];
+  csrfToken: string;
+  /** Where to go after signing in; posted back as a hidden field. */
+  callbackUrl: string;
+  /** `?error=` type; mapped to a message, never shown itself. */
+  error?: string;
+  /** `?code=` of a CredentialsSignin error; shown only when it is a short identifier. */
+  code?: string;
+  /** Prefills the email field. */
+  email?: string;
+  theme: Theme;
+  /** Title and heading of the page. Default "Sign In". */
+  title?: string;
+}
+
+type IndexedProvider = { provider: PageProvider; index: number };
+
+type ProviderGroup = { kind: "buttons"; members: IndexedProvider[] } | { kind: "email" | "credentials"; member: IndexedProvider };
+
+function groupProviders(providers: readonly PageProvider[]): ProviderGroup[] {
+  const groups: ProviderGroup[] = [];
+  providers.forEach((provider, index) => {
+    const member = { provider, index };
+    if (provider.type === "oauth" || provider.type === "oidc") {
+      const last = groups.at(-1);
+      if (last?.kind === "buttons") last.members.push(member);
+      else groups.push({ kind: "buttons", members: [member] });
+    } else if (provider.type === "email" || provider.type === "credentials") {
+      groups.push({ kind: provider.type, member });
+    }
+    // webauthn (and any unknown type) renders nothing for now.
+  });
+  return groups;
+}
+
+function providerColors(providers: readonly PageProvider[]): ProviderButtonColors[] {
+  const colors: ProviderButtonColors[] = [];
+  providers.forEach((provider, index) => {
+    if (provider.type !== "oauth" && provider.type !== "oidc") return;
+    const background = toSafeCssColor(provider.style?.brandColor);
+    if (background) colors.push({ index, background, text: toSafeCssColor(provider.style?.text) ?? DEFAULT_BUTTON_TEXT });
+  });
+  return colors;
+}
+
+// Input types that make sense for a labelled credentials field; anything else renders as text.
+const CREDENTIAL_INPUT_TYPES: ReadonlySet<string> = new Set([
+  "text",
+  "password",
+  "email",
+  "tel",
+  "number",
+  "url",
+  "search",
+  "date",
+  "datetime-local",
+  "month",
+  "week",
+  "time",
+]);
+
+function optionalString(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+type FormContext = { csrfToken: string; callbackUrl: string };
+
+function OAuthButton({ provider, index, csrfToken, callbackUrl }: IndexedProvider & FormContext) {
+  const coloured = toSafeCssColor(provider.style?.brandColor) !== undefined;
+  const logo = toSafeImageUrl(provider.style?.logo);
+  return (
+    <form action={toSafeNavigationUrl(provider.signinUrl)} method="post">
+      <HiddenFields csrfToken={csrfToken} callbackUrl={callbackUrl} />
+      <button type="submit" class={coloured ? `button button-provider ${providerClassName(index)}` : "button button-neutral"}>
+        {logo ? <img class="provider-logo" src={logo} alt="" width={20} height={20} /> : null}
+        <span>Sign in with {provider.name}</span>
+      </button>
+    </form>
+  );
+}
+
+function EmailForm({ provider, index, csrfToken, callbackUrl, email }: IndexedProvider & FormContext & { email?: string }) {
+  const inputId = `provider-${index}-email`;
+  return (
+    <form action={toSafeNavigationUrl(provider.signinUrl)} method="post">
+      <HiddenFields csrfToken={csrfToken} callbackUrl={callbackUrl} />
+      <div class="field">
+        <label for={inputId}>Email</label>
+        <input id={inputId} type="email" name="email" autocomplete="email" placeholder="email@example.com" value={email ?? ""} required />
+      </div>
+      <button type="submit" class="button">
+        Sign in with {provider.name}
+      </button>
+    </form>
+  );
+}
+
+function CredentialsForm({ provider, index, csrfToken, callbackUrl }: IndexedProvider & FormContext) {
+  const fields = Object.entries(provider.credentials ?? {});
+  return (
+    <form action={toSafeNavigationUrl(provider.callbackUrl)} method="post">
+      <HiddenFields csrfToken={csrfToken} callbackUrl={callbackUrl} />
+      {fields.map(([name, field], fieldIndex) => {
+        // Only known attributes are rendered: spreading the field object would let any key become an
+        // attribute, event handlers included.
+        const inputId = `provider-${index}-field-${fieldIndex}`;
+        const type = optionalString(field.type);
+        return (
+          <div class="field" key={name}>
+            <label for={inputId}>{optionalString(field.label) ?? name}</label>
+            <input
+              id={inputId}
+              name={name}
+              type={type && CREDENTIAL_INPUT_TYPES.has(type) ? type : "text"}
+              placeholder={optionalString(field.placeholder)}
+              autocomplete={optionalString(field.autocomplete)}
+              required={field.required === true}
+            />
+          </div>
+        );
+      })}
+      <button type="submit" class="button">
+        Sign in with {provider.name}
+      </button>
+    </form>
+  );
+}
+
+function ErrorAlert({ message, code }: { message: string; code?: string }) {
+  return (
+    <div class="alert" role="alert">
+      <p>{message}</p>
+      {code ? (
+        <p>
+          Error code: <code>{code}</code>
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function SignInContent({ params, groups }: { params: SignInPageParams; groups: ProviderGroup[] }) {
+  const { csrfToken, callbackUrl, email } = params;
+  const message = signInErrorMessage(params.error);
+  const context = { csrfToken, callbackUrl };
+  return (
+    <>
+      <h1>{params.title ?? "Sign In"}</h1>
+      {message ? <ErrorAlert message={message} code={displayableErrorCode(params.error, params.code)} /> : null}
+      {groups.length === 0 ? <p class="center muted">No sign-in methods are configured.</p> : null}
+      {groups.map((group, groupIndex) => {
+        const key = group.kind === "buttons" ? group.members[0].index : group.member.index;
+        return (
+          <div key={key}>
+            {groupIndex > 0 ? (
+              <div class="divider">
+                <span>or</span>
+              </div>
+            ) : null}
+            {group.kind === "buttons" ? (
+              <div class="stack">
+                {group.members.map((member) => (
+                  <OAuthButton key={member.index} {...member} {...context} />
+                ))}
+              </div>
+            ) : group.kind === "email" ? (
+              <EmailForm {...group.member} {...context} email={email} />
+            ) : (
+              <CredentialsForm {...group.member} {...context} />
+            )}
+          </div>
+        );
+      })}
+    </>
+  );
+}
+
+/** Renders the sign-in page (a complete HTML document). */
+export function renderSignInHtml(params: SignInPageParams): string {
+  const groups = groupProviders(params.providers);
+  return renderDocument({
+    title: params.title ?? "Sign In",
+    theme: resolveTheme(params.theme),
+    providerColors: providerColors(params.providers),
+    children: <SignInContent params={params} groups={groups} />,
+  });
+}

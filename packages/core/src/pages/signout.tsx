@@ -1,0 +1,43 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource preact */
+// The pragmas keep these files on the Preact runtime under any transpiler, e.g. Qwik's Vite config.
+/**
+ * The sign-out confirmation page. Signing out is a POST with the CSRF token, so a link or an image on
+ * another site cannot sign the user out.
+ *
+ * @module pages/signout
+ */
+import type { Theme } from "../types.js";
+import { HiddenFields, renderDocument } from "./layout.js";
+import { resolveTheme, toSafeNavigationUrl } from "./theme.js";
+
+/** What the sign-out page shows. */
+export interface SignOutPageParams {
+  /** Form action: the sign-out endpoint (`<origin><basePath>/signout`). */
+  actionUrl: string;
+  csrfToken: string;
+  /** Where to go after signing out; posted back as a hidden field when given. */
+  callbackUrl?: string;
+  theme: Theme;
+}
+
+/** Renders the sign-out page (a complete HTML document). */
+export function renderSignOutHtml(params: SignOutPageParams): string {
+  return renderDocument({
+    title: "Sign Out",
+    theme: resolveTheme(params.theme),
+    children: (
+      <>
+        <h1>Sign out</h1>
+        <p class="center">Are you sure you want to sign out?</p>
+        {/* Without a safe action the form posts to the current URL, which is the sign-out endpoint. */}
+        <form action={toSafeNavigationUrl(params.actionUrl)} method="post">
+          <HiddenFields csrfToken={params.csrfToken} callbackUrl={params.callbackUrl} />
+          <button type="submit" class="button">
+            Sign out
+          </button>
+        </form>
+      </>
+    ),
+  });
+}

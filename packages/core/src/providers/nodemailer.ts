@@ -1,0 +1,38 @@
+/**
+ * Email (magic link) sign-in over SMTP with `nodemailer` (an optional peer dependency: install it).
+ *
+ * ```ts
+ * Nodemailer({ server: process.env.EMAIL_SERVER, from: "Acme <no-reply@acme.test>" })
+ * ```
+ */
+import { AuthError } from "../errors.js";
+import { verificationMail } from "../email/template.js";
+import type { EmailConfig, SendVerificationRequestParams } from "./types.js";
+
+/** Options of {@link Nodemailer}: `server` (a URL like `smtp://user:pass@host:587`, or transport options) is required. */
+export type NodemailerOptions = Partial<Omit<EmailConfig, "type">> & { server: unknown };
+
+/** Sends the default sign-in mail through the provider's SMTP server. */
+async function sendWithNodemailer(params: SendVerificationRequestParams): Promise<void> {
+  const { identifier, url, provider, theme } = params;
+  const { createTransport } = await import("nodemailer");
+  const transport = createTransport(provider.server as Parameters<typeof createTransport>[0]);
+  const mail = verificationMail({ url, host: new URL(url).host, theme });
+  const result = await transport.sendMail({ to: identifier, from: provider.from, ...mail });
+  const refused = [...(result.rejected ?? []), ...((result as { pending?: unknown[] }).pending ?? [])];
+  if (refused.length > 0) throw new Error(`The SMTP server refused the recipient (${refused.length} address).`);
+}
+
+/** Makes an SMTP email provider (id `nodemailer` unless set). */
+export default function Nodemailer(options: NodemailerOptions): EmailConfig {
+  if (!options?.server) throw new AuthError("The Nodemailer provider needs a `server` (an SMTP URL or nodemailer transport options).");
+  return {
+    id: "nodemailer",
+    name: "Email",
+    maxAge: 24 * 60 * 60,
+    from: "authlib <no-reply@localhost>",
+    sendVerificationRequest: sendWithNodemailer,
+    ...options,
+    type: "email",
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * A tiny browser stand-in for driving `Auth()` in tests: a cookie jar that honours Set-Cookie (including
+ * deletions), and helpers for GET/POST with the jar's cookies.
+ */
+import { Auth } from "../../src/auth.js";
+import type { AuthConfig } from "../../src/types.js";
+
+export interface StoredCookie {
+  name: string;
+  value: string;
+  attributes: Record<string, unknown>;
+}
+
+/** Parses one Set-Cookie header value into name, decoded value and lower-cased attributes. */
+export function parseSetCookie(header: string): StoredCookie {
+  const [pair = "", ...parts] = header.split(";");
+  const index = pair.indexOf("=");
+  const attributes: Record<string, unknown> = {};
+  for (const part of parts) {
+    const [key = "", ...rest] = part.trim().split("=");
+    const value = rest.join("=");
+    const k = key.toLowerCase();
+    if (k === "max-age") attributes.maxAge = Number(value);
+    else if (k === "expires") attributes.expires = new Date(value);
+    else attributes[k] = value === "" ? true : value;
+  }
+  return { name: pair.slice(0, index).trim(), value: decodeURIComponent(pair.slice(index + 1).trim()), attributes };
+}
+
+export class CookieJar {
+  readonly cookies = new Map<string, StoredCookie>();
+
+  /** Applies every Set-Cookie header of a response. */
+  apply(response: Response): StoredCookie[] {
+    const applied: StoredCookie[] = [];
+    for (const header of response.headers.getSetCookie()) {
+      const cookie = parseSetCookie(header);
+      const { name, value, attributes } = cookie;
+      applied.push(cookie);
+      const expired = attributes.maxAge === 0 || (attributes.expires instanceof Date && attributes.expires.valueOf() < Date.now());
+      if (expired || value === "") this.cookies.delete(name);
+      else this.cookies.set(name, cookie);
+    }
+    return applied;
+  }
+
+  header(): string {
+    return [...this.cookies.values()].map((c) => `${c.name}=${encodeURIComponent(c.value)}`).join("; ");
+  }
+
+  get(name: string): string | undefined {
+    return this.cookies.get(name)?.value;
+  }
+}
+
+/** A client bound to one config and one cookie jar, on `origin`. */
+export function authClient(config: AuthConfig, origin = "http://localhost:3000") {
+  const jar = new CookieJar();
+  async function send(path: string, init: RequestInit & { form?: Record<string, string>; json?: unknown } = {}) {
+    const headers = new Headers(init.headers);
+    if (jar.cookies.size > 0 && !headers.has("cookie")) headers.set("cookie", jar.header());
+    let body = init.body;
+    if (init.form) {
+      headers.set("content-type", "application/x-www-form-urlencoded");
+      body = new URLSearchParams(init.form).toString();
+    } else if (init.json !== undefined) {
+      headers.set("content-type", "application/json");
+      body = JSON.stringify(init.json);
+    }
+    const response = await Auth(new Request(new URL(path, origin), { method: init.method ?? (body ? "POST" : "GET"), headers, body }), config);
+    const setCookies = jar.apply(response);
+    return Object.assign(response, { setCookies });
+  }
+  async function csrf(): Promise<string> {
+    const response = await send("/auth/csrf");
+    return ((await response.json()) as { csrfToken: string }).csrfToken;
+  }
+  async function session() {
+    const response = await send("/auth/session");
+    return (await response.json()) as Record<string, any> | null;
+  }
+  return { jar, send, csrf, session, origin };
+}

@@ -1,0 +1,293 @@
+/**
+ * `HostedDbAdapter`: the authlib `Adapter` over a `HostedDbClient`.
+ *
+ * Integrity lives in the database, not in read-then-write code: unique constraints reject a second
+ * user with the same email and a second link of the same provider account; foreign keys with
+ * ON DELETE CASCADE remove a deleted user's accounts, sessions, authenticators and join rows in the
+ * same statement; a verification token is consumed by one `DELETE … RETURNING`, so of two concurrent
+ * uses exactly one gets it.
+ *
+ * @module adapter
+ */
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterAccountType,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "@authlib/core/adapters";
+import type { HostedDbClient } from "./client.js";
+import { HostedDbError } from "./errors.js";
+import type {
+  AuthlibAccountRecord,
+  AuthlibAuthenticatorRecord,
+  AuthlibSessionRecord,
+  AuthlibUserRecord,
+  AuthlibVerificationTokenRecord,
+  HostedDbFields,
+} from "./schema.js";
+
+const ACCOUNT_TYPES: readonly string[] = ["oauth", "oidc", "email", "webauthn"] satisfies AdapterAccountType[];
+
+/**
+ * The authlib adapter for the hosted database. Run `client.migrate()` (or `npx authlib-db migrate`) once
+ * before first use. Every method of `Adapter` is implemented.
+ *
+ * Returned objects are plain objects with exactly the documented keys: users always have `id`, `email`,
+ * `emailVerified`, `name` and `image` (`null` when empty); accounts have `userId`, `type`, `provider`,
+ * `providerAccountId` plus only those token fields that are stored (empty ones are left out, as
+ * providers leave them out); sessions `sessionToken`, `userId`, `expires`; verification tokens
+ * `identifier`, `token`, `expires`.
+ */
+export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
+  const { db } = client;
+  const { authlib_users: users, authlib_accounts: accounts, authlib_sessions: sessions } = db;
+
+  return {
+    async createUser(user) {
+      const record = await users.create({
+        // An empty id (passkey registration) lets the database generate one.
+        id: user.id || undefined,
+        email: user.email,
+        emailVerified: user.emailVerified ?? null,
+        name: user.name ?? null,
+        image: user.image ?? null,
+      });
+      return toAdapterUser(record);
+    },
+
+    async getUser(id) {
+      const record = await users.read(id);
+      return record && toAdapterUser(record);
+    },
+
+    async getUserByEmail(email) {
+      const record = await users.findFirst({ email });
+      return record && toAdapterUser(record);
+    },
+
+    async getUserByAccount({ provider, providerAccountId }) {
+      const { rows } = await client.query<Record<string, unknown>>(
+        `SELECT ${users.selectColumns("u")} FROM ${users.sqlName} u
+         JOIN ${accounts.sqlName} a ON a.${accounts.column("user")} = u."id"
+         WHERE a.${accounts.column("provider")} = $1 AND a.${accounts.column("providerAccountId")} = $2`,
+        [provider, providerAccountId],
+      );
+      return rows[0] === undefined ? null : toAdapterUser(users.fromRow(rows[0]));
+    },
+
+    async updateUser({ id, ...changes }) {
+      const fields: Partial<HostedDbFields<AuthlibUserRecord>> = {
+        email: changes.email,
+        emailVerified: changes.emailVerified,
+        name: changes.name,
+        image: changes.image,
+      };
+      const record = await users.update(id, fields);
+      if (!record) throw new HostedDbError("NotFound", `updateUser: there is no user with id ${JSON.stringify(id)}.`);
+      return toAdapterUser(record);
+    },
+
+    async deleteUser(userId) {
+      // Foreign keys cascade to accounts, sessions, authenticators and both join tables within this one statement.
+      const record = await users.delete(userId);
+      return record && toAdapterUser(record);
+    },
+
+    async linkAccount(account) {
+      return client.transaction(async (tx) => {
+        const record = await tx.db.authlib_accounts.create({
+          user: { id: account.userId },
+          type: account.type,
+          provider: account.provider,
+          providerAccountId: account.providerAccountId,
+          access_token: stringField(account, "access_token"),
+          expires_at: typeof account.expires_at === "number" ? account.expires_at : null,
+          id_token: stringField(account, "id_token"),
+          refresh_token: stringField(account, "refresh_token"),
+          scope: stringField(account, "scope"),
+          session_state: stringField(account, "session_state"),
+          token_type: stringField(account, "token_type"),
+        });
+        await tx.db.authlib_users_accounts.create({ user: { id: account.userId }, account: { id: record.id } });
+        return toAdapterAccount(record);
+      });
+    },
+
+    async unlinkAccount({ provider, providerAccountId }) {
+      // The users_accounts join row goes with it (foreign key cascade).
+      const [record] = await accounts.deleteWhere({ provider, providerAccountId });
+      return record && toAdapterAccount(record);
+    },
+
+    async createSession({ sessionToken, userId, expires }) {
+      return client.transaction(async (tx) => {
+        const record = await tx.db.authlib_sessions.create({ sessionToken, expires, user: { id: userId } });
+        await tx.db.authlib_users_sessions.create({ user: { id: userId }, session: { id: record.id } });
+        return toAdapterSession(record);
+      });
+    },
+
+    async getSessionAndUser(sessionToken) {
+      // One round trip: this runs on every request of a signed-in user.
+      const { rows } = await client.query<Record<string, unknown>>(
+        `SELECT ${sessions.selectColumns("s", "s.")}, ${users.selectColumns("u", "u.")} FROM ${sessions.sqlName} s
+         JOIN ${users.sqlName} u ON u."id" = s.${sessions.column("user")}
+         WHERE s.${sessions.column("sessionToken")} = $1`,
+        [sessionToken],
+      );
+      const row = rows[0];
+      if (row === undefined) return null;
+      return { session: toAdapterSession(sessions.fromRow(row, "s.")), user: toAdapterUser(users.fromRow(row, "u.")) };
+    },
+
+    async updateSession({ sessionToken, expires, userId }) {
+      if (userId === undefined) {
+        const [record] = await sessions.updateWhere({ sessionToken }, { expires });
+        return record ? toAdapterSession(record) : null;
+      }
+      return client.transaction(async (tx) => {
+        const [record] = await tx.db.authlib_sessions.updateWhere({ sessionToken }, { expires, user: { id: userId } });
+        if (!record) return null;
+        await tx.db.authlib_users_sessions.updateWhere({ session: { id: record.id } }, { user: { id: userId } });
+        return toAdapterSession(record);
+      });
+    },
+
+    async deleteSession(sessionToken) {
+      // The users_sessions join row goes with it (foreign key cascade).
+      const [record] = await sessions.deleteWhere({ sessionToken });
+      return record ? toAdapterSession(record) : null;
+    },
+
+    async createVerificationToken({ identifier, token, expires }) {
+      const record = await db.authlib_verificationTokens.create({ identifier, token, expires });
+      return toVerificationToken(record);
+    },
+
+    async useVerificationToken({ identifier, token }) {
+      // Find and delete in one statement: single use even under concurrency.
+      const [record] = await db.authlib_verificationTokens.deleteWhere({ identifier, token });
+      return record ? toVerificationToken(record) : null;
+    },
+
+    async getAccount(providerAccountId, provider) {
+      const record = await accounts.findFirst({ provider, providerAccountId });
+      return record && toAdapterAccount(record);
+    },
+
+    async getAuthenticator(credentialID) {
+      const record = await db.authlib_authenticators.findFirst({ credentialID });
+      return record && toAdapterAuthenticator(record);
+    },
+
+    async createAuthenticator(authenticator) {
+      const record = await db.authlib_authenticators.create({
+        credentialID: authenticator.credentialID,
+        providerAccountId: authenticator.providerAccountId,
+        counter: authenticator.counter,
+        credentialBackedUp: authenticator.credentialBackedUp,
+        credentialPublicKey: authenticator.credentialPublicKey,
+        credentialDeviceType: authenticator.credentialDeviceType,
+        transports: authenticator.transports ?? null,
+        user: { id: authenticator.userId },
+      });
+      return toAdapterAuthenticator(record);
+    },
+
+    async listAuthenticatorsByUserId(userId) {
+      const records = await db.authlib_authenticators.filter({ user: { id: userId } });
+      return records.map(toAdapterAuthenticator);
+    },
+
+    async updateAuthenticatorCounter(credentialID, newCounter) {
+      const [record] = await db.authlib_authenticators.updateWhere({ credentialID }, { counter: newCounter });
+      if (!record) throw new HostedDbError("NotFound", "updateAuthenticatorCounter: there is no authenticator with this credentialID.");
+      return toAdapterAuthenticator(record);
+    },
+  };
+}
+
+/** A string token field of an account as it is stored: `null` when absent (other keys of an account are not stored). */
+function stringField(account: AdapterAccount, field: "access_token" | "id_token" | "refresh_token" | "scope" | "session_state" | "token_type"): string | null {
+  const value = account[field];
+  return typeof value === "string" ? value : null;
+}
+
+/** A field the adapter always writes; a row without it was written by something else. */
+function required<T>(value: T | null | undefined, table: string, field: string): T {
+  if (value === null || value === undefined) {
+    throw new HostedDbError("UnexpectedData", `${table}.${field} is empty in a row the adapter needs it in.`);
+  }
+  return value;
+}
+
+function toAdapterUser(record: AuthlibUserRecord): AdapterUser {
+  return {
+    id: record.id,
+    email: required(record.email, "authlib_users", "email"),
+    emailVerified: record.emailVerified ?? null,
+    name: record.name ?? null,
+    image: record.image ?? null,
+  };
+}
+
+function toAdapterAccount(record: AuthlibAccountRecord): AdapterAccount {
+  const type = required(record.type, "authlib_accounts", "type");
+  if (!isAccountType(type)) throw new HostedDbError("UnexpectedData", `authlib_accounts.type ${JSON.stringify(type)} is not a provider type.`);
+  const account: AdapterAccount = {
+    userId: required(record.user, "authlib_accounts", "user").id,
+    type,
+    provider: required(record.provider, "authlib_accounts", "provider"),
+    providerAccountId: required(record.providerAccountId, "authlib_accounts", "providerAccountId"),
+  };
+  if (record.access_token != null) account.access_token = record.access_token;
+  if (record.expires_at != null) account.expires_at = record.expires_at;
+  if (record.id_token != null) account.id_token = record.id_token;
+  if (record.refresh_token != null) account.refresh_token = record.refresh_token;
+  if (record.scope != null) account.scope = record.scope;
+  if (record.session_state != null) account.session_state = record.session_state;
+  if (record.token_type != null) account.token_type = lowerCase(record.token_type);
+  return account;
+}
+
+function isAccountType(type: string): type is AdapterAccountType {
+  return ACCOUNT_TYPES.includes(type);
+}
+
+/** `token_type` is case-insensitive and authlib hands it out lower-cased. */
+function lowerCase(value: string): Lowercase<string> {
+  return value.toLowerCase() as Lowercase<string>;
+}
+
+function toAdapterSession(record: AuthlibSessionRecord): AdapterSession {
+  return {
+    sessionToken: required(record.sessionToken, "authlib_sessions", "sessionToken"),
+    userId: required(record.user, "authlib_sessions", "user").id,
+    expires: required(record.expires, "authlib_sessions", "expires"),
+  };
+}
+
+function toVerificationToken(record: AuthlibVerificationTokenRecord): VerificationToken {
+  return {
+    identifier: required(record.identifier, "authlib_verificationTokens", "identifier"),
+    token: required(record.token, "authlib_verificationTokens", "token"),
+    expires: required(record.expires, "authlib_verificationTokens", "expires"),
+  };
+}
+
+function toAdapterAuthenticator(record: AuthlibAuthenticatorRecord): AdapterAuthenticator {
+  const table = "authlib_authenticators";
+  return {
+    credentialID: required(record.credentialID, table, "credentialID"),
+    userId: required(record.user, table, "user").id,
+    providerAccountId: required(record.providerAccountId, table, "providerAccountId"),
+    counter: required(record.counter, table, "counter"),
+    credentialBackedUp: required(record.credentialBackedUp, table, "credentialBackedUp"),
+    credentialPublicKey: required(record.credentialPublicKey, table, "credentialPublicKey"),
+    credentialDeviceType: required(record.credentialDeviceType, table, "credentialDeviceType"),
+    transports: record.transports ?? null,
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * `@authlib/hosted-db-adapter`: the hosted database (Postgres) for authlib. `HostedDbClient` connects
+ * to PostgreSQL through `pg`, or runs an embedded PGlite database; `HostedDbAdapter` is the authlib
+ * adapter over it; `client.migrate()` / `npx authlib-db migrate` create the tables.
+ *
+ * @example
+ * ```ts
+ * import { HostedDbAdapter, HostedDbClient } from "@authlib/hosted-db-adapter";
+ *
+ * const client = new HostedDbClient(); // AUTHLIB_DATABASE_URL, else ./.authlib-db
+ * await client.migrate();
+ * export const adapter = HostedDbAdapter(client);
+ * ```
+ *
+ * @module @authlib/hosted-db-adapter
+ */
+export { HostedDbAdapter } from "./adapter.js";
+export {
+  type BaseClientOptions,
+  DEFAULT_BRANCH,
+  DEFAULT_DATA_DIR,
+  type HostedDbConfig,
+  HostedDbClient,
+  type HostedDbScope,
+} from "./client.js";
+export type { HostedDbQueryEvent, QueryResult } from "./drivers/queryable.js";
+export { HostedDbError, type HostedDbErrorCode } from "./errors.js";
+export { type HostedDbMigration, type HostedDbMigrationResult, migrations, runMigrations } from "./migrations.js";
+export type {
+  AuthlibAccountRecord,
+  AuthlibAuthenticatorRecord,
+  AuthlibSessionRecord,
+  AuthlibUserRecord,
+  AuthlibUsersAccountRecord,
+  AuthlibUsersSessionRecord,
+  AuthlibVerificationTokenRecord,
+  DatabaseSchema,
+  HostedDbCreateInput,
+  HostedDbFields,
+  HostedDbFilter,
+  HostedDbLink,
+  HostedDbRecord,
+  HostedDbRecordMeta,
+  HostedDbTableName,
+} from "./schema.js";
+export { HostedDbTable, type HostedDbTables } from "./tables.js";

@@ -1,0 +1,126 @@
+/**
+ * The schema of a branch, as an ordered list of migrations, and the runner that applies the missing ones.
+ *
+ * A migration, once released, never changes: a schema change is a new migration with the next version.
+ *
+ * @module migrations
+ */
+import type { Queryable } from "./drivers/queryable.js";
+import { quoteIdentifier } from "./sql.js";
+
+/** One step of the schema. `statements` gets the quoted schema name and returns single SQL statements. */
+export interface HostedDbMigration {
+  version: number;
+  name: string;
+  statements(schema: string): string[];
+}
+
+/** What `migrate()` did. */
+export interface HostedDbMigrationResult {
+  /** The branch (Postgres schema) that was migrated. */
+  branch: string;
+  /** Versions applied by this call, in order; `[]` when the branch was up to date. */
+  applied: number[];
+  /** The highest version now applied. */
+  version: number;
+}
+
+/** Columns every table has besides its fields (see `HostedDbRecord`). */
+const RECORD_COLUMNS = `
+  "id" text PRIMARY KEY DEFAULT gen_random_uuid()::text,
+  "created_at" timestamptz NOT NULL DEFAULT now(),
+  "updated_at" timestamptz NOT NULL DEFAULT now(),
+  "version" integer NOT NULL DEFAULT 0`;
+
+/** Every migration, oldest first. */
+export const migrations: readonly HostedDbMigration[] = [
+  {
+    version: 1,
+    name: "authlib tables",
+    statements: (s) => [
+      `CREATE TABLE ${s}."authlib_users" (${RECORD_COLUMNS},
+        "email" text,
+        "emailVerified" timestamptz,
+        "image" text,
+        "name" text,
+        CONSTRAINT "authlib_users_email_key" UNIQUE ("email"))`,
+      `CREATE TABLE ${s}."authlib_accounts" (${RECORD_COLUMNS},
+        "user_id" text REFERENCES ${s}."authlib_users" ("id") ON DELETE CASCADE,
+        "type" text,
+        "provider" text,
+        "providerAccountId" text,
+        "access_token" text,
+        "expires_at" bigint,
+        "id_token" text,
+        "refresh_token" text,
+        "scope" text,
+        "session_state" text,
+        "token_type" text,
+        CONSTRAINT "authlib_accounts_provider_key" UNIQUE ("provider", "providerAccountId"))`,
+      `CREATE INDEX "authlib_accounts_user_id_idx" ON ${s}."authlib_accounts" ("user_id")`,
+      `CREATE TABLE ${s}."authlib_sessions" (${RECORD_COLUMNS},
+        "user_id" text REFERENCES ${s}."authlib_users" ("id") ON DELETE CASCADE,
+        "sessionToken" text,
+        "expires" timestamptz,
+        CONSTRAINT "authlib_sessions_sessionToken_key" UNIQUE ("sessionToken"))`,
+      `CREATE INDEX "authlib_sessions_user_id_idx" ON ${s}."authlib_sessions" ("user_id")`,
+      `CREATE TABLE ${s}."authlib_users_accounts" (${RECORD_COLUMNS},
+        "user_id" text REFERENCES ${s}."authlib_users" ("id") ON DELETE CASCADE,
+        "account_id" text REFERENCES ${s}."authlib_accounts" ("id") ON DELETE CASCADE,
+        CONSTRAINT "authlib_users_accounts_account_id_key" UNIQUE ("account_id"))`,
+      `CREATE INDEX "authlib_users_accounts_user_id_idx" ON ${s}."authlib_users_accounts" ("user_id")`,
+      `CREATE TABLE ${s}."authlib_users_sessions" (${RECORD_COLUMNS},
+        "user_id" text REFERENCES ${s}."authlib_users" ("id") ON DELETE CASCADE,
+        "session_id" text REFERENCES ${s}."authlib_sessions" ("id") ON DELETE CASCADE,
+        CONSTRAINT "authlib_users_sessions_session_id_key" UNIQUE ("session_id"))`,
+      `CREATE INDEX "authlib_users_sessions_user_id_idx" ON ${s}."authlib_users_sessions" ("user_id")`,
+      `CREATE TABLE ${s}."authlib_verificationTokens" (${RECORD_COLUMNS},
+        "identifier" text,
+        "token" text,
+        "expires" timestamptz,
+        CONSTRAINT "authlib_verificationTokens_identifier_token_key" UNIQUE ("identifier", "token"))`,
+      `CREATE TABLE ${s}."authlib_authenticators" (${RECORD_COLUMNS},
+        "user_id" text REFERENCES ${s}."authlib_users" ("id") ON DELETE CASCADE,
+        "credentialID" text,
+        "providerAccountId" text,
+        "counter" bigint,
+        "credentialBackedUp" boolean,
+        "credentialPublicKey" text,
+        "credentialDeviceType" text,
+        "transports" text,
+        CONSTRAINT "authlib_authenticators_credentialID_key" UNIQUE ("credentialID"))`,
+      `CREATE INDEX "authlib_authenticators_user_id_idx" ON ${s}."authlib_authenticators" ("user_id")`,
+    ],
+  },
+];
+
+/**
+ * Brings `schema` up to the latest migration, in one transaction: creates the schema and the
+ * `authlib_migrations` history table when missing, then applies and records every missing version.
+ * A transaction-scoped advisory lock per schema serialises concurrent runs (two deploys starting at
+ * once): the second waits, then finds nothing left to do. Safe to run any number of times.
+ */
+export async function runMigrations(queryable: Queryable, schema: string): Promise<HostedDbMigrationResult> {
+  const s = quoteIdentifier(schema);
+  return queryable.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`authlib-migrate:${schema}`]);
+    await tx.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+    await tx.query(
+      `CREATE TABLE IF NOT EXISTS ${s}."authlib_migrations" (
+        "version" integer PRIMARY KEY,
+        "name" text NOT NULL,
+        "applied_at" timestamptz NOT NULL DEFAULT now())`,
+    );
+    const { rows } = await tx.query<{ version: number }>(`SELECT "version" FROM ${s}."authlib_migrations"`);
+    const done = new Set(rows.map((row) => Number(row.version)));
+    const applied: number[] = [];
+    for (const migration of migrations) {
+      if (done.has(migration.version)) continue;
+      for (const statement of migration.statements(s)) await tx.query(statement);
+      await tx.query(`INSERT INTO ${s}."authlib_migrations" ("version", "name") VALUES ($1, $2)`, [migration.version, migration.name]);
+      applied.push(migration.version);
+      done.add(migration.version);
+    }
+    return { branch: schema, applied, version: Math.max(0, ...done) };
+  });
+}

@@ -1,0 +1,77 @@
+/**
+ * Test helpers shared by the PGlite and PostgreSQL test files.
+ */
+import { randomUUID } from "node:crypto";
+import type { AdapterAccount } from "@authlib/core/adapters";
+import type { HostedDbClient } from "../src/index.js";
+import { quoteIdentifier } from "../src/sql.js";
+import type { AdapterConformanceDb } from "./adapter-suite.js";
+
+/** A fresh branch name, so every test group gets its own schema. */
+export function randomBranch(prefix = "test"): string {
+  return `${prefix}_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
+}
+
+/** Drops a branch and everything in it. */
+export async function dropBranch(client: HostedDbClient, branch: string): Promise<void> {
+  await client.query(`DROP SCHEMA IF EXISTS ${quoteIdentifier(branch)} CASCADE`);
+}
+
+/**
+ * The conformance suite's view of the rows, read through the typed tables (not through the adapter).
+ * `client` is a getter because the client is created in the suite's setup.
+ */
+export function hostedDbView(client: () => HostedDbClient): AdapterConformanceDb {
+  return {
+    async user(id) {
+      const record = await client().db.authlib_users.read(id);
+      if (!record) return null;
+      return {
+        id: record.id,
+        email: record.email ?? "",
+        emailVerified: record.emailVerified ?? null,
+        name: record.name ?? null,
+        image: record.image ?? null,
+      };
+    },
+    async account({ provider, providerAccountId }) {
+      const record = await client().db.authlib_accounts.findFirst({ provider, providerAccountId });
+      if (!record) return null;
+      const view: Record<string, unknown> = {
+        userId: record.user?.id,
+        type: record.type,
+        provider: record.provider,
+        providerAccountId: record.providerAccountId,
+      };
+      for (const field of ["access_token", "expires_at", "id_token", "refresh_token", "scope", "session_state", "token_type"] as const) {
+        if (record[field] !== null) view[field] = record[field];
+      }
+      // A view for assertions: its shape is what the assertions check.
+      return view as AdapterAccount;
+    },
+    async session(sessionToken) {
+      const record = await client().db.authlib_sessions.findFirst({ sessionToken });
+      if (!record) return null;
+      return { sessionToken: record.sessionToken ?? "", userId: record.user?.id ?? "", expires: record.expires ?? new Date(Number.NaN) };
+    },
+    async verificationToken({ identifier, token }) {
+      const record = await client().db.authlib_verificationTokens.findFirst({ identifier, token });
+      if (!record) return null;
+      return { identifier: record.identifier ?? "", token: record.token ?? "", expires: record.expires ?? new Date(Number.NaN) };
+    },
+    async authenticator(credentialID) {
+      const record = await client().db.authlib_authenticators.findFirst({ credentialID });
+      if (!record) return null;
+      return {
+        credentialID: record.credentialID ?? "",
+        userId: record.user?.id ?? "",
+        providerAccountId: record.providerAccountId ?? "",
+        counter: record.counter ?? Number.NaN,
+        credentialBackedUp: record.credentialBackedUp ?? false,
+        credentialPublicKey: record.credentialPublicKey ?? "",
+        credentialDeviceType: record.credentialDeviceType ?? "",
+        transports: record.transports ?? null,
+      };
+    },
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * authlib for Qwik City.
+ *
+ * ```ts
+ * // src/routes/plugin@auth.ts
+ * import { FrameworkAuth$ } from "@authlib/qwik";
+ * import Credentials from "@authlib/core/providers/credentials";
+ *
+ * export const { onRequest, useSession, useSignIn, useSignOut } = FrameworkAuth$((ev) => ({
+ *   providers: [Credentials({ credentials: { email: {}, password: {} }, authorize: checkPassword })],
+ * }));
+ * ```
+ *
+ * - `onRequest` answers everything under `basePath` (default `/auth`): the built-in pages and the JSON
+ *   endpoints, with core's CSRF check. It does nothing else until the session is asked for.
+ * - `useSession()` in a component, or `getSession(ev)` in server code, gives `Session | null`.
+ * - `useSignIn` / `useSignOut` are `globalAction$`s for `<Form>`s; `signIn(ev, …)` / `signOut(ev, …)` do
+ *   the same from the app's own actions. A rejected credentials sign-in is reported to the form (the
+ *   actions) or thrown as `CredentialsSignin` (the functions), never turned into an error page.
+ *
+ * @module @authlib/qwik
+ */
+
+export type {
+  Account,
+  DefaultSession,
+  Profile,
+  Session,
+  User,
+} from "@authlib/core";
+export { AuthError, CredentialsSignin } from "@authlib/core";
+export type { AuthContext, FrameworkAuthConfig, FrameworkAuthConfigQrl } from "./context.js";
+export {
+  CREDENTIALS_SIGNIN_MESSAGE,
+  FrameworkAuth$,
+  FrameworkAuthQrl,
+  type FrameworkAuthResult,
+  type SignInFailure,
+} from "./framework-auth.js";
+export { getSession } from "./session.js";
+export { type AuthorizationParams, type SignInOptions, type SignOutOptions, signIn, signOut } from "./sign-in.js";

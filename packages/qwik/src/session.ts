@@ -1,0 +1,35 @@
+/**
+ * Reading the session lazily: nothing happens until a loader, action or handler asks, and then it
+ * happens once per request. Cookies core refreshes on the way (a re-issued session token) are applied
+ * to the response while it can still take headers.
+ */
+import { getSession as readCoreSession, type Session } from "@authlib/core";
+import type { RequestEventCommon } from "@builder.io/qwik-city";
+import { type AuthContext, requireAuthContext } from "./context.js";
+import { appendCookies, type CookieToSet } from "./response.js";
+
+/** The session of this request, read at most once. */
+export function readSession(ev: RequestEventCommon, context: AuthContext): Promise<Session | null> {
+  context.session ??= readCoreSession(ev.request, context.config).then(({ cookie, data }) => {
+    const cookies = cookie as CookieToSet[];
+    if (cookies.length > 0 && !ev.headersSent) appendCookies(ev, cookies);
+    return data;
+  });
+  return context.session;
+}
+
+/**
+ * The current session, or `null` when signed out, for server code: a route's `onRequest`, a
+ * `routeLoader$`, an action. Shares one read per request with `useSession`.
+ *
+ * @example
+ * ```ts
+ * // src/routes/dashboard/layout.tsx: only signed-in users get past this
+ * export const onRequest: RequestHandler = async (ev) => {
+ *   if (!(await getSession(ev))) throw ev.redirect(302, `/auth/signin?callbackUrl=${encodeURIComponent(ev.url.href)}`);
+ * };
+ * ```
+ */
+export async function getSession(ev: RequestEventCommon): Promise<Session | null> {
+  return readSession(ev, await requireAuthContext(ev));
+}

@@ -1,0 +1,192 @@
+/**
+ * Sign-in and sign-out from server code (the `useSignIn` / `useSignOut` actions and the app's own).
+ *
+ * Each builds the POST core's built-in forms would make, runs it through `Auth()` with
+ * `X-Auth-Return-Redirect` (so core answers `{ url }` instead of a 302), applies core's cookies and then
+ * redirects with 303 — or, for rejected credentials, throws `CredentialsSignin` to the caller (spec §7.2
+ * rule 2) instead of sending the user to an error page.
+ *
+ * CSRF: these calls pass `skipCSRFCheck`, because they are not reachable from the outside as such. They
+ * run inside Qwik City actions, which Qwik City protects itself: an action POST to a page route must come
+ * from the page's own origin (its `checkOrigin` middleware, on by default), and the script-driven
+ * submissions use a non-form content type that a cross-site page cannot send without a CORS preflight.
+ * The built-in pages under `basePath` get no such protection from Qwik, so `onRequest` keeps core's
+ * CSRF check on for them.
+ */
+import { Auth, AuthError, CredentialsSignin, InvalidProvider, type Provider, skipCSRFCheck } from "@authlib/core";
+import type { RequestEventCommon } from "@builder.io/qwik-city";
+import { type AuthContext, requireAuthContext } from "./context.js";
+import { appendSetCookies } from "./response.js";
+
+/**
+ * Options of a sign-in: where to go afterwards, and any other field the provider reads (`email` for the
+ * email provider, the credentials' fields such as `email` and `password` for credentials).
+ */
+export interface SignInOptions {
+  /** Where to send the user after signing in. Same-origin only (core's `redirect` callback decides). Default: the current page. */
+  redirectTo?: string;
+  [field: string]: unknown;
+}
+
+/** Extra parameters of the provider's authorization request (OAuth/OIDC), e.g. `{ prompt: "login" }`. */
+export type AuthorizationParams = string | URLSearchParams | Record<string, string>;
+
+/** Options of a sign-out. */
+export interface SignOutOptions {
+  /** Where to send the user after signing out. Same-origin only. Default: the current page. */
+  redirectTo?: string;
+}
+
+/**
+ * Signs the user in from the app's own server code (an action, a request handler).
+ *
+ * - OAuth/OIDC and email providers: throws a 303 redirect to the provider, or to the verify-request page.
+ * - Credentials: checks them; on success sets the session cookie and throws a 303 redirect to
+ *   `options.redirectTo`. On failure it **throws `CredentialsSignin`** (with the `code` your `authorize`
+ *   chose) instead of redirecting, so the caller decides what the user sees.
+ * - No `providerId`: throws a 303 redirect to the sign-in page.
+ *
+ * Throws `InvalidProvider` for an unknown provider id. Let Qwik's redirect (an `AbortMessage`) propagate.
+ * It returns normally only for a script-driven `<Form>` submission, whose redirect travels in Qwik's
+ * response data (see `redirect` below); end the action then.
+ *
+ * @example
+ * ```ts
+ * export const useLogin = routeAction$(async (form, ev) => {
+ *   try {
+ *     await signIn(ev, "credentials", { email: form.email, password: form.password, redirectTo: "/" });
+ *   } catch (error) {
+ *     if (error instanceof CredentialsSignin) return ev.fail(401, { message: "Wrong email or password", code: error.code });
+ *     throw error;
+ *   }
+ * });
+ * ```
+ */
+export async function signIn(
+  ev: RequestEventCommon,
+  providerId?: string,
+  options: SignInOptions = {},
+  authorizationParams?: AuthorizationParams,
+): Promise<void> {
+  return startSignIn(ev, await requireAuthContext(ev), providerId, options, authorizationParams);
+}
+
+/** Signs the user out from the app's own server code: clears the session, then redirects (303) like {@link signIn}. */
+export async function signOut(ev: RequestEventCommon, options: SignOutOptions = {}): Promise<void> {
+  return startSignOut(ev, await requireAuthContext(ev), options.redirectTo);
+}
+
+/** {@link signIn} with the context at hand. */
+export async function startSignIn(
+  ev: RequestEventCommon,
+  context: AuthContext,
+  providerId: string | undefined,
+  options: SignInOptions,
+  authorizationParams?: AuthorizationParams,
+): Promise<void> {
+  const { redirectTo, ...fields } = options;
+  const callbackUrl = redirectTo ?? currentPage(ev);
+  if (!providerId) {
+    return redirect(ev, `${context.basePath}/signin?${new URLSearchParams({ callbackUrl })}`);
+  }
+  const provider = findProvider(context.config.providers, providerId);
+  if (!provider) throw new InvalidProvider(`Unknown provider "${providerId}".`);
+
+  const isCredentials = provider.type === "credentials";
+  const path = `${isCredentials ? "callback" : "signin"}/${encodeURIComponent(provider.id)}`;
+  const query = isCredentials || authorizationParams === undefined ? "" : `?${new URLSearchParams(authorizationParams)}`;
+  const url = await postToCore(ev, context, path + query, { ...fields, callbackUrl });
+
+  if (isCredentials) {
+    const code = credentialsErrorCode(ev, context, url);
+    if (code !== undefined) {
+      const error = new CredentialsSignin("The credentials were rejected.");
+      error.code = code;
+      throw error;
+    }
+  }
+  redirect(ev, url);
+}
+
+/** {@link signOut} with the context at hand. */
+export async function startSignOut(ev: RequestEventCommon, context: AuthContext, redirectTo: string | undefined): Promise<void> {
+  redirect(ev, await postToCore(ev, context, "signout", { callbackUrl: redirectTo ?? currentPage(ev) }));
+}
+
+/** POSTs a form to core under `basePath`, applies the cookies it sets, and returns where it redirects. */
+async function postToCore(ev: RequestEventCommon, context: AuthContext, path: string, fields: Record<string, unknown>): Promise<string> {
+  const headers = new Headers(ev.request.headers);
+  headers.delete("content-length");
+  headers.delete("transfer-encoding");
+  headers.set("content-type", "application/x-www-form-urlencoded");
+  headers.set("x-auth-return-redirect", "1");
+  const request = new Request(new URL(`${context.basePath}/${path}`, ev.request.url), {
+    method: "POST",
+    headers,
+    body: formBody(fields),
+  });
+  // See the module comment: Qwik City's own action protection stands in for core's CSRF token here.
+  const response = await Auth(request, { ...context.config, skipCSRFCheck });
+  appendSetCookies(ev, response.headers.getSetCookie());
+  const url = await redirectTarget(response);
+  if (!url) throw new AuthError(`authlib answered ${path} with status ${response.status} and no redirect.`);
+  return url;
+}
+
+function formBody(fields: Record<string, unknown>): URLSearchParams {
+  const body = new URLSearchParams();
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined || value === null) continue;
+    body.set(key, typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value));
+  }
+  return body;
+}
+
+async function redirectTarget(response: Response): Promise<string | undefined> {
+  const location = response.headers.get("location");
+  if (location) return location;
+  if (!response.headers.get("content-type")?.includes("json")) return undefined;
+  const body = (await response.json().catch(() => undefined)) as { url?: unknown } | undefined;
+  return typeof body?.url === "string" ? body.url : undefined;
+}
+
+/** The `code` when core sent a credentials sign-in back to the sign-in page with `error=CredentialsSignin`. */
+function credentialsErrorCode(ev: RequestEventCommon, context: AuthContext, url: string): string | undefined {
+  const target = new URL(url, ev.request.url);
+  if (target.searchParams.get("error") !== "CredentialsSignin") return undefined;
+  const signInPage = new URL(context.config.pages?.signIn ?? `${context.basePath}/signin`, ev.request.url);
+  if (target.pathname !== signInPage.pathname) return undefined;
+  return target.searchParams.get("code") ?? "credentials";
+}
+
+function findProvider(providers: Provider[], id: string) {
+  for (const entry of providers) {
+    const provider = typeof entry === "function" ? entry() : entry;
+    if (provider.id === id) return provider;
+  }
+  return undefined;
+}
+
+/** The page the action was posted from, without Qwik's `qaction` marker. */
+function currentPage(ev: RequestEventCommon): string {
+  const url = new URL(ev.url);
+  url.searchParams.delete("qaction");
+  return url.href;
+}
+
+/**
+ * Sends the user to `url` with a 303: by throwing Qwik's redirect for a normal form POST. A script-driven
+ * submission (Qwik's `<Form>` with JS, which posts to `…/q-data.json`) instead gets the URL in Qwik's
+ * response data, from which Qwik's client does a full navigation; a thrown redirect would make Qwik
+ * rewrite it into a `q-data.json` fetch, which only works for Qwik routes, not for the provider or for
+ * the pages under `basePath`.
+ */
+function redirect(ev: RequestEventCommon, url: string): void {
+  const target = new URL(url, ev.url);
+  const location = target.origin === ev.url.origin ? `${target.pathname}${target.search}${target.hash}` : target.href;
+  if (new URL(ev.request.url).pathname.endsWith("/q-data.json")) {
+    ev.headers.set("Location", location);
+    return;
+  }
+  throw ev.redirect(303, location);
+}
