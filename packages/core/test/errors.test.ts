@@ -37,6 +37,7 @@ const errorTypes: ErrorType[] = [
   "ExperimentalFeatureNotEnabled", "RateLimited",
 ];
 const signInKind = new Set([
+  "RateLimited",
   "CredentialsSignin",
   "OAuthAccountNotLinked",
   "OAuthCallbackError",
