@@ -13,6 +13,8 @@ const user = { sub: "user-1", name: "Ada Lovelace", email: "ada@example.com", pi
 const authorize = async () => null;
 
 const ours = { secret, trustHost: true, basePath: "/auth", providers: [Credentials({ authorize })] };
+// Same, but re-issuing the cookie on every check, as the reference does: isolates the updateAge saving.
+const oursEager = { ...ours, session: { updateAge: 0 } };
 const reference = { secret, trustHost: true, basePath: "/auth", providers: [RefCredentials({ authorize })] };
 
 const ourCookie = `authlib.session-token=${await encode({ token: user, secret, salt: "authlib.session-token" })}`;
@@ -29,6 +31,7 @@ const rows = await compare(
   {
     "@auth/core Auth() (reference)": () => RefAuth(request(refCookie), reference),
     "authlib Auth()": () => Auth(request(ourCookie), ours),
+    "authlib Auth(), updateAge 0 (re-issue every time)": () => Auth(request(ourCookie), oursEager),
   },
   { baseline: "@auth/core Auth() (reference)" },
 );

@@ -6,6 +6,6 @@ import { qwikCity } from "@builder.io/qwik-city/vite";
 import { defineConfig } from "vite";
 
 export default defineConfig({
-  plugins: [qwikCity(), qwikVite()],
+  plugins: [qwikCity({ trailingSlash: false }), qwikVite()],
   server: { headers: { "Cache-Control": "public, max-age=0" } },
 });

@@ -127,7 +127,9 @@ export async function initOptions(
 
   let csrfToken = "";
   let csrfTokenVerified = skip;
-  if (!skip) {
+  // Only forms and POSTs need the token; a session check (the hot path) skips the HMAC work.
+  const needsCsrf = request.method === "POST" || request.action === "csrf" || request.action === "signin" || request.action === "signout";
+  if (!skip && needsCsrf) {
     const csrf = await resolveCsrf(request, cookies.csrfToken, secret, origin);
     csrfToken = csrf.token;
     csrfTokenVerified = csrf.verified;

@@ -211,7 +211,10 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
 }
 
 /** A string token field of an account as it is stored: `null` when absent (other keys of an account are not stored). */
-function stringField(account: AdapterAccount, field: "access_token" | "id_token" | "refresh_token" | "scope" | "session_state" | "token_type"): string | null {
+function stringField(
+  account: AdapterAccount,
+  field: "access_token" | "id_token" | "refresh_token" | "scope" | "session_state" | "token_type",
+): string | null {
   const value = account[field];
   return typeof value === "string" ? value : null;
 }
@@ -236,7 +239,8 @@ function toAdapterUser(record: AuthlibUserRecord): AdapterUser {
 
 function toAdapterAccount(record: AuthlibAccountRecord): AdapterAccount {
   const type = required(record.type, "authlib_accounts", "type");
-  if (!isAccountType(type)) throw new HostedDbError("UnexpectedData", `authlib_accounts.type ${JSON.stringify(type)} is not a provider type.`);
+  if (!isAccountType(type))
+    throw new HostedDbError("UnexpectedData", `authlib_accounts.type ${JSON.stringify(type)} is not a provider type.`);
   const account: AdapterAccount = {
     userId: required(record.user, "authlib_accounts", "user").id,
     type,

@@ -41,7 +41,9 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   const [command, ...extra] = positionals;
   if (command !== "migrate" || extra.length > 0) {
-    process.stderr.write(command === undefined ? USAGE : `authlib-db: unknown command ${JSON.stringify(positionals.join(" "))}\n\n${USAGE}`);
+    process.stderr.write(
+      command === undefined ? USAGE : `authlib-db: unknown command ${JSON.stringify(positionals.join(" "))}\n\n${USAGE}`,
+    );
     return 2;
   }
 

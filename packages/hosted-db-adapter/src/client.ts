@@ -200,7 +200,11 @@ function resolveTarget(options: BaseClientOptions, envURL: string | undefined): 
   if (url.startsWith("memory://")) return { kind: "pglite", dataDir: undefined, databaseURL: "memory://" };
   if (url.startsWith("file://")) {
     const path = url.slice("file://".length);
-    if (path === "") throw new HostedDbError("InvalidOptions", "databaseURL `file://` needs a folder: `file://./.authlib-db` or `file:///var/lib/app/db`.");
+    if (path === "")
+      throw new HostedDbError(
+        "InvalidOptions",
+        "databaseURL `file://` needs a folder: `file://./.authlib-db` or `file:///var/lib/app/db`.",
+      );
     const dataDir = resolve(decodeURIComponent(path));
     return { kind: "pglite", dataDir, databaseURL: `file://${dataDir}` };
   }

@@ -19,8 +19,8 @@ export {
   type BaseClientOptions,
   DEFAULT_BRANCH,
   DEFAULT_DATA_DIR,
-  type HostedDbConfig,
   HostedDbClient,
+  type HostedDbConfig,
   type HostedDbScope,
 } from "./client.js";
 export type { HostedDbQueryEvent, QueryResult } from "./drivers/queryable.js";

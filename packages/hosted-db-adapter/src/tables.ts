@@ -5,14 +5,7 @@
  * @module tables
  */
 import type { Queryable } from "./drivers/queryable.js";
-import type {
-  DatabaseSchema,
-  HostedDbCreateInput,
-  HostedDbFields,
-  HostedDbFilter,
-  HostedDbRecord,
-  HostedDbTableName,
-} from "./schema.js";
+import type { DatabaseSchema, HostedDbCreateInput, HostedDbFields, HostedDbFilter, HostedDbRecord, HostedDbTableName } from "./schema.js";
 import { quoteIdentifier } from "./sql.js";
 
 /** How a field is stored: which SQL type, and whether it is a link (stored as the linked id). */
@@ -139,7 +132,8 @@ export class HostedDbTable<R extends HostedDbRecord> {
       params.push(this.#toParam(field, spec, value));
       columns.push(quoteIdentifier(spec.column));
     }
-    const values = columns.length === 0 ? "DEFAULT VALUES" : `(${columns.join(", ")}) VALUES (${params.map((_, i) => `$${i + 1}`).join(", ")})`;
+    const values =
+      columns.length === 0 ? "DEFAULT VALUES" : `(${columns.join(", ")}) VALUES (${params.map((_, i) => `$${i + 1}`).join(", ")})`;
     const { rows } = await this.#queryable.query<Record<string, unknown>>(
       `INSERT INTO ${this.sqlName} ${values} RETURNING ${this.#returning}`,
       params,
@@ -287,8 +281,7 @@ export type HostedDbTables = { readonly [T in HostedDbTableName]: HostedDbTable<
 
 /** The table accessors of `schema` over `queryable` (a pool, a connection or a transaction). */
 export function createTables(queryable: Queryable, schema: string): HostedDbTables {
-  const table = <T extends HostedDbTableName>(name: T) =>
-    new HostedDbTable<DatabaseSchema[T]>(queryable, schema, name, TABLE_SPECS[name]);
+  const table = <T extends HostedDbTableName>(name: T) => new HostedDbTable<DatabaseSchema[T]>(queryable, schema, name, TABLE_SPECS[name]);
   return {
     authlib_users: table("authlib_users"),
     authlib_accounts: table("authlib_accounts"),

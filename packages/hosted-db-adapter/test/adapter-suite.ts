@@ -7,14 +7,7 @@
  * their order, and may share one database.
  */
 import { randomUUID } from "node:crypto";
-import type {
-  Adapter,
-  AdapterAccount,
-  AdapterAuthenticator,
-  AdapterSession,
-  AdapterUser,
-  VerificationToken,
-} from "@authlib/core/adapters";
+import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "@authlib/core/adapters";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 type Awaitable<T> = T | PromiseLike<T>;
@@ -243,7 +236,9 @@ export function runAdapterConformanceSuite(options: AdapterConformanceOptions): 
         const authenticator = newAuthenticator(user.id);
         for (const session of sessions) await adapter.createSession(session);
         for (const account of accounts) await adapter.linkAccount(account);
-        await adapter.linkAccount(newAccount(user.id, { provider: "webauthn", type: "webauthn", providerAccountId: authenticator.credentialID }));
+        await adapter.linkAccount(
+          newAccount(user.id, { provider: "webauthn", type: "webauthn", providerAccountId: authenticator.credentialID }),
+        );
         await adapter.createAuthenticator(authenticator);
         const otherSession = newSession(other.id);
         const otherAccount = newAccount(other.id);
@@ -404,7 +399,9 @@ export function runAdapterConformanceSuite(options: AdapterConformanceOptions): 
       async function userWithPasskeyAccount(): Promise<{ user: AdapterUser; authenticator: AdapterAuthenticator }> {
         const user = await storedUser();
         const authenticator = newAuthenticator(user.id);
-        await adapter.linkAccount(newAccount(user.id, { provider: "webauthn", type: "webauthn", providerAccountId: authenticator.credentialID }));
+        await adapter.linkAccount(
+          newAccount(user.id, { provider: "webauthn", type: "webauthn", providerAccountId: authenticator.credentialID }),
+        );
         return { user, authenticator };
       }
 

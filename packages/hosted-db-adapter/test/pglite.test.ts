@@ -4,7 +4,8 @@
  * branch.
  */
 import { PGlite } from "@electric-sql/pglite";
-import { afterAll, beforeAll } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HostedDbAdapter, HostedDbClient } from "../src/index.js";
 import { runAdapterConformanceSuite } from "./adapter-suite.js";
 import { hostedDbView, randomBranch } from "./helpers.js";
@@ -33,4 +34,23 @@ runAdapterConformanceSuite({
   teardown: () => client.close(),
 });
 
-runHostedDbSuite({ name: "HostedDbClient on PGlite (in memory)", connection: () => ({ pglite }), parallel: false });
+runHostedDbSuite({ name: "HostedDbClient on PGlite (in memory)", connection: () => ({ pglite }) });
+
+describe("HostedDbClient over a PGlite instance", () => {
+  it("reports an in-memory instance as memory:// and leaves it open on close()", async () => {
+    const client = new HostedDbClient({ pglite, branch: "anything" });
+    expect(await client.getConfig()).toEqual({ branch: "anything", databaseURL: "memory://" });
+    await client.query("SELECT 1");
+    await client.close();
+    expect(pglite.closed).toBe(false);
+  });
+
+  it("refuses both a PGlite instance and a pool", async () => {
+    const pool = new pg.Pool();
+    try {
+      expect(() => new HostedDbClient({ pglite, pool })).toThrow(expect.objectContaining({ code: "InvalidOptions" }));
+    } finally {
+      await pool.end();
+    }
+  });
+});

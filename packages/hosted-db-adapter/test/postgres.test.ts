@@ -58,5 +58,5 @@ describe.skipIf(!available)(`PostgreSQL at ${new URL(databaseURL).host}`, () => 
     },
   });
 
-  runHostedDbSuite({ name: "HostedDbClient on PostgreSQL", connection: () => ({ pool }), parallel: true });
+  runHostedDbSuite({ name: "HostedDbClient on PostgreSQL", connection: () => ({ pool }) });
 });

@@ -9,22 +9,7 @@
  */
 import type { RequestEventCommon } from "@builder.io/qwik-city";
 import type { AbortMessage } from "@builder.io/qwik-city/middleware/request-handler";
-
-/** A cookie as core's `getSession` returns it. */
-export interface CookieToSet {
-  name: string;
-  value: string;
-  options: {
-    httpOnly?: boolean;
-    sameSite?: "lax" | "strict" | "none";
-    path?: string;
-    secure?: boolean;
-    domain?: string;
-    maxAge?: number;
-    expires?: Date;
-    partitioned?: boolean;
-  };
-}
+import type { Cookie } from "@authlib/core";
 
 /** Adds each `Set-Cookie` line to the Qwik response, unchanged. */
 export function appendSetCookies(ev: RequestEventCommon, setCookies: readonly string[]): void {
@@ -36,12 +21,12 @@ export function appendSetCookies(ev: RequestEventCommon, setCookies: readonly st
 }
 
 /** Adds cookies given as name, value and options (core's `getSession`) to the Qwik response. */
-export function appendCookies(ev: RequestEventCommon, cookies: readonly CookieToSet[]): void {
+export function appendCookies(ev: RequestEventCommon, cookies: readonly Cookie[]): void {
   appendSetCookies(ev, cookies.map(serializeCookie));
 }
 
 /** Serializes one cookie. Core's names and values are already cookie-safe (base64url, hex, URLs it encoded). */
-export function serializeCookie({ name, value, options }: CookieToSet): string {
+export function serializeCookie({ name, value, options }: Cookie): string {
   const parts = [`${name}=${value}`];
   if (options.domain) parts.push(`Domain=${options.domain}`);
   if (options.path) parts.push(`Path=${options.path}`);

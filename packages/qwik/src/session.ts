@@ -1,18 +1,19 @@
 /**
  * Reading the session lazily: nothing happens until a loader, action or handler asks, and then it
  * happens once per request. Cookies core refreshes on the way (a re-issued session token) are applied
- * to the response while it can still take headers.
+ * to the response.
  */
 import { getSession as readCoreSession, type Session } from "@authlib/core";
 import type { RequestEventCommon } from "@builder.io/qwik-city";
 import { type AuthContext, requireAuthContext } from "./context.js";
-import { appendCookies, type CookieToSet } from "./response.js";
+import { appendCookies } from "./response.js";
 
 /** The session of this request, read at most once. */
 export function readSession(ev: RequestEventCommon, context: AuthContext): Promise<Session | null> {
   context.session ??= readCoreSession(ev.request, context.config).then(({ cookie, data }) => {
-    const cookies = cookie as CookieToSet[];
-    if (cookies.length > 0 && !ev.headersSent) appendCookies(ev, cookies);
+    // Asked for after the response has started (rare: loaders run before rendering), the refreshed
+    // cookies are lost; the session itself stays valid and is refreshed on a later request.
+    appendCookies(ev, cookie);
     return data;
   });
   return context.session;

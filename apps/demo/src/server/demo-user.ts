@@ -1,6 +1,6 @@
 /**
- * The demo's one user, signing in with a password. Its hash is computed when the server starts (scrypt,
- * through authlib's hashPassword), the way an app would store it.
+ * The demo's one user, signing in with a password. Its hash is computed at start (scrypt, through
+ * authlib's hashPassword), the way an app would store it.
  */
 import type { User } from "@authlib/core";
 import { hashPassword, verifyPassword } from "@authlib/core/password";
@@ -10,10 +10,11 @@ export const DEMO_EMAIL = "demo@authlib.dev";
 /** The demo user's password, shown on the home page. */
 export const DEMO_PASSWORD = "correct-horse-battery";
 
-const passwordHash = hashPassword(DEMO_PASSWORD);
+let passwordHash: Promise<string> | undefined;
 
-/** The stored hash of the demo password. */
+/** The stored hash of the demo password, computed once, on first use (the server's first request). */
 export function demoPasswordHash(): Promise<string> {
+  passwordHash ??= hashPassword(DEMO_PASSWORD);
   return passwordHash;
 }
 
@@ -21,7 +22,7 @@ export function demoPasswordHash(): Promise<string> {
 export async function authorizeDemoUser(email: unknown, password: unknown): Promise<User | null> {
   if (typeof email !== "string" || typeof password !== "string") return null;
   // Always verify, so a wrong email takes as long as a wrong password.
-  const passwordMatches = await verifyPassword(password, await passwordHash);
+  const passwordMatches = await verifyPassword(password, await demoPasswordHash());
   if (!passwordMatches || email.trim().toLowerCase() !== DEMO_EMAIL) return null;
   return { id: "demo-user", name: "Demo User", email: DEMO_EMAIL };
 }

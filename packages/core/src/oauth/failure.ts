@@ -73,5 +73,12 @@ export function callbackError(providerId: string, error: unknown, message?: stri
       cause: { providerId, err, error: err.error, error_description: err.error_description, status: err.status },
     });
   }
+  if (err instanceof oauth.WWWAuthenticateChallengeError) {
+    const parameters = err.cause.find((challenge) => challenge.parameters.error)?.parameters;
+    const error = parameters?.error ?? "unauthorized";
+    return new OAuthCallbackError(message ?? `The provider refused the request: ${error}.`, {
+      cause: { providerId, err, error, error_description: parameters?.error_description, status: err.status },
+    });
+  }
   return new OAuthCallbackError(message ?? err.message, { cause: { providerId, err } });
 }

@@ -132,14 +132,34 @@ export interface CredentialsConfig<C extends Record<string, CredentialInput> = R
   options?: Partial<CredentialsConfig<C>>;
 }
 
+/**
+ * The WebAuthn relying party: the site passkeys are bound to. Each field defaults to a value of the
+ * request URL (`id` the hostname, `name` the host, `origin` the origin).
+ */
+export interface WebAuthnRelyingParty {
+  /** The domain passkeys are scoped to: the app's hostname or a registrable suffix of it. */
+  id?: string;
+  /** Shown by the browser and the authenticator when a passkey is created. */
+  name?: string;
+  /** Origin(s) the browser may report in a response (e.g. `https://example.com`). */
+  origin?: string | string[];
+}
+
 /** Options of a WebAuthn (passkey) provider. */
 export interface WebAuthnConfig extends CommonProviderOptions {
   type: "webauthn";
   /** Relying party; defaults come from the request URL. */
-  relyingParty?: { id?: string; name?: string; origin?: string };
-  /** Offer passkeys in the browser's autofill (conditional UI). */
+  relyingParty?: WebAuthnRelyingParty;
+  /** Offer passkeys in the browser's autofill (conditional UI). Needs a form field with `autocomplete` containing `webauthn`. */
   enableConditionalUI?: boolean;
+  /** Fields of the registration form on the built-in sign-in page. */
   formFields?: Record<string, CredentialInput>;
+  /** How long the browser waits for the authenticator, in milliseconds. Default 5 minutes. */
+  timeout?: number;
+  /** Whether the authenticator must verify the user (PIN, biometrics). Passkeys require it. */
+  userVerification?: "required" | "preferred";
+  /** Whether the credential must be discoverable (stored on the authenticator). Passkeys require it. */
+  residentKey?: "required" | "preferred";
   [option: string]: unknown;
 }
 

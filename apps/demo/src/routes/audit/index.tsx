@@ -1,0 +1,48 @@
+import { component$ } from "@builder.io/qwik";
+import { type DocumentHead, Link, routeLoader$ } from "@builder.io/qwik-city";
+import { listEvents } from "../../server/audit-log";
+
+export const useAuditLog = routeLoader$(() => listEvents());
+
+export default component$(() => {
+  const log = useAuditLog();
+  return (
+    <>
+      <h1>Audit log</h1>
+      <p>
+        authlib's events (<code>config.events</code>), newest first, kept in memory since the server started.{" "}
+        <Link href="/audit" reload>
+          Refresh
+        </Link>
+      </p>
+      {log.value.length === 0 ? (
+        <p>No events yet. Sign in to see some.</p>
+      ) : (
+        <table data-testid="audit-log">
+          <thead>
+            <tr>
+              <th>#</th>
+              <th>Time</th>
+              <th>Event</th>
+              <th>User</th>
+              <th>Detail</th>
+            </tr>
+          </thead>
+          <tbody>
+            {log.value.map((entry) => (
+              <tr key={entry.id}>
+                <td>{entry.id}</td>
+                <td>{entry.at}</td>
+                <td>{entry.event}</td>
+                <td>{entry.subject}</td>
+                <td>{entry.detail}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+});
+
+export const head: DocumentHead = { title: "Audit" };

@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { normalizeEmail } from "../src/email/normalize.js";
+import { memoryRateLimitStore } from "../src/email/rate-limit.js";
+import Nodemailer from "../src/providers/nodemailer.js";
+import type { AuthConfig } from "../src/types.js";
+import { authClient } from "./helpers/auth-client.js";
+import { closeSharedPglite, freshDatabase } from "./helpers/database.js";
+import { startSmtpServer } from "./helpers/smtp.js";
+import { AuthError } from "../src/errors.js";
+
+const secret = "email-test-secret-0123456789abcdef";
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+});
+afterAll(async () => {
+  await smtp.close();
+  await closeSharedPglite();
+});
+
+async function setup(providerOptions: Record<string, unknown> = {}, configOverrides: Partial<AuthConfig> = {}) {
+  const db = await freshDatabase();
+  const events: string[] = [];
+  const logs: string[] = [];
+  const config: AuthConfig = {
+    secret,
+    trustHost: true,
+    adapter: db.adapter,
+    providers: [Nodemailer({ server: smtp.transport, from: "Demo <no-reply@demo.test>", rateLimit: { store: memoryRateLimitStore() }, ...providerOptions })],
+    events: {
+      createUser: ({ user }) => void events.push(`createUser ${user.email}`),
+      updateUser: ({ user }) => void events.push(`updateUser ${user.email}`),
+      signIn: ({ user, isNewUser }) => void events.push(`signIn ${user.email} new=${isNewUser}`),
+    },
+    logger: { error: (e) => logs.push(`${e.name}: ${e.message} ${String(e.cause?.err ?? "")}`) },
+    ...configOverrides,
+  };
+  return { ...db, config, events, logs, client: authClient(config) };
+}
+
+async function requestLink(client: ReturnType<typeof authClient>, email: string, callbackUrl = "/welcome") {
+  const csrfToken = await client.csrf();
+  return client.send("/auth/signin/nodemailer", { form: { csrfToken, email, callbackUrl } });
+}
+
+function linkFrom(mailIndex = -1) {
+  const mail = smtp.mails.at(mailIndex);
+  const match = mail?.text?.match(/http:\/\/localhost:3000\/auth\/callback\/nodemailer\?\S+/);
+  if (!match) throw new Error("no sign-in link in the mail");
+  return match[0];
+}
+
+describe("email sign-in against a real SMTP server", () => {
+  it("sends a link, signs in by following it, and refuses the second click", async () => {
+    const { client, events } = await setup();
+    const before = smtp.mails.length;
+    const response = await requestLink(client, "  Grace@Example.COM ");
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("http://localhost:3000/auth/verify-request?provider=nodemailer&type=email");
+    expect(smtp.mails.length).toBe(before + 1);
+    const mail = smtp.mails.at(-1)!;
+    expect(mail.subject).toBe("Sign in to localhost:3000");
+    expect((mail.to as { text: string }).text).toBe("grace@example.com");
+    expect(mail.html).toContain("localhost:3000");
+
+    const link = linkFrom();
+    expect(new URL(link).searchParams.get("email")).toBe("grace@example.com");
+    const signedIn = await client.send(link);
+    expect(signedIn.status).toBe(302);
+    expect(signedIn.headers.get("location")).toBe("http://localhost:3000/welcome");
+    const session = await client.session();
+    expect(session?.user.email).toBe("grace@example.com");
+    expect(events).toEqual(["createUser grace@example.com", "signIn grace@example.com new=true"]);
+
+    const replay = await client.send(link);
+    expect(replay.headers.get("location")).toBe("http://localhost:3000/auth/error?error=Verification");
+  });
+
+  it("stores only a hash of the token", async () => {
+    const { client, adapter } = await setup();
+    await requestLink(client, "hash@example.com");
+    const token = new URL(linkFrom()).searchParams.get("token")!;
+    // Using the raw token directly as the stored value must not work.
+    expect(await adapter.useVerificationToken!({ identifier: "hash@example.com", token })).toBeNull();
+  });
+
+  it("an existing user gets emailVerified set (updateUser) and is not created again", async () => {
+    const { client, events, adapter } = await setup();
+    const existing = await adapter.createUser!({ id: crypto.randomUUID(), email: "old@example.com", emailVerified: null, name: "Old" });
+    await requestLink(client, "old@example.com");
+    await client.send(linkFrom());
+    expect((await client.session())?.user.name).toBe("Old");
+    expect((await adapter.getUser!(existing.id))?.emailVerified).toBeInstanceOf(Date);
+    expect(events).toEqual(["updateUser old@example.com", "signIn old@example.com new=false"]);
+  });
+
+  it("a link past maxAge ends on the error page with Verification", async () => {
+    const { client } = await setup({ maxAge: 1 });
+    await requestLink(client, "late@example.com");
+    const link = linkFrom();
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await client.send(link)).headers.get("location")).toBe("http://localhost:3000/auth/error?error=Verification");
+    expect(await client.session()).toBeNull();
+  });
+
+  it("a link for another address, a forged token or a missing token is refused", async () => {
+    const { client } = await setup();
+    await requestLink(client, "victim@example.com");
+    const link = new URL(linkFrom());
+    const otherEmail = new URL(link);
+    otherEmail.searchParams.set("email", "attacker@example.com");
+    const forged = new URL(link);
+    forged.searchParams.set("token", "0".repeat(64));
+    const missing = new URL(link);
+    missing.searchParams.delete("token");
+    for (const url of [otherEmail, forged, missing]) {
+      expect((await client.send(url.href)).headers.get("location")).toBe("http://localhost:3000/auth/error?error=Verification");
+    }
+    // The genuine link still works after the failed attempts.
+    expect((await client.send(link.href)).headers.get("location")).toBe("http://localhost:3000/welcome");
+  });
+
+  it("the signIn callback can refuse before any mail is sent", async () => {
+    const { client } = await setup({}, { callbacks: { signIn: ({ email }) => (email?.verificationRequest ? "/not-invited" : true) } });
+    const before = smtp.mails.length;
+    const response = await requestLink(client, "uninvited@example.com");
+    expect(response.headers.get("location")).toBe("http://localhost:3000/not-invited");
+    expect(smtp.mails.length).toBe(before);
+  });
+
+  it("an SMTP server that refuses the mail: error on the sign-in page, token unusable, logged", async () => {
+    const { client, logs } = await setup();
+    smtp.state.refuse = true;
+    try {
+      const response = await requestLink(client, "bounce@example.com");
+      expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError");
+    } finally {
+      smtp.state.refuse = false;
+    }
+    expect(logs.some((l) => l.startsWith("EmailSignInError"))).toBe(true);
+    const page = await client.send("/auth/signin?error=EmailSignInError");
+    expect(await page.text()).toContain("The e-mail could not be sent.");
+  });
+
+  it("an SMTP server that is down: error on the sign-in page, nothing crashes", async () => {
+    const { client, logs } = await setup({ server: { host: "127.0.0.1", port: 1, secure: false, ignoreTLS: true, connectionTimeout: 2000 } });
+    const response = await requestLink(client, "down@example.com");
+    expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError");
+    expect(logs.some((l) => l.startsWith("EmailSignInError"))).toBe(true);
+  });
+
+  it("rate-limits mails per address and says so on the sign-in page", async () => {
+    const { client } = await setup({ rateLimit: { max: 2, windowSeconds: 60, store: memoryRateLimitStore() } });
+    const before = smtp.mails.length;
+    expect((await requestLink(client, "flood@example.com")).headers.get("location")).toContain("verify-request");
+    expect((await requestLink(client, "FLOOD@example.com")).headers.get("location")).toContain("verify-request");
+    const third = await requestLink(client, "flood@example.com");
+    expect(third.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=RateLimited");
+    expect(smtp.mails.length).toBe(before + 2);
+    expect((await requestLink(client, "other@example.com")).headers.get("location")).toContain("verify-request");
+  });
+
+  it.each([
+    "attacker@evil.com,victim@example.com",
+    "victim@example.com, attacker@evil.com",
+    '"attacker@evil.com"@example.com',
+    '"a@evil"@victim.com',
+    "victim@example.com\nbcc:attacker@evil.com",
+    "victim@example.com;attacker@evil.com",
+    "<attacker@evil.com>",
+    "Victim <victim@example.com>",
+  ])("a hostile address (%j) sends nothing and shows an error", async (email) => {
+    const { client } = await setup();
+    const before = smtp.mails.length;
+    const response = await requestLink(client, email);
+    expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError");
+    expect(smtp.mails.length).toBe(before);
+  });
+
+  it("Nodemailer without a server is a clear AuthError", () => {
+    expect(() => Nodemailer({ server: undefined })).toThrow(AuthError);
+    expect(() => Nodemailer({ server: undefined })).toThrow(/server/);
+  });
+});
+
+describe("normalizeEmail", () => {
+  it.each([
+    ["User@Example.COM", "user@example.com"],
+    ["  spaced@example.com  ", "spaced@example.com"],
+    ["ｕｓｅｒ@example.com", "user@example.com"],
+    ["user+tag@example.com", "user+tag@example.com"],
+    ["user@bücher.de", "user@xn--bcher-kva.de"],
+    ["first.last@sub.example.co.uk", "first.last@sub.example.co.uk"],
+  ])("%j is %j", (input, expected) => expect(normalizeEmail(input)).toBe(expected));
+
+  it.each([
+    ["", "empty"],
+    ["   ", "blank"],
+    ["no-at-sign", "no @"],
+    ["a@b@example.com", "two @"],
+    ["attacker@evil.com,victim@example.com", "comma list"],
+    ["victim@example.com;attacker@evil.com", "semicolon list"],
+    ['"quoted"@example.com', "quotes"],
+    ['"a@evil"@victim.com', "quoted @ (parser differential)"],
+    ["victim@example.com\r\nBcc: x@evil.com", "header injection"],
+    ["victim\u0000@example.com", "NUL"],
+    ["a＠b@example.com", "fullwidth @ U+FF20 plus @"],
+    ["a﹫b@example.com", "small @ U+FE6B plus @"],
+    ["Name <victim@example.com>", "display name"],
+    ["victim@example.com (comment)", "comment"],
+    ["victim@[127.0.0.1]", "IP literal"],
+    ["victim@localhost", "single-label domain"],
+    [".dot@example.com", "leading dot"],
+    ["dot.@example.com", "trailing dot"],
+    ["do..t@example.com", "double dot"],
+    ["victim@example.com/evil", "path in domain"],
+    ["victim@exa mple.com", "space in domain"],
+    ["victim@-example.com", "label starts with -"],
+    [`${"a".repeat(65)}@example.com`, "local part too long"],
+    ["victim@example.123", "numeric TLD"],
+  ])("refuses %j (%s)", (input) => {
+    expect(() => normalizeEmail(input)).toThrow();
+  });
+
+  it("validates after canonicalising: a homoglyph @ is judged as the @ it becomes", () => {
+    expect(normalizeEmail("victim＠evil.com")).toBe("victim@evil.com");
+    expect(() => normalizeEmail("attacker＠evil.com@victim.com")).toThrow();
+    expect(() => normalizeEmail(42)).toThrow();
+  });
+});
+

@@ -1,0 +1,37 @@
+/**
+ * A real SMTP server (smtp-server) on 127.0.0.1 that keeps the parsed mails (mailparser), for email
+ * sign-in tests. `refuse` makes it reject recipients.
+ */
+import type { AddressInfo } from "node:net";
+import { simpleParser, type ParsedMail } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+export async function startSmtpServer() {
+  const mails: ParsedMail[] = [];
+  const state = { refuse: false };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onRcptTo(_address, _session, callback) {
+      callback(state.refuse ? Object.assign(new Error("Mailbox unavailable"), { responseCode: 550 }) : undefined);
+    },
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          mails.push(mail);
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = (server as unknown as { server: { address(): AddressInfo } }).server.address();
+  return {
+    port,
+    mails,
+    state,
+    transport: { host: "127.0.0.1", port, secure: false, ignoreTLS: true },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * The redirect proxy (reference §6.4): a preview deployment signs in through the provider callback of a
+ * stable proxy deployment that shares its secret, against a real OpenID Provider.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InvalidCheck } from "../../src/errors.js";
+import { encode } from "../../src/jwt.js";
+import { finishAuthorization, type ProxyRedirect, type SignedIn, startAuthorization } from "../../src/oauth/index.js";
+import type { OAuthConfig } from "../../src/providers/types.js";
+import { startTestOP, type TestOP } from "../helpers/oidc-provider.js";
+import { APP_ORIGIN, contextFor, cookieRecord, SECRET } from "./support.js";
+
+const PROXY = `${APP_ORIGIN}/auth`; // the stable deployment, registered at the provider
+const PREVIEW = "https://preview-42.example.com";
+
+let op: TestOP;
+beforeAll(async () => {
+  op = await startTestOP({ clients: [{ client_id: "app", client_secret: "app-secret", redirect_uris: [`${PROXY}/callback/op`] }] });
+});
+afterAll(() => op?.close());
+
+function provider(overrides: Partial<OAuthConfig> = {}): OAuthConfig {
+  return { id: "op", name: "Test OP", type: "oidc", issuer: op.issuer, clientId: "app", clientSecret: "app-secret", ...overrides };
+}
+
+const previewContext = (cookies: Record<string, string> = {}) =>
+  contextFor(provider(), {
+    requestOrigin: PREVIEW,
+    redirectUri: `${PREVIEW}/auth/callback/op`,
+    redirectProxyUrl: PROXY,
+    requestCookies: cookies,
+  });
+const proxyContext = () => contextFor(provider(), { redirectProxyUrl: PROXY });
+
+describe("redirect proxy", () => {
+  it("a preview deployment signs in through the proxy", async () => {
+    const start = await startAuthorization(previewContext(), {});
+    const authorization = new URL(start.url).searchParams;
+    expect(authorization.get("redirect_uri")).toBe(`${PROXY}/callback/op`);
+    expect(authorization.get("state")?.split(".")).toHaveLength(5); // sealed: it carries the preview's callback URL
+    expect(start.cookies.map((c) => c.name)).toEqual(["authlib.pkce.code_verifier", "authlib.state"]); // state forced on
+
+    const atProxy = await op.authorize(start.url);
+    expect(`${atProxy.origin}${atProxy.pathname}`).toBe(`${PROXY}/callback/op`);
+
+    const forwarded = (await finishAuthorization(proxyContext(), atProxy.searchParams)) as ProxyRedirect;
+    expect(forwarded.kind).toBe("proxy-redirect");
+    const target = new URL(forwarded.url);
+    expect(`${target.origin}${target.pathname}`).toBe(`${PREVIEW}/auth/callback/op`);
+    expect(target.searchParams.toString()).toBe(atProxy.searchParams.toString());
+
+    const result = (await finishAuthorization(previewContext(cookieRecord(start.cookies)), target.searchParams)) as SignedIn;
+    expect(result.kind).toBe("signed-in");
+    expect(result.user.id).toBe("alice");
+  });
+
+  it("the proxy signs in its own users directly", async () => {
+    const start = await startAuthorization(proxyContext(), {});
+    expect(new URL(start.url).searchParams.get("redirect_uri")).toBe(`${PROXY}/callback/op`);
+    const url = await op.authorize(start.url);
+    const result = await finishAuthorization(contextFor(provider(), { redirectProxyUrl: PROXY, requestCookies: cookieRecord(start.cookies) }), url.searchParams);
+    expect(result.kind).toBe("signed-in");
+  });
+
+  it("does not forward a state it did not seal (another secret): the regular checks reject it", async () => {
+    const start = await startAuthorization(previewContext(), {});
+    const sealedElsewhere = await encode({ token: { origin: "https://evil.example.com/auth/callback/op" }, secret: "not-our-secret-0123456789abcdef0123", salt: "encodedState" });
+    const params = new URLSearchParams(new URL(start.url).search);
+    const callback = new URLSearchParams({ code: "x", state: sealedElsewhere, iss: op.issuer });
+    expect(params.get("state")).not.toBe(sealedElsewhere);
+    await expect(finishAuthorization(proxyContext(), callback)).rejects.toBeInstanceOf(InvalidCheck);
+  });
+
+  it.each([
+    ["a non-callback path", "https://evil.example.com/steal"],
+    ["another provider's callback", `${PREVIEW}/auth/callback/other`],
+    ["plain http to a public host", "http://preview-42.example.com/auth/callback/op"],
+    ["credentials in the URL", "https://user:pass@preview-42.example.com/auth/callback/op"],
+    ["not a URL", "::::"],
+  ])("refuses to forward to %s even with a sealed state", async (_, origin) => {
+    const state = await encode({ token: { origin, random: "r" }, secret: SECRET, salt: "encodedState" });
+    const callback = new URLSearchParams({ code: "x", state, iss: op.issuer });
+    await expect(finishAuthorization(proxyContext(), callback)).rejects.toBeInstanceOf(InvalidCheck);
+  });
+
+  it("forwards to a loopback http preview (local development)", async () => {
+    const state = await encode({ token: { origin: "http://127.0.0.1:4000/auth/callback/op", random: "r" }, secret: SECRET, salt: "encodedState" });
+    const result = await finishAuthorization(proxyContext(), new URLSearchParams({ code: "x", state }));
+    expect(result).toEqual({ kind: "proxy-redirect", url: `http://127.0.0.1:4000/auth/callback/op?code=x&state=${encodeURIComponent(state)}` });
+  });
+
+  it("form_post flows do not use the proxy", async () => {
+    const start = await startAuthorization(
+      contextFor(provider({ authorization: { params: { response_mode: "form_post" } } }), { requestOrigin: PREVIEW, redirectUri: `${PREVIEW}/auth/callback/op`, redirectProxyUrl: PROXY }),
+      {},
+    );
+    expect(new URL(start.url).searchParams.get("redirect_uri")).toBe(`${PREVIEW}/auth/callback/op`);
+  });
+});
