@@ -101,6 +101,7 @@ export class HostedDbClient implements HostedDbScope {
   readonly #target: Target;
   readonly #queryable: Queryable;
   #opening: Promise<Queryable> | undefined;
+  #closed = false;
 
   /** Resolves the options (and `AUTHLIB_*` environment); throws `HostedDbError("InvalidOptions")` when they cannot work. */
   constructor(options: BaseClientOptions = {}) {
@@ -148,19 +149,27 @@ export class HostedDbClient implements HostedDbScope {
     return runMigrations(this.#queryable, this.branch);
   }
 
-  /** Closes the connection the client opened. A PGlite instance or pool passed in options stays open. */
+  /**
+   * Closes the connection the client opened; the client cannot be used afterwards. A PGlite instance or
+   * pool passed in options stays open.
+   */
   async close(): Promise<void> {
+    this.#closed = true;
     const opening = this.#opening;
     this.#opening = undefined;
-    if (opening) await (await opening).close();
+    // Nothing to close when opening failed.
+    const queryable = await opening?.catch(() => undefined);
+    await queryable?.close();
   }
 
   #open(): Promise<Queryable> {
+    if (this.#closed) return Promise.reject(new HostedDbError("Closed", "This HostedDbClient was closed; create a new one."));
     if (!this.#opening) {
-      this.#opening = openTarget(this.#target);
+      const opening = openTarget(this.#target);
+      this.#opening = opening;
       // A failed open (server down, folder locked) is retried by the next query rather than cached.
-      this.#opening.catch(() => {
-        this.#opening = undefined;
+      opening.catch(() => {
+        if (this.#opening === opening) this.#opening = undefined;
       });
     }
     return this.#opening;
@@ -185,7 +194,8 @@ function resolveTarget(options: BaseClientOptions, envURL: string | undefined): 
     throw new HostedDbError("InvalidOptions", "Pass either `pglite` or `pool` to HostedDbClient, not both.");
   }
   if (options.pglite) {
-    const dataDir = options.pglite.dataDir;
+    // PGlite keeps the dataDir it was given: a path, `file://<path>`, `memory://` or nothing (memory).
+    const dataDir = options.pglite.dataDir?.replace(/^file:\/\//, "");
     const persisted = dataDir !== undefined && dataDir !== "" && !dataDir.startsWith("memory://");
     return { kind: "pglite-instance", pglite: options.pglite, databaseURL: persisted ? `file://${resolve(dataDir)}` : "memory://" };
   }

@@ -9,9 +9,10 @@
  * - `InvalidOptions`: the client options (or `AUTHLIB_*` environment) cannot work; fix the configuration;
  * - `MissingMigration`: a table or branch does not exist yet; run `npx authlib-db migrate`;
  * - `NotFound`: a write targeted a record that does not exist;
- * - `UnexpectedData`: a stored value is outside what the adapter contract allows.
+ * - `UnexpectedData`: a stored value is outside what the adapter contract allows;
+ * - `Closed`: the client was used after `close()`.
  */
-export type HostedDbErrorCode = "InvalidOptions" | "MissingMigration" | "NotFound" | "UnexpectedData";
+export type HostedDbErrorCode = "InvalidOptions" | "MissingMigration" | "NotFound" | "UnexpectedData" | "Closed";
 
 /** Raised by the client, the tables and the adapter. Driver errors (constraint violations, …) pass through unchanged. */
 export class HostedDbError extends Error {

@@ -68,7 +68,8 @@ describe("authlib-db", () => {
 
     const second = await runCli(["migrate", "--url", `file://${folder}`]);
     expect(second).toMatchObject({ code: 0, stdout: `Up to date: branch "main" of file://${folder} is at version 1.\n` });
-  });
+    // Two PGlite starts in child processes, the first one writing a fresh database to disk (~10 s alone).
+  }, 120_000);
 
   it("migrate exits with 1 and says why for an invalid branch", async () => {
     const run = await runCli(["migrate", "--url", "memory://", "--branch", "Bad Name"]);

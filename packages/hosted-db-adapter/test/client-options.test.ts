@@ -95,6 +95,12 @@ describe("HostedDbClient options", () => {
     await expect(client.close()).resolves.toBeUndefined();
   });
 
+  it("refuses queries after close()", async () => {
+    const client = new HostedDbClient({ databaseURL: "memory://" });
+    await client.close();
+    await expect(client.db.authlib_users.read("x")).rejects.toMatchObject({ name: "HostedDbError", code: "Closed" });
+  });
+
   it("reports a database that does not answer when a query runs, not when the client is built", async () => {
     const client = new HostedDbClient({ databaseURL: "postgres://nobody@127.0.0.1:1/none" });
     try {
