@@ -2,7 +2,7 @@
  * Start-up checks of a configuration. A mistake an operator can make is reported here, by name, before
  * any action runs; the user sees a generic error page and the details go to the server log only.
  */
-import { DuplicateConditionalUI, ExperimentalFeatureNotEnabled, InvalidEndpoints, InvalidProvider, MissingAdapter, MissingAdapterMethods, MissingAuthorize, MissingSecret, UntrustedHost, type AuthError } from "./errors.js";
+import { DuplicateConditionalUI, ExperimentalFeatureNotEnabled, InvalidEndpoints, InvalidProvider, MissingAdapter, MissingAdapterMethods, MissingAuthorize, MissingSecret, MissingWebAuthnAutocomplete, UntrustedHost, type AuthError } from "./errors.js";
 import type { Adapter } from "./adapters.js";
 import type { ProviderConfig } from "./providers/types.js";
 import type { AuthConfig, SessionStrategy } from "./types.js";
@@ -60,8 +60,17 @@ export function assertConfig(config: AuthConfig, providers: ProviderConfig[], st
   if (webAuthn.length > 0 && !config.experimental?.enableWebAuthn) {
     return new ExperimentalFeatureNotEnabled("WebAuthn is experimental. To use it, set `experimental: { enableWebAuthn: true }` in the config.");
   }
-  if (webAuthn.filter((p) => p.enableConditionalUI).length > 1) {
+  const conditionalUI = webAuthn.filter((p) => p.enableConditionalUI);
+  if (conditionalUI.length > 1) {
     return new DuplicateConditionalUI("Only one WebAuthn provider may enable conditional UI.");
+  }
+  const withoutAutocomplete = conditionalUI.find(
+    (p) => !Object.values(p.formFields ?? {}).some((field) => typeof field.autocomplete === "string" && field.autocomplete.split(/\s+/).includes("webauthn")),
+  );
+  if (withoutAutocomplete) {
+    return new MissingWebAuthnAutocomplete(
+      `The WebAuthn provider "${withoutAutocomplete.id}" enables conditional UI, so one of its \`formFields\` needs \`autocomplete\` containing "webauthn" (e.g. "username webauthn").`,
+    );
   }
 
   const { adapter } = config;

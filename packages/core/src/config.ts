@@ -107,6 +107,19 @@ function wrapAdapter(adapter: Adapter | undefined, logger: LoggerInstance): Adap
   return wrapped;
 }
 
+/** Log destinations (the app's `warn`, or the built-in one) already told that WebAuthn is experimental. */
+const warnedAboutWebAuthn = new WeakSet<object>();
+const builtInWarnDestination = {};
+
+/** Warns once per log destination that WebAuthn is experimental, when a WebAuthn provider is enabled. */
+function warnExperimentalWebAuthn(config: AuthConfig, providers: InternalProvider[], logger: LoggerInstance): void {
+  if (!config.experimental?.enableWebAuthn || !providers.some((p) => p.type === "webauthn")) return;
+  const destination = config.logger?.warn ?? builtInWarnDestination;
+  if (warnedAboutWebAuthn.has(destination)) return;
+  warnedAboutWebAuthn.add(destination);
+  logger.warn("experimental-webauthn");
+}
+
 /** Resolves the options of one request. Returns the cookies that init itself wants to set. */
 export async function initOptions(
   request: RequestInternal,
@@ -117,6 +130,7 @@ export async function initOptions(
   const basePath = normaliseBasePath(config.basePath);
   const authUrl = `${origin}${basePath}`;
   const providers = resolveProviders(config, authUrl);
+  warnExperimentalWebAuthn(config, providers, logger);
   const secret = (Array.isArray(config.secret) ? config.secret : [config.secret]).filter((s): s is string => !!s);
   const useSecureCookies = config.useSecureCookies ?? origin.startsWith("https:");
   const cookies = resolveCookies(useSecureCookies, config.cookies);

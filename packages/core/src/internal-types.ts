@@ -19,7 +19,7 @@ import type {
 } from "./types.js";
 
 /** The routes authlib answers under its base path. */
-export type AuthAction = "providers" | "csrf" | "session" | "signin" | "callback" | "signout" | "error" | "verify-request" | "webauthn-options";
+export type AuthAction = "providers" | "csrf" | "session" | "signin" | "callback" | "signout" | "error" | "verify-request" | "webauthn-options" | "webauthn-script";
 
 /** A request, parsed once. */
 export interface RequestInternal {

@@ -4,27 +4,24 @@
 import { CredentialsSignin, InvalidProvider, type Session } from "@authlib/core";
 import { implicit$FirstArg } from "@builder.io/qwik";
 import { isServer } from "@builder.io/qwik/build";
-import { globalAction$, type RequestEventCommon, routeLoader$, z, zod$ } from "@builder.io/qwik-city";
+import { type Action, globalAction$, type RequestEventCommon, routeLoader$, validator$ } from "@builder.io/qwik-city";
 import { type FrameworkAuthConfig, type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
+import { CREDENTIALS_SIGNIN_MESSAGE } from "./messages.js";
 import { handleRequest } from "./request.js";
 import { readSession } from "./session.js";
 import { startSignIn, startSignOut } from "./sign-in.js";
-
-/** What a failed `useSignIn` / `useSignOut` reports (besides `failed: true`), per spec §4.1 and §7.4. */
-export interface SignInFailure {
-  formErrors: string[];
-  fieldErrors: {
-    providerId?: string[];
-    redirectTo?: string[];
-    options?: string[];
-    authorizationParams?: string[];
-  };
-  /** Set when credentials were rejected: the `code` of the `CredentialsSignin` (safe to show, never which field was wrong). */
-  code?: string;
-}
-
-/** The message a form shows for rejected credentials. */
-export const CREDENTIALS_SIGNIN_MESSAGE = "Sign in failed. Check the details you provided are correct.";
+import {
+  type FormResult,
+  type SignInFailure,
+  type SignInInput,
+  type SignOutFailure,
+  type SignOutInput,
+  signInFields,
+  signInSchema,
+  signOutFields,
+  signOutSchema,
+  validateInput,
+} from "./validation.js";
 
 /**
  * Initialises authlib for Qwik City from a QRL of the configuration function. Prefer
@@ -49,43 +46,36 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
    * provider: `options.email`, `options.password`, …), `authorizationParams`. Redirects (303) on success;
    * rejected credentials give `{ failed: true, formErrors, fieldErrors, code }` with status 401.
    */
-  const useSignIn = globalAction$(
-    async ({ providerId, redirectTo, options, authorizationParams }, ev) => {
+  const useSignIn: Action<FormResult<SignInFailure>, SignInInput> = globalAction$(
+    async (form, ev) => {
+      const { providerId, redirectTo, options, authorizationParams } = signInSchema.parse(form);
       const context = await loadAuthContext(ev, configQrl);
       const { redirectTo: optionsRedirectTo, ...fields } = options ?? {};
       try {
         await startSignIn(ev, context, providerId, { ...fields, redirectTo: optionsRedirectTo ?? redirectTo }, authorizationParams);
       } catch (error) {
         if (error instanceof CredentialsSignin) {
-          return ev.fail(401, failure({ formErrors: [CREDENTIALS_SIGNIN_MESSAGE], code: error.code }));
+          return ev.fail(401, { formErrors: [CREDENTIALS_SIGNIN_MESSAGE], fieldErrors: {}, code: error.code } satisfies SignInFailure);
         }
         if (error instanceof InvalidProvider) {
-          return ev.fail(400, failure({ fieldErrors: { providerId: [error.message] } }));
+          return ev.fail(400, { formErrors: [], fieldErrors: { providerId: [error.message] } } satisfies SignInFailure);
         }
         throw error;
       }
     },
-    zod$({
-      providerId: z.string().optional(),
-      redirectTo: z.string().optional(),
-      options: z.object({ redirectTo: z.string() }).passthrough().partial().optional(),
-      authorizationParams: z.union([z.string(), z.instanceof(URLSearchParams), z.record(z.string())]).optional(),
-    }),
+    validator$((_ev, data) => validateInput(signInSchema, signInFields, data)),
   );
 
   /** Signs out, then redirects (303) to `redirectTo` (default: the current page). */
-  const useSignOut = globalAction$(
-    async ({ redirectTo }, ev) => {
+  const useSignOut: Action<FormResult<SignOutFailure>, SignOutInput> = globalAction$(
+    async (form, ev) => {
+      const { redirectTo } = signOutSchema.parse(form);
       await startSignOut(ev, await loadAuthContext(ev, configQrl), redirectTo);
     },
-    zod$({ redirectTo: z.string().optional() }),
+    validator$((_ev, data) => validateInput(signOutSchema, signOutFields, data)),
   );
 
   return { onRequest, useSession, useSignIn, useSignOut };
-}
-
-function failure(partial: Partial<SignInFailure>): SignInFailure {
-  return { formErrors: [], fieldErrors: {}, ...partial };
 }
 
 /** What {@link FrameworkAuth$} returns. */

@@ -30,12 +30,8 @@ export type {
 } from "@authlib/core";
 export { AuthError, CredentialsSignin } from "@authlib/core";
 export type { AuthContext, FrameworkAuthConfig, FrameworkAuthConfigQrl } from "./context.js";
-export {
-  CREDENTIALS_SIGNIN_MESSAGE,
-  FrameworkAuth$,
-  FrameworkAuthQrl,
-  type FrameworkAuthResult,
-  type SignInFailure,
-} from "./framework-auth.js";
+export { FrameworkAuth$, FrameworkAuthQrl, type FrameworkAuthResult } from "./framework-auth.js";
+export { CREDENTIALS_SIGNIN_MESSAGE } from "./messages.js";
 export { getSession } from "./session.js";
 export { type AuthorizationParams, type SignInOptions, type SignOutOptions, signIn, signOut } from "./sign-in.js";
+export type { FormFailure, FormResult, SignInFailure, SignInInput, SignOutFailure, SignOutInput } from "./validation.js";

@@ -14,6 +14,7 @@ import { emailCallback } from "./email.js";
 import { findOrCreateOAuthUser } from "./link-account.js";
 import { oauthContext } from "./oauth-context.js";
 import { askSignInCallback, completeSignIn } from "./sign-in-flow.js";
+import { webAuthnCallback } from "./webauthn.js";
 
 export async function callbackAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   const { provider } = options;
@@ -22,6 +23,7 @@ export async function callbackAction(options: InternalOptions, request: RequestI
     if (provider.type === "oauth" || provider.type === "oidc") return await oauthCallback(options, request, provider);
     if (provider.type === "credentials" && request.method === "POST") return await credentialsCallback(options, request, provider);
     if (provider.type === "email" && request.method === "GET") return await emailCallback(options, request, provider);
+    if (provider.type === "webauthn" && request.method === "POST") return await webAuthnCallback(options, request);
   } catch (error) {
     if (error instanceof AuthError) throw error;
     throw new CallbackRouteError(`The ${provider.id} callback failed.`, { cause: { err: error as Error, provider: provider.id } });

@@ -7,6 +7,7 @@ import { providersAction } from "./providers.js";
 import { sessionAction } from "./session.js";
 import { signInAction } from "./signin.js";
 import { signOutAction, signOutPage } from "./signout.js";
+import { webAuthnOptionsAction, webAuthnScriptAction } from "./webauthn.js";
 
 type Handler = (options: InternalOptions, request: RequestInternal) => ResponseInternal | Promise<ResponseInternal>;
 
@@ -23,6 +24,8 @@ const routes: Record<string, Handler> = {
   "POST signout": signOutAction,
   "GET error": errorPage,
   "GET verify-request": verifyRequestPage,
+  "GET webauthn-options": webAuthnOptionsAction,
+  "GET webauthn-script": webAuthnScriptAction,
 };
 
 function methodNotAllowed(request: RequestInternal): ResponseInternal {

@@ -6,6 +6,7 @@
 import * as oauth from "oauth4webapi";
 import { checkBinding, clearCheckCookies, openCheck, resolveChecks } from "./checks.js";
 import { clientAuthentication, clientMetadata } from "./client-auth.js";
+import { conformTokenResponse } from "./conform.js";
 import type { AuthorizationResult, OAuthContext } from "./context.js";
 import { resolveServer } from "./discovery.js";
 import { callbackError } from "./failure.js";
@@ -65,14 +66,8 @@ export async function finishAuthorization(ctx: OAuthContext, params: URLSearchPa
   let tokenServer = server;
   let response: oauth.TokenEndpointResponse;
   try {
-    const raw = await oauth.authorizationCodeGrantRequest(
-      server.as,
-      client,
-      clientAuth,
-      validated,
-      flow.redirectUri,
-      codeVerifier,
-      options,
+    const raw = await conformTokenResponse(
+      await oauth.authorizationCodeGrantRequest(server.as, client, clientAuth, validated, flow.redirectUri, codeVerifier, options),
     );
     tokenServer = await serverForTokenResponse(server, raw);
     response = await oauth.processAuthorizationCodeResponse(tokenServer.as, client, raw, {

@@ -6,6 +6,7 @@
 import * as oauth from "oauth4webapi";
 import type { OAuthConfig, TokenSet } from "../providers/types.js";
 import { clientAuthentication, clientMetadata } from "./client-auth.js";
+import { conformTokenResponse } from "./conform.js";
 import { resolveServer } from "./discovery.js";
 import { callbackError } from "./failure.js";
 import { requestOptions } from "./http.js";
@@ -28,7 +29,7 @@ export async function refreshAccessToken(provider: OAuthConfig, refreshToken: st
   const clientAuth = clientAuthentication(provider);
   const options = requestOptions(server.allowInsecure);
   try {
-    const response = await oauth.refreshTokenGrantRequest(server.as, client, clientAuth, refreshToken, options);
+    const response = await conformTokenResponse(await oauth.refreshTokenGrantRequest(server.as, client, clientAuth, refreshToken, options));
     const tokenServer = await serverForTokenResponse(server, response);
     const result = await oauth.processRefreshTokenResponse(tokenServer.as, client, response);
     const tokens = toTokenSet(result);

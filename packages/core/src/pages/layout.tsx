@@ -4,9 +4,11 @@
 /**
  * The document shell every page shares: doctype, head, one inline stylesheet, a centered card.
  *
- * No scripts, no event-handler attributes and no external resources, so the pages work offline and under a
- * strict Content-Security-Policy (`default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data: https:;
- * form-action 'self'`, or a hash of the `<style>` text instead of `'unsafe-inline'`).
+ * No inline scripts, no event-handler attributes and no external resources, so the pages work offline and
+ * under a strict Content-Security-Policy (`default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:
+ * https:; form-action 'self'`, or a hash of the `<style>` text instead of `'unsafe-inline'`). The one script a
+ * page may load is the library's own passkey script (sign-in page with a WebAuthn provider), from the app's
+ * origin: add `script-src 'self'; connect-src 'self'` then.
  *
  * @module pages/layout
  */
@@ -22,10 +24,12 @@ export interface DocumentProps {
   theme: ResolvedTheme;
   /** Colours of provider buttons (sign-in page only). */
   providerColors?: readonly ProviderButtonColors[];
+  /** URLs of scripts served by the library itself (loaded with `defer`). */
+  scripts?: readonly string[];
   children: ComponentChildren;
 }
 
-function Document({ title, theme, providerColors, children }: DocumentProps) {
+function Document({ title, theme, providerColors, scripts, children }: DocumentProps) {
   // The stylesheet is a text child, not raw HTML: even a value that slipped past validation would be
   // escaped and could not close the <style> element.
   const css = `${PAGE_CSS}\n${themeCss(theme, providerColors)}`;
@@ -38,6 +42,9 @@ function Document({ title, theme, providerColors, children }: DocumentProps) {
         <meta name="robots" content="noindex, nofollow" />
         <title>{title}</title>
         <style>{css}</style>
+        {scripts?.map((src) => (
+          <script key={src} src={src} defer />
+        ))}
       </head>
       <body>
         <main>

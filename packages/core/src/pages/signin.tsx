@@ -3,7 +3,9 @@
 // The pragmas keep these files on the Preact runtime under any transpiler, e.g. Qwik's Vite config.
 /**
  * The sign-in page: one section per provider, in configuration order. Consecutive OAuth/OIDC providers
- * share one list of buttons; each email or credentials form is its own group; an "or" separates groups.
+ * share one list of buttons; each email, credentials or passkey section is its own group; an "or" separates
+ * groups. A passkey section loads the library's own script (`<basePath>/webauthn-script`); every other part
+ * of the page works without scripts.
  *
  * @module pages/signin
  */
@@ -13,13 +15,13 @@ import { HiddenFields, renderDocument } from "./layout.js";
 import { displayableErrorCode, signInErrorMessage } from "./messages.js";
 import { type ProviderButtonColors, providerClassName } from "./styles.js";
 import { DEFAULT_BUTTON_TEXT, resolveTheme, toSafeCssColor, toSafeImageUrl, toSafeNavigationUrl } from "./theme.js";
+import { webAuthnScriptUrl } from "../webauthn/client-script.js";
 
 /** A provider as the sign-in page needs it. */
 export interface PageProvider {
   id: string;
   /** Shown on the button: "Sign in with <name>". */
   name: string;
-  /** `webauthn` providers are not rendered yet. */
   type: "oauth" | "oidc" | "email" | "credentials" | "webauthn";
   /** Form action of OAuth/OIDC and email providers (`<origin><basePath>/signin/<id>`). */
   signinUrl: string;
@@ -27,6 +29,10 @@ export interface PageProvider {
   callbackUrl: string;
   /** The fields of a credentials provider's form, keyed by the name they are posted under. */
   credentials?: Record<string, CredentialInput>;
+  /** The registration form fields of a WebAuthn provider (the `email` field is the one used). */
+  formFields?: Record<string, CredentialInput>;
+  /** WebAuthn: offer passkeys in the email field's autofill. */
+  enableConditionalUI?: boolean;
   /** Button look: a logo, a background colour and a text colour. Invalid values are ignored. */
   style?: { logo?: string; brandColor?: string; text?: string };
 }
@@ -50,7 +56,7 @@ export interface SignInPageParams {
 
 type IndexedProvider = { provider: PageProvider; index: number };
 
-type ProviderGroup = { kind: "buttons"; members: IndexedProvider[] } | { kind: "email" | "credentials"; member: IndexedProvider };
+type ProviderGroup = { kind: "buttons"; members: IndexedProvider[] } | { kind: "email" | "credentials" | "webauthn"; member: IndexedProvider };
 
 function groupProviders(providers: readonly PageProvider[]): ProviderGroup[] {
   const groups: ProviderGroup[] = [];
@@ -62,8 +68,10 @@ function groupProviders(providers: readonly PageProvider[]): ProviderGroup[] {
       else groups.push({ kind: "buttons", members: [member] });
     } else if (provider.type === "email" || provider.type === "credentials") {
       groups.push({ kind: provider.type, member });
+    } else if (provider.type === "webauthn" && webAuthnAuthUrl(provider) !== undefined) {
+      groups.push({ kind: "webauthn", member });
     }
-    // webauthn (and any unknown type) renders nothing for now.
+    // Any unknown type renders nothing.
   });
   return groups;
 }
@@ -130,34 +138,91 @@ function EmailForm({ provider, index, csrfToken, callbackUrl, email }: IndexedPr
   );
 }
 
+function FormField({ inputId, name, field, value }: { inputId: string; name: string; field: CredentialInput; value?: string }) {
+  // Only known attributes are rendered: spreading the field object would let any key become an
+  // attribute, event handlers included.
+  const type = optionalString(field.type);
+  return (
+    <div class="field">
+      <label for={inputId}>{optionalString(field.label) ?? name}</label>
+      <input
+        id={inputId}
+        name={name}
+        type={type && CREDENTIAL_INPUT_TYPES.has(type) ? type : "text"}
+        placeholder={optionalString(field.placeholder)}
+        autocomplete={optionalString(field.autocomplete)}
+        required={field.required === true}
+        value={value}
+      />
+    </div>
+  );
+}
+
 function CredentialsForm({ provider, index, csrfToken, callbackUrl }: IndexedProvider & FormContext) {
   const fields = Object.entries(provider.credentials ?? {});
   return (
     <form action={toSafeNavigationUrl(provider.callbackUrl)} method="post">
       <HiddenFields csrfToken={csrfToken} callbackUrl={callbackUrl} />
-      {fields.map(([name, field], fieldIndex) => {
-        // Only known attributes are rendered: spreading the field object would let any key become an
-        // attribute, event handlers included.
-        const inputId = `provider-${index}-field-${fieldIndex}`;
-        const type = optionalString(field.type);
-        return (
-          <div class="field" key={name}>
-            <label for={inputId}>{optionalString(field.label) ?? name}</label>
-            <input
-              id={inputId}
-              name={name}
-              type={type && CREDENTIAL_INPUT_TYPES.has(type) ? type : "text"}
-              placeholder={optionalString(field.placeholder)}
-              autocomplete={optionalString(field.autocomplete)}
-              required={field.required === true}
-            />
-          </div>
-        );
-      })}
+      {fields.map(([name, field], fieldIndex) => (
+        <FormField key={name} inputId={`provider-${index}-field-${fieldIndex}`} name={name} field={field} />
+      ))}
       <button type="submit" class="button">
         Sign in with {provider.name}
       </button>
     </form>
+  );
+}
+
+/**
+ * `<origin><basePath>` of a WebAuthn provider, read off its callback URL (`<authUrl>/callback/<id>`), or
+ * `undefined` when that URL has another shape (the section is then left out).
+ */
+function webAuthnAuthUrl(provider: PageProvider): string | undefined {
+  const suffix = `/callback/${provider.id}`;
+  return provider.callbackUrl.endsWith(suffix) ? provider.callbackUrl.slice(0, -suffix.length) : undefined;
+}
+
+/**
+ * The passkey section: a sign-in button and a registration form. The script served at
+ * `<basePath>/webauthn-script` finds it by `data-authlib-webauthn` and reads its URLs from the data
+ * attributes. Without scripts nothing happens but a note.
+ */
+function WebAuthnSection({ provider, index, csrfToken, callbackUrl, email }: IndexedProvider & FormContext & { email?: string }) {
+  const authUrl = webAuthnAuthUrl(provider) ?? "";
+  const fields = Object.entries(provider.formFields ?? {});
+  return (
+    <div
+      class="stack"
+      data-authlib-webauthn=""
+      data-options-url={`${authUrl}/webauthn-options/${encodeURIComponent(provider.id)}`}
+      data-callback-url={provider.callbackUrl}
+      data-csrf-url={`${authUrl}/csrf`}
+      data-csrf-token={csrfToken}
+      data-redirect-to={callbackUrl}
+      data-conditional-ui={provider.enableConditionalUI ? "true" : "false"}
+    >
+      <button type="button" class="button" data-webauthn-signin="">
+        Sign in with {provider.name}
+      </button>
+      <form data-webauthn-register="">
+        {fields.map(([name, field], fieldIndex) => (
+          <FormField
+            key={name}
+            inputId={`provider-${index}-field-${fieldIndex}`}
+            name={name}
+            field={field}
+            value={name === "email" ? email : undefined}
+          />
+        ))}
+        <button type="submit" class="button button-neutral">
+          Register a passkey
+        </button>
+      </form>
+      <p class="muted center" role="status" aria-live="polite" data-webauthn-status="" />
+      <noscript>
+        <p class="muted center">Passkeys need JavaScript.</p>
+      </noscript>
+    </div>
   );
 }
 
@@ -200,6 +265,8 @@ function SignInContent({ params, groups }: { params: SignInPageParams; groups: P
               </div>
             ) : group.kind === "email" ? (
               <EmailForm {...group.member} {...context} email={email} />
+            ) : group.kind === "webauthn" ? (
+              <WebAuthnSection {...group.member} {...context} email={email} />
             ) : (
               <CredentialsForm {...group.member} {...context} />
             )}
@@ -213,10 +280,13 @@ function SignInContent({ params, groups }: { params: SignInPageParams; groups: P
 /** Renders the sign-in page (a complete HTML document). */
 export function renderSignInHtml(params: SignInPageParams): string {
   const groups = groupProviders(params.providers);
+  const passkeyGroup = groups.find((group) => group.kind === "webauthn");
+  const passkeyAuthUrl = passkeyGroup?.kind === "webauthn" ? webAuthnAuthUrl(passkeyGroup.member.provider) : undefined;
   return renderDocument({
     title: params.title ?? "Sign In",
     theme: resolveTheme(params.theme),
     providerColors: providerColors(params.providers),
+    scripts: passkeyAuthUrl === undefined ? [] : [webAuthnScriptUrl(passkeyAuthUrl)],
     children: <SignInContent params={params} groups={groups} />,
   });
 }
