@@ -14,10 +14,9 @@ import type { AdapterAccount, AdapterUser } from "../adapters.js";
 import { sha256Hex } from "../crypto/compare.js";
 import { OAuthAccountNotLinked } from "../errors.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
+import { storedAccount } from "../oauth/index.js";
 import type { OAuthConfig } from "../providers/types.js";
 import type { Account, Profile, User } from "../types.js";
-
-const storedAccountFields = ["access_token", "id_token", "refresh_token", "expires_at", "scope", "token_type", "session_state"] as const;
 
 /** A stable, UUID-shaped user id for provider + account id (used without an adapter). */
 export async function stableUserId(provider: string, providerAccountId: string): Promise<string> {
@@ -25,16 +24,9 @@ export async function stableUserId(provider: string, providerAccountId: string):
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** The account row to store: the provider's `account()` pick, or the standard token fields. */
+/** The account row to store: the provider's `account()` pick (or the standard token fields), for `userId`. */
 function accountRow(provider: OAuthConfig, account: Account, userId: string): AdapterAccount {
-  const picked = provider.account ? (provider.account(account) ?? {}) : Object.fromEntries(storedAccountFields.filter((k) => account[k] !== undefined).map((k) => [k, account[k]]));
-  return {
-    ...picked,
-    provider: account.provider,
-    providerAccountId: account.providerAccountId,
-    type: account.type as AdapterAccount["type"],
-    userId,
-  };
+  return { ...storedAccount(provider, account), type: account.type as AdapterAccount["type"], userId };
 }
 
 /** The user for this sign-in and whether it was just created. */

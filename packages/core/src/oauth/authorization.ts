@@ -9,7 +9,8 @@ import type { CookieOption } from "../types.js";
 import { checkBinding, resolveChecks, sealCheck } from "./checks.js";
 import { clientMetadata } from "./client-auth.js";
 import type { AuthorizationStart, OAuthContext } from "./context.js";
-import { endpointParams, resolveServer } from "./discovery.js";
+import { resolveServer } from "./discovery.js";
+import { endpointSearchParams } from "./endpoints.js";
 import { createStateValue, redirectFlow, usesFormPost } from "./redirect-proxy.js";
 
 /** Scope requested from an OpenID Connect provider that configures none. */
@@ -31,11 +32,6 @@ const PROTECTED_PARAMS = new Set([
   "request",
   "request_uri",
 ]);
-
-/** A configured parameter as it goes into the URL: `claims` and other objects as JSON. */
-function paramValue(value: unknown): string {
-  return typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
-}
 
 /**
  * Builds the authorization URL of `ctx.provider` and seals the check cookies.
@@ -60,9 +56,7 @@ export async function startAuthorization(ctx: OAuthContext, authorizationParams:
   const url = new URL(as.authorization_endpoint as string);
   const params = url.searchParams;
 
-  for (const [key, value] of Object.entries(endpointParams(provider.authorization))) {
-    if (value !== undefined && value !== null) params.set(key, paramValue(value));
-  }
+  for (const [key, value] of endpointSearchParams(provider.authorization)) params.set(key, value);
   for (const [key, value] of Object.entries(authorizationParams)) {
     if (!PROTECTED_PARAMS.has(key) && typeof value === "string") params.set(key, value);
   }

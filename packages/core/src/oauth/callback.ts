@@ -9,6 +9,7 @@ import { clientAuthentication, clientMetadata } from "./client-auth.js";
 import { conformTokenResponse } from "./conform.js";
 import type { AuthorizationResult, OAuthContext } from "./context.js";
 import { resolveServer } from "./discovery.js";
+import { endpointSearchParams } from "./endpoints.js";
 import { callbackError } from "./failure.js";
 import { requestOptions } from "./http.js";
 import { mapProfile, toAccount, toTokenSet } from "./profile.js";
@@ -26,7 +27,9 @@ import { loadProfile } from "./userinfo.js";
  *    `state`, `error`) are validated by oauth4webapi;
  * 2. the PKCE verifier and nonce cookies are opened;
  * 3. the code is exchanged at the token endpoint with the provider's client authentication, and the
- *    response (and for `oidc` the ID token: signature, `iss`, `aud`, `nonce`, times) is validated;
+ *    response is validated, for `oidc` with its ID token's claims (`iss`, `aud`, `azp`, `nonce`, `exp`,
+ *    `iat`). As OIDC Core §3.1.3.7 allows, the ID token's signature is not checked: it came straight
+ *    from the token endpoint over TLS;
  * 4. the profile is loaded and mapped with `provider.profile()`.
  *
  * Failures: a missing, tampered, expired or foreign check cookie is `InvalidCheck`; a provider error
@@ -50,7 +53,7 @@ export async function finishAuthorization(ctx: OAuthContext, params: URLSearchPa
   const binding = checkBinding(provider, flow.redirectUri);
   const client = clientMetadata(provider);
   const server = await resolveServer(provider, "token");
-  const options = requestOptions(server.allowInsecure);
+  const options = { ...requestOptions(server.allowInsecure), additionalParameters: endpointSearchParams(provider.token) };
 
   const expectedState = checks.has("state") ? await openCheck(ctx, "state", binding) : oauth.skipStateCheck;
   let validated: URLSearchParams;

@@ -12,7 +12,7 @@ import { decode, encode } from "../jwt.js";
 import type { OAuthConfig } from "../providers/types.js";
 import type { CookieOption } from "../types.js";
 import type { OAuthContext } from "./context.js";
-import { endpointUrl } from "./discovery.js";
+import { endpointUrl } from "./endpoints.js";
 
 /** A check authlib can run on a callback. */
 export type CheckName = "pkce" | "state" | "nonce";

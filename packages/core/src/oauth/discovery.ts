@@ -6,14 +6,15 @@
  */
 import * as oauth from "oauth4webapi";
 import { InvalidEndpoints } from "../errors.js";
-import type { EndpointConfig, OAuthConfig } from "../providers/types.js";
+import type { OAuthConfig } from "../providers/types.js";
+import { endpointUrl, hasUserinfoRequest } from "./endpoints.js";
 import { allowsInsecureRequests, requestOptions } from "./http.js";
 
 /** The authorization server as oauth4webapi sees it, plus how to talk to it. */
 export interface ResolvedServer {
   /**
-   * Metadata for oauth4webapi. The same object is returned while cached, so oauth4webapi's JWKS cache
-   * (keyed by this object) survives between requests.
+   * Metadata for oauth4webapi. The same object is returned while cached, so whatever oauth4webapi
+   * caches per server object (JWKS for signed userinfo responses) survives between requests.
    */
   as: oauth.AuthorizationServer;
   /** True when the endpoints are plain http on a loopback host (tests, local development). */
@@ -78,25 +79,6 @@ export function clearDiscoveryCache(): void {
   servers.clear();
 }
 
-/** The URL of an endpoint option, if it names one. */
-export function endpointUrl(endpoint: OAuthConfig["userinfo"] | EndpointConfig | undefined): string | undefined {
-  if (endpoint === undefined) return undefined;
-  if (typeof endpoint === "string") return endpoint;
-  return endpoint.url;
-}
-
-/** The extra parameters of an endpoint option (`{ url, params }`), or none. */
-export function endpointParams(endpoint: OAuthConfig["userinfo"] | EndpointConfig | undefined): Record<string, unknown> {
-  if (endpoint === undefined || typeof endpoint === "string") return {};
-  return "params" in endpoint && endpoint.params ? endpoint.params : {};
-}
-
-/** True when `provider.userinfo` is a `{ request }` hook. */
-export function hasUserinfoRequest(provider: OAuthConfig): boolean {
-  const userinfo = provider.userinfo;
-  return typeof userinfo === "object" && "request" in userinfo && typeof userinfo.request === "function";
-}
-
 /**
  * Fetches and validates the discovery document of `issuer` (cached). The document's `issuer` must equal
  * the configured one, except for a Microsoft-style `{tenantid}` template whose other parts match.
@@ -154,11 +136,11 @@ async function tenantTemplateOf(response: Response, configured: URL): Promise<st
 }
 
 /**
- * The authorization server of a provider: discovery from `issuer` when an endpoint is missing (and
- * always for `oidc`, which needs the JWKS), with the explicit endpoints taking precedence. Without an
- * `issuer`, the token endpoint URL stands in for it: it is the audience of `private_key_jwt`
- * assertions, and an authorization response carrying an `iss` parameter is rejected (configure
- * `issuer` for such providers).
+ * The authorization server of a provider: discovery from `issuer` when an endpoint is missing, and
+ * always for `oidc` (ID tokens are checked against the discovered issuer and signing algorithms); the
+ * explicit endpoints take precedence. Without an `issuer`, the token endpoint URL stands in for it: it
+ * is the audience of `private_key_jwt` assertions, and an authorization response carrying an `iss`
+ * parameter is rejected (configure `issuer` for such providers).
  *
  * Throws `InvalidEndpoints` when neither an issuer nor the endpoint `purpose` needs is configured.
  */

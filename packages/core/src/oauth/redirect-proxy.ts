@@ -22,7 +22,7 @@ import { CHECK_COOKIE_MAX_AGE } from "../http/cookies.js";
 import { decode, encode } from "../jwt.js";
 import type { OAuthConfig } from "../providers/types.js";
 import type { OAuthContext } from "./context.js";
-import { endpointParams, endpointUrl } from "./discovery.js";
+import { endpointParams, endpointUrl } from "./endpoints.js";
 import { isLoopbackHost } from "./http.js";
 
 /** Salt of the sealed state; the value Auth.js uses. */

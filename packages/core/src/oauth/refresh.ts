@@ -8,6 +8,7 @@ import type { OAuthConfig, TokenSet } from "../providers/types.js";
 import { clientAuthentication, clientMetadata } from "./client-auth.js";
 import { conformTokenResponse } from "./conform.js";
 import { resolveServer } from "./discovery.js";
+import { endpointSearchParams } from "./endpoints.js";
 import { callbackError } from "./failure.js";
 import { requestOptions } from "./http.js";
 import { toTokenSet } from "./profile.js";
@@ -27,7 +28,7 @@ export async function refreshAccessToken(provider: OAuthConfig, refreshToken: st
   const server = await resolveServer(provider, "token");
   const client = clientMetadata(provider);
   const clientAuth = clientAuthentication(provider);
-  const options = requestOptions(server.allowInsecure);
+  const options = { ...requestOptions(server.allowInsecure), additionalParameters: endpointSearchParams(provider.token) };
   try {
     const response = await conformTokenResponse(await oauth.refreshTokenGrantRequest(server.as, client, clientAuth, refreshToken, options));
     const tokenServer = await serverForTokenResponse(server, response);

@@ -3,7 +3,7 @@
  * Their discovery document names a template issuer (`https://login.microsoftonline.com/{tenantid}/v2.0`)
  * and each ID token carries the issuer of the user's tenant. The token response is validated against
  * that tenant's own discovery document, found through the ID token's `tid` claim: oauth4webapi then
- * checks the signature (the tenant's JWKS), `iss`, `aud`, `nonce` and the times as for any provider.
+ * checks `iss` (the tenant's issuer), `aud`, `nonce` and the times as for any provider.
  * Accepting any tenant is what a multi-tenant issuer means; configure a tenant-specific issuer to admit
  * one tenant only.
  *

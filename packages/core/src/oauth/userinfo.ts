@@ -8,7 +8,8 @@ import * as oauth from "oauth4webapi";
 import { InvalidEndpoints, OAuthCallbackError } from "../errors.js";
 import type { OAuthConfig, TokenSet } from "../providers/types.js";
 import type { Profile } from "../types.js";
-import { endpointParams, endpointUrl, type ResolvedServer } from "./discovery.js";
+import type { ResolvedServer } from "./discovery.js";
+import { endpointSearchParams, endpointUrl } from "./endpoints.js";
 import { requestOptions } from "./http.js";
 
 /** What loading the profile needs. */
@@ -74,9 +75,7 @@ function userinfoUrl(source: ProfileSource): URL {
     throw new InvalidEndpoints(`Provider "${source.provider.id}" has no userinfo endpoint: set \`userinfo\` or \`issuer\`.`);
   }
   const url = new URL(configured);
-  for (const [key, value] of Object.entries(endpointParams(source.provider.userinfo))) {
-    if (value !== undefined && value !== null) url.searchParams.set(key, typeof value === "object" ? JSON.stringify(value) : String(value));
-  }
+  for (const [key, value] of endpointSearchParams(source.provider.userinfo)) url.searchParams.set(key, value);
   return url;
 }
 

@@ -11,11 +11,11 @@
  */
 import type { CredentialInput } from "../providers/types.js";
 import type { Theme } from "../types.js";
+import { webAuthnScriptUrl } from "../webauthn/client-script.js";
 import { HiddenFields, renderDocument } from "./layout.js";
 import { displayableErrorCode, signInErrorMessage } from "./messages.js";
 import { type ProviderButtonColors, providerClassName } from "./styles.js";
 import { DEFAULT_BUTTON_TEXT, resolveTheme, toSafeCssColor, toSafeImageUrl, toSafeNavigationUrl } from "./theme.js";
-import { webAuthnScriptUrl } from "../webauthn/client-script.js";
 
 /** A provider as the sign-in page needs it. */
 export interface PageProvider {
@@ -56,7 +56,9 @@ export interface SignInPageParams {
 
 type IndexedProvider = { provider: PageProvider; index: number };
 
-type ProviderGroup = { kind: "buttons"; members: IndexedProvider[] } | { kind: "email" | "credentials" | "webauthn"; member: IndexedProvider };
+type ProviderGroup =
+  | { kind: "buttons"; members: IndexedProvider[] }
+  | { kind: "email" | "credentials" | "webauthn"; member: IndexedProvider };
 
 function groupProviders(providers: readonly PageProvider[]): ProviderGroup[] {
   const groups: ProviderGroup[] = [];

@@ -11,6 +11,7 @@ import { JWTSessionError } from "../errors.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import type { JWT } from "../jwt.js";
 import type { Session } from "../types.js";
+import { attachOAuthTokens, refreshIfDue } from "./refresh.js";
 import type { SessionStrategyHandler, SignInResult } from "./types.js";
 
 function nowInSeconds(): number {
@@ -50,7 +51,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     }
     const before = JSON.stringify(payload);
     const token = await options.callbacks.jwt({
-      token: payload,
+      token: await refreshIfDue(options, payload),
       ...(update ? { trigger: "update" as const, session: update.data } : {}),
     });
     if (!token) return { session: null, cookies: clearChunkedCookie(sessionToken, request.cookies) };
@@ -68,7 +69,8 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       user: { name: token.name ?? null, email: token.email ?? null, image: token.picture ?? null },
       expires: expires.toISOString(),
     };
-    const session = (await options.callbacks.session({ session: defaultSession, token })) as Session;
+    const session = (await options.callbacks.session({ session: defaultSession, token })) as Session & { error?: unknown };
+    if (token.error === "RefreshTokenError") session.error = token.error;
     await options.events.session({ session, token });
     return { session, cookies };
   },
@@ -84,7 +86,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       trigger: isNewUser ? "signUp" : "signIn",
     });
     if (!token) return clearChunkedCookie(options.cookies.sessionToken, request.cookies);
-    return (await writeToken(options, request, token)).cookies;
+    return (await writeToken(options, request, attachOAuthTokens(options, token, account))).cookies;
   },
 
   async end(options, request) {

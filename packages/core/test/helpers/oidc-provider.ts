@@ -40,13 +40,13 @@
  * - `op.close()` stops the server.
  *
  * The OP issues ID tokens with all granted claims (`conformIdTokenClaims: false`), sends `iss` in
- * authorization responses (RFC 9207), signs with an RS256 key generated once per test process and does not require PKCE (so tests
- * can check that the client enforces it).
+ * authorization responses (RFC 9207), signs with an RS256 key generated once per test process, keeps its
+ * state in memory, and does not require PKCE (so tests can check that the client enforces it). Codes live
+ * 60 s, access tokens 1 h. On Node 20, importing oidc-provider prints "Unsupported runtime": harmless.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair } from "jose";
-import Provider from "oidc-provider";
 
 /** Claims of a test account (besides `sub`, which is the account id). */
 export type TestUserClaims = Record<string, unknown>;
@@ -95,8 +95,8 @@ export interface AuthorizeOptions {
   redirectUri?: string;
 }
 
-/** The minimal surface of oidc-provider this fixture uses. */
-interface OidcProviderInstance {
+/** The minimal surface of oidc-provider this fixture uses (the package ships no types). */
+export interface OidcProviderInstance {
   proxy: boolean;
   callback(): (req: IncomingMessage, res: ServerResponse) => void;
   interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
@@ -104,7 +104,7 @@ interface OidcProviderInstance {
   Grant: GrantConstructor;
 }
 
-interface InteractionDetails {
+export interface InteractionDetails {
   uid: string;
   prompt: { name: string; details: Record<string, unknown> };
   params: Record<string, unknown>;
@@ -112,19 +112,27 @@ interface InteractionDetails {
   grantId?: string;
 }
 
-interface GrantInstance {
+export interface GrantInstance {
   addOIDCScope(scope: string): void;
   addOIDCClaims(claims: string[]): void;
   addResourceScope(indicator: string, scope: string): void;
   save(): Promise<string>;
 }
 
-interface GrantConstructor {
+export interface GrantConstructor {
   new (init: { accountId: string; clientId: string }): GrantInstance;
   find(id: string): Promise<GrantInstance | undefined>;
 }
 
 type OidcProviderConstructor = new (issuer: string, configuration: Record<string, unknown>) => OidcProviderInstance;
+
+/** oidc-provider ships no type declarations: it is loaded by name and typed by the interfaces above. */
+const OIDC_PROVIDER_MODULE = "oidc-provider";
+
+async function loadOidcProvider(): Promise<OidcProviderConstructor> {
+  const module = (await import(OIDC_PROVIDER_MODULE)) as { default: OidcProviderConstructor };
+  return module.default;
+}
 
 /** What a running OP does with refresh tokens. */
 export interface TestOPSettings {
@@ -331,7 +339,10 @@ export async function startTestOP(options: TestOPOptions = {}): Promise<TestOP> 
   const issuer = `http://127.0.0.1:${port}`;
 
   const signingKey = await opSigningKey();
-  const settings: TestOPSettings = { refreshTokens: options.refreshTokens ?? true, rotateRefreshTokens: options.rotateRefreshTokens ?? true };
+  const settings: TestOPSettings = {
+    refreshTokens: options.refreshTokens ?? true,
+    rotateRefreshTokens: options.rotateRefreshTokens ?? true,
+  };
   const extra = options.configuration ?? {};
 
   const configuration: Record<string, unknown> = {
@@ -381,7 +392,8 @@ export async function startTestOP(options: TestOPOptions = {}): Promise<TestOP> 
       ...(extra.features as object | undefined),
     },
   };
-  provider = new (Provider as unknown as OidcProviderConstructor)(issuer, configuration);
+  const OidcProvider = await loadOidcProvider();
+  provider = new OidcProvider(issuer, configuration);
   provider.proxy = false;
 
   async function authorize(authorizationUrl: string | URL, authorizeOptions: AuthorizeOptions = {}): Promise<URL> {

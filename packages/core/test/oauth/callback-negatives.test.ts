@@ -179,7 +179,14 @@ describe("state, PKCE and nonce (CVE-2023-27490: every configured check is enfor
     const cookies = cookieRecord(start.cookies);
     // Same secret and salt, but the payload says it is a nonce.
     const forged = await encode({
-      token: { provider: "op", issuer: op.issuer, clientId: "app", redirectUri: callback("op"), check: "nonce", value: url.searchParams.get("state") },
+      token: {
+        provider: "op",
+        issuer: op.issuer,
+        clientId: "app",
+        redirectUri: callback("op"),
+        check: "nonce",
+        value: url.searchParams.get("state"),
+      },
       secret: SECRET,
       salt: "authlib.state",
     });
@@ -199,7 +206,10 @@ describe("state, PKCE and nonce (CVE-2023-27490: every configured check is enfor
   it("the PKCE verifier of another flow fails the code exchange", async () => {
     const first = await begin();
     const second = await startAuthorization(contextFor(oidc()), {});
-    const cookies = { ...cookieRecord(first.start.cookies), "authlib.pkce.code_verifier": cookieRecord(second.cookies)["authlib.pkce.code_verifier"] };
+    const cookies = {
+      ...cookieRecord(first.start.cookies),
+      "authlib.pkce.code_verifier": cookieRecord(second.cookies)["authlib.pkce.code_verifier"],
+    };
     const error = await failure(finish(oidc(), first.url.searchParams, cookies));
     expect(error).toBeInstanceOf(OAuthCallbackError);
     expect(error.cause).toMatchObject({ error: "invalid_grant" });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OAuthCallbackError } from "../../src/errors.js";
 import { finishAuthorization, refreshAccessToken, type SignedIn, startAuthorization, storedAccount } from "../../src/oauth/index.js";
 import type { OAuthConfig } from "../../src/providers/types.js";
-import { privateKeyJwtClient, startTestOP, type TestOP } from "../helpers/oidc-provider.js";
+import { CookieJar, privateKeyJwtClient, startTestOP, type TestOP } from "../helpers/oidc-provider.js";
 import { APP_ORIGIN, contextFor, cookieRecord, recordingLogger } from "./support.js";
 
 const callback = (id: string) => `${APP_ORIGIN}/auth/callback/${id}`;
@@ -22,7 +22,12 @@ beforeAll(async () => {
   op = await startTestOP({
     clients: [
       { client_id: "app", client_secret: "app-secret", redirect_uris: ids.map(callback) },
-      { client_id: "post-client", client_secret: "post-secret", redirect_uris: [callback("op-post")], token_endpoint_auth_method: "client_secret_post" },
+      {
+        client_id: "post-client",
+        client_secret: "post-secret",
+        redirect_uris: [callback("op-post")],
+        token_endpoint_auth_method: "client_secret_post",
+      },
       jwt.client,
       { client_id: "public-client", redirect_uris: [callback("op-public")], token_endpoint_auth_method: "none" },
     ],
@@ -70,9 +75,20 @@ describe("OpenID Connect (discovery, ID token, nonce)", () => {
 
     expect(result.profile).toMatchObject({ sub: "alice", email: "alice@example.com", name: "Alice Liddell", iss: op.issuer, aud: "app" });
     expect(result.profile.nonce).toBe(q.get("nonce"));
-    expect(result.user).toEqual({ id: "alice", name: "Alice Liddell", email: "alice@example.com", image: "https://images.example.com/alice.png" });
+    expect(result.user).toEqual({
+      id: "alice",
+      name: "Alice Liddell",
+      email: "alice@example.com",
+      image: "https://images.example.com/alice.png",
+    });
     const now = Math.floor(Date.now() / 1000);
-    expect(result.account).toMatchObject({ provider: "op", type: "oidc", providerAccountId: "alice", token_type: "bearer", expires_in: 3600 });
+    expect(result.account).toMatchObject({
+      provider: "op",
+      type: "oidc",
+      providerAccountId: "alice",
+      token_type: "bearer",
+      expires_in: 3600,
+    });
     expect(result.account.expires_at).toBeGreaterThanOrEqual(now + 3598);
     expect(result.account.expires_at).toBeLessThanOrEqual(now + 3600);
     expect(result.account.access_token).toEqual(expect.any(String));
@@ -153,6 +169,35 @@ describe("OpenID Connect (discovery, ID token, nonce)", () => {
   });
 });
 
+describe("the OP fixture", () => {
+  it("keeps the OP session in a shared cookie jar: the second sign-in skips the login page", async () => {
+    const jar = new CookieJar();
+    const provider = oidc();
+    const first = await startAuthorization(contextFor(provider), {});
+    await op.authorize(first.url, { jar, user: "bob" });
+    const second = await startAuthorization(contextFor(provider), {});
+    // `user` is ignored now: the OP still has bob's session.
+    const url = await op.authorize(second.url, { jar, user: "alice" });
+    const result = (await finishAuthorization(
+      contextFor(provider, { requestCookies: cookieRecord(second.cookies) }),
+      url.searchParams,
+    )) as SignedIn;
+    expect(result.user.id).toBe("bob");
+  });
+
+  it("denies with a chosen error", async () => {
+    const start = await startAuthorization(contextFor(oidc()), {});
+    const url = await op.authorize(start.url, { deny: { error: "login_required", error_description: "No session" } });
+    expect(url.searchParams.get("error")).toBe("login_required");
+    expect(url.searchParams.get("error_description")).toBe("No session");
+  });
+
+  it("rejects when the OP shows an error page (unregistered redirect_uri)", async () => {
+    const start = await startAuthorization(contextFor(oidc(), { redirectUri: "https://evil.example/cb" }), {});
+    await expect(op.authorize(start.url)).rejects.toThrow(/redirect_uri/);
+  });
+});
+
 describe("plain OAuth 2 (explicit endpoints, userinfo)", () => {
   function plain(overrides: Partial<OAuthConfig> = {}): OAuthConfig {
     return {
@@ -213,25 +258,46 @@ describe("plain OAuth 2 (explicit endpoints, userinfo)", () => {
       ["access_token", "expires_at", "id_token", "provider", "providerAccountId", "refresh_token", "scope", "token_type", "type"].sort(),
     );
     const custom = storedAccount(plain({ account: (t) => ({ refresh_token: t.refresh_token }) }), result.account);
-    expect(custom).toEqual({ refresh_token: result.account.refresh_token, provider: "op-oauth", type: "oauth", providerAccountId: "alice" });
+    expect(custom).toEqual({
+      refresh_token: result.account.refresh_token,
+      provider: "op-oauth",
+      type: "oauth",
+      providerAccountId: "alice",
+    });
   });
 });
 
 describe("client authentication", () => {
   it("client_secret_post", async () => {
-    const provider = oidc({ id: "op-post", clientId: "post-client", clientSecret: "post-secret", client: { token_endpoint_auth_method: "client_secret_post" } });
+    const provider = oidc({
+      id: "op-post",
+      clientId: "post-client",
+      clientSecret: "post-secret",
+      client: { token_endpoint_auth_method: "client_secret_post" },
+    });
     const { result } = await signIn(provider);
     expect(result.account.providerAccountId).toBe("alice");
   });
 
   it("private_key_jwt", async () => {
-    const provider = oidc({ id: "op-jwt", clientId: "jwt-client", clientSecret: undefined, clientPrivateKey: jwtKey, client: { token_endpoint_auth_method: "private_key_jwt" } });
+    const provider = oidc({
+      id: "op-jwt",
+      clientId: "jwt-client",
+      clientSecret: undefined,
+      clientPrivateKey: jwtKey,
+      client: { token_endpoint_auth_method: "private_key_jwt" },
+    });
     const { result } = await signIn(provider);
     expect(result.account.providerAccountId).toBe("alice");
   });
 
   it("none (public client, PKCE only)", async () => {
-    const provider = oidc({ id: "op-public", clientId: "public-client", clientSecret: undefined, client: { token_endpoint_auth_method: "none" } });
+    const provider = oidc({
+      id: "op-public",
+      clientId: "public-client",
+      clientSecret: undefined,
+      client: { token_endpoint_auth_method: "none" },
+    });
     const { result } = await signIn(provider);
     expect(result.account.providerAccountId).toBe("alice");
   });
@@ -240,7 +306,9 @@ describe("client authentication", () => {
     const provider = oidc({ clientSecret: "wrong" });
     const start = await startAuthorization(contextFor(provider), {});
     const url = await op.authorize(start.url);
-    const error = await finishAuthorization(contextFor(provider, { requestCookies: cookieRecord(start.cookies) }), url.searchParams).catch((e) => e);
+    const error = await finishAuthorization(contextFor(provider, { requestCookies: cookieRecord(start.cookies) }), url.searchParams).catch(
+      (e) => e,
+    );
     expect(error).toBeInstanceOf(OAuthCallbackError);
     expect(error.cause).toMatchObject({ providerId: "op", error: "invalid_client" });
     expect(inspect(error, { depth: 8 })).not.toContain("wrong");

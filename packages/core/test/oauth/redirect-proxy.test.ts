@@ -58,7 +58,10 @@ describe("redirect proxy", () => {
     const start = await startAuthorization(proxyContext(), {});
     expect(new URL(start.url).searchParams.get("redirect_uri")).toBe(`${PROXY}/callback/op`);
     const url = await op.authorize(start.url);
-    const result = await finishAuthorization(contextFor(provider(), { redirectProxyUrl: PROXY, requestCookies: cookieRecord(start.cookies) }), url.searchParams);
+    const result = await finishAuthorization(
+      contextFor(provider(), { redirectProxyUrl: PROXY, requestCookies: cookieRecord(start.cookies) }),
+      url.searchParams,
+    );
     expect(result.kind).toBe("signed-in");
   });
 
@@ -85,14 +88,25 @@ describe("redirect proxy", () => {
   });
 
   it("forwards to a loopback http preview (local development)", async () => {
-    const state = await encode({ token: { origin: "http://127.0.0.1:4000/auth/callback/op", random: "r" }, secret: SECRET, salt: "encodedState" });
+    const state = await encode({
+      token: { origin: "http://127.0.0.1:4000/auth/callback/op", random: "r" },
+      secret: SECRET,
+      salt: "encodedState",
+    });
     const result = await finishAuthorization(proxyContext(), new URLSearchParams({ code: "x", state }));
-    expect(result).toEqual({ kind: "proxy-redirect", url: `http://127.0.0.1:4000/auth/callback/op?code=x&state=${encodeURIComponent(state)}` });
+    expect(result).toEqual({
+      kind: "proxy-redirect",
+      url: `http://127.0.0.1:4000/auth/callback/op?code=x&state=${encodeURIComponent(state)}`,
+    });
   });
 
   it("form_post flows do not use the proxy", async () => {
     const start = await startAuthorization(
-      contextFor(provider({ authorization: { params: { response_mode: "form_post" } } }), { requestOrigin: PREVIEW, redirectUri: `${PREVIEW}/auth/callback/op`, redirectProxyUrl: PROXY }),
+      contextFor(provider({ authorization: { params: { response_mode: "form_post" } } }), {
+        requestOrigin: PREVIEW,
+        redirectUri: `${PREVIEW}/auth/callback/op`,
+        redirectProxyUrl: PROXY,
+      }),
       {},
     );
     expect(new URL(start.url).searchParams.get("redirect_uri")).toBe(`${PREVIEW}/auth/callback/op`);

@@ -1,0 +1,109 @@
+/**
+ * Passkeys (WebAuthn), experimental.
+ *
+ * - GET /webauthn-options/:provider?action=register|authenticate[&email=]: the options for the browser,
+ *   plus the sealed challenge cookie.
+ * - POST /callback/:provider with `{ action, data, csrfToken }`: verifies the browser's response, then
+ *   signs in through the shared flow (the `signIn` callback's `false` and redirects are honoured). Unlike
+ *   the reference library, this callback is CSRF-protected.
+ * - GET /webauthn-script: the browser code of the built-in sign-in page.
+ */
+import { UnknownAction } from "../errors.js";
+import { assertCsrf } from "../http/csrf.js";
+import { noStoreHeaders } from "../http/response.js";
+import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
+import { authenticationOptions, verifyAuthentication } from "../webauthn/authentication.js";
+import { type ChallengeClaims, clearChallenge, openChallenge, sealChallenge } from "../webauthn/challenge.js";
+import { type WebAuthnContext, webAuthnContext } from "../webauthn/context.js";
+import { failureResponse } from "../webauthn/failure.js";
+import {
+  assertSubjectStillValid,
+  registrationCandidate,
+  registrationOptions,
+  registrationSubject,
+  storeRegistration,
+  verifyRegistration,
+} from "../webauthn/registration.js";
+import { type CredentialPost, readCredentialPost } from "../webauthn/request-body.js";
+import { loadWebAuthnScript } from "../webauthn/script-asset.js";
+import { askSignInCallback, completeSignIn } from "./sign-in-flow.js";
+
+/** GET /webauthn-options/:provider */
+export async function webAuthnOptionsAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  const ctx = await webAuthnContext(options, request);
+  const { action } = request.query;
+  let claims: ChallengeClaims;
+  let publicKey: unknown;
+  if (action === "register") {
+    const user = await registrationSubject(ctx);
+    const generated = await registrationOptions(ctx, user);
+    claims = { provider: ctx.provider.id, action, challenge: generated.challenge, user };
+    publicKey = generated;
+  } else if (action === "authenticate") {
+    const generated = await authenticationOptions(ctx);
+    claims = { provider: ctx.provider.id, action, challenge: generated.challenge };
+    publicKey = generated;
+  } else {
+    throw new UnknownAction('The WebAuthn options need `action` "register" or "authenticate".');
+  }
+  return { body: { action, options: publicKey }, headers: { ...noStoreHeaders }, cookies: [await sealChallenge(options, claims)] };
+}
+
+/**
+ * POST /callback/:provider for a WebAuthn provider. Never throws: every failure is answered (and logged)
+ * as the redirect `Auth()` would make, and every answer clears the challenge cookie.
+ */
+export async function webAuthnCallback(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  const clear = clearChallenge(options);
+  try {
+    assertCsrf("WebAuthn callback", options.csrfTokenVerified);
+    const ctx = await webAuthnContext(options, request);
+    const post = readCredentialPost(request.body);
+    const claims = await openChallenge(options, request, { provider: ctx.provider.id, action: post.action });
+    const response = post.action === "register" ? await register(ctx, claims, post) : await authenticate(ctx, claims, post);
+    return { ...response, cookies: [clear, ...(response.cookies ?? [])] };
+  } catch (error) {
+    return failureResponse(options, request.providerId ?? "webauthn", error, [clear]);
+  }
+}
+
+async function authenticate(ctx: WebAuthnContext, claims: ChallengeClaims, post: CredentialPost & { action: "authenticate" }) {
+  const { user, account } = await verifyAuthentication(ctx, claims.challenge, post.response);
+  const redirect = await askSignInCallback(ctx.options, { user, account });
+  if (redirect) return { redirect };
+  return completeSignIn(ctx.options, ctx.request, { user, account, isNewUser: false });
+}
+
+/**
+ * A signed-in user adding a passkey keeps their session (nothing to sign in to); a new user is signed in.
+ * Nothing is stored when the `signIn` callback refuses or redirects.
+ */
+async function register(
+  ctx: WebAuthnContext,
+  claims: ChallengeClaims,
+  post: CredentialPost & { action: "register" },
+): Promise<ResponseInternal> {
+  const subject = claims.user!;
+  await assertSubjectStillValid(ctx, subject);
+  const passkey = await verifyRegistration(ctx, claims.challenge, post.response);
+  const candidate = await registrationCandidate(ctx, subject, passkey);
+  const redirect = await askSignInCallback(ctx.options, candidate);
+  if (redirect) return { redirect };
+  const { user, account } = await storeRegistration(ctx, subject, candidate, passkey);
+  if (subject.signedIn) return { redirect: ctx.options.callbackUrl };
+  return completeSignIn(ctx.options, ctx.request, { user, account, isNewUser: true });
+}
+
+/** GET /webauthn-script: `@simplewebauthn/browser` and the page's client script, cached for a year (the URL is versioned). */
+export async function webAuthnScriptAction(options: InternalOptions): Promise<ResponseInternal> {
+  if (!options.providers.some((p) => p.type === "webauthn")) throw new UnknownAction("No WebAuthn provider is configured.");
+  return {
+    body: await loadWebAuthnScript(),
+    headers: {
+      "Content-Type": "text/javascript; charset=utf-8",
+      // private: a response may carry a fresh CSRF cookie, which no shared cache may hand to someone else.
+      "Cache-Control": "private, max-age=31536000, immutable",
+      "X-Content-Type-Options": "nosniff",
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Keycloak (OpenID Connect). Create a confidential OpenID Connect client with the valid redirect URI
+ * `https://<your app>/auth/callback/keycloak`; set `AUTH_KEYCLOAK_ID`, `AUTH_KEYCLOAK_SECRET` and
+ * `AUTH_KEYCLOAK_ISSUER` (`https://<host>/realms/<realm>`).
+ *
+ * @module providers/keycloak
+ */
+import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
+
+/** The claims of a Keycloak ID token with the default `profile` and `email` client scopes. */
+export interface KeycloakProfile {
+  exp: number;
+  iat: number;
+  auth_time?: number;
+  jti: string;
+  iss: string;
+  aud: string;
+  sub: string;
+  typ: "ID";
+  azp: string;
+  nonce?: string;
+  session_state?: string;
+  sid?: string;
+  at_hash?: string;
+  acr?: string;
+  email_verified?: boolean;
+  name?: string;
+  preferred_username: string;
+  given_name?: string;
+  family_name?: string;
+  email?: string;
+  picture?: string;
+  [claim: string]: unknown;
+}
+
+/** Keycloak sign-in; needs `issuer` (`AUTH_KEYCLOAK_ISSUER`). Options are merged over the defaults. */
+export default function Keycloak(options?: OAuthUserConfig<KeycloakProfile>): OAuthPresetConfig<KeycloakProfile> {
+  return mergeProviderOptions<KeycloakProfile>(
+    {
+      id: "keycloak",
+      name: "Keycloak",
+      type: "oidc",
+      profile: (profile) => ({
+        id: profile.sub,
+        name: profile.name ?? profile.preferred_username,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }),
+      style: { brandColor: "#4d4d4d", text: "#fff" },
+    },
+    options,
+  );
+}

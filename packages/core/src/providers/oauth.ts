@@ -1,0 +1,65 @@
+/**
+ * What every OAuth / OIDC preset shares: merging the user's options over the preset's defaults, and a
+ * factory for providers that have no preset.
+ *
+ * @module providers/oauth
+ */
+import type { OAuthConfig } from "./types.js";
+
+/** The options a preset accepts: any provider field; endpoint `params`, `client` and `style` are merged. */
+export type OAuthUserConfig<P> = Partial<OAuthConfig<P>>;
+
+/**
+ * What a preset returns: the provider typed with its own profile shape `P` (so `profile()` and
+ * `userinfo.request` overrides are typed), usable wherever a provider with the generic `Profile` is
+ * expected (`providers: [GitHub()]`). The engine hands `profile()` exactly what the provider's userinfo
+ * or ID token contained, which is `P`.
+ */
+export type OAuthPresetConfig<P> = OAuthConfig<P> & OAuthConfig;
+
+/**
+ * One endpoint option over another: a string replaces the default; an object is merged into it (its
+ * `url` replaces the default URL, its `params` are added to the default ones).
+ */
+function mergeEndpoint<E>(defaults: E | undefined, option: E | undefined): E | undefined {
+  if (option === undefined) return defaults;
+  if (typeof option !== "object" || option === null || defaults === undefined) return option;
+  const base: Record<string, unknown> = typeof defaults === "object" && defaults !== null ? { ...(defaults as object) } : { url: defaults };
+  const overrides = option as Record<string, unknown>;
+  const merged: Record<string, unknown> = { ...base, ...overrides };
+  if (base.params !== undefined || overrides.params !== undefined) {
+    merged.params = { ...(base.params as object | undefined), ...(overrides.params as object | undefined) };
+  }
+  return merged as E;
+}
+
+/**
+ * The preset `defaults` with the user's `options` over them: top-level fields replace the defaults
+ * (`undefined` ones are ignored), `authorization` / `token` / `userinfo` are merged as endpoints (a
+ * string replaces, an object adds to the default URL and `params`), `client` and `style` are merged
+ * per key. The user's options are kept in `options`.
+ */
+export function mergeProviderOptions<P>(defaults: OAuthConfig<P>, options: OAuthUserConfig<P> = {}): OAuthPresetConfig<P> {
+  const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as OAuthUserConfig<P>;
+  const merged: OAuthConfig<P> = { ...defaults, ...defined, options };
+  merged.authorization = mergeEndpoint(defaults.authorization, options.authorization);
+  merged.token = mergeEndpoint(defaults.token, options.token);
+  merged.userinfo = mergeEndpoint(defaults.userinfo, options.userinfo);
+  if (defaults.client || options.client) merged.client = { ...defaults.client, ...options.client };
+  if (defaults.style || options.style) merged.style = { ...defaults.style, ...options.style };
+  // The one place where the provider's own profile type meets the generic one (see OAuthPresetConfig).
+  return merged as OAuthPresetConfig<P>;
+}
+
+/**
+ * A provider without a preset: an OpenID Connect provider needs `id`, `name`, `type: "oidc"` and
+ * `issuer`; a plain OAuth 2 provider `type: "oauth"` and its `authorization`, `token` and `userinfo`
+ * URLs (or an `issuer` to discover them from).
+ *
+ * ```ts
+ * OAuthProvider({ id: "corp", name: "Corp SSO", type: "oidc", issuer: "https://sso.corp.example" })
+ * ```
+ */
+export function OAuthProvider<P>(config: OAuthConfig<P>): OAuthPresetConfig<P> {
+  return mergeProviderOptions(config, {});
+}

@@ -1,0 +1,53 @@
+/**
+ * Okta (OpenID Connect). Create an OIDC "Web Application" with the sign-in redirect URI
+ * `https://<your app>/auth/callback/okta`; set `AUTH_OKTA_ID`, `AUTH_OKTA_SECRET` and
+ * `AUTH_OKTA_ISSUER` (`https://<org>.okta.com/oauth2/default` for the default authorization server, or
+ * `https://<org>.okta.com` for the org authorization server).
+ *
+ * @module providers/okta
+ */
+import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
+
+/** The claims of an Okta ID token (https://developer.okta.com/docs/reference/api/oidc/#id-token-claims). */
+export interface OktaProfile {
+  iss: string;
+  ver: number;
+  sub: string;
+  aud: string;
+  iat: number;
+  exp: number;
+  jti?: string;
+  amr?: string[];
+  idp?: string;
+  nonce?: string;
+  auth_time?: number;
+  name?: string;
+  preferred_username?: string;
+  email?: string;
+  email_verified?: boolean;
+  given_name?: string;
+  family_name?: string;
+  zoneinfo?: string;
+  locale?: string;
+  picture?: string;
+  [claim: string]: unknown;
+}
+
+/** Okta sign-in; needs `issuer` (`AUTH_OKTA_ISSUER`). Options are merged over the defaults. */
+export default function Okta(options?: OAuthUserConfig<OktaProfile>): OAuthPresetConfig<OktaProfile> {
+  return mergeProviderOptions<OktaProfile>(
+    {
+      id: "okta",
+      name: "Okta",
+      type: "oidc",
+      profile: (profile) => ({
+        id: profile.sub,
+        name: profile.name ?? profile.preferred_username ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }),
+      style: { brandColor: "#00297a", text: "#fff" },
+    },
+    options,
+  );
+}

@@ -1,0 +1,55 @@
+/**
+ * ZITADEL (OpenID Connect). Create a "Web" application (authentication method "Basic" or "Post", or
+ * "PKCE" with `client: { token_endpoint_auth_method: "none" }`) with the redirect URI
+ * `https://<your app>/auth/callback/zitadel`; set `AUTH_ZITADEL_ID`, `AUTH_ZITADEL_SECRET` and
+ * `AUTH_ZITADEL_ISSUER` (`https://<instance>.zitadel.cloud` or your domain). Enable "User Info inside
+ * ID Token" in the application's token settings, or the ID token carries no name and email.
+ *
+ * @module providers/zitadel
+ */
+import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
+
+/** The claims of a ZITADEL ID token with user info (https://zitadel.com/docs/apis/openidoauth/claims). */
+export interface ZitadelProfile {
+  amr?: string[];
+  at_hash?: string;
+  aud: string | string[];
+  auth_time?: number;
+  azp?: string;
+  client_id?: string;
+  exp: number;
+  iat: number;
+  iss: string;
+  sub: string;
+  sid?: string;
+  name?: string;
+  given_name?: string;
+  family_name?: string;
+  nickname?: string;
+  preferred_username?: string;
+  locale?: string | null;
+  updated_at?: number;
+  email?: string;
+  email_verified?: boolean;
+  picture?: string;
+  [claim: string]: unknown;
+}
+
+/** ZITADEL sign-in; needs `issuer` (`AUTH_ZITADEL_ISSUER`). Options are merged over the defaults. */
+export default function Zitadel(options?: OAuthUserConfig<ZitadelProfile>): OAuthPresetConfig<ZitadelProfile> {
+  return mergeProviderOptions<ZitadelProfile>(
+    {
+      id: "zitadel",
+      name: "ZITADEL",
+      type: "oidc",
+      profile: (profile) => ({
+        id: profile.sub,
+        name: profile.name ?? profile.preferred_username ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }),
+      style: { brandColor: "#3b4ad9", text: "#fff" },
+    },
+    options,
+  );
+}

@@ -1,0 +1,92 @@
+/**
+ * Signing in with a passkey: the options for the browser, and the verification of its assertion against
+ * the stored authenticator (signature, challenge, origin, RP id, user verification, signature counter).
+ *
+ * @module webauthn/authentication
+ */
+import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
+import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters.js";
+import { normalizeEmail } from "../email/normalize.js";
+import { AccountNotLinked, WebAuthnVerificationError } from "../errors.js";
+import type { WebAuthnContext } from "./context.js";
+import { base64ToBytes, browserCredentialId, splitTransports, storedCredentialId } from "./encoding.js";
+
+/** The email of the query, normalised, or `undefined` when absent or not an address. */
+function queryEmail(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    return normalizeEmail(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The options of `navigator.credentials.get()`. With an `email` of a known user, `allowCredentials` lists
+ * that user's passkeys; otherwise it is empty and the browser offers any discoverable passkey of this
+ * site (the passkey button and conditional UI).
+ */
+export async function authenticationOptions(ctx: WebAuthnContext) {
+  const { adapter, provider, rp } = ctx;
+  const email = queryEmail(ctx.request.query.email);
+  const user = email ? await adapter.getUserByEmail(email) : null;
+  const authenticators: AdapterAuthenticator[] = user ? await adapter.listAuthenticatorsByUserId(user.id) : [];
+  return ctx.server.generateAuthenticationOptions({
+    rpID: rp.id,
+    timeout: provider.timeout,
+    userVerification: ctx.requireUserVerification ? "required" : "preferred",
+    allowCredentials: authenticators.map((a) => ({ id: browserCredentialId(a.credentialID), transports: splitTransports(a.transports) })),
+  });
+}
+
+/**
+ * Verifies an assertion and stores the authenticator's new signature counter. Returns the passkey's
+ * user and account. An unknown credential or a response that does not verify (wrong challenge, origin,
+ * RP id, signature, no user verification, a counter that went backwards) is `WebAuthnVerificationError`;
+ * a passkey without its account or user (or of another provider) is `AccountNotLinked`.
+ */
+export async function verifyAuthentication(
+  ctx: WebAuthnContext,
+  challenge: string,
+  response: AuthenticationResponseJSON,
+): Promise<{ user: AdapterUser; account: AdapterAccount }> {
+  const { adapter } = ctx;
+  let credentialID: string;
+  try {
+    credentialID = storedCredentialId(response.id);
+  } catch (error) {
+    throw new WebAuthnVerificationError("The credential id is not base64url.", { cause: error as Error });
+  }
+  const authenticator = await adapter.getAuthenticator(credentialID);
+  if (!authenticator) throw new WebAuthnVerificationError("Unknown passkey: no authenticator has this credential id.");
+
+  let newCounter: number | undefined;
+  try {
+    const result = await ctx.server.verifyAuthenticationResponse({
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: ctx.rp.origins,
+      expectedRPID: ctx.rp.id,
+      credential: {
+        id: browserCredentialId(authenticator.credentialID),
+        publicKey: base64ToBytes(authenticator.credentialPublicKey),
+        counter: authenticator.counter,
+        transports: splitTransports(authenticator.transports),
+      },
+      requireUserVerification: ctx.requireUserVerification,
+    });
+    if (result.verified) newCounter = result.authenticationInfo.newCounter;
+  } catch (error) {
+    throw new WebAuthnVerificationError("The passkey's response did not verify.", { cause: error as Error });
+  }
+  if (newCounter === undefined) throw new WebAuthnVerificationError("The passkey's response did not verify.");
+  await adapter.updateAuthenticatorCounter(credentialID, newCounter);
+
+  const account = await adapter.getAccount(authenticator.providerAccountId, ctx.provider.id);
+  if (!account || account.userId !== authenticator.userId) {
+    throw new AccountNotLinked("This passkey is not linked to a user of this provider.");
+  }
+  const user = await adapter.getUser(authenticator.userId);
+  if (!user) throw new AccountNotLinked("The user of this passkey no longer exists.");
+  return { user, account };
+}

@@ -1,0 +1,95 @@
+/**
+ * The WebAuthn challenge cookie. The challenge travels to the browser in the options and back in the
+ * signed response; the server keeps its copy in a cookie, sealed (encrypted JWE, salt = the cookie's
+ * name, 15 minutes) and bound to the provider, the ceremony (register or authenticate) and, for a
+ * registration, the user being registered. The callback clears it on every attempt, so a challenge is
+ * answered at most once by a browser.
+ *
+ * @module webauthn/challenge
+ */
+import { InvalidCheck } from "../errors.js";
+import { CHECK_COOKIE_MAX_AGE, type Cookie, expiredCookie } from "../http/cookies.js";
+import type { InternalOptions, RequestInternal } from "../internal-types.js";
+import { decode, encode } from "../jwt.js";
+
+/** The two WebAuthn ceremonies. */
+export type WebAuthnAction = "register" | "authenticate";
+
+/** Who a registration is for: the signed-in user adding a passkey, or a new user. */
+export interface RegistrationSubject {
+  /** The user id (new users get theirs when the options are made). */
+  id: string;
+  email: string;
+  name?: string | null;
+  /** True when a signed-in user adds a passkey: the callback then requires the same user to be signed in. */
+  signedIn: boolean;
+}
+
+/** What a challenge cookie carries. */
+export interface ChallengeClaims {
+  provider: string;
+  action: WebAuthnAction;
+  /** The base64url challenge of the options. */
+  challenge: string;
+  /** Registrations only. */
+  user?: RegistrationSubject;
+}
+
+/** Marks the payload, so no other sealed value (same secret, another purpose) passes for a challenge. */
+const PURPOSE = "authlib.webauthn-challenge";
+
+type SealedChallenge = ChallengeClaims & { purpose: typeof PURPOSE };
+
+/** The cookie carrying `claims`. */
+export async function sealChallenge(options: InternalOptions, claims: ChallengeClaims): Promise<Cookie> {
+  const option = options.cookies.webauthnChallenge;
+  const payload: SealedChallenge = { ...claims, purpose: PURPOSE };
+  const value = await encode<SealedChallenge>({ token: payload, secret: options.secret, salt: option.name, maxAge: CHECK_COOKIE_MAX_AGE });
+  return { name: option.name, value, options: { maxAge: CHECK_COOKIE_MAX_AGE, ...option.options } };
+}
+
+/** The cookie that deletes the challenge. */
+export function clearChallenge(options: InternalOptions): Cookie {
+  const option = options.cookies.webauthnChallenge;
+  return expiredCookie(option.name, option.options);
+}
+
+function isSubject(value: unknown): value is RegistrationSubject {
+  if (typeof value !== "object" || value === null) return false;
+  const subject = value as Record<string, unknown>;
+  return typeof subject.id === "string" && subject.id !== "" && typeof subject.email === "string" && typeof subject.signedIn === "boolean";
+}
+
+/**
+ * The claims of the request's challenge cookie. Throws `InvalidCheck` when the cookie is missing,
+ * tampered with, expired, sealed with another secret, or made for another provider or ceremony.
+ */
+export async function openChallenge(
+  options: InternalOptions,
+  request: RequestInternal,
+  expected: { provider: string; action: WebAuthnAction },
+): Promise<ChallengeClaims> {
+  const { name } = options.cookies.webauthnChallenge;
+  const sealed = request.cookies[name];
+  if (!sealed) throw new InvalidCheck("The WebAuthn challenge cookie was missing (expired, or used already). Start again.");
+  let payload: Partial<SealedChallenge> | null;
+  try {
+    payload = await decode<Partial<SealedChallenge>>({ token: sealed, secret: options.secret, salt: name });
+  } catch (error) {
+    throw new InvalidCheck("The WebAuthn challenge cookie could not be read (tampered with, expired or sealed with another secret).", {
+      cause: error as Error,
+    });
+  }
+  if (!payload || payload.purpose !== PURPOSE || typeof payload.challenge !== "string" || payload.challenge === "") {
+    throw new InvalidCheck("The WebAuthn challenge cookie value could not be parsed.");
+  }
+  if (payload.provider !== expected.provider || payload.action !== expected.action) {
+    throw new InvalidCheck("The WebAuthn challenge cookie belongs to another provider or ceremony.", {
+      cause: { provider: payload.provider, action: payload.action },
+    });
+  }
+  if (expected.action === "register" && !isSubject(payload.user)) {
+    throw new InvalidCheck("The WebAuthn challenge cookie does not say who is registering.");
+  }
+  return { provider: payload.provider, action: payload.action, challenge: payload.challenge, user: payload.user };
+}

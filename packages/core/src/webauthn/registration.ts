@@ -1,0 +1,173 @@
+/**
+ * Registering a passkey: who may register (the signed-in user adding a passkey, or a new user whose
+ * email is not known yet), the options for the browser, the verification of its response, and storing
+ * user, account and authenticator.
+ *
+ * @module webauthn/registration
+ */
+import type { RegistrationResponseJSON } from "@simplewebauthn/server";
+import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters.js";
+import { normalizeEmail } from "../email/normalize.js";
+import { AccountNotLinked, WebAuthnVerificationError } from "../errors.js";
+import type { RegistrationSubject } from "./challenge.js";
+import type { WebAuthnContext } from "./context.js";
+import { browserCredentialId, bytesToBase64, joinTransports, splitTransports, storedCredentialId } from "./encoding.js";
+
+/** The WebAuthn user handle is at most 64 bytes. */
+const MAX_USER_HANDLE_BYTES = 64;
+
+/** A verified new credential, in its stored form. */
+export type VerifiedPasskey = Omit<AdapterAuthenticator, "userId" | "providerAccountId">;
+
+/**
+ * Who registers. A signed-in user adds a passkey to their own account (any `email` in the query is
+ * ignored); otherwise a new user registers with `email`, refused with `AccountNotLinked` when a user with
+ * that email exists (they must sign in first, so nobody can attach a passkey to someone else's account).
+ */
+export async function registrationSubject(ctx: WebAuthnContext): Promise<RegistrationSubject> {
+  const { options, request, adapter } = ctx;
+  const current = await options.sessionStrategy.currentUser(options, request);
+  if (current?.id) {
+    const user = await adapter.getUser(current.id);
+    if (!user) throw new AccountNotLinked("The signed-in user is not in the database, so no passkey can be added to it.");
+    return { id: user.id, email: user.email ?? "", name: user.name ?? null, signedIn: true };
+  }
+  let email: string;
+  try {
+    email = normalizeEmail(request.query.email);
+  } catch (error) {
+    throw new WebAuthnVerificationError("A valid email address is needed to register a passkey.", { cause: error as Error });
+  }
+  if (await adapter.getUserByEmail(email)) {
+    throw new AccountNotLinked("A user with this email exists already: sign in first, then add a passkey.");
+  }
+  return { id: crypto.randomUUID(), email, signedIn: false };
+}
+
+/** The user handle: the user id when it fits (so the authenticator groups a user's passkeys), else random bytes. */
+function userHandle(userId: string): Uint8Array<ArrayBuffer> {
+  const bytes = new TextEncoder().encode(userId);
+  return bytes.length <= MAX_USER_HANDLE_BYTES ? bytes : crypto.getRandomValues(new Uint8Array(32));
+}
+
+/** The options of `navigator.credentials.create()` for `subject`, excluding the passkeys they have. */
+export async function registrationOptions(ctx: WebAuthnContext, subject: RegistrationSubject) {
+  const { provider, rp, adapter } = ctx;
+  const existing = subject.signedIn ? await adapter.listAuthenticatorsByUserId(subject.id) : [];
+  const residentKey = provider.residentKey ?? "required";
+  return ctx.server.generateRegistrationOptions({
+    rpName: rp.name,
+    rpID: rp.id,
+    userName: subject.email || subject.id,
+    userDisplayName: subject.name || subject.email,
+    userID: userHandle(subject.id),
+    timeout: provider.timeout,
+    attestationType: "none",
+    excludeCredentials: existing.map((a) => ({ id: browserCredentialId(a.credentialID), transports: splitTransports(a.transports) })),
+    authenticatorSelection: {
+      residentKey,
+      requireResidentKey: residentKey === "required",
+      userVerification: ctx.requireUserVerification ? "required" : "preferred",
+    },
+  });
+}
+
+/**
+ * Checks, before anything is stored, that the subject of the challenge can still register: the same
+ * user is signed in, or (new user) the email is still free.
+ */
+export async function assertSubjectStillValid(ctx: WebAuthnContext, subject: RegistrationSubject): Promise<void> {
+  const { options, request, adapter } = ctx;
+  if (subject.signedIn) {
+    const current = await options.sessionStrategy.currentUser(options, request);
+    if (current?.id !== subject.id) throw new AccountNotLinked("The passkey was started for another signed-in user.");
+    return;
+  }
+  if (await adapter.getUserByEmail(subject.email)) {
+    throw new AccountNotLinked("A user with this email was created meanwhile: sign in first, then add a passkey.");
+  }
+}
+
+/** Verifies the browser's registration response against the challenge. Any failure is `WebAuthnVerificationError`. */
+export async function verifyRegistration(
+  ctx: WebAuthnContext,
+  challenge: string,
+  response: RegistrationResponseJSON,
+): Promise<VerifiedPasskey> {
+  let info: Awaited<ReturnType<typeof ctx.server.verifyRegistrationResponse>>["registrationInfo"];
+  try {
+    const result = await ctx.server.verifyRegistrationResponse({
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: ctx.rp.origins,
+      expectedRPID: ctx.rp.id,
+      requireUserVerification: ctx.requireUserVerification,
+    });
+    info = result.verified ? result.registrationInfo : undefined;
+  } catch (error) {
+    throw new WebAuthnVerificationError("The passkey registration did not verify.", { cause: error as Error });
+  }
+  if (!info) throw new WebAuthnVerificationError("The passkey registration did not verify.");
+  const credentialID = storedCredentialId(info.credential.id);
+  if (await ctx.adapter.getAuthenticator(credentialID)) throw new WebAuthnVerificationError("This passkey is registered already.");
+  return {
+    credentialID,
+    credentialPublicKey: bytesToBase64(info.credential.publicKey),
+    counter: info.credential.counter,
+    credentialDeviceType: info.credentialDeviceType,
+    credentialBackedUp: info.credentialBackedUp,
+    transports: joinTransports(info.credential.transports ?? response.response.transports),
+  };
+}
+
+/** The user and account a registration will store (not stored yet: the `signIn` callback decides first). */
+export async function registrationCandidate(
+  ctx: WebAuthnContext,
+  subject: RegistrationSubject,
+  passkey: VerifiedPasskey,
+): Promise<{ user: AdapterUser; account: AdapterAccount }> {
+  const user = subject.signedIn ? await ctx.adapter.getUser(subject.id) : null;
+  if (subject.signedIn && !user) throw new AccountNotLinked("The signed-in user is not in the database.");
+  return {
+    user: user ?? { id: subject.id, email: subject.email, emailVerified: null, name: subject.name ?? null },
+    account: { userId: subject.id, type: "webauthn", provider: ctx.provider.id, providerAccountId: passkey.credentialID },
+  };
+}
+
+/**
+ * Stores the registration: the user (when new), the account (type `webauthn`, providerAccountId = the
+ * credential id) and the authenticator, firing `createUser` and `linkAccount`. A new user whose
+ * registration fails half-way is deleted again, so the email is not left taken by a user without a passkey.
+ */
+export async function storeRegistration(
+  ctx: WebAuthnContext,
+  subject: RegistrationSubject,
+  candidate: { user: AdapterUser; account: AdapterAccount },
+  passkey: VerifiedPasskey,
+): Promise<{ user: AdapterUser; account: AdapterAccount }> {
+  const { adapter, options } = ctx;
+  let user = candidate.user;
+  if (!subject.signedIn) {
+    try {
+      user = await adapter.createUser(candidate.user);
+    } catch (error) {
+      if (await adapter.getUserByEmail(subject.email)) {
+        throw new AccountNotLinked("A user with this email was created meanwhile: sign in first, then add a passkey.", {
+          cause: error as Error,
+        });
+      }
+      throw error;
+    }
+  }
+  const account: AdapterAccount = { ...candidate.account, userId: user.id };
+  try {
+    await adapter.linkAccount(account);
+    await adapter.createAuthenticator({ ...passkey, userId: user.id, providerAccountId: account.providerAccountId });
+  } catch (error) {
+    if (!subject.signedIn) await Promise.resolve(adapter.deleteUser?.(user.id)).catch(() => undefined);
+    throw error;
+  }
+  if (!subject.signedIn) await options.events.createUser({ user });
+  await options.events.linkAccount({ user, account, profile: user });
+  return { user, account };
+}

@@ -1,0 +1,294 @@
+/**
+ * OAuth / OIDC sign-in end to end through Auth(), against a real OpenID Provider (oidc-provider on
+ * 127.0.0.1), with a cookie jar: JWT and database sessions, account linking, concurrency, token refresh.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decode, encode } from "../src/jwt.js";
+import Credentials from "../src/providers/credentials.js";
+import type { OAuthConfig } from "../src/providers/types.js";
+import type { AuthConfig } from "../src/types.js";
+import { authClient } from "./helpers/auth-client.js";
+import { closeSharedPglite, freshDatabase } from "./helpers/database.js";
+import { startTestOP, type TestOP } from "./helpers/oidc-provider.js";
+
+const secret = "oauth-auth-secret-0123456789abcdef";
+const origin = "http://localhost:3000";
+let op: TestOP;
+let endpoints: { authorization_endpoint: string; token_endpoint: string; userinfo_endpoint: string };
+
+beforeAll(async () => {
+  op = await startTestOP({
+    clients: [
+      { client_id: "app", client_secret: "app-secret", redirect_uris: [`${origin}/auth/callback/op`, `${origin}/auth/callback/op-refresh`] },
+      { client_id: "plain", client_secret: "plain-secret", redirect_uris: [`${origin}/auth/callback/plain`] },
+      { client_id: "second", client_secret: "second-secret", redirect_uris: [`${origin}/auth/callback/second`] },
+    ],
+  });
+  endpoints = (await (await fetch(`${op.issuer}/.well-known/openid-configuration`)).json()) as typeof endpoints;
+});
+afterAll(async () => {
+  await op.close();
+  await closeSharedPglite();
+});
+
+const oidc = (extra: Partial<OAuthConfig> = {}): OAuthConfig =>
+  ({ id: "op", name: "Test OP", type: "oidc", issuer: op.issuer, clientId: "app", clientSecret: "app-secret", checks: ["pkce", "state", "nonce"], ...extra }) as OAuthConfig;
+
+function recorder() {
+  const calls: Array<[string, any]> = [];
+  const config: Partial<AuthConfig> = {
+    callbacks: {
+      signIn: (p) => (calls.push(["signIn", p]), true),
+      jwt: (p) => (calls.push(["jwt", p]), p.token),
+    },
+    events: {
+      signIn: (m) => void calls.push(["event.signIn", m]),
+      createUser: (m) => void calls.push(["event.createUser", m]),
+      linkAccount: (m) => void calls.push(["event.linkAccount", m]),
+      signOut: (m) => void calls.push(["event.signOut", m]),
+    },
+  };
+  return { calls, config };
+}
+
+/** Starts the sign-in, lets the OP log `user` in, and follows the callback. */
+async function signInWith(client: ReturnType<typeof authClient>, providerId: string, options: { user?: string; query?: string; deny?: boolean } = {}) {
+  const csrfToken = await client.csrf();
+  const start = await client.send(`/auth/signin/${providerId}${options.query ?? ""}`, { form: { csrfToken, callbackUrl: "/dashboard" } });
+  expect(start.status).toBe(302);
+  const authorizationUrl = start.headers.get("location") as string;
+  const callback = await op.authorize(authorizationUrl, { user: options.user, deny: options.deny });
+  const done = await client.send(callback.pathname + callback.search);
+  return { start, authorizationUrl, callback, done };
+}
+
+describe("OIDC sign-in through Auth() (JWT sessions, no adapter)", () => {
+  it("discovery, PKCE, state and nonce; ends with the expected session", async () => {
+    const { calls, config } = recorder();
+    const client = authClient({ secret, trustHost: true, providers: [oidc()], ...config });
+    const { authorizationUrl, done } = await signInWith(client, "op", { query: "?login_hint=alice&ui_locales=en" });
+    const url = new URL(authorizationUrl);
+    expect(url.origin).toBe(op.issuer);
+    for (const param of ["code_challenge", "state", "nonce"]) expect(url.searchParams.get(param)).toBeTruthy();
+    expect(url.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(url.searchParams.get("login_hint")).toBe("alice");
+    expect(url.searchParams.get("redirect_uri")).toBe(`${origin}/auth/callback/op`);
+
+    expect(done.status).toBe(302);
+    expect(done.headers.get("location")).toBe(`${origin}/dashboard`);
+    // Check cookies are consumed.
+    for (const name of ["authlib.state", "authlib.nonce", "authlib.pkce.code_verifier"]) expect(client.jar.get(name)).toBeUndefined();
+    const session = await client.session();
+    expect(session?.user).toEqual({ name: "Alice Liddell", email: "alice@example.com", image: "https://images.example.com/alice.png" });
+
+    const signIn = calls.find(([n]) => n === "signIn")?.[1];
+    expect(signIn.account).toMatchObject({ provider: "op", type: "oidc", providerAccountId: "alice", token_type: "bearer" });
+    expect(signIn.account.access_token).toEqual(expect.any(String));
+    expect(signIn.account.expires_at).toBeGreaterThan(Math.floor(Date.now() / 1000));
+    expect(signIn.profile).toMatchObject({ sub: "alice", email: "alice@example.com" });
+    const jwt = calls.find(([n]) => n === "jwt")?.[1];
+    expect(jwt.trigger).toBe("signIn");
+    expect(jwt.profile.sub).toBe("alice");
+  });
+
+  it("gives the same user id at every sign-in without an adapter", async () => {
+    const config: AuthConfig = { secret, trustHost: true, providers: [oidc()] };
+    const first = authClient(config);
+    await signInWith(first, "op");
+    const second = authClient(config);
+    await signInWith(second, "op");
+    const subOf = async (c: ReturnType<typeof authClient>) =>
+      (await decode({ token: c.jar.get("authlib.session-token"), secret, salt: "authlib.session-token" }))?.sub;
+    expect(await subOf(first)).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await subOf(first)).toBe(await subOf(second));
+  });
+
+  it("a plain OAuth 2 client with explicit endpoints and userinfo", async () => {
+    const plain = {
+      id: "plain",
+      name: "Plain",
+      type: "oauth",
+      clientId: "plain",
+      clientSecret: "plain-secret",
+      issuer: op.issuer,
+      authorization: { url: endpoints.authorization_endpoint, params: { scope: "openid profile email" } },
+      token: endpoints.token_endpoint,
+      userinfo: endpoints.userinfo_endpoint,
+    } as OAuthConfig;
+    const client = authClient({ secret, trustHost: true, providers: [plain] });
+    const { done } = await signInWith(client, "plain", { user: "bob" });
+    expect(done.headers.get("location")).toBe(`${origin}/dashboard`);
+    expect((await client.session())?.user.name).toBe("Bob Builder");
+  });
+
+  it("access denied at the OP ends on the sign-in page with OAuthCallbackError", async () => {
+    const client = authClient({ secret, trustHost: true, providers: [oidc()], logger: { error: () => {} } });
+    const { done } = await signInWith(client, "op", { deny: true });
+    expect(done.headers.get("location")).toBe(`${origin}/auth/signin?error=OAuthCallbackError`);
+    expect(await client.session()).toBeNull();
+  });
+
+  it("a tampered state fails the sign-in; a callback without the check cookies ends on the error page", async () => {
+    const client = authClient({ secret, trustHost: true, providers: [oidc()], logger: { error: () => {} } });
+    const csrfToken = await client.csrf();
+    const start = await client.send("/auth/signin/op", { form: { csrfToken } });
+    const callback = await op.authorize(start.headers.get("location") as string);
+    callback.searchParams.set("state", "forged");
+    expect((await client.send(callback.pathname + callback.search)).headers.get("location")).toBe(`${origin}/auth/signin?error=OAuthCallbackError`);
+    expect(await client.session()).toBeNull();
+    const stranger = authClient({ secret, trustHost: true, providers: [oidc()], logger: { error: () => {} } });
+    const fresh = await signInWith(client, "op");
+    const replayedElsewhere = await stranger.send(fresh.callback.pathname + fresh.callback.search);
+    expect(replayedElsewhere.headers.get("location")).toBe(`${origin}/auth/error?error=Configuration`);
+  });
+
+  it("POST /signin/:provider needs the CSRF token", async () => {
+    const client = authClient({ secret, trustHost: true, providers: [oidc()] });
+    await client.csrf();
+    const response = await client.send("/auth/signin/op", { form: { callbackUrl: "/x" } });
+    expect(response.headers.get("location")).toBe(`${origin}/auth/signin?error=MissingCSRF`);
+  });
+});
+
+describe("OAuth with the hosted-db adapter", () => {
+  it("database sessions: one user, one account, one session; a second sign-in reuses them; sign-out deletes the row", async () => {
+    const { adapter, client: db } = await freshDatabase();
+    const { calls, config } = recorder();
+    const authConfig: AuthConfig = { secret, trustHost: true, adapter, providers: [oidc()], ...config };
+    const client = authClient(authConfig);
+    await signInWith(client, "op");
+    const token = client.jar.get("authlib.session-token") as string;
+    expect(token).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await client.session())?.user.email).toBe("alice@example.com");
+    const count = async (table: string) => Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]?.n);
+    expect([await count(db.db.authlib_users.sqlName), await count(db.db.authlib_accounts.sqlName), await count(db.db.authlib_sessions.sqlName)]).toEqual([1, 1, 1]);
+    expect(calls.filter(([n]) => n === "event.createUser")).toHaveLength(1);
+    expect(calls.filter(([n]) => n === "event.linkAccount")).toHaveLength(1);
+    expect(calls.find(([n]) => n === "event.signIn")?.[1].isNewUser).toBe(true);
+    expect(calls.filter(([n]) => n === "jwt")).toHaveLength(0);
+
+    const again = authClient(authConfig);
+    await signInWith(again, "op");
+    expect([await count(db.db.authlib_users.sqlName), await count(db.db.authlib_accounts.sqlName), await count(db.db.authlib_sessions.sqlName)]).toEqual([1, 1, 2]);
+    expect(calls.filter(([n]) => n === "event.createUser")).toHaveLength(1);
+    expect(calls.filter(([n]) => n === "event.signIn").at(-1)?.[1].isNewUser).toBe(false);
+
+    const csrfToken = await client.csrf();
+    await client.send("/auth/signout", { form: { csrfToken } });
+    expect(await adapter.getSessionAndUser!(token)).toBeNull();
+    expect(await count(db.db.authlib_sessions.sqlName)).toBe(1);
+    expect(calls.find(([n]) => n === "event.signOut")?.[1].session.sessionToken).toBe(token);
+  });
+
+  it("JWT sessions with an adapter: the jwt callback sees trigger signUp for a new user, signIn after", async () => {
+    const { adapter } = await freshDatabase();
+    const { calls, config } = recorder();
+    const authConfig: AuthConfig = { secret, trustHost: true, adapter, session: { strategy: "jwt" }, providers: [oidc()], ...config };
+    await signInWith(authClient(authConfig), "op");
+    await signInWith(authClient(authConfig), "op");
+    const triggers = calls.filter(([n]) => n === "jwt").map(([, p]) => [p.trigger, p.isNewUser]);
+    expect(triggers).toEqual([
+      ["signUp", true],
+      ["signIn", false],
+    ]);
+  });
+
+  it("an email collision is OAuthAccountNotLinked unless dangerous linking is allowed", async () => {
+    const { adapter } = await freshDatabase();
+    await adapter.createUser!({ id: crypto.randomUUID(), email: "alice@example.com", emailVerified: null, name: "Existing Alice" });
+    const refused = authClient({ secret, trustHost: true, adapter, providers: [oidc()] });
+    expect((await signInWith(refused, "op")).done.headers.get("location")).toBe(`${origin}/auth/signin?error=OAuthAccountNotLinked`);
+    const allowed = authClient({ secret, trustHost: true, adapter, providers: [oidc({ allowDangerousEmailAccountLinking: true })] });
+    await signInWith(allowed, "op");
+    expect((await allowed.session())?.user.name).toBe("Existing Alice");
+  });
+
+  it("a signed-in user links a second provider to the same user", async () => {
+    const { adapter, client: db } = await freshDatabase();
+    const { calls, config } = recorder();
+    const second = oidc({ id: "second", name: "Second", clientId: "second", clientSecret: "second-secret" });
+    const client = authClient({ secret, trustHost: true, adapter, providers: [oidc(), second], ...config });
+    await signInWith(client, "op");
+    await signInWith(client, "second");
+    const accounts = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${db.db.authlib_accounts.sqlName}`);
+    const users = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${db.db.authlib_users.sqlName}`);
+    expect([accounts.rows[0]?.n, users.rows[0]?.n]).toEqual([2, 1]);
+    expect(calls.filter(([n]) => n === "event.linkAccount")).toHaveLength(2);
+  });
+
+  it("an account linked to another user cannot be taken over by a signed-in user", async () => {
+    const { adapter } = await freshDatabase();
+    const config: AuthConfig = {
+      secret,
+      trustHost: true,
+      adapter,
+      session: { strategy: "jwt" },
+      providers: [oidc(), Credentials({ authorize: async () => adapter.createUser!({ id: crypto.randomUUID(), email: "mallory@example.com", emailVerified: null }) })],
+    };
+    await signInWith(authClient(config), "op"); // alice's account now belongs to alice's user
+    const mallory = authClient(config);
+    const csrfToken = await mallory.csrf();
+    await mallory.send("/auth/callback/credentials", { form: { csrfToken } });
+    expect((await signInWith(mallory, "op")).done.headers.get("location")).toBe(`${origin}/auth/signin?error=OAuthAccountNotLinked`);
+  });
+
+  it("50 parallel first sign-ins of the same account create exactly one user and one account", async () => {
+    const { adapter, client: db } = await freshDatabase();
+    const config: AuthConfig = { secret, trustHost: true, adapter, providers: [oidc()] };
+    const flows = [];
+    for (let i = 0; i < 50; i++) {
+      const client = authClient(config);
+      const csrfToken = await client.csrf();
+      const start = await client.send("/auth/signin/op", { form: { csrfToken, callbackUrl: "/dashboard" } });
+      flows.push({ client, callback: await op.authorize(start.headers.get("location") as string) });
+    }
+    const results = await Promise.all(flows.map(({ client, callback }) => client.send(callback.pathname + callback.search)));
+    expect(results.map((r) => r.headers.get("location"))).toEqual(Array(50).fill(`${origin}/dashboard`));
+    const one = async (table: string) => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]?.n;
+    expect(await one(db.db.authlib_users.sqlName)).toBe(1);
+    expect(await one(db.db.authlib_accounts.sqlName)).toBe(1);
+    expect(await one(db.db.authlib_sessions.sqlName)).toBe(50);
+    const sessions = await Promise.all(flows.map(({ client }) => client.session()));
+    expect(new Set(sessions.map((s) => s?.user.email))).toEqual(new Set(["alice@example.com"]));
+  }, 120_000);
+});
+
+describe("access-token refresh (JWT sessions)", () => {
+  const refreshing = () => oidc({ id: "op-refresh", refreshAccessToken: true });
+  const salt = "authlib.session-token";
+
+  async function expireStoredAccessToken(client: ReturnType<typeof authClient>, mutate: (oauth: Record<string, unknown>) => void = () => {}) {
+    const payload = (await decode({ token: client.jar.get(salt), secret, salt })) as Record<string, any>;
+    payload.oauth.expires_at = Math.floor(Date.now() / 1000) - 10;
+    mutate(payload.oauth);
+    const { iat, exp, jti, ...rest } = payload;
+    const token = await encode({ token: rest, secret, salt });
+    client.jar.cookies.set(salt, { name: salt, value: token, attributes: {} });
+    return payload.oauth as { access_token: string; refresh_token: string };
+  }
+
+  it("refreshes an expiring access token, rotating the refresh token, and never shows tokens to the client", async () => {
+    const client = authClient({ secret, trustHost: true, providers: [refreshing()] });
+    await signInWith(client, "op-refresh");
+    const session = await client.session();
+    expect(JSON.stringify(session)).not.toMatch(/access_token|refresh_token/);
+    const before = await expireStoredAccessToken(client);
+    const response = await client.send("/auth/session");
+    expect(((await response.json()) as { error?: string }).error).toBeUndefined();
+    const after = ((await decode({ token: client.jar.get(salt), secret, salt })) as Record<string, any>).oauth;
+    expect(after.access_token).not.toBe(before.access_token);
+    expect(after.refresh_token).not.toBe(before.refresh_token);
+    expect(after.expires_at).toBeGreaterThan(Math.floor(Date.now() / 1000) + 60);
+  });
+
+  it("a failed refresh surfaces as session.error = RefreshTokenError", async () => {
+    const client = authClient({ secret, trustHost: true, providers: [refreshing()], logger: { error: () => {} } });
+    await signInWith(client, "op-refresh");
+    await expireStoredAccessToken(client, (oauth) => {
+      oauth.refresh_token = "revoked-or-forged";
+    });
+    const session = await client.session();
+    expect(session?.error).toBe("RefreshTokenError");
+    expect(session?.user.email).toBe("alice@example.com");
+  });
+});

@@ -1,0 +1,451 @@
+/**
+ * Passkeys through Auth() without a browser: a software authenticator answers the options, the hosted-db
+ * adapter stores on in-memory PGlite. Every attack or mistake ends in a named error (a redirect to the
+ * sign-in or error page with `?error=`), never a crash, and every callback clears the challenge cookie.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Auth } from "../../src/auth.js";
+import type { AuthError } from "../../src/errors.js";
+import Passkey, { type PasskeyOptions } from "../../src/providers/passkey.js";
+import type { AuthConfig } from "../../src/types.js";
+import { authClient } from "../helpers/auth-client.js";
+import { closeSharedPglite, freshDatabase, sharedPglite } from "../helpers/database.js";
+import { SoftAuthenticator } from "./soft-authenticator.js";
+
+const secret = "passkey-negative-secret-0123456789abcdef";
+const ORIGIN = "http://localhost:3000";
+const CHALLENGE_COOKIE = "authlib.challenge";
+
+beforeAll(async () => {
+  await sharedPglite().waitReady; // the cold start belongs to the hook, not to the first test
+});
+afterAll(closeSharedPglite);
+
+type Client = ReturnType<typeof authClient>;
+
+async function setup(overrides: Partial<AuthConfig> = {}, passkeys: PasskeyOptions[] = [{}]) {
+  const db = await freshDatabase();
+  const errors: AuthError[] = [];
+  const warnings: string[] = [];
+  const events: Array<[string, unknown]> = [];
+  const config: AuthConfig = {
+    secret,
+    trustHost: true,
+    adapter: db.adapter,
+    providers: passkeys.map((options) => Passkey(options)),
+    experimental: { enableWebAuthn: true },
+    logger: { error: (error) => void errors.push(error as AuthError), warn: (code) => void warnings.push(code) },
+    events: {
+      createUser: (message) => void events.push(["createUser", message]),
+      linkAccount: (message) => void events.push(["linkAccount", message]),
+      signIn: (message) => void events.push(["signIn", message]),
+    },
+    ...overrides,
+  };
+  const authenticator = new SoftAuthenticator(ORIGIN);
+  return { ...db, config, errors, warnings, events, authenticator, client: () => authClient(config, ORIGIN) };
+}
+type App = Awaited<ReturnType<typeof setup>>;
+
+async function getOptions(client: Client, action: string, query: Record<string, string> = {}, provider = "passkey") {
+  const response = await client.send(`/auth/webauthn-options/${provider}?${new URLSearchParams({ action, ...query })}`);
+  return { response, body: (response.headers.get("content-type")?.includes("json") ? await response.json() : null) as any };
+}
+
+async function post(client: Client, action: string, data: unknown, options: { csrfToken?: string | null; provider?: string } = {}) {
+  const csrfToken = options.csrfToken === undefined ? await client.csrf() : options.csrfToken;
+  return client.send(`/auth/callback/${options.provider ?? "passkey"}`, {
+    json: { action, data: typeof data === "string" ? data : JSON.stringify(data), ...(csrfToken === null ? {} : { csrfToken }) },
+  });
+}
+
+/** Registers `email` through the routes; returns the client (signed in) and the stored authenticator. */
+async function registerUser(app: App, email = "ada@example.com", provider = "passkey") {
+  const client = app.client();
+  const { body } = await getOptions(client, "register", { email }, provider);
+  const response = await post(client, "register", await app.authenticator.register(body.options), { provider });
+  expect(response.status).toBe(302);
+  expect(response.headers.get("location")).toBe(`${ORIGIN}/`);
+  const user = await app.adapter.getUserByEmail!(email);
+  const [stored] = await app.adapter.listAuthenticatorsByUserId!(user!.id);
+  return { client, user: user!, stored: stored! };
+}
+
+function challengeCleared(
+  response: Response & { setCookies: Array<{ name: string; value: string; attributes: Record<string, unknown> }> },
+) {
+  return response.setCookies.some((c) => c.name === CHALLENGE_COOKIE && c.value === "" && c.attributes.maxAge === 0);
+}
+
+/** A failure: the redirect, the logged error type, and the challenge cookie cleared. */
+function expectFailure(app: App, response: Awaited<ReturnType<Client["send"]>>, location: string, loggedType: string) {
+  expect(response.status).toBe(302);
+  expect(response.headers.get("location")).toBe(`${ORIGIN}${location}`);
+  expect(app.errors.map((e) => e.type)).toContain(loggedType);
+  expect(challengeCleared(response)).toBe(true);
+}
+
+describe("passkey callback: attacks and mistakes end in named errors", () => {
+  it("a replayed authentication response fails (the challenge is gone); with the captured cookie put back, the counter stops it", async () => {
+    const app = await setup();
+    await registerUser(app);
+    const client = app.client();
+    const { body } = await getOptions(client, "authenticate");
+    const captured = client.jar.get(CHALLENGE_COOKIE)!;
+    const assertion = await app.authenticator.authenticate(body.options);
+
+    const first = await post(client, "authenticate", assertion);
+    expect(first.headers.get("location")).toBe(`${ORIGIN}/`);
+    expect(challengeCleared(first)).toBe(true);
+    expect((await client.session())?.user?.email).toBe("ada@example.com");
+
+    const replay = await post(client, "authenticate", assertion);
+    expectFailure(app, replay, "/auth/error?error=Configuration", "InvalidCheck");
+
+    // An attacker holding both the response and the challenge cookie: the signature counter did not move.
+    const attacker = app.client();
+    attacker.jar.cookies.set(CHALLENGE_COOKIE, { name: CHALLENGE_COOKIE, value: captured, attributes: {} });
+    const replayWithCookie = await post(attacker, "authenticate", assertion);
+    expectFailure(app, replayWithCookie, "/auth/error?error=WebAuthnVerificationError", "WebAuthnVerificationError");
+    expect(app.errors.at(-1)?.cause?.err?.message).toMatch(/counter/i);
+    expect(await attacker.session()).toBeNull();
+  });
+
+  it("a response to a challenge from another session fails", async () => {
+    const app = await setup();
+    await registerUser(app);
+    const victim = app.client();
+    const attacker = app.client();
+    const { body: victimOptions } = await getOptions(victim, "authenticate");
+    await getOptions(attacker, "authenticate");
+    const assertion = await app.authenticator.authenticate(victimOptions.options);
+
+    const response = await post(attacker, "authenticate", assertion);
+    expectFailure(app, response, "/auth/error?error=WebAuthnVerificationError", "WebAuthnVerificationError");
+    expect(app.errors.at(-1)?.cause?.err?.message).toMatch(/challenge/i);
+    expect(await attacker.session()).toBeNull();
+  });
+
+  it("an unknown credential id fails", async () => {
+    const app = await setup();
+    await registerUser(app);
+    const stranger = new SoftAuthenticator(ORIGIN);
+    const client = app.client();
+    await stranger.register((await getOptions(client, "register", { email: "eve@example.com" })).body.options);
+    const { body } = await getOptions(client, "authenticate");
+    const response = await post(client, "authenticate", await stranger.authenticate(body.options));
+    expectFailure(app, response, "/auth/error?error=WebAuthnVerificationError", "WebAuthnVerificationError");
+    expect(app.errors.at(-1)?.message).toMatch(/unknown passkey/i);
+    expect(await app.adapter.getUserByEmail!("eve@example.com")).toBeNull();
+  });
+
+  it("a missing challenge cookie fails", async () => {
+    const app = await setup();
+    await registerUser(app);
+    const client = app.client();
+    const assertion = await app.authenticator.authenticate({ challenge: "bm8tY2hhbGxlbmdlLWlzc3VlZA", rpId: "localhost" });
+    const response = await post(client, "authenticate", assertion);
+    expectFailure(app, response, "/auth/error?error=Configuration", "InvalidCheck");
+    expect(app.errors.at(-1)?.message).toMatch(/missing/i);
+  });
+
+  it("a challenge cookie of another provider, or of the other ceremony, or tampered with, fails", async () => {
+    const app = await setup({}, [{}, { id: "security-key", name: "Security key", enableConditionalUI: false }]);
+    await registerUser(app);
+    const client = app.client();
+
+    const { body: other } = await getOptions(client, "authenticate", {}, "security-key");
+    const response = await post(client, "authenticate", await app.authenticator.authenticate(other.options));
+    expectFailure(app, response, "/auth/error?error=Configuration", "InvalidCheck");
+    expect(app.errors.at(-1)?.message).toMatch(/another provider or ceremony/);
+
+    const { body: registration } = await getOptions(client, "register", { email: "new@example.com" });
+    const crossed = await post(
+      client,
+      "authenticate",
+      await app.authenticator.authenticate({ ...registration.options, rpId: "localhost" }),
+    );
+    expectFailure(app, crossed, "/auth/error?error=Configuration", "InvalidCheck");
+
+    const { body: fresh } = await getOptions(client, "authenticate");
+    const sealed = client.jar.get(CHALLENGE_COOKIE)!;
+    client.jar.cookies.set(CHALLENGE_COOKIE, { name: CHALLENGE_COOKIE, value: `${sealed.slice(0, -4)}AAAA`, attributes: {} });
+    const tampered = await post(client, "authenticate", await app.authenticator.authenticate(fresh.options));
+    expectFailure(app, tampered, "/auth/error?error=Configuration", "InvalidCheck");
+    expect(app.errors.at(-1)?.message).toMatch(/could not be read/);
+    expect(await client.session()).toBeNull();
+  });
+
+  it("a passkey of one WebAuthn provider does not sign in through another", async () => {
+    const app = await setup({}, [{}, { id: "security-key", name: "Security key", enableConditionalUI: false }]);
+    await registerUser(app);
+    const client = app.client();
+    const { body } = await getOptions(client, "authenticate", {}, "security-key");
+    const response = await post(client, "authenticate", await app.authenticator.authenticate(body.options), { provider: "security-key" });
+    expectFailure(app, response, "/auth/signin?error=AccountNotLinked", "AccountNotLinked");
+  });
+
+  it("a missing or wrong CSRF token fails (unlike the reference library, the callback is CSRF-protected)", async () => {
+    const app = await setup();
+    await registerUser(app);
+    for (const csrfToken of [null, "0".repeat(64)]) {
+      const client = app.client();
+      const { body } = await getOptions(client, "authenticate");
+      const response = await post(client, "authenticate", await app.authenticator.authenticate(body.options), { csrfToken });
+      expectFailure(app, response, "/auth/signin?error=MissingCSRF", "MissingCSRF");
+      expect(await client.session()).toBeNull();
+    }
+  });
+
+  it("the signIn callback's false is honoured at sign-in and at registration (nothing is stored)", async () => {
+    let allow = true;
+    const app = await setup({ callbacks: { signIn: () => allow } });
+    await registerUser(app);
+    allow = false;
+
+    const client = app.client();
+    const { body } = await getOptions(client, "authenticate");
+    const refused = await post(client, "authenticate", await app.authenticator.authenticate(body.options));
+    expectFailure(app, refused, "/auth/error?error=AccessDenied", "AccessDenied");
+    expect(await client.session()).toBeNull();
+
+    const { body: registration } = await getOptions(client, "register", { email: "bob@example.com" });
+    const refusedRegistration = await post(client, "register", await app.authenticator.register(registration.options));
+    expectFailure(app, refusedRegistration, "/auth/error?error=AccessDenied", "AccessDenied");
+    expect(await app.adapter.getUserByEmail!("bob@example.com")).toBeNull();
+  });
+
+  it("the signIn callback's redirect string is honoured: no session, no stored registration", async () => {
+    const app = await setup({ callbacks: { signIn: ({ user }) => (user.email === "ada@example.com" ? true : "/waitlist") } });
+    await registerUser(app);
+    const client = app.client();
+    const { body } = await getOptions(client, "register", { email: "bob@example.com" });
+    const response = await post(client, "register", await app.authenticator.register(body.options));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/waitlist`);
+    expect(challengeCleared(response)).toBe(true);
+    expect(await client.session()).toBeNull();
+    expect(await app.adapter.getUserByEmail!("bob@example.com")).toBeNull();
+  });
+
+  it("a response from another origin, without user verification, or malformed fails", async () => {
+    const app = await setup();
+    await registerUser(app);
+    const client = app.client();
+
+    const { body: a } = await getOptions(client, "authenticate");
+    const wrongOrigin = await post(
+      client,
+      "authenticate",
+      await app.authenticator.authenticate(a.options, { origin: "https://evil.example" }),
+    );
+    expectFailure(app, wrongOrigin, "/auth/error?error=WebAuthnVerificationError", "WebAuthnVerificationError");
+
+    const { body: b } = await getOptions(client, "authenticate");
+    const unverified = await post(client, "authenticate", await app.authenticator.authenticate(b.options, { userVerified: false }));
+    expectFailure(app, unverified, "/auth/error?error=WebAuthnVerificationError", "WebAuthnVerificationError");
+
+    for (const [action, data] of [
+      ["authenticate", "{not json"],
+      ["authenticate", { id: "x" }],
+      ["sign-up", { id: "x", response: {} }],
+      ["authenticate", { id: "%%%", rawId: "%%%", response: {}, type: "public-key" }],
+    ] as const) {
+      await getOptions(client, "authenticate");
+      const response = await post(client, action, data);
+      expectFailure(app, response, "/auth/error?error=WebAuthnVerificationError", "WebAuthnVerificationError");
+    }
+    expect(await client.session()).toBeNull();
+  });
+
+  it("answers fetch clients with {url} (X-Auth-Return-Redirect), still clearing the challenge", async () => {
+    const app = await setup();
+    const client = app.client();
+    const csrfToken = await client.csrf();
+    const response = await client.send("/auth/callback/passkey", {
+      json: { action: "authenticate", data: "{}", csrfToken },
+      headers: { "x-auth-return-redirect": "1" },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ url: `${ORIGIN}/auth/error?error=WebAuthnVerificationError` });
+    expect(challengeCleared(response)).toBe(true);
+  });
+});
+
+describe("passkey registration rules", () => {
+  it("a new user gets user, account and authenticator rows, events, and a session", async () => {
+    const app = await setup();
+    const { client, user, stored } = await registerUser(app);
+    expect(user).toMatchObject({ email: "ada@example.com", emailVerified: null });
+    expect(stored).toMatchObject({ userId: user.id, counter: 0, credentialDeviceType: "singleDevice", transports: "internal" });
+    expect(stored.credentialID).toMatch(/^[A-Za-z0-9+/]+=*$/); // standard base64, as Auth.js stores it
+    expect(stored.providerAccountId).toBe(stored.credentialID);
+    expect(await app.adapter.getAccount!(stored.credentialID, "passkey")).toMatchObject({ userId: user.id, type: "webauthn" });
+    expect(app.events.map(([name]) => name)).toEqual(["createUser", "linkAccount", "signIn"]);
+    expect(app.events[2]?.[1]).toMatchObject({ isNewUser: true, account: { type: "webauthn", provider: "passkey" } });
+    expect((await client.session())?.user?.email).toBe("ada@example.com");
+    expect(app.warnings).toEqual(["experimental-webauthn"]);
+  });
+
+  it("refuses registering onto an existing user's email when not signed in as them", async () => {
+    const app = await setup();
+    await registerUser(app);
+    const client = app.client();
+    const { response } = await getOptions(client, "register", { email: "ADA@example.com" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=AccountNotLinked`);
+    expect(client.jar.get(CHALLENGE_COOKIE)).toBeUndefined();
+  });
+
+  it("a signed-in user adds a second passkey to their own account and keeps their session", async () => {
+    const app = await setup();
+    const { client, user, stored } = await registerUser(app);
+    const sessionCookie = client.jar.get("authlib.session-token");
+    const { body } = await getOptions(client, "register", { email: "someone-else@example.com" });
+    expect(body.options.user.name).toBe("ada@example.com");
+    expect(body.options.excludeCredentials).toEqual([
+      { id: stored.credentialID.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""), type: "public-key", transports: ["internal"] },
+    ]);
+
+    const second = new SoftAuthenticator(ORIGIN);
+    const response = await post(client, "register", await second.register(body.options));
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/`);
+    expect(client.jar.get("authlib.session-token")).toBe(sessionCookie);
+    expect(await app.adapter.listAuthenticatorsByUserId!(user.id)).toHaveLength(2);
+    expect(await app.adapter.getUserByEmail!("someone-else@example.com")).toBeNull();
+
+    // The new passkey signs in as the same user.
+    const other = app.client();
+    const { body: options } = await getOptions(other, "authenticate");
+    await post(other, "authenticate", await second.authenticate(options.options));
+    expect((await other.session())?.user?.email).toBe("ada@example.com");
+  });
+
+  it("a registration started while signed in cannot be finished after signing out", async () => {
+    const app = await setup();
+    const { client } = await registerUser(app);
+    const { body } = await getOptions(client, "register");
+    const csrfToken = await client.csrf();
+    await client.send("/auth/signout", { form: { csrfToken } });
+    const response = await post(client, "register", await new SoftAuthenticator(ORIGIN).register(body.options));
+    expectFailure(app, response, "/auth/signin?error=AccountNotLinked", "AccountNotLinked");
+  });
+
+  it("needs a valid email for a new user", async () => {
+    const app = await setup();
+    for (const email of ["", "a@b@example.com", "ada＠example.com, eve@evil.example"]) {
+      const { response } = await getOptions(app.client(), "register", { email });
+      expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=WebAuthnVerificationError`);
+    }
+  });
+});
+
+describe("passkey options route", () => {
+  it("registration options: required resident key and user verification, RP from the request, sealed challenge cookie", async () => {
+    const app = await setup();
+    const client = app.client();
+    const { response, body } = await getOptions(client, "register", { email: "ada@example.com" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toContain("no-store");
+    expect(body.action).toBe("register");
+    expect(body.options).toMatchObject({
+      rp: { id: "localhost", name: "localhost:3000" },
+      user: { name: "ada@example.com", displayName: "ada@example.com" },
+      attestation: "none",
+      timeout: 300_000,
+      authenticatorSelection: { residentKey: "required", requireResidentKey: true, userVerification: "required" },
+      excludeCredentials: [],
+    });
+    const cookie = response.setCookies.find((c) => c.name === CHALLENGE_COOKIE)!;
+    expect(cookie.attributes).toMatchObject({ maxAge: 900, httponly: true, samesite: "Lax", path: "/" });
+    expect(cookie.value.split(".")).toHaveLength(5); // a JWE: the challenge is not readable
+    expect(cookie.value).not.toContain(body.options.challenge);
+  });
+
+  it("authentication options: allowCredentials for a known email, empty otherwise (discoverable / conditional UI)", async () => {
+    const app = await setup();
+    const { stored } = await registerUser(app);
+    const client = app.client();
+    const known = await getOptions(client, "authenticate", { email: "ada@example.com" });
+    expect(known.body.options).toMatchObject({ rpId: "localhost", userVerification: "required", timeout: 300_000 });
+    expect(known.body.options.allowCredentials).toHaveLength(1);
+    expect(known.body.options.allowCredentials[0].id).toBe(stored.credentialID.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""));
+    for (const query of [{ email: "nobody@example.com" }, {}, { email: "not an email" }]) {
+      expect((await getOptions(client, "authenticate", query)).body.options.allowCredentials).toEqual([]);
+    }
+  });
+
+  it("uses the configured relying party; a response for another origin then fails", async () => {
+    const app = await setup({}, [{ relyingParty: { id: "example.com", name: "Example", origin: "https://app.example.com" } }]);
+    const client = app.client();
+    const { body } = await getOptions(client, "register", { email: "ada@example.com" });
+    expect(body.options.rp).toEqual({ id: "example.com", name: "Example" });
+    const response = await post(client, "register", await app.authenticator.register(body.options));
+    expectFailure(app, response, "/auth/error?error=WebAuthnVerificationError", "WebAuthnVerificationError");
+    expect(app.errors.at(-1)?.cause?.err?.message).toMatch(/origin/i);
+  });
+
+  it("refuses an unknown action (400) and a provider that is not WebAuthn", async () => {
+    const app = await setup();
+    const client = app.client();
+    const { response, body } = await getOptions(client, "signup");
+    expect(response.status).toBe(400);
+    expect(body.error).toBe("UnknownAction");
+    const unknown = await getOptions(client, "authenticate", {}, "github");
+    expect(unknown.response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`);
+    expect(app.errors.at(-1)?.type).toBe("InvalidProvider");
+  });
+});
+
+describe("passkey configuration, page and script", () => {
+  it("without experimental.enableWebAuthn the config assertion fires", async () => {
+    const app = await setup({ experimental: {} });
+    const response = await Auth(new Request(`${ORIGIN}/auth/webauthn-options/passkey?action=authenticate`), app.config);
+    expect(response.status).toBe(500);
+    expect(await response.json()).toMatchObject({ error: "Configuration" });
+    expect(app.errors.map((e) => e.type)).toEqual(["ExperimentalFeatureNotEnabled"]);
+    const page = await Auth(new Request(`${ORIGIN}/auth/signin`), app.config);
+    expect(page.status).toBe(500);
+  });
+
+  it("conditional UI needs a form field with autocomplete 'webauthn'", async () => {
+    const app = await setup({}, [{ formFields: { email: { label: "Email", autocomplete: "email" } } }]);
+    const response = await Auth(new Request(`${ORIGIN}/auth/providers`), app.config);
+    expect(response.status).toBe(500);
+    expect(app.errors.map((e) => e.type)).toEqual(["MissingWebAuthnAutocomplete"]);
+  });
+
+  it("the sign-in page offers the passkey section and loads the library's own script (no inline script)", async () => {
+    const app = await setup();
+    const response = await app.client().send("/auth/signin?callbackUrl=%2Fdashboard");
+    const html = await response.text();
+    expect(html).toContain("Sign in with Passkey");
+    expect(html).toContain("Register a passkey");
+    expect(html).toMatch(/<input id="[^"]+" name="email" type="email" autocomplete="username webauthn" required\/>/);
+    expect(html).toContain(`data-options-url="${ORIGIN}/auth/webauthn-options/passkey"`);
+    expect(html).toContain(`data-callback-url="${ORIGIN}/auth/callback/passkey"`);
+    expect(html).toContain(`data-redirect-to="${ORIGIN}/dashboard"`);
+    expect(html).toContain('data-conditional-ui="true"');
+    const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts).toHaveLength(1);
+    expect(scripts[0]?.[1]).toMatch(new RegExp(`^ src="${ORIGIN}/auth/webauthn-script\\?v=13-[0-9a-f]{8}" defer$`));
+    expect(scripts[0]?.[2]).toBe("");
+  });
+
+  it("serves @simplewebauthn/browser and the client script from the package (no CDN)", async () => {
+    const app = await setup();
+    const response = await Auth(new Request(`${ORIGIN}/auth/webauthn-script?v=1`), app.config);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(response.headers.get("cache-control")).toBe("private, max-age=31536000, immutable");
+    expect(response.headers.getSetCookie()).toEqual([]);
+    const script = await response.text();
+    expect(script).toMatch(/^\/\* \[@simplewebauthn\/browser@13\./);
+    expect(script).toContain("SimpleWebAuthnBrowser");
+    expect(script).toContain("data-authlib-webauthn");
+    expect(script).not.toMatch(/https?:\/\/(unpkg|cdn|jsdelivr)/);
+
+    const without = { ...app.config, providers: [], experimental: {} };
+    expect((await Auth(new Request(`${ORIGIN}/auth/webauthn-script`), without)).status).toBe(400);
+  });
+});
