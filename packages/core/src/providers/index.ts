@@ -1,0 +1,32 @@
+/**
+ * Every built-in provider. Import one by its own path (`@authlib/core/providers/github`) to load only
+ * what you use; this index is for discovery and tooling.
+ *
+ * @module providers
+ */
+export { default as Apple } from "./apple.js";
+export { default as Auth0 } from "./auth0.js";
+export { default as Authentik } from "./authentik.js";
+export { default as Bitbucket } from "./bitbucket.js";
+export { default as Cognito } from "./cognito.js";
+export { default as Credentials } from "./credentials.js";
+export { default as Discord } from "./discord.js";
+export { default as Email } from "./email.js";
+export { default as Facebook } from "./facebook.js";
+export { default as GitHub } from "./github.js";
+export { default as GitLab } from "./gitlab.js";
+export { default as Google } from "./google.js";
+export { default as Keycloak } from "./keycloak.js";
+export { default as LinkedIn } from "./linkedin.js";
+export { default as MicrosoftEntraID } from "./microsoft-entra-id.js";
+export { default as Nodemailer } from "./nodemailer.js";
+export { default as Okta } from "./okta.js";
+export { default as Passkey } from "./passkey.js";
+export { default as Reddit } from "./reddit.js";
+export { default as Slack } from "./slack.js";
+export { default as Spotify } from "./spotify.js";
+export { default as Twitch } from "./twitch.js";
+export { default as Twitter } from "./twitter.js";
+export { default as Zitadel } from "./zitadel.js";
+export { OAuthProvider } from "./oauth.js";
+export type * from "./types.js";
