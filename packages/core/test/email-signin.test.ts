@@ -95,6 +95,32 @@ describe("email sign-in against a real SMTP server", () => {
     expect(events).toEqual(["updateUser old@example.com", "signIn old@example.com new=false"]);
   });
 
+  it("a user with passkeys but an unverified email is replaced when the address owner signs in (no takeover)", async () => {
+    const { client, adapter, config } = await setup();
+    config.logger = { ...config.logger, warn: () => {} };
+    const squatter = await adapter.createUser!({ id: crypto.randomUUID(), email: "owner@example.com", emailVerified: null, name: "Squatter" });
+    await adapter.linkAccount!({ userId: squatter.id, type: "webauthn", provider: "passkey", providerAccountId: "cred-1" });
+    await adapter.createAuthenticator!({
+      credentialID: "cred-1", userId: squatter.id, providerAccountId: "cred-1", counter: 0, credentialBackedUp: false,
+      credentialPublicKey: "AAAA", credentialDeviceType: "singleDevice", transports: "internal",
+    });
+    await requestLink(client, "owner@example.com");
+    await client.send(linkFrom());
+    const session = await client.session();
+    expect(session?.user.email).toBe("owner@example.com");
+    expect(session?.user.name).toBeNull();
+    expect(await adapter.getUser!(squatter.id)).toBeNull();
+    expect(await adapter.getAuthenticator!("cred-1")).toBeNull();
+    // A verified user with passkeys is kept.
+    const { client: c2, adapter: a2 } = await setup();
+    const owner = await a2.createUser!({ id: crypto.randomUUID(), email: "kept@example.com", emailVerified: new Date(), name: "Kept" });
+    await a2.createAuthenticator!({ credentialID: "cred-2", userId: owner.id, providerAccountId: "cred-2", counter: 0, credentialBackedUp: false, credentialPublicKey: "AAAA", credentialDeviceType: "singleDevice" });
+    await requestLink(c2, "kept@example.com");
+    await c2.send(linkFrom());
+    expect((await c2.session())?.user.name).toBe("Kept");
+    expect(await a2.getAuthenticator!("cred-2")).not.toBeNull();
+  });
+
   it("a link past maxAge ends on the error page with Verification", async () => {
     const { client } = await setup({ maxAge: 1 });
     await requestLink(client, "late@example.com");

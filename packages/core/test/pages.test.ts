@@ -58,7 +58,12 @@ function isSafeUrl(url: string): boolean {
 /** The invariants every page must keep, whatever the input. */
 function expectInert(html: string): void {
   expect(html.startsWith('<!DOCTYPE html><html lang="en"')).toBe(true);
-  expect(html).not.toMatch(/<script/i);
+  // The one script a page may load: the library's own passkey script, same origin, versioned, no inline code.
+  for (const script of html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    expect(script[1]).toMatch(new RegExp(`^ src="${BASE}/webauthn-script\\?v=[\\w-]+" defer$`));
+    expect(script[2]).toBe("");
+  }
+  expect(html.match(/<script/gi)?.length ?? 0).toBe([...html.matchAll(/<script [^>]*><\/script>/gi)].length);
   expect(html).not.toMatch(/<link/i);
   expect(html).not.toMatch(/<iframe|<object|<embed/i);
   expect(tagsNamed(html, "style")).toHaveLength(1);
@@ -96,7 +101,8 @@ function hiddenValues(form: string, name: string): string[] {
 
 /** The forms of a page, as HTML snippets. */
 function forms(html: string): string[] {
-  return [...html.matchAll(/<form[\s\S]*?<\/form>/g)].map((match) => match[0]);
+  // The passkey registration form is driven by the passkey script (it never submits): not a POST form.
+  return [...html.matchAll(/<form[\s\S]*?<\/form>/g)].map((match) => match[0]).filter((form) => !form.includes("data-webauthn-register"));
 }
 
 function alertText(html: string): string | undefined {
@@ -181,7 +187,7 @@ describe("sign-in page", () => {
   it("renders one POST form per provider, each with the CSRF token and the callback URL", () => {
     const { html } = signIn();
     const all = forms(html);
-    expect(all).toHaveLength(4); // webauthn renders nothing yet
+    expect(all).toHaveLength(4); // the passkey section has no POST form (covered in test/webauthn/passkey-negative.test.ts)
     for (const form of all) {
       expect(tagsNamed(form, "form")[0].attrs.method).toBe("post");
       expect(hiddenValues(form, "csrfToken")).toEqual(["csrf-token-123"]);
@@ -200,7 +206,8 @@ describe("sign-in page", () => {
     expect(html).toContain("Sign in with Corp SSO");
     expect(html).toContain("Sign in with Email");
     expect(html).toContain("Sign in with Credentials");
-    expect(html).not.toContain("Passkey");
+    expect(html).toContain("Sign in with Passkey"); // the passkey section: a button and the script-driven registration form
+    expect(html).toContain("Register a passkey");
   });
 
   it("renders the email field, prefilled", () => {
@@ -244,14 +251,14 @@ describe("sign-in page", () => {
 
   it("puts separators between groups: consecutive OAuth buttons are one group", () => {
     const count = (html: string) => html.split('class="divider"').length - 1;
-    expect(count(signIn().html)).toBe(2); // [github, corp] | email | credentials
+    expect(count(signIn().html)).toBe(3); // [github, corp] | email | credentials | passkey
     expect(count(signIn({ providers: [github, oidc] }).html)).toBe(0);
     expect(count(signIn({ providers: [email, github, credentials] }).html)).toBe(2);
-    expect(count(signIn({ providers: [github, passkey] }).html)).toBe(0);
+    expect(count(signIn({ providers: [github, passkey] }).html)).toBe(1);
   });
 
   it("says so when no provider can be shown", () => {
-    const { html } = signIn({ providers: [passkey] });
+    const { html } = signIn({ providers: [] });
     expect(forms(html)).toHaveLength(0);
     expect(html).toContain("No sign-in methods are configured.");
   });

@@ -69,6 +69,23 @@ async function redeem(options: InternalOptions, provider: EmailConfig, identifie
   return null;
 }
 
+/**
+ * The user this verified address signs into. A user whose email was never verified but who has passkeys
+ * was made by whoever registered those passkeys, which proves nothing about the address: letting the
+ * address owner in would hand the passkey holder their account. Such a user is removed (with its
+ * passkeys, accounts and sessions) and the owner starts afresh.
+ */
+async function claimableUser(options: InternalOptions, identifier: string): Promise<AdapterUser | null> {
+  const adapter = options.adapter!;
+  const existing = await adapter.getUserByEmail!(identifier);
+  if (!existing || existing.emailVerified || !adapter.listAuthenticatorsByUserId || !adapter.deleteUser) return existing;
+  const passkeys = await adapter.listAuthenticatorsByUserId(existing.id);
+  if (passkeys.length === 0) return existing;
+  options.logger.warn("unverified-passkey-user-replaced");
+  await adapter.deleteUser(existing.id);
+  return null;
+}
+
 /** GET /callback/:provider for an email provider. */
 export async function emailCallback(options: InternalOptions, request: RequestInternal, provider: InternalProvider & EmailConfig): Promise<ResponseInternal> {
   const adapter = options.adapter!;
@@ -87,7 +104,7 @@ export async function emailCallback(options: InternalOptions, request: RequestIn
     throw new Verification("The sign-in link is unknown, used already, or expired.", { cause: { hasInvite: !!invite, expired } });
   }
 
-  const existing = await adapter.getUserByEmail!(identifier);
+  const existing = await claimableUser(options, identifier);
   const candidate: AdapterUser = existing ?? { id: crypto.randomUUID(), email: identifier, emailVerified: null };
   const account: Account = { providerAccountId: identifier, userId: candidate.id, type: "email", provider: provider.id };
   const redirect = await askSignInCallback(options, { user: candidate, account });

@@ -1,6 +1,6 @@
 /**
  * The built-in pages: sign-in, sign-out, error and verify-request. Each render function is pure (no I/O)
- * and returns a complete, self-contained HTML document (no scripts, no external resources) with the
+ * and returns a complete, self-contained HTML document (no inline scripts, nothing from another host; the passkey section loads one script served by authlib itself) with the
  * HTTP status to send it with. Every value from the request or the configuration is escaped by the
  * renderer; theme colours and URLs are validated and replaced by defaults (or left out) when unsafe.
  *

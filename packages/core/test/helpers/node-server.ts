@@ -41,11 +41,11 @@ export interface NodeServer {
   close(): Promise<void>;
 }
 
-async function readBody(message: IncomingMessage): Promise<Buffer | undefined> {
+async function readBody(message: IncomingMessage): Promise<Uint8Array<ArrayBuffer> | undefined> {
   if (message.method === "GET" || message.method === "HEAD") return undefined;
   const chunks: Buffer[] = [];
   for await (const chunk of message) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  return new Uint8Array(Buffer.concat(chunks));
 }
 
 /** The Web `Request` of a node request, its URL on `origin`. */

@@ -57,7 +57,7 @@ function uint32(value: number): Uint8Array {
 }
 
 /** A DER INTEGER from an unsigned big-endian number. */
-function derInteger(bytes: Uint8Array): Uint8Array {
+function derInteger(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   let start = 0;
   while (start < bytes.length - 1 && bytes[start] === 0) start++;
   const trimmed = bytes.slice(start);
@@ -66,7 +66,7 @@ function derInteger(bytes: Uint8Array): Uint8Array {
 }
 
 /** WebCrypto's raw r||s ECDSA signature as the DER sequence WebAuthn uses. */
-function toDerSignature(raw: Uint8Array): Uint8Array {
+function toDerSignature(raw: Uint8Array): Uint8Array<ArrayBuffer> {
   const body = concat(derInteger(raw.slice(0, 32)), derInteger(raw.slice(32)));
   return concat(new Uint8Array([0x30, body.length]), body);
 }
@@ -116,7 +116,7 @@ export class SoftAuthenticator {
     const attestationObject = isoCBOR.encode(
       new Map<string, string | Uint8Array | Map<string, never>>([
         ["fmt", "none"],
-        ["attStmt", new Map()],
+        ["attStmt", new Map<string, never>()],
         ["authData", authData],
       ]),
     );
