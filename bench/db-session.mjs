@@ -3,11 +3,11 @@
 // Run: npm run build && node bench/db-session.mjs   (PostgreSQL: AUTHLIB_BENCH_DATABASE_URL, default
 // postgres://postgres@127.0.0.1:5432/test; skipped with a note when it does not answer)
 import { Auth as RefAuth } from "@auth/core";
-import RefCredentials from "@auth/core/providers/credentials";
 import { encode as refEncode } from "@auth/core/jwt";
+import RefCredentials from "@auth/core/providers/credentials";
 import { Auth } from "@authlib/core";
-import Credentials from "@authlib/core/providers/credentials";
 import { encode } from "@authlib/core/jwt";
+import Credentials from "@authlib/core/providers/credentials";
 import { HostedDbAdapter, HostedDbClient } from "@authlib/hosted-db-adapter";
 import { compare } from "./measure.mjs";
 
@@ -28,7 +28,13 @@ async function databaseContender(databaseURL) {
   const cookie = `authlib.session-token=${sessionToken}`;
   const check = await (await Auth(request(cookie), config)).json();
   if (check?.user?.email !== "ada@example.com") throw new Error(`bench setup failed for ${databaseURL}`);
-  return { run: () => Auth(request(cookie), config), close: async () => { await client.query(`DROP SCHEMA IF EXISTS "${branch}" CASCADE`); await client.close(); } };
+  return {
+    run: () => Auth(request(cookie), config),
+    close: async () => {
+      await client.query(`DROP SCHEMA IF EXISTS "${branch}" CASCADE`);
+      await client.close();
+    },
+  };
 }
 
 const pgUrl = process.env.AUTHLIB_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";

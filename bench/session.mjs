@@ -1,11 +1,11 @@
 // bench/session: GET /session through Auth() in-process, authlib vs @auth/core with the same config, one run.
 // Run: npm run build && node bench/session.mjs
 import { Auth as RefAuth } from "@auth/core";
-import RefCredentials from "@auth/core/providers/credentials";
 import { encode as refEncode } from "@auth/core/jwt";
+import RefCredentials from "@auth/core/providers/credentials";
 import { Auth } from "@authlib/core";
-import Credentials from "@authlib/core/providers/credentials";
 import { encode } from "@authlib/core/jwt";
+import Credentials from "@authlib/core/providers/credentials";
 import { compare } from "./measure.mjs";
 
 const secret = "bench-secret-0123456789abcdef0123456789";

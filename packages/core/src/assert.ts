@@ -2,22 +2,51 @@
  * Start-up checks of a configuration. A mistake an operator can make is reported here, by name, before
  * any action runs; the user sees a generic error page and the details go to the server log only.
  */
-import { DuplicateConditionalUI, ExperimentalFeatureNotEnabled, InvalidEndpoints, InvalidProvider, MissingAdapter, MissingAdapterMethods, MissingAuthorize, MissingSecret, MissingWebAuthnAutocomplete, UntrustedHost, type AuthError } from "./errors.js";
+
 import type { Adapter } from "./adapters.js";
+import {
+  type AuthError,
+  DuplicateConditionalUI,
+  ExperimentalFeatureNotEnabled,
+  InvalidEndpoints,
+  InvalidProvider,
+  MissingAdapter,
+  MissingAdapterMethods,
+  MissingAuthorize,
+  MissingSecret,
+  MissingWebAuthnAutocomplete,
+  UntrustedHost,
+} from "./errors.js";
 import type { ProviderConfig } from "./providers/types.js";
 import type { AuthConfig, SessionStrategy } from "./types.js";
 
 const databaseSessionMethods: Array<keyof Adapter> = [
-  "createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "linkAccount",
-  "createSession", "getSessionAndUser", "updateSession", "deleteSession",
+  "createUser",
+  "getUser",
+  "getUserByEmail",
+  "getUserByAccount",
+  "updateUser",
+  "linkAccount",
+  "createSession",
+  "getSessionAndUser",
+  "updateSession",
+  "deleteSession",
 ];
 const emailMethods: Array<keyof Adapter> = ["createVerificationToken", "useVerificationToken", "getUserByEmail"];
-const webAuthnMethods: Array<keyof Adapter> = [
-  "createUser", "getUser", "getUserByEmail", "linkAccount", "getAccount", "getAuthenticator", "createAuthenticator",
-  "listAuthenticatorsByUserId", "updateAuthenticatorCounter",
-];
+/** The adapter methods passkeys need. */
+export const webAuthnMethods = [
+  "createUser",
+  "getUser",
+  "getUserByEmail",
+  "linkAccount",
+  "getAccount",
+  "getAuthenticator",
+  "createAuthenticator",
+  "listAuthenticatorsByUserId",
+  "updateAuthenticatorCounter",
+] as const satisfies ReadonlyArray<keyof Adapter>;
 
-function missingMethods(adapter: Adapter, methods: Array<keyof Adapter>): string[] {
+function missingMethods(adapter: Adapter, methods: ReadonlyArray<keyof Adapter>): string[] {
   return methods.filter((m) => typeof adapter[m] !== "function");
 }
 
@@ -28,7 +57,9 @@ function hasEndpoint(value: unknown): boolean {
 /** The first configuration error, or `undefined` when the configuration is usable. */
 export function assertConfig(config: AuthConfig, providers: ProviderConfig[], strategy: SessionStrategy): AuthError | undefined {
   if (!config.trustHost) {
-    return new UntrustedHost("The host is not trusted. Set `trustHost: true` (or AUTH_TRUST_HOST=true) when a proxy you control sets the Host header, or set AUTHLIB_URL.");
+    return new UntrustedHost(
+      "The host is not trusted. Set `trustHost: true` (or AUTH_TRUST_HOST=true) when a proxy you control sets the Host header, or set AUTHLIB_URL.",
+    );
   }
   const secrets = Array.isArray(config.secret) ? config.secret : [config.secret];
   if (!secrets.some((s) => typeof s === "string" && s.length > 0)) {
@@ -58,14 +89,19 @@ export function assertConfig(config: AuthConfig, providers: ProviderConfig[], st
 
   const webAuthn = providers.filter((p) => p.type === "webauthn");
   if (webAuthn.length > 0 && !config.experimental?.enableWebAuthn) {
-    return new ExperimentalFeatureNotEnabled("WebAuthn is experimental. To use it, set `experimental: { enableWebAuthn: true }` in the config.");
+    return new ExperimentalFeatureNotEnabled(
+      "WebAuthn is experimental. To use it, set `experimental: { enableWebAuthn: true }` in the config.",
+    );
   }
   const conditionalUI = webAuthn.filter((p) => p.enableConditionalUI);
   if (conditionalUI.length > 1) {
     return new DuplicateConditionalUI("Only one WebAuthn provider may enable conditional UI.");
   }
   const withoutAutocomplete = conditionalUI.find(
-    (p) => !Object.values(p.formFields ?? {}).some((field) => typeof field.autocomplete === "string" && field.autocomplete.split(/\s+/).includes("webauthn")),
+    (p) =>
+      !Object.values(p.formFields ?? {}).some(
+        (field) => typeof field.autocomplete === "string" && field.autocomplete.split(/\s+/).includes("webauthn"),
+      ),
   );
   if (withoutAutocomplete) {
     return new MissingWebAuthnAutocomplete(
@@ -74,14 +110,15 @@ export function assertConfig(config: AuthConfig, providers: ProviderConfig[], st
   }
 
   const { adapter } = config;
-  const needs: Array<[string, Array<keyof Adapter>]> = [];
+  const needs: Array<[string, ReadonlyArray<keyof Adapter>]> = [];
   if (providers.some((p) => p.type === "email")) needs.push(["Email sign-in", emailMethods]);
   if (strategy === "database") needs.push(["Database sessions", databaseSessionMethods]);
   if (webAuthn.length > 0) needs.push(["WebAuthn", webAuthnMethods]);
   for (const [feature, methods] of needs) {
     if (!adapter) return new MissingAdapter(`${feature} needs a database adapter: set \`adapter\` in the config.`);
     const missing = missingMethods(adapter, methods);
-    if (missing.length > 0) return new MissingAdapterMethods(`${feature} needs these adapter methods, which are missing: ${missing.join(", ")}.`);
+    if (missing.length > 0)
+      return new MissingAdapterMethods(`${feature} needs these adapter methods, which are missing: ${missing.join(", ")}.`);
   }
   return undefined;
 }

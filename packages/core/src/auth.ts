@@ -4,9 +4,9 @@
 import { handleAction } from "./actions/index.js";
 import { assertConfig } from "./assert.js";
 import { initOptions, normaliseBasePath, requestOrigin, resolveProviders, resolveSessionOptions } from "./config.js";
-import { AuthError, CredentialsSignin, UnknownAction, isClientSafeError } from "./errors.js";
-import { jsonError, toResponse } from "./http/response.js";
+import { AuthError, CredentialsSignin, isClientSafeError, UnknownAction } from "./errors.js";
 import { parseRequest } from "./http/request.js";
+import { jsonError, toResponse } from "./http/response.js";
 import type { RequestInternal } from "./internal-types.js";
 import { createLogger } from "./logger.js";
 import { renderErrorPage } from "./pages/index.js";
@@ -101,7 +101,10 @@ function errorResponse(error: unknown, request: RequestInternal, config: AuthCon
   if (authError instanceof CredentialsSignin) query.set("code", authError.code);
   const origin = requestOrigin(request.request, config.trustHost);
   const basePath = normaliseBasePath(config.basePath);
-  const page = authError.kind === "signIn" && type !== "Configuration" ? (config.pages?.signIn ?? `${basePath}/signin`) : (config.pages?.error ?? `${basePath}/error`);
+  const page =
+    authError.kind === "signIn" && type !== "Configuration"
+      ? (config.pages?.signIn ?? `${basePath}/signin`)
+      : (config.pages?.error ?? `${basePath}/error`);
   const url = new URL(page, origin);
   for (const [key, value] of query) url.searchParams.set(key, value);
   return toResponse({ redirect: url.href }, asJson);

@@ -43,7 +43,11 @@ export function requestOrigin(request: Request, trustHost: boolean | undefined):
 export function resolveProviders(config: AuthConfig, authUrl: string): InternalProvider[] {
   return config.providers.map((entry) => {
     const provider: ProviderConfig = typeof entry === "function" ? entry() : entry;
-    return { ...provider, signinUrl: `${authUrl}/signin/${provider.id}`, callbackUrl: `${authUrl}/callback/${provider.id}` } as InternalProvider;
+    return {
+      ...provider,
+      signinUrl: `${authUrl}/signin/${provider.id}`,
+      callbackUrl: `${authUrl}/callback/${provider.id}`,
+    } as InternalProvider;
   });
 }
 
@@ -60,10 +64,11 @@ export function resolveSessionOptions(config: AuthConfig): SessionOptions {
 const defaultCallbacks: CallbacksOptions = {
   signIn: () => true,
   redirect: defaultRedirect,
-  session: ({ session }) => ({
-    user: { name: session.user?.name ?? null, email: session.user?.email ?? null, image: session.user?.image ?? null },
-    expires: session.expires,
-  }) as Session,
+  session: ({ session }) =>
+    ({
+      user: { name: session.user?.name ?? null, email: session.user?.email ?? null, image: session.user?.image ?? null },
+      expires: session.expires,
+    }) as Session,
   jwt: ({ token }) => token,
 };
 
@@ -155,7 +160,8 @@ export async function initOptions(
   let callbackUrl = `${origin}/`;
   if (candidate) {
     callbackUrl = await resolveRedirect(candidate, origin, callbacks.redirect, logger);
-    if (callbackUrl !== fromCookie) setCookies.push({ name: cookies.callbackUrl.name, value: callbackUrl, options: cookies.callbackUrl.options });
+    if (callbackUrl !== fromCookie)
+      setCookies.push({ name: cookies.callbackUrl.name, value: callbackUrl, options: cookies.callbackUrl.options });
   } else if (fromCookie) {
     callbackUrl = await resolveRedirect(fromCookie, origin, callbacks.redirect, logger);
   }

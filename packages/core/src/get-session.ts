@@ -2,12 +2,12 @@
  * `getSession(request, config)`: the session of a request, for server code outside a framework
  * integration. Fails closed: any error, any non-OK answer gives `data: null`, never an error object.
  */
-import { parseRequest } from "./http/request.js";
-import { initOptions, normaliseBasePath } from "./config.js";
+
 import { assertConfig } from "./assert.js";
-import { resolveProviders, resolveSessionOptions } from "./config.js";
-import { createLogger } from "./logger.js";
+import { initOptions, normaliseBasePath, resolveProviders, resolveSessionOptions } from "./config.js";
 import type { Cookie } from "./http/cookies.js";
+import { parseRequest } from "./http/request.js";
+import { createLogger } from "./logger.js";
 import type { AuthConfig, Session } from "./types.js";
 
 /** The session of `request` (or `null`) and the cookies to set on the response (a refreshed session). */

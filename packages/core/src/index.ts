@@ -11,15 +11,16 @@
  *
  * @module @authlib/core
  */
-export { Auth } from "./auth.js";
-export { getSession } from "./get-session.js";
-export * from "./errors.js";
-export { encode, decode, getToken } from "./jwt.js";
-export type { JWT, DefaultJWT, JWTEncodeParams, JWTDecodeParams, JWTOptions, GetTokenParams } from "./jwt.js";
-export { setEnvDefaults } from "./env.js";
-export type { EnvSource } from "./env.js";
-export { skipCSRFCheck } from "./symbols.js";
-export type { Cookie } from "./http/cookies.js";
-export type * from "./types.js";
+
 export type * from "./adapters.js";
+export { Auth } from "./auth.js";
+export type { EnvSource } from "./env.js";
+export { setEnvDefaults } from "./env.js";
+export * from "./errors.js";
+export { getSession } from "./get-session.js";
+export type { Cookie } from "./http/cookies.js";
+export type { DefaultJWT, GetTokenParams, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "./jwt.js";
+export { decode, encode, getToken } from "./jwt.js";
 export type * from "./providers/types.js";
+export { skipCSRFCheck } from "./symbols.js";
+export type * from "./types.js";

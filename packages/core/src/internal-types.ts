@@ -19,7 +19,17 @@ import type {
 } from "./types.js";
 
 /** The routes authlib answers under its base path. */
-export type AuthAction = "providers" | "csrf" | "session" | "signin" | "callback" | "signout" | "error" | "verify-request" | "webauthn-options" | "webauthn-script";
+export type AuthAction =
+  | "providers"
+  | "csrf"
+  | "session"
+  | "signin"
+  | "callback"
+  | "signout"
+  | "error"
+  | "verify-request"
+  | "webauthn-options"
+  | "webauthn-script";
 
 /** A request, parsed once. */
 export interface RequestInternal {

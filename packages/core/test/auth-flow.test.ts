@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { Auth } from "../src/auth.js";
+import { CredentialsSignin } from "../src/errors.js";
 import { getSession } from "../src/get-session.js";
 import { encode } from "../src/jwt.js";
 import Credentials from "../src/providers/credentials.js";
 import { skipCSRFCheck } from "../src/symbols.js";
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
-import { Auth } from "../src/auth.js";
-import { CredentialsSignin } from "../src/errors.js";
 
 const secret = "engine-test-secret-0123456789abcdef";
 
@@ -56,7 +56,10 @@ function makeConfig(overrides: Partial<AuthConfig> = {}) {
       signOut: record("events.signOut"),
       session: record("events.session"),
     },
-    logger: { error: (e) => logs.push(`${e.name}: ${e.message} ${String((e.cause as { err?: Error })?.err ?? "")}`), warn: (c) => logs.push(`warn ${c}`) },
+    logger: {
+      error: (e) => logs.push(`${e.name}: ${e.message} ${String((e.cause as { err?: Error })?.err ?? "")}`),
+      warn: (c) => logs.push(`warn ${c}`),
+    },
     ...overrides,
   };
   return { config, calls, logs };
@@ -98,7 +101,11 @@ describe("credentials sign-in, session, update, sign-out through Auth()", () => 
     expect(signInCallback.account).toEqual({ providerAccountId: "user-1", type: "credentials", provider: "credentials" });
     expect(signInCallback.credentials).toEqual({ username: "ada", password: "correct horse" });
     const jwtAtSignIn = calls.find(([n]) => n === "callbacks.jwt")?.[1] as Record<string, unknown>;
-    expect(jwtAtSignIn).toMatchObject({ trigger: "signIn", isNewUser: false, token: { name: "Ada", email: "ada@example.com", picture: "/ada.png", sub: "user-1" } });
+    expect(jwtAtSignIn).toMatchObject({
+      trigger: "signIn",
+      isNewUser: false,
+      token: { name: "Ada", email: "ada@example.com", picture: "/ada.png", sub: "user-1" },
+    });
 
     // 3. Session
     const sessionResponse = await client.send("/auth/session");
@@ -252,17 +259,16 @@ describe("CSRF", () => {
     expect(response.headers.get("location")).toContain("error=MissingCSRF");
   });
 
-  it.each([
-    [{ origin: "https://evil.example" }],
-    [{ origin: "null" }],
-    [{ "sec-fetch-site": "cross-site" }],
-  ])("refuses a cross-site POST with a valid token (%o)", async (headers) => {
-    const { config } = makeConfig();
-    const client = authClient(config);
-    const csrfToken = await client.csrf();
-    const response = await client.send("/auth/signout", { form: { csrfToken }, headers: { ...headers, cookie: client.jar.header() } });
-    expect(response.headers.get("location")).toContain("error=MissingCSRF");
-  });
+  it.each([[{ origin: "https://evil.example" }], [{ origin: "null" }], [{ "sec-fetch-site": "cross-site" }]])(
+    "refuses a cross-site POST with a valid token (%o)",
+    async (headers) => {
+      const { config } = makeConfig();
+      const client = authClient(config);
+      const csrfToken = await client.csrf();
+      const response = await client.send("/auth/signout", { form: { csrfToken }, headers: { ...headers, cookie: client.jar.header() } });
+      expect(response.headers.get("location")).toContain("error=MissingCSRF");
+    },
+  );
 
   it("skipCSRFCheck switches it off deliberately, and /csrf then answers 404", async () => {
     const { config } = makeConfig({ skipCSRFCheck });
@@ -352,7 +358,9 @@ describe("open redirects", () => {
     const client = authClient(config);
     expect((await signIn(client, "ada", "correct horse", "/a/b?c=d#e")).headers.get("location")).toBe("http://localhost:3000/a/b?c=d#e");
     const again = authClient(config);
-    expect((await signIn(again, "ada", "correct horse", "http://localhost:3000/x")).headers.get("location")).toBe("http://localhost:3000/x");
+    expect((await signIn(again, "ada", "correct horse", "http://localhost:3000/x")).headers.get("location")).toBe(
+      "http://localhost:3000/x",
+    );
   });
 });
 
@@ -431,7 +439,11 @@ describe("session cookie", () => {
     const { config } = makeConfig({
       jwt: {
         encode: async ({ token, maxAge }) =>
-          new SignJWT({ ...token }).setProtectedHeader({ alg: "HS256" }).setIssuedAt().setExpirationTime(`${maxAge ?? 60}s`).sign(key),
+          new SignJWT({ ...token })
+            .setProtectedHeader({ alg: "HS256" })
+            .setIssuedAt()
+            .setExpirationTime(`${maxAge ?? 60}s`)
+            .sign(key),
         decode: async ({ token }) => (token ? ((await jwtVerify(token, key)).payload as Record<string, unknown>) : null),
       },
     });
@@ -515,13 +527,29 @@ describe("configuration assertions", () => {
     ["missing secret", { secret: undefined }, "MissingSecret"],
     ["empty secret array", { secret: [] }, "MissingSecret"],
     ["untrusted host", { trustHost: false }, "UntrustedHost"],
-    ["credentials without authorize", { providers: [{ id: "c", name: "C", type: "credentials", credentials: {} } as never] }, "MissingAuthorize"],
-    ["webauthn without the experimental flag", { providers: [{ id: "passkey", name: "Passkey", type: "webauthn" }] }, "ExperimentalFeatureNotEnabled"],
+    [
+      "credentials without authorize",
+      { providers: [{ id: "c", name: "C", type: "credentials", credentials: {} } as never] },
+      "MissingAuthorize",
+    ],
+    [
+      "webauthn without the experimental flag",
+      { providers: [{ id: "passkey", name: "Passkey", type: "webauthn" }] },
+      "ExperimentalFeatureNotEnabled",
+    ],
     ["database strategy without adapter", { session: { strategy: "database" } }, "MissingAdapter"],
     ["adapter without methods", { adapter: { getUser: async () => null } }, "MissingAdapterMethods"],
-    ["email without adapter", { providers: [{ id: "email", name: "Email", type: "email", sendVerificationRequest: () => {} }] }, "MissingAdapter"],
+    [
+      "email without adapter",
+      { providers: [{ id: "email", name: "Email", type: "email", sendVerificationRequest: () => {} }] },
+      "MissingAdapter",
+    ],
     ["oauth without issuer or endpoints", { providers: [{ id: "x", name: "X", type: "oauth", clientId: "a" }] }, "InvalidEndpoints"],
-    ["duplicate provider ids", { providers: [Credentials({ authorize: () => null }), Credentials({ authorize: () => null })] }, "InvalidProvider"],
+    [
+      "duplicate provider ids",
+      { providers: [Credentials({ authorize: () => null }), Credentials({ authorize: () => null })] },
+      "InvalidProvider",
+    ],
   ];
 
   it.each(cases)("%s: logged once by name; JSON 500 and an error page that reveal nothing", async (_name, overrides, type) => {

@@ -28,7 +28,11 @@ async function setup(overrides: Partial<AuthConfig> = {}) {
     callbacks: {
       session: (params) => {
         calls.push(["session", params]);
-        return { ...params.session, ...("user" in params ? { userId: params.user.id } : {}), update: params.trigger === "update" ? params.newSession : undefined } as never;
+        return {
+          ...params.session,
+          ...("user" in params ? { userId: params.user.id } : {}),
+          update: params.trigger === "update" ? params.newSession : undefined,
+        } as never;
       },
     },
     events: {

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { normalizeEmail } from "../src/email/normalize.js";
 import { memoryRateLimitStore } from "../src/email/rate-limit.js";
+import { AuthError } from "../src/errors.js";
 import Nodemailer from "../src/providers/nodemailer.js";
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "./helpers/database.js";
 import { startSmtpServer } from "./helpers/smtp.js";
-import { AuthError } from "../src/errors.js";
 
 const secret = "email-test-secret-0123456789abcdef";
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -27,7 +27,14 @@ async function setup(providerOptions: Record<string, unknown> = {}, configOverri
     secret,
     trustHost: true,
     adapter: db.adapter,
-    providers: [Nodemailer({ server: smtp.transport, from: "Demo <no-reply@demo.test>", rateLimit: { store: memoryRateLimitStore() }, ...providerOptions })],
+    providers: [
+      Nodemailer({
+        server: smtp.transport,
+        from: "Demo <no-reply@demo.test>",
+        rateLimit: { store: memoryRateLimitStore() },
+        ...providerOptions,
+      }),
+    ],
     events: {
       createUser: ({ user }) => void events.push(`createUser ${user.email}`),
       updateUser: ({ user }) => void events.push(`updateUser ${user.email}`),
@@ -98,11 +105,22 @@ describe("email sign-in against a real SMTP server", () => {
   it("a user with passkeys but an unverified email is replaced when the address owner signs in (no takeover)", async () => {
     const { client, adapter, config } = await setup();
     config.logger = { ...config.logger, warn: () => {} };
-    const squatter = await adapter.createUser!({ id: crypto.randomUUID(), email: "owner@example.com", emailVerified: null, name: "Squatter" });
+    const squatter = await adapter.createUser!({
+      id: crypto.randomUUID(),
+      email: "owner@example.com",
+      emailVerified: null,
+      name: "Squatter",
+    });
     await adapter.linkAccount!({ userId: squatter.id, type: "webauthn", provider: "passkey", providerAccountId: "cred-1" });
     await adapter.createAuthenticator!({
-      credentialID: "cred-1", userId: squatter.id, providerAccountId: "cred-1", counter: 0, credentialBackedUp: false,
-      credentialPublicKey: "AAAA", credentialDeviceType: "singleDevice", transports: "internal",
+      credentialID: "cred-1",
+      userId: squatter.id,
+      providerAccountId: "cred-1",
+      counter: 0,
+      credentialBackedUp: false,
+      credentialPublicKey: "AAAA",
+      credentialDeviceType: "singleDevice",
+      transports: "internal",
     });
     await requestLink(client, "owner@example.com");
     await client.send(linkFrom());
@@ -114,7 +132,15 @@ describe("email sign-in against a real SMTP server", () => {
     // A verified user with passkeys is kept.
     const { client: c2, adapter: a2 } = await setup();
     const owner = await a2.createUser!({ id: crypto.randomUUID(), email: "kept@example.com", emailVerified: new Date(), name: "Kept" });
-    await a2.createAuthenticator!({ credentialID: "cred-2", userId: owner.id, providerAccountId: "cred-2", counter: 0, credentialBackedUp: false, credentialPublicKey: "AAAA", credentialDeviceType: "singleDevice" });
+    await a2.createAuthenticator!({
+      credentialID: "cred-2",
+      userId: owner.id,
+      providerAccountId: "cred-2",
+      counter: 0,
+      credentialBackedUp: false,
+      credentialPublicKey: "AAAA",
+      credentialDeviceType: "singleDevice",
+    });
     await requestLink(c2, "kept@example.com");
     await c2.send(linkFrom());
     expect((await c2.session())?.user.name).toBe("Kept");
@@ -170,7 +196,9 @@ describe("email sign-in against a real SMTP server", () => {
   });
 
   it("an SMTP server that is down: error on the sign-in page, nothing crashes", async () => {
-    const { client, logs } = await setup({ server: { host: "127.0.0.1", port: 1, secure: false, ignoreTLS: true, connectionTimeout: 2000 } });
+    const { client, logs } = await setup({
+      server: { host: "127.0.0.1", port: 1, secure: false, ignoreTLS: true, connectionTimeout: 2000 },
+    });
     const response = await requestLink(client, "down@example.com");
     expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError");
     expect(logs.some((l) => l.startsWith("EmailSignInError"))).toBe(true);
@@ -255,4 +283,3 @@ describe("normalizeEmail", () => {
     expect(() => normalizeEmail(42)).toThrow();
   });
 });
-

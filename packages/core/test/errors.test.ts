@@ -34,7 +34,8 @@ const errorTypes: ErrorType[] = [
   "DuplicateConditionalUI",
   "MissingWebAuthnAutocomplete",
   "WebAuthnVerificationError",
-  "ExperimentalFeatureNotEnabled", "RateLimited",
+  "ExperimentalFeatureNotEnabled",
+  "RateLimited",
 ];
 const signInKind = new Set([
   "RateLimited",

@@ -19,7 +19,11 @@ let endpoints: { authorization_endpoint: string; token_endpoint: string; userinf
 beforeAll(async () => {
   op = await startTestOP({
     clients: [
-      { client_id: "app", client_secret: "app-secret", redirect_uris: [`${origin}/auth/callback/op`, `${origin}/auth/callback/op-refresh`] },
+      {
+        client_id: "app",
+        client_secret: "app-secret",
+        redirect_uris: [`${origin}/auth/callback/op`, `${origin}/auth/callback/op-refresh`],
+      },
       { client_id: "plain", client_secret: "plain-secret", redirect_uris: [`${origin}/auth/callback/plain`] },
       { client_id: "second", client_secret: "second-secret", redirect_uris: [`${origin}/auth/callback/second`] },
     ],
@@ -32,7 +36,16 @@ afterAll(async () => {
 });
 
 const oidc = (extra: Partial<OAuthConfig> = {}): OAuthConfig =>
-  ({ id: "op", name: "Test OP", type: "oidc", issuer: op.issuer, clientId: "app", clientSecret: "app-secret", checks: ["pkce", "state", "nonce"], ...extra }) as OAuthConfig;
+  ({
+    id: "op",
+    name: "Test OP",
+    type: "oidc",
+    issuer: op.issuer,
+    clientId: "app",
+    clientSecret: "app-secret",
+    checks: ["pkce", "state", "nonce"],
+    ...extra,
+  }) as OAuthConfig;
 
 function recorder() {
   const calls: Array<[string, any]> = [];
@@ -52,7 +65,11 @@ function recorder() {
 }
 
 /** Starts the sign-in, lets the OP log `user` in, and follows the callback. */
-async function signInWith(client: ReturnType<typeof authClient>, providerId: string, options: { user?: string; query?: string; deny?: boolean } = {}) {
+async function signInWith(
+  client: ReturnType<typeof authClient>,
+  providerId: string,
+  options: { user?: string; query?: string; deny?: boolean } = {},
+) {
   const csrfToken = await client.csrf();
   const start = await client.send(`/auth/signin/${providerId}${options.query ?? ""}`, { form: { csrfToken, callbackUrl: "/dashboard" } });
   expect(start.status).toBe(302);
@@ -134,7 +151,9 @@ describe("OIDC sign-in through Auth() (JWT sessions, no adapter)", () => {
     const start = await client.send("/auth/signin/op", { form: { csrfToken } });
     const callback = await op.authorize(start.headers.get("location") as string);
     callback.searchParams.set("state", "forged");
-    expect((await client.send(callback.pathname + callback.search)).headers.get("location")).toBe(`${origin}/auth/signin?error=OAuthCallbackError`);
+    expect((await client.send(callback.pathname + callback.search)).headers.get("location")).toBe(
+      `${origin}/auth/signin?error=OAuthCallbackError`,
+    );
     expect(await client.session()).toBeNull();
     const stranger = authClient({ secret, trustHost: true, providers: [oidc()], logger: { error: () => {} } });
     const fresh = await signInWith(client, "op");
@@ -161,7 +180,11 @@ describe("OAuth with the hosted-db adapter", () => {
     expect(token).toMatch(/^[0-9a-f-]{36}$/);
     expect((await client.session())?.user.email).toBe("alice@example.com");
     const count = async (table: string) => Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]?.n);
-    expect([await count(db.db.authlib_users.sqlName), await count(db.db.authlib_accounts.sqlName), await count(db.db.authlib_sessions.sqlName)]).toEqual([1, 1, 1]);
+    expect([
+      await count(db.db.authlib_users.sqlName),
+      await count(db.db.authlib_accounts.sqlName),
+      await count(db.db.authlib_sessions.sqlName),
+    ]).toEqual([1, 1, 1]);
     expect(calls.filter(([n]) => n === "event.createUser")).toHaveLength(1);
     expect(calls.filter(([n]) => n === "event.linkAccount")).toHaveLength(1);
     expect(calls.find(([n]) => n === "event.signIn")?.[1].isNewUser).toBe(true);
@@ -169,7 +192,11 @@ describe("OAuth with the hosted-db adapter", () => {
 
     const again = authClient(authConfig);
     await signInWith(again, "op");
-    expect([await count(db.db.authlib_users.sqlName), await count(db.db.authlib_accounts.sqlName), await count(db.db.authlib_sessions.sqlName)]).toEqual([1, 1, 2]);
+    expect([
+      await count(db.db.authlib_users.sqlName),
+      await count(db.db.authlib_accounts.sqlName),
+      await count(db.db.authlib_sessions.sqlName),
+    ]).toEqual([1, 1, 2]);
     expect(calls.filter(([n]) => n === "event.createUser")).toHaveLength(1);
     expect(calls.filter(([n]) => n === "event.signIn").at(-1)?.[1].isNewUser).toBe(false);
 
@@ -223,7 +250,12 @@ describe("OAuth with the hosted-db adapter", () => {
       trustHost: true,
       adapter,
       session: { strategy: "jwt" },
-      providers: [oidc(), Credentials({ authorize: async () => adapter.createUser!({ id: crypto.randomUUID(), email: "mallory@example.com", emailVerified: null }) })],
+      providers: [
+        oidc(),
+        Credentials({
+          authorize: async () => adapter.createUser!({ id: crypto.randomUUID(), email: "mallory@example.com", emailVerified: null }),
+        }),
+      ],
     };
     await signInWith(authClient(config), "op"); // alice's account now belongs to alice's user
     const mallory = authClient(config);
@@ -257,7 +289,10 @@ describe("access-token refresh (JWT sessions)", () => {
   const refreshing = () => oidc({ id: "op-refresh", refreshAccessToken: true });
   const salt = "authlib.session-token";
 
-  async function expireStoredAccessToken(client: ReturnType<typeof authClient>, mutate: (oauth: Record<string, unknown>) => void = () => {}) {
+  async function expireStoredAccessToken(
+    client: ReturnType<typeof authClient>,
+    mutate: (oauth: Record<string, unknown>) => void = () => {},
+  ) {
     const payload = (await decode({ token: client.jar.get(salt), secret, salt })) as Record<string, any>;
     payload.oauth.expires_at = Math.floor(Date.now() / 1000) - 10;
     mutate(payload.oauth);

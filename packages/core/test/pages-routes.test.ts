@@ -8,7 +8,13 @@ const secret = "pages-routes-secret-0123456789abcdef";
 const base = (overrides: Partial<AuthConfig> = {}): AuthConfig => ({
   secret,
   trustHost: true,
-  providers: [Credentials({ name: "Password", credentials: { username: { label: "Username" } }, authorize: ({ username }) => (username === "new" ? { id: "n1" } : null) })],
+  providers: [
+    Credentials({
+      name: "Password",
+      credentials: { username: { label: "Username" } },
+      authorize: ({ username }) => (username === "new" ? { id: "n1" } : null),
+    }),
+  ],
   ...overrides,
 });
 
@@ -57,9 +63,13 @@ describe("built-in pages through Auth()", () => {
     expect((await client.send("/auth/signin?error=CredentialsSignin")).headers.get("location")).toBe(
       "http://localhost:3000/login?callbackUrl=http%3A%2F%2Flocalhost%3A3000%2F&error=CredentialsSignin",
     );
-    expect((await client.send("/auth/error?error=AccessDenied")).headers.get("location")).toBe("http://localhost:3000/oops?error=AccessDenied");
+    expect((await client.send("/auth/error?error=AccessDenied")).headers.get("location")).toBe(
+      "http://localhost:3000/oops?error=AccessDenied",
+    );
     expect((await client.send("/auth/signout")).headers.get("location")).toContain("http://localhost:3000/logout?callbackUrl=");
-    expect((await client.send("/auth/verify-request?provider=x")).headers.get("location")).toBe("http://localhost:3000/check-mail?provider=x");
+    expect((await client.send("/auth/verify-request?provider=x")).headers.get("location")).toBe(
+      "http://localhost:3000/check-mail?provider=x",
+    );
     const csrfToken = await client.csrf();
     const failed = await client.send("/auth/callback/credentials", { form: { csrfToken, username: "nobody" } });
     expect(failed.headers.get("location")).toBe("http://localhost:3000/login?error=CredentialsSignin&code=credentials");
@@ -90,7 +100,14 @@ describe("password helper", () => {
     expect(await verifyPassword("correct horse battery staple", hash)).toBe(true);
     expect(await verifyPassword("Correct horse battery staple", hash)).toBe(false);
     expect(await verifyPassword("", hash)).toBe(false);
-    for (const bad of ["", "plain", "scrypt$1$1$1$$", hash.replace("scrypt", "bcrypt"), hash.replace("$32768$", "$99999999$"), `${hash}x`]) {
+    for (const bad of [
+      "",
+      "plain",
+      "scrypt$1$1$1$$",
+      hash.replace("scrypt", "bcrypt"),
+      hash.replace("$32768$", "$99999999$"),
+      `${hash}x`,
+    ]) {
       expect(await verifyPassword("correct horse battery staple", bad)).toBe(false);
     }
   });

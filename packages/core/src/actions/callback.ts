@@ -31,23 +31,33 @@ export async function callbackAction(options: InternalOptions, request: RequestI
   throw new InvalidProvider(`The provider "${provider.id}" does not accept a ${request.method} callback.`);
 }
 
-async function oauthCallback(options: InternalOptions, request: RequestInternal, provider: InternalProvider & OAuthConfig): Promise<ResponseInternal> {
+async function oauthCallback(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: InternalProvider & OAuthConfig,
+): Promise<ResponseInternal> {
   const params = new URLSearchParams(
     request.method === "POST" ? Object.entries(request.body).map(([k, v]) => [k, String(v)]) : Object.entries(request.query),
   );
   const result = await finishAuthorization(oauthContext(options, request, provider), params);
   if (result.kind === "proxy-redirect") return { redirect: result.url };
   const { profile, account, cookies } = result;
-  const userByAccount = options.adapter ? await options.adapter.getUserByAccount!({ provider: account.provider, providerAccountId: account.providerAccountId }) : null;
+  const userByAccount = options.adapter
+    ? await options.adapter.getUserByAccount!({ provider: account.provider, providerAccountId: account.providerAccountId })
+    : null;
   const redirect = await askSignInCallback(options, { user: userByAccount ?? result.user, account, profile });
   if (redirect) return { redirect, cookies };
-  const { user, isNewUser } = await findOrCreateOAuthUser(options, request, provider, result.user, account, profile);
+  const { user, isNewUser } = await findOrCreateOAuthUser(options, request, provider, result.user, account);
   return completeSignIn(options, request, { user, account, profile, isNewUser }, cookies);
 }
 
 const formFields = new Set(["csrfToken", "callbackUrl"]);
 
-async function credentialsCallback(options: InternalOptions, request: RequestInternal, provider: InternalProvider & CredentialsConfig): Promise<ResponseInternal> {
+async function credentialsCallback(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: InternalProvider & CredentialsConfig,
+): Promise<ResponseInternal> {
   assertCsrf("credentials callback", options.csrfTokenVerified);
   const credentials = Object.fromEntries(Object.entries(request.body).filter(([key]) => !formFields.has(key)));
   const authorized = await provider.authorize(credentials, request.request);

@@ -5,13 +5,13 @@
  */
 import type { AdapterUser } from "../adapters.js";
 import { hmacHex, randomHex } from "../crypto/compare.js";
-import { allowVerificationMail } from "../email/rate-limit.js";
 import { normalizeEmail } from "../email/normalize.js";
+import { allowVerificationMail } from "../email/rate-limit.js";
 import { EmailSignInError, RateLimited, Verification } from "../errors.js";
+import { bodyString } from "../http/request.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
 import type { EmailConfig } from "../providers/types.js";
 import type { Account } from "../types.js";
-import { bodyString } from "../http/request.js";
 import { askSignInCallback, completeSignIn } from "./sign-in-flow.js";
 
 const HASH_LABEL = "authlib.verification-token:";
@@ -29,7 +29,11 @@ function normalise(provider: EmailConfig, input: unknown): string {
 }
 
 /** POST /signin/:provider for an email provider. */
-export async function emailSignIn(options: InternalOptions, request: RequestInternal, provider: InternalProvider & EmailConfig): Promise<ResponseInternal> {
+export async function emailSignIn(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: InternalProvider & EmailConfig,
+): Promise<ResponseInternal> {
   const adapter = options.adapter!;
   const identifier = normalise(provider, bodyString(request.body, "email"));
   const existing = await adapter.getUserByEmail!(identifier);
@@ -87,7 +91,11 @@ async function claimableUser(options: InternalOptions, identifier: string): Prom
 }
 
 /** GET /callback/:provider for an email provider. */
-export async function emailCallback(options: InternalOptions, request: RequestInternal, provider: InternalProvider & EmailConfig): Promise<ResponseInternal> {
+export async function emailCallback(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: InternalProvider & EmailConfig,
+): Promise<ResponseInternal> {
   const adapter = options.adapter!;
   const { token } = request.query;
   let identifier: string;
@@ -121,4 +129,3 @@ export async function emailCallback(options: InternalOptions, request: RequestIn
   }
   return completeSignIn(options, request, { user, account: { ...account, userId: user.id }, isNewUser });
 }
-

@@ -31,7 +31,10 @@ const routes: Record<string, Handler> = {
 function methodNotAllowed(request: RequestInternal): ResponseInternal {
   return {
     status: 400,
-    body: { error: "UnknownAction", message: `${request.method} is not supported on /${request.action}${request.providerId ? "/:provider" : ""}.` },
+    body: {
+      error: "UnknownAction",
+      message: `${request.method} is not supported on /${request.action}${request.providerId ? "/:provider" : ""}.`,
+    },
   };
 }
 

@@ -16,7 +16,7 @@ import { OAuthAccountNotLinked } from "../errors.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import { storedAccount } from "../oauth/index.js";
 import type { OAuthConfig } from "../providers/types.js";
-import type { Account, Profile, User } from "../types.js";
+import type { Account, User } from "../types.js";
 
 /** A stable, UUID-shaped user id for provider + account id (used without an adapter). */
 export async function stableUserId(provider: string, providerAccountId: string): Promise<string> {
@@ -36,7 +36,6 @@ export async function findOrCreateOAuthUser(
   provider: OAuthConfig,
   profileUser: User,
   account: Account,
-  profile: Profile,
 ): Promise<{ user: User | AdapterUser; isNewUser: boolean }> {
   const { adapter, events } = options;
   if (!adapter) {
@@ -60,7 +59,9 @@ export async function findOrCreateOAuthUser(
   const sameEmail = email ? await adapter.getUserByEmail!(email) : null;
   if (sameEmail) {
     if (!provider.allowDangerousEmailAccountLinking) {
-      throw new OAuthAccountNotLinked("Another account already uses this email address. Sign in with that account first, then link this one.");
+      throw new OAuthAccountNotLinked(
+        "Another account already uses this email address. Sign in with that account first, then link this one.",
+      );
     }
     await adapter.linkAccount!(accountRow(provider, account, sameEmail.id));
     await events.linkAccount({ user: sameEmail, account, profile: profileUser });

@@ -13,7 +13,10 @@ import type { CallbacksOptions } from "../types.js";
  * Asks the `signIn` callback. `false` or a thrown error ends in `AccessDenied` (carrying the original
  * message); a string is a redirect, returned validated; `true` returns `undefined`.
  */
-export async function askSignInCallback(options: InternalOptions, params: Parameters<CallbacksOptions["signIn"]>[0]): Promise<string | undefined> {
+export async function askSignInCallback(
+  options: InternalOptions,
+  params: Parameters<CallbacksOptions["signIn"]>[0],
+): Promise<string | undefined> {
   let result: boolean | string;
   try {
     result = await options.callbacks.signIn(params);

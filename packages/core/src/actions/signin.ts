@@ -3,12 +3,12 @@
  * email provider sends a sign-in link. The credentials form posts to /callback/:provider instead, so other
  * types go back to the sign-in page.
  */
-import { InvalidProvider, OAuthSignInError, AuthError } from "../errors.js";
+import { AuthError, InvalidProvider, OAuthSignInError } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
-import { oauthContext } from "./oauth-context.js";
 import { startAuthorization } from "../oauth/index.js";
 import { emailSignIn } from "./email.js";
+import { oauthContext } from "./oauth-context.js";
 
 export async function signInAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   assertCsrf("signin", options.csrfTokenVerified);

@@ -1,11 +1,11 @@
 /** GET /signout shows the confirmation page; POST /signout (CSRF) ends the session and redirects. */
 import { SignOutError } from "../errors.js";
-import { assertCsrf } from "../http/csrf.js";
 import type { Cookie } from "../http/cookies.js";
+import { clearChunkedCookie } from "../http/cookies.js";
+import { assertCsrf } from "../http/csrf.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { renderSignOutPage } from "../pages/index.js";
 import { withCallbackUrl } from "./sign-in-flow.js";
-import { clearChunkedCookie } from "../http/cookies.js";
 
 export function signOutPage(options: InternalOptions): ResponseInternal {
   if (options.pages.signOut) return { redirect: new URL(withCallbackUrl(options.pages.signOut, options.callbackUrl), options.origin).href };

@@ -16,7 +16,13 @@ export function verificationMail(params: { url: string; host: string; theme: The
   const buttonText = theme.buttonText && safeColour.test(theme.buttonText) ? theme.buttonText : "#ffffff";
   const html = renderToString(
     <body style="background:#f9f9f9;margin:0;padding:24px;font-family:Helvetica,Arial,sans-serif">
-      <table width="100%" cellPadding="0" cellSpacing="0" role="presentation" style="max-width:600px;margin:auto;background:#fff;border-radius:10px">
+      <table
+        width="100%"
+        cellPadding="0"
+        cellSpacing="0"
+        role="presentation"
+        style="max-width:600px;margin:auto;background:#fff;border-radius:10px"
+      >
         <tr>
           <td align="center" style="padding:24px 16px 8px;font-size:22px;color:#444">
             Sign in to <strong>{host}</strong>
@@ -24,7 +30,12 @@ export function verificationMail(params: { url: string; host: string; theme: The
         </tr>
         <tr>
           <td align="center" style="padding:16px">
-            <a href={url} target="_blank" rel="noreferrer" style={`background:${brand};color:${buttonText};text-decoration:none;border-radius:5px;padding:10px 20px;display:inline-block;font-weight:bold;font-size:18px`}>
+            <a
+              href={url}
+              target="_blank"
+              rel="noreferrer"
+              style={`background:${brand};color:${buttonText};text-decoration:none;border-radius:5px;padding:10px 20px;display:inline-block;font-weight:bold;font-size:18px`}
+            >
               Sign in
             </a>
           </td>

@@ -7,7 +7,16 @@ import { UnknownAction } from "../errors.js";
 import type { AuthAction, RequestInternal } from "../internal-types.js";
 
 const actions: ReadonlySet<string> = new Set<AuthAction>([
-  "providers", "csrf", "session", "signin", "callback", "signout", "error", "verify-request", "webauthn-options", "webauthn-script",
+  "providers",
+  "csrf",
+  "session",
+  "signin",
+  "callback",
+  "signout",
+  "error",
+  "verify-request",
+  "webauthn-options",
+  "webauthn-script",
 ]);
 /** Actions that take a provider id as second path segment. */
 const actionsWithProvider: ReadonlySet<string> = new Set<AuthAction>(["signin", "callback", "webauthn-options"]);

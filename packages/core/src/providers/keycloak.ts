@@ -5,7 +5,7 @@
  *
  * @module providers/keycloak
  */
-import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
+import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
 
 /** The claims of a Keycloak ID token with the default `profile` and `email` client scopes. */
 export interface KeycloakProfile {
@@ -40,12 +40,7 @@ export default function Keycloak(options?: OAuthUserConfig<KeycloakProfile>): OA
       id: "keycloak",
       name: "Keycloak",
       type: "oidc",
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: standardClaimsProfile,
       style: { brandColor: "#4d4d4d", text: "#fff" },
     },
     options,

@@ -5,8 +5,9 @@
  * Nodemailer({ server: process.env.EMAIL_SERVER, from: "Acme <no-reply@acme.test>" })
  * ```
  */
-import { AuthError } from "../errors.js";
+
 import { verificationMail } from "../email/template.js";
+import { AuthError } from "../errors.js";
 import type { EmailConfig, SendVerificationRequestParams } from "./types.js";
 
 /** Options of {@link Nodemailer}: `server` (a URL like `smtp://user:pass@host:587`, or transport options) is required. */

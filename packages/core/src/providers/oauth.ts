@@ -4,6 +4,7 @@
  *
  * @module providers/oauth
  */
+import type { User } from "../types.js";
 import type { OAuthConfig } from "./types.js";
 
 /** The options a preset accepts: any provider field; endpoint `params`, `client` and `style` are merged. */
@@ -62,4 +63,23 @@ export function mergeProviderOptions<P>(defaults: OAuthConfig<P>, options: OAuth
  */
 export function OAuthProvider<P>(config: OAuthConfig<P>): OAuthPresetConfig<P> {
   return mergeProviderOptions(config, {});
+}
+
+/** The standard OpenID Connect claims a `profile()` of an OIDC preset reads. */
+export interface StandardClaims {
+  sub: string;
+  name?: string | null;
+  preferred_username?: string | null;
+  email?: string | null;
+  picture?: string | null;
+}
+
+/** Maps standard OIDC claims to a `User`: `sub`, `name` (else `preferred_username`), `email`, `picture`. */
+export function standardClaimsProfile(profile: StandardClaims): User & { id: string } {
+  return {
+    id: profile.sub,
+    name: profile.name ?? profile.preferred_username ?? null,
+    email: profile.email ?? null,
+    image: profile.picture ?? null,
+  };
 }

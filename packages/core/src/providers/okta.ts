@@ -6,7 +6,7 @@
  *
  * @module providers/okta
  */
-import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
+import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
 
 /** The claims of an Okta ID token (https://developer.okta.com/docs/reference/api/oidc/#id-token-claims). */
 export interface OktaProfile {
@@ -40,12 +40,7 @@ export default function Okta(options?: OAuthUserConfig<OktaProfile>): OAuthPrese
       id: "okta",
       name: "Okta",
       type: "oidc",
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: standardClaimsProfile,
       style: { brandColor: "#00297a", text: "#fff" },
     },
     options,

@@ -7,7 +7,7 @@
  *
  * @module providers/zitadel
  */
-import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
+import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
 
 /** The claims of a ZITADEL ID token with user info (https://zitadel.com/docs/apis/openidoauth/claims). */
 export interface ZitadelProfile {
@@ -42,12 +42,7 @@ export default function Zitadel(options?: OAuthUserConfig<ZitadelProfile>): OAut
       id: "zitadel",
       name: "ZITADEL",
       type: "oidc",
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: standardClaimsProfile,
       style: { brandColor: "#3b4ad9", text: "#fff" },
     },
     options,

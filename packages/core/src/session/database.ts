@@ -24,7 +24,8 @@ function adapterOf(options: InternalOptions) {
   if (!adapter?.getSessionAndUser || !adapter.createSession || !adapter.deleteSession || !adapter.updateSession) {
     throw new SessionTokenError("Database sessions need an adapter with session methods.");
   }
-  return adapter as Required<Pick<typeof adapter, "getSessionAndUser" | "createSession" | "deleteSession" | "updateSession">> & typeof adapter;
+  return adapter as Required<Pick<typeof adapter, "getSessionAndUser" | "createSession" | "deleteSession" | "updateSession">> &
+    typeof adapter;
 }
 
 /** The live session and user of this request's cookie, deleting it when expired. */

@@ -5,9 +5,10 @@
  * runs every time, but a new cookie is issued only when `updateAge` has passed since the token was issued,
  * when the callback changed the token, or on an explicit update.
  */
-import { clearChunkedCookie, writeChunkedCookie } from "../http/cookies.js";
-import { readChunkedCookie } from "../http/cookie-chunks.js";
+
 import { JWTSessionError } from "../errors.js";
+import { readChunkedCookie } from "../http/cookie-chunks.js";
+import { clearChunkedCookie, writeChunkedCookie } from "../http/cookies.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import type { JWT } from "../jwt.js";
 import type { Session } from "../types.js";
@@ -26,7 +27,9 @@ async function readToken(options: InternalOptions, request: RequestInternal): Pr
   try {
     return (await options.jwt.decode({ token, secret: options.jwt.secret, salt: name })) ?? null;
   } catch (error) {
-    options.logger.error(error instanceof JWTSessionError ? error : new JWTSessionError("Could not decode the session token.", { cause: error as Error }));
+    options.logger.error(
+      error instanceof JWTSessionError ? error : new JWTSessionError("Could not decode the session token.", { cause: error as Error }),
+    );
     return null;
   }
 }

@@ -17,7 +17,11 @@ export interface SignInResult {
 /** A session strategy: JWT in a cookie, or a database row the cookie points to. */
 export interface SessionStrategyHandler {
   /** GET /session (and POST /session with `update`): the session the client sees, and cookie changes. */
-  read(options: InternalOptions, request: RequestInternal, update?: { data: unknown }): Promise<{ session: Session | null; cookies: Cookie[] }>;
+  read(
+    options: InternalOptions,
+    request: RequestInternal,
+    update?: { data: unknown },
+  ): Promise<{ session: Session | null; cookies: Cookie[] }>;
   /** After a successful sign-in: the cookies that carry the new session. */
   start(options: InternalOptions, request: RequestInternal, signIn: SignInResult): Promise<Cookie[]>;
   /** Sign-out: ends the session (firing `signOut`) and returns the cookies that clear it. */

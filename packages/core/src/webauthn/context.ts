@@ -5,26 +5,15 @@
  * @module webauthn/context
  */
 import type { Adapter } from "../adapters.js";
+import { webAuthnMethods } from "../assert.js";
 import { InvalidProvider, MissingAdapterMethods } from "../errors.js";
 import type { InternalOptions, InternalProvider, RequestInternal } from "../internal-types.js";
 import type { WebAuthnConfig } from "../providers/types.js";
 import { type ResolvedRelyingParty, resolveRelyingParty } from "./relying-party.js";
 import { loadSimpleWebAuthnServer, type SimpleWebAuthnServer } from "./server.js";
 
-const requiredMethods = [
-  "createUser",
-  "getUser",
-  "getUserByEmail",
-  "linkAccount",
-  "getAccount",
-  "getAuthenticator",
-  "createAuthenticator",
-  "listAuthenticatorsByUserId",
-  "updateAuthenticatorCounter",
-] as const;
-
 /** The adapter methods passkeys use (`deleteUser` only to undo a half-finished registration). */
-export type WebAuthnAdapter = Required<Pick<Adapter, (typeof requiredMethods)[number]>> & Pick<Adapter, "deleteUser">;
+export type WebAuthnAdapter = Required<Pick<Adapter, (typeof webAuthnMethods)[number]>> & Pick<Adapter, "deleteUser">;
 
 /** A WebAuthn provider with its route URLs. */
 export type WebAuthnProvider = InternalProvider & WebAuthnConfig;
@@ -51,7 +40,7 @@ export function webAuthnProviderOf(options: InternalOptions, request: RequestInt
 
 function adapterOf(options: InternalOptions): WebAuthnAdapter {
   const { adapter } = options;
-  const missing = requiredMethods.filter((method) => typeof adapter?.[method] !== "function");
+  const missing = webAuthnMethods.filter((method) => typeof adapter?.[method] !== "function");
   if (!adapter || missing.length > 0) {
     throw new MissingAdapterMethods(`WebAuthn needs these adapter methods, which are missing: ${missing.join(", ")}.`);
   }

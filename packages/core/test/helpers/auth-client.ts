@@ -67,7 +67,10 @@ export function authClient(config: AuthConfig, origin = "http://localhost:3000")
       headers.set("content-type", "application/json");
       body = JSON.stringify(init.json);
     }
-    const response = await Auth(new Request(new URL(path, origin), { method: init.method ?? (body ? "POST" : "GET"), headers, body }), config);
+    const response = await Auth(
+      new Request(new URL(path, origin), { method: init.method ?? (body ? "POST" : "GET"), headers, body }),
+      config,
+    );
     const setCookies = jar.apply(response);
     return Object.assign(response, { setCookies });
   }

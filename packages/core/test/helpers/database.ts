@@ -2,8 +2,9 @@
  * A real Postgres for core tests: one in-memory PGlite per test file (cold start is ~3 s and ~700 MB),
  * and a fresh branch (schema) per call, migrated, with the hosted-db adapter on it.
  */
-import { PGlite } from "@electric-sql/pglite";
+
 import { HostedDbAdapter, HostedDbClient } from "@authlib/hosted-db-adapter";
+import { PGlite } from "@electric-sql/pglite";
 
 let shared: PGlite | undefined;
 

@@ -3,7 +3,7 @@
  * sign-in tests. `refuse` makes it reject recipients.
  */
 import type { AddressInfo } from "node:net";
-import { simpleParser, type ParsedMail } from "mailparser";
+import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
 export async function startSmtpServer() {
