@@ -6,6 +6,7 @@ import { createServer } from "node:http";
 import { createQwikCity } from "@builder.io/qwik-city/middleware/node";
 import qwikCityPlan from "@qwik-city-plan";
 import render from "./entry.ssr";
+import { demoPasswordHash } from "./server/demo-user";
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? "localhost";
@@ -23,6 +24,9 @@ const server = createServer((req, res) => {
     });
   });
 });
+
+// The demo user's password hash is computed at start, as an app would have it stored.
+await demoPasswordHash();
 
 server.listen(port, host, () => {
   console.log(`authlib demo listening on http://${host}:${port}`);

@@ -32,13 +32,16 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
    * Request hook. Under `basePath` (default `/auth`) core answers: the built-in pages, the JSON
    * endpoints and the OAuth callbacks, with core's CSRF check. Elsewhere it does no auth work.
    */
-  const onRequest = async (ev: RequestEventCommon): Promise<void> => {
+  async function onRequest(ev: RequestEventCommon): Promise<void> {
     // The client build drops this body, and with it core, from the browser bundles.
     if (!isServer) return;
     await handleRequest(ev, configQrl);
-  };
+  }
 
+  // The loader and the actions are made here and exported by the app from src/routes/plugin@auth.ts,
+  // which is where Qwik City finds them: the rule below cannot see that from a library.
   /** The current session, or `null` when signed out. */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
   const useSession = routeLoader$(async (ev): Promise<Session | null> => readSession(ev, await loadAuthContext(ev, configQrl)));
 
   /**
@@ -46,6 +49,7 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
    * provider: `options.email`, `options.password`, …), `authorizationParams`. Redirects (303) on success;
    * rejected credentials give `{ failed: true, formErrors, fieldErrors, code }` with status 401.
    */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
   const useSignIn: Action<FormResult<SignInFailure>, SignInInput> = globalAction$(
     async (form, ev) => {
       const { providerId, redirectTo, options, authorizationParams } = signInSchema.parse(form);
@@ -67,6 +71,7 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
   );
 
   /** Signs out, then redirects (303) to `redirectTo` (default: the current page). */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
   const useSignOut: Action<FormResult<SignOutFailure>, SignOutInput> = globalAction$(
     async (form, ev) => {
       const { redirectTo } = signOutSchema.parse(form);
@@ -81,11 +86,14 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
 /** What {@link FrameworkAuth$} returns. */
 export type FrameworkAuthResult = ReturnType<typeof FrameworkAuthQrl>;
 
-
 /**
  * Initialises authlib for Qwik City (spec §4.1). The function receives the request event and returns
- * the configuration; it runs once per request, and `setEnvDefaults` then fills it from Qwik's `ev.env`
- * (`AUTH_SECRET`, `AUTHLIB_URL`, `AUTH_TRUST_HOST`, `AUTH_<PROVIDER>_ID`, …).
+ * the configuration; it runs once per request, on the server only, and `setEnvDefaults` then fills it
+ * from Qwik's `ev.env` (`AUTH_SECRET`, `AUTHLIB_URL`, `AUTH_TRUST_HOST`, `AUTH_<PROVIDER>_ID`, …).
+ *
+ * The client build still sees the function (components import `useSession` and friends from the same
+ * file). If it imports Node-only modules (password hashing, `node:fs`), start it with
+ * `if (!isServer) throw …` (`isServer` from `@builder.io/qwik/build`) so the client build drops them.
  *
  * @example
  * ```ts

@@ -7,11 +7,21 @@ import type { RequestEventCommon } from "@builder.io/qwik-city";
 import { type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
 import { sendResponse } from "./response.js";
 
+const QDATA_SUFFIX = "/q-data.json";
+
 /** Answers `basePath` requests through core `Auth()` (CSRF check on); prepares the context for the others. */
 export async function handleRequest(ev: RequestEventCommon, configQrl: FrameworkAuthConfigQrl): Promise<void> {
   const context = await loadAuthContext(ev, configQrl);
-  const { pathname } = new URL(ev.request.url);
+  const { pathname, search } = new URL(ev.request.url);
   if (pathname !== context.basePath && !pathname.startsWith(`${context.basePath}/`)) return;
+  if (pathname.endsWith(QDATA_SUFFIX)) {
+    // Qwik's client asks for `<page>/q-data.json` when it navigates, and follows a redirect (say, from a
+    // protected route to the sign-in page) by asking for the target's q-data too. authlib's pages are
+    // not Qwik routes: send the client to the page itself, which Qwik's client then loads as a document.
+    // (Sent as a response, not `ev.redirect`, which Qwik would turn back into a q-data URL.)
+    const location = `${pathname.slice(0, -QDATA_SUFFIX.length)}${search}`;
+    throw await sendResponse(ev, new Response(null, { status: 302, headers: { location, "cache-control": "no-store" } }));
+  }
   const response = await Auth(ev.request, context.config);
   throw await sendResponse(ev, response);
 }

@@ -7,9 +7,10 @@
  * `ev.headers.append("Set-Cookie", …)` would not do: the Node adapter sets headers one `setHeader` call
  * per entry (the last Set-Cookie wins) and then overwrites them with the cookie jar's.
  */
+
+import type { Cookie } from "@authlib/core";
 import type { RequestEventCommon } from "@builder.io/qwik-city";
 import type { AbortMessage } from "@builder.io/qwik-city/middleware/request-handler";
-import type { Cookie } from "@authlib/core";
 
 /** Adds each `Set-Cookie` line to the Qwik response, unchanged. */
 export function appendSetCookies(ev: RequestEventCommon, setCookies: readonly string[]): void {

@@ -6,6 +6,8 @@ import baseConfig from "../../vite.config";
 export default extendConfig(baseConfig, () => ({
   build: {
     ssr: true,
+    // Readable server code: error names and stack traces in the demo's log stay meaningful.
+    minify: false,
     rollupOptions: { input: ["src/entry.node-server.tsx", "@qwik-city-plan"] },
   },
   plugins: [nodeServerAdapter({ name: "node-server" })],

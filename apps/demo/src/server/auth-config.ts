@@ -1,9 +1,12 @@
 /**
  * The demo's authlib configuration: the credentials provider with the demo user, real provider presets
- * when their env variables are set, a session update hook, and every event into the audit log.
+ * (GitHub, Google) when their env variables are set, a session update hook, and every event into the
+ * audit log.
  */
-import { CredentialsSignin } from "@authlib/core";
+import { CredentialsSignin, type Provider } from "@authlib/core";
 import Credentials from "@authlib/core/providers/credentials";
+import GitHub from "@authlib/core/providers/github";
+import Google from "@authlib/core/providers/google";
 import type { FrameworkAuthConfig } from "@authlib/qwik";
 import { recordEvent } from "./audit-log";
 import { authorizeDemoUser } from "./demo-user";
@@ -20,6 +23,12 @@ class InvalidLogin extends CredentialsSignin {
 }
 
 const SECRET_VARIABLES = ["AUTH_SECRET", "AUTH_SECRET_1", "AUTH_SECRET_2", "AUTH_SECRET_3"];
+
+/** Real OAuth presets, each only when its client id and secret are set (setEnvDefaults reads them). */
+function presets(env: EnvGetter): Provider[] {
+  const configured = (id: string) => Boolean(env.get(`AUTH_${id}_ID`) && env.get(`AUTH_${id}_SECRET`));
+  return [...(configured("GITHUB") ? [GitHub] : []), ...(configured("GOOGLE") ? [Google] : [])];
+}
 
 /** The configuration, built per request from the env. */
 export function demoAuthConfig(env: EnvGetter): FrameworkAuthConfig {
@@ -39,6 +48,7 @@ export function demoAuthConfig(env: EnvGetter): FrameworkAuthConfig {
           return user;
         },
       }),
+      ...presets(env),
     ],
     callbacks: {
       // The profile page's "update session" sends { name }; only a short string is accepted.

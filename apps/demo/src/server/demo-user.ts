@@ -12,7 +12,7 @@ export const DEMO_PASSWORD = "correct-horse-battery";
 
 let passwordHash: Promise<string> | undefined;
 
-/** The stored hash of the demo password, computed once, on first use (the server's first request). */
+/** The stored hash of the demo password, computed once (the server does it at start). */
 export function demoPasswordHash(): Promise<string> {
   passwordHash ??= hashPassword(DEMO_PASSWORD);
   return passwordHash;

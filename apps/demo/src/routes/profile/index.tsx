@@ -1,21 +1,20 @@
 import { $, component$, useSignal } from "@builder.io/qwik";
-import { type DocumentHead, Link, useNavigate } from "@builder.io/qwik-city";
+import { type DocumentHead, Link } from "@builder.io/qwik-city";
 import { updateSession } from "../../components/update-session";
 import { useSession } from "../plugin@auth";
 
 export default component$(() => {
-  const session = useSession();
-  const navigate = useNavigate();
-  const name = useSignal(session.value?.user?.name ?? "");
+  const loaded = useSession();
+  // The session as the server last answered it: the page's, then the update endpoint's.
+  const session = useSignal(loaded.value);
   const status = useSignal("");
 
-  const update = $(async () => {
+  // The name is read from the form when it is submitted, whatever has or has not run in the page before.
+  const update = $(async (_event: SubmitEvent, form: HTMLFormElement) => {
     status.value = "Updating…";
     try {
-      const updated = await updateSession({ name: name.value });
-      status.value = `Session updated: ${updated?.user?.name ?? "(no name)"}`;
-      // Reload the route's loaders, so the session below is the one the server now reads from the cookie.
-      await navigate();
+      session.value = await updateSession({ name: String(new FormData(form).get("name") ?? "") });
+      status.value = `Session updated: ${session.value?.user?.name ?? "(no name)"}`;
     } catch (error) {
       status.value = error instanceof Error ? error.message : String(error);
     }
@@ -42,7 +41,7 @@ export default component$(() => {
       <h2>Update the session</h2>
       <form preventdefault:submit onSubmit$={update} class="stack">
         <label>
-          Display name <input name="name" bind:value={name} maxLength={64} />
+          Display name <input name="name" value={session.value.user?.name ?? ""} maxLength={64} />
         </label>
         <button type="submit">Update session</button>
         <p data-testid="update-status" aria-live="polite">

@@ -14,7 +14,9 @@ export default component$(() => {
   return (
     <>
       <h1>Protected</h1>
-      <p data-testid="protected-content">Only signed-in users see this. Hello, {session.value?.user?.name ?? session.value?.user?.email}.</p>
+      <p data-testid="protected-content">
+        Only signed-in users see this. Hello, {session.value?.user?.name ?? session.value?.user?.email}.
+      </p>
     </>
   );
 });

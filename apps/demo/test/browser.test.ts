@@ -1,0 +1,171 @@
+/**
+ * The demo in real Chromium (Debian's /usr/bin/chromium through playwright-core), against the production
+ * build served on 127.0.0.1: the sign-in flows, the protected page, a session update, sign-out, the audit
+ * log, and screenshots of the sign-in pages in light and dark mode (test-artifacts/demo/).
+ */
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type DemoServer, startDemo } from "./demo-server.js";
+
+const EMAIL = "demo@authlib.dev";
+const PASSWORD = "correct-horse-battery";
+const FAILED = "Sign in failed. Check the details you provided are correct.";
+const artifacts = fileURLToPath(new URL("../../../test-artifacts/demo/", import.meta.url));
+
+let demo: DemoServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  demo = await startDemo({ AUTH_SECRET: "browser-test-secret-0123456789abcdef0123456789" });
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await demo?.stop();
+});
+
+/** A page in a fresh context (its own cookies). */
+async function openPage(options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ baseURL: demo.origin, ...options });
+  context.setDefaultTimeout(10_000);
+  return context.newPage();
+}
+
+function pathOf(page: Page): string {
+  return new URL(page.url()).pathname;
+}
+
+/** Signs in on the app's own page (useSignIn) and waits for the redirect. */
+async function signInWithForm(page: Page, password: string, redirectTo = "/profile"): Promise<void> {
+  await page.goto(`/signin?redirectTo=${encodeURIComponent(redirectTo)}`);
+  await page.getByLabel("Email").fill(EMAIL);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+describe("the demo in Chromium", () => {
+  test("the home page shows the demo account", async () => {
+    const page = await openPage();
+    await page.goto("/");
+    expect(await page.getByTestId("demo-email").textContent()).toBe(EMAIL);
+    expect(await page.getByTestId("demo-password").textContent()).toBe(PASSWORD);
+    await page.context().close();
+  });
+
+  test("the protected page sends a signed-out visitor to the built-in sign-in page, and opens after signing in there", async () => {
+    const page = await openPage();
+    await page.goto("/protected");
+    expect(pathOf(page)).toBe("/auth/signin");
+    expect(new URL(page.url()).searchParams.get("callbackUrl")).toBe("/protected");
+
+    await page.getByLabel("Email").fill(EMAIL);
+    await page.getByLabel("Password").fill("not-the-password");
+    await page.getByRole("button", { name: "Sign in with Demo account" }).click();
+    await page.waitForURL(/error=CredentialsSignin/);
+    expect(new URL(page.url()).searchParams.get("code")).toBe("invalid-login");
+    expect(await page.getByRole("alert").textContent()).toContain(FAILED);
+
+    await page.getByLabel("Email").fill(EMAIL);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in with Demo account" }).click();
+    await page.waitForURL("**/protected");
+    expect(await page.getByTestId("protected-content").textContent()).toContain("Only signed-in users see this");
+    expect(await page.getByTestId("signed-in-as").textContent()).toBe(EMAIL);
+    await page.context().close();
+  });
+
+  test("the app's sign-in page (useSignIn) shows a wrong password's error and code in the form, and signs in with the right one", async () => {
+    const page = await openPage();
+    await signInWithForm(page, "not-the-password");
+    const error = page.getByTestId("signin-error");
+    await error.waitFor();
+    expect(await error.textContent()).toBe(`${FAILED} (code: invalid-login)`);
+    expect(pathOf(page)).toBe("/signin");
+
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.waitForURL("**/profile");
+    expect(await page.getByTestId("profile-name").textContent()).toBe("Demo User");
+    expect(await page.getByTestId("session-json").textContent()).toContain(EMAIL);
+    await page.context().close();
+  });
+
+  test("a session update reaches the session cookie", async () => {
+    const page = await openPage();
+    await signInWithForm(page, PASSWORD);
+    await page.waitForURL("**/profile");
+
+    await page.getByLabel("Display name").fill("Ada Lovelace");
+    await page.getByRole("button", { name: "Update session" }).click();
+    await expect.poll(() => page.getByTestId("update-status").textContent()).toBe("Session updated: Ada Lovelace");
+    expect(await page.getByTestId("profile-name").textContent()).toBe("Ada Lovelace");
+
+    // The server now reads the new name from the session cookie the update set.
+    await page.reload();
+    expect(await page.getByTestId("profile-name").textContent()).toBe("Ada Lovelace");
+    expect(await page.getByTestId("session-json").textContent()).toContain('"name": "Ada Lovelace"');
+    await page.context().close();
+  });
+
+  test("signing out ends the session", async () => {
+    const page = await openPage();
+    await signInWithForm(page, PASSWORD, "/protected");
+    await page.waitForURL("**/protected");
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.getByText("You are signed out.").waitFor();
+
+    await page.goto("/protected");
+    expect(pathOf(page)).toBe("/auth/signin");
+    await page.context().close();
+  });
+
+  test("the audit page lists the events as they happen", async () => {
+    const page = await openPage();
+    await signInWithForm(page, PASSWORD, "/audit");
+    await page.waitForURL("**/audit");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.goto("/audit");
+    const log = (await page.getByTestId("audit-log").textContent()) ?? "";
+    expect(log).toContain("signIn");
+    expect(log).toContain("signOut");
+    expect(log).toContain(EMAIL);
+    await page.context().close();
+  });
+
+  test("the sign-in pages follow the color scheme (screenshots in test-artifacts/demo/)", async () => {
+    mkdirSync(artifacts, { recursive: true });
+    const backgrounds: Record<string, string[]> = {};
+    for (const colorScheme of ["light", "dark"] as const) {
+      const page = await openPage({ colorScheme, viewport: { width: 900, height: 760 } });
+      for (const [name, path] of [
+        ["builtin-signin", "/auth/signin"],
+        ["app-signin", "/signin"],
+      ] as const) {
+        await page.goto(path);
+        await page.screenshot({ path: `${artifacts}${name}-${colorScheme}.png`, fullPage: true });
+        const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        backgrounds[name] = [...(backgrounds[name] ?? []), background];
+      }
+      await page.context().close();
+    }
+    for (const [light, dark] of Object.values(backgrounds)) expect(dark).not.toBe(light);
+  });
+});

@@ -1,0 +1,2 @@
+/** The message a form shows for rejected credentials: the same words as core's built-in sign-in page. */
+export const CREDENTIALS_SIGNIN_MESSAGE = "Sign in failed. Check the details you provided are correct.";

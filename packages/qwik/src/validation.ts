@@ -1,0 +1,86 @@
+/**
+ * Input validation of `useSignIn` and `useSignOut`, with the result shape of spec §4.1: on invalid input
+ * `{ failed: true, formErrors: string[], fieldErrors: { <field>?: string[] } }`.
+ *
+ * Qwik City's `zod$` reports each field error as a single string under a dotted key
+ * (`"options.redirectTo": "…"`); the spec wants arrays of messages under the top-level field names,
+ * which is zod's own `flatten()`. Hence a `validator$` around the same zod schemas.
+ */
+import { type ValidatorReturn, z } from "@builder.io/qwik-city";
+import type { AuthorizationParams } from "./sign-in.js";
+
+/** What a failed action reports besides `failed: true` (spec §4.1, §7.4). */
+export interface FormFailure<Field extends string> {
+  formErrors: string[];
+  fieldErrors: Partial<Record<Field, string[]>>;
+  /** Set when credentials were rejected: the `CredentialsSignin` code (safe to show; never says which field was wrong). */
+  code?: string;
+}
+
+/** The failure of `useSignIn`. */
+export type SignInFailure = FormFailure<"providerId" | "redirectTo" | "options" | "authorizationParams">;
+
+/** The failure of `useSignOut`. */
+export type SignOutFailure = FormFailure<"redirectTo">;
+
+/** Input of `useSignIn` (spec §4.1). Form fields may use dot notation: `options.redirectTo`, `options.email`. */
+export type SignInInput = {
+  /** The provider to sign in with. Without it, the user is sent to the sign-in page. */
+  providerId?: string;
+  /** Where to go after signing in (same origin). `options.redirectTo` wins when both are given. */
+  redirectTo?: string;
+  /** Passed to the provider (`email`, the credentials' fields, …), with an optional `redirectTo`. */
+  options?: { redirectTo?: string; [field: string]: unknown };
+  /** Extra parameters of an OAuth/OIDC authorization request. */
+  authorizationParams?: AuthorizationParams;
+};
+
+/** Input of `useSignOut` (spec §4.1). */
+export type SignOutInput = {
+  /** Where to go after signing out (same origin). Default: the current page. */
+  redirectTo?: string;
+};
+
+/** Validates the input of `useSignIn`. */
+export const signInSchema = z.object({
+  providerId: z.string().optional(),
+  redirectTo: z.string().optional(),
+  options: z.object({ redirectTo: z.string() }).passthrough().partial().optional(),
+  authorizationParams: z.union([z.string(), z.instanceof(URLSearchParams), z.record(z.string())]).optional(),
+}) satisfies z.ZodType<unknown, z.ZodTypeDef, SignInInput>;
+
+/** Validates the input of `useSignOut`. */
+export const signOutSchema = z.object({ redirectTo: z.string().optional() }) satisfies z.ZodType<unknown, z.ZodTypeDef, SignOutInput>;
+
+/** The top-level fields of `useSignIn`'s input. */
+export const signInFields = signInSchema.keyof().options;
+
+/** The top-level fields of `useSignOut`'s input. */
+export const signOutFields = signOutSchema.keyof().options;
+
+/**
+ * The value of `useSignIn` / `useSignOut` (spec §4.1): all fields undefined after a successful
+ * submission (which redirects), or `failed: true` with the errors.
+ */
+export type FormResult<Failure> = ({ failed: true } & Failure) | { [K in keyof Failure | "failed"]?: undefined };
+
+/**
+ * Validates `data` against an object schema whose top-level keys are `fields`: the parsed data, or a
+ * 400 with the spec's error shape (a nested error, such as one in `options.redirectTo`, is reported
+ * under its top-level field).
+ */
+export function validateInput<Field extends string>(
+  schema: z.AnyZodObject,
+  fields: readonly Field[],
+  data: unknown,
+): ValidatorReturn<FormFailure<Field>> {
+  const result = schema.safeParse(data);
+  if (result.success) return { success: true, data: result.data };
+  const flattened = result.error.flatten();
+  const fieldErrors: Partial<Record<Field, string[]>> = {};
+  for (const field of fields) {
+    const messages = flattened.fieldErrors[field];
+    if (messages) fieldErrors[field] = messages;
+  }
+  return { success: false, status: 400, error: { formErrors: flattened.formErrors, fieldErrors } };
+}

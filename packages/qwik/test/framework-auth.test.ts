@@ -1,0 +1,299 @@
+/**
+ * FrameworkAuth$ through Qwik City's real request handling: the fixture app (test/fixture) is built with
+ * the Qwik optimizer and served by Qwik City's Node middleware on 127.0.0.1.
+ */
+import { decode } from "@authlib/core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { CREDENTIALS_SIGNIN_MESSAGE } from "../src/messages.js";
+import { type FixtureApp, startFixture } from "./fixture-app.js";
+import { actionId, CookieJar, postForm, printedJson, request } from "./http.js";
+
+const SECRET = "qwik-fixture-secret-0123456789abcdef0123456789";
+const SESSION_COOKIE = "authlib.session-token";
+
+let app: FixtureApp;
+const previousSecret = process.env.AUTH_SECRET;
+
+beforeAll(async () => {
+  process.env.AUTH_SECRET = SECRET;
+  app = await startFixture();
+});
+
+afterAll(async () => {
+  await app?.close();
+  if (previousSecret === undefined) delete process.env.AUTH_SECRET;
+  else process.env.AUTH_SECRET = previousSecret;
+});
+
+function url(path: string): string {
+  return `${app.origin}${path}`;
+}
+
+async function csrfToken(jar: CookieJar): Promise<string> {
+  const response = await request(url("/api/authlib/csrf"), { jar });
+  return ((await response.json()) as { csrfToken: string }).csrfToken;
+}
+
+/** Signs in through the built-in credentials form; `padding` lengthens the name (and the cookie). */
+async function signInBuiltIn(jar: CookieJar, padding = 0): Promise<Response> {
+  return postForm(
+    url("/api/authlib/callback/credentials"),
+    { csrfToken: await csrfToken(jar), username: "ada", password: "lovelace", padding: String(padding), callbackUrl: "/protected" },
+    jar,
+  );
+}
+
+async function pageActionId(path: string, formId: string, jar?: CookieJar): Promise<string> {
+  return actionId(await (await request(url(path), { jar })).text(), formId);
+}
+
+describe("onRequest", () => {
+  test("answers every request under a custom basePath through core, and no others", async () => {
+    const providers = await request(url("/api/authlib/providers"));
+    expect(providers.status).toBe(200);
+    expect(Object.keys((await providers.json()) as object)).toEqual(["credentials", "example"]);
+
+    const csrf = await request(url("/api/authlib/csrf"));
+    expect(csrf.status).toBe(200);
+    expect(csrf.headers.get("content-type")).toContain("application/json");
+    expect(csrf.headers.get("cache-control")).toContain("no-store");
+    expect(csrf.headers.getSetCookie()).toEqual([
+      expect.stringMatching(/^authlib\.csrf-token=\w+%7C\w+; Path=\/; HttpOnly; SameSite=Lax$/),
+    ]);
+
+    expect((await request(url("/auth/providers"))).status).toBe(404);
+    expect((await request(url("/api/authlibx/providers"))).status).toBe(404);
+  });
+
+  test("sends Qwik's client data requests (q-data) under basePath to the page itself", async () => {
+    // A signed-out client-side navigation to a protected route: Qwik turns the redirect into a q-data URL…
+    const protectedData = await request(url("/protected/q-data.json"));
+    expect(protectedData.status).toBe(302);
+    expect(protectedData.headers.get("location")).toBe("/api/authlib/signin/q-data.json");
+    // …which leads the client to the sign-in page as a document, not to core as an unknown action.
+    const signInData = await request(url("/api/authlib/signin/q-data.json?callbackUrl=%2Fprotected"));
+    expect(signInData.status).toBe(302);
+    expect(signInData.headers.get("location")).toBe("/api/authlib/signin?callbackUrl=%2Fprotected");
+  });
+
+  test("copies every Set-Cookie of core to the response, one by one and unchanged", async () => {
+    const jar = new CookieJar();
+    const response = await signInBuiltIn(jar, 6000);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(url("/protected"));
+
+    const chunks = response.headers.getSetCookie().filter((line) => line.startsWith(`${SESSION_COOKIE}.`));
+    expect(chunks.length).toBeGreaterThanOrEqual(2);
+    for (const line of chunks) {
+      expect(line).toMatch(/^authlib\.session-token\.\d+=[\w.-]+; Path=\/; Expires=[^;]+ GMT; HttpOnly; SameSite=Lax$/);
+    }
+    // The chunks put back together are the exact token core issued: it decrypts.
+    const token = [...jar.cookies]
+      .filter(([name]) => name.startsWith(`${SESSION_COOKIE}.`))
+      .sort(([a], [b]) => Number(a.split(".").pop()) - Number(b.split(".").pop()))
+      .map(([, value]) => value)
+      .join("");
+    const payload = await decode({ token, secret: SECRET, salt: SESSION_COOKIE });
+    expect(payload?.name).toBe(`Ada${"a".repeat(6000)}`);
+
+    // Signing out deletes every chunk, each with its own Set-Cookie.
+    const signOut = await postForm(url("/api/authlib/signout"), { csrfToken: await csrfToken(jar), callbackUrl: "/" }, jar);
+    expect(signOut.status).toBe(302);
+    const deleted = signOut.headers
+      .getSetCookie()
+      .filter((line) => /Max-Age=0/i.test(line))
+      .map((line) => line.slice(0, line.indexOf("=")));
+    expect(deleted).toEqual(expect.arrayContaining(chunks.map((line) => line.slice(0, line.indexOf("=")))));
+    expect([...jar.cookies.keys()].filter((name) => name.startsWith(SESSION_COOKIE))).toEqual([]);
+  });
+
+  test("keeps core's CSRF check on for the built-in endpoints", async () => {
+    const jar = new CookieJar();
+    await signInBuiltIn(jar);
+    const response = await postForm(url("/api/authlib/signout"), { callbackUrl: "/" }, jar);
+    expect(response.headers.get("location")).toContain("error=MissingCSRF");
+    expect(jar.cookies.has(SESSION_COOKIE)).toBe(true);
+  });
+
+  test("reads the session only when asked, and at most once per request", async () => {
+    const jar = new CookieJar();
+    await signInBuiltIn(jar);
+    const before = app.sessionReads.count;
+    await request(url("/events"), { jar }); // an endpoint: no loaders, nothing asks
+    await request(url("/api/authlib/csrf"), { jar });
+    expect(app.sessionReads.count).toBe(before);
+
+    // The route's onRequest calls getSession(ev) and the page's loader useSession: one read.
+    const page = await request(url("/protected"), { jar });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("ada@example.com");
+    expect(app.sessionReads.count).toBe(before + 1);
+  });
+
+  test("applies the cookies of the lazy session read: a refreshed token, a cleared bad one", async () => {
+    const jar = new CookieJar();
+    await signInBuiltIn(jar);
+    const refreshed = await request(url("/protected"), { jar });
+    expect(refreshed.headers.getSetCookie()).toEqual([
+      expect.stringMatching(/^authlib\.session-token=[\w.-]+; Path=\/; Expires=[^;]+ GMT; HttpOnly; SameSite=Lax$/),
+    ]);
+
+    const garbage = await request(url("/"), { headers: { cookie: `${SESSION_COOKIE}=not-a-token` } });
+    expect(garbage.status).toBe(200);
+    expect(garbage.headers.getSetCookie()).toEqual([
+      expect.stringMatching(/^authlib\.session-token=; Path=\/; Max-Age=0; HttpOnly; SameSite=Lax$/),
+    ]);
+    expect(printedJson(await garbage.text(), "session")).toBeNull();
+  });
+});
+
+describe("useSignIn", () => {
+  test("invalid input gives { failed: true, formErrors, fieldErrors } with string[] per field (spec §4.1)", async () => {
+    const id = await pageActionId("/", "sign-in");
+    const response = await postForm(url(`/?qaction=${id}`), { options: "not-an-object" });
+    expect(response.status).toBe(400);
+    expect(printedJson(await response.text(), "sign-in-result")).toEqual({
+      failed: true,
+      formErrors: [],
+      fieldErrors: { options: [expect.any(String)] },
+    });
+
+    const unknown = await postForm(url(`/?qaction=${id}`), { providerId: "nope" });
+    expect(unknown.status).toBe(400);
+    expect(printedJson(await unknown.text(), "sign-in-result")).toEqual({
+      failed: true,
+      formErrors: [],
+      fieldErrors: { providerId: ['Unknown provider "nope".'] },
+    });
+  });
+
+  test("credentials: a wrong password reports CredentialsSignin's code to the form, without redirecting", async () => {
+    const jar = new CookieJar();
+    const id = await pageActionId("/", "sign-in");
+    const response = await postForm(
+      url(`/?qaction=${id}`),
+      { providerId: "credentials", "options.username": "ada", "options.password": "wrong", "options.redirectTo": "/protected" },
+      jar,
+    );
+    expect(response.status).toBe(401);
+    expect(response.headers.get("location")).toBeNull();
+    expect(printedJson(await response.text(), "sign-in-result")).toEqual({
+      failed: true,
+      formErrors: [CREDENTIALS_SIGNIN_MESSAGE],
+      fieldErrors: {},
+      code: "credentials",
+    });
+    expect(jar.cookies.has(SESSION_COOKIE)).toBe(false);
+  });
+
+  test("credentials: signs in, then redirects (303) to options.redirectTo", async () => {
+    const jar = new CookieJar();
+    const id = await pageActionId("/", "sign-in");
+    const response = await postForm(
+      url(`/?qaction=${id}`),
+      { providerId: "credentials", "options.username": "ada", "options.password": "lovelace", "options.redirectTo": "/protected" },
+      jar,
+    );
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/protected");
+    expect(jar.cookies.has(SESSION_COOKIE)).toBe(true);
+    expect(await (await request(url("/protected"), { jar })).text()).toContain("ada@example.com");
+  });
+
+  test("credentials: a redirectTo on another origin is refused by core, which sends the user home instead", async () => {
+    const id = await pageActionId("/", "sign-in");
+    const response = await postForm(url(`/?qaction=${id}`), {
+      providerId: "credentials",
+      "options.username": "ada",
+      "options.password": "lovelace",
+      "options.redirectTo": "https://elsewhere.example/steal",
+    });
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/");
+  });
+
+  test("without a providerId, redirects (303) to the sign-in page, keeping redirectTo", async () => {
+    const id = await pageActionId("/", "sign-in");
+    const response = await postForm(url(`/?qaction=${id}`), { redirectTo: "/protected" });
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/api/authlib/signin?callbackUrl=%2Fprotected");
+  });
+
+  test("OAuth: redirects (303) to the provider with the authorization params and sets the check cookies", async () => {
+    const id = await pageActionId("/", "sign-in");
+    const response = await postForm(url(`/?qaction=${id}`), {
+      providerId: "example",
+      authorizationParams: "prompt=login",
+      "options.redirectTo": "/protected",
+    });
+    expect(response.status).toBe(303);
+    const location = new URL(response.headers.get("location") ?? "");
+    expect(location.origin + location.pathname).toBe("https://provider.example/authorize");
+    expect(location.searchParams.get("prompt")).toBe("login");
+    expect(location.searchParams.get("client_id")).toBe("fixture-client");
+    expect(location.searchParams.get("code_challenge_method")).toBe("S256");
+    const names = response.headers.getSetCookie().map((line) => line.slice(0, line.indexOf("=")));
+    expect(names).toEqual(expect.arrayContaining(["authlib.pkce.code_verifier", "authlib.callback-url"]));
+  });
+
+  test("a script-driven <Form> submission (q-data) gets the redirect in Qwik's data, for a full navigation", async () => {
+    const jar = new CookieJar();
+    const id = await pageActionId("/", "sign-in");
+    const credentials = await postForm(
+      url(`/q-data.json?qaction=${id}`),
+      { providerId: "credentials", "options.username": "ada", "options.password": "lovelace", "options.redirectTo": "/protected" },
+      jar,
+    );
+    expect(credentials.status).toBe(200);
+    expect(await credentials.text()).toContain('"/protected"');
+    expect(jar.cookies.has(SESSION_COOKIE)).toBe(true);
+
+    const oauth = await postForm(url(`/q-data.json?qaction=${id}`), { providerId: "example" });
+    expect(oauth.status).toBe(200);
+    expect(await oauth.text()).toContain('"https://provider.example/authorize?');
+  });
+});
+
+describe("useSignOut", () => {
+  test("signs out, then redirects (303) to redirectTo", async () => {
+    const jar = new CookieJar();
+    await signInBuiltIn(jar);
+    const id = await pageActionId("/", "sign-out", jar);
+    const response = await postForm(url(`/?qaction=${id}`), { redirectTo: "/" }, jar);
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/");
+    expect(jar.cookies.has(SESSION_COOKIE)).toBe(false);
+    const protectedPage = await request(url("/protected"), { jar });
+    expect(protectedPage.status).toBe(302);
+    expect(protectedPage.headers.get("location")).toBe("/api/authlib/signin");
+  });
+
+  test("invalid input gives the failed shape", async () => {
+    const id = await pageActionId("/", "sign-out");
+    const response = await postForm(url(`/?qaction=${id}`), { "redirectTo.nested": "x" });
+    expect(response.status).toBe(400);
+    expect(printedJson(await response.text(), "sign-out-result")).toEqual({
+      failed: true,
+      formErrors: [],
+      fieldErrors: { redirectTo: [expect.any(String)] },
+    });
+  });
+});
+
+describe("signIn(ev, …) in the app's own action", () => {
+  test("throws CredentialsSignin, with its code, to the caller", async () => {
+    const id = await pageActionId("/login", "login");
+    const response = await postForm(url(`/login?qaction=${id}`), { username: "ada", password: "wrong" });
+    expect(response.status).toBe(401);
+    expect(printedJson(await response.text(), "login-result")).toEqual({ failed: true, thrown: "CredentialsSignin", code: "credentials" });
+  });
+
+  test("signs in and redirects (303)", async () => {
+    const jar = new CookieJar();
+    const id = await pageActionId("/login", "login");
+    const response = await postForm(url(`/login?qaction=${id}`), { username: "ada", password: "lovelace" }, jar);
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/protected");
+    expect(jar.cookies.has(SESSION_COOKIE)).toBe(true);
+  });
+});
