@@ -498,6 +498,25 @@ describe("routing and bad input", () => {
     }
   });
 
+  it("an oversized body (even without Content-Length) is not parsed and fails the CSRF check", async () => {
+    const { config } = makeConfig();
+    const client = authClient(config);
+    const csrfToken = await client.csrf();
+    const huge = `csrfToken=${csrfToken}&username=ada&password=correct%20horse&pad=${"x".repeat(70_000)}`;
+    const stream = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(huge));
+        controller.close();
+      },
+    });
+    const response = await client.send("/auth/callback/credentials", {
+      method: "POST",
+      body: stream,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(response.headers.get("location")).toContain("error=MissingCSRF");
+  });
+
   it("GET /providers lists providers with their URLs", async () => {
     const { config } = makeConfig();
     const response = await authClient(config).send("/auth/providers");

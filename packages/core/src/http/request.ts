@@ -76,13 +76,8 @@ async function readBody(request: Request): Promise<Record<string, unknown>> {
   const type = request.headers.get("content-type") ?? "";
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES || !request.body) return {};
-  let text: string;
-  try {
-    text = await request.clone().text();
-  } catch {
-    return {};
-  }
-  if (text.length > MAX_BODY_BYTES) return {};
+  const text = await readLimited(request.clone().body, MAX_BODY_BYTES);
+  if (text === undefined) return {};
   if (type.includes("application/json")) {
     try {
       const parsed: unknown = JSON.parse(text);
@@ -95,6 +90,35 @@ async function readBody(request: Request): Promise<Record<string, unknown>> {
     return Object.fromEntries(new URLSearchParams(text));
   }
   return {};
+}
+
+/** The body as text, or `undefined` when it is larger than `limit` bytes or cannot be read. */
+async function readLimited(body: ReadableStream<Uint8Array> | null, limit: number): Promise<string | undefined> {
+  if (!body) return "";
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel();
+        return undefined;
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return undefined;
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
 }
 
 /** A string field of the body, or `undefined` when absent or not a string. */

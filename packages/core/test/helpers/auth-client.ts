@@ -68,7 +68,7 @@ export function authClient(config: AuthConfig, origin = "http://localhost:3000")
       body = JSON.stringify(init.json);
     }
     const response = await Auth(
-      new Request(new URL(path, origin), { method: init.method ?? (body ? "POST" : "GET"), headers, body }),
+      new Request(new URL(path, origin), { method: init.method ?? (body ? "POST" : "GET"), headers, body, duplex: "half" } as RequestInit),
       config,
     );
     const setCookies = jar.apply(response);
