@@ -77,7 +77,8 @@ export class AuthError extends Error {
       super(undefined, options ? { cause: normaliseCause(options.cause) } : undefined);
     }
     const ctor = new.target as unknown as typeof AuthError;
-    this.name = ctor.name;
+    // Built-in classes are named by their type, which survives minification; app subclasses by their class.
+    this.name = Object.hasOwn(ctor, "type") ? ctor.type : ctor.name;
     this.type = ctor.type as ErrorType;
     this.kind = ctor.kind;
     Error.captureStackTrace?.(this, new.target);

@@ -2,7 +2,7 @@
  * The logger. Log lines carry error names, messages and causes' messages, never tokens, cookies or
  * secrets: errors are built so that their messages hold none.
  */
-import { AuthError } from "./errors.js";
+import { AuthError, CredentialsSignin } from "./errors.js";
 import type { AuthConfig, LoggerInstance, WarningCode } from "./types.js";
 
 const warnings: Record<WarningCode, string> = {
@@ -19,7 +19,8 @@ const warnings: Record<WarningCode, string> = {
 
 /** One line describing an error and its chain of causes, without any data fields. */
 export function describeError(error: Error): string {
-  const parts = [`${error.name}: ${error.message}`];
+  const code = error instanceof CredentialsSignin ? ` (code ${error.code})` : "";
+  const parts = [`${error.name}: ${error.message || "(no message)"}${code}`];
   let cause = error instanceof AuthError ? error.cause?.err : (error.cause as Error | undefined);
   for (let depth = 0; cause instanceof Error && depth < 3; depth++) {
     parts.push(`caused by ${cause.name}: ${cause.message}`);
