@@ -94,6 +94,16 @@ export interface Adapter {
    * concurrent uses exactly one gets it. Returns the stored expiry; `null` when there is no match.
    */
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>;
+  /** Every account linked to a user (`[]` when none). Used to refresh access tokens with database sessions. */
+  listAccountsByUserId?(userId: string): Awaitable<AdapterAccount[]>;
+  /**
+   * Updates the token fields of an account (after an access-token refresh) and returns it, or `null` when
+   * the account no longer exists.
+   */
+  updateAccount?(
+    account: Pick<AdapterAccount, "provider" | "providerAccountId"> &
+      Partial<Pick<AdapterAccount, "access_token" | "refresh_token" | "expires_at" | "id_token" | "scope" | "token_type">>,
+  ): Awaitable<AdapterAccount | null>;
   /** The account of a provider, or `null`. */
   getAccount?(
     providerAccountId: AdapterAccount["providerAccountId"],

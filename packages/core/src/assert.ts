@@ -113,6 +113,9 @@ export function assertConfig(config: AuthConfig, providers: ProviderConfig[], st
   const needs: Array<[string, ReadonlyArray<keyof Adapter>]> = [];
   if (providers.some((p) => p.type === "email")) needs.push(["Email sign-in", emailMethods]);
   if (strategy === "database") needs.push(["Database sessions", databaseSessionMethods]);
+  if (strategy === "database" && providers.some((p) => (p.type === "oauth" || p.type === "oidc") && p.refreshAccessToken)) {
+    needs.push(["Access-token refresh with database sessions", ["listAccountsByUserId", "updateAccount"]]);
+  }
   if (webAuthn.length > 0) needs.push(["WebAuthn", webAuthnMethods]);
   for (const [feature, methods] of needs) {
     if (!adapter) return new MissingAdapter(`${feature} needs a database adapter: set \`adapter\` in the config.`);

@@ -327,3 +327,43 @@ describe("access-token refresh (JWT sessions)", () => {
     expect(session?.user.email).toBe("alice@example.com");
   });
 });
+
+describe("access-token refresh (database sessions)", () => {
+  const refreshing = () => oidc({ id: "op-refresh", refreshAccessToken: true });
+
+  async function setup() {
+    const { adapter } = await freshDatabase();
+    const client = authClient({ secret, trustHost: true, adapter, providers: [refreshing()], logger: { error: () => {} } });
+    await signInWith(client, "op-refresh");
+    const session = await client.session();
+    const [account] = await adapter.listAccountsByUserId!((await adapter.getUserByEmail!("alice@example.com"))!.id);
+    expect(session?.user.email).toBe("alice@example.com");
+    return { adapter, client, account: account! };
+  }
+
+  it("refreshes a due access token in the account row, rotating the refresh token", async () => {
+    const { adapter, client, account } = await setup();
+    await adapter.updateAccount!({
+      provider: account.provider,
+      providerAccountId: account.providerAccountId,
+      expires_at: Math.floor(Date.now() / 1000) - 5,
+    });
+    const session = await client.session();
+    expect(session?.error).toBeUndefined();
+    const after = (await adapter.getAccount!(account.providerAccountId, account.provider))!;
+    expect(after.access_token).not.toBe(account.access_token);
+    expect(after.refresh_token).not.toBe(account.refresh_token);
+    expect(after.expires_at).toBeGreaterThan(Math.floor(Date.now() / 1000) + 60);
+  });
+
+  it("a failed refresh surfaces as session.error = RefreshTokenError", async () => {
+    const { adapter, client, account } = await setup();
+    await adapter.updateAccount!({
+      provider: account.provider,
+      providerAccountId: account.providerAccountId,
+      refresh_token: "forged",
+      expires_at: Math.floor(Date.now() / 1000) - 5,
+    });
+    expect((await client.session())?.error).toBe("RefreshTokenError");
+  });
+});

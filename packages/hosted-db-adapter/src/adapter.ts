@@ -173,6 +173,26 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
       return record ? toVerificationToken(record) : null;
     },
 
+    async listAccountsByUserId(userId) {
+      const records = await accounts.filter({ user: { id: userId } });
+      return records.map(toAdapterAccount);
+    },
+
+    async updateAccount({ provider, providerAccountId, ...tokens }) {
+      const [record] = await accounts.updateWhere(
+        { provider, providerAccountId },
+        {
+          access_token: tokens.access_token,
+          refresh_token: tokens.refresh_token,
+          expires_at: tokens.expires_at,
+          id_token: tokens.id_token,
+          scope: tokens.scope,
+          token_type: tokens.token_type?.toLowerCase(),
+        },
+      );
+      return record ? toAdapterAccount(record) : null;
+    },
+
     async getAccount(providerAccountId, provider) {
       const record = await accounts.findFirst({ provider, providerAccountId });
       return record && toAdapterAccount(record);

@@ -60,6 +60,8 @@ const ADAPTER_METHODS = [
   "createAuthenticator",
   "listAuthenticatorsByUserId",
   "updateAuthenticatorCounter",
+  "listAccountsByUserId",
+  "updateAccount",
 ] as const satisfies readonly (keyof Adapter)[];
 
 function isComplete(adapter: Adapter): adapter is Required<Adapter> {
@@ -303,6 +305,43 @@ export function runAdapterConformanceSuite(options: AdapterConformanceOptions): 
         expect(await adapter.getUserByAccount(account)).toBeNull();
         expect(await adapter.getAccount(account.providerAccountId, account.provider)).toBeNull();
         expect(await db.user(user.id)).toEqual(user);
+      });
+
+      it("listAccountsByUserId lists a user's accounts, [] for an unknown user", async () => {
+        const user = await storedUser();
+        const first = newAccount(user.id);
+        const second = { ...newAccount(user.id), provider: "gitlab" };
+        await adapter.linkAccount(first);
+        await adapter.linkAccount(second);
+        const listed = await adapter.listAccountsByUserId(user.id);
+        expect(listed.map((a) => a.provider).sort()).toEqual(["github", "gitlab"].sort());
+        expect(listed.every((a) => a.userId === user.id)).toBe(true);
+        expect(await adapter.listAccountsByUserId(randomUUID())).toEqual([]);
+      });
+
+      it("updateAccount sets new tokens and returns the account; null for an unknown account", async () => {
+        const user = await storedUser();
+        const account = newAccount(user.id);
+        await adapter.linkAccount(account);
+        const updated = await adapter.updateAccount({
+          provider: account.provider,
+          providerAccountId: account.providerAccountId,
+          access_token: "new-access",
+          refresh_token: "new-refresh",
+          expires_at: 2_000_000_000,
+        });
+        expect(updated).toMatchObject({
+          access_token: "new-access",
+          refresh_token: "new-refresh",
+          expires_at: 2_000_000_000,
+          userId: user.id,
+        });
+        expect(await db.account(account)).toMatchObject({
+          access_token: "new-access",
+          refresh_token: "new-refresh",
+          expires_at: 2_000_000_000,
+        });
+        expect(await adapter.updateAccount({ provider: "github", providerAccountId: randomUUID(), access_token: "x" })).toBeNull();
       });
 
       it("unlinkAccount of an unknown account does not throw", async () => {

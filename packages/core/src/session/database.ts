@@ -7,6 +7,7 @@ import { SessionTokenError } from "../errors.js";
 import { type Cookie, expiredCookie } from "../http/cookies.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import type { Session } from "../types.js";
+import { refreshAccountsIfDue } from "./refresh.js";
 import type { SessionStrategyHandler } from "./types.js";
 
 function sessionCookie(options: InternalOptions, sessionToken: string, expires: Date): Cookie {
@@ -68,11 +69,13 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
         options.logger.error(new SessionTokenError("Could not extend the database session.", { cause: error as Error }));
       }
     }
+    const refreshed = await refreshAccountsIfDue(options, found.user.id);
     const session = (await options.callbacks.session({
       session: { ...stored, user: found.user, expires: stored.expires.toISOString() } as unknown as Session & AdapterSession,
       user: found.user,
       ...(update ? { trigger: "update" as const, newSession: update.data } : {}),
-    })) as Session;
+    })) as Session & { error?: string };
+    if (!refreshed) session.error = "RefreshTokenError";
     await options.events.session({ session });
     return { session, cookies };
   },

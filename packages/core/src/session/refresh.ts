@@ -1,10 +1,10 @@
 /**
- * Access-token refresh for JWT sessions, for providers with `refreshAccessToken: true`: what users of the
- * reference library hand-write in their `jwt` callback. The provider's tokens ride in the encrypted
- * session token under {@link OAUTH_CLAIM} (never in the session the client sees). When the access token
- * is within a minute of expiry, the session check refreshes it (rotating the refresh token if the
- * provider does); when that fails, the session carries `error: "RefreshTokenError"` so the app can ask
- * the user to sign in again.
+ * Access-token refresh for providers with `refreshAccessToken: true`: what users of the reference library
+ * hand-write in their `jwt` callback. With JWT sessions the provider's tokens ride in the encrypted
+ * session token under {@link OAUTH_CLAIM} (never in the session the client sees); with database sessions
+ * they stay in the account row. When an access token is within a minute of expiry, the session check
+ * refreshes it (rotating the refresh token if the provider does); when that fails, the session carries
+ * `error: "RefreshTokenError"` so the app can ask the user to sign in again.
  */
 import type { InternalOptions } from "../internal-types.js";
 import type { JWT } from "../jwt.js";
@@ -23,6 +23,16 @@ export interface StoredOAuthTokens {
   access_token: string;
   refresh_token: string;
   expires_at?: number;
+}
+
+/** True when the access token expiring at `expiresAt` (seconds) should be refreshed now. */
+function isDue(expiresAt: number | undefined): expiresAt is number {
+  return typeof expiresAt === "number" && expiresAt - REFRESH_MARGIN <= Math.floor(Date.now() / 1000);
+}
+
+/** True when some provider refreshes access tokens (so sessions must look at the tokens). */
+export function anyProviderRefreshes(options: InternalOptions): boolean {
+  return options.providers.some((p) => (p.type === "oauth" || p.type === "oidc") && p.refreshAccessToken);
 }
 
 function refreshingProvider(options: InternalOptions, id: string): OAuthConfig | undefined {
@@ -49,8 +59,7 @@ export function attachOAuthTokens(options: InternalOptions, token: JWT, account:
  */
 export async function refreshIfDue(options: InternalOptions, token: JWT): Promise<JWT> {
   const stored = token[OAUTH_CLAIM] as StoredOAuthTokens | undefined;
-  if (!stored?.refresh_token || typeof stored.expires_at !== "number") return token;
-  if (stored.expires_at - REFRESH_MARGIN > Math.floor(Date.now() / 1000)) return token;
+  if (!stored?.refresh_token || !isDue(stored.expires_at)) return token;
   const provider = refreshingProvider(options, stored.provider);
   if (!provider) return token;
   try {
@@ -68,4 +77,33 @@ export async function refreshIfDue(options: InternalOptions, token: JWT): Promis
     const { [OAUTH_CLAIM]: _dropped, ...rest } = token;
     return { ...rest, error: "RefreshTokenError" };
   }
+}
+
+/**
+ * Database sessions: refreshes every due access token of the user's accounts and stores the new tokens in
+ * the account rows. Resolves `false` when a refresh failed (the session then carries the error).
+ */
+export async function refreshAccountsIfDue(options: InternalOptions, userId: string): Promise<boolean> {
+  const adapter = options.adapter;
+  if (!adapter?.listAccountsByUserId || !adapter.updateAccount || !anyProviderRefreshes(options)) return true;
+  let ok = true;
+  for (const account of await adapter.listAccountsByUserId(userId)) {
+    const provider = refreshingProvider(options, account.provider);
+    if (!provider || !account.refresh_token || !isDue(account.expires_at)) continue;
+    try {
+      const fresh = await refreshAccessToken(provider, account.refresh_token);
+      await adapter.updateAccount({
+        provider: account.provider,
+        providerAccountId: account.providerAccountId,
+        access_token: fresh.access_token,
+        refresh_token: fresh.refresh_token ?? account.refresh_token,
+        expires_at: fresh.expires_at,
+        ...(fresh.id_token ? { id_token: fresh.id_token } : {}),
+      });
+    } catch (error) {
+      options.logger.error(error as Error);
+      ok = false;
+    }
+  }
+  return ok;
 }
