@@ -345,6 +345,21 @@ describe("open redirects", () => {
     expectSameOrigin(c.headers.get("location"));
   });
 
+  it.each(openRedirects)("GET pages with callbackUrl %j keep a same-origin callback URL (form field and cookie)", async (payload) => {
+    const { config } = makeConfig();
+    const client = authClient(config);
+    for (const page of ["/auth/signin", "/auth/signout"]) {
+      const response = await client.send(`${page}?callbackUrl=${encodeURIComponent(payload)}`);
+      expect(response.status).toBe(200);
+      const html = await response.text();
+      const field = html.match(/name="callbackUrl" value="([^"]*)"/)?.[1]?.replaceAll("&amp;", "&");
+      expect(field).toBeDefined();
+      expect(new URL(field as string).origin).toBe("http://localhost:3000");
+      const cookie = client.jar.get("authlib.callback-url");
+      if (cookie) expect(new URL(cookie).origin).toBe("http://localhost:3000");
+    }
+  });
+
   it("logs a foreign callbackUrl as InvalidCallbackUrl, never a 5xx", async () => {
     const { config, logs } = makeConfig();
     const client = authClient(config);

@@ -1,12 +1,16 @@
 /**
- * The demo's one user, signing in with a password. Its hash is computed at start (scrypt, through
- * authlib's hashPassword), the way an app would store it.
+ * The demo's one password user. Its hash is computed at start (scrypt, through authlib's hashPassword),
+ * the way an app would store it; its row in the database is created at start too (see database.ts).
  */
 import type { User } from "@authlib/core";
 import { hashPassword, verifyPassword } from "@authlib/core/password";
 
+/** The demo user's id in the database. */
+export const DEMO_USER_ID = "demo-user";
 /** The demo user's email address. */
 export const DEMO_EMAIL = "demo@authlib.dev";
+/** The demo user's display name. */
+export const DEMO_NAME = "Demo User";
 /** The demo user's password, shown on the home page. */
 export const DEMO_PASSWORD = "correct-horse-battery";
 
@@ -24,5 +28,5 @@ export async function authorizeDemoUser(email: unknown, password: unknown): Prom
   // Always verify, so a wrong email takes as long as a wrong password.
   const passwordMatches = await verifyPassword(password, await demoPasswordHash());
   if (!passwordMatches || email.trim().toLowerCase() !== DEMO_EMAIL) return null;
-  return { id: "demo-user", name: "Demo User", email: DEMO_EMAIL };
+  return { id: DEMO_USER_ID, name: DEMO_NAME, email: DEMO_EMAIL };
 }
