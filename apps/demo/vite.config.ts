@@ -7,5 +7,11 @@ import { defineConfig } from "vite";
 
 export default defineConfig({
   plugins: [qwikCity({ trailingSlash: false }), qwikVite()],
-  server: { headers: { "Cache-Control": "public, max-age=0" } },
+  server: {
+    // The dev server listens where `npm start` does (PORT, default 3000): the development OpenID Provider
+    // accepts the demo's callback URL on that port only.
+    port: Number(process.env.PORT ?? 3000),
+    strictPort: true,
+    headers: { "Cache-Control": "public, max-age=0" },
+  },
 });

@@ -1,12 +1,14 @@
 /**
  * The demo in real Chromium (Debian's /usr/bin/chromium through playwright-core), against the production
- * build served on 127.0.0.1: the sign-in flows, the protected page, a session update, sign-out, the audit
- * log, and screenshots of the sign-in pages in light and dark mode (test-artifacts/demo/).
+ * build served on 127.0.0.1: the credentials sign-in flows, the protected page, a session update,
+ * sign-out, the audit log, and screenshots of the sign-in pages in light and dark mode
+ * (test-artifacts/demo/). The other providers are in browser-providers.test.ts.
  */
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { launchChromium, openPage as openPageOn, pathOf } from "./chromium.js";
 import { type DemoServer, startDemo } from "./demo-server.js";
 
 const EMAIL = "demo@authlib.dev";
@@ -18,20 +20,7 @@ let demo: DemoServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  demo = await startDemo({ AUTH_SECRET: "browser-test-secret-0123456789abcdef0123456789" });
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  [demo, browser] = await Promise.all([startDemo({ AUTH_SECRET: "browser-test-secret-0123456789abcdef0123456789" }), launchChromium()]);
 });
 
 afterAll(async () => {
@@ -40,22 +29,22 @@ afterAll(async () => {
 });
 
 /** A page in a fresh context (its own cookies). */
-async function openPage(options: BrowserContextOptions = {}): Promise<Page> {
-  const context = await browser.newContext({ baseURL: demo.origin, ...options });
-  context.setDefaultTimeout(10_000);
-  return context.newPage();
-}
-
-function pathOf(page: Page): string {
-  return new URL(page.url()).pathname;
+function openPage(options: BrowserContextOptions = {}): Promise<Page> {
+  return openPageOn(browser, demo.origin, options);
 }
 
 /** Signs in on the app's own page (useSignIn) and waits for the redirect. */
 async function signInWithForm(page: Page, password: string, redirectTo = "/profile"): Promise<void> {
   await page.goto(`/signin?redirectTo=${encodeURIComponent(redirectTo)}`);
-  await page.getByLabel("Email").fill(EMAIL);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  const form = page.getByTestId("signin-form");
+  await form.getByLabel("Email").fill(EMAIL);
+  await form.getByLabel("Password").fill(password);
+  await form.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+/** The built-in page's credentials form (the page has other Email fields: the email link and passkeys). */
+function builtInCredentialsForm(page: Page) {
+  return page.locator("form").filter({ has: page.getByRole("button", { name: "Sign in with Demo account" }) });
 }
 
 describe("the demo in Chromium", () => {
@@ -73,15 +62,15 @@ describe("the demo in Chromium", () => {
     expect(pathOf(page)).toBe("/auth/signin");
     expect(new URL(page.url()).searchParams.get("callbackUrl")).toBe("/protected");
 
-    await page.getByLabel("Email").fill(EMAIL);
-    await page.getByLabel("Password").fill("not-the-password");
+    await builtInCredentialsForm(page).getByLabel("Email").fill(EMAIL);
+    await builtInCredentialsForm(page).getByLabel("Password").fill("not-the-password");
     await page.getByRole("button", { name: "Sign in with Demo account" }).click();
     await page.waitForURL(/error=CredentialsSignin/);
     expect(new URL(page.url()).searchParams.get("code")).toBe("invalid-login");
     expect(await page.getByRole("alert").textContent()).toContain(FAILED);
 
-    await page.getByLabel("Email").fill(EMAIL);
-    await page.getByLabel("Password").fill(PASSWORD);
+    await builtInCredentialsForm(page).getByLabel("Email").fill(EMAIL);
+    await builtInCredentialsForm(page).getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in with Demo account" }).click();
     await page.waitForURL("**/protected");
     expect(await page.getByTestId("protected-content").textContent()).toContain("Only signed-in users see this");
@@ -97,15 +86,15 @@ describe("the demo in Chromium", () => {
     expect(await error.textContent()).toBe(`${FAILED} (code: invalid-login)`);
     expect(pathOf(page)).toBe("/signin");
 
-    await page.getByLabel("Password").fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.getByTestId("signin-form").getByLabel("Password").fill(PASSWORD);
+    await page.getByTestId("signin-form").getByRole("button", { name: "Sign in", exact: true }).click();
     await page.waitForURL("**/profile");
     expect(await page.getByTestId("profile-name").textContent()).toBe("Demo User");
     expect(await page.getByTestId("session-json").textContent()).toContain(EMAIL);
     await page.context().close();
   });
 
-  test("a session update reaches the session cookie", async () => {
+  test("a session update is stored on the user (database sessions) and survives a reload", async () => {
     const page = await openPage();
     await signInWithForm(page, PASSWORD);
     await page.waitForURL("**/profile");
@@ -115,7 +104,7 @@ describe("the demo in Chromium", () => {
     await expect.poll(() => page.getByTestId("update-status").textContent()).toBe("Session updated: Ada Lovelace");
     expect(await page.getByTestId("profile-name").textContent()).toBe("Ada Lovelace");
 
-    // The server now reads the new name from the session cookie the update set.
+    // The server now reads the new name from the database.
     await page.reload();
     expect(await page.getByTestId("profile-name").textContent()).toBe("Ada Lovelace");
     expect(await page.getByTestId("session-json").textContent()).toContain('"name": "Ada Lovelace"');

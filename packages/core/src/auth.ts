@@ -70,12 +70,24 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   const returnRedirectAsJson = request.headers.has("x-auth-return-redirect");
   try {
     const { options, cookies } = await initOptions(parsed, config, logger);
-    if (options.skipCSRFCheck) warnOnce(logger, "csrf-disabled");
+    // Integrations that protect POSTs themselves skip the check on purpose; warn only when a client asks
+    // for a token that cannot exist.
+    if (options.skipCSRFCheck && parsed.action === "csrf") warnOnce(logger, "csrf-disabled");
     const response = await handleAction(options, parsed);
     response.cookies = [...cookies, ...(response.cookies ?? [])];
     return toResponse(response, returnRedirectAsJson);
   } catch (error) {
-    return errorResponse(error, parsed, config, logger, returnRedirectAsJson);
+    try {
+      return errorResponse(error, parsed, config, logger, returnRedirectAsJson);
+    } catch (secondary) {
+      // Last resort: never let an exception escape to the framework.
+      logger.error(secondary as Error);
+      return jsonError(
+        500,
+        "Configuration",
+        "There is a problem with the server configuration. Check the server logs for more information.",
+      );
+    }
   }
 }
 

@@ -36,7 +36,12 @@ export function requestOrigin(request: Request, trustHost: boolean | undefined):
   const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() ?? request.headers.get("host") ?? url.host;
   const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? url.protocol.slice(0, -1);
   if (!hostPattern.test(host) || (proto !== "http" && proto !== "https")) return url.origin;
-  return `${proto}://${host}`;
+  try {
+    // The WHATWG parser is the judge of what a browser would accept (e.g. a port above 65535 is not).
+    return new URL(`${proto}://${host}`).origin;
+  } catch {
+    return url.origin;
+  }
 }
 
 /** Providers as objects (presets called with no options), with their route URLs. */

@@ -51,8 +51,14 @@ function recorder() {
   const calls: Array<[string, any]> = [];
   const config: Partial<AuthConfig> = {
     callbacks: {
-      signIn: (p) => (calls.push(["signIn", p]), true),
-      jwt: (p) => (calls.push(["jwt", p]), p.token),
+      signIn: (p) => {
+        calls.push(["signIn", p]);
+        return true;
+      },
+      jwt: (p) => {
+        calls.push(["jwt", p]);
+        return p.token;
+      },
     },
     events: {
       signIn: (m) => void calls.push(["event.signIn", m]),

@@ -1,6 +1,7 @@
 import { component$ } from "@builder.io/qwik";
 import { type DocumentHead, Link, routeLoader$ } from "@builder.io/qwik-city";
 import { DEMO_EMAIL, DEMO_PASSWORD, demoPasswordHash } from "../server/demo-user";
+import { demoServices } from "../server/services";
 import { useSession } from "./plugin@auth";
 
 export const useDemoUser = routeLoader$(async () => ({
@@ -9,8 +10,15 @@ export const useDemoUser = routeLoader$(async () => ({
   hash: await demoPasswordHash(),
 }));
 
+/** Where the demo's own services run. */
+export const useDemoServices = routeLoader$(async () => {
+  const { database, oidc, smtp } = await demoServices();
+  return { database: database.location, issuer: oidc.issuer, smtpPort: smtp.port };
+});
+
 export default component$(() => {
   const demoUser = useDemoUser();
+  const services = useDemoServices();
   const session = useSession();
   return (
     <>
@@ -29,6 +37,25 @@ export default component$(() => {
           </dd>
         </dl>
       </section>
+      <section class="card">
+        <h2>Other ways to sign in</h2>
+        <ul>
+          <li>
+            <strong>Demo OpenID Provider</strong>: an OpenID Provider started with the demo at <code>{services.value.issuer}</code>. Its
+            login page takes any username.
+          </li>
+          <li>
+            <strong>Email link</strong>: the mail goes to the demo's development SMTP server (127.0.0.1:{services.value.smtpPort}); open the{" "}
+            <Link href="/dev/mailbox">mailbox</Link> and click the link.
+          </li>
+          <li>
+            <strong>Passkeys</strong>: register one, then sign in with it, on the <a href="/auth/signin">built-in sign-in page</a>.
+          </li>
+        </ul>
+        <p class="muted">
+          Users and sessions are kept in the database at <code>{services.value.database}</code> (database sessions).
+        </p>
+      </section>
       <ul>
         <li>
           <a href="/auth/signin">The built-in sign-in page</a> (authlib's, under <code>/auth</code>)
@@ -37,13 +64,20 @@ export default component$(() => {
           <Link href="/signin">A sign-in page of the app</Link>, built with <code>useSignIn</code>
         </li>
         <li>
-          <Link href="/protected">A protected page</Link>: signed-out visitors are sent to sign in
+          {/* No prefetch: see the layout's Protected link. */}
+          <Link href="/protected" prefetch={false}>
+            A protected page
+          </Link>
+          : signed-out visitors are sent to sign in
         </li>
         <li>
-          <Link href="/profile">The profile</Link>: the session, and a session update
+          <Link href="/profile">The profile</Link>: the session, your active sessions, and a session update
         </li>
         <li>
           <Link href="/audit">The audit log</Link>: authlib's events as they happen
+        </li>
+        <li>
+          <Link href="/dev/mailbox">The mailbox</Link>: the mails of the development SMTP server
         </li>
       </ul>
     </>

@@ -11,9 +11,15 @@ export default component$(() => {
       <header class="bar">
         <nav>
           <Link href="/">Home</Link>
-          <Link href="/protected">Protected</Link>
+          {/* No prefetch: for a signed-out visitor, fetching /protected's data in the background ends on the
+              sign-in page with ?callbackUrl=/protected, which would replace the callback URL of a sign-in
+              under way (an OpenID Provider round trip would then return to /protected). */}
+          <Link href="/protected" prefetch={false}>
+            Protected
+          </Link>
           <Link href="/profile">Profile</Link>
           <Link href="/audit">Audit</Link>
+          <Link href="/dev/mailbox">Mailbox</Link>
         </nav>
         {user ? (
           <Form action={signOut} class="who">

@@ -1,16 +1,20 @@
 /**
- * The demo's authlib configuration: the credentials provider with the demo user, real provider presets
- * (GitHub, Google) when their env variables are set, a session update hook, and every event into the
- * audit log.
+ * The demo's authlib configuration: users and sessions in the hosted-db adapter (database sessions);
+ * the credentials provider with the demo user, the development OpenID Provider, email magic links
+ * through the development SMTP server, passkeys, and real provider presets (GitHub, Google) when their
+ * env variables are set; a session update hook, and every event into the audit log.
  */
-import { CredentialsSignin, type Provider } from "@authlib/core";
+import { CredentialsSignin, type OIDCConfig, type Provider } from "@authlib/core";
 import Credentials from "@authlib/core/providers/credentials";
 import GitHub from "@authlib/core/providers/github";
 import Google from "@authlib/core/providers/google";
+import Nodemailer from "@authlib/core/providers/nodemailer";
+import Passkey from "@authlib/core/providers/passkey";
 import type { FrameworkAuthConfig } from "@authlib/qwik";
 import { recordEvent } from "./audit-log";
 import { authorizeDemoUser } from "./demo-user";
 import { localDevSecret } from "./dev-secret";
+import { DEMO_OP_PROVIDER_ID, type DemoServices } from "./services";
 
 /** Reads env variables (Qwik's `ev.env`). */
 export interface EnvGetter {
@@ -24,17 +28,47 @@ class InvalidLogin extends CredentialsSignin {
 
 const SECRET_VARIABLES = ["AUTH_SECRET", "AUTH_SECRET_1", "AUTH_SECRET_2", "AUTH_SECRET_3"];
 
+/** The sender of the sign-in mails. */
+export const DEMO_MAIL_FROM = "authlib demo <no-reply@authlib-demo.localhost>";
+
+/** The longest display name the profile page may set. */
+const MAX_NAME_LENGTH = 64;
+
 /** Real OAuth presets, each only when its client id and secret are set (setEnvDefaults reads them). */
 function presets(env: EnvGetter): Provider[] {
   const configured = (id: string) => Boolean(env.get(`AUTH_${id}_ID`) && env.get(`AUTH_${id}_SECRET`));
   return [...(configured("GITHUB") ? [GitHub] : []), ...(configured("GOOGLE") ? [Google] : [])];
 }
 
-/** The configuration, built per request from the env. */
-export function demoAuthConfig(env: EnvGetter): FrameworkAuthConfig {
+/** The development OP, as a generic OIDC provider (discovery from its issuer). */
+function demoOpenIdProvider({ oidc }: DemoServices): OIDCConfig {
+  return {
+    id: DEMO_OP_PROVIDER_ID,
+    name: "Demo OpenID Provider",
+    type: "oidc",
+    issuer: oidc.issuer,
+    clientId: oidc.clientId,
+    clientSecret: oidc.clientSecret,
+    // Its login page every time, so a different username can be tried after signing out.
+    authorization: { params: { prompt: "login" } },
+  };
+}
+
+/** A display name sent by the profile page's update, trimmed and cut to size; `undefined` when unusable. */
+function requestedName(data: unknown): string | undefined {
+  const name: unknown = typeof data === "object" && data !== null ? (data as { name?: unknown }).name : undefined;
+  return typeof name === "string" && name.trim() ? name.trim().slice(0, MAX_NAME_LENGTH) : undefined;
+}
+
+/** The configuration, built per request from the env and the running services. */
+export function demoAuthConfig(env: EnvGetter, services: DemoServices): FrameworkAuthConfig {
+  const { adapter } = services.database;
   return {
     // setEnvDefaults reads AUTH_SECRET when it is set; otherwise the demo keeps its own secret on disk.
     secret: SECRET_VARIABLES.some((name) => env.get(name)) ? undefined : localDevSecret(),
+    adapter,
+    session: { strategy: "database" },
+    experimental: { enableWebAuthn: true },
     providers: [
       Credentials({
         name: "Demo account",
@@ -43,24 +77,38 @@ export function demoAuthConfig(env: EnvGetter): FrameworkAuthConfig {
           password: { label: "Password", type: "password", autocomplete: "current-password" },
         },
         async authorize(credentials) {
+          // The user also exists in the database (created at start): database sessions need that.
           const user = await authorizeDemoUser(credentials.email, credentials.password);
           if (!user) throw new InvalidLogin();
           return user;
         },
       }),
+      demoOpenIdProvider(services),
+      Nodemailer({ server: services.smtp.transport, from: DEMO_MAIL_FROM }),
+      Passkey(),
       ...presets(env),
     ],
     callbacks: {
-      // The profile page's "update session" sends { name }; only a short string is accepted.
-      jwt({ token, trigger, session }) {
-        const name: unknown = session?.name;
-        if (trigger === "update" && typeof name === "string" && name.trim()) token.name = name.trim().slice(0, 64);
-        return token;
+      // What the pages see of the session: the user with their id (the profile lists their sessions by
+      // it), never the session token. The profile page's "update session" sends { name }: it is stored
+      // on the user, so every session of theirs shows it.
+      async session(params) {
+        const { expires } = params.session;
+        if (!("user" in params)) return { user: params.session.user, expires };
+        let { user } = params;
+        const name = params.trigger === "update" ? requestedName(params.newSession) : undefined;
+        if (name !== undefined && name !== user.name) user = await adapter.updateUser({ id: user.id, name });
+        return { user: { id: user.id, name: user.name ?? null, email: user.email, image: user.image ?? null }, expires };
       },
     },
     events: {
       signIn: ({ user, account }) => recordEvent("signIn", user.email, account ? `provider ${account.provider}` : ""),
-      signOut: (message) => recordEvent("signOut", "token" in message ? message.token?.email : undefined),
+      signOut: async (message) => {
+        if ("token" in message) return recordEvent("signOut", message.token?.email);
+        const userId = message.session?.userId;
+        const user = userId ? await adapter.getUser(userId) : null;
+        recordEvent("signOut", user?.email, "database session deleted");
+      },
       session: ({ session }) => recordEvent("session", session.user?.email),
       createUser: ({ user }) => recordEvent("createUser", user.email),
       updateUser: ({ user }) => recordEvent("updateUser", user.email),

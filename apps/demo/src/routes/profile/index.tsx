@@ -1,10 +1,24 @@
+import { SESSION_COOKIE_NAME } from "@authlib/core/jwt";
+import { getSession } from "@authlib/qwik";
 import { $, component$, useSignal } from "@builder.io/qwik";
-import { type DocumentHead, Link } from "@builder.io/qwik-city";
+import { type DocumentHead, Link, routeLoader$ } from "@builder.io/qwik-city";
 import { updateSession } from "../../components/update-session";
+import { listActiveSessions } from "../../server/database";
+import { demoServices } from "../../server/services";
 import { useSession } from "../plugin@auth";
+
+/** The signed-in user's sessions in the database (empty when signed out); this browser's is marked. */
+export const useActiveSessions = routeLoader$(async (ev) => {
+  const userId = (await getSession(ev))?.user?.id;
+  if (!userId) return [];
+  // The cookie is __Secure- prefixed on https.
+  const token = ev.cookie.get(SESSION_COOKIE_NAME)?.value ?? ev.cookie.get(`__Secure-${SESSION_COOKIE_NAME}`)?.value;
+  return listActiveSessions((await demoServices()).database.client, userId, token);
+});
 
 export default component$(() => {
   const loaded = useSession();
+  const activeSessions = useActiveSessions();
   // The session as the server last answered it: the page's, then the update endpoint's.
   const session = useSignal(loaded.value);
   const status = useSignal("");
@@ -34,11 +48,42 @@ export default component$(() => {
     <>
       <h1>Profile</h1>
       <p>
-        Name: <strong data-testid="profile-name">{session.value.user?.name}</strong>
+        Name: <strong data-testid="profile-name">{session.value.user?.name ?? "(not set)"}</strong>
       </p>
       <h2>Session</h2>
       <pre data-testid="session-json">{JSON.stringify(session.value, null, 2)}</pre>
+      <h2>Active sessions</h2>
+      <p>
+        Every browser signed in as you has a row in <code>authlib_sessions</code> (database sessions). Signing out deletes this browser's
+        row. Tokens are shown by their first characters only.
+      </p>
+      <table data-testid="active-sessions">
+        <thead>
+          <tr>
+            <th>Token</th>
+            <th>Started</th>
+            <th>Expires</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {activeSessions.value.map((row) => (
+            <tr key={row.id} data-testid="active-session">
+              <td>
+                <code data-testid="session-token-prefix">{row.tokenPrefix}</code>
+              </td>
+              <td>{row.createdAt}</td>
+              <td>{row.expires}</td>
+              <td>{row.current ? <strong data-testid="current-session">this browser</strong> : ""}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
       <h2>Update the session</h2>
+      <p>
+        Sent to <code>POST /auth/session</code>; the demo's <code>session</code> callback stores the name on your user, so all your sessions
+        show it.
+      </p>
       <form preventdefault:submit onSubmit$={update} class="stack">
         <label>
           Display name <input name="name" value={session.value.user?.name ?? ""} maxLength={64} />
