@@ -16,7 +16,7 @@ export default defineConfig({
       fileName: (_format, entryName) => `${entryName}.qwik.mjs`,
     },
     rollupOptions: {
-      // Everything the app has anyway stays an import, so the app resolves one copy of each.
+      // Everything the app already has stays an import, so the app resolves one copy of each.
       external: [/^node:/, /^@builder\.io\/qwik/, /^@authlib\/core/],
       output: { preserveModules: true, preserveModulesRoot: "src" },
     },

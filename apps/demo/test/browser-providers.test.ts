@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { launchChromium, newContext, openPage as openPageOn, pathOf } from "./chromium.js";
+import { addVirtualAuthenticator, launchChromium, newContext, openPage as openPageOn, pathOf } from "./chromium.js";
 import { type DemoServer, startDemo } from "./demo-server.js";
 
 let demo: DemoServer;
@@ -109,18 +109,7 @@ describe("the demo's providers in Chromium", () => {
   test("passkeys: registers on the built-in page with a virtual authenticator, signs out, signs in with the passkey", async () => {
     const context = await newContext(browser, demo.origin);
     const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send("WebAuthn.enable", { enableUI: false });
-    const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-      options: {
-        protocol: "ctap2",
-        transport: "internal",
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    const { cdp, authenticatorId } = await addVirtualAuthenticator(context, page);
     const optionsRequests: string[] = [];
     page.on("request", (request) => {
       if (request.url().includes("/auth/webauthn-options/")) optionsRequests.push(new URL(request.url()).searchParams.get("action") ?? "");

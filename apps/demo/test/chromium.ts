@@ -1,25 +1,10 @@
 /**
- * Debian's Chromium (/usr/bin/chromium) through playwright-core, with the flags our machines need, and
- * small helpers the browser test files share.
+ * Helpers the demo's browser test files share; Chromium itself and the virtual authenticator come from
+ * the core test helpers.
  */
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 
-/** Chromium's flags on our machines (see reference/machine-facts.md). */
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
-/** Starts Chromium: one per test file, each test in a context of its own. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
-}
+export { addVirtualAuthenticator, launchChromium } from "../../../packages/core/test/helpers/chromium.js";
 
 /** A fresh context (its own cookies) on `origin`, with a 10 s default timeout. */
 export async function newContext(browser: Browser, origin: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {

@@ -3,12 +3,13 @@
  * virtual authenticator (Chrome DevTools Protocol), Auth() behind a node:http server, and the hosted-db
  * adapter on in-memory PGlite.
  */
-import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Adapter } from "../../src/adapters.js";
 import { Auth } from "../../src/auth.js";
 import Passkey, { type PasskeyOptions } from "../../src/providers/passkey.js";
 import type { AuthConfig, SessionStrategy } from "../../src/types.js";
+import { addVirtualAuthenticator, launchChromium } from "../helpers/chromium.js";
 import { closeSharedPglite, freshDatabase, sharedPglite } from "../helpers/database.js";
 import { type NodeServer, startNodeServer } from "../helpers/node-server.js";
 
@@ -22,19 +23,7 @@ const servers: NodeServer[] = [];
 beforeAll(async () => {
   // Cold starts (PGlite, Chromium) belong to the hook, not to the tests' time budget.
   await sharedPglite().waitReady;
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -77,18 +66,7 @@ async function openBrowser(): Promise<{
   const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on("pageerror", (error) => void pageErrors.push(error.message));
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("WebAuthn.enable", { enableUI: false });
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  const { cdp, authenticatorId } = await addVirtualAuthenticator(context, page);
   return { context, page, cdp, authenticatorId, pageErrors };
 }
 
