@@ -3,6 +3,7 @@
  * state, the validated callback URL, wrapped events and adapter.
  */
 import type { Adapter } from "./adapters.js";
+import { DEFAULT_BASE_PATH } from "./env.js";
 import { AdapterError, EventError } from "./errors.js";
 import { type Cookie, resolveCookies } from "./http/cookies.js";
 import { resolveCsrf } from "./http/csrf.js";
@@ -16,14 +17,15 @@ import { jwtSessionStrategy } from "./session/jwt.js";
 import { skipCSRFCheck } from "./symbols.js";
 import type { AuthConfig, CallbacksOptions, EventCallbacks, LoggerInstance, Session, SessionOptions } from "./types.js";
 
-/** Default base path. */
-export const DEFAULT_BASE_PATH = "/auth";
 const hostPattern = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
-/** `basePath` without a trailing slash, always starting with `/`. */
+/**
+ * `basePath` as routes are built from it: a leading `/`, no trailing `/`, and `""` for the site root, so
+ * that `${basePath}/signin` is always a path (never `//signin`, which a browser reads as a host).
+ */
 export function normaliseBasePath(basePath: string | undefined): string {
-  const path = (basePath ?? DEFAULT_BASE_PATH).replace(/\/+$/, "");
-  return path.startsWith("/") ? path : `/${path}`;
+  const trimmed = (basePath ?? DEFAULT_BASE_PATH).replace(/^\/+|\/+$/g, "");
+  return trimmed === "" ? "" : `/${trimmed}`;
 }
 
 /**

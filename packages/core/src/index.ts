@@ -14,6 +14,7 @@
 
 export type * from "./adapters.js";
 export { Auth } from "./auth.js";
+export { normaliseBasePath } from "./config.js";
 export type { EnvSource } from "./env.js";
 export { setEnvDefaults } from "./env.js";
 export * from "./errors.js";

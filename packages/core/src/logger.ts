@@ -13,8 +13,6 @@ const warnings: Record<WarningCode, string> = {
   "experimental-webauthn": "WebAuthn (passkeys) is experimental and may change without notice.",
   "invalid-env-url": "AUTHLIB_URL is not a valid URL; it is ignored.",
   "generated-dev-secret": "No AUTH_SECRET set: a development secret was generated. Set AUTH_SECRET in production.",
-  "unverified-passkey-user-replaced":
-    "An email sign-in proved an address whose user had only unverified passkeys; that user and its passkeys were removed.",
 };
 
 /** One line describing an error and its chain of causes, without any data fields. */

@@ -164,8 +164,7 @@ export type WarningCode =
   | "env-url-basepath-mismatch"
   | "experimental-webauthn"
   | "invalid-env-url"
-  | "generated-dev-secret"
-  | "unverified-passkey-user-replaced";
+  | "generated-dev-secret";
 
 /** Where the session is kept. */
 export type SessionStrategy = "jwt" | "database";

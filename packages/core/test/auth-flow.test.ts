@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { Auth } from "../src/auth.js";
 import { CredentialsSignin } from "../src/errors.js";
 import { getSession } from "../src/get-session.js";
-import { encode } from "../src/jwt.js";
+import { decode, encode } from "../src/jwt.js";
 import Credentials from "../src/providers/credentials.js";
 import { skipCSRFCheck } from "../src/symbols.js";
 import type { AuthConfig } from "../src/types.js";
@@ -446,6 +446,14 @@ describe("session cookie", () => {
     const eagerClient = authClient(eager);
     await signIn(eagerClient);
     expect((await eagerClient.send("/auth/session")).setCookies.some((c) => c.name === "authlib.session-token")).toBe(true);
+  });
+
+  it("jwt.maxAge sets the lifetime of the issued token", async () => {
+    const { config } = makeConfig({ jwt: { maxAge: 60 } });
+    const client = authClient(config);
+    await signIn(client);
+    const payload = await decode({ token: client.jar.get("authlib.session-token"), secret, salt: "authlib.session-token" });
+    expect((payload?.exp as number) - (payload?.iat as number)).toBe(60);
   });
 
   it("a custom jwt encode/decode pair (signed JWS instead of JWE) works end to end", async () => {

@@ -102,9 +102,8 @@ describe("email sign-in against a real SMTP server", () => {
     expect(events).toEqual(["updateUser old@example.com", "signIn old@example.com new=false"]);
   });
 
-  it("a user with passkeys but an unverified email is replaced when the address owner signs in (no takeover)", async () => {
-    const { client, adapter, config } = await setup();
-    config.logger = { ...config.logger, warn: () => {} };
+  it("an email link never signs into a user whose email is unproven but who has passkeys (no takeover, nothing deleted)", async () => {
+    const { client, adapter } = await setup();
     const squatter = await adapter.createUser!({
       id: crypto.randomUUID(),
       email: "owner@example.com",
@@ -123,12 +122,11 @@ describe("email sign-in against a real SMTP server", () => {
       transports: "internal",
     });
     await requestLink(client, "owner@example.com");
-    await client.send(linkFrom());
-    const session = await client.session();
-    expect(session?.user.email).toBe("owner@example.com");
-    expect(session?.user.name).toBeNull();
-    expect(await adapter.getUser!(squatter.id)).toBeNull();
-    expect(await adapter.getAuthenticator!("cred-1")).toBeNull();
+    const response = await client.send(linkFrom());
+    expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=AccountNotLinked");
+    expect(await client.session()).toBeNull();
+    expect(await adapter.getUser!(squatter.id)).not.toBeNull();
+    expect(await adapter.getAuthenticator!("cred-1")).not.toBeNull();
     // A verified user with passkeys is kept.
     const { client: c2, adapter: a2 } = await setup();
     const owner = await a2.createUser!({ id: crypto.randomUUID(), email: "kept@example.com", emailVerified: new Date(), name: "Kept" });

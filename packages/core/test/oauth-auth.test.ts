@@ -236,6 +236,72 @@ describe("OAuth with the hosted-db adapter", () => {
     expect((await allowed.session())?.user.name).toBe("Existing Alice");
   });
 
+  it("dangerous email linking never links into a user whose email is unproven but who has passkeys", async () => {
+    const { adapter } = await freshDatabase();
+    const squatter = await adapter.createUser!({ id: crypto.randomUUID(), email: "alice@example.com", emailVerified: null });
+    await adapter.createAuthenticator!({
+      credentialID: "squat",
+      userId: squatter.id,
+      providerAccountId: "squat",
+      counter: 0,
+      credentialBackedUp: false,
+      credentialPublicKey: "AAAA",
+      credentialDeviceType: "singleDevice",
+    });
+    const client = authClient({ secret, trustHost: true, adapter, providers: [oidc({ allowDangerousEmailAccountLinking: true })] });
+    expect((await signInWith(client, "op")).done.headers.get("location")).toBe(`${origin}/auth/signin?error=OAuthAccountNotLinked`);
+    expect(await adapter.getUserByAccount!({ provider: "op", providerAccountId: "alice" })).toBeNull();
+  });
+
+  it("a revoked JWT (the jwt callback returns null) does not count as signed in when linking", async () => {
+    const { adapter } = await freshDatabase();
+    const revoked = new Set<string>();
+    const mallory = await adapter.createUser!({ id: crypto.randomUUID(), email: "mallory@example.com", emailVerified: null });
+    const config: AuthConfig = {
+      secret,
+      trustHost: true,
+      adapter,
+      session: { strategy: "jwt" },
+      callbacks: { jwt: ({ token }) => (token.sub && revoked.has(token.sub) ? null : token) },
+      providers: [oidc(), Credentials({ authorize: () => mallory })],
+    };
+    const client = authClient(config);
+    const csrfToken = await client.csrf();
+    await client.send("/auth/callback/credentials", { form: { csrfToken } });
+    revoked.add(mallory.id);
+    expect(await client.session()).toBeNull();
+    // Replay the revoked cookie while signing in with the OP: the account must not land on mallory.
+    const stolen = client.jar.get("authlib.session-token");
+    const thief = authClient(config);
+    thief.jar.cookies.set("authlib.session-token", { name: "authlib.session-token", value: stolen as string, attributes: {} });
+    await signInWith(thief, "op");
+    const owner = await adapter.getUserByAccount!({ provider: "op", providerAccountId: "alice" });
+    expect(owner?.email).toBe("alice@example.com");
+    expect(owner?.id).not.toBe(mallory.id);
+  });
+
+  it("response_mode=form_post: the cross-site POST is bounced to a GET that carries the cookies, then signs in", async () => {
+    const client = authClient({
+      secret,
+      trustHost: true,
+      providers: [oidc({ authorization: { params: { response_mode: "form_post" } } })],
+    });
+    const csrfToken = await client.csrf();
+    const start = await client.send("/auth/signin/op", { form: { csrfToken, callbackUrl: "/after-post" } });
+    expect(new URL(start.headers.get("location") as string).searchParams.get("response_mode")).toBe("form_post");
+    const callback = await op.authorize(start.headers.get("location") as string);
+    const posted = Object.fromEntries(callback.searchParams);
+    // A browser sends no SameSite=Lax cookie with a cross-site POST: post without the jar's cookies.
+    const bounce = await client.send("/auth/callback/op", { form: posted, headers: { cookie: "" } });
+    expect(bounce.status).toBe(302);
+    const next = new URL(bounce.headers.get("location") as string);
+    expect(next.pathname).toBe("/auth/callback/op");
+    expect(next.searchParams.get("code")).toBe(posted.code);
+    const done = await client.send(next.pathname + next.search);
+    expect(done.headers.get("location")).toBe(`${origin}/after-post`);
+    expect((await client.session())?.user.email).toBe("alice@example.com");
+  });
+
   it("a signed-in user links a second provider to the same user", async () => {
     const { adapter, client: db } = await freshDatabase();
     const { calls, config } = recorder();

@@ -236,9 +236,19 @@ function describePool(pool: Pool): string {
 function redactPassword(url: string): string {
   try {
     const parsed = new URL(url);
-    if (parsed.password === "") return url;
-    parsed.password = "***";
-    return parsed.toString();
+    let redacted = false;
+    if (parsed.password !== "") {
+      parsed.password = "***";
+      redacted = true;
+    }
+    // pg also reads passwords from the query string.
+    for (const key of ["password", "sslpassword"]) {
+      if (parsed.searchParams.has(key)) {
+        parsed.searchParams.set(key, "***");
+        redacted = true;
+      }
+    }
+    return redacted ? parsed.toString() : url;
   } catch {
     return url.replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@");
   }

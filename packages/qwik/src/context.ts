@@ -3,7 +3,7 @@
  * and the session once something asked for it. It lives in `ev.sharedMap`, so each is computed at most
  * once per request however many loaders, actions and handlers need it.
  */
-import { type AuthConfig, type LoggerInstance, type Session, setEnvDefaults } from "@authlib/core";
+import { type AuthConfig, type LoggerInstance, normaliseBasePath, type Session, setEnvDefaults } from "@authlib/core";
 import type { QRL } from "@builder.io/qwik";
 import type { RequestEventCommon } from "@builder.io/qwik-city";
 
@@ -29,7 +29,7 @@ const CONTEXT_KEY = "@authlib/qwik:context";
 export function loadAuthContext(ev: RequestEventCommon, configQrl: FrameworkAuthConfigQrl): Promise<AuthContext> {
   const existing = ev.sharedMap.get(CONTEXT_KEY) as Promise<AuthContext> | undefined;
   if (existing) return existing;
-  const created = resolveConfig(ev, configQrl).then((config) => ({ config, basePath: trimSlash(config.basePath ?? "/auth") }));
+  const created = resolveConfig(ev, configQrl).then((config) => ({ config, basePath: normaliseBasePath(config.basePath) }));
   ev.sharedMap.set(CONTEXT_KEY, created);
   return created;
 }
@@ -66,8 +66,4 @@ function warnOnce(logger: Partial<LoggerInstance> | undefined): Pick<LoggerInsta
       else console.warn(`[authlib][warn][${code}]`);
     },
   };
-}
-
-function trimSlash(path: string): string {
-  return path.length > 1 ? path.replace(/\/+$/, "") : path;
 }

@@ -128,6 +128,9 @@ async function postToCore(ev: RequestEventCommon, context: AuthContext, path: st
   // See the module comment: Qwik City's own action protection stands in for core's CSRF token here.
   const response = await Auth(request, { ...context.config, skipCSRFCheck });
   appendSetCookies(ev, response.headers.getSetCookie());
+  // The session just changed: later reads in this request (the loaders Qwik runs after a script-driven
+  // action) must not read, or re-issue, the session cookie the request came with.
+  context.session = Promise.resolve(null);
   const url = await redirectTarget(response);
   if (!url) throw new AuthError(`authlib answered ${path} with status ${response.status} and no redirect.`);
   return url;
@@ -183,7 +186,10 @@ function currentPage(ev: RequestEventCommon): string {
  */
 function redirect(ev: RequestEventCommon, url: string): void {
   const target = new URL(url, ev.url);
-  const location = target.origin === ev.url.origin ? `${target.pathname}${target.search}${target.hash}` : target.href;
+  // A same-origin URL becomes a path, unless that path would read as protocol-relative (`//host`,
+  // `/\host`): then the full URL keeps the browser on this origin.
+  const asPath = `${target.pathname}${target.search}${target.hash}`;
+  const location = target.origin === ev.url.origin && !/^[/\\]{2}/.test(asPath) ? asPath : target.href;
   if (new URL(ev.request.url).pathname.endsWith("/q-data.json")) {
     ev.headers.set("Location", location);
     return;

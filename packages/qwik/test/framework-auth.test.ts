@@ -268,6 +268,44 @@ describe("useSignOut", () => {
     expect(protectedPage.headers.get("location")).toBe("/api/authlib/signin");
   });
 
+  test("a script-driven sign-out (q-data) ends the session: the loaders that follow do not re-issue the old cookie", async () => {
+    const jar = new CookieJar();
+    await signInBuiltIn(jar);
+    const id = await pageActionId("/", "sign-out", jar);
+    const response = await postForm(url(`/q-data.json?qaction=${id}`), { redirectTo: "/" }, jar);
+    expect(response.status).toBe(200);
+    const sessionCookies = response.headers.getSetCookie().filter((line) => line.startsWith(`${SESSION_COOKIE}=`));
+    expect(sessionCookies.length).toBeGreaterThan(0);
+    expect(sessionCookies.every((line) => line.startsWith(`${SESSION_COOKIE}=;`))).toBe(true);
+    expect(jar.cookies.has(SESSION_COOKIE)).toBe(false);
+    expect((await request(url("/protected"), { jar })).status).toBe(302);
+  });
+
+  test.each(["/.//evil.example/x", "/%2e//evil.example/x", "/./\\evil.example/x"])(
+    "a redirectTo that resolves to a protocol-relative path (%s) never leaves the origin, with or without script",
+    async (redirectTo) => {
+      for (const [form, path] of [
+        ["sign-out", "/"],
+        ["sign-in", "/"],
+      ] as const) {
+        for (const endpoint of ["/", "/q-data.json"]) {
+          const jar = new CookieJar();
+          await signInBuiltIn(jar);
+          const id = await pageActionId(path, form, jar);
+          const fields =
+            form === "sign-in"
+              ? { providerId: "credentials", "options.username": "ada", "options.password": "lovelace", redirectTo }
+              : { redirectTo };
+          const response = await postForm(url(`${endpoint}?qaction=${id}`), fields, jar);
+          const location = response.headers.get("location") ?? "";
+          expect(location).not.toMatch(/^[/\\]{2}/);
+          expect(new URL(location, url("/")).origin).toBe(new URL(url("/")).origin);
+          if (endpoint === "/q-data.json") expect(await response.text()).not.toMatch(/"[/\\]{2}evil/);
+        }
+      }
+    },
+  );
+
   test("invalid input gives the failed shape", async () => {
     const id = await pageActionId("/", "sign-out");
     const response = await postForm(url(`/?qaction=${id}`), { "redirectTo.nested": "x" });

@@ -36,9 +36,14 @@ async function oauthCallback(
   request: RequestInternal,
   provider: InternalProvider & OAuthConfig,
 ): Promise<ResponseInternal> {
-  const params = new URLSearchParams(
-    request.method === "POST" ? Object.entries(request.body).map(([k, v]) => [k, String(v)]) : Object.entries(request.query),
-  );
+  if (request.method === "POST") {
+    // `response_mode=form_post`: the provider's page POSTs here from its own site, so the browser leaves
+    // out our SameSite=Lax cookies (session, callback URL). Bounce to a GET of the same parameters, a
+    // top-level navigation that carries them, and finish there.
+    const posted = new URLSearchParams(Object.entries(request.body).map(([k, v]) => [k, String(v)]));
+    return { redirect: `${provider.callbackUrl}?${posted}` };
+  }
+  const params = new URLSearchParams(Object.entries(request.query));
   const result = await finishAuthorization(oauthContext(options, request, provider), params);
   if (result.kind === "proxy-redirect") return { redirect: result.url };
   const { profile, account, cookies } = result;

@@ -7,12 +7,13 @@ import type { AdapterUser } from "../adapters.js";
 import { hmacHex, randomHex } from "../crypto/compare.js";
 import { normalizeEmail } from "../email/normalize.js";
 import { allowVerificationMail } from "../email/rate-limit.js";
-import { EmailSignInError, RateLimited, Verification } from "../errors.js";
+import { AccountNotLinked, EmailSignInError, RateLimited, Verification } from "../errors.js";
 import { bodyString } from "../http/request.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
 import type { EmailConfig } from "../providers/types.js";
 import type { Account } from "../types.js";
 import { askSignInCallback, completeSignIn } from "./sign-in-flow.js";
+import { isUnprovenPasskeyUser } from "./unproven-email.js";
 
 const HASH_LABEL = "authlib.verification-token:";
 
@@ -73,23 +74,6 @@ async function redeem(options: InternalOptions, provider: EmailConfig, identifie
   return null;
 }
 
-/**
- * The user this verified address signs into. A user whose email was never verified but who has passkeys
- * was made by whoever registered those passkeys, which proves nothing about the address: letting the
- * address owner in would hand the passkey holder their account. Such a user is removed (with its
- * passkeys, accounts and sessions) and the owner starts afresh.
- */
-async function claimableUser(options: InternalOptions, identifier: string): Promise<AdapterUser | null> {
-  const adapter = options.adapter!;
-  const existing = await adapter.getUserByEmail!(identifier);
-  if (!existing || existing.emailVerified || !adapter.listAuthenticatorsByUserId || !adapter.deleteUser) return existing;
-  const passkeys = await adapter.listAuthenticatorsByUserId(existing.id);
-  if (passkeys.length === 0) return existing;
-  options.logger.warn("unverified-passkey-user-replaced");
-  await adapter.deleteUser(existing.id);
-  return null;
-}
-
 /** GET /callback/:provider for an email provider. */
 export async function emailCallback(
   options: InternalOptions,
@@ -112,7 +96,10 @@ export async function emailCallback(
     throw new Verification("The sign-in link is unknown, used already, or expired.", { cause: { hasInvite: !!invite, expired } });
   }
 
-  const existing = await claimableUser(options, identifier);
+  const existing = await adapter.getUserByEmail!(identifier);
+  if (existing && (await isUnprovenPasskeyUser(options, existing))) {
+    throw new AccountNotLinked("This address belongs to a passkey account that never proved it; sign in with the passkey.");
+  }
   const candidate: AdapterUser = existing ?? { id: crypto.randomUUID(), email: identifier, emailVerified: null };
   const account: Account = { providerAccountId: identifier, userId: candidate.id, type: "email", provider: provider.id };
   const redirect = await askSignInCallback(options, { user: candidate, account });

@@ -17,6 +17,7 @@ import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import { storedAccount } from "../oauth/index.js";
 import type { OAuthConfig } from "../providers/types.js";
 import type { Account, User } from "../types.js";
+import { isUnprovenPasskeyUser } from "./unproven-email.js";
 
 /** A stable, UUID-shaped user id for provider + account id (used without an adapter). */
 export async function stableUserId(provider: string, providerAccountId: string): Promise<string> {
@@ -58,7 +59,7 @@ export async function findOrCreateOAuthUser(
   const email = profileUser.email?.toLowerCase() ?? null;
   const sameEmail = email ? await adapter.getUserByEmail!(email) : null;
   if (sameEmail) {
-    if (!provider.allowDangerousEmailAccountLinking) {
+    if (!provider.allowDangerousEmailAccountLinking || (await isUnprovenPasskeyUser(options, sameEmail))) {
       throw new OAuthAccountNotLinked(
         "Another account already uses this email address. Sign in with that account first, then link this one.",
       );

@@ -38,7 +38,7 @@ async function readToken(options: InternalOptions, request: RequestInternal): Pr
 async function writeToken(options: InternalOptions, request: RequestInternal, token: JWT) {
   const { maxAge } = options.session;
   const { sessionToken } = options.cookies;
-  const encoded = await options.jwt.encode({ token, secret: options.jwt.secret, salt: sessionToken.name, maxAge });
+  const encoded = await options.jwt.encode({ token, secret: options.jwt.secret, salt: sessionToken.name, maxAge: options.jwt.maxAge });
   const expires = new Date(Date.now() + maxAge * 1000);
   return { cookies: writeChunkedCookie(sessionToken, encoded, request.cookies, { expires }), expires };
 }
@@ -101,9 +101,12 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
   },
 
   async currentUser(options, request) {
-    const token = await readToken(options, request);
+    const payload = await readToken(options, request);
+    // The jwt callback is where an app revokes a token: a token it refuses is nobody.
+    const token = payload && (await options.callbacks.jwt({ token: payload }));
     if (!token?.sub) return null;
-    const fromAdapter = options.adapter?.getUser ? await options.adapter.getUser(token.sub) : null;
-    return fromAdapter ?? { id: token.sub, name: token.name, email: token.email, image: token.picture };
+    // With an adapter, only a user that still exists there is signed in.
+    if (options.adapter?.getUser) return options.adapter.getUser(token.sub);
+    return { id: token.sub, name: token.name, email: token.email, image: token.picture };
   },
 };
