@@ -292,7 +292,7 @@ describe("useSignOut", () => {
           const jar = new CookieJar();
           await signInBuiltIn(jar);
           const id = await pageActionId(path, form, jar);
-          const fields =
+          const fields: Record<string, string> =
             form === "sign-in"
               ? { providerId: "credentials", "options.username": "ada", "options.password": "lovelace", redirectTo }
               : { redirectTo };
