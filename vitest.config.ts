@@ -10,5 +10,6 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: 2,
     environment: "node",
+    setupFiles: ["./scripts/vitest-setup.ts"],
   },
 });
