@@ -9,7 +9,7 @@ import type { OAuthConfig } from "../src/providers/types.js";
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "./helpers/database.js";
-import { startTestOP, type TestOP } from "./helpers/oidc-provider.js";
+import { opProvider, startTestOP, type TestOP } from "./helpers/oidc-provider.js";
 
 const secret = "oauth-auth-secret-0123456789abcdef";
 const origin = "http://localhost:3000";
@@ -35,17 +35,7 @@ afterAll(async () => {
   await closeSharedPglite();
 });
 
-const oidc = (extra: Partial<OAuthConfig> = {}): OAuthConfig =>
-  ({
-    id: "op",
-    name: "Test OP",
-    type: "oidc",
-    issuer: op.issuer,
-    clientId: "app",
-    clientSecret: "app-secret",
-    checks: ["pkce", "state", "nonce"],
-    ...extra,
-  }) as OAuthConfig;
+const oidc = (extra: Partial<OAuthConfig> = {}): OAuthConfig => opProvider(op, { checks: ["pkce", "state", "nonce"], ...extra });
 
 function recorder() {
   const calls: Array<[string, any]> = [];

@@ -47,6 +47,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair } from "jose";
+import type { OAuthConfig } from "../../src/providers/types.js";
 
 /** Claims of a test account (besides `sub`, which is the account id). */
 export type TestUserClaims = Record<string, unknown>;
@@ -452,4 +453,9 @@ export async function startTestOP(options: TestOPOptions = {}): Promise<TestOP> 
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/** The relying-party side of the fixture's default client `app`: an OIDC provider with id `op`. */
+export function opProvider(op: Pick<TestOP, "issuer">, overrides: Partial<OAuthConfig> = {}): OAuthConfig {
+  return { id: "op", name: "Test OP", type: "oidc", issuer: op.issuer, clientId: "app", clientSecret: "app-secret", ...overrides };
 }

@@ -9,7 +9,7 @@ import { InvalidCheck, OAuthCallbackError, OAuthProfileParseError } from "../../
 import { encode } from "../../src/jwt.js";
 import { type AuthorizationStart, finishAuthorization, type SignedIn, startAuthorization } from "../../src/oauth/index.js";
 import type { OAuthConfig } from "../../src/providers/types.js";
-import { startTestOP, type TestOP } from "../helpers/oidc-provider.js";
+import { opProvider, startTestOP, type TestOP } from "../helpers/oidc-provider.js";
 import { APP_ORIGIN, contextFor, cookieRecord, SECRET } from "./support.js";
 
 const callback = (id: string) => `${APP_ORIGIN}/auth/callback/${id}`;
@@ -29,16 +29,7 @@ afterEach(() => {
 });
 
 function oidc(overrides: Partial<OAuthConfig> = {}): OAuthConfig {
-  return {
-    id: "op",
-    name: "Test OP",
-    type: "oidc",
-    issuer: op.issuer,
-    clientId: "app",
-    clientSecret: "app-secret",
-    checks: ["pkce", "state", "nonce"],
-    ...overrides,
-  };
+  return opProvider(op, { checks: ["pkce", "state", "nonce"], ...overrides });
 }
 
 async function begin(provider = oidc(), options: { deny?: boolean } = {}): Promise<{ start: AuthorizationStart; url: URL }> {

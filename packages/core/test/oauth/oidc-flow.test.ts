@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OAuthCallbackError } from "../../src/errors.js";
 import { finishAuthorization, refreshAccessToken, type SignedIn, startAuthorization, storedAccount } from "../../src/oauth/index.js";
 import type { OAuthConfig } from "../../src/providers/types.js";
-import { CookieJar, privateKeyJwtClient, startTestOP, type TestOP } from "../helpers/oidc-provider.js";
+import { CookieJar, opProvider, privateKeyJwtClient, startTestOP, type TestOP } from "../helpers/oidc-provider.js";
 import { APP_ORIGIN, contextFor, cookieRecord, recordingLogger } from "./support.js";
 
 const callback = (id: string) => `${APP_ORIGIN}/auth/callback/${id}`;
@@ -36,7 +36,7 @@ beforeAll(async () => {
 afterAll(() => op?.close());
 
 function oidc(overrides: Partial<OAuthConfig> = {}): OAuthConfig {
-  return { id: "op", name: "Test OP", type: "oidc", issuer: op.issuer, clientId: "app", clientSecret: "app-secret", ...overrides };
+  return opProvider(op, overrides);
 }
 
 /** Start, sign in at the OP, finish: what the engine does across the three requests. */

@@ -7,7 +7,7 @@ import { InvalidCheck } from "../../src/errors.js";
 import { encode } from "../../src/jwt.js";
 import { finishAuthorization, type ProxyRedirect, type SignedIn, startAuthorization } from "../../src/oauth/index.js";
 import type { OAuthConfig } from "../../src/providers/types.js";
-import { startTestOP, type TestOP } from "../helpers/oidc-provider.js";
+import { opProvider, startTestOP, type TestOP } from "../helpers/oidc-provider.js";
 import { APP_ORIGIN, contextFor, cookieRecord, SECRET } from "./support.js";
 
 const PROXY = `${APP_ORIGIN}/auth`; // the stable deployment, registered at the provider
@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => op?.close());
 
 function provider(overrides: Partial<OAuthConfig> = {}): OAuthConfig {
-  return { id: "op", name: "Test OP", type: "oidc", issuer: op.issuer, clientId: "app", clientSecret: "app-secret", ...overrides };
+  return opProvider(op, overrides);
 }
 
 const previewContext = (cookies: Record<string, string> = {}) =>
