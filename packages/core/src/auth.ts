@@ -10,6 +10,7 @@ import { jsonError, toResponse } from "./http/response.js";
 import type { RequestInternal } from "./internal-types.js";
 import { createLogger } from "./logger.js";
 import { renderErrorPage } from "./pages/index.js";
+import { pageHeaders } from "./pages/security-headers.js";
 import type { AuthConfig, LoggerInstance } from "./types.js";
 
 /**
@@ -62,7 +63,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     if (parsed.method === "GET" && pageActions.has(parsed.action)) {
       const origin = requestOrigin(request, config.trustHost);
       const page = renderErrorPage({ error: "Configuration", signinUrl: origin, homeUrl: origin, theme: config.theme ?? {} });
-      return new Response(page.html, { status: 500, headers: { "Content-Type": "text/html; charset=utf-8" } });
+      return new Response(page.html, { status: 500, headers: await pageHeaders(page.html) });
     }
     return jsonError(500, "Configuration", "There is a problem with the server configuration. Check the server logs for more information.");
   }

@@ -117,3 +117,45 @@ describe("password helper", () => {
     expect(await verifyPassword("pass", hash)).toBe(true);
   });
 });
+
+describe("pages are never framed nor cached", () => {
+  const styleHash = async (html: string) => {
+    const css = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? "";
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(css)));
+    return `'sha256-${btoa(String.fromCharCode(...digest))}'`;
+  };
+
+  it.each([
+    "/auth/signin",
+    "/auth/signout",
+    "/auth/error?error=AccessDenied",
+    "/auth/verify-request?provider=email&type=email",
+  ])("GET %s: X-Frame-Options DENY, frame-ancestors 'none', no-store, a CSP that allows only its own style", async (path) => {
+    const response = await authClient(base()).send(path);
+    const html = await response.text();
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const csp = response.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain(`style-src ${await styleHash(html)}`);
+    expect(csp).not.toContain("unsafe-inline");
+  });
+
+  it("the configuration error page has the same headers", async () => {
+    const logger = { error: vi.fn(), warn: vi.fn(), debug: vi.fn() };
+    const response = await authClient(base({ secret: undefined, logger })).send("/auth/signin");
+    expect(response.status).toBe(500);
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+  });
+
+  it("a theme colour cannot widen the policy: the hash covers exactly the rendered stylesheet", async () => {
+    const client = authClient(base({ theme: { brandColor: "#123456" } }));
+    const response = await client.send("/auth/signin");
+    const html = await response.text();
+    expect(html).toContain("#123456");
+    expect(response.headers.get("content-security-policy")).toContain(await styleHash(html));
+  });
+});

@@ -1,15 +1,28 @@
 /**
  * Reading the session lazily: nothing happens until a loader, action or handler asks, and then it
  * happens once per request. Cookies core refreshes on the way (a re-issued session token) are applied
- * to the response.
+ * to the response. A response that read the session depends on who asked: it is marked private and
+ * not to be stored (see {@link keepOutOfCaches}).
  */
 import { getSession as readCoreSession, type Session } from "@authlib/core";
 import type { RequestEventCommon } from "@builder.io/qwik-city";
 import { type AuthContext, requireAuthContext } from "./context.js";
 import { appendCookies } from "./response.js";
 
+/**
+ * A page rendered from the session is one person's: a shared cache must never hand it to someone else, and
+ * the back button after sign-out must not show it from the browser's cache. So `Cache-Control: private,
+ * no-store`, unless the app chose its own cache header (it then owns the decision; a header it sets later
+ * replaces this one too).
+ */
+export function keepOutOfCaches(ev: RequestEventCommon): void {
+  if (ev.headersSent || ev.headers.has("Cache-Control")) return;
+  ev.headers.set("Cache-Control", "private, no-store");
+}
+
 /** The session of this request, read at most once. */
 export function readSession(ev: RequestEventCommon, context: AuthContext): Promise<Session | null> {
+  keepOutOfCaches(ev);
   context.session ??= readCoreSession(ev.request, context.config).then(({ cookie, data }) => {
     // Asked for after the response has started (rare: loaders run before rendering), the refreshed
     // cookies are lost; the session itself stays valid and is refreshed on a later request.

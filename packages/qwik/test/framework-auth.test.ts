@@ -147,6 +147,24 @@ describe("onRequest", () => {
   });
 });
 
+describe("caching of pages that read the session", () => {
+  test("a page rendered from the session is private and never stored, signed in or not", async () => {
+    const jar = new CookieJar();
+    expect((await request(url("/"), { jar })).headers.get("cache-control")).toBe("private, no-store");
+    await signInBuiltIn(jar);
+    const page = await request(url("/protected"), { jar });
+    expect(await page.text()).toContain("ada@example.com");
+    expect(page.headers.get("cache-control")).toBe("private, no-store");
+  });
+
+  test("the app's own cache header wins; a response that never read the session gets none from authlib", async () => {
+    const cached = await request(url("/cached"));
+    expect(await cached.text()).toContain("signed out");
+    expect(cached.headers.get("cache-control")).toBe("max-age=60, public");
+    expect((await request(url("/events"))).headers.get("cache-control") ?? "").not.toContain("private");
+  });
+});
+
 describe("useSignIn", () => {
   test("invalid input gives { failed: true, formErrors, fieldErrors } with string[] per field (spec §4.1)", async () => {
     const id = await pageActionId("/", "sign-in");

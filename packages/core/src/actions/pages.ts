@@ -1,9 +1,11 @@
 /** GET /signin, /error and /verify-request: the built-in pages, or redirects to the app's own pages. */
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { type PageResult, renderErrorPage, renderSignInPage, renderVerifyRequestPage } from "../pages/index.js";
+import { pageHeaders } from "../pages/security-headers.js";
 
-function html(page: PageResult): ResponseInternal {
-  return { status: page.status, body: page.html, headers: { "Content-Type": "text/html; charset=utf-8" } };
+/** A rendered page as a response: never framed, never cached (see `pages/security-headers`). */
+export async function html(page: PageResult): Promise<ResponseInternal> {
+  return { status: page.status, body: page.html, headers: await pageHeaders(page.html) };
 }
 
 /** The app's custom page `path` (relative to the origin) with `params` appended to its query. */
@@ -13,7 +15,7 @@ function customPage(options: InternalOptions, path: string, params: Record<strin
   return { redirect: url.href };
 }
 
-export function signInPage(options: InternalOptions, request: RequestInternal): ResponseInternal {
+export function signInPage(options: InternalOptions, request: RequestInternal): ResponseInternal | Promise<ResponseInternal> {
   const { error, code } = request.query;
   if (options.pages.signIn) return customPage(options, options.pages.signIn, { callbackUrl: options.callbackUrl, error, code });
   return html(
@@ -29,13 +31,13 @@ export function signInPage(options: InternalOptions, request: RequestInternal): 
   );
 }
 
-export function errorPage(options: InternalOptions, request: RequestInternal): ResponseInternal {
+export function errorPage(options: InternalOptions, request: RequestInternal): ResponseInternal | Promise<ResponseInternal> {
   const { error } = request.query;
   if (options.pages.error) return customPage(options, options.pages.error, { error });
   return html(renderErrorPage({ error, signinUrl: `${options.authUrl}/signin`, homeUrl: options.origin, theme: options.theme }));
 }
 
-export function verifyRequestPage(options: InternalOptions, request: RequestInternal): ResponseInternal {
+export function verifyRequestPage(options: InternalOptions, request: RequestInternal): ResponseInternal | Promise<ResponseInternal> {
   if (options.pages.verifyRequest) return customPage(options, options.pages.verifyRequest, request.query);
   return html(renderVerifyRequestPage({ host: new URL(options.origin).host, theme: options.theme, homeUrl: options.origin }));
 }

@@ -5,17 +5,19 @@ import { clearChunkedCookie } from "../http/cookies.js";
 import { assertCsrf } from "../http/csrf.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { renderSignOutPage } from "../pages/index.js";
+import { html } from "./pages.js";
 import { withCallbackUrl } from "./sign-in-flow.js";
 
-export function signOutPage(options: InternalOptions): ResponseInternal {
+export function signOutPage(options: InternalOptions): ResponseInternal | Promise<ResponseInternal> {
   if (options.pages.signOut) return { redirect: new URL(withCallbackUrl(options.pages.signOut, options.callbackUrl), options.origin).href };
-  const page = renderSignOutPage({
-    actionUrl: `${options.authUrl}/signout`,
-    csrfToken: options.csrfToken,
-    callbackUrl: options.callbackUrl,
-    theme: options.theme,
-  });
-  return { status: page.status, body: page.html, headers: { "Content-Type": "text/html; charset=utf-8" } };
+  return html(
+    renderSignOutPage({
+      actionUrl: `${options.authUrl}/signout`,
+      csrfToken: options.csrfToken,
+      callbackUrl: options.callbackUrl,
+      theme: options.theme,
+    }),
+  );
 }
 
 export async function signOutAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {

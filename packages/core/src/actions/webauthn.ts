@@ -12,6 +12,7 @@ import { UnknownAction } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
 import { noStoreHeaders } from "../http/response.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
+import { unframeableNoStoreHeaders } from "../pages/security-headers.js";
 import { authenticationOptions, verifyAuthentication } from "../webauthn/authentication.js";
 import { type ChallengeClaims, clearChallenge, openChallenge, sealChallenge } from "../webauthn/challenge.js";
 import { type WebAuthnContext, webAuthnContext } from "../webauthn/context.js";
@@ -94,16 +95,15 @@ async function register(
   return completeSignIn(ctx.options, ctx.request, { user, account, isNewUser: true });
 }
 
-/** GET /webauthn-script: `@simplewebauthn/browser` and the page's client script, cached for a year (the URL is versioned). */
+/** GET /webauthn-script: `@simplewebauthn/browser` and the page's client script, served like the pages (never cached). */
 export async function webAuthnScriptAction(options: InternalOptions): Promise<ResponseInternal> {
   if (!options.providers.some((p) => p.type === "webauthn")) throw new UnknownAction("No WebAuthn provider is configured.");
   return {
     body: await loadWebAuthnScript(),
     headers: {
       "Content-Type": "text/javascript; charset=utf-8",
-      // private: a response may carry a fresh CSRF cookie, which no shared cache may hand to someone else.
-      "Cache-Control": "private, max-age=31536000, immutable",
-      "X-Content-Type-Options": "nosniff",
+      // Like the pages: a response may carry a fresh CSRF cookie, which no cache may hand to someone else.
+      ...unframeableNoStoreHeaders,
     },
   };
 }

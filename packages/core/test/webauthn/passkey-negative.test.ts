@@ -448,7 +448,8 @@ describe("passkey configuration, page and script", () => {
     const response = await Auth(new Request(`${ORIGIN}/auth/webauthn-script?v=1`), app.config);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
-    expect(response.headers.get("cache-control")).toBe("private, max-age=31536000, immutable");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
     expect(response.headers.getSetCookie()).toEqual([]);
     const script = await response.text();
     expect(script).toMatch(/^\/\* \[@simplewebauthn\/browser@13\./);
