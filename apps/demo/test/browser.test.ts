@@ -4,7 +4,10 @@
  * sign-out, the audit log, and screenshots of the sign-in pages in light and dark mode
  * (test-artifacts/demo/). The other providers are in browser-providers.test.ts.
  */
+import { once } from "node:events";
 import { mkdirSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -156,5 +159,50 @@ describe("the demo in Chromium", () => {
       await page.context().close();
     }
     for (const [light, dark] of Object.values(backgrounds)) expect(dark).not.toBe(light);
+  });
+  test("no other site can frame the sign-in page: Chromium refuses the frame (clickjacking)", async () => {
+    // The attacker's page, on another origin (another port of 127.0.0.1), frames the built-in sign-in page
+    // and the app's own sign-in page.
+    const attacker = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(`<!doctype html><title>Win a prize</title>
+        <iframe id="builtin" src="${demo.origin}/auth/signin"></iframe>
+        <iframe id="signout" src="${demo.origin}/auth/signout"></iframe>`);
+    });
+    attacker.listen(0, "127.0.0.1");
+    await once(attacker, "listening");
+    const page = await openPage();
+    try {
+      const responses = ["/auth/signin", "/auth/signout"].map((path) =>
+        page.waitForResponse((response) => new URL(response.url()).pathname === path),
+      );
+      await page.goto(`http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`);
+      for (const response of await Promise.all(responses)) {
+        expect(response.headers()["x-frame-options"]).toBe("DENY");
+        expect(response.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+      }
+      // Chromium replaces a refused frame by its error document: nothing of the page (no form to click on).
+      for (const id of ["builtin", "signout"]) {
+        const frame = await (await page.$(`#${id}`))?.contentFrame();
+        await expect.poll(() => frame?.url(), { timeout: 10_000 }).toMatch(/^chrome-error:/);
+        expect(await frame?.locator("form").count()).toBe(0);
+      }
+    } finally {
+      await page.context().close();
+      attacker.closeAllConnections();
+      await new Promise((resolve) => attacker.close(resolve));
+    }
+  });
+
+  test("the development tools answer only a local client, not one that came through a proxy", async () => {
+    expect((await fetch(`${demo.origin}/audit`)).status).toBe(200);
+    expect((await fetch(`${demo.origin}/dev/mailbox`)).status).toBe(200);
+    for (const header of ["X-Forwarded-For", "Forwarded", "X-Real-IP"]) {
+      for (const path of ["/audit", "/dev/mailbox"]) {
+        const response = await fetch(`${demo.origin}${path}`, { headers: { [header]: "203.0.113.7" } });
+        expect(response.status).toBe(404);
+        expect(await response.text()).not.toContain("audit-log");
+      }
+    }
   });
 });

@@ -17,6 +17,7 @@ import { authorizeDemoUser, DEMO_EMAIL, DEMO_PASSWORD, DEMO_USER_ID, demoPasswor
 import { devOidcAccountId, devOidcClaims, startDevOidcProvider } from "../src/server/dev-oidc";
 import { localDevSecret } from "../src/server/dev-secret";
 import { startDevSmtpServer } from "../src/server/dev-smtp";
+import { isLocalDevRequest } from "../src/server/dev-tools";
 import { DevMailbox, findSignInLink } from "../src/server/mailbox";
 import { type DemoServices, demoRedirectUris, demoServicesOptions } from "../src/server/services";
 
@@ -248,4 +249,29 @@ describe("demoAuthConfig", () => {
     await events?.signOut?.({ session: { sessionToken: "t", userId: DEMO_USER_ID, expires: new Date() } });
     expect(listEvents()[0]).toMatchObject({ event: "signOut", subject: DEMO_EMAIL });
   });
+});
+
+describe("the development tools' guard", () => {
+  const event = (ip: string | undefined, headers: Record<string, string> = {}) => ({
+    clientConn: { ip },
+    request: new Request("http://localhost:3000/dev/mailbox", { headers }),
+  });
+
+  test.each(["127.0.0.1", "127.8.9.10", "::1", "::ffff:127.0.0.1"])("a direct client from %s is local", (ip) => {
+    expect(isLocalDevRequest(event(ip))).toBe(true);
+  });
+
+  test.each([undefined, "", "10.0.0.5", "192.168.1.2", "203.0.113.7", "::ffff:10.0.0.1", "fe80::1", "127.0.0.1.evil", "0.0.0.0"])(
+    "a client from %s is not",
+    (ip) => {
+      expect(isLocalDevRequest(event(ip))).toBe(false);
+    },
+  );
+
+  test.each(["forwarded", "x-forwarded-for", "x-forwarded-host", "x-real-ip", "via"])(
+    "a loopback peer that forwards for someone else (%s) is not local",
+    (header) => {
+      expect(isLocalDevRequest(event("127.0.0.1", { [header]: "1.2.3.4" }))).toBe(false);
+    },
+  );
 });

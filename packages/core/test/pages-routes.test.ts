@@ -125,22 +125,20 @@ describe("pages are never framed nor cached", () => {
     return `'sha256-${btoa(String.fromCharCode(...digest))}'`;
   };
 
-  it.each([
-    "/auth/signin",
-    "/auth/signout",
-    "/auth/error?error=AccessDenied",
-    "/auth/verify-request?provider=email&type=email",
-  ])("GET %s: X-Frame-Options DENY, frame-ancestors 'none', no-store, a CSP that allows only its own style", async (path) => {
-    const response = await authClient(base()).send(path);
-    const html = await response.text();
-    expect(response.headers.get("x-frame-options")).toBe("DENY");
-    expect(response.headers.get("cache-control")).toBe("no-store");
-    const csp = response.headers.get("content-security-policy") ?? "";
-    expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).toContain("default-src 'none'");
-    expect(csp).toContain(`style-src ${await styleHash(html)}`);
-    expect(csp).not.toContain("unsafe-inline");
-  });
+  it.each(["/auth/signin", "/auth/signout", "/auth/error?error=AccessDenied", "/auth/verify-request?provider=email&type=email"])(
+    "GET %s: X-Frame-Options DENY, frame-ancestors 'none', no-store, a CSP that allows only its own style",
+    async (path) => {
+      const response = await authClient(base()).send(path);
+      const html = await response.text();
+      expect(response.headers.get("x-frame-options")).toBe("DENY");
+      expect(response.headers.get("cache-control")).toBe("no-store");
+      const csp = response.headers.get("content-security-policy") ?? "";
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toContain(`style-src ${await styleHash(html)}`);
+      expect(csp).not.toContain("unsafe-inline");
+    },
+  );
 
   it("the configuration error page has the same headers", async () => {
     const logger = { error: vi.fn(), warn: vi.fn(), debug: vi.fn() };

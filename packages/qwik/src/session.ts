@@ -16,7 +16,7 @@ import { appendCookies } from "./response.js";
  * replaces this one too).
  */
 export function keepOutOfCaches(ev: RequestEventCommon): void {
-  if (ev.headersSent || ev.headers.has("Cache-Control")) return;
+  if (ev.headers.has("Cache-Control")) return;
   ev.headers.set("Cache-Control", "private, no-store");
 }
 

@@ -1,6 +1,10 @@
 import { component$ } from "@builder.io/qwik";
 import { type DocumentHead, Link, routeLoader$ } from "@builder.io/qwik-city";
 import { listEvents } from "../../server/audit-log";
+import { onlyLocalClients } from "../../server/dev-tools";
+
+/** The audit log shows who signed in: a development tool, for local clients only. */
+export const onRequest = onlyLocalClients;
 
 export const useAuditLog = routeLoader$(() => listEvents());
 
