@@ -19,7 +19,7 @@ import Nodemailer from "../src/providers/nodemailer.js";
 import Passkey from "../src/providers/passkey.js";
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
-import { closeSharedPglite, freshDatabase } from "./helpers/database.js";
+import { closeSharedPglite, freshDatabase, sharedPglite } from "./helpers/database.js";
 import { opProvider, startTestOP, type TestOP } from "./helpers/oidc-provider.js";
 import { startSmtpServer } from "./helpers/smtp.js";
 import { SoftAuthenticator } from "./webauthn/soft-authenticator.js";
@@ -89,6 +89,7 @@ async function expectNoForgedHost(response: Response) {
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let op: TestOP;
 beforeAll(async () => {
+  await sharedPglite().waitReady; // the database's cold start belongs to the hook, not to the first test
   smtp = await startSmtpServer();
   op = await startTestOP({ clients: [{ client_id: "app", client_secret: "app-secret", redirect_uris: [`${CANONICAL}/auth/callback/op`] }] });
 });
