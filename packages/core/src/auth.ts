@@ -60,7 +60,13 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   const configError = checkConfig(config);
   if (configError) {
     logOnce(config, logger, configError);
-    return refusal(parsed, config, 500, "Configuration", "There is a problem with the server configuration. Check the server logs for more information.");
+    return refusal(
+      parsed,
+      config,
+      500,
+      "Configuration",
+      "There is a problem with the server configuration. Check the server logs for more information.",
+    );
   }
 
   try {

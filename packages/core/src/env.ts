@@ -84,7 +84,12 @@ export function setEnvDefaults(env: EnvSource, config: AuthConfig, logger?: Pick
 /** A comma-separated env list, entries trimmed, empty entries dropped; `undefined` when unset. */
 function readList(env: EnvSource, name: string): string[] | undefined {
   const value = readEnv(env, name);
-  return value === undefined ? undefined : value.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
+  return value === undefined
+    ? undefined
+    : value
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== "");
 }
 
 function resolveBasePath(url: string | undefined, configured: string | undefined, logger?: Pick<LoggerInstance, "warn">): string {

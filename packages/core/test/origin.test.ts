@@ -91,7 +91,9 @@ let op: TestOP;
 beforeAll(async () => {
   await sharedPglite().waitReady; // the database's cold start belongs to the hook, not to the first test
   smtp = await startSmtpServer();
-  op = await startTestOP({ clients: [{ client_id: "app", client_secret: "app-secret", redirect_uris: [`${CANONICAL}/auth/callback/op`] }] });
+  op = await startTestOP({
+    clients: [{ client_id: "app", client_secret: "app-secret", redirect_uris: [`${CANONICAL}/auth/callback/op`] }],
+  });
 });
 afterAll(async () => {
   await smtp.close();
@@ -179,7 +181,13 @@ describe("configuration: a bad origin setting is a named error at start-up, neve
     ["redirectProxyAllowedOrigins without a scheme", { redirectProxyAllowedOrigins: ["*-team.preview.example"] }],
   ])("%s", async (_, overrides) => {
     const errors: AuthError[] = [];
-    const config: AuthConfig = { secret, trustHost: true, providers: [credentials()], logger: { error: (e) => void errors.push(e as AuthError) }, ...overrides };
+    const config: AuthConfig = {
+      secret,
+      trustHost: true,
+      providers: [credentials()],
+      logger: { error: (e) => void errors.push(e as AuthError) },
+      ...overrides,
+    };
     const response = await Auth(new Request(`${UPSTREAM}/auth/signin`, { headers: { host: FORGED } }), config);
     expect(response.status).toBe(500);
     await expectNoForgedHost(response);
@@ -190,7 +198,11 @@ describe("configuration: a bad origin setting is a named error at start-up, neve
 
   it("AUTHLIB_URL that is not a URL fails every request (it used to be ignored, falling back to the Host header)", async () => {
     const errors: AuthError[] = [];
-    const config: AuthConfig = { secret, providers: [credentials()], logger: { error: (e) => void errors.push(e as AuthError), warn: () => {} } };
+    const config: AuthConfig = {
+      secret,
+      providers: [credentials()],
+      logger: { error: (e) => void errors.push(e as AuthError), warn: () => {} },
+    };
     setEnvDefaults({ AUTHLIB_URL: "app.example.com" }, config);
     const response = await Auth(new Request(`${UPSTREAM}/auth/session`, { headers: { host: FORGED } }), config);
     expect(response.status).toBe(500);
@@ -237,7 +249,9 @@ describe("with a canonical origin (url / AUTHLIB_URL), no forged header reaches 
       url: CANONICAL,
       trustHost: true,
       adapter: db.adapter,
-      providers: [Nodemailer({ server: smtp.transport, from: "App <no-reply@app.example.com>", rateLimit: { store: memoryRateLimitStore() } })],
+      providers: [
+        Nodemailer({ server: smtp.transport, from: "App <no-reply@app.example.com>", rateLimit: { store: memoryRateLimitStore() } }),
+      ],
     };
     return { config, client: authClient(config, UPSTREAM) };
   }
@@ -247,7 +261,10 @@ describe("with a canonical origin (url / AUTHLIB_URL), no forged header reaches 
     const csrf = await client.send("/auth/csrf", { headers });
     const { csrfToken } = (await csrf.json()) as { csrfToken: string };
     const before = smtp.mails.length;
-    const response = await client.send("/auth/signin/nodemailer", { headers, form: { csrfToken, email: "victim@example.com", callbackUrl: "/inbox" } });
+    const response = await client.send("/auth/signin/nodemailer", {
+      headers,
+      form: { csrfToken, email: "victim@example.com", callbackUrl: "/inbox" },
+    });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe(`${CANONICAL}/auth/verify-request?provider=nodemailer&type=email`);
     await expectNoForgedHost(response);
@@ -371,7 +388,9 @@ describe("with a canonical origin (url / AUTHLIB_URL), no forged header reaches 
     });
     expect(refused.headers.get("location")).toBe(`${CANONICAL}/auth/error?error=WebAuthnVerificationError`);
 
-    const again = (await (await client.send("/auth/webauthn-options/passkey?action=register&email=ada%40example.com", { headers })).json()) as typeof body;
+    const again = (await (
+      await client.send("/auth/webauthn-options/passkey?action=register&email=ada%40example.com", { headers })
+    ).json()) as typeof body;
     const real = await new SoftAuthenticator(CANONICAL).register(again.options as never);
     const accepted = await client.send("/auth/callback/passkey", {
       headers,
@@ -412,7 +431,9 @@ describe("Auth() and getToken() agree on the session cookie name", () => {
     ],
     ["Forwarded proto=https", [["forwarded", "proto=https;host=app.example.com"]]],
   ];
-  const cases = canonicalUrls.flatMap((url) => schemes.flatMap((scheme) => forwarded.map(([name, headers]) => [url ?? "unset", scheme, name, url, headers] as const)));
+  const cases = canonicalUrls.flatMap((url) =>
+    schemes.flatMap((scheme) => forwarded.map(([name, headers]) => [url ?? "unset", scheme, name, url, headers] as const)),
+  );
 
   it.each(cases)("AUTHLIB_URL %s, request %s, %s", async (_, scheme, __, url, headers) => {
     vi.stubEnv("AUTHLIB_URL", url ?? "");
@@ -443,7 +464,14 @@ describe("with a trusted-host list, a forged host is refused with 400 UntrustedH
   ];
   function app(extra: Partial<AuthConfig> = {}) {
     const errors: AuthError[] = [];
-    const config: AuthConfig = { secret, trustHost: true, trustedHosts, providers: [credentials()], logger: { error: (e) => void errors.push(e as AuthError) }, ...extra };
+    const config: AuthConfig = {
+      secret,
+      trustHost: true,
+      trustedHosts,
+      providers: [credentials()],
+      logger: { error: (e) => void errors.push(e as AuthError) },
+      ...extra,
+    };
     return { config, errors, client: authClient(config, UPSTREAM) };
   }
 
@@ -502,7 +530,14 @@ describe("with a trusted-host list, a forged host is refused with 400 UntrustedH
 
   it.each<[string, HeaderList, string]>([
     ["a listed host", legit, "https://app.example.com"],
-    ["a wildcard host", [["x-forwarded-host", "pr-7.preview.example"], ["x-forwarded-proto", "https"]], "https://pr-7.preview.example"],
+    [
+      "a wildcard host",
+      [
+        ["x-forwarded-host", "pr-7.preview.example"],
+        ["x-forwarded-proto", "https"],
+      ],
+      "https://pr-7.preview.example",
+    ],
     [
       "the same host twice (two proxies)",
       [
@@ -513,7 +548,11 @@ describe("with a trusted-host list, a forged host is refused with 400 UntrustedH
       "https://app.example.com",
     ],
     ["the Host header of a listed host", [["host", "app.example.com"]], "http://app.example.com"],
-    ["a forged Forwarded header next to a listed host (ignored)", [...legit, ["forwarded", `host=${FORGED};proto=http`]], "https://app.example.com"],
+    [
+      "a forged Forwarded header next to a listed host (ignored)",
+      [...legit, ["forwarded", `host=${FORGED};proto=http`]],
+      "https://app.example.com",
+    ],
   ])("accepts %s", async (_, headers, origin) => {
     const { client } = app();
     const page = await client.send("/auth/signin", { headers });
@@ -526,18 +565,26 @@ describe("with a trusted-host list, a forged host is refused with 400 UntrustedH
     const db = await freshDatabase();
     const { client } = app({
       adapter: db.adapter,
-      providers: [Nodemailer({ server: smtp.transport, from: "App <no-reply@app.example.com>", rateLimit: { store: memoryRateLimitStore() } })],
+      providers: [
+        Nodemailer({ server: smtp.transport, from: "App <no-reply@app.example.com>", rateLimit: { store: memoryRateLimitStore() } }),
+      ],
     });
     const csrf = (await (await client.send("/auth/csrf", { headers: legit })).json()) as { csrfToken: string };
     const before = smtp.mails.length;
     const forged = await client.send("/auth/signin/nodemailer", {
-      headers: [["x-forwarded-host", FORGED], ["x-forwarded-proto", "https"]],
+      headers: [
+        ["x-forwarded-host", FORGED],
+        ["x-forwarded-proto", "https"],
+      ],
       form: { csrfToken: csrf.csrfToken, email: "victim@example.com" },
     });
     expect(forged.status).toBe(400);
     await expectNoForgedHost(forged);
     expect(smtp.mails.length).toBe(before);
-    const real = await client.send("/auth/signin/nodemailer", { headers: legit, form: { csrfToken: csrf.csrfToken, email: "victim@example.com" } });
+    const real = await client.send("/auth/signin/nodemailer", {
+      headers: legit,
+      form: { csrfToken: csrf.csrfToken, email: "victim@example.com" },
+    });
     expect(real.status).toBe(302);
     expect(smtp.mails.length).toBe(before + 1);
     expect(smtp.mails.at(-1)?.text).toContain("https://app.example.com/auth/callback/nodemailer?");
@@ -561,13 +608,24 @@ describe("trustHost without a list (development) keeps reading the headers, and 
 
     const quiet: string[] = [];
     for (const extra of [{ url: CANONICAL }, { trustedHosts: ["localhost:3000"] }]) {
-      await Auth(new Request(`${UPSTREAM}/auth/session`), { secret, trustHost: true, providers: [credentials()], logger: { warn: (c) => void quiet.push(c) }, ...extra });
+      await Auth(new Request(`${UPSTREAM}/auth/session`), {
+        secret,
+        trustHost: true,
+        providers: [credentials()],
+        logger: { warn: (c) => void quiet.push(c) },
+        ...extra,
+      });
     }
     expect(quiet).toEqual([]);
 
     vi.stubEnv("NODE_ENV", "development");
     const dev: string[] = [];
-    await Auth(new Request(`${UPSTREAM}/auth/session`), { secret, trustHost: true, providers: [credentials()], logger: { warn: (c) => void dev.push(c) } });
+    await Auth(new Request(`${UPSTREAM}/auth/session`), {
+      secret,
+      trustHost: true,
+      providers: [credentials()],
+      logger: { warn: (c) => void dev.push(c) },
+    });
     expect(dev).toEqual([]);
   });
 });
@@ -599,11 +657,24 @@ describe("redirect proxy through Auth(): the state origin comes from the canonic
     const csrf = (await (await previewClient.send("/auth/csrf", { headers: forged })).json()) as { csrfToken: string };
     const start = await previewClient.send("/auth/signin/op", { headers: forged, form: { csrfToken: csrf.csrfToken } });
     const state = new URL(start.headers.get("location")!).searchParams.get("state")!;
-    expect((await decode<{ origin: string }>({ token: state, secret, salt: "encodedState" }))?.origin).toBe(`https://${FORGED}/auth/callback/op`);
+    expect((await decode<{ origin: string }>({ token: state, secret, salt: "encodedState" }))?.origin).toBe(
+      `https://${FORGED}/auth/callback/op`,
+    );
 
-    for (const allowList of [{}, { redirectProxyAllowedOrigins: ["https://*-team.preview.example"] }, { trustedHosts: ["app.example.com", "*.preview.example"] }]) {
+    for (const allowList of [
+      {},
+      { redirectProxyAllowedOrigins: ["https://*-team.preview.example"] },
+      { trustedHosts: ["app.example.com", "*.preview.example"] },
+    ]) {
       const errors: AuthError[] = [];
-      const proxy: AuthConfig = { secret, url: CANONICAL, redirectProxyUrl: PROXY, providers: [opProvider(op)], logger: { error: (e) => void errors.push(e as AuthError) }, ...allowList };
+      const proxy: AuthConfig = {
+        secret,
+        url: CANONICAL,
+        redirectProxyUrl: PROXY,
+        providers: [opProvider(op)],
+        logger: { error: (e) => void errors.push(e as AuthError) },
+        ...allowList,
+      };
       const callback = await Auth(new Request(`${PROXY}/callback/op?code=stolen-code&state=${encodeURIComponent(state)}`), proxy);
       expect(callback.status).toBe(302);
       expect(callback.headers.get("location")).toBe(`${CANONICAL}/auth/error?error=Configuration`);
@@ -618,9 +689,15 @@ describe("redirect proxy through Auth(): the state origin comes from the canonic
     const csrf = (await (await previewClient.send("/auth/csrf")).json()) as { csrfToken: string };
     const start = await previewClient.send("/auth/signin/op", { form: { csrfToken: csrf.csrfToken } });
     const state = new URL(start.headers.get("location")!).searchParams.get("state")!;
-    for (const allowList of [{ redirectProxyAllowedOrigins: ["https://*-team.preview.example"] }, { trustedHosts: ["app.example.com", "*.preview.example"] }]) {
+    for (const allowList of [
+      { redirectProxyAllowedOrigins: ["https://*-team.preview.example"] },
+      { trustedHosts: ["app.example.com", "*.preview.example"] },
+    ]) {
       const proxy: AuthConfig = { secret, url: CANONICAL, redirectProxyUrl: PROXY, providers: [opProvider(op)], ...allowList };
-      const callback = await Auth(new Request(`${PROXY}/callback/op?code=c&state=${encodeURIComponent(state)}`, { headers: { host: FORGED } }), proxy);
+      const callback = await Auth(
+        new Request(`${PROXY}/callback/op?code=c&state=${encodeURIComponent(state)}`, { headers: { host: FORGED } }),
+        proxy,
+      );
       expect(callback.status).toBe(302);
       const target = new URL(callback.headers.get("location")!);
       expect(`${target.origin}${target.pathname}`).toBe(`${PREVIEW}/auth/callback/op`);

@@ -55,7 +55,7 @@ export function compileHostPattern(pattern: string, what = "The trusted host pat
   if (!match) throw invalid(what, pattern, "use lower-case host[:port], e.g. app.example.com or *.preview.example.com:8443");
   const [, hostname = "", port] = match;
   if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) throw invalid(what, pattern, "the port is out of range");
-  const escape = (s: string) => s.replace(/[.\-[\]]/g, "\\$&");
+  const escapeRegExp = (s: string) => s.replace(/[.\-[\]]/g, "\\$&");
   if (!hostname.includes("*")) {
     let parsed: string;
     try {
@@ -64,7 +64,7 @@ export function compileHostPattern(pattern: string, what = "The trusted host pat
       throw invalid(what, pattern, "the host is not a valid host name");
     }
     if (parsed !== hostname) throw invalid(what, pattern, "write the host as a browser would (lower-case, punycode)");
-    return { hostname: new RegExp(`^${escape(hostname)}$`), port };
+    return { hostname: new RegExp(`^${escapeRegExp(hostname)}$`), port };
   }
   const labels = hostname.split(".");
   const [first = "", ...rest] = labels;
@@ -76,7 +76,7 @@ export function compileHostPattern(pattern: string, what = "The trusted host pat
     throw invalid(what, pattern, "labels may only hold a-z, 0-9 and -");
   }
   const [before = "", after = ""] = first.split("*");
-  const source = `^${escape(before)}[a-z0-9-]+${escape(after)}\\.${rest.map(escape).join("\\.")}$`;
+  const source = `^${escapeRegExp(before)}[a-z0-9-]+${escapeRegExp(after)}\\.${rest.map(escapeRegExp).join("\\.")}$`;
   return { hostname: new RegExp(source), port };
 }
 
@@ -118,14 +118,18 @@ export function canonicalOrigin(url: string): string {
   } catch {
     throw invalid("The canonical URL (url / AUTHLIB_URL)", url, "it is not an absolute URL such as https://app.example.com");
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw invalid("The canonical URL (url / AUTHLIB_URL)", url, "use http or https");
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    throw invalid("The canonical URL (url / AUTHLIB_URL)", url, "use http or https");
   if (parsed.username !== "" || parsed.password !== "") throw invalid("The canonical URL (url / AUTHLIB_URL)", url, "it holds credentials");
-  if (parsed.search !== "" || parsed.hash !== "") throw invalid("The canonical URL (url / AUTHLIB_URL)", url, "it holds a query or fragment");
+  if (parsed.search !== "" || parsed.hash !== "")
+    throw invalid("The canonical URL (url / AUTHLIB_URL)", url, "it holds a query or fragment");
   return parsed.origin;
 }
 
 /** The configuration error of the origin settings, or `undefined` when they are usable. */
-export function checkOriginConfig(config: Pick<AuthConfig, "url" | "trustedHosts" | "redirectProxyAllowedOrigins">): InvalidOriginConfig | undefined {
+export function checkOriginConfig(
+  config: Pick<AuthConfig, "url" | "trustedHosts" | "redirectProxyAllowedOrigins">,
+): InvalidOriginConfig | undefined {
   try {
     if (config.url !== undefined) canonicalOrigin(config.url);
     for (const pattern of config.trustedHosts ?? []) compileHostPattern(pattern);
