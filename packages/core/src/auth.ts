@@ -72,10 +72,16 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   try {
     resolveOrigin(request, config);
   } catch (error) {
-    if (!(error instanceof UntrustedHost)) throw error;
     // Logged for the operator; the answer names no host, so a forged one is never reflected.
-    logger.error(error);
-    return refusal(parsed, config, 400, "UntrustedHost", "This host is not trusted.");
+    logger.error(error as Error);
+    if (error instanceof UntrustedHost) return refusal(parsed, config, 400, "UntrustedHost", "This host is not trusted.");
+    return refusal(
+      parsed,
+      config,
+      500,
+      "Configuration",
+      "There is a problem with the server configuration. Check the server logs for more information.",
+    );
   }
 
   const returnRedirectAsJson = request.headers.has("x-auth-return-redirect");
