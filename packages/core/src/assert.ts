@@ -17,6 +17,7 @@ import {
   MissingWebAuthnAutocomplete,
   UntrustedHost,
 } from "./errors.js";
+import { checkOriginConfig } from "./http/origin.js";
 import type { ProviderConfig } from "./providers/types.js";
 import type { AuthConfig, SessionStrategy } from "./types.js";
 
@@ -56,9 +57,12 @@ function hasEndpoint(value: unknown): boolean {
 
 /** The first configuration error, or `undefined` when the configuration is usable. */
 export function assertConfig(config: AuthConfig, providers: ProviderConfig[], strategy: SessionStrategy): AuthError | undefined {
-  if (!config.trustHost) {
+  const originError = checkOriginConfig(config);
+  if (originError) return originError;
+  // A canonical URL or a trusted-host list is an explicit decision about the origin; so is trustHost.
+  if (!config.trustHost && config.url === undefined && !(config.trustedHosts && config.trustedHosts.length > 0)) {
     return new UntrustedHost(
-      "The host is not trusted. Set `trustHost: true` (or AUTH_TRUST_HOST=true) when a proxy you control sets the Host header, or set AUTHLIB_URL.",
+      "The host is not trusted. Set AUTHLIB_URL (or `url`) to the app's URL; or set AUTH_TRUSTED_HOSTS (`trustedHosts`), or `trustHost: true` (AUTH_TRUST_HOST=true) when a proxy you control sets the Host header.",
     );
   }
   const secrets = Array.isArray(config.secret) ? config.secret : [config.secret];

@@ -3,8 +3,9 @@
  */
 import { handleAction } from "./actions/index.js";
 import { assertConfig } from "./assert.js";
-import { initOptions, normaliseBasePath, requestOrigin, resolveProviders, resolveSessionOptions } from "./config.js";
-import { AuthError, CredentialsSignin, isClientSafeError, UnknownAction } from "./errors.js";
+import { initOptions, normaliseBasePath, resolveProviders, resolveSessionOptions } from "./config.js";
+import { AuthError, CredentialsSignin, isClientSafeError, UnknownAction, UntrustedHost } from "./errors.js";
+import { resolveOrigin } from "./http/origin.js";
 import { parseRequest } from "./http/request.js";
 import { jsonError, toResponse } from "./http/response.js";
 import type { RequestInternal } from "./internal-types.js";
@@ -60,12 +61,28 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   const configError = checkConfig(config);
   if (configError) {
     logOnce(config, logger, configError);
-    if (parsed.method === "GET" && pageActions.has(parsed.action)) {
-      const origin = requestOrigin(request, config.trustHost);
-      const page = renderErrorPage({ error: "Configuration", signinUrl: origin, homeUrl: origin, theme: config.theme ?? {} });
-      return new Response(page.html, { status: 500, headers: await pageHeaders(page.html) });
-    }
-    return jsonError(500, "Configuration", "There is a problem with the server configuration. Check the server logs for more information.");
+    return refusal(
+      parsed,
+      config,
+      500,
+      "Configuration",
+      "There is a problem with the server configuration. Check the server logs for more information.",
+    );
+  }
+
+  try {
+    resolveOrigin(request, config);
+  } catch (error) {
+    // Logged for the operator; the answer names no host, so a forged one is never reflected.
+    logger.error(error as Error);
+    if (error instanceof UntrustedHost) return refusal(parsed, config, 400, "UntrustedHost", "This host is not trusted.");
+    return refusal(
+      parsed,
+      config,
+      500,
+      "Configuration",
+      "There is a problem with the server configuration. Check the server logs for more information.",
+    );
   }
 
   const returnRedirectAsJson = request.headers.has("x-auth-return-redirect");
@@ -92,6 +109,19 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   }
 }
 
+/**
+ * A request refused before any action runs: the error page for a page a browser navigates to, JSON for
+ * the rest. Links are relative: the request's host is unknown or not to be believed here.
+ */
+async function refusal(parsed: RequestInternal, config: AuthConfig, status: number, type: string, message: string): Promise<Response> {
+  if (parsed.method === "GET" && pageActions.has(parsed.action)) {
+    const basePath = normaliseBasePath(config.basePath);
+    const page = renderErrorPage({ error: "Configuration", signinUrl: `${basePath}/signin`, homeUrl: "/", theme: config.theme ?? {} });
+    return new Response(page.html, { status, headers: await pageHeaders(page.html) });
+  }
+  return jsonError(status, type, message);
+}
+
 function checkConfig(config: AuthConfig): AuthError | undefined {
   try {
     return assertConfig(config, resolveProviders(config, ""), resolveSessionOptions(config).strategy);
@@ -112,7 +142,8 @@ function errorResponse(error: unknown, request: RequestInternal, config: AuthCon
   const type = isClientSafeError(authError) ? authError.type : "Configuration";
   const query = new URLSearchParams({ error: type });
   if (authError instanceof CredentialsSignin) query.set("code", authError.code);
-  const origin = requestOrigin(request.request, config.trustHost);
+  // The host was checked before any action ran, so this does not throw.
+  const origin = resolveOrigin(request.request, config);
   const basePath = normaliseBasePath(config.basePath);
   const page =
     authError.kind === "signIn" && type !== "Configuration"

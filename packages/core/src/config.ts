@@ -3,10 +3,11 @@
  * state, the validated callback URL, wrapped events and adapter.
  */
 import type { Adapter } from "./adapters.js";
-import { DEFAULT_BASE_PATH } from "./env.js";
+import { DEFAULT_BASE_PATH, processEnv, readEnv } from "./env.js";
 import { AdapterError, EventError } from "./errors.js";
 import { type Cookie, resolveCookies } from "./http/cookies.js";
 import { resolveCsrf } from "./http/csrf.js";
+import { resolveOrigin, warnUnrestrictedTrustHost } from "./http/origin.js";
 import { defaultRedirect, resolveRedirect } from "./http/redirect.js";
 import { bodyString } from "./http/request.js";
 import type { InternalOptions, InternalProvider, RequestInternal } from "./internal-types.js";
@@ -17,8 +18,6 @@ import { jwtSessionStrategy } from "./session/jwt.js";
 import { skipCSRFCheck } from "./symbols.js";
 import type { AuthConfig, CallbacksOptions, EventCallbacks, LoggerInstance, Session, SessionOptions } from "./types.js";
 
-const hostPattern = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
-
 /**
  * `basePath` as routes are built from it: a leading `/`, no trailing `/`, and `""` for the site root, so
  * that `${basePath}/signin` is always a path (never `//signin`, which a browser reads as a host).
@@ -26,24 +25,6 @@ const hostPattern = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$
 export function normaliseBasePath(basePath: string | undefined): string {
   const trimmed = (basePath ?? DEFAULT_BASE_PATH).replace(/^\/+|\/+$/g, "");
   return trimmed === "" ? "" : `/${trimmed}`;
-}
-
-/**
- * The origin the app is served from. With `trustHost`, `X-Forwarded-Host`/`X-Forwarded-Proto` (set by the
- * proxy in front of the app) win over the request URL; a malformed header is ignored.
- */
-export function requestOrigin(request: Request, trustHost: boolean | undefined): string {
-  const url = new URL(request.url);
-  if (!trustHost) return url.origin;
-  const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() ?? request.headers.get("host") ?? url.host;
-  const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? url.protocol.slice(0, -1);
-  if (!hostPattern.test(host) || (proto !== "http" && proto !== "https")) return url.origin;
-  try {
-    // The WHATWG parser is the judge of what a browser would accept (e.g. a port above 65535 is not).
-    return new URL(`${proto}://${host}`).origin;
-  } catch {
-    return url.origin;
-  }
 }
 
 /** Providers as objects (presets called with no options), with their route URLs. */
@@ -132,13 +113,25 @@ function warnExperimentalWebAuthn(config: AuthConfig, providers: InternalProvide
   logger.warn("experimental-webauthn");
 }
 
+/**
+ * The origins the redirect proxy may forward to: the configured list, else the proxy's own origin family
+ * (its own origin, plus every `trustedHosts` host over https, or over http for loopback hosts: the proxy
+ * refuses plain http to any other host anyway).
+ */
+function redirectProxyAllowedOrigins(config: AuthConfig, origin: string): string[] {
+  if (config.redirectProxyAllowedOrigins) return config.redirectProxyAllowedOrigins;
+  return [origin, ...(config.trustedHosts ?? []).flatMap((host) => [`https://${host}`, `http://${host}`])];
+}
+
 /** Resolves the options of one request. Returns the cookies that init itself wants to set. */
 export async function initOptions(
   request: RequestInternal,
   config: AuthConfig,
   logger: LoggerInstance,
 ): Promise<{ options: InternalOptions; cookies: Cookie[] }> {
-  const origin = requestOrigin(request.request, config.trustHost);
+  // Throws UntrustedHost for a request the trusted-host list refuses (Auth() answers it with a 400 first).
+  const origin = resolveOrigin(request.request, config);
+  warnUnrestrictedTrustHost(config, logger, readEnv(processEnv(), "NODE_ENV"));
   const basePath = normaliseBasePath(config.basePath);
   const authUrl = `${origin}${basePath}`;
   const providers = resolveProviders(config, authUrl);
@@ -197,6 +190,7 @@ export async function initOptions(
     skipCSRFCheck: skip,
     callbackUrl,
     redirectProxyUrl: config.redirectProxyUrl,
+    redirectProxyAllowedOrigins: redirectProxyAllowedOrigins(config, origin),
     experimental: config.experimental ?? {},
     config,
   };

@@ -39,9 +39,13 @@ export function parseBooleanEnv(value: string | undefined): boolean | undefined 
  * Fills unset configuration from env variables, in place:
  * - `secret` from `AUTH_SECRET_3`, `AUTH_SECRET_2`, `AUTH_SECRET_1`, `AUTH_SECRET` (newest first: the first
  *   one present encrypts, all decrypt), unless `config.secret` is set;
- * - `basePath` from the path of `AUTHLIB_URL`, unless set (warns `env-url-basepath-redundant` when both are
+ * - `url` (the canonical origin) from `AUTHLIB_URL`, unless set; an invalid value is kept, so every
+ *   request fails with `InvalidOriginConfig` instead of falling back to the request's host;
+ * - `basePath` from the path of `url`, unless set (warns `env-url-basepath-redundant` when both are
  *   set and differ), else `/auth`;
- * - `redirectProxyUrl` from `AUTH_REDIRECT_PROXY_URL`;
+ * - `trustedHosts` from `AUTH_TRUSTED_HOSTS` (comma-separated), unless set;
+ * - `redirectProxyUrl` from `AUTH_REDIRECT_PROXY_URL`, `redirectProxyAllowedOrigins` from
+ *   `AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS` (comma-separated);
  * - `trustHost` from `AUTH_TRUST_HOST` (`"false"` means false), else true when `AUTHLIB_URL` is set or
  *   outside production;
  * - each provider's `clientId`/`clientSecret`/`issuer` (OAuth/OIDC) or `apiKey` (email) from
@@ -50,7 +54,9 @@ export function parseBooleanEnv(value: string | undefined): boolean | undefined 
  */
 export function setEnvDefaults(env: EnvSource, config: AuthConfig, logger?: Pick<LoggerInstance, "warn">): void {
   const url = readEnv(env, "AUTHLIB_URL");
-  config.basePath = resolveBasePath(url, config.basePath, logger);
+  config.url ??= url;
+  config.basePath = resolveBasePath(config.url, config.basePath, logger);
+  config.trustedHosts ??= readList(env, "AUTH_TRUSTED_HOSTS");
 
   if (!config.secret || (Array.isArray(config.secret) && config.secret.length === 0)) {
     const secrets = ["AUTH_SECRET_3", "AUTH_SECRET_2", "AUTH_SECRET_1", "AUTH_SECRET"]
@@ -60,6 +66,7 @@ export function setEnvDefaults(env: EnvSource, config: AuthConfig, logger?: Pick
   }
 
   config.redirectProxyUrl ??= readEnv(env, "AUTH_REDIRECT_PROXY_URL");
+  config.redirectProxyAllowedOrigins ??= readList(env, "AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS");
 
   config.trustHost ??=
     parseBooleanEnv(readEnv(env, "AUTH_TRUST_HOST")) ??
@@ -72,6 +79,17 @@ export function setEnvDefaults(env: EnvSource, config: AuthConfig, logger?: Pick
     const resolved = typeof provider === "function" ? provider() : provider;
     return withProviderEnv(env, resolved, provider);
   });
+}
+
+/** A comma-separated env list, entries trimmed, empty entries dropped; `undefined` when unset. */
+function readList(env: EnvSource, name: string): string[] | undefined {
+  const value = readEnv(env, name);
+  return value === undefined
+    ? undefined
+    : value
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== "");
 }
 
 function resolveBasePath(url: string | undefined, configured: string | undefined, logger?: Pick<LoggerInstance, "warn">): string {

@@ -39,7 +39,9 @@ export type ErrorType =
   | "MissingWebAuthnAutocomplete"
   | "WebAuthnVerificationError"
   | "ExperimentalFeatureNotEnabled"
-  | "RateLimited";
+  | "RateLimited"
+  | "InvalidOriginConfig"
+  | "UntrustedRedirectTarget";
 
 /** Where an error sends the user: the sign-in page (`"signIn"`) or the error page (`"error"`). */
 export type ErrorPageKind = "signIn" | "error";
@@ -266,6 +268,23 @@ export class ExperimentalFeatureNotEnabled extends AuthError {
 /** Too many attempts (e.g. sign-in mails to one address) in a short time. Try again later. */
 export class RateLimited extends SignInError {
   static override type: ErrorType = "RateLimited";
+}
+
+/**
+ * The origin settings are malformed: `url` / `AUTHLIB_URL` is not an absolute http(s) URL (or holds
+ * credentials, a query or a fragment), or a `trustedHosts` / `redirectProxyAllowedOrigins` pattern does
+ * not follow the documented syntax. Reported at start-up, never a silent fallback to the request's host.
+ */
+export class InvalidOriginConfig extends AuthError {
+  static override type: ErrorType = "InvalidOriginConfig";
+}
+
+/**
+ * The redirect proxy was asked (by a sealed state) to forward a callback to an origin that is not on its
+ * allow-list (`redirectProxyAllowedOrigins`, default: origins of `trustedHosts`). Nothing is forwarded.
+ */
+export class UntrustedRedirectTarget extends AuthError {
+  static override type: ErrorType = "UntrustedRedirectTarget";
 }
 
 /** Error types whose name may be shown to the user; every other error is reported as `Configuration`. */

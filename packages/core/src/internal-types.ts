@@ -65,7 +65,7 @@ export type InternalProvider = ProviderConfig & {
 
 /** Everything an action needs, resolved once per request. */
 export interface InternalOptions {
-  /** The request origin (scheme + host), trusted per `trustHost`. */
+  /** The app's origin (scheme + host) for this request: `config.url`'s, else the request's as `resolveOrigin` trusts it. */
   origin: string;
   /** Base path of the routes, without a trailing slash. */
   basePath: string;
@@ -97,6 +97,8 @@ export interface InternalOptions {
   /** Where to go after the action, already validated by the redirect callback. */
   callbackUrl: string;
   redirectProxyUrl?: string;
+  /** Origin patterns the redirect proxy may forward to (the configured list, or the default origin family). */
+  redirectProxyAllowedOrigins: string[];
   experimental: NonNullable<AuthConfig["experimental"]>;
   /** The configuration as given. */
   config: AuthConfig;

@@ -15,6 +15,7 @@ import { type ContentEncryption, deriveEncryptionKey, isSupportedEncryption } fr
 import { processEnv, readEnv } from "./env.js";
 import { JWTSessionError, MissingSecret } from "./errors.js";
 import { readChunkedCookie } from "./http/cookie-chunks.js";
+import { defaultCookies } from "./http/cookies.js";
 import type { Awaitable, LoggerInstance } from "./types.js";
 
 /** Default lifetime of an issued token: 30 days, in seconds. */
@@ -79,7 +80,11 @@ export interface GetTokenParams<R extends boolean = false> {
   raw?: R;
   /** Name of the cookie holding the token. Default: the session cookie name. */
   cookieName?: string;
-  /** Look for the `__Secure-` cookie name. Default: true when `AUTHLIB_URL` is `https://`. */
+  /**
+   * Look for the secure (prefixed) cookie name. Default: from `AUTHLIB_URL`'s scheme when it is set (as
+   * `Auth()` does); else the secure name when that cookie is present and the plain one otherwise (without
+   * `AUTHLIB_URL`, `Auth()` picks by the request's scheme, which only it can judge).
+   */
   secureCookie?: boolean;
   /** Default `AUTH_SECRET`. */
   secret?: string | string[];
@@ -185,6 +190,19 @@ function bearerToken(authorization: string | undefined): string | undefined {
 }
 
 /**
+ * The session cookie name `Auth()` uses for this request (see `GetTokenParams.secureCookie`). The names
+ * come from the default cookies, so they follow whatever prefix those use.
+ */
+function sessionCookieName(secureCookie: boolean | undefined, cookies: Record<string, string | undefined>): string {
+  const secureName = defaultCookies(true).sessionToken.name;
+  const plainName = defaultCookies(false).sessionToken.name;
+  const canonical = readEnv(processEnv(), "AUTHLIB_URL");
+  const secure = secureCookie ?? (canonical !== undefined ? /^https:/i.test(canonical) : undefined);
+  if (secure !== undefined) return secure ? secureName : plainName;
+  return readChunkedCookie(cookies, secureName) !== undefined ? secureName : plainName;
+}
+
+/**
  * Reads the session JWT of a request: the session cookie (joined from its chunks), else an
  * `Authorization: Bearer` header. Resolves the payload, the raw token when `raw` is set, or `null` when
  * there is no valid token (malformed, tampered with, expired, foreign). Throws `MissingSecret` when no
@@ -198,8 +216,6 @@ export async function getToken<R extends boolean = false>(params: GetTokenParams
   const { req, raw, logger } = params;
   if (!req?.headers) throw new TypeError("getToken: pass `req` (a Request or an object with `headers`).");
   const env = processEnv();
-  const secureCookie = params.secureCookie ?? readEnv(env, "AUTHLIB_URL")?.startsWith("https://") ?? false;
-  const cookieName = params.cookieName ?? (secureCookie ? `__Secure-${SESSION_COOKIE_NAME}` : SESSION_COOKIE_NAME);
   const secret = params.secret ?? readEnv(env, "AUTH_SECRET");
   if (!raw && (secret === undefined || secret.length === 0)) {
     throw new MissingSecret("getToken needs a secret: set AUTH_SECRET or pass `secret`.");
@@ -212,6 +228,7 @@ export async function getToken<R extends boolean = false>(params: GetTokenParams
   } catch {
     cookies = {};
   }
+  const cookieName = params.cookieName ?? sessionCookieName(params.secureCookie, cookies);
   const token = readChunkedCookie(cookies, cookieName) ?? bearerToken(headerValue(req.headers, "authorization"));
   if (!token) return null as Result;
   if (raw) return token as Result;

@@ -11,8 +11,10 @@ const warnings: Record<WarningCode, string> = {
   "env-url-basepath-redundant": "Both AUTHLIB_URL's path and config.basePath are set; config.basePath wins.",
   "env-url-basepath-mismatch": "AUTHLIB_URL's path differs from basePath; basePath wins.",
   "experimental-webauthn": "WebAuthn (passkeys) is experimental and may change without notice.",
-  "invalid-env-url": "AUTHLIB_URL is not a valid URL; it is ignored.",
+  "invalid-env-url": "AUTHLIB_URL is not a valid URL; requests fail with InvalidOriginConfig until it is fixed.",
   "generated-dev-secret": "No AUTH_SECRET set: a development secret was generated. Set AUTH_SECRET in production.",
+  "trust-host-unrestricted":
+    "trustHost is on without AUTHLIB_URL (config.url) or trustedHosts (AUTH_TRUSTED_HOSTS): any client can choose the host of the links authlib builds (sign-in emails, OAuth redirects), so they can be poisoned unless your proxy overwrites Host and X-Forwarded-Host. Set AUTHLIB_URL, or AUTH_TRUSTED_HOSTS.",
 };
 
 /** One line describing an error and its chain of causes, without any data fields. */

@@ -164,7 +164,8 @@ export type WarningCode =
   | "env-url-basepath-mismatch"
   | "experimental-webauthn"
   | "invalid-env-url"
-  | "generated-dev-secret";
+  | "generated-dev-secret"
+  | "trust-host-unrestricted";
 
 /** Where the session is kept. */
 export type SessionStrategy = "jwt" | "database";
@@ -253,14 +254,51 @@ export interface AuthConfig {
   pages?: Partial<PagesOptions>;
   /** Base URL of a redirect proxy (default `AUTH_REDIRECT_PROXY_URL`), up to and including the base path. */
   redirectProxyUrl?: string;
+  /**
+   * On the redirect proxy: the origins it may forward a callback to, as `scheme://host-pattern[:port]`
+   * (e.g. `https://*-team.preview.example`; host patterns as in {@link AuthConfig.trustedHosts}).
+   * Default `AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS` (comma-separated), else the proxy's own origin family:
+   * its own origin plus `https://` (and, for loopback hosts, `http://`) origins whose host matches
+   * `trustedHosts`. A sealed state naming any other origin gets the error page (`UntrustedRedirectTarget`).
+   */
+  redirectProxyAllowedOrigins?: string[];
   /** Secret(s) for keys and hashes. Newest first: the first encrypts, all decrypt. Default `AUTH_SECRET`. */
   secret?: string | string[];
   session?: Partial<SessionOptions>;
   /** Set to the exported `skipCSRFCheck` to switch off the CSRF check. */
   skipCSRFCheck?: SkipCSRFCheck;
   theme?: Theme;
-  /** Trust the request's Host / X-Forwarded-Host header. */
+  /**
+   * Trust the request's `Host` / `X-Forwarded-Host` / `X-Forwarded-Proto` headers for the app's origin.
+   * Ignored when {@link AuthConfig.url} is set. Without {@link AuthConfig.trustedHosts} any client can pick
+   * the origin of the links authlib builds: use it only in development or behind a proxy that overwrites
+   * those headers (in production it logs `trust-host-unrestricted` once).
+   */
   trustHost?: boolean;
-  /** Secure (`__Secure-`/`__Host-`) cookies. Default: true on https. */
+  /**
+   * Hosts the app may be reached as, when {@link AuthConfig.url} is not set (default `AUTH_TRUSTED_HOSTS`,
+   * comma-separated). Setting a list trusts forwarded headers (like `trustHost`) but only for these hosts:
+   * a request whose `X-Forwarded-Host` (else `Host`) is not on it, or whose `X-Forwarded-Host` /
+   * `X-Forwarded-Proto` hold several different values (a duplicated or comma-joined header) or a malformed
+   * one, is refused with a 400 `UntrustedHost`. `Forwarded` (RFC 7239) is ignored.
+   *
+   * Each entry is `host[:port]` in lower-case ASCII (punycode for IDNs); without a port it matches the
+   * scheme's default port only. The leftmost label may hold one `*`, matching one or more of `a-z0-9-`
+   * (never a dot), with at least two labels after it: `*.preview.example` matches `pr-1.preview.example`,
+   * not `preview.example` nor `a.b.preview.example`.
+   */
+  trustedHosts?: string[];
+  /**
+   * The canonical URL of the app, e.g. `https://app.example.com` (default `AUTHLIB_URL`; this field wins).
+   * When set, its origin is the origin of every URL authlib builds (email links, OAuth `redirect_uri`,
+   * redirects, page form actions, `callbackUrl` resolution, the WebAuthn RP ID and origin, the redirect
+   * proxy's state) and of every same-origin check (CSRF `Origin`, the `redirect` callback's `baseUrl`);
+   * `Host`, `X-Forwarded-Host`, `X-Forwarded-Proto` and `Forwarded` are then ignored. `useSecureCookies`
+   * defaults from its scheme. Must be an absolute http(s) URL without credentials, query or fragment, else
+   * every request fails with `InvalidOriginConfig`. Its path is used as `basePath` by `setEnvDefaults`
+   * when `basePath` is unset. Setting it is the recommended production setup.
+   */
+  url?: string;
+  /** Secure (prefixed, `Secure`) cookies. Default: true when the origin ({@link AuthConfig.url}, else the request's) is https. */
   useSecureCookies?: boolean;
 }

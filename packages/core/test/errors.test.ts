@@ -36,6 +36,8 @@ const errorTypes: ErrorType[] = [
   "WebAuthnVerificationError",
   "ExperimentalFeatureNotEnabled",
   "RateLimited",
+  "InvalidOriginConfig",
+  "UntrustedRedirectTarget",
 ];
 const signInKind = new Set([
   "RateLimited",
@@ -49,7 +51,8 @@ const signInKind = new Set([
 ]);
 
 describe("error classes", () => {
-  it("has the 32 error types of the reference library plus RateLimited", () => expect(new Set(errorTypes).size).toBe(33));
+  it("has the 32 error types of the reference library plus RateLimited, InvalidOriginConfig and UntrustedRedirectTarget", () =>
+    expect(new Set(errorTypes).size).toBe(35));
 
   it.each(errorTypes)("%s: instanceof AuthError, its own type and name, cause.err kept", (type) => {
     const ErrorClass = (errors as unknown as Record<string, typeof AuthError>)[type];

@@ -13,5 +13,6 @@ export function oauthContext(options: InternalOptions, request: RequestInternal,
     logger: options.logger,
     redirectProxyUrl: provider.redirectProxyUrl ?? options.redirectProxyUrl,
     requestOrigin: options.origin,
+    redirectProxyAllowedOrigins: options.redirectProxyAllowedOrigins,
   };
 }

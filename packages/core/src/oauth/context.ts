@@ -24,6 +24,11 @@ export interface OAuthContext {
   redirectProxyUrl?: string;
   /** Origin of the incoming request, as trusted by the engine (e.g. `https://app.example.com`). */
   requestOrigin: string;
+  /**
+   * On the redirect proxy: origin patterns (`https://*-team.preview.example`) it may forward callbacks to.
+   * Unset or empty: it forwards to no other origin.
+   */
+  redirectProxyAllowedOrigins?: string[];
 }
 
 /** The start of a sign-in: where to send the browser, and the check cookies to set. */

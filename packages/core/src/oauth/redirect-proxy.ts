@@ -7,7 +7,10 @@
  * authenticated JWE, 15 minutes) with the secret both deployments share. The proxy forwards a callback
  * only when that state opens with its secret: the seal is the proof that one of our deployments chose
  * the destination, so the proxy is no open redirector. It also only forwards to a `…/callback/<provider
- * id>` URL over https (or http on a loopback host). The proxy checks nothing else; the preview runs every
+ * id>` URL over https (or http on a loopback host), on an origin its allow-list names
+ * (`redirectProxyAllowedOrigins`, default: its own origin family, see the config's TSDoc): the seal only
+ * proves that a deployment sharing the secret chose the destination, and a deployment that believed a
+ * forged Host header could have sealed an attacker's origin. The proxy checks nothing else; the preview runs every
  * check (state cookie, PKCE, nonce) when the forwarded callback arrives. Both deployments must therefore
  * share `AUTH_SECRET`.
  *
@@ -17,8 +20,9 @@
  * @module oauth/redirect-proxy
  */
 import * as oauth from "oauth4webapi";
-import { InvalidCheck, InvalidEndpoints } from "../errors.js";
+import { InvalidCheck, InvalidEndpoints, UntrustedRedirectTarget } from "../errors.js";
 import { CHECK_COOKIE_MAX_AGE } from "../http/cookies.js";
+import { isAllowedOrigin } from "../http/origin.js";
 import { decode, encode } from "../jwt.js";
 import type { OAuthConfig } from "../providers/types.js";
 import type { OAuthContext } from "./context.js";
@@ -85,7 +89,8 @@ export async function createStateValue(ctx: OAuthContext, flow: RedirectFlow): P
 /**
  * On the proxy: the URL to forward this callback to, or `undefined` when the callback belongs to a flow
  * this deployment started itself (its state is not a sealed state naming another origin). Throws
- * `InvalidCheck` when a sealed state names a destination the proxy may not forward to.
+ * `InvalidCheck` when a sealed state names something other than an https (or loopback http) callback URL
+ * of this provider, and `UntrustedRedirectTarget` when it names an origin off the allow-list.
  */
 export async function proxyForwardUrl(ctx: OAuthContext, params: URLSearchParams): Promise<string | undefined> {
   const state = params.get("state");
@@ -109,6 +114,11 @@ export async function proxyForwardUrl(ctx: OAuthContext, params: URLSearchParams
   const isCallback = target.pathname.endsWith(`/callback/${encodeURIComponent(ctx.provider.id)}`);
   if (!secureTransport || !isCallback || target.username !== "" || target.password !== "") {
     throw new InvalidCheck("The redirect proxy state names a destination the proxy does not forward to.");
+  }
+  if (!isAllowedOrigin(target, ctx.redirectProxyAllowedOrigins ?? [])) {
+    throw new UntrustedRedirectTarget(
+      `The redirect proxy refused to forward to ${target.origin}: it is not in redirectProxyAllowedOrigins (AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS).`,
+    );
   }
   target.search = params.toString();
   target.hash = "";

@@ -3,7 +3,7 @@
  * stable proxy deployment that shares its secret, against a real OpenID Provider.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InvalidCheck } from "../../src/errors.js";
+import { InvalidCheck, UntrustedRedirectTarget } from "../../src/errors.js";
 import { encode } from "../../src/jwt.js";
 import { finishAuthorization, type ProxyRedirect, type SignedIn, startAuthorization } from "../../src/oauth/index.js";
 import type { OAuthConfig } from "../../src/providers/types.js";
@@ -30,7 +30,10 @@ const previewContext = (cookies: Record<string, string> = {}) =>
     redirectProxyUrl: PROXY,
     requestCookies: cookies,
   });
-const proxyContext = () => contextFor(provider(), { redirectProxyUrl: PROXY });
+/** The proxy may forward to the preview family and to a loopback development server. */
+const ALLOWED = ["https://preview-*.example.com", "http://127.0.0.1:4000"];
+const proxyContext = (redirectProxyAllowedOrigins: string[] | undefined = ALLOWED) =>
+  contextFor(provider(), { redirectProxyUrl: PROXY, redirectProxyAllowedOrigins });
 
 describe("redirect proxy", () => {
   it("a preview deployment signs in through the proxy", async () => {
@@ -98,6 +101,18 @@ describe("redirect proxy", () => {
       kind: "proxy-redirect",
       url: `http://127.0.0.1:4000/auth/callback/op?code=x&state=${encodeURIComponent(state)}`,
     });
+  });
+
+  it.each([
+    ["an origin off the allow-list", "https://attacker.example/auth/callback/op", ALLOWED],
+    ["a host that only starts like an allowed one", "https://preview-42.example.com.attacker.example/auth/callback/op", ALLOWED],
+    ["a sub-subdomain of an allowed pattern", "https://x.preview-42.example.com/auth/callback/op", ALLOWED],
+    ["another loopback port", "http://127.0.0.1:4001/auth/callback/op", ALLOWED],
+    ["a preview, when the allow-list is empty", `${PREVIEW}/auth/callback/op`, []],
+  ])("refuses to forward a sealed state naming %s (UntrustedRedirectTarget)", async (_, origin, allowList) => {
+    const state = await encode({ token: { origin, random: "r" }, secret: SECRET, salt: "encodedState" });
+    const callback = new URLSearchParams({ code: "stolen", state, iss: op.issuer });
+    await expect(finishAuthorization(proxyContext(allowList), callback)).rejects.toBeInstanceOf(UntrustedRedirectTarget);
   });
 
   it("form_post flows do not use the proxy", async () => {

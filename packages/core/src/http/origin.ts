@@ -1,0 +1,210 @@
+/**
+ * Which origin a request is served from: the one place authlib decides what it believes about its own
+ * address. Every URL authlib builds (email links, `redirect_uri`, redirects, page form actions, the
+ * WebAuthn relying party, the redirect proxy's state) and every same-origin check (CSRF `Origin`, the
+ * `redirect` callback's `baseUrl`) starts from {@link resolveOrigin}.
+ *
+ * Three modes, strongest first:
+ * 1. **Canonical origin** (`config.url`, or `AUTHLIB_URL` via `setEnvDefaults`): the origin is that URL's.
+ *    `Host`, `X-Forwarded-Host`, `X-Forwarded-Proto` and `Forwarded` are never read.
+ * 2. **Trusted-host list** (`config.trustedHosts`, or `AUTH_TRUSTED_HOSTS`): `X-Forwarded-Host` (else
+ *    `Host`) and `X-Forwarded-Proto` are believed only when they name ONE value that is on the list. Several
+ *    values (a duplicated header, or one comma-joined) must all be the same trusted value; anything else,
+ *    malformed or ambiguous, is refused with `UntrustedHost`.
+ * 3. **`trustHost: true` without a list**: the first `X-Forwarded-Host` / `X-Forwarded-Proto` value wins
+ *    (a malformed one is ignored). Anyone who can reach the app can choose the origin, so this is for
+ *    local development or for a proxy that overwrites those headers; in production it logs
+ *    `trust-host-unrestricted` once.
+ *
+ * `Forwarded` (RFC 7239) is ignored in every mode: proxies that set it also set `X-Forwarded-*`, and two
+ * sources of the same fact would be one more way for them to disagree.
+ *
+ * Host patterns (`trustedHosts`, and the host part of `redirectProxyAllowedOrigins`): `host[:port]`,
+ * lower-case ASCII (punycode for IDNs). A pattern without a port matches the scheme's default port only.
+ * The leftmost label may hold ONE `*`, which matches one or more of `a-z`, `0-9` and `-`, never a dot:
+ * `*.preview.example` matches `pr-1.preview.example` but neither `preview.example` nor
+ * `a.b.preview.example`; `*-team.preview.example` matches `pr-1-team.preview.example`. A wildcard needs at
+ * least two labels after it (`*.example` is refused), so a pattern cannot cover a whole public suffix.
+ *
+ * @module http/origin
+ */
+import { InvalidOriginConfig, UntrustedHost } from "../errors.js";
+import type { AuthConfig, LoggerInstance } from "../types.js";
+
+/** The configuration fields the origin depends on. */
+export type OriginConfig = Pick<AuthConfig, "url" | "trustHost" | "trustedHosts">;
+
+/** A compiled host pattern. */
+interface HostPattern {
+  hostname: RegExp;
+  /** The explicit port, or `undefined` for "the scheme's default port". */
+  port?: string;
+}
+
+const defaultPorts: Record<string, string> = { "http:": "80", "https:": "443" };
+const patternSyntax = /^(\[[0-9a-f:.]+\]|[a-z0-9*.-]+)(?::(\d{1,5}))?$/;
+const labelSyntax = /^[a-z0-9-]+$/;
+
+function invalid(what: string, value: string, why: string): InvalidOriginConfig {
+  return new InvalidOriginConfig(`${what} ${JSON.stringify(value.slice(0, 200))} is not valid: ${why}.`);
+}
+
+/** Compiles a host pattern; throws `InvalidOriginConfig` when it does not follow the syntax above. */
+export function compileHostPattern(pattern: string, what = "The trusted host pattern"): HostPattern {
+  const match = patternSyntax.exec(pattern);
+  if (!match) throw invalid(what, pattern, "use lower-case host[:port], e.g. app.example.com or *.preview.example.com:8443");
+  const [, hostname = "", port] = match;
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) throw invalid(what, pattern, "the port is out of range");
+  const escapeRegExp = (s: string) => s.replace(/[.\-[\]]/g, "\\$&");
+  if (!hostname.includes("*")) {
+    let parsed: string;
+    try {
+      parsed = new URL(`http://${hostname}`).hostname;
+    } catch {
+      throw invalid(what, pattern, "the host is not a valid host name");
+    }
+    if (parsed !== hostname) throw invalid(what, pattern, "write the host as a browser would (lower-case, punycode)");
+    return { hostname: new RegExp(`^${escapeRegExp(hostname)}$`), port };
+  }
+  const labels = hostname.split(".");
+  const [first = "", ...rest] = labels;
+  if (first.split("*").length !== 2 || rest.some((l) => l.includes("*"))) {
+    throw invalid(what, pattern, "`*` may appear once, in the leftmost label only");
+  }
+  if (rest.length < 2) throw invalid(what, pattern, "a wildcard needs at least two labels after it");
+  if (!labelSyntax.test(first.replace("*", "x")) || !rest.every((l) => labelSyntax.test(l))) {
+    throw invalid(what, pattern, "labels may only hold a-z, 0-9 and -");
+  }
+  const [before = "", after = ""] = first.split("*");
+  const source = `^${escapeRegExp(before)}[a-z0-9-]+${escapeRegExp(after)}\\.${rest.map(escapeRegExp).join("\\.")}$`;
+  return { hostname: new RegExp(source), port };
+}
+
+/** True when the host of `url` (an http(s) URL) matches the pattern. */
+function hostMatches(url: URL, pattern: HostPattern): boolean {
+  if (!pattern.hostname.test(url.hostname)) return false;
+  const port = url.port === "" ? defaultPorts[url.protocol] : url.port;
+  return port === (pattern.port ?? defaultPorts[url.protocol]);
+}
+
+/** True when the host of `url` matches one of the host patterns (already validated). */
+export function isTrustedHost(url: URL, patterns: readonly string[]): boolean {
+  return patterns.some((p) => hostMatches(url, compileHostPattern(p)));
+}
+
+/** An origin pattern: `https://` or `http://`, then a host pattern. A trailing `/` is allowed, nothing else. */
+function compileOriginPattern(pattern: string): { protocol: string; host: HostPattern } {
+  const match = /^(https?):\/\/([^/?#]+)\/?$/.exec(pattern);
+  if (!match) throw invalid("The redirect proxy target", pattern, "use scheme://host[:port], e.g. https://*-team.preview.example");
+  return { protocol: `${match[1]}:`, host: compileHostPattern(match[2] as string, "The redirect proxy target") };
+}
+
+/** True when `url` is on an origin matching one of the origin patterns (already validated). */
+export function isAllowedOrigin(url: URL, patterns: readonly string[]): boolean {
+  return patterns.some((p) => {
+    const { protocol, host } = compileOriginPattern(p);
+    return url.protocol === protocol && hostMatches(url, host);
+  });
+}
+
+/**
+ * The origin of the canonical URL. It must be an absolute http(s) URL without credentials, query or
+ * fragment; throws `InvalidOriginConfig` otherwise (never a silent fallback to the request's host).
+ */
+export function canonicalOrigin(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw invalid("The canonical URL (url / AUTHLIB_URL)", url, "it is not an absolute URL such as https://app.example.com");
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    throw invalid("The canonical URL (url / AUTHLIB_URL)", url, "use http or https");
+  if (parsed.username !== "" || parsed.password !== "") throw invalid("The canonical URL (url / AUTHLIB_URL)", url, "it holds credentials");
+  if (parsed.search !== "" || parsed.hash !== "")
+    throw invalid("The canonical URL (url / AUTHLIB_URL)", url, "it holds a query or fragment");
+  return parsed.origin;
+}
+
+/** The configuration error of the origin settings, or `undefined` when they are usable. */
+export function checkOriginConfig(
+  config: Pick<AuthConfig, "url" | "trustedHosts" | "redirectProxyAllowedOrigins">,
+): InvalidOriginConfig | undefined {
+  try {
+    if (config.url !== undefined) canonicalOrigin(config.url);
+    for (const pattern of config.trustedHosts ?? []) compileHostPattern(pattern);
+    for (const pattern of config.redirectProxyAllowedOrigins ?? []) compileOriginPattern(pattern);
+  } catch (error) {
+    if (error instanceof InvalidOriginConfig) return error;
+    throw error;
+  }
+  return undefined;
+}
+
+/** The comma-separated values of a header (a duplicated header arrives joined with `, `), trimmed. */
+function headerValues(request: Request, name: string): string[] | undefined {
+  const value = request.headers.get(name);
+  return value === null ? undefined : value.split(",").map((v) => v.trim());
+}
+
+/** `proto://host` as the WHATWG parser reads it, or `undefined` when it is not a plain host. */
+function parseOrigin(proto: string, host: string): URL | undefined {
+  if (proto !== "http" && proto !== "https") return undefined;
+  if (!/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host)) return undefined;
+  try {
+    return new URL(`${proto}://${host}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Mode 3: the first forwarded value wins; anything malformed falls back to the request URL. */
+function unrestrictedOrigin(request: Request, url: URL): string {
+  const host = headerValues(request, "x-forwarded-host")?.[0] ?? request.headers.get("host") ?? url.host;
+  const proto = headerValues(request, "x-forwarded-proto")?.[0] ?? url.protocol.slice(0, -1);
+  return parseOrigin(proto, host)?.origin ?? url.origin;
+}
+
+/** Mode 2: one unambiguous, trusted host and protocol, or `UntrustedHost`. */
+function listedOrigin(request: Request, url: URL, trustedHosts: readonly string[]): string {
+  const hosts = headerValues(request, "x-forwarded-host") ?? headerValues(request, "host") ?? [url.host];
+  const protos = (headerValues(request, "x-forwarded-proto") ?? [url.protocol.slice(0, -1)]).map((p) => p.toLowerCase());
+  const refuse = (why: string) =>
+    new UntrustedHost(`Refused a request: ${why}. Add the host to trustedHosts (AUTH_TRUSTED_HOSTS) if it is yours.`);
+  if (new Set(protos).size !== 1 || new Set(hosts.map((h) => h.toLowerCase())).size !== 1) {
+    throw refuse("its forwarded host or protocol headers hold several different values");
+  }
+  const origin = parseOrigin(protos[0] as string, hosts[0] as string);
+  if (!origin) throw refuse("its host or protocol header is malformed");
+  if (!isTrustedHost(origin, trustedHosts)) throw refuse(`its host ${JSON.stringify(origin.host)} is not a trusted host`);
+  return origin.origin;
+}
+
+/**
+ * The origin (`scheme://host[:port]`) of the app for this request, per the module's rules. Throws
+ * `UntrustedHost` when a trusted-host list is set and the request's effective host is not on it (or its
+ * headers are ambiguous), and `InvalidOriginConfig` for a malformed `config.url` (which the start-up check
+ * reports first).
+ */
+export function resolveOrigin(request: Request, config: OriginConfig): string {
+  if (config.url !== undefined) return canonicalOrigin(config.url);
+  const url = new URL(request.url);
+  if (config.trustedHosts && config.trustedHosts.length > 0) return listedOrigin(request, url, config.trustedHosts);
+  return config.trustHost ? unrestrictedOrigin(request, url) : url.origin;
+}
+
+/** Log destinations (the app's `warn`, or the built-in one) already warned about an unrestricted trustHost. */
+const warnedUnrestricted = new WeakSet<object>();
+const builtInWarnDestination = {};
+
+/**
+ * Warns once per log destination when, in production (`NODE_ENV=production`), the origin comes from
+ * headers any client can set: `trustHost` without `url` and without `trustedHosts`.
+ */
+export function warnUnrestrictedTrustHost(config: AuthConfig, logger: LoggerInstance, nodeEnv: string | undefined): void {
+  if (nodeEnv !== "production" || !config.trustHost || config.url !== undefined || (config.trustedHosts?.length ?? 0) > 0) return;
+  const destination = config.logger?.warn ?? builtInWarnDestination;
+  if (warnedUnrestricted.has(destination)) return;
+  warnedUnrestricted.add(destination);
+  logger.warn("trust-host-unrestricted");
+}
