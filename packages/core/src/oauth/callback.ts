@@ -53,7 +53,7 @@ export async function finishAuthorization(ctx: OAuthContext, params: URLSearchPa
   const binding = checkBinding(provider, flow.redirectUri);
   const client = clientMetadata(provider);
   const server = await resolveServer(provider, "token");
-  const options = { ...requestOptions(server.allowInsecure), additionalParameters: endpointSearchParams(provider.token) };
+  const options = { ...requestOptions(server.allowInsecure, server.maxResponseBytes), additionalParameters: endpointSearchParams(provider.token) };
 
   const expectedState = checks.has("state") ? await openCheck(ctx, "state", binding) : oauth.skipStateCheck;
   let validated: URLSearchParams;
