@@ -13,6 +13,8 @@ const warnings: Record<WarningCode, string> = {
   "experimental-webauthn": "WebAuthn (passkeys) is experimental and may change without notice.",
   "invalid-env-url": "AUTHLIB_URL is not a valid URL; it is ignored.",
   "generated-dev-secret": "No AUTH_SECRET set: a development secret was generated. Set AUTH_SECRET in production.",
+  "pkce-unverified":
+    "A provider has PKCE without state in its checks, and its metadata does not list S256 in code_challenge_methods_supported: authlib added the state check. Add state to its checks to silence this.",
 };
 
 /** One line describing an error and its chain of causes, without any data fields. */

@@ -164,7 +164,8 @@ export type WarningCode =
   | "env-url-basepath-mismatch"
   | "experimental-webauthn"
   | "invalid-env-url"
-  | "generated-dev-secret";
+  | "generated-dev-secret"
+  | "pkce-unverified";
 
 /** Where the session is kept. */
 export type SessionStrategy = "jwt" | "database";
