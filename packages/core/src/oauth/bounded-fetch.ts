@@ -86,7 +86,8 @@ async function readAtMost(body: ReadableStream<Uint8Array>, url: string, limit: 
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => {});
+      // Cancelling drops the connection; not awaited, so nothing here waits on the provider.
+      void reader.cancel().catch(() => {});
       throw tooLarge(url, limit, size);
     }
     chunks.push(value);
@@ -130,7 +131,7 @@ export function boundedFetch(limit: number): (url: string, init?: ProviderFetchI
     const init2: ResponseInit = { status: response.status, statusText: response.statusText, headers: response.headers };
     const declared = Number(response.headers.get("content-length") ?? Number.NaN);
     if (Number.isFinite(declared) && declared > limit) {
-      await response.body?.cancel().catch(() => {});
+      void response.body?.cancel().catch(() => {});
       throw tooLarge(url, limit, 0, declared);
     }
     if (!response.body || NULL_BODY_STATUSES.has(response.status)) {
