@@ -35,7 +35,9 @@ function setup(overrides: Partial<AuthConfig> = {}) {
   const config: AuthConfig = {
     secret,
     trustHost: true,
-    providers: [Credentials({ credentials: { username: {} }, authorize: (c) => (c.username ? { id: "u1", name: String(c.username) } : null) })],
+    providers: [
+      Credentials({ credentials: { username: {} }, authorize: (c) => (c.username ? { id: "u1", name: String(c.username) } : null) }),
+    ],
     callbacks: {
       // An app that copies whatever the client sends into the token: the case the limits exist for.
       jwt({ token, trigger, session }) {

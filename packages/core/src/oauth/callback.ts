@@ -61,7 +61,10 @@ export async function finishAuthorization(ctx: OAuthContext, params: URLSearchPa
   const checks = resolveChecks(provider, flow.usesProxy, server.as, ctx.logger);
   const binding = checkBinding(provider, flow.redirectUri);
   const client = clientMetadata(provider);
-  const options = { ...requestOptions(server.allowInsecure, server.maxResponseBytes), additionalParameters: endpointSearchParams(provider.token) };
+  const options = {
+    ...requestOptions(server.allowInsecure, server.maxResponseBytes),
+    additionalParameters: endpointSearchParams(provider.token),
+  };
 
   const expectedState = checks.has("state") ? await openCheck(ctx, "state", binding) : oauth.skipStateCheck;
   let validated: URLSearchParams;

@@ -6,11 +6,12 @@
  *
  * @module oauth/checks
  */
+
+import type { AuthorizationServer } from "oauth4webapi";
 import { InvalidCheck, JWTSessionError } from "../errors.js";
 import { CHECK_COOKIE_MAX_AGE, type Cookie, expiredCookie } from "../http/cookies.js";
 import { decode, encode } from "../jwt.js";
 import type { OAuthConfig } from "../providers/types.js";
-import type { AuthorizationServer } from "oauth4webapi";
 import type { CookieOption, LoggerInstance } from "../types.js";
 import type { OAuthContext } from "./context.js";
 import { endpointUrl } from "./endpoints.js";

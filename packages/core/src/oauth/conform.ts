@@ -28,5 +28,9 @@ export async function conformTokenResponse(response: Response): Promise<Response
   if (!isRecord(body) || !Array.isArray(body.scope)) return response;
   const scope = body.scope.filter((s): s is string => typeof s === "string").join(" ");
   if (response instanceof ReadResponse) return response.withJson({ ...body, scope });
-  return new Response(JSON.stringify({ ...body, scope }), { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(JSON.stringify({ ...body, scope }), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }

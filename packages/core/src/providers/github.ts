@@ -8,8 +8,8 @@
  * @module providers/github
  */
 import { providerFetch } from "../oauth/http.js";
-import type { OAuthConfig } from "./types.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
+import type { OAuthConfig } from "./types.js";
 
 /** An entry of `GET /user/emails`. */
 export interface GitHubEmail {
@@ -48,7 +48,11 @@ export interface GitHubProfile {
 const API = "https://api.github.com";
 
 /** A GitHub API call, bounded like every provider request (timeout, `maxResponseBytes`). */
-async function githubJson<T>(provider: OAuthConfig<GitHubProfile>, path: string, accessToken: string | undefined): Promise<{ ok: boolean; body: T }> {
+async function githubJson<T>(
+  provider: OAuthConfig<GitHubProfile>,
+  path: string,
+  accessToken: string | undefined,
+): Promise<{ ok: boolean; body: T }> {
   const response = await providerFetch(provider, `${API}${path}`, {
     headers: { authorization: `Bearer ${accessToken}`, accept: "application/vnd.github+json", "user-agent": "authlib" },
   });

@@ -97,7 +97,9 @@ export function copyJson(value: unknown): unknown {
     const { from, to, path } = stack.pop() as (typeof stack)[number];
     for (const [key, child] of Object.entries(from)) {
       if (++visited > MAX_NODES) return undefined;
-      const plain = isContainer(child) && (Array.isArray(child) || Object.getPrototypeOf(child) === Object.prototype || Object.getPrototypeOf(child) === null);
+      const plain =
+        isContainer(child) &&
+        (Array.isArray(child) || Object.getPrototypeOf(child) === Object.prototype || Object.getPrototypeOf(child) === null);
       if (!plain) {
         (to as Record<string, unknown>)[key] = child;
         continue;

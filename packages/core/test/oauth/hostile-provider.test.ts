@@ -218,7 +218,7 @@ describe("a provider that ignores PKCE and lists no S256 (login CSRF with a code
     ]) {
       const error = await failure(finishAuthorization(contextFor(provider, { logger, requestCookies: victimCookies }), params));
       expect(error).toBeInstanceOf(OAuthCallbackError);
-      expect((error.cause?.err as Error).message).toMatch(/"state"/);
+      expect((error.cause?.err as Error | undefined)?.message).toMatch(/"state"/);
     }
     expect(seen).not.toContain("POST /token");
     // Warned once (per provider), however many flows.
@@ -319,7 +319,9 @@ describe("bounded provider responses (50 MB bodies)", () => {
       const result = await signIn(oauthProvider());
       expect(result.account).toMatchObject({ scope: "read email", token_type: "bearer" });
       expect(result.user).toMatchObject({ id: "7", name: "Parsed Once" });
-      const parsedBodies = parse.mock.calls.map(([text]) => String(text)).filter((text) => text.includes('"access_token"') || text.includes('"Parsed Once"'));
+      const parsedBodies = parse.mock.calls
+        .map(([text]) => String(text))
+        .filter((text) => text.includes('"access_token"') || text.includes('"Parsed Once"'));
       expect(parsedBodies).toHaveLength(2);
       // Nobody fell back to reading and parsing a body again.
       expect(baseJson).not.toHaveBeenCalled();
@@ -355,7 +357,11 @@ describe("ID token claims and token types beyond oauth4webapi's checks", () => {
   });
 
   it("azp for another client (single audience) is InvalidIdTokenClaim", async () => {
-    serveToken(async () => ({ access_token: "at", token_type: "bearer", id_token: await idToken({ nonce: currentNonce, azp: "other-client" }) }));
+    serveToken(async () => ({
+      access_token: "at",
+      token_type: "bearer",
+      id_token: await idToken({ nonce: currentNonce, azp: "other-client" }),
+    }));
     const error = await failure(signIn(oidcProvider()));
     expect(error).toBeInstanceOf(InvalidIdTokenClaim);
     expect(error.cause).toMatchObject({ claim: "azp", providerId: "scripted-oidc" });
