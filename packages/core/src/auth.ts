@@ -4,7 +4,7 @@
 import { handleAction } from "./actions/index.js";
 import { assertConfig } from "./assert.js";
 import { initOptions, normaliseBasePath, resolveProviders, resolveSessionOptions } from "./config.js";
-import { AuthError, CredentialsSignin, isClientSafeError, UnknownAction, UntrustedHost } from "./errors.js";
+import { AuthError, CredentialsSignin, isClientSafeError, SessionDataTooLarge, UnknownAction, UntrustedHost } from "./errors.js";
 import { resolveOrigin } from "./http/origin.js";
 import { parseRequest } from "./http/request.js";
 import { jsonError, toResponse } from "./http/response.js";
@@ -135,7 +135,9 @@ function errorResponse(error: unknown, request: RequestInternal, config: AuthCon
   const authError = error instanceof AuthError ? error : new AuthError("Unexpected error.", { cause: error as Error });
   logger.error(authError);
   if (request.action === "session" && request.method === "POST") {
-    return new Response("null", { status: 400, headers: { "Content-Type": "application/json" } });
+    // Bad input to an update is the client's: 413 for too much data, 400 for everything else.
+    const status = authError instanceof SessionDataTooLarge ? 413 : 400;
+    return new Response("null", { status, headers: { "Content-Type": "application/json" } });
   }
   if (authError instanceof UnknownAction) return jsonError(400, "UnknownAction", authError.message);
 

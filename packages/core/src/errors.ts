@@ -41,7 +41,12 @@ export type ErrorType =
   | "ExperimentalFeatureNotEnabled"
   | "RateLimited"
   | "InvalidOriginConfig"
-  | "UntrustedRedirectTarget";
+  | "UntrustedRedirectTarget"
+  | "ProviderResponseTooLarge"
+  | "InvalidIdTokenClaim"
+  | "UnsupportedTokenType"
+  | "SessionDataTooLarge"
+  | "SessionDataTooDeep";
 
 /** Where an error sends the user: the sign-in page (`"signIn"`) or the error page (`"error"`). */
 export type ErrorPageKind = "signIn" | "error";
@@ -287,6 +292,41 @@ export class UntrustedRedirectTarget extends AuthError {
   static override type: ErrorType = "UntrustedRedirectTarget";
 }
 
+/**
+ * A provider's response (discovery, token, userinfo, a preset's API call) was larger than the provider's
+ * `maxResponseBytes` (default 1 MiB). authlib stopped reading at the limit; `cause` has `url` (origin and
+ * path only) and `limit`.
+ */
+export class ProviderResponseTooLarge extends OAuthCallbackError {
+  static override type: ErrorType = "ProviderResponseTooLarge";
+}
+
+/**
+ * An ID token passed oauth4webapi's validation but breaks a rule authlib adds: `azp` present and not the
+ * client id, or `iat` further in the future than the clock tolerance. `cause.claim` names the claim.
+ */
+export class InvalidIdTokenClaim extends OAuthCallbackError {
+  static override type: ErrorType = "InvalidIdTokenClaim";
+}
+
+/**
+ * The token endpoint issued a token authlib cannot use as a Bearer token (e.g. `token_type: "DPoP"`:
+ * authlib does not send DPoP proofs). `cause.tokenType` is the type received.
+ */
+export class UnsupportedTokenType extends OAuthCallbackError {
+  static override type: ErrorType = "UnsupportedTokenType";
+}
+
+/** `POST /session` carried `data` larger than the limit (answered with HTTP 413). */
+export class SessionDataTooLarge extends AuthError {
+  static override type: ErrorType = "SessionDataTooLarge";
+}
+
+/** `POST /session` carried `data` nested deeper than the limit (answered with HTTP 400). */
+export class SessionDataTooDeep extends AuthError {
+  static override type: ErrorType = "SessionDataTooDeep";
+}
+
 /** Error types whose name may be shown to the user; every other error is reported as `Configuration`. */
 const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "CredentialsSignin",
@@ -300,6 +340,9 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "EmailSignInError",
   "OAuthSignInError",
   "RateLimited",
+  "ProviderResponseTooLarge",
+  "InvalidIdTokenClaim",
+  "UnsupportedTokenType",
 ]);
 
 /** True when the error's type may be shown to the user (on the error or sign-in page). */

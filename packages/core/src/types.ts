@@ -165,7 +165,8 @@ export type WarningCode =
   | "experimental-webauthn"
   | "invalid-env-url"
   | "generated-dev-secret"
-  | "trust-host-unrestricted";
+  | "trust-host-unrestricted"
+  | "pkce-unverified";
 
 /** Where the session is kept. */
 export type SessionStrategy = "jwt" | "database";

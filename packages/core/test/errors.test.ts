@@ -38,9 +38,18 @@ const errorTypes: ErrorType[] = [
   "RateLimited",
   "InvalidOriginConfig",
   "UntrustedRedirectTarget",
+  // Issue 19: provider responses and session data.
+  "ProviderResponseTooLarge",
+  "InvalidIdTokenClaim",
+  "UnsupportedTokenType",
+  "SessionDataTooLarge",
+  "SessionDataTooDeep",
 ];
 const signInKind = new Set([
   "RateLimited",
+  "ProviderResponseTooLarge",
+  "InvalidIdTokenClaim",
+  "UnsupportedTokenType",
   "CredentialsSignin",
   "OAuthAccountNotLinked",
   "OAuthCallbackError",
@@ -51,8 +60,8 @@ const signInKind = new Set([
 ]);
 
 describe("error classes", () => {
-  it("has the 32 error types of the reference library plus RateLimited, InvalidOriginConfig and UntrustedRedirectTarget", () =>
-    expect(new Set(errorTypes).size).toBe(35));
+  it("has the 32 error types of the reference library plus RateLimited, the origin work's two and issue 19's five", () =>
+    expect(new Set(errorTypes).size).toBe(40));
 
   it.each(errorTypes)("%s: instanceof AuthError, its own type and name, cause.err kept", (type) => {
     const ErrorClass = (errors as unknown as Record<string, typeof AuthError>)[type];
@@ -112,6 +121,9 @@ describe("error classes", () => {
     expect(isClientSafeError(new errors.AccessDenied())).toBe(true);
     expect(isClientSafeError(new errors.Verification())).toBe(true);
     expect(isClientSafeError(new errors.MissingSecret())).toBe(false);
+    // Provider misbehaviour is shown like OAuthCallbackError; bad session data is the client's own request.
+    expect(isClientSafeError(new errors.ProviderResponseTooLarge())).toBe(true);
+    expect(isClientSafeError(new errors.SessionDataTooDeep())).toBe(false);
     expect(isClientSafeError(new errors.AdapterError())).toBe(false);
     expect(isClientSafeError(new Error("x"))).toBe(false);
   });

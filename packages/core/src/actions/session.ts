@@ -1,14 +1,43 @@
 /**
  * GET /session reads the session; POST /session (with a CSRF token and `data`) updates it through the
  * `jwt` (JWT strategy) or `session` (database strategy) callback with `trigger: "update"`.
+ *
+ * The update's `data` is bounded before any callback sees it: at most {@link SESSION_DATA_MAX_DEPTH}
+ * levels of nesting (`SessionDataTooDeep`, HTTP 400) and {@link SESSION_DATA_MAX_BYTES} bytes as JSON
+ * (`SessionDataTooLarge`, HTTP 413). Apps copy it into the token, which travels in cookies on every
+ * request and is serialised by `JSON.stringify`.
  */
+import { SessionDataTooDeep, SessionDataTooLarge } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
 import { noStoreHeaders } from "../http/response.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
+import { nestsDeeperThan } from "../session/json-shape.js";
+
+/** The deepest nesting of objects and arrays `POST /session` accepts in `data`. */
+export const SESSION_DATA_MAX_DEPTH = 32;
+/** The most bytes (UTF-8 JSON) `POST /session` accepts in `data`: four cookie chunks' worth once encrypted. */
+export const SESSION_DATA_MAX_BYTES = 16 * 1024;
+
+/** Throws `SessionDataTooDeep` / `SessionDataTooLarge` for `data` past the limits; never recurses. */
+export function assertSessionData(data: unknown): void {
+  if (nestsDeeperThan(data, SESSION_DATA_MAX_DEPTH)) {
+    throw new SessionDataTooDeep(`The session update's data nests deeper than ${SESSION_DATA_MAX_DEPTH} levels.`);
+  }
+  // Safe now: the depth is bounded.
+  const size = data === undefined ? 0 : new TextEncoder().encode(JSON.stringify(data) ?? "").byteLength;
+  if (size > SESSION_DATA_MAX_BYTES) {
+    throw new SessionDataTooLarge(`The session update's data is ${size} bytes; at most ${SESSION_DATA_MAX_BYTES} are accepted.`, {
+      cause: { size, limit: SESSION_DATA_MAX_BYTES },
+    });
+  }
+}
 
 export async function sessionAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   const isUpdate = request.method === "POST";
-  if (isUpdate) assertCsrf("session update", options.csrfTokenVerified);
+  if (isUpdate) {
+    assertCsrf("session update", options.csrfTokenVerified);
+    assertSessionData(request.body.data);
+  }
   const { session, cookies } = await options.sessionStrategy.read(options, request, isUpdate ? { data: request.body.data } : undefined);
   return { body: session, cookies, headers: { "Content-Type": "application/json", ...noStoreHeaders } };
 }

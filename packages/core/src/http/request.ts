@@ -104,7 +104,9 @@ async function readLimited(body: ReadableStream<Uint8Array> | null, limit: numbe
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
-        await reader.cancel();
+        // Not awaited: this body is a tee of the request's (clone()), and cancelling one branch of a tee
+        // settles only once the source ends, which a client can postpone forever.
+        void reader.cancel().catch(() => {});
         return undefined;
       }
       chunks.push(value);

@@ -42,7 +42,8 @@ const PROTECTED_PARAMS = new Set([
  * `request*`), then `response_type=code`, `client_id`, `redirect_uri` and the checks. An `oidc` provider
  * without a scope asks for `openid profile email`.
  *
- * Checks: `provider.checks` (default `["pkce"]`; `"state"` is added when a redirect proxy is in use).
+ * Checks: see `resolveChecks` in `oauth/checks.ts` (default `["pkce", "state"]`, plus `"nonce"` for
+ * `oidc`; `"state"` is added for a redirect proxy and when the provider does not advertise S256 PKCE).
  * With `response_mode=form_post` the check cookies are `SameSite=None; Secure`, since the provider
  * posts the callback cross-site.
  *
@@ -66,7 +67,7 @@ export async function startAuthorization(ctx: OAuthContext, authorizationParams:
   params.set("redirect_uri", flow.redirectUri);
   if (provider.type === "oidc" && !params.get("scope")) params.set("scope", DEFAULT_OIDC_SCOPE);
 
-  const checks = resolveChecks(provider, flow.usesProxy);
+  const checks = resolveChecks(provider, flow.usesProxy, as, ctx.logger);
   const binding = checkBinding(provider, flow.redirectUri);
   const crossSite: CookieOption["options"] = usesFormPost(provider) ? { sameSite: "none", secure: true } : {};
   const cookies: Cookie[] = [];

@@ -15,6 +15,7 @@ import { requestOptions } from "./http.js";
 import { mapProfile, toAccount, toTokenSet } from "./profile.js";
 import { proxyForwardUrl, redirectFlow, usesFormPost } from "./redirect-proxy.js";
 import { serverForTokenResponse } from "./tenant.js";
+import { assertTokenResponse } from "./token-response.js";
 import { loadProfile } from "./userinfo.js";
 
 /**
@@ -26,17 +27,24 @@ import { loadProfile } from "./userinfo.js";
  * 1. the state cookie (if the state check is on) and the authorization response (`iss` per RFC 9207,
  *    `state`, `error`) are validated by oauth4webapi;
  * 2. the PKCE verifier and nonce cookies are opened;
- * 3. the code is exchanged at the token endpoint with the provider's client authentication, and the
- *    response is validated, for `oidc` with its ID token's claims (`iss`, `aud`, `azp`, `nonce`, `exp`,
- *    `iat`). As OIDC Core §3.1.3.7 allows, the ID token's signature is not checked: it came straight
- *    from the token endpoint over TLS;
+ * 3. the code is exchanged at the token endpoint with the provider's client authentication (every
+ *    provider request reads at most `maxResponseBytes`, see `oauth/bounded-fetch.ts`), and the response
+ *    is validated. oauth4webapi checks: `access_token` and `token_type` present; for an ID token (required
+ *    for `oidc`) `iss` = the issuer, `aud` contains the client id, `exp` not past and `nbf` not future
+ *    (30 s tolerance), `iat` and `sub` present, `nonce` = the sealed one (or absent when none was sent),
+ *    and `azp` = the client id when there are several audiences. `oauth/token-response.ts` adds: `azp`,
+ *    when present, = the client id; `iat` at most 30 s in the future; `token_type` is `bearer`. As OIDC
+ *    Core §3.1.3.7 allows, the ID token's signature is not checked: it came straight from the token
+ *    endpoint over TLS;
  * 4. the profile is loaded and mapped with `provider.profile()`.
  *
  * Failures: a missing, tampered, expired or foreign check cookie is `InvalidCheck`; a provider error
  * (`?error=`), a state or issuer mismatch, a missing check parameter, a rejected code, a token endpoint
  * answering an error or something that is not JSON, an ID token for another audience or with another
- * nonce are `OAuthCallbackError` (`cause.err` is oauth4webapi's error, secrets removed); a throwing
- * `profile()` is `OAuthProfileParseError`.
+ * nonce are `OAuthCallbackError` (`cause.err` is oauth4webapi's error, secrets removed); an `azp` or
+ * `iat` refused by authlib is `InvalidIdTokenClaim`, a non-bearer token `UnsupportedTokenType`, a
+ * response over the size limit `ProviderResponseTooLarge` (all three are `OAuthCallbackError`s); a
+ * throwing `profile()` is `OAuthProfileParseError`.
  */
 export async function finishAuthorization(ctx: OAuthContext, params: URLSearchParams): Promise<AuthorizationResult> {
   const { provider } = ctx;
@@ -49,11 +57,14 @@ export async function finishAuthorization(ctx: OAuthContext, params: URLSearchPa
     }
   }
 
-  const checks = resolveChecks(provider, flow.usesProxy);
+  const server = await resolveServer(provider, "token");
+  const checks = resolveChecks(provider, flow.usesProxy, server.as, ctx.logger);
   const binding = checkBinding(provider, flow.redirectUri);
   const client = clientMetadata(provider);
-  const server = await resolveServer(provider, "token");
-  const options = { ...requestOptions(server.allowInsecure), additionalParameters: endpointSearchParams(provider.token) };
+  const options = {
+    ...requestOptions(server.allowInsecure, server.maxResponseBytes),
+    additionalParameters: endpointSearchParams(provider.token),
+  };
 
   const expectedState = checks.has("state") ? await openCheck(ctx, "state", binding) : oauth.skipStateCheck;
   let validated: URLSearchParams;
@@ -77,6 +88,7 @@ export async function finishAuthorization(ctx: OAuthContext, params: URLSearchPa
       expectedNonce,
       requireIdToken: provider.type === "oidc",
     });
+    assertTokenResponse(provider.id, client, response);
   } catch (error) {
     throw callbackError(provider.id, error);
   }

@@ -6,11 +6,13 @@
  *
  * @module oauth/checks
  */
+
+import type { AuthorizationServer } from "oauth4webapi";
 import { InvalidCheck, JWTSessionError } from "../errors.js";
 import { CHECK_COOKIE_MAX_AGE, type Cookie, expiredCookie } from "../http/cookies.js";
 import { decode, encode } from "../jwt.js";
 import type { OAuthConfig } from "../providers/types.js";
-import type { CookieOption } from "../types.js";
+import type { CookieOption, LoggerInstance } from "../types.js";
 import type { OAuthContext } from "./context.js";
 import { endpointUrl } from "./endpoints.js";
 
@@ -36,14 +38,40 @@ const cookieKeyOf = { pkce: "pkceCodeVerifier", state: "state", nonce: "nonce" }
 /** Display names used in error messages. */
 const labelOf = { pkce: "PKCE code verifier", state: "state", nonce: "nonce" } as const;
 
+/** Provider ids already warned about unverified PKCE: the warning is logged once per provider and process. */
+const warnedPkceUnverified = new Set<string>();
+
 /**
- * The checks a provider runs: `provider.checks` (default `["pkce"]`), plus `"state"` whenever a redirect
- * proxy is in use (the proxy finds the flow's origin in the state). `"none"` entries are ignored.
+ * The checks a provider runs:
+ * - `provider.checks`, default `["pkce", "state"]` for `oauth` and `["pkce", "state", "nonce"]` for
+ *   `oidc` (an OpenID Provider must return a `nonce` sent in the request, OIDC Core §3.1.2.1 and
+ *   §3.1.3.7; a provider that does not can set `checks` without it). `"none"` entries are ignored;
+ * - plus `"state"` whenever a redirect proxy is in use (the proxy finds the flow's origin in the state);
+ * - plus `"state"` when PKCE is configured without state and the server's metadata does not list `S256`
+ *   in `code_challenge_methods_supported` (also when there is no metadata, i.e. explicit endpoints): a
+ *   provider that ignores the verifier would otherwise accept a code from any browser. This is logged
+ *   once per provider as the `pkce-unverified` warning.
  */
-export function resolveChecks(provider: OAuthConfig, usesRedirectProxy: boolean): ReadonlySet<CheckName> {
-  const configured = provider.checks ?? ["pkce"];
+export function resolveChecks(
+  provider: OAuthConfig,
+  usesRedirectProxy: boolean,
+  server: Pick<AuthorizationServer, "code_challenge_methods_supported">,
+  logger: LoggerInstance,
+): ReadonlySet<CheckName> {
+  const configured = provider.checks ?? (provider.type === "oidc" ? ["pkce", "state", "nonce"] : ["pkce", "state"]);
   const checks = new Set<CheckName>(configured.filter((c): c is CheckName => c === "pkce" || c === "state" || c === "nonce"));
   if (usesRedirectProxy) checks.add("state");
+  const pkceAdvertised = server.code_challenge_methods_supported?.includes("S256") === true;
+  if (checks.has("pkce") && !checks.has("state") && !pkceAdvertised) {
+    checks.add("state");
+    if (!warnedPkceUnverified.has(provider.id)) {
+      warnedPkceUnverified.add(provider.id);
+      logger.warn("pkce-unverified");
+      logger.debug("oauth: PKCE not advertised (no S256 in code_challenge_methods_supported), state check added", {
+        provider: provider.id,
+      });
+    }
+  }
   return checks;
 }
 

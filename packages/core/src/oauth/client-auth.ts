@@ -7,6 +7,7 @@
 import * as oauth from "oauth4webapi";
 import { InvalidProvider } from "../errors.js";
 import type { OAuthConfig } from "../providers/types.js";
+import { CLOCK_TOLERANCE_SECONDS } from "./token-response.js";
 
 function isJsonValue(value: unknown): value is oauth.JsonValue {
   if (value === null || ["string", "number", "boolean"].includes(typeof value)) return true;
@@ -19,12 +20,15 @@ function envName(provider: OAuthConfig, suffix: string): string {
   return `AUTH_${provider.id.toUpperCase().replace(/-/g, "_")}_${suffix}`;
 }
 
-/** The client metadata oauth4webapi validates responses with: `client_id` plus `provider.client`. */
+/**
+ * The client metadata oauth4webapi validates responses with: `client_id` plus `provider.client`, and
+ * the clock tolerance authlib's own ID token checks use too.
+ */
 export function clientMetadata(provider: OAuthConfig): oauth.Client {
   if (!provider.clientId) {
     throw new InvalidProvider(`Provider "${provider.id}" has no clientId: set ${envName(provider, "ID")} or \`clientId\`.`);
   }
-  const client: oauth.Client = { client_id: provider.clientId };
+  const client: oauth.Client = { client_id: provider.clientId, [oauth.clockTolerance]: CLOCK_TOLERANCE_SECONDS };
   for (const [key, value] of Object.entries(provider.client ?? {})) {
     if (key !== "client_id" && isJsonValue(value)) client[key] = value;
   }

@@ -7,6 +7,7 @@
 import * as oauth from "oauth4webapi";
 import { InvalidEndpoints } from "../errors.js";
 import type { OAuthConfig } from "../providers/types.js";
+import { type ReadResponse, responseLimitOf } from "./bounded-fetch.js";
 import { endpointUrl, hasUserinfoRequest } from "./endpoints.js";
 import { allowsInsecureRequests, requestOptions } from "./http.js";
 
@@ -25,6 +26,8 @@ export interface ResolvedServer {
    * issuer of the tenant that signed them in (see `oauth/tenant.ts`).
    */
   tenantIssuerTemplate?: string;
+  /** The provider's `maxResponseBytes`: every request to this server reads at most this many bytes. */
+  maxResponseBytes: number;
 }
 
 /** How long discovery results and the servers built on them are reused. */
@@ -80,27 +83,28 @@ export function clearDiscoveryCache(): void {
 }
 
 /**
- * Fetches and validates the discovery document of `issuer` (cached). The document's `issuer` must equal
- * the configured one, except for a Microsoft-style `{tenantid}` template whose other parts match.
+ * Fetches and validates the discovery document of `issuer` (cached), reading at most `maxResponseBytes`.
+ * The document's `issuer` must equal the configured one, except for a Microsoft-style `{tenantid}`
+ * template whose other parts match.
  */
-export function discover(issuer: string): Promise<ResolvedServer> {
-  return discoveries.get(issuer, () => fetchDiscovery(issuer));
+export function discover(issuer: string, maxResponseBytes: number): Promise<ResolvedServer> {
+  return discoveries.get(`${maxResponseBytes} ${issuer}`, () => fetchDiscovery(issuer, maxResponseBytes));
 }
 
-async function fetchDiscovery(issuer: string): Promise<ResolvedServer> {
+async function fetchDiscovery(issuer: string, maxResponseBytes: number): Promise<ResolvedServer> {
   let issuerUrl: URL;
   try {
     issuerUrl = new URL(issuer);
   } catch {
     throw new InvalidEndpoints(`The issuer "${issuer}" is not a valid URL.`);
   }
-  const options = requestOptions(allowsInsecureRequests([issuer]));
-  let response = await oauth.discoveryRequest(issuerUrl, options);
+  const options = requestOptions(allowsInsecureRequests([issuer]), maxResponseBytes);
+  let response = (await oauth.discoveryRequest(issuerUrl, options)) as ReadResponse;
   const template = await tenantTemplateOf(response, issuerUrl);
   if (template !== undefined) {
     // Validate the rest of the document against the configured (tenant-independent) issuer.
     const body = (await response.json()) as Record<string, unknown>;
-    response = Response.json({ ...body, issuer }, { status: response.status });
+    response = response.withJson({ ...body, issuer });
   }
   const as = await oauth.processDiscoveryResponse(issuerUrl, response);
   const allowInsecure = allowsInsecureRequests([
@@ -110,18 +114,20 @@ async function fetchDiscovery(issuer: string): Promise<ResolvedServer> {
     as.userinfo_endpoint,
     as.jwks_uri,
   ]);
-  return template === undefined ? { as, allowInsecure } : { as, allowInsecure, tenantIssuerTemplate: template };
+  return template === undefined
+    ? { as, allowInsecure, maxResponseBytes }
+    : { as, allowInsecure, tenantIssuerTemplate: template, maxResponseBytes };
 }
 
 /**
  * The `{tenantid}` template issuer of a discovery response, when the configured issuer is that template
  * with one path segment in place of `{tenantid}` (`https://login.microsoftonline.com/common/v2.0`).
  */
-async function tenantTemplateOf(response: Response, configured: URL): Promise<string | undefined> {
-  if (response.status !== 200) return undefined;
+async function tenantTemplateOf(response: ReadResponse, configured: URL): Promise<string | undefined> {
+  if (response.status !== 200 || !response.parsed) return undefined;
   let issuer: unknown;
   try {
-    issuer = ((await response.clone().json()) as { issuer?: unknown }).issuer;
+    issuer = ((await response.json()) as { issuer?: unknown } | null)?.issuer;
   } catch {
     return undefined;
   }
@@ -148,8 +154,9 @@ export async function resolveServer(provider: OAuthConfig, purpose: "authorizati
   const authorization = endpointUrl(provider.authorization);
   const token = endpointUrl(provider.token);
   const userinfo = endpointUrl(provider.userinfo);
-  const key = JSON.stringify([provider.type, provider.issuer, authorization, token, userinfo, hasUserinfoRequest(provider)]);
-  const server = await servers.get(key, () => buildServer(provider, authorization, token, userinfo));
+  const limit = responseLimitOf(provider);
+  const key = JSON.stringify([provider.type, provider.issuer, authorization, token, userinfo, hasUserinfoRequest(provider), limit]);
+  const server = await servers.get(key, () => buildServer(provider, authorization, token, userinfo, limit));
   const needed = purpose === "authorization" ? server.as.authorization_endpoint : server.as.token_endpoint;
   if (!needed) {
     const option = purpose === "authorization" ? "authorization" : "token";
@@ -165,11 +172,12 @@ async function buildServer(
   authorization: string | undefined,
   token: string | undefined,
   userinfo: string | undefined,
+  maxResponseBytes: number,
 ): Promise<ResolvedServer> {
   const needsUserinfo = provider.type === "oauth" && userinfo === undefined && !hasUserinfoRequest(provider);
   const needsDiscovery = provider.type === "oidc" || !authorization || !token || needsUserinfo;
   if (needsDiscovery && provider.issuer) {
-    const discovered = await discover(provider.issuer);
+    const discovered = await discover(provider.issuer, maxResponseBytes);
     if (!authorization && !token && !userinfo) return discovered;
     const as: oauth.AuthorizationServer = {
       ...discovered.as,
@@ -192,5 +200,5 @@ async function buildServer(
     token_endpoint: token,
     userinfo_endpoint: userinfo,
   };
-  return { as, allowInsecure: allowsInsecureRequests([provider.issuer, authorization, token, userinfo]) };
+  return { as, allowInsecure: allowsInsecureRequests([provider.issuer, authorization, token, userinfo]), maxResponseBytes };
 }

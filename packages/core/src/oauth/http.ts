@@ -1,9 +1,11 @@
 /**
- * Transport options for oauth4webapi: a timeout on every request, and plain http only for loopback hosts.
+ * Transport options for oauth4webapi: a timeout on every request, a size cap on every response body
+ * (see `oauth/bounded-fetch.ts`), and plain http only for loopback hosts.
  *
  * @module oauth/http
  */
 import * as oauth from "oauth4webapi";
+import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES, type ReadResponse, responseLimitOf } from "./bounded-fetch.js";
 
 /** How long one request to a provider may take before it is aborted. */
 export const PROVIDER_REQUEST_TIMEOUT_MS = 10_000;
@@ -39,12 +41,33 @@ export function allowsInsecureRequests(urls: ReadonlyArray<string | undefined>):
 /** The options every oauth4webapi call gets. */
 export interface ProviderRequestOptions {
   signal: (url: string) => AbortSignal;
+  [oauth.customFetch]: ReturnType<typeof boundedFetch>;
   [oauth.allowInsecureRequests]?: boolean;
 }
 
-/** Request options: a timeout, and `allowInsecureRequests` when {@link allowsInsecureRequests} says so. */
-export function requestOptions(allowInsecure: boolean): ProviderRequestOptions {
-  const options: ProviderRequestOptions = { signal: () => AbortSignal.timeout(PROVIDER_REQUEST_TIMEOUT_MS) };
+/**
+ * Request options: a timeout, every response read through {@link boundedFetch} with at most
+ * `maxResponseBytes` (the provider's option, default 1 MiB), and `allowInsecureRequests` when
+ * {@link allowsInsecureRequests} says so.
+ */
+export function requestOptions(allowInsecure: boolean, maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES): ProviderRequestOptions {
+  const options: ProviderRequestOptions = {
+    signal: () => AbortSignal.timeout(PROVIDER_REQUEST_TIMEOUT_MS),
+    [oauth.customFetch]: boundedFetch(maxResponseBytes),
+  };
   if (allowInsecure) options[oauth.allowInsecureRequests] = true;
   return options;
+}
+
+/**
+ * A request of a provider preset's own (GitHub's `/user/emails`, Bitbucket's `/2.0/user`): the same
+ * timeout and byte limit as every other provider request. The body is read (and, for JSON, parsed) once;
+ * throws `ProviderResponseTooLarge` past the provider's `maxResponseBytes`.
+ */
+export function providerFetch(
+  provider: { id: string; maxResponseBytes?: number },
+  url: string,
+  init: RequestInit = {},
+): Promise<ReadResponse> {
+  return boundedFetch(responseLimitOf(provider))(url, { ...init, signal: AbortSignal.timeout(PROVIDER_REQUEST_TIMEOUT_MS) });
 }

@@ -28,7 +28,10 @@ export async function refreshAccessToken(provider: OAuthConfig, refreshToken: st
   const server = await resolveServer(provider, "token");
   const client = clientMetadata(provider);
   const clientAuth = clientAuthentication(provider);
-  const options = { ...requestOptions(server.allowInsecure), additionalParameters: endpointSearchParams(provider.token) };
+  const options = {
+    ...requestOptions(server.allowInsecure, server.maxResponseBytes),
+    additionalParameters: endpointSearchParams(provider.token),
+  };
   try {
     const response = await conformTokenResponse(await oauth.refreshTokenGrantRequest(server.as, client, clientAuth, refreshToken, options));
     const tokenServer = await serverForTokenResponse(server, response);

@@ -10,6 +10,7 @@
  * @module oauth/tenant
  */
 import { decodeJwt } from "jose";
+import { parsedJson } from "./bounded-fetch.js";
 import { discover, type ResolvedServer } from "./discovery.js";
 
 /** A tenant id as it may appear in an issuer URL path segment. */
@@ -24,13 +25,13 @@ export async function serverForTokenResponse(server: ResolvedServer, response: R
   if (template === undefined) return server;
   let tenant: unknown;
   try {
-    const body = (await response.clone().json()) as { id_token?: unknown };
-    if (typeof body.id_token !== "string") return server;
+    const body = (await parsedJson(response)) as { id_token?: unknown } | null;
+    if (typeof body?.id_token !== "string") return server;
     // Only selects which issuer to validate against; the validation itself is oauth4webapi's.
     tenant = decodeJwt(body.id_token).tid;
   } catch {
     return server;
   }
   if (typeof tenant !== "string" || !TENANT_ID.test(tenant)) return server;
-  return discover(template.replace("{tenantid}", tenant));
+  return discover(template.replace("{tenantid}", tenant), server.maxResponseBytes);
 }

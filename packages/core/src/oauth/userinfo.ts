@@ -94,7 +94,7 @@ async function userinfoForOidc(source: ProfileSource, subject: string): Promise<
     as,
     source.client,
     source.response.access_token,
-    requestOptions(source.server.allowInsecure),
+    requestOptions(source.server.allowInsecure, source.server.maxResponseBytes),
   );
   return (await oauth.processUserInfoResponse(as, source.client, subject, response)) as Profile;
 }
@@ -109,7 +109,7 @@ async function userinfoForOAuth(source: ProfileSource): Promise<Profile> {
     url,
     new Headers({ accept: "application/json" }),
     null,
-    requestOptions(source.server.allowInsecure),
+    requestOptions(source.server.allowInsecure, source.server.maxResponseBytes),
   );
   if (!response.ok) {
     throw new OAuthCallbackError(`The userinfo endpoint of provider "${source.provider.id}" answered HTTP ${response.status}.`, {

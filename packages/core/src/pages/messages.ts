@@ -18,6 +18,10 @@ const SIGNIN_ERROR_MESSAGES: Readonly<Record<string, string>> = Object.freeze({
   OAuthSignin: TRY_ANOTHER_ACCOUNT,
   OAuthSignInError: TRY_ANOTHER_ACCOUNT,
   OAuthCallbackError: TRY_ANOTHER_ACCOUNT,
+  // Kinds of OAuthCallbackError (issue 19): the provider's answer was refused.
+  ProviderResponseTooLarge: TRY_ANOTHER_ACCOUNT,
+  InvalidIdTokenClaim: TRY_ANOTHER_ACCOUNT,
+  UnsupportedTokenType: TRY_ANOTHER_ACCOUNT,
   OAuthCreateAccount: TRY_ANOTHER_ACCOUNT,
   EmailCreateAccount: TRY_ANOTHER_ACCOUNT,
   Callback: TRY_ANOTHER_ACCOUNT,

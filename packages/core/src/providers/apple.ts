@@ -49,7 +49,8 @@ export default function Apple(options?: OAuthUserConfig<AppleProfile>): OAuthPre
       issuer: "https://appleid.apple.com",
       authorization: { params: { scope: "name email", response_mode: "form_post" } },
       client: { token_endpoint_auth_method: "client_secret_post" },
-      checks: ["pkce", "nonce"],
+      // Apple's discovery lists no code_challenge_methods_supported: state is what binds the flow.
+      checks: ["pkce", "state", "nonce"],
       profile: (profile) => ({ id: profile.sub, name: fullName(profile), email: profile.email ?? null, image: null }),
       style: { brandColor: "#000", text: "#fff" },
     },

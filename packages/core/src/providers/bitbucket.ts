@@ -7,6 +7,7 @@
  *
  * @module providers/bitbucket
  */
+import { providerFetch } from "../oauth/http.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** `GET /2.0/user` (https://developer.atlassian.com/cloud/bitbucket/rest/api-group-users/#api-user-get), plus `email`. */
@@ -47,12 +48,13 @@ export default function Bitbucket(options?: OAuthUserConfig<BitbucketProfile>): 
       token: "https://bitbucket.org/site/oauth2/access_token",
       userinfo: {
         url: `${API}/user`,
-        async request({ tokens }) {
+        async request({ tokens, provider }) {
           const headers = { authorization: `Bearer ${tokens.access_token}`, accept: "application/json" };
-          const response = await fetch(`${API}/user`, { headers });
+          // Bounded like every provider request (timeout, `maxResponseBytes`).
+          const response = await providerFetch(provider, `${API}/user`, { headers });
           if (!response.ok) throw new Error(`Bitbucket answered HTTP ${response.status} to GET /2.0/user`);
           const profile = (await response.json()) as BitbucketProfile;
-          const emails = await fetch(`${API}/user/emails`, { headers });
+          const emails = await providerFetch(provider, `${API}/user/emails`, { headers });
           if (emails.ok) {
             const { values = [] } = (await emails.json()) as { values?: BitbucketEmail[] };
             profile.email = (values.find((e) => e.is_primary && e.is_confirmed) ?? values.find((e) => e.is_confirmed))?.email ?? null;

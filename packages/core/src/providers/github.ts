@@ -7,7 +7,9 @@
  *
  * @module providers/github
  */
+import { providerFetch } from "../oauth/http.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
+import type { OAuthConfig } from "./types.js";
 
 /** An entry of `GET /user/emails`. */
 export interface GitHubEmail {
@@ -45,8 +47,13 @@ export interface GitHubProfile {
 
 const API = "https://api.github.com";
 
-async function githubJson<T>(path: string, accessToken: string | undefined): Promise<{ ok: boolean; body: T }> {
-  const response = await fetch(`${API}${path}`, {
+/** A GitHub API call, bounded like every provider request (timeout, `maxResponseBytes`). */
+async function githubJson<T>(
+  provider: OAuthConfig<GitHubProfile>,
+  path: string,
+  accessToken: string | undefined,
+): Promise<{ ok: boolean; body: T }> {
+  const response = await providerFetch(provider, `${API}${path}`, {
     headers: { authorization: `Bearer ${accessToken}`, accept: "application/vnd.github+json", "user-agent": "authlib" },
   });
   return { ok: response.ok, body: (await response.json()) as T };
@@ -63,11 +70,11 @@ export default function GitHub(options?: OAuthUserConfig<GitHubProfile>): OAuthP
       token: "https://github.com/login/oauth/access_token",
       userinfo: {
         url: `${API}/user`,
-        async request({ tokens }) {
-          const user = await githubJson<GitHubProfile>("/user", tokens.access_token);
+        async request({ tokens, provider }) {
+          const user = await githubJson<GitHubProfile>(provider, "/user", tokens.access_token);
           if (!user.ok) throw new Error(`GitHub answered HTTP error to GET /user`);
           if (!user.body.email) {
-            const emails = await githubJson<GitHubEmail[]>("/user/emails", tokens.access_token);
+            const emails = await githubJson<GitHubEmail[]>(provider, "/user/emails", tokens.access_token);
             if (emails.ok && Array.isArray(emails.body)) {
               user.body.email = (emails.body.find((e) => e.primary && e.verified) ?? emails.body.find((e) => e.verified))?.email ?? null;
             }

@@ -50,8 +50,20 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
   client?: { token_endpoint_auth_method?: ClientAuthMethod; [key: string]: unknown };
   /** Private key for `private_key_jwt` client authentication. */
   clientPrivateKey?: CryptoKey | { key: CryptoKey; kid?: string };
-  /** Which checks protect the flow. Default `["pkce"]`; `"state"` is added when a redirect proxy is used. */
+  /**
+   * Which checks protect the flow. Default `["pkce", "state"]`, and `["pkce", "state", "nonce"]` for
+   * `oidc` providers. `"state"` is added when a redirect proxy is used, and when the provider's metadata
+   * does not list `S256` in `code_challenge_methods_supported` (PKCE alone is trusted only when the
+   * provider says it enforces it). See `oauth/checks.ts`.
+   */
   checks?: Array<"pkce" | "state" | "nonce" | "none">;
+  /**
+   * The largest response body authlib reads from this provider, in bytes: discovery, token, userinfo,
+   * refresh, and the preset's own API calls. Enforced while the body streams (a `Content-Length` above
+   * it is refused before reading); a larger body fails the sign-in with `ProviderResponseTooLarge`.
+   * Default 1 MiB (1048576).
+   */
+  maxResponseBytes?: number;
   /** Maps the provider's profile to a `User`. Its `id` becomes `providerAccountId`. */
   profile?: (profile: P, tokens: TokenSet) => Awaitable<User>;
   /** Picks what is stored of the token response in the account row. */

@@ -12,6 +12,7 @@ import { clearChunkedCookie, writeChunkedCookie } from "../http/cookies.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import type { JWT } from "../jwt.js";
 import type { Session } from "../types.js";
+import { copyJson, sameJson } from "./json-shape.js";
 import { attachOAuthTokens, refreshIfDue } from "./refresh.js";
 import type { SessionStrategyHandler, SignInResult } from "./types.js";
 
@@ -52,7 +53,8 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       const hadCookie = readChunkedCookie(request.cookies, sessionToken.name) !== undefined;
       return { session: null, cookies: hadCookie ? clearChunkedCookie(sessionToken, request.cookies) : [] };
     }
-    const before = JSON.stringify(payload);
+    // A copy, not a serialisation: JSON.stringify overflows the stack on deeply nested data (issue 19).
+    const before = copyJson(payload);
     const token = await options.callbacks.jwt({
       token: await refreshIfDue(options, payload),
       ...(update ? { trigger: "update" as const, session: update.data } : {}),
@@ -63,7 +65,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     const due = nowInSeconds() - issuedAt >= options.session.updateAge;
     let cookies: Awaited<ReturnType<typeof writeToken>>["cookies"] = [];
     let expires: Date;
-    if (update || due || JSON.stringify(token) !== before) {
+    if (update || due || before === undefined || !sameJson(before, token)) {
       ({ cookies, expires } = await writeToken(options, request, token));
     } else {
       expires = new Date(typeof payload.exp === "number" ? payload.exp * 1000 : Date.now() + options.session.maxAge * 1000);

@@ -97,15 +97,19 @@ function oidcProvider(overrides: Partial<OAuthConfig> = {}): OAuthConfig {
   };
 }
 
-/** Runs a sign-in whose callback carries `code=the-code`; the provider's answers come from `routes`. */
+/**
+ * Runs a sign-in whose callback carries `code=the-code` (and the flow's `state`, now checked by
+ * default); the provider's answers come from `routes`.
+ */
 async function callbackWith(provider: OAuthConfig): Promise<SignedIn> {
   const start = await startAuthorization(contextFor(provider), {});
-  const nonce = new URL(start.url).searchParams.get("nonce");
+  const url = new URL(start.url);
+  const nonce = url.searchParams.get("nonce");
   if (nonce) currentNonce = nonce;
-  return (await finishAuthorization(
-    contextFor(provider, { requestCookies: cookieRecord(start.cookies) }),
-    new URLSearchParams({ code: "the-code" }),
-  )) as SignedIn;
+  const params = new URLSearchParams({ code: "the-code" });
+  const state = url.searchParams.get("state");
+  if (state) params.set("state", state);
+  return (await finishAuthorization(contextFor(provider, { requestCookies: cookieRecord(start.cookies) }), params)) as SignedIn;
 }
 let currentNonce = "";
 

@@ -104,12 +104,13 @@ describe("OpenID Connect (discovery, ID token, nonce)", () => {
     );
   });
 
-  it("uses only PKCE by default, and the default profile mapping", async () => {
+  it("uses PKCE, state and nonce by default for oidc (issue 19), and the default profile mapping", async () => {
     const { start, result } = await signIn(oidc(), {}, "bob");
     const q = new URL(start.url).searchParams;
-    expect(q.has("state")).toBe(false);
-    expect(q.has("nonce")).toBe(false);
-    expect(start.cookies.map((c) => c.name)).toEqual(["authlib.pkce.code_verifier"]);
+    expect(q.get("code_challenge_method")).toBe("S256");
+    expect(q.has("state")).toBe(true);
+    expect(q.has("nonce")).toBe(true);
+    expect(start.cookies.map((c) => c.name)).toEqual(["authlib.pkce.code_verifier", "authlib.state", "authlib.nonce"]);
     expect(result.user).toEqual({ id: "bob", name: "Bob Builder", email: "Bob@Example.com", image: "https://images.example.com/bob.png" });
   });
 
@@ -132,7 +133,7 @@ describe("OpenID Connect (discovery, ID token, nonce)", () => {
     expect(q.get("redirect_uri")).toBe(callback("op"));
     expect(q.get("client_id")).toBe("app");
     expect(q.get("code_challenge")).not.toBe("x");
-    expect(q.has("state")).toBe(false);
+    expect(q.get("state")).not.toBe("attacker");
     expect(q.has("response_mode")).toBe(false);
   });
 

@@ -93,7 +93,7 @@ const cases: PresetCase[] = [
     type: "oidc",
     issuer: "https://appleid.apple.com",
     scope: "name email",
-    checks: ["pkce", "nonce"],
+    checks: ["pkce", "state", "nonce"],
     clientAuth: "client_secret_post",
     expected: {
       id: "001234.9f3c2b7e4a1d4c6f8e0a2b4c6d8e0f12.1234",
@@ -428,7 +428,7 @@ describe("authorization URLs of presets with explicit endpoints", () => {
     expect(url.searchParams.get("scope")).toBe(c.scope);
     expect(url.searchParams.get("client_id")).toBe("client-id");
     expect(url.searchParams.get("redirect_uri")).toBe(`http://localhost:3000/auth/callback/${c.id}`);
-    const checks = c.checks ?? ["pkce"];
+    const checks = c.checks ?? (c.type === "oidc" ? ["pkce", "state", "nonce"] : ["pkce", "state"]);
     expect(url.searchParams.has("code_challenge")).toBe(checks.includes("pkce"));
     expect(url.searchParams.has("state")).toBe(checks.includes("state"));
     expect(start.cookies).toHaveLength(checks.length);

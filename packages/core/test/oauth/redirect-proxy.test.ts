@@ -41,7 +41,8 @@ describe("redirect proxy", () => {
     const authorization = new URL(start.url).searchParams;
     expect(authorization.get("redirect_uri")).toBe(`${PROXY}/callback/op`);
     expect(authorization.get("state")?.split(".")).toHaveLength(5); // sealed: it carries the preview's callback URL
-    expect(start.cookies.map((c) => c.name)).toEqual(["authlib.pkce.code_verifier", "authlib.state"]); // state forced on
+    // state is forced on by the proxy (and is a default anyway since issue 19, as is nonce for oidc)
+    expect(start.cookies.map((c) => c.name)).toEqual(["authlib.pkce.code_verifier", "authlib.state", "authlib.nonce"]);
 
     const atProxy = await op.authorize(start.url);
     expect(`${atProxy.origin}${atProxy.pathname}`).toBe(`${PROXY}/callback/op`);

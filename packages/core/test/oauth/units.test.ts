@@ -8,6 +8,7 @@ import { allowsInsecureRequests, isLoopbackHost } from "../../src/oauth/http.js"
 import { defaultAccount, defaultProfile, storedAccount } from "../../src/oauth/index.js";
 import { toTokenSet } from "../../src/oauth/profile.js";
 import type { OAuthConfig } from "../../src/providers/types.js";
+import { recordingLogger } from "./support.js";
 
 const base: OAuthConfig = { id: "p", name: "P", type: "oidc", issuer: "https://idp.example", clientId: "c" };
 
@@ -32,11 +33,25 @@ describe("plain http only on loopback", () => {
 });
 
 describe("checks", () => {
-  it("default to PKCE; state is added for a redirect proxy; none is ignored", () => {
-    expect([...resolveChecks(base, false)]).toEqual(["pkce"]);
-    expect([...resolveChecks(base, true)]).toEqual(["pkce", "state"]);
-    expect([...resolveChecks({ ...base, checks: ["nonce"] }, true)]).toEqual(["nonce", "state"]);
-    expect([...resolveChecks({ ...base, checks: ["none"] }, false)]).toEqual([]);
+  const s256 = { code_challenge_methods_supported: ["S256"] };
+
+  it("default to PKCE and state (plus nonce for oidc); state is added for a redirect proxy; none is ignored", () => {
+    const logger = recordingLogger();
+    expect([...resolveChecks(base, false, s256, logger)]).toEqual(["pkce", "state", "nonce"]);
+    expect([...resolveChecks({ ...base, type: "oauth" }, false, {}, logger)]).toEqual(["pkce", "state"]);
+    expect([...resolveChecks({ ...base, checks: ["pkce"] }, true, s256, logger)]).toEqual(["pkce", "state"]);
+    expect([...resolveChecks({ ...base, checks: ["nonce"] }, true, {}, logger)]).toEqual(["nonce", "state"]);
+    expect([...resolveChecks({ ...base, checks: ["none"] }, false, {}, logger)]).toEqual([]);
+    expect(logger.lines.filter((line) => line.startsWith("warn"))).toEqual([]);
+  });
+
+  it("PKCE alone only when the provider lists S256; otherwise state is added, with one warning per provider", () => {
+    const logger = recordingLogger();
+    const pkceOnly: OAuthConfig = { ...base, id: "pkce-only-unit", checks: ["pkce"] };
+    expect([...resolveChecks(pkceOnly, false, s256, logger)]).toEqual(["pkce"]);
+    expect([...resolveChecks(pkceOnly, false, { code_challenge_methods_supported: ["plain"] }, logger)]).toEqual(["pkce", "state"]);
+    expect([...resolveChecks(pkceOnly, false, {}, logger)]).toEqual(["pkce", "state"]);
+    expect(logger.lines.filter((line) => line.startsWith("warn"))).toEqual(["warn pkce-unverified"]);
   });
 
   it("bind to provider, issuer (or the authorization URL), client and redirect URI", () => {
