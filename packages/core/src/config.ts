@@ -7,6 +7,7 @@ import { DEFAULT_BASE_PATH } from "./env.js";
 import { AdapterError, EventError } from "./errors.js";
 import { type Cookie, resolveCookies } from "./http/cookies.js";
 import { resolveCsrf } from "./http/csrf.js";
+import { openCallbackUrl, sealCallbackUrl } from "./http/flow-binding.js";
 import { defaultRedirect, resolveRedirect } from "./http/redirect.js";
 import { bodyString } from "./http/request.js";
 import type { InternalOptions, InternalProvider, RequestInternal } from "./internal-types.js";
@@ -132,6 +133,9 @@ function warnExperimentalWebAuthn(config: AuthConfig, providers: InternalProvide
   logger.warn("experimental-webauthn");
 }
 
+/** Actions that read (or mint) the CSRF cookie even on GET: its forms, and the steps of a sign-in flow. */
+const csrfActions = new Set(["csrf", "signin", "signout", "callback", "webauthn-options"]);
+
 /** Resolves the options of one request. Returns the cookies that init itself wants to set. */
 export async function initOptions(
   request: RequestInternal,
@@ -151,26 +155,31 @@ export async function initOptions(
   const skip = config.skipCSRFCheck === skipCSRFCheck;
   const setCookies: Cookie[] = [];
 
+  const candidate = bodyString(request.body, "callbackUrl") ?? request.query.callbackUrl;
+  const fromCookie = request.cookies[cookies.callbackUrl.name];
+
   let csrfToken = "";
   let csrfTokenVerified = skip;
-  // Only forms and POSTs need the token; a session check (the hot path) skips the HMAC work.
-  const needsCsrf = request.method === "POST" || request.action === "csrf" || request.action === "signin" || request.action === "signout";
-  if (!skip && needsCsrf) {
+  // Forms, POSTs and every step of a sign-in flow need the token (the flow binding, http/flow-binding.ts,
+  // is made from it, even when an integration skips the POST check); a session check (the hot path)
+  // skips the HMAC work unless it has a callback-URL cookie to open.
+  const needsCsrf = request.method === "POST" || csrfActions.has(request.action) || (fromCookie !== undefined && !candidate);
+  if (needsCsrf) {
     const csrf = await resolveCsrf(request, cookies.csrfToken, secret, origin);
     csrfToken = csrf.token;
-    csrfTokenVerified = csrf.verified;
+    csrfTokenVerified = skip || csrf.verified;
     if (csrf.cookie) setCookies.push(csrf.cookie);
   }
 
-  const candidate = bodyString(request.body, "callbackUrl") ?? request.query.callbackUrl;
-  const fromCookie = request.cookies[cookies.callbackUrl.name];
   let callbackUrl = `${origin}/`;
   if (candidate) {
     callbackUrl = await resolveRedirect(candidate, origin, callbacks.redirect, logger);
-    if (callbackUrl !== fromCookie)
-      setCookies.push({ name: cookies.callbackUrl.name, value: callbackUrl, options: cookies.callbackUrl.options });
+    const value = await sealCallbackUrl(secret[0] as string, csrfToken, callbackUrl);
+    if (value !== fromCookie) setCookies.push({ name: cookies.callbackUrl.name, value, options: cookies.callbackUrl.options });
   } else if (fromCookie) {
-    callbackUrl = await resolveRedirect(fromCookie, origin, callbacks.redirect, logger);
+    // A cookie this browser did not get from us (planted, or bound to an older CSRF token) is ignored.
+    const opened = await openCallbackUrl(secret, csrfToken, fromCookie);
+    if (opened !== undefined) callbackUrl = await resolveRedirect(opened, origin, callbacks.redirect, logger);
   }
 
   const options: InternalOptions = {

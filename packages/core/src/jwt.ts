@@ -14,7 +14,7 @@ import { base64url, EncryptJWT, type JWTDecryptResult, jwtDecrypt } from "jose";
 import { type ContentEncryption, deriveEncryptionKey, isSupportedEncryption } from "./crypto/derive-key.js";
 import { processEnv, readEnv } from "./env.js";
 import { JWTSessionError, MissingSecret } from "./errors.js";
-import { readChunkedCookie } from "./http/cookie-chunks.js";
+import { hasChunkedCookie, readChunkedCookie } from "./http/cookie-chunks.js";
 import type { Awaitable, LoggerInstance } from "./types.js";
 
 /** Default lifetime of an issued token: 30 days, in seconds. */
@@ -22,7 +22,7 @@ export const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;
 /** Clock skew allowed when checking `exp` and `nbf`, in seconds. */
 const CLOCK_TOLERANCE = 15;
 const DEFAULT_ENC: ContentEncryption = "A256CBC-HS512";
-/** Name of the session cookie; the secure variant is prefixed with `__Secure-`. */
+/** Name of the session cookie; on https it is prefixed with `__Host-` (with `__Secure-` before that). */
 export const SESSION_COOKIE_NAME = "authlib.session-token";
 
 /** The claims authlib puts in a session token by default. */
@@ -79,11 +79,15 @@ export interface GetTokenParams<R extends boolean = false> {
   raw?: R;
   /** Name of the cookie holding the token. Default: the session cookie name. */
   cookieName?: string;
-  /** Look for the `__Secure-` cookie name. Default: true when `AUTHLIB_URL` is `https://`. */
+  /**
+   * Look for the secure-prefixed cookie name: `__Host-authlib.session-token`, else the
+   * `__Secure-authlib.session-token` of sessions issued before authlib used `__Host-`. Default: true when
+   * `AUTHLIB_URL` is `https://`.
+   */
   secureCookie?: boolean;
   /** Default `AUTH_SECRET`. */
   secret?: string | string[];
-  /** Default: the cookie name. */
+  /** Default: the name of the cookie the token was found in (for a Bearer token, the cookie name). */
   salt?: string;
   /** Custom decoder. */
   decode?: JWTOptions["decode"];
@@ -199,7 +203,11 @@ export async function getToken<R extends boolean = false>(params: GetTokenParams
   if (!req?.headers) throw new TypeError("getToken: pass `req` (a Request or an object with `headers`).");
   const env = processEnv();
   const secureCookie = params.secureCookie ?? readEnv(env, "AUTHLIB_URL")?.startsWith("https://") ?? false;
-  const cookieName = params.cookieName ?? (secureCookie ? `__Secure-${SESSION_COOKIE_NAME}` : SESSION_COOKIE_NAME);
+  const candidates = params.cookieName
+    ? [params.cookieName]
+    : secureCookie
+      ? [`__Host-${SESSION_COOKIE_NAME}`, `__Secure-${SESSION_COOKIE_NAME}`]
+      : [SESSION_COOKIE_NAME];
   const secret = params.secret ?? readEnv(env, "AUTH_SECRET");
   if (!raw && (secret === undefined || secret.length === 0)) {
     throw new MissingSecret("getToken needs a secret: set AUTH_SECRET or pass `secret`.");
@@ -212,6 +220,8 @@ export async function getToken<R extends boolean = false>(params: GetTokenParams
   } catch {
     cookies = {};
   }
+  // The first name with a cookie decides; its salt is its own name (a `__Host-` token never decodes as `__Secure-`).
+  const cookieName = candidates.find((name) => hasChunkedCookie(cookies, name)) ?? (candidates[0] as string);
   const token = readChunkedCookie(cookies, cookieName) ?? bearerToken(headerValue(req.headers, "authorization"));
   if (!token) return null as Result;
   if (raw) return token as Result;

@@ -193,6 +193,12 @@ export interface CallbacksOptions<P = Profile, A = Account> {
     profile?: P;
     email?: { verificationRequest?: boolean };
     credentials?: Record<string, CredentialInput>;
+    /**
+     * Present only when this OAuth sign-in links a new account to the signed-in user `link.user`: the
+     * flow was started by that same browser and session with `link=true` (POST /signin/:provider, CSRF
+     * checked). Return `false` to refuse the link. Absent for every ordinary sign-in.
+     */
+    link?: { user: User | AdapterUser };
   }) => Awaitable<boolean | string>;
   /** Decides where to redirect. The default only allows URLs on the same origin as `baseUrl`. */
   redirect: (params: { url: string; baseUrl: string }) => Awaitable<string>;
