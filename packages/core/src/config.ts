@@ -165,7 +165,7 @@ export async function initOptions(
   // skips the HMAC work unless it has a callback-URL cookie to open.
   const needsCsrf = request.method === "POST" || csrfActions.has(request.action) || (fromCookie !== undefined && !candidate);
   if (needsCsrf) {
-    const csrf = await resolveCsrf(request, cookies.csrfToken, secret, origin);
+    const csrf = await resolveCsrf(request, cookies.csrfToken, secret, origin, request.action !== "callback");
     csrfToken = csrf.token;
     csrfTokenVerified = skip || csrf.verified;
     if (csrf.cookie) setCookies.push(csrf.cookie);

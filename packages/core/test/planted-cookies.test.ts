@@ -31,7 +31,8 @@ beforeAll(async () => {
       { client_id: "second", client_secret: "second-secret", redirect_uris: [`${origin}/auth/callback/second`] },
     ],
   });
-});
+  await freshDatabase(); // PGlite's cold start (seconds) here, not inside the first test's timeout
+}, 120_000);
 afterAll(async () => {
   await op.close();
   await closeSharedPglite();
