@@ -163,9 +163,11 @@ export async function initOptions(
   // Forms, POSTs and every step of a sign-in flow need the token (the flow binding, http/flow-binding.ts,
   // is made from it, even when an integration skips the POST check); a session check (the hot path)
   // skips the HMAC work unless it has a callback-URL cookie to open.
-  const needsCsrf = request.method === "POST" || csrfActions.has(request.action) || (fromCookie !== undefined && !candidate);
-  if (needsCsrf) {
-    const csrf = await resolveCsrf(request, cookies.csrfToken, secret, origin, request.action !== "callback");
+  const isForm = request.method === "POST" || csrfActions.has(request.action);
+  if (isForm || (fromCookie !== undefined && !candidate)) {
+    // A callback never mints: it must not replace the cookie its flow is bound to.
+    const mint = isForm && request.action !== "callback";
+    const csrf = await resolveCsrf(request, cookies.csrfToken, secret, origin, mint);
     csrfToken = csrf.token;
     csrfTokenVerified = skip || csrf.verified;
     if (csrf.cookie) setCookies.push(csrf.cookie);
@@ -174,8 +176,10 @@ export async function initOptions(
   let callbackUrl = `${origin}/`;
   if (candidate) {
     callbackUrl = await resolveRedirect(candidate, origin, callbacks.redirect, logger);
-    const value = await sealCallbackUrl(secret[0] as string, csrfToken, callbackUrl);
-    if (value !== fromCookie) setCookies.push({ name: cookies.callbackUrl.name, value, options: cookies.callbackUrl.options });
+    // Remembered only for a browser with a CSRF token: the cookie is bound to it.
+    const value = csrfToken ? await sealCallbackUrl(secret[0] as string, csrfToken, callbackUrl) : undefined;
+    if (value !== undefined && value !== fromCookie)
+      setCookies.push({ name: cookies.callbackUrl.name, value, options: cookies.callbackUrl.options });
   } else if (fromCookie) {
     // A cookie this browser did not get from us (planted, or bound to an older CSRF token) is ignored.
     const opened = await openCallbackUrl(secret, csrfToken, fromCookie);

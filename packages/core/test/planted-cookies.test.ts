@@ -75,7 +75,8 @@ async function setup(checks: OAuthConfig["checks"]) {
       },
     },
   };
-  const accounts = async () => Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${db.db.authlib_accounts.sqlName}`)).rows[0]?.n);
+  const accounts = async () =>
+    Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${db.db.authlib_accounts.sqlName}`)).rows[0]?.n);
   return { adapter, config, accounts, links };
 }
 
@@ -103,7 +104,8 @@ describe("planted check cookies (linking CSRF, login CSRF)", () => {
       const before = await accounts();
       const attacker = authClient(config);
       const callback = await startAtOP(attacker, "second", "bob");
-      for (const name of cookie === "*" ? ["authlib.pkce.code_verifier", "authlib.state", "authlib.nonce"] : [cookie]) plant(attacker, victim, name);
+      for (const name of cookie === "*" ? ["authlib.pkce.code_verifier", "authlib.state", "authlib.nonce"] : [cookie])
+        plant(attacker, victim, name);
       const done = await victim.send(callback);
       expect(refused).toContain(done.headers.get("location"));
       expect(await adapter.getUserByAccount!({ provider: "second", providerAccountId: "bob" })).toBeNull();
@@ -304,7 +306,9 @@ describe("__Host- cookies on https", () => {
   it("getToken with secureCookie reads the __Host- name and still the __Secure- name, each with its own salt", async () => {
     const read = async (name: string, salt = name) => {
       const token = await encode({ token: { sub: name }, secret, salt });
-      return (await getToken({ req: new Request("https://a.test/", { headers: { cookie: `${name}=${token}` } }), secret, secureCookie: true }))?.sub;
+      return (
+        await getToken({ req: new Request("https://a.test/", { headers: { cookie: `${name}=${token}` } }), secret, secureCookie: true })
+      )?.sub;
     };
     expect(await read("__Host-authlib.session-token")).toBe("__Host-authlib.session-token");
     expect(await read("__Secure-authlib.session-token")).toBe("__Secure-authlib.session-token");

@@ -56,7 +56,7 @@ export async function findOrCreateOAuthUser(
 
   if (current?.id) {
     if (!link) {
-      throw new OAuthAccountNotLinked("You are signed in as another user: use \"Link another account\" to add this account to yours.");
+      throw new OAuthAccountNotLinked('You are signed in as another user: use "Link another account" to add this account to yours.');
     }
     await adapter.linkAccount!(accountRow(provider, account, current.id));
     await events.linkAccount({ user: current, account, profile: profileUser });

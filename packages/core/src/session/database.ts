@@ -29,7 +29,10 @@ function clearSessionCookie(options: InternalOptions): Cookie[] {
 function tokenCookie(options: InternalOptions, request: RequestInternal): { token?: string; name: string; unreadable: boolean } {
   const configured = options.cookies.sessionToken.name;
   const legacy = legacySessionCookieName(options.cookies);
-  const name = legacy && cookieNamesOf(request.cookies, configured).length === 0 && cookieNamesOf(request.cookies, legacy).length > 0 ? legacy : configured;
+  const name =
+    legacy && cookieNamesOf(request.cookies, configured).length === 0 && cookieNamesOf(request.cookies, legacy).length > 0
+      ? legacy
+      : configured;
   const names = cookieNamesOf(request.cookies, name);
   if (names.some((n) => n !== name)) return { name, unreadable: true };
   return { token: request.cookies[name] || undefined, name, unreadable: false };

@@ -82,8 +82,8 @@ export default component$(() => {
       </table>
       <h2>Linked accounts</h2>
       <p>
-        Adds a sign-in with the demo's OpenID Provider to this user. Linking is always an explicit request from your own session
-        (<code>link=true</code>); a sign-in callback never links an account by itself.
+        Adds a sign-in with the demo's OpenID Provider to this user. Linking is always an explicit request from your own session (
+        <code>link=true</code>); a sign-in callback never links an account by itself.
       </p>
       <Form action={signIn} data-testid="link-account-form">
         <input type="hidden" name="providerId" value={DEMO_OP_PROVIDER_ID} />
