@@ -16,10 +16,14 @@ export const useActiveSessions = routeLoader$(async (ev) => {
   return listActiveSessions((await demoServices()).database.client, userId, token);
 });
 
+/** The provider "Link another account" starts a link with: the demo's own OpenID Provider (server-side constant). */
+export const useLinkProvider = routeLoader$(() => DEMO_OP_PROVIDER_ID);
+
 export default component$(() => {
   const loaded = useSession();
   const activeSessions = useActiveSessions();
   const signIn = useSignIn();
+  const linkProvider = useLinkProvider();
   // The session as the server last answered it: the page's, then the update endpoint's.
   const session = useSignal(loaded.value);
   const status = useSignal("");
@@ -86,7 +90,7 @@ export default component$(() => {
         <code>link=true</code>); a sign-in callback never links an account by itself.
       </p>
       <Form action={signIn} data-testid="link-account-form">
-        <input type="hidden" name="providerId" value={DEMO_OP_PROVIDER_ID} />
+        <input type="hidden" name="providerId" value={linkProvider.value} />
         <input type="hidden" name="options.link" value="true" />
         <input type="hidden" name="options.redirectTo" value="/profile" />
         <button type="submit" disabled={signIn.isRunning}>
