@@ -7,10 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHUNK_SIZE, splitIntoChunks } from "../src/http/cookie-chunks.js";
+import { resolveCookies } from "../src/http/cookies.js";
 import { decode, encode, getToken } from "../src/jwt.js";
 import Credentials from "../src/providers/credentials.js";
 import type { OAuthConfig } from "../src/providers/types.js";
-import type { AuthConfig } from "../src/types.js";
+import type { AuthConfig, CookieOption } from "../src/types.js";
 import { authClient, parseSetCookie } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "./helpers/database.js";
 import { opProvider, startTestOP, type TestOP } from "./helpers/oidc-provider.js";
@@ -261,7 +262,35 @@ describe("planted session cookie chunks", () => {
   });
 });
 
+describe("planted callback-URL cookie", () => {
+  it("a callback-URL cookie made in another browser is ignored: the victim lands on the default page", async () => {
+    const { config } = await setup(["pkce", "state"]);
+    const attacker = authClient(config);
+    await attacker.send("/auth/signin?callbackUrl=%2Fattacker-chosen");
+    const victim = authClient(config);
+    const csrfToken = await victim.csrf();
+    plant(attacker, victim, "authlib.callback-url");
+    const start = await victim.send("/auth/signin/op", { form: { csrfToken } });
+    const callback = await op.authorize(start.headers.get("location") as string);
+    const done = await victim.send(callback.pathname + callback.search);
+    expect(done.headers.get("location")).toBe(`${origin}/`);
+    // The same steps with the victim's own cookie keep the URL.
+    await victim.send("/auth/signin?callbackUrl=%2Fmine");
+    const again = await victim.send("/auth/signin/op", { form: { csrfToken: await victim.csrf() } });
+    const ownCallback = await op.authorize(again.headers.get("location") as string);
+    const own = await victim.send(ownCallback.pathname + ownCallback.search);
+    expect(own.headers.get("location")).toBe(`${origin}/mine`);
+  });
+});
+
 describe("__Host- cookies on https", () => {
+  it("a cookies override with a domain cannot keep __Host-: it falls back to __Secure- (documented as weakening)", () => {
+    const cookies = resolveCookies(true, { sessionToken: { options: { domain: "example.com" } } as CookieOption });
+    expect(cookies.sessionToken.name).toBe("__Secure-authlib.session-token");
+    expect(cookies.csrfToken.name).toBe("__Host-authlib.csrf-token");
+    expect(resolveCookies(true, { state: { options: { secure: false } } as CookieOption }).state.name).toBe("authlib.state");
+  });
+
   it("every Set-Cookie authlib writes during an OAuth sign-in, session read and sign-out starts with __Host- and has no Domain", async () => {
     const { config } = await setup(["pkce", "state", "nonce"]);
     const client = authClient(config, httpsOrigin);
