@@ -247,7 +247,11 @@ export interface AuthConfig {
   /** Path under which authlib answers. Default `/auth`. */
   basePath?: string;
   callbacks?: Partial<CallbacksOptions>;
-  /** Overrides of cookie names and options (deep-merged over the defaults). */
+  /**
+   * Overrides of cookie names and options (deep-merged over the defaults). This weakens the defaults: on
+   * https every default cookie is `__Host-` (no other host can set it); a cookie given a `domain` or a
+   * `path` other than `/` cannot be, and falls back to `__Secure-`, which a sibling subdomain can plant.
+   */
   cookies?: Partial<CookiesOptions>;
   /** Log debug messages. Never logs secrets or tokens. */
   debug?: boolean;
@@ -267,6 +271,6 @@ export interface AuthConfig {
   theme?: Theme;
   /** Trust the request's Host / X-Forwarded-Host header. */
   trustHost?: boolean;
-  /** Secure (`__Secure-`/`__Host-`) cookies. Default: true on https. */
+  /** Secure, `__Host-` prefixed cookies (see `cookies` for what overrides weaken). Default: true on https. */
   useSecureCookies?: boolean;
 }

@@ -332,6 +332,20 @@ describe("__Host- cookies on https", () => {
     expect((await decode({ token: reissued, secret, salt: "__Host-authlib.session-token" }))?.sub).toBe("old-user");
   });
 
+  it("database sessions: a session cookie under the old __Secure- name is read and moved to __Host-", async () => {
+    const { adapter } = await freshDatabase();
+    const user = await adapter.createUser!({ id: crypto.randomUUID(), email: "old@example.com", emailVerified: null, name: "old" });
+    const sessionToken = crypto.randomUUID();
+    await adapter.createSession!({ sessionToken, userId: user.id, expires: new Date(Date.now() + 86_400_000) });
+    const client = authClient({ secret, trustHost: true, adapter, providers: [Credentials({ authorize: () => null })] }, httpsOrigin);
+    const oldName = "__Secure-authlib.session-token";
+    client.jar.cookies.set(oldName, { name: oldName, value: sessionToken, attributes: {} });
+    expect((await client.session())?.user.email).toBe("old@example.com");
+    expect(client.jar.get(oldName)).toBeUndefined();
+    expect(client.jar.get("__Host-authlib.session-token")).toBe(sessionToken);
+    expect((await client.session())?.user.email).toBe("old@example.com");
+  });
+
   it("getToken with secureCookie reads the __Host- name and still the __Secure- name, each with its own salt", async () => {
     const read = async (name: string, salt = name) => {
       const token = await encode({ token: { sub: name }, secret, salt });
