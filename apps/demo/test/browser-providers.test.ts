@@ -140,6 +140,29 @@ describe("the demo's providers in Chromium", () => {
     await context.close();
   });
 
+  test("profile: 'Link another account' links the demo OP account to the signed-in user, who can then sign in with it", async () => {
+    const page = await openPage();
+    await page.goto("/signin?redirectTo=/profile");
+    const form = page.getByTestId("signin-form");
+    await form.getByLabel("Email").fill("demo@authlib.dev");
+    await form.getByLabel("Password").fill("correct-horse-battery");
+    await form.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`${demo.origin}/profile`);
+    expect(await page.getByTestId("signed-in-as").textContent()).toBe("demo@authlib.dev");
+
+    await page.getByTestId("link-account-form").getByRole("button", { name: "Link another account" }).click();
+    await page.getByLabel("Username").fill("linked-demo");
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.waitForURL(`${demo.origin}/profile`);
+    expect(await page.getByTestId("signed-in-as").textContent()).toBe("demo@authlib.dev");
+
+    // Signed out, the OP account now signs in as the demo user (not as a new user).
+    await signOut(page);
+    await signInWithDemoOP(page, "linked-demo");
+    expect(await page.getByTestId("signed-in-as").textContent()).toBe("demo@authlib.dev");
+    await page.context().close();
+  });
+
   test("the profile lists the user's active sessions; signing out removes this browser's", async () => {
     const [first, second] = [await openPage(), await openPage()];
     await signInWithDemoOP(first, "sam");

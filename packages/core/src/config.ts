@@ -8,6 +8,7 @@ import { AdapterError, EventError } from "./errors.js";
 import { type Cookie, resolveCookies } from "./http/cookies.js";
 import { resolveCsrf } from "./http/csrf.js";
 import { resolveOrigin, warnUnrestrictedTrustHost } from "./http/origin.js";
+import { openCallbackUrl, sealCallbackUrl } from "./http/flow-binding.js";
 import { defaultRedirect, resolveRedirect } from "./http/redirect.js";
 import { bodyString } from "./http/request.js";
 import type { InternalOptions, InternalProvider, RequestInternal } from "./internal-types.js";
@@ -123,6 +124,9 @@ function redirectProxyAllowedOrigins(config: AuthConfig, origin: string): string
   return [origin, ...(config.trustedHosts ?? []).flatMap((host) => [`https://${host}`, `http://${host}`])];
 }
 
+/** Actions that read (or mint) the CSRF cookie even on GET: its forms, and the steps of a sign-in flow. */
+const csrfActions = new Set(["csrf", "signin", "signout", "callback", "webauthn-options"]);
+
 /** Resolves the options of one request. Returns the cookies that init itself wants to set. */
 export async function initOptions(
   request: RequestInternal,
@@ -144,26 +148,35 @@ export async function initOptions(
   const skip = config.skipCSRFCheck === skipCSRFCheck;
   const setCookies: Cookie[] = [];
 
+  const candidate = bodyString(request.body, "callbackUrl") ?? request.query.callbackUrl;
+  const fromCookie = request.cookies[cookies.callbackUrl.name];
+
   let csrfToken = "";
   let csrfTokenVerified = skip;
-  // Only forms and POSTs need the token; a session check (the hot path) skips the HMAC work.
-  const needsCsrf = request.method === "POST" || request.action === "csrf" || request.action === "signin" || request.action === "signout";
-  if (!skip && needsCsrf) {
-    const csrf = await resolveCsrf(request, cookies.csrfToken, secret, origin);
+  // Forms, POSTs and every step of a sign-in flow need the token (the flow binding, http/flow-binding.ts,
+  // is made from it, even when an integration skips the POST check); a session check (the hot path)
+  // skips the HMAC work unless it has a callback-URL cookie to open.
+  const isForm = request.method === "POST" || csrfActions.has(request.action);
+  if (isForm || (fromCookie !== undefined && !candidate)) {
+    // A callback never mints: it must not replace the cookie its flow is bound to.
+    const mint = isForm && request.action !== "callback";
+    const csrf = await resolveCsrf(request, cookies.csrfToken, secret, origin, mint);
     csrfToken = csrf.token;
-    csrfTokenVerified = csrf.verified;
+    csrfTokenVerified = skip || csrf.verified;
     if (csrf.cookie) setCookies.push(csrf.cookie);
   }
 
-  const candidate = bodyString(request.body, "callbackUrl") ?? request.query.callbackUrl;
-  const fromCookie = request.cookies[cookies.callbackUrl.name];
   let callbackUrl = `${origin}/`;
   if (candidate) {
     callbackUrl = await resolveRedirect(candidate, origin, callbacks.redirect, logger);
-    if (callbackUrl !== fromCookie)
-      setCookies.push({ name: cookies.callbackUrl.name, value: callbackUrl, options: cookies.callbackUrl.options });
+    // Remembered only for a browser with a CSRF token: the cookie is bound to it.
+    const value = csrfToken ? await sealCallbackUrl(secret[0] as string, csrfToken, callbackUrl) : undefined;
+    if (value !== undefined && value !== fromCookie)
+      setCookies.push({ name: cookies.callbackUrl.name, value, options: cookies.callbackUrl.options });
   } else if (fromCookie) {
-    callbackUrl = await resolveRedirect(fromCookie, origin, callbacks.redirect, logger);
+    // A cookie this browser did not get from us (planted, or bound to an older CSRF token) is ignored.
+    const opened = await openCallbackUrl(secret, csrfToken, fromCookie);
+    if (opened !== undefined) callbackUrl = await resolveRedirect(opened, origin, callbacks.redirect, logger);
   }
 
   const options: InternalOptions = {

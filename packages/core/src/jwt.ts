@@ -14,8 +14,7 @@ import { base64url, EncryptJWT, type JWTDecryptResult, jwtDecrypt } from "jose";
 import { type ContentEncryption, deriveEncryptionKey, isSupportedEncryption } from "./crypto/derive-key.js";
 import { processEnv, readEnv } from "./env.js";
 import { JWTSessionError, MissingSecret } from "./errors.js";
-import { readChunkedCookie } from "./http/cookie-chunks.js";
-import { defaultCookies } from "./http/cookies.js";
+import { hasChunkedCookie, readChunkedCookie } from "./http/cookie-chunks.js";
 import type { Awaitable, LoggerInstance } from "./types.js";
 
 /** Default lifetime of an issued token: 30 days, in seconds. */
@@ -23,7 +22,7 @@ export const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;
 /** Clock skew allowed when checking `exp` and `nbf`, in seconds. */
 const CLOCK_TOLERANCE = 15;
 const DEFAULT_ENC: ContentEncryption = "A256CBC-HS512";
-/** Name of the session cookie; the secure variant is prefixed with `__Secure-`. */
+/** Name of the session cookie; on https it is prefixed with `__Host-` (with `__Secure-` before that). */
 export const SESSION_COOKIE_NAME = "authlib.session-token";
 
 /** The claims authlib puts in a session token by default. */
@@ -81,14 +80,15 @@ export interface GetTokenParams<R extends boolean = false> {
   /** Name of the cookie holding the token. Default: the session cookie name. */
   cookieName?: string;
   /**
-   * Look for the secure (prefixed) cookie name. Default: from `AUTHLIB_URL`'s scheme when it is set (as
-   * `Auth()` does); else the secure name when that cookie is present and the plain one otherwise (without
-   * `AUTHLIB_URL`, `Auth()` picks by the request's scheme, which only it can judge).
+   * Look for the secure-prefixed cookie name: `__Host-authlib.session-token`, else the
+   * `__Secure-authlib.session-token` of sessions issued before authlib used `__Host-`. Default: from
+   * `AUTHLIB_URL`'s scheme when it is set (as `Auth()` does); else whichever of the secure and plain names
+   * is present (without `AUTHLIB_URL`, `Auth()` picks by the request's scheme, which only it can judge).
    */
   secureCookie?: boolean;
   /** Default `AUTH_SECRET`. */
   secret?: string | string[];
-  /** Default: the cookie name. */
+  /** Default: the name of the cookie the token was found in (for a Bearer token, the cookie name). */
   salt?: string;
   /** Custom decoder. */
   decode?: JWTOptions["decode"];
@@ -190,16 +190,16 @@ function bearerToken(authorization: string | undefined): string | undefined {
 }
 
 /**
- * The session cookie name `Auth()` uses for this request (see `GetTokenParams.secureCookie`). The names
- * come from the default cookies, so they follow whatever prefix those use.
+ * The session cookie names `Auth()` may use for this request, most likely first (see
+ * `GetTokenParams.secureCookie`): the secure names when the request is known to be https, the plain one
+ * when known to be http, all of them when unknown (the one present decides).
  */
-function sessionCookieName(secureCookie: boolean | undefined, cookies: Record<string, string | undefined>): string {
-  const secureName = defaultCookies(true).sessionToken.name;
-  const plainName = defaultCookies(false).sessionToken.name;
+function sessionCookieCandidates(secureCookie: boolean | undefined): string[] {
+  const secureNames = [`__Host-${SESSION_COOKIE_NAME}`, `__Secure-${SESSION_COOKIE_NAME}`];
   const canonical = readEnv(processEnv(), "AUTHLIB_URL");
   const secure = secureCookie ?? (canonical !== undefined ? /^https:/i.test(canonical) : undefined);
-  if (secure !== undefined) return secure ? secureName : plainName;
-  return readChunkedCookie(cookies, secureName) !== undefined ? secureName : plainName;
+  if (secure === undefined) return [...secureNames, SESSION_COOKIE_NAME];
+  return secure ? secureNames : [SESSION_COOKIE_NAME];
 }
 
 /**
@@ -228,7 +228,9 @@ export async function getToken<R extends boolean = false>(params: GetTokenParams
   } catch {
     cookies = {};
   }
-  const cookieName = params.cookieName ?? sessionCookieName(params.secureCookie, cookies);
+  // The first name with a cookie decides; its salt is its own name (a `__Host-` token never decodes as `__Secure-`).
+  const candidates = params.cookieName ? [params.cookieName] : sessionCookieCandidates(params.secureCookie);
+  const cookieName = candidates.find((name) => hasChunkedCookie(cookies, name)) ?? (candidates.at(-1) as string);
   const token = readChunkedCookie(cookies, cookieName) ?? bearerToken(headerValue(req.headers, "authorization"));
   if (!token) return null as Result;
   if (raw) return token as Result;

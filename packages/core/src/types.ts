@@ -195,6 +195,12 @@ export interface CallbacksOptions<P = Profile, A = Account> {
     profile?: P;
     email?: { verificationRequest?: boolean };
     credentials?: Record<string, CredentialInput>;
+    /**
+     * Present only when this OAuth sign-in links a new account to the signed-in user `link.user`: the
+     * flow was started by that same browser and session with `link=true` (POST /signin/:provider, CSRF
+     * checked). Return `false` to refuse the link. Absent for every ordinary sign-in.
+     */
+    link?: { user: User | AdapterUser };
   }) => Awaitable<boolean | string>;
   /** Decides where to redirect. The default only allows URLs on the same origin as `baseUrl`. */
   redirect: (params: { url: string; baseUrl: string }) => Awaitable<string>;
@@ -243,7 +249,11 @@ export interface AuthConfig {
   /** Path under which authlib answers. Default `/auth`. */
   basePath?: string;
   callbacks?: Partial<CallbacksOptions>;
-  /** Overrides of cookie names and options (deep-merged over the defaults). */
+  /**
+   * Overrides of cookie names and options (deep-merged over the defaults). This weakens the defaults: on
+   * https every default cookie is `__Host-` (no other host can set it); a cookie given a `domain` or a
+   * `path` other than `/` cannot be, and falls back to `__Secure-`, which a sibling subdomain can plant.
+   */
   cookies?: Partial<CookiesOptions>;
   /** Log debug messages. Never logs secrets or tokens. */
   debug?: boolean;
@@ -300,6 +310,9 @@ export interface AuthConfig {
    * when `basePath` is unset. Setting it is the recommended production setup.
    */
   url?: string;
-  /** Secure (prefixed, `Secure`) cookies. Default: true when the origin ({@link AuthConfig.url}, else the request's) is https. */
+  /**
+   * Secure, `__Host-` prefixed cookies (see `cookies` for what overrides weaken). Default: true when the
+   * origin ({@link AuthConfig.url}, else the request's) is https.
+   */
   useSecureCookies?: boolean;
 }

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { base64url, calculateJwkThumbprint, EncryptJWT } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { JWTSessionError, MissingSecret } from "../src/errors.js";
+import { CHUNK_SIZE } from "../src/http/cookie-chunks.js";
 import { decode, encode, getToken } from "../src/jwt.js";
 
 const secret = "a-long-random-test-secret-of-32-chars!";
@@ -184,15 +185,20 @@ describe("getToken", () => {
     expect(await getToken({ req, secret, raw: true })).toBe(token);
   });
 
-  it("reassembles chunked cookies and refuses a chunk set with a gap", async () => {
+  it("reassembles chunked cookies and refuses a chunk set with a gap or chunks of the wrong size", async () => {
     const token = await encode({ token: { sub: "big", blob: "x".repeat(6000) }, secret, salt });
-    const a = token.slice(0, 3000);
-    const b = token.slice(3000, 6000);
-    const c = token.slice(6000);
+    // Chunks as authlib writes them (http/cookie-chunks.ts): every chunk but the last is CHUNK_SIZE long.
+    const a = token.slice(0, CHUNK_SIZE);
+    const b = token.slice(CHUNK_SIZE, 2 * CHUNK_SIZE);
+    const c = token.slice(2 * CHUNK_SIZE);
+    expect(c.length).toBeGreaterThan(0);
     const headers = { cookie: `${salt}.1=${b}; ${salt}.0=${a}; ${salt}.2=${c}` };
     expect(await getToken({ req: { headers }, secret })).toMatchObject({ sub: "big" });
     const gap = { cookie: `${salt}.0=${a}; ${salt}.2=${c}` };
     expect(await getToken({ req: { headers: gap }, secret })).toBeNull();
+    // The same bytes split elsewhere: not a set authlib wrote (a chunk was replaced or planted).
+    const resplit = { cookie: `${salt}.0=${token.slice(0, 3000)}; ${salt}.1=${token.slice(3000, 6000)}; ${salt}.2=${token.slice(6000)}` };
+    expect(await getToken({ req: { headers: resplit }, secret })).toBeNull();
   });
 
   it("reads a URL-encoded Bearer token", async () => {

@@ -64,10 +64,11 @@ function recorder() {
 async function signInWith(
   client: ReturnType<typeof authClient>,
   providerId: string,
-  options: { user?: string; query?: string; deny?: boolean } = {},
+  options: { user?: string; query?: string; deny?: boolean; form?: Record<string, string> } = {},
 ) {
   const csrfToken = await client.csrf();
-  const start = await client.send(`/auth/signin/${providerId}${options.query ?? ""}`, { form: { csrfToken, callbackUrl: "/dashboard" } });
+  const form = { csrfToken, callbackUrl: "/dashboard", ...options.form };
+  const start = await client.send(`/auth/signin/${providerId}${options.query ?? ""}`, { form });
   expect(start.status).toBe(302);
   const authorizationUrl = start.headers.get("location") as string;
   const callback = await op.authorize(authorizationUrl, { user: options.user, deny: options.deny });
@@ -292,13 +293,14 @@ describe("OAuth with the hosted-db adapter", () => {
     expect((await client.session())?.user.email).toBe("alice@example.com");
   });
 
-  it("a signed-in user links a second provider to the same user", async () => {
+  it("a signed-in user links a second provider to the same user (explicit link=true)", async () => {
     const { adapter, client: db } = await freshDatabase();
     const { calls, config } = recorder();
     const second = oidc({ id: "second", name: "Second", clientId: "second", clientSecret: "second-secret" });
     const client = authClient({ secret, trustHost: true, adapter, providers: [oidc(), second], ...config });
     await signInWith(client, "op");
-    await signInWith(client, "second");
+    // Linking is an explicit intent: without link=true this callback is OAuthAccountNotLinked (planted-cookies.test.ts).
+    await signInWith(client, "second", { form: { link: "true" } });
     const accounts = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${db.db.authlib_accounts.sqlName}`);
     const users = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${db.db.authlib_users.sqlName}`);
     expect([accounts.rows[0]?.n, users.rows[0]?.n]).toEqual([2, 1]);

@@ -25,6 +25,12 @@ import { appendSetCookies } from "./response.js";
 export interface SignInOptions {
   /** Where to send the user after signing in. Same-origin only (core's `redirect` callback decides). Default: the current page. */
   redirectTo?: string;
+  /**
+   * OAuth/OIDC only: link the provider's account to the signed-in user instead of signing in (core's
+   * `link=true` form field). Refused with `OAuthAccountNotLinked` when nobody is signed in. With
+   * `useSignIn`, send the field `options.link` = `"true"`.
+   */
+  link?: boolean;
   [field: string]: unknown;
 }
 

@@ -6,6 +6,7 @@
 import type { AdapterUser } from "../adapters.js";
 import { AuthError, CallbackRouteError, CredentialsSignin, InvalidProvider } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
+import { requestBinding } from "../http/flow-binding.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { finishAuthorization } from "../oauth/index.js";
 import type { CredentialsConfig, OAuthConfig } from "../providers/types.js";
@@ -44,15 +45,19 @@ async function oauthCallback(
     return { redirect: `${provider.callbackUrl}?${posted}` };
   }
   const params = new URLSearchParams(Object.entries(request.query));
-  const result = await finishAuthorization(oauthContext(options, request, provider), params);
+  const flow = { binding: await requestBinding(options, request) };
+  const result = await finishAuthorization(oauthContext(options, request, provider, flow), params);
   if (result.kind === "proxy-redirect") return { redirect: result.url };
   const { profile, account, cookies } = result;
   const userByAccount = options.adapter
     ? await options.adapter.getUserByAccount!({ provider: account.provider, providerAccountId: account.providerAccountId })
     : null;
-  const redirect = await askSignInCallback(options, { user: userByAccount ?? result.user, account, profile });
+  // The check cookies proved that this browser and this session started the flow as a link.
+  const linkTo = result.link && !userByAccount && options.adapter ? await options.sessionStrategy.currentUser(options, request) : null;
+  const link = linkTo?.id ? { user: linkTo } : undefined;
+  const redirect = await askSignInCallback(options, { user: userByAccount ?? result.user, account, profile, ...(link ? { link } : {}) });
   if (redirect) return { redirect, cookies };
-  const { user, isNewUser } = await findOrCreateOAuthUser(options, request, provider, result.user, account);
+  const { user, isNewUser } = await findOrCreateOAuthUser(options, request, provider, result.user, account, result.link);
   return completeSignIn(options, request, { user, account, profile, isNewUser }, cookies);
 }
 

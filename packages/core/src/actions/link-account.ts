@@ -2,7 +2,10 @@
  * Finds or creates the user behind an OAuth sign-in, and links the account: the account-linking rules.
  *
  * - Already linked: that user (refused with `OAuthAccountNotLinked` if someone else is signed in).
- * - Signed in: the account is linked to the signed-in user.
+ * - Signed in: the account is linked to the signed-in user only when `link` is set, i.e. when this same
+ *   browser and session started the flow as a link (POST /signin/:provider with `link=true`, sealed into
+ *   the check cookies); otherwise refused with `OAuthAccountNotLinked`. Never a silent link: a callback a
+ *   signed-in victim was sent to by someone else must not attach the sender's account to the victim.
  * - An existing user has the same email: refused with `OAuthAccountNotLinked`, unless the provider
  *   allows dangerous email linking.
  * - Otherwise a new user is created and linked.
@@ -37,6 +40,7 @@ export async function findOrCreateOAuthUser(
   provider: OAuthConfig,
   profileUser: User,
   account: Account,
+  link = false,
 ): Promise<{ user: User | AdapterUser; isNewUser: boolean }> {
   const { adapter, events } = options;
   if (!adapter) {
@@ -51,6 +55,9 @@ export async function findOrCreateOAuthUser(
   }
 
   if (current?.id) {
+    if (!link) {
+      throw new OAuthAccountNotLinked('You are signed in as another user: use "Link another account" to add this account to yours.');
+    }
     await adapter.linkAccount!(accountRow(provider, account, current.id));
     await events.linkAccount({ user: current, account, profile: profileUser });
     return { user: current, isNewUser: false };

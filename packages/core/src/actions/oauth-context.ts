@@ -3,8 +3,19 @@ import type { InternalOptions, InternalProvider, RequestInternal } from "../inte
 import type { OAuthContext } from "../oauth/index.js";
 import type { OAuthConfig } from "../providers/types.js";
 
-export function oauthContext(options: InternalOptions, request: RequestInternal, provider: InternalProvider & OAuthConfig): OAuthContext {
+/**
+ * `flow` is this browser's binding (http/flow-binding.ts) and, when starting, whether the flow is an
+ * explicit link to the signed-in user.
+ */
+export function oauthContext(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: InternalProvider & OAuthConfig,
+  flow: { binding: string; link?: boolean },
+): OAuthContext {
   return {
+    flowBinding: flow.binding,
+    link: flow.link,
     provider,
     redirectUri: provider.callbackUrl,
     secret: options.secret,

@@ -2,9 +2,15 @@
  * POST /signin/:provider (CSRF): starts a sign-in. OAuth/OIDC providers redirect to the provider; the
  * email provider sends a sign-in link. The credentials form posts to /callback/:provider instead, so other
  * types go back to the sign-in page.
+ *
+ * Linking: an OAuth/OIDC sign-in posted with the form field `link=true` by a signed-in user is an
+ * explicit request to link the provider's account to that user. The intent and the user are sealed into
+ * the flow's check cookies; only the callback of that flow, in the same browser and session, links.
  */
-import { AuthError, InvalidProvider, OAuthSignInError } from "../errors.js";
+import { AuthError, InvalidProvider, OAuthAccountNotLinked, OAuthSignInError } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
+import { ANONYMOUS, bindingOf, currentSubject } from "../http/flow-binding.js";
+import { bodyString } from "../http/request.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { startAuthorization } from "../oauth/index.js";
 import { emailSignIn } from "./email.js";
@@ -19,8 +25,12 @@ export async function signInAction(options: InternalOptions, request: RequestInt
   }
   if (provider.type === "oauth" || provider.type === "oidc") {
     const { callbackUrl: _callbackUrl, ...authorizationParams } = request.query;
+    const link = bodyString(request.body, "link") === "true";
+    const subject = await currentSubject(options, request);
+    if (link && subject === ANONYMOUS) throw new OAuthAccountNotLinked("Sign in first, then link another account.");
+    const flow = { binding: await bindingOf(options.csrfToken, subject), link };
     try {
-      const { url, cookies } = await startAuthorization(oauthContext(options, request, provider), authorizationParams);
+      const { url, cookies } = await startAuthorization(oauthContext(options, request, provider, flow), authorizationParams);
       return { redirect: url, cookies };
     } catch (error) {
       if (error instanceof AuthError) throw error;

@@ -10,6 +10,7 @@
  */
 import { UnknownAction } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
+import { requestBinding } from "../http/flow-binding.js";
 import { noStoreHeaders } from "../http/response.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { unframeableNoStoreHeaders } from "../pages/security-headers.js";
@@ -47,7 +48,8 @@ export async function webAuthnOptionsAction(options: InternalOptions, request: R
   } else {
     throw new UnknownAction('The WebAuthn options need `action` "register" or "authenticate".');
   }
-  return { body: { action, options: publicKey }, headers: { ...noStoreHeaders }, cookies: [await sealChallenge(options, claims)] };
+  const challenge = await sealChallenge(options, claims, await requestBinding(options, request));
+  return { body: { action, options: publicKey }, headers: { ...noStoreHeaders }, cookies: [challenge] };
 }
 
 /**
@@ -60,7 +62,8 @@ export async function webAuthnCallback(options: InternalOptions, request: Reques
     assertCsrf("WebAuthn callback", options.csrfTokenVerified);
     const ctx = await webAuthnContext(options, request);
     const post = readCredentialPost(request.body);
-    const claims = await openChallenge(options, request, { provider: ctx.provider.id, action: post.action });
+    const binding = await requestBinding(options, request);
+    const claims = await openChallenge(options, request, { provider: ctx.provider.id, action: post.action, binding });
     const response = post.action === "register" ? await register(ctx, claims, post) : await authenticate(ctx, claims, post);
     return { ...response, cookies: [clear, ...(response.cookies ?? [])] };
   } catch (error) {

@@ -19,21 +19,39 @@ export function cookieNamesOf(cookies: Record<string, string | undefined>, name:
 }
 
 /**
- * The value of cookie `name`, joined from its chunks when it is chunked. A chunk set with a gap
- * (`.0` and `.2` without `.1`) is unreadable and gives `undefined`: a partial token never decodes by luck.
+ * The most chunks a value may have: 10 × 3936 bytes is far more than any session token authlib writes
+ * (and more than most servers accept in a Cookie header).
+ */
+export const MAX_CHUNKS = 10;
+
+/**
+ * The value of cookie `name`, joined from its chunks when it is chunked, or `undefined`.
+ *
+ * Only the exact shape {@link splitIntoChunks} writes is readable: either the plain cookie alone, or
+ * `name.0` … `name.(n-1)` with no gap, at most {@link MAX_CHUNKS}, every chunk but the last exactly
+ * {@link CHUNK_SIZE} long and the last not longer (so the count is the one the joined length implies).
+ * Anything else — a plain cookie next to chunks, a gap, an extra or re-split chunk — means someone else
+ * wrote one of the cookies (a planted `name.0` next to the real session cookie, say), and then there is no
+ * value at all: never the planted one, never a partial token that decodes by luck.
  */
 export function readChunkedCookie(cookies: Record<string, string | undefined>, name: string): string | undefined {
+  const names = cookieNamesOf(cookies, name);
+  if (names.length === 0) return undefined;
+  if (names.length === 1 && names[0] === name) return cookies[name] || undefined;
+  if (names.includes(name) || names.length > MAX_CHUNKS) return undefined;
   const chunks: string[] = [];
-  for (const key of cookieNamesOf(cookies, name)) {
-    if (key === name) continue;
-    const value = cookies[key];
-    if (value) chunks[Number(key.slice(name.length + 1))] = value;
+  for (let i = 0; i < names.length; i++) {
+    const value = cookies[`${name}.${i}`];
+    const last = i === names.length - 1;
+    if (!value || value.length > CHUNK_SIZE || (!last && value.length !== CHUNK_SIZE)) return undefined;
+    chunks.push(value);
   }
-  if (chunks.length > 0) {
-    for (let i = 0; i < chunks.length; i++) if (chunks[i] === undefined) return undefined;
-    return chunks.join("");
-  }
-  return cookies[name] || undefined;
+  return chunks.join("");
+}
+
+/** True when the request has any cookie of `name` (plain or chunk), readable or not. */
+export function hasChunkedCookie(cookies: Record<string, string | undefined>, name: string): boolean {
+  return cookieNamesOf(cookies, name).length > 0;
 }
 
 /** Splits a value into the cookies that carry it: one plain cookie, or `name.0`, `name.1`, …. */

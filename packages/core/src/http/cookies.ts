@@ -14,17 +14,23 @@ export interface Cookie {
 /** Lifetime of the short-lived check cookies (PKCE, state, nonce, WebAuthn challenge): 15 minutes. */
 export const CHECK_COOKIE_MAX_AGE = 15 * 60;
 
+/** The prefix of every default cookie name on https. */
+export const HOST_PREFIX = "__Host-";
+/** The prefix the session cookie had on https before `__Host-` (still read, see {@link legacySessionCookieName}). */
+export const LEGACY_SECURE_PREFIX = "__Secure-";
+
 /**
- * The default cookies. With `useSecureCookies`, names get the `__Secure-` prefix (`__Host-` for the CSRF
- * cookie, which is then bound to the exact host) and are only sent over https.
+ * The default cookies. With `useSecureCookies` (https), every name gets the `__Host-` prefix: the browser
+ * then accepts the cookie only from this exact host, `Secure`, with `Path=/` and without `Domain`, so no
+ * other host (a sibling subdomain included) can plant or overwrite it ("cookie tossing").
  */
 export function defaultCookies(useSecureCookies: boolean): CookiesOptions {
-  const prefix = useSecureCookies ? "__Secure-" : "";
+  const prefix = useSecureCookies ? HOST_PREFIX : "";
   const options = { httpOnly: true, sameSite: "lax", path: "/", secure: useSecureCookies } as const;
   return {
     sessionToken: { name: `${prefix}authlib.session-token`, options: { ...options } },
     callbackUrl: { name: `${prefix}authlib.callback-url`, options: { ...options } },
-    csrfToken: { name: `${useSecureCookies ? "__Host-" : ""}authlib.csrf-token`, options: { ...options } },
+    csrfToken: { name: `${prefix}authlib.csrf-token`, options: { ...options } },
     pkceCodeVerifier: { name: `${prefix}authlib.pkce.code_verifier`, options: { ...options, maxAge: CHECK_COOKIE_MAX_AGE } },
     state: { name: `${prefix}authlib.state`, options: { ...options, maxAge: CHECK_COOKIE_MAX_AGE } },
     nonce: { name: `${prefix}authlib.nonce`, options: { ...options, maxAge: CHECK_COOKIE_MAX_AGE } },
@@ -32,18 +38,34 @@ export function defaultCookies(useSecureCookies: boolean): CookiesOptions {
   };
 }
 
-/** The default cookies with the user's overrides deep-merged per cookie and per option. */
+/**
+ * The default cookies with the user's overrides deep-merged per cookie and per option. Overrides weaken
+ * the defaults: a `domain` (or a `path` other than `/`) is not allowed on a `__Host-` cookie, so a cookie
+ * given one without a name of its own falls back to the `__Secure-` prefix, which a sibling subdomain can
+ * plant (and `secure: false` drops the prefix). The flow binding (http/flow-binding.ts) still protects the check cookies as long as the CSRF
+ * cookie keeps its `__Host-` name.
+ */
 export function resolveCookies(useSecureCookies: boolean, overrides: Partial<CookiesOptions> = {}): CookiesOptions {
   const defaults = defaultCookies(useSecureCookies);
   for (const key of Object.keys(defaults) as Array<keyof CookiesOptions>) {
     const override = overrides[key];
     if (!override) continue;
-    defaults[key] = {
-      name: override.name ?? defaults[key].name,
-      options: { ...defaults[key].options, ...override.options },
-    };
+    const options = { ...defaults[key].options, ...override.options };
+    const hostOnly = options.domain === undefined && options.path === "/";
+    const prefix = !options.secure ? "" : hostOnly ? HOST_PREFIX : LEGACY_SECURE_PREFIX;
+    const defaultName = defaults[key].name.replace(HOST_PREFIX, prefix);
+    defaults[key] = { name: override.name ?? defaultName, options };
   }
   return defaults;
+}
+
+/**
+ * The name the session cookie had on https before it became `__Host-`, when the default name is in use:
+ * a session issued then is still read, re-issued under the new name, and the old cookie cleared.
+ */
+export function legacySessionCookieName(cookies: CookiesOptions): string | undefined {
+  const { name } = cookies.sessionToken;
+  return name === `${HOST_PREFIX}authlib.session-token` ? `${LEGACY_SECURE_PREFIX}authlib.session-token` : undefined;
 }
 
 /** A cookie that deletes `name` (same path and flags as when it was set). */

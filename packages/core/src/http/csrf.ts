@@ -27,8 +27,18 @@ async function isValidCookie(token: string, mac: string, secrets: string[]): Pro
   return false;
 }
 
-/** Reads (or makes) the CSRF token and checks the POST body against it. `origin` is the app's trusted origin. */
-export async function resolveCsrf(request: RequestInternal, option: CookieOption, secrets: string[], origin: string): Promise<CsrfState> {
+/**
+ * Reads (or, with `mint`, makes) the CSRF token and checks the POST body against it. `origin` is the app's
+ * trusted origin. Without `mint` a request without a valid cookie gets the empty token: a flow's callback
+ * must not replace the cookie its flow is bound to (a `form_post` bounce arrives without cookies).
+ */
+export async function resolveCsrf(
+  request: RequestInternal,
+  option: CookieOption,
+  secrets: string[],
+  origin: string,
+  mint = true,
+): Promise<CsrfState> {
   const raw = request.cookies[option.name];
   if (raw) {
     const [token, mac] = raw.split("|");
@@ -38,6 +48,7 @@ export async function resolveCsrf(request: RequestInternal, option: CookieOption
       return { token, verified };
     }
   }
+  if (!mint) return { token: "", verified: false };
   const token = randomHex(32);
   const mac = await hmacHex(secrets[0] as string, HMAC_LABEL + token);
   return { token, verified: false, cookie: { name: option.name, value: `${token}|${mac}`, options: { ...option.options } } };

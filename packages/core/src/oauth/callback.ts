@@ -4,7 +4,7 @@
  * @module oauth/callback
  */
 import * as oauth from "oauth4webapi";
-import { checkBinding, clearCheckCookies, openCheck, resolveChecks } from "./checks.js";
+import { checkBinding, clearCheckCookies, flowIsLink, openCheck, resolveChecks } from "./checks.js";
 import { clientAuthentication, clientMetadata } from "./client-auth.js";
 import { conformTokenResponse } from "./conform.js";
 import type { AuthorizationResult, OAuthContext } from "./context.js";
@@ -105,5 +105,5 @@ export async function finishAuthorization(ctx: OAuthContext, params: URLSearchPa
   const crossSite = usesFormPost(provider) ? ({ sameSite: "none", secure: true } as const) : {};
 
   ctx.logger.debug("oauth: signed in", { provider: provider.id, checks: [...checks] });
-  return { kind: "signed-in", profile, user, account, cookies: clearCheckCookies(ctx, checks, crossSite) };
+  return { kind: "signed-in", profile, user, account, cookies: clearCheckCookies(ctx, checks, crossSite), link: flowIsLink(ctx) };
 }

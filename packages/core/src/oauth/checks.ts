@@ -4,12 +4,17 @@
  * minutes) and bound to the provider id, issuer, client id and redirect URI of the flow. A value sealed
  * for one provider is rejected by every other one, which closes the IdP mix-up of CVE-2026-73419.
  *
+ * Each value is also bound to the browser that started the flow (`ctx.flowBinding`, see
+ * http/flow-binding.ts), so a check cookie planted from another browser is refused, and records whether
+ * the flow was started as an explicit link of the account to the signed-in user (`ctx.link`).
+ *
  * @module oauth/checks
  */
 
 import type { AuthorizationServer } from "oauth4webapi";
 import { InvalidCheck, JWTSessionError } from "../errors.js";
 import { CHECK_COOKIE_MAX_AGE, type Cookie, expiredCookie } from "../http/cookies.js";
+import { bindingMatches } from "../http/flow-binding.js";
 import { decode, encode } from "../jwt.js";
 import type { OAuthConfig } from "../providers/types.js";
 import type { CookieOption, LoggerInstance } from "../types.js";
@@ -31,6 +36,22 @@ export interface CheckBinding {
 interface SealedCheck extends CheckBinding {
   check: CheckName;
   value: string;
+  /** The browser (CSRF token + subject) that started the flow. */
+  browser: string;
+  /** True when the flow was started as a link (POST /signin/:provider with `link=true`). */
+  link: boolean;
+}
+
+/** The link intent of every check opened for a context, so the callback can tell whether the flow is a link. */
+const openedIntents = new WeakMap<OAuthContext, boolean[]>();
+
+/**
+ * True when this context's callback opened at least one check cookie and every one of them was sealed
+ * for a link. A flow without check cookies (`checks: ["none"]`) can never be a link.
+ */
+export function flowIsLink(ctx: OAuthContext): boolean {
+  const intents = openedIntents.get(ctx) ?? [];
+  return intents.length > 0 && intents.every(Boolean);
 }
 
 const cookieKeyOf = { pkce: "pkceCodeVerifier", state: "state", nonce: "nonce" } as const;
@@ -99,14 +120,15 @@ export async function sealCheck(
   extraOptions: CookieOption["options"] = {},
 ): Promise<Cookie> {
   const option = checkCookieOption(ctx, check);
-  const payload: SealedCheck = { ...binding, check, value };
+  const payload: SealedCheck = { ...binding, check, value, browser: ctx.flowBinding, link: ctx.link === true };
   const sealed = await encode<SealedCheck>({ token: payload, secret: ctx.secret, salt: option.name, maxAge: CHECK_COOKIE_MAX_AGE });
   return { name: option.name, value: sealed, options: { maxAge: CHECK_COOKIE_MAX_AGE, ...option.options, ...extraOptions } };
 }
 
 /**
  * The value of `check` from the request's cookie. Throws `InvalidCheck` when the cookie is missing,
- * tampered with, expired, sealed with another secret, or bound to another flow.
+ * tampered with, expired, sealed with another secret, bound to another flow, or made in another browser
+ * (or for another signed-in user) than the one completing the flow.
  */
 export async function openCheck(ctx: OAuthContext, check: CheckName, binding: CheckBinding): Promise<string> {
   const option = checkCookieOption(ctx, check);
@@ -130,6 +152,12 @@ export async function openCheck(ctx: OAuthContext, check: CheckName, binding: Ch
       cause: { check, mismatch },
     });
   }
+  if (!bindingMatches(payload.browser, ctx.flowBinding)) {
+    throw new InvalidCheck(`The ${labelOf[check]} cookie was made in another browser or session. Start the sign-in again.`, {
+      cause: { check, mismatch: "browser" },
+    });
+  }
+  openedIntents.set(ctx, [...(openedIntents.get(ctx) ?? []), payload.link === true]);
   return payload.value;
 }
 

@@ -29,6 +29,13 @@ export interface OAuthContext {
    * Unset or empty: it forwards to no other origin.
    */
   redirectProxyAllowedOrigins?: string[];
+  /**
+   * The binding of this browser (http/flow-binding.ts): sealed into the check cookies at the start, and
+   * compared with theirs at the callback. An empty binding never matches.
+   */
+  flowBinding: string;
+  /** At the start: the flow links the account to the signed-in user (sealed into the check cookies). */
+  link?: boolean;
 }
 
 /** The start of a sign-in: where to send the browser, and the check cookies to set. */
@@ -50,6 +57,8 @@ export interface SignedIn {
   account: Account;
   /** Deletes the check cookies this callback used. */
   cookies: Cookie[];
+  /** True when the flow was started as an explicit link by the same browser and session. */
+  link: boolean;
 }
 
 /** The callback reached the redirect proxy for a flow that another deployment started: forward it there. */

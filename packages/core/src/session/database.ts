@@ -4,7 +4,8 @@
  */
 import type { AdapterSession } from "../adapters.js";
 import { SessionTokenError } from "../errors.js";
-import { type Cookie, expiredCookie } from "../http/cookies.js";
+import { cookieNamesOf } from "../http/cookie-chunks.js";
+import { type Cookie, clearChunkedCookie, expiredCookie, legacySessionCookieName } from "../http/cookies.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import type { Session } from "../types.js";
 import { refreshAccountsIfDue } from "./refresh.js";
@@ -19,6 +20,29 @@ function clearSessionCookie(options: InternalOptions): Cookie[] {
   return [expiredCookie(options.cookies.sessionToken.name, options.cookies.sessionToken.options)];
 }
 
+/**
+ * The session token of the request and the cookie name it came from. A database session token is never
+ * chunked, so any `name.N` cookie was written by someone else: then there is no token (`unreadable`), and
+ * the caller clears them all. Without a cookie of the configured name, the `__Secure-` name sessions had
+ * on https before `__Host-` is read (and moved by `read`).
+ */
+function tokenCookie(options: InternalOptions, request: RequestInternal): { token?: string; name: string; unreadable: boolean } {
+  const configured = options.cookies.sessionToken.name;
+  const legacy = legacySessionCookieName(options.cookies);
+  const name =
+    legacy && cookieNamesOf(request.cookies, configured).length === 0 && cookieNamesOf(request.cookies, legacy).length > 0
+      ? legacy
+      : configured;
+  const names = cookieNamesOf(request.cookies, name);
+  if (names.some((n) => n !== name)) return { name, unreadable: true };
+  return { token: request.cookies[name] || undefined, name, unreadable: false };
+}
+
+/** Cookies deleting the session cookie `name` and every chunk-named cookie next to it. */
+function clearAllSessionCookies(options: InternalOptions, request: RequestInternal, name: string): Cookie[] {
+  return clearChunkedCookie({ ...options.cookies.sessionToken, name }, request.cookies);
+}
+
 /** The adapter, which the config assertions guarantee for this strategy. */
 function adapterOf(options: InternalOptions) {
   const { adapter } = options;
@@ -31,7 +55,7 @@ function adapterOf(options: InternalOptions) {
 
 /** The live session and user of this request's cookie, deleting it when expired. */
 async function lookup(options: InternalOptions, request: RequestInternal) {
-  const sessionToken = request.cookies[options.cookies.sessionToken.name];
+  const sessionToken = tokenCookie(options, request).token;
   if (!sessionToken) return { sessionToken, found: null };
   const adapter = adapterOf(options);
   const found = await adapter.getSessionAndUser(sessionToken);
@@ -53,13 +77,17 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
       return { session: null, cookies: [] };
     }
     const { sessionToken, found } = result;
+    const cookie = tokenCookie(options, request);
+    if (cookie.unreadable) return { session: null, cookies: clearAllSessionCookies(options, request, cookie.name) };
     if (!sessionToken) return { session: null, cookies: [] };
-    if (!found) return { session: null, cookies: clearSessionCookie(options) };
+    if (!found) return { session: null, cookies: clearAllSessionCookies(options, request, cookie.name) };
 
     const { maxAge, updateAge } = options.session;
     const cookies: Cookie[] = [];
     let stored: AdapterSession = found.session;
-    const due = stored.expires.valueOf() - maxAge * 1000 + updateAge * 1000 <= Date.now();
+    const legacy = cookie.name !== options.cookies.sessionToken.name;
+    if (legacy) cookies.push(...clearAllSessionCookies(options, request, cookie.name));
+    const due = legacy || stored.expires.valueOf() - maxAge * 1000 + updateAge * 1000 <= Date.now();
     if (due) {
       const expires = new Date(Date.now() + maxAge * 1000);
       try {
@@ -89,11 +117,12 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
   },
 
   async end(options, request) {
-    const sessionToken = request.cookies[options.cookies.sessionToken.name];
-    if (!sessionToken) return [];
+    const { token: sessionToken, name } = tokenCookie(options, request);
+    if (!sessionToken) return clearAllSessionCookies(options, request, name);
     const session = await adapterOf(options).deleteSession(sessionToken);
     await options.events.signOut({ session });
-    return clearSessionCookie(options);
+    const cleared = clearAllSessionCookies(options, request, name);
+    return name === options.cookies.sessionToken.name ? cleared : [...cleared, ...clearSessionCookie(options)];
   },
 
   async currentUser(options, request) {

@@ -7,8 +7,8 @@
  */
 
 import { JWTSessionError } from "../errors.js";
-import { readChunkedCookie } from "../http/cookie-chunks.js";
-import { clearChunkedCookie, writeChunkedCookie } from "../http/cookies.js";
+import { hasChunkedCookie, readChunkedCookie } from "../http/cookie-chunks.js";
+import { clearChunkedCookie, legacySessionCookieName, writeChunkedCookie } from "../http/cookies.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import type { JWT } from "../jwt.js";
 import type { Session } from "../types.js";
@@ -20,9 +20,28 @@ function nowInSeconds(): number {
   return Math.floor(Date.now() / 1000);
 }
 
-/** The token stored in the cookie, or `null` when absent or invalid (logged as `JWTSessionError`). */
-async function readToken(options: InternalOptions, request: RequestInternal): Promise<JWT | null> {
+/**
+ * The name the session is read from: the configured one, or, when the request has no cookie of that name,
+ * the `__Secure-` name sessions had on https before `__Host-` (salt = the name it was issued under).
+ */
+function sessionCookieName(options: InternalOptions, request: RequestInternal): string {
   const { name } = options.cookies.sessionToken;
+  const legacy = legacySessionCookieName(options.cookies);
+  if (legacy && !hasChunkedCookie(request.cookies, name) && hasChunkedCookie(request.cookies, legacy)) return legacy;
+  return name;
+}
+
+/** Cookies deleting the session under `name` (the configured one or the legacy one). */
+function clearSession(options: InternalOptions, request: RequestInternal, name: string) {
+  return clearChunkedCookie({ ...options.cookies.sessionToken, name }, request.cookies);
+}
+
+/**
+ * The token stored in the cookie, or `null` when absent or invalid (logged as `JWTSessionError`). A chunk
+ * set of the wrong shape (http/cookie-chunks.ts) is no token.
+ */
+async function readToken(options: InternalOptions, request: RequestInternal): Promise<JWT | null> {
+  const name = sessionCookieName(options, request);
   const token = readChunkedCookie(request.cookies, name);
   if (!token) return null;
   try {
@@ -48,10 +67,11 @@ async function writeToken(options: InternalOptions, request: RequestInternal, to
 export const jwtSessionStrategy: SessionStrategyHandler = {
   async read(options, request, update) {
     const { sessionToken } = options.cookies;
+    const name = sessionCookieName(options, request);
     const payload = await readToken(options, request);
     if (!payload) {
-      const hadCookie = readChunkedCookie(request.cookies, sessionToken.name) !== undefined;
-      return { session: null, cookies: hadCookie ? clearChunkedCookie(sessionToken, request.cookies) : [] };
+      const hadCookie = hasChunkedCookie(request.cookies, name);
+      return { session: null, cookies: hadCookie ? clearSession(options, request, name) : [] };
     }
     // A copy, not a serialisation: JSON.stringify overflows the stack on deeply nested data (issue 19).
     const before = copyJson(payload);
@@ -59,7 +79,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       token: await refreshIfDue(options, payload),
       ...(update ? { trigger: "update" as const, session: update.data } : {}),
     });
-    if (!token) return { session: null, cookies: clearChunkedCookie(sessionToken, request.cookies) };
+    if (!token) return { session: null, cookies: clearSession(options, request, name) };
 
     const issuedAt = typeof payload.iat === "number" ? payload.iat : 0;
     const due = nowInSeconds() - issuedAt >= options.session.updateAge;
@@ -69,6 +89,11 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       ({ cookies, expires } = await writeToken(options, request, token));
     } else {
       expires = new Date(typeof payload.exp === "number" ? payload.exp * 1000 : Date.now() + options.session.maxAge * 1000);
+    }
+    if (name !== sessionToken.name) {
+      // A session issued under the legacy name: move it to the configured (`__Host-`) name.
+      if (cookies.length === 0) ({ cookies } = await writeToken(options, request, token));
+      cookies = [...clearSession(options, request, name), ...cookies];
     }
     const defaultSession: Session = {
       user: { name: token.name ?? null, email: token.email ?? null, image: token.picture ?? null },
@@ -90,16 +115,17 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       isNewUser,
       trigger: isNewUser ? "signUp" : "signIn",
     });
-    if (!token) return clearChunkedCookie(options.cookies.sessionToken, request.cookies);
-    return (await writeToken(options, request, attachOAuthTokens(options, token, account))).cookies;
+    const legacy = legacySessionCookieName(options.cookies);
+    const stale = legacy ? clearSession(options, request, legacy) : [];
+    if (!token) return [...stale, ...clearChunkedCookie(options.cookies.sessionToken, request.cookies)];
+    return [...stale, ...(await writeToken(options, request, attachOAuthTokens(options, token, account))).cookies];
   },
 
   async end(options, request) {
     const token = await readToken(options, request);
-    if (readChunkedCookie(request.cookies, options.cookies.sessionToken.name) !== undefined) {
-      await options.events.signOut({ token });
-    }
-    return clearChunkedCookie(options.cookies.sessionToken, request.cookies);
+    const name = sessionCookieName(options, request);
+    if (hasChunkedCookie(request.cookies, name)) await options.events.signOut({ token });
+    return clearSession(options, request, name);
   },
 
   async currentUser(options, request) {

@@ -3,12 +3,14 @@
  * signed response; the server keeps its copy in a cookie, sealed (encrypted JWE, salt = the cookie's
  * name, 15 minutes) and bound to the provider, the ceremony (register or authenticate) and, for a
  * registration, the user being registered. The callback clears it on every attempt, so a challenge is
- * answered at most once by a browser.
+ * answered at most once by a browser. It is also bound to the browser (CSRF token) and session that asked
+ * for the options (http/flow-binding.ts), so a challenge cookie planted from another browser is refused.
  *
  * @module webauthn/challenge
  */
 import { InvalidCheck } from "../errors.js";
 import { CHECK_COOKIE_MAX_AGE, type Cookie, expiredCookie } from "../http/cookies.js";
+import { bindingMatches } from "../http/flow-binding.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import { decode, encode } from "../jwt.js";
 
@@ -38,12 +40,12 @@ export interface ChallengeClaims {
 /** Marks the payload, so no other sealed value (same secret, another purpose) passes for a challenge. */
 const PURPOSE = "authlib.webauthn-challenge";
 
-type SealedChallenge = ChallengeClaims & { purpose: typeof PURPOSE };
+type SealedChallenge = ChallengeClaims & { purpose: typeof PURPOSE; browser: string };
 
-/** The cookie carrying `claims`. */
-export async function sealChallenge(options: InternalOptions, claims: ChallengeClaims): Promise<Cookie> {
+/** The cookie carrying `claims`, bound to the browser `binding` (http/flow-binding.ts). */
+export async function sealChallenge(options: InternalOptions, claims: ChallengeClaims, binding: string): Promise<Cookie> {
   const option = options.cookies.webauthnChallenge;
-  const payload: SealedChallenge = { ...claims, purpose: PURPOSE };
+  const payload: SealedChallenge = { ...claims, purpose: PURPOSE, browser: binding };
   const value = await encode<SealedChallenge>({ token: payload, secret: options.secret, salt: option.name, maxAge: CHECK_COOKIE_MAX_AGE });
   return { name: option.name, value, options: { maxAge: CHECK_COOKIE_MAX_AGE, ...option.options } };
 }
@@ -62,12 +64,13 @@ function isSubject(value: unknown): value is RegistrationSubject {
 
 /**
  * The claims of the request's challenge cookie. Throws `InvalidCheck` when the cookie is missing,
- * tampered with, expired, sealed with another secret, or made for another provider or ceremony.
+ * tampered with, expired, sealed with another secret, made for another provider or ceremony, or made in
+ * another browser or session than `expected.binding`.
  */
 export async function openChallenge(
   options: InternalOptions,
   request: RequestInternal,
-  expected: { provider: string; action: WebAuthnAction },
+  expected: { provider: string; action: WebAuthnAction; binding: string },
 ): Promise<ChallengeClaims> {
   const { name } = options.cookies.webauthnChallenge;
   const sealed = request.cookies[name];
@@ -87,6 +90,9 @@ export async function openChallenge(
     throw new InvalidCheck("The WebAuthn challenge cookie belongs to another provider or ceremony.", {
       cause: { provider: payload.provider, action: payload.action },
     });
+  }
+  if (!bindingMatches(payload.browser, expected.binding)) {
+    throw new InvalidCheck("The WebAuthn challenge cookie was made in another browser or session. Start again.");
   }
   if (expected.action === "register" && !isSubject(payload.user)) {
     throw new InvalidCheck("The WebAuthn challenge cookie does not say who is registering.");

@@ -31,6 +31,9 @@ export function contextFor(provider: OAuthConfig, overrides: Partial<OAuthContex
     requestCookies: {},
     logger: recordingLogger(),
     requestOrigin: APP_ORIGIN,
+    // The engine hashes the browser's CSRF token and subject (http/flow-binding.ts); start and callback
+    // of one test run in the same "browser".
+    flowBinding: "test-browser-binding",
     ...overrides,
   };
 }

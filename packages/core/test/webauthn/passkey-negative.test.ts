@@ -111,13 +111,21 @@ describe("passkey callback: attacks and mistakes end in named errors", () => {
     const replay = await post(client, "authenticate", assertion);
     expectFailure(app, replay, "/auth/error?error=Configuration", "InvalidCheck");
 
-    // An attacker holding both the response and the challenge cookie: the signature counter did not move.
+    // An attacker holding both the response and the challenge cookie, in another browser: the challenge
+    // is bound to the browser that asked for it (http/flow-binding.ts).
     const attacker = app.client();
     attacker.jar.cookies.set(CHALLENGE_COOKIE, { name: CHALLENGE_COOKIE, value: captured, attributes: {} });
-    const replayWithCookie = await post(attacker, "authenticate", assertion);
+    const elsewhere = await post(attacker, "authenticate", assertion);
+    expectFailure(app, elsewhere, "/auth/error?error=Configuration", "InvalidCheck");
+    expect(await attacker.session()).toBeNull();
+
+    // The same browser, signed out again, with the cookie put back: the signature counter did not move.
+    await client.send("/auth/signout", { form: { csrfToken: await client.csrf() } });
+    client.jar.cookies.set(CHALLENGE_COOKIE, { name: CHALLENGE_COOKIE, value: captured, attributes: {} });
+    const replayWithCookie = await post(client, "authenticate", assertion);
     expectFailure(app, replayWithCookie, "/auth/error?error=WebAuthnVerificationError", "WebAuthnVerificationError");
     expect(app.errors.at(-1)?.cause?.err?.message).toMatch(/counter/i);
-    expect(await attacker.session()).toBeNull();
+    expect(await client.session()).toBeNull();
   });
 
   it("a response to a challenge from another session fails", async () => {
@@ -337,7 +345,9 @@ describe("passkey registration rules", () => {
     const csrfToken = await client.csrf();
     await client.send("/auth/signout", { form: { csrfToken } });
     const response = await post(client, "register", await new SoftAuthenticator(ORIGIN).register(body.options));
-    expectFailure(app, response, "/auth/signin?error=AccountNotLinked", "AccountNotLinked");
+    // The challenge is bound to the session that asked for it (http/flow-binding.ts): refused before the
+    // registration rules (which would say AccountNotLinked) are even reached.
+    expectFailure(app, response, "/auth/error?error=Configuration", "InvalidCheck");
   });
 
   it("needs a valid email for a new user", async () => {

@@ -1,24 +1,29 @@
 import { SESSION_COOKIE_NAME } from "@authlib/core/jwt";
 import { getSession } from "@authlib/qwik";
 import { $, component$, useSignal } from "@builder.io/qwik";
-import { type DocumentHead, Link, routeLoader$ } from "@builder.io/qwik-city";
+import { type DocumentHead, Form, Link, routeLoader$ } from "@builder.io/qwik-city";
 import { updateSession } from "../../components/update-session";
 import { listActiveSessions } from "../../server/database";
-import { demoServices } from "../../server/services";
-import { useSession } from "../plugin@auth";
+import { DEMO_OP_PROVIDER_ID, demoServices } from "../../server/services";
+import { useSession, useSignIn } from "../plugin@auth";
 
 /** The signed-in user's sessions in the database (empty when signed out); this browser's is marked. */
 export const useActiveSessions = routeLoader$(async (ev) => {
   const userId = (await getSession(ev))?.user?.id;
   if (!userId) return [];
-  // The cookie is __Secure- prefixed on https.
-  const token = ev.cookie.get(SESSION_COOKIE_NAME)?.value ?? ev.cookie.get(`__Secure-${SESSION_COOKIE_NAME}`)?.value;
+  // The cookie is __Host- prefixed on https.
+  const token = ev.cookie.get(SESSION_COOKIE_NAME)?.value ?? ev.cookie.get(`__Host-${SESSION_COOKIE_NAME}`)?.value;
   return listActiveSessions((await demoServices()).database.client, userId, token);
 });
+
+/** The provider "Link another account" starts a link with: the demo's own OpenID Provider (server-side constant). */
+export const useLinkProvider = routeLoader$(() => DEMO_OP_PROVIDER_ID);
 
 export default component$(() => {
   const loaded = useSession();
   const activeSessions = useActiveSessions();
+  const signIn = useSignIn();
+  const linkProvider = useLinkProvider();
   // The session as the server last answered it: the page's, then the update endpoint's.
   const session = useSignal(loaded.value);
   const status = useSignal("");
@@ -79,6 +84,19 @@ export default component$(() => {
           ))}
         </tbody>
       </table>
+      <h2>Linked accounts</h2>
+      <p>
+        Adds a sign-in with the demo's OpenID Provider to this user. Linking is always an explicit request from your own session (
+        <code>link=true</code>); a sign-in callback never links an account by itself.
+      </p>
+      <Form action={signIn} data-testid="link-account-form">
+        <input type="hidden" name="providerId" value={linkProvider.value} />
+        <input type="hidden" name="options.link" value="true" />
+        <input type="hidden" name="options.redirectTo" value="/profile" />
+        <button type="submit" disabled={signIn.isRunning}>
+          Link another account
+        </button>
+      </Form>
       <h2>Update the session</h2>
       <p>
         Sent to <code>POST /auth/session</code>; the demo's <code>session</code> callback stores the name on your user, so all your sessions
