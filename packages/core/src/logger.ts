@@ -13,6 +13,8 @@ const warnings: Record<WarningCode, string> = {
   "experimental-webauthn": "WebAuthn (passkeys) is experimental and may change without notice.",
   "invalid-env-url": "AUTHLIB_URL is not a valid URL; it is ignored.",
   "generated-dev-secret": "No AUTH_SECRET set: a development secret was generated. Set AUTH_SECRET in production.",
+  "sessions-not-ended":
+    "An unproven address moved to the user who proved it, but the adapter has no deleteSessionsByUserId: the previous holder's sessions go on (without the address).",
 };
 
 /** One line describing an error and its chain of causes, without any data fields. */

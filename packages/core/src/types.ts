@@ -34,6 +34,12 @@ export interface User {
   name?: string | null;
   email?: string | null;
   image?: string | null;
+  /**
+   * When `email` was proven (email link, or a provider vouching for it), or `null` when it was not. Set on
+   * the user authlib passes to the `signIn` and `jwt` callbacks at sign-in; not in the session unless the
+   * app puts it there (see SECURITY.md, "Identity").
+   */
+  emailVerified?: Date | null;
 }
 
 /** The session the client sees, before any app augmentation. */
@@ -164,7 +170,8 @@ export type WarningCode =
   | "env-url-basepath-mismatch"
   | "experimental-webauthn"
   | "invalid-env-url"
-  | "generated-dev-secret";
+  | "generated-dev-secret"
+  | "sessions-not-ended";
 
 /** Where the session is kept. */
 export type SessionStrategy = "jwt" | "database";

@@ -12,6 +12,7 @@ import type { CredentialsConfig, OAuthConfig } from "../providers/types.js";
 import type { Account, User } from "../types.js";
 import { emailCallback } from "./email.js";
 import { findOrCreateOAuthUser } from "./link-account.js";
+import { withProvenEmail } from "./unproven-email.js";
 import { oauthContext } from "./oauth-context.js";
 import { askSignInCallback, completeSignIn } from "./sign-in-flow.js";
 import { webAuthnCallback } from "./webauthn.js";
@@ -47,12 +48,14 @@ async function oauthCallback(
   const result = await finishAuthorization(oauthContext(options, request, provider), params);
   if (result.kind === "proxy-redirect") return { redirect: result.url };
   const { profile, account, cookies } = result;
+  // From here on the user's email is the one the provider vouched for, or null (see unproven-email.ts).
+  const profileUser = withProvenEmail(provider, profile, result.user);
   const userByAccount = options.adapter
     ? await options.adapter.getUserByAccount!({ provider: account.provider, providerAccountId: account.providerAccountId })
     : null;
-  const redirect = await askSignInCallback(options, { user: userByAccount ?? result.user, account, profile });
+  const redirect = await askSignInCallback(options, { user: userByAccount ?? profileUser, account, profile });
   if (redirect) return { redirect, cookies };
-  const { user, isNewUser } = await findOrCreateOAuthUser(options, request, provider, result.user, account);
+  const { user, isNewUser } = await findOrCreateOAuthUser(options, request, provider, profileUser, account);
   return completeSignIn(options, request, { user, account, profile, isNewUser }, cookies);
 }
 

@@ -2,7 +2,8 @@
  * Passkeys (WebAuthn), experimental.
  *
  * - GET /webauthn-options/:provider?action=register|authenticate[&email=]: the options for the browser,
- *   plus the sealed challenge cookie.
+ *   plus the sealed challenge cookie; the challenge is remembered server-side and accepted once
+ *   (`webauthn/challenge-store.ts`).
  * - POST /callback/:provider with `{ action, data, csrfToken }`: verifies the browser's response, then
  *   signs in through the shared flow (the `signIn` callback's `false` and redirects are honoured). Unlike
  *   the reference library, this callback is CSRF-protected.
@@ -14,6 +15,7 @@ import { noStoreHeaders } from "../http/response.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { authenticationOptions, verifyAuthentication } from "../webauthn/authentication.js";
 import { type ChallengeClaims, clearChallenge, openChallenge, sealChallenge } from "../webauthn/challenge.js";
+import { consumeChallenge, rememberChallenge } from "../webauthn/challenge-store.js";
 import { type WebAuthnContext, webAuthnContext } from "../webauthn/context.js";
 import { failureResponse } from "../webauthn/failure.js";
 import {
@@ -46,6 +48,7 @@ export async function webAuthnOptionsAction(options: InternalOptions, request: R
   } else {
     throw new UnknownAction('The WebAuthn options need `action` "register" or "authenticate".');
   }
+  await rememberChallenge(options, claims.challenge);
   return { body: { action, options: publicKey }, headers: { ...noStoreHeaders }, cookies: [await sealChallenge(options, claims)] };
 }
 
@@ -60,6 +63,8 @@ export async function webAuthnCallback(options: InternalOptions, request: Reques
     const ctx = await webAuthnContext(options, request);
     const post = readCredentialPost(request.body);
     const claims = await openChallenge(options, request, { provider: ctx.provider.id, action: post.action });
+    // Single use: a captured assertion and its cookie, posted again, are refused here.
+    await consumeChallenge(options, claims.challenge);
     const response = post.action === "register" ? await register(ctx, claims, post) : await authenticate(ctx, claims, post);
     return { ...response, cookies: [clear, ...(response.cookies ?? [])] };
   } catch (error) {
