@@ -52,6 +52,12 @@ export interface DefaultSession {
 /** The session the client sees. Extend it by module augmentation. */
 export interface Session extends DefaultSession {}
 
+/**
+ * The `session` the `session` callback gets with database sessions: the session row (`expires` is a
+ * `Date`) with its user.
+ */
+export type DatabaseSessionParam = Omit<Session, "expires"> & AdapterSession & { user: AdapterUser };
+
 /** What `getSession` resolves to: the cookies to set, and the session or `null`. */
 export type GetSessionResult = Promise<{ cookie: any; data: Session | null }>;
 
@@ -203,9 +209,13 @@ export interface CallbacksOptions<P = Profile, A = Account> {
   }) => Awaitable<boolean | string>;
   /** Decides where to redirect. The default only allows URLs on the same origin as `baseUrl`. */
   redirect: (params: { url: string; baseUrl: string }) => Awaitable<string>;
-  /** Decides what the client sees of the session. The return value is exposed to the client. */
+  /**
+   * Decides what the client sees of the session. The return value is exposed to the client (an `expires`
+   * Date is sent as its ISO string). JWT strategy: `{ session, token }`. Database strategy:
+   * `{ session, user }`, where `session.expires` is the `Date` of the session row (`AdapterSession`).
+   */
   session: (
-    params: ({ session: Session; token: JWT } | { session: Session & AdapterSession; user: AdapterUser }) & {
+    params: ({ session: Session; token: JWT } | { session: DatabaseSessionParam; user: AdapterUser }) & {
       newSession?: any;
       trigger?: "update";
     },
