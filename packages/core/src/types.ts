@@ -219,7 +219,7 @@ export interface CallbacksOptions<P = Profile, A = Account> {
       newSession?: any;
       trigger?: "update";
     },
-  ) => Awaitable<Session | DefaultSession>;
+  ) => Awaitable<Session | DefaultSession | DatabaseSessionParam>;
   /**
    * Runs when a JWT is created (sign-in) or read (session check, update). What it returns is stored in
    * the token; `null` ends the session.

@@ -194,7 +194,7 @@ export function runAdapterConformanceSuite(options: AdapterConformanceOptions): 
 
       it("getUserByEmail returns the user, or null for an unknown email", async () => {
         const user = await storedUser();
-        expect(await adapter.getUserByEmail(user.email)).toEqual(user);
+        expect(await adapter.getUserByEmail(user.email as string)).toEqual(user);
         expect(await adapter.getUserByEmail(`missing-${randomUUID()}@example.com`)).toBeNull();
         expect(await adapter.getUserByEmail("non-existent-email")).toBeNull();
       });

@@ -7,15 +7,15 @@ import type { AuthConfig, DatabaseSessionParam } from "@authlib/core/types";
 const config: AuthConfig = {
   providers: [],
   callbacks: {
-    session({ session, ...rest }) {
-      if ("user" in rest) {
-        const iso: string = session.expires.toISOString();
-        const verified: Date | null = rest.user.emailVerified;
-        return { ...session, expires: iso, user: { ...session.user, email: verified ? rest.user.email : null } };
+    session(params) {
+      if ("user" in params) {
+        const iso: string = params.session.expires.toISOString();
+        const verified: Date | null = params.user.emailVerified;
+        return { ...params.session, expires: iso, emailVerified: verified?.toISOString() ?? null };
       }
       // @ts-expect-error a JWT session's expires is already a string
-      session.expires.toISOString();
-      return session;
+      params.session.expires.toISOString();
+      return params.session;
     },
     jwt({ token, user }) {
       if (user) token.emailVerified = user.emailVerified ? user.emailVerified.toISOString() : null;
@@ -25,7 +25,7 @@ const config: AuthConfig = {
 };
 
 const row: AdapterSession = { sessionToken: "t", userId: "u", expires: new Date() };
-const param: DatabaseSessionParam = { ...row, user: { id: "u", email: null, emailVerified: null } };
+const param: DatabaseSessionParam = { ...row, user: { id: "u", email: null, emailVerified: null, role: "member" } };
 const expires: Date = param.expires;
 // @ts-expect-error the database session's expires is no string
 const notString: string = param.expires;
