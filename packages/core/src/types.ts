@@ -56,7 +56,10 @@ export interface Session extends DefaultSession {}
  * The `session` the `session` callback gets with database sessions: the session row (`expires` is a
  * `Date`) with its user.
  */
-export type DatabaseSessionParam = Omit<Session, "expires"> & AdapterSession & { user: AdapterUser };
+export type DatabaseSessionParam = Omit<Session, "expires"> & AdapterSession;
+
+/** What the `session` callback may return: the session, with `expires` as an ISO string or a Date. */
+export type SessionCallbackResult = Omit<Session, "expires"> & { expires: string | Date };
 
 /** What `getSession` resolves to: the cookies to set, and the session or `null`. */
 export type GetSessionResult = Promise<{ cookie: any; data: Session | null }>;
@@ -219,7 +222,7 @@ export interface CallbacksOptions<P = Profile, A = Account> {
       newSession?: any;
       trigger?: "update";
     },
-  ) => Awaitable<Session | DefaultSession | DatabaseSessionParam>;
+  ) => Awaitable<Session | DefaultSession | SessionCallbackResult>;
   /**
    * Runs when a JWT is created (sign-in) or read (session check, update). What it returns is stored in
    * the token; `null` ends the session.
