@@ -58,7 +58,7 @@ export async function registrationOptions(ctx: WebAuthnContext, subject: Registr
   return ctx.server.generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
-    userName: subject.email || subject.id,
+    userName: subject.email || subject.name || subject.id,
     userDisplayName: subject.name || subject.email || subject.id,
     userID: userHandle(subject.id),
     timeout: provider.timeout,
