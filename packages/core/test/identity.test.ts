@@ -95,7 +95,12 @@ describe("pre-account takeover through an unverified OIDC email", () => {
     it(`email_verified false never becomes the user's email, and the victim's email link gets a user the attacker cannot reach (allowDangerousEmailAccountLinking ${dangerous})`, async () => {
       const app = await setup({ allowDangerousEmailAccountLinking: dangerous });
       const signIns: Array<{ email?: string | null; emailVerified?: Date | null }> = [];
-      app.config.callbacks = { signIn: ({ user }) => (signIns.push({ email: user.email, emailVerified: user.emailVerified }), true) };
+      app.config.callbacks = {
+        signIn: ({ user }) => {
+          signIns.push({ email: user.email, emailVerified: user.emailVerified });
+          return true;
+        },
+      };
 
       // 1. The attacker signs up first, with the victim's address as an unverified claim.
       const attacker = app.newClient();
@@ -196,7 +201,9 @@ describe("passkey squatting", () => {
     const auth = await later.send("/auth/webauthn-options/passkey?action=authenticate");
     const { options: request } = (await auth.json()) as { options: Parameters<SoftAuthenticator["authenticate"]>[0] };
     const assertion = await authenticator.authenticate(request);
-    await later.send("/auth/callback/passkey", { json: { action: "authenticate", data: JSON.stringify(assertion), csrfToken: await later.csrf() } });
+    await later.send("/auth/callback/passkey", {
+      json: { action: "authenticate", data: JSON.stringify(assertion), csrfToken: await later.csrf() },
+    });
     expect((await later.session())?.user).toMatchObject({ email: null, name: VICTIM });
   });
 });
@@ -213,7 +220,12 @@ describe("single-flight access-token refresh against an OP that rotates refresh 
         secret,
         trustHost: true,
         providers: [opProvider(op, { refreshAccessToken: true })],
-        callbacks: { session: ({ session, ...rest }) => ({ ...session, accessToken: "token" in rest ? (rest.token.oauth as any)?.access_token : null }) },
+        callbacks: {
+          session: ({ session, ...rest }) => ({
+            ...session,
+            accessToken: "token" in rest ? (rest.token.oauth as any)?.access_token : null,
+          }),
+        },
         logger: { error: () => {} },
       },
       origin,
@@ -294,5 +306,26 @@ describe("database sessions: the session callback", () => {
     const defaults = await other.session();
     expect(typeof defaults?.expires).toBe("string");
     expect(new Date(defaults?.expires as string).toISOString()).toBe(defaults?.expires);
+  });
+});
+
+describe("which presets vouch for an email", () => {
+  it("trustEmail only where the provider guarantees a verified address; the email_verified claim decides elsewhere", async () => {
+    const { providerVouchesForEmail } = await import("../src/actions/unproven-email.js");
+    const presets = await import("../src/providers/index.js");
+    const vouches = (preset: (options?: any) => OAuthConfig, profile: Record<string, unknown>) =>
+      providerVouchesForEmail(preset(), profile);
+    expect(vouches(presets.GitHub, { email: "a@b.c" })).toBe(true);
+    expect(vouches(presets.Bitbucket, { email: "a@b.c" })).toBe(true);
+    expect(vouches(presets.Twitter, { email: "a@b.c" })).toBe(true);
+    expect(vouches(presets.Discord, { email: "a@b.c", verified: true })).toBe(true);
+    expect(vouches(presets.Discord, { email: "a@b.c", verified: false })).toBe(false);
+    expect(vouches(presets.MicrosoftEntraID, { email: "a@b.c" })).toBe(false);
+    expect(vouches(presets.Google, { email: "a@b.c" })).toBe(false);
+    expect(vouches(presets.Google, { email: "a@b.c", email_verified: true })).toBe(true);
+    expect(vouches(presets.Apple, { email: "a@b.c", email_verified: "true" })).toBe(true);
+    expect(vouches(presets.GitHub, { email: "a@b.c", email_verified: false })).toBe(false);
+    // An app can still decide for its own provider, e.g. a tenant it controls.
+    expect(vouches(() => presets.MicrosoftEntraID({ trustEmail: true }), { email: "a@b.c" })).toBe(true);
   });
 });

@@ -369,12 +369,17 @@ export function runAdapterConformanceSuite(options: AdapterConformanceOptions): 
         const account = newAccount(user.id, { refresh_token: "rt-0" });
         await adapter.linkAccount(account);
         const key = { provider: account.provider, providerAccountId: account.providerAccountId };
-        const won = await adapter.swapAccountTokens({ ...key, access_token: "at-1", refresh_token: "rt-1", expires_at: 2_000_000_001 }, "rt-0");
+        const won = await adapter.swapAccountTokens(
+          { ...key, access_token: "at-1", refresh_token: "rt-1", expires_at: 2_000_000_001 },
+          "rt-0",
+        );
         expect(won).toMatchObject({ access_token: "at-1", refresh_token: "rt-1", expires_at: 2_000_000_001, userId: user.id });
         // A second instance that refreshed with rt-0 too loses: nothing changes.
         expect(await adapter.swapAccountTokens({ ...key, access_token: "at-x", refresh_token: "rt-x" }, "rt-0")).toBeNull();
         expect(await db.account(key)).toMatchObject({ access_token: "at-1", refresh_token: "rt-1", expires_at: 2_000_000_001 });
-        expect(await adapter.swapAccountTokens({ provider: "github", providerAccountId: randomUUID(), access_token: "x" }, "rt-0")).toBeNull();
+        expect(
+          await adapter.swapAccountTokens({ provider: "github", providerAccountId: randomUUID(), access_token: "x" }, "rt-0"),
+        ).toBeNull();
       });
 
       it("of 10 parallel swapAccountTokens from one refresh token, exactly one lands", async () => {

@@ -12,9 +12,9 @@ import type { CredentialsConfig, OAuthConfig } from "../providers/types.js";
 import type { Account, User } from "../types.js";
 import { emailCallback } from "./email.js";
 import { findOrCreateOAuthUser } from "./link-account.js";
-import { withProvenEmail } from "./unproven-email.js";
 import { oauthContext } from "./oauth-context.js";
 import { askSignInCallback, completeSignIn } from "./sign-in-flow.js";
+import { withProvenEmail } from "./unproven-email.js";
 import { webAuthnCallback } from "./webauthn.js";
 
 export async function callbackAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {

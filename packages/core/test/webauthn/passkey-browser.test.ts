@@ -3,9 +3,10 @@
  * virtual authenticator (Chrome DevTools Protocol), Auth() behind a node:http server, and the hosted-db
  * adapter on in-memory PGlite.
  */
+
+import type { HostedDbClient } from "@authlib/hosted-db-adapter";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { HostedDbClient } from "@authlib/hosted-db-adapter";
 import type { Adapter } from "../../src/adapters.js";
 import { Auth } from "../../src/auth.js";
 import Passkey, { type PasskeyOptions } from "../../src/providers/passkey.js";

@@ -9,9 +9,9 @@ import { Auth } from "../../src/auth.js";
 import type { AuthError } from "../../src/errors.js";
 import Passkey, { type PasskeyOptions } from "../../src/providers/passkey.js";
 import type { AuthConfig } from "../../src/types.js";
+import { storedCredentialId } from "../../src/webauthn/encoding.js";
 import { authClient } from "../helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase, sharedPglite } from "../helpers/database.js";
-import { storedCredentialId } from "../../src/webauthn/encoding.js";
 import { SoftAuthenticator } from "./soft-authenticator.js";
 
 const secret = "passkey-negative-secret-0123456789abcdef";
@@ -351,7 +351,10 @@ describe("passkey registration rules", () => {
     const app = await setup();
     const owner = await app.adapter.createUser!({ id: crypto.randomUUID(), email: "ada@example.com", emailVerified: new Date() });
     const normalise = (body: OptionsBody, email: string) =>
-      JSON.stringify({ ...body, options: { ...body.options, challenge: "C", user: { ...body.options.user, id: "U" } } }).replaceAll(email, "E");
+      JSON.stringify({ ...body, options: { ...body.options, challenge: "C", user: { ...body.options.user, id: "U" } } }).replaceAll(
+        email,
+        "E",
+      );
     const existing = await getOptions(app.client(), "register", { email: "ADA@example.com" });
     const unknown = await getOptions(app.client(), "register", { email: "nobody@example.com" });
     expect(existing.response.status).toBe(200);
