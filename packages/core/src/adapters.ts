@@ -11,10 +11,15 @@
  */
 import type { Account, Awaitable, User } from "./types.js";
 
-/** A user as stored by an adapter. `email` is required here; `emailVerified` is set by email sign-in. */
+/**
+ * A user as stored by an adapter. `email` is the address the user proved (email link, or a provider that
+ * vouches for it) and `emailVerified` says when; a user without a proven address has `email: null` (an
+ * OAuth account whose provider did not vouch for its email, a passkey user, a user whose unproven address
+ * moved to the person who proved it). Adapters must store `null` and allow many users without one.
+ */
 export interface AdapterUser extends User {
   id: string;
-  email: string;
+  email: string | null;
   emailVerified: Date | null;
 }
 
@@ -104,6 +109,24 @@ export interface Adapter {
     account: Pick<AdapterAccount, "provider" | "providerAccountId"> &
       Partial<Pick<AdapterAccount, "access_token" | "refresh_token" | "expires_at" | "id_token" | "scope" | "token_type">>,
   ): Awaitable<AdapterAccount | null>;
+  /**
+   * Compare-and-swap of an account's tokens after an access-token refresh: updates the token fields only
+   * while the stored `refresh_token` still equals `previousRefreshToken` (`… WHERE refresh_token = $old`,
+   * in one statement), and returns the updated account; `null` when the stored refresh token differs (an
+   * other instance refreshed first: read its tokens with `getAccount`) or the account is gone. Optional:
+   * without it authlib uses `updateAccount`, and two instances refreshing at once may overwrite each other.
+   */
+  swapAccountTokens?(
+    account: Pick<AdapterAccount, "provider" | "providerAccountId"> &
+      Partial<Pick<AdapterAccount, "access_token" | "refresh_token" | "expires_at" | "id_token" | "scope" | "token_type">>,
+    previousRefreshToken: string,
+  ): Awaitable<AdapterAccount | null>;
+  /**
+   * Deletes every session of a user and returns how many there were. Used when an unproven address moves
+   * to the person who proved it: the previous holder's sessions end. Optional: without it those sessions
+   * go on (reading the user without the address) until they expire or are signed out.
+   */
+  deleteSessionsByUserId?(userId: string): Awaitable<number>;
   /** The account of a provider, or `null`. */
   getAccount?(
     providerAccountId: AdapterAccount["providerAccountId"],

@@ -34,6 +34,12 @@ export interface User {
   name?: string | null;
   email?: string | null;
   image?: string | null;
+  /**
+   * When `email` was proven (email link, or a provider vouching for it), or `null` when it was not. Set on
+   * the user authlib passes to the `signIn` and `jwt` callbacks at sign-in; not in the session unless the
+   * app puts it there (see SECURITY.md, "Identity").
+   */
+  emailVerified?: Date | null;
 }
 
 /** The session the client sees, before any app augmentation. */
@@ -45,6 +51,15 @@ export interface DefaultSession {
 
 /** The session the client sees. Extend it by module augmentation. */
 export interface Session extends DefaultSession {}
+
+/**
+ * The `session` the `session` callback gets with database sessions: the session row (`expires` is a
+ * `Date`) with its user.
+ */
+export type DatabaseSessionParam = Omit<Session, "expires"> & AdapterSession;
+
+/** What the `session` callback may return: the session, with `expires` as an ISO string or a Date. */
+export type SessionCallbackResult = Omit<Session, "expires"> & { expires: string | Date };
 
 /** What `getSession` resolves to: the cookies to set, and the session or `null`. */
 export type GetSessionResult = Promise<{ cookie: any; data: Session | null }>;
@@ -166,7 +181,8 @@ export type WarningCode =
   | "invalid-env-url"
   | "generated-dev-secret"
   | "trust-host-unrestricted"
-  | "pkce-unverified";
+  | "pkce-unverified"
+  | "sessions-not-ended";
 
 /** Where the session is kept. */
 export type SessionStrategy = "jwt" | "database";
@@ -204,13 +220,17 @@ export interface CallbacksOptions<P = Profile, A = Account> {
   }) => Awaitable<boolean | string>;
   /** Decides where to redirect. The default only allows URLs on the same origin as `baseUrl`. */
   redirect: (params: { url: string; baseUrl: string }) => Awaitable<string>;
-  /** Decides what the client sees of the session. The return value is exposed to the client. */
+  /**
+   * Decides what the client sees of the session. The return value is exposed to the client (an `expires`
+   * Date is sent as its ISO string). JWT strategy: `{ session, token }`. Database strategy:
+   * `{ session, user }`, where `session.expires` is the `Date` of the session row (`AdapterSession`).
+   */
   session: (
-    params: ({ session: Session; token: JWT } | { session: Session & AdapterSession; user: AdapterUser }) & {
+    params: ({ session: Session; token: JWT } | { session: DatabaseSessionParam; user: AdapterUser }) & {
       newSession?: any;
       trigger?: "update";
     },
-  ) => Awaitable<Session | DefaultSession>;
+  ) => Awaitable<Session | DefaultSession | SessionCallbackResult>;
   /**
    * Runs when a JWT is created (sign-in) or read (session check, update). What it returns is stored in
    * the token; `null` ends the session.

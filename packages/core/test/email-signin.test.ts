@@ -92,18 +92,30 @@ describe("email sign-in against a real SMTP server", () => {
     expect(await adapter.useVerificationToken!({ identifier: "hash@example.com", token })).toBeNull();
   });
 
-  it("an existing user gets emailVerified set (updateUser) and is not created again", async () => {
+  it("an existing user with a proven address is signed in again and not created again", async () => {
     const { client, events, adapter } = await setup();
-    const existing = await adapter.createUser!({ id: crypto.randomUUID(), email: "old@example.com", emailVerified: null, name: "Old" });
+    const proven = new Date(Date.now() - 86_400_000);
+    const existing = await adapter.createUser!({ id: crypto.randomUUID(), email: "old@example.com", emailVerified: proven, name: "Old" });
     await requestLink(client, "old@example.com");
     await client.send(linkFrom());
     expect((await client.session())?.user.name).toBe("Old");
-    expect((await adapter.getUser!(existing.id))?.emailVerified).toBeInstanceOf(Date);
+    expect((await adapter.getUser!(existing.id))?.emailVerified?.valueOf()).toBeGreaterThan(proven.valueOf());
     expect(events).toEqual(["updateUser old@example.com", "signIn old@example.com new=false"]);
   });
 
-  it("an email link never signs into a user whose email is unproven but who has passkeys (no takeover, nothing deleted)", async () => {
-    const { client, adapter } = await setup();
+  // Changed with issue 12: an unproven holder used to be entered (bare user) or to lock the owner out
+  // (passkey user, AccountNotLinked). Now proof wins: the address moves to the person who proved it.
+  it("proof wins: an unproven holder (bare, or with a passkey) loses the address to the email-link prover; nothing else is deleted", async () => {
+    const { client, adapter, events, config } = await setup();
+    const bare = await adapter.createUser!({ id: crypto.randomUUID(), email: "old@example.com", emailVerified: null, name: "Old" });
+    await requestLink(client, "old@example.com");
+    await client.send(linkFrom());
+    const prover = await adapter.getUserByEmail!("old@example.com");
+    expect(prover?.id).not.toBe(bare.id);
+    expect(prover?.emailVerified).toBeInstanceOf(Date);
+    expect((await adapter.getUser!(bare.id))?.email).toBeNull();
+    expect(events).toEqual(["updateUser null", "createUser old@example.com", "signIn old@example.com new=true"]);
+
     const squatter = await adapter.createUser!({
       id: crypto.randomUUID(),
       email: "owner@example.com",
@@ -121,18 +133,25 @@ describe("email sign-in against a real SMTP server", () => {
       credentialDeviceType: "singleDevice",
       transports: "internal",
     });
-    await requestLink(client, "owner@example.com");
-    const response = await client.send(linkFrom());
-    expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=AccountNotLinked");
-    expect(await client.session()).toBeNull();
-    expect(await adapter.getUser!(squatter.id)).not.toBeNull();
-    expect(await adapter.getAuthenticator!("cred-1")).not.toBeNull();
+    const squatterSession = { sessionToken: crypto.randomUUID(), userId: squatter.id, expires: new Date(Date.now() + 3_600_000) };
+    await adapter.createSession!(squatterSession);
+    const owner = authClient(config);
+    await requestLink(owner, "owner@example.com");
+    const response = await owner.send(linkFrom());
+    expect(response.headers.get("location")).toBe("http://localhost:3000/welcome");
+    const ownerUser = await adapter.getUserByEmail!("owner@example.com");
+    expect(ownerUser?.id).not.toBe(squatter.id);
+    expect((await owner.session())?.user.email).toBe("owner@example.com");
+    // The squatter keeps their user and passkey, without the address, and their sessions ended.
+    expect(await adapter.getUser!(squatter.id)).toMatchObject({ email: null, name: "Squatter" });
+    expect(await adapter.getAuthenticator!("cred-1")).toMatchObject({ userId: squatter.id });
+    expect(await adapter.getSessionAndUser!(squatterSession.sessionToken)).toBeNull();
     // A verified user with passkeys is kept.
     const { client: c2, adapter: a2 } = await setup();
-    const owner = await a2.createUser!({ id: crypto.randomUUID(), email: "kept@example.com", emailVerified: new Date(), name: "Kept" });
+    const kept = await a2.createUser!({ id: crypto.randomUUID(), email: "kept@example.com", emailVerified: new Date(), name: "Kept" });
     await a2.createAuthenticator!({
       credentialID: "cred-2",
-      userId: owner.id,
+      userId: kept.id,
       providerAccountId: "cred-2",
       counter: 0,
       credentialBackedUp: false,

@@ -219,7 +219,7 @@ describe("OAuth with the hosted-db adapter", () => {
 
   it("an email collision is OAuthAccountNotLinked unless dangerous linking is allowed", async () => {
     const { adapter } = await freshDatabase();
-    await adapter.createUser!({ id: crypto.randomUUID(), email: "alice@example.com", emailVerified: null, name: "Existing Alice" });
+    await adapter.createUser!({ id: crypto.randomUUID(), email: "alice@example.com", emailVerified: new Date(), name: "Existing Alice" });
     const refused = authClient({ secret, trustHost: true, adapter, providers: [oidc()] });
     expect((await signInWith(refused, "op")).done.headers.get("location")).toBe(`${origin}/auth/signin?error=OAuthAccountNotLinked`);
     const allowed = authClient({ secret, trustHost: true, adapter, providers: [oidc({ allowDangerousEmailAccountLinking: true })] });
@@ -227,7 +227,9 @@ describe("OAuth with the hosted-db adapter", () => {
     expect((await allowed.session())?.user.name).toBe("Existing Alice");
   });
 
-  it("dangerous email linking never links into a user whose email is unproven but who has passkeys", async () => {
+  // Changed with issue 12: the unproven holder used to refuse the sign-in (OAuthAccountNotLinked), locking
+  // the verified owner out; now the address moves to the owner and the holder keeps their passkey.
+  it("dangerous email linking never links into a user whose email is unproven; the verified owner gets the address", async () => {
     const { adapter } = await freshDatabase();
     const squatter = await adapter.createUser!({ id: crypto.randomUUID(), email: "alice@example.com", emailVerified: null });
     await adapter.createAuthenticator!({
@@ -240,8 +242,12 @@ describe("OAuth with the hosted-db adapter", () => {
       credentialDeviceType: "singleDevice",
     });
     const client = authClient({ secret, trustHost: true, adapter, providers: [oidc({ allowDangerousEmailAccountLinking: true })] });
-    expect((await signInWith(client, "op")).done.headers.get("location")).toBe(`${origin}/auth/signin?error=OAuthAccountNotLinked`);
-    expect(await adapter.getUserByAccount!({ provider: "op", providerAccountId: "alice" })).toBeNull();
+    expect((await signInWith(client, "op")).done.headers.get("location")).toBe(`${origin}/dashboard`);
+    const owner = await adapter.getUserByAccount!({ provider: "op", providerAccountId: "alice" });
+    expect(owner?.id).not.toBe(squatter.id);
+    expect(owner).toMatchObject({ email: "alice@example.com", emailVerified: expect.any(Date) });
+    expect(await adapter.getUser!(squatter.id)).toMatchObject({ email: null });
+    expect(await adapter.getAuthenticator!("squat")).toMatchObject({ userId: squatter.id });
   });
 
   it("a revoked JWT (the jwt callback returns null) does not count as signed in when linking", async () => {

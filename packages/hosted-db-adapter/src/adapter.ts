@@ -193,6 +193,27 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
       return record ? toAdapterAccount(record) : null;
     },
 
+    async swapAccountTokens({ provider, providerAccountId, ...tokens }, previousRefreshToken) {
+      // One conditional UPDATE: of two instances that refreshed with the same token, only the first write lands.
+      const [record] = await accounts.updateWhere(
+        { provider, providerAccountId, refresh_token: previousRefreshToken },
+        {
+          access_token: tokens.access_token,
+          refresh_token: tokens.refresh_token,
+          expires_at: tokens.expires_at,
+          id_token: tokens.id_token,
+          scope: tokens.scope,
+          token_type: tokens.token_type?.toLowerCase(),
+        },
+      );
+      return record ? toAdapterAccount(record) : null;
+    },
+
+    async deleteSessionsByUserId(userId) {
+      // The users_sessions join rows go with them (foreign key cascade).
+      return (await sessions.deleteWhere({ user: { id: userId } })).length;
+    },
+
     async getAccount(providerAccountId, provider) {
       const record = await accounts.findFirst({ provider, providerAccountId });
       return record && toAdapterAccount(record);
@@ -250,7 +271,8 @@ function required<T>(value: T | null | undefined, table: string, field: string):
 function toAdapterUser(record: AuthlibUserRecord): AdapterUser {
   return {
     id: record.id,
-    email: required(record.email, "authlib_users", "email"),
+    // NULL: the user has no proven address (see AdapterUser); many users may have none.
+    email: record.email ?? null,
     emailVerified: record.emailVerified ?? null,
     name: record.name ?? null,
     image: record.image ?? null,

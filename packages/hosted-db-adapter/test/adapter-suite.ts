@@ -62,6 +62,8 @@ const ADAPTER_METHODS = [
   "updateAuthenticatorCounter",
   "listAccountsByUserId",
   "updateAccount",
+  "swapAccountTokens",
+  "deleteSessionsByUserId",
 ] as const satisfies readonly (keyof Adapter)[];
 
 function isComplete(adapter: Adapter): adapter is Required<Adapter> {
@@ -192,7 +194,7 @@ export function runAdapterConformanceSuite(options: AdapterConformanceOptions): 
 
       it("getUserByEmail returns the user, or null for an unknown email", async () => {
         const user = await storedUser();
-        expect(await adapter.getUserByEmail(user.email)).toEqual(user);
+        expect(await adapter.getUserByEmail(user.email as string)).toEqual(user);
         expect(await adapter.getUserByEmail(`missing-${randomUUID()}@example.com`)).toBeNull();
         expect(await adapter.getUserByEmail("non-existent-email")).toBeNull();
       });
@@ -211,6 +213,24 @@ export function runAdapterConformanceSuite(options: AdapterConformanceOptions): 
         const updated = await adapter.updateUser({ id: user.id, image: null });
         expect(updated).toEqual({ ...user, image: null });
         expect(await db.user(user.id)).toEqual({ ...user, image: null });
+      });
+
+      it("users without a proven address: email null is stored, many users may have none, and getUserByEmail finds none of them", async () => {
+        const first = await storedUser({ email: null });
+        const second = await storedUser({ email: null });
+        expect(first.email).toBeNull();
+        expect(await db.user(second.id)).toEqual(second);
+        expect(second.email).toBeNull();
+        expect(await adapter.getUserByEmail("null")).toBeNull();
+      });
+
+      it("updateUser moves an address: the holder's email set to null frees it for another user", async () => {
+        const holder = await storedUser();
+        const address = holder.email as string;
+        expect(await adapter.updateUser({ id: holder.id, email: null })).toEqual({ ...holder, email: null });
+        const prover = await storedUser({ email: address, emailVerified: dateIn(0) });
+        expect(await adapter.getUserByEmail(address)).toEqual(prover);
+        expect(await db.user(holder.id)).toEqual({ ...holder, email: null });
       });
 
       it("updateUser rejects an unknown id", async () => {
@@ -344,6 +364,37 @@ export function runAdapterConformanceSuite(options: AdapterConformanceOptions): 
         expect(await adapter.updateAccount({ provider: "github", providerAccountId: randomUUID(), access_token: "x" })).toBeNull();
       });
 
+      it("swapAccountTokens updates only while the stored refresh token is the previous one", async () => {
+        const user = await storedUser();
+        const account = newAccount(user.id, { refresh_token: "rt-0" });
+        await adapter.linkAccount(account);
+        const key = { provider: account.provider, providerAccountId: account.providerAccountId };
+        const won = await adapter.swapAccountTokens(
+          { ...key, access_token: "at-1", refresh_token: "rt-1", expires_at: 2_000_000_001 },
+          "rt-0",
+        );
+        expect(won).toMatchObject({ access_token: "at-1", refresh_token: "rt-1", expires_at: 2_000_000_001, userId: user.id });
+        // A second instance that refreshed with rt-0 too loses: nothing changes.
+        expect(await adapter.swapAccountTokens({ ...key, access_token: "at-x", refresh_token: "rt-x" }, "rt-0")).toBeNull();
+        expect(await db.account(key)).toMatchObject({ access_token: "at-1", refresh_token: "rt-1", expires_at: 2_000_000_001 });
+        expect(
+          await adapter.swapAccountTokens({ provider: "github", providerAccountId: randomUUID(), access_token: "x" }, "rt-0"),
+        ).toBeNull();
+      });
+
+      it("of 10 parallel swapAccountTokens from one refresh token, exactly one lands", async () => {
+        const user = await storedUser();
+        const account = newAccount(user.id, { refresh_token: "rt-start" });
+        await adapter.linkAccount(account);
+        const key = { provider: account.provider, providerAccountId: account.providerAccountId };
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => adapter.swapAccountTokens({ ...key, refresh_token: `rt-${i}` }, "rt-start")),
+        );
+        const winners = results.filter((r) => r !== null);
+        expect(winners).toHaveLength(1);
+        expect((await db.account(key))?.refresh_token).toBe(winners[0]?.refresh_token);
+      });
+
       it("unlinkAccount of an unknown account does not throw", async () => {
         await expect(Promise.resolve(adapter.unlinkAccount({ provider: "github", providerAccountId: randomUUID() }))).resolves.toBeFalsy();
       });
@@ -381,6 +432,19 @@ export function runAdapterConformanceSuite(options: AdapterConformanceOptions): 
         const updated = await adapter.updateSession({ sessionToken: session.sessionToken, expires });
         if (updated) expect(updated).toEqual({ ...session, expires });
         expect(await db.session(session.sessionToken)).toEqual({ ...session, expires });
+      });
+
+      it("deleteSessionsByUserId deletes every session of that user and no other, and counts them", async () => {
+        const user = await storedUser();
+        const other = await storedUser();
+        const mine = [newSession(user.id), newSession(user.id)];
+        const theirs = newSession(other.id);
+        for (const session of [...mine, theirs]) await adapter.createSession(session);
+        expect(await adapter.deleteSessionsByUserId(user.id)).toBe(2);
+        for (const session of mine) expect(await db.session(session.sessionToken)).toBeNull();
+        expect(await db.session(theirs.sessionToken)).toEqual(theirs);
+        expect(await db.user(user.id)).toEqual(user);
+        expect(await adapter.deleteSessionsByUserId(randomUUID())).toBe(0);
       });
 
       it("updateSession of an unknown token returns nothing and creates nothing", async () => {

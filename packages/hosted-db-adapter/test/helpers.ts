@@ -32,7 +32,7 @@ export function hostedDbView(client: () => HostedDbClient): AdapterConformanceDb
       if (!record) return null;
       return {
         id: record.id,
-        email: record.email ?? "",
+        email: record.email ?? null,
         emailVerified: record.emailVerified ?? null,
         name: record.name ?? null,
         image: record.image ?? null,

@@ -23,7 +23,7 @@ export default component$(() => {
   return (
     <>
       <h1>authlib demo</h1>
-      <p>{session.value?.user ? `Signed in as ${session.value.user.email}.` : "You are signed out."}</p>
+      <p>{session.value?.user ? `Signed in as ${session.value.user.email ?? session.value.user.name}.` : "You are signed out."}</p>
       <section class="card">
         <h2>Demo account</h2>
         <dl>

@@ -24,7 +24,7 @@ export default component$(() => {
         {user ? (
           <Form action={signOut} class="who">
             <input type="hidden" name="redirectTo" value="/" />
-            <span data-testid="signed-in-as">{user.email}</span>
+            <span data-testid="signed-in-as">{user.email ?? user.name}</span>
             <button type="submit">Sign out</button>
           </Form>
         ) : (

@@ -15,6 +15,7 @@ import { emailCallback } from "./email.js";
 import { findOrCreateOAuthUser } from "./link-account.js";
 import { oauthContext } from "./oauth-context.js";
 import { askSignInCallback, completeSignIn } from "./sign-in-flow.js";
+import { withProvenEmail } from "./unproven-email.js";
 import { webAuthnCallback } from "./webauthn.js";
 
 export async function callbackAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
@@ -49,15 +50,17 @@ async function oauthCallback(
   const result = await finishAuthorization(oauthContext(options, request, provider, flow), params);
   if (result.kind === "proxy-redirect") return { redirect: result.url };
   const { profile, account, cookies } = result;
+  // From here on the user's email is the one the provider vouched for, or null (see unproven-email.ts).
+  const profileUser = withProvenEmail(provider, profile, result.user);
   const userByAccount = options.adapter
     ? await options.adapter.getUserByAccount!({ provider: account.provider, providerAccountId: account.providerAccountId })
     : null;
   // The check cookies proved that this browser and this session started the flow as a link.
   const linkTo = result.link && !userByAccount && options.adapter ? await options.sessionStrategy.currentUser(options, request) : null;
   const link = linkTo?.id ? { user: linkTo } : undefined;
-  const redirect = await askSignInCallback(options, { user: userByAccount ?? result.user, account, profile, ...(link ? { link } : {}) });
+  const redirect = await askSignInCallback(options, { user: userByAccount ?? profileUser, account, profile, ...(link ? { link } : {}) });
   if (redirect) return { redirect, cookies };
-  const { user, isNewUser } = await findOrCreateOAuthUser(options, request, provider, result.user, account, result.link);
+  const { user, isNewUser } = await findOrCreateOAuthUser(options, request, provider, profileUser, account, result.link);
   return completeSignIn(options, request, { user, account, profile, isNewUser }, cookies);
 }
 

@@ -7,13 +7,13 @@ import type { AdapterUser } from "../adapters.js";
 import { hmacHex, randomHex } from "../crypto/compare.js";
 import { normalizeEmail } from "../email/normalize.js";
 import { allowVerificationMail } from "../email/rate-limit.js";
-import { AccountNotLinked, EmailSignInError, RateLimited, Verification } from "../errors.js";
+import { EmailSignInError, RateLimited, Verification } from "../errors.js";
 import { bodyString } from "../http/request.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
 import type { EmailConfig } from "../providers/types.js";
 import type { Account } from "../types.js";
 import { askSignInCallback, completeSignIn } from "./sign-in-flow.js";
-import { isUnprovenPasskeyUser } from "./unproven-email.js";
+import { claimProvenAddress } from "./unproven-email.js";
 
 const HASH_LABEL = "authlib.verification-token:";
 
@@ -37,7 +37,9 @@ export async function emailSignIn(
 ): Promise<ResponseInternal> {
   const adapter = options.adapter!;
   const identifier = normalise(provider, bodyString(request.body, "email"));
-  const existing = await adapter.getUserByEmail!(identifier);
+  // A holder that never proved the address is not who this mail is for (see unproven-email.ts).
+  const holder = await adapter.getUserByEmail!(identifier);
+  const existing = holder?.emailVerified ? holder : null;
   const user = existing ?? { id: crypto.randomUUID(), email: identifier, emailVerified: null };
   const account: Account = { providerAccountId: identifier, userId: user.id, type: "email", provider: provider.id };
   const redirect = await askSignInCallback(options, { user, account, email: { verificationRequest: true } });
@@ -96,10 +98,8 @@ export async function emailCallback(
     throw new Verification("The sign-in link is unknown, used already, or expired.", { cause: { hasInvite: !!invite, expired } });
   }
 
-  const existing = await adapter.getUserByEmail!(identifier);
-  if (existing && (await isUnprovenPasskeyUser(options, existing))) {
-    throw new AccountNotLinked("This address belongs to a passkey account that never proved it; sign in with the passkey.");
-  }
+  // Proof wins: a holder that never proved this address loses it to the person who just did.
+  const existing = await claimProvenAddress(options, identifier);
   const candidate: AdapterUser = existing ?? { id: crypto.randomUUID(), email: identifier, emailVerified: null };
   const account: Account = { providerAccountId: identifier, userId: candidate.id, type: "email", provider: provider.id };
   const redirect = await askSignInCallback(options, { user: candidate, account });

@@ -6,9 +6,10 @@
  *   browser and session started the flow as a link (POST /signin/:provider with `link=true`, sealed into
  *   the check cookies); otherwise refused with `OAuthAccountNotLinked`. Never a silent link: a callback a
  *   signed-in victim was sent to by someone else must not attach the sender's account to the victim.
- * - An existing user has the same email: refused with `OAuthAccountNotLinked`, unless the provider
- *   allows dangerous email linking.
- * - Otherwise a new user is created and linked.
+ * - The provider vouches for the email (see `unproven-email.ts`; the caller passes the user through
+ *   `withProvenEmail`) and an existing user proved the same address: refused with `OAuthAccountNotLinked`,
+ *   unless the provider allows dangerous email linking. A holder that never proved it loses the address.
+ * - Otherwise a new user is created and linked, with the email only when the provider vouched for it.
  *
  * Without an adapter there is nothing to store: the user id is derived from provider + account id, so
  * it is the same at every sign-in (the reference library makes a random one each time).
@@ -20,7 +21,7 @@ import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import { storedAccount } from "../oauth/index.js";
 import type { OAuthConfig } from "../providers/types.js";
 import type { Account, User } from "../types.js";
-import { isUnprovenPasskeyUser } from "./unproven-email.js";
+import { claimProvenAddress } from "./unproven-email.js";
 
 /** A stable, UUID-shaped user id for provider + account id (used without an adapter). */
 export async function stableUserId(provider: string, providerAccountId: string): Promise<string> {
@@ -63,10 +64,11 @@ export async function findOrCreateOAuthUser(
     return { user: current, isNewUser: false };
   }
 
-  const email = profileUser.email?.toLowerCase() ?? null;
-  const sameEmail = email ? await adapter.getUserByEmail!(email) : null;
+  // Only a proven email reaches here (`withProvenEmail`): an unverified claim never links nor refuses.
+  const email = profileUser.emailVerified ? (profileUser.email?.toLowerCase() ?? null) : null;
+  const sameEmail = email ? await claimProvenAddress(options, email) : null;
   if (sameEmail) {
-    if (!provider.allowDangerousEmailAccountLinking || (await isUnprovenPasskeyUser(options, sameEmail))) {
+    if (!provider.allowDangerousEmailAccountLinking) {
       throw new OAuthAccountNotLinked(
         "Another account already uses this email address. Sign in with that account first, then link this one.",
       );
@@ -96,7 +98,7 @@ async function createAndLink(
   let created: AdapterUser | undefined;
   try {
     const { id: _providerId, ...fields } = profileUser;
-    created = await adapter.createUser!({ ...fields, id: crypto.randomUUID(), email: email as string, emailVerified: null });
+    created = await adapter.createUser!({ ...fields, id: crypto.randomUUID(), email, emailVerified: email ? new Date() : null });
     await adapter.linkAccount!(accountRow(provider, account, created.id));
   } catch (error) {
     const winner = await adapter.getUserByAccount!(key);

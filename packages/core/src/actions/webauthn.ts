@@ -2,7 +2,8 @@
  * Passkeys (WebAuthn), experimental.
  *
  * - GET /webauthn-options/:provider?action=register|authenticate[&email=]: the options for the browser,
- *   plus the sealed challenge cookie.
+ *   plus the sealed challenge cookie; the challenge is remembered server-side and accepted once
+ *   (`webauthn/challenge-store.ts`).
  * - POST /callback/:provider with `{ action, data, csrfToken }`: verifies the browser's response, then
  *   signs in through the shared flow (the `signIn` callback's `false` and redirects are honoured). Unlike
  *   the reference library, this callback is CSRF-protected.
@@ -16,6 +17,7 @@ import type { InternalOptions, RequestInternal, ResponseInternal } from "../inte
 import { unframeableNoStoreHeaders } from "../pages/security-headers.js";
 import { authenticationOptions, verifyAuthentication } from "../webauthn/authentication.js";
 import { type ChallengeClaims, clearChallenge, openChallenge, sealChallenge } from "../webauthn/challenge.js";
+import { consumeChallenge, rememberChallenge } from "../webauthn/challenge-store.js";
 import { type WebAuthnContext, webAuthnContext } from "../webauthn/context.js";
 import { failureResponse } from "../webauthn/failure.js";
 import {
@@ -48,6 +50,7 @@ export async function webAuthnOptionsAction(options: InternalOptions, request: R
   } else {
     throw new UnknownAction('The WebAuthn options need `action` "register" or "authenticate".');
   }
+  await rememberChallenge(options, claims.challenge);
   const challenge = await sealChallenge(options, claims, await requestBinding(options, request));
   return { body: { action, options: publicKey }, headers: { ...noStoreHeaders }, cookies: [challenge] };
 }
@@ -64,6 +67,8 @@ export async function webAuthnCallback(options: InternalOptions, request: Reques
     const post = readCredentialPost(request.body);
     const binding = await requestBinding(options, request);
     const claims = await openChallenge(options, request, { provider: ctx.provider.id, action: post.action, binding });
+    // Single use: a captured assertion and its cookie, posted again, are refused here.
+    await consumeChallenge(options, claims.challenge);
     const response = post.action === "register" ? await register(ctx, claims, post) : await authenticate(ctx, claims, post);
     return { ...response, cookies: [clear, ...(response.cookies ?? [])] };
   } catch (error) {

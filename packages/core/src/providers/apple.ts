@@ -46,6 +46,8 @@ export default function Apple(options?: OAuthUserConfig<AppleProfile>): OAuthPre
       id: "apple",
       name: "Apple",
       type: "oidc",
+      // trustEmail (see SECURITY.md, "Identity"): Apple sends `email_verified` ("true"); that claim decides, nothing more is assumed.
+      trustEmail: false,
       issuer: "https://appleid.apple.com",
       authorization: { params: { scope: "name email", response_mode: "form_post" } },
       client: { token_endpoint_auth_method: "client_secret_post" },

@@ -34,6 +34,8 @@ export default function Auth0(options?: OAuthUserConfig<Auth0Profile>): OAuthPre
       id: "auth0",
       name: "Auth0",
       type: "oidc",
+      // trustEmail (see SECURITY.md, "Identity"): Auth0 tenants can let users sign up with unverified addresses; the `email_verified` claim decides.
+      trustEmail: false,
       profile: (profile) => ({
         id: profile.sub,
         name: profile.name ?? profile.nickname ?? null,

@@ -39,6 +39,8 @@ export default function Authentik(options?: OAuthUserConfig<AuthentikProfile>): 
       id: "authentik",
       name: "authentik",
       type: "oidc",
+      // trustEmail (see SECURITY.md, "Identity"): Self-hosted; admins may set emails unchecked. The `email_verified` claim decides (authentik often sends false).
+      trustEmail: false,
       profile: (profile) => ({
         id: profile.sub,
         name: profile.name || profile.preferred_username || null,

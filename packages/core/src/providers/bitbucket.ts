@@ -44,6 +44,8 @@ export default function Bitbucket(options?: OAuthUserConfig<BitbucketProfile>): 
       id: "bitbucket",
       name: "Bitbucket",
       type: "oauth",
+      // trustEmail (see SECURITY.md, "Identity"): The preset takes the email only from `/user/emails` entries with `is_confirmed: true`.
+      trustEmail: true,
       authorization: { url: "https://bitbucket.org/site/oauth2/authorize", params: { scope: "account email" } },
       token: "https://bitbucket.org/site/oauth2/access_token",
       userinfo: {

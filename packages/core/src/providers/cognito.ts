@@ -42,6 +42,8 @@ export default function Cognito(options?: OAuthUserConfig<CognitoProfile>): OAut
       id: "cognito",
       name: "Cognito",
       type: "oidc",
+      // trustEmail (see SECURITY.md, "Identity"): User pools may hold unverified addresses; the `email_verified` claim decides.
+      trustEmail: false,
       profile: (profile) => ({
         id: profile.sub,
         name: profile.name ?? profile.preferred_username ?? profile["cognito:username"],

@@ -48,6 +48,8 @@ export default function Discord(options?: OAuthUserConfig<DiscordProfile>): OAut
       id: "discord",
       name: "Discord",
       type: "oauth",
+      // trustEmail (see SECURITY.md, "Identity"): Discord accounts may have unverified emails; its `verified` field says whether this one is.
+      trustEmail: (profile) => profile.verified === true,
       authorization: { url: "https://discord.com/oauth2/authorize", params: { scope: "identify email" } },
       token: "https://discord.com/api/oauth2/token",
       userinfo: "https://discord.com/api/users/@me",

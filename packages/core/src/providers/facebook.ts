@@ -25,6 +25,8 @@ export default function Facebook(options?: OAuthUserConfig<FacebookProfile>): OA
       id: "facebook",
       name: "Facebook",
       type: "oauth",
+      // trustEmail (see SECURITY.md, "Identity"): Facebook documents no guarantee that the returned email is verified, and sends no claim.
+      trustEmail: false,
       authorization: { url: `https://www.facebook.com/${GRAPH_API_VERSION}/dialog/oauth`, params: { scope: "email" } },
       token: `https://graph.facebook.com/${GRAPH_API_VERSION}/oauth/access_token`,
       userinfo: { url: `https://graph.facebook.com/${GRAPH_API_VERSION}/me`, params: { fields: "id,name,email,picture" } },

@@ -66,6 +66,8 @@ export default function GitHub(options?: OAuthUserConfig<GitHubProfile>): OAuthP
       id: "github",
       name: "GitHub",
       type: "oauth",
+      // trustEmail (see SECURITY.md, "Identity"): A GitHub public email can only be a verified one, and the `/user/emails` fallback takes verified entries only.
+      trustEmail: true,
       authorization: { url: "https://github.com/login/oauth/authorize", params: { scope: "read:user user:email" } },
       token: "https://github.com/login/oauth/access_token",
       userinfo: {

@@ -33,6 +33,8 @@ export default function GitLab(options?: OAuthUserConfig<GitLabProfile>): OAuthP
       id: "gitlab",
       name: "GitLab",
       type: "oauth",
+      // trustEmail (see SECURITY.md, "Identity"): Self-managed GitLab can skip email confirmation; `/user` says nothing about it.
+      trustEmail: false,
       authorization: { url: "https://gitlab.com/oauth/authorize", params: { scope: "read_user" } },
       token: "https://gitlab.com/oauth/token",
       userinfo: "https://gitlab.com/api/v4/user",

@@ -36,6 +36,8 @@ export default function Google(options?: OAuthUserConfig<GoogleProfile>): OAuthP
       id: "google",
       name: "Google",
       type: "oidc",
+      // trustEmail (see SECURITY.md, "Identity"): Google sends `email_verified`; that claim decides (also for Workspace addresses).
+      trustEmail: false,
       issuer: "https://accounts.google.com",
       profile: (profile) => ({ id: profile.sub, name: profile.name ?? null, email: profile.email, image: profile.picture ?? null }),
       style: { brandColor: "#1a73e8", text: "#fff" },

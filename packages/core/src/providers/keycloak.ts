@@ -40,6 +40,8 @@ export default function Keycloak(options?: OAuthUserConfig<KeycloakProfile>): OA
       id: "keycloak",
       name: "Keycloak",
       type: "oidc",
+      // trustEmail (see SECURITY.md, "Identity"): Realms may skip email verification; the `email_verified` claim decides.
+      trustEmail: false,
       profile: standardClaimsProfile,
       style: { brandColor: "#4d4d4d", text: "#fff" },
     },

@@ -34,6 +34,8 @@ export default function LinkedIn(options?: OAuthUserConfig<LinkedInProfile>): OA
       id: "linkedin",
       name: "LinkedIn",
       type: "oidc",
+      // trustEmail (see SECURITY.md, "Identity"): LinkedIn sends `email_verified`; that claim decides.
+      trustEmail: false,
       issuer: "https://www.linkedin.com/oauth",
       authorization: { params: { scope: "openid profile email" } },
       client: { token_endpoint_auth_method: "client_secret_post" },

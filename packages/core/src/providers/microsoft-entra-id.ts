@@ -40,6 +40,8 @@ export default function MicrosoftEntraID(options?: OAuthUserConfig<MicrosoftEntr
       id: "microsoft-entra-id",
       name: "Microsoft Entra ID",
       type: "oidc",
+      // trustEmail (see SECURITY.md, "Identity"): The `email` claim is a mutable attribute any tenant admin sets without proof (multi-tenant apps see foreign tenants); never trusted.
+      trustEmail: false,
       issuer: "https://login.microsoftonline.com/common/v2.0",
       authorization: { params: { scope: "openid profile email User.Read" } },
       profile: (profile) => ({

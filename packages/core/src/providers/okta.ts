@@ -40,6 +40,8 @@ export default function Okta(options?: OAuthUserConfig<OktaProfile>): OAuthPrese
       id: "okta",
       name: "Okta",
       type: "oidc",
+      // trustEmail (see SECURITY.md, "Identity"): Okta orgs may hold unverified addresses; the `email_verified` claim decides.
+      trustEmail: false,
       profile: standardClaimsProfile,
       style: { brandColor: "#00297a", text: "#fff" },
     },

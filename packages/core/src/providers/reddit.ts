@@ -34,6 +34,8 @@ export default function Reddit(options?: OAuthUserConfig<RedditProfile>): OAuthP
       id: "reddit",
       name: "Reddit",
       type: "oauth",
+      // trustEmail (see SECURITY.md, "Identity"): Reddit returns no email address.
+      trustEmail: false,
       authorization: { url: "https://www.reddit.com/api/v1/authorize", params: { scope: "identity" } },
       token: "https://www.reddit.com/api/v1/access_token",
       userinfo: "https://oauth.reddit.com/api/v1/me",

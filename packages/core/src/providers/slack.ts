@@ -40,6 +40,8 @@ export default function Slack(options?: OAuthUserConfig<SlackProfile>): OAuthPre
       id: "slack",
       name: "Slack",
       type: "oidc",
+      // trustEmail (see SECURITY.md, "Identity"): Slack sends `email_verified`; that claim decides.
+      trustEmail: false,
       issuer: "https://slack.com",
       authorization: { params: { scope: "openid profile email" } },
       checks: ["nonce", "state"],

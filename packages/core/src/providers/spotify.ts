@@ -39,6 +39,8 @@ export default function Spotify(options?: OAuthUserConfig<SpotifyProfile>): OAut
       id: "spotify",
       name: "Spotify",
       type: "oauth",
+      // trustEmail (see SECURITY.md, "Identity"): Spotify does not verify the addresses it returns.
+      trustEmail: false,
       authorization: { url: "https://accounts.spotify.com/authorize", params: { scope: "user-read-email" } },
       token: "https://accounts.spotify.com/api/token",
       userinfo: "https://api.spotify.com/v1/me",

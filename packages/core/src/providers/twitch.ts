@@ -32,6 +32,8 @@ export default function Twitch(options?: OAuthUserConfig<TwitchProfile>): OAuthP
       id: "twitch",
       name: "Twitch",
       type: "oidc",
+      // trustEmail (see SECURITY.md, "Identity"): Twitch sends `email_verified` when asked for it (the preset asks); that claim decides.
+      trustEmail: false,
       issuer: "https://id.twitch.tv/oauth2",
       authorization: {
         params: {

@@ -34,6 +34,8 @@ export default function Twitter(options?: OAuthUserConfig<TwitterProfile>): OAut
       id: "twitter",
       name: "X",
       type: "oauth",
+      // trustEmail (see SECURITY.md, "Identity"): The preset takes only `confirmed_email`, which X returns for confirmed addresses only.
+      trustEmail: true,
       authorization: { url: "https://x.com/i/oauth2/authorize", params: { scope: "users.read tweet.read offline.access" } },
       token: "https://api.x.com/2/oauth2/token",
       userinfo: { url: "https://api.x.com/2/users/me", params: { "user.fields": "profile_image_url" } },

@@ -68,8 +68,18 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
   profile?: (profile: P, tokens: TokenSet) => Awaitable<User>;
   /** Picks what is stored of the token response in the account row. */
   account?: (tokens: TokenSet) => Partial<Account> | undefined | null;
-  /** Links this account to an existing user with the same email. Only for providers that verify emails. */
+  /**
+   * Links this account to an existing user with the same email. Only ever on a proven address: the
+   * provider must vouch for the profile's email, and the existing user's email must be verified.
+   */
   allowDangerousEmailAccountLinking?: boolean;
+  /**
+   * Whether the provider guarantees that the profile's email is verified when it sends no
+   * `email_verified` claim (a flag, or a function of the raw profile). Without it, and without
+   * `email_verified: true`, the email is not stored as the user's email. An explicit
+   * `email_verified: false` always wins. Presets set it only where the provider guarantees it.
+   */
+  trustEmail?: boolean | ((profile: P) => boolean);
   /** Base URL of a redirect proxy; overrides `config.redirectProxyUrl` for this provider. */
   redirectProxyUrl?: string;
   /** Refresh the access token with the refresh token when it is about to expire. */
@@ -172,6 +182,12 @@ export interface WebAuthnConfig extends CommonProviderOptions {
   userVerification?: "required" | "preferred";
   /** Whether the credential must be discoverable (stored on the authenticator). Passkeys require it. */
   residentKey?: "required" | "preferred";
+  /**
+   * Whether `webauthn-options?action=authenticate&email=…` lists that user's credential ids in
+   * `allowCredentials`. Off by default: it tells anyone which addresses have passkeys, and discoverable
+   * credentials need no list.
+   */
+  allowCredentialsForEmail?: boolean;
   [option: string]: unknown;
 }
 

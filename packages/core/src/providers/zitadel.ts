@@ -42,6 +42,8 @@ export default function Zitadel(options?: OAuthUserConfig<ZitadelProfile>): OAut
       id: "zitadel",
       name: "ZITADEL",
       type: "oidc",
+      // trustEmail (see SECURITY.md, "Identity"): Zitadel sends `email_verified`; that claim decides.
+      trustEmail: false,
       profile: standardClaimsProfile,
       style: { brandColor: "#3b4ad9", text: "#fff" },
     },

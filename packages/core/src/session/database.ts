@@ -98,11 +98,16 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
       }
     }
     const refreshed = await refreshAccountsIfDue(options, found.user.id);
-    const session = (await options.callbacks.session({
-      session: { ...stored, user: found.user, expires: stored.expires.toISOString() } as unknown as Session & AdapterSession,
+    // The callback gets `expires` as the Date that `AdapterSession` types; the client gets an ISO string.
+    const returned = (await options.callbacks.session({
+      session: { ...stored, user: found.user },
       user: found.user,
       ...(update ? { trigger: "update" as const, newSession: update.data } : {}),
-    })) as Session & { error?: string };
+    })) as Omit<Session, "expires"> & { error?: string; expires: unknown };
+    const session: Session & { error?: string } = {
+      ...returned,
+      expires: returned.expires instanceof Date ? returned.expires.toISOString() : (returned.expires as string),
+    };
     if (!refreshed) session.error = "RefreshTokenError";
     await options.events.session({ session });
     return { session, cookies };

@@ -5,17 +5,48 @@
  * they stay in the account row. When an access token is within a minute of expiry, the session check
  * refreshes it (rotating the refresh token if the provider does); when that fails, the session carries
  * `error: "RefreshTokenError"` so the app can ask the user to sign in again.
+ *
+ * Refresh is single-flight. Providers that rotate refresh tokens treat a second use of one as theft and
+ * revoke the grant, so parallel session checks must not each spend it:
+ * - in one process, concurrent refreshes from the same refresh token (JWT: the same cookie in two tabs
+ *   or eight parallel requests) share one request to the provider, and its result is reused for
+ *   {@link REUSE_GRACE_MS} by late requests that still carry the old cookie;
+ * - with database sessions, the refresh of one account is one promise per process; it re-reads the row
+ *   first (another instance may have refreshed meanwhile) and stores the new tokens with the adapter's
+ *   `swapAccountTokens` (`… WHERE refresh_token = $old`), so an instance that lost the race keeps the
+ *   winner's tokens instead of overwriting them.
+ * Across instances WITHOUT a database (JWT sessions only) nothing is shared: two instances that receive
+ * the same due cookie at the same moment both spend the refresh token. Route a user's requests to one
+ * instance (sticky sessions) or use database sessions when the provider rotates refresh tokens. With a
+ * database, two instances can still both call the provider if they read the row within the same instant;
+ * the conditional write keeps the row consistent, and the provider decides whether the second use is fatal.
  */
+import type { AdapterAccount } from "../adapters.js";
+import { sha256Hex } from "../crypto/compare.js";
 import type { InternalOptions } from "../internal-types.js";
 import type { JWT } from "../jwt.js";
 import { refreshAccessToken } from "../oauth/index.js";
-import type { OAuthConfig } from "../providers/types.js";
+import type { OAuthConfig, TokenSet } from "../providers/types.js";
 import type { Account } from "../types.js";
+import { SingleFlight } from "./single-flight.js";
 
 /** The claim of the session token that holds the provider's tokens. */
 export const OAUTH_CLAIM = "oauth";
 /** Refresh this many seconds before the access token expires. */
 const REFRESH_MARGIN = 60;
+/** How long a finished refresh is handed to late requests that still carry the old refresh token. */
+export const REUSE_GRACE_MS = 30_000;
+
+/** JWT sessions: refreshes by provider + (hash of the) old refresh token. */
+const tokenRefreshes = new SingleFlight<TokenSet>(REUSE_GRACE_MS);
+/** Database sessions: refreshes by provider + account; the row is the shared state, so no grace. */
+const accountRefreshes = new SingleFlight<void>(0);
+
+/** One refresh per provider + refresh token in this process (see the module comment). */
+async function sharedRefresh(provider: OAuthConfig, refreshToken: string): Promise<TokenSet> {
+  const key = await sha256Hex(`${provider.id}\u0000${refreshToken}`);
+  return tokenRefreshes.run(key, () => refreshAccessToken(provider, refreshToken));
+}
 
 /** Provider tokens kept in a session token. */
 export interface StoredOAuthTokens {
@@ -63,7 +94,7 @@ export async function refreshIfDue(options: InternalOptions, token: JWT): Promis
   const provider = refreshingProvider(options, stored.provider);
   if (!provider) return token;
   try {
-    const fresh = await refreshAccessToken(provider, stored.refresh_token);
+    const fresh = await sharedRefresh(provider, stored.refresh_token);
     const updated: StoredOAuthTokens = {
       provider: stored.provider,
       access_token: fresh.access_token ?? stored.access_token,
@@ -91,19 +122,35 @@ export async function refreshAccountsIfDue(options: InternalOptions, userId: str
     const provider = refreshingProvider(options, account.provider);
     if (!provider || !account.refresh_token || !isDue(account.expires_at)) continue;
     try {
-      const fresh = await refreshAccessToken(provider, account.refresh_token);
-      await adapter.updateAccount({
-        provider: account.provider,
-        providerAccountId: account.providerAccountId,
-        access_token: fresh.access_token,
-        refresh_token: fresh.refresh_token ?? account.refresh_token,
-        expires_at: fresh.expires_at,
-        ...(fresh.id_token ? { id_token: fresh.id_token } : {}),
-      });
+      const key = `${account.provider}\u0000${account.providerAccountId}`;
+      await accountRefreshes.run(key, () => refreshAccount(options, provider, account));
     } catch (error) {
       options.logger.error(error as Error);
       ok = false;
     }
   }
   return ok;
+}
+
+/**
+ * Refreshes one account row: re-reads it (another instance may have refreshed since the list), spends
+ * its refresh token once, and writes the new tokens only if the row still holds the spent one.
+ */
+async function refreshAccount(options: InternalOptions, provider: OAuthConfig, listed: AdapterAccount): Promise<void> {
+  const adapter = options.adapter!;
+  const account = adapter.getAccount ? await adapter.getAccount(listed.providerAccountId, listed.provider) : listed;
+  if (!account?.refresh_token || !isDue(account.expires_at)) return;
+  const previous = account.refresh_token;
+  const fresh = await refreshAccessToken(provider, previous);
+  const tokens = {
+    provider: account.provider,
+    providerAccountId: account.providerAccountId,
+    access_token: fresh.access_token,
+    refresh_token: fresh.refresh_token ?? previous,
+    expires_at: fresh.expires_at,
+    ...(fresh.id_token ? { id_token: fresh.id_token } : {}),
+  };
+  // `null`: another instance stored its refresh first; the row holds valid tokens, ours are dropped.
+  if (adapter.swapAccountTokens) await adapter.swapAccountTokens(tokens, previous);
+  else await adapter.updateAccount!(tokens);
 }

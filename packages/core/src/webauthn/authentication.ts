@@ -22,13 +22,14 @@ function queryEmail(value: string | undefined): string | undefined {
 }
 
 /**
- * The options of `navigator.credentials.get()`. With an `email` of a known user, `allowCredentials` lists
- * that user's passkeys; otherwise it is empty and the browser offers any discoverable passkey of this
- * site (the passkey button and conditional UI).
+ * The options of `navigator.credentials.get()`. `allowCredentials` is empty, and the browser offers any
+ * discoverable passkey of this site (the passkey button and conditional UI). Only with the provider's
+ * `allowCredentialsForEmail` does an `email` of a known user list that user's passkeys — which tells
+ * anyone asking whether the address has an account with passkeys.
  */
 export async function authenticationOptions(ctx: WebAuthnContext) {
   const { adapter, provider, rp } = ctx;
-  const email = queryEmail(ctx.request.query.email);
+  const email = provider.allowCredentialsForEmail === true ? queryEmail(ctx.request.query.email) : undefined;
   const user = email ? await adapter.getUserByEmail(email) : null;
   const authenticators: AdapterAuthenticator[] = user ? await adapter.listAuthenticatorsByUserId(user.id) : [];
   return ctx.server.generateAuthenticationOptions({

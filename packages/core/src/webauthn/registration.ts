@@ -21,8 +21,11 @@ export type VerifiedPasskey = Omit<AdapterAuthenticator, "userId" | "providerAcc
 
 /**
  * Who registers. A signed-in user adds a passkey to their own account (any `email` in the query is
- * ignored); otherwise a new user registers with `email`, refused with `AccountNotLinked` when a user with
- * that email exists (they must sign in first, so nobody can attach a passkey to someone else's account).
+ * ignored); otherwise a new user registers. The address a new user types is only a display name: a
+ * passkey proves nothing about it, so it becomes the user's `name` (and the passkey's user name), never
+ * their `email`, and it is not looked up — the options are the same whether or not someone uses that
+ * address, so they tell nobody which addresses have accounts. To attach a proven address, sign in with
+ * an email link first and add the passkey while signed in.
  */
 export async function registrationSubject(ctx: WebAuthnContext): Promise<RegistrationSubject> {
   const { options, request, adapter } = ctx;
@@ -37,9 +40,6 @@ export async function registrationSubject(ctx: WebAuthnContext): Promise<Registr
     email = normalizeEmail(request.query.email);
   } catch (error) {
     throw new WebAuthnVerificationError("A valid email address is needed to register a passkey.", { cause: error as Error });
-  }
-  if (await adapter.getUserByEmail(email)) {
-    throw new AccountNotLinked("A user with this email exists already: sign in first, then add a passkey.");
   }
   return { id: crypto.randomUUID(), email, signedIn: false };
 }
@@ -58,8 +58,8 @@ export async function registrationOptions(ctx: WebAuthnContext, subject: Registr
   return ctx.server.generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
-    userName: subject.email || subject.id,
-    userDisplayName: subject.name || subject.email,
+    userName: subject.email || subject.name || subject.id,
+    userDisplayName: subject.name || subject.email || subject.id,
     userID: userHandle(subject.id),
     timeout: provider.timeout,
     attestationType: "none",
@@ -74,17 +74,13 @@ export async function registrationOptions(ctx: WebAuthnContext, subject: Registr
 
 /**
  * Checks, before anything is stored, that the subject of the challenge can still register: the same
- * user is signed in, or (new user) the email is still free.
+ * user is signed in. A new user claims no address, so there is nothing else to check.
  */
 export async function assertSubjectStillValid(ctx: WebAuthnContext, subject: RegistrationSubject): Promise<void> {
-  const { options, request, adapter } = ctx;
+  const { options, request } = ctx;
   if (subject.signedIn) {
     const current = await options.sessionStrategy.currentUser(options, request);
     if (current?.id !== subject.id) throw new AccountNotLinked("The passkey was started for another signed-in user.");
-    return;
-  }
-  if (await adapter.getUserByEmail(subject.email)) {
-    throw new AccountNotLinked("A user with this email was created meanwhile: sign in first, then add a passkey.");
   }
 }
 
@@ -129,7 +125,8 @@ export async function registrationCandidate(
   const user = subject.signedIn ? await ctx.adapter.getUser(subject.id) : null;
   if (subject.signedIn && !user) throw new AccountNotLinked("The signed-in user is not in the database.");
   return {
-    user: user ?? { id: subject.id, email: subject.email, emailVerified: null, name: subject.name ?? null },
+    // A new user's typed address is a display name only (see registrationSubject).
+    user: user ?? { id: subject.id, email: null, emailVerified: null, name: subject.name || subject.email },
     account: { userId: subject.id, type: "webauthn", provider: ctx.provider.id, providerAccountId: passkey.credentialID },
   };
 }
@@ -137,7 +134,7 @@ export async function registrationCandidate(
 /**
  * Stores the registration: the user (when new), the account (type `webauthn`, providerAccountId = the
  * credential id) and the authenticator, firing `createUser` and `linkAccount`. A new user whose
- * registration fails half-way is deleted again, so the email is not left taken by a user without a passkey.
+ * registration fails half-way is deleted again, so no user without a passkey is left behind.
  */
 export async function storeRegistration(
   ctx: WebAuthnContext,
@@ -148,16 +145,7 @@ export async function storeRegistration(
   const { adapter, options } = ctx;
   let user = candidate.user;
   if (!subject.signedIn) {
-    try {
-      user = await adapter.createUser(candidate.user);
-    } catch (error) {
-      if (await adapter.getUserByEmail(subject.email)) {
-        throw new AccountNotLinked("A user with this email was created meanwhile: sign in first, then add a passkey.", {
-          cause: error as Error,
-        });
-      }
-      throw error;
-    }
+    user = await adapter.createUser(candidate.user);
   }
   const account: AdapterAccount = { ...candidate.account, userId: user.id };
   try {

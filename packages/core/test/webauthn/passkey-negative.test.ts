@@ -9,6 +9,7 @@ import { Auth } from "../../src/auth.js";
 import type { AuthError } from "../../src/errors.js";
 import Passkey, { type PasskeyOptions } from "../../src/providers/passkey.js";
 import type { AuthConfig } from "../../src/types.js";
+import { storedCredentialId } from "../../src/webauthn/encoding.js";
 import { authClient } from "../helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase, sharedPglite } from "../helpers/database.js";
 import { SoftAuthenticator } from "./soft-authenticator.js";
@@ -44,7 +45,7 @@ async function setup(overrides: Partial<AuthConfig> = {}, passkeys: PasskeyOptio
     ...overrides,
   };
   const authenticator = new SoftAuthenticator(ORIGIN);
-  return { ...db, config, errors, warnings, events, authenticator, client: () => authClient(config, ORIGIN) };
+  return { ...db, hosted: db.client, config, errors, warnings, events, authenticator, client: () => authClient(config, ORIGIN) };
 }
 type App = Awaited<ReturnType<typeof setup>>;
 
@@ -68,16 +69,25 @@ async function post(client: Client, action: string, data: unknown, options: { cs
   });
 }
 
-/** Registers `email` through the routes; returns the client (signed in) and the stored authenticator. */
+/**
+ * Registers a new passkey user who typed `email` (a display name only: a passkey proves no address)
+ * through the routes; returns the client (signed in), the user and the stored authenticator.
+ */
 async function registerUser(app: App, email = "ada@example.com", provider = "passkey") {
   const client = app.client();
   const { body } = await getOptions(client, "register", { email }, provider);
-  const response = await post(client, "register", await app.authenticator.register(body.options), { provider });
+  const registration = await app.authenticator.register(body.options);
+  const response = await post(client, "register", registration, { provider });
   expect(response.status).toBe(302);
   expect(response.headers.get("location")).toBe(`${ORIGIN}/`);
-  const user = await app.adapter.getUserByEmail!(email);
-  const [stored] = await app.adapter.listAuthenticatorsByUserId!(user!.id);
+  const stored = await app.adapter.getAuthenticator!(storedCredentialId(registration.id));
+  const user = await app.adapter.getUser!(stored!.userId);
   return { client, user: user!, stored: stored! };
+}
+
+/** How many users the database holds. */
+async function userCount(app: App): Promise<number> {
+  return (await app.hosted.db.authlib_users.filter()).length;
 }
 
 function challengeCleared(
@@ -95,7 +105,7 @@ function expectFailure(app: App, response: Awaited<ReturnType<Client["send"]>>, 
 }
 
 describe("passkey callback: attacks and mistakes end in named errors", () => {
-  it("a replayed authentication response fails (the challenge is gone); with the captured cookie put back, the counter stops it", async () => {
+  it("a replayed authentication response fails (the challenge is gone); with the captured cookie put back, the used challenge stops it", async () => {
     const app = await setup();
     await registerUser(app);
     const client = app.client();
@@ -106,7 +116,7 @@ describe("passkey callback: attacks and mistakes end in named errors", () => {
     const first = await post(client, "authenticate", assertion);
     expect(first.headers.get("location")).toBe(`${ORIGIN}/`);
     expect(challengeCleared(first)).toBe(true);
-    expect((await client.session())?.user?.email).toBe("ada@example.com");
+    expect((await client.session())?.user?.name).toBe("ada@example.com");
 
     const replay = await post(client, "authenticate", assertion);
     expectFailure(app, replay, "/auth/error?error=Configuration", "InvalidCheck");
@@ -119,13 +129,53 @@ describe("passkey callback: attacks and mistakes end in named errors", () => {
     expectFailure(app, elsewhere, "/auth/error?error=Configuration", "InvalidCheck");
     expect(await attacker.session()).toBeNull();
 
-    // The same browser, signed out again, with the cookie put back: the signature counter did not move.
+    // The same browser, signed out again, with the cookie put back: the challenge was used already.
     await client.send("/auth/signout", { form: { csrfToken: await client.csrf() } });
     client.jar.cookies.set(CHALLENGE_COOKIE, { name: CHALLENGE_COOKIE, value: captured, attributes: {} });
     const replayWithCookie = await post(client, "authenticate", assertion);
-    expectFailure(app, replayWithCookie, "/auth/error?error=WebAuthnVerificationError", "WebAuthnVerificationError");
-    expect(app.errors.at(-1)?.cause?.err?.message).toMatch(/counter/i);
+    expectFailure(app, replayWithCookie, "/auth/error?error=Configuration", "InvalidCheck");
+    expect(app.errors.at(-1)?.message).toMatch(/answered already/i);
     expect(await client.session()).toBeNull();
+  });
+
+  it("a replayed assertion of a passkey whose counter stays 0 (synced passkeys), with its captured cookie, is refused", async () => {
+    const app = await setup();
+    await registerUser(app);
+    const victim = app.client();
+    const { body } = await getOptions(victim, "authenticate");
+    const captured = victim.jar.get(CHALLENGE_COOKIE)!;
+    const assertion = await app.authenticator.authenticate(body.options, { counter: 0 });
+    await post(victim, "authenticate", assertion);
+    expect((await victim.session())?.user?.name).toBe("ada@example.com");
+
+    // Replayed from the very browser (the binding matches: same CSRF cookie, signed out again): only the
+    // used challenge stops it, since the counter (0) proves nothing.
+    await victim.send("/auth/signout", { form: { csrfToken: await victim.csrf() } });
+    victim.jar.cookies.set(CHALLENGE_COOKIE, { name: CHALLENGE_COOKIE, value: captured, attributes: {} });
+    const replay = await post(victim, "authenticate", assertion);
+    expectFailure(app, replay, "/auth/error?error=Configuration", "InvalidCheck");
+    expect(app.errors.at(-1)?.message).toMatch(/answered already/i);
+    expect(await victim.session()).toBeNull();
+    // The challenge lived in the verification-token table (hashed) and is gone now.
+    expect(await app.hosted.db.authlib_verificationTokens.filter({ identifier: "authlib:webauthn-challenge" })).toEqual([]);
+  });
+
+  it("without verification-token methods, a per-instance used-challenge set refuses the counter-0 replay", async () => {
+    const app = await setup();
+    const { createVerificationToken: _c, useVerificationToken: _u, ...withoutTokens } = app.adapter;
+    const config = { ...app.config, adapter: withoutTokens };
+    await registerUser(app);
+    const victim = authClient(config, ORIGIN);
+    const { body } = await getOptions(victim, "authenticate");
+    const captured = victim.jar.get(CHALLENGE_COOKIE)!;
+    const assertion = await app.authenticator.authenticate(body.options, { counter: 0 });
+    await post(victim, "authenticate", assertion);
+    expect((await victim.session())?.user?.name).toBe("ada@example.com");
+    await victim.send("/auth/signout", { form: { csrfToken: await victim.csrf() } });
+    victim.jar.cookies.set(CHALLENGE_COOKIE, { name: CHALLENGE_COOKIE, value: captured, attributes: {} });
+    expectFailure(app, await post(victim, "authenticate", assertion), "/auth/error?error=Configuration", "InvalidCheck");
+    expect(app.errors.at(-1)?.message).toMatch(/answered already/i);
+    expect(await victim.session()).toBeNull();
   });
 
   it("a response to a challenge from another session fails", async () => {
@@ -227,14 +277,16 @@ describe("passkey callback: attacks and mistakes end in named errors", () => {
     expect(await client.session()).toBeNull();
 
     const { body: registration } = await getOptions(client, "register", { email: "bob@example.com" });
+    const users = await userCount(app);
     const refusedRegistration = await post(client, "register", await app.authenticator.register(registration.options));
     expectFailure(app, refusedRegistration, "/auth/error?error=AccessDenied", "AccessDenied");
-    expect(await app.adapter.getUserByEmail!("bob@example.com")).toBeNull();
+    expect(await userCount(app)).toBe(users);
   });
 
   it("the signIn callback's redirect string is honoured: no session, no stored registration", async () => {
-    const app = await setup({ callbacks: { signIn: ({ user }) => (user.email === "ada@example.com" ? true : "/waitlist") } });
+    const app = await setup({ callbacks: { signIn: ({ user }) => (user.name === "ada@example.com" ? true : "/waitlist") } });
     await registerUser(app);
+    const users = await userCount(app);
     const client = app.client();
     const { body } = await getOptions(client, "register", { email: "bob@example.com" });
     const response = await post(client, "register", await app.authenticator.register(body.options));
@@ -242,7 +294,7 @@ describe("passkey callback: attacks and mistakes end in named errors", () => {
     expect(response.headers.get("location")).toBe(`${ORIGIN}/waitlist`);
     expect(challengeCleared(response)).toBe(true);
     expect(await client.session()).toBeNull();
-    expect(await app.adapter.getUserByEmail!("bob@example.com")).toBeNull();
+    expect(await userCount(app)).toBe(users);
   });
 
   it("a response from another origin, without user verification, or malformed fails", async () => {
@@ -293,25 +345,43 @@ describe("passkey registration rules", () => {
   it("a new user gets user, account and authenticator rows, events, and a session", async () => {
     const app = await setup();
     const { client, user, stored } = await registerUser(app);
-    expect(user).toMatchObject({ email: "ada@example.com", emailVerified: null });
+    // The typed address is a display name: a passkey proves nothing about it.
+    expect(user).toMatchObject({ email: null, name: "ada@example.com", emailVerified: null });
     expect(stored).toMatchObject({ userId: user.id, counter: 0, credentialDeviceType: "singleDevice", transports: "internal" });
     expect(stored.credentialID).toMatch(/^[A-Za-z0-9+/]+=*$/); // standard base64, as Auth.js stores it
     expect(stored.providerAccountId).toBe(stored.credentialID);
     expect(await app.adapter.getAccount!(stored.credentialID, "passkey")).toMatchObject({ userId: user.id, type: "webauthn" });
     expect(app.events.map(([name]) => name)).toEqual(["createUser", "linkAccount", "signIn"]);
     expect(app.events[2]?.[1]).toMatchObject({ isNewUser: true, account: { type: "webauthn", provider: "passkey" } });
-    expect((await client.session())?.user?.email).toBe("ada@example.com");
+    expect((await client.session())?.user).toMatchObject({ email: null, name: "ada@example.com" });
     expect(app.warnings).toEqual(["experimental-webauthn"]);
   });
 
-  it("refuses registering onto an existing user's email when not signed in as them", async () => {
+  // Changed with issue 12: an existing address used to be refused here (AccountNotLinked), which told
+  // anyone which addresses have accounts. Now nothing about the address is looked up or claimed.
+  it("registration options are byte-identical for an existing and an unknown address (apart from challenge and user id)", async () => {
     const app = await setup();
-    await registerUser(app);
+    const owner = await app.adapter.createUser!({ id: crypto.randomUUID(), email: "ada@example.com", emailVerified: new Date() });
+    const normalise = (body: OptionsBody, email: string) =>
+      JSON.stringify({ ...body, options: { ...body.options, challenge: "C", user: { ...body.options.user, id: "U" } } }).replaceAll(
+        email,
+        "E",
+      );
+    const existing = await getOptions(app.client(), "register", { email: "ADA@example.com" });
+    const unknown = await getOptions(app.client(), "register", { email: "nobody@example.com" });
+    expect(existing.response.status).toBe(200);
+    expect(unknown.response.status).toBe(200);
+    expect(normalise(existing.body, "ada@example.com")).toBe(normalise(unknown.body, "nobody@example.com"));
+    expect(existing.response.headers.get("cache-control")).toBe(unknown.response.headers.get("cache-control"));
+
+    // Finishing it makes a separate user that does not hold the address; the owner is untouched.
     const client = app.client();
-    const { response } = await getOptions(client, "register", { email: "ADA@example.com" });
-    expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=AccountNotLinked`);
-    expect(client.jar.get(CHALLENGE_COOKIE)).toBeUndefined();
+    const { body } = await getOptions(client, "register", { email: "ada@example.com" });
+    const response = await post(client, "register", await app.authenticator.register(body.options));
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/`);
+    expect((await client.session())?.user).toMatchObject({ email: null, name: "ada@example.com" });
+    expect(await app.adapter.getUserByEmail!("ada@example.com")).toEqual(owner);
+    expect(await app.adapter.listAuthenticatorsByUserId!(owner.id)).toEqual([]);
   });
 
   it("a signed-in user adds a second passkey to their own account and keeps their session", async () => {
@@ -335,7 +405,8 @@ describe("passkey registration rules", () => {
     const other = app.client();
     const { body: options } = await getOptions(other, "authenticate");
     await post(other, "authenticate", await second.authenticate(options.options));
-    expect((await other.session())?.user?.email).toBe("ada@example.com");
+    expect((await other.session())?.user?.name).toBe("ada@example.com");
+    expect(await userCount(app)).toBe(1);
   });
 
   it("a registration started while signed in cannot be finished after signing out", async () => {
@@ -381,9 +452,20 @@ describe("passkey options route", () => {
     expect(cookie.value).not.toContain(body.options.challenge);
   });
 
-  it("authentication options: allowCredentials for a known email, empty otherwise (discoverable / conditional UI)", async () => {
+  it("authentication options: allowCredentials empty by default, also for a known email (no enumeration)", async () => {
     const app = await setup();
-    const { stored } = await registerUser(app);
+    const { user } = await registerUser(app);
+    await app.adapter.updateUser!({ id: user.id, email: "ada@example.com", emailVerified: new Date() });
+    const client = app.client();
+    for (const query of [{ email: "ada@example.com" }, { email: "nobody@example.com" }, {}] as Array<Record<string, string>>) {
+      expect((await getOptions(client, "authenticate", query)).body.options.allowCredentials).toEqual([]);
+    }
+  });
+
+  it("authentication options with allowCredentialsForEmail: the known email's credentials, empty otherwise", async () => {
+    const app = await setup({}, [{ allowCredentialsForEmail: true }]);
+    const { user, stored } = await registerUser(app);
+    await app.adapter.updateUser!({ id: user.id, email: "ada@example.com", emailVerified: new Date() });
     const client = app.client();
     const known = await getOptions(client, "authenticate", { email: "ada@example.com" });
     expect(known.body.options).toMatchObject({ rpId: "localhost", userVerification: "required", timeout: 300_000 });
