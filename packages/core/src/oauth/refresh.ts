@@ -13,10 +13,12 @@ import { callbackError } from "./failure.js";
 import { requestOptions } from "./http.js";
 import { toTokenSet } from "./profile.js";
 import { serverForTokenResponse } from "./tenant.js";
+import { assertTokenResponse } from "./token-response.js";
 
 /**
  * Exchanges `refreshToken` for new tokens at the provider's token endpoint, with the provider's client
- * authentication; a returned ID token is validated by oauth4webapi. The result has `expires_at`, and
+ * authentication; a returned ID token is validated by oauth4webapi, and the response by
+ * `assertTokenResponse` (bearer tokens only, `azp` and `iat` as at sign-in). The result has `expires_at`, and
  * `refresh_token` is the rotated one when the provider returned a new one, else `refreshToken` (which
  * stays valid at providers that do not rotate).
  *
@@ -36,6 +38,8 @@ export async function refreshAccessToken(provider: OAuthConfig, refreshToken: st
     const response = await conformTokenResponse(await oauth.refreshTokenGrantRequest(server.as, client, clientAuth, refreshToken, options));
     const tokenServer = await serverForTokenResponse(server, response);
     const result = await oauth.processRefreshTokenResponse(tokenServer.as, client, response);
+    // The same rules as at sign-in: a refreshed DPoP-bound token is no Bearer token either.
+    assertTokenResponse(provider.id, client, result);
     const tokens = toTokenSet(result);
     tokens.refresh_token = result.refresh_token ?? refreshToken;
     return tokens;

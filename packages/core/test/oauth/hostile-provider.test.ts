@@ -22,6 +22,7 @@ import {
 } from "../../src/errors.js";
 import { ReadResponse } from "../../src/oauth/bounded-fetch.js";
 import { clearDiscoveryCache, finishAuthorization, type SignedIn, startAuthorization } from "../../src/oauth/index.js";
+import { refreshAccessToken } from "../../src/oauth/refresh.js";
 import GitHub from "../../src/providers/github.js";
 import type { OAuthConfig } from "../../src/providers/types.js";
 import { contextFor, cookieRecord, recordingLogger } from "./support.js";
@@ -398,5 +399,13 @@ describe("ID token claims and token types beyond oauth4webapi's checks", () => {
     const error = await failure(signIn(oauthProvider()));
     expect(error).toBeInstanceOf(UnsupportedTokenType);
     expect(seen).not.toContain("GET /userinfo");
+  });
+
+  it("a refresh answered with token_type DPoP is refused too: the refreshed token is never used as a Bearer token", async () => {
+    handlers["POST /token"] = json({ access_token: "at-2", token_type: "DPoP", refresh_token: "rt-2", expires_in: 3600 });
+    const error = await refreshAccessToken(oauthProvider(), "rt-1").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnsupportedTokenType);
+    handlers["POST /token"] = json({ access_token: "at-3", token_type: "Bearer", refresh_token: "rt-3", expires_in: 3600 });
+    expect(await refreshAccessToken(oauthProvider(), "rt-2")).toMatchObject({ access_token: "at-3", refresh_token: "rt-3" });
   });
 });
