@@ -39,6 +39,9 @@ function warnOnce(logger: LoggerInstance, code: Parameters<LoggerInstance["warn"
   logger.warn(code);
 }
 
+/** What a client is told about any configuration problem: the details go to the server log only. */
+const CONFIGURATION_MESSAGE = "There is a problem with the server configuration. Check the server logs for more information.";
+
 /** Pages a browser navigates to: a configuration error there is shown as the error page. */
 const pageActions = new Set(["signin", "signout", "error", "verify-request"]);
 
@@ -61,13 +64,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   const configError = checkConfig(config);
   if (configError) {
     logOnce(config, logger, configError);
-    return refusal(
-      parsed,
-      config,
-      500,
-      "Configuration",
-      "There is a problem with the server configuration. Check the server logs for more information.",
-    );
+    return refusal(parsed, config, 500, "Configuration", CONFIGURATION_MESSAGE);
   }
 
   try {
@@ -76,13 +73,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     // Logged for the operator; the answer names no host, so a forged one is never reflected.
     logger.error(error as Error);
     if (error instanceof UntrustedHost) return refusal(parsed, config, 400, "UntrustedHost", "This host is not trusted.");
-    return refusal(
-      parsed,
-      config,
-      500,
-      "Configuration",
-      "There is a problem with the server configuration. Check the server logs for more information.",
-    );
+    return refusal(parsed, config, 500, "Configuration", CONFIGURATION_MESSAGE);
   }
 
   const returnRedirectAsJson = request.headers.has("x-auth-return-redirect");
@@ -100,11 +91,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     } catch (secondary) {
       // Last resort: never let an exception escape to the framework.
       logger.error(secondary as Error);
-      return jsonError(
-        500,
-        "Configuration",
-        "There is a problem with the server configuration. Check the server logs for more information.",
-      );
+      return jsonError(500, "Configuration", CONFIGURATION_MESSAGE);
     }
   }
 }

@@ -179,17 +179,7 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
     },
 
     async updateAccount({ provider, providerAccountId, ...tokens }) {
-      const [record] = await accounts.updateWhere(
-        { provider, providerAccountId },
-        {
-          access_token: tokens.access_token,
-          refresh_token: tokens.refresh_token,
-          expires_at: tokens.expires_at,
-          id_token: tokens.id_token,
-          scope: tokens.scope,
-          token_type: tokens.token_type?.toLowerCase(),
-        },
-      );
+      const [record] = await accounts.updateWhere({ provider, providerAccountId }, tokenColumns(tokens));
       return record ? toAdapterAccount(record) : null;
     },
 
@@ -197,14 +187,7 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
       // One conditional UPDATE: of two instances that refreshed with the same token, only the first write lands.
       const [record] = await accounts.updateWhere(
         { provider, providerAccountId, refresh_token: previousRefreshToken },
-        {
-          access_token: tokens.access_token,
-          refresh_token: tokens.refresh_token,
-          expires_at: tokens.expires_at,
-          id_token: tokens.id_token,
-          scope: tokens.scope,
-          token_type: tokens.token_type?.toLowerCase(),
-        },
+        tokenColumns(tokens),
       );
       return record ? toAdapterAccount(record) : null;
     },
@@ -276,6 +259,18 @@ function toAdapterUser(record: AuthlibUserRecord): AdapterUser {
     emailVerified: record.emailVerified ?? null,
     name: record.name ?? null,
     image: record.image ?? null,
+  };
+}
+
+/** The token columns an account update writes (`token_type` lower-cased, as on insert). */
+function tokenColumns(tokens: Partial<AdapterAccount>) {
+  return {
+    access_token: tokens.access_token,
+    refresh_token: tokens.refresh_token,
+    expires_at: tokens.expires_at,
+    id_token: tokens.id_token,
+    scope: tokens.scope,
+    token_type: tokens.token_type?.toLowerCase(),
   };
 }
 

@@ -5,6 +5,7 @@
 import { parse as parseCookies } from "cookie";
 import { UnknownAction } from "../errors.js";
 import type { AuthAction, RequestInternal } from "../internal-types.js";
+import { readAtMost } from "./read-stream.js";
 
 const actions: ReadonlySet<string> = new Set<AuthAction>([
   "providers",
@@ -95,32 +96,12 @@ async function readBody(request: Request): Promise<Record<string, unknown>> {
 /** The body as text, or `undefined` when it is larger than `limit` bytes or cannot be read. */
 async function readLimited(body: ReadableStream<Uint8Array> | null, limit: number): Promise<string | undefined> {
   if (!body) return "";
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        // Not awaited: this body is a tee of the request's (clone()), and cancelling one branch of a tee
-        // settles only once the source ends, which a client can postpone forever.
-        void reader.cancel().catch(() => {});
-        return undefined;
-      }
-      chunks.push(value);
-    }
+    const result = await readAtMost(body, limit);
+    return "bytes" in result ? new TextDecoder().decode(result.bytes) : undefined;
   } catch {
     return undefined;
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
 }
 
 /** A string field of the body, or `undefined` when absent or not a string. */

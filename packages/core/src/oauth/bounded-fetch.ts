@@ -8,6 +8,7 @@
  * @module oauth/bounded-fetch
  */
 import { InvalidProvider, ProviderResponseTooLarge } from "../errors.js";
+import { readAtMost } from "../http/read-stream.js";
 
 /** The default of a provider's `maxResponseBytes`: 1 MiB, far above any real discovery, token or userinfo body. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -73,34 +74,6 @@ function tooLarge(url: string, limit: number, bytesRead: number, declared?: numb
   );
 }
 
-/**
- * Reads `body` into one buffer, never holding more than `limit` bytes: the stream is cancelled (and the
- * connection dropped) as soon as a chunk would pass the limit.
- */
-async function readAtMost(body: ReadableStream<Uint8Array>, url: string, limit: number): Promise<Uint8Array> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      // Cancelling drops the connection; not awaited, so nothing here waits on the provider.
-      void reader.cancel().catch(() => {});
-      throw tooLarge(url, limit, size);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-}
-
 /** `RequestInit` as oauth4webapi passes it (its bodies include a `Uint8Array`, which `fetch` accepts). */
 export type ProviderFetchInit = Omit<RequestInit, "body"> & { body?: BodyInit | Uint8Array | null };
 
@@ -138,7 +111,9 @@ export function boundedFetch(limit: number): (url: string, init?: ProviderFetchI
       await response.body?.cancel().catch(() => {});
       return new ReadResponse(null, init2);
     }
-    const bytes = await readAtMost(response.body, url, limit);
+    const read = await readAtMost(response.body, limit);
+    if (!("bytes" in read)) throw tooLarge(url, limit, read.read);
+    const { bytes } = read;
     if (!isJsonType(response.headers.get("content-type"))) return new ReadResponse(bytes, init2);
     let parsed: unknown;
     try {
