@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { InvalidEndpoints, InvalidProvider, OAuthCallbackError } from "../../src/errors.js";
 import { clearDiscoveryCache, finishAuthorization, refreshAccessToken, type SignedIn, startAuthorization } from "../../src/oauth/index.js";
 import type { OAuthConfig } from "../../src/providers/types.js";
-import { contextFor, cookieRecord } from "./support.js";
+import { contextFor, cookieRecord, endpointsProvider } from "./support.js";
 
 interface FakeResponse {
   status?: number;
@@ -71,17 +71,7 @@ function idToken(claims: Record<string, unknown>): Promise<string> {
 }
 
 function oauthProvider(overrides: Partial<OAuthConfig> = {}): OAuthConfig {
-  return {
-    id: "fake",
-    name: "Fake",
-    type: "oauth",
-    authorization: `${origin}/authorize`,
-    token: `${origin}/token`,
-    userinfo: `${origin}/userinfo`,
-    clientId: "client",
-    clientSecret: "secret",
-    ...overrides,
-  };
+  return endpointsProvider(origin, "fake", overrides);
 }
 
 function oidcProvider(overrides: Partial<OAuthConfig> = {}): OAuthConfig {

@@ -25,7 +25,7 @@ import { clearDiscoveryCache, finishAuthorization, type SignedIn, startAuthoriza
 import { refreshAccessToken } from "../../src/oauth/refresh.js";
 import GitHub from "../../src/providers/github.js";
 import type { OAuthConfig } from "../../src/providers/types.js";
-import { contextFor, cookieRecord, recordingLogger } from "./support.js";
+import { contextFor, cookieRecord, endpointsProvider, recordingLogger } from "./support.js";
 
 const MB = 1024 * 1024;
 const HUGE = 50 * MB;
@@ -153,17 +153,7 @@ function idToken(claims: Record<string, unknown>): Promise<string> {
 }
 
 function oauthProvider(overrides: Partial<OAuthConfig> = {}): OAuthConfig {
-  return {
-    id: "scripted",
-    name: "Scripted",
-    type: "oauth",
-    authorization: `${origin}/authorize`,
-    token: `${origin}/token`,
-    userinfo: `${origin}/userinfo`,
-    clientId: "client",
-    clientSecret: "secret",
-    ...overrides,
-  };
+  return endpointsProvider(origin, "scripted", overrides);
 }
 
 function oidcProvider(overrides: Partial<OAuthConfig> = {}): OAuthConfig {

@@ -42,3 +42,18 @@ export function contextFor(provider: OAuthConfig, overrides: Partial<OAuthContex
 export function cookieRecord(cookies: Cookie[]): Record<string, string> {
   return Object.fromEntries(cookies.filter((c) => c.options.maxAge !== 0).map((c) => [c.name, c.value]));
 }
+
+/** An OAuth 2 provider with explicit endpoints on a scripted server at `origin` (client "client" / "secret"). */
+export function endpointsProvider(origin: string, id: string, overrides: Partial<OAuthConfig> = {}): OAuthConfig {
+  return {
+    id,
+    name: id,
+    type: "oauth",
+    authorization: `${origin}/authorize`,
+    token: `${origin}/token`,
+    userinfo: `${origin}/userinfo`,
+    clientId: "client",
+    clientSecret: "secret",
+    ...overrides,
+  };
+}

@@ -138,45 +138,34 @@ describe("passkey callback: attacks and mistakes end in named errors", () => {
     expect(await client.session()).toBeNull();
   });
 
-  it("a replayed assertion of a passkey whose counter stays 0 (synced passkeys), with its captured cookie, is refused", async () => {
-    const app = await setup();
-    await registerUser(app);
-    const victim = app.client();
-    const { body } = await getOptions(victim, "authenticate");
-    const captured = victim.jar.get(CHALLENGE_COOKIE)!;
-    const assertion = await app.authenticator.authenticate(body.options, { counter: 0 });
-    await post(victim, "authenticate", assertion);
-    expect((await victim.session())?.user?.name).toBe("ada@example.com");
+  it.each([
+    ["in the verification-token table (hashed)", true],
+    ["without verification-token methods, in the per-instance used-challenge set", false],
+  ])(
+    "a replayed counter-0 assertion (synced passkeys) with its captured cookie is refused: the challenge was stored %s",
+    async (_, withTokens) => {
+      const app = await setup();
+      const { createVerificationToken: _c, useVerificationToken: _u, ...withoutTokens } = app.adapter;
+      const config = withTokens ? app.config : { ...app.config, adapter: withoutTokens };
+      await registerUser(app);
+      const victim = authClient(config, ORIGIN);
+      const { body } = await getOptions(victim, "authenticate");
+      const captured = victim.jar.get(CHALLENGE_COOKIE)!;
+      const assertion = await app.authenticator.authenticate(body.options, { counter: 0 });
+      await post(victim, "authenticate", assertion);
+      expect((await victim.session())?.user?.name).toBe("ada@example.com");
 
-    // Replayed from the very browser (the binding matches: same CSRF cookie, signed out again): only the
-    // used challenge stops it, since the counter (0) proves nothing.
-    await victim.send("/auth/signout", { form: { csrfToken: await victim.csrf() } });
-    victim.jar.cookies.set(CHALLENGE_COOKIE, { name: CHALLENGE_COOKIE, value: captured, attributes: {} });
-    const replay = await post(victim, "authenticate", assertion);
-    expectFailure(app, replay, "/auth/error?error=Configuration", "InvalidCheck");
-    expect(app.errors.at(-1)?.message).toMatch(/answered already/i);
-    expect(await victim.session()).toBeNull();
-    // The challenge lived in the verification-token table (hashed) and is gone now.
-    expect(await app.hosted.db.authlib_verificationTokens.filter({ identifier: "authlib:webauthn-challenge" })).toEqual([]);
-  });
-
-  it("without verification-token methods, a per-instance used-challenge set refuses the counter-0 replay", async () => {
-    const app = await setup();
-    const { createVerificationToken: _c, useVerificationToken: _u, ...withoutTokens } = app.adapter;
-    const config = { ...app.config, adapter: withoutTokens };
-    await registerUser(app);
-    const victim = authClient(config, ORIGIN);
-    const { body } = await getOptions(victim, "authenticate");
-    const captured = victim.jar.get(CHALLENGE_COOKIE)!;
-    const assertion = await app.authenticator.authenticate(body.options, { counter: 0 });
-    await post(victim, "authenticate", assertion);
-    expect((await victim.session())?.user?.name).toBe("ada@example.com");
-    await victim.send("/auth/signout", { form: { csrfToken: await victim.csrf() } });
-    victim.jar.cookies.set(CHALLENGE_COOKIE, { name: CHALLENGE_COOKIE, value: captured, attributes: {} });
-    expectFailure(app, await post(victim, "authenticate", assertion), "/auth/error?error=Configuration", "InvalidCheck");
-    expect(app.errors.at(-1)?.message).toMatch(/answered already/i);
-    expect(await victim.session()).toBeNull();
-  });
+      // Replayed from the very browser (the binding matches: same CSRF cookie, signed out again): only the
+      // used challenge stops it, since the counter (0) proves nothing.
+      await victim.send("/auth/signout", { form: { csrfToken: await victim.csrf() } });
+      victim.jar.cookies.set(CHALLENGE_COOKIE, { name: CHALLENGE_COOKIE, value: captured, attributes: {} });
+      expectFailure(app, await post(victim, "authenticate", assertion), "/auth/error?error=Configuration", "InvalidCheck");
+      expect(app.errors.at(-1)?.message).toMatch(/answered already/i);
+      expect(await victim.session()).toBeNull();
+      // A stored challenge is gone once used.
+      expect(await app.hosted.db.authlib_verificationTokens.filter({ identifier: "authlib:webauthn-challenge" })).toEqual([]);
+    },
+  );
 
   it("a response to a challenge from another session fails", async () => {
     const app = await setup();
