@@ -38,7 +38,9 @@ describe.each(packages)("$name tarball", (pkg) => {
   it("lists no test, fixture or tsconfig file, and has its README, LICENSE and every exported file", async () => {
     const { stdout } = await run("npm", ["pack", "--dry-run", "--json"], { cwd: join(root, pkg.dir) });
     const files = (JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
-    const unwanted = files.filter((path) => /(^|\/)(tests?|__tests__|fixtures?)\/|\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)tsconfig[^/]*\.json$|vite\.config/.test(path));
+    const unwanted = files.filter((path) =>
+      /(^|\/)(tests?|__tests__|fixtures?)\/|\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)tsconfig[^/]*\.json$|vite\.config/.test(path),
+    );
     expect(unwanted).toEqual([]);
     expect(files).toEqual(expect.arrayContaining(["README.md", "LICENSE", "package.json"]));
     const manifest = JSON.parse(readFileSync(join(root, pkg.dir, "package.json"), "utf8"));
@@ -68,10 +70,16 @@ describe.each(packages)("$name tarball", (pkg) => {
     // The packages are ESM only, on purpose: CommonJS callers use require(esm) (Node >= 20.19), which
     // attw still reports as "CJS resolves to ESM"; that one rule is the only one left out.
     const entrypoints =
-      pkg.name === "@authlib/core" ? ["--include-entrypoints", "./providers/github", "./providers/credentials", "./providers/passkey", "./providers/nodemailer"] : [];
-    const { stdout } = await run(bin("attw"), [tarballs.get(pkg.name)!, "--ignore-rules", "cjs-resolves-to-esm", "--format", "ascii", ...entrypoints], {
-      env: { ...process.env, NO_COLOR: "1" },
-    });
+      pkg.name === "@authlib/core"
+        ? ["--include-entrypoints", "./providers/github", "./providers/credentials", "./providers/passkey", "./providers/nodemailer"]
+        : [];
+    const { stdout } = await run(
+      bin("attw"),
+      [tarballs.get(pkg.name)!, "--ignore-rules", "cjs-resolves-to-esm", "--format", "ascii", ...entrypoints],
+      {
+        env: { ...process.env, NO_COLOR: "1" },
+      },
+    );
     expect(stdout).toContain("No problems found");
   }, 60_000);
 });
@@ -91,9 +99,17 @@ describe("peers", () => {
     const pkg = manifest("packages/hosted-db-adapter");
     expect(pkg.dependencies ?? {}).toEqual({});
     expect(pkg.peerDependenciesMeta).toEqual({ pg: { optional: true }, "@electric-sql/pglite": { optional: true } });
-    const declarations = ["index", "client", "adapter", "tables", "schema", "migrations", "errors", "drivers/queryable", "drivers/shapes"].map((f) =>
-      readFileSync(join(root, "packages/hosted-db-adapter/dist", `${f}.d.ts`), "utf8"),
-    );
+    const declarations = [
+      "index",
+      "client",
+      "adapter",
+      "tables",
+      "schema",
+      "migrations",
+      "errors",
+      "drivers/queryable",
+      "drivers/shapes",
+    ].map((f) => readFileSync(join(root, "packages/hosted-db-adapter/dist", `${f}.d.ts`), "utf8"));
     for (const text of declarations) expect(text).not.toMatch(/from "(pg|@electric-sql\/pglite)"|import\("(pg|@electric-sql\/pglite)"\)/);
   });
 
@@ -140,7 +156,9 @@ describe("an edge/browser bundle of core (esbuild --platform=neutral)", () => {
   });
 
   it("with Passkey(): the passkey code is bundled (so the measurement above means something), still no node: import", async () => {
-    const { inputs, imports } = await bundle(`export { Auth } from "@authlib/core";\nexport { default as Passkey } from "@authlib/core/providers/passkey";\n`);
+    const { inputs, imports } = await bundle(
+      `export { Auth } from "@authlib/core";\nexport { default as Passkey } from "@authlib/core/providers/passkey";\n`,
+    );
     expect(imports).toEqual([]);
     expect(inputs.some((i) => i.includes("@simplewebauthn/server"))).toBe(true);
     expect(inputs.some((i) => i.endsWith("webauthn/browser-bundle.generated.js"))).toBe(true);

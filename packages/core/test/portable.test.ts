@@ -45,7 +45,8 @@ describe("password hashing on every runtime", () => {
 
   it("hashes stored before this change (Buffer + node:crypto) still verify, with both implementations", async () => {
     // Made by the previous password.ts (scrypt from node:crypto, Buffer base64url) for this password.
-    const stored = "scrypt$32768$8$1$L6t7f7a3tAfJ05w4i4Y2Xw$1TAdz5fNY54B1CeEt_hcGaWIsIdrJmucKx3THir_CqUbPPKAaymv65T1O0wzS1nA5jwha-gOmXE-tIwnzIUaPA";
+    const stored =
+      "scrypt$32768$8$1$L6t7f7a3tAfJ05w4i4Y2Xw$1TAdz5fNY54B1CeEt_hcGaWIsIdrJmucKx3THir_CqUbPPKAaymv65T1O0wzS1nA5jwha-gOmXE-tIwnzIUaPA";
     expect(await verifyPassword("correct horse battery staple ü", stored)).toBe(true);
     expect(await verifyPasswordWith(nobleScrypt, "correct horse battery staple ü", stored)).toBe(true);
     expect(await verifyPassword("correct horse battery staple", stored)).toBe(false);
@@ -78,7 +79,12 @@ function credentialsConfig(overrides: Partial<AuthConfig> = {}): AuthConfig {
   return {
     secret,
     trustHost: true,
-    providers: [Credentials({ credentials: { username: {}, password: {} }, authorize: ({ username }) => (username === "ada" ? { id: "1", name: "Ada" } : null) })],
+    providers: [
+      Credentials({
+        credentials: { username: {}, password: {} },
+        authorize: ({ username }) => (username === "ada" ? { id: "1", name: "Ada" } : null),
+      }),
+    ],
     ...overrides,
   };
 }
@@ -98,7 +104,9 @@ describe("skipCSRFCheck across copies of core", () => {
     expect(skipCSRFCheck).toBe(Symbol.for("authlib.skipCSRFCheck"));
     const dist = await import("../dist/index.js").catch(() => undefined);
     if (dist) expect(dist.skipCSRFCheck).toBe(skipCSRFCheck);
-    const response = await signInWithoutCsrf(credentialsConfig({ skipCSRFCheck: Symbol.for("authlib.skipCSRFCheck") as typeof skipCSRFCheck }));
+    const response = await signInWithoutCsrf(
+      credentialsConfig({ skipCSRFCheck: Symbol.for("authlib.skipCSRFCheck") as typeof skipCSRFCheck }),
+    );
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe(`${ORIGIN}/`);
   });

@@ -6,8 +6,8 @@
 import { resolve } from "node:path";
 import { openPgPool, pgPoolQueryable } from "./drivers/pg.js";
 import { openPglite, pgliteQueryable } from "./drivers/pglite.js";
-import type { PGliteLike, PgPoolLike } from "./drivers/shapes.js";
 import { type HostedDbQueryEvent, interceptQueries, type Queryable, type QueryResult } from "./drivers/queryable.js";
+import type { PGliteLike, PgPoolLike } from "./drivers/shapes.js";
 import { HostedDbError } from "./errors.js";
 import { type HostedDbMigrationResult, runMigrations } from "./migrations.js";
 import { assertBranchName } from "./sql.js";

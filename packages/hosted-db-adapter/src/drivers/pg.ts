@@ -3,8 +3,9 @@
  *
  * @module drivers/pg
  */
-import type { PgPoolClientLike, PgPoolLike } from "./shapes.js";
+
 import type { Queryable, QueryResult } from "./queryable.js";
+import type { PgPoolClientLike, PgPoolLike } from "./shapes.js";
 
 /**
  * A queryable over a `pg` pool. `owned`: whether `close()` ends the pool (true when the client created

@@ -4,8 +4,9 @@
  *
  * @module drivers/pglite
  */
-import type { PGliteLike, PGliteTransactionLike } from "./shapes.js";
+
 import type { Queryable, QueryResult } from "./queryable.js";
+import type { PGliteLike, PGliteTransactionLike } from "./shapes.js";
 
 /**
  * A queryable over a PGlite instance. `owned`: whether `close()` closes the instance (true when the
