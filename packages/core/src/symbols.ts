@@ -2,8 +2,11 @@
  * Pass as `config.skipCSRFCheck` to turn the built-in CSRF check off, for integrations that protect
  * state-changing requests themselves. Anything else (a boolean, a string) is ignored on purpose: the check
  * can only be switched off deliberately.
+ *
+ * A registered symbol (`Symbol.for`), so that two copies of `@authlib/core` in one app (an integration's
+ * and the app's own) agree on it.
  */
-export const skipCSRFCheck: unique symbol = Symbol("authlib.skip-csrf-check");
+export const skipCSRFCheck: unique symbol = Symbol.for("authlib.skipCSRFCheck");
 
 /** The type of {@link skipCSRFCheck}. */
 export type SkipCSRFCheck = typeof skipCSRFCheck;

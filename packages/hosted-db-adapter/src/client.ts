@@ -4,11 +4,10 @@
  * @module client
  */
 import { resolve } from "node:path";
-import type { PGlite } from "@electric-sql/pglite";
-import type { Pool } from "pg";
 import { openPgPool, pgPoolQueryable } from "./drivers/pg.js";
 import { openPglite, pgliteQueryable } from "./drivers/pglite.js";
 import { type HostedDbQueryEvent, interceptQueries, type Queryable, type QueryResult } from "./drivers/queryable.js";
+import type { PGliteLike, PgPoolLike } from "./drivers/shapes.js";
 import { HostedDbError } from "./errors.js";
 import { type HostedDbMigrationResult, runMigrations } from "./migrations.js";
 import { assertBranchName } from "./sql.js";
@@ -44,9 +43,9 @@ export interface BaseClientOptions {
    * An open PGlite instance to use instead of opening one. It stays open on `close()`: its owner closes
    * it. Lets many clients (one per branch) share one instance.
    */
-  pglite?: PGlite;
+  pglite?: PGliteLike;
   /** A `pg` pool to use instead of creating one. It stays open on `close()`: its owner ends it. */
-  pool?: Pool;
+  pool?: PgPoolLike;
   /**
    * Called before every SQL statement the client runs (transaction control statements excepted), for
    * tracing and for counting round trips. `params` may contain tokens: never log them.
@@ -77,8 +76,8 @@ export interface HostedDbScope {
 }
 
 type Target =
-  | { kind: "pglite-instance"; pglite: PGlite; databaseURL: string }
-  | { kind: "pool-instance"; pool: Pool; databaseURL: string }
+  | { kind: "pglite-instance"; pglite: PGliteLike; databaseURL: string }
+  | { kind: "pool-instance"; pool: PgPoolLike; databaseURL: string }
   | { kind: "pglite"; dataDir: string | undefined; databaseURL: string }
   | { kind: "postgres"; connectionString: string; databaseURL: string };
 
@@ -225,7 +224,7 @@ function resolveTarget(options: BaseClientOptions, envURL: string | undefined): 
   );
 }
 
-function describePool(pool: Pool): string {
+function describePool(pool: PgPoolLike): string {
   const { connectionString, host, port, database, user } = pool.options;
   if (connectionString) return redactPassword(connectionString);
   const userPart = user ? `${encodeURIComponent(user)}@` : "";

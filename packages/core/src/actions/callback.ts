@@ -11,12 +11,11 @@ import type { InternalOptions, InternalProvider, RequestInternal, ResponseIntern
 import { finishAuthorization } from "../oauth/index.js";
 import type { CredentialsConfig, OAuthConfig } from "../providers/types.js";
 import type { Account, User } from "../types.js";
-import { emailCallback } from "./email.js";
+import { webAuthnRoutes } from "../webauthn/routes-loader.js";
 import { findOrCreateOAuthUser } from "./link-account.js";
 import { oauthContext } from "./oauth-context.js";
 import { askSignInCallback, completeSignIn } from "./sign-in-flow.js";
 import { withProvenEmail } from "./unproven-email.js";
-import { webAuthnCallback } from "./webauthn.js";
 
 export async function callbackAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   const { provider } = options;
@@ -24,8 +23,10 @@ export async function callbackAction(options: InternalOptions, request: RequestI
   try {
     if (provider.type === "oauth" || provider.type === "oidc") return await oauthCallback(options, request, provider);
     if (provider.type === "credentials" && request.method === "POST") return await credentialsCallback(options, request, provider);
-    if (provider.type === "email" && request.method === "GET") return await emailCallback(options, request, provider);
-    if (provider.type === "webauthn" && request.method === "POST") return await webAuthnCallback(options, request);
+    if (provider.type === "email" && request.method === "GET")
+      return await (await import("./email.js")).emailCallback(options, request, provider);
+    if (provider.type === "webauthn" && request.method === "POST")
+      return await (await webAuthnRoutes(options)).webAuthnCallback(options, request);
   } catch (error) {
     if (error instanceof AuthError) throw error;
     throw new CallbackRouteError(`The ${provider.id} callback failed.`, { cause: { err: error as Error, provider: provider.id } });

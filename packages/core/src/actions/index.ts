@@ -1,5 +1,6 @@
 /** Routes a parsed request to its action. A method an action does not take is refused with 400. */
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
+import { webAuthnRoutes } from "../webauthn/routes-loader.js";
 import { callbackAction } from "./callback.js";
 import { csrfAction } from "./csrf.js";
 import { errorPage, signInPage, verifyRequestPage } from "./pages.js";
@@ -7,7 +8,6 @@ import { providersAction } from "./providers.js";
 import { sessionAction } from "./session.js";
 import { signInAction } from "./signin.js";
 import { signOutAction, signOutPage } from "./signout.js";
-import { webAuthnOptionsAction, webAuthnScriptAction } from "./webauthn.js";
 
 type Handler = (options: InternalOptions, request: RequestInternal) => ResponseInternal | Promise<ResponseInternal>;
 
@@ -24,8 +24,9 @@ const routes: Record<string, Handler> = {
   "POST signout": signOutAction,
   "GET error": errorPage,
   "GET verify-request": verifyRequestPage,
-  "GET webauthn-options": webAuthnOptionsAction,
-  "GET webauthn-script": webAuthnScriptAction,
+  // Passkey code (and @simplewebauthn/server behind it) comes with the Passkey() provider: see webauthn/routes-loader.
+  "GET webauthn-options": async (options, request) => (await webAuthnRoutes(options)).webAuthnOptionsAction(options, request),
+  "GET webauthn-script": async (options) => (await webAuthnRoutes(options)).webAuthnScriptAction(options),
 };
 
 function methodNotAllowed(request: RequestInternal): ResponseInternal {

@@ -13,7 +13,6 @@ import { ANONYMOUS, bindingOf, currentSubject } from "../http/flow-binding.js";
 import { bodyString } from "../http/request.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { startAuthorization } from "../oauth/index.js";
-import { emailSignIn } from "./email.js";
 import { oauthContext } from "./oauth-context.js";
 
 export async function signInAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
@@ -37,6 +36,7 @@ export async function signInAction(options: InternalOptions, request: RequestInt
       throw new OAuthSignInError(`Could not start the sign-in with ${provider.name}.`, { cause: error as Error });
     }
   }
-  if (provider.type === "email") return emailSignIn(options, request, provider);
+  // Email code loads only when an email provider is used.
+  if (provider.type === "email") return (await import("./email.js")).emailSignIn(options, request, provider);
   return { redirect: `${options.authUrl}/signin` };
 }

@@ -19,6 +19,7 @@
  *
  * @module providers/passkey
  */
+import { WEBAUTHN_ROUTES } from "../webauthn/routes-loader.js";
 import type { WebAuthnConfig } from "./types.js";
 
 /** Options of {@link Passkey}: every field of a WebAuthn provider except `type`, all optional. */
@@ -42,5 +43,7 @@ export default function Passkey(options: PasskeyOptions = {}): WebAuthnConfig {
     formFields: { email: { label: "Email", type: "email", required: true, autocomplete: "username webauthn" } },
     ...options,
     type: "webauthn",
+    // The passkey routes load from here, so only apps that use Passkey() bundle them (see webauthn/routes-loader).
+    [WEBAUTHN_ROUTES]: () => import("../actions/webauthn.js"),
   };
 }

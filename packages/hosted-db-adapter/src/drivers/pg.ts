@@ -3,14 +3,15 @@
  *
  * @module drivers/pg
  */
-import type { Pool, PoolClient } from "pg";
+
 import type { Queryable, QueryResult } from "./queryable.js";
+import type { PgPoolClientLike, PgPoolLike } from "./shapes.js";
 
 /**
  * A queryable over a `pg` pool. `owned`: whether `close()` ends the pool (true when the client created
  * it, false when the caller passed it in and keeps it).
  */
-export function pgPoolQueryable(pool: Pool, owned: boolean): Queryable {
+export function pgPoolQueryable(pool: PgPoolLike, owned: boolean): Queryable {
   return {
     async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
       const result = await pool.query(sql, [...params]);
@@ -42,7 +43,7 @@ export function pgPoolQueryable(pool: Pool, owned: boolean): Queryable {
   };
 }
 
-function connectionQueryable(connection: PoolClient): Queryable {
+function connectionQueryable(connection: PgPoolClientLike): Queryable {
   const self: Queryable = {
     async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
       const result = await connection.query(sql, [...params]);

@@ -4,14 +4,15 @@
  *
  * @module drivers/pglite
  */
-import type { PGliteInterface, Transaction } from "@electric-sql/pglite";
+
 import type { Queryable, QueryResult } from "./queryable.js";
+import type { PGliteLike, PGliteTransactionLike } from "./shapes.js";
 
 /**
  * A queryable over a PGlite instance. `owned`: whether `close()` closes the instance (true when the
  * client opened it, false when the caller passed it in and keeps it).
  */
-export function pgliteQueryable(db: PGliteInterface, owned: boolean): Queryable {
+export function pgliteQueryable(db: PGliteLike, owned: boolean): Queryable {
   const self: Queryable = {
     async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
       const result = await db.query<T>(sql, [...params]);
@@ -25,7 +26,7 @@ export function pgliteQueryable(db: PGliteInterface, owned: boolean): Queryable 
   return self;
 }
 
-function transactionQueryable(tx: Transaction): Queryable {
+function transactionQueryable(tx: PGliteTransactionLike): Queryable {
   const self: Queryable = {
     async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
       const result = await tx.query<T>(sql, [...params]);

@@ -1,0 +1,172 @@
+/**
+ * What npm users get: each package's tarball, checked the way a registry consumer meets it. Needs the
+ * built packages (`npm run build`, which `npm test` runs first).
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { build } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const root = resolve(import.meta.dirname, "../../..");
+const bin = (name: string) => join(root, "node_modules/.bin", name);
+const packages = [
+  { name: "@authlib/core", dir: "packages/core", built: "dist/index.js" },
+  { name: "@authlib/hosted-db-adapter", dir: "packages/hosted-db-adapter", built: "dist/index.js" },
+  { name: "@authlib/qwik", dir: "packages/qwik", built: "lib/index.qwik.mjs" },
+] as const;
+
+let work: string;
+const tarballs = new Map<string, string>();
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "authlib-pack-"));
+  for (const pkg of packages) {
+    if (!existsSync(join(root, pkg.dir, pkg.built))) throw new Error(`${pkg.name} is not built: run \`npm run build\` first.`);
+    const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", work], { cwd: join(root, pkg.dir) });
+    const [info] = JSON.parse(stdout) as Array<{ filename: string }>;
+    tarballs.set(pkg.name, join(work, info!.filename));
+  }
+}, 120_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe.each(packages)("$name tarball", (pkg) => {
+  it("lists no test, fixture or tsconfig file, and has its README, LICENSE and every exported file", async () => {
+    const { stdout } = await run("npm", ["pack", "--dry-run", "--json"], { cwd: join(root, pkg.dir) });
+    const files = (JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
+    const unwanted = files.filter((path) =>
+      /(^|\/)(tests?|__tests__|fixtures?)\/|\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)tsconfig[^/]*\.json$|vite\.config/.test(path),
+    );
+    expect(unwanted).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(["README.md", "LICENSE", "package.json"]));
+    const manifest = JSON.parse(readFileSync(join(root, pkg.dir, "package.json"), "utf8"));
+    const targets = Object.values(manifest.exports as Record<string, string | Record<string, string>>)
+      .flatMap((target) => (typeof target === "string" ? [target] : Object.values(target)))
+      .filter((target) => !target.includes("*"))
+      .map((target) => target.replace(/^\.\//, ""));
+    expect(files).toEqual(expect.arrayContaining(targets));
+    expect(manifest.license).toBe("MIT");
+    expect(manifest.engines).toEqual({ node: ">=20.19" });
+    expect(manifest.repository?.url).toMatch(/^git\+https:/);
+    for (const entry of Object.values(manifest.exports as Record<string, string | Record<string, string>>)) {
+      if (typeof entry === "string") continue;
+      // `default` after `import`: bundlers and Node's require(esm) (>= 20.19) both find the module.
+      expect(Object.keys(entry)).toEqual(expect.arrayContaining(["types", "import", "default"]));
+      expect(Object.keys(entry)[0]).toBe("types");
+      expect(Object.keys(entry).at(-1)).toBe("default");
+    }
+  });
+
+  it("publint --strict reports nothing", async () => {
+    const { stdout } = await run(bin("publint"), ["run", "--strict", tarballs.get(pkg.name)!]);
+    expect(stdout).toContain("All good!");
+  }, 60_000);
+
+  it("arethetypeswrong reports nothing under node10, node16 (ESM) and bundler", async () => {
+    // The packages are ESM only, on purpose: CommonJS callers use require(esm) (Node >= 20.19), which
+    // attw still reports as "CJS resolves to ESM"; that one rule is the only one left out.
+    const entrypoints =
+      pkg.name === "@authlib/core"
+        ? ["--include-entrypoints", "./providers/github", "./providers/credentials", "./providers/passkey", "./providers/nodemailer"]
+        : [];
+    const { stdout } = await run(
+      bin("attw"),
+      [tarballs.get(pkg.name)!, "--ignore-rules", "cjs-resolves-to-esm", "--format", "ascii", ...entrypoints],
+      {
+        env: { ...process.env, NO_COLOR: "1" },
+      },
+    );
+    expect(stdout).toContain("No problems found");
+  }, 60_000);
+});
+
+describe("peers", () => {
+  const manifest = (dir: string) => JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8"));
+
+  it("@authlib/core is a bounded peer of the integration and the adapter, not a dependency (one copy per app)", () => {
+    for (const dir of ["packages/qwik", "packages/hosted-db-adapter"]) {
+      const pkg = manifest(dir);
+      expect(pkg.dependencies?.["@authlib/core"]).toBeUndefined();
+      expect(pkg.peerDependencies["@authlib/core"]).toBe("^0.1.0");
+    }
+  });
+
+  it("the adapter's drivers are optional peers, and its public types import neither", () => {
+    const pkg = manifest("packages/hosted-db-adapter");
+    expect(pkg.dependencies ?? {}).toEqual({});
+    expect(pkg.peerDependenciesMeta).toEqual({ pg: { optional: true }, "@electric-sql/pglite": { optional: true } });
+    const declarations = [
+      "index",
+      "client",
+      "adapter",
+      "tables",
+      "schema",
+      "migrations",
+      "errors",
+      "drivers/queryable",
+      "drivers/shapes",
+    ].map((f) => readFileSync(join(root, "packages/hosted-db-adapter/dist", `${f}.d.ts`), "utf8"));
+    for (const text of declarations) expect(text).not.toMatch(/from "(pg|@electric-sql\/pglite)"|import\("(pg|@electric-sql\/pglite)"\)/);
+  });
+
+  it("every peer range is bounded to the major that is tested", () => {
+    for (const dir of ["packages/core", "packages/qwik", "packages/hosted-db-adapter"]) {
+      for (const [name, range] of Object.entries(manifest(dir).peerDependencies as Record<string, string>)) {
+        expect(range, `${dir}: ${name}`).toMatch(/^\^\d+\.\d+\.\d+$/);
+      }
+    }
+  });
+});
+
+describe("an edge/browser bundle of core (esbuild --platform=neutral)", () => {
+  async function bundle(source: string) {
+    const dir = mkdtempSync(join(root, "packages/core/.bundle-"));
+    try {
+      writeFileSync(join(dir, "entry.js"), source);
+      const result = await build({
+        entryPoints: [join(dir, "entry.js")],
+        bundle: true,
+        write: false,
+        platform: "neutral",
+        format: "esm",
+        mainFields: ["module", "main"],
+        metafile: true,
+        logLevel: "silent",
+      });
+      const inputs = Object.keys(result.metafile.inputs);
+      const imports = Object.values(result.metafile.outputs).flatMap((output) => output.imports.map((i) => i.path));
+      return { inputs, imports, code: result.outputFiles[0]!.text };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it("Auth + Credentials + the password helper: no node: import, no passkey or nodemailer code", async () => {
+    const { inputs, imports, code } = await bundle(
+      `export { Auth, getSession } from "@authlib/core";\nexport { default as Credentials } from "@authlib/core/providers/credentials";\nexport { hashPassword, verifyPassword } from "@authlib/core/password";\n`,
+    );
+    expect(imports).toEqual([]);
+    // (core names "node:crypto" once, as a string for process.getBuiltinModule, which no bundler follows.)
+    expect(code).not.toMatch(/\bfrom\s*["']node:|\bimport\s*\(?\s*["']node:|\brequire\(\s*["']node:/);
+    expect(inputs.filter((i) => /@simplewebauthn|nodemailer|actions\/webauthn|browser-bundle/.test(i))).toEqual([]);
+  });
+
+  it("with Passkey(): the passkey code is bundled (so the measurement above means something), still no node: import", async () => {
+    const { inputs, imports } = await bundle(
+      `export { Auth } from "@authlib/core";\nexport { default as Passkey } from "@authlib/core/providers/passkey";\n`,
+    );
+    expect(imports).toEqual([]);
+    expect(inputs.some((i) => i.includes("@simplewebauthn/server"))).toBe(true);
+    expect(inputs.some((i) => i.endsWith("webauthn/browser-bundle.generated.js"))).toBe(true);
+  });
+});
+
+describe("the embedded @simplewebauthn/browser bundle", () => {
+  it("matches the installed package (regenerate with `npm run generate --workspace @authlib/core`)", async () => {
+    await run("node", [join(root, "packages/core/scripts/embed-webauthn-browser.mjs"), "--check"]);
+  });
+});
