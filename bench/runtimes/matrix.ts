@@ -201,10 +201,10 @@ const workerd: Runtime = {
         timer = setTimeout(() => reject(new Error(`no result within ${RUNTIME_TIMEOUT_MS / 1000} s`)), RUNTIME_TIMEOUT_MS);
       });
       mf = new Miniflare({
-        // The bundle as the script's text: with a path, miniflare names the module relative to the
-        // working directory, and workerd refuses a name that climbs out with "..".
-        modules: true,
-        script: await readFile(bundles.worker, "utf8"),
+        // One ES module named from the bundles' folder: by default miniflare names a module relative to
+        // the working directory, and workerd refuses a name that climbs out with "..".
+        modulesRoot: bundles.dir,
+        modules: [{ type: "ESModule", path: bundles.worker, contents: await readFile(bundles.worker, "utf8") }],
         compatibilityDate: WORKERD_COMPATIBILITY_DATE,
         compatibilityFlags: [],
         host: "127.0.0.1",
