@@ -225,7 +225,13 @@ const workerd: Runtime = {
       await Promise.race([mf.ready, deadline]);
       const response = await Promise.race([mf.dispatchFetch("http://localhost/"), deadline]);
       const text = await response.text();
-      if (response.status !== 200) return { status: "failed", version, reason: withOutput(`the worker answered ${response.status}: ${text.slice(0, 1500)}`), ms: elapsed() };
+      if (response.status !== 200)
+        return {
+          status: "failed",
+          version,
+          reason: withOutput(`the worker answered ${response.status}: ${text.slice(0, 1500)}`),
+          ms: elapsed(),
+        };
       return { status: "ran", version, results: JSON.parse(text) as CheckResult[], ms: elapsed() };
     } catch (error) {
       return { status: "failed", version, reason: withOutput(`${(error as Error).name}: ${(error as Error).message}`), ms: elapsed() };
@@ -248,7 +254,8 @@ export const RUNTIMES: Runtime[] = [
 /** One line per runtime (and one per failed check), for the test log. */
 export function describeOutcome(name: string, outcome: RuntimeOutcome): string {
   if (outcome.status === "unavailable") return `${name}: SKIPPED (${outcome.reason})`;
-  if (outcome.status === "failed") return `${outcome.version}: FAILED in ${outcome.ms} ms\n    ${outcome.reason.replaceAll("\n", "\n    ")}`;
+  if (outcome.status === "failed")
+    return `${outcome.version}: FAILED in ${outcome.ms} ms\n    ${outcome.reason.replaceAll("\n", "\n    ")}`;
   const passed = outcome.results.filter((r) => r.ok).length;
   const lines = [`${outcome.version}: ${passed}/${outcome.results.length} checks passed in ${outcome.ms} ms`];
   for (const r of outcome.results) lines.push(`    ${r.ok ? "ok  " : "FAIL"} ${r.name}${r.ok ? "" : `: ${r.detail}`}`);

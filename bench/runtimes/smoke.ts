@@ -154,7 +154,10 @@ async function signInPage(): Promise<void> {
 /** `hashPassword` makes a hash in the stable format that `verifyPassword` accepts; a Node-made hash verifies. */
 async function passwordHashVerify(): Promise<void> {
   const hash = await hashPassword(PASSWORD);
-  assert(/^scrypt\$32768\$8\$1\$[\w-]{22}\$[\w-]{86}$/.test(hash), `hashPassword gave a hash of another format (${hash.split("$", 4).join("$")}…)`);
+  assert(
+    /^scrypt\$32768\$8\$1\$[\w-]{22}\$[\w-]{86}$/.test(hash),
+    `hashPassword gave a hash of another format (${hash.split("$", 4).join("$")}…)`,
+  );
   assert(await verifyPassword(PASSWORD, hash), "verifyPassword refused the right password");
   assert(!(await verifyPassword("not the password", hash)), "verifyPassword accepted a wrong password");
   assert(await verifyPassword(PASSWORD, NODE_MADE_HASH), "verifyPassword refused a hash made with node:crypto");

@@ -120,7 +120,11 @@ describe("an environment that refuses reads (Deno without --allow-env)", () => {
 
   it("Auth() answers GET /session with an explicit config instead of failing on the process env", async () => {
     const original = Object.getOwnPropertyDescriptor(process, "env") as PropertyDescriptor;
-    const token = await encode({ token: { sub: "u1", name: "Ada" }, secret: "env-test-secret-0123456789abcdef", salt: "authlib.session-token" });
+    const token = await encode({
+      token: { sub: "u1", name: "Ada" },
+      secret: "env-test-secret-0123456789abcdef",
+      salt: "authlib.session-token",
+    });
     const request = new Request("http://localhost:3000/auth/session", { headers: { cookie: `authlib.session-token=${token}` } });
     Object.defineProperty(process, "env", { value: new Proxy({}, { get: refuse }), configurable: true, writable: true });
     let response: Response;
