@@ -19,7 +19,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const requireFromRoot = createRequire(join(here, "..", "..", "package.json"));
 
 /** Longest a runtime may take to start, run every check and exit. */
-export const RUNTIME_TIMEOUT_MS = 60_000;
+export const RUNTIME_TIMEOUT_MS = 25_000;
 
 /** workerd's date: recent enough for `Response.json`/`getSetCookie`, not after the bundled workerd's own. */
 export const WORKERD_COMPATIBILITY_DATE = "2026-04-01";

@@ -65,7 +65,7 @@ for (const runtime of RUNTIMES) {
           // The reason is printed once above (beforeAll) and kept as each skipped test's note.
           context.skip(`${runtime.name} is not available here: ${outcome.reason}`);
         }
-        expect(bundles !== undefined, `no bundle to run: ${buildError}`).toBe(true);
+        expect(bundles !== undefined, 'no bundle to run: see the failure of "the neutral bundle > builds …"').toBe(true);
         const reason = outcome?.status === "failed" ? outcome.reason : "";
         expect(outcome?.status === "ran", `${runtime.name} did not run the smoke: ${reason}`).toBe(true);
         const result = outcome?.status === "ran" ? outcome.results.find((r) => r.name === check) : undefined;
