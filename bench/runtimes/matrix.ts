@@ -200,6 +200,8 @@ const workerd: Runtime = {
       const deadline = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no result within ${RUNTIME_TIMEOUT_MS / 1000} s`)), RUNTIME_TIMEOUT_MS);
       });
+      // Raced below; between races (reading the body) a late rejection must not go unhandled.
+      deadline.catch(() => undefined);
       mf = new Miniflare({
         // One ES module named from the bundles' folder: by default miniflare names a module relative to
         // the working directory, and workerd refuses a name that climbs out with "..".
