@@ -12,12 +12,21 @@ export type EnvSource = Record<string, string | undefined> | { get(name: string)
 /** Default base path of authlib's routes. */
 export const DEFAULT_BASE_PATH = "/auth";
 
-/** Reads one variable from an env source. Empty strings count as unset. */
+/**
+ * Reads one variable from an env source. Empty strings count as unset, and so does a read the runtime
+ * refuses: Deno without `--allow-env` throws `NotCapable` on every `process.env`/`Deno.env` read, and an
+ * app that passes its whole configuration explicitly must still run there without the permission.
+ */
 export function readEnv(env: EnvSource, name: string): string | undefined {
-  const value =
-    typeof env.get === "function"
-      ? (env as { get(n: string): string | undefined }).get(name)
-      : (env as Record<string, string | undefined>)[name];
+  let value: unknown;
+  try {
+    value =
+      typeof env.get === "function"
+        ? (env as { get(n: string): string | undefined }).get(name)
+        : (env as Record<string, string | undefined>)[name];
+  } catch {
+    return undefined;
+  }
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 

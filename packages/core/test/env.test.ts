@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import { setEnvDefaults } from "../src/env.js";
+import { Auth } from "../src/auth.js";
+import { readEnv, setEnvDefaults } from "../src/env.js";
+import { encode } from "../src/jwt.js";
 import type { ProviderConfig } from "../src/providers/types.js";
 import type { AuthConfig } from "../src/types.js";
 
@@ -98,5 +100,40 @@ describe("setEnvDefaults", () => {
     expect(github).toMatchObject({ clientId: "explicit" });
     expect(resend).toMatchObject({ apiKey: "re_123" });
     expect(credentials).not.toHaveProperty("clientId");
+  });
+});
+
+describe("an environment that refuses reads (Deno without --allow-env)", () => {
+  // Deno's `process.env` and `Deno.env.get` throw `NotCapable` for every read without the env permission.
+  const refuse = () => {
+    throw Object.assign(new Error('Requires env access to "get", run again with the --allow-env flag'), { name: "NotCapable" });
+  };
+
+  it("readEnv treats a refused read as unset, for records and getters", () => {
+    const record = new Proxy({} as Record<string, string | undefined>, { get: refuse });
+    expect(readEnv(record, "AUTH_SECRET")).toBeUndefined();
+    expect(readEnv({ get: refuse }, "AUTH_SECRET")).toBeUndefined();
+    const config: AuthConfig = { providers: [], secret: "from-config" };
+    setEnvDefaults({ get: refuse }, config);
+    expect(config.secret).toBe("from-config");
+  });
+
+  it("Auth() answers GET /session with an explicit config instead of failing on the process env", async () => {
+    const original = Object.getOwnPropertyDescriptor(process, "env") as PropertyDescriptor;
+    const token = await encode({
+      token: { sub: "u1", name: "Ada" },
+      secret: "env-test-secret-0123456789abcdef",
+      salt: "authlib.session-token",
+    });
+    const request = new Request("http://localhost:3000/auth/session", { headers: { cookie: `authlib.session-token=${token}` } });
+    Object.defineProperty(process, "env", { value: new Proxy({}, { get: refuse }), configurable: true, writable: true });
+    let response: Response;
+    try {
+      response = await Auth(request, { secret: "env-test-secret-0123456789abcdef", trustHost: true, providers: [] });
+    } finally {
+      Object.defineProperty(process, "env", original);
+    }
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { user: { name: string } }).user.name).toBe("Ada");
   });
 });
