@@ -8,7 +8,8 @@
  * typed capabilities, and the origin settings. The per-request part (`http/request-context.ts`) only
  * adds what depends on the request.
  *
- * The configuration is read once: changing the object after its first request has no effect. An
+ * The object's top-level fields are compared on every request, so replacing one (`config.callbacks = …`)
+ * resolves it again; a change inside a field (`config.providers.push(…)`) is not seen. An
  * integration that builds the configuration per request gets the caching by returning the same object
  * each time (a module-level constant, or one object per set of env values it reads); a fresh object per
  * request is resolved per request, as before, and its start-up warnings repeat.
@@ -52,17 +53,40 @@ export interface ResolvedAuth {
   warnedCsrfDisabled: boolean;
 }
 
-const resolved = new WeakMap<AuthConfig, ResolvedAuth>();
+/** A resolution, and the top-level values of the configuration it was made from. */
+interface CacheEntry {
+  result: ResolvedAuth;
+  values: unknown[];
+  keys: string[];
+}
+
+const resolved = new WeakMap<AuthConfig, CacheEntry>();
+
+/** True when no top-level field of `config` was added, removed or replaced since `entry` was made. */
+function unchanged(config: AuthConfig, entry: CacheEntry): boolean {
+  const keys = Object.keys(config);
+  if (keys.length !== entry.keys.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (key !== entry.keys[i] || (config as Record<string, unknown>)[key] !== entry.values[i]) return false;
+  }
+  return true;
+}
 
 /**
  * The resolved configuration of `config`, computed on first use and cached per object. Never throws: a
  * configuration that cannot be read is a resolved configuration with `error`.
+ *
+ * Replacing a top-level field of the object (`config.callbacks = …`) is noticed (a cheap comparison of
+ * the top-level values per request) and resolves it again; changes inside a field (`config.providers.push`)
+ * are not.
  */
 export function resolveAuth(config: AuthConfig): ResolvedAuth {
   const cached = resolved.get(config);
-  if (cached) return cached;
+  if (cached && unchanged(config, cached)) return cached.result;
+  const keys = Object.keys(config);
   const result = resolveUncached(config);
-  resolved.set(config, result);
+  resolved.set(config, { result, keys, values: keys.map((key) => (config as Record<string, unknown>)[key]) });
   return result;
 }
 
