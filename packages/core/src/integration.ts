@@ -14,7 +14,7 @@
  * @module integration
  */
 import type { Cookie } from "./http/cookies.js";
-import { type AuthRequestParts, parseRequestParts, parseRequest, requestCookies } from "./http/request.js";
+import { type AuthRequestParts, parseRequest, parseRequestParts, requestCookies } from "./http/request.js";
 import { requestContext } from "./http/request-context.js";
 import type { RequestInternal } from "./internal-types.js";
 import { originOf, runRoute, usable } from "./pipeline.js";

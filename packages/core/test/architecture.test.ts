@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { Auth } from "../src/auth.js";
+import * as errors from "../src/errors.js";
 import { AuthError, CredentialsSignin, MissingCSRF, MissingSecret, UnknownAction, UntrustedHost } from "../src/errors.js";
 import { getSession } from "../src/get-session.js";
-import * as errors from "../src/errors.js";
 import * as core from "../src/index.js";
 import { failureCookies, readSession, runAuthAction } from "../src/integration.js";
 import Credentials from "../src/providers/credentials.js";
@@ -60,7 +60,9 @@ describe("the configuration is resolved once per configuration object", () => {
       const path = ["/auth/session", "/auth/providers", "/auth/csrf", "/auth/signin"][i % 4] as string;
       expect((await client.send(path)).status).toBe(200);
     }
-    expect((await getSession(new Request(`${ORIGIN}/`, { headers: { cookie: client.jar.header() } }), config)).data?.user?.name).toBe("Ada");
+    expect((await getSession(new Request(`${ORIGIN}/`, { headers: { cookie: client.jar.header() } }), config)).data?.user?.name).toBe(
+      "Ada",
+    );
     expect((await readSession(new Request(`${ORIGIN}/`, { headers: { cookie: client.jar.header() } }), config)).session?.user?.name).toBe(
       "Ada",
     );
@@ -180,9 +182,9 @@ describe("the in-process API", () => {
     const { config } = countingConfig({ trustHost: false, trustedHosts: ["localhost:3000"] });
     await expect(runAuthAction({ url: `${ORIGIN}/auth/nope` }, config)).rejects.toBeInstanceOf(UnknownAction);
     await expect(runAuthAction({ url: `${ORIGIN}/auth/session`, method: "TRACE" }, config)).rejects.toBeInstanceOf(UnknownAction);
-    await expect(runAuthAction({ url: `${ORIGIN}/auth/session`, headers: { "x-forwarded-host": "evil.example" } }, config)).rejects.toBeInstanceOf(
-      UntrustedHost,
-    );
+    await expect(
+      runAuthAction({ url: `${ORIGIN}/auth/session`, headers: { "x-forwarded-host": "evil.example" } }, config),
+    ).rejects.toBeInstanceOf(UntrustedHost);
     await expect(readSession({ url: `${ORIGIN}/`, headers: { host: "evil.example" } }, config)).rejects.toBeInstanceOf(UntrustedHost);
     const broken = { providers: [], trustHost: true, logger: { error: () => {} } } satisfies AuthConfig;
     await expect(runAuthAction({ url: `${ORIGIN}/auth/session` }, broken)).rejects.toBeInstanceOf(MissingSecret);
@@ -205,7 +207,9 @@ describe("public API: the export names of each entry point", () => {
     expect(await names(import("../src/types.js"))).toEqual([]);
     expect(await names(import("../src/adapters.js"))).toEqual([]);
     expect(await names(import("../src/providers/index.js"))).toEqual(
-      "Apple Auth0 Authentik Bitbucket Cognito Credentials Discord Email Facebook GitHub GitLab Google Keycloak LinkedIn MicrosoftEntraID Nodemailer OAuthProvider Okta Passkey Reddit Slack Spotify Twitch Twitter Zitadel".split(" "),
+      "Apple Auth0 Authentik Bitbucket Cognito Credentials Discord Email Facebook GitHub GitLab Google Keycloak LinkedIn MicrosoftEntraID Nodemailer OAuthProvider Okta Passkey Reddit Slack Spotify Twitch Twitter Zitadel".split(
+        " ",
+      ),
     );
   });
 });

@@ -28,7 +28,9 @@ type CallbackHandler = (options: InternalOptions, request: RequestInternal, prov
 const callbacks: Record<ProviderConfig["type"], Partial<Record<RequestInternal["method"], CallbackHandler>>> = {
   oauth: { GET: oauthCallbackOf, POST: oauthCallbackOf },
   oidc: { GET: oauthCallbackOf, POST: oauthCallbackOf },
-  credentials: { POST: (options, request, provider) => credentialsCallback(options, request, provider as InternalProvider & CredentialsConfig) },
+  credentials: {
+    POST: (options, request, provider) => credentialsCallback(options, request, provider as InternalProvider & CredentialsConfig),
+  },
   email: { GET: (options, request, provider) => emailCallback(options, request, provider as InternalProvider & EmailConfig) },
   webauthn: { POST: (options, request) => webAuthnCallback(options, request) },
 };

@@ -31,7 +31,11 @@ export interface RouteNeeds {
 function providersAt(providers: ResolvedAuth["providers"], authUrl: string): InternalProvider[] {
   return providers.map(
     (provider) =>
-      ({ ...provider, signinUrl: `${authUrl}/signin/${provider.id}`, callbackUrl: `${authUrl}/callback/${provider.id}` }) as InternalProvider,
+      ({
+        ...provider,
+        signinUrl: `${authUrl}/signin/${provider.id}`,
+        callbackUrl: `${authUrl}/callback/${provider.id}`,
+      }) as InternalProvider,
   );
 }
 
