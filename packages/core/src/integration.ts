@@ -13,6 +13,7 @@
  *
  * @module integration
  */
+import { UnknownAction } from "./errors.js";
 import type { Cookie } from "./http/cookies.js";
 import { type AuthRequestParts, parseRequest, parseRequestParts, requestCookies } from "./http/request.js";
 import { requestContext } from "./http/request-context.js";
@@ -38,7 +39,7 @@ export interface AuthResult {
   headers?: Record<string, string>;
 }
 
-function isRequest(value: Request | AuthRequestParts): value is Request {
+function isRequest(value: Request | Partial<AuthRequestParts>): value is Request {
   return typeof Request !== "undefined" && value instanceof Request;
 }
 
@@ -82,19 +83,28 @@ export type SessionRequest = Request | Pick<AuthRequestParts, "url" | "headers">
  */
 export async function readSession(request: SessionRequest, config: AuthConfig): Promise<{ session: Session | null; cookies: Cookie[] }> {
   const resolved = usable(resolveAuth(config));
-  const url = new URL(request.url);
-  const headers = isRequest(request as Request) ? (request as Request).headers : new Headers(request.headers);
-  const parsed: RequestInternal = {
-    request: isRequest(request as Request) ? (request as Request) : new Request(url, { headers }),
-    url,
+  const parsed = sessionRequest(request);
+  const { options } = await requestContext(resolved, parsed, {}, originOf(resolved, parsed));
+  const { session, cookies } = await options.sessionStrategy.read(options, parsed);
+  return { session: session && typeof session === "object" ? session : null, cookies };
+}
+
+/** The request of a session read, as a parsed `GET <basePath>/session` would be (no body, no query). */
+function sessionRequest(request: SessionRequest): RequestInternal {
+  let original: Request;
+  try {
+    original = isRequest(request) ? request : new Request(request.url, { headers: request.headers });
+  } catch (error) {
+    throw new UnknownAction("The request URL or headers are not valid.", { cause: error as Error });
+  }
+  return {
+    request: original,
+    url: new URL(original.url),
     method: "GET",
     action: "session",
     query: {},
     body: {},
-    cookies: requestCookies(headers),
-    headers,
+    cookies: requestCookies(original.headers),
+    headers: original.headers,
   };
-  const { options } = await requestContext(resolved, parsed, {}, originOf(resolved, parsed));
-  const { session, cookies } = await options.sessionStrategy.read(options, parsed);
-  return { session: session && typeof session === "object" ? session : null, cookies };
 }

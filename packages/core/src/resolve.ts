@@ -62,13 +62,17 @@ interface CacheEntry {
 
 const resolved = new WeakMap<AuthConfig, CacheEntry>();
 
+function fieldOf(config: AuthConfig, key: string): unknown {
+  return (config as unknown as Record<string, unknown>)[key];
+}
+
 /** True when no top-level field of `config` was added, removed or replaced since `entry` was made. */
 function unchanged(config: AuthConfig, entry: CacheEntry): boolean {
   const keys = Object.keys(config);
   if (keys.length !== entry.keys.length) return false;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
-    if (key !== entry.keys[i] || (config as Record<string, unknown>)[key] !== entry.values[i]) return false;
+    if (key !== entry.keys[i] || fieldOf(config, key) !== entry.values[i]) return false;
   }
   return true;
 }
@@ -86,7 +90,7 @@ export function resolveAuth(config: AuthConfig): ResolvedAuth {
   if (cached && unchanged(config, cached)) return cached.result;
   const keys = Object.keys(config);
   const result = resolveUncached(config);
-  resolved.set(config, { result, keys, values: keys.map((key) => (config as Record<string, unknown>)[key]) });
+  resolved.set(config, { result, keys, values: keys.map((key) => fieldOf(config, key)) });
   return result;
 }
 
