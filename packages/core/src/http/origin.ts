@@ -87,9 +87,25 @@ function hostMatches(url: URL, pattern: HostPattern): boolean {
   return port === (pattern.port ?? defaultPorts[url.protocol]);
 }
 
+/**
+ * Compiled patterns by source. Patterns come from the configuration (validated by the start-up check),
+ * never from a request, so this holds as many entries as the configurations have patterns; it saves
+ * compiling the trusted-host list again on every request.
+ */
+const compiledHosts = new Map<string, HostPattern>();
+
+function compiledHost(pattern: string): HostPattern {
+  let compiled = compiledHosts.get(pattern);
+  if (!compiled) {
+    compiled = compileHostPattern(pattern);
+    compiledHosts.set(pattern, compiled);
+  }
+  return compiled;
+}
+
 /** True when the host of `url` matches one of the host patterns (already validated). */
 export function isTrustedHost(url: URL, patterns: readonly string[]): boolean {
-  return patterns.some((p) => hostMatches(url, compileHostPattern(p)));
+  return patterns.some((p) => hostMatches(url, compiledHost(p)));
 }
 
 /** An origin pattern: `https://` or `http://`, then a host pattern. A trailing `/` is allowed, nothing else. */
