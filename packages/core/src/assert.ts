@@ -3,6 +3,16 @@
  * any action runs; the user sees a generic error page and the details go to the server log only.
  */
 
+import {
+  type AdapterCapabilities,
+  accountTokenMethods,
+  adapterCapabilities,
+  emailMethods,
+  missingMethods,
+  sessionMethods,
+  userMethods,
+  webAuthnMethods,
+} from "./adapter-capabilities.js";
 import type { Adapter } from "./adapters.js";
 import {
   type AuthError,
@@ -18,38 +28,9 @@ import {
   UntrustedHost,
 } from "./errors.js";
 import { checkOriginConfig } from "./http/origin.js";
+import { isOAuthProvider, isRefreshingProvider } from "./provider-kind.js";
 import type { ProviderConfig } from "./providers/types.js";
 import type { AuthConfig, SessionStrategy } from "./types.js";
-
-const databaseSessionMethods: Array<keyof Adapter> = [
-  "createUser",
-  "getUser",
-  "getUserByEmail",
-  "getUserByAccount",
-  "updateUser",
-  "linkAccount",
-  "createSession",
-  "getSessionAndUser",
-  "updateSession",
-  "deleteSession",
-];
-const emailMethods: Array<keyof Adapter> = ["createVerificationToken", "useVerificationToken", "getUserByEmail"];
-/** The adapter methods passkeys need. */
-export const webAuthnMethods = [
-  "createUser",
-  "getUser",
-  "getUserByEmail",
-  "linkAccount",
-  "getAccount",
-  "getAuthenticator",
-  "createAuthenticator",
-  "listAuthenticatorsByUserId",
-  "updateAuthenticatorCounter",
-] as const satisfies ReadonlyArray<keyof Adapter>;
-
-function missingMethods(adapter: Adapter, methods: ReadonlyArray<keyof Adapter>): string[] {
-  return methods.filter((m) => typeof adapter[m] !== "function");
-}
 
 function hasEndpoint(value: unknown): boolean {
   return typeof value === "string" || (typeof value === "object" && value !== null && typeof (value as { url?: unknown }).url === "string");
@@ -78,7 +59,7 @@ export function assertConfig(config: AuthConfig, providers: ProviderConfig[], st
     if (ids.has(provider.id)) return new InvalidProvider(`Two providers share the id "${provider.id}". Give one of them another \`id\`.`);
     ids.add(provider.id);
 
-    if ((provider.type === "oauth" || provider.type === "oidc") && !provider.issuer) {
+    if (isOAuthProvider(provider) && !provider.issuer) {
       for (const key of ["authorization", "token", "userinfo"] as const) {
         if (key === "userinfo" && provider.type === "oidc") continue;
         if (!hasEndpoint(provider[key])) {
@@ -113,14 +94,20 @@ export function assertConfig(config: AuthConfig, providers: ProviderConfig[], st
     );
   }
 
-  const { adapter } = config;
+  return adapterError(config.adapter, providers, strategy);
+}
+
+/** The first missing adapter (method) for the features in use, or `undefined`. */
+function adapterError(adapter: Adapter | undefined, providers: ProviderConfig[], strategy: SessionStrategy): AuthError | undefined {
   const needs: Array<[string, ReadonlyArray<keyof Adapter>]> = [];
   if (providers.some((p) => p.type === "email")) needs.push(["Email sign-in", emailMethods]);
-  if (strategy === "database") needs.push(["Database sessions", databaseSessionMethods]);
-  if (strategy === "database" && providers.some((p) => (p.type === "oauth" || p.type === "oidc") && p.refreshAccessToken)) {
-    needs.push(["Access-token refresh with database sessions", ["listAccountsByUserId", "updateAccount"]]);
+  if (strategy === "database") needs.push(["Database sessions", [...userMethods, ...sessionMethods]]);
+  // With an adapter, an OAuth sign-in stores its user and account there.
+  if (adapter && providers.some(isOAuthProvider)) needs.push(["OAuth sign-in with an adapter", userMethods]);
+  if (strategy === "database" && providers.some(isRefreshingProvider)) {
+    needs.push(["Access-token refresh with database sessions", accountTokenMethods]);
   }
-  if (webAuthn.length > 0) needs.push(["WebAuthn", webAuthnMethods]);
+  if (providers.some((p) => p.type === "webauthn")) needs.push(["WebAuthn", webAuthnMethods]);
   for (const [feature, methods] of needs) {
     if (!adapter) return new MissingAdapter(`${feature} needs a database adapter: set \`adapter\` in the config.`);
     const missing = missingMethods(adapter, methods);
@@ -128,4 +115,22 @@ export function assertConfig(config: AuthConfig, providers: ProviderConfig[], st
       return new MissingAdapterMethods(`${feature} needs these adapter methods, which are missing: ${missing.join(", ")}.`);
   }
   return undefined;
+}
+
+/** The outcome of the start-up check: the first configuration error, or the adapter's typed capabilities. */
+export type StartupCheck = { ok: false; error: AuthError } | { ok: true; capabilities: AdapterCapabilities };
+
+/**
+ * The start-up check: {@link assertConfig}, then the capabilities of `adapter` (the wrapped adapter, whose
+ * methods the check looked at on `config.adapter`). Every feature the configuration enables has its
+ * capability present when `ok`.
+ */
+export function startupCheck(
+  config: AuthConfig,
+  providers: ProviderConfig[],
+  strategy: SessionStrategy,
+  adapter: Adapter | undefined,
+): StartupCheck {
+  const error = assertConfig(config, providers, strategy);
+  return error ? { ok: false, error } : { ok: true, capabilities: adapterCapabilities(adapter) };
 }

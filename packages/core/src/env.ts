@@ -3,6 +3,7 @@
  *
  * @module env
  */
+import { isOAuthProvider } from "./provider-kind.js";
 import type { ProviderConfig } from "./providers/types.js";
 import type { AuthConfig, LoggerInstance } from "./types.js";
 
@@ -121,7 +122,7 @@ function resolveBasePath(url: string | undefined, configured: string | undefined
 function withProviderEnv(env: EnvSource, provider: ProviderConfig, original: unknown): ProviderConfig {
   const prefix = `AUTH_${provider.id.toUpperCase().replace(/-/g, "_")}_`;
   const read = (suffix: string) => readEnv(env, prefix + suffix);
-  if (provider.type === "oauth" || provider.type === "oidc") {
+  if (isOAuthProvider(provider)) {
     const fromEnv = { clientId: read("ID"), clientSecret: read("SECRET"), issuer: read("ISSUER") };
     const base = typeof original === "function" ? (original as (o: object) => ProviderConfig)(definedOnly(fromEnv)) : provider;
     return {

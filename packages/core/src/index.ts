@@ -20,6 +20,8 @@ export { setEnvDefaults } from "./env.js";
 export * from "./errors.js";
 export { getSession } from "./get-session.js";
 export type { Cookie } from "./http/cookies.js";
+export type { AuthRequestParts, AuthResult, SessionRequest } from "./integration.js";
+export { failureCookies, readSession, runAuthAction } from "./integration.js";
 export type { DefaultJWT, GetTokenParams, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "./jwt.js";
 export { decode, encode, getToken } from "./jwt.js";
 export type * from "./providers/types.js";

@@ -1,7 +1,8 @@
 /**
  * Types shared by the request pipeline: the parsed request, the response an action returns, and the
- * options resolved once per request.
+ * options of a request (its configuration's part and its own part).
  */
+import type { AdapterCapabilities } from "./adapter-capabilities.js";
 import type { Adapter } from "./adapters.js";
 import type { Cookie } from "./http/cookies.js";
 import type { JWTOptions } from "./jwt.js";
@@ -63,26 +64,22 @@ export type InternalProvider = ProviderConfig & {
   callbackUrl: string;
 };
 
-/** Everything an action needs, resolved once per request. */
-export interface InternalOptions {
-  /** The app's origin (scheme + host) for this request: `config.url`'s, else the request's as `resolveOrigin` trusts it. */
-  origin: string;
+/**
+ * What an action needs that depends only on the configuration object: resolved once per object
+ * (`resolve.ts`) and shared by every request made with it.
+ */
+export interface ConfigOptions {
   /** Base path of the routes, without a trailing slash. */
   basePath: string;
-  /** `origin + basePath`. */
-  authUrl: string;
-  action: AuthAction;
-  provider?: InternalProvider;
-  providers: InternalProvider[];
   /** Secrets, newest first. */
   secret: string[];
-  cookies: CookiesOptions;
-  useSecureCookies: boolean;
   callbacks: CallbacksOptions;
   /** Events, wrapped so a failing handler is logged and never breaks the flow. */
   events: EventCallbacks;
   /** The adapter, wrapped so its failures become `AdapterError`. */
   adapter?: Adapter;
+  /** What the adapter can do, per feature (the start-up check proved the features in use). */
+  capabilities: AdapterCapabilities;
   session: SessionOptions;
   /** The session strategy in use. */
   sessionStrategy: SessionStrategyHandler;
@@ -90,16 +87,36 @@ export interface InternalOptions {
   pages: Partial<PagesOptions>;
   theme: Theme;
   logger: LoggerInstance;
-  csrfToken: string;
-  /** True when the POST carried the right CSRF token (or the check is skipped). */
-  csrfTokenVerified: boolean;
   skipCSRFCheck: boolean;
-  /** Where to go after the action, already validated by the redirect callback. */
-  callbackUrl: string;
   redirectProxyUrl?: string;
-  /** Origin patterns the redirect proxy may forward to (the configured list, or the default origin family). */
-  redirectProxyAllowedOrigins: string[];
   experimental: NonNullable<AuthConfig["experimental"]>;
   /** The configuration as given. */
   config: AuthConfig;
 }
+
+/**
+ * What depends on the request: computed per request (`http/request-context.ts`). CSRF state and the
+ * callback URL are computed only for the routes that declare they need them (`actions/index.ts`);
+ * elsewhere they are `""` / unverified and the origin's root.
+ */
+export interface RequestOptions {
+  /** The app's origin (scheme + host) for this request: `config.url`'s, else the request's as `resolveOrigin` trusts it. */
+  origin: string;
+  /** `origin + basePath`. */
+  authUrl: string;
+  action: AuthAction;
+  provider?: InternalProvider;
+  providers: InternalProvider[];
+  cookies: CookiesOptions;
+  useSecureCookies: boolean;
+  csrfToken: string;
+  /** True when the POST carried the right CSRF token (or the check is skipped). */
+  csrfTokenVerified: boolean;
+  /** Where to go after the action, already validated by the redirect callback. */
+  callbackUrl: string;
+  /** Origin patterns the redirect proxy may forward to (the configured list, or the default origin family). */
+  redirectProxyAllowedOrigins: string[];
+}
+
+/** Everything an action needs: the configuration's part and the request's part. */
+export interface InternalOptions extends ConfigOptions, RequestOptions {}

@@ -9,7 +9,8 @@ import { assertCsrf } from "../http/csrf.js";
 import { requestBinding } from "../http/flow-binding.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { finishAuthorization } from "../oauth/index.js";
-import type { CredentialsConfig, OAuthConfig } from "../providers/types.js";
+import { isOAuthProvider } from "../provider-kind.js";
+import type { CredentialsConfig, EmailConfig, OAuthConfig, ProviderConfig } from "../providers/types.js";
 import type { Account, User } from "../types.js";
 import { webAuthnRoutes } from "../webauthn/routes-loader.js";
 import { findOrCreateOAuthUser } from "./link-account.js";
@@ -17,21 +18,42 @@ import { oauthContext } from "./oauth-context.js";
 import { askSignInCallback, completeSignIn } from "./sign-in-flow.js";
 import { withProvenEmail } from "./unproven-email.js";
 
+type CallbackHandler = (options: InternalOptions, request: RequestInternal, provider: InternalProvider) => Promise<ResponseInternal>;
+
+/**
+ * The callback of each provider type, by method. A provider type or method missing here does not take a
+ * callback that way (`InvalidProvider`).
+ */
+const callbacks: Record<ProviderConfig["type"], Partial<Record<RequestInternal["method"], CallbackHandler>>> = {
+  oauth: { GET: oauthCallbackOf, POST: oauthCallbackOf },
+  oidc: { GET: oauthCallbackOf, POST: oauthCallbackOf },
+  credentials: {
+    POST: (options, request, provider) => credentialsCallback(options, request, provider as InternalProvider & CredentialsConfig),
+  },
+  // Email and passkey code load only when such a provider is used (see webauthn/routes-loader).
+  email: {
+    GET: async (options, request, provider) =>
+      (await import("./email.js")).emailCallback(options, request, provider as InternalProvider & EmailConfig),
+  },
+  webauthn: { POST: async (options, request) => (await webAuthnRoutes(options)).webAuthnCallback(options, request) },
+};
+
+function oauthCallbackOf(options: InternalOptions, request: RequestInternal, provider: InternalProvider): Promise<ResponseInternal> {
+  if (!isOAuthProvider(provider)) throw new InvalidProvider(`The provider "${provider.id}" is not an OAuth provider.`);
+  return oauthCallback(options, request, provider);
+}
+
 export async function callbackAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   const { provider } = options;
   if (!provider) throw new InvalidProvider(`Unknown provider "${request.providerId ?? ""}".`);
+  const handler = callbacks[provider.type]?.[request.method];
+  if (!handler) throw new InvalidProvider(`The provider "${provider.id}" does not accept a ${request.method} callback.`);
   try {
-    if (provider.type === "oauth" || provider.type === "oidc") return await oauthCallback(options, request, provider);
-    if (provider.type === "credentials" && request.method === "POST") return await credentialsCallback(options, request, provider);
-    if (provider.type === "email" && request.method === "GET")
-      return await (await import("./email.js")).emailCallback(options, request, provider);
-    if (provider.type === "webauthn" && request.method === "POST")
-      return await (await webAuthnRoutes(options)).webAuthnCallback(options, request);
+    return await handler(options, request, provider);
   } catch (error) {
     if (error instanceof AuthError) throw error;
     throw new CallbackRouteError(`The ${provider.id} callback failed.`, { cause: { err: error as Error, provider: provider.id } });
   }
-  throw new InvalidProvider(`The provider "${provider.id}" does not accept a ${request.method} callback.`);
 }
 
 async function oauthCallback(
@@ -53,15 +75,22 @@ async function oauthCallback(
   const { profile, account, cookies } = result;
   // From here on the user's email is the one the provider vouched for, or null (see unproven-email.ts).
   const profileUser = withProvenEmail(provider, profile, result.user);
-  const userByAccount = options.adapter
-    ? await options.adapter.getUserByAccount!({ provider: account.provider, providerAccountId: account.providerAccountId })
+  const { users } = options.capabilities;
+  const userByAccount = users
+    ? await users.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
     : null;
   // The check cookies proved that this browser and this session started the flow as a link.
-  const linkTo = result.link && !userByAccount && options.adapter ? await options.sessionStrategy.currentUser(options, request) : null;
+  const linkTo = result.link && !userByAccount && users ? await options.sessionStrategy.currentUser(options, request) : null;
   const link = linkTo?.id ? { user: linkTo } : undefined;
   const redirect = await askSignInCallback(options, { user: userByAccount ?? profileUser, account, profile, ...(link ? { link } : {}) });
   if (redirect) return { redirect, cookies };
-  const { user, isNewUser } = await findOrCreateOAuthUser(options, request, provider, profileUser, account, result.link);
+  const { user, isNewUser } = await findOrCreateOAuthUser(options, request, {
+    provider,
+    profileUser,
+    account,
+    link: result.link,
+    linked: userByAccount,
+  });
   return completeSignIn(options, request, { user, account, profile, isNewUser }, cookies);
 }
 
@@ -78,21 +107,10 @@ async function credentialsCallback(
   if (!authorized) throw new CredentialsSignin("authorize() returned no user.");
 
   const fromAuthorize = { ...authorized, id: String(authorized.id ?? crypto.randomUUID()) };
-  const user: User | AdapterUser = options.session.strategy === "database" ? await adapterUserFor(options, fromAuthorize) : fromAuthorize;
+  const user: User | AdapterUser = await options.sessionStrategy.credentialsUser(options, fromAuthorize);
   const account: Account = { providerAccountId: fromAuthorize.id, type: "credentials", provider: provider.id };
 
   const redirect = await askSignInCallback(options, { user, account, credentials: credentials as Record<string, never> });
   if (redirect) return { redirect };
   return completeSignIn(options, request, { user, account, isNewUser: false });
-}
-
-/**
- * With database sessions, a credentials user must exist in the adapter (by id, else by email) so that a
- * session row can point at it. An unknown user is a sign-in failure, not a crash.
- */
-async function adapterUserFor(options: InternalOptions, user: User & { id: string }): Promise<AdapterUser> {
-  const adapter = options.adapter!;
-  const found = (await adapter.getUser!(user.id)) ?? (user.email ? await adapter.getUserByEmail!(user.email.toLowerCase()) : null);
-  if (!found) throw new CredentialsSignin("authorize() returned a user the adapter does not know (neither its id nor its email).");
-  return found;
 }

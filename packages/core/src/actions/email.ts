@@ -3,6 +3,7 @@
  * redeems it. Only a hash of the token (HMAC with the secret) is stored, so a database leak gives no
  * usable link; the adapter consumes it atomically, so a link works exactly once.
  */
+import { type EmailStore, requireCapability } from "../adapter-capabilities.js";
 import type { AdapterUser } from "../adapters.js";
 import { hmacHex, randomHex } from "../crypto/compare.js";
 import { normalizeEmail } from "../email/normalize.js";
@@ -35,10 +36,10 @@ export async function emailSignIn(
   request: RequestInternal,
   provider: InternalProvider & EmailConfig,
 ): Promise<ResponseInternal> {
-  const adapter = options.adapter!;
+  const store = requireCapability(options.capabilities, "email");
   const identifier = normalise(provider, bodyString(request.body, "email"));
   // A holder that never proved the address is not who this mail is for (see unproven-email.ts).
-  const holder = await adapter.getUserByEmail!(identifier);
+  const holder = await store.getUserByEmail(identifier);
   const existing = holder?.emailVerified ? holder : null;
   const user = existing ?? { id: crypto.randomUUID(), email: identifier, emailVerified: null };
   const account: Account = { providerAccountId: identifier, userId: user.id, type: "email", provider: provider.id };
@@ -55,22 +56,22 @@ export async function emailSignIn(
   const hashed = await hashToken(secret, token);
   const url = `${provider.callbackUrl}?${new URLSearchParams({ callbackUrl: options.callbackUrl, token, email: identifier })}`;
 
-  await adapter.createVerificationToken!({ identifier, token: hashed, expires });
+  await store.createVerificationToken({ identifier, token: hashed, expires });
   try {
     await provider.sendVerificationRequest({ identifier, token, expires, url, provider, theme: options.theme, request: request.request });
   } catch (error) {
     // The mail never left: make sure the stored token cannot be redeemed later.
-    await Promise.resolve(adapter.useVerificationToken!({ identifier, token: hashed })).catch(() => null);
+    await Promise.resolve(store.useVerificationToken({ identifier, token: hashed })).catch(() => null);
     throw new EmailSignInError("The sign-in email could not be sent.", { cause: error as Error });
   }
   return { redirect: `${options.authUrl}/verify-request?${new URLSearchParams({ provider: provider.id, type: "email" })}` };
 }
 
 /** Tries each secret (newest first), so links sent just before a secret rotation still work. */
-async function redeem(options: InternalOptions, provider: EmailConfig, identifier: string, token: string) {
+async function redeem(options: InternalOptions, store: EmailStore, provider: EmailConfig, identifier: string, token: string) {
   const secrets = provider.secret ? [provider.secret] : options.secret;
   for (const secret of secrets) {
-    const invite = await options.adapter!.useVerificationToken!({ identifier, token: await hashToken(secret, token) });
+    const invite = await store.useVerificationToken({ identifier, token: await hashToken(secret, token) });
     if (invite) return invite;
   }
   return null;
@@ -82,7 +83,7 @@ export async function emailCallback(
   request: RequestInternal,
   provider: InternalProvider & EmailConfig,
 ): Promise<ResponseInternal> {
-  const adapter = options.adapter!;
+  const store = requireCapability(options.capabilities, "email");
   const { token } = request.query;
   let identifier: string;
   try {
@@ -92,14 +93,14 @@ export async function emailCallback(
   }
   if (!token) throw new Verification("The sign-in link has no token.");
 
-  const invite = await redeem(options, provider, identifier, token);
+  const invite = await redeem(options, store, provider, identifier, token);
   const expired = invite ? invite.expires.valueOf() < Date.now() : false;
   if (!invite || expired || invite.identifier !== identifier) {
     throw new Verification("The sign-in link is unknown, used already, or expired.", { cause: { hasInvite: !!invite, expired } });
   }
 
   // Proof wins: a holder that never proved this address loses it to the person who just did.
-  const existing = await claimProvenAddress(options, identifier);
+  const existing = await claimProvenAddress(options, store, identifier);
   const candidate: AdapterUser = existing ?? { id: crypto.randomUUID(), email: identifier, emailVerified: null };
   const account: Account = { providerAccountId: identifier, userId: candidate.id, type: "email", provider: provider.id };
   const redirect = await askSignInCallback(options, { user: candidate, account });
@@ -108,10 +109,10 @@ export async function emailCallback(
   let user: AdapterUser;
   const isNewUser = !existing;
   if (existing) {
-    user = await adapter.updateUser!({ id: existing.id, emailVerified: new Date() });
+    user = await store.updateUser({ id: existing.id, emailVerified: new Date() });
     await options.events.updateUser({ user });
   } else {
-    user = await adapter.createUser!({ ...candidate, emailVerified: new Date() });
+    user = await store.createUser({ ...candidate, emailVerified: new Date() });
     await options.events.createUser({ user });
   }
   return completeSignIn(options, request, { user, account: { ...account, userId: user.id }, isNewUser });

@@ -1,4 +1,8 @@
-/** Routes a parsed request to its action. A method an action does not take is refused with 400. */
+/**
+ * The routes: for each method and action, the handler and what it needs computed before it runs (see
+ * `http/request-context.ts`). A method an action does not take is refused with 400.
+ */
+import type { RouteNeeds } from "../http/request-context.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { webAuthnRoutes } from "../webauthn/routes-loader.js";
 import { callbackAction } from "./callback.js";
@@ -11,22 +15,40 @@ import { signOutAction, signOutPage } from "./signout.js";
 
 type Handler = (options: InternalOptions, request: RequestInternal) => ResponseInternal | Promise<ResponseInternal>;
 
-const routes: Record<string, Handler> = {
-  "GET providers": providersAction,
-  "GET csrf": csrfAction,
-  "GET session": sessionAction,
-  "POST session": sessionAction,
-  "GET signin": (options, request) => (request.providerId ? methodNotAllowed(request) : signInPage(options, request)),
-  "POST signin": signInAction,
-  "GET callback": callbackAction,
-  "POST callback": callbackAction,
-  "GET signout": signOutPage,
-  "POST signout": signOutAction,
-  "GET error": errorPage,
-  "GET verify-request": verifyRequestPage,
+/** A route: its handler, and what the request context computes for it. */
+export interface Route {
+  handler: Handler;
+  needs: RouteNeeds;
+}
+
+/** Pages and forms: a CSRF token (minted if new) for their forms, and where to go afterwards. */
+const form: RouteNeeds = { csrf: "mint", callbackUrl: true };
+
+const routes: Record<string, Route> = {
+  "GET providers": { handler: providersAction, needs: {} },
+  "GET csrf": { handler: csrfAction, needs: { csrf: "mint" } },
+  // The hot path: no CSRF work, no `redirect` callback.
+  "GET session": { handler: sessionAction, needs: {} },
+  "POST session": { handler: sessionAction, needs: { csrf: "mint" } },
+  "GET signin": {
+    handler: (options, request) => (request.providerId ? methodNotAllowed(request) : signInPage(options, request)),
+    needs: form,
+  },
+  "POST signin": { handler: signInAction, needs: form },
+  // A callback only reads the CSRF cookie: it must not replace the cookie its flow is bound to.
+  "GET callback": { handler: callbackAction, needs: { csrf: "read", callbackUrl: true } },
+  "POST callback": { handler: callbackAction, needs: { csrf: "read", callbackUrl: true } },
+  "GET signout": { handler: signOutPage, needs: form },
+  "POST signout": { handler: signOutAction, needs: form },
+  "GET error": { handler: errorPage, needs: {} },
+  "GET verify-request": { handler: verifyRequestPage, needs: {} },
+  // The challenge cookie is bound to the browser's CSRF token (http/flow-binding.ts).
   // Passkey code (and @simplewebauthn/server behind it) comes with the Passkey() provider: see webauthn/routes-loader.
-  "GET webauthn-options": async (options, request) => (await webAuthnRoutes(options)).webAuthnOptionsAction(options, request),
-  "GET webauthn-script": async (options) => (await webAuthnRoutes(options)).webAuthnScriptAction(options),
+  "GET webauthn-options": {
+    handler: async (options, request) => (await webAuthnRoutes(options)).webAuthnOptionsAction(options, request),
+    needs: { csrf: "mint" },
+  },
+  "GET webauthn-script": { handler: async (options) => (await webAuthnRoutes(options)).webAuthnScriptAction(options), needs: {} },
 };
 
 function methodNotAllowed(request: RequestInternal): ResponseInternal {
@@ -39,8 +61,9 @@ function methodNotAllowed(request: RequestInternal): ResponseInternal {
   };
 }
 
-/** Runs the action of `request`. */
-export function handleAction(options: InternalOptions, request: RequestInternal): ResponseInternal | Promise<ResponseInternal> {
-  const handler = routes[`${request.method} ${request.action}`];
-  return handler ? handler(options, request) : methodNotAllowed(request);
+const refused: Route = { handler: (_options, request) => methodNotAllowed(request), needs: {} };
+
+/** The route of `request` (a refusal for a method the action does not take). */
+export function routeOf(request: RequestInternal): Route {
+  return routes[`${request.method} ${request.action}`] ?? refused;
 }

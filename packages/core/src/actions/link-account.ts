@@ -14,6 +14,7 @@
  * Without an adapter there is nothing to store: the user id is derived from provider + account id, so
  * it is the same at every sign-in (the reference library makes a random one each time).
  */
+import type { UserStore } from "../adapter-capabilities.js";
 import type { AdapterAccount, AdapterUser } from "../adapters.js";
 import { sha256Hex } from "../crypto/compare.js";
 import { OAuthAccountNotLinked } from "../errors.js";
@@ -34,22 +35,31 @@ function accountRow(provider: OAuthConfig, account: Account, userId: string): Ad
   return { ...storedAccount(provider, account), type: account.type as AdapterAccount["type"], userId };
 }
 
+/** An OAuth sign-in as the callback found it. */
+export interface OAuthSignIn {
+  provider: OAuthConfig;
+  /** The profile's user, with the email only when the provider vouched for it (`withProvenEmail`). */
+  profileUser: User;
+  account: Account;
+  /** True when this browser and session started the flow as an explicit link. */
+  link?: boolean;
+  /** The user already linked to this account (`getUserByAccount`, looked up by the callback), or `null`. */
+  linked: AdapterUser | null;
+}
+
 /** The user for this sign-in and whether it was just created. */
 export async function findOrCreateOAuthUser(
   options: InternalOptions,
   request: RequestInternal,
-  provider: OAuthConfig,
-  profileUser: User,
-  account: Account,
-  link = false,
+  signIn: OAuthSignIn,
 ): Promise<{ user: User | AdapterUser; isNewUser: boolean }> {
-  const { adapter, events } = options;
-  if (!adapter) {
+  const { provider, profileUser, account, link = false, linked } = signIn;
+  const { events } = options;
+  const { users } = options.capabilities;
+  if (!users) {
     return { user: { ...profileUser, id: await stableUserId(account.provider, account.providerAccountId) }, isNewUser: false };
   }
-  const key = { provider: account.provider, providerAccountId: account.providerAccountId };
   const current = await options.sessionStrategy.currentUser(options, request);
-  const linked = await adapter.getUserByAccount!(key);
   if (linked) {
     if (current?.id && current.id !== linked.id) throw new OAuthAccountNotLinked("This account is already linked to another user.");
     return { user: linked, isNewUser: false };
@@ -59,26 +69,26 @@ export async function findOrCreateOAuthUser(
     if (!link) {
       throw new OAuthAccountNotLinked('You are signed in as another user: use "Link another account" to add this account to yours.');
     }
-    await adapter.linkAccount!(accountRow(provider, account, current.id));
+    await users.linkAccount(accountRow(provider, account, current.id));
     await events.linkAccount({ user: current, account, profile: profileUser });
     return { user: current, isNewUser: false };
   }
 
   // Only a proven email reaches here (`withProvenEmail`): an unverified claim never links nor refuses.
   const email = profileUser.emailVerified ? (profileUser.email?.toLowerCase() ?? null) : null;
-  const sameEmail = email ? await claimProvenAddress(options, email) : null;
+  const sameEmail = email ? await claimProvenAddress(options, users, email) : null;
   if (sameEmail) {
     if (!provider.allowDangerousEmailAccountLinking) {
       throw new OAuthAccountNotLinked(
         "Another account already uses this email address. Sign in with that account first, then link this one.",
       );
     }
-    await adapter.linkAccount!(accountRow(provider, account, sameEmail.id));
+    await users.linkAccount(accountRow(provider, account, sameEmail.id));
     await events.linkAccount({ user: sameEmail, account, profile: profileUser });
     return { user: sameEmail, isNewUser: false };
   }
 
-  return createAndLink(options, provider, profileUser, account, email);
+  return createAndLink(options, users, { provider, profileUser, account }, email);
 }
 
 /**
@@ -88,22 +98,20 @@ export async function findOrCreateOAuthUser(
  */
 async function createAndLink(
   options: InternalOptions,
-  provider: OAuthConfig,
-  profileUser: User,
-  account: Account,
+  users: UserStore,
+  { provider, profileUser, account }: Pick<OAuthSignIn, "provider" | "profileUser" | "account">,
   email: string | null,
 ): Promise<{ user: AdapterUser; isNewUser: boolean }> {
-  const adapter = options.adapter!;
   const key = { provider: account.provider, providerAccountId: account.providerAccountId };
   let created: AdapterUser | undefined;
   try {
     const { id: _providerId, ...fields } = profileUser;
-    created = await adapter.createUser!({ ...fields, id: crypto.randomUUID(), email, emailVerified: email ? new Date() : null });
-    await adapter.linkAccount!(accountRow(provider, account, created.id));
+    created = await users.createUser({ ...fields, id: crypto.randomUUID(), email, emailVerified: email ? new Date() : null });
+    await users.linkAccount(accountRow(provider, account, created.id));
   } catch (error) {
-    const winner = await adapter.getUserByAccount!(key);
+    const winner = await users.getUserByAccount(key);
     if (!winner) throw error;
-    if (created && created.id !== winner.id) await adapter.deleteUser?.(created.id);
+    if (created && created.id !== winner.id) await users.deleteUser?.(created.id);
     return { user: winner, isNewUser: false };
   }
   await options.events.createUser({ user: created });

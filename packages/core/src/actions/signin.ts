@@ -11,9 +11,25 @@ import { AuthError, InvalidProvider, OAuthAccountNotLinked, OAuthSignInError } f
 import { assertCsrf } from "../http/csrf.js";
 import { ANONYMOUS, bindingOf, currentSubject } from "../http/flow-binding.js";
 import { bodyString } from "../http/request.js";
-import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
+import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { startAuthorization } from "../oauth/index.js";
+import { isOAuthProvider } from "../provider-kind.js";
+import type { EmailConfig, ProviderConfig } from "../providers/types.js";
 import { oauthContext } from "./oauth-context.js";
+
+type SignInHandler = (options: InternalOptions, request: RequestInternal, provider: InternalProvider) => Promise<ResponseInternal>;
+
+/**
+ * How each provider type starts a sign-in. Credentials and WebAuthn are not started here (their forms post
+ * to /callback/:provider, the passkey script asks /webauthn-options): they go back to the sign-in page.
+ */
+const starters: Partial<Record<ProviderConfig["type"], SignInHandler>> = {
+  oauth: oauthSignIn,
+  oidc: oauthSignIn,
+  // Email code loads only when an email provider is used.
+  email: async (options, request, provider) =>
+    (await import("./email.js")).emailSignIn(options, request, provider as InternalProvider & EmailConfig),
+};
 
 export async function signInAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   assertCsrf("signin", options.csrfTokenVerified);
@@ -22,21 +38,22 @@ export async function signInAction(options: InternalOptions, request: RequestInt
     if (request.providerId) throw new InvalidProvider(`Unknown provider "${request.providerId}".`);
     return { redirect: `${options.authUrl}/signin` };
   }
-  if (provider.type === "oauth" || provider.type === "oidc") {
-    const { callbackUrl: _callbackUrl, ...authorizationParams } = request.query;
-    const link = bodyString(request.body, "link") === "true";
-    const subject = await currentSubject(options, request);
-    if (link && subject === ANONYMOUS) throw new OAuthAccountNotLinked("Sign in first, then link another account.");
-    const flow = { binding: await bindingOf(options.csrfToken, subject), link };
-    try {
-      const { url, cookies } = await startAuthorization(oauthContext(options, request, provider, flow), authorizationParams);
-      return { redirect: url, cookies };
-    } catch (error) {
-      if (error instanceof AuthError) throw error;
-      throw new OAuthSignInError(`Could not start the sign-in with ${provider.name}.`, { cause: error as Error });
-    }
+  const start = starters[provider.type];
+  return start ? start(options, request, provider) : { redirect: `${options.authUrl}/signin` };
+}
+
+async function oauthSignIn(options: InternalOptions, request: RequestInternal, provider: InternalProvider): Promise<ResponseInternal> {
+  if (!isOAuthProvider(provider)) return { redirect: `${options.authUrl}/signin` };
+  const { callbackUrl: _callbackUrl, ...authorizationParams } = request.query;
+  const link = bodyString(request.body, "link") === "true";
+  const subject = await currentSubject(options, request);
+  if (link && subject === ANONYMOUS) throw new OAuthAccountNotLinked("Sign in first, then link another account.");
+  const flow = { binding: await bindingOf(options.csrfToken, subject), link };
+  try {
+    const { url, cookies } = await startAuthorization(oauthContext(options, request, provider, flow), authorizationParams);
+    return { redirect: url, cookies };
+  } catch (error) {
+    if (error instanceof AuthError) throw error;
+    throw new OAuthSignInError(`Could not start the sign-in with ${provider.name}.`, { cause: error as Error });
   }
-  // Email code loads only when an email provider is used.
-  if (provider.type === "email") return (await import("./email.js")).emailSignIn(options, request, provider);
-  return { redirect: `${options.authUrl}/signin` };
 }

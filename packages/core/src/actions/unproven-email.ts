@@ -10,6 +10,7 @@
  * whoever registered the address first can never reach the prover's data, and the real owner is never
  * locked out: the holder keeps their user, accounts and passkeys, just without the address.
  */
+import type { AddressStore } from "../adapter-capabilities.js";
 import type { AdapterUser } from "../adapters.js";
 import type { InternalOptions } from "../internal-types.js";
 import type { OAuthConfig } from "../providers/types.js";
@@ -53,13 +54,12 @@ export function withProvenEmail(provider: OAuthConfig, profile: Profile | undefi
  * (same address, same person as far as authlib can know). A holder without proof loses the address (see
  * the module comment) and `null` is returned: the prover gets a fresh user.
  */
-export async function claimProvenAddress(options: InternalOptions, email: string): Promise<AdapterUser | null> {
-  const adapter = options.adapter!;
-  const holder = await adapter.getUserByEmail!(email);
+export async function claimProvenAddress(options: InternalOptions, users: AddressStore, email: string): Promise<AdapterUser | null> {
+  const holder = await users.getUserByEmail(email);
   if (!holder || holder.emailVerified) return holder;
-  const released = await adapter.updateUser!({ id: holder.id, email: null });
-  if (adapter.deleteSessionsByUserId) {
-    await adapter.deleteSessionsByUserId(holder.id);
+  const released = await users.updateUser({ id: holder.id, email: null });
+  if (users.deleteSessionsByUserId) {
+    await users.deleteSessionsByUserId(holder.id);
   } else {
     options.logger.warn("sessions-not-ended");
   }

@@ -9,8 +9,9 @@
  *   the reference library, this callback is CSRF-protected.
  * - GET /webauthn-script: the browser code of the built-in sign-in page.
  */
-import { UnknownAction } from "../errors.js";
+import { CallbackRouteError, UnknownAction } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
+import { withFailureCookies } from "../http/error-response.js";
 import { requestBinding } from "../http/flow-binding.js";
 import { noStoreHeaders } from "../http/response.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
@@ -19,7 +20,6 @@ import { authenticationOptions, verifyAuthentication } from "../webauthn/authent
 import { type ChallengeClaims, clearChallenge, openChallenge, sealChallenge } from "../webauthn/challenge.js";
 import { consumeChallenge, rememberChallenge } from "../webauthn/challenge-store.js";
 import { type WebAuthnContext, webAuthnContext } from "../webauthn/context.js";
-import { failureResponse } from "../webauthn/failure.js";
 import {
   assertSubjectStillValid,
   registrationCandidate,
@@ -56,8 +56,9 @@ export async function webAuthnOptionsAction(options: InternalOptions, request: R
 }
 
 /**
- * POST /callback/:provider for a WebAuthn provider. Never throws: every failure is answered (and logged)
- * as the redirect `Auth()` would make, and every answer clears the challenge cookie.
+ * POST /callback/:provider for a WebAuthn provider. Every answer clears the challenge cookie (a challenge
+ * is good for one attempt, failed or not): a failure is thrown like in every other action, carrying the
+ * cleared cookie (http/error-response.ts).
  */
 export async function webAuthnCallback(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   const clear = clearChallenge(options);
@@ -72,7 +73,12 @@ export async function webAuthnCallback(options: InternalOptions, request: Reques
     const response = post.action === "register" ? await register(ctx, claims, post) : await authenticate(ctx, claims, post);
     return { ...response, cookies: [clear, ...(response.cookies ?? [])] };
   } catch (error) {
-    return failureResponse(options, request.providerId ?? "webauthn", error, [clear]);
+    const provider = request.providerId ?? "webauthn";
+    throw withFailureCookies(
+      error,
+      [clear],
+      (cause) => new CallbackRouteError(`The ${provider} callback failed.`, { cause: { err: cause as Error, provider } }),
+    );
   }
 }
 

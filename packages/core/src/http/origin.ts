@@ -14,7 +14,7 @@
  * 3. **`trustHost: true` without a list**: the first `X-Forwarded-Host` / `X-Forwarded-Proto` value wins
  *    (a malformed one is ignored). Anyone who can reach the app can choose the origin, so this is for
  *    local development or for a proxy that overwrites those headers; in production it logs
- *    `trust-host-unrestricted` once.
+ *    `trust-host-unrestricted` once per configuration.
  *
  * `Forwarded` (RFC 7239) is ignored in every mode: proxies that set it also set `X-Forwarded-*`, and two
  * sources of the same fact would be one more way for them to disagree.
@@ -29,7 +29,7 @@
  * @module http/origin
  */
 import { InvalidOriginConfig, UntrustedHost } from "../errors.js";
-import type { AuthConfig, LoggerInstance } from "../types.js";
+import type { AuthConfig } from "../types.js";
 
 /** The configuration fields the origin depends on. */
 export type OriginConfig = Pick<AuthConfig, "url" | "trustHost" | "trustedHosts">;
@@ -87,9 +87,25 @@ function hostMatches(url: URL, pattern: HostPattern): boolean {
   return port === (pattern.port ?? defaultPorts[url.protocol]);
 }
 
+/**
+ * Compiled patterns by source. Patterns come from the configuration (validated by the start-up check),
+ * never from a request, so this holds as many entries as the configurations have patterns; it saves
+ * compiling the trusted-host list again on every request.
+ */
+const compiledHosts = new Map<string, HostPattern>();
+
+function compiledHost(pattern: string): HostPattern {
+  let compiled = compiledHosts.get(pattern);
+  if (!compiled) {
+    compiled = compileHostPattern(pattern);
+    compiledHosts.set(pattern, compiled);
+  }
+  return compiled;
+}
+
 /** True when the host of `url` matches one of the host patterns (already validated). */
 export function isTrustedHost(url: URL, patterns: readonly string[]): boolean {
-  return patterns.some((p) => hostMatches(url, compileHostPattern(p)));
+  return patterns.some((p) => hostMatches(url, compiledHost(p)));
 }
 
 /** An origin pattern: `https://` or `http://`, then a host pattern. A trailing `/` is allowed, nothing else. */
@@ -193,18 +209,11 @@ export function resolveOrigin(request: Request, config: OriginConfig): string {
   return config.trustHost ? unrestrictedOrigin(request, url) : url.origin;
 }
 
-/** Log destinations (the app's `warn`, or the built-in one) already warned about an unrestricted trustHost. */
-const warnedUnrestricted = new WeakSet<object>();
-const builtInWarnDestination = {};
-
 /**
- * Warns once per log destination when, in production (`NODE_ENV=production`), the origin comes from
- * headers any client can set: `trustHost` without `url` and without `trustedHosts`.
+ * True when, in production (`NODE_ENV=production`), the origin comes from headers any client can set:
+ * `trustHost` without `url` and without `trustedHosts`. The warning `trust-host-unrestricted` is said
+ * once per configuration, when it is resolved (`resolve.ts`).
  */
-export function warnUnrestrictedTrustHost(config: AuthConfig, logger: LoggerInstance, nodeEnv: string | undefined): void {
-  if (nodeEnv !== "production" || !config.trustHost || config.url !== undefined || (config.trustedHosts?.length ?? 0) > 0) return;
-  const destination = config.logger?.warn ?? builtInWarnDestination;
-  if (warnedUnrestricted.has(destination)) return;
-  warnedUnrestricted.add(destination);
-  logger.warn("trust-host-unrestricted");
+export function shouldWarnUnrestrictedTrustHost(config: AuthConfig, nodeEnv: string | undefined): boolean {
+  return nodeEnv === "production" && !!config.trustHost && config.url === undefined && (config.trustedHosts?.length ?? 0) === 0;
 }

@@ -46,16 +46,52 @@ export function parseActionAndProvider(pathname: string, basePath: string): { ac
 
 /** Parses the request. Throws `UnknownAction` for a path or method authlib does not answer. */
 export async function parseRequest(request: Request, basePath: string): Promise<RequestInternal> {
-  const url = new URL(request.url);
   const method = request.method.toUpperCase();
+  return parsed(request, method, basePath, () => readBody(request));
+}
+
+/**
+ * A request given as its parts, by an integration that has no `Request` (see `integration.ts`).
+ * `body` is the already-parsed form or JSON body of a POST.
+ */
+export interface AuthRequestParts {
+  /** The full URL, e.g. `https://app.example/auth/signin/github`. */
+  url: string | URL;
+  /** `GET` (the default) or `POST`. */
+  method?: string;
+  /** The request headers (`Cookie`, `Origin`, `Sec-Fetch-Site`, `Host` and `X-Forwarded-*` are read). */
+  headers?: HeadersInit;
+  /** The form fields or JSON object of a POST. */
+  body?: Record<string, unknown>;
+}
+
+/**
+ * Parses a request given as its parts. The `Request` the actions hand on (to `authorize`, to
+ * `sendVerificationRequest`) carries the URL, method and headers; its body is empty: `body` is the body.
+ */
+export async function parseRequestParts(parts: AuthRequestParts, basePath: string): Promise<RequestInternal> {
+  const method = (parts.method ?? "GET").toUpperCase();
+  // Checked before a Request is made from it: the constructor throws on some methods (CONNECT, TRACE).
+  if (method !== "GET" && method !== "POST") throw new UnknownAction(`Method not allowed: ${method}`);
+  let request: Request;
+  try {
+    request = new Request(parts.url, { method, headers: parts.headers });
+  } catch (error) {
+    throw new UnknownAction("The request URL or headers are not valid.", { cause: error as Error });
+  }
+  const body = method === "POST" && parts.body && typeof parts.body === "object" ? { ...parts.body } : {};
+  return parsed(request, method, basePath, async () => body);
+}
+
+async function parsed(
+  request: Request,
+  method: string,
+  basePath: string,
+  readPostBody: () => Promise<Record<string, unknown>>,
+): Promise<RequestInternal> {
+  const url = new URL(request.url);
   if (method !== "GET" && method !== "POST") throw new UnknownAction(`Method not allowed: ${method}`);
   const { action, providerId } = parseActionAndProvider(url.pathname, basePath);
-  let cookies: Record<string, string | undefined> = {};
-  try {
-    cookies = parseCookies(request.headers.get("cookie") ?? "");
-  } catch {
-    cookies = {};
-  }
   return {
     request,
     url,
@@ -63,10 +99,19 @@ export async function parseRequest(request: Request, basePath: string): Promise<
     action,
     providerId,
     query: Object.fromEntries(url.searchParams),
-    body: method === "POST" ? await readBody(request) : {},
-    cookies,
+    body: method === "POST" ? await readPostBody() : {},
+    cookies: requestCookies(request.headers),
     headers: request.headers,
   };
+}
+
+/** The cookies of a request's `Cookie` header (malformed: none). */
+export function requestCookies(headers: Headers): Record<string, string | undefined> {
+  try {
+    return parseCookies(headers.get("cookie") ?? "");
+  } catch {
+    return {};
+  }
 }
 
 /**

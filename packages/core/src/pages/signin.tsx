@@ -9,6 +9,7 @@
  *
  * @module pages/signin
  */
+import { isOAuthProvider } from "../provider-kind.js";
 import type { CredentialInput } from "../providers/types.js";
 import type { Theme } from "../types.js";
 import { webAuthnScriptUrl } from "../webauthn/client-script.js";
@@ -64,7 +65,7 @@ function groupProviders(providers: readonly PageProvider[]): ProviderGroup[] {
   const groups: ProviderGroup[] = [];
   providers.forEach((provider, index) => {
     const member = { provider, index };
-    if (provider.type === "oauth" || provider.type === "oidc") {
+    if (isOAuthProvider(provider)) {
       const last = groups.at(-1);
       if (last?.kind === "buttons") last.members.push(member);
       else groups.push({ kind: "buttons", members: [member] });

@@ -2,8 +2,9 @@
  * The database strategy: the cookie holds only a random session token; the session lives in the adapter.
  * A session check costs one adapter call (`getSessionAndUser`) unless an update is due (`updateAge`).
  */
+import { requireCapability, type SessionStore } from "../adapter-capabilities.js";
 import type { AdapterSession } from "../adapters.js";
-import { SessionTokenError } from "../errors.js";
+import { CredentialsSignin, SessionTokenError } from "../errors.js";
 import { cookieNamesOf } from "../http/cookie-chunks.js";
 import { type Cookie, clearChunkedCookie, expiredCookie, legacySessionCookieName } from "../http/cookies.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
@@ -43,14 +44,11 @@ function clearAllSessionCookies(options: InternalOptions, request: RequestIntern
   return clearChunkedCookie({ ...options.cookies.sessionToken, name }, request.cookies);
 }
 
-/** The adapter, which the config assertions guarantee for this strategy. */
-function adapterOf(options: InternalOptions) {
-  const { adapter } = options;
-  if (!adapter?.getSessionAndUser || !adapter.createSession || !adapter.deleteSession || !adapter.updateSession) {
-    throw new SessionTokenError("Database sessions need an adapter with session methods.");
-  }
-  return adapter as Required<Pick<typeof adapter, "getSessionAndUser" | "createSession" | "deleteSession" | "updateSession">> &
-    typeof adapter;
+/** The adapter's session methods, which the start-up check guarantees for this strategy. */
+function adapterOf(options: InternalOptions): SessionStore {
+  const { sessions } = options.capabilities;
+  if (!sessions) throw new SessionTokenError("Database sessions need an adapter with session methods.");
+  return sessions;
 }
 
 /** The live session and user of this request's cookie, deleting it when expired. */
@@ -128,6 +126,13 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     await options.events.signOut({ session });
     const cleared = clearAllSessionCookies(options, request, name);
     return name === options.cookies.sessionToken.name ? cleared : [...cleared, ...clearSessionCookie(options)];
+  },
+
+  async credentialsUser(options, user) {
+    const users = requireCapability(options.capabilities, "users");
+    const found = (await users.getUser(user.id)) ?? (user.email ? await users.getUserByEmail(user.email.toLowerCase()) : null);
+    if (!found) throw new CredentialsSignin("authorize() returned a user the adapter does not know (neither its id nor its email).");
+    return found;
   },
 
   async currentUser(options, request) {

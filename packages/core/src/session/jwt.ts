@@ -128,6 +128,10 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     return clearSession(options, request, name);
   },
 
+  async credentialsUser(_options, user) {
+    return user;
+  },
+
   async currentUser(options, request) {
     const payload = await readToken(options, request);
     // The jwt callback is where an app revokes a token: a token it refuses is nobody.

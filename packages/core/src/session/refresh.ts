@@ -21,11 +21,13 @@
  * database, two instances can still both call the provider if they read the row within the same instant;
  * the conditional write keeps the row consistent, and the provider decides whether the second use is fatal.
  */
+import type { AccountTokenStore } from "../adapter-capabilities.js";
 import type { AdapterAccount } from "../adapters.js";
 import { sha256Hex } from "../crypto/compare.js";
 import type { InternalOptions } from "../internal-types.js";
 import type { JWT } from "../jwt.js";
 import { refreshAccessToken } from "../oauth/index.js";
+import { isRefreshingProvider } from "../provider-kind.js";
 import type { OAuthConfig, TokenSet } from "../providers/types.js";
 import type { Account } from "../types.js";
 import { SingleFlight } from "./single-flight.js";
@@ -63,12 +65,12 @@ function isDue(expiresAt: number | undefined): expiresAt is number {
 
 /** True when some provider refreshes access tokens (so sessions must look at the tokens). */
 export function anyProviderRefreshes(options: InternalOptions): boolean {
-  return options.providers.some((p) => (p.type === "oauth" || p.type === "oidc") && p.refreshAccessToken);
+  return options.providers.some(isRefreshingProvider);
 }
 
 function refreshingProvider(options: InternalOptions, id: string): OAuthConfig | undefined {
   const provider = options.providers.find((p) => p.id === id);
-  return provider && (provider.type === "oauth" || provider.type === "oidc") && provider.refreshAccessToken ? provider : undefined;
+  return isRefreshingProvider(provider) ? provider : undefined;
 }
 
 /** The token with the provider's tokens attached, when the provider refreshes and gave a refresh token. */
@@ -115,15 +117,15 @@ export async function refreshIfDue(options: InternalOptions, token: JWT): Promis
  * the account rows. Resolves `false` when a refresh failed (the session then carries the error).
  */
 export async function refreshAccountsIfDue(options: InternalOptions, userId: string): Promise<boolean> {
-  const adapter = options.adapter;
-  if (!adapter?.listAccountsByUserId || !adapter.updateAccount || !anyProviderRefreshes(options)) return true;
+  const store = options.capabilities.accountTokens;
+  if (!store || !anyProviderRefreshes(options)) return true;
   let ok = true;
-  for (const account of await adapter.listAccountsByUserId(userId)) {
+  for (const account of await store.listAccountsByUserId(userId)) {
     const provider = refreshingProvider(options, account.provider);
     if (!provider || !account.refresh_token || !isDue(account.expires_at)) continue;
     try {
       const key = `${account.provider}\u0000${account.providerAccountId}`;
-      await accountRefreshes.run(key, () => refreshAccount(options, provider, account));
+      await accountRefreshes.run(key, () => refreshAccount(store, provider, account));
     } catch (error) {
       options.logger.error(error as Error);
       ok = false;
@@ -136,8 +138,7 @@ export async function refreshAccountsIfDue(options: InternalOptions, userId: str
  * Refreshes one account row: re-reads it (another instance may have refreshed since the list), spends
  * its refresh token once, and writes the new tokens only if the row still holds the spent one.
  */
-async function refreshAccount(options: InternalOptions, provider: OAuthConfig, listed: AdapterAccount): Promise<void> {
-  const adapter = options.adapter!;
+async function refreshAccount(adapter: AccountTokenStore, provider: OAuthConfig, listed: AdapterAccount): Promise<void> {
   const account = adapter.getAccount ? await adapter.getAccount(listed.providerAccountId, listed.provider) : listed;
   if (!account?.refresh_token || !isDue(account.expires_at)) return;
   const previous = account.refresh_token;
@@ -152,5 +153,5 @@ async function refreshAccount(options: InternalOptions, provider: OAuthConfig, l
   };
   // `null`: another instance stored its refresh first; the row holds valid tokens, ours are dropped.
   if (adapter.swapAccountTokens) await adapter.swapAccountTokens(tokens, previous);
-  else await adapter.updateAccount!(tokens);
+  else await adapter.updateAccount(tokens);
 }

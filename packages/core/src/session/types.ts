@@ -26,6 +26,12 @@ export interface SessionStrategyHandler {
   start(options: InternalOptions, request: RequestInternal, signIn: SignInResult): Promise<Cookie[]>;
   /** Sign-out: ends the session (firing `signOut`) and returns the cookies that clear it. */
   end(options: InternalOptions, request: RequestInternal): Promise<Cookie[]>;
+  /**
+   * The user a credentials sign-in (`authorize()`'s user) starts a session for. JWT: that user. Database:
+   * the adapter's user with its id, else its email (a session row must point at a stored user); an
+   * unknown user is `CredentialsSignin`.
+   */
+  credentialsUser(options: InternalOptions, user: User & { id: string }): Promise<User | AdapterUser>;
   /** The signed-in user of this request, or `null` (used to link accounts). */
   currentUser(options: InternalOptions, request: RequestInternal): Promise<User | AdapterUser | null>;
 }

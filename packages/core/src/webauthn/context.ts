@@ -4,16 +4,15 @@
  *
  * @module webauthn/context
  */
-import type { Adapter } from "../adapters.js";
-import { webAuthnMethods } from "../assert.js";
-import { InvalidProvider, MissingAdapterMethods } from "../errors.js";
+import { requireCapability, type WebAuthnStore } from "../adapter-capabilities.js";
+import { InvalidProvider } from "../errors.js";
 import type { InternalOptions, InternalProvider, RequestInternal } from "../internal-types.js";
 import type { WebAuthnConfig } from "../providers/types.js";
 import { type ResolvedRelyingParty, resolveRelyingParty } from "./relying-party.js";
 import { loadSimpleWebAuthnServer, type SimpleWebAuthnServer } from "./server.js";
 
 /** The adapter methods passkeys use (`deleteUser` only to undo a half-finished registration). */
-export type WebAuthnAdapter = Required<Pick<Adapter, (typeof webAuthnMethods)[number]>> & Pick<Adapter, "deleteUser">;
+export type WebAuthnAdapter = WebAuthnStore;
 
 /** A WebAuthn provider with its route URLs. */
 export type WebAuthnProvider = InternalProvider & WebAuthnConfig;
@@ -38,15 +37,6 @@ export function webAuthnProviderOf(options: InternalOptions, request: RequestInt
   return provider as WebAuthnProvider;
 }
 
-function adapterOf(options: InternalOptions): WebAuthnAdapter {
-  const { adapter } = options;
-  const missing = webAuthnMethods.filter((method) => typeof adapter?.[method] !== "function");
-  if (!adapter || missing.length > 0) {
-    throw new MissingAdapterMethods(`WebAuthn needs these adapter methods, which are missing: ${missing.join(", ")}.`);
-  }
-  return adapter as WebAuthnAdapter;
-}
-
 /** Builds the context; throws when the provider is not a WebAuthn one or the adapter is incomplete. */
 export async function webAuthnContext(options: InternalOptions, request: RequestInternal): Promise<WebAuthnContext> {
   const provider = webAuthnProviderOf(options, request);
@@ -55,7 +45,7 @@ export async function webAuthnContext(options: InternalOptions, request: Request
     request,
     provider,
     rp: resolveRelyingParty(provider, options.origin),
-    adapter: adapterOf(options),
+    adapter: requireCapability(options.capabilities, "webAuthn"),
     server: await loadSimpleWebAuthnServer(),
     requireUserVerification: provider.userVerification !== "preferred",
   };

@@ -6,7 +6,8 @@
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Auth } from "../../src/auth.js";
-import type { AuthError } from "../../src/errors.js";
+import { AuthError } from "../../src/errors.js";
+import { failureCookies, runAuthAction } from "../../src/integration.js";
 import Passkey, { type PasskeyOptions } from "../../src/providers/passkey.js";
 import type { AuthConfig } from "../../src/types.js";
 import { storedCredentialId } from "../../src/webauthn/encoding.js";
@@ -540,5 +541,25 @@ describe("passkey configuration, page and script", () => {
 
     const without = { ...app.config, providers: [], experimental: {} };
     expect((await Auth(new Request(`${ORIGIN}/auth/webauthn-script`), without)).status).toBe(400);
+  });
+
+  it("through the in-process API a replayed authentication is thrown as an AuthError that still carries the cleared challenge cookie", async () => {
+    const app = await setup();
+    await registerUser(app);
+    const client = app.client();
+    const { body } = await getOptions(client, "authenticate");
+    const assertion = await app.authenticator.authenticate(body.options);
+    const request = async () => ({
+      url: `${ORIGIN}/auth/callback/passkey`,
+      method: "POST",
+      headers: { cookie: client.jar.header() },
+      body: { action: "authenticate", data: JSON.stringify(assertion), csrfToken: await client.csrf() },
+    });
+    const first = await runAuthAction(await request(), app.config);
+    expect(first.cookies.some((c) => c.name === CHALLENGE_COOKIE && c.options.maxAge === 0)).toBe(true);
+    // The attacker replays the captured response with the captured challenge cookie.
+    const replayed = await runAuthAction(await request(), app.config).catch((e: unknown) => e);
+    expect(replayed).toBeInstanceOf(AuthError);
+    expect(failureCookies(replayed).some((c) => c.name === CHALLENGE_COOKIE && c.value === "" && c.options.maxAge === 0)).toBe(true);
   });
 });

@@ -1,0 +1,100 @@
+/**
+ * The per-request part of an action's options: only what depends on the request, and of that only what
+ * the route declares it needs (`actions/index.ts`). A session check computes its origin and cookie names
+ * and nothing else: no CSRF HMAC, no `redirect` callback.
+ *
+ * @module http/request-context
+ */
+import type { InternalOptions, InternalProvider, RequestInternal, RequestOptions } from "../internal-types.js";
+import type { ResolvedAuth } from "../resolve.js";
+import type { Cookie } from "./cookies.js";
+import { resolveCsrf } from "./csrf.js";
+import { openCallbackUrl, sealCallbackUrl } from "./flow-binding.js";
+import { resolveRedirect } from "./redirect.js";
+import { bodyString } from "./request.js";
+
+/**
+ * What a route needs computed before its action runs.
+ * - `csrf`: `"mint"` reads the CSRF cookie and makes one when there is none (forms, POSTs, the start of a
+ *   flow); `"read"` only reads it (a flow's callback must not replace the cookie its flow is bound to: a
+ *   `form_post` bounce arrives without cookies). The flow binding (`http/flow-binding.ts`) is made from
+ *   the token, so every step of a sign-in flow reads it, even when an integration skips the POST check.
+ * - `callbackUrl`: the validated callback URL (from the request, else the sealed cookie), and the
+ *   cookie that remembers it.
+ */
+export interface RouteNeeds {
+  csrf?: "mint" | "read";
+  callbackUrl?: boolean;
+}
+
+/** The providers with the URLs of their routes under `authUrl`. */
+function providersAt(providers: ResolvedAuth["providers"], authUrl: string): InternalProvider[] {
+  return providers.map(
+    (provider) =>
+      ({
+        ...provider,
+        signinUrl: `${authUrl}/signin/${provider.id}`,
+        callbackUrl: `${authUrl}/callback/${provider.id}`,
+      }) as InternalProvider,
+  );
+}
+
+/**
+ * The options of one request from `origin` (`resolveOrigin`'s answer for it), and the cookies computing
+ * them wants to set (a new CSRF cookie, the callback-URL cookie).
+ */
+export async function requestContext(
+  resolved: ResolvedAuth & { options: NonNullable<ResolvedAuth["options"]> },
+  request: RequestInternal,
+  needs: RouteNeeds,
+  origin: string,
+): Promise<{ options: InternalOptions; cookies: Cookie[] }> {
+  const { config, options: shared } = resolved;
+  const authUrl = `${origin}${resolved.basePath}`;
+  const providers = providersAt(resolved.providers, authUrl);
+  const useSecureCookies = config.useSecureCookies ?? origin.startsWith("https:");
+  const cookies = resolved.cookies(useSecureCookies);
+  const setCookies: Cookie[] = [];
+
+  let csrfToken = "";
+  let csrfTokenVerified = shared.skipCSRFCheck;
+  if (needs.csrf) {
+    const csrf = await resolveCsrf(request, cookies.csrfToken, shared.secret, origin, needs.csrf === "mint");
+    csrfToken = csrf.token;
+    csrfTokenVerified = shared.skipCSRFCheck || csrf.verified;
+    if (csrf.cookie) setCookies.push(csrf.cookie);
+  }
+
+  let callbackUrl = `${origin}/`;
+  if (needs.callbackUrl) {
+    const candidate = bodyString(request.body, "callbackUrl") ?? request.query.callbackUrl;
+    const fromCookie = request.cookies[cookies.callbackUrl.name];
+    const { redirect } = shared.callbacks;
+    if (candidate) {
+      callbackUrl = await resolveRedirect(candidate, origin, redirect, shared.logger);
+      // Remembered only for a browser with a CSRF token: the cookie is bound to it.
+      const value = csrfToken ? await sealCallbackUrl(shared.secret[0] as string, csrfToken, callbackUrl) : undefined;
+      if (value !== undefined && value !== fromCookie)
+        setCookies.push({ name: cookies.callbackUrl.name, value, options: cookies.callbackUrl.options });
+    } else if (fromCookie) {
+      // A cookie this browser did not get from us (planted, or bound to an older CSRF token) is ignored.
+      const opened = await openCallbackUrl(shared.secret, csrfToken, fromCookie);
+      if (opened !== undefined) callbackUrl = await resolveRedirect(opened, origin, redirect, shared.logger);
+    }
+  }
+
+  const perRequest: RequestOptions = {
+    origin,
+    authUrl,
+    action: request.action,
+    provider: providers.find((p) => p.id === request.providerId),
+    providers,
+    cookies,
+    useSecureCookies,
+    csrfToken,
+    csrfTokenVerified,
+    callbackUrl,
+    redirectProxyAllowedOrigins: resolved.redirectProxyAllowedOrigins(origin),
+  };
+  return { options: { ...shared, ...perRequest }, cookies: setCookies };
+}
