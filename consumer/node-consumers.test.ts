@@ -9,11 +9,15 @@ import { describe, expect, inject, test } from "vitest";
 import { listFiles } from "./app.js";
 
 const app = inject("consumerApp");
-const PACKAGE_NAMES = ["@authlib/core", "@authlib/qwik", "@authlib/hosted-db-adapter"];
+/**
+ * `@authlib/qwik` is not among them: it needs a Qwik build (its dependency `@builder.io/qwik-city` imports
+ * the virtual module `@qwik-city-plan`, which only Qwik's Vite plugin provides), so the Qwik app is its
+ * consumer test (qwik-app.test.ts).
+ */
+const PACKAGE_NAMES = ["@authlib/core", "@authlib/hosted-db-adapter"];
 /** Names the main entry points must export (spec: the public interface). */
 const MAIN_EXPORTS: Record<string, string[]> = {
   "@authlib/core": ["Auth", "getSession", "encode", "decode", "getToken", "CredentialsSignin", "skipCSRFCheck"],
-  "@authlib/qwik": ["FrameworkAuth$", "getSession", "signIn", "signOut", "CredentialsSignin"],
   "@authlib/hosted-db-adapter": ["HostedDbClient", "HostedDbAdapter"],
 };
 
@@ -80,8 +84,8 @@ for (const kind of ["import", "require"] as const) {
   describe(`plain Node ${kind === "import" ? "ESM import()" : "CommonJS require()"}`, () => {
     const outcomes = load(kind, specifiers);
     test.each(specifiers)("%s loads", (specifier) => {
-      expect(outcomes[specifier]).toMatchObject({ ok: true });
       const outcome = outcomes[specifier];
+      expect(outcome.ok ? "loaded" : outcome.error).toBe("loaded");
       if (outcome.ok && MAIN_EXPORTS[specifier]) expect(outcome.names).toEqual(expect.arrayContaining(MAIN_EXPORTS[specifier]));
     });
   });

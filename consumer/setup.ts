@@ -14,7 +14,12 @@ declare module "vitest" {
   }
 }
 
-export default function setup(project: TestProject): () => void {
+export default function setup(project: TestProject): (() => void) | undefined {
+  // For work on the test itself: an app made by an earlier run (kept, not re-made).
+  if (process.env.AUTHLIB_CONSUMER_APP) {
+    project.provide("consumerApp", process.env.AUTHLIB_CONSUMER_APP);
+    return undefined;
+  }
   const dir = mkdtempSync(join(tmpdir(), "authlib-consumer-"));
   try {
     const tarballs = packPackages(join(dir, "packs"));
