@@ -4,7 +4,7 @@
  * Qwik README says, and the README's own set-up files written into it verbatim.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
 const REPO = resolve(import.meta.dirname, "..");
@@ -15,7 +15,21 @@ const QWIK_VERSION = "1.20.1";
 const UNUSED_STARTER_TOOLS = /^(eslint|@eslint\/|eslint-plugin-|globals$|prettier$|typescript-eslint$|typescript-plugin-css-modules$)/;
 
 function run(command: string, args: string[], cwd: string): string {
-  return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NPM_CONFIG_FUND: "false", NPM_CONFIG_AUDIT: "false" } });
+  return execFileSync(command, args, {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NPM_CONFIG_FUND: "false", NPM_CONFIG_AUDIT: "false" },
+  });
+}
+
+/** The test packs what `npm run build` made (`.ci/run` runs it first, through `npm test`). */
+function assertBuilt(dir: string): void {
+  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  let main: unknown = manifest.exports?.["."];
+  while (main && typeof main === "object") main = (main as Record<string, unknown>).import ?? (main as Record<string, unknown>).default;
+  if (typeof main !== "string" || !existsSync(join(dir, main)))
+    throw new Error(`${manifest.name} is not built (${String(main)} is missing): run \`npm run build\` first.`);
 }
 
 /** Packs every package into `dir`; returns the tarball paths by package folder. */
@@ -23,7 +37,10 @@ export function packPackages(dir: string): Record<(typeof PACKAGES)[number], str
   mkdirSync(dir, { recursive: true });
   const tarballs = {} as Record<(typeof PACKAGES)[number], string>;
   for (const name of PACKAGES) {
-    const out = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", dir], join(REPO, "packages", name))) as { filename: string }[];
+    assertBuilt(join(REPO, "packages", name));
+    const out = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", dir], join(REPO, "packages", name))) as {
+      filename: string;
+    }[];
     tarballs[name] = join(dir, out[0].filename);
   }
   return tarballs;
@@ -69,7 +86,11 @@ export function createApp(dir: string, tarballs: Record<(typeof PACKAGES)[number
   cpSync(join(adapter, "src"), join(app, "src"), { recursive: true });
 
   // The README's install line, with each @authlib package replaced by its tarball.
-  const byName: Record<string, string> = { "@authlib/core": tarballs.core, "@authlib/qwik": tarballs.qwik, "@authlib/hosted-db-adapter": tarballs["hosted-db-adapter"] };
+  const byName: Record<string, string> = {
+    "@authlib/core": tarballs.core,
+    "@authlib/qwik": tarballs.qwik,
+    "@authlib/hosted-db-adapter": tarballs["hosted-db-adapter"],
+  };
   const args = readmeInstall().map((word) => byName[word] ?? word);
   run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline", ...args], app);
   // The adapter too, so the plain Node consumers can import every package from this app.

@@ -44,6 +44,17 @@ async function signIn(page: Page, email: string, password: string): Promise<void
   await page.getByRole("button", { name: "Sign in" }).click();
 }
 
+/** `vite build` in the app, as a production build; returns what it printed. */
+function viteBuild(...args: string[]): string {
+  // vitest sets NODE_ENV=test, which would make Vite build something else than a production build.
+  const env = { ...process.env, NODE_ENV: "production" };
+  const vite = `${app}/node_modules/vite/bin/vite.js`;
+  const result = spawnSync(process.execPath, [vite, "build", ...args], { cwd: app, encoding: "utf8", env });
+  const output = `${result.stdout}${result.stderr}`;
+  if (result.status !== 0) throw new Error(`vite build ${args.join(" ")} failed:\n${output}`);
+  return output;
+}
+
 /** The README's flow, the same against both servers. */
 function signInFlow(server: () => AppServer): void {
   beforeEach(() => {
@@ -104,17 +115,8 @@ describe("vite build + node server", () => {
   let server: AppServer;
   let clientBuild = "";
   beforeAll(async () => {
-    const vite = `${app}/node_modules/vite/bin/vite.js`;
-    const build = (...args: string[]) => {
-      // vitest sets NODE_ENV=test, which would make Vite build something else than a production build.
-      const env = { ...process.env, NODE_ENV: "production" };
-      const result = spawnSync(process.execPath, [vite, "build", ...args], { cwd: app, encoding: "utf8", env });
-      const output = `${result.stdout}${result.stderr}`;
-      if (result.status !== 0) throw new Error(`vite build ${args.join(" ")} failed:\n${output}`);
-      return output;
-    };
-    clientBuild = build();
-    build("-c", "adapters/node-server/vite.config.ts");
+    clientBuild = viteBuild();
+    viteBuild("-c", "adapters/node-server/vite.config.ts");
     server = await startProduction(app);
   });
   afterAll(async () => {
