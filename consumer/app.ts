@@ -84,6 +84,11 @@ export function createApp(dir: string, tarballs: Record<(typeof PACKAGES)[number
   const adapter = join(REPO, "node_modules/@builder.io/qwik/dist/starters/adapters/node-server");
   cpSync(join(adapter, "adapters"), join(app, "adapters"), { recursive: true });
   cpSync(join(adapter, "src"), join(app, "src"), { recursive: true });
+  // The one change to the starter's code: its server listens on every interface; the test's, on loopback only.
+  const entry = join(app, "src/entry.node-server.tsx");
+  const server = readFileSync(entry, "utf8");
+  if (!server.includes("server.listen(PORT, ")) throw new Error("the node-server starter changed: see consumer/app.ts");
+  writeFileSync(entry, server.replace("server.listen(PORT, ", 'server.listen(Number(PORT), "127.0.0.1", '));
 
   // The README's install line, with each @authlib package replaced by its tarball.
   const byName: Record<string, string> = {

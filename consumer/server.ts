@@ -84,7 +84,7 @@ export async function startProduction(app: string): Promise<AppServer> {
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ["server/entry.node-server"], {
     cwd: app,
-    env: { ...appEnv(url, "production"), PORT: String(port), HOST: "127.0.0.1" },
+    env: { ...appEnv(url, "production"), PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   return start(child, url);
