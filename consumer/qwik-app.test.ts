@@ -128,3 +128,12 @@ describe("vite build + node server", () => {
   });
   signInFlow(() => server);
 });
+
+test("the README's set-up type-checks in the app (the starter's `build.types`)", () => {
+  const result = spawnSync(process.execPath, [`${app}/node_modules/typescript/bin/tsc`, "--incremental", "--noEmit"], {
+    cwd: app,
+    encoding: "utf8",
+  });
+  expect(`${result.stdout}${result.stderr}`).toBe("");
+  expect(result.status).toBe(0);
+});
