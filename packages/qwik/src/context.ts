@@ -3,9 +3,10 @@
  * and the session once something asked for it. It lives in `ev.sharedMap`, so each is computed at most
  * once per request however many loaders, actions and handlers need it.
  */
-import { type AuthConfig, type LoggerInstance, normaliseBasePath, type Session, setEnvDefaults } from "@authlib/core";
+import type { AuthConfig, LoggerInstance, Session } from "@authlib/core";
 import type { QRL } from "@builder.io/qwik";
 import type { RequestEventCommon } from "@builder.io/qwik-city";
+import { loadCore } from "./core.js";
 
 /** The configuration of {@link FrameworkAuth$}: authlib's `AuthConfig` (`basePath` defaults to `/auth`). */
 export type FrameworkAuthConfig = AuthConfig;
@@ -29,7 +30,7 @@ const CONTEXT_KEY = "@authlib/qwik:context";
 export function loadAuthContext(ev: RequestEventCommon, configQrl: FrameworkAuthConfigQrl): Promise<AuthContext> {
   const existing = ev.sharedMap.get(CONTEXT_KEY) as Promise<AuthContext> | undefined;
   if (existing) return existing;
-  const created = resolveConfig(ev, configQrl).then((config) => ({ config, basePath: normaliseBasePath(config.basePath) }));
+  const created = resolveConfig(ev, configQrl);
   ev.sharedMap.set(CONTEXT_KEY, created);
   return created;
 }
@@ -48,11 +49,12 @@ export function requireAuthContext(ev: RequestEventCommon): Promise<AuthContext>
   return existing;
 }
 
-async function resolveConfig(ev: RequestEventCommon, configQrl: FrameworkAuthConfigQrl): Promise<FrameworkAuthConfig> {
+async function resolveConfig(ev: RequestEventCommon, configQrl: FrameworkAuthConfigQrl): Promise<AuthContext> {
+  const { normaliseBasePath, setEnvDefaults } = await loadCore();
   // A copy, because setEnvDefaults fills it in place and the app may return the same object every time.
   const config: FrameworkAuthConfig = { ...(await configQrl(ev)) };
   setEnvDefaults(ev.env, config, warnOnce(config.logger));
-  return config;
+  return { config, basePath: normaliseBasePath(config.basePath) };
 }
 
 // Env warnings would otherwise repeat on every request, since the configuration is rebuilt per request.

@@ -1,7 +1,8 @@
 /**
  * `FrameworkAuth$`: the four members an app exports from `src/routes/plugin@auth.ts`.
  */
-import { CredentialsSignin, InvalidProvider, type Session } from "@authlib/core";
+import type { Session } from "@authlib/core";
+import { CredentialsSignin, InvalidProvider } from "@authlib/core/errors";
 import { implicit$FirstArg } from "@builder.io/qwik";
 import { isServer } from "@builder.io/qwik/build";
 import { type Action, globalAction$, type RequestEventCommon, routeLoader$, validator$ } from "@builder.io/qwik-city";

@@ -28,7 +28,7 @@ export type {
   Session,
   User,
 } from "@authlib/core";
-export { AuthError, CredentialsSignin } from "@authlib/core";
+export { AuthError, CredentialsSignin } from "@authlib/core/errors";
 export type { AuthContext, FrameworkAuthConfig, FrameworkAuthConfigQrl } from "./context.js";
 export { FrameworkAuth$, FrameworkAuthQrl, type FrameworkAuthResult } from "./framework-auth.js";
 export { CREDENTIALS_SIGNIN_MESSAGE } from "./messages.js";

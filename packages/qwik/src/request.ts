@@ -2,9 +2,9 @@
  * The request hook: requests under `basePath` are answered by core; every other request only gets an
  * auth context, and pays for nothing until something asks for the session.
  */
-import { Auth } from "@authlib/core";
 import type { RequestEventCommon } from "@builder.io/qwik-city";
 import { type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
+import { loadCore } from "./core.js";
 import { sendResponse } from "./response.js";
 
 const QDATA_SUFFIX = "/q-data.json";
@@ -22,6 +22,7 @@ export async function handleRequest(ev: RequestEventCommon, configQrl: Framework
     const location = `${pathname.slice(0, -QDATA_SUFFIX.length)}${search}`;
     throw await sendResponse(ev, new Response(null, { status: 302, headers: { location, "cache-control": "no-store" } }));
   }
+  const { Auth } = await loadCore();
   const response = await Auth(ev.request, context.config);
   throw await sendResponse(ev, response);
 }

@@ -4,9 +4,10 @@
  * to the response. A response that read the session depends on who asked: it is marked private and
  * not to be stored (see {@link keepOutOfCaches}).
  */
-import { getSession as readCoreSession, type Session } from "@authlib/core";
+import type { Session } from "@authlib/core";
 import type { RequestEventCommon } from "@builder.io/qwik-city";
 import { type AuthContext, requireAuthContext } from "./context.js";
+import { loadCore } from "./core.js";
 import { appendCookies } from "./response.js";
 
 /**
@@ -23,7 +24,8 @@ export function keepOutOfCaches(ev: RequestEventCommon): void {
 /** The session of this request, read at most once. */
 export function readSession(ev: RequestEventCommon, context: AuthContext): Promise<Session | null> {
   keepOutOfCaches(ev);
-  context.session ??= readCoreSession(ev.request, context.config).then(({ cookie, data }) => {
+  context.session ??= loadCore().then(async ({ getSession: readCoreSession }) => {
+    const { cookie, data } = await readCoreSession(ev.request, context.config);
     // Asked for after the response has started (rare: loaders run before rendering), the refreshed
     // cookies are lost; the session itself stays valid and is refreshed on a later request.
     appendCookies(ev, cookie);

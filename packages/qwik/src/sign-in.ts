@@ -13,9 +13,11 @@
  * The built-in pages under `basePath` get no such protection from Qwik, so `onRequest` keeps core's
  * CSRF check on for them.
  */
-import { Auth, AuthError, CredentialsSignin, InvalidProvider, type Provider, skipCSRFCheck } from "@authlib/core";
+import type { Provider } from "@authlib/core";
+import { AuthError, CredentialsSignin, InvalidProvider } from "@authlib/core/errors";
 import type { RequestEventCommon } from "@builder.io/qwik-city";
 import { type AuthContext, requireAuthContext } from "./context.js";
+import { loadCore } from "./core.js";
 import { appendSetCookies } from "./response.js";
 
 /**
@@ -132,7 +134,8 @@ async function postToCore(ev: RequestEventCommon, context: AuthContext, path: st
     body: formBody(fields),
   });
   // See the module comment: Qwik City's own action protection stands in for core's CSRF token here.
-  const response = await Auth(request, { ...context.config, skipCSRFCheck });
+  const core = await loadCore();
+  const response = await core.Auth(request, { ...context.config, skipCSRFCheck: core.skipCSRFCheck });
   appendSetCookies(ev, response.headers.getSetCookie());
   // The session just changed: later reads in this request (the loaders Qwik runs after a script-driven
   // action) must not read, or re-issue, the session cookie the request came with.

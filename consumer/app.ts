@@ -1,0 +1,119 @@
+/**
+ * Makes the consumer app: `npm pack` of each package, a fresh Qwik City app from `create-qwik`'s `empty`
+ * starter with the node-server adapter that ships inside `@builder.io/qwik`, the tarballs installed as the
+ * Qwik README says, and the README's own set-up files written into it verbatim.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+
+const REPO = resolve(import.meta.dirname, "..");
+/** The packages a user installs, by workspace folder. */
+export const PACKAGES = ["core", "qwik", "hosted-db-adapter"] as const;
+const QWIK_VERSION = "1.20.1";
+/** Lint and format tools of the starter: nothing here uses them, and installing them costs half the time. */
+const UNUSED_STARTER_TOOLS = /^(eslint|@eslint\/|eslint-plugin-|globals$|prettier$|typescript-eslint$|typescript-plugin-css-modules$)/;
+
+function run(command: string, args: string[], cwd: string): string {
+  return execFileSync(command, args, {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NPM_CONFIG_FUND: "false", NPM_CONFIG_AUDIT: "false" },
+  });
+}
+
+/** The test packs what `npm run build` made (`.ci/run` runs it first, through `npm test`). */
+function assertBuilt(dir: string): void {
+  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  let main: unknown = manifest.exports?.["."];
+  while (main && typeof main === "object") main = (main as Record<string, unknown>).import ?? (main as Record<string, unknown>).default;
+  if (typeof main !== "string" || !existsSync(join(dir, main)))
+    throw new Error(`${manifest.name} is not built (${String(main)} is missing): run \`npm run build\` first.`);
+}
+
+/** Packs every package into `dir`; returns the tarball paths by package folder. */
+export function packPackages(dir: string): Record<(typeof PACKAGES)[number], string> {
+  mkdirSync(dir, { recursive: true });
+  const tarballs = {} as Record<(typeof PACKAGES)[number], string>;
+  for (const name of PACKAGES) {
+    assertBuilt(join(REPO, "packages", name));
+    const out = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", dir], join(REPO, "packages", name))) as {
+      filename: string;
+    }[];
+    tarballs[name] = join(dir, out[0].filename);
+  }
+  return tarballs;
+}
+
+/**
+ * The set-up files of packages/qwik/README.md: every ts/tsx block of its "Set-up" section whose first line
+ * is `// <path>`, so the docs are what the test runs.
+ */
+export function readmeFiles(): { path: string; text: string }[] {
+  const readme = readFileSync(join(REPO, "packages/qwik/README.md"), "utf8");
+  const start = readme.indexOf("## Set-up");
+  const end = readme.indexOf("\n## ", start + 1);
+  if (start < 0) throw new Error("packages/qwik/README.md has no '## Set-up' section");
+  const section = readme.slice(start, end < 0 ? undefined : end);
+  const files: { path: string; text: string }[] = [];
+  for (const [, body] of section.matchAll(/```tsx?\n([\s\S]*?)```/g)) {
+    const first = body.split("\n", 1)[0].match(/^\/\/ (src\/\S+)$/);
+    if (first) files.push({ path: first[1], text: body });
+  }
+  return files;
+}
+
+/** The `npm install` line of the README's set-up (`npm install -D @authlib/qwik …`): its flags and packages. */
+export function readmeInstall(): string[] {
+  const readme = readFileSync(join(REPO, "packages/qwik/README.md"), "utf8");
+  const line = readme.match(/^npm install (.+)$/m);
+  if (!line) throw new Error("packages/qwik/README.md has no `npm install` line");
+  return line[1].trim().split(/\s+/);
+}
+
+/** Creates the app in `dir/app` and installs the tarballs; returns the app's folder. */
+export function createApp(dir: string, tarballs: Record<(typeof PACKAGES)[number], string>): string {
+  run("npx", ["--yes", `create-qwik@${QWIK_VERSION}`, "empty", "app"], dir);
+  const app = join(dir, "app");
+  const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
+  for (const name of Object.keys(manifest.devDependencies)) if (UNUSED_STARTER_TOOLS.test(name)) delete manifest.devDependencies[name];
+  writeFileSync(join(app, "package.json"), JSON.stringify(manifest, null, 2));
+
+  // The node-server adapter, as `qwik add node-server` would add it (its files ship inside @builder.io/qwik).
+  const adapter = join(REPO, "node_modules/@builder.io/qwik/dist/starters/adapters/node-server");
+  cpSync(join(adapter, "adapters"), join(app, "adapters"), { recursive: true });
+  cpSync(join(adapter, "src"), join(app, "src"), { recursive: true });
+  // The one change to the starter's code: its server listens on every interface; the test's, on loopback only.
+  const entry = join(app, "src/entry.node-server.tsx");
+  const server = readFileSync(entry, "utf8");
+  if (!server.includes("server.listen(PORT, ")) throw new Error("the node-server starter changed: see consumer/app.ts");
+  writeFileSync(entry, server.replace("server.listen(PORT, ", 'server.listen(Number(PORT), "127.0.0.1", '));
+
+  // The README's install line, with each @authlib package replaced by its tarball.
+  const byName: Record<string, string> = {
+    "@authlib/core": tarballs.core,
+    "@authlib/qwik": tarballs.qwik,
+    "@authlib/hosted-db-adapter": tarballs["hosted-db-adapter"],
+  };
+  const args = readmeInstall().map((word) => byName[word] ?? word);
+  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline", ...args], app);
+  // The adapter too, so the plain Node consumers can import every package from this app.
+  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline", "-D", tarballs["hosted-db-adapter"]], app);
+
+  for (const file of readmeFiles()) {
+    const target = join(app, file.path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, file.text);
+  }
+  // The app's own user store the README's plugin@auth.ts imports (not part of the docs).
+  cpSync(join(import.meta.dirname, "fixture/src"), join(app, "src"), { recursive: true });
+  return app;
+}
+
+/** Files under `dir` (recursively), relative paths. */
+export function listFiles(dir: string, prefix = ""): string[] {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? listFiles(dir, join(prefix, entry.name)) : [join(prefix, entry.name)],
+  );
+}
