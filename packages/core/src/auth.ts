@@ -5,7 +5,7 @@
 import { UntrustedHost } from "./errors.js";
 import { asAuthError, errorResult } from "./http/error-response.js";
 import { parseRequest } from "./http/request.js";
-import { jsonError, toResponse } from "./http/response.js";
+import { type AuthAnswer, answerToResponse, jsonErrorAnswer, toAnswer } from "./http/response.js";
 import type { RequestInternal } from "./internal-types.js";
 import { renderErrorPage } from "./pages/index.js";
 import { pageHeaders } from "./pages/security-headers.js";
@@ -27,6 +27,14 @@ const pageActions = new Set(["signin", "signout", "error", "verify-request"]);
  * same object on every request.
  */
 export async function Auth(request: Request, config: AuthConfig): Promise<Response> {
+  return answerToResponse(await answerAuthRequest(request, config));
+}
+
+/**
+ * What `Auth()` answers, as data, for integrations that copy it onto their framework's response
+ * themselves (cookies as objects, for the framework's cookie jar). Never throws.
+ */
+export async function answerAuthRequest(request: Request, config: AuthConfig): Promise<AuthAnswer> {
   const resolved = resolveAuth(config);
   const { logger } = resolved;
   let parsed: RequestInternal;
@@ -35,7 +43,11 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   } catch (error) {
     const message = (error as Error).message;
     logger.debug(`Refused request: ${message}`);
-    return jsonError(message.startsWith("Method") ? 405 : 404, "UnknownAction", message.startsWith("Method") ? message : "Not found.");
+    return jsonErrorAnswer(
+      message.startsWith("Method") ? 405 : 404,
+      "UnknownAction",
+      message.startsWith("Method") ? message : "Not found.",
+    );
   }
   // Logged once, when the configuration was resolved.
   if (resolved.error || !resolved.options) return refusal(parsed, resolved, 500, "Configuration", CONFIGURATION_MESSAGE);
@@ -52,15 +64,15 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
 
   const returnRedirectAsJson = request.headers.has("x-auth-return-redirect");
   try {
-    return toResponse(await runRoute(usable(resolved), parsed, origin), returnRedirectAsJson);
+    return toAnswer(await runRoute(usable(resolved), parsed, origin), returnRedirectAsJson);
   } catch (error) {
     try {
       const where = { origin, basePath: resolved.basePath, pages: config.pages ?? {} };
-      return toResponse(errorResult(asAuthError(error), parsed, where), returnRedirectAsJson);
+      return toAnswer(errorResult(asAuthError(error), parsed, where), returnRedirectAsJson);
     } catch (secondary) {
       // Last resort: never let an exception escape to the framework.
       logger.error(secondary as Error);
-      return jsonError(500, "Configuration", CONFIGURATION_MESSAGE);
+      return jsonErrorAnswer(500, "Configuration", CONFIGURATION_MESSAGE);
     }
   }
 }
@@ -69,7 +81,13 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
  * A request refused before any action runs: the error page for a page a browser navigates to, JSON for
  * the rest. Links are relative: the request's host is unknown or not to be believed here.
  */
-async function refusal(parsed: RequestInternal, resolved: ResolvedAuth, status: number, type: string, message: string): Promise<Response> {
+async function refusal(
+  parsed: RequestInternal,
+  resolved: ResolvedAuth,
+  status: number,
+  type: string,
+  message: string,
+): Promise<AuthAnswer> {
   if (parsed.method === "GET" && pageActions.has(parsed.action)) {
     const page = renderErrorPage({
       error: "Configuration",
@@ -77,7 +95,7 @@ async function refusal(parsed: RequestInternal, resolved: ResolvedAuth, status: 
       homeUrl: "/",
       theme: resolved.config.theme ?? {},
     });
-    return new Response(page.html, { status, headers: await pageHeaders(page.html) });
+    return { status, headers: await pageHeaders(page.html), cookies: [], body: page.html };
   }
-  return jsonError(status, type, message);
+  return jsonErrorAnswer(status, type, message);
 }

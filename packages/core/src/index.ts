@@ -13,15 +13,17 @@
  */
 
 export type * from "./adapters.js";
-export { Auth } from "./auth.js";
+export { Auth, answerAuthRequest } from "./auth.js";
 export { normaliseBasePath } from "./config.js";
 export type { EnvSource } from "./env.js";
 export { setEnvDefaults } from "./env.js";
 export * from "./errors.js";
 export { getSession } from "./get-session.js";
 export type { Cookie } from "./http/cookies.js";
+export type { AuthAnswer } from "./http/response.js";
+export { serializeCookie } from "./http/response.js";
 export type { AuthRequestParts, AuthResult, SessionRequest } from "./integration.js";
-export { failureCookies, readSession, runAuthAction } from "./integration.js";
+export { errorRedirect, failureCookies, readSession, runAuthAction } from "./integration.js";
 export type { DefaultJWT, GetTokenParams, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "./jwt.js";
 export { decode, encode, getToken } from "./jwt.js";
 export type * from "./providers/types.js";

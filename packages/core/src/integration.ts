@@ -15,6 +15,7 @@
  */
 import { UnknownAction } from "./errors.js";
 import type { Cookie } from "./http/cookies.js";
+import { asAuthError, errorResult } from "./http/error-response.js";
 import { type AuthRequestParts, parseRequest, parseRequestParts, requestCookies } from "./http/request.js";
 import { requestContext } from "./http/request-context.js";
 import type { RequestInternal } from "./internal-types.js";
@@ -107,4 +108,25 @@ function sessionRequest(request: SessionRequest): RequestInternal {
     cookies: requestCookies(original.headers),
     headers: original.headers,
   };
+}
+
+/**
+ * Where `Auth()` would send the browser after `error` (the sign-in page for sign-in errors, the error page
+ * otherwise, with `?error=<type>` and `&code=` for `CredentialsSignin`): the same policy, from the same
+ * place (`http/error-response.ts`), for an integration that caught the error from {@link runAuthAction}
+ * and answers with its own redirect. An absolute URL; on a host the trusted-host list refuses, on the
+ * request's own origin.
+ */
+export function errorRedirect(error: unknown, request: SessionRequest, config: AuthConfig): string {
+  const resolved = resolveAuth(config);
+  const parsed = sessionRequest(request);
+  let origin = parsed.url.origin;
+  try {
+    origin = originOf(resolved, parsed);
+  } catch {
+    // Refused host: the request's own origin, which the integration turns into a path.
+  }
+  const where = { origin, basePath: resolved.basePath, pages: config.pages ?? {} };
+  const result = errorResult(asAuthError(error), { action: "signin", method: "POST" }, where);
+  return result.redirect ?? new URL(`${resolved.basePath}/error?error=Configuration`, origin).href;
 }

@@ -3,10 +3,10 @@
  * and the session once something asked for it. It lives in `ev.sharedMap`, so each is computed at most
  * once per request however many loaders, actions and handlers need it.
  */
-import type { AuthConfig, LoggerInstance, Session } from "@authlib/core";
+import type { AuthConfig, Session } from "@authlib/core";
 import type { QRL } from "@builder.io/qwik";
 import type { RequestEventCommon } from "@builder.io/qwik-city";
-import { loadCore } from "./core.js";
+import { type Core, loadCore } from "./core.js";
 
 /** The configuration of {@link FrameworkAuth$}: authlib's `AuthConfig` (`basePath` defaults to `/auth`). */
 export type FrameworkAuthConfig = AuthConfig;
@@ -51,20 +51,53 @@ export function requireAuthContext(ev: RequestEventCommon): Promise<AuthContext>
 
 async function resolveConfig(ev: RequestEventCommon, configQrl: FrameworkAuthConfigQrl): Promise<AuthContext> {
   const { normaliseBasePath, setEnvDefaults } = await loadCore();
-  // A copy, because setEnvDefaults fills it in place and the app may return the same object every time.
-  const config: FrameworkAuthConfig = { ...(await configQrl(ev)) };
-  setEnvDefaults(ev.env, config, warnOnce(config.logger));
+  const appConfig = await configQrl(ev);
+  const config = filledConfig(appConfig, ev.env, setEnvDefaults);
   return { config, basePath: normaliseBasePath(config.basePath) };
 }
 
-// Env warnings would otherwise repeat on every request, since the configuration is rebuilt per request.
-const warned = new Set<string>();
-function warnOnce(logger: Partial<LoggerInstance> | undefined): Pick<LoggerInstance, "warn"> {
+/** A configuration the app returned, filled from the env, and the env values that filling read. */
+interface FilledConfig {
+  config: FrameworkAuthConfig;
+  envRead: Map<string, string | undefined>;
+}
+
+const filled = new WeakMap<object, FilledConfig>();
+
+/**
+ * The app's configuration completed by `setEnvDefaults`, as ONE object for as long as the app returns the
+ * same object and the env variables that were read keep their values. Core resolves a configuration once
+ * per object (providers, cookies, wrapped callbacks, the start-up check, its warnings), so an app whose
+ * configuration function returns a module-level object pays for that once, not on every request. A
+ * function that builds a new object per request still works; it is resolved per request.
+ */
+function filledConfig(
+  appConfig: FrameworkAuthConfig,
+  env: RequestEventCommon["env"],
+  setEnvDefaults: Core["setEnvDefaults"],
+): FrameworkAuthConfig {
+  const cached = filled.get(appConfig);
+  if (cached && [...cached.envRead].every(([name, value]) => env.get(name) === value)) return cached.config;
+  const envRead = new Map<string, string | undefined>();
+  const recordingEnv = {
+    get(name: string) {
+      const value = env.get(name);
+      envRead.set(name, value);
+      return value;
+    },
+  };
+  // A copy, because setEnvDefaults fills it in place and the app's object must stay as the app made it.
+  const config: FrameworkAuthConfig = { ...appConfig };
+  setEnvDefaults(recordingEnv, config, envWarnings(appConfig));
+  filled.set(appConfig, { config, envRead });
+  return config;
+}
+
+/** Where `setEnvDefaults` warns: the app's logger, else the console. */
+function envWarnings(appConfig: FrameworkAuthConfig): { warn(code: string): void } {
   return {
     warn(code) {
-      if (warned.has(code)) return;
-      warned.add(code);
-      if (logger?.warn) logger.warn(code);
+      if (appConfig.logger?.warn) appConfig.logger.warn(code as Parameters<NonNullable<AuthConfig["logger"]>["warn"] & object>[0]);
       else console.warn(`[authlib][warn][${code}]`);
     },
   };

@@ -5,11 +5,11 @@
 import type { RequestEventCommon } from "@builder.io/qwik-city";
 import { type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
 import { loadCore } from "./core.js";
-import { sendResponse } from "./response.js";
+import { sendAnswer } from "./response.js";
 
 const QDATA_SUFFIX = "/q-data.json";
 
-/** Answers `basePath` requests through core `Auth()` (CSRF check on); prepares the context for the others. */
+/** Answers `basePath` requests as core's `Auth()` would (CSRF check on); prepares the context for the others. */
 export async function handleRequest(ev: RequestEventCommon, configQrl: FrameworkAuthConfigQrl): Promise<void> {
   const context = await loadAuthContext(ev, configQrl);
   const { pathname, search } = new URL(ev.request.url);
@@ -20,9 +20,10 @@ export async function handleRequest(ev: RequestEventCommon, configQrl: Framework
     // not Qwik routes: send the client to the page itself, which Qwik's client then loads as a document.
     // (Sent as a response, not `ev.redirect`, which Qwik would turn back into a q-data URL.)
     const location = `${pathname.slice(0, -QDATA_SUFFIX.length)}${search}`;
-    throw await sendResponse(ev, new Response(null, { status: 302, headers: { location, "cache-control": "no-store" } }));
+    ev.headers.set("Location", location);
+    ev.headers.set("Cache-Control", "no-store");
+    throw ev.send(302, "");
   }
-  const { Auth } = await loadCore();
-  const response = await Auth(ev.request, context.config);
-  throw await sendResponse(ev, response);
+  const core = await loadCore();
+  throw sendAnswer(ev, core, await core.answerAuthRequest(ev.request, context.config));
 }

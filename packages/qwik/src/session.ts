@@ -24,12 +24,13 @@ export function keepOutOfCaches(ev: RequestEventCommon): void {
 /** The session of this request, read at most once. */
 export function readSession(ev: RequestEventCommon, context: AuthContext): Promise<Session | null> {
   keepOutOfCaches(ev);
-  context.session ??= loadCore().then(async ({ getSession: readCoreSession }) => {
-    const { cookie, data } = await readCoreSession(ev.request, context.config);
+  context.session ??= loadCore().then(async (core) => {
+    // Core's getSession reads through the session strategy directly (no request to /session), fails closed.
+    const { cookie: cookies, data: session } = await core.getSession(ev.request, context.config);
     // Asked for after the response has started (rare: loaders run before rendering), the refreshed
     // cookies are lost; the session itself stays valid and is refreshed on a later request.
-    appendCookies(ev, cookie);
-    return data;
+    appendCookies(ev, core, cookies);
+    return session;
   });
   return context.session;
 }

@@ -1,10 +1,9 @@
 /**
  * Sign-in and sign-out from server code (the `useSignIn` / `useSignOut` actions and the app's own).
  *
- * Each builds the POST core's built-in forms would make, runs it through `Auth()` with
- * `X-Auth-Return-Redirect` (so core answers `{ url }` instead of a 302), applies core's cookies and then
- * redirects with 303 — or, for rejected credentials, throws `CredentialsSignin` to the caller (spec §7.2
- * rule 2) instead of sending the user to an error page.
+ * Each runs the action core's built-in forms would POST to, in process (`runAuthAction`: no HTTP in
+ * between), applies core's cookies and then redirects with 303 — or, for rejected credentials, rethrows
+ * core's `CredentialsSignin` to the caller (spec §7.2 rule 2) instead of sending the user to an error page.
  *
  * CSRF: these calls pass `skipCSRFCheck`, because they are not reachable from the outside as such. They
  * run inside Qwik City actions, which Qwik City protects itself: an action POST to a page route must come
@@ -16,9 +15,9 @@
 import type { Provider } from "@authlib/core";
 import { AuthError, CredentialsSignin, InvalidProvider } from "@authlib/core/errors";
 import type { RequestEventCommon } from "@builder.io/qwik-city";
-import { type AuthContext, requireAuthContext } from "./context.js";
-import { loadCore } from "./core.js";
-import { appendSetCookies } from "./response.js";
+import { type AuthContext, type FrameworkAuthConfig, requireAuthContext } from "./context.js";
+import { type Core, loadCore } from "./core.js";
+import { appendCookies } from "./response.js";
 
 /**
  * Options of a sign-in: where to go afterwards, and any other field the provider reads (`email` for the
@@ -103,17 +102,7 @@ export async function startSignIn(
   const isCredentials = provider.type === "credentials";
   const path = `${isCredentials ? "callback" : "signin"}/${encodeURIComponent(provider.id)}`;
   const query = isCredentials || authorizationParams === undefined ? "" : `?${new URLSearchParams(authorizationParams)}`;
-  const url = await postToCore(ev, context, path + query, { ...fields, callbackUrl });
-
-  if (isCredentials) {
-    const code = credentialsErrorCode(ev, context, url);
-    if (code !== undefined) {
-      const error = new CredentialsSignin("The credentials were rejected.");
-      error.code = code;
-      throw error;
-    }
-  }
-  redirect(ev, url);
+  redirect(ev, await postToCore(ev, context, path + query, { ...fields, callbackUrl }));
 }
 
 /** {@link signOut} with the context at hand. */
@@ -121,54 +110,53 @@ export async function startSignOut(ev: RequestEventCommon, context: AuthContext,
   redirect(ev, await postToCore(ev, context, "signout", { callbackUrl: redirectTo ?? currentPage(ev) }));
 }
 
-/** POSTs a form to core under `basePath`, applies the cookies it sets, and returns where it redirects. */
+/**
+ * Runs core's action for the form POST under `basePath` in process (no HTTP in between), applies the
+ * cookies it sets, and returns where it redirects. Rejected credentials are rethrown as the
+ * `CredentialsSignin` core threw; any other failure goes where `Auth()` would send it (the error page, or
+ * the sign-in page with `?error=`), by core's own error policy.
+ */
 async function postToCore(ev: RequestEventCommon, context: AuthContext, path: string, fields: Record<string, unknown>): Promise<string> {
+  const core = await loadCore();
   const headers = new Headers(ev.request.headers);
   headers.delete("content-length");
   headers.delete("transfer-encoding");
-  headers.set("content-type", "application/x-www-form-urlencoded");
-  headers.set("x-auth-return-redirect", "1");
-  const request = new Request(new URL(`${context.basePath}/${path}`, ev.request.url), {
-    method: "POST",
-    headers,
-    body: formBody(fields),
-  });
-  // See the module comment: Qwik City's own action protection stands in for core's CSRF token here.
-  const core = await loadCore();
-  const response = await core.Auth(request, { ...context.config, skipCSRFCheck: core.skipCSRFCheck });
-  appendSetCookies(ev, response.headers.getSetCookie());
-  // The session just changed: later reads in this request (the loaders Qwik runs after a script-driven
-  // action) must not read, or re-issue, the session cookie the request came with.
-  context.session = Promise.resolve(null);
-  const url = await redirectTarget(response);
-  if (!url) throw new AuthError(`authlib answered ${path} with status ${response.status} and no redirect.`);
-  return url;
+  const parts = { url: new URL(`${context.basePath}/${path}`, ev.request.url).href, method: "POST", headers, body: formFields(fields) };
+  try {
+    const result = await core.runAuthAction(parts, actionConfig(context, core));
+    appendCookies(ev, core, result.cookies);
+    // The session just changed: later reads in this request (the loaders Qwik runs after a script-driven
+    // action) must not read, or re-issue, the session cookie the request came with.
+    context.session = Promise.resolve(null);
+    if (!result.redirect) throw new AuthError(`authlib answered ${path} with status ${result.status ?? 200} and no redirect.`);
+    return result.redirect;
+  } catch (error) {
+    if (!(error instanceof AuthError)) throw error;
+    appendCookies(ev, core, core.failureCookies(error));
+    if (error instanceof CredentialsSignin) throw error;
+    return core.errorRedirect(error, ev.request, context.config);
+  }
 }
 
-function formBody(fields: Record<string, unknown>): URLSearchParams {
-  const body = new URLSearchParams();
+/** The configuration with `skipCSRFCheck` (see the module comment), one object per configuration so core's cache holds. */
+const actionConfigs = new WeakMap<object, FrameworkAuthConfig>();
+function actionConfig(context: AuthContext, core: Core): FrameworkAuthConfig {
+  let config = actionConfigs.get(context.config);
+  if (!config) {
+    config = { ...context.config, skipCSRFCheck: core.skipCSRFCheck };
+    actionConfigs.set(context.config, config);
+  }
+  return config;
+}
+
+/** The fields as a form would send them: strings, objects as JSON, nothing for `undefined`/`null`. */
+function formFields(fields: Record<string, unknown>): Record<string, string> {
+  const body: Record<string, string> = {};
   for (const [key, value] of Object.entries(fields)) {
     if (value === undefined || value === null) continue;
-    body.set(key, typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value));
+    body[key] = typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
   }
   return body;
-}
-
-async function redirectTarget(response: Response): Promise<string | undefined> {
-  const location = response.headers.get("location");
-  if (location) return location;
-  if (!response.headers.get("content-type")?.includes("json")) return undefined;
-  const body = (await response.json().catch(() => undefined)) as { url?: unknown } | undefined;
-  return typeof body?.url === "string" ? body.url : undefined;
-}
-
-/** The `code` when core sent a credentials sign-in back to the sign-in page with `error=CredentialsSignin`. */
-function credentialsErrorCode(ev: RequestEventCommon, context: AuthContext, url: string): string | undefined {
-  const target = new URL(url, ev.request.url);
-  if (target.searchParams.get("error") !== "CredentialsSignin") return undefined;
-  const signInPage = new URL(context.config.pages?.signIn ?? `${context.basePath}/signin`, ev.request.url);
-  if (target.pathname !== signInPage.pathname) return undefined;
-  return target.searchParams.get("code") ?? "credentials";
 }
 
 function findProvider(providers: Provider[], id: string) {

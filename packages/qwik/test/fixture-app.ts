@@ -18,6 +18,8 @@ type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unk
 export interface FixtureApp {
   origin: string;
   sessionReads: { count: number };
+  /** How many times a provider factory of the configuration ran. */
+  providerFactoryCalls: { count: number };
   close(): Promise<void>;
 }
 
@@ -56,7 +58,12 @@ export async function buildFixture(): Promise<string> {
 /** Builds the fixture and serves it on 127.0.0.1 on a free port. */
 export async function startFixture(): Promise<FixtureApp> {
   const entry = await buildFixture();
-  const app = (await import(pathToFileURL(entry).href)) as { router: Middleware; notFound: Middleware; sessionReads: { count: number } };
+  const app = (await import(pathToFileURL(entry).href)) as {
+    router: Middleware;
+    notFound: Middleware;
+    sessionReads: { count: number };
+    providerFactoryCalls: { count: number };
+  };
   const server: Server = createServer((req, res) => {
     app.router(req, res, () => app.notFound(req, res, () => {}));
   });
@@ -66,6 +73,7 @@ export async function startFixture(): Promise<FixtureApp> {
   return {
     origin: `http://127.0.0.1:${port}`,
     sessionReads: app.sessionReads,
+    providerFactoryCalls: app.providerFactoryCalls,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

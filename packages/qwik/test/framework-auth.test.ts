@@ -133,6 +133,7 @@ describe("onRequest", () => {
   test("applies the cookies of the lazy session read: a refreshed token, a cleared bad one", async () => {
     const jar = new CookieJar();
     await signInBuiltIn(jar);
+    // Serialised by core (the only cookie serialiser), exactly as core's own responses write them.
     const refreshed = await request(url("/protected"), { jar });
     expect(refreshed.headers.getSetCookie()).toEqual([
       expect.stringMatching(/^authlib\.session-token=[\w.-]+; Path=\/; Expires=[^;]+ GMT; HttpOnly; SameSite=Lax$/),
@@ -141,9 +142,22 @@ describe("onRequest", () => {
     const garbage = await request(url("/"), { headers: { cookie: `${SESSION_COOKIE}=not-a-token` } });
     expect(garbage.status).toBe(200);
     expect(garbage.headers.getSetCookie()).toEqual([
-      expect.stringMatching(/^authlib\.session-token=; Path=\/; Max-Age=0; HttpOnly; SameSite=Lax$/),
+      expect.stringMatching(/^authlib\.session-token=; Max-Age=0; Path=\/; HttpOnly; SameSite=Lax$/),
     ]);
     expect(printedJson(await garbage.text(), "session")).toBeNull();
+  });
+});
+
+describe("the configuration", () => {
+  test("a module-level configuration object is resolved once, not on every request", async () => {
+    const jar = new CookieJar();
+    await request(url("/"), { jar });
+    const after = app.providerFactoryCalls.count;
+    for (let i = 0; i < 5; i++) await request(url("/"), { jar });
+    await signInBuiltIn(jar);
+    await request(url("/protected"), { jar });
+    expect(after).toBeGreaterThan(0);
+    expect(app.providerFactoryCalls.count).toBe(after);
   });
 });
 

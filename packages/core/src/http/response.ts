@@ -12,33 +12,65 @@ export function serializeCookie(cookie: Cookie): string {
 }
 
 /**
- * Builds the `Response`. Every cookie becomes its own `Set-Cookie` header. With `returnRedirectAsJson`
- * (the `X-Auth-Return-Redirect` request header), a redirect is answered as 200 `{url}` for fetch clients.
+ * A complete answer to an HTTP request, as data: what `Auth()` sends as a `Response`, and what an
+ * integration copies onto its framework's response (cookies as objects, for its own cookie jar).
  */
-export function toResponse(internal: ResponseInternal, returnRedirectAsJson: boolean): Response {
-  const headers = new Headers(internal.headers);
-  for (const cookie of internal.cookies ?? []) headers.append("Set-Cookie", serializeCookie(cookie));
+export interface AuthAnswer {
+  status: number;
+  /** Every header except `Set-Cookie` (`Location` for a redirect). */
+  headers: Record<string, string>;
+  /** Cookies to set, in order (a `maxAge` of 0 deletes one). Serialise each with {@link serializeCookie}. */
+  cookies: Cookie[];
+  /** The body text (HTML, JavaScript or JSON), or `null`. */
+  body: string | null;
+}
 
+/**
+ * The answer to what an action returned. A redirect is a 302 with `Location`, or, with
+ * `returnRedirectAsJson` (the `X-Auth-Return-Redirect` request header), 200 `{url}` for fetch clients.
+ */
+export function toAnswer(internal: ResponseInternal, returnRedirectAsJson: boolean): AuthAnswer {
+  const headers: Record<string, string> = { ...internal.headers };
+  const cookies = internal.cookies ?? [];
   if (internal.redirect) {
     if (returnRedirectAsJson) {
-      headers.set("Content-Type", "application/json");
-      return new Response(JSON.stringify({ url: internal.redirect }), { status: 200, headers });
+      return {
+        status: 200,
+        headers: { ...headers, "Content-Type": "application/json" },
+        cookies,
+        body: JSON.stringify({ url: internal.redirect }),
+      };
     }
-    headers.set("Location", internal.redirect);
-    return new Response(null, { status: 302, headers });
+    return { status: 302, headers: { ...headers, Location: internal.redirect }, cookies, body: null };
   }
-
   let body: string | null = null;
   if (typeof internal.body === "string") {
     body = internal.body;
   } else if (internal.body !== undefined) {
-    headers.set("Content-Type", "application/json");
+    headers["Content-Type"] = "application/json";
     body = JSON.stringify(internal.body);
   }
-  return new Response(body, { status: internal.status ?? 200, headers });
+  return { status: internal.status ?? 200, headers, cookies, body };
 }
 
-/** A small JSON response for requests authlib refuses before any action runs. */
+/** The Web `Response` of an answer: every cookie becomes its own `Set-Cookie` header. */
+export function answerToResponse(answer: AuthAnswer): Response {
+  const headers = new Headers(answer.headers);
+  for (const cookie of answer.cookies) headers.append("Set-Cookie", serializeCookie(cookie));
+  return new Response(answer.body, { status: answer.status, headers });
+}
+
+/** The `Response` of what an action returned (see {@link toAnswer}). */
+export function toResponse(internal: ResponseInternal, returnRedirectAsJson: boolean): Response {
+  return answerToResponse(toAnswer(internal, returnRedirectAsJson));
+}
+
+/** A small JSON answer for requests authlib refuses before any action runs. */
+export function jsonErrorAnswer(status: number, type: string, message: string): AuthAnswer {
+  return { status, headers: { "Content-Type": "application/json" }, cookies: [], body: JSON.stringify({ error: type, message }) };
+}
+
+/** {@link jsonErrorAnswer} as a `Response`. */
 export function jsonError(status: number, type: string, message: string): Response {
-  return new Response(JSON.stringify({ error: type, message }), { status, headers: { "Content-Type": "application/json" } });
+  return answerToResponse(jsonErrorAnswer(status, type, message));
 }

@@ -1,0 +1,34 @@
+/**
+ * The integration stays thin and talks to core in process (issue 14): no synthetic `Request` to core, no
+ * `Set-Cookie` string parsed back into cookies, one cookie serialiser (core's), and a small code size.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { expect, test } from "vitest";
+
+const srcDir = fileURLToPath(new URL("../src/", import.meta.url));
+const sources = readdirSync(srcDir)
+  .filter((name) => name.endsWith(".ts"))
+  .map((name) => ({ name, text: readFileSync(`${srcDir}${name}`, "utf8") }));
+
+/** The lines of code: neither blank nor comment. */
+function codeLines(text: string): number {
+  return text.split("\n").filter((line) => {
+    const trimmed = line.trim();
+    return trimmed !== "" && !trimmed.startsWith("//") && !trimmed.startsWith("/*") && !trimmed.startsWith("*");
+  }).length;
+}
+
+test("builds no Request, parses no Set-Cookie header, has no cookie serialiser of its own", () => {
+  for (const { name, text } of sources) {
+    expect(text, name).not.toMatch(/new Request\(/);
+    expect(text, name).not.toMatch(/getSetCookie|headers\.get\(["']set-cookie/i);
+    expect(text, name).not.toMatch(/x-auth-return-redirect/i);
+    expect(text, name).not.toMatch(/parts\.push\(`(Domain|Path|Expires|Max-Age)=/);
+  }
+});
+
+test("stays under 500 lines of code", () => {
+  const total = sources.reduce((sum, { text }) => sum + codeLines(text), 0);
+  expect(total).toBeLessThan(500);
+});
