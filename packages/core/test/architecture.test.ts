@@ -3,12 +3,13 @@
  * needs, and the in-process API gives integrations the actions' results as data (no HTTP in between).
  */
 import { describe, expect, it } from "vitest";
-import { Auth } from "../src/auth.js";
+import { Auth, answerAuthRequest } from "../src/auth.js";
 import * as errors from "../src/errors.js";
 import { AuthError, CredentialsSignin, MissingCSRF, MissingSecret, UnknownAction, UntrustedHost } from "../src/errors.js";
 import { getSession } from "../src/get-session.js";
+import { serializeCookie } from "../src/http/response.js";
 import * as core from "../src/index.js";
-import { failureCookies, readSession, runAuthAction } from "../src/integration.js";
+import { errorRedirect, failureCookies, readSession, runAuthAction } from "../src/integration.js";
 import Credentials from "../src/providers/credentials.js";
 import type { AuthConfig, Provider } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
@@ -117,6 +118,38 @@ describe("GET /session never calls the redirect callback", () => {
 });
 
 describe("the in-process API", () => {
+  it("answerAuthRequest is Auth() as data: same status, headers and body, cookies as objects in the same order", async () => {
+    const { config } = countingConfig();
+    const request = () => new Request(`${ORIGIN}/auth/signin?callbackUrl=%2Fdashboard`);
+    const answer = await answerAuthRequest(request(), config);
+    const response = await Auth(request(), config);
+    expect(answer.status).toBe(response.status);
+    expect(answer.headers["Content-Security-Policy"]).toBe(response.headers.get("content-security-policy"));
+    expect(answer.cookies.map((c) => c.name)).toEqual(["authlib.csrf-token", "authlib.callback-url"]);
+    expect(answer.cookies.map((c) => serializeCookie(c).split("=")[0])).toEqual(
+      response.headers.getSetCookie().map((l) => l.split("=")[0]),
+    );
+    expect(answer.body).toContain("<form");
+    // Refusals are answers too, never throws.
+    const refused = await answerAuthRequest(new Request(`${ORIGIN}/auth/nope`), config);
+    expect(refused.status).toBe(404);
+  });
+
+  it("errorRedirect sends an error where Auth() would, by the one error policy", () => {
+    const { config } = countingConfig();
+    const request = { url: `${ORIGIN}/some/page`, headers: {} };
+    const rejected = new CredentialsSignin("no");
+    rejected.code = "bad-password";
+    expect(errorRedirect(rejected, request, config)).toBe(`${ORIGIN}/auth/signin?error=CredentialsSignin&code=bad-password`);
+    expect(errorRedirect(new errors.AccessDenied("no"), request, config)).toBe(`${ORIGIN}/auth/error?error=AccessDenied`);
+    // Not client-safe, or not an AuthError at all: the details stay in the log.
+    expect(errorRedirect(new MissingSecret("x"), request, config)).toBe(`${ORIGIN}/auth/error?error=Configuration`);
+    expect(errorRedirect(new Error("boom"), request, config)).toBe(`${ORIGIN}/auth/error?error=Configuration`);
+    expect(errorRedirect(new errors.AccessDenied("no"), request, { ...config, pages: { error: "/oops" } })).toBe(
+      `${ORIGIN}/oops?error=AccessDenied`,
+    );
+  });
+
   it("runAuthAction returns the result as data: the redirect and the session cookie as objects", async () => {
     const { config } = countingConfig();
     const client = authClient(config);
@@ -196,7 +229,7 @@ describe("the in-process API", () => {
 describe("public API: the export names of each entry point", () => {
   it("@authlib/core keeps its names (every error class, the functions) and adds the in-process API", () => {
     const functions = ["Auth", "decode", "encode", "getSession", "getToken", "normaliseBasePath", "setEnvDefaults", "skipCSRFCheck"];
-    const added = ["failureCookies", "readSession", "runAuthAction"];
+    const added = ["answerAuthRequest", "errorRedirect", "failureCookies", "readSession", "runAuthAction", "serializeCookie"];
     expect(Object.keys(core).sort()).toEqual([...Object.keys(errors), ...functions, ...added].sort());
   });
 
