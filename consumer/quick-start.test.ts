@@ -22,7 +22,10 @@ function quickStart(): string {
   return block[1];
 }
 
-const js = (source: string) => transformSync(source, { loader: "ts", format: "esm" }).code;
+/** TypeScript to JavaScript, types stripped and nothing else changed. */
+function js(source: string): string {
+  return transformSync(source, { loader: "ts", format: "esm" }).code;
+}
 
 /** Signs in through the README's `handleAuth` and reads the session with its `currentSession`. */
 const DRIVER = `
