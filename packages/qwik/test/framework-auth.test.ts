@@ -145,7 +145,9 @@ describe("onRequest", () => {
     const forged = await request(url("/api/authlib/session"), { headers: { cookie: `${SESSION_COOKIE}=forged.token.value.x.y` } });
     expect(forged.status).toBe(200);
     expect(await forged.json()).toBeNull();
-    expect(forged.headers.getSetCookie()).toEqual([expect.stringMatching(/^authlib\.session-token=; Max-Age=0; Path=\/; HttpOnly; SameSite=Lax$/)]);
+    expect(forged.headers.getSetCookie()).toEqual([
+      expect.stringMatching(/^authlib\.session-token=; Max-Age=0; Path=\/; HttpOnly; SameSite=Lax$/),
+    ]);
 
     // Signed out: null, no cookies.
     const anonymous = await request(url("/api/authlib/session"));
