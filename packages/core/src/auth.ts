@@ -7,7 +7,7 @@ import { asAuthError, errorResult } from "./http/error-response.js";
 import { parseRequest } from "./http/request.js";
 import { type AuthAnswer, answerToResponse, jsonErrorAnswer, toAnswer } from "./http/response.js";
 import type { RequestInternal } from "./internal-types.js";
-import { renderErrorPage } from "./pages/index.js";
+import { loadPages } from "./pages/lazy.js";
 import { pageHeaders } from "./pages/security-headers.js";
 import { originOf, runRoute, usable } from "./pipeline.js";
 import { type ResolvedAuth, resolveAuth } from "./resolve.js";
@@ -89,6 +89,7 @@ async function refusal(
   message: string,
 ): Promise<AuthAnswer> {
   if (parsed.method === "GET" && pageActions.has(parsed.action)) {
+    const { renderErrorPage } = await loadPages();
     const page = renderErrorPage({
       error: "Configuration",
       signinUrl: `${resolved.basePath}/signin`,

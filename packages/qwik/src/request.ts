@@ -6,6 +6,7 @@ import type { RequestEventCommon } from "@builder.io/qwik-city";
 import { type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
 import { loadCore } from "./core.js";
 import { sendAnswer } from "./response.js";
+import { answerSession } from "./session-route.js";
 
 const QDATA_SUFFIX = "/q-data.json";
 
@@ -25,5 +26,9 @@ export async function handleRequest(ev: RequestEventCommon, configQrl: Framework
     throw ev.send(302, "");
   }
   const core = await loadCore();
+  if (ev.method === "GET" && pathname === `${context.basePath}/session`) {
+    const answer = await answerSession(ev, context, core);
+    if (answer) throw answer;
+  }
   throw sendAnswer(ev, core, await core.answerAuthRequest(ev.request, context.config));
 }

@@ -130,6 +130,31 @@ describe("onRequest", () => {
     expect(app.sessionReads.count).toBe(before + 1);
   });
 
+  test("GET <basePath>/session is answered from one direct session read, as Auth() answers it", async () => {
+    const jar = new CookieJar();
+    await signInBuiltIn(jar);
+    const before = app.sessionReads.count;
+    const response = await request(url("/api/authlib/session"), { jar });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("application/json");
+    expect(response.headers.get("cache-control")).toBe("private, no-cache, no-store");
+    expect(((await response.json()) as { user: { email: string } }).user.email).toBe("ada@example.com");
+    expect(app.sessionReads.count).toBe(before + 1);
+
+    // A forged cookie: null, and the cookie is cleared, as Auth() does.
+    const forged = await request(url("/api/authlib/session"), { headers: { cookie: `${SESSION_COOKIE}=forged.token.value.x.y` } });
+    expect(forged.status).toBe(200);
+    expect(await forged.json()).toBeNull();
+    expect(forged.headers.getSetCookie()).toEqual([
+      expect.stringMatching(/^authlib\.session-token=; Max-Age=0; Path=\/; HttpOnly; SameSite=Lax$/),
+    ]);
+
+    // Signed out: null, no cookies.
+    const anonymous = await request(url("/api/authlib/session"));
+    expect(await anonymous.json()).toBeNull();
+    expect(anonymous.headers.getSetCookie()).toEqual([]);
+  });
+
   test("applies the cookies of the lazy session read: a refreshed token, a cleared bad one", async () => {
     const jar = new CookieJar();
     await signInBuiltIn(jar);

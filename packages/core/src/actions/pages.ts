@@ -1,6 +1,7 @@
 /** GET /signin, /error and /verify-request: the built-in pages, or redirects to the app's own pages. */
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
-import { type PageResult, renderErrorPage, renderSignInPage, renderVerifyRequestPage } from "../pages/index.js";
+import type { PageResult } from "../pages/index.js";
+import { loadPages } from "../pages/lazy.js";
 import { pageHeaders } from "../pages/security-headers.js";
 
 /** A rendered page as a response: never framed, never cached (see `pages/security-headers`). */
@@ -18,26 +19,32 @@ function customPage(options: InternalOptions, path: string, params: Record<strin
 export function signInPage(options: InternalOptions, request: RequestInternal): ResponseInternal | Promise<ResponseInternal> {
   const { error, code } = request.query;
   if (options.pages.signIn) return customPage(options, options.pages.signIn, { callbackUrl: options.callbackUrl, error, code });
-  return html(
-    renderSignInPage({
-      providers: options.providers,
-      csrfToken: options.csrfToken,
-      callbackUrl: options.callbackUrl,
-      error,
-      code,
-      email: request.query.email,
-      theme: options.theme,
-    }),
+  return loadPages().then(({ renderSignInPage }) =>
+    html(
+      renderSignInPage({
+        providers: options.providers,
+        csrfToken: options.csrfToken,
+        callbackUrl: options.callbackUrl,
+        error,
+        code,
+        email: request.query.email,
+        theme: options.theme,
+      }),
+    ),
   );
 }
 
 export function errorPage(options: InternalOptions, request: RequestInternal): ResponseInternal | Promise<ResponseInternal> {
   const { error } = request.query;
   if (options.pages.error) return customPage(options, options.pages.error, { error });
-  return html(renderErrorPage({ error, signinUrl: `${options.authUrl}/signin`, homeUrl: options.origin, theme: options.theme }));
+  return loadPages().then(({ renderErrorPage }) =>
+    html(renderErrorPage({ error, signinUrl: `${options.authUrl}/signin`, homeUrl: options.origin, theme: options.theme })),
+  );
 }
 
 export function verifyRequestPage(options: InternalOptions, request: RequestInternal): ResponseInternal | Promise<ResponseInternal> {
   if (options.pages.verifyRequest) return customPage(options, options.pages.verifyRequest, request.query);
-  return html(renderVerifyRequestPage({ host: new URL(options.origin).host, theme: options.theme, homeUrl: options.origin }));
+  return loadPages().then(({ renderVerifyRequestPage }) =>
+    html(renderVerifyRequestPage({ host: new URL(options.origin).host, theme: options.theme, homeUrl: options.origin })),
+  );
 }

@@ -4,19 +4,21 @@ import type { Cookie } from "../http/cookies.js";
 import { clearChunkedCookie } from "../http/cookies.js";
 import { assertCsrf } from "../http/csrf.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
-import { renderSignOutPage } from "../pages/index.js";
+import { loadPages } from "../pages/lazy.js";
 import { html } from "./pages.js";
 import { withCallbackUrl } from "./sign-in-flow.js";
 
 export function signOutPage(options: InternalOptions): ResponseInternal | Promise<ResponseInternal> {
   if (options.pages.signOut) return { redirect: new URL(withCallbackUrl(options.pages.signOut, options.callbackUrl), options.origin).href };
-  return html(
-    renderSignOutPage({
-      actionUrl: `${options.authUrl}/signout`,
-      csrfToken: options.csrfToken,
-      callbackUrl: options.callbackUrl,
-      theme: options.theme,
-    }),
+  return loadPages().then(({ renderSignOutPage }) =>
+    html(
+      renderSignOutPage({
+        actionUrl: `${options.authUrl}/signout`,
+        csrfToken: options.csrfToken,
+        callbackUrl: options.callbackUrl,
+        theme: options.theme,
+      }),
+    ),
   );
 }
 

@@ -196,15 +196,30 @@ function listedOrigin(request: Request, url: URL, trustedHosts: readonly string[
   return origin.origin;
 }
 
+/** Canonical URLs already checked (an app has one or a few): the URL is not parsed again per request. */
+const canonicalOrigins = new Map<string, string>();
+
+/** {@link canonicalOrigin}, remembered per URL string (only valid URLs; at most 16 kept). */
+function canonicalOriginOnce(url: string): string {
+  let origin = canonicalOrigins.get(url);
+  if (origin === undefined) {
+    origin = canonicalOrigin(url);
+    if (canonicalOrigins.size >= 16) canonicalOrigins.clear();
+    canonicalOrigins.set(url, origin);
+  }
+  return origin;
+}
+
 /**
  * The origin (`scheme://host[:port]`) of the app for this request, per the module's rules. Throws
  * `UntrustedHost` when a trusted-host list is set and the request's effective host is not on it (or its
  * headers are ambiguous), and `InvalidOriginConfig` for a malformed `config.url` (which the start-up check
- * reports first).
+ * reports first). `url` is the request's URL when the caller has parsed it already (a request's URL is
+ * parsed once).
  */
-export function resolveOrigin(request: Request, config: OriginConfig): string {
-  if (config.url !== undefined) return canonicalOrigin(config.url);
-  const url = new URL(request.url);
+export function resolveOrigin(request: Request, config: OriginConfig, url?: URL): string {
+  if (config.url !== undefined) return canonicalOriginOnce(config.url);
+  url ??= new URL(request.url);
   if (config.trustedHosts && config.trustedHosts.length > 0) return listedOrigin(request, url, config.trustedHosts);
   return config.trustHost ? unrestrictedOrigin(request, url) : url.origin;
 }

@@ -10,10 +10,11 @@ import { JWTSessionError } from "../errors.js";
 import { hasChunkedCookie, readChunkedCookie } from "../http/cookie-chunks.js";
 import { clearChunkedCookie, legacySessionCookieName, writeChunkedCookie } from "../http/cookies.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
-import type { JWT } from "../jwt.js";
+import { decode as builtInDecode, type JWT } from "../jwt.js";
 import type { Session } from "../types.js";
 import { copyJson, sameJson } from "./json-shape.js";
 import { attachOAuthTokens, refreshIfDue } from "./refresh.js";
+import { decodeCached } from "./token-cache.js";
 import type { SessionStrategyHandler, SignInResult } from "./types.js";
 
 function nowInSeconds(): number {
@@ -38,14 +39,21 @@ function clearSession(options: InternalOptions, request: RequestInternal, name: 
 
 /**
  * The token stored in the cookie, or `null` when absent or invalid (logged as `JWTSessionError`). A chunk
- * set of the wrong shape (http/cookie-chunks.ts) is no token.
+ * set of the wrong shape (http/cookie-chunks.ts) is no token. `pristine` is an untouched copy of the
+ * payload, to tell whether a callback changed it (`undefined`: cannot tell).
+ *
+ * With the built-in `decode`, decoded tokens are cached (session/token-cache.ts): a custom `decode` may
+ * have rules of its own (a revocation list), so it runs every time.
  */
-async function readToken(options: InternalOptions, request: RequestInternal): Promise<JWT | null> {
+async function readToken(options: InternalOptions, request: RequestInternal): Promise<{ payload: JWT; pristine: unknown } | null> {
   const name = sessionCookieName(options, request);
   const token = readChunkedCookie(request.cookies, name);
   if (!token) return null;
+  const { secret, decode } = options.jwt;
   try {
-    return (await options.jwt.decode({ token, secret: options.jwt.secret, salt: name })) ?? null;
+    if (decode === builtInDecode) return await decodeCached(secret, name, token, () => decode({ token, secret, salt: name }));
+    const payload = (await decode({ token, secret, salt: name })) ?? null;
+    return payload && { payload, pristine: copyJson(payload) };
   } catch (error) {
     options.logger.error(
       error instanceof JWTSessionError ? error : new JWTSessionError("Could not decode the session token.", { cause: error as Error }),
@@ -68,13 +76,13 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
   async read(options, request, update) {
     const { sessionToken } = options.cookies;
     const name = sessionCookieName(options, request);
-    const payload = await readToken(options, request);
-    if (!payload) {
+    const read = await readToken(options, request);
+    if (!read) {
       const hadCookie = hasChunkedCookie(request.cookies, name);
       return { session: null, cookies: hadCookie ? clearSession(options, request, name) : [] };
     }
     // A copy, not a serialisation: JSON.stringify overflows the stack on deeply nested data (issue 19).
-    const before = copyJson(payload);
+    const { payload, pristine: before } = read;
     const token = await options.callbacks.jwt({
       token: await refreshIfDue(options, payload),
       ...(update ? { trigger: "update" as const, session: update.data } : {}),
@@ -122,7 +130,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
   },
 
   async end(options, request) {
-    const token = await readToken(options, request);
+    const token = (await readToken(options, request))?.payload ?? null;
     const name = sessionCookieName(options, request);
     if (hasChunkedCookie(request.cookies, name)) await options.events.signOut({ token });
     return clearSession(options, request, name);
@@ -133,7 +141,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
   },
 
   async currentUser(options, request) {
-    const payload = await readToken(options, request);
+    const payload = (await readToken(options, request))?.payload;
     // The jwt callback is where an app revokes a token: a token it refuses is nobody.
     const token = payload && (await options.callbacks.jwt({ token: payload }));
     if (!token?.sub) return null;

@@ -1,0 +1,115 @@
+/**
+ * A bounded cache of decoded session tokens, so that a browser checking its session again does not pay
+ * for decrypting the same cookie again (issue 15). Only what decryption proves is cached: the `jwt` and
+ * `session` callbacks still run on every read.
+ *
+ * Why it is safe:
+ * - the key is the exact cookie value and the name it was read under (the salt): a tampered, truncated
+ *   or foreign token is another key, so it is decoded (and refused) like any other;
+ * - only successful decodes are stored; failures are never remembered;
+ * - an entry is served only before its `exp` (then it is dropped and the token decoded again, which
+ *   refuses it);
+ * - the cache belongs to one secret set: it is found from the configuration's secret array, and emptied
+ *   when the secrets in it change;
+ * - callers get a fresh copy each time: a callback that edits the token in place cannot change what the
+ *   next request reads.
+ *
+ * @module session/token-cache
+ */
+import type { JWT } from "../jwt.js";
+import { copyJson } from "./json-shape.js";
+
+/** How many decoded tokens one secret set keeps (least recently used first out). */
+export const TOKEN_CACHE_MAX_ENTRIES = 1000;
+/** Tokens longer than this (a chunked cookie of several KB) are not cached: they would crowd out the rest. */
+const MAX_CACHED_TOKEN_LENGTH = 8 * 1024;
+
+interface Entry {
+  /** The payload as decoded; never handed out (see {@link TokenCache.get}). */
+  payload: JWT;
+  /** `exp` in milliseconds, or Infinity for a token without one (a custom encoder's). */
+  expiresAt: number;
+}
+
+/** Decoded tokens of one secret set. */
+class TokenCache {
+  private readonly entries = new Map<string, Entry>();
+  constructor(private secrets: string) {}
+
+  /** Empties the cache when `secrets` (the configured secret set) is not the one it was filled under. */
+  useSecrets(secrets: string): void {
+    if (secrets === this.secrets) return;
+    this.entries.clear();
+    this.secrets = secrets;
+  }
+
+  /** The stored payload of `token` read under `salt`, if any and not expired. Not a copy: do not hand it out. */
+  get(salt: string, token: string, now: number): JWT | undefined {
+    const key = keyOf(salt, token);
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    if (entry.expiresAt <= now) return undefined;
+    // Re-inserted: Map order is the recency order.
+    this.entries.set(key, entry);
+    return entry.payload;
+  }
+
+  /** Remembers `payload` (already a private copy) as the decoding of `token` under `salt`. */
+  set(salt: string, token: string, payload: JWT): void {
+    if (token.length > MAX_CACHED_TOKEN_LENGTH) return;
+    const expiresAt = typeof payload.exp === "number" ? payload.exp * 1000 : Number.POSITIVE_INFINITY;
+    const key = keyOf(salt, token);
+    this.entries.delete(key);
+    if (this.entries.size >= TOKEN_CACHE_MAX_ENTRIES) {
+      const oldest = this.entries.keys().next().value as string;
+      this.entries.delete(oldest);
+    }
+    this.entries.set(key, { payload, expiresAt });
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+function keyOf(salt: string, token: string): string {
+  // A cookie name cannot hold a NUL, so the key is unambiguous.
+  return `${salt}\u0000${token}`;
+}
+
+const caches = new WeakMap<readonly string[], TokenCache>();
+
+/** The cache of the secret set `secrets` (the configuration's array, resolved once per configuration). */
+export function tokenCacheFor(secrets: readonly string[]): TokenCache {
+  const fingerprint = secrets.join("\u0000");
+  let cache = caches.get(secrets);
+  if (!cache) {
+    cache = new TokenCache(fingerprint);
+    caches.set(secrets, cache);
+  } else {
+    cache.useSecrets(fingerprint);
+  }
+  return cache;
+}
+
+/**
+ * Decodes `token` with `decode`, through the cache of `secrets`. Returns the payload to work on (the
+ * caller's to change) and `pristine`, an untouched copy of it for change detection (`undefined` when
+ * the payload cannot be copied: too large or cyclic; such a payload is not cached).
+ */
+export async function decodeCached(
+  secrets: readonly string[],
+  salt: string,
+  token: string,
+  decode: () => JWT | null | PromiseLike<JWT | null>,
+): Promise<{ payload: JWT; pristine: unknown } | null> {
+  const cache = tokenCacheFor(secrets);
+  const cached = cache.get(salt, token, Date.now());
+  if (cached) return { payload: copyJson(cached) as JWT, pristine: cached };
+  const payload = await decode();
+  if (!payload || typeof payload !== "object") return payload ? { payload, pristine: copyJson(payload) } : null;
+  const pristine = copyJson(payload);
+  if (pristine !== undefined) cache.set(salt, token, pristine as JWT);
+  return { payload, pristine };
+}

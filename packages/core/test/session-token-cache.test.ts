@@ -1,0 +1,188 @@
+/**
+ * Issue 15, item 3: the JWT strategy caches decoded session tokens (session/token-cache.ts). The attacks:
+ * serve a tampered, expired or other-secret token from the cache, or make a callback's in-place edit leak
+ * into the next request. Each is tried through `Auth()` the way a browser would, after the genuine token
+ * was read (so it is in the cache). The `jwt` and `session` callbacks run on every read.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { decode, encode } from "../src/jwt.js";
+import Credentials from "../src/providers/credentials.js";
+import { decodeCached, TOKEN_CACHE_MAX_ENTRIES, tokenCacheFor } from "../src/session/token-cache.js";
+import type { AuthConfig } from "../src/types.js";
+import { authClient } from "./helpers/auth-client.js";
+
+const secret = "token-cache-test-secret-0123456789abcdef";
+const otherSecret = "token-cache-other-secret-fedcba9876543210";
+const COOKIE = "authlib.session-token";
+
+function setup(overrides: Partial<AuthConfig> = {}) {
+  const calls = { jwt: 0, session: 0 };
+  const errors: string[] = [];
+  const config: AuthConfig = {
+    secret,
+    trustHost: true,
+    providers: [Credentials({ credentials: { username: {} }, authorize: (c) => ({ id: "u1", name: String(c.username) }) })],
+    callbacks: {
+      jwt({ token }) {
+        calls.jwt++;
+        return token;
+      },
+      session({ session }) {
+        calls.session++;
+        return session;
+      },
+    },
+    logger: { error: (error) => errors.push(error.name) },
+    ...overrides,
+  };
+  return { config, calls, errors, client: authClient(config) };
+}
+
+async function signIn(client: ReturnType<typeof authClient>) {
+  const csrfToken = await client.csrf();
+  const response = await client.send("/auth/callback/credentials", { form: { csrfToken, username: "ada" } });
+  expect(response.status).toBe(302);
+  const token = client.jar.get(COOKIE);
+  expect(token).toBeTruthy();
+  return token as string;
+}
+
+/** `GET /session` with exactly `cookie` as the session cookie (not the jar's). */
+async function sessionWith(client: ReturnType<typeof authClient>, cookie: string) {
+  const response = await client.send("/auth/session", { headers: { cookie: `${COOKIE}=${encodeURIComponent(cookie)}` } });
+  return { response, body: (await response.json()) as Record<string, any> | null };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("the decoded-token cache of JWT sessions", () => {
+  it("runs the jwt and session callbacks on every read, cached or not", async () => {
+    const { client, calls } = setup();
+    await signIn(client);
+    const before = { ...calls };
+    for (let i = 0; i < 5; i++) expect((await client.session())?.user.name).toBe("ada");
+    expect(calls.jwt - before.jwt).toBe(5);
+    expect(calls.session - before.session).toBe(5);
+  });
+
+  it("a callback that revokes the token is obeyed on a cached read", async () => {
+    let revoked = false;
+    const { client } = setup({ callbacks: { jwt: ({ token }) => (revoked ? null : token) } });
+    const token = await signIn(client);
+    expect((await sessionWith(client, token)).body?.user.name).toBe("ada");
+    revoked = true;
+    const { body, response } = await sessionWith(client, token);
+    expect(body).toBeNull();
+    expect(response.setCookies.some((c) => c.name === COOKIE && c.attributes.maxAge === 0)).toBe(true);
+  });
+
+  it("every tampered variant of a cached token (each character changed, truncated, extended) is refused", async () => {
+    const { client, errors } = setup();
+    const token = await signIn(client);
+    expect((await sessionWith(client, token)).body?.user.name).toBe("ada");
+    const variants = new Set<string>([token.slice(0, -1), `${token}A`, token.slice(1), `${token}.`]);
+    // One flipped character in each of the five JWE parts and at both ends.
+    for (const index of [0, 5, token.indexOf(".") + 1, token.lastIndexOf(".") - 1, token.lastIndexOf(".") + 1, token.length - 1]) {
+      const c = token[index] as string;
+      variants.add(token.slice(0, index) + (c === "A" ? "B" : "A") + token.slice(index + 1));
+    }
+    variants.delete(token);
+    for (const variant of variants) {
+      errors.length = 0;
+      const { body } = await sessionWith(client, variant);
+      expect(body, variant).toBeNull();
+      expect(errors).toContain("JWTSessionError");
+    }
+    // The genuine token still reads.
+    expect((await sessionWith(client, token)).body?.user.name).toBe("ada");
+  });
+
+  it("a cached token is refused once it has expired", async () => {
+    const { client } = setup({ session: { maxAge: 60 } });
+    const token = await signIn(client);
+    expect((await sessionWith(client, token)).body?.user.name).toBe("ada");
+    // Two minutes on: past `exp` and past decode's clock tolerance.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 120_000 });
+    const { body, response } = await sessionWith(client, token);
+    expect(body).toBeNull();
+    expect(response.setCookies.some((c) => c.name === COOKIE && c.attributes.maxAge === 0)).toBe(true);
+  });
+
+  it("a token cached under one secret is not served to a configuration with another secret", async () => {
+    const first = setup();
+    const token = await signIn(first.client);
+    expect((await sessionWith(first.client, token)).body?.user.name).toBe("ada");
+    // The same app after its secret was replaced (not rotated: the old one is gone).
+    const replaced = setup({ secret: otherSecret });
+    const { body } = await sessionWith(replaced.client, token);
+    expect(body).toBeNull();
+    expect(replaced.errors).toContain("JWTSessionError");
+    // Rotated (the old secret still listed): the token stays valid.
+    const rotated = setup({ secret: [otherSecret, secret] });
+    expect((await sessionWith(rotated.client, token)).body?.user.name).toBe("ada");
+  });
+
+  it("a secret array changed in place empties its cache", async () => {
+    const secrets = [secret];
+    const token = await encode({ token: { sub: "u1", name: "ada" }, secret, salt: COOKIE });
+    let decodes = 0;
+    const read = () =>
+      decodeCached(secrets, COOKIE, token, () => {
+        decodes++;
+        return decode({ token, secret: secrets, salt: COOKIE });
+      });
+    expect((await read())?.payload.name).toBe("ada");
+    expect((await read())?.payload.name).toBe("ada");
+    expect(decodes).toBe(1);
+    secrets[0] = otherSecret;
+    await expect(read()).rejects.toThrow();
+    expect(decodes).toBe(2);
+  });
+
+  it("a callback editing the token in place does not change what the next read of the same cookie sees", async () => {
+    const seen: unknown[] = [];
+    const { client } = setup({
+      callbacks: {
+        jwt({ token }) {
+          seen.push(token.visits);
+          token.visits = ((token.visits as number | undefined) ?? 0) + 1;
+          return token;
+        },
+      },
+    });
+    const token = await signIn(client);
+    seen.length = 0;
+    for (let i = 0; i < 3; i++) {
+      const { response } = await sessionWith(client, token);
+      // The edit is a change: the cookie is re-issued each time.
+      expect(response.setCookies.some((c) => c.name === COOKIE && c.value !== "")).toBe(true);
+    }
+    expect(seen).toEqual([1, 1, 1]);
+  });
+
+  it("is bounded and only remembers successful decodes", async () => {
+    const secrets = [secret];
+    const cache = tokenCacheFor(secrets);
+    for (let i = 0; i < TOKEN_CACHE_MAX_ENTRIES + 50; i++) {
+      await decodeCached(secrets, COOKIE, `token-${i}`, () => ({ sub: String(i), exp: Math.floor(Date.now() / 1000) + 60 }));
+    }
+    expect(cache.size).toBe(TOKEN_CACHE_MAX_ENTRIES);
+    await expect(
+      decodeCached(secrets, COOKIE, "bad", () => {
+        throw new Error("refused");
+      }),
+    ).rejects.toThrow("refused");
+    let decodes = 0;
+    await decodeCached(secrets, COOKIE, "none", () => {
+      decodes++;
+      return null;
+    });
+    await decodeCached(secrets, COOKIE, "none", () => {
+      decodes++;
+      return null;
+    });
+    expect(decodes).toBe(2);
+  });
+});
