@@ -58,7 +58,9 @@ export async function interleave(operations, { rounds = 9, sliceMs = 200, warmup
 }
 
 const number = (value, digits = 0) =>
-  value === null || value === undefined ? "–" : value.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  value === null || value === undefined
+    ? "–"
+    : value.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** The rows as a Markdown table: operation | ours (ops/s) | theirs (ops/s) | ratio. */
 export function formatTable(rows) {

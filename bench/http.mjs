@@ -100,17 +100,28 @@ export async function httpRun({ rounds = 3, duration = 5, connections = 10, warm
         const order = round % 2 === 0 ? ["ours", "theirs"] : ["theirs", "ours"];
         for (const side of order) {
           const result = await cannon(servers[side].url + route.path, cookies[side], { duration, connections });
-          if (result.errors || result.non2xx) throw new Error(`${side} ${route.path}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+          if (result.errors || result.non2xx)
+            throw new Error(`${side} ${route.path}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
           samples[side].push({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 });
         }
       }
-      const summary = (list) => ({ rps: median(list.map((s) => s.rps)), p50: median(list.map((s) => s.p50)), p99: median(list.map((s) => s.p99)) });
+      const summary = (list) => ({
+        rps: median(list.map((s) => s.rps)),
+        p50: median(list.map((s) => s.p50)),
+        p99: median(list.map((s) => s.p99)),
+      });
       const row = { route: route.name, ours: summary(samples.ours), theirs: summary(samples.theirs) };
       row.ratio = row.ours.rps / row.theirs.rps;
       rows.push(row);
       log(`  ${route.name}: ${row.ratio.toFixed(2)}x`);
     }
-    return { rows, rss: { ours: peakRssMb(servers.ours.child.pid), theirs: peakRssMb(servers.theirs.child.pid) }, connections, duration, rounds };
+    return {
+      rows,
+      rss: { ours: peakRssMb(servers.ours.child.pid), theirs: peakRssMb(servers.theirs.child.pid) },
+      connections,
+      duration,
+      rounds,
+    };
   } finally {
     for (const { child } of Object.values(servers)) child.kill("SIGTERM");
   }
@@ -126,7 +137,9 @@ export function formatHttpTable({ rows, rss, connections, duration, rounds }) {
     "| --- | ---: | ---: | ---: | ---: | ---: |",
   ];
   for (const r of rows) {
-    lines.push(`| ${r.route} | ${f(r.ours.rps)} | ${f(r.theirs.rps)} | ${r.ratio.toFixed(2)}x | ${r.ours.p50} / ${r.ours.p99} | ${r.theirs.p50} / ${r.theirs.p99} |`);
+    lines.push(
+      `| ${r.route} | ${f(r.ours.rps)} | ${f(r.theirs.rps)} | ${r.ratio.toFixed(2)}x | ${r.ours.p50} / ${r.ours.p99} | ${r.theirs.p50} / ${r.theirs.p99} |`,
+    );
   }
   const mb = (v) => (v === null ? "n/a" : `${f(v)} MB`);
   lines.push("", `Peak RSS of the server process: ours ${mb(rss.ours)}, theirs ${mb(rss.theirs)}.`);

@@ -63,7 +63,10 @@ async function credentialsRoundTrip(auth, config, sessionCookieName) {
       config,
     );
   const first = await post();
-  check(first.status === 302 && first.headers.getSetCookie().some((c) => c.startsWith(`${sessionCookieName}=`)), `credentials sign-in (${sessionCookieName}) did not set a session cookie`);
+  check(
+    first.status === 302 && first.headers.getSetCookie().some((c) => c.startsWith(`${sessionCookieName}=`)),
+    `credentials sign-in (${sessionCookieName}) did not set a session cookie`,
+  );
   return post;
 }
 
@@ -152,21 +155,44 @@ export async function inProcessOperations() {
   } catch (error) {
     notes.push(`PostgreSQL at ${pgUrl.replace(/:[^:@/]*@/, ":***@")} did not answer (${error.message}): its row is left out.`);
   }
-  for (const [name, db] of [["PGlite", pglite], ["PostgreSQL", postgres]]) {
+  for (const [name, db] of [
+    ["PGlite", pglite],
+    ["PostgreSQL", postgres],
+  ]) {
     if (db && !db.theirs) notes.push(`The reference could not read a database session on ${name} with our adapter: its side is empty.`);
   }
 
   const operations = [
-    { name: "encode", ours: () => encode({ token: CLAIMS, secret: SECRET, salt: OUR_SALT }), theirs: () => refEncode({ token: CLAIMS, secret: SECRET, salt: REF_SALT }) },
-    { name: "decode", ours: () => decode({ token: oursToken, secret: SECRET, salt: OUR_SALT }), theirs: () => refDecode({ token: refToken, secret: SECRET, salt: REF_SALT }) },
-    { name: "getToken", ours: () => getToken({ req: oursReq, secret: SECRET }), theirs: () => refGetToken({ req: refReq, secret: SECRET, secureCookie: false }) },
-    { name: "Auth() GET /session (JWT)", ours: () => Auth(get("session", cookies.ours), ours), theirs: () => RefAuth(get("session", cookies.theirs), reference) },
+    {
+      name: "encode",
+      ours: () => encode({ token: CLAIMS, secret: SECRET, salt: OUR_SALT }),
+      theirs: () => refEncode({ token: CLAIMS, secret: SECRET, salt: REF_SALT }),
+    },
+    {
+      name: "decode",
+      ours: () => decode({ token: oursToken, secret: SECRET, salt: OUR_SALT }),
+      theirs: () => refDecode({ token: refToken, secret: SECRET, salt: REF_SALT }),
+    },
+    {
+      name: "getToken",
+      ours: () => getToken({ req: oursReq, secret: SECRET }),
+      theirs: () => refGetToken({ req: refReq, secret: SECRET, secureCookie: false }),
+    },
+    {
+      name: "Auth() GET /session (JWT)",
+      ours: () => Auth(get("session", cookies.ours), ours),
+      theirs: () => RefAuth(get("session", cookies.theirs), reference),
+    },
     { name: "Auth() GET /session (database, PGlite)", ours: pglite.ours, theirs: pglite.theirs },
     ...(postgres ? [{ name: "Auth() GET /session (database, PostgreSQL)", ours: postgres.ours, theirs: postgres.theirs }] : []),
     { name: "Auth() GET /csrf", ours: () => Auth(get("csrf"), ours), theirs: () => RefAuth(get("csrf"), reference) },
     { name: "Auth() GET /providers", ours: () => Auth(get("providers"), ours), theirs: () => RefAuth(get("providers"), reference) },
     { name: "credentials round trip (POST /callback/credentials)", ours: oursSignIn, theirs: refSignIn },
-    { name: "getSession() (JWT)", ours: () => getSession(pageRequest(cookies.ours), ours), theirs: () => refGetSession(pageRequest(cookies.theirs)) },
+    {
+      name: "getSession() (JWT)",
+      ours: () => getSession(pageRequest(cookies.ours), ours),
+      theirs: () => refGetSession(pageRequest(cookies.theirs)),
+    },
   ];
   return {
     operations,

@@ -45,7 +45,9 @@ if (!args.has("--no-inprocess")) {
   log("in-process operations (warm-up, then 9 alternating rounds of 200 ms slices each)…");
   const { operations, notes, close } = await inProcessOperations();
   try {
-    const rows = await interleave(operations, { onRow: (row) => log(`  ${row.operation}: ${row.ratio === null ? "–" : `${row.ratio.toFixed(2)}x`}`) });
+    const rows = await interleave(operations, {
+      onRow: (row) => log(`  ${row.operation}: ${row.ratio === null ? "–" : `${row.ratio.toFixed(2)}x`}`),
+    });
     console.log("## In process (Auth(), jwt, getSession)\n");
     console.log(formatTable(rows));
     for (const note of notes) console.log(`\n${note}`);

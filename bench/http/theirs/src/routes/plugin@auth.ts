@@ -1,6 +1,7 @@
 /** The reference library for the benchmark app: the same configuration as ours (bench/http/ours). */
-import Credentials from "@auth/qwik/providers/credentials";
+
 import { QwikAuth$ } from "@auth/qwik";
+import Credentials from "@auth/qwik/providers/credentials";
 
 /** One configuration object for the process, as an app would keep it (the demo does the same). */
 const config = {
