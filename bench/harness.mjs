@@ -72,3 +72,25 @@ export function formatTable(rows) {
   }
   return lines.join("\n");
 }
+
+/**
+ * The HTTP run (bench/http.mjs) as a Markdown table: route, req/s of each side, ratio, p50 / p99 of each
+ * side; then the peak RSS of each server.
+ */
+export function formatHttpTable({ rows, rss, connections, duration, rounds }) {
+  const f = (n, d = 0) => n.toLocaleString("en", { maximumFractionDigits: d, minimumFractionDigits: d });
+  const lines = [
+    `autocannon, ${connections} connections, ${duration} s per run, median of ${rounds} runs per app (alternating)`,
+    "",
+    "| route | ours req/s | theirs req/s | ratio | ours p50 / p99 (ms) | theirs p50 / p99 (ms) |",
+    "| --- | ---: | ---: | ---: | ---: | ---: |",
+  ];
+  for (const r of rows) {
+    lines.push(
+      `| ${r.route} | ${f(r.ours.rps)} | ${f(r.theirs.rps)} | ${r.ratio.toFixed(2)}x | ${r.ours.p50} / ${r.ours.p99} | ${r.theirs.p50} / ${r.theirs.p99} |`,
+    );
+  }
+  const mb = (v) => (v === null ? "n/a" : `${f(v)} MB`);
+  lines.push("", `Peak RSS of the server process: ours ${mb(rss.ours)}, theirs ${mb(rss.theirs)}.`);
+  return lines.join("\n");
+}

@@ -5,8 +5,8 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
-import { formatTable, interleave } from "./harness.mjs";
-import { formatHttpTable, httpRun } from "./http.mjs";
+import { formatHttpTable, formatTable, interleave } from "./harness.mjs";
+import { httpRun } from "./http.mjs";
 import { inProcessOperations } from "./inprocess.mjs";
 
 const args = new Set(process.argv.slice(2));

@@ -4,7 +4,7 @@
  * table `npm run bench` prints. No timing is asserted: only counts, order and shape.
  */
 import { describe, expect, it } from "vitest";
-import { formatTable, interleave, median } from "../harness.mjs";
+import { formatHttpTable, formatTable, interleave, median } from "../harness.mjs";
 
 describe("the benchmark harness", () => {
   it("alternates the sides every round after warming both up, and reports one row per operation", async () => {
@@ -50,6 +50,19 @@ describe("the benchmark harness", () => {
     expect(table[2]).toBe("| decode | 12,346 | 1,235 | 10.00x |");
     expect(table[3]).toBe("| ours only (no reference) | 10 | – | – |");
     expect(table).toHaveLength(4);
+  });
+
+  it("prints the HTTP table: route, req/s, ratio, p50 / p99, then peak RSS", () => {
+    const lines = formatHttpTable({
+      rows: [{ route: "GET /auth/session", ours: { rps: 2000, p50: 4, p99: 9 }, theirs: { rps: 800, p50: 11, p99: 20 }, ratio: 2.5 }],
+      rss: { ours: 150.4, theirs: null },
+      connections: 10,
+      duration: 5,
+      rounds: 3,
+    }).split("\n");
+    expect(lines).toContain("| route | ours req/s | theirs req/s | ratio | ours p50 / p99 (ms) | theirs p50 / p99 (ms) |");
+    expect(lines).toContain("| GET /auth/session | 2,000 | 800 | 2.50x | 4 / 9 | 11 / 20 |");
+    expect(lines.at(-1)).toBe("Peak RSS of the server process: ours 150 MB, theirs n/a.");
   });
 
   it("takes medians of odd and even counts and refuses an empty list", () => {
