@@ -3,13 +3,21 @@
 // headed by the commit, date, machine and Node version they belong to.
 //   node bench/run.mjs [--no-http] [--no-inprocess]
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { formatHttpTable, formatTable, interleave } from "./harness.mjs";
 import { httpRun } from "./http.mjs";
 import { inProcessOperations } from "./inprocess.mjs";
 
 const args = new Set(process.argv.slice(2));
+
+// The benchmarks measure the built packages, as an app gets them.
+for (const dist of ["packages/core/dist/index.js", "packages/hosted-db-adapter/dist/index.js", "packages/qwik/lib/index.qwik.mjs"]) {
+  if (!existsSync(new URL(`../${dist}`, import.meta.url))) {
+    console.error(`${dist} is missing: run \`npm run build\` first.`);
+    process.exit(1);
+  }
+}
 const log = (line) => process.stderr.write(`${line}\n`);
 
 function commit() {
