@@ -1,0 +1,96 @@
+// The interleaving harness: ours and the reference run in the same process, in alternating time slices,
+// so a noisy neighbour, a GC pause or CPU throttling hits both sides alike. Running each library in one
+// block (what tinybench's Bench does) let machine noise decide ratios by ±30 %.
+
+/** Median of a non-empty list of numbers (the mean of the two middle values for an even count). */
+export function median(values) {
+  if (values.length === 0) throw new Error("median of an empty list");
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * Calls `fn` back to back (awaiting each call, so async work is counted whole) for about `ms`
+ * milliseconds, at least once, and returns the throughput in calls per second.
+ */
+export async function slice(fn, ms) {
+  const start = performance.now();
+  const end = start + ms;
+  let calls = 0;
+  let now = start;
+  do {
+    await fn();
+    calls += 1;
+    now = performance.now();
+  } while (now < end);
+  return (calls * 1000) / (now - start);
+}
+
+/**
+ * Measures each operation's two sides interleaved: a warm-up slice of each, then `rounds` rounds of one
+ * slice per side, the side that goes first alternating every round. Reports the median throughput of
+ * each side over the rounds and the ratio ours / theirs (above 1: ours is faster).
+ *
+ * @param {Array<{ name: string, ours: () => unknown, theirs?: (() => unknown) | null, note?: string }>} operations
+ *   `theirs` may be absent when the reference has no equivalent; the row then has no ratio.
+ * @param {{ rounds?: number, sliceMs?: number, warmupMs?: number, onRow?: (row: Row) => void }} [options]
+ * @returns {Promise<Row[]>}
+ * @typedef {{ operation: string, ours: number, theirs: number | null, ratio: number | null, note?: string }} Row
+ */
+export async function interleave(operations, { rounds = 9, sliceMs = 200, warmupMs = 300, onRow } = {}) {
+  const rows = [];
+  for (const { name, ours, theirs, note } of operations) {
+    const sides = theirs ? [ours, theirs] : [ours];
+    for (const fn of sides) await slice(fn, warmupMs);
+    const samples = sides.map(() => []);
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? sides.map((_, i) => i) : sides.map((_, i) => sides.length - 1 - i);
+      for (const i of order) samples[i].push(await slice(sides[i], sliceMs));
+    }
+    const oursHz = median(samples[0]);
+    const theirsHz = theirs ? median(samples[1]) : null;
+    const row = { operation: name, ours: oursHz, theirs: theirsHz, ratio: theirsHz ? oursHz / theirsHz : null, note };
+    rows.push(row);
+    onRow?.(row);
+  }
+  return rows;
+}
+
+const number = (value, digits = 0) =>
+  value === null || value === undefined
+    ? "–"
+    : value.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** The rows as a Markdown table: operation | ours (ops/s) | theirs (ops/s) | ratio. */
+export function formatTable(rows) {
+  const lines = ["| operation | ours (ops/s) | theirs (ops/s) | ratio |", "| --- | ---: | ---: | ---: |"];
+  for (const row of rows) {
+    const ratio = row.ratio === null ? "–" : `${row.ratio.toFixed(2)}x`;
+    const name = row.note ? `${row.operation} (${row.note})` : row.operation;
+    lines.push(`| ${name} | ${number(row.ours)} | ${number(row.theirs)} | ${ratio} |`);
+  }
+  return lines.join("\n");
+}
+
+/**
+ * The HTTP run (bench/http.mjs) as a Markdown table: route, req/s of each side, ratio, p50 / p99 of each
+ * side; then the peak RSS of each server.
+ */
+export function formatHttpTable({ rows, rss, connections, duration, rounds }) {
+  const f = (n, d = 0) => n.toLocaleString("en", { maximumFractionDigits: d, minimumFractionDigits: d });
+  const lines = [
+    `autocannon, ${connections} connections, ${duration} s per run, median of ${rounds} runs per app (alternating)`,
+    "",
+    "| route | ours req/s | theirs req/s | ratio | ours p50 / p99 (ms) | theirs p50 / p99 (ms) |",
+    "| --- | ---: | ---: | ---: | ---: | ---: |",
+  ];
+  for (const r of rows) {
+    lines.push(
+      `| ${r.route} | ${f(r.ours.rps)} | ${f(r.theirs.rps)} | ${r.ratio.toFixed(2)}x | ${r.ours.p50} / ${r.ours.p99} | ${r.theirs.p50} / ${r.theirs.p99} |`,
+    );
+  }
+  const mb = (v) => (v === null ? "n/a" : `${f(v)} MB`);
+  lines.push("", `Peak RSS of the server process: ours ${mb(rss.ours)}, theirs ${mb(rss.theirs)}.`);
+  return lines.join("\n");
+}

@@ -1,0 +1,18 @@
+/** authlib for the benchmark app: the same configuration as the reference app (bench/http/theirs). */
+import Credentials from "@authlib/core/providers/credentials";
+import { FrameworkAuth$ } from "@authlib/qwik";
+
+/** One configuration object for the process, as an app would keep it (the demo does the same). */
+const config = {
+  // The benchmark's fixed secret (bench/inprocess.mjs SECRET): the harness mints the session cookie with it.
+  secret: "bench-secret-0123456789abcdef0123456789",
+  trustHost: true,
+  providers: [
+    Credentials({
+      credentials: { email: {}, password: {} },
+      authorize: async (credentials) => ({ id: "user-1", name: "Ada Lovelace", email: String(credentials.email) }),
+    }),
+  ],
+};
+
+export const { onRequest, useSession } = FrameworkAuth$(() => config);

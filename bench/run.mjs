@@ -1,0 +1,71 @@
+// `npm run bench`: every benchmark, ours next to the reference, interleaved, in one run (about 3–4 minutes
+// on 2 cores). Needs the built packages (`npm run build`). Prints Markdown tables ready for bench/README.md,
+// headed by the commit, date, machine and Node version they belong to.
+//   node bench/run.mjs [--no-http] [--no-inprocess]
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { formatHttpTable, formatTable, interleave } from "./harness.mjs";
+import { httpRun } from "./http.mjs";
+import { inProcessOperations } from "./inprocess.mjs";
+
+const args = new Set(process.argv.slice(2));
+
+// The benchmarks measure the built packages, as an app gets them.
+for (const dist of ["packages/core/dist/index.js", "packages/hosted-db-adapter/dist/index.js", "packages/qwik/lib/index.qwik.mjs"]) {
+  if (!existsSync(new URL(`../${dist}`, import.meta.url))) {
+    console.error(`${dist} is missing: run \`npm run build\` first.`);
+    process.exit(1);
+  }
+}
+const log = (line) => process.stderr.write(`${line}\n`);
+
+function commit() {
+  try {
+    const sha = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { encoding: "utf8" }).trim();
+    return dirty ? `${sha} (with uncommitted changes)` : sha;
+  } catch {
+    return "unknown";
+  }
+}
+
+const cpu = cpus();
+console.log(`# authlib vs Auth.js: one interleaved run
+
+- commit: ${commit()}
+- date: ${new Date().toISOString()}
+- machine: ${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(totalmem() / 2 ** 30)} GB RAM, ${process.platform}
+- Node ${process.version}; reference: @auth/core ${version("@auth/core")}; @auth/qwik ${version("@auth/qwik")} (with its own @auth/core ${version("@auth/qwik/node_modules/@auth/core")})
+- ratio = ours / theirs (throughput; above 1 is faster)
+`);
+
+/** The installed version of a package (read from node_modules: neither package exports package.json). */
+function version(dir) {
+  try {
+    return JSON.parse(readFileSync(new URL(`../node_modules/${dir}/package.json`, import.meta.url), "utf8")).version;
+  } catch {
+    return "?";
+  }
+}
+
+if (!args.has("--no-inprocess")) {
+  log("in-process operations (warm-up, then 9 alternating rounds of 200 ms slices each)…");
+  const { operations, notes, close } = await inProcessOperations();
+  try {
+    const rows = await interleave(operations, {
+      onRow: (row) => log(`  ${row.operation}: ${row.ratio === null ? "–" : `${row.ratio.toFixed(2)}x`}`),
+    });
+    console.log("## In process (Auth(), jwt, getSession)\n");
+    console.log(formatTable(rows));
+    for (const note of notes) console.log(`\n${note}`);
+  } finally {
+    await close();
+  }
+}
+
+if (!args.has("--no-http")) {
+  const result = await httpRun({ log });
+  console.log("\n## HTTP: two minimal Qwik City apps (bench/http), Qwik City node middleware on 127.0.0.1\n");
+  console.log(formatHttpTable(result));
+}

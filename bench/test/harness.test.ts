@@ -1,0 +1,73 @@
+/**
+ * The benchmark harness (bench/harness.mjs) on two trivial functions, a couple of rounds: it must keep
+ * interleaving (both sides run, alternating who goes first), keep taking medians, and keep printing the
+ * table `npm run bench` prints. No timing is asserted: only counts, order and shape.
+ */
+import { describe, expect, it } from "vitest";
+import { formatHttpTable, formatTable, interleave, median } from "../harness.mjs";
+
+describe("the benchmark harness", () => {
+  it("alternates the sides every round after warming both up, and reports one row per operation", async () => {
+    const trace: string[] = [];
+    let last = "";
+    const mark = (side: string) => () => {
+      if (side !== last) trace.push(side);
+      last = side;
+    };
+    const rows = await interleave(
+      [
+        { name: "sync pair", ours: mark("ours"), theirs: mark("theirs") },
+        { name: "async pair", ours: async () => mark("ours")(), theirs: async () => mark("theirs")() },
+      ],
+      { rounds: 3, sliceMs: 2, warmupMs: 1 },
+    );
+    // Per operation the slices are: warm-up ours, theirs; round 0 ours, theirs; round 1 theirs, ours; round 2
+    // ours, theirs. The trace records changes of side, so back-to-back slices of one side (round 0's theirs
+    // and round 1's theirs) collapse: 6 entries. Without alternation there would be 8.
+    const perOperation = ["ours", "theirs", "ours", "theirs", "ours", "theirs"];
+    expect(trace).toEqual([...perOperation, ...perOperation]);
+    expect(rows.map((r) => r.operation)).toEqual(["sync pair", "async pair"]);
+    for (const row of rows) {
+      expect(row.ours).toBeGreaterThan(0);
+      expect(row.theirs).toBeGreaterThan(0);
+      expect(row.ratio).toBeCloseTo(row.ours / (row.theirs as number), 10);
+    }
+  });
+
+  it("leaves the ratio empty when the reference has no equivalent", async () => {
+    const [row] = await interleave([{ name: "ours only", ours: () => undefined, theirs: null }], { rounds: 1, sliceMs: 1, warmupMs: 1 });
+    expect(row.theirs).toBeNull();
+    expect(row.ratio).toBeNull();
+  });
+
+  it("prints a Markdown table: operation, ours, theirs, ratio", () => {
+    const table = formatTable([
+      { operation: "decode", ours: 12_345.6, theirs: 1_234.5, ratio: 10.0004 },
+      { operation: "ours only", ours: 10, theirs: null, ratio: null, note: "no reference" },
+    ]).split("\n");
+    expect(table[0]).toBe("| operation | ours (ops/s) | theirs (ops/s) | ratio |");
+    expect(table[1]).toBe("| --- | ---: | ---: | ---: |");
+    expect(table[2]).toBe("| decode | 12,346 | 1,235 | 10.00x |");
+    expect(table[3]).toBe("| ours only (no reference) | 10 | – | – |");
+    expect(table).toHaveLength(4);
+  });
+
+  it("prints the HTTP table: route, req/s, ratio, p50 / p99, then peak RSS", () => {
+    const lines = formatHttpTable({
+      rows: [{ route: "GET /auth/session", ours: { rps: 2000, p50: 4, p99: 9 }, theirs: { rps: 800, p50: 11, p99: 20 }, ratio: 2.5 }],
+      rss: { ours: 150.4, theirs: null },
+      connections: 10,
+      duration: 5,
+      rounds: 3,
+    }).split("\n");
+    expect(lines).toContain("| route | ours req/s | theirs req/s | ratio | ours p50 / p99 (ms) | theirs p50 / p99 (ms) |");
+    expect(lines).toContain("| GET /auth/session | 2,000 | 800 | 2.50x | 4 / 9 | 11 / 20 |");
+    expect(lines.at(-1)).toBe("Peak RSS of the server process: ours 150 MB, theirs n/a.");
+  });
+
+  it("takes medians of odd and even counts and refuses an empty list", () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(() => median([])).toThrow();
+  });
+});
