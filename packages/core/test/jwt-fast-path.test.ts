@@ -153,7 +153,11 @@ describe("equivalence with jose on valid tokens", () => {
         else if (issuer === "authjs") token = await authjsEncode({ token: payload, secret, salt });
         else {
           const { kid } = await keyOf("A256GCM");
-          token = await forge({ header: JSON.stringify({ alg: "dir", enc: "A256GCM", kid }), plaintext: json({ ...payload, exp: NOW + 60 }), enc: "A256GCM" });
+          token = await forge({
+            header: JSON.stringify({ alg: "dir", enc: "A256GCM", kid }),
+            plaintext: json({ ...payload, exp: NOW + 60 }),
+            enc: "A256GCM",
+          });
         }
         const result = await agree(token);
         expect(result).toHaveProperty("accepted");
@@ -187,7 +191,11 @@ describe("equivalence with jose on tampered tokens", () => {
   beforeAll(async () => {
     token = await encode({ token: { sub: "victim", role: "user" }, secret, salt });
     const { kid } = await keyOf("A256GCM");
-    gcm = await forge({ header: JSON.stringify({ alg: "dir", enc: "A256GCM", kid }), plaintext: json({ sub: "victim", exp: NOW + 60 }), enc: "A256GCM" });
+    gcm = await forge({
+      header: JSON.stringify({ alg: "dir", enc: "A256GCM", kid }),
+      plaintext: json({ sub: "victim", exp: NOW + 60 }),
+      enc: "A256GCM",
+    });
   });
 
   it("every bit of every decoded byte of every part flipped: all rejected, by everyone", async () => {
@@ -210,20 +218,40 @@ describe("equivalence with jose on tampered tokens", () => {
   it("any character replaced, inserted or removed; truncation; re-padding; non-canonical and base64 (not url) spellings", async () => {
     const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=+/ %";
     const edit = fc.oneof(
-      fc.tuple(fc.nat(), fc.constantFrom(...alphabet)).map(([i, c]) => (t: string) => t.slice(0, i % t.length) + c + t.slice((i % t.length) + 1)),
-      fc.tuple(fc.nat(), fc.constantFrom(...alphabet)).map(([i, c]) => (t: string) => t.slice(0, i % t.length) + c + t.slice(i % t.length)),
+      fc.tuple(fc.nat(), fc.constantFrom(...alphabet)).map(
+        ([i, c]) =>
+          (t: string) =>
+            t.slice(0, i % t.length) + c + t.slice((i % t.length) + 1),
+      ),
+      fc.tuple(fc.nat(), fc.constantFrom(...alphabet)).map(
+        ([i, c]) =>
+          (t: string) =>
+            t.slice(0, i % t.length) + c + t.slice(i % t.length),
+      ),
       fc.nat().map((i) => (t: string) => t.slice(0, i % t.length) + t.slice((i % t.length) + 1)),
       fc.nat().map((i) => (t: string) => t.slice(0, i % t.length)),
-      fc.tuple(fc.nat({ max: 4 }), fc.constantFrom("=", "==")).map(([p, pad]) => (t: string) => t.split(".").map((s, j) => (j === p ? s + pad : s)).join(".")),
+      fc.tuple(fc.nat({ max: 4 }), fc.constantFrom("=", "==")).map(
+        ([p, pad]) =>
+          (t: string) =>
+            t
+              .split(".")
+              .map((s, j) => (j === p ? s + pad : s))
+              .join("."),
+      ),
       // The same bytes, another spelling: spare low bits set in a part's last character.
-      fc.tuple(fc.nat({ max: 4 }), fc.integer({ min: 1, max: 15 })).map(([p, bits]) => (t: string) =>
-        t.split(".").map((s, j) => {
-          if (j !== p || s.length % 4 === 0) return s;
-          const b64url = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-          const mask = s.length % 4 === 2 ? 15 : 3;
-          const last = b64url.indexOf(s.at(-1) as string);
-          return s.slice(0, -1) + b64url[(last & ~mask) | (bits & mask)];
-        }).join("."),
+      fc.tuple(fc.nat({ max: 4 }), fc.integer({ min: 1, max: 15 })).map(
+        ([p, bits]) =>
+          (t: string) =>
+            t
+              .split(".")
+              .map((s, j) => {
+                if (j !== p || s.length % 4 === 0) return s;
+                const b64url = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+                const mask = s.length % 4 === 2 ? 15 : 3;
+                const last = b64url.indexOf(s.at(-1) as string);
+                return s.slice(0, -1) + b64url[(last & ~mask) | (bits & mask)];
+              })
+              .join("."),
       ),
       fc.constant((t: string) => t.replaceAll("-", "+").replaceAll("_", "/")),
     );
@@ -349,7 +377,9 @@ describe("equivalence with jose on tokens forged with the key (every rule past t
     }
     const gcmHeader = JSON.stringify({ alg: "dir", enc: "A256GCM", kid: (await keyOf("A256GCM")).kid });
     for (const ivBytes of [0, 8, 16]) {
-      expect(await agree(await forge({ header: gcmHeader, plaintext: claims, enc: "A256GCM", ivBytes }))).toEqual({ rejected: "JWTSessionError" });
+      expect(await agree(await forge({ header: gcmHeader, plaintext: claims, enc: "A256GCM", ivBytes }))).toEqual({
+        rejected: "JWTSessionError",
+      });
     }
     // GCM with the boundary between ciphertext and tag moved: the same bytes, another split.
     const sealed = await forge({ header: gcmHeader, plaintext: claims, enc: "A256GCM" });

@@ -74,7 +74,10 @@ function createNodeJwe(nc: NodeCrypto, Buffer: BufferClass): SyncJwe {
     const raw = Buffer.from(nc.hkdfSync("sha256", encoder.encode(secret), encoder.encode(salt), info, length));
     // The key id is the RFC 7638 thumbprint of the oct JWK, hashed with SHA-(key bits) as Auth.js does.
     const jwk = `{"k":"${raw.toString("base64url")}","kty":"oct"}`;
-    const kid = nc.createHash(`sha${length * 8}`).update(jwk).digest("base64url");
+    const kid = nc
+      .createHash(`sha${length * 8}`)
+      .update(jwk)
+      .digest("base64url");
     const header = Buffer.from(JSON.stringify({ alg: "dir", enc, kid })).toString("base64url");
     const key: NodeKey =
       enc === "A256CBC-HS512"

@@ -99,7 +99,11 @@ async function cbcTag(mac: CryptoKey, aad: Uint8Array, iv: Uint8Array, ciphertex
 }
 
 /** The claims of `token`, or {@link USE_JOSE}; rejects with `JWTSessionError` for a token jose would refuse. */
-export async function webCryptoDecrypt(token: string, secrets: readonly string[], salt: string): Promise<Record<string, unknown> | typeof USE_JOSE> {
+export async function webCryptoDecrypt(
+  token: string,
+  secrets: readonly string[],
+  salt: string,
+): Promise<Record<string, unknown> | typeof USE_JOSE> {
   const parts = token.split(".");
   if (parts.length !== 5) throw notCompact();
   const bytes: Uint8Array[] = [];
@@ -136,7 +140,9 @@ export async function webCryptoDecrypt(token: string, secrets: readonly string[]
 export async function webCryptoEncrypt(claims: Record<string, unknown>, secret: string, salt: string): Promise<string> {
   const key = await keysFor("A256CBC-HS512", secret, salt);
   const iv = crypto.getRandomValues(new Uint8Array(16));
-  const ciphertext = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-CBC", iv }, key.cipher, encoder.encode(JSON.stringify(claims))));
+  const ciphertext = new Uint8Array(
+    await crypto.subtle.encrypt({ name: "AES-CBC", iv }, key.cipher, encoder.encode(JSON.stringify(claims))),
+  );
   const tag = await cbcTag(key.mac as CryptoKey, encoder.encode(key.header), iv, ciphertext);
   return `${key.header}..${base64url.encode(iv)}.${base64url.encode(ciphertext)}.${base64url.encode(tag)}`;
 }
