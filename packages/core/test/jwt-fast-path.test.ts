@@ -12,7 +12,7 @@ import { decode as authjsDecode, encode as authjsEncode } from "@auth/core/jwt";
 import { hkdf } from "@panva/hkdf";
 import fc from "fast-check";
 import { base64url, jwtDecrypt } from "jose";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { joseDecrypt } from "../src/crypto/jwe-jose.js";
 import { nodeJwe } from "../src/crypto/jwe-node.js";
 import { USE_JOSE } from "../src/crypto/jwe-rules.js";
@@ -387,5 +387,61 @@ describe("equivalence with jose on tokens forged with the key (every rule past t
     const joined = Buffer.concat([Buffer.from(ct, "base64url"), Buffer.from(tag, "base64url")]);
     const moved = [h, ek, iv, b64(joined.subarray(0, -15)), b64(joined.subarray(-15))].join(".");
     expect(await agree(moved)).toEqual({ rejected: "JWTSessionError" });
+  });
+});
+
+describe("where node:crypto is missing or broken, decode and encode use WebCrypto", () => {
+  const original = process.getBuiltinModule;
+  afterEach(() => {
+    process.getBuiltinModule = original;
+    vi.resetModules();
+  });
+
+  /** A fresh copy of src/jwt.ts (and its codec choice) loaded under the given getBuiltinModule. */
+  async function loadWith(getBuiltinModule: typeof process.getBuiltinModule | undefined) {
+    vi.resetModules();
+    (process as { getBuiltinModule?: unknown }).getBuiltinModule = getBuiltinModule;
+    const jwt = await import("../src/jwt.js");
+    const codec = await import("../src/crypto/jwe-node.js");
+    const errors = await import("../src/errors.js");
+    return { jwt, fast: codec.nodeJwe() !== undefined, SessionError: errors.JWTSessionError };
+  }
+
+  async function roundTrips({ jwt, SessionError }: { jwt: typeof import("../src/jwt.js"); SessionError: typeof JWTSessionError }) {
+    const token = await jwt.encode({ token: { sub: "edge" }, secret, salt });
+    expect(await authjsDecode({ token, secret, salt })).toMatchObject({ sub: "edge" });
+    expect(await jwt.decode({ token: await authjsEncode({ token: { sub: "them" }, secret, salt }), secret, salt })).toMatchObject({
+      sub: "them",
+    });
+    const gcmHeader = JSON.stringify({ alg: "dir", enc: "A256GCM", kid: (await keyOf("A256GCM")).kid });
+    const gcm = await forge({ header: gcmHeader, plaintext: json({ sub: "gcm" }), enc: "A256GCM" });
+    expect(await jwt.decode({ token: gcm, secret, salt })).toMatchObject({ sub: "gcm" });
+    const flipped = `${token.slice(0, -2)}${token.at(-2) === "A" ? "B" : "A"}${token.at(-1)}`;
+    await expect(jwt.decode({ token: flipped, secret, salt })).rejects.toBeInstanceOf(SessionError);
+  }
+
+  it("no process.getBuiltinModule (an edge runtime)", async () => {
+    const loaded = await loadWith(undefined);
+    expect(loaded.fast).toBe(false);
+    await roundTrips(loaded);
+  });
+
+  it("a node:crypto whose AES-CBC is broken (a partial compatibility layer) fails the self-test and is not used", async () => {
+    const broken = ((id: string) => {
+      const real = original.call(process, id as "node:crypto") as typeof import("node:crypto");
+      if (id !== "node:crypto") return real;
+      return { ...real, createDecipheriv: () => ({ update: () => Buffer.alloc(0), final: () => Buffer.from("{}") }) };
+    }) as typeof process.getBuiltinModule;
+    const loaded = await loadWith(broken);
+    expect(loaded.fast).toBe(false);
+    await roundTrips(loaded);
+  });
+
+  it("a node:crypto that throws on load", async () => {
+    const loaded = await loadWith((() => {
+      throw new Error("no such module");
+    }) as typeof process.getBuiltinModule);
+    expect(loaded.fast).toBe(false);
+    await roundTrips(loaded);
   });
 });
