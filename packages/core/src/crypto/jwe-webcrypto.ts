@@ -43,14 +43,19 @@ async function importKeys(enc: ContentEncryption, secret: string, salt: string):
   const { kid } = derived;
   const key = derived.key as Bytes;
   const header = base64url.encode(JSON.stringify({ alg: "dir", enc, kid }));
-  if (enc === "A256GCM") {
-    return { kid, header, cipher: await crypto.subtle.importKey("raw", key, "AES-GCM", false, ["encrypt", "decrypt"]) };
+  try {
+    if (enc === "A256GCM") {
+      return { kid, header, cipher: await crypto.subtle.importKey("raw", key, "AES-GCM", false, ["encrypt", "decrypt"]) };
+    }
+    const [mac, cipher] = await Promise.all([
+      crypto.subtle.importKey("raw", key.subarray(0, 32), { name: "HMAC", hash: "SHA-512" }, false, ["sign"]),
+      crypto.subtle.importKey("raw", key.subarray(32), "AES-CBC", false, ["encrypt", "decrypt"]),
+    ]);
+    return { kid, header, mac, cipher };
+  } finally {
+    // Only the non-extractable CryptoKeys are kept.
+    key.fill(0);
   }
-  const [mac, cipher] = await Promise.all([
-    crypto.subtle.importKey("raw", key.subarray(0, 32), { name: "HMAC", hash: "SHA-512" }, false, ["sign"]),
-    crypto.subtle.importKey("raw", key.subarray(32), "AES-CBC", false, ["encrypt", "decrypt"]),
-  ]);
-  return { kid, header, mac, cipher };
 }
 
 function keysFor(enc: ContentEncryption, secret: string, salt: string): Promise<WebKey> {
