@@ -10,8 +10,10 @@
  * @module jwt
  */
 import { parse as parseCookies } from "cookie";
-import { base64url, EncryptJWT, type JWTDecryptResult, jwtDecrypt } from "jose";
-import { type ContentEncryption, deriveEncryptionKey, isSupportedEncryption } from "./crypto/derive-key.js";
+import { joseDecrypt, joseEncrypt } from "./crypto/jwe-jose.js";
+import { nodeJwe } from "./crypto/jwe-node.js";
+import { issuable, issuedClaims, USE_JOSE } from "./crypto/jwe-rules.js";
+import { webCryptoDecrypt, webCryptoEncrypt } from "./crypto/jwe-webcrypto.js";
 import { processEnv, readEnv } from "./env.js";
 import { JWTSessionError, MissingSecret } from "./errors.js";
 import { hasChunkedCookie, readChunkedCookie } from "./http/cookie-chunks.js";
@@ -19,9 +21,6 @@ import type { Awaitable, LoggerInstance } from "./types.js";
 
 /** Default lifetime of an issued token: 30 days, in seconds. */
 export const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;
-/** Clock skew allowed when checking `exp` and `nbf`, in seconds. */
-const CLOCK_TOLERANCE = 15;
-const DEFAULT_ENC: ContentEncryption = "A256CBC-HS512";
 /** Name of the session cookie; on https it is prefixed with `__Host-` (with `__Secure-` before that). */
 export const SESSION_COOKIE_NAME = "authlib.session-token";
 
@@ -113,61 +112,38 @@ function secretList(secret: string | string[]): string[] {
 export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): Promise<string> {
   const { token = {}, secret, maxAge = DEFAULT_MAX_AGE, salt } = params;
   const [first] = secretList(secret);
-  const { key, kid } = await deriveEncryptionKey(DEFAULT_ENC, first as string, salt);
   const now = nowInSeconds();
-  return new EncryptJWT(token as Record<string, unknown>)
-    .setProtectedHeader({ alg: "dir", enc: DEFAULT_ENC, kid })
-    .setIssuedAt(now)
-    .setExpirationTime(now + maxAge)
-    .setJti(crypto.randomUUID())
-    .encrypt(key);
+  // Claims jose would refuse (not a plain object, a non-finite time) go to jose, so it throws as before.
+  if (!issuable(token, maxAge)) return joseEncrypt(token, first as string, salt, now, maxAge);
+  const claims = issuedClaims(token, now, maxAge);
+  const node = nodeJwe();
+  return node ? node.encrypt(claims, first as string, salt) : webCryptoEncrypt(claims, first as string, salt);
 }
 
 /**
  * Decodes a JWT issued by {@link encode} (or by Auth.js v5 with the same secret and salt).
  * Resolves `null` when `token` is empty; rejects with `JWTSessionError` for a token that is malformed,
  * tampered with, expired, or encrypted with another secret or salt.
+ *
+ * On runtimes with `node:crypto` the work is synchronous (`crypto/jwe-node`), elsewhere WebCrypto with
+ * cached keys (`crypto/jwe-webcrypto`); both accept exactly what `jose`'s `jwtDecrypt` accepts, and a
+ * token must be spelled in canonical base64url (decoders ignore the spare low bits of a final base64
+ * character, so without this check two different strings could decode to the same token).
  */
 export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Payload | null> {
   const { token, secret, salt } = params;
   if (!token) return null;
   const secrets = secretList(secret);
-  if (!isCanonicalCompactJWE(token)) throw new JWTSessionError("The token is not a compact JWE.");
-  let result: JWTDecryptResult;
+  let claims: Record<string, unknown> | typeof USE_JOSE;
   try {
-    result = await jwtDecrypt(
-      token,
-      async ({ kid, enc }) => {
-        if (!isSupportedEncryption(enc)) throw new JWTSessionError(`Unsupported content encryption: ${String(enc)}`);
-        for (const candidate of secrets) {
-          const derived = await deriveEncryptionKey(enc, candidate, salt);
-          // A token without a kid can only come from the first (current) secret.
-          if (kid === undefined || derived.kid === kid) return derived.key;
-        }
-        throw new JWTSessionError("No secret matches the token's key id.");
-      },
-      { clockTolerance: CLOCK_TOLERANCE, keyManagementAlgorithms: ["dir"], contentEncryptionAlgorithms: ["A256CBC-HS512", "A256GCM"] },
-    );
+    const node = nodeJwe();
+    claims = node ? node.decrypt(token, secrets, salt) : await webCryptoDecrypt(token, secrets, salt);
   } catch (error) {
     if (error instanceof JWTSessionError) throw error;
     throw new JWTSessionError("The token could not be decrypted or has expired.", { cause: error as Error });
   }
-  return result.payload as Payload;
-}
-
-/**
- * True when `token` is a compact JWE whose five parts are canonical base64url. Decoders ignore the spare
- * low bits of a final base64 character, so without this check two different strings could decode to the
- * same token; we accept exactly one spelling of each token.
- */
-function isCanonicalCompactJWE(token: string): boolean {
-  const parts = token.split(".");
-  if (parts.length !== 5) return false;
-  try {
-    return parts.every((part) => base64url.encode(base64url.decode(part)) === part);
-  } catch {
-    return false;
-  }
+  if (claims === USE_JOSE) claims = await joseDecrypt(token, secrets, salt);
+  return claims as Payload;
 }
 
 function headerValue(headers: GetTokenParams["req"]["headers"], name: string): string | undefined {

@@ -1,7 +1,8 @@
 /**
  * Key derivation for JWE session tokens, compatible with Auth.js v5: HKDF-SHA256 over the secret, with
- * the salt argument (the cookie name) as salt, and a fixed info string. Derived keys are cached, so a
- * hot decode does no HKDF work.
+ * the salt argument (the cookie name) as salt, and a fixed info string. Nothing is cached here: the
+ * codecs cache what they use (`KeyObject`s in `crypto/jwe-node`, `CryptoKey`s in `crypto/jwe-webcrypto`),
+ * so raw key bytes do not stay in memory.
  */
 import { base64url, calculateJwkThumbprint } from "jose";
 
@@ -15,8 +16,6 @@ export interface DerivedKey {
 }
 
 const keyLengths: Record<ContentEncryption, number> = { "A256CBC-HS512": 64, A256GCM: 32 };
-const MAX_CACHED_KEYS = 128;
-const cache = new Map<string, Promise<DerivedKey>>();
 const encoder = new TextEncoder();
 
 /** True for the `enc` values authlib can decrypt. */
@@ -24,20 +23,8 @@ export function isSupportedEncryption(enc: unknown): enc is ContentEncryption {
   return enc === "A256CBC-HS512" || enc === "A256GCM";
 }
 
-/** Derives (or takes from the cache) the key for `secret` + `salt` + `enc`. */
-export function deriveEncryptionKey(enc: ContentEncryption, secret: string, salt: string): Promise<DerivedKey> {
-  const id = `${enc}\u0000${salt}\u0000${secret}`;
-  const cached = cache.get(id);
-  if (cached) return cached;
-  const derived = derive(enc, secret, salt);
-  // Never cache a failure: drop the entry if derivation rejects.
-  derived.catch(() => cache.delete(id));
-  if (cache.size >= MAX_CACHED_KEYS) cache.delete(cache.keys().next().value as string);
-  cache.set(id, derived);
-  return derived;
-}
-
-async function derive(enc: ContentEncryption, secret: string, salt: string): Promise<DerivedKey> {
+/** Derives the key for `secret` + `salt` + `enc`, and its id. */
+export async function deriveEncryptionKey(enc: ContentEncryption, secret: string, salt: string): Promise<DerivedKey> {
   const length = keyLengths[enc];
   const material = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveBits"]);
   const bits = await crypto.subtle.deriveBits(

@@ -1,0 +1,199 @@
+/**
+ * Session tokens on `node:crypto`, synchronously: no WebCrypto promise, no thread-pool round trip. The
+ * keys are derived once per (enc, salt, secret) and kept as `KeyObject`s in a bounded cache; the MAC is
+ * checked with `timingSafeEqual` before anything is decrypted. The checks themselves are
+ * `crypto/jwe-rules`, shared with the WebCrypto decoder.
+ *
+ * `node:crypto` is found through `process.getBuiltinModule`, not imported, so bundles for edge runtimes
+ * carry no `node:` import; where it is missing (or does not work) {@link nodeJwe} is undefined and the
+ * WebCrypto decoder is used.
+ *
+ * @module crypto/jwe-node
+ */
+import type { ContentEncryption } from "./derive-key.js";
+import {
+  aadLengthBlock,
+  type CheckedHeader,
+  checkClaims,
+  checkHeader,
+  checkParts,
+  noMatchingSecret,
+  notCompact,
+  rejected,
+  USE_JOSE,
+} from "./jwe-rules.js";
+
+type NodeCrypto = typeof import("node:crypto");
+type KeyObject = import("node:crypto").KeyObject;
+type BufferClass = typeof import("node:buffer").Buffer;
+type Buffer = import("node:buffer").Buffer;
+
+/** A synchronous JWE codec for session tokens. */
+export interface SyncJwe {
+  /** The claims of `token`, or {@link USE_JOSE}; throws `JWTSessionError` for a token jose would refuse. */
+  decrypt(token: string, secrets: readonly string[], salt: string): Record<string, unknown> | typeof USE_JOSE;
+  /** A compact `dir` + `A256CBC-HS512` JWE of `claims` under `secret` + `salt`. */
+  encrypt(claims: Record<string, unknown>, secret: string, salt: string): string;
+}
+
+interface NodeKey {
+  kid: string;
+  /** base64url of `{"alg":"dir","enc":…,"kid":…}`, the protected header `encrypt` writes. */
+  header: string;
+  /** A256CBC-HS512: the first half of the key (HMAC-SHA-512). */
+  mac?: KeyObject;
+  /** A256CBC-HS512: the second half (AES-256-CBC); A256GCM: the whole key. */
+  cipher: KeyObject;
+}
+
+const MAX_CACHED_KEYS = 128;
+const keyLengths: Record<ContentEncryption, number> = { "A256CBC-HS512": 64, A256GCM: 32 };
+const encoder = new TextEncoder();
+
+function builtin<T>(id: string): T | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  try {
+    return proc?.getBuiltinModule?.(id) as T | undefined;
+  } catch {
+    // A runtime that has the function but not the module: the WebCrypto decoder is used.
+    return undefined;
+  }
+}
+
+// Buffer comes from node:buffer too: not every runtime with node:crypto has a global Buffer.
+function createNodeJwe(nc: NodeCrypto, Buffer: BufferClass): SyncJwe {
+  const keys = new Map<string, NodeKey>();
+
+  function derive(enc: ContentEncryption, secret: string, salt: string): NodeKey {
+    const id = `${enc}\u0000${salt}\u0000${secret}`;
+    const cached = keys.get(id);
+    if (cached) return cached;
+    const length = keyLengths[enc];
+    // Auth.js v5's derivation: HKDF-SHA-256, salt = the salt argument, a fixed info naming it.
+    const info = encoder.encode(`Auth.js Generated Encryption Key (${salt})`);
+    const raw = Buffer.from(nc.hkdfSync("sha256", encoder.encode(secret), encoder.encode(salt), info, length));
+    // The key id is the RFC 7638 thumbprint of the oct JWK, hashed with SHA-(key bits) as Auth.js does.
+    const jwk = `{"k":"${raw.toString("base64url")}","kty":"oct"}`;
+    const kid = nc
+      .createHash(`sha${length * 8}`)
+      .update(jwk)
+      .digest("base64url");
+    const header = Buffer.from(JSON.stringify({ alg: "dir", enc, kid })).toString("base64url");
+    const key: NodeKey =
+      enc === "A256CBC-HS512"
+        ? { kid, header, mac: nc.createSecretKey(raw.subarray(0, 32)), cipher: nc.createSecretKey(raw.subarray(32)) }
+        : { kid, header, cipher: nc.createSecretKey(raw) };
+    raw.fill(0);
+    if (keys.size >= MAX_CACHED_KEYS) keys.delete(keys.keys().next().value as string);
+    keys.set(id, key);
+    return key;
+  }
+
+  function keyFor(checked: CheckedHeader, secrets: readonly string[], salt: string): NodeKey {
+    for (const secret of secrets) {
+      const key = derive(checked.enc, secret, salt);
+      // A token without a kid can only come from the first (current) secret.
+      if (checked.kid === undefined || key.kid === checked.kid) return key;
+    }
+    throw noMatchingSecret();
+  }
+
+  /** The bytes of a canonical base64url string, else undefined (one spelling per token: see jwt.ts). */
+  function canonical(part: string): Buffer | undefined {
+    const bytes = Buffer.from(part, "base64url");
+    return bytes.toString("base64url") === part ? bytes : undefined;
+  }
+
+  function cbcTag(mac: KeyObject, aad: Buffer, iv: Uint8Array, ciphertext: Uint8Array): Buffer {
+    const hmac = nc.createHmac("sha512", mac).update(aad).update(iv).update(ciphertext).update(aadLengthBlock(aad.length));
+    return hmac.digest().subarray(0, 32);
+  }
+
+  return {
+    decrypt(token, secrets, salt) {
+      const parts = token.split(".");
+      if (parts.length !== 5) throw notCompact();
+      const bytes: Buffer[] = [];
+      for (const part of parts) {
+        const decoded = canonical(part);
+        if (decoded === undefined) throw notCompact();
+        bytes.push(decoded);
+      }
+      const [headerBytes, encryptedKey, iv, ciphertext, tag] = bytes as [Buffer, Buffer, Buffer, Buffer, Buffer];
+      const checked = checkHeader(headerBytes);
+      if (checked === USE_JOSE) return USE_JOSE;
+      const key = keyFor(checked, secrets, salt);
+      checkParts(checked.enc, encryptedKey, iv, tag);
+      // The AAD is the encoded header's ASCII bytes (canonical base64url is ASCII).
+      const aad = Buffer.from(parts[0] as string, "latin1");
+      let plaintext: Buffer;
+      try {
+        if (key.mac) {
+          // Encrypt-then-MAC: nothing is decrypted until the tag is proven, in constant time.
+          if (!nc.timingSafeEqual(tag, cbcTag(key.mac, aad, iv, ciphertext))) throw rejected("bad tag");
+          const decipher = nc.createDecipheriv("aes-256-cbc", key.cipher, iv);
+          plaintext = Buffer.concat([decipher.update(ciphertext), decipher.final()]);
+        } else {
+          const decipher = nc.createDecipheriv("aes-256-gcm", key.cipher, iv, { authTagLength: 16 });
+          decipher.setAAD(aad);
+          decipher.setAuthTag(tag);
+          // final() throws on a wrong tag; the bytes update() returned are used only after it passed.
+          plaintext = Buffer.concat([decipher.update(ciphertext), decipher.final()]);
+        }
+      } catch {
+        throw rejected("decryption failed");
+      }
+      return checkClaims(checked.header, plaintext);
+    },
+
+    encrypt(claims, secret, salt) {
+      const key = derive("A256CBC-HS512", secret, salt);
+      const iv = nc.randomBytes(16);
+      const cipher = nc.createCipheriv("aes-256-cbc", key.cipher, iv);
+      const ciphertext = Buffer.concat([cipher.update(JSON.stringify(claims), "utf8"), cipher.final()]);
+      const tag = cbcTag(key.mac as KeyObject, Buffer.from(key.header, "latin1"), iv, ciphertext);
+      return `${key.header}..${iv.toString("base64url")}.${ciphertext.toString("base64url")}.${tag.toString("base64url")}`;
+    },
+  };
+}
+
+/**
+ * Known answers made by jose (`{"sub":"self-test"}` under the secret and salt below, one per `enc`): a
+ * runtime that exposes `node:crypto` but implements it partly or wrongly (an edge runtime's compatibility
+ * layer) must not break sessions, so the codec is used only after it reads both and round-trips its own.
+ */
+const SELF_TEST = {
+  secret: "authlib node:crypto self-test",
+  salt: "self-test",
+  tokens: [
+    "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2Q0JDLUhTNTEyIiwia2lkIjoieDRMSjZIdWw3QldxYzlhUjZwVU50amI2XzgyZjdWUkdKNjRUS1RYbmpPWnVGYzNwOHk3ek5ieWxVazFLRGVSbTRibVVaYlZ4NzR3NDBOYWFicDJDNHcifQ..gA5TNqoSKqcRvJW2Ai4XJw.iyJupHdRRS0U2bsW4VVMbokcyeRqLdJNL0b-UfvMtF4.-HZJ6Bfasf_eq2IH9oiQG1w0GULYL4T8kvi6ZLnmj74",
+    "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIiwia2lkIjoibWNYbVBVeEdrRDRxVk4xTjVDU09laVBNMTZVTE9sU3lfa1pwaFZEZS1GbyJ9..3tnl2kUWS8_lNT1u.jI_WtsQPQUTJ0YYAm_CejAeO5Q.zhfLpVD-AITLuinKocha2g",
+  ],
+};
+
+function selfTest(jwe: SyncJwe): boolean {
+  const { secret, salt, tokens } = SELF_TEST;
+  try {
+    const own = jwe.encrypt({ sub: "self-test" }, secret, salt);
+    return [...tokens, own].every((token) => {
+      const claims = jwe.decrypt(token, [secret], salt);
+      return claims !== USE_JOSE && claims.sub === "self-test" && Object.keys(claims).length === 1;
+    });
+  } catch {
+    return false;
+  }
+}
+
+let memo: SyncJwe | null | undefined;
+
+/** The node:crypto codec, or undefined where the runtime has no working `node:crypto`. */
+export function nodeJwe(): SyncJwe | undefined {
+  if (memo === undefined) {
+    const nc = builtin<NodeCrypto>("node:crypto");
+    const buffer = builtin<typeof import("node:buffer")>("node:buffer");
+    const usable = nc && buffer && typeof nc.hkdfSync === "function" && typeof nc.createSecretKey === "function";
+    const candidate = usable ? createNodeJwe(nc, buffer.Buffer) : undefined;
+    memo = candidate && selfTest(candidate) ? candidate : null;
+  }
+  return memo ?? undefined;
+}
