@@ -18,8 +18,8 @@ import {
   checkHeader,
   checkParts,
   noMatchingSecret,
-  notCompact,
   rejected,
+  splitCompact,
   USE_JOSE,
 } from "./jwe-rules.js";
 
@@ -111,21 +111,13 @@ function createNodeJwe(nc: NodeCrypto, Buffer: BufferClass): SyncJwe {
 
   return {
     decrypt(token, secrets, salt) {
-      const parts = token.split(".");
-      if (parts.length !== 5) throw notCompact();
-      const bytes: Buffer[] = [];
-      for (const part of parts) {
-        const decoded = canonical(part);
-        if (decoded === undefined) throw notCompact();
-        bytes.push(decoded);
-      }
-      const [headerBytes, encryptedKey, iv, ciphertext, tag] = bytes as [Buffer, Buffer, Buffer, Buffer, Buffer];
+      const { encodedHeader, header: headerBytes, encryptedKey, iv, ciphertext, tag } = splitCompact(token, canonical);
       const checked = checkHeader(headerBytes);
       if (checked === USE_JOSE) return USE_JOSE;
       const key = keyFor(checked, secrets, salt);
       checkParts(checked.enc, encryptedKey, iv, tag);
       // The AAD is the encoded header's ASCII bytes (canonical base64url is ASCII).
-      const aad = Buffer.from(parts[0] as string, "latin1");
+      const aad = Buffer.from(encodedHeader, "latin1");
       let plaintext: Buffer;
       try {
         if (key.mac) {

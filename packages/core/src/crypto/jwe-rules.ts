@@ -82,6 +82,34 @@ export function checkHeader(bytes: Uint8Array): CheckedHeader | typeof USE_JOSE 
   return { header, enc, kid: header.kid };
 }
 
+/** The five parts of a compact JWE, as text and as bytes. */
+export interface CompactParts<B extends Uint8Array> {
+  /** The encoded protected header (the AAD). */
+  encodedHeader: string;
+  header: B;
+  encryptedKey: B;
+  iv: B;
+  ciphertext: B;
+  tag: B;
+}
+
+/**
+ * Splits a compact JWE into its five parts, each decoded by `decode` (canonical base64url only: one
+ * spelling per token). Throws `JWTSessionError` (not compact) otherwise.
+ */
+export function splitCompact<B extends Uint8Array>(token: string, decode: (part: string) => B | undefined): CompactParts<B> {
+  const parts = token.split(".");
+  if (parts.length !== 5) throw notCompact();
+  const bytes: B[] = [];
+  for (const part of parts) {
+    const decoded = decode(part);
+    if (decoded === undefined) throw notCompact();
+    bytes.push(decoded);
+  }
+  const [header, encryptedKey, iv, ciphertext, tag] = bytes as [B, B, B, B, B];
+  return { encodedHeader: parts[0] as string, header, encryptedKey, iv, ciphertext, tag };
+}
+
 /**
  * Checks the parts around the ciphertext as jose does for `dir`: no encrypted key, an IV and a tag of
  * the encryption's lengths (jose lets a CBC tag of another length reach the MAC comparison, which fails).

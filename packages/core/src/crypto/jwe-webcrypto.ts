@@ -17,8 +17,8 @@ import {
   checkHeader,
   checkParts,
   noMatchingSecret,
-  notCompact,
   rejected,
+  splitCompact,
   USE_JOSE,
 } from "./jwe-rules.js";
 
@@ -109,20 +109,12 @@ export async function webCryptoDecrypt(
   secrets: readonly string[],
   salt: string,
 ): Promise<Record<string, unknown> | typeof USE_JOSE> {
-  const parts = token.split(".");
-  if (parts.length !== 5) throw notCompact();
-  const bytes: Uint8Array[] = [];
-  for (const part of parts) {
-    const decoded = canonical(part);
-    if (decoded === undefined) throw notCompact();
-    bytes.push(decoded);
-  }
-  const [headerBytes, encryptedKey, iv, ciphertext, tag] = bytes as [Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array];
+  const { encodedHeader, header: headerBytes, encryptedKey, iv, ciphertext, tag } = splitCompact(token, canonical);
   const checked = checkHeader(headerBytes);
   if (checked === USE_JOSE) return USE_JOSE;
   const key = await keyFor(checked, secrets, salt);
   checkParts(checked.enc, encryptedKey, iv, tag);
-  const aad = encoder.encode(parts[0]);
+  const aad = encoder.encode(encodedHeader);
   let plaintext: Uint8Array;
   try {
     if (key.mac) {
