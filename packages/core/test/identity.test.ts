@@ -223,7 +223,7 @@ describe("single-flight access-token refresh against an OP that rotates refresh 
         callbacks: {
           session: ({ session, ...rest }) => ({
             ...session,
-            accessToken: "token" in rest ? (rest.token.oauth as any)?.access_token : null,
+            accessToken: "token" in rest ? ((rest.token.oauth as { access_token?: string } | undefined)?.access_token ?? null) : null,
           }),
         },
         logger: { error: () => {} },
