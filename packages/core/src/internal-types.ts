@@ -34,7 +34,7 @@ export type AuthAction =
 
 /** A request, parsed once. */
 export interface RequestInternal {
-  /** The original request (its body not consumed: a clone was read). */
+  /** The request; when authlib read its body, a copy with the same body (made on first access). */
   request: Request;
   url: URL;
   method: "GET" | "POST";

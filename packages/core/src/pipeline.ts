@@ -30,7 +30,7 @@ export function usable(resolved: ResolvedAuth): UsableAuth {
 
 /** The app's origin for this request; throws `UntrustedHost` for a host the trusted-host list refuses. */
 export function originOf(resolved: ResolvedAuth, request: RequestInternal): string {
-  return resolveOrigin(request.request, resolved.config, request.url);
+  return resolveOrigin(request, resolved.config, request.url);
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { type EmailStore, requireCapability } from "../adapter-capabilities.js";
 import type { AdapterUser } from "../adapters.js";
-import { hmacHex, randomHex } from "../crypto/compare.js";
+import { hmacHex, randomHex } from "../crypto/digest.js";
 import { normalizeEmail } from "../email/normalize.js";
 import { allowVerificationMail } from "../email/rate-limit.js";
 import { EmailSignInError, RateLimited, Verification } from "../errors.js";
@@ -18,7 +18,7 @@ import { claimProvenAddress } from "./unproven-email.js";
 
 const HASH_LABEL = "authlib.verification-token:";
 
-function hashToken(secret: string, token: string): Promise<string> {
+async function hashToken(secret: string, token: string): Promise<string> {
   return hmacHex(secret, HASH_LABEL + token);
 }
 

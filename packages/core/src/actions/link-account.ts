@@ -16,7 +16,7 @@
  */
 import type { UserStore } from "../adapter-capabilities.js";
 import type { AdapterAccount, AdapterUser } from "../adapters.js";
-import { sha256Hex } from "../crypto/compare.js";
+import { sha256Hex } from "../crypto/digest.js";
 import { OAuthAccountNotLinked } from "../errors.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import { storedAccount } from "../oauth/index.js";

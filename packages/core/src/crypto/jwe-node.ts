@@ -10,6 +10,7 @@
  *
  * @module crypto/jwe-node
  */
+import { builtin, type NodeCrypto } from "./builtin.js";
 import type { ContentEncryption } from "./derive-key.js";
 import {
   aadLengthBlock,
@@ -23,7 +24,6 @@ import {
   USE_JOSE,
 } from "./jwe-rules.js";
 
-type NodeCrypto = typeof import("node:crypto");
 type KeyObject = import("node:crypto").KeyObject;
 type BufferClass = typeof import("node:buffer").Buffer;
 type Buffer = import("node:buffer").Buffer;
@@ -49,16 +49,6 @@ interface NodeKey {
 const MAX_CACHED_KEYS = 128;
 const keyLengths: Record<ContentEncryption, number> = { "A256CBC-HS512": 64, A256GCM: 32 };
 const encoder = new TextEncoder();
-
-function builtin<T>(id: string): T | undefined {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  try {
-    return proc?.getBuiltinModule?.(id) as T | undefined;
-  } catch {
-    // A runtime that has the function but not the module: the WebCrypto decoder is used.
-    return undefined;
-  }
-}
 
 // Buffer comes from node:buffer too: not every runtime with node:crypto has a global Buffer.
 function createNodeJwe(nc: NodeCrypto, Buffer: BufferClass): SyncJwe {

@@ -17,10 +17,10 @@ export interface ScryptParams {
 /** Derives `params.dkLen` bytes from `password` (UTF-8 bytes) and `salt`. */
 export type ScryptFunction = (password: Uint8Array, salt: Uint8Array, params: ScryptParams) => Promise<Uint8Array>;
 
+import { nodeCrypto } from "./builtin.js";
+
 /** scrypt needs 128·N·r bytes; Node refuses more than its `maxmem` (32 MiB by default), so allow what the parameters need. */
 const memoryOf = ({ N, r }: ScryptParams) => 128 * N * r * 2;
-
-type NodeCrypto = typeof import("node:crypto");
 
 /**
  * `node:crypto`'s scrypt, or undefined where the runtime has none. Found through `process.getBuiltinModule`
@@ -28,15 +28,8 @@ type NodeCrypto = typeof import("node:crypto");
  * and edge runtimes neither follow nor stub it.
  */
 export function nodeScrypt(): ScryptFunction | undefined {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  let crypto: NodeCrypto | undefined;
-  try {
-    crypto = proc?.getBuiltinModule?.("node:crypto") as NodeCrypto | undefined;
-  } catch {
-    // A runtime that has the function but not the module: use the portable implementation.
-    return undefined;
-  }
-  const scrypt = crypto?.scrypt;
+  // Without it (or with a runtime that has the lookup but not the module) the portable implementation is used.
+  const scrypt = nodeCrypto()?.scrypt;
   if (typeof scrypt !== "function") return undefined;
   return (password, salt, params) =>
     new Promise((resolve, reject) => {

@@ -4,12 +4,12 @@
  * (a sibling subdomain) from choosing the token. On top of that, POSTs that browsers mark as cross-site
  * (`Sec-Fetch-Site: cross-site`, or an `Origin` that is not ours, `null` included) are refused.
  */
-import { randomHex, timingSafeEqual } from "../crypto/compare.js";
+import { timingSafeEqual } from "../crypto/compare.js";
+import { hmacHex, randomHex } from "../crypto/digest.js";
 import { MissingCSRF } from "../errors.js";
 import type { RequestInternal } from "../internal-types.js";
 import type { CookieOption } from "../types.js";
 import type { Cookie } from "./cookies.js";
-import { csrfHmacHex } from "./csrf-hmac.js";
 import { bodyString } from "./request.js";
 
 const HMAC_LABEL = "authlib.csrf-token:";
@@ -23,7 +23,7 @@ export interface CsrfState {
 
 async function isValidCookie(token: string, mac: string, secrets: string[]): Promise<boolean> {
   for (const secret of secrets) {
-    if (timingSafeEqual(mac, await csrfHmacHex(secret, HMAC_LABEL + token))) return true;
+    if (timingSafeEqual(mac, await hmacHex(secret, HMAC_LABEL + token))) return true;
   }
   return false;
 }
@@ -51,7 +51,7 @@ export async function resolveCsrf(
   }
   if (!mint) return { token: "", verified: false };
   const token = randomHex(32);
-  const mac = await csrfHmacHex(secrets[0] as string, HMAC_LABEL + token);
+  const mac = await hmacHex(secrets[0] as string, HMAC_LABEL + token);
   return { token, verified: false, cookie: { name: option.name, value: `${token}|${mac}`, options: { ...option.options } } };
 }
 

@@ -22,7 +22,8 @@
  *
  * @module http/flow-binding
  */
-import { hmacHex, sha256Hex, timingSafeEqual } from "../crypto/compare.js";
+import { timingSafeEqual } from "../crypto/compare.js";
+import { hmacHex, sha256Hex } from "../crypto/digest.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 
 const LABEL = "authlib.flow-binding";

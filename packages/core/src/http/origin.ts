@@ -158,7 +158,7 @@ export function checkOriginConfig(
 }
 
 /** The comma-separated values of a header (a duplicated header arrives joined with `, `), trimmed. */
-function headerValues(request: Request, name: string): string[] | undefined {
+function headerValues(request: Pick<Request, "headers">, name: string): string[] | undefined {
   const value = request.headers.get(name);
   return value === null ? undefined : value.split(",").map((v) => v.trim());
 }
@@ -175,14 +175,14 @@ function parseOrigin(proto: string, host: string): URL | undefined {
 }
 
 /** Mode 3: the first forwarded value wins; anything malformed falls back to the request URL. */
-function unrestrictedOrigin(request: Request, url: URL): string {
+function unrestrictedOrigin(request: Pick<Request, "headers">, url: URL): string {
   const host = headerValues(request, "x-forwarded-host")?.[0] ?? request.headers.get("host") ?? url.host;
   const proto = headerValues(request, "x-forwarded-proto")?.[0] ?? url.protocol.slice(0, -1);
   return parseOrigin(proto, host)?.origin ?? url.origin;
 }
 
 /** Mode 2: one unambiguous, trusted host and protocol, or `UntrustedHost`. */
-function listedOrigin(request: Request, url: URL, trustedHosts: readonly string[]): string {
+function listedOrigin(request: Pick<Request, "headers">, url: URL, trustedHosts: readonly string[]): string {
   const hosts = headerValues(request, "x-forwarded-host") ?? headerValues(request, "host") ?? [url.host];
   const protos = (headerValues(request, "x-forwarded-proto") ?? [url.protocol.slice(0, -1)]).map((p) => p.toLowerCase());
   const refuse = (why: string) =>
@@ -214,12 +214,10 @@ function canonicalOriginOnce(url: string): string {
  * The origin (`scheme://host[:port]`) of the app for this request, per the module's rules. Throws
  * `UntrustedHost` when a trusted-host list is set and the request's effective host is not on it (or its
  * headers are ambiguous), and `InvalidOriginConfig` for a malformed `config.url` (which the start-up check
- * reports first). `url` is the request's URL when the caller has parsed it already (a request's URL is
- * parsed once).
+ * reports first). `url` is the request's URL, parsed once by the caller; only the request's headers are read.
  */
-export function resolveOrigin(request: Request, config: OriginConfig, url?: URL): string {
+export function resolveOrigin(request: Pick<Request, "headers">, config: OriginConfig, url: URL): string {
   if (config.url !== undefined) return canonicalOriginOnce(config.url);
-  url ??= new URL(request.url);
   if (config.trustedHosts && config.trustedHosts.length > 0) return listedOrigin(request, url, config.trustedHosts);
   return config.trustHost ? unrestrictedOrigin(request, url) : url.origin;
 }

@@ -47,7 +47,30 @@ export function parseActionAndProvider(pathname: string, basePath: string): { ac
 /** Parses the request. Throws `UnknownAction` for a path or method authlib does not answer. */
 export async function parseRequest(request: Request, basePath: string): Promise<RequestInternal> {
   const method = request.method.toUpperCase();
-  return parsed(request, method, basePath, () => readBody(request));
+  let text: string | undefined;
+  const internal = await parsed(request, method, basePath, async () => {
+    const read = await readBody(request);
+    text = read.text;
+    return read.fields;
+  });
+  if (method === "POST" && request.bodyUsed) replayBodyOnDemand(internal, request, text);
+  return internal;
+}
+
+/**
+ * The body was read from the request itself (a `clone()` tees the stream, which cost more than the rest
+ * of a sign-in POST). `authorize()` and `sendVerificationRequest()` still get a readable request: a copy
+ * with the same URL, method, headers and body text, made only when one of them asks for it.
+ */
+function replayBodyOnDemand(internal: RequestInternal, original: Request, text: string | undefined): void {
+  let copy: Request | undefined;
+  Object.defineProperty(internal, "request", {
+    enumerable: true,
+    get: () => {
+      copy ??= new Request(original.url, { method: original.method, headers: original.headers, body: text ?? null });
+      return copy;
+    },
+  });
 }
 
 /**
@@ -115,15 +138,17 @@ export function requestCookies(headers: Headers): Record<string, string | undefi
 }
 
 /**
- * Reads a urlencoded or JSON body from a clone, so the original stays readable for `authorize()`.
- * Anything else (or malformed, or too large) is an empty body: the action then fails its own checks.
+ * Reads a urlencoded or JSON body (its fields, and its text for {@link replayBodyOnDemand}). Anything
+ * else (or malformed, or too large) is an empty body: the action then fails its own checks.
  */
-async function readBody(request: Request): Promise<Record<string, unknown>> {
-  const type = request.headers.get("content-type") ?? "";
+async function readBody(request: Request): Promise<{ fields: Record<string, unknown>; text?: string }> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES || !request.body) return {};
-  const text = await readLimited(request.clone().body, MAX_BODY_BYTES);
-  if (text === undefined) return {};
+  if (declared > MAX_BODY_BYTES || !request.body) return { fields: {} };
+  const text = await readLimited(request.body, MAX_BODY_BYTES);
+  return { fields: text === undefined ? {} : bodyFields(request.headers.get("content-type") ?? "", text), text };
+}
+
+function bodyFields(type: string, text: string): Record<string, unknown> {
   if (type.includes("application/json")) {
     try {
       const parsed: unknown = JSON.parse(text);
@@ -132,9 +157,7 @@ async function readBody(request: Request): Promise<Record<string, unknown>> {
       return {};
     }
   }
-  if (type.includes("application/x-www-form-urlencoded")) {
-    return Object.fromEntries(new URLSearchParams(text));
-  }
+  if (type.includes("application/x-www-form-urlencoded")) return Object.fromEntries(new URLSearchParams(text));
   return {};
 }
 

@@ -23,7 +23,7 @@
  */
 import type { AccountTokenStore } from "../adapter-capabilities.js";
 import type { AdapterAccount } from "../adapters.js";
-import { sha256Hex } from "../crypto/compare.js";
+import { sha256Hex } from "../crypto/digest.js";
 import type { InternalOptions } from "../internal-types.js";
 import type { JWT } from "../jwt.js";
 import { refreshAccessToken } from "../oauth/index.js";

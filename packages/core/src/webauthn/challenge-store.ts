@@ -14,7 +14,7 @@
  * @module webauthn/challenge-store
  */
 import type { Adapter } from "../adapters.js";
-import { hmacHex } from "../crypto/compare.js";
+import { hmacHex } from "../crypto/digest.js";
 import { InvalidCheck } from "../errors.js";
 import { CHECK_COOKIE_MAX_AGE } from "../http/cookies.js";
 import type { InternalOptions } from "../internal-types.js";

@@ -1,26 +1,29 @@
 /**
- * Issue 15, item 3: the CSRF cookie's HMAC is computed synchronously on node:crypto (key object made once
- * per secret) or on WebCrypto with the key imported once per secret. Both must give exactly the bytes of
- * the reference implementation (`crypto/compare.ts`'s `hmacHex`), or cookies issued before would stop
- * verifying; and a cookie signed under another secret must still be refused.
+ * Issue 15, item 3: the HMACs and hashes of CSRF cookies, flow bindings and email tokens are computed
+ * synchronously on node:crypto (HMAC key object made once per secret) or on WebCrypto (key imported once
+ * per secret). Both paths must give exactly the bytes of an independent reference (node:crypto used
+ * directly), or cookies and tokens issued before would stop verifying; and a CSRF cookie signed under
+ * another secret must still be refused.
  */
+import { createHash, createHmac } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hmacHex } from "../src/crypto/compare.js";
-import { csrfHmacHex, webCryptoHmacHex } from "../src/http/csrf-hmac.js";
+import { hmacHex, sha256Hex, webCryptoHmacHex, webCryptoSha256Hex } from "../src/crypto/digest.js";
 import Credentials from "../src/providers/credentials.js";
 import { authClient } from "./helpers/auth-client.js";
 
-describe("CSRF HMAC", () => {
+const referenceHmac = (secret: string, value: string) => createHmac("sha256", secret).update(value, "utf8").digest("hex");
+
+describe("HMAC-SHA256 and SHA-256 (crypto/digest)", () => {
   it("node:crypto and WebCrypto paths equal hmacHex on random secrets and values (unicode included)", async () => {
-    expect(typeof csrfHmacHex("s", "v")).toBe("string"); // on Node the synchronous path is the one taken
+    expect(typeof hmacHex("s", "v")).toBe("string"); // on Node the synchronous path is the one taken
     await fc.assert(
       fc.asyncProperty(
         fc.string({ minLength: 1, maxLength: 80, unit: "grapheme" }),
         fc.string({ maxLength: 200, unit: "grapheme" }),
         async (secret, value) => {
-          const expected = await hmacHex(secret, value);
-          expect(await csrfHmacHex(secret, value)).toBe(expected);
+          const expected = referenceHmac(secret, value);
+          expect(await hmacHex(secret, value)).toBe(expected);
           expect(await webCryptoHmacHex(secret, value)).toBe(expected);
         },
       ),
@@ -32,10 +35,22 @@ describe("CSRF HMAC", () => {
     const secrets = Array.from({ length: 40 }, (_, i) => `secret-${i}`);
     for (let round = 0; round < 2; round++) {
       for (const secret of secrets) {
-        expect(await csrfHmacHex(secret, "x")).toBe(await hmacHex(secret, "x"));
-        expect(await webCryptoHmacHex(secret, "x")).toBe(await hmacHex(secret, "x"));
+        expect(await hmacHex(secret, "x")).toBe(referenceHmac(secret, "x"));
+        expect(await webCryptoHmacHex(secret, "x")).toBe(referenceHmac(secret, "x"));
       }
     }
+  });
+
+  it("node:crypto and WebCrypto SHA-256 paths equal the reference on random values (unicode included)", async () => {
+    expect(typeof sha256Hex("v")).toBe("string");
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 300, unit: "grapheme" }), async (value) => {
+        const expected = createHash("sha256").update(value, "utf8").digest("hex");
+        expect(await sha256Hex(value)).toBe(expected);
+        expect(await webCryptoSha256Hex(value)).toBe(expected);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("a CSRF cookie minted under another secret is replaced, and its token does not verify a POST", async () => {
