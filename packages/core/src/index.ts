@@ -27,5 +27,7 @@ export { errorRedirect, failureCookies, readSession, runAuthAction } from "./int
 export type { DefaultJWT, GetTokenParams, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "./jwt.js";
 export { decode, encode, getToken } from "./jwt.js";
 export type * from "./providers/types.js";
+export type { RateLimitStore, RateLimitWindow } from "./rate-limit/store.js";
+export { memoryRateLimitStore } from "./rate-limit/store.js";
 export { skipCSRFCheck } from "./symbols.js";
 export type * from "./types.js";

@@ -71,7 +71,14 @@ describe.each(packages)("$name tarball", (pkg) => {
     // attw still reports as "CJS resolves to ESM"; that one rule is the only one left out.
     const entrypoints =
       pkg.name === "@authlib/core"
-        ? ["--include-entrypoints", "./providers/github", "./providers/credentials", "./providers/passkey", "./providers/nodemailer"]
+        ? [
+            "--include-entrypoints",
+            "./providers/github",
+            "./providers/credentials",
+            "./providers/passkey",
+            "./providers/nodemailer",
+            "./rate-limit/redis",
+          ]
         : [];
     const { stdout } = await run(
       bin("attw"),
@@ -106,6 +113,7 @@ describe("peers", () => {
       "tables",
       "schema",
       "migrations",
+      "rate-limit-store",
       "errors",
       "drivers/queryable",
       "drivers/shapes",
@@ -153,6 +161,19 @@ describe("an edge/browser bundle of core (esbuild --platform=neutral)", () => {
     // (core names "node:crypto" once, as a string for process.getBuiltinModule, which no bundler follows.)
     expect(code).not.toMatch(/\bfrom\s*["']node:|\bimport\s*\(?\s*["']node:|\brequire\(\s*["']node:/);
     expect(inputs.filter((i) => /@simplewebauthn|nodemailer|actions\/webauthn|browser-bundle/.test(i))).toEqual([]);
+  });
+
+  it("the rate-limit stores (memory, Redis): no Redis client, no node: import, nothing imported at all", async () => {
+    const { inputs, imports, code } = await bundle(
+      `export { memoryRateLimitStore } from "@authlib/core";\nexport { redisRateLimitStore } from "@authlib/core/rate-limit/redis";\n`,
+    );
+    expect(imports).toEqual([]);
+    expect(code).not.toMatch(/\bfrom\s*["']node:|\bimport\s*\(?\s*["']node:|\brequire\(\s*["']node:/);
+    expect(inputs.filter((i) => /node_modules\/(redis|@redis)\//.test(i))).toEqual([]);
+    expect(inputs.some((i) => i.endsWith("rate-limit/redis.js"))).toBe(true);
+    const declaration = readFileSync(join(root, "packages/core/dist/rate-limit/redis.d.ts"), "utf8");
+    // (Its TSDoc example imports "redis"; a statement of the declaration itself must not.)
+    expect(declaration).not.toMatch(/^(import|export)\b[^\n]*from "(redis|@redis\/client)"|import\("(redis|@redis\/client)"\)/m);
   });
 
   it("with Passkey(): the passkey code is bundled (so the measurement above means something), still no node: import", async () => {

@@ -1,7 +1,8 @@
 /**
  * `@authlib/hosted-db-adapter`: the hosted database (Postgres) for authlib. `HostedDbClient` connects
  * to PostgreSQL through `pg`, or runs an embedded PGlite database; `HostedDbAdapter` is the authlib
- * adapter over it; `client.migrate()` / `npx authlib-db migrate` create the tables.
+ * adapter over it; `hostedDbRateLimitStore` keeps rate-limit counters in it, shared by every instance;
+ * `client.migrate()` / `npx authlib-db migrate` create the tables.
  *
  * @example
  * ```ts
@@ -27,6 +28,12 @@ export type { HostedDbQueryEvent, QueryResult } from "./drivers/queryable.js";
 export type { PGliteLike, PGliteTransactionLike, PgPoolClientLike, PgPoolLike } from "./drivers/shapes.js";
 export { HostedDbError, type HostedDbErrorCode } from "./errors.js";
 export { type HostedDbMigration, type HostedDbMigrationResult, migrations, runMigrations } from "./migrations.js";
+export {
+  type HostedDbRateLimitStore,
+  type HostedDbRateLimitStoreOptions,
+  hostedDbRateLimitStore,
+  RATE_LIMIT_TABLE,
+} from "./rate-limit-store.js";
 export type {
   AuthlibAccountRecord,
   AuthlibAuthenticatorRecord,

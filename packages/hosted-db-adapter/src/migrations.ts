@@ -92,6 +92,19 @@ export const migrations: readonly HostedDbMigration[] = [
       `CREATE INDEX "authlib_authenticators_user_id_idx" ON ${s}."authlib_authenticators" ("user_id")`,
     ],
   },
+  {
+    version: 2,
+    name: "rate-limit windows",
+    // Not a record table (no id, no bookkeeping): one fixed window per key, written only by
+    // `hostedDbRateLimitStore`. The reset_at index serves the sweep of ended windows.
+    statements: (s) => [
+      `CREATE TABLE ${s}."authlib_rate_limits" (
+        "key" text PRIMARY KEY,
+        "count" bigint NOT NULL,
+        "reset_at" timestamptz NOT NULL)`,
+      `CREATE INDEX "authlib_rate_limits_reset_at_idx" ON ${s}."authlib_rate_limits" ("reset_at")`,
+    ],
+  },
 ];
 
 /**

@@ -3,9 +3,33 @@
  */
 import { randomUUID } from "node:crypto";
 import type { AdapterAccount, AdapterAccountType } from "@authlib/core/adapters";
+import pg from "pg";
 import type { HostedDbClient } from "../src/index.js";
 import { quoteIdentifier } from "../src/sql.js";
 import type { AdapterConformanceDb } from "./adapter-suite.js";
+
+/** The PostgreSQL server of the tests: `AUTHLIB_TEST_DATABASE_URL`, else the local one (trust auth, database `test`). */
+export function testDatabaseURL(): string {
+  return process.env.AUTHLIB_TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+}
+
+/** Whether a PostgreSQL server answers at `connectionString`; when not, warns that `what` is skipped and why. */
+export async function postgresAnswers(connectionString: string, what: string): Promise<boolean> {
+  const probe = new pg.Client({ connectionString, connectionTimeoutMillis: 3000 });
+  try {
+    await probe.connect();
+    await probe.query("SELECT 1");
+    return true;
+  } catch (error) {
+    console.warn(
+      `Skipping ${what}: no server answered at ${connectionString.replace(/:[^:@/]*@/, ":***@")} ` +
+        `(${error instanceof Error ? error.message : String(error)}). Set AUTHLIB_TEST_DATABASE_URL to run them.`,
+    );
+    return false;
+  } finally {
+    await probe.end().catch(() => {});
+  }
+}
 
 /** A fresh branch name, so every test group gets its own schema. */
 export function randomBranch(prefix = "test"): string {

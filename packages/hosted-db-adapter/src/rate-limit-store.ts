@@ -1,0 +1,150 @@
+/**
+ * `hostedDbRateLimitStore`: authlib's rate-limit counters in the hosted database, so that every instance
+ * using the same database (and branch) enforces the same limits.
+ *
+ * Each operation is ONE statement. `increment` is an upsert whose conflict branch either adds one to a
+ * live window or opens a new one, so concurrent hits from any number of instances are counted exactly
+ * (Postgres serialises them on the row). Every time is the database server's `now()`: instances with
+ * skewed clocks agree on when a window ends.
+ *
+ * @module rate-limit-store
+ */
+import { createHash } from "node:crypto";
+import type { RateLimitStore, RateLimitWindow } from "@authlib/core";
+import type { HostedDbClient } from "./client.js";
+import { quoteIdentifier } from "./sql.js";
+
+/** The table the store keeps its windows in (created by migration 2). */
+export const RATE_LIMIT_TABLE = "authlib_rate_limits";
+
+/** Settings of {@link hostedDbRateLimitStore}. */
+export interface HostedDbRateLimitStoreOptions {
+  /**
+   * Least time between two sweeps of ended windows by this store object, in milliseconds. A sweep is
+   * started by a hit, in the background, never more often than this. Default 60,000 (one minute).
+   */
+  sweepIntervalMs?: number;
+  /** Most ended windows one sweep deletes (keeps each sweep short). Default 1,000. */
+  sweepLimit?: number;
+}
+
+/** A {@link RateLimitStore} in the hosted database, with the sweep of ended windows exposed. */
+export interface HostedDbRateLimitStore extends RateLimitStore {
+  /**
+   * Deletes up to `sweepLimit` ended windows now, and returns how many it deleted. Hits already do this
+   * at most once per `sweepIntervalMs`; call it from a scheduled job to keep the table small when hits
+   * are rare.
+   */
+  deleteEndedWindows(): Promise<number>;
+}
+
+/** Keys longer than this (UTF-16 units) are stored as their digest, far below a btree entry's size limit. */
+const MAX_PLAIN_KEY_LENGTH = 256;
+
+/** Marks a digested key; keys that start with it are digested too, so a plain key never equals a digest. */
+const DIGEST_MARK = "#sha256:";
+
+/**
+ * Rate-limit counters in `client`'s branch. Run `client.migrate()` (or `npx authlib-db migrate`) first;
+ * before that, calls fail with `HostedDbError("MissingMigration")`. Database errors reach the caller.
+ *
+ * @example
+ * ```ts
+ * const client = new HostedDbClient({ databaseURL: process.env.DATABASE_URL });
+ * await client.migrate();
+ * const store = hostedDbRateLimitStore(client);
+ * ```
+ */
+export function hostedDbRateLimitStore(client: HostedDbClient, options: HostedDbRateLimitStoreOptions = {}): HostedDbRateLimitStore {
+  const sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
+  const sweepLimit = options.sweepLimit ?? 1_000;
+  if (!(sweepIntervalMs >= 0) || !Number.isSafeInteger(sweepLimit) || sweepLimit < 1) {
+    throw new RangeError("hostedDbRateLimitStore: sweepIntervalMs must be >= 0 and sweepLimit a whole number >= 1.");
+  }
+  const table = `${quoteIdentifier(client.branch)}.${quoteIdentifier(RATE_LIMIT_TABLE)}`;
+  // Windows are whole milliseconds, so the resetAt the store returns is exactly the stored end.
+  const resetAtMs = `(extract(epoch FROM "reset_at") * 1000)::bigint AS "reset_at"`;
+
+  const incrementSql = `
+    INSERT INTO ${table} AS w ("key", "count", "reset_at")
+    VALUES ($1, 1, date_trunc('milliseconds', now()) + $2::bigint * interval '1 millisecond')
+    ON CONFLICT ("key") DO UPDATE SET
+      "count" = CASE WHEN w."reset_at" > now() THEN w."count" + 1 ELSE 1 END,
+      "reset_at" = CASE WHEN w."reset_at" > now() THEN w."reset_at" ELSE EXCLUDED."reset_at" END
+    RETURNING "count", ${resetAtMs}`;
+  const getSql = `SELECT "count", ${resetAtMs} FROM ${table} WHERE "key" = $1 AND "reset_at" > now()`;
+  const resetSql = `DELETE FROM ${table} WHERE "key" = $1`;
+  // SKIP LOCKED: never wait for a row a hit is writing. The outer condition is checked again on a row a
+  // hit renewed meanwhile, so a live window is never deleted.
+  const sweepSql = `
+    DELETE FROM ${table} WHERE "key" IN (
+      SELECT "key" FROM ${table} WHERE "reset_at" <= now() LIMIT ${sweepLimit} FOR UPDATE SKIP LOCKED
+    ) AND "reset_at" <= now()
+    RETURNING 1`;
+
+  let lastSweep = Number.NEGATIVE_INFINITY;
+  let sweeping: Promise<number> | undefined;
+
+  const deleteEndedWindows = (): Promise<number> => {
+    sweeping ??= client
+      .query(sweepSql)
+      .then(({ rows }) => rows.length)
+      .finally(() => {
+        sweeping = undefined;
+      });
+    return sweeping;
+  };
+
+  /** Starts a background sweep when the last one is older than the interval. */
+  const sweepIfDue = () => {
+    const time = Date.now();
+    if (time - lastSweep < sweepIntervalMs) return;
+    lastSweep = time;
+    // A failed sweep is not the hit's failure; the next interval tries again.
+    deleteEndedWindows().catch(() => {});
+  };
+
+  return {
+    async increment(key, windowMs) {
+      const { rows } = await client.query<WindowRow>(incrementSql, [storedKey(key), windowMilliseconds(windowMs)]);
+      sweepIfDue();
+      return toWindow(rows[0]);
+    },
+    async get(key) {
+      const { rows } = await client.query<WindowRow>(getSql, [storedKey(key)]);
+      return rows[0] === undefined ? null : toWindow(rows[0]);
+    },
+    async reset(key) {
+      await client.query(resetSql, [storedKey(key)]);
+    },
+    deleteEndedWindows,
+  };
+}
+
+/** A window as the statements return it: `pg` gives bigint columns as strings, PGlite as numbers. */
+interface WindowRow {
+  count: string | number;
+  reset_at: string | number;
+}
+
+function toWindow(row: WindowRow): RateLimitWindow {
+  return { count: Number(row.count), resetAt: Number(row.reset_at) };
+}
+
+/**
+ * The key as stored. Keys are often built from user input (an email address): a very long one would
+ * exceed the primary key index's entry size and a NUL character cannot be stored in text at all, so
+ * those (and any key that looks like a digest) are stored as `#sha256:<hex>` of their UTF-8 bytes.
+ */
+function storedKey(key: string): string {
+  if (key.length <= MAX_PLAIN_KEY_LENGTH && !key.includes("\0") && !key.startsWith(DIGEST_MARK)) return key;
+  return DIGEST_MARK + createHash("sha256").update(key, "utf8").digest("hex");
+}
+
+/** `windowMs` as whole milliseconds; a window shorter than 1 ms is a programming error. */
+function windowMilliseconds(windowMs: number): number {
+  if (!Number.isFinite(windowMs) || windowMs < 1) {
+    throw new RangeError(`windowMs must be a finite number of milliseconds >= 1, got ${windowMs}`);
+  }
+  return Math.ceil(windowMs);
+}
