@@ -33,7 +33,9 @@ export async function runImportAuthjs(args: readonly string[]): Promise<number> 
   }
   const tables = (values.tables ?? "pg-adapter") as AuthjsTables;
   if (!values.from || (tables !== "pg-adapter" && tables !== "xata")) {
-    process.stderr.write(`authlib-db import-authjs: --from <postgres-url> is required; --tables is pg-adapter or xata\n${IMPORT_AUTHJS_USAGE}`);
+    process.stderr.write(
+      `authlib-db import-authjs: --from <postgres-url> is required; --tables is pg-adapter or xata\n${IMPORT_AUTHJS_USAGE}`,
+    );
     return 2;
   }
   let client: HostedDbClient | undefined;

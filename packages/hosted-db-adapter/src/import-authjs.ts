@@ -202,7 +202,17 @@ async function insertUsers(tx: HostedDbScope, rows: UserRow[], trustEmails: bool
 async function insertAccounts(tx: HostedDbScope, rows: AccountRow[]): Promise<void> {
   if (rows.length === 0) return;
   const t = tx.db.authlib_accounts;
-  const columns = ["user", "type", "provider", "providerAccountId", "access_token", "expires_at", "id_token", "refresh_token", "scope"] as const;
+  const columns = [
+    "user",
+    "type",
+    "provider",
+    "providerAccountId",
+    "access_token",
+    "expires_at",
+    "id_token",
+    "refresh_token",
+    "scope",
+  ] as const;
   await tx.query(
     `INSERT INTO ${t.sqlName} ("id", ${columns.map((c) => t.column(c)).join(", ")}, ${t.column("session_state")}, ${t.column("token_type")})
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[],
@@ -247,7 +257,10 @@ async function insertSessions(tx: HostedDbScope, rows: SessionRow[]): Promise<vo
   );
   const clashes = await missingUnder(tx, t.sqlName, t.column("user"), rows);
   if (clashes.length > 0) {
-    throw new HostedDbError("ImportConflict", `${clashes.length} Auth.js session(s) (ids ${listIds(clashes)}) clash with authlib sessions.`);
+    throw new HostedDbError(
+      "ImportConflict",
+      `${clashes.length} Auth.js session(s) (ids ${listIds(clashes)}) clash with authlib sessions.`,
+    );
   }
   const link = tx.db.authlib_users_sessions;
   await tx.query(
@@ -282,7 +295,10 @@ async function insertAuthenticators(tx: HostedDbScope, rows: AuthenticatorRow[])
   );
   const clashes = mismatched(rows, found);
   if (clashes.length > 0) {
-    throw new HostedDbError("ImportConflict", `${clashes.length} Auth.js authenticator(s) are already registered in authlib to another user.`);
+    throw new HostedDbError(
+      "ImportConflict",
+      `${clashes.length} Auth.js authenticator(s) are already registered in authlib to another user.`,
+    );
   }
 }
 
@@ -399,7 +415,12 @@ async function xataQueries(connection: PgPoolClientLike, schema: string): Promis
   }
   const id = quoteIdentifier(names.includes("xata_id") ? "xata_id" : "id");
   return {
-    names: { users: "nextauth_users", accounts: "nextauth_accounts", sessions: "nextauth_sessions", verificationTokens: "nextauth_verificationTokens" },
+    names: {
+      users: "nextauth_users",
+      accounts: "nextauth_accounts",
+      sessions: "nextauth_sessions",
+      verificationTokens: "nextauth_verificationTokens",
+    },
     users: `SELECT ${id} AS "id", "name", "email", "emailVerified", "image" FROM ${s}."nextauth_users" ORDER BY ${id}`,
     accounts: `SELECT a.${id} AS "id", COALESCE(a."user", l."user") AS "userId", a."type", a."provider", a."providerAccountId",
       ${accountTokenColumns("a")}
