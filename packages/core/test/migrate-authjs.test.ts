@@ -291,6 +291,37 @@ describe("migrating from Auth.js v5 (@auth/pg-adapter)", () => {
     expect((await authlibSession(config, `__Secure-authjs.session-token=${foreign}`)).session).toBeNull();
   });
 
+  it("a chunked Auth.js JWT cookie (.0, .1) is read, re-issued under authlib's name, and every chunk cleared", async () => {
+    const big = authjsBrowser(authjsConfig("jwt", { callbacks: { jwt: ({ token }) => ({ ...token, notes: "n".repeat(5000) }) } }));
+    await big.signInWithOP("alice");
+    expect([...big.jar.cookies.keys()].filter((name) => name.startsWith("__Secure-authjs.session-token"))).toEqual([
+      "__Secure-authjs.session-token.0",
+      "__Secure-authjs.session-token.1",
+    ]);
+    const read = await authlibSession(authlibConfig("jwt"), big.jar.header());
+    expect(read.session?.user).toMatchObject({ id: "1", email: "alice@example.com" });
+    const cleared = read.set.filter((c) => c.attributes.maxAge === 0).map((c) => c.name);
+    expect(cleared.sort()).toEqual(["__Secure-authjs.session-token.0", "__Secure-authjs.session-token.1"]);
+    expect(read.jar.get("__Host-authlib.session-token.0")).toBeDefined();
+  });
+
+  it("on http the unprefixed authjs.session-token is read and moved to authlib.session-token", async () => {
+    const config: AuthConfig = { providers: [], acceptAuthjsSessions: true };
+    setEnvDefaults({ AUTH_URL: "http://localhost:3000/auth", AUTH_SECRET: SECRET }, config, true);
+    const token = await authjsEncode({ token: { sub: "9", email: "dev@example.com" }, secret: SECRET, salt: "authjs.session-token" });
+    const response = await Auth(
+      new Request("http://localhost:3000/auth/session", { headers: { cookie: `authjs.session-token=${token}` } }),
+      config,
+    );
+    const jar = new CookieJar();
+    const set = jar.apply(response);
+    expect(await response.json()).toMatchObject({ user: { email: "dev@example.com" } });
+    expect(set.map((c) => [c.name, c.attributes.maxAge === 0])).toEqual([
+      ["authjs.session-token", true],
+      ["authlib.session-token", false],
+    ]);
+  });
+
   it("an Auth.js cookie never replaces a present authlib session (a planted one is ignored)", async () => {
     const config = authlibConfig("database");
     const mine = await authlibSession(config, cookies.carol);
