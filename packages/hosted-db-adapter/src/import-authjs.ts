@@ -15,21 +15,22 @@
  * @module import-authjs
  */
 import type { HostedDbClient, HostedDbScope } from "./client.js";
-import type { PgPoolClientLike, PgPoolLike } from "./drivers/shapes.js";
 import { HostedDbError } from "./errors.js";
+import {
+  type AccountRow,
+  type AuthenticatorRow,
+  type AuthjsSource,
+  type AuthjsTables,
+  readSource,
+  type SessionRow,
+  type UserRow,
+} from "./import-authjs-source.js";
 import { quoteIdentifier } from "./sql.js";
 
-/** Which Auth.js adapter wrote the tables. */
-export type AuthjsTables = "pg-adapter" | "xata";
+export type { AuthjsTables };
 
-/** Options of {@link importFromAuthjs}. */
-export interface ImportFromAuthjsOptions {
-  /** The database holding the Auth.js tables: a `postgres://` URL or a `pg` pool. */
-  from: string | PgPoolLike;
-  /** The Postgres schema of the Auth.js tables. Default `public`. */
-  schema?: string;
-  /** Which adapter's tables: `pg-adapter` (`users`, `accounts`, …) or `xata` (`nextauth_*`). */
-  tables: AuthjsTables;
+/** Options of {@link importFromAuthjs}: where the Auth.js tables are, and how to treat their addresses. */
+export interface ImportFromAuthjsOptions extends AuthjsSource {
   /**
    * Mark imported addresses without `emailVerified` as verified now. Auth.js stored OAuth profiles'
    * addresses without checking them; authlib treats such an address as unproven (an email link for it
@@ -57,55 +58,6 @@ export interface AuthjsImportResult {
   pendingSignInLinks: number;
 }
 
-interface UserRow {
-  id: string;
-  name: string | null;
-  email: string | null;
-  emailVerified: Date | null;
-  image: string | null;
-}
-
-interface AccountRow {
-  id: string;
-  userId: string;
-  type: string;
-  provider: string;
-  providerAccountId: string;
-  access_token: string | null;
-  expires_at: string | null;
-  id_token: string | null;
-  refresh_token: string | null;
-  scope: string | null;
-  session_state: string | null;
-  token_type: string | null;
-}
-
-interface SessionRow {
-  id: string;
-  userId: string;
-  sessionToken: string;
-  expires: Date;
-}
-
-interface AuthenticatorRow {
-  id: string;
-  userId: string;
-  providerAccountId: string;
-  credentialPublicKey: string;
-  counter: string;
-  credentialDeviceType: string;
-  credentialBackedUp: boolean;
-  transports: string | null;
-}
-
-interface SourceRows {
-  users: UserRow[];
-  accounts: AccountRow[];
-  sessions: SessionRow[];
-  authenticators: AuthenticatorRow[];
-  pendingSignInLinks: number;
-}
-
 /** The ledger of imported source rows, created in the branch by the first import. */
 const LEDGER = "authlib_authjs_imports";
 
@@ -122,58 +74,80 @@ export async function importFromAuthjs(client: HostedDbClient, options: ImportFr
   const live = { ...source, sessions: source.sessions.filter((s) => s.expires > now) };
   return client.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`authlib-import-authjs:${client.branch}`]);
-    const ledger = `${quoteIdentifier(client.branch)}.${quoteIdentifier(LEDGER)}`;
-    await tx.query(
-      `CREATE TABLE IF NOT EXISTS ${ledger} (
+    const ledger = new ImportLedger(tx, client.branch);
+    await ledger.create();
+    const step = async <R extends { id: string; userId?: string }>(kind: string, rows: R[], insert: (rows: R[]) => Promise<void>) => {
+      const fresh = await ledger.notYetImported(kind, rows);
+      // A row of a user deleted in authlib since the last run stays out (recorded, so it never returns).
+      const kept = await withExistingUser(tx, fresh);
+      await insert(kept);
+      await ledger.record(
+        kind,
+        fresh.map((row) => row.id),
+      );
+      return { read: rows.length, imported: kept.length };
+    };
+    return {
+      users: await step("user", live.users, (rows) => insertUsers(tx, rows, options.trustEmails === true, now)),
+      accounts: await step("account", live.accounts, (rows) => insertAccounts(tx, rows)),
+      sessions: await step("session", live.sessions, (rows) => insertSessions(tx, rows)),
+      authenticators: await step("authenticator", live.authenticators, (rows) => insertAuthenticators(tx, rows)),
+      pendingSignInLinks: live.pendingSignInLinks,
+    };
+  });
+}
+
+/**
+ * `authlib_authjs_imports` in the branch: which source rows (by kind and Auth.js id) were imported.
+ * Created by the first import; not part of the migrations, since only an import ever reads it.
+ */
+class ImportLedger {
+  readonly #tx: HostedDbScope;
+  readonly #table: string;
+
+  constructor(tx: HostedDbScope, branch: string) {
+    this.#tx = tx;
+    this.#table = `${quoteIdentifier(branch)}.${quoteIdentifier(LEDGER)}`;
+  }
+
+  async create(): Promise<void> {
+    await this.#tx.query(
+      `CREATE TABLE IF NOT EXISTS ${this.#table} (
         "kind" text NOT NULL,
         "source_id" text NOT NULL,
         "imported_at" timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY ("kind", "source_id"))`,
     );
-    const fresh = async <R extends { id: string }>(kind: string, rows: R[]): Promise<R[]> => {
-      if (rows.length === 0) return rows;
-      const { rows: done } = await tx.query<{ source_id: string }>(
-        `SELECT "source_id" FROM ${ledger} WHERE "kind" = $1 AND "source_id" = ANY($2::text[])`,
-        [kind, rows.map((r) => r.id)],
-      );
-      const seen = new Set(done.map((d) => d.source_id));
-      return rows.filter((r) => !seen.has(r.id));
-    };
-    const record = (kind: string, ids: string[]) =>
-      tx.query(`INSERT INTO ${ledger} ("kind", "source_id") SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`, [kind, ids]);
+  }
 
-    const users = await fresh("user", live.users);
-    await insertUsers(tx, users, options.trustEmails === true, now);
-    await record(
-      "user",
-      users.map((u) => u.id),
+  /** The rows no earlier run imported. */
+  async notYetImported<R extends { id: string }>(kind: string, rows: R[]): Promise<R[]> {
+    if (rows.length === 0) return rows;
+    const { rows: done } = await this.#tx.query<{ source_id: string }>(
+      `SELECT "source_id" FROM ${this.#table} WHERE "kind" = $1 AND "source_id" = ANY($2::text[])`,
+      [kind, rows.map((row) => row.id)],
     );
-    const accounts = await fresh("account", live.accounts);
-    await insertAccounts(tx, accounts);
-    await record(
-      "account",
-      accounts.map((a) => a.id),
-    );
-    const sessions = await fresh("session", live.sessions);
-    await insertSessions(tx, sessions);
-    await record(
-      "session",
-      sessions.map((s) => s.id),
-    );
-    const authenticators = await fresh("authenticator", live.authenticators);
-    await insertAuthenticators(tx, authenticators);
-    await record(
-      "authenticator",
-      authenticators.map((a) => a.id),
-    );
-    return {
-      users: { read: live.users.length, imported: users.length },
-      accounts: { read: live.accounts.length, imported: accounts.length },
-      sessions: { read: live.sessions.length, imported: sessions.length },
-      authenticators: { read: live.authenticators.length, imported: authenticators.length },
-      pendingSignInLinks: live.pendingSignInLinks,
-    };
-  });
+    const seen = new Set(done.map((d) => d.source_id));
+    return rows.filter((row) => !seen.has(row.id));
+  }
+
+  async record(kind: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.#tx.query(`INSERT INTO ${this.#table} ("kind", "source_id") SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`, [
+      kind,
+      ids,
+    ]);
+  }
+}
+
+/** The rows whose `userId` is a user authlib has (rows without `userId`, i.e. users, all). */
+async function withExistingUser<R extends { userId?: string }>(tx: HostedDbScope, rows: R[]): Promise<R[]> {
+  const userIds = [...new Set(rows.flatMap((row) => (row.userId === undefined ? [] : [row.userId])))];
+  if (userIds.length === 0) return rows;
+  const t = tx.db.authlib_users;
+  const { rows: found } = await tx.query<{ id: string }>(`SELECT "id" FROM ${t.sqlName} WHERE "id" = ANY($1::text[])`, [userIds]);
+  const present = new Set(found.map((f) => f.id));
+  return rows.filter((row) => row.userId === undefined || present.has(row.userId));
 }
 
 async function insertUsers(tx: HostedDbScope, rows: UserRow[], trustEmails: boolean, now: Date): Promise<void> {
@@ -319,134 +293,4 @@ function mismatched<R extends { id: string; userId: string }>(rows: R[], found: 
 function listIds(rows: Array<{ id: string }>): string {
   const shown = rows.slice(0, 5).map((r) => r.id);
   return rows.length > shown.length ? `${shown.join(", ")}, …` : shown.join(", ");
-}
-
-/** Reads every source table in one read-only, repeatable-read transaction: one consistent snapshot. */
-async function readSource(options: ImportFromAuthjsOptions): Promise<SourceRows> {
-  if (options.tables !== "pg-adapter" && options.tables !== "xata") {
-    throw new HostedDbError("InvalidOptions", `tables must be "pg-adapter" or "xata", not ${JSON.stringify(options.tables)}.`);
-  }
-  const schema = options.schema ?? "public";
-  const owned = typeof options.from === "string";
-  const pool = typeof options.from === "string" ? await openSourcePool(options.from) : options.from;
-  let connection: PgPoolClientLike | undefined;
-  try {
-    connection = await pool.connect();
-    await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-    const queries = options.tables === "pg-adapter" ? await pgAdapterQueries(connection, schema) : await xataQueries(connection, schema);
-    const run = async <T>(sql: string, table: string): Promise<T[]> => {
-      try {
-        return (await (connection as PgPoolClientLike).query(sql)).rows as T[];
-      } catch (error) {
-        throw explainMissingSource(error, schema, table, options.tables);
-      }
-    };
-    const rows: SourceRows = {
-      users: await run<UserRow>(queries.users, queries.names.users),
-      accounts: await run<AccountRow>(queries.accounts, queries.names.accounts),
-      sessions: await run<SessionRow>(queries.sessions, queries.names.sessions),
-      authenticators: queries.authenticators ? await run<AuthenticatorRow>(queries.authenticators, "authenticators") : [],
-      pendingSignInLinks: Number(
-        (await run<{ count: string }>(queries.pendingSignInLinks, queries.names.verificationTokens))[0]?.count ?? 0,
-      ),
-    };
-    await connection.query("COMMIT");
-    return rows;
-  } catch (error) {
-    // Hand the connection back outside any transaction (a pool passed in is the caller's).
-    await connection?.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    connection?.release();
-    if (owned) await pool.end();
-  }
-}
-
-interface SourceQueries {
-  names: { users: string; accounts: string; sessions: string; verificationTokens: string };
-  users: string;
-  accounts: string;
-  sessions: string;
-  authenticators?: string;
-  pendingSignInLinks: string;
-}
-
-/** The token columns of an Auth.js account row (same names in both adapters), qualified by `alias`. */
-function accountTokenColumns(alias: string): string {
-  const plain = ["access_token", "id_token", "refresh_token", "scope", "session_state", "token_type"];
-  return [`${alias}."expires_at"::text AS "expires_at"`, ...plain.map((c) => `${alias}.${quoteIdentifier(c)}`)].join(", ");
-}
-
-/** `@auth/pg-adapter`'s documented schema: SERIAL ids, `"userId"` integer columns. */
-async function pgAdapterQueries(connection: PgPoolClientLike, schema: string): Promise<SourceQueries> {
-  const s = quoteIdentifier(schema);
-  // Not in the adapter's documented schema; imported when an app added it with Auth.js's column names.
-  const { rows } = await connection.query("SELECT to_regclass($1) IS NOT NULL AS present", [`${s}."authenticators"`]);
-  const hasAuthenticators = rows[0]?.present === true;
-  return {
-    names: { users: "users", accounts: "accounts", sessions: "sessions", verificationTokens: "verification_token" },
-    users: `SELECT "id"::text AS "id", "name", "email", "emailVerified", "image" FROM ${s}."users" ORDER BY "id"`,
-    accounts: `SELECT a."id"::text AS "id", a."userId"::text AS "userId", a."type", a."provider", a."providerAccountId",
-      ${accountTokenColumns("a")} FROM ${s}."accounts" a ORDER BY a."id"`,
-    sessions: `SELECT "id"::text AS "id", "userId"::text AS "userId", "sessionToken", "expires" FROM ${s}."sessions" ORDER BY "id"`,
-    authenticators: hasAuthenticators
-      ? `SELECT "credentialID" AS "id", "userId"::text AS "userId", "providerAccountId", "credentialPublicKey",
-          "counter"::text AS "counter", "credentialDeviceType", "credentialBackedUp", "transports"
-          FROM ${s}."authenticators" ORDER BY "credentialID"`
-      : undefined,
-    pendingSignInLinks: `SELECT count(*) AS "count" FROM ${s}."verification_token" WHERE "expires" > now()`,
-  };
-}
-
-/**
- * `@auth/xata-adapter`'s `nextauth_*` tables as a Postgres-enabled Xata branch exposes them: the record id
- * in `xata_id` (older branches: `id`), links as the linked record's id; an account's or session's user
- * falls back to the `nextauth_users_accounts` / `nextauth_users_sessions` link tables.
- */
-async function xataQueries(connection: PgPoolClientLike, schema: string): Promise<SourceQueries> {
-  const s = quoteIdentifier(schema);
-  const { rows } = await connection.query(
-    `SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'nextauth_users' AND column_name IN ('xata_id', 'id')`,
-    [schema],
-  );
-  const names = rows.map((r: { column_name: string }) => r.column_name);
-  if (names.length === 0) {
-    throw new HostedDbError("InvalidOptions", `No Auth.js Xata table ${schema}.nextauth_users (with an xata_id or id column) was found.`);
-  }
-  const id = quoteIdentifier(names.includes("xata_id") ? "xata_id" : "id");
-  return {
-    names: {
-      users: "nextauth_users",
-      accounts: "nextauth_accounts",
-      sessions: "nextauth_sessions",
-      verificationTokens: "nextauth_verificationTokens",
-    },
-    users: `SELECT ${id} AS "id", "name", "email", "emailVerified", "image" FROM ${s}."nextauth_users" ORDER BY ${id}`,
-    accounts: `SELECT a.${id} AS "id", COALESCE(a."user", l."user") AS "userId", a."type", a."provider", a."providerAccountId",
-      ${accountTokenColumns("a")}
-      FROM ${s}."nextauth_accounts" a LEFT JOIN ${s}."nextauth_users_accounts" l ON l."account" = a.${id} ORDER BY a.${id}`,
-    sessions: `SELECT x.${id} AS "id", COALESCE(x."user", l."user") AS "userId", x."sessionToken", x."expires"
-      FROM ${s}."nextauth_sessions" x LEFT JOIN ${s}."nextauth_users_sessions" l ON l."session" = x.${id} ORDER BY x.${id}`,
-    pendingSignInLinks: `SELECT count(*) AS "count" FROM ${s}."nextauth_verificationTokens" WHERE "expires" > now()`,
-  };
-}
-
-function explainMissingSource(error: unknown, schema: string, table: string, tables: AuthjsTables): unknown {
-  const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
-  if (code !== "42P01" && code !== "3F000" && code !== "42703") return error;
-  return new HostedDbError(
-    "InvalidOptions",
-    `The Auth.js table ${schema}.${table} (tables: "${tables}") is missing or has other columns than the adapter's schema: ${(error as Error).message}`,
-    { cause: error },
-  );
-}
-
-async function openSourcePool(url: string): Promise<PgPoolLike> {
-  if (!/^postgres(ql)?:\/\//.test(url)) {
-    throw new HostedDbError("InvalidOptions", "The Auth.js database must be given as a postgres:// or postgresql:// URL (or a pg pool).");
-  }
-  const { default: pg } = await import("pg");
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
-  pool.on("error", () => {});
-  return pool;
 }

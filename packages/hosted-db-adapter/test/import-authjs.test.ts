@@ -135,7 +135,7 @@ describe("importFromAuthjs", () => {
     expect((await client.db.authlib_users.filter()).map((u) => u.email)).toEqual(["bob@example.com"]);
   });
 
-  it("a re-run imports only new rows and never brings back a session ended in authlib; authenticators and trustEmails", async () => {
+  it("a re-run imports only new rows, never brings back what was ended or deleted in authlib; authenticators, trustEmails", async () => {
     const future = new Date(Date.now() + HOUR).toISOString();
     const schema = await sourceSchema((s) => [
       ...pgAdapterTables(s),
@@ -173,6 +173,14 @@ describe("importFromAuthjs", () => {
     expect(again).toMatchObject({ users: { read: 2, imported: 1 }, sessions: { read: 2, imported: 1 }, authenticators: { imported: 0 } });
     expect(await adapter.getSessionAndUser("tok-1")).toBeNull();
     expect(await adapter.getSessionAndUser("tok-2")).toMatchObject({ user: { id: "2", email: "carol@example.com", emailVerified: null } });
+
+    // Carol deletes her account in authlib; Auth.js (still running) gives her another session.
+    await adapter.deleteUser("2");
+    await pool.query(`INSERT INTO ${s}.sessions ("userId", expires, "sessionToken") VALUES (2, '${future}', 'tok-3')`);
+    const third = await importFromAuthjs(client, { from: databaseURL, schema, tables: "pg-adapter" });
+    expect(third).toMatchObject({ users: { read: 2, imported: 0 }, sessions: { read: 3, imported: 0 } });
+    expect(await adapter.getUser("2")).toBeNull();
+    expect(await adapter.getSessionAndUser("tok-3")).toBeNull();
   });
 
   it("missing Auth.js tables are InvalidOptions naming the table; a bad URL too", async () => {
