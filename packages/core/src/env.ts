@@ -3,6 +3,7 @@
  *
  * @module env
  */
+import { createLogger } from "./logger.js";
 import { isOAuthProvider } from "./provider-kind.js";
 import type { ProviderConfig } from "./providers/types.js";
 import type { AuthConfig, LoggerInstance } from "./types.js";
@@ -46,11 +47,30 @@ export function parseBooleanEnv(value: string | undefined): boolean | undefined 
 }
 
 /**
+ * The canonical URL from the environment: `AUTHLIB_URL`, else `AUTH_URL` (Auth.js's name, accepted so an
+ * Auth.js deployment keeps working unchanged). When both are set and differ, `AUTHLIB_URL` wins and
+ * `env-url-alias-conflict` is logged through `warn` (getToken passes none: it cannot log warnings).
+ */
+export function readCanonicalUrlEnv(env: EnvSource, warn?: (code: "env-url-alias-conflict") => void): string | undefined {
+  const own = readEnv(env, "AUTHLIB_URL");
+  const authjs = readEnv(env, "AUTH_URL");
+  if (own !== undefined && authjs !== undefined && own !== authjs) warn?.("env-url-alias-conflict");
+  return own ?? authjs;
+}
+
+/**
+ * Where `setEnvDefaults` reports warnings: a logger, or Auth.js's third argument, `suppressBasePathWarning`
+ * (`true` silences `env-url-basepath-redundant`; the other warnings go to the configuration's logger).
+ */
+export type EnvWarnings = Pick<LoggerInstance, "warn"> | boolean;
+
+/**
  * Fills unset configuration from env variables, in place:
  * - `secret` from `AUTH_SECRET_3`, `AUTH_SECRET_2`, `AUTH_SECRET_1`, `AUTH_SECRET` (newest first: the first
  *   one present encrypts, all decrypt), unless `config.secret` is set;
- * - `url` (the canonical origin) from `AUTHLIB_URL`, unless set; an invalid value is kept, so every
- *   request fails with `InvalidOriginConfig` instead of falling back to the request's host;
+ * - `url` (the canonical origin) from `AUTHLIB_URL`, else `AUTH_URL` (Auth.js's name), unless set; when both
+ *   are set and differ, `AUTHLIB_URL` wins and `env-url-alias-conflict` is logged; an invalid value is kept,
+ *   so every request fails with `InvalidOriginConfig` instead of falling back to the request's host;
  * - `basePath` from the path of `url`, unless set (warns `env-url-basepath-redundant` when both are
  *   set and differ), else `/auth`;
  * - `trustedHosts` from `AUTH_TRUSTED_HOSTS` (comma-separated), unless set;
@@ -61,9 +81,13 @@ export function parseBooleanEnv(value: string | undefined): boolean | undefined 
  * - each provider's `clientId`/`clientSecret`/`issuer` (OAuth/OIDC) or `apiKey` (email) from
  *   `AUTH_<ID>_ID`, `AUTH_<ID>_SECRET`, `AUTH_<ID>_ISSUER`, `AUTH_<ID>_KEY`, where `<ID>` is the provider id
  *   upper-cased with `-` as `_`.
+ *
+ * `warnings`: a logger for the warnings (default: the configuration's logger), or, as Auth.js's
+ * `setEnvDefaults(env, config, suppressBasePathWarning)` takes it, a boolean.
  */
-export function setEnvDefaults(env: EnvSource, config: AuthConfig, logger?: Pick<LoggerInstance, "warn">): void {
-  const url = readEnv(env, "AUTHLIB_URL");
+export function setEnvDefaults(env: EnvSource, config: AuthConfig, warnings?: EnvWarnings): void {
+  const logger = envLogger(config, warnings);
+  const url = readCanonicalUrlEnv(env, logger.warn);
   config.url ??= url;
   config.basePath = resolveBasePath(config.url, config.basePath, logger);
   config.trustedHosts ??= readList(env, "AUTH_TRUSTED_HOSTS");
@@ -91,6 +115,13 @@ export function setEnvDefaults(env: EnvSource, config: AuthConfig, logger?: Pick
   });
 }
 
+/** The warn function for `setEnvDefaults`' third argument (see {@link EnvWarnings}). */
+function envLogger(config: AuthConfig, warnings: EnvWarnings | undefined): Pick<LoggerInstance, "warn"> {
+  if (typeof warnings === "object" && warnings !== null) return warnings;
+  const { warn } = createLogger(config);
+  return { warn: (code) => (warnings === true && code === "env-url-basepath-redundant" ? undefined : warn(code)) };
+}
+
 /** A comma-separated env list, entries trimmed, empty entries dropped; `undefined` when unset. */
 function readList(env: EnvSource, name: string): string[] | undefined {
   const value = readEnv(env, name);
@@ -102,18 +133,18 @@ function readList(env: EnvSource, name: string): string[] | undefined {
         .filter((entry) => entry !== "");
 }
 
-function resolveBasePath(url: string | undefined, configured: string | undefined, logger?: Pick<LoggerInstance, "warn">): string {
+function resolveBasePath(url: string | undefined, configured: string | undefined, logger: Pick<LoggerInstance, "warn">): string {
   let fromUrl: string | undefined;
   if (url) {
     try {
       const pathname = new URL(url).pathname.replace(/\/+$/, "");
       if (pathname !== "") fromUrl = pathname;
     } catch {
-      logger?.warn("invalid-env-url");
+      logger.warn("invalid-env-url");
     }
   }
   if (configured) {
-    if (fromUrl && fromUrl !== configured.replace(/\/+$/, "")) logger?.warn("env-url-basepath-redundant");
+    if (fromUrl && fromUrl !== configured.replace(/\/+$/, "")) logger.warn("env-url-basepath-redundant");
     return configured;
   }
   return fromUrl ?? DEFAULT_BASE_PATH;

@@ -14,7 +14,7 @@ import { joseDecrypt, joseEncrypt } from "./crypto/jwe-jose.js";
 import { nodeJwe } from "./crypto/jwe-node.js";
 import { issuable, issuedClaims, USE_JOSE } from "./crypto/jwe-rules.js";
 import { webCryptoDecrypt, webCryptoEncrypt } from "./crypto/jwe-webcrypto.js";
-import { processEnv, readEnv } from "./env.js";
+import { processEnv, readCanonicalUrlEnv, readEnv } from "./env.js";
 import { JWTSessionError, MissingSecret } from "./errors.js";
 import { hasChunkedCookie, readChunkedCookie } from "./http/cookie-chunks.js";
 import type { Awaitable, LoggerInstance } from "./types.js";
@@ -81,7 +81,7 @@ export interface GetTokenParams<R extends boolean = false> {
   /**
    * Look for the secure-prefixed cookie name: `__Host-authlib.session-token`, else the
    * `__Secure-authlib.session-token` of sessions issued before authlib used `__Host-`. Default: from
-   * `AUTHLIB_URL`'s scheme when it is set (as `Auth()` does); else whichever of the secure and plain names
+   * `AUTHLIB_URL`'s (else `AUTH_URL`'s) scheme when it is set (as `Auth()` does); else whichever of the secure and plain names
    * is present (without `AUTHLIB_URL`, `Auth()` picks by the request's scheme, which only it can judge).
    */
   secureCookie?: boolean;
@@ -172,7 +172,7 @@ function bearerToken(authorization: string | undefined): string | undefined {
  */
 function sessionCookieCandidates(secureCookie: boolean | undefined): string[] {
   const secureNames = [`__Host-${SESSION_COOKIE_NAME}`, `__Secure-${SESSION_COOKIE_NAME}`];
-  const canonical = readEnv(processEnv(), "AUTHLIB_URL");
+  const canonical = readCanonicalUrlEnv(processEnv());
   const secure = secureCookie ?? (canonical !== undefined ? /^https:/i.test(canonical) : undefined);
   if (secure === undefined) return [...secureNames, SESSION_COOKIE_NAME];
   return secure ? secureNames : [SESSION_COOKIE_NAME];

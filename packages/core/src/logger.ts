@@ -10,6 +10,7 @@ const warnings: Record<WarningCode, string> = {
   "csrf-disabled": "CSRF protection is switched off (skipCSRFCheck). Only do this when another layer protects POSTs.",
   "env-url-basepath-redundant": "Both AUTHLIB_URL's path and config.basePath are set; config.basePath wins.",
   "env-url-basepath-mismatch": "AUTHLIB_URL's path differs from basePath; basePath wins.",
+  "env-url-alias-conflict": "AUTHLIB_URL and AUTH_URL are both set and differ; AUTHLIB_URL wins.",
   "experimental-webauthn": "WebAuthn (passkeys) is experimental and may change without notice.",
   "invalid-env-url": "AUTHLIB_URL is not a valid URL; requests fail with InvalidOriginConfig until it is fixed.",
   "generated-dev-secret": "No AUTH_SECRET set: a development secret was generated. Set AUTH_SECRET in production.",

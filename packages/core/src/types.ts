@@ -177,6 +177,7 @@ export type WarningCode =
   | "csrf-disabled"
   | "env-url-basepath-redundant"
   | "env-url-basepath-mismatch"
+  | "env-url-alias-conflict"
   | "experimental-webauthn"
   | "invalid-env-url"
   | "generated-dev-secret"
@@ -266,6 +267,16 @@ export interface AuthConfig {
   providers: Provider[];
   /** Database adapter; sessions default to the database when it is set. */
   adapter?: Adapter;
+  /**
+   * Migrating from Auth.js v5: also accept sessions Auth.js issued, so nobody is signed out. When a request
+   * has no authlib session cookie, the Auth.js one (`__Secure-authjs.session-token` on https,
+   * `authjs.session-token` on http, chunks included) is read: a JWT is decoded with that name as salt (as
+   * Auth.js encrypted it), a database session token is looked up as it is. The session is then re-issued
+   * under authlib's own (`__Host-` on https) cookie and the Auth.js cookie cleared, so each browser moves
+   * on its first request. authlib never writes Auth.js's names. Default false; remove it once the sessions
+   * Auth.js issued have expired (`session.maxAge`). See docs/migrating-from-authjs.md.
+   */
+  acceptAuthjsSessions?: boolean;
   /** Path under which authlib answers. Default `/auth`. */
   basePath?: string;
   callbacks?: Partial<CallbacksOptions>;

@@ -45,6 +45,35 @@ describe("setEnvDefaults", () => {
     expect(warn).toHaveBeenCalledWith("invalid-env-url");
   });
 
+  it("accepts Auth.js's AUTH_URL as an alias of AUTHLIB_URL (url, basePath and trustHost follow it)", () => {
+    const config: AuthConfig = { providers: [] };
+    setEnvDefaults({ AUTH_URL: "https://app.example.com/api/auth", NODE_ENV: "production" }, config, { warn: vi.fn() });
+    expect(config).toMatchObject({ url: "https://app.example.com/api/auth", basePath: "/api/auth", trustHost: true });
+  });
+
+  it("AUTHLIB_URL wins over a different AUTH_URL, with an env-url-alias-conflict warning", () => {
+    const warn = vi.fn();
+    const config: AuthConfig = { providers: [] };
+    setEnvDefaults({ AUTHLIB_URL: "https://new.example.com", AUTH_URL: "https://old.example.com/api/auth" }, config, { warn });
+    expect(config).toMatchObject({ url: "https://new.example.com", basePath: "/auth" });
+    expect(warn).toHaveBeenCalledWith("env-url-alias-conflict");
+    const same = vi.fn();
+    setEnvDefaults({ AUTHLIB_URL: "https://new.example.com", AUTH_URL: "https://new.example.com" }, { providers: [] }, { warn: same });
+    expect(same).not.toHaveBeenCalled();
+  });
+
+  it("takes Auth.js's third argument (suppressBasePathWarning) without throwing; other warnings go to config.logger", () => {
+    const warn = vi.fn();
+    const suppressed: AuthConfig = { providers: [], basePath: "/custom", logger: { warn } };
+    expect(() => setEnvDefaults({ AUTH_URL: "https://app.example.com/api/auth" }, suppressed, true)).not.toThrow();
+    expect(suppressed.basePath).toBe("/custom");
+    expect(warn).not.toHaveBeenCalled();
+
+    const reported: AuthConfig = { providers: [], basePath: "/custom", logger: { warn } };
+    setEnvDefaults({ AUTH_URL: "https://app.example.com/api/auth", AUTHLIB_URL: "https://app.example.com/x" }, reported, false);
+    expect(warn.mock.calls.map(([code]) => code)).toEqual(["env-url-alias-conflict", "env-url-basepath-redundant"]);
+  });
+
   it("reads AUTH_REDIRECT_PROXY_URL", () => {
     const config: AuthConfig = { providers: [] };
     setEnvDefaults({ AUTH_REDIRECT_PROXY_URL: "https://proxy.example.com/auth" }, config);

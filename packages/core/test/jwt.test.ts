@@ -218,6 +218,19 @@ describe("getToken", () => {
     expect(await getToken({ req, secret, secureCookie: true })).toMatchObject({ sub: "s" });
   });
 
+  it("takes the scheme from Auth.js's AUTH_URL when AUTHLIB_URL is unset; AUTHLIB_URL wins", async () => {
+    const secureSalt = "__Host-authlib.session-token";
+    const token = await encode({ token: { sub: "a" }, secret, salt: secureSalt });
+    const req = { headers: { cookie: `${secureSalt}=${token}` } };
+    vi.stubEnv("AUTHLIB_URL", "");
+    vi.stubEnv("AUTH_URL", "https://app.example.com/auth");
+    expect(await getToken({ req, secret })).toMatchObject({ sub: "a" });
+    vi.stubEnv("AUTH_URL", "http://localhost:3000/auth");
+    expect(await getToken({ req, secret })).toBeNull();
+    vi.stubEnv("AUTHLIB_URL", "https://app.example.com");
+    expect(await getToken({ req, secret })).toMatchObject({ sub: "a" });
+  });
+
   it("defaults the secret to AUTH_SECRET and throws MissingSecret without one", async () => {
     const token = await encode({ token: { sub: "e" }, secret, salt });
     const req = { headers: { cookie: `${salt}=${token}` } };

@@ -12,21 +12,24 @@
 import { parseArgs } from "node:util";
 import { HostedDbClient } from "./client.js";
 import { HostedDbError } from "./errors.js";
+import { IMPORT_AUTHJS_USAGE, runImportAuthjs } from "./import-authjs-command.js";
 
 const USAGE = `Usage: authlib-db <command> [options]
 
 Commands:
   migrate            Create or upgrade the authlib tables of a branch (safe to run again)
+  import-authjs      Copy the data of an Auth.js adapter into the branch (see below)
 
 Options:
   --url <url>        postgres://…, file://<folder> or memory:// (default: $AUTHLIB_DATABASE_URL, else ./.authlib-db)
   --branch <name>    Branch (Postgres schema) to migrate (default: $AUTHLIB_BRANCH, else "main")
   --data-dir <dir>   Folder of the embedded database when no URL is given
   -h, --help         Show this help
-`;
+${IMPORT_AUTHJS_USAGE}`;
 
 /** Runs the command line with `args` (without `node` and the script); resolves to the exit code. */
 export async function main(args: readonly string[]): Promise<number> {
+  if (args[0] === "import-authjs") return runImportAuthjs(args.slice(1));
   let parsed: ReturnType<typeof parseCommandLine>;
   try {
     parsed = parseCommandLine(args);

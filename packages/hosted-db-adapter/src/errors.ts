@@ -10,9 +10,10 @@
  * - `MissingMigration`: a table or branch does not exist yet; run `npx authlib-db migrate`;
  * - `NotFound`: a write targeted a record that does not exist;
  * - `UnexpectedData`: a stored value is outside what the adapter contract allows;
- * - `Closed`: the client was used after `close()`.
+ * - `Closed`: the client was used after `close()`;
+ * - `ImportConflict`: `importFromAuthjs` found authlib rows that contradict the Auth.js data (nothing was written).
  */
-export type HostedDbErrorCode = "InvalidOptions" | "MissingMigration" | "NotFound" | "UnexpectedData" | "Closed";
+export type HostedDbErrorCode = "InvalidOptions" | "MissingMigration" | "NotFound" | "UnexpectedData" | "Closed" | "ImportConflict";
 
 /** Raised by the client, the tables and the adapter. Driver errors (constraint violations, …) pass through unchanged. */
 export class HostedDbError extends Error {

@@ -27,6 +27,13 @@ export {
 export type { HostedDbQueryEvent, QueryResult } from "./drivers/queryable.js";
 export type { PGliteLike, PGliteTransactionLike, PgPoolClientLike, PgPoolLike } from "./drivers/shapes.js";
 export { HostedDbError, type HostedDbErrorCode } from "./errors.js";
+export {
+  type AuthjsImportResult,
+  type AuthjsTables,
+  type ImportCount,
+  type ImportFromAuthjsOptions,
+  importFromAuthjs,
+} from "./import-authjs.js";
 export { type HostedDbMigration, type HostedDbMigrationResult, migrations, runMigrations } from "./migrations.js";
 export {
   type HostedDbRateLimitStore,

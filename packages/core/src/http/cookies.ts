@@ -2,7 +2,7 @@
  * Cookie names and options, and the cookies an action wants to set on its response.
  */
 import type { CookieOption, CookiesOptions } from "../types.js";
-import { cookieNamesOf, splitIntoChunks } from "./cookie-chunks.js";
+import { cookieNamesOf, hasChunkedCookie, splitIntoChunks } from "./cookie-chunks.js";
 
 /** A cookie to write on the response. A `maxAge` of 0 deletes it. */
 export interface Cookie {
@@ -16,7 +16,7 @@ export const CHECK_COOKIE_MAX_AGE = 15 * 60;
 
 /** The prefix of every default cookie name on https. */
 export const HOST_PREFIX = "__Host-";
-/** The prefix the session cookie had on https before `__Host-` (still read, see {@link legacySessionCookieName}). */
+/** The prefix the session cookie had on https before `__Host-` (still read, see {@link legacySessionCookieNames}). */
 export const LEGACY_SECURE_PREFIX = "__Secure-";
 
 /**
@@ -60,12 +60,41 @@ export function resolveCookies(useSecureCookies: boolean, overrides: Partial<Coo
 }
 
 /**
- * The name the session cookie had on https before it became `__Host-`, when the default name is in use:
- * a session issued then is still read, re-issued under the new name, and the old cookie cleared.
+ * Auth.js v5's session cookie name (`AuthConfig.acceptAuthjsSessions`): `__Secure-authjs.session-token`
+ * on https, `authjs.session-token` on http, as `@auth/core` names it by default.
  */
-export function legacySessionCookieName(cookies: CookiesOptions): string | undefined {
+export function authjsSessionCookieName(secure: boolean): string {
+  return secure ? "__Secure-authjs.session-token" : "authjs.session-token";
+}
+
+/**
+ * The names a session may still arrive under besides the configured one, tried in this order when the
+ * request has no cookie of the configured name: the `__Secure-` name sessions had on https before
+ * `__Host-` (only while the default name is in use), then, with `acceptAuthjs`, Auth.js's name. A session
+ * read under one of them is re-issued under the configured name and the old cookie cleared.
+ */
+export function legacySessionCookieNames(cookies: CookiesOptions, acceptAuthjs: boolean): string[] {
+  const { name, options } = cookies.sessionToken;
+  const names: string[] = [];
+  if (name === `${HOST_PREFIX}authlib.session-token`) names.push(`${LEGACY_SECURE_PREFIX}authlib.session-token`);
+  if (acceptAuthjs) names.push(authjsSessionCookieName(options.secure === true));
+  return names.filter((legacy) => legacy !== name);
+}
+
+/**
+ * The name this request's session is read from: the configured one when the request has a cookie (or a
+ * chunk) of it, else the first {@link legacySessionCookieNames} entry it has, else the configured one. A
+ * legacy name never wins over a present configured cookie, so a planted legacy cookie cannot replace a
+ * session.
+ */
+export function incomingSessionCookieName(
+  cookies: CookiesOptions,
+  requestCookies: Record<string, string | undefined>,
+  acceptAuthjs: boolean,
+): string {
   const { name } = cookies.sessionToken;
-  return name === `${HOST_PREFIX}authlib.session-token` ? `${LEGACY_SECURE_PREFIX}authlib.session-token` : undefined;
+  if (hasChunkedCookie(requestCookies, name)) return name;
+  return legacySessionCookieNames(cookies, acceptAuthjs).find((legacy) => hasChunkedCookie(requestCookies, legacy)) ?? name;
 }
 
 /** A cookie that deletes `name` (same path and flags as when it was set). */

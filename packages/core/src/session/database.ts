@@ -6,7 +6,7 @@ import { requireCapability, type SessionStore } from "../adapter-capabilities.js
 import type { AdapterSession } from "../adapters.js";
 import { CredentialsSignin, SessionTokenError } from "../errors.js";
 import { cookieNamesOf } from "../http/cookie-chunks.js";
-import { type Cookie, clearChunkedCookie, expiredCookie, legacySessionCookieName } from "../http/cookies.js";
+import { type Cookie, clearChunkedCookie, expiredCookie, incomingSessionCookieName, legacySessionCookieNames } from "../http/cookies.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import type { Session } from "../types.js";
 import { refreshAccountsIfDue } from "./refresh.js";
@@ -24,16 +24,12 @@ function clearSessionCookie(options: InternalOptions): Cookie[] {
 /**
  * The session token of the request and the cookie name it came from. A database session token is never
  * chunked, so any `name.N` cookie was written by someone else: then there is no token (`unreadable`), and
- * the caller clears them all. Without a cookie of the configured name, the `__Secure-` name sessions had
- * on https before `__Host-` is read (and moved by `read`).
+ * the caller clears them all. Without a cookie of the configured name, a legacy name is read (the
+ * `__Secure-` name sessions had on https before `__Host-`; Auth.js's with `acceptAuthjsSessions`), and
+ * the session is moved to the configured name by `read`.
  */
 function tokenCookie(options: InternalOptions, request: RequestInternal): { token?: string; name: string; unreadable: boolean } {
-  const configured = options.cookies.sessionToken.name;
-  const legacy = legacySessionCookieName(options.cookies);
-  const name =
-    legacy && cookieNamesOf(request.cookies, configured).length === 0 && cookieNamesOf(request.cookies, legacy).length > 0
-      ? legacy
-      : configured;
+  const name = incomingSessionCookieName(options.cookies, request.cookies, options.config.acceptAuthjsSessions === true);
   const names = cookieNamesOf(request.cookies, name);
   if (names.some((n) => n !== name)) return { name, unreadable: true };
   return { token: request.cookies[name] || undefined, name, unreadable: false };
@@ -111,12 +107,15 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     return { session, cookies };
   },
 
-  async start(options, _request, { user }) {
+  async start(options, request, { user }) {
     if (!user.id) throw new SessionTokenError("Cannot start a database session for a user without an id.");
     const expires = new Date(Date.now() + options.session.maxAge * 1000);
     const sessionToken = options.session.generateSessionToken();
     await adapterOf(options).createSession({ sessionToken, userId: user.id, expires });
-    return [sessionCookie(options, sessionToken, expires)];
+    // A cookie left under a legacy name would otherwise outlive the new session unseen.
+    const legacyNames = legacySessionCookieNames(options.cookies, options.config.acceptAuthjsSessions === true);
+    const stale = legacyNames.flatMap((name) => clearAllSessionCookies(options, request, name));
+    return [...stale, sessionCookie(options, sessionToken, expires)];
   },
 
   async end(options, request) {

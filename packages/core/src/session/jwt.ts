@@ -8,7 +8,7 @@
 
 import { JWTSessionError } from "../errors.js";
 import { hasChunkedCookie, readChunkedCookie } from "../http/cookie-chunks.js";
-import { clearChunkedCookie, legacySessionCookieName, writeChunkedCookie } from "../http/cookies.js";
+import { clearChunkedCookie, incomingSessionCookieName, legacySessionCookieNames, writeChunkedCookie } from "../http/cookies.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import { decode as builtInDecode, type JWT } from "../jwt.js";
 import type { Session } from "../types.js";
@@ -23,13 +23,11 @@ function nowInSeconds(): number {
 
 /**
  * The name the session is read from: the configured one, or, when the request has no cookie of that name,
- * the `__Secure-` name sessions had on https before `__Host-` (salt = the name it was issued under).
+ * a legacy one (the `__Secure-` name sessions had on https before `__Host-`; Auth.js's name with
+ * `acceptAuthjsSessions`). The salt is the name the token was issued under, as Auth.js derives it.
  */
 function sessionCookieName(options: InternalOptions, request: RequestInternal): string {
-  const { name } = options.cookies.sessionToken;
-  const legacy = legacySessionCookieName(options.cookies);
-  if (legacy && !hasChunkedCookie(request.cookies, name) && hasChunkedCookie(request.cookies, legacy)) return legacy;
-  return name;
+  return incomingSessionCookieName(options.cookies, request.cookies, options.config.acceptAuthjsSessions === true);
 }
 
 /** Cookies deleting the session under `name` (the configured one or the legacy one). */
@@ -123,8 +121,8 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       isNewUser,
       trigger: isNewUser ? "signUp" : "signIn",
     });
-    const legacy = legacySessionCookieName(options.cookies);
-    const stale = legacy ? clearSession(options, request, legacy) : [];
+    const legacyNames = legacySessionCookieNames(options.cookies, options.config.acceptAuthjsSessions === true);
+    const stale = legacyNames.flatMap((legacy) => clearSession(options, request, legacy));
     if (!token) return [...stale, ...clearChunkedCookie(options.cookies.sessionToken, request.cookies)];
     return [...stale, ...(await writeToken(options, request, attachOAuthTokens(options, token, account))).cookies];
   },

@@ -1,0 +1,80 @@
+/**
+ * The `authlib-db import-authjs` subcommand: parses its options, runs `importFromAuthjs` into the branch
+ * and prints what was copied. Kept apart from cli.ts so the command table stays a few lines.
+ *
+ * @module import-authjs-command
+ */
+import { parseArgs } from "node:util";
+import { HostedDbClient } from "./client.js";
+import { HostedDbError } from "./errors.js";
+import { type AuthjsTables, importFromAuthjs } from "./import-authjs.js";
+
+/** The subcommand's help, appended to the CLI's usage. */
+export const IMPORT_AUTHJS_USAGE = `
+import-authjs      Copy users, accounts, sessions and authenticators from Auth.js tables (one transaction, safe to run again)
+  --from <url>       postgres:// URL of the database holding the Auth.js tables (required)
+  --from-schema <s>  Schema of the Auth.js tables (default "public")
+  --tables <kind>    pg-adapter (users, accounts, …) or xata (nextauth_*) (default pg-adapter)
+  --trust-emails     Mark imported addresses without emailVerified as verified (only if every provider verified them)
+  --url, --branch, --data-dir as for migrate: where authlib's tables are (run migrate first)
+`;
+
+/**
+ * Runs `authlib-db import-authjs` with the arguments after the subcommand name; resolves to the exit code
+ * (0 done, 1 failed, 2 bad usage). Nothing is written unless everything is.
+ */
+export async function runImportAuthjs(args: readonly string[]): Promise<number> {
+  let values: ReturnType<typeof parseImportArgs>["values"];
+  try {
+    ({ values } = parseImportArgs(args));
+  } catch (error) {
+    process.stderr.write(`authlib-db import-authjs: ${error instanceof Error ? error.message : String(error)}\n${IMPORT_AUTHJS_USAGE}`);
+    return 2;
+  }
+  const tables = (values.tables ?? "pg-adapter") as AuthjsTables;
+  if (!values.from || (tables !== "pg-adapter" && tables !== "xata")) {
+    process.stderr.write(
+      `authlib-db import-authjs: --from <postgres-url> is required; --tables is pg-adapter or xata\n${IMPORT_AUTHJS_USAGE}`,
+    );
+    return 2;
+  }
+  let client: HostedDbClient | undefined;
+  try {
+    client = new HostedDbClient({ databaseURL: values.url, branch: values.branch, dataDir: values["data-dir"] });
+    const result = await importFromAuthjs(client, {
+      from: values.from,
+      schema: values["from-schema"],
+      tables,
+      trustEmails: values["trust-emails"],
+    });
+    const line = (name: string, c: { read: number; imported: number }) => `  ${name}: ${c.imported} imported (${c.read} in Auth.js)\n`;
+    process.stdout.write(
+      `Imported from Auth.js (${tables}) into branch "${client.branch}":\n${line("users", result.users)}${line("accounts", result.accounts)}` +
+        `${line("sessions", result.sessions)}${line("authenticators", result.authenticators)}` +
+        `  pending sign-in links not carried over: ${result.pendingSignInLinks}\n`,
+    );
+    return 0;
+  } catch (error) {
+    const message = error instanceof HostedDbError || !(error instanceof Error) ? String(error) : (error.stack ?? error.message);
+    process.stderr.write(`authlib-db: import-authjs failed: ${message}\n`);
+    return 1;
+  } finally {
+    await client?.close();
+  }
+}
+
+function parseImportArgs(args: readonly string[]) {
+  return parseArgs({
+    args: [...args],
+    allowPositionals: false,
+    options: {
+      from: { type: "string" },
+      "from-schema": { type: "string" },
+      tables: { type: "string" },
+      "trust-emails": { type: "boolean" },
+      url: { type: "string" },
+      branch: { type: "string" },
+      "data-dir": { type: "string" },
+    },
+  });
+}
