@@ -10,9 +10,11 @@
  * - `MissingMigration`: a table or branch does not exist yet; run `npx authlib-db migrate`;
  * - `NotFound`: a write targeted a record that does not exist;
  * - `UnexpectedData`: a stored value is outside what the adapter contract allows;
- * - `Closed`: the client was used after `close()`.
+ * - `Closed`: the client was used after `close()`;
+ * - `Timeout`: PostgreSQL did not open a connection or answer a statement within the client's
+ *   `connectTimeoutMillis` / `queryTimeoutMillis` (server down, frozen or unreachable).
  */
-export type HostedDbErrorCode = "InvalidOptions" | "MissingMigration" | "NotFound" | "UnexpectedData" | "Closed";
+export type HostedDbErrorCode = "InvalidOptions" | "MissingMigration" | "NotFound" | "UnexpectedData" | "Closed" | "Timeout";
 
 /** Raised by the client, the tables and the adapter. Driver errors (constraint violations, …) pass through unchanged. */
 export class HostedDbError extends Error {

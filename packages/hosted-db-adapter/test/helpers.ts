@@ -3,9 +3,31 @@
  */
 import { randomUUID } from "node:crypto";
 import type { AdapterAccount, AdapterAccountType } from "@authlib/core/adapters";
+import pg from "pg";
 import type { HostedDbClient } from "../src/index.js";
 import { quoteIdentifier } from "../src/sql.js";
 import type { AdapterConformanceDb } from "./adapter-suite.js";
+
+/** The PostgreSQL server the tests use: `AUTHLIB_TEST_DATABASE_URL`, else the local one. */
+export const testDatabaseURL = process.env.AUTHLIB_TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+
+/** True when a PostgreSQL server answers at `connectionString`; warns why the tests are skipped otherwise. */
+export async function serverAnswers(connectionString: string): Promise<boolean> {
+  const probe = new pg.Client({ connectionString, connectionTimeoutMillis: 3000 });
+  try {
+    await probe.connect();
+    await probe.query("SELECT 1");
+    return true;
+  } catch (error) {
+    console.warn(
+      `Skipping the PostgreSQL tests: no server answered at ${connectionString.replace(/:[^:@/]*@/, ":***@")} ` +
+        `(${error instanceof Error ? error.message : String(error)}). Set AUTHLIB_TEST_DATABASE_URL to run them.`,
+    );
+    return false;
+  } finally {
+    await probe.end().catch(() => {});
+  }
+}
 
 /** A fresh branch name, so every test group gets its own schema. */
 export function randomBranch(prefix = "test"): string {

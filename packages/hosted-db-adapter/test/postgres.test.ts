@@ -7,27 +7,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe } from "vitest";
 import { HostedDbAdapter, HostedDbClient } from "../src/index.js";
 import { runAdapterConformanceSuite } from "./adapter-suite.js";
-import { dropBranch, hostedDbView, randomBranch } from "./helpers.js";
+import { testDatabaseURL as databaseURL, dropBranch, hostedDbView, randomBranch, serverAnswers } from "./helpers.js";
 import { runHostedDbSuite } from "./hosted-suite.js";
-
-const databaseURL = process.env.AUTHLIB_TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
-
-async function serverAnswers(connectionString: string): Promise<boolean> {
-  const probe = new pg.Client({ connectionString, connectionTimeoutMillis: 3000 });
-  try {
-    await probe.connect();
-    await probe.query("SELECT 1");
-    return true;
-  } catch (error) {
-    console.warn(
-      `Skipping the PostgreSQL tests: no server answered at ${connectionString.replace(/:[^:@/]*@/, ":***@")} ` +
-        `(${error instanceof Error ? error.message : String(error)}). Set AUTHLIB_TEST_DATABASE_URL to run them.`,
-    );
-    return false;
-  } finally {
-    await probe.end().catch(() => {});
-  }
-}
 
 const available = await serverAnswers(databaseURL);
 
