@@ -67,14 +67,14 @@ export async function startAuthApp(options: AuthAppOptions): Promise<AuthApp> {
   const adapter = HostedDbAdapter(client);
   const passwordHash = await hashPassword(USER_PASSWORD);
   const verdicts = new Map<string, Promise<boolean>>();
-  const passwordMatches = (password: string) => {
+  function passwordMatches(password: string): Promise<boolean> {
     let verdict = verdicts.get(password);
     if (!verdict) {
       verdict = verifyPassword(password, passwordHash);
       verdicts.set(password, verdict);
     }
     return verdict;
-  };
+  }
   const loggedErrors: string[] = [];
   const config: AuthConfig = {
     secret: "reliability-test-secret-0123456789abcdef",

@@ -48,12 +48,12 @@ export class HttpTarget {
     const url = new URL(path, this.origin);
     return new Promise((resolve) => {
       let settled = false;
-      const finish = (answer: Omit<HttpAnswer, "method" | "path" | "millis">) => {
+      function finish(answer: Omit<HttpAnswer, "method" | "path" | "millis">): void {
         if (settled) return;
         settled = true;
         clearTimeout(deadline);
         resolve({ method, path, millis: performance.now() - started, ...answer });
-      };
+      }
       const outgoing = httpRequest(
         url,
         {

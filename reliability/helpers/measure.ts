@@ -36,7 +36,9 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[rank - 1] as number;
 }
 
-const round = (value: number) => Math.round(value * 10) / 10;
+function round(value: number): number {
+  return Math.round(value * 10) / 10;
+}
 
 /** Summarises `millis` (one latency per request) of a batch that took `wallMillis`. */
 export function summarize(millis: readonly number[], wallMillis: number): LatencySummary {

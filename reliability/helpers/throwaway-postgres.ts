@@ -7,11 +7,14 @@
  *
  * Tests run as root, which PostgreSQL refuses; the cluster then runs as the `postgres` user.
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
+
+const execFileAsync = promisify(execFile);
 
 /** The folder of Debian's PostgreSQL binaries (the newest installed), or undefined. */
 export function postgresBinDir(): string | undefined {
@@ -38,15 +41,15 @@ export interface ThrowawayPostgres {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` */
   url: string;
   /** Kills the server as a crash would (`pg_ctl stop -m immediate`). */
-  crash(): void;
-  /** Starts it again on the same port and data folder; waits until it accepts connections. */
-  start(): void;
+  crash(): Promise<void>;
+  /** Starts it again on the same port and data folder; resolves once it accepts connections. */
+  start(): Promise<void>;
   /** Stops every process of the cluster (SIGSTOP): it holds connections and answers nothing. */
   freeze(): void;
   /** Lets the frozen processes run again (SIGCONT). */
   thaw(): void;
   /** Stops the server and deletes its folder. */
-  destroy(): void;
+  destroy(): Promise<void>;
 }
 
 /** Creates and starts a cluster; throws when the binaries are missing or the server does not start. */
@@ -61,31 +64,34 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     const gid = execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim();
     chownSync(folder, Number(ids), Number(gid));
   }
-  const run = (tool: string, args: string[]) => {
-    const command = join(bin, tool);
+  // Asynchronous: the app under test runs in this process and must keep answering meanwhile.
+  async function run(tool: string, args: string[]): Promise<void> {
+    const command = join(bin as string, tool);
     const [file, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
-    return execFileSync(file, argv, { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", timeout: 60_000 });
-  };
-  run("initdb", ["-D", dataDir, "-A", "trust", "-U", "postgres", "--no-sync", "--no-instructions"]);
+    await execFileAsync(file, argv, { encoding: "utf8", timeout: 60_000 });
+  }
+  await run("initdb", ["-D", dataDir, "-A", "trust", "-U", "postgres", "--no-sync", "--no-instructions"]);
   const port = await freePort();
   // fsync off: the test kills the server process, not the machine, so the OS keeps what was written.
   const serverOptions = `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`;
-  const start = () => run("pg_ctl", ["-D", dataDir, "-l", join(folder, "server.log"), "-w", "-t", "60", "-o", serverOptions, "start"]);
-  const clusterPids = (): number[] => {
+  function start(): Promise<void> {
+    return run("pg_ctl", ["-D", dataDir, "-l", join(folder, "server.log"), "-w", "-t", "60", "-o", serverOptions, "start"]);
+  }
+  function clusterPids(): number[] {
     const postmaster = Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
     const children = execFileSync("ps", ["-o", "pid=", "--ppid", String(postmaster)], { encoding: "utf8" })
       .split("\n")
       .map((line) => Number(line.trim()))
       .filter((pid) => pid > 0);
     return [postmaster, ...children];
-  };
+  }
   let frozen: number[] = [];
-  start();
+  await start();
   return {
     port,
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    crash: () => void run("pg_ctl", ["-D", dataDir, "-m", "immediate", "-w", "stop"]),
-    start: () => void start(),
+    crash: () => run("pg_ctl", ["-D", dataDir, "-m", "immediate", "-w", "stop"]),
+    start,
     freeze() {
       frozen = clusterPids();
       for (const pid of frozen) process.kill(pid, "SIGSTOP");
@@ -100,13 +106,10 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
       }
       frozen = [];
     },
-    destroy() {
+    async destroy() {
       this.thaw();
-      try {
-        run("pg_ctl", ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
-      } catch {
-        // Already stopped.
-      }
+      // Fails when already stopped: fine.
+      await run("pg_ctl", ["-D", dataDir, "-m", "immediate", "-w", "stop"]).catch(() => {});
       rmSync(folder, { recursive: true, force: true });
     },
   };

@@ -73,6 +73,13 @@ export function pgPoolQueryable(pool: PgPoolLike, owned: boolean): Queryable {
         throw explainTimeout(error);
       }
       let broken = false;
+      // While the connection is ours, pg-pool no longer listens for its errors: a server that goes away
+      // between two statements of the transaction would raise an unheard "error" event, which ends the
+      // process. Heard here, it marks the connection broken; the next statement fails on its own.
+      function onConnectionError(): void {
+        broken = true;
+      }
+      connection.on("error", onConnectionError);
       try {
         await connection.query("BEGIN");
         const result = await fn(connectionQueryable(connection));
@@ -82,7 +89,7 @@ export function pgPoolQueryable(pool: PgPoolLike, owned: boolean): Queryable {
         // After a timeout the connection still waits for the abandoned answer: a ROLLBACK would queue
         // behind it and time out too. Dropping the connection rolls the transaction back on the server.
         if (isTimeout(error)) broken = true;
-        else {
+        if (!broken) {
           try {
             await connection.query("ROLLBACK");
           } catch {
@@ -92,6 +99,7 @@ export function pgPoolQueryable(pool: PgPoolLike, owned: boolean): Queryable {
         }
         throw explainTimeout(error);
       } finally {
+        connection.off("error", onConnectionError);
         connection.release(broken);
       }
     },

@@ -1,10 +1,13 @@
 /**
- * The pool `HostedDbClient` opens for a `postgres://` URL never waits forever: a server that accepts
- * connections but never speaks (a frozen or black-holed host) and a statement whose answer never comes
- * both end in `HostedDbError("Timeout")`, and the client keeps working once the server answers again.
- * `pg` itself waits forever by default.
+ * The pool `HostedDbClient` opens for a `postgres://` URL when the server fails:
+ * - it never waits forever: a server that accepts connections but never speaks (a frozen or black-holed
+ *   host) and a statement whose answer never comes both end in `HostedDbError("Timeout")`, and the client
+ *   keeps working once the server answers again (`pg` itself waits forever by default);
+ * - a connection lost in the middle of a transaction fails that transaction, not the process.
  */
 import { createServer, type Server, type Socket } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HostedDbClient } from "../src/index.js";
 import { serverAnswers, testDatabaseURL } from "./helpers.js";
@@ -98,6 +101,47 @@ describe.skipIf(!available)("a statement whose answer does not come in time", ()
     } finally {
       await patient.close();
     }
+  });
+});
+
+describe.skipIf(!available)("a connection lost between two statements of a transaction", () => {
+  let client: HostedDbClient;
+  let admin: pg.Client;
+  const uncaught: unknown[] = [];
+  const onUncaught = (error: unknown) => void uncaught.push(error);
+
+  beforeAll(async () => {
+    client = new HostedDbClient({ databaseURL: testDatabaseURL });
+    admin = new pg.Client({ connectionString: testDatabaseURL });
+    await admin.connect();
+    process.on("uncaughtException", onUncaught);
+  });
+  afterAll(async () => {
+    process.off("uncaughtException", onUncaught);
+    await admin.end();
+    await client.close();
+  });
+
+  it("fails the transaction with the driver's error; no unheard error event ends the process", async () => {
+    const attempt = client.transaction(async (tx) => {
+      const { rows } = await tx.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+      const pid = rows[0]?.pid;
+      // The server ends this connection while the transaction is between statements.
+      await admin.query("SELECT pg_terminate_backend($1)", [pid]);
+      for (let i = 0; i < 100; i++) {
+        const alive = await admin.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1", [pid]);
+        if (alive.rows.length === 0) break;
+        await sleep(20);
+      }
+      // Let the connection read the server's goodbye before the next statement.
+      await sleep(100);
+      return tx.query("SELECT 1");
+    });
+    await expect(attempt).rejects.toThrow();
+    expect(uncaught).toEqual([]);
+    // The broken connection was not handed back: the next transaction works.
+    const next = await client.transaction((tx) => tx.query<{ one: number }>("SELECT 1 AS one"));
+    expect(next.rows).toEqual([{ one: 1 }]);
   });
 });
 
