@@ -60,9 +60,9 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   const dataDir = join(folder, "data");
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
-    const ids = execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim();
+    const uid = execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim();
     const gid = execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim();
-    chownSync(folder, Number(ids), Number(gid));
+    chownSync(folder, Number(uid), Number(gid));
   }
   // Asynchronous: the app under test runs in this process and must keep answering meanwhile.
   async function run(tool: string, args: string[]): Promise<void> {
@@ -86,6 +86,16 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     return [postmaster, ...children];
   }
   let frozen: number[] = [];
+  function thaw(): void {
+    for (const pid of frozen) {
+      try {
+        process.kill(pid, "SIGCONT");
+      } catch {
+        // A backend that ended meanwhile.
+      }
+    }
+    frozen = [];
+  }
   await start();
   return {
     port,
@@ -96,18 +106,9 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
       frozen = clusterPids();
       for (const pid of frozen) process.kill(pid, "SIGSTOP");
     },
-    thaw() {
-      for (const pid of frozen) {
-        try {
-          process.kill(pid, "SIGCONT");
-        } catch {
-          // A backend that ended meanwhile.
-        }
-      }
-      frozen = [];
-    },
+    thaw,
     async destroy() {
-      this.thaw();
+      thaw();
       // Fails when already stopped: fine.
       await run("pg_ctl", ["-D", dataDir, "-m", "immediate", "-w", "stop"]).catch(() => {});
       rmSync(folder, { recursive: true, force: true });
