@@ -99,6 +99,8 @@ describe.skipIf(!hasPostgres)("PostgreSQL crashes, restarts, freezes and thaws u
     let nextRunUser = EARLY_USERS;
     const signedIn: Array<{ visitor: Visitor; index: number }> = [];
     const signedOut = new Set<Visitor>();
+    /** The query strings of the error pages sign-ins ended on. */
+    const errorPages = new Set<string>();
     const results: Outcomed[] = [];
 
     /** Classifies an answer; `expected` maps a well-formed answer to its outcome (undefined: bad). */
@@ -148,6 +150,7 @@ describe.skipIf(!hasPostgres)("PostgreSQL crashes, restarts, freezes and thaws u
         if (a.location === home) return visitor.sessionToken ? "signedIn" : undefined;
         return errorPage(a.location) ? "errorPage" : undefined;
       });
+      if (outcome === "errorPage") errorPages.add(new URL(callback.location as string).search);
       if (outcome === "signedIn") signedIn.push({ visitor, index });
     }
 
@@ -237,6 +240,7 @@ describe.skipIf(!hasPostgres)("PostgreSQL crashes, restarts, freezes and thaws u
       timedOut: results.filter((r) => r.problem?.includes("no answer within")).length,
       unhandled,
       byPhase,
+      signInErrorPages: [...errorPages],
       loggedErrors,
       sessionsValidAfterwards: `${survivors.length - lost.length}/${survivors.length}`,
       countsBefore: before,
