@@ -6,7 +6,7 @@ import Nodemailer from "../src/providers/nodemailer.js";
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "./helpers/database.js";
-import { startSmtpServer } from "./helpers/smtp.js";
+import { startHangUpServer, startSmtpServer } from "./helpers/smtp.js";
 
 const secret = "email-test-secret-0123456789abcdef";
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -43,12 +43,21 @@ async function setup(providerOptions: Record<string, unknown> = {}, configOverri
     logger: { error: (e) => logs.push(`${e.name}: ${e.message} ${String(e.cause?.err ?? "")}`) },
     ...configOverrides,
   };
-  return { ...db, config, events, logs, client: authClient(config) };
+  return { ...db, database: db.client, config, events, logs, client: authClient(config) };
 }
 
 async function requestLink(client: ReturnType<typeof authClient>, email: string, callbackUrl = "/welcome") {
   const csrfToken = await client.csrf();
   return client.send("/auth/signin/nodemailer", { form: { csrfToken, email, callbackUrl } });
+}
+
+/** How many verification tokens for `identifier` are stored (a failed send must leave none). */
+async function storedTokens(database: Awaited<ReturnType<typeof setup>>["database"], identifier: string): Promise<number> {
+  const { rows } = await database.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM ${database.db.authlib_verificationTokens.sqlName} WHERE "identifier" = $1`,
+    [identifier],
+  );
+  return rows[0]?.count ?? Number.NaN;
 }
 
 function linkFrom(mailIndex = -1) {
@@ -199,7 +208,7 @@ describe("email sign-in against a real SMTP server", () => {
   });
 
   it("an SMTP server that refuses the mail: error on the sign-in page, token unusable, logged", async () => {
-    const { client, logs } = await setup();
+    const { client, logs, database } = await setup();
     smtp.state.refuse = true;
     try {
       const response = await requestLink(client, "bounce@example.com");
@@ -208,17 +217,28 @@ describe("email sign-in against a real SMTP server", () => {
       smtp.state.refuse = false;
     }
     expect(logs.some((l) => l.startsWith("EmailSignInError"))).toBe(true);
+    expect(await storedTokens(database, "bounce@example.com")).toBe(0);
     const page = await client.send("/auth/signin?error=EmailSignInError");
     expect(await page.text()).toContain("The e-mail could not be sent.");
   });
 
-  it("an SMTP server that is down: error on the sign-in page, nothing crashes", async () => {
-    const { client, logs } = await setup({
-      server: { host: "127.0.0.1", port: 1, secure: false, ignoreTLS: true, connectionTimeout: 2000 },
-    });
-    const response = await requestLink(client, "down@example.com");
-    expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError");
-    expect(logs.some((l) => l.startsWith("EmailSignInError"))).toBe(true);
+  it.each([
+    ["down (nothing listens)", async () => ({ port: 1, close: async () => {} })],
+    ["hanging up on every connection", startHangUpServer],
+  ])("an SMTP server that is %s: error on the sign-in page, no usable token left, nothing crashes", async (_, start) => {
+    const broken = await start();
+    try {
+      const { client, logs, database } = await setup({
+        server: { host: "127.0.0.1", port: broken.port, secure: false, ignoreTLS: true, connectionTimeout: 2000 },
+      });
+      const response = await requestLink(client, "down@example.com");
+      expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError");
+      expect(logs.some((l) => l.startsWith("EmailSignInError"))).toBe(true);
+      // The token was stored before sending and consumed when sending failed: no link can redeem it.
+      expect(await storedTokens(database, "down@example.com")).toBe(0);
+    } finally {
+      await broken.close();
+    }
   });
 
   it("rate-limits mails per address and says so on the sign-in page", async () => {

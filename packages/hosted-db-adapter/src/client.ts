@@ -4,7 +4,7 @@
  * @module client
  */
 import { resolve } from "node:path";
-import { openPgPool, pgPoolQueryable } from "./drivers/pg.js";
+import { DEFAULT_PG_TIMEOUTS, openPgPool, type PgTimeouts, pgPoolQueryable } from "./drivers/pg.js";
 import { openPglite, pgliteQueryable } from "./drivers/pglite.js";
 import { type HostedDbQueryEvent, interceptQueries, type Queryable, type QueryResult } from "./drivers/queryable.js";
 import type { PGliteLike, PgPoolLike } from "./drivers/shapes.js";
@@ -47,6 +47,18 @@ export interface BaseClientOptions {
   /** A `pg` pool to use instead of creating one. It stays open on `close()`: its owner ends it. */
   pool?: PgPoolLike;
   /**
+   * PostgreSQL only (the pool the client opens for a `postgres://` URL; a `pool` passed in keeps its own
+   * settings): how many milliseconds a statement waits for a connection, a free pool slot and the
+   * handshake included, before it fails with `HostedDbError("Timeout")`. Default 5000.
+   */
+  connectTimeoutMillis?: number;
+  /**
+   * PostgreSQL only, like `connectTimeoutMillis`: how many milliseconds a statement waits for the server's
+   * answer before it fails with `HostedDbError("Timeout")` and its connection is dropped. Default 10000;
+   * `0` waits forever (e.g. for a migration that rewrites a large table).
+   */
+  queryTimeoutMillis?: number;
+  /**
    * Called before every SQL statement the client runs (transaction control statements excepted), for
    * tracing and for counting round trips. `params` may contain tokens: never log them.
    */
@@ -79,7 +91,7 @@ type Target =
   | { kind: "pglite-instance"; pglite: PGliteLike; databaseURL: string }
   | { kind: "pool-instance"; pool: PgPoolLike; databaseURL: string }
   | { kind: "pglite"; dataDir: string | undefined; databaseURL: string }
-  | { kind: "postgres"; connectionString: string; databaseURL: string };
+  | { kind: "postgres"; connectionString: string; databaseURL: string; timeouts: PgTimeouts };
 
 /**
  * The client of the hosted database (Postgres). Cheap to construct: the connection opens on the first
@@ -184,7 +196,7 @@ async function openTarget(target: Target): Promise<Queryable> {
     case "pglite":
       return openPglite(target.dataDir);
     case "postgres":
-      return openPgPool(target.connectionString);
+      return openPgPool(target.connectionString, target.timeouts);
   }
 }
 
@@ -217,11 +229,31 @@ function resolveTarget(options: BaseClientOptions, envURL: string | undefined): 
     const dataDir = resolve(decodeURIComponent(path));
     return { kind: "pglite", dataDir, databaseURL: `file://${dataDir}` };
   }
-  if (/^postgres(ql)?:\/\//.test(url)) return { kind: "postgres", connectionString: url, databaseURL: redactPassword(url) };
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    return { kind: "postgres", connectionString: url, databaseURL: redactPassword(url), timeouts: pgTimeouts(options) };
+  }
   throw new HostedDbError(
     "InvalidOptions",
     `Unsupported databaseURL scheme in ${JSON.stringify(redactPassword(url))}: use postgres://, postgresql://, file:// or memory:// (or leave it unset for ./${DEFAULT_DATA_DIR}).`,
   );
+}
+
+/** The timeouts of the pool the client opens; throws `InvalidOptions` for a value that is not a count of milliseconds. */
+function pgTimeouts(options: BaseClientOptions): PgTimeouts {
+  const timeouts = {
+    connectTimeoutMillis: options.connectTimeoutMillis ?? DEFAULT_PG_TIMEOUTS.connectTimeoutMillis,
+    queryTimeoutMillis: options.queryTimeoutMillis ?? DEFAULT_PG_TIMEOUTS.queryTimeoutMillis,
+  };
+  for (const [name, value] of Object.entries(timeouts)) {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new HostedDbError("InvalidOptions", `${name} must be a whole number of milliseconds (0 or more), not ${String(value)}.`);
+    }
+  }
+  // pg reads a connect timeout of 0 as "wait forever": a connection must be bounded.
+  if (timeouts.connectTimeoutMillis === 0) {
+    throw new HostedDbError("InvalidOptions", "connectTimeoutMillis must be at least 1: a connection that never opens must fail.");
+  }
+  return timeouts;
 }
 
 function describePool(pool: PgPoolLike): string {

@@ -1,8 +1,9 @@
 /**
  * A real SMTP server (smtp-server) on 127.0.0.1 that keeps the parsed mails (mailparser), for email
- * sign-in tests. `refuse` makes it reject recipients.
+ * sign-in tests. `refuse` makes it reject recipients. And a broken one: a port that accepts connections
+ * and hangs up at once, as a crashing mail server does.
  */
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
@@ -34,4 +35,12 @@ export async function startSmtpServer() {
     transport: { host: "127.0.0.1", port, secure: false, ignoreTLS: true },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A TCP port on 127.0.0.1 that accepts every connection and closes it before saying anything. */
+export async function startHangUpServer() {
+  const server = createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

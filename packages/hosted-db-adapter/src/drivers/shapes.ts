@@ -16,6 +16,9 @@ export interface DriverResult<T> {
 export interface PgPoolClientLike {
   query(text: string, values?: unknown[]): Promise<DriverResult<any>>;
   release(destroy?: boolean | Error): void;
+  /** A checked-out connection that fails between statements emits `error`: unheard, it ends the process. */
+  on(event: "error", listener: (error: Error) => void): unknown;
+  off(event: "error", listener: (error: Error) => void): unknown;
 }
 
 /** A `pg` `Pool` (`new pg.Pool(...)`). */
