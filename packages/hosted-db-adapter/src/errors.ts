@@ -11,16 +11,18 @@
  * - `NotFound`: a write targeted a record that does not exist;
  * - `UnexpectedData`: a stored value is outside what the adapter contract allows;
  * - `Closed`: the client was used after `close()`;
-<<<<<<< HEAD
- * - `ImportConflict`: `importFromAuthjs` found authlib rows that contradict the Auth.js data (nothing was written).
- */
-export type HostedDbErrorCode = "InvalidOptions" | "MissingMigration" | "NotFound" | "UnexpectedData" | "Closed" | "ImportConflict";
-=======
+ * - `ImportConflict`: `importFromAuthjs` found authlib rows that contradict the Auth.js data (nothing was written);
  * - `Timeout`: PostgreSQL did not open a connection or answer a statement within the client's
  *   `connectTimeoutMillis` / `queryTimeoutMillis` (server down, frozen or unreachable).
  */
-export type HostedDbErrorCode = "InvalidOptions" | "MissingMigration" | "NotFound" | "UnexpectedData" | "Closed" | "Timeout";
->>>>>>> wt-reliab
+export type HostedDbErrorCode =
+  | "InvalidOptions"
+  | "MissingMigration"
+  | "NotFound"
+  | "UnexpectedData"
+  | "Closed"
+  | "ImportConflict"
+  | "Timeout";
 
 /** Raised by the client, the tables and the adapter. Driver errors (constraint violations, …) pass through unchanged. */
 export class HostedDbError extends Error {
