@@ -273,9 +273,9 @@ function buildRequest(route: string, r: typeof request extends fc.Arbitrary<infe
   if (r.host !== undefined) headers.set("x-forwarded-host", r.host);
   if (r.proto !== undefined) headers.set("x-forwarded-proto", r.proto);
   if (r.secFetchSite !== undefined) headers.set("sec-fetch-site", r.secFetchSite);
-  const hasBody = r.method !== "GET" && r.method !== "HEAD" && r.body !== undefined;
-  if (hasBody && r.body?.type) headers.set("content-type", r.body.type);
-  return new Request(url, { method: r.method, headers, body: hasBody ? withCsrfField(r.browser, r.body) : undefined });
+  const sent = r.method !== "GET" && r.method !== "HEAD" ? r.body : undefined;
+  if (sent?.type) headers.set("content-type", sent.type);
+  return new Request(url, { method: r.method, headers, body: sent ? withCsrfField(r.browser, sent) : undefined });
 }
 
 describe(`fuzzing every route (${TOTAL_CASES} cases per run)`, () => {
