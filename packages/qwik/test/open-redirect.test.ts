@@ -47,6 +47,16 @@ interface ActionInput {
   action: keyof typeof actions;
   signedIn: boolean;
   fields(redirectTo: string): Record<string, string>;
+  /** The OAuth start leaves for the provider: the URL to check is the one remembered for the way back. */
+  leavesForProvider?: boolean;
+}
+
+/** The URL the callback-URL cookie (`<binding HMAC>|<url>`) remembers. */
+function rememberedUrl(jar: CookieJar): string | undefined {
+  const value = jar.cookies.get("authlib.callback-url");
+  if (value === undefined) return undefined;
+  const decoded = decodeURIComponent(value);
+  return decoded.slice(decoded.indexOf("|") + 1);
 }
 
 const actionInputs: ActionInput[] = [
@@ -73,6 +83,13 @@ const actionInputs: ActionInput[] = [
     signedIn: false,
     fields: (redirectTo) => ({ redirectTo }),
   },
+  {
+    name: "useSignIn, the OAuth start, options.redirectTo (remembered for the way back)",
+    action: "signIn",
+    signedIn: false,
+    fields: (redirectTo) => ({ providerId: "example", "options.redirectTo": redirectTo }),
+    leavesForProvider: true,
+  },
   { name: "useSignOut, redirectTo", action: "signOut", signedIn: true, fields: (redirectTo) => ({ redirectTo }) },
 ];
 
@@ -84,6 +101,11 @@ describe.each(actionInputs)("$name", (input) => {
         const jar = input.signedIn ? await signedInJar() : new CookieJar();
         const response = await postForm(`${app.origin}${endpoint}?qaction=${actions[input.action]}`, input.fields(payload), jar);
         expect(response.status).toBeLessThan(500);
+        if (input.leavesForProvider) {
+          expect(new URL(response.headers.get("location") as string).origin).toBe("https://provider.example");
+          expectStaysOnOrigin(rememberedUrl(jar), app.origin);
+          continue;
+        }
         expectStaysOnOrigin(response.headers.get("location"), app.origin);
         const body = await response.text();
         expect(body).not.toMatch(/"[/\\]{2}evil/);
