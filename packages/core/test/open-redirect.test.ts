@@ -54,11 +54,13 @@ afterAll(async () => {
 });
 
 type Client = ReturnType<typeof authClient>;
+type Sent = Awaited<ReturnType<Client["send"]>>;
 
-/** The URL a callback-URL cookie (`<binding HMAC>|<url>`) remembers, if the response set one. */
-function rememberedUrl(client: Client): string[] {
-  const value = client.jar.get("authlib.callback-url");
-  return value === undefined ? [] : [value.slice(value.indexOf("|") + 1)];
+/** The URL the callback-URL cookie (`<binding HMAC>|<url>`) that `response` sets remembers, if it sets one. */
+function rememberedUrl(response: Sent): string[] {
+  return response.setCookies
+    .filter((c) => c.name === "authlib.callback-url" && c.value !== "")
+    .map((c) => c.value.slice(c.value.indexOf("|") + 1));
 }
 
 /** The hidden callbackUrl field of a rendered page. */
@@ -99,19 +101,78 @@ interface RedirectInput {
   run(payload: string): Promise<Array<string | null>>;
 }
 
-const inputs: RedirectInput[] = [
+/** How a POST carries the payload: as the form field, in the query, or in the callback-URL cookie. */
+const CARRIERS = ["body", "query", "planted cookie", "sealed cookie"] as const;
+type Carrier = (typeof CARRIERS)[number];
+
+/**
+ * POSTs `form` (with this browser's CSRF token) to `path`, the payload carried as `carrier`. A planted
+ * cookie is the raw URL (as a sibling subdomain could set it); a sealed one is bound to this browser, as
+ * authlib itself would have written it, and must still be re-validated when read.
+ */
+async function postCarrying(client: Client, path: string, form: Record<string, string>, carrier: Carrier, payload: string) {
+  const csrfToken = await client.csrf();
+  const fields = { ...form, csrfToken, ...(carrier === "body" ? { callbackUrl: payload } : {}) };
+  const url = carrier === "query" ? `${path}?callbackUrl=${encodeURIComponent(payload)}` : path;
+  if (carrier === "planted cookie" || carrier === "sealed cookie") {
+    const value = carrier === "sealed cookie" ? await sealCallbackUrl(secret, csrfToken, payload) : payload;
+    client.jar.cookies.set("authlib.callback-url", { name: "authlib.callback-url", value, attributes: {} });
+  }
+  return client.send(url, { form: fields });
+}
+
+/** The POST actions that take a callback URL, and how each ends. */
+const postActions: Array<{
+  name: string;
+  browser: () => Promise<Client>;
+  path: string;
+  form: Record<string, string>;
+  finish(client: Client, response: Sent): Promise<Array<string | null>>;
+}> = [
   {
-    name: "credentials callback, callbackUrl in the body",
-    method: "POST",
-    async run(payload) {
-      const client = authClient(config);
-      const csrfToken = await client.csrf();
-      const response = await client.send("/auth/callback/credentials", { form: { csrfToken, username: "ada", callbackUrl: payload } });
-      return [response.headers.get("location"), ...rememberedUrl(client)];
-    },
+    name: "credentials sign-in (/callback/credentials)",
+    browser: async () => authClient(config),
+    path: "/auth/callback/credentials",
+    form: { username: "ada" },
+    finish: async (_client, response) => [response.headers.get("location"), ...rememberedUrl(response)],
   },
   {
-    name: "credentials callback, callbackUrl in the query, answered as JSON (X-Auth-Return-Redirect)",
+    name: "sign-out (/signout)",
+    browser: signedInClient,
+    path: "/auth/signout",
+    form: {},
+    finish: async (_client, response) => [response.headers.get("location"), ...rememberedUrl(response)],
+  },
+  {
+    name: "OIDC sign-in (/signin/op), finished at a real OpenID Provider",
+    browser: async () => authClient(config),
+    path: "/auth/signin/op",
+    form: {},
+    async finish(client, start) {
+      const remembered = rememberedUrl(start);
+      const callback = await op.authorize(start.headers.get("location") as string);
+      const done = await client.send(callback.pathname + callback.search);
+      expect((await client.session())?.user.name).toBe("Alice Liddell");
+      return [done.headers.get("location"), ...remembered];
+    },
+  },
+];
+
+const inputs: RedirectInput[] = [
+  ...postActions.flatMap((action) =>
+    CARRIERS.map(
+      (carrier): RedirectInput => ({
+        name: `${action.name}, callbackUrl in the ${carrier}`,
+        method: "POST",
+        async run(payload) {
+          const client = await action.browser();
+          return action.finish(client, await postCarrying(client, action.path, action.form, carrier, payload));
+        },
+      }),
+    ),
+  ),
+  {
+    name: "credentials sign-in, callbackUrl in the query, answered as JSON (X-Auth-Return-Redirect)",
     method: "POST",
     async run(payload) {
       const client = authClient(config);
@@ -123,51 +184,6 @@ const inputs: RedirectInput[] = [
       return [((await response.json()) as { url: string }).url];
     },
   },
-  {
-    name: "sign-out, callbackUrl in the body",
-    method: "POST",
-    async run(payload) {
-      const client = await signedInClient();
-      const response = await client.send("/auth/signout", { form: { csrfToken: await client.csrf(), callbackUrl: payload } });
-      return [response.headers.get("location"), ...rememberedUrl(client)];
-    },
-  },
-  {
-    name: "sign-out, callbackUrl in the query",
-    method: "POST",
-    async run(payload) {
-      const client = await signedInClient();
-      const response = await client.send(`/auth/signout?callbackUrl=${encodeURIComponent(payload)}`, {
-        form: { csrfToken: await client.csrf() },
-      });
-      return [response.headers.get("location")];
-    },
-  },
-  {
-    name: "sign-out, callbackUrl in a planted cookie",
-    method: "POST",
-    async run(payload) {
-      const client = await signedInClient();
-      const csrfToken = await client.csrf();
-      const response = await client.send("/auth/signout", {
-        form: { csrfToken },
-        headers: { cookie: `${client.jar.header()}; authlib.callback-url=${encodeURIComponent(payload)}` },
-      });
-      return [response.headers.get("location")];
-    },
-  },
-  {
-    name: "sign-out, callbackUrl in a cookie sealed for this browser (re-validated on read)",
-    method: "POST",
-    async run(payload) {
-      const client = await signedInClient();
-      const csrfToken = await client.csrf();
-      const sealed = await sealCallbackUrl(secret, csrfToken, payload);
-      client.jar.cookies.set("authlib.callback-url", { name: "authlib.callback-url", value: sealed, attributes: {} });
-      const response = await client.send("/auth/signout", { form: { csrfToken } });
-      return [response.headers.get("location")];
-    },
-  },
   ...(["signin", "signout"] as const).map(
     (page): RedirectInput => ({
       name: `the ${page} page, callbackUrl in the query (form field and cookie)`,
@@ -176,23 +192,10 @@ const inputs: RedirectInput[] = [
         const client = authClient(config);
         const response = await client.send(`/auth/${page}?callbackUrl=${encodeURIComponent(payload)}`);
         expect(response.status).toBe(200);
-        return [formCallbackUrl(await response.text()), ...rememberedUrl(client)];
+        return [formCallbackUrl(await response.text()), ...rememberedUrl(response)];
       },
     }),
   ),
-  {
-    name: "an OIDC sign-in with callbackUrl in the body, finished at a real OpenID Provider",
-    method: "POST",
-    async run(payload) {
-      const client = authClient(config);
-      const start = await client.send("/auth/signin/op", { form: { csrfToken: await client.csrf(), callbackUrl: payload } });
-      const remembered = rememberedUrl(client);
-      const callback = await op.authorize(start.headers.get("location") as string);
-      const done = await client.send(callback.pathname + callback.search);
-      expect((await client.session())?.user.name).toBe("Alice Liddell");
-      return [done.headers.get("location"), ...remembered];
-    },
-  },
   {
     name: "the OIDC callback, callbackUrl in its query",
     method: "GET",
