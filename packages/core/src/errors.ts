@@ -278,7 +278,8 @@ export class RateLimited extends SignInError {
 /**
  * The origin settings are malformed: `url` / `AUTHLIB_URL` is not an absolute http(s) URL (or holds
  * credentials, a query or a fragment), or a `trustedHosts` / `redirectProxyAllowedOrigins` pattern does
- * not follow the documented syntax. Reported at start-up, never a silent fallback to the request's host.
+ * not follow the documented syntax, or a custom page (`pages.*`) leads off the app's origin. Reported at
+ * start-up, never a silent fallback to the request's host.
  */
 export class InvalidOriginConfig extends AuthError {
   static override type: ErrorType = "InvalidOriginConfig";

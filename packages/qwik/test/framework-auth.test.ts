@@ -338,30 +338,7 @@ describe("useSignOut", () => {
     expect((await request(url("/protected"), { jar })).status).toBe(302);
   });
 
-  test.each(["/.//evil.example/x", "/%2e//evil.example/x", "/./\\evil.example/x"])(
-    "a redirectTo that resolves to a protocol-relative path (%s) never leaves the origin, with or without script",
-    async (redirectTo) => {
-      for (const [form, path] of [
-        ["sign-out", "/"],
-        ["sign-in", "/"],
-      ] as const) {
-        for (const endpoint of ["/", "/q-data.json"]) {
-          const jar = new CookieJar();
-          await signInBuiltIn(jar);
-          const id = await pageActionId(path, form, jar);
-          const fields: Record<string, string> =
-            form === "sign-in"
-              ? { providerId: "credentials", "options.username": "ada", "options.password": "lovelace", redirectTo }
-              : { redirectTo };
-          const response = await postForm(url(`${endpoint}?qaction=${id}`), fields, jar);
-          const location = response.headers.get("location") ?? "";
-          expect(location).not.toMatch(/^[/\\]{2}/);
-          expect(new URL(location, url("/")).origin).toBe(new URL(url("/")).origin);
-          if (endpoint === "/q-data.json") expect(await response.text()).not.toMatch(/"[/\\]{2}evil/);
-        }
-      }
-    },
-  );
+  // redirectTo never leaves the origin: the shared open-redirect corpus runs in open-redirect.test.ts.
 
   test("invalid input gives the failed shape", async () => {
     const id = await pageActionId("/", "sign-out");

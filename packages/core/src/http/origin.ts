@@ -142,14 +142,39 @@ export function canonicalOrigin(url: string): string {
   return parsed.origin;
 }
 
-/** The configuration error of the origin settings, or `undefined` when they are usable. */
+/** An origin no request has: custom pages are resolved against it to see whether they stay on "their" origin. */
+const PLACEHOLDER_ORIGIN = "http://authlib.invalid";
+
+/**
+ * Checks a custom page (`pages.signIn`, …). authlib redirects browsers to it, so it must be a page of the
+ * app itself: a path (`/login`), or an absolute URL on the canonical `url`'s origin. Anything that a
+ * browser would take elsewhere (`https://other.example`, `//other.example`, `/\other.example`, another
+ * scheme, credentials) is refused with `InvalidOriginConfig` at start-up rather than followed.
+ */
+function checkCustomPage(name: string, value: unknown, canonical: string | undefined): void {
+  const what = `pages.${name}`;
+  if (typeof value !== "string" || value === "") throw new InvalidOriginConfig(`${what} must be a path of the app, such as /login.`);
+  let resolved: URL;
+  try {
+    resolved = new URL(value, PLACEHOLDER_ORIGIN);
+  } catch {
+    throw invalid(what, value, "it is not a URL");
+  }
+  const onApp = resolved.origin === PLACEHOLDER_ORIGIN || (canonical !== undefined && resolved.origin === canonical);
+  if (!onApp || resolved.username !== "" || resolved.password !== "") {
+    throw invalid(what, value, "use a path of the app (such as /login), or a URL on the origin of `url` (AUTHLIB_URL)");
+  }
+}
+
+/** The configuration error of the origin settings (custom pages included), or `undefined` when they are usable. */
 export function checkOriginConfig(
-  config: Pick<AuthConfig, "url" | "trustedHosts" | "redirectProxyAllowedOrigins">,
+  config: Pick<AuthConfig, "url" | "trustedHosts" | "redirectProxyAllowedOrigins" | "pages">,
 ): InvalidOriginConfig | undefined {
   try {
-    if (config.url !== undefined) canonicalOrigin(config.url);
+    const canonical = config.url !== undefined ? canonicalOrigin(config.url) : undefined;
     for (const pattern of config.trustedHosts ?? []) compileHostPattern(pattern);
     for (const pattern of config.redirectProxyAllowedOrigins ?? []) compileOriginPattern(pattern);
+    for (const [name, value] of Object.entries(config.pages ?? {})) if (value !== undefined) checkCustomPage(name, value, canonical);
   } catch (error) {
     if (error instanceof InvalidOriginConfig) return error;
     throw error;
