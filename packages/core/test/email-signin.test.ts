@@ -1,8 +1,9 @@
+import { type AddressInfo, createServer as createNetServer, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { normalizeEmail } from "../src/email/normalize.js";
 import { memoryRateLimitStore } from "../src/email/rate-limit.js";
 import { AuthError } from "../src/errors.js";
-import Nodemailer from "../src/providers/nodemailer.js";
+import Nodemailer, { SMTP_TIMEOUTS, withSmtpTimeouts } from "../src/providers/nodemailer.js";
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "./helpers/database.js";
@@ -239,6 +240,38 @@ describe("email sign-in against a real SMTP server", () => {
     } finally {
       await broken.close();
     }
+  });
+
+  it("an SMTP server that accepts the connection and never speaks is given up on by default (bounded wait)", async () => {
+    const sockets = new Set<Socket>();
+    const silent = createNetServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = silent.address() as AddressInfo;
+      // A connection URL with no timeouts: SMTP_TIMEOUTS apply (greeting: 10 s), not nodemailer's minutes.
+      const { client, database } = await setup({ server: `smtp://127.0.0.1:${port}?ignoreTLS=true` });
+      const response = await requestLink(client, "stalled@example.com");
+      expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError");
+      expect(await storedTokens(database, "stalled@example.com")).toBe(0);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it("SMTP timeouts are filled in only where the server settings give none", () => {
+    const fromUrl = new URL(withSmtpTimeouts("smtp://u:p@mail.test:587?socketTimeout=5") as string);
+    expect(fromUrl.searchParams.get("socketTimeout")).toBe("5");
+    expect(fromUrl.searchParams.get("greetingTimeout")).toBe(String(SMTP_TIMEOUTS.greetingTimeout));
+    expect(fromUrl.searchParams.get("connectionTimeout")).toBe(String(SMTP_TIMEOUTS.connectionTimeout));
+    expect(withSmtpTimeouts({ host: "mail.test", greetingTimeout: 1 })).toEqual({
+      ...SMTP_TIMEOUTS,
+      host: "mail.test",
+      greetingTimeout: 1,
+    });
+    // A transport object with its own url, or a non-SMTP transport, is left as given.
+    expect(withSmtpTimeouts({ url: "smtp://mail.test" })).toEqual({ url: "smtp://mail.test" });
+    expect(withSmtpTimeouts("direct:?x=1")).toBe("direct:?x=1");
   });
 
   it("rate-limits mails per address and says so on the sign-in page", async () => {

@@ -13,11 +13,30 @@ import type { EmailConfig, SendVerificationRequestParams } from "./types.js";
 /** Options of {@link Nodemailer}: `server` (a URL like `smtp://user:pass@host:587`, or transport options) is required. */
 export type NodemailerOptions = Partial<Omit<EmailConfig, "type">> & { server: unknown };
 
+/**
+ * How long a sign-in request may wait on the SMTP server, in milliseconds. Nodemailer's own defaults (2
+ * minutes to connect, 10 minutes of socket inactivity) would let a stalled mail server hold requests, and
+ * their connections, for minutes. A `server` that sets any of these keeps its value.
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as const;
+
+/** The provider's `server` with {@link SMTP_TIMEOUTS} filled in where it sets none. */
+export function withSmtpTimeouts(server: unknown): unknown {
+  if (typeof server === "string" && /^smtps?:/i.test(server)) {
+    // A connection URL carries options in its query (nodemailer reads them there).
+    const url = new URL(server);
+    for (const [name, value] of Object.entries(SMTP_TIMEOUTS)) if (!url.searchParams.has(name)) url.searchParams.set(name, String(value));
+    return url.href;
+  }
+  if (server && typeof server === "object" && !("url" in server)) return { ...SMTP_TIMEOUTS, ...server };
+  return server;
+}
+
 /** Sends the default sign-in mail through the provider's SMTP server. */
 async function sendWithNodemailer(params: SendVerificationRequestParams): Promise<void> {
   const { identifier, url, provider, theme } = params;
   const { createTransport } = await import("nodemailer");
-  const transport = createTransport(provider.server as Parameters<typeof createTransport>[0]);
+  const transport = createTransport(withSmtpTimeouts(provider.server) as Parameters<typeof createTransport>[0]);
   const mail = verificationMail({ url, host: new URL(url).host, theme });
   const result = await transport.sendMail({ to: identifier, from: provider.from, ...mail });
   const refused = [...(result.rejected ?? []), ...((result as { pending?: unknown[] }).pending ?? [])];
