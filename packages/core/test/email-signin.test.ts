@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { normalizeEmail } from "../src/email/normalize.js";
-import { memoryRateLimitStore } from "../src/email/rate-limit.js";
+import { memoryRateLimitStore } from "../src/rate-limit/store.js";
 import { AuthError } from "../src/errors.js";
 import Nodemailer from "../src/providers/nodemailer.js";
 import type { AuthConfig } from "../src/types.js";

@@ -6,7 +6,7 @@
 import type { EventEmitter } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdapterUser } from "../src/adapters.js";
-import { memoryRateLimitStore } from "../src/email/rate-limit.js";
+import { memoryRateLimitStore } from "../src/rate-limit/store.js";
 import { decode, encode } from "../src/jwt.js";
 import Nodemailer from "../src/providers/nodemailer.js";
 import Passkey from "../src/providers/passkey.js";

@@ -9,7 +9,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { Auth } from "../src/auth.js";
-import { memoryRateLimitStore } from "../src/email/rate-limit.js";
+import { memoryRateLimitStore } from "../src/rate-limit/store.js";
 import { setEnvDefaults } from "../src/env.js";
 import { type AuthError, InvalidOriginConfig } from "../src/errors.js";
 import { canonicalOrigin, compileHostPattern, isAllowedOrigin, isTrustedHost } from "../src/http/origin.js";

@@ -11,6 +11,7 @@ import type { InternalOptions, InternalProvider, RequestInternal, ResponseIntern
 import { finishAuthorization } from "../oauth/index.js";
 import { isOAuthProvider } from "../provider-kind.js";
 import type { CredentialsConfig, EmailConfig, OAuthConfig, ProviderConfig } from "../providers/types.js";
+import { admitCredentialsAttempt } from "../rate-limit/credentials.js";
 import type { Account, User } from "../types.js";
 import { webAuthnRoutes } from "../webauthn/routes-loader.js";
 import { findOrCreateOAuthUser } from "./link-account.js";
@@ -103,8 +104,20 @@ async function credentialsCallback(
 ): Promise<ResponseInternal> {
   assertCsrf("credentials callback", options.csrfTokenVerified);
   const credentials = Object.fromEntries(Object.entries(request.body).filter(([key]) => !formFields.has(key)));
-  const authorized = await provider.authorize(credentials, request.request);
-  if (!authorized) throw new CredentialsSignin("authorize() returned no user.");
+  // Refused here (RateLimited) when the account or the client has failed too often: authorize never runs.
+  const attempt = await admitCredentialsAttempt(options, request, provider, credentials);
+  let authorized: Awaited<ReturnType<typeof provider.authorize>>;
+  try {
+    authorized = await provider.authorize(credentials, request.request);
+  } catch (error) {
+    await attempt.failed();
+    throw error;
+  }
+  if (!authorized) {
+    await attempt.failed();
+    throw new CredentialsSignin("authorize() returned no user.");
+  }
+  await attempt.succeeded();
 
   const fromAuthorize = { ...authorized, id: String(authorized.id ?? crypto.randomUUID()) };
   const user: User | AdapterUser = await options.sessionStrategy.credentialsUser(options, fromAuthorize);

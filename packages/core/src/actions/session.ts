@@ -5,13 +5,17 @@
  * The update's `data` is bounded before any callback sees it: at most {@link SESSION_DATA_MAX_DEPTH}
  * levels of nesting (`SessionDataTooDeep`, HTTP 400) and {@link SESSION_DATA_MAX_BYTES} bytes as JSON
  * (`SessionDataTooLarge`, HTTP 413). Apps copy it into the token, which travels in cookies on every
- * request and is serialised by `JSON.stringify`.
+ * request and is serialised by `JSON.stringify`. Updates are limited per client address
+ * (`rateLimit.sessionUpdate`, HTTP 429 with `Retry-After`).
  */
 import { SessionDataTooDeep, SessionDataTooLarge } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
 import { noStoreHeaders } from "../http/response.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
+import { countClientRequest } from "../rate-limit/limiter.js";
 import { nestsDeeperThan } from "../session/json-shape.js";
+
+const TOO_MANY_UPDATES = "Too many session updates from this client; try again later.";
 
 /** The deepest nesting of objects and arrays `POST /session` accepts in `data`. */
 export const SESSION_DATA_MAX_DEPTH = 32;
@@ -36,6 +40,7 @@ export async function sessionAction(options: InternalOptions, request: RequestIn
   const isUpdate = request.method === "POST";
   if (isUpdate) {
     assertCsrf("session update", options.csrfTokenVerified);
+    await countClientRequest(options, request, "session:ip", (limits) => limits.sessionUpdate, TOO_MANY_UPDATES);
     assertSessionData(request.body.data);
   }
   const { session, cookies } = await options.sessionStrategy.read(options, request, isUpdate ? { data: request.body.data } : undefined);

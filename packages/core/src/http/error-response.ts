@@ -7,6 +7,8 @@
  * calling the in-process API reads it with {@link failureCookies}.
  *
  * The policy:
+ * - `RateLimited` on a route fetch clients call (`POST /session`, `GET /webauthn-options`): 429 with
+ *   `Retry-After` (seconds) when the limit knows when it ends;
  * - `POST /session` (a session update): 413 for too much data, 400 for any other bad input, body `null`;
  * - `UnknownAction`: 400 JSON;
  * - every other error: a redirect to the sign-in page (sign-in errors) or the error page, with
@@ -15,7 +17,7 @@
  *
  * @module http/error-response
  */
-import { AuthError, CredentialsSignin, isClientSafeError, SessionDataTooLarge, UnknownAction } from "../errors.js";
+import { AuthError, CredentialsSignin, isClientSafeError, RateLimited, SessionDataTooLarge, UnknownAction } from "../errors.js";
 import type { AuthAction, ResponseInternal } from "../internal-types.js";
 import type { PagesOptions } from "../types.js";
 import type { Cookie } from "./cookies.js";
@@ -53,9 +55,19 @@ export interface ErrorPages {
   pages: Partial<PagesOptions>;
 }
 
+/** True for the routes scripts call with `fetch` and that answer in JSON, not with a page or a redirect. */
+function isFetchRoute(request: { action: AuthAction; method: string }): boolean {
+  return (request.action === "session" && request.method === "POST") || request.action === "webauthn-options";
+}
+
 /** The answer to a failed request (see the module comment). The caller logs the error. */
 export function errorResult(error: AuthError, request: { action: AuthAction; method: string }, where: ErrorPages): ResponseInternal {
   const cookies = failureCookies(error);
+  if (error instanceof RateLimited && isFetchRoute(request)) {
+    const headers: Record<string, string> = error.retryAfter === undefined ? {} : { "Retry-After": String(error.retryAfter) };
+    const body = request.action === "session" ? null : { error: error.type, message: "Too many requests; try again later." };
+    return { status: 429, headers, body, cookies };
+  }
   if (request.action === "session" && request.method === "POST") {
     // Bad input to an update is the client's: 413 for too much data, 400 for everything else.
     return { status: error instanceof SessionDataTooLarge ? 413 : 400, body: null, cookies };
