@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { normalizeEmail } from "../src/email/normalize.js";
-import { memoryRateLimitStore } from "../src/rate-limit/store.js";
 import { AuthError } from "../src/errors.js";
 import Nodemailer from "../src/providers/nodemailer.js";
+import { memoryRateLimitStore } from "../src/rate-limit/store.js";
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "./helpers/database.js";
