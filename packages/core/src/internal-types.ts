@@ -7,7 +7,7 @@ import type { Adapter } from "./adapters.js";
 import type { Cookie } from "./http/cookies.js";
 import type { JWTOptions } from "./jwt.js";
 import type { ProviderConfig } from "./providers/types.js";
-import type { ResolvedRateLimits } from "./rate-limit/config.js";
+import type { RateLimitConfig, ResolvedRateLimits } from "./rate-limit/config.js";
 import type { SessionStrategyHandler } from "./session/types.js";
 import type {
   AuthConfig,
@@ -96,8 +96,11 @@ export interface ConfigOptions {
   skipCSRFCheck: boolean;
   redirectProxyUrl?: string;
   experimental: NonNullable<AuthConfig["experimental"]>;
-  /** The rate limits and their store (`false`: switched off). */
-  rateLimits: ResolvedRateLimits | false;
+  /**
+   * The rate limits: the configuration's `rateLimit`, resolved (with the limiter's code loaded) by the
+   * first request a limit applies to, and kept here for every later one.
+   */
+  rateLimits: { config: RateLimitConfig | false | undefined; resolved?: ResolvedRateLimits | false };
   /** The configuration as given. */
   config: AuthConfig;
 }

@@ -29,7 +29,6 @@ import type { ConfigOptions } from "./internal-types.js";
 import { decode, encode } from "./jwt.js";
 import { createLogger } from "./logger.js";
 import type { ProviderConfig } from "./providers/types.js";
-import { resolveRateLimits } from "./rate-limit/config.js";
 import { databaseSessionStrategy } from "./session/database.js";
 import { jwtSessionStrategy } from "./session/jwt.js";
 import { skipCSRFCheck } from "./symbols.js";
@@ -125,7 +124,7 @@ function resolveUncached(config: AuthConfig): ResolvedAuth {
       skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
       redirectProxyUrl: config.redirectProxyUrl,
       experimental: config.experimental ?? {},
-      rateLimits: resolveRateLimits(config.rateLimit),
+      rateLimits: { config: config.rateLimit },
       config,
     };
   } catch (error) {

@@ -2,7 +2,7 @@
  * Rate limits applied by default (issue 13), through `Auth()`: credentials sign-in per account (free
  * failures, a growing delay, a lockout) and per client address, over a real node:http server where the
  * address matters; X-Forwarded-For ignored unless the app's `clientAddress` reads it; session updates
- * answered 429 with Retry-After; `rateLimit: false`; a malformed setting fails at start-up. Time is the
+ * answered 429 with Retry-After; `rateLimit: false`; a malformed setting is a configuration error. Time is the
  * memory store's injected clock, never the wall clock.
  */
 import { afterEach, describe, expect, it } from "vitest";
@@ -325,10 +325,15 @@ describe("rateLimit: false", () => {
 });
 
 describe("a malformed rateLimit setting", () => {
-  it("is a configuration error at start-up, logged, never a crash", async () => {
+  it("fails every request a limit applies to as a configuration error (logged), never runs unlimited, never crashes", async () => {
     const app = credentialsApp({ credentials: { lockoutFailures: 0 } });
-    const response = await Auth(new Request("http://localhost:3000/auth/session"), app.config);
-    expect(response.status).toBe(500);
-    expect(app.logs.some((line) => line.includes("rateLimit.credentials.lockoutFailures"))).toBe(true);
+    const client = authClient(app.config, "http://localhost:3000", "192.0.2.30");
+    const form = { csrfToken: await client.csrf(), email: VICTIM, password: "wrong", callbackUrl: "/welcome" };
+    const response = await client.send("/auth/callback/credentials", { form });
+    expect(response.headers.get("location")).toBe("http://localhost:3000/auth/error?error=Configuration");
+    expect(app.calls).toEqual([]);
+    expect(app.logs.some((line) => line.includes("rateLimit.credentials.lockoutFailures must be a whole number"))).toBe(true);
+    // Routes no limit applies to go on.
+    expect((await client.send("/auth/session")).status).toBe(200);
   });
 });

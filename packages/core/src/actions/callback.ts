@@ -11,7 +11,6 @@ import type { InternalOptions, InternalProvider, RequestInternal, ResponseIntern
 import { finishAuthorization } from "../oauth/index.js";
 import { isOAuthProvider } from "../provider-kind.js";
 import type { CredentialsConfig, EmailConfig, OAuthConfig, ProviderConfig } from "../providers/types.js";
-import { admitCredentialsAttempt } from "../rate-limit/credentials.js";
 import type { Account, User } from "../types.js";
 import { webAuthnRoutes } from "../webauthn/routes-loader.js";
 import { findOrCreateOAuthUser } from "./link-account.js";
@@ -104,20 +103,12 @@ async function credentialsCallback(
 ): Promise<ResponseInternal> {
   assertCsrf("credentials callback", options.csrfTokenVerified);
   const credentials = Object.fromEntries(Object.entries(request.body).filter(([key]) => !formFields.has(key)));
-  // Refused here (RateLimited) when the account or the client has failed too often: authorize never runs.
-  const attempt = await admitCredentialsAttempt(options, request, provider, credentials);
-  let authorized: Awaited<ReturnType<typeof provider.authorize>>;
-  try {
-    authorized = await provider.authorize(credentials, request.request);
-  } catch (error) {
-    await attempt.failed();
-    throw error;
-  }
-  if (!authorized) {
-    await attempt.failed();
-    throw new CredentialsSignin("authorize() returned no user.");
-  }
-  await attempt.succeeded();
+  // Limited (the limiter's code loads with the first attempt): a refused attempt (RateLimited) never runs authorize.
+  const authorized =
+    options.rateLimits.config === false
+      ? await provider.authorize(credentials, request.request)
+      : await (await import("../rate-limit/credentials.js")).authorizeLimited(options, request, provider, credentials);
+  if (!authorized) throw new CredentialsSignin("authorize() returned no user.");
 
   const fromAuthorize = { ...authorized, id: String(authorized.id ?? crypto.randomUUID()) };
   const user: User | AdapterUser = await options.sessionStrategy.credentialsUser(options, fromAuthorize);

@@ -38,7 +38,7 @@ import { askSignInCallback, completeSignIn } from "./sign-in-flow.js";
 
 /** Counts a passkey request (options or callback) from the client (`rateLimit.passkey`), or throws `RateLimited`. */
 function countPasskeyRequest(options: InternalOptions, request: RequestInternal): Promise<void> {
-  return countClientRequest(options, request, "passkey:ip", (limits) => limits.passkey, "Too many passkey requests from this client.");
+  return countClientRequest(options, request, "passkey:ip", (limits) => limits.passkey);
 }
 
 /** GET /webauthn-options/:provider */

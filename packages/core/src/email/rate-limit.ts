@@ -8,7 +8,7 @@
  */
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import type { ResolvedLimit } from "../rate-limit/config.js";
-import { countClientRequest, countRequest } from "../rate-limit/limiter.js";
+import { countClientRequest, countRequest, limitsOf, storeOf } from "../rate-limit/limiter.js";
 import { deliveryMailbox } from "../rate-limit/mailbox.js";
 import type { RateLimitStore } from "../rate-limit/store.js";
 
@@ -25,7 +25,6 @@ export interface EmailRateLimit {
   store?: RateLimitStore;
 }
 
-const TOO_MANY_FROM_CLIENT = "Too many sign-in mails requested from this client; try again later.";
 const TOO_MANY_FOR_MAILBOX = "Too many sign-in mails for this address; try again later.";
 
 /**
@@ -38,16 +37,17 @@ export async function countVerificationMail(
   identifier: string,
   providerLimit: EmailRateLimit | false | undefined,
 ): Promise<void> {
-  const limits = options.rateLimits;
+  const limits = limitsOf(options);
   if (!limits) return;
   const { email } = limits;
   if (!email) return;
-  await countClientRequest(options, request, "email:ip", () => email.client, TOO_MANY_FROM_CLIENT);
+  const client: ResolvedLimit = { max: email.clientMax, windowSeconds: email.windowSeconds };
+  await countClientRequest(options, request, "email:ip", () => client);
   if (providerLimit === false) return;
   const mailbox: ResolvedLimit = {
-    max: providerLimit?.max ?? email.mailbox.max,
-    windowMs: providerLimit?.windowSeconds === undefined ? email.mailbox.windowMs : providerLimit.windowSeconds * 1000,
+    max: providerLimit?.max ?? email.mailboxMax,
+    windowSeconds: providerLimit?.windowSeconds ?? email.windowSeconds,
   };
-  const store = providerLimit?.store ?? limits.store;
+  const store = providerLimit?.store ?? storeOf(limits);
   await countRequest(options, store, "email:mbox", deliveryMailbox(identifier), mailbox, TOO_MANY_FOR_MAILBOX);
 }

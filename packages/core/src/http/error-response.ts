@@ -55,20 +55,16 @@ export interface ErrorPages {
   pages: Partial<PagesOptions>;
 }
 
-/** True for the routes scripts call with `fetch` and that answer in JSON, not with a page or a redirect. */
-function isFetchRoute(request: { action: AuthAction; method: string }): boolean {
-  return (request.action === "session" && request.method === "POST") || request.action === "webauthn-options";
-}
-
 /** The answer to a failed request (see the module comment). The caller logs the error. */
 export function errorResult(error: AuthError, request: { action: AuthAction; method: string }, where: ErrorPages): ResponseInternal {
   const cookies = failureCookies(error);
-  if (error instanceof RateLimited && isFetchRoute(request)) {
-    const headers: Record<string, string> = error.retryAfter === undefined ? {} : { "Retry-After": String(error.retryAfter) };
-    const body = request.action === "session" ? null : { error: error.type, message: "Too many requests; try again later." };
-    return { status: 429, headers, body, cookies };
+  const update = request.action === "session" && request.method === "POST";
+  // Routes that scripts call with fetch: a refusal there is a 429, not a page.
+  if (error instanceof RateLimited && (update || request.action === "webauthn-options")) {
+    const headers: Record<string, string> = error.retryAfter ? { "Retry-After": `${error.retryAfter}` } : {};
+    return { status: 429, headers, body: update ? null : { error: error.type }, cookies };
   }
-  if (request.action === "session" && request.method === "POST") {
+  if (update) {
     // Bad input to an update is the client's: 413 for too much data, 400 for everything else.
     return { status: error instanceof SessionDataTooLarge ? 413 : 400, body: null, cookies };
   }

@@ -1,13 +1,13 @@
 /**
  * The `rateLimit` configuration: what an app may set, the defaults, and the settings resolved from them
- * once per configuration object (`resolve.ts`). Every limit is on by default; `rateLimit: false` switches
+ * once per configuration object, by the first request a limit applies to (so the limiter's code stays
+ * out of the bundle of an app until it runs). Every limit is on by default; `rateLimit: false` switches
  * them all off, `rateLimit: { credentials: false }` (and so on) one of them.
  *
  * @module rate-limit/config
  */
 import { AuthError } from "../errors.js";
-import { defaultClientAddress } from "./client-address.js";
-import { memoryRateLimitStore, type RateLimitStore } from "./store.js";
+import type { RateLimitStore } from "./store.js";
 
 /** How the client address of a request is found: `(request, connectionAddress) => address | undefined`. */
 export type ClientAddressFunction = (request: Request, connectionAddress: string | undefined) => string | undefined;
@@ -87,99 +87,84 @@ export interface RateLimitConfig {
   sessionUpdate?: ClientRequestLimit | false;
 }
 
-/** A limit as the limiter uses it. */
+/** A limit as the limiter uses it: at most `max` per window of `windowSeconds`. */
 export interface ResolvedLimit {
   max: number;
-  windowMs: number;
+  windowSeconds: number;
 }
 
-/** The credentials limits, resolved. */
-export interface ResolvedCredentialsLimits {
-  freeFailures: number;
-  initialDelayMs: number;
-  account: ResolvedLimit;
-  client: ResolvedLimit;
-  identifier?: (credentials: Record<string, unknown>) => string | undefined;
-}
+/** Every default, in the units of the configuration. */
+const DEFAULTS = {
+  credentials: {
+    freeFailures: 3,
+    initialDelaySeconds: 1,
+    lockoutFailures: 10,
+    lockoutWindowSeconds: 900,
+    clientFailures: 50,
+    clientWindowSeconds: 900,
+  },
+  email: { mailboxMax: 5, clientMax: 30, windowSeconds: 900 },
+  passkey: { max: 30, windowSeconds: 60 },
+  sessionUpdate: { max: 60, windowSeconds: 60 },
+};
 
-/** The `rateLimit` configuration, resolved once per configuration object. */
+/** The credentials settings, resolved: every number set. */
+export type ResolvedCredentialsLimits = typeof DEFAULTS.credentials & Pick<CredentialsRateLimit, "identifier">;
+
+/**
+ * The `rateLimit` configuration, resolved once per configuration object. The limiter's code (and the
+ * default memory store) loads on the first limited request, so an app pays for it only when it is used.
+ */
 export interface ResolvedRateLimits {
-  store: RateLimitStore;
-  clientAddress: ClientAddressFunction;
+  /** The configured store; without one, the limiter makes the memory store on first use (one per configuration). */
+  store?: RateLimitStore;
+  /** The configured function; without one, the connection address is used. */
+  clientAddress?: ClientAddressFunction;
   credentials: ResolvedCredentialsLimits | false;
-  email: { mailbox: ResolvedLimit; client: ResolvedLimit } | false;
+  email: typeof DEFAULTS.email | false;
   passkey: ResolvedLimit | false;
   sessionUpdate: ResolvedLimit | false;
   /** Set once "no client address" has been logged for this configuration. */
   saidNoClientAddress: boolean;
 }
 
-const MINUTE = 60;
-const QUARTER_HOUR = 15 * MINUTE;
-
-/** A positive whole count from the configuration, else the default; anything else is a configuration error. */
-function count(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1) throw new AuthError(`rateLimit.${name} must be a whole number of at least 1.`);
-  return value;
-}
-
-/** A positive duration in seconds from the configuration (else the default), in milliseconds. */
-function seconds(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback * 1000;
-  if (!Number.isFinite(value) || value <= 0) throw new AuthError(`rateLimit.${name} must be a positive number of seconds.`);
-  return Math.ceil(value * 1000);
-}
-
-function clientLimit(limit: ClientRequestLimit | false | undefined, max: number, window: number, name: string): ResolvedLimit | false {
-  if (limit === false) return false;
-  return { max: count(limit?.max, max, `${name}.max`), windowMs: seconds(limit?.windowSeconds, window, `${name}.windowSeconds`) };
+/**
+ * `given` over `defaults`, every number checked: a duration (`…Seconds`) must be positive, a count a whole
+ * number of at least 1. Throws `AuthError` naming the setting otherwise.
+ */
+function section<T extends Record<string, number>>(name: string, defaults: T, given: Partial<T> | false | undefined): T | false {
+  if (given === false) return false;
+  const resolved: Record<string, number> = { ...defaults };
+  for (const key of Object.keys(defaults)) {
+    const value = given?.[key];
+    if (value === undefined) continue;
+    const duration = key.endsWith("Seconds");
+    if (duration ? !(Number.isFinite(value) && value > 0) : !(Number.isSafeInteger(value) && value >= 1)) {
+      throw new AuthError(
+        `rateLimit.${name}.${key} must be ${duration ? "a positive number of seconds" : "a whole number of at least 1"}.`,
+      );
+    }
+    resolved[key] = value;
+  }
+  return resolved as T;
 }
 
 /**
  * The resolved limits of `config` (`false` when switched off). Throws `AuthError` for a malformed
- * setting, which the configuration's resolution reports at start-up.
+ * setting: every request a limit applies to then fails as a configuration error (logged), never with
+ * the limit silently off.
  */
 export function resolveRateLimits(config: RateLimitConfig | false | undefined): ResolvedRateLimits | false {
   if (config === false) return false;
-  const c = config ?? {};
-  const credentials = c.credentials;
-  const email = c.email;
-  const freeFailures = credentials ? count(credentials.freeFailures, 3, "credentials.freeFailures") : 3;
+  const { store, clientAddress, credentials } = config ?? {};
+  const counts = section("credentials", DEFAULTS.credentials, credentials as Partial<typeof DEFAULTS.credentials> | false);
   return {
-    store: c.store ?? memoryRateLimitStore(),
-    clientAddress: c.clientAddress ?? defaultClientAddress,
-    credentials:
-      credentials === false
-        ? false
-        : {
-            freeFailures,
-            initialDelayMs: seconds(credentials?.initialDelaySeconds, 1, "credentials.initialDelaySeconds"),
-            account: {
-              max: count(credentials?.lockoutFailures, 10, "credentials.lockoutFailures"),
-              windowMs: seconds(credentials?.lockoutWindowSeconds, QUARTER_HOUR, "credentials.lockoutWindowSeconds"),
-            },
-            client: {
-              max: count(credentials?.clientFailures, 50, "credentials.clientFailures"),
-              windowMs: seconds(credentials?.clientWindowSeconds, QUARTER_HOUR, "credentials.clientWindowSeconds"),
-            },
-            identifier: credentials?.identifier,
-          },
-    email:
-      email === false
-        ? false
-        : {
-            mailbox: {
-              max: count(email?.mailboxMax, 5, "email.mailboxMax"),
-              windowMs: seconds(email?.windowSeconds, QUARTER_HOUR, "email.windowSeconds"),
-            },
-            client: {
-              max: count(email?.clientMax, 30, "email.clientMax"),
-              windowMs: seconds(email?.windowSeconds, QUARTER_HOUR, "email.windowSeconds"),
-            },
-          },
-    passkey: clientLimit(c.passkey, 30, MINUTE, "passkey"),
-    sessionUpdate: clientLimit(c.sessionUpdate, 60, MINUTE, "sessionUpdate"),
+    store,
+    clientAddress,
+    credentials: counts && { ...counts, identifier: credentials ? credentials.identifier : undefined },
+    email: section("email", DEFAULTS.email, config?.email),
+    passkey: section("passkey", DEFAULTS.passkey, config?.passkey),
+    sessionUpdate: section("sessionUpdate", DEFAULTS.sessionUpdate, config?.sessionUpdate),
     saidNoClientAddress: false,
   };
 }

@@ -22,8 +22,9 @@
  */
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import type { CredentialsConfig } from "../providers/types.js";
-import type { ResolvedCredentialsLimits, ResolvedRateLimits } from "./config.js";
-import { clientAddressOf, isOver, limitKey, refusal } from "./limiter.js";
+import type { ResolvedCredentialsLimits } from "./config.js";
+import { clientAddressOf, isOver, limitKey, limitsOf, refusal, storeOf } from "./limiter.js";
+import type { RateLimitStore } from "./store.js";
 
 /** An attempt let through to `authorize`: report how it ended. */
 export interface CredentialsAttempt {
@@ -61,7 +62,7 @@ export function accountOf(
 /** The wait after the `attempt`-th attempt of an account: `initialDelay · 2^(attempt − free)`, at most the lockout window. */
 function waitAfter(limits: ResolvedCredentialsLimits, attempt: number): number {
   const doublings = Math.min(attempt - limits.freeFailures, 40);
-  return Math.min(limits.initialDelayMs * 2 ** doublings, limits.account.windowMs);
+  return Math.min(limits.initialDelaySeconds * 2 ** doublings, limits.lockoutWindowSeconds) * 1000;
 }
 
 /**
@@ -74,31 +75,54 @@ export async function admitCredentialsAttempt(
   provider: CredentialsConfig,
   credentials: Record<string, unknown>,
 ): Promise<CredentialsAttempt> {
-  const limits = options.rateLimits;
+  const limits = limitsOf(options);
   if (!limits) return unlimited;
   const settings = limits.credentials;
   if (!settings) return unlimited;
-  const { store } = limits;
+  const store = storeOf(limits);
 
   const client = clientAddressOf(options, limits, request);
   const clientKey = client === undefined ? undefined : await limitKey(options, "cred:ip", `${provider.id}:${client}`);
   if (clientKey) {
     const window = await store.get(clientKey);
-    if (isOver(window, settings.client.max)) throw refusal(options, clientKey, window.resetAt, TOO_MANY_FROM_CLIENT);
+    if (isOver(window, settings.clientFailures)) throw refusal(options, clientKey, window.resetAt, TOO_MANY_FROM_CLIENT);
   }
 
   const account = accountOf(provider, settings, credentials);
   const keys = account === undefined ? undefined : await accountKeys(options, provider, account);
-  if (keys) await claimAccountAttempt(options, limits, settings, keys);
+  if (keys) await claimAccountAttempt(options, store, settings, keys);
 
   return {
     async succeeded() {
       if (keys) await Promise.all([store.reset(keys.count), store.reset(keys.wait)]);
     },
     async failed() {
-      if (clientKey) await store.increment(clientKey, settings.client.windowMs);
+      if (clientKey) await store.increment(clientKey, settings.clientWindowSeconds * 1000);
     },
   };
+}
+
+/**
+ * Runs `authorize` for a credentials attempt under the limits: refuses it first (`RateLimited`) when
+ * the account or the client has failed too often, and counts how it ended. Returns what `authorize`
+ * returned.
+ */
+export async function authorizeLimited(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: CredentialsConfig,
+  credentials: Record<string, unknown>,
+): Promise<Awaited<ReturnType<CredentialsConfig["authorize"]>>> {
+  const attempt = await admitCredentialsAttempt(options, request, provider, credentials);
+  let authorized: Awaited<ReturnType<CredentialsConfig["authorize"]>>;
+  try {
+    authorized = await provider.authorize(credentials, request.request);
+  } catch (error) {
+    await attempt.failed();
+    throw error;
+  }
+  await (authorized ? attempt.succeeded() : attempt.failed());
+  return authorized;
 }
 
 async function accountKeys(options: InternalOptions, provider: CredentialsConfig, account: string) {
@@ -109,17 +133,17 @@ async function accountKeys(options: InternalOptions, provider: CredentialsConfig
 /** The per-account checks (see the module comment); throws `RateLimited` when the attempt may not run. */
 async function claimAccountAttempt(
   options: InternalOptions,
-  { store }: ResolvedRateLimits,
+  store: RateLimitStore,
   settings: ResolvedCredentialsLimits,
   keys: { count: string; wait: string },
 ): Promise<void> {
   // Reads first: a refused attempt writes nothing.
   const [counted, waiting] = await Promise.all([store.get(keys.count), store.get(keys.wait)]);
-  if (isOver(counted, settings.account.max)) throw refusal(options, keys.count, counted.resetAt, TOO_MANY_FOR_ACCOUNT);
+  if (isOver(counted, settings.lockoutFailures)) throw refusal(options, keys.count, counted.resetAt, TOO_MANY_FOR_ACCOUNT);
   if (waiting) throw refusal(options, keys.wait, waiting.resetAt, TOO_SOON_FOR_ACCOUNT);
 
-  const attempt = await store.increment(keys.count, settings.account.windowMs);
-  if (attempt.count > settings.account.max) throw refusal(options, keys.count, attempt.resetAt, TOO_MANY_FOR_ACCOUNT);
+  const attempt = await store.increment(keys.count, settings.lockoutWindowSeconds * 1000);
+  if (attempt.count > settings.lockoutFailures) throw refusal(options, keys.count, attempt.resetAt, TOO_MANY_FOR_ACCOUNT);
   if (attempt.count >= settings.freeFailures) {
     const claim = await store.increment(keys.wait, waitAfter(settings, attempt.count));
     if (claim.count > 1) throw refusal(options, keys.wait, claim.resetAt, TOO_SOON_FOR_ACCOUNT);

@@ -11,12 +11,35 @@
 import { hmacHex } from "../crypto/compare.js";
 import { RateLimited } from "../errors.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
-import { clientBucket } from "./client-address.js";
-import type { ResolvedLimit, ResolvedRateLimits } from "./config.js";
-import type { RateLimitStore, RateLimitWindow } from "./store.js";
+import { clientBucket, defaultClientAddress } from "./client-address.js";
+import { type ResolvedLimit, type ResolvedRateLimits, resolveRateLimits } from "./config.js";
+import { memoryRateLimitStore, type RateLimitStore, type RateLimitWindow } from "./store.js";
 
 /** What a key counts. The prefix of every key is `authlib:<scope>:`. */
 export type LimitScope = "cred:acct" | "cred:wait" | "cred:ip" | "email:mbox" | "email:ip" | "passkey:ip" | "session:ip";
+
+/**
+ * The resolved limits of the request's configuration (`false`: all off), resolved on first use and kept.
+ * Throws `AuthError` for a malformed `rateLimit` setting.
+ */
+export function limitsOf(options: InternalOptions): ResolvedRateLimits | false {
+  const holder = options.rateLimits;
+  holder.resolved ??= resolveRateLimits(holder.config);
+  return holder.resolved;
+}
+
+/** What a refused client is told, per scope. */
+const TOO_MANY: Partial<Record<LimitScope, string>> = {
+  "email:ip": "Too many sign-in mails requested from this client; try again later.",
+  "passkey:ip": "Too many passkey requests from this client; try again later.",
+  "session:ip": "Too many session updates from this client; try again later.",
+};
+
+/** The store of `limits`: the configured one, else this configuration's memory store (made on first use). */
+export function storeOf(limits: ResolvedRateLimits): RateLimitStore {
+  limits.store ??= memoryRateLimitStore();
+  return limits.store;
+}
 
 /** Hex characters of the hash kept in a key: 128 bits. */
 const HASH_LENGTH = 32;
@@ -33,7 +56,7 @@ export async function limitKey(options: Pick<InternalOptions, "secret">, scope: 
  * lock everyone out). That is said once per configuration, at debug level.
  */
 export function clientAddressOf(options: InternalOptions, limits: ResolvedRateLimits, request: RequestInternal): string | undefined {
-  const address = limits.clientAddress(request.request, request.connectionAddress);
+  const address = (limits.clientAddress ?? defaultClientAddress)(request.request, request.connectionAddress);
   if (typeof address === "string" && address.trim() !== "") return clientBucket(address);
   if (!limits.saidNoClientAddress) {
     limits.saidNoClientAddress = true;
@@ -71,7 +94,7 @@ export async function countRequest(
   message: string,
 ): Promise<void> {
   const key = await limitKey(options, scope, identifier);
-  const window = await store.increment(key, limit.windowMs);
+  const window = await store.increment(key, limit.windowSeconds * 1000);
   if (window.count > limit.max) throw refusal(options, key, window.resetAt, message);
 }
 
@@ -81,12 +104,12 @@ export async function countClientRequest(
   request: RequestInternal,
   scope: LimitScope,
   limit: (limits: ResolvedRateLimits) => ResolvedLimit | false,
-  message: string,
 ): Promise<void> {
-  const limits = options.rateLimits;
+  const limits = limitsOf(options);
   if (!limits) return;
   const chosen = limit(limits);
   if (!chosen) return;
   const client = clientAddressOf(options, limits, request);
-  if (client !== undefined) await countRequest(options, limits.store, scope, client, chosen, message);
+  const message = TOO_MANY[scope] ?? "Too many requests from this client; try again later.";
+  if (client !== undefined) await countRequest(options, storeOf(limits), scope, client, chosen, message);
 }
