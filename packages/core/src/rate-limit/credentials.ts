@@ -49,7 +49,10 @@ export function accountOf(
   limits: ResolvedCredentialsLimits,
   credentials: Record<string, unknown>,
 ): string | undefined {
-  if (limits.identifier) return limits.identifier(credentials);
+  if (limits.identifier) {
+    const chosen = limits.identifier(credentials);
+    return typeof chosen === "string" && chosen !== "" ? chosen : undefined;
+  }
   const fields = Object.entries(provider.credentials ?? {});
   const named = fields.find(([, input]) => input?.type !== "password")?.[0];
   for (const field of [named, "email", "username"]) {
