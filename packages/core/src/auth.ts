@@ -19,6 +19,16 @@ const CONFIGURATION_MESSAGE = "There is a problem with the server configuration.
 /** Pages a browser navigates to: a configuration error there is shown as the error page. */
 const pageActions = new Set(["signin", "signout", "error", "verify-request"]);
 
+/** What an integration knows about a request besides the `Request` itself. */
+export interface AuthRequestOptions {
+  /**
+   * The address of the connection the request came on (Node's `socket.remoteAddress`, Qwik's
+   * `clientConn.ip`, …): the per-client rate limits count by it (see `rateLimit.clientAddress`). Without
+   * it, per-client limits are skipped; per-account and per-mailbox limits still apply.
+   */
+  clientAddress?: string;
+}
+
 /**
  * Answers a request under `config.basePath` (default `/auth`). Never throws: bad input gets a 4xx or the
  * error page, a configuration error a generic 500 whose details go to the server log only.
@@ -26,20 +36,20 @@ const pageActions = new Set(["signin", "signout", "error", "verify-request"]);
  * The configuration is resolved once per configuration object (see `docs/architecture.md`): pass the
  * same object on every request.
  */
-export async function Auth(request: Request, config: AuthConfig): Promise<Response> {
-  return answerToResponse(await answerAuthRequest(request, config));
+export async function Auth(request: Request, config: AuthConfig, options?: AuthRequestOptions): Promise<Response> {
+  return answerToResponse(await answerAuthRequest(request, config, options));
 }
 
 /**
  * What `Auth()` answers, as data, for integrations that copy it onto their framework's response
  * themselves (cookies as objects, for the framework's cookie jar). Never throws.
  */
-export async function answerAuthRequest(request: Request, config: AuthConfig): Promise<AuthAnswer> {
+export async function answerAuthRequest(request: Request, config: AuthConfig, options: AuthRequestOptions = {}): Promise<AuthAnswer> {
   const resolved = resolveAuth(config);
   const { logger } = resolved;
   let parsed: RequestInternal;
   try {
-    parsed = await parseRequest(request, resolved.basePath);
+    parsed = await parseRequest(request, resolved.basePath, options.clientAddress);
   } catch (error) {
     const message = (error as Error).message;
     logger.debug(`Refused request: ${message}`);

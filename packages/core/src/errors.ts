@@ -270,9 +270,15 @@ export class ExperimentalFeatureNotEnabled extends AuthError {
   static override type: ErrorType = "ExperimentalFeatureNotEnabled";
 }
 
-/** Too many attempts (e.g. sign-in mails to one address) in a short time. Try again later. */
+/**
+ * Too many attempts in a short time: failed sign-ins for one account or from one client address, sign-in
+ * mails to one mailbox, passkey or session-update requests from one client, or password hashes waiting
+ * (see `rateLimit` in the configuration). Try again later. Fetch clients get HTTP 429 with `Retry-After`.
+ */
 export class RateLimited extends SignInError {
   static override type: ErrorType = "RateLimited";
+  /** Seconds until a new attempt may be accepted, when known (sent as `Retry-After` to fetch clients). */
+  retryAfter?: number;
 }
 
 /**

@@ -13,6 +13,7 @@
  *
  * @module integration
  */
+import type { AuthRequestOptions } from "./auth.js";
 import { UnknownAction } from "./errors.js";
 import type { Cookie } from "./http/cookies.js";
 import { asAuthError, errorResult } from "./http/error-response.js";
@@ -51,13 +52,20 @@ function isRequest(value: Request | Partial<AuthRequestParts>): value is Request
  * (`CredentialsSignin`, `MissingCSRF`, `AccessDenied`, …). Every error is logged before it is thrown.
  *
  * With `AuthRequestParts`, `body` is the already-parsed POST body; the `Request` handed to
- * `authorize()` carries the URL, method and headers only.
+ * `authorize()` carries the URL, method and headers only. The connection's address is `clientAddress`
+ * of the parts, or of `options` with a `Request`. `RateLimited` refusals are logged at warn level.
  */
-export async function runAuthAction(request: Request | AuthRequestParts, config: AuthConfig): Promise<AuthResult> {
+export async function runAuthAction(
+  request: Request | AuthRequestParts,
+  config: AuthConfig,
+  options: AuthRequestOptions = {},
+): Promise<AuthResult> {
   const resolved = usable(resolveAuth(config));
   let parsed: RequestInternal;
   try {
-    parsed = isRequest(request) ? await parseRequest(request, resolved.basePath) : await parseRequestParts(request, resolved.basePath);
+    parsed = isRequest(request)
+      ? await parseRequest(request, resolved.basePath, options.clientAddress)
+      : await parseRequestParts(request, resolved.basePath);
   } catch (error) {
     resolved.logger.debug(`Refused request: ${(error as Error).message}`);
     throw error;

@@ -7,6 +7,7 @@ import type { Adapter } from "./adapters.js";
 import type { Cookie } from "./http/cookies.js";
 import type { JWTOptions } from "./jwt.js";
 import type { ProviderConfig } from "./providers/types.js";
+import type { RateLimitConfig, ResolvedRateLimits } from "./rate-limit/config.js";
 import type { SessionStrategyHandler } from "./session/types.js";
 import type {
   AuthConfig,
@@ -45,6 +46,11 @@ export interface RequestInternal {
   body: Record<string, unknown>;
   cookies: Record<string, string | undefined>;
   headers: Headers;
+  /**
+   * The address of the connection the request came on, as the framework integration gave it
+   * (`Auth(request, config, { clientAddress })`); the per-client rate limits start from it.
+   */
+  connectionAddress?: string;
 }
 
 /** What an action answers. `redirect` makes a 302 (or `{url}` JSON for fetch clients). */
@@ -90,6 +96,11 @@ export interface ConfigOptions {
   skipCSRFCheck: boolean;
   redirectProxyUrl?: string;
   experimental: NonNullable<AuthConfig["experimental"]>;
+  /**
+   * The rate limits: the configuration's `rateLimit`, resolved (with the limiter's code loaded) by the
+   * first request a limit applies to, and kept here for every later one.
+   */
+  rateLimits: { config: RateLimitConfig | false | undefined; resolved?: ResolvedRateLimits | false };
   /** The configuration as given. */
   config: AuthConfig;
 }

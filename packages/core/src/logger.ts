@@ -20,6 +20,7 @@ const warnings: Record<WarningCode, string> = {
     "A provider has PKCE without state in its checks, and its metadata does not list S256 in code_challenge_methods_supported: authlib added the state check. Add state to its checks to silence this.",
   "sessions-not-ended":
     "An unproven address moved to the user who proved it, but the adapter has no deleteSessionsByUserId: the previous holder's sessions go on (without the address).",
+  "rate-limited": "A rate limit refused a request (RateLimited).",
 };
 
 /** One line describing an error and its chain of causes, without any data fields. */

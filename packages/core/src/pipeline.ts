@@ -12,7 +12,7 @@
  * @module pipeline
  */
 import { routeOf } from "./actions/index.js";
-import type { AuthError } from "./errors.js";
+import { type AuthError, RateLimited } from "./errors.js";
 import { asAuthError } from "./http/error-response.js";
 import { resolveOrigin } from "./http/origin.js";
 import { requestContext } from "./http/request-context.js";
@@ -35,7 +35,7 @@ export function originOf(resolved: ResolvedAuth, request: RequestInternal): stri
 
 /**
  * Runs the route of `request` from `origin`. Returns its result, with the cookies of the request context
- * first; throws the action's error as an `AuthError`, logged.
+ * first; throws the action's error as an `AuthError`, logged (`RateLimited` as the `rate-limited` warning).
  */
 export async function runRoute(resolved: UsableAuth, request: RequestInternal, origin: string): Promise<ResponseInternal> {
   const route = routeOf(request);
@@ -51,7 +51,9 @@ export async function runRoute(resolved: UsableAuth, request: RequestInternal, o
     return { ...response, cookies: [...cookies, ...(response.cookies ?? [])] };
   } catch (error) {
     const authError: AuthError = asAuthError(error);
-    resolved.logger.error(authError);
+    // A refusal by a rate limit is expected traffic, not a failure: a warning (no identifier in it).
+    if (authError instanceof RateLimited) resolved.logger.warn("rate-limited");
+    else resolved.logger.error(authError);
     throw authError;
   }
 }

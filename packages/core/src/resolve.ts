@@ -124,6 +124,7 @@ function resolveUncached(config: AuthConfig): ResolvedAuth {
       skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
       redirectProxyUrl: config.redirectProxyUrl,
       experimental: config.experimental ?? {},
+      rateLimits: { config: config.rateLimit },
       config,
     };
   } catch (error) {

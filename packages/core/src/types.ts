@@ -15,6 +15,7 @@ import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js";
 import type { ErrorType } from "./errors.js";
 import type { JWT, JWTOptions } from "./jwt.js";
 import type { CredentialInput, Provider, ProviderType } from "./providers/types.js";
+import type { RateLimitConfig } from "./rate-limit/config.js";
 import type { SkipCSRFCheck } from "./symbols.js";
 
 export type { CredentialInput, ErrorType, JWT, JWTOptions, Provider, ProviderType };
@@ -183,7 +184,8 @@ export type WarningCode =
   | "generated-dev-secret"
   | "trust-host-unrestricted"
   | "pkce-unverified"
-  | "sessions-not-ended";
+  | "sessions-not-ended"
+  | "rate-limited";
 
 /** Where the session is kept. */
 export type SessionStrategy = "jwt" | "database";
@@ -294,6 +296,13 @@ export interface AuthConfig {
   jwt?: Partial<JWTOptions>;
   logger?: Partial<LoggerInstance>;
   pages?: Partial<PagesOptions>;
+  /**
+   * Rate limits on credentials sign-in, email sign-in requests, passkeys and session updates: on by
+   * default (see {@link RateLimitConfig} for each default), `false` switches every one off. The default
+   * store is in this process's memory; give every instance the same shared store (PostgreSQL or Redis) so
+   * the limits hold across instances.
+   */
+  rateLimit?: RateLimitConfig | false;
   /** Base URL of a redirect proxy (default `AUTH_REDIRECT_PROXY_URL`), up to and including the base path. */
   redirectProxyUrl?: string;
   /**

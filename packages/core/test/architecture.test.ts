@@ -230,13 +230,25 @@ describe("public API: the export names of each entry point", () => {
   it("@authlib/core keeps its names (every error class, the functions) and adds the in-process API", () => {
     const functions = ["Auth", "decode", "encode", "getSession", "getToken", "normaliseBasePath", "setEnvDefaults", "skipCSRFCheck"];
     const added = ["answerAuthRequest", "errorRedirect", "failureCookies", "readSession", "runAuthAction", "serializeCookie"];
+    // Issue 13: the memory store of the rate limits (its contract and the config types are type-only).
+    added.push("memoryRateLimitStore");
     expect(Object.keys(core).sort()).toEqual([...Object.keys(errors), ...functions, ...added].sort());
   });
 
   it("the other entry points keep theirs", async () => {
     const names = async (entry: Promise<object>) => Object.keys(await entry).sort();
     expect(await names(import("../src/jwt.js"))).toEqual(["DEFAULT_MAX_AGE", "SESSION_COOKIE_NAME", "decode", "encode", "getToken"]);
-    expect(await names(import("../src/password.js"))).toEqual(["hashPassword", "verifyPassword"]);
+    expect(await names(import("../src/password.js"))).toEqual([
+      "hashPassword",
+      "passwordHashLoad",
+      "setPasswordHashLimits",
+      "verifyPassword",
+    ]);
+    expect(await names(import("../src/rate-limit/index.js"))).toEqual([
+      "DOT_INSENSITIVE_DOMAINS",
+      "deliveryMailbox",
+      "memoryRateLimitStore",
+    ]);
     expect(await names(import("../src/types.js"))).toEqual([]);
     expect(await names(import("../src/adapters.js"))).toEqual([]);
     expect(await names(import("../src/providers/index.js"))).toEqual(

@@ -1,9 +1,9 @@
 import { type AddressInfo, createServer as createNetServer, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { normalizeEmail } from "../src/email/normalize.js";
-import { memoryRateLimitStore } from "../src/email/rate-limit.js";
 import { AuthError } from "../src/errors.js";
 import Nodemailer, { SMTP_TIMEOUTS, withSmtpTimeouts } from "../src/providers/nodemailer.js";
+import { memoryRateLimitStore } from "../src/rate-limit/store.js";
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "./helpers/database.js";

@@ -6,11 +6,11 @@
 import type { EventEmitter } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdapterUser } from "../src/adapters.js";
-import { memoryRateLimitStore } from "../src/email/rate-limit.js";
 import { decode, encode } from "../src/jwt.js";
 import Nodemailer from "../src/providers/nodemailer.js";
 import Passkey from "../src/providers/passkey.js";
 import type { OAuthConfig } from "../src/providers/types.js";
+import { memoryRateLimitStore } from "../src/rate-limit/store.js";
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "./helpers/database.js";

@@ -9,7 +9,6 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { Auth } from "../src/auth.js";
-import { memoryRateLimitStore } from "../src/email/rate-limit.js";
 import { setEnvDefaults } from "../src/env.js";
 import { type AuthError, InvalidOriginConfig } from "../src/errors.js";
 import { canonicalOrigin, compileHostPattern, isAllowedOrigin, isTrustedHost } from "../src/http/origin.js";
@@ -17,6 +16,7 @@ import { decode, getToken } from "../src/jwt.js";
 import Credentials from "../src/providers/credentials.js";
 import Nodemailer from "../src/providers/nodemailer.js";
 import Passkey from "../src/providers/passkey.js";
+import { memoryRateLimitStore } from "../src/rate-limit/store.js";
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase, sharedPglite } from "./helpers/database.js";

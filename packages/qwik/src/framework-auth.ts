@@ -2,12 +2,12 @@
  * `FrameworkAuth$`: the four members an app exports from `src/routes/plugin@auth.ts`.
  */
 import type { Session } from "@authlib/core";
-import { CredentialsSignin, InvalidProvider } from "@authlib/core/errors";
+import { CredentialsSignin, InvalidProvider, RateLimited } from "@authlib/core/errors";
 import { implicit$FirstArg } from "@builder.io/qwik";
 import { isServer } from "@builder.io/qwik/build";
 import { type Action, globalAction$, type RequestEventCommon, routeLoader$, validator$ } from "@builder.io/qwik-city";
 import { type FrameworkAuthConfig, type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
-import { CREDENTIALS_SIGNIN_MESSAGE } from "./messages.js";
+import { CREDENTIALS_SIGNIN_MESSAGE, RATE_LIMITED_MESSAGE } from "./messages.js";
 import { handleRequest } from "./request.js";
 import { readSession } from "./session.js";
 import { startSignIn, startSignOut } from "./sign-in.js";
@@ -48,7 +48,8 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
   /**
    * Signs in. Fields: `providerId`, `redirectTo` (or `options.redirectTo`), `options.*` (passed to the
    * provider: `options.email`, `options.password`, …), `authorizationParams`. Redirects (303) on success;
-   * rejected credentials give `{ failed: true, formErrors, fieldErrors, code }` with status 401.
+   * rejected credentials give `{ failed: true, formErrors, fieldErrors, code }` with status 401; a
+   * refusal by a rate limit the same with `code: "RateLimited"`, status 429 and `Retry-After`.
    */
   // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
   const useSignIn: Action<FormResult<SignInFailure>, SignInInput> = globalAction$(
@@ -61,6 +62,10 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
       } catch (error) {
         if (error instanceof CredentialsSignin) {
           return ev.fail(401, { formErrors: [CREDENTIALS_SIGNIN_MESSAGE], fieldErrors: {}, code: error.code } satisfies SignInFailure);
+        }
+        if (error instanceof RateLimited) {
+          if (error.retryAfter !== undefined) ev.headers.set("Retry-After", String(error.retryAfter));
+          return ev.fail(429, { formErrors: [RATE_LIMITED_MESSAGE], fieldErrors: {}, code: error.type } satisfies SignInFailure);
         }
         if (error instanceof InvalidProvider) {
           return ev.fail(400, { formErrors: [], fieldErrors: { providerId: [error.message] } } satisfies SignInFailure);

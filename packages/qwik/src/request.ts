@@ -30,5 +30,6 @@ export async function handleRequest(ev: RequestEventCommon, configQrl: Framework
     const answer = await answerSession(ev, context, core);
     if (answer) throw answer;
   }
-  throw sendAnswer(ev, core, await core.answerAuthRequest(ev.request, context.config));
+  // The connection's address: core's per-client rate limits count by it (see `rateLimit.clientAddress`).
+  throw sendAnswer(ev, core, await core.answerAuthRequest(ev.request, context.config, { clientAddress: ev.clientConn.ip }));
 }

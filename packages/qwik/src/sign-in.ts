@@ -13,7 +13,7 @@
  * CSRF check on for them.
  */
 import type { Provider } from "@authlib/core";
-import { AuthError, CredentialsSignin, InvalidProvider } from "@authlib/core/errors";
+import { AuthError, CredentialsSignin, InvalidProvider, RateLimited } from "@authlib/core/errors";
 import type { RequestEventCommon } from "@builder.io/qwik-city";
 import { type AuthContext, type FrameworkAuthConfig, requireAuthContext } from "./context.js";
 import { type Core, loadCore } from "./core.js";
@@ -51,6 +51,8 @@ export interface SignOutOptions {
  * - Credentials: checks them; on success sets the session cookie and throws a 303 redirect to
  *   `options.redirectTo`. On failure it **throws `CredentialsSignin`** (with the `code` your `authorize`
  *   chose) instead of redirecting, so the caller decides what the user sees.
+ * - Any provider: a refusal by a rate limit (too many failed sign-ins, too many mails) **throws
+ *   `RateLimited`** (its `retryAfter` says when to try again, in seconds, when known).
  * - No `providerId`: throws a 303 redirect to the sign-in page.
  *
  * Throws `InvalidProvider` for an unknown provider id. Let Qwik's redirect (an `AbortMessage`) propagate.
@@ -113,7 +115,7 @@ export async function startSignOut(ev: RequestEventCommon, context: AuthContext,
 /**
  * Runs core's action for the form POST under `basePath` in process (no HTTP in between), applies the
  * cookies it sets, and returns where it redirects. Rejected credentials are rethrown as the
- * `CredentialsSignin` core threw; any other failure goes where `Auth()` would send it (the error page, or
+ * `CredentialsSignin` core threw, a refusal by a rate limit as its `RateLimited`; any other failure goes where `Auth()` would send it (the error page, or
  * the sign-in page with `?error=`), by core's own error policy.
  */
 async function postToCore(ev: RequestEventCommon, context: AuthContext, path: string, fields: Record<string, unknown>): Promise<string> {
@@ -121,7 +123,14 @@ async function postToCore(ev: RequestEventCommon, context: AuthContext, path: st
   const headers = new Headers(ev.request.headers);
   headers.delete("content-length");
   headers.delete("transfer-encoding");
-  const parts = { url: new URL(`${context.basePath}/${path}`, ev.request.url).href, method: "POST", headers, body: formFields(fields) };
+  const parts = {
+    url: new URL(`${context.basePath}/${path}`, ev.request.url).href,
+    method: "POST",
+    headers,
+    body: formFields(fields),
+    // The per-client rate limits count by it (see core's `rateLimit.clientAddress`).
+    clientAddress: ev.clientConn.ip,
+  };
   try {
     const result = await core.runAuthAction(parts, actionConfig(context, core));
     appendCookies(ev, core, result.cookies);
@@ -133,7 +142,7 @@ async function postToCore(ev: RequestEventCommon, context: AuthContext, path: st
   } catch (error) {
     if (!(error instanceof AuthError)) throw error;
     appendCookies(ev, core, core.failureCookies(error));
-    if (error instanceof CredentialsSignin) throw error;
+    if (error instanceof CredentialsSignin || error instanceof RateLimited) throw error;
     return core.errorRedirect(error, ev.request, context.config);
   }
 }

@@ -13,7 +13,7 @@ import type { AuthorizationParams } from "./sign-in.js";
 export interface FormFailure<Field extends string> {
   formErrors: string[];
   fieldErrors: Partial<Record<Field, string[]>>;
-  /** Set when credentials were rejected: the `CredentialsSignin` code (safe to show; never says which field was wrong). */
+  /** Set when credentials were rejected (the `CredentialsSignin` code: safe to show; never says which field was wrong), or `"RateLimited"` for a refusal by a rate limit. */
   code?: string;
 }
 

@@ -4,7 +4,7 @@
  */
 import { decode } from "@authlib/core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { CREDENTIALS_SIGNIN_MESSAGE } from "../src/messages.js";
+import { CREDENTIALS_SIGNIN_MESSAGE, RATE_LIMITED_MESSAGE } from "../src/messages.js";
 import { type FixtureApp, startFixture } from "./fixture-app.js";
 import { actionId, CookieJar, postForm, printedJson, request } from "./http.js";
 
@@ -241,6 +241,27 @@ describe("useSignIn", () => {
       code: "credentials",
     });
     expect(jar.cookies.has(SESSION_COOKIE)).toBe(false);
+  });
+
+  test("credentials: a refusal by core's rate limit reports code RateLimited (429, Retry-After), without running authorize", async () => {
+    const id = await pageActionId("/", "sign-in");
+    const fields = { providerId: "credentials", "options.username": "mallory", "options.password": "guess" };
+    // Three free failures, then a delay, and a lockout after ten: a refusal comes at the 11th attempt at the latest.
+    let refused: Response | undefined;
+    for (let i = 0; i < 11 && !refused; i++) {
+      const response = await postForm(url(`/?qaction=${id}`), fields);
+      if (response.status === 429) refused = response;
+      else expect(response.status).toBe(401);
+    }
+    expect(refused?.status).toBe(429);
+    expect(Number(refused?.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(refused?.headers.get("location")).toBeNull();
+    expect(printedJson(await (refused as Response).text(), "sign-in-result")).toEqual({
+      failed: true,
+      formErrors: [RATE_LIMITED_MESSAGE],
+      fieldErrors: {},
+      code: "RateLimited",
+    });
   });
 
   test("credentials: signs in, then redirects (303) to options.redirectTo", async () => {

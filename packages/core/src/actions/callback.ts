@@ -103,7 +103,11 @@ async function credentialsCallback(
 ): Promise<ResponseInternal> {
   assertCsrf("credentials callback", options.csrfTokenVerified);
   const credentials = Object.fromEntries(Object.entries(request.body).filter(([key]) => !formFields.has(key)));
-  const authorized = await provider.authorize(credentials, request.request);
+  // Limited (the limiter's code loads with the first attempt): a refused attempt (RateLimited) never runs authorize.
+  const authorized =
+    options.rateLimits.config === false
+      ? await provider.authorize(credentials, request.request)
+      : await (await import("../rate-limit/credentials.js")).authorizeLimited(options, request, provider, credentials);
   if (!authorized) throw new CredentialsSignin("authorize() returned no user.");
 
   const fromAuthorize = { ...authorized, id: String(authorized.id ?? crypto.randomUUID()) };

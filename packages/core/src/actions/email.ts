@@ -7,8 +7,8 @@ import { type EmailStore, requireCapability } from "../adapter-capabilities.js";
 import type { AdapterUser } from "../adapters.js";
 import { hmacHex, randomHex } from "../crypto/digest.js";
 import { normalizeEmail } from "../email/normalize.js";
-import { allowVerificationMail } from "../email/rate-limit.js";
-import { EmailSignInError, RateLimited, Verification } from "../errors.js";
+import { countVerificationMail } from "../email/rate-limit.js";
+import { EmailSignInError, Verification } from "../errors.js";
 import { bodyString } from "../http/request.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
 import type { EmailConfig } from "../providers/types.js";
@@ -38,6 +38,8 @@ export async function emailSignIn(
 ): Promise<ResponseInternal> {
   const store = requireCapability(options.capabilities, "email");
   const identifier = normalise(provider, bodyString(request.body, "email"));
+  // Counted first: a refused request (RateLimited) costs no lookup and sends nothing.
+  await countVerificationMail(options, request, identifier, provider.rateLimit);
   // A holder that never proved the address is not who this mail is for (see unproven-email.ts).
   const holder = await store.getUserByEmail(identifier);
   const existing = holder?.emailVerified ? holder : null;
@@ -45,10 +47,6 @@ export async function emailSignIn(
   const account: Account = { providerAccountId: identifier, userId: user.id, type: "email", provider: provider.id };
   const redirect = await askSignInCallback(options, { user, account, email: { verificationRequest: true } });
   if (redirect) return { redirect };
-
-  if (!(await allowVerificationMail(identifier, provider.rateLimit))) {
-    throw new RateLimited("Too many sign-in mails for this address; try again later.");
-  }
 
   const token = (await provider.generateVerificationToken?.()) ?? randomHex(32);
   const expires = new Date(Date.now() + (provider.maxAge ?? 24 * 60 * 60) * 1000);

@@ -5,7 +5,8 @@
  * The update's `data` is bounded before any callback sees it: at most {@link SESSION_DATA_MAX_DEPTH}
  * levels of nesting (`SessionDataTooDeep`, HTTP 400) and {@link SESSION_DATA_MAX_BYTES} bytes as JSON
  * (`SessionDataTooLarge`, HTTP 413). Apps copy it into the token, which travels in cookies on every
- * request and is serialised by `JSON.stringify`.
+ * request and is serialised by `JSON.stringify`. Updates are limited per client address
+ * (`rateLimit.sessionUpdate`, HTTP 429 with `Retry-After`).
  */
 import { SessionDataTooDeep, SessionDataTooLarge } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
@@ -36,6 +37,11 @@ export async function sessionAction(options: InternalOptions, request: RequestIn
   const isUpdate = request.method === "POST";
   if (isUpdate) {
     assertCsrf("session update", options.csrfTokenVerified);
+    if (options.rateLimits.config !== false) {
+      // The limiter's code loads with the first update it limits.
+      const { countClientRequest } = await import("../rate-limit/limiter.js");
+      await countClientRequest(options, request, "session:ip", (limits) => limits.sessionUpdate);
+    }
     assertSessionData(request.body.data);
   }
   const { session, cookies } = await options.sessionStrategy.read(options, request, isUpdate ? { data: request.body.data } : undefined);

@@ -1,6 +1,9 @@
 /**
  * Passkeys (WebAuthn), experimental.
  *
+ * Both routes are limited per client address (`rateLimit.passkey`): options answer 429 with
+ * `Retry-After`, the callback sends the browser to the sign-in page with `?error=RateLimited`.
+ *
  * - GET /webauthn-options/:provider?action=register|authenticate[&email=]: the options for the browser,
  *   plus the sealed challenge cookie; the challenge is remembered server-side and accepted once
  *   (`webauthn/challenge-store.ts`).
@@ -16,6 +19,7 @@ import { requestBinding } from "../http/flow-binding.js";
 import { noStoreHeaders } from "../http/response.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { unframeableNoStoreHeaders } from "../pages/security-headers.js";
+import { countClientRequest } from "../rate-limit/limiter.js";
 import { authenticationOptions, verifyAuthentication } from "../webauthn/authentication.js";
 import { type ChallengeClaims, clearChallenge, openChallenge, sealChallenge } from "../webauthn/challenge.js";
 import { consumeChallenge, rememberChallenge } from "../webauthn/challenge-store.js";
@@ -32,8 +36,14 @@ import { type CredentialPost, readCredentialPost } from "../webauthn/request-bod
 import { loadWebAuthnScript } from "../webauthn/script-asset.js";
 import { askSignInCallback, completeSignIn } from "./sign-in-flow.js";
 
+/** Counts a passkey request (options or callback) from the client (`rateLimit.passkey`), or throws `RateLimited`. */
+function countPasskeyRequest(options: InternalOptions, request: RequestInternal): Promise<void> {
+  return countClientRequest(options, request, "passkey:ip", (limits) => limits.passkey);
+}
+
 /** GET /webauthn-options/:provider */
 export async function webAuthnOptionsAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  await countPasskeyRequest(options, request);
   const ctx = await webAuthnContext(options, request);
   const { action } = request.query;
   let claims: ChallengeClaims;
@@ -64,6 +74,7 @@ export async function webAuthnCallback(options: InternalOptions, request: Reques
   const clear = clearChallenge(options);
   try {
     assertCsrf("WebAuthn callback", options.csrfTokenVerified);
+    await countPasskeyRequest(options, request);
     const ctx = await webAuthnContext(options, request);
     const post = readCredentialPost(request.body);
     const binding = await requestBinding(options, request);

@@ -1,50 +1,53 @@
 /**
- * A fixed-window rate limit on verification mails per address, so a sign-in form cannot be used to flood
- * an inbox. The default store is in memory (per process); pass a shared store when running several
- * instances.
+ * The limits on sign-in mails, so a sign-in form cannot be used to flood an inbox or to send mail in
+ * bulk: per mailbox (as delivered: see `rate-limit/mailbox.ts`) and per client address, both counted
+ * when a mail is asked for, before anything is looked up or sent. The settings are the configuration's
+ * `rateLimit.email`; an email provider's own `rateLimit` overrides the per-mailbox part.
+ *
+ * @module email/rate-limit
  */
+import type { InternalOptions, RequestInternal } from "../internal-types.js";
+import type { ResolvedLimit } from "../rate-limit/config.js";
+import { countClientRequest, countRequest, limitsOf, storeOf } from "../rate-limit/limiter.js";
+import { deliveryMailbox } from "../rate-limit/mailbox.js";
+import type { RateLimitStore } from "../rate-limit/store.js";
 
-/** Counts hits per key within a window. */
-export interface RateLimitStore {
-  /** Records a hit for `key` and returns how many hits it has in the current window (this one included). */
-  hit(key: string, windowSeconds: number): Promise<number> | number;
-}
-
-/** Rate limit settings of an email provider. `false` switches the limit off. */
+/**
+ * An email provider's own limit on mails per mailbox, over the configuration's `rateLimit.email`;
+ * `false` switches the per-mailbox limit off for this provider (the per-client limit stays).
+ */
 export interface EmailRateLimit {
-  /** Mails per address per window. Default 5. */
+  /** Mails per mailbox per window. Default: `rateLimit.email.mailboxMax` (5). */
   max?: number;
-  /** Window length in seconds. Default 900 (15 minutes). */
+  /** The window in seconds. Default: `rateLimit.email.windowSeconds` (900, 15 minutes). */
   windowSeconds?: number;
+  /** Where this provider's per-mailbox counts live. Default: `rateLimit.store`. */
   store?: RateLimitStore;
 }
 
-const MAX_KEYS = 10_000;
+const TOO_MANY_FOR_MAILBOX = "Too many sign-in mails for this address; try again later.";
 
-/** An in-memory store, bounded: the oldest windows are dropped first when it is full. */
-export function memoryRateLimitStore(): RateLimitStore {
-  const windows = new Map<string, { start: number; count: number }>();
-  return {
-    hit(key, windowSeconds) {
-      const now = Date.now();
-      const current = windows.get(key);
-      if (current && now - current.start < windowSeconds * 1000) {
-        current.count += 1;
-        return current.count;
-      }
-      windows.delete(key);
-      if (windows.size >= MAX_KEYS) windows.delete(windows.keys().next().value as string);
-      windows.set(key, { start: now, count: 1 });
-      return 1;
-    },
+/**
+ * Counts a sign-in mail for `identifier` (already normalised) from the client of `request`, or throws
+ * `RateLimited`.
+ */
+export async function countVerificationMail(
+  options: InternalOptions,
+  request: RequestInternal,
+  identifier: string,
+  providerLimit: EmailRateLimit | false | undefined,
+): Promise<void> {
+  const limits = limitsOf(options);
+  if (!limits) return;
+  const { email } = limits;
+  if (!email) return;
+  const client: ResolvedLimit = { max: email.clientMax, windowSeconds: email.windowSeconds };
+  await countClientRequest(options, request, "email:ip", () => client);
+  if (providerLimit === false) return;
+  const mailbox: ResolvedLimit = {
+    max: providerLimit?.max ?? email.mailboxMax,
+    windowSeconds: providerLimit?.windowSeconds ?? email.windowSeconds,
   };
-}
-
-const defaultStore = memoryRateLimitStore();
-
-/** True when `identifier` may get one more mail now. */
-export async function allowVerificationMail(identifier: string, limit: EmailRateLimit | false | undefined): Promise<boolean> {
-  if (limit === false) return true;
-  const { max = 5, windowSeconds = 900, store = defaultStore } = limit ?? {};
-  return (await store.hit(`email:${identifier}`, windowSeconds)) <= max;
+  const store = providerLimit?.store ?? storeOf(limits);
+  await countRequest(options, store, "email:mbox", deliveryMailbox(identifier), mailbox, TOO_MANY_FOR_MAILBOX);
 }

@@ -7,6 +7,8 @@
  * calling the in-process API reads it with {@link failureCookies}.
  *
  * The policy:
+ * - `RateLimited` on a route fetch clients call (`POST /session`, `GET /webauthn-options`): 429 with
+ *   `Retry-After` (seconds) when the limit knows when it ends;
  * - `POST /session` (a session update): 413 for too much data, 400 for any other bad input, body `null`;
  * - `UnknownAction`: 400 JSON;
  * - every other error: a redirect to the sign-in page (sign-in errors) or the error page, with
@@ -15,7 +17,7 @@
  *
  * @module http/error-response
  */
-import { AuthError, CredentialsSignin, isClientSafeError, SessionDataTooLarge, UnknownAction } from "../errors.js";
+import { AuthError, CredentialsSignin, isClientSafeError, RateLimited, SessionDataTooLarge, UnknownAction } from "../errors.js";
 import type { AuthAction, ResponseInternal } from "../internal-types.js";
 import type { PagesOptions } from "../types.js";
 import type { Cookie } from "./cookies.js";
@@ -56,7 +58,13 @@ export interface ErrorPages {
 /** The answer to a failed request (see the module comment). The caller logs the error. */
 export function errorResult(error: AuthError, request: { action: AuthAction; method: string }, where: ErrorPages): ResponseInternal {
   const cookies = failureCookies(error);
-  if (request.action === "session" && request.method === "POST") {
+  const update = request.action === "session" && request.method === "POST";
+  // Routes that scripts call with fetch: a refusal there is a 429, not a page.
+  if (error instanceof RateLimited && (update || request.action === "webauthn-options")) {
+    const headers: Record<string, string> = error.retryAfter ? { "Retry-After": `${error.retryAfter}` } : {};
+    return { status: 429, headers, body: update ? null : { error: error.type }, cookies };
+  }
+  if (update) {
     // Bad input to an update is the client's: 413 for too much data, 400 for everything else.
     return { status: error instanceof SessionDataTooLarge ? 413 : 400, body: null, cookies };
   }

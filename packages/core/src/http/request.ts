@@ -44,15 +44,24 @@ export function parseActionAndProvider(pathname: string, basePath: string): { ac
   return { action: action as AuthAction, providerId: decodedProvider };
 }
 
-/** Parses the request. Throws `UnknownAction` for a path or method authlib does not answer. */
-export async function parseRequest(request: Request, basePath: string): Promise<RequestInternal> {
+/**
+ * Parses the request, which came on a connection from `connectionAddress` (when the integration knows
+ * it). Throws `UnknownAction` for a path or method authlib does not answer.
+ */
+export async function parseRequest(request: Request, basePath: string, connectionAddress?: string): Promise<RequestInternal> {
   const method = request.method.toUpperCase();
   let text: string | undefined;
-  const internal = await parsed(request, method, basePath, async () => {
-    const read = await readBody(request);
-    text = read.text;
-    return read.fields;
-  });
+  const internal = await parsed(
+    request,
+    method,
+    basePath,
+    async () => {
+      const read = await readBody(request);
+      text = read.text;
+      return read.fields;
+    },
+    connectionAddress,
+  );
   if (method === "POST" && request.bodyUsed) replayBodyOnDemand(internal, request, text);
   return internal;
 }
@@ -86,6 +95,11 @@ export interface AuthRequestParts {
   headers?: HeadersInit;
   /** The form fields or JSON object of a POST. */
   body?: Record<string, unknown>;
+  /**
+   * The address of the connection the request came on (e.g. Qwik's `clientConn.ip`): the per-client rate
+   * limits start from it (see `rateLimit.clientAddress`). Without it, per-client limits are skipped.
+   */
+  clientAddress?: string;
 }
 
 /**
@@ -103,7 +117,7 @@ export async function parseRequestParts(parts: AuthRequestParts, basePath: strin
     throw new UnknownAction("The request URL or headers are not valid.", { cause: error as Error });
   }
   const body = method === "POST" && parts.body && typeof parts.body === "object" ? { ...parts.body } : {};
-  return parsed(request, method, basePath, async () => body);
+  return parsed(request, method, basePath, async () => body, parts.clientAddress);
 }
 
 async function parsed(
@@ -111,6 +125,7 @@ async function parsed(
   method: string,
   basePath: string,
   readPostBody: () => Promise<Record<string, unknown>>,
+  connectionAddress: string | undefined,
 ): Promise<RequestInternal> {
   const url = new URL(request.url);
   if (method !== "GET" && method !== "POST") throw new UnknownAction(`Method not allowed: ${method}`);
@@ -125,6 +140,7 @@ async function parsed(
     body: method === "POST" ? await readPostBody() : {},
     cookies: requestCookies(request.headers),
     headers: request.headers,
+    connectionAddress,
   };
 }
 

@@ -53,10 +53,13 @@ export class CookieJar {
   }
 }
 
-/** A client bound to one config and one cookie jar, on `origin`. */
-export function authClient(config: AuthConfig, origin = "http://localhost:3000") {
+/**
+ * A client bound to one config and one cookie jar, on `origin`. `clientAddress` is the connection address
+ * handed to `Auth()` (default: none); a request may give its own.
+ */
+export function authClient(config: AuthConfig, origin = "http://localhost:3000", clientAddress?: string) {
   const jar = new CookieJar();
-  async function send(path: string, init: RequestInit & { form?: Record<string, string>; json?: unknown } = {}) {
+  async function send(path: string, init: RequestInit & { form?: Record<string, string>; json?: unknown; clientAddress?: string } = {}) {
     const headers = new Headers(init.headers);
     if (jar.cookies.size > 0 && !headers.has("cookie")) headers.set("cookie", jar.header());
     let body = init.body;
@@ -70,6 +73,7 @@ export function authClient(config: AuthConfig, origin = "http://localhost:3000")
     const response = await Auth(
       new Request(new URL(path, origin), { method: init.method ?? (body ? "POST" : "GET"), headers, body, duplex: "half" } as RequestInit),
       config,
+      { clientAddress: init.clientAddress ?? clientAddress },
     );
     const setCookies = jar.apply(response);
     return Object.assign(response, { setCookies });

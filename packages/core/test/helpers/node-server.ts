@@ -3,7 +3,7 @@
  * handler, typically `(request) => Auth(request, config)` for paths under `/auth`.
  *
  * ```ts
- * const server = await startNodeServer((request) => Auth(request, config), { host: "localhost" });
+ * const server = await startNodeServer((request, { remoteAddress }) => Auth(request, config, { clientAddress: remoteAddress }));
  * // server.origin === "http://localhost:<port>" (the server listens on 127.0.0.1)
  * await server.close();
  * ```
@@ -18,8 +18,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-/** A handler of Web-standard requests. */
-export type WebHandler = (request: Request) => Response | Promise<Response>;
+/** What the server knows about a request's connection. */
+export interface ConnectionInfo {
+  /** The peer's address (`socket.remoteAddress`), e.g. `127.0.0.1`. */
+  remoteAddress?: string;
+}
+
+/** A handler of Web-standard requests; `connection` is what `Auth(request, config, { clientAddress })` wants. */
+export type WebHandler = (request: Request, connection: ConnectionInfo) => Response | Promise<Response>;
 
 /** Options of {@link startNodeServer}. */
 export interface NodeServerOptions {
@@ -88,7 +94,8 @@ export async function startNodeServer(handler: WebHandler, options: NodeServerOp
           out.writeHead(404, { "content-type": "text/plain" }).end("Not found");
           return;
         }
-        await sendWebResponse(await target(await toWebRequest(message, origin)), out);
+        const connection = { remoteAddress: message.socket.remoteAddress };
+        await sendWebResponse(await target(await toWebRequest(message, origin), connection), out);
       } catch (error) {
         if (!out.headersSent) out.writeHead(500, { "content-type": "text/plain" });
         out.end(`Handler failed: ${(error as Error).name}: ${(error as Error).message}`);

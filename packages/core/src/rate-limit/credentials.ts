@@ -1,0 +1,154 @@
+/**
+ * The limits on credentials sign-in (see `CredentialsRateLimit` for the settings), checked before
+ * `authorize` runs: a refused attempt costs a few store reads, never a password hash.
+ *
+ * Per account (`authlib:cred:acct:<hash>`): every attempt that reaches `authorize` is counted in a
+ * window of `lockoutWindowSeconds` opened by the first one, and the count is cleared when an attempt
+ * succeeds. From the `freeFailures`-th attempt on, each attempt also claims a wait key
+ * (`authlib:cred:wait:<hash>`) whose window (the delay before the next attempt) doubles with each
+ * failure; while it is live, attempts are refused. Once `lockoutFailures` attempts have failed, the
+ * account is locked until the count's window ends. Refused attempts are only read, never counted, so
+ * they neither lengthen the lockout nor push it closer.
+ *
+ * Both checks that let an attempt through are atomic increments (the count, then the claim of the wait
+ * key, whose first claimer alone sees a count of 1), so attempts sent at the same moment cannot all slip
+ * past a check that each read alone would pass.
+ *
+ * Per client address (`authlib:cred:ip:<hash>`): failed attempts in a window of `clientWindowSeconds`;
+ * at `clientFailures` the client's attempts are refused until the window ends. A client may exceed it by
+ * the attempts it has in flight at once (password hashing caps those too: see `password.ts`).
+ *
+ * @module rate-limit/credentials
+ */
+import type { InternalOptions, RequestInternal } from "../internal-types.js";
+import type { CredentialsConfig } from "../providers/types.js";
+import type { ResolvedCredentialsLimits } from "./config.js";
+import { clientAddressOf, isOver, limitKey, limitsOf, refusal, storeOf } from "./limiter.js";
+import type { RateLimitStore } from "./store.js";
+
+/** An attempt let through to `authorize`: report how it ended. */
+export interface CredentialsAttempt {
+  /** The credentials were right: clears the account's failures (not the client's). */
+  succeeded(): Promise<void>;
+  /** The credentials were refused (or `authorize` failed): counts a failure for the client address. */
+  failed(): Promise<void>;
+}
+
+const unlimited: CredentialsAttempt = { succeeded: async () => {}, failed: async () => {} };
+
+const TOO_MANY_FOR_ACCOUNT = "Too many failed sign-ins for this account; try again later.";
+const TOO_SOON_FOR_ACCOUNT = "Sign-in attempts for this account are coming too fast; wait a moment.";
+const TOO_MANY_FROM_CLIENT = "Too many failed sign-ins from this client; try again later.";
+
+/**
+ * The account an attempt is for: the configured `identifier`, else the first credential field that is
+ * not a password (else `email`, else `username`), trimmed, NFKC-normalised and lower-cased.
+ */
+export function accountOf(
+  provider: CredentialsConfig,
+  limits: ResolvedCredentialsLimits,
+  credentials: Record<string, unknown>,
+): string | undefined {
+  if (limits.identifier) {
+    const chosen = limits.identifier(credentials);
+    return typeof chosen === "string" && chosen !== "" ? chosen : undefined;
+  }
+  const fields = Object.entries(provider.credentials ?? {});
+  const named = fields.find(([, input]) => input?.type !== "password")?.[0];
+  for (const field of [named, "email", "username"]) {
+    const value = field === undefined ? undefined : credentials[field];
+    if (typeof value === "string" && value.trim() !== "") return value.normalize("NFKC").trim().toLowerCase();
+  }
+  return undefined;
+}
+
+/** The wait after the `attempt`-th attempt of an account: `initialDelay · 2^(attempt − free)`, at most the lockout window. */
+function waitAfter(limits: ResolvedCredentialsLimits, attempt: number): number {
+  const doublings = Math.min(attempt - limits.freeFailures, 40);
+  return Math.min(limits.initialDelaySeconds * 2 ** doublings, limits.lockoutWindowSeconds) * 1000;
+}
+
+/**
+ * Lets a credentials attempt through, or throws `RateLimited` (before `authorize` runs). The caller
+ * reports the outcome on the returned attempt.
+ */
+export async function admitCredentialsAttempt(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: CredentialsConfig,
+  credentials: Record<string, unknown>,
+): Promise<CredentialsAttempt> {
+  const limits = limitsOf(options);
+  if (!limits) return unlimited;
+  const settings = limits.credentials;
+  if (!settings) return unlimited;
+  const store = storeOf(limits);
+
+  const client = clientAddressOf(options, limits, request);
+  const clientKey = client === undefined ? undefined : await limitKey(options, "cred:ip", `${provider.id}:${client}`);
+  if (clientKey) {
+    const window = await store.get(clientKey);
+    if (isOver(window, settings.clientFailures)) throw refusal(options, clientKey, window.resetAt, TOO_MANY_FROM_CLIENT);
+  }
+
+  const account = accountOf(provider, settings, credentials);
+  const keys = account === undefined ? undefined : await accountKeys(options, provider, account);
+  if (keys) await claimAccountAttempt(options, store, settings, keys);
+
+  return {
+    async succeeded() {
+      if (keys) await Promise.all([store.reset(keys.count), store.reset(keys.wait)]);
+    },
+    async failed() {
+      if (clientKey) await store.increment(clientKey, settings.clientWindowSeconds * 1000);
+    },
+  };
+}
+
+/**
+ * Runs `authorize` for a credentials attempt under the limits: refuses it first (`RateLimited`) when
+ * the account or the client has failed too often, and counts how it ended. Returns what `authorize`
+ * returned.
+ */
+export async function authorizeLimited(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: CredentialsConfig,
+  credentials: Record<string, unknown>,
+): Promise<Awaited<ReturnType<CredentialsConfig["authorize"]>>> {
+  const attempt = await admitCredentialsAttempt(options, request, provider, credentials);
+  let authorized: Awaited<ReturnType<CredentialsConfig["authorize"]>>;
+  try {
+    authorized = await provider.authorize(credentials, request.request);
+  } catch (error) {
+    await attempt.failed();
+    throw error;
+  }
+  await (authorized ? attempt.succeeded() : attempt.failed());
+  return authorized;
+}
+
+async function accountKeys(options: InternalOptions, provider: CredentialsConfig, account: string) {
+  const id = `${provider.id}:${account}`;
+  return { count: await limitKey(options, "cred:acct", id), wait: await limitKey(options, "cred:wait", id) };
+}
+
+/** The per-account checks (see the module comment); throws `RateLimited` when the attempt may not run. */
+async function claimAccountAttempt(
+  options: InternalOptions,
+  store: RateLimitStore,
+  settings: ResolvedCredentialsLimits,
+  keys: { count: string; wait: string },
+): Promise<void> {
+  // Reads first: a refused attempt writes nothing.
+  const [counted, waiting] = await Promise.all([store.get(keys.count), store.get(keys.wait)]);
+  if (isOver(counted, settings.lockoutFailures)) throw refusal(options, keys.count, counted.resetAt, TOO_MANY_FOR_ACCOUNT);
+  if (waiting) throw refusal(options, keys.wait, waiting.resetAt, TOO_SOON_FOR_ACCOUNT);
+
+  const attempt = await store.increment(keys.count, settings.lockoutWindowSeconds * 1000);
+  if (attempt.count > settings.lockoutFailures) throw refusal(options, keys.count, attempt.resetAt, TOO_MANY_FOR_ACCOUNT);
+  if (attempt.count >= settings.freeFailures) {
+    const claim = await store.increment(keys.wait, waitAfter(settings, attempt.count));
+    if (claim.count > 1) throw refusal(options, keys.wait, claim.resetAt, TOO_SOON_FOR_ACCOUNT);
+  }
+}

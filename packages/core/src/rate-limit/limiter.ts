@@ -1,0 +1,115 @@
+/**
+ * The limiter's building blocks on top of a store: key naming, the client address of a request,
+ * counting a request against a limit, and the refusal (`RateLimited`, logged without the identifier).
+ *
+ * Keys are `authlib:<scope>:<hash>`, e.g. `authlib:cred:acct:3f9a…`: the identifier (an account name, a
+ * mailbox, an address) is keyed-hashed with the secret, so the store never holds it in clear, cannot be
+ * searched with a list of known addresses, and a 1 MB username is a 32-character key.
+ *
+ * @module rate-limit/limiter
+ */
+import { hmacHex } from "../crypto/digest.js";
+import { RateLimited } from "../errors.js";
+import type { InternalOptions, RequestInternal } from "../internal-types.js";
+import { clientBucket, defaultClientAddress } from "./client-address.js";
+import { type ResolvedLimit, type ResolvedRateLimits, resolveRateLimits } from "./config.js";
+import { memoryRateLimitStore, type RateLimitStore, type RateLimitWindow } from "./store.js";
+
+/** What a key counts. The prefix of every key is `authlib:<scope>:`. */
+export type LimitScope = "cred:acct" | "cred:wait" | "cred:ip" | "email:mbox" | "email:ip" | "passkey:ip" | "session:ip";
+
+/**
+ * The resolved limits of the request's configuration (`false`: all off), resolved on first use and kept.
+ * Throws `AuthError` for a malformed `rateLimit` setting.
+ */
+export function limitsOf(options: InternalOptions): ResolvedRateLimits | false {
+  const holder = options.rateLimits;
+  holder.resolved ??= resolveRateLimits(holder.config);
+  return holder.resolved;
+}
+
+/** What a refused client is told, per scope. */
+const TOO_MANY: Partial<Record<LimitScope, string>> = {
+  "email:ip": "Too many sign-in mails requested from this client; try again later.",
+  "passkey:ip": "Too many passkey requests from this client; try again later.",
+  "session:ip": "Too many session updates from this client; try again later.",
+};
+
+/** The store of `limits`: the configured one, else this configuration's memory store (made on first use). */
+export function storeOf(limits: ResolvedRateLimits): RateLimitStore {
+  limits.store ??= memoryRateLimitStore();
+  return limits.store;
+}
+
+/** Hex characters of the hash kept in a key: 128 bits. */
+const HASH_LENGTH = 32;
+
+/** The store key of `identifier` in `scope`: `authlib:<scope>:<keyed hash>`. */
+export async function limitKey(options: Pick<InternalOptions, "secret">, scope: LimitScope, identifier: string): Promise<string> {
+  const hash = await hmacHex(options.secret[0] as string, `authlib.rate-limit:${scope}:${identifier}`);
+  return `authlib:${scope}:${hash.slice(0, HASH_LENGTH)}`;
+}
+
+/**
+ * The client address of `request`, grouped (see `client-address.ts`), or `undefined` when none is known:
+ * per-client limits are then skipped, never counted in one shared bucket (which would let one client
+ * lock everyone out). That is said once per configuration, at debug level.
+ */
+export function clientAddressOf(options: InternalOptions, limits: ResolvedRateLimits, request: RequestInternal): string | undefined {
+  const address = (limits.clientAddress ?? defaultClientAddress)(request.request, request.connectionAddress);
+  if (typeof address === "string" && address.trim() !== "") return clientBucket(address);
+  if (!limits.saidNoClientAddress) {
+    limits.saidNoClientAddress = true;
+    options.logger.debug(
+      "rate-limit: no client address is known for a request, so per-client limits are off for it. Pass the connection address (Auth's third argument) or set rateLimit.clientAddress.",
+    );
+  }
+  return undefined;
+}
+
+/** The refusal for `key`, whose window ends at `resetAt`: a `RateLimited` with `retryAfter`, logged at debug (hashed key only). */
+export function refusal(options: InternalOptions, key: string, resetAt: number, message: string): RateLimited {
+  const retryAfter = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+  options.logger.debug("rate-limit: refused", { key, retryAfter });
+  const error = new RateLimited(message, { cause: { key, retryAfter } });
+  error.retryAfter = Number.isFinite(retryAfter) ? retryAfter : undefined;
+  return error;
+}
+
+/** True when `window` is over `max` (a store that failed closed answers with an infinite count). */
+export function isOver(window: RateLimitWindow | null, max: number): window is RateLimitWindow {
+  return window !== null && window.count >= max;
+}
+
+/**
+ * Counts one request for `identifier` in `scope`, and throws `RateLimited` when it is one too many.
+ * Counting first and deciding on the count the store returned makes it exact under concurrency.
+ */
+export async function countRequest(
+  options: InternalOptions,
+  store: RateLimitStore,
+  scope: LimitScope,
+  identifier: string,
+  limit: ResolvedLimit,
+  message: string,
+): Promise<void> {
+  const key = await limitKey(options, scope, identifier);
+  const window = await store.increment(key, limit.windowSeconds * 1000);
+  if (window.count > limit.max) throw refusal(options, key, window.resetAt, message);
+}
+
+/** Counts a request from the client of `request` against `limit` (nothing when no address is known). */
+export async function countClientRequest(
+  options: InternalOptions,
+  request: RequestInternal,
+  scope: LimitScope,
+  limit: (limits: ResolvedRateLimits) => ResolvedLimit | false,
+): Promise<void> {
+  const limits = limitsOf(options);
+  if (!limits) return;
+  const chosen = limit(limits);
+  if (!chosen) return;
+  const client = clientAddressOf(options, limits, request);
+  const message = TOO_MANY[scope] ?? "Too many requests from this client; try again later.";
+  if (client !== undefined) await countRequest(options, storeOf(limits), scope, client, chosen, message);
+}
