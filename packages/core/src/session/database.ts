@@ -4,7 +4,7 @@
  */
 import { requireCapability, type SessionStore } from "../adapter-capabilities.js";
 import type { AdapterSession } from "../adapters.js";
-import { CredentialsSignin, SessionTokenError } from "../errors.js";
+import { SessionTokenError, UnknownCredentialsUser } from "../errors.js";
 import { cookieNamesOf } from "../http/cookie-chunks.js";
 import { type Cookie, clearChunkedCookie, expiredCookie, legacySessionCookieName } from "../http/cookies.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
@@ -131,7 +131,13 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
   async credentialsUser(options, user) {
     const users = requireCapability(options.capabilities, "users");
     const found = (await users.getUser(user.id)) ?? (user.email ? await users.getUserByEmail(user.email.toLowerCase()) : null);
-    if (!found) throw new CredentialsSignin("authorize() returned a user the adapter does not know (neither its id nor its email).");
+    if (!found) {
+      // The password was right (authorize() accepted it): telling the user to check it would be wrong, and
+      // only the operator can fix this, so it is a configuration error with the fix in the log.
+      throw new UnknownCredentialsUser(
+        `authorize() of provider "${options.provider?.id ?? "credentials"}" returned a user that the adapter does not know (neither its id nor its email), and database sessions must point at a stored user. Create the user in the adapter first (\`adapter.createUser\`, e.g. at sign-up), return the stored user's id from authorize(), or use \`session: { strategy: "jwt" }\`.`,
+      );
+    }
     return found;
   },
 
