@@ -1,6 +1,7 @@
 /**
  * The user's profile at the provider: the validated ID token claims for `oidc` providers (merged with
- * the userinfo response when the provider configures `userinfo`), the userinfo endpoint for `oauth`.
+ * the userinfo response when `idToken` and the claims call for it, see {@link loadProfile}), the
+ * userinfo endpoint for `oauth`.
  *
  * @module oauth/userinfo
  */
@@ -39,12 +40,29 @@ export async function loadProfile(source: ProfileSource): Promise<Profile> {
     const claims = oauth.getValidatedIdTokenClaims(source.response);
     if (!claims) throw new OAuthCallbackError(`Provider "${provider.id}" returned no ID token.`, { cause: { providerId: provider.id } });
     const profile: Profile = { ...claims };
-    if (provider.userinfo !== undefined) Object.assign(profile, await userinfoForOidc(source, claims.sub));
+    if (wantsUserinfo(source, claims)) Object.assign(profile, await userinfoForOidc(source, claims.sub), { sub: claims.sub });
     const appleUser = parseJsonObject(source.params.get("user"));
     if (appleUser && profile.user === undefined) profile.user = appleUser;
     return profile;
   }
   return userinfoForOAuth(source);
+}
+
+/**
+ * Whether an `oidc` sign-in fetches the userinfo endpoint too:
+ * - `idToken: false`: always (the profile comes from userinfo, as in Auth.js);
+ * - `idToken: true`: never (the ID token's claims are the whole profile);
+ * - unset: when the provider configures `userinfo`, or when the ID token lacks `email` or `name` and the
+ *   provider has a userinfo endpoint (discovered or configured). Many providers, oidc-provider's default
+ *   among them, put only `sub` in the ID token of the code flow and the rest in userinfo.
+ */
+export function wantsUserinfo(source: ProfileSource, claims: Record<string, unknown>): boolean {
+  const { provider } = source;
+  if (provider.idToken === false) return true;
+  if (provider.idToken === true) return false;
+  if (provider.userinfo !== undefined) return true;
+  const incomplete = typeof claims.email !== "string" || typeof claims.name !== "string";
+  return incomplete && typeof source.server.as.userinfo_endpoint === "string";
 }
 
 function parseJsonObject(value: string | null): Record<string, unknown> | undefined {

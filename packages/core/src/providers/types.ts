@@ -64,6 +64,14 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
    * Default 1 MiB (1048576).
    */
   maxResponseBytes?: number;
+  /**
+   * `oidc` only: where the profile comes from. Unset (the default): the ID token's claims, completed from
+   * the userinfo endpoint when they lack `email` or `name` (or when `userinfo` is configured); `true`:
+   * the ID token's claims only, never a userinfo request; `false`: the userinfo response, merged over the
+   * ID token's claims, at every sign-in. The ID token's `sub` always wins, and a userinfo response for
+   * another `sub` fails the sign-in.
+   */
+  idToken?: boolean;
   /** Maps the provider's profile to a `User`. Its `id` becomes `providerAccountId`. */
   profile?: (profile: P, tokens: TokenSet) => Awaitable<User>;
   /** Picks what is stored of the token response in the account row. */
