@@ -17,6 +17,8 @@ const warnings: Record<WarningCode, string> = {
     "trustHost is on without AUTHLIB_URL (config.url) or trustedHosts (AUTH_TRUSTED_HOSTS): any client can choose the host of the links authlib builds (sign-in emails, OAuth redirects), so they can be poisoned unless your proxy overwrites Host and X-Forwarded-Host. Set AUTHLIB_URL, or AUTH_TRUSTED_HOSTS.",
   "pkce-unverified":
     "A provider has PKCE without state in its checks, and its metadata does not list S256 in code_challenge_methods_supported: authlib added the state check. Add state to its checks to silence this.",
+  "userinfo-unavailable":
+    "An OIDC provider's ID token lacks email or name, and its userinfo endpoint did not answer usably: the sign-in went on with the ID token's claims. Set `idToken: true` on the provider to skip the request, or `idToken: false` to require it.",
   "sessions-not-ended":
     "An unproven address moved to the user who proved it, but the adapter has no deleteSessionsByUserId: the previous holder's sessions go on (without the address).",
 };

@@ -182,7 +182,8 @@ export type WarningCode =
   | "generated-dev-secret"
   | "trust-host-unrestricted"
   | "pkce-unverified"
-  | "sessions-not-ended";
+  | "sessions-not-ended"
+  | "userinfo-unavailable";
 
 /** Where the session is kept. */
 export type SessionStrategy = "jwt" | "database";

@@ -20,6 +20,8 @@ const providerIds = ["op", "op-id-token", "op-userinfo", "op-foreign"];
 let op: TestOP;
 /** Counts the OP's userinfo requests (`/me`). */
 let userinfoRequests = 0;
+/** While true, the OP's userinfo endpoint answers 503. */
+let userinfoDown = false;
 /** A userinfo endpoint that answers for another subject than the ID token's. */
 let foreign: Server;
 let foreignUrl: string;
@@ -31,6 +33,13 @@ beforeAll(async () => {
     configuration: { conformIdTokenClaims: true },
   });
   countUserinfoRequests(op, () => userinfoRequests++);
+  (op.provider as unknown as { use(middleware: (ctx: KoaContext, next: () => Promise<void>) => Promise<void>): void }).use(
+    async (ctx, next) => {
+      if (ctx.path !== "/me" || !userinfoDown) return next();
+      ctx.status = 503;
+      ctx.body = "down for maintenance";
+    },
+  );
   foreign = createServer((_req, res) => {
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ sub: "mallory", email: "mallory@example.com", email_verified: true, name: "Mallory" }));
@@ -45,9 +54,16 @@ afterAll(async () => {
   await closeSharedPglite();
 });
 
+/** The part of oidc-provider's Koa context the middlewares below use. */
+interface KoaContext {
+  path: string;
+  status: number;
+  body: unknown;
+}
+
 /** Calls `count` on every request to the OP's userinfo endpoint (oidc-provider's `/me`), through its Koa middleware. */
 function countUserinfoRequests(server: TestOP, count: () => void): void {
-  type Middleware = (ctx: { path: string }, next: () => Promise<void>) => Promise<void>;
+  type Middleware = (ctx: KoaContext, next: () => Promise<void>) => Promise<void>;
   (server.provider as unknown as { use(middleware: Middleware): void }).use(async (ctx, next) => {
     if (ctx.path === "/me") count();
     await next();
@@ -104,7 +120,8 @@ describe("OIDC: an ID token without email and name", () => {
     expect(stored).toMatchObject({ email: "alice@example.com", name: "Alice Liddell" });
     expect(stored?.emailVerified).toBeInstanceOf(Date);
     expect((await client.session())?.user).toMatchObject({ email: "alice@example.com", name: "Alice Liddell" });
-  });
+    // The first PGlite of the file starts here (~3 s alone, much more on a busy machine).
+  }, 60_000);
 
   it("idToken: true keeps to the ID token's claims and asks nothing more", async () => {
     const { config, errors } = configFor([provider("op-id-token", { idToken: true })]);
@@ -137,6 +154,23 @@ describe("OIDC: an ID token without email and name", () => {
     } finally {
       await complete.close();
     }
+  });
+
+  it("a userinfo endpoint that fails is not fatal by default: the ID token's claims are used, and the log says why", async () => {
+    const warnings: string[] = [];
+    const { config, errors } = configFor([provider("op")]);
+    config.logger = { ...config.logger, warn: (code) => void warnings.push(code) };
+    const client = authClient(config);
+    userinfoDown = true;
+    try {
+      const done = await signIn(client, "op");
+      expect(done.headers.get("location")).toBe(`${origin}/dashboard`);
+    } finally {
+      userinfoDown = false;
+    }
+    expect(errors).toEqual([]);
+    expect(warnings).toEqual(["userinfo-unavailable"]);
+    expect((await client.session())?.user).toEqual({ name: null, email: null, image: null });
   });
 
   it("a userinfo answer about another subject fails the sign-in (OIDC Core 5.3.2), nobody is signed in", async () => {

@@ -1,7 +1,8 @@
 /**
  * `@authlib/hosted-db-adapter`: the hosted database (Postgres) for authlib. `HostedDbClient` connects
  * to PostgreSQL through `pg`, or runs an embedded PGlite database; `HostedDbAdapter` is the authlib
- * adapter over it; `client.migrate()` / `npx authlib-db migrate` create the tables.
+ * adapter over it; `client.migrate()` / `npx authlib db migrate` create the tables (`npx authlib db status`
+ * shows where a branch stands).
  *
  * @example
  * ```ts
@@ -26,6 +27,7 @@ export {
 export type { HostedDbQueryEvent, QueryResult } from "./drivers/queryable.js";
 export type { PGliteLike, PGliteTransactionLike, PgPoolClientLike, PgPoolLike } from "./drivers/shapes.js";
 export { HostedDbError, type HostedDbErrorCode } from "./errors.js";
+export { type AppliedMigration, type HostedDbMigrationStatus, migrationStatus } from "./migration-status.js";
 export { type HostedDbMigration, type HostedDbMigrationResult, migrations, runMigrations } from "./migrations.js";
 export type {
   AuthlibAccountRecord,
