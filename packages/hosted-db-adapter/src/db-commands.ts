@@ -66,7 +66,11 @@ export async function runDbCommand(args: readonly string[], io: CommandOutput, n
   }
   const [command, ...extra] = positionals;
   if ((command !== "migrate" && command !== "status") || extra.length > 0) {
-    io.err(command === undefined ? dbUsage(names) : `${names.prefix}: unknown command ${JSON.stringify(positionals.join(" "))}\n\n${dbUsage(names)}`);
+    io.err(
+      command === undefined
+        ? dbUsage(names)
+        : `${names.prefix}: unknown command ${JSON.stringify(positionals.join(" "))}\n\n${dbUsage(names)}`,
+    );
     return 2;
   }
   const options = { databaseURL: values.url, branch: values.branch, dataDir: values["data-dir"] };
@@ -90,9 +94,7 @@ export async function runDbCommand(args: readonly string[], io: CommandOutput, n
 /** The status report: location, applied and pending migrations, tables. */
 function describeStatus(status: HostedDbMigrationStatus, databaseURL: string, usage: string): string {
   const applied =
-    status.applied.length === 0
-      ? "none"
-      : status.applied.map((m) => `${m.version} (${m.name}, ${m.appliedAt.toISOString()})`).join(", ");
+    status.applied.length === 0 ? "none" : status.applied.map((m) => `${m.version} (${m.name}, ${m.appliedAt.toISOString()})`).join(", ");
   const pending = status.pending.length === 0 ? "none" : `${status.pending.join(", ")} (run \`${usage} migrate\`)`;
   const tables = status.tables.length === 0 ? "none" : `${status.tables.join(", ")} (${status.tables.length})`;
   return `Database: ${databaseURL}, branch "${status.branch}"
