@@ -82,7 +82,10 @@ describe("authlib secret", () => {
     const file = join(app.dir, ".env");
     await writeFile(file, "# app settings\nDATABASE_URL=postgres://db/app");
     const run = await runAuthlib(["secret", "--append", ".env"], { cwd: app.dir });
-    expect(run).toMatchObject({ code: 0, stdout: "Added to .env: AUTH_SECRET (32 random bytes, base64url). Keep .env out of version control.\n" });
+    expect(run).toMatchObject({
+      code: 0,
+      stdout: "Added to .env: AUTH_SECRET (32 random bytes, base64url). Keep .env out of version control.\n",
+    });
     expect(await readFile(file, "utf8")).toMatch(/^# app settings\nDATABASE_URL=postgres:\/\/db\/app\nAUTH_SECRET=[A-Za-z0-9_-]{43}\n$/);
   });
 
@@ -126,7 +129,11 @@ describe("authlib db on PGlite (a folder)", () => {
     );
 
     const migrate = await runAuthlib(["db", "migrate", "--url", url]);
-    expect(migrate).toMatchObject({ code: 0, stderr: "", stdout: `Applied migration(s) 1 to branch "main" of ${url}; now at version 1.\n` });
+    expect(migrate).toMatchObject({
+      code: 0,
+      stderr: "",
+      stdout: `Applied migration(s) 1 to branch "main" of ${url}; now at version 1.\n`,
+    });
 
     const after = await runAuthlib(["db", "status"], { env: { AUTHLIB_DATABASE_URL: url } });
     expect(after).toMatchObject({ code: 0, stderr: "" });
@@ -226,7 +233,10 @@ describe.skipIf(!(await postgresAnswers()))("authlib db on PostgreSQL", () => {
     expect(before.stdout).toContain(`branch "${branch}"\nApplied:  none\nPending:  1`);
 
     const migrate = await runAuthlib(["db", "migrate"], { env });
-    expect(migrate).toMatchObject({ code: 0, stdout: `Applied migration(s) 1 to branch "${branch}" of ${postgresURL}; now at version 1.\n` });
+    expect(migrate).toMatchObject({
+      code: 0,
+      stdout: `Applied migration(s) 1 to branch "${branch}" of ${postgresURL}; now at version 1.\n`,
+    });
     const { rows } = await pool.query("SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = $1", [branch]);
     expect(rows).toEqual([{ tables: 8 }]);
 

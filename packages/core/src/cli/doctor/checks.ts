@@ -64,6 +64,8 @@ export function originFindings({ config, production, trustHostExplicit }: Checke
           ? "AUTHLIB_URL is not set in production, and trustHost is on without AUTH_TRUSTED_HOSTS: any client can choose the host of the links authlib builds (sign-in emails, OAuth redirects)."
           : "AUTHLIB_URL is not set in production.",
         "set AUTHLIB_URL to the app's public URL (e.g. AUTHLIB_URL=https://app.example.com), or AUTH_TRUSTED_HOSTS to its host names.",
+        // Without trustHost, core's start-up check refuses the same thing as UntrustedHost.
+        unrestricted ? undefined : "UntrustedHost",
       ),
     ];
   }
@@ -101,14 +103,35 @@ export function providerFindings({ providers }: CheckedSetup): Finding[] {
   });
 }
 
+/** A stand-in secret of the minimum length, for checking the rest of a configuration whose secret was reported. */
+const PLACEHOLDER_SECRET = "x".repeat(MIN_SECRET_BYTES);
+
 /**
- * Whatever core's start-up check refuses (the first error it finds), unless a finding above already
- * says it: an app with this configuration answers every request with the configuration error page.
+ * The configuration with the problems already reported set aside (a placeholder secret and client id,
+ * the host trusted), so that core's start-up check, which stops at the first error, finds the next one.
+ */
+function withReportedProblemsSetAside(
+  setup: CheckedSetup,
+  already: readonly Finding[],
+): { config: AuthConfig; providers: ProviderConfig[] } {
+  const config: AuthConfig = { ...setup.config };
+  if (already.some((f) => f.type === "MissingSecret" || f.type === "WeakSecret")) config.secret = PLACEHOLDER_SECRET;
+  if (already.some((f) => f.type === "UntrustedHost")) config.trustHost = true;
+  const providers = setup.providers.map((provider) =>
+    isOAuthProvider(provider) && !provider.clientId ? { ...provider, clientId: "set-aside-by-doctor" } : provider,
+  );
+  return { config: { ...config, providers }, providers };
+}
+
+/**
+ * Whatever else core's start-up check refuses (the first error past the findings above): an app with
+ * this configuration answers every request with the configuration error page.
  */
 export function startupFindings(setup: CheckedSetup, already: readonly Finding[]): Finding[] {
+  const { config, providers } = withReportedProblemsSetAside(setup, already);
   let refused: { type: string; message: string } | undefined;
   try {
-    refused = assertConfig(setup.config, setup.providers, resolveSessionOptions(setup.config).strategy);
+    refused = assertConfig(config, providers, resolveSessionOptions(config).strategy);
   } catch (thrown) {
     refused = { type: "Configuration", message: `the configuration could not be read (${(thrown as Error)?.message ?? thrown})` };
   }

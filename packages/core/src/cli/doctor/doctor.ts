@@ -18,7 +18,7 @@ import { adapterFindings, hostedDatabaseFindings } from "./database.js";
 import { readEnvironment } from "./environment.js";
 import { error, type Finding, formatFinding, formatSummary } from "./findings.js";
 import { loadConfigModule } from "./load-config.js";
-import { peerFindings } from "./peers.js";
+import { databasePackagesInstalled, peerFindings } from "./peers.js";
 
 /** Options of {@link runDoctor}. */
 export interface DoctorOptions {
@@ -60,11 +60,11 @@ export async function diagnose(terminal: Terminal, options: DoctorOptions): Prom
   const findings: Finding[] = [...secretFindings(setup), ...originFindings(setup), ...providerFindings(setup)];
   findings.push(...startupFindings(setup, findings));
   const databaseURL = readEnv(env, "AUTHLIB_DATABASE_URL");
-  const peers = peerFindings(setup.providers, databaseURL, terminal.cwd);
-  findings.push(...peers);
-  const hosted =
-    databaseURL !== undefined && peers.length === 0 ? await hostedDatabaseFindings(databaseURL, readEnv(env, "AUTHLIB_BRANCH")) : [];
+  findings.push(...peerFindings(setup.providers, databaseURL, terminal.cwd));
+  const probe = databaseURL !== undefined && databasePackagesInstalled(databaseURL, terminal.cwd);
+  const hosted = probe ? await hostedDatabaseFindings(databaseURL, readEnv(env, "AUTHLIB_BRANCH")) : [];
   findings.push(...hosted);
+  // The adapter's read would fail for the reason just given: said once.
   if (config.adapter && hosted.length === 0) findings.push(...(await adapterFindings(config.adapter)));
   return { findings, header: headerOf(environment.file, options.config, production) };
 }

@@ -28,6 +28,11 @@ export function driverFor(databaseURL: string): string {
   return /^postgres(ql)?:\/\//.test(databaseURL) ? "pg" : "@electric-sql/pglite";
 }
 
+/** True when the hosted database's package and the driver for `databaseURL` are both installed. */
+export function databasePackagesInstalled(databaseURL: string, cwd: string): boolean {
+  return isInstalled(DB_PACKAGE, cwd) && isInstalled(driverFor(databaseURL), cwd);
+}
+
 /** A missing optional peer, per feature that needs it. */
 export function peerFindings(providers: readonly ProviderConfig[], databaseURL: string | undefined, cwd: string): Finding[] {
   const needs: Array<[string, string]> = [];
