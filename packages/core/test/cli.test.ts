@@ -8,6 +8,8 @@ import { cp, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatFinding, formatSummary } from "../src/cli/doctor/findings.js";
+import { colourAllowed, paint } from "../src/cli/terminal.js";
 import { freePort, REPO_ROOT, runAuthlib, type TempApp, tempApp } from "./helpers/cli.js";
 
 const BASE64URL_32_BYTES = /^[A-Za-z0-9_-]{43}$/;
@@ -41,6 +43,24 @@ describe("authlib: usage and exit codes", () => {
     const force = await runAuthlib(["secret", "--force"]);
     expect(force.code).toBe(2);
     expect(force.stderr).toMatch(/^authlib: --force only goes with --append <file>\n/);
+  });
+});
+
+describe("colour: only on a terminal, never with NO_COLOR", () => {
+  it("is allowed on a TTY without NO_COLOR (an empty NO_COLOR counts as unset), and nowhere else", () => {
+    expect(colourAllowed(true, {})).toBe(true);
+    expect(colourAllowed(true, { NO_COLOR: "" })).toBe(true);
+    expect(colourAllowed(true, { NO_COLOR: "1" })).toBe(false);
+    expect(colourAllowed(false, {})).toBe(false);
+    expect(colourAllowed(undefined, {})).toBe(false);
+  });
+
+  it("paints findings only when allowed", () => {
+    const finding = { level: "error" as const, problem: "Broken.", fix: "mend it." };
+    expect(formatFinding({ colour: false }, finding)).toBe("error: Broken. Fix: mend it.\n");
+    expect(formatFinding({ colour: true }, finding)).toBe("\u001b[31merror\u001b[0m: Broken. \u001b[2mFix:\u001b[0m mend it.\n");
+    expect(paint({ colour: false }, "green", "ok")).toBe("ok");
+    expect(formatSummary({ colour: false }, [finding, { ...finding, level: "warning" }])).toBe("1 error, 1 warning.\n");
   });
 });
 
