@@ -50,6 +50,24 @@ describe("authlib doctor without a database", () => {
     );
   });
 
+  it("a config module exporting a function (as FrameworkAuth$ takes) is called with ev.env over the doctor's environment", async () => {
+    await writeFile(join(app.dir, ".env"), `AUTH_SECRET=${STRONG_SECRET}\nCORP_CLIENT=corp-app\nAUTH_CORP_SECRET=corp-secret\n`);
+    await writeFile(
+      join(app.dir, "qwik-config.mjs"),
+      `export default (ev) => ({
+  providers: [{ id: "corp", name: "Corp", type: "oidc", issuer: "https://sso.corp.example", clientId: ev.env.get("CORP_CLIENT") }],
+});
+`,
+    );
+    const run = await runAuthlib(["doctor", "--config", "qwik-config.mjs"], { cwd: app.dir });
+    expect(run).toMatchObject({ code: 0, stdout: `${header(false, "qwik-config.mjs")}ok: no problems found.\n` });
+
+    await writeFile(join(app.dir, ".env"), `AUTH_SECRET=${STRONG_SECRET}\nAUTH_CORP_SECRET=corp-secret\n`);
+    const without = await runAuthlib(["doctor", "--config", "qwik-config.mjs"], { cwd: app.dir });
+    expect(without.code).toBe(1);
+    expect(without.stdout).toContain('error: Provider "corp" has no client id. Fix: set AUTH_CORP_ID (or `clientId` in its options).\n');
+  });
+
   it("a config module that cannot be loaded, or exports no config: one error line, exit 1", async () => {
     await writeFile(join(app.dir, ".env"), `AUTH_SECRET=${STRONG_SECRET}\n`);
     const missing = await runAuthlib(["doctor", "--config", "nowhere.mjs"], { cwd: app.dir });
