@@ -4,6 +4,7 @@
  * (exit 0), one with warnings only (exit 0), a broken one (exit 1, one line per problem with its fix),
  * and a config module that cannot be loaded.
  */
+import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import pg from "pg";
@@ -158,7 +159,17 @@ describe.skipIf(!(await postgresAnswers()))("authlib doctor with a database (Pos
     app = await tempApp(["@authlib/hosted-db-adapter", "pg"]);
     await writeFile(
       join(app.dir, ".env"),
-      `NODE_ENV=production\nAUTH_SECRET=${STRONG_SECRET}\nAUTHLIB_URL=https://app.example.com\nAUTH_CORP_ID=corp-app\nAUTH_CORP_SECRET=corp-secret\n`,
+      [
+        "NODE_ENV=production",
+        `AUTH_SECRET=${STRONG_SECRET}`,
+        "AUTHLIB_URL=https://app.example.com",
+        "AUTH_CORP_ID=corp-app",
+        "AUTH_CORP_SECRET=corp-secret",
+        // Read by the app's own HostedDbClient too: the doctor exports .env to the module's process.env.
+        `AUTHLIB_DATABASE_URL=${postgresURL}`,
+        `AUTHLIB_BRANCH=${branch}`,
+        "",
+      ].join("\n"),
     );
     // The app's configuration: the hosted-db adapter (its client reads AUTHLIB_DATABASE_URL) and an OIDC provider.
     await writeFile(
@@ -178,8 +189,7 @@ export const authConfig = {
   });
 
   it("before migrating: the pending migration is an error (said once, not again for the adapter); after: no problems, exit 0", async () => {
-    const env = { AUTHLIB_DATABASE_URL: postgresURL, AUTHLIB_BRANCH: branch };
-    const before = await runAuthlib(["doctor", "--config", "auth.config.mjs"], { cwd: app.dir, env });
+    const before = await runAuthlib(["doctor", "--config", "auth.config.mjs"], { cwd: app.dir });
     expect(before.code).toBe(1);
     expect(before.stdout.split("\n").slice(1)).toEqual([
       `error: Branch "${branch}" of ${postgresURL} lacks migration(s) 1: the adapter's queries fail until they are applied. Fix: run \`npx authlib db migrate\` (once per deploy).`,
@@ -187,9 +197,11 @@ export const authConfig = {
       "",
     ]);
 
+    const env = { AUTHLIB_DATABASE_URL: postgresURL, AUTHLIB_BRANCH: branch };
     expect((await runAuthlib(["db", "migrate"], { cwd: app.dir, env })).code).toBe(0);
     // The app's config opened a pool; the doctor still exits once its report is written.
-    const after = await runAuthlib(["doctor", "--config", "auth.config.mjs"], { cwd: app.dir, env });
+    const after = await runAuthlib(["doctor", "--config", "auth.config.mjs"], { cwd: app.dir });
+    expect(existsSync(join(app.dir, ".authlib-db"))).toBe(false);
     expect(after).toMatchObject({ code: 0, stderr: "" });
     expect(after.stdout).toBe(`${header(true, "auth.config.mjs")}ok: no problems found.\n`);
   }, 60_000);

@@ -15,7 +15,7 @@ import type { AuthConfig } from "../../types.js";
 import { paint, type Terminal } from "../terminal.js";
 import { type CheckedSetup, originFindings, providerFindings, secretFindings, startupFindings } from "./checks.js";
 import { adapterFindings, hostedDatabaseFindings } from "./database.js";
-import { readEnvironment } from "./environment.js";
+import { exportToProcess, readEnvironment } from "./environment.js";
 import { error, type Finding, formatFinding, formatSummary } from "./findings.js";
 import { loadConfigModule } from "./load-config.js";
 import { databasePackagesInstalled, peerFindings } from "./peers.js";
@@ -41,6 +41,7 @@ export async function diagnose(terminal: Terminal, options: DoctorOptions): Prom
 
   let appConfig: AuthConfig = { providers: [] };
   if (options.config !== undefined) {
+    if (terminal.env === process.env) exportToProcess(environment.fileValues, process.env);
     const loaded = await loadConfigModule(options.config, terminal.cwd, env);
     if (!loaded.ok)
       return { findings: [error(loaded.problem, loaded.fix)], header: headerOf(environment.file, options.config, production) };

@@ -14,6 +14,8 @@ export interface DoctorEnvironment {
   env: Record<string, string | undefined>;
   /** The env file read, relative to the working directory as given; `undefined` when none was. */
   file: string | undefined;
+  /** The values the env file defines. */
+  fileValues: Record<string, string>;
 }
 
 /**
@@ -30,8 +32,19 @@ export async function readEnvironment(
   try {
     text = await readFile(resolve(cwd, path), "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" && file === undefined) return { env: { ...processEnv }, file: undefined };
+    if ((error as NodeJS.ErrnoException).code === "ENOENT" && file === undefined)
+      return { env: { ...processEnv }, file: undefined, fileValues: {} };
     throw new Error(`cannot read the env file ${path} (${(error as NodeJS.ErrnoException).code ?? "unreadable"})`);
   }
-  return { env: { ...parseEnv(text), ...processEnv }, file: path };
+  const fileValues = parseEnv(text) as Record<string, string>;
+  return { env: { ...fileValues, ...processEnv }, file: path, fileValues };
+}
+
+/**
+ * Puts the env file's values into this process's environment where unset (as `node --env-file` does),
+ * so that the app's config module, which may read `process.env` itself (a database client does), sees
+ * the environment the doctor checks.
+ */
+export function exportToProcess(fileValues: Readonly<Record<string, string>>, target: Record<string, string | undefined>): void {
+  for (const [name, value] of Object.entries(fileValues)) if (target[name] === undefined) target[name] = value;
 }
