@@ -44,15 +44,14 @@ export function secretByteLength(secret: string): number {
 
 /**
  * `WeakSecret` when, in production, a secret of the rotation list is shorter than
- * {@link MIN_SECRET_BYTES}. The message says which entry (by position), never the secret itself.
+ * {@link MIN_SECRET_BYTES}. The message says which entry (by position in a list), never the secret.
  */
 export function weakSecretError(secrets: readonly unknown[], nodeEnv: string | undefined): WeakSecret | undefined {
   if (nodeEnv !== "production") return undefined;
-  const index = secrets.findIndex((s) => typeof s === "string" && s.length > 0 && secretByteLength(s) < MIN_SECRET_BYTES);
-  if (index === -1) return undefined;
-  const which = secrets.length > 1 ? `Secret #${index + 1} of the rotation list` : "The secret (AUTH_SECRET or `secret`)";
+  const index = secrets.findIndex((s) => typeof s === "string" && s && secretByteLength(s) < MIN_SECRET_BYTES);
+  if (index < 0) return undefined;
   return new WeakSecret(
-    `${which} is ${secretByteLength(secrets[index] as string)} bytes long; production needs at least ${MIN_SECRET_BYTES} random bytes. Generate one with \`npx authlib secret\`.`,
+    `The secret${secrets.length > 1 ? ` #${index + 1}` : ""} has ${secretByteLength(secrets[index] as string)} bytes; production needs ${MIN_SECRET_BYTES}: \`npx authlib secret\`.`,
   );
 }
 
@@ -86,9 +85,7 @@ export function assertConfig(config: AuthConfig, providers: ProviderConfig[], st
     ids.add(provider.id);
 
     if (isOAuthProvider(provider) && (typeof provider.clientId !== "string" || provider.clientId === "")) {
-      return new InvalidProvider(
-        `Provider "${provider.id}" has no client id: set ${providerEnvPrefix(provider.id)}ID (read by setEnvDefaults and the framework integrations) or \`clientId\`.`,
-      );
+      return new InvalidProvider(`Provider "${provider.id}" has no client id: set ${providerEnvPrefix(provider.id)}ID or \`clientId\`.`);
     }
     if (isOAuthProvider(provider) && !provider.issuer) {
       for (const key of ["authorization", "token", "userinfo"] as const) {

@@ -18,7 +18,7 @@ const warnings: Record<WarningCode, string> = {
   "pkce-unverified":
     "A provider has PKCE without state in its checks, and its metadata does not list S256 in code_challenge_methods_supported: authlib added the state check. Add state to its checks to silence this.",
   "userinfo-unavailable":
-    "An OIDC provider's ID token lacks email or name, and its userinfo endpoint did not answer usably: the sign-in went on with the ID token's claims. Set `idToken: true` on the provider to skip the request, or `idToken: false` to require it.",
+    "An ID token lacked email or name and userinfo failed: signed in with the ID token's claims. Set the provider's idToken (true: skip userinfo).",
   "sessions-not-ended":
     "An unproven address moved to the user who proved it, but the adapter has no deleteSessionsByUserId: the previous holder's sessions go on (without the address).",
 };

@@ -24,7 +24,7 @@ export interface ProfileSource {
   /** The callback parameters (Apple posts the user's name as `user` on the first sign-in). */
   params: URLSearchParams;
   /** Where a failed optional userinfo request is said (`userinfo-unavailable`). */
-  logger?: Pick<LoggerInstance, "warn" | "debug">;
+  logger?: Pick<LoggerInstance, "warn">;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -80,13 +80,11 @@ export function userinfoMode(source: ProfileSource, claims: Record<string, unkno
 
 /** The userinfo response for an `oidc` sign-in; in `"complete"` mode, `undefined` (logged) when it fails. */
 async function oidcUserinfo(source: ProfileSource, mode: "required" | "complete"): Promise<Profile | undefined> {
-  if (mode === "required") return userinfoForOidc(source);
   try {
     return await userinfoForOidc(source);
   } catch (error) {
+    if (mode === "required") throw error;
     source.logger?.warn("userinfo-unavailable");
-    source.logger?.debug("oauth: the userinfo request failed", { provider: source.provider.id, error: (error as Error)?.message });
-    return undefined;
   }
 }
 

@@ -135,7 +135,7 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
       // The password was right (authorize() accepted it): telling the user to check it would be wrong, and
       // only the operator can fix this, so it is a configuration error with the fix in the log.
       throw new UnknownCredentialsUser(
-        `authorize() of provider "${options.provider?.id ?? "credentials"}" returned a user that the adapter does not know (neither its id nor its email), and database sessions must point at a stored user. Create the user in the adapter first (\`adapter.createUser\`, e.g. at sign-up), return the stored user's id from authorize(), or use \`session: { strategy: "jwt" }\`.`,
+        "authorize() returned a user the adapter does not know (by id or email); database sessions need a stored user. Create the user in the adapter first (`adapter.createUser`, e.g. at sign-up), or use JWT sessions.",
       );
     }
     return found;
