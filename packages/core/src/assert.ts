@@ -14,6 +14,7 @@ import {
   webAuthnMethods,
 } from "./adapter-capabilities.js";
 import type { Adapter } from "./adapters.js";
+import { processEnv, providerEnvPrefix, readEnv } from "./env.js";
 import {
   type AuthError,
   DuplicateConditionalUI,
@@ -26,11 +27,33 @@ import {
   MissingSecret,
   MissingWebAuthnAutocomplete,
   UntrustedHost,
+  WeakSecret,
 } from "./errors.js";
 import { checkOriginConfig } from "./http/origin.js";
 import { isOAuthProvider, isRefreshingProvider } from "./provider-kind.js";
 import type { ProviderConfig } from "./providers/types.js";
 import type { AuthConfig, SessionStrategy } from "./types.js";
+
+/** The shortest secret accepted in production, in bytes (UTF-8): what `npx authlib secret` prints is 32 random bytes. */
+export const MIN_SECRET_BYTES = 32;
+
+/** The length of a secret in bytes, as key derivation sees it (UTF-8). */
+export function secretByteLength(secret: string): number {
+  return new TextEncoder().encode(secret).byteLength;
+}
+
+/**
+ * `WeakSecret` when, in production, a secret of the rotation list is shorter than
+ * {@link MIN_SECRET_BYTES}. The message says which entry (by position in a list), never the secret.
+ */
+export function weakSecretError(secrets: readonly unknown[], nodeEnv: string | undefined): WeakSecret | undefined {
+  if (nodeEnv !== "production") return undefined;
+  const index = secrets.findIndex((s) => typeof s === "string" && s && secretByteLength(s) < MIN_SECRET_BYTES);
+  if (index < 0) return undefined;
+  return new WeakSecret(
+    `The secret${secrets.length > 1 ? ` #${index + 1}` : ""} has ${secretByteLength(secrets[index] as string)} bytes; production needs ${MIN_SECRET_BYTES}: \`npx authlib secret\`.`,
+  );
+}
 
 function hasEndpoint(value: unknown): boolean {
   return typeof value === "string" || (typeof value === "object" && value !== null && typeof (value as { url?: unknown }).url === "string");
@@ -48,8 +71,10 @@ export function assertConfig(config: AuthConfig, providers: ProviderConfig[], st
   }
   const secrets = Array.isArray(config.secret) ? config.secret : [config.secret];
   if (!secrets.some((s) => typeof s === "string" && s.length > 0)) {
-    return new MissingSecret("No secret is configured. Set AUTH_SECRET (e.g. `openssl rand -base64 33`) or `secret` in the config.");
+    return new MissingSecret("No secret is configured. Set AUTH_SECRET (e.g. `npx authlib secret`) or `secret` in the config.");
   }
+  const weak = weakSecretError(secrets, readEnv(processEnv(), "NODE_ENV"));
+  if (weak) return weak;
 
   const ids = new Set<string>();
   for (const provider of providers) {
@@ -59,6 +84,9 @@ export function assertConfig(config: AuthConfig, providers: ProviderConfig[], st
     if (ids.has(provider.id)) return new InvalidProvider(`Two providers share the id "${provider.id}". Give one of them another \`id\`.`);
     ids.add(provider.id);
 
+    if (isOAuthProvider(provider) && (typeof provider.clientId !== "string" || provider.clientId === "")) {
+      return new InvalidProvider(`Provider "${provider.id}" has no client id: set ${providerEnvPrefix(provider.id)}ID or \`clientId\`.`);
+    }
     if (isOAuthProvider(provider) && !provider.issuer) {
       for (const key of ["authorization", "token", "userinfo"] as const) {
         if (key === "userinfo" && provider.type === "oidc") continue;

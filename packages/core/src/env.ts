@@ -150,8 +150,13 @@ function resolveBasePath(url: string | undefined, configured: string | undefined
   return fromUrl ?? DEFAULT_BASE_PATH;
 }
 
+/** The prefix of a provider's env variables: `AUTH_<ID>_`, the id upper-cased with `-` as `_`. */
+export function providerEnvPrefix(providerId: string): string {
+  return `AUTH_${providerId.toUpperCase().replace(/-/g, "_")}_`;
+}
+
 function withProviderEnv(env: EnvSource, provider: ProviderConfig, original: unknown): ProviderConfig {
-  const prefix = `AUTH_${provider.id.toUpperCase().replace(/-/g, "_")}_`;
+  const prefix = providerEnvPrefix(provider.id);
   const read = (suffix: string) => readEnv(env, prefix + suffix);
   if (isOAuthProvider(provider)) {
     const fromEnv = { clientId: read("ID"), clientSecret: read("SECRET"), issuer: read("ISSUER") };

@@ -46,7 +46,9 @@ export type ErrorType =
   | "InvalidIdTokenClaim"
   | "UnsupportedTokenType"
   | "SessionDataTooLarge"
-  | "SessionDataTooDeep";
+  | "SessionDataTooDeep"
+  | "WeakSecret"
+  | "UnknownCredentialsUser";
 
 /** Where an error sends the user: the sign-in page (`"signIn"`) or the error page (`"error"`). */
 export type ErrorPageKind = "signIn" | "error";
@@ -225,7 +227,10 @@ export class UnsupportedStrategy extends AuthError {
   static override type: ErrorType = "UnsupportedStrategy";
 }
 
-/** The provider id is unknown, or the provider cannot handle this route. */
+/**
+ * The provider id is unknown, or the provider cannot handle this route; at start-up: a provider's id is
+ * invalid or taken twice, or an OAuth/OIDC provider has no client id (`AUTH_<ID>_ID` or `clientId`).
+ */
 export class InvalidProvider extends AuthError {
   static override type: ErrorType = "InvalidProvider";
 }
@@ -332,6 +337,24 @@ export class SessionDataTooLarge extends AuthError {
 /** `POST /session` carried `data` nested deeper than the limit (answered with HTTP 400). */
 export class SessionDataTooDeep extends AuthError {
   static override type: ErrorType = "SessionDataTooDeep";
+}
+
+/**
+ * In production (`NODE_ENV=production`), a secret (any of a rotation list) is shorter than 32 bytes.
+ * Reported at start-up; generate one with `npx authlib secret`.
+ */
+export class WeakSecret extends AuthError {
+  static override type: ErrorType = "WeakSecret";
+}
+
+/**
+ * A credentials provider's `authorize()` returned a user that the adapter does not know (neither its id
+ * nor its email), while sessions are kept in the database: a session row must point at a stored user.
+ * The app creates the user in the adapter first (`adapter.createUser`, e.g. at sign-up), or keeps
+ * credentials sessions as JWTs. A server-side mistake, so the user sees the configuration error page.
+ */
+export class UnknownCredentialsUser extends AuthError {
+  static override type: ErrorType = "UnknownCredentialsUser";
 }
 
 /** Error types whose name may be shown to the user; every other error is reported as `Configuration`. */

@@ -18,6 +18,8 @@ const warnings: Record<WarningCode, string> = {
     "trustHost is on without AUTHLIB_URL (config.url) or trustedHosts (AUTH_TRUSTED_HOSTS): any client can choose the host of the links authlib builds (sign-in emails, OAuth redirects), so they can be poisoned unless your proxy overwrites Host and X-Forwarded-Host. Set AUTHLIB_URL, or AUTH_TRUSTED_HOSTS.",
   "pkce-unverified":
     "A provider has PKCE without state in its checks, and its metadata does not list S256 in code_challenge_methods_supported: authlib added the state check. Add state to its checks to silence this.",
+  "userinfo-unavailable":
+    "An ID token lacked email or name and userinfo failed: signed in with the ID token's claims. Set the provider's idToken (true: skip userinfo).",
   "sessions-not-ended":
     "An unproven address moved to the user who proved it, but the adapter has no deleteSessionsByUserId: the previous holder's sessions go on (without the address).",
   "rate-limited": "A rate limit refused a request (RateLimited).",

@@ -185,7 +185,8 @@ export type WarningCode =
   | "trust-host-unrestricted"
   | "pkce-unverified"
   | "sessions-not-ended"
-  | "rate-limited";
+  | "rate-limited"
+  | "userinfo-unavailable";
 
 /** Where the session is kept. */
 export type SessionStrategy = "jwt" | "database";

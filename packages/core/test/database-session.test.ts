@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import Credentials from "../src/providers/credentials.js";
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
@@ -67,10 +67,21 @@ describe("database sessions through Auth()", () => {
     expect((await client.session())?.userId).toBe(user.id);
   });
 
-  it("a credentials user unknown to the adapter is a CredentialsSignin failure, not a crash", async () => {
+  it("a credentials user unknown to the adapter ends on the configuration error, and the log says to create it first", async () => {
     const { client } = await setup();
-    const response = await signIn(client, "stranger@example.com");
-    expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=CredentialsSignin&code=credentials");
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
+    try {
+      const response = await signIn(client, "stranger@example.com");
+      // Not "check the details you provided": the password was right, only the operator can fix this.
+      expect(response.headers.get("location")).toBe("http://localhost:3000/auth/error?error=Configuration");
+    } finally {
+      spy.mockRestore();
+    }
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/^\[authlib\]\[error\] UnknownCredentialsUser: authorize\(\) returned a user the adapter does not know/);
+    expect(logged[0]).toContain("Create the user in the adapter first (`adapter.createUser`");
+    expect(logged[0]).not.toContain("stranger@example.com");
     expect(await client.session()).toBeNull();
   });
 

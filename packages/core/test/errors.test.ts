@@ -44,6 +44,9 @@ const errorTypes: ErrorType[] = [
   "UnsupportedTokenType",
   "SessionDataTooLarge",
   "SessionDataTooDeep",
+  // Issue 17: start-up and newcomer failures.
+  "WeakSecret",
+  "UnknownCredentialsUser",
 ];
 const signInKind = new Set([
   "RateLimited",
@@ -60,8 +63,8 @@ const signInKind = new Set([
 ]);
 
 describe("error classes", () => {
-  it("has the 32 error types of the reference library plus RateLimited, the origin work's two and issue 19's five", () =>
-    expect(new Set(errorTypes).size).toBe(40));
+  it("has the 32 error types of the reference library plus RateLimited, the origin work's two, issue 19's five and issue 17's two", () =>
+    expect(new Set(errorTypes).size).toBe(42));
 
   it.each(errorTypes)("%s: instanceof AuthError, its own type and name, cause.err kept", (type) => {
     const ErrorClass = (errors as unknown as Record<string, typeof AuthError>)[type];
@@ -125,6 +128,9 @@ describe("error classes", () => {
     expect(isClientSafeError(new errors.ProviderResponseTooLarge())).toBe(true);
     expect(isClientSafeError(new errors.SessionDataTooDeep())).toBe(false);
     expect(isClientSafeError(new errors.AdapterError())).toBe(false);
+    // The operator's mistakes: the user sees the configuration error page, the log has the fix.
+    expect(isClientSafeError(new errors.WeakSecret())).toBe(false);
+    expect(isClientSafeError(new errors.UnknownCredentialsUser())).toBe(false);
     expect(isClientSafeError(new Error("x"))).toBe(false);
   });
 });

@@ -1,12 +1,14 @@
 /**
- * The `authlib-db import-authjs` subcommand: parses its options, runs `importFromAuthjs` into the branch
- * and prints what was copied. Kept apart from cli.ts so the command table stays a few lines.
+ * The `import-authjs` database command (`authlib db import-authjs`, `authlib-db import-authjs`): parses
+ * its options, runs `importFromAuthjs` into the branch and prints what was copied. A failure is one line
+ * (no stack), as for the other database commands.
  *
  * @module import-authjs-command
  */
 import { parseArgs } from "node:util";
 import { HostedDbClient } from "./client.js";
-import { HostedDbError } from "./errors.js";
+import { firstLine } from "./connection-failure.js";
+import type { CommandNames, CommandOutput } from "./db-commands.js";
 import { type AuthjsTables, importFromAuthjs } from "./import-authjs.js";
 
 /** The subcommand's help, appended to the CLI's usage. */
@@ -23,19 +25,17 @@ import-authjs      Copy users, accounts, sessions and authenticators from Auth.j
  * Runs `authlib-db import-authjs` with the arguments after the subcommand name; resolves to the exit code
  * (0 done, 1 failed, 2 bad usage). Nothing is written unless everything is.
  */
-export async function runImportAuthjs(args: readonly string[]): Promise<number> {
+export async function runImportAuthjs(args: readonly string[], io: CommandOutput, names: CommandNames): Promise<number> {
   let values: ReturnType<typeof parseImportArgs>["values"];
   try {
     ({ values } = parseImportArgs(args));
   } catch (error) {
-    process.stderr.write(`authlib-db import-authjs: ${error instanceof Error ? error.message : String(error)}\n${IMPORT_AUTHJS_USAGE}`);
+    io.err(`${names.prefix} import-authjs: ${error instanceof Error ? error.message : String(error)}\n${IMPORT_AUTHJS_USAGE}`);
     return 2;
   }
   const tables = (values.tables ?? "pg-adapter") as AuthjsTables;
   if (!values.from || (tables !== "pg-adapter" && tables !== "xata")) {
-    process.stderr.write(
-      `authlib-db import-authjs: --from <postgres-url> is required; --tables is pg-adapter or xata\n${IMPORT_AUTHJS_USAGE}`,
-    );
+    io.err(`${names.prefix} import-authjs: --from <postgres-url> is required; --tables is pg-adapter or xata\n${IMPORT_AUTHJS_USAGE}`);
     return 2;
   }
   let client: HostedDbClient | undefined;
@@ -48,15 +48,15 @@ export async function runImportAuthjs(args: readonly string[]): Promise<number> 
       trustEmails: values["trust-emails"],
     });
     const line = (name: string, c: { read: number; imported: number }) => `  ${name}: ${c.imported} imported (${c.read} in Auth.js)\n`;
-    process.stdout.write(
+    io.out(
       `Imported from Auth.js (${tables}) into branch "${client.branch}":\n${line("users", result.users)}${line("accounts", result.accounts)}` +
         `${line("sessions", result.sessions)}${line("authenticators", result.authenticators)}` +
         `  pending sign-in links not carried over: ${result.pendingSignInLinks}\n`,
     );
     return 0;
   } catch (error) {
-    const message = error instanceof HostedDbError || !(error instanceof Error) ? String(error) : (error.stack ?? error.message);
-    process.stderr.write(`authlib-db: import-authjs failed: ${message}\n`);
+    // One line, no stack: the failure may be either database's (the source or the branch), so it is named as is.
+    io.err(`${names.prefix}: import-authjs failed: ${firstLine(error)}\n`);
     return 1;
   } finally {
     await client?.close();

@@ -2,7 +2,8 @@
  * `@authlib/hosted-db-adapter`: the hosted database (Postgres) for authlib. `HostedDbClient` connects
  * to PostgreSQL through `pg`, or runs an embedded PGlite database; `HostedDbAdapter` is the authlib
  * adapter over it; `hostedDbRateLimitStore` keeps rate-limit counters in it, shared by every instance;
- * `client.migrate()` / `npx authlib-db migrate` create the tables.
+ * `client.migrate()` / `npx authlib db migrate` create the tables (`npx authlib db status` shows where a
+ * branch stands).
  *
  * @example
  * ```ts
@@ -34,6 +35,7 @@ export {
   type ImportFromAuthjsOptions,
   importFromAuthjs,
 } from "./import-authjs.js";
+export { type AppliedMigration, type HostedDbMigrationStatus, migrationStatus } from "./migration-status.js";
 export { type HostedDbMigration, type HostedDbMigrationResult, migrations, runMigrations } from "./migrations.js";
 export {
   type HostedDbRateLimitStore,

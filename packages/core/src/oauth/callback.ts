@@ -96,7 +96,7 @@ export async function finishAuthorization(ctx: OAuthContext, params: URLSearchPa
   const tokens = toTokenSet(response);
   let profile: Awaited<ReturnType<typeof loadProfile>>;
   try {
-    profile = await loadProfile({ provider, server: tokenServer, client, response, tokens, params });
+    profile = await loadProfile({ provider, server: tokenServer, client, response, tokens, params, logger: ctx.logger });
   } catch (error) {
     throw callbackError(provider.id, error, `Loading the profile from provider "${provider.id}" failed.`);
   }

@@ -1,13 +1,14 @@
 /**
  * The user's profile at the provider: the validated ID token claims for `oidc` providers (merged with
- * the userinfo response when the provider configures `userinfo`), the userinfo endpoint for `oauth`.
+ * the userinfo response when `idToken` and the claims call for it, see {@link loadProfile}), the
+ * userinfo endpoint for `oauth`.
  *
  * @module oauth/userinfo
  */
 import * as oauth from "oauth4webapi";
 import { InvalidEndpoints, OAuthCallbackError } from "../errors.js";
 import type { OAuthConfig, TokenSet } from "../providers/types.js";
-import type { Profile } from "../types.js";
+import type { LoggerInstance, Profile } from "../types.js";
 import type { ResolvedServer } from "./discovery.js";
 import { endpointSearchParams, endpointUrl } from "./endpoints.js";
 import { requestOptions } from "./http.js";
@@ -22,6 +23,8 @@ export interface ProfileSource {
   tokens: TokenSet;
   /** The callback parameters (Apple posts the user's name as `user` on the first sign-in). */
   params: URLSearchParams;
+  /** Where a failed optional userinfo request is said (`userinfo-unavailable`). */
+  logger?: Pick<LoggerInstance, "warn">;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -29,9 +32,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The provider's profile of the signed-in user. For `oidc`, the ID token's claims are the profile; a
- * configured `userinfo` (URL or `request`) is fetched too and merged over them (its `sub` must match the
- * ID token's). For `oauth`, `userinfo.request` or a GET of the userinfo URL with the access token.
+ * The provider's profile of the signed-in user. For `oidc`, the ID token's claims are the profile, and
+ * the userinfo response is fetched and merged over them when {@link userinfoMode} says so; the ID
+ * token's `sub` is kept, and a userinfo `sub` that differs from it fails the sign-in (OIDC Core 5.3.2).
+ * For `oauth`, `userinfo.request` or a GET of the userinfo URL with the access token.
  */
 export async function loadProfile(source: ProfileSource): Promise<Profile> {
   const { provider } = source;
@@ -39,12 +43,49 @@ export async function loadProfile(source: ProfileSource): Promise<Profile> {
     const claims = oauth.getValidatedIdTokenClaims(source.response);
     if (!claims) throw new OAuthCallbackError(`Provider "${provider.id}" returned no ID token.`, { cause: { providerId: provider.id } });
     const profile: Profile = { ...claims };
-    if (provider.userinfo !== undefined) Object.assign(profile, await userinfoForOidc(source, claims.sub));
+    const mode = userinfoMode(source, claims);
+    const userinfo = mode === "skip" ? undefined : await oidcUserinfo(source, mode);
+    if (userinfo) {
+      if (userinfo.sub !== undefined && userinfo.sub !== claims.sub) {
+        throw new OAuthCallbackError("The userinfo subject differs from the ID token subject.", {
+          cause: { providerId: provider.id, claim: "sub" },
+        });
+      }
+      Object.assign(profile, userinfo, { sub: claims.sub });
+    }
     const appleUser = parseJsonObject(source.params.get("user"));
     if (appleUser && profile.user === undefined) profile.user = appleUser;
     return profile;
   }
   return userinfoForOAuth(source);
+}
+
+/**
+ * Whether an `oidc` sign-in asks the userinfo endpoint too, and whether its failure fails the sign-in:
+ * - `"required"`: `idToken: false` (the profile comes from userinfo, as in Auth.js), or a configured
+ *   `userinfo` (URL or `request`);
+ * - `"complete"` (the default): the ID token lacks `email` or `name` and the provider has a userinfo
+ *   endpoint (discovered). Many providers, oidc-provider's default among them, put only `sub` in the ID
+ *   token of the code flow and the rest in userinfo. A failing request is logged (`userinfo-unavailable`)
+ *   and the ID token's claims are used;
+ * - `"skip"`: `idToken: true`, or nothing is missing.
+ */
+export function userinfoMode(source: ProfileSource, claims: Record<string, unknown>): "required" | "complete" | "skip" {
+  const { provider } = source;
+  if (provider.idToken === true) return "skip";
+  if (provider.idToken === false || provider.userinfo !== undefined) return "required";
+  const incomplete = typeof claims.email !== "string" || typeof claims.name !== "string";
+  return incomplete && typeof source.server.as.userinfo_endpoint === "string" ? "complete" : "skip";
+}
+
+/** The userinfo response for an `oidc` sign-in; in `"complete"` mode, `undefined` (logged) when it fails. */
+async function oidcUserinfo(source: ProfileSource, mode: "required" | "complete"): Promise<Profile | undefined> {
+  try {
+    return await userinfoForOidc(source);
+  } catch (error) {
+    if (mode === "required") throw error;
+    source.logger?.warn("userinfo-unavailable");
+  }
 }
 
 function parseJsonObject(value: string | null): Record<string, unknown> | undefined {
@@ -79,16 +120,10 @@ function userinfoUrl(source: ProfileSource): URL {
   return url;
 }
 
-async function userinfoForOidc(source: ProfileSource, subject: string): Promise<Profile> {
+/** The userinfo of an `oidc` sign-in: `userinfo.request`, or the endpoint (its `sub` is compared by the caller). */
+async function userinfoForOidc(source: ProfileSource): Promise<Profile> {
   const fromHook = await runUserinfoRequest(source);
-  if (fromHook) {
-    if (fromHook.sub !== undefined && fromHook.sub !== subject) {
-      throw new OAuthCallbackError("The userinfo subject differs from the ID token subject.", {
-        cause: { providerId: source.provider.id },
-      });
-    }
-    return fromHook;
-  }
+  if (fromHook) return fromHook;
   const as: oauth.AuthorizationServer = { ...source.server.as, userinfo_endpoint: userinfoUrl(source).href };
   const response = await oauth.userInfoRequest(
     as,
@@ -96,7 +131,7 @@ async function userinfoForOidc(source: ProfileSource, subject: string): Promise<
     source.response.access_token,
     requestOptions(source.server.allowInsecure, source.server.maxResponseBytes),
   );
-  return (await oauth.processUserInfoResponse(as, source.client, subject, response)) as Profile;
+  return (await oauth.processUserInfoResponse(as, source.client, oauth.skipSubjectCheck, response)) as Profile;
 }
 
 async function userinfoForOAuth(source: ProfileSource): Promise<Profile> {

@@ -64,6 +64,15 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
    * Default 1 MiB (1048576).
    */
   maxResponseBytes?: number;
+  /**
+   * `oidc` only: where the profile comes from. Unset (the default): the ID token's claims, completed from
+   * the userinfo endpoint when they lack `email` or `name` (if that request fails, the sign-in goes on
+   * with the ID token's claims and logs `userinfo-unavailable`); `true`: the ID token's claims only, never
+   * a userinfo request; `false`: the userinfo response merged over the ID token's claims at every
+   * sign-in, and its failure fails the sign-in (as with a configured `userinfo`). The ID token's `sub`
+   * always wins: a userinfo response about another `sub` fails the sign-in (OIDC Core 5.3.2).
+   */
+  idToken?: boolean;
   /** Maps the provider's profile to a `User`. Its `id` becomes `providerAccountId`. */
   profile?: (profile: P, tokens: TokenSet) => Awaitable<User>;
   /** Picks what is stored of the token response in the account row. */

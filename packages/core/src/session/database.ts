@@ -4,7 +4,7 @@
  */
 import { requireCapability, type SessionStore } from "../adapter-capabilities.js";
 import type { AdapterSession } from "../adapters.js";
-import { CredentialsSignin, SessionTokenError } from "../errors.js";
+import { SessionTokenError, UnknownCredentialsUser } from "../errors.js";
 import { cookieNamesOf } from "../http/cookie-chunks.js";
 import { type Cookie, clearChunkedCookie, expiredCookie, incomingSessionCookieName, legacySessionCookieNames } from "../http/cookies.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
@@ -130,7 +130,13 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
   async credentialsUser(options, user) {
     const users = requireCapability(options.capabilities, "users");
     const found = (await users.getUser(user.id)) ?? (user.email ? await users.getUserByEmail(user.email.toLowerCase()) : null);
-    if (!found) throw new CredentialsSignin("authorize() returned a user the adapter does not know (neither its id nor its email).");
+    if (!found) {
+      // The password was right (authorize() accepted it): telling the user to check it would be wrong, and
+      // only the operator can fix this, so it is a configuration error with the fix in the log.
+      throw new UnknownCredentialsUser(
+        "authorize() returned a user the adapter does not know (by id or email); database sessions need a stored user. Create the user in the adapter first (`adapter.createUser`, e.g. at sign-up), or use JWT sessions.",
+      );
+    }
     return found;
   },
 

@@ -29,7 +29,7 @@ export interface SessionStrategyHandler {
   /**
    * The user a credentials sign-in (`authorize()`'s user) starts a session for. JWT: that user. Database:
    * the adapter's user with its id, else its email (a session row must point at a stored user); an
-   * unknown user is `CredentialsSignin`.
+   * unknown user is `UnknownCredentialsUser` (a configuration error: the password was right).
    */
   credentialsUser(options: InternalOptions, user: User & { id: string }): Promise<User | AdapterUser>;
   /** The signed-in user of this request, or `null` (used to link accounts). */

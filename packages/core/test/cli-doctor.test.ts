@@ -1,0 +1,208 @@
+/**
+ * `authlib doctor` as users run it: the built executable in a child process (run `npm run build`
+ * first), in a throwaway app folder with its own `.env`, config module and `node_modules`. A good setup
+ * (exit 0), one with warnings only (exit 0), a broken one (exit 1, one line per problem with its fix),
+ * and a config module that cannot be loaded.
+ */
+import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, runAuthlib, type TempApp, tempApp } from "./helpers/cli.js";
+
+const STRONG_SECRET = "doctor-test-secret-0123456789abcdefghijkl";
+
+/** The doctor's header line for an app folder with `.env`. */
+const header = (production: boolean, config?: string) =>
+  `authlib doctor: ${production ? "NODE_ENV=production" : "not production"}, env file .env, ${
+    config ? `config ${config}` : "no config module (environment only; pass --config <module> for providers and the adapter)"
+  }\n`;
+
+describe("authlib doctor without a database", () => {
+  let app: TempApp;
+  beforeAll(async () => {
+    app = await tempApp();
+  });
+  afterAll(() => app.remove());
+
+  it("a good production environment: no problems, exit 0", async () => {
+    await writeFile(join(app.dir, ".env"), `AUTH_SECRET=${STRONG_SECRET}\nAUTHLIB_URL=https://app.example.com\nNODE_ENV=production\n`);
+    const run = await runAuthlib(["doctor"], { cwd: app.dir });
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(run.stdout).toBe(`${header(true)}ok: no problems found.\n`);
+  });
+
+  it("warnings only (trustHost asked for without a host list, outside production): reported, exit 0", async () => {
+    await writeFile(join(app.dir, ".env"), `AUTH_SECRET=${STRONG_SECRET}\nAUTH_TRUST_HOST=true\n`);
+    const run = await runAuthlib(["doctor"], { cwd: app.dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      `${header(false)}warning: trustHost is on without AUTHLIB_URL or AUTH_TRUSTED_HOSTS: the host of the links authlib builds comes from request headers. Fix: set AUTHLIB_URL (one origin) or AUTH_TRUSTED_HOSTS (a list); keep trustHost alone only behind a proxy that overwrites Host and X-Forwarded-Host.\n0 errors, 1 warning.\n`,
+    );
+  });
+
+  it("the process env wins over .env, and a missing secret is an error with the command that fixes it", async () => {
+    await writeFile(join(app.dir, ".env"), "AUTHLIB_URL=https://app.example.com\n");
+    const run = await runAuthlib(["doctor"], { cwd: app.dir, env: { NODE_ENV: "production", AUTHLIB_URL: "https://other.example.com" } });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe(
+      `${header(true)}error: No secret is set: AUTH_SECRET is empty and the config has no \`secret\`. Fix: run \`npx authlib secret --append .env\` (or set AUTH_SECRET in your host's settings).\n1 error, 0 warnings.\n`,
+    );
+  });
+
+  it("a config module exporting a function (as FrameworkAuth$ takes) is called with ev.env over the doctor's environment", async () => {
+    await writeFile(join(app.dir, ".env"), `AUTH_SECRET=${STRONG_SECRET}\nCORP_CLIENT=corp-app\nAUTH_CORP_SECRET=corp-secret\n`);
+    await writeFile(
+      join(app.dir, "qwik-config.mjs"),
+      `export default (ev) => ({
+  providers: [{ id: "corp", name: "Corp", type: "oidc", issuer: "https://sso.corp.example", clientId: ev.env.get("CORP_CLIENT") }],
+});
+`,
+    );
+    const run = await runAuthlib(["doctor", "--config", "qwik-config.mjs"], { cwd: app.dir });
+    expect(run).toMatchObject({ code: 0, stdout: `${header(false, "qwik-config.mjs")}ok: no problems found.\n` });
+
+    await writeFile(join(app.dir, ".env"), `AUTH_SECRET=${STRONG_SECRET}\nAUTH_CORP_SECRET=corp-secret\n`);
+    const without = await runAuthlib(["doctor", "--config", "qwik-config.mjs"], { cwd: app.dir });
+    expect(without.code).toBe(1);
+    expect(without.stdout).toContain('error: Provider "corp" has no client id. Fix: set AUTH_CORP_ID (or `clientId` in its options).\n');
+  });
+
+  it("a config module that cannot be loaded, or exports no config: one error line, exit 1", async () => {
+    await writeFile(join(app.dir, ".env"), `AUTH_SECRET=${STRONG_SECRET}\n`);
+    const missing = await runAuthlib(["doctor", "--config", "nowhere.mjs"], { cwd: app.dir });
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toMatch(/^error: The config module nowhere\.mjs could not be loaded \(Cannot find module [^\n]+\)\. Fix: /m);
+
+    await writeFile(join(app.dir, "empty.mjs"), "export const somethingElse = 1;\n");
+    const empty = await runAuthlib(["doctor", "--config", "empty.mjs"], { cwd: app.dir });
+    expect(empty.code).toBe(1);
+    expect(empty.stdout).toContain(
+      "error: empty.mjs exports no AuthConfig (a default export or `authConfig` with a `providers` array). Fix: Export the configuration",
+    );
+  });
+});
+
+describe("authlib doctor on a broken setup", () => {
+  let app: TempApp;
+  afterAll(() => app?.remove());
+
+  it("reports every problem, one line each with its fix, and exits 1", async () => {
+    // The database package and driver are installed; nodemailer and @simplewebauthn/server are not.
+    app = await tempApp(["@authlib/hosted-db-adapter", "pg"]);
+    const port = await freePort();
+    await writeFile(
+      join(app.dir, ".env"),
+      [
+        "NODE_ENV=production",
+        "AUTH_SECRET=too-short",
+        "AUTH_TRUST_HOST=true",
+        "AUTH_CORP_SECRET=corp-secret",
+        `AUTHLIB_DATABASE_URL=postgres://app:db-password@127.0.0.1:${port}/app`,
+        "",
+      ].join("\n"),
+    );
+    await writeFile(
+      join(app.dir, "auth.config.mjs"),
+      `export default {
+  experimental: { enableWebAuthn: true },
+  providers: [
+    { id: "corp", name: "Corp SSO", type: "oidc", issuer: "https://sso.corp.example" },
+    { id: "mail", name: "Email", type: "email", server: "smtp://127.0.0.1:2525", sendVerificationRequest() {} },
+    { id: "passkey", name: "Passkey", type: "webauthn" },
+  ],
+};
+`,
+    );
+    const run = await runAuthlib(["doctor", "--config", "auth.config.mjs"], { cwd: app.dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe("");
+    expect(run.stdout.split("\n")).toEqual([
+      header(true, "auth.config.mjs").trimEnd(),
+      "error: The secret (AUTH_SECRET) is 9 bytes long; authlib needs at least 32 random bytes and refuses shorter ones in production. Fix: replace it with `npx authlib secret` (`npx authlib secret --append .env --force` rewrites AUTH_SECRET; existing sessions end).",
+      "error: AUTHLIB_URL is not set in production, and trustHost is on without AUTH_TRUSTED_HOSTS: any client can choose the host of the links authlib builds (sign-in emails, OAuth redirects). Fix: set AUTHLIB_URL to the app's public URL (e.g. AUTHLIB_URL=https://app.example.com), or AUTH_TRUSTED_HOSTS to its host names.",
+      'error: Provider "corp" has no client id. Fix: set AUTH_CORP_ID (or `clientId` in its options).',
+      "error: authlib refuses this configuration at start-up: MissingAdapter: Email sign-in needs a database adapter: set `adapter` in the config. Fix: change the configuration as the message says; until then every request ends on the configuration error page.",
+      'error: nodemailer is not installed, and the email provider "mail" sends mail over SMTP. Fix: npm install nodemailer',
+      'error: @simplewebauthn/server is not installed, and the passkey provider "passkey" verifies WebAuthn responses. Fix: npm install @simplewebauthn/server',
+      `error: cannot reach the database at postgres://app:***@127.0.0.1:${port}/app (connection refused). Fix: start the database, or correct AUTHLIB_DATABASE_URL (host, port, user, password, database).`,
+      "7 errors, 0 warnings.",
+      "",
+    ]);
+    expect(run.stdout).not.toContain("db-password");
+    expect(run.stdout).not.toContain("too-short");
+  });
+});
+
+const postgresURL = process.env.AUTHLIB_TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+
+async function postgresAnswers(): Promise<boolean> {
+  const probe = new pg.Client({ connectionString: postgresURL, connectionTimeoutMillis: 3000 });
+  try {
+    await probe.connect();
+    return true;
+  } catch {
+    console.warn(`Skipping "authlib doctor with a database": no server answered at ${postgresURL} (set AUTHLIB_TEST_DATABASE_URL).`);
+    return false;
+  } finally {
+    await probe.end().catch(() => {});
+  }
+}
+
+describe.skipIf(!(await postgresAnswers()))("authlib doctor with a database (PostgreSQL)", () => {
+  const branch = `doctor_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  let app: TempApp;
+  let pool: pg.Pool;
+  beforeAll(async () => {
+    pool = new pg.Pool({ connectionString: postgresURL });
+    app = await tempApp(["@authlib/hosted-db-adapter", "pg"]);
+    await writeFile(
+      join(app.dir, ".env"),
+      [
+        "NODE_ENV=production",
+        `AUTH_SECRET=${STRONG_SECRET}`,
+        "AUTHLIB_URL=https://app.example.com",
+        "AUTH_CORP_ID=corp-app",
+        "AUTH_CORP_SECRET=corp-secret",
+        // Read by the app's own HostedDbClient too: the doctor exports .env to the module's process.env.
+        `AUTHLIB_DATABASE_URL=${postgresURL}`,
+        `AUTHLIB_BRANCH=${branch}`,
+        "",
+      ].join("\n"),
+    );
+    // The app's configuration: the hosted-db adapter (its client reads AUTHLIB_DATABASE_URL) and an OIDC provider.
+    await writeFile(
+      join(app.dir, "auth.config.mjs"),
+      `import { HostedDbAdapter, HostedDbClient } from "@authlib/hosted-db-adapter";
+export const authConfig = {
+  adapter: HostedDbAdapter(new HostedDbClient()),
+  providers: [{ id: "corp", name: "Corp SSO", type: "oidc", issuer: "https://sso.corp.example" }],
+};
+`,
+    );
+  });
+  afterAll(async () => {
+    await pool.query(`DROP SCHEMA IF EXISTS "${branch}" CASCADE`);
+    await pool.end();
+    await app.remove();
+  });
+
+  it("before migrating: the pending migration is an error (said once, not again for the adapter); after: no problems, exit 0", async () => {
+    const before = await runAuthlib(["doctor", "--config", "auth.config.mjs"], { cwd: app.dir });
+    expect(before.code).toBe(1);
+    expect(before.stdout.split("\n").slice(1)).toEqual([
+      `error: Branch "${branch}" of ${postgresURL} lacks migration(s) 1: the adapter's queries fail until they are applied. Fix: run \`npx authlib db migrate\` (once per deploy).`,
+      "1 error, 0 warnings.",
+      "",
+    ]);
+
+    const env = { AUTHLIB_DATABASE_URL: postgresURL, AUTHLIB_BRANCH: branch };
+    expect((await runAuthlib(["db", "migrate"], { cwd: app.dir, env })).code).toBe(0);
+    // The app's config opened a pool; the doctor still exits once its report is written.
+    const after = await runAuthlib(["doctor", "--config", "auth.config.mjs"], { cwd: app.dir });
+    expect(existsSync(join(app.dir, ".authlib-db"))).toBe(false);
+    expect(after).toMatchObject({ code: 0, stderr: "" });
+    expect(after.stdout).toBe(`${header(true, "auth.config.mjs")}ok: no problems found.\n`);
+  }, 60_000);
+});

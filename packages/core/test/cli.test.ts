@@ -1,0 +1,271 @@
+/**
+ * The `authlib` command line as users run it: the built executable in a child process (run `npm run
+ * build` first). Usage and exit codes, `secret` (format, randomness, `--append`), and `db migrate` /
+ * `db status` on PGlite, on PostgreSQL and against a database that is down. `doctor` is in
+ * cli-doctor.test.ts.
+ */
+import { cp, readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatFinding, formatSummary } from "../src/cli/doctor/findings.js";
+import { colourAllowed, paint } from "../src/cli/terminal.js";
+import { freePort, REPO_ROOT, runAuthlib, type TempApp, tempApp } from "./helpers/cli.js";
+
+const BASE64URL_32_BYTES = /^[A-Za-z0-9_-]{43}$/;
+/** The ANSI escape character: output to a pipe must have none. */
+const ESCAPE = String.fromCharCode(0x1b);
+
+describe("authlib: usage and exit codes", () => {
+  it("help and --help print the usage on stdout with exit code 0", async () => {
+    for (const args of [["help"], ["--help"], ["-h"]]) {
+      const run = await runAuthlib(args);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^Usage: authlib <command> \[options\]\n/);
+      for (const command of ["secret", "db migrate|status", "doctor"]) expect(run.stdout).toContain(command);
+      expect(run.stderr).toBe("");
+    }
+  });
+
+  it("no command, an unknown command or an unknown option: the usage on stderr and exit code 2", async () => {
+    const none = await runAuthlib([]);
+    expect(none).toMatchObject({ code: 2, stdout: "" });
+    expect(none.stderr).toMatch(/^Usage: authlib/);
+
+    const unknown = await runAuthlib(["deploy"]);
+    expect(unknown).toMatchObject({ code: 2, stdout: "" });
+    expect(unknown.stderr).toMatch(/^authlib: unknown command "deploy"\n\nUsage: authlib/);
+
+    const option = await runAuthlib(["secret", "--length", "8"]);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toMatch(/^authlib: Unknown option '--length'/);
+
+    const force = await runAuthlib(["secret", "--force"]);
+    expect(force.code).toBe(2);
+    expect(force.stderr).toMatch(/^authlib: --force only goes with --append <file>\n/);
+  });
+});
+
+describe("colour: only on a terminal, never with NO_COLOR", () => {
+  it("is allowed on a TTY without NO_COLOR (an empty NO_COLOR counts as unset), and nowhere else", () => {
+    expect(colourAllowed(true, {})).toBe(true);
+    expect(colourAllowed(true, { NO_COLOR: "" })).toBe(true);
+    expect(colourAllowed(true, { NO_COLOR: "1" })).toBe(false);
+    expect(colourAllowed(false, {})).toBe(false);
+    expect(colourAllowed(undefined, {})).toBe(false);
+  });
+
+  it("paints findings only when allowed", () => {
+    const finding = { level: "error" as const, problem: "Broken.", fix: "mend it." };
+    expect(formatFinding({ colour: false }, finding)).toBe("error: Broken. Fix: mend it.\n");
+    expect(formatFinding({ colour: true }, finding)).toBe("\u001b[31merror\u001b[0m: Broken. \u001b[2mFix:\u001b[0m mend it.\n");
+    expect(paint({ colour: false }, "green", "ok")).toBe("ok");
+    expect(formatSummary({ colour: false }, [finding, { ...finding, level: "warning" }])).toBe("1 error, 1 warning.\n");
+  });
+});
+
+describe("authlib secret", () => {
+  let app: TempApp;
+  beforeAll(async () => {
+    app = await tempApp();
+  });
+  afterAll(() => app.remove());
+
+  it("prints 32 random bytes as base64url (43 characters), a different one every time, without colour", async () => {
+    const runs = await Promise.all(Array.from({ length: 6 }, () => runAuthlib(["secret"])));
+    const secrets = runs.map((run) => {
+      expect(run).toMatchObject({ code: 0, stderr: "" });
+      expect(run.stdout).not.toContain(ESCAPE);
+      expect(run.stdout.endsWith("\n")).toBe(true);
+      return run.stdout.trimEnd();
+    });
+    for (const secret of secrets) {
+      expect(secret).toMatch(BASE64URL_32_BYTES);
+      expect(Buffer.from(secret, "base64url")).toHaveLength(32);
+    }
+    expect(new Set(secrets).size).toBe(secrets.length);
+    // Not a fixed pattern: the six secrets together use many distinct characters.
+    expect(new Set(secrets.join("")).size).toBeGreaterThan(40);
+  });
+
+  it("--append creates a missing env file (mode 0600) and never prints the secret", async () => {
+    const run = await runAuthlib(["secret", "--append", "new.env"], { cwd: app.dir });
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(run.stdout).toBe("Created new.env with AUTH_SECRET (32 random bytes, base64url). Keep new.env out of version control.\n");
+    const text = await readFile(join(app.dir, "new.env"), "utf8");
+    expect(text).toMatch(/^AUTH_SECRET=[A-Za-z0-9_-]{43}\n$/);
+    expect(run.stdout).not.toContain(text.slice("AUTH_SECRET=".length).trim());
+    expect((await stat(join(app.dir, "new.env"))).mode & 0o777).toBe(0o600);
+  });
+
+  it("--append adds a line to an existing file, keeping its other lines (even without a final newline)", async () => {
+    const file = join(app.dir, ".env");
+    await writeFile(file, "# app settings\nDATABASE_URL=postgres://db/app");
+    const run = await runAuthlib(["secret", "--append", ".env"], { cwd: app.dir });
+    expect(run).toMatchObject({
+      code: 0,
+      stdout: "Added to .env: AUTH_SECRET (32 random bytes, base64url). Keep .env out of version control.\n",
+    });
+    expect(await readFile(file, "utf8")).toMatch(/^# app settings\nDATABASE_URL=postgres:\/\/db\/app\nAUTH_SECRET=[A-Za-z0-9_-]{43}\n$/);
+  });
+
+  it("keeps an existing AUTH_SECRET (exit 1) unless --force, which replaces only that line", async () => {
+    const file = join(app.dir, "keep.env");
+    const before = 'FIRST=1\nexport AUTH_SECRET="old-secret"\nLAST=2\n';
+    await writeFile(file, before);
+    const refused = await runAuthlib(["secret", "--append", "keep.env"], { cwd: app.dir });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toMatch(/^authlib: keep\.env already has an AUTH_SECRET; it was kept\. Use --force to replace it/);
+    expect(await readFile(file, "utf8")).toBe(before);
+
+    const forced = await runAuthlib(["secret", "--append", "keep.env", "--force"], { cwd: app.dir });
+    expect(forced).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Replaced in keep\.env: AUTH_SECRET/) });
+    expect(await readFile(file, "utf8")).toMatch(/^FIRST=1\nexport AUTH_SECRET=[A-Za-z0-9_-]{43}\nLAST=2\n$/);
+  });
+
+  it("fills an empty AUTH_SECRET= line without --force", async () => {
+    const file = join(app.dir, "empty.env");
+    await writeFile(file, "AUTH_SECRET=\nOTHER=x\n");
+    const run = await runAuthlib(["secret", "--append", "empty.env"], { cwd: app.dir });
+    expect(run.code).toBe(0);
+    expect(await readFile(file, "utf8")).toMatch(/^AUTH_SECRET=[A-Za-z0-9_-]{43}\nOTHER=x\n$/);
+  });
+});
+
+describe("authlib db on PGlite (a folder)", () => {
+  let app: TempApp;
+  beforeAll(async () => {
+    app = await tempApp();
+  });
+  afterAll(() => app.remove());
+
+  it("status shows pending migrations (exit 1), migrate applies them, status is then clean (exit 0)", async () => {
+    const url = `file://${join(app.dir, "db")}`;
+    const before = await runAuthlib(["db", "status", "--url", url]);
+    expect(before).toMatchObject({ code: 1, stderr: "" });
+    expect(before.stdout).toBe(
+      `Database: ${url}, branch "main"\nApplied:  none\nPending:  1 (run \`authlib db migrate\`)\nTables:   none\n`,
+    );
+
+    const migrate = await runAuthlib(["db", "migrate", "--url", url]);
+    expect(migrate).toMatchObject({
+      code: 0,
+      stderr: "",
+      stdout: `Applied migration(s) 1 to branch "main" of ${url}; now at version 1.\n`,
+    });
+
+    const after = await runAuthlib(["db", "status"], { env: { AUTHLIB_DATABASE_URL: url } });
+    expect(after).toMatchObject({ code: 0, stderr: "" });
+    expect(after.stdout).toMatch(/^Applied: {2}1 \(authlib tables, \d{4}-\d\d-\d\dT[\d:.]+Z\)$/m);
+    expect(after.stdout).toContain("Pending:  none\n");
+    expect(after.stdout).toContain(
+      "Tables:   authlib_accounts, authlib_authenticators, authlib_migrations, authlib_sessions, authlib_users, authlib_users_accounts, authlib_users_sessions, authlib_verificationTokens (8)\n",
+    );
+    // Four PGlite starts in child processes, the first writing a new database to disk.
+  }, 180_000);
+
+  it("an invalid branch is one line and exit code 1", async () => {
+    const run = await runAuthlib(["db", "status", "--url", "memory://", "--branch", "Bad Name"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^authlib: Invalid branch name "Bad Name": [^\n]+\n$/);
+  });
+});
+
+describe("authlib db against a database that is down", () => {
+  it("says so in one line with the password masked, exit code 1, no stack", async () => {
+    const port = await freePort();
+    const url = `postgres://tester:s3cret-pw@127.0.0.1:${port}/x`;
+    for (const command of ["migrate", "status"]) {
+      const run = await runAuthlib(["db", command, "--url", url]);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toBe(`authlib: cannot reach the database at postgres://tester:***@127.0.0.1:${port}/x (connection refused)\n`);
+    }
+    const fromEnv = await runAuthlib(["db", "migrate"], { env: { AUTHLIB_DATABASE_URL: url } });
+    expect(fromEnv.stderr).toBe(`authlib: cannot reach the database at postgres://tester:***@127.0.0.1:${port}/x (connection refused)\n`);
+  });
+
+  it("authlib-db, the adapter's old name, behaves the same", async () => {
+    const port = await freePort();
+    const run = await runAuthlib(["migrate", "--url", `postgres://tester:pw@127.0.0.1:${port}/x`], {
+      script: join(REPO_ROOT, "packages/hosted-db-adapter/dist/cli.js"),
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`authlib-db: cannot reach the database at postgres://tester:***@127.0.0.1:${port}/x (connection refused)\n`);
+  });
+});
+
+describe("authlib db without @authlib/hosted-db-adapter installed", () => {
+  let app: TempApp;
+  afterAll(() => app?.remove());
+
+  it("says what to install, in one line, exit code 1", async () => {
+    const manifest = JSON.parse(await readFile(join(REPO_ROOT, "packages/core/package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    // An app with @authlib/core (a copy, so nothing resolves from the repo) and its dependencies only.
+    app = await tempApp(Object.keys(manifest.dependencies));
+    const core = join(app.dir, "node_modules/@authlib/core");
+    await cp(join(REPO_ROOT, "packages/core/dist"), join(core, "dist"), { recursive: true });
+    await cp(join(REPO_ROOT, "packages/core/package.json"), join(core, "package.json"));
+    const run = await runAuthlib(["db", "migrate"], { cwd: app.dir, script: join(core, "dist/cli/main.js") });
+    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(run.stderr).toBe(
+      "authlib: the db commands come with @authlib/hosted-db-adapter, which is not installed: npm install @authlib/hosted-db-adapter\n",
+    );
+    // secret needs nothing more.
+    const secret = await runAuthlib(["secret"], { cwd: app.dir, script: join(core, "dist/cli/main.js") });
+    expect(secret.stdout.trimEnd()).toMatch(BASE64URL_32_BYTES);
+  });
+});
+
+const postgresURL = process.env.AUTHLIB_TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+
+async function postgresAnswers(): Promise<boolean> {
+  const probe = new pg.Client({ connectionString: postgresURL, connectionTimeoutMillis: 3000 });
+  try {
+    await probe.connect();
+    return true;
+  } catch {
+    console.warn(`Skipping "authlib db on PostgreSQL": no server answered at ${postgresURL} (set AUTHLIB_TEST_DATABASE_URL).`);
+    return false;
+  } finally {
+    await probe.end().catch(() => {});
+  }
+}
+
+describe.skipIf(!(await postgresAnswers()))("authlib db on PostgreSQL", () => {
+  const branch = `cli_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  let pool: pg.Pool;
+  beforeAll(() => {
+    pool = new pg.Pool({ connectionString: postgresURL });
+  });
+  afterAll(async () => {
+    await pool.query(`DROP SCHEMA IF EXISTS "${branch}" CASCADE`);
+    await pool.end();
+  });
+
+  it("status (pending), migrate, status (clean), migrate again (up to date), on a branch of its own", async () => {
+    const env = { AUTHLIB_DATABASE_URL: postgresURL, AUTHLIB_BRANCH: branch };
+    const before = await runAuthlib(["db", "status"], { env });
+    expect(before).toMatchObject({ code: 1, stderr: "" });
+    expect(before.stdout).toContain(`branch "${branch}"\nApplied:  none\nPending:  1`);
+
+    const migrate = await runAuthlib(["db", "migrate"], { env });
+    expect(migrate).toMatchObject({
+      code: 0,
+      stdout: `Applied migration(s) 1 to branch "${branch}" of ${postgresURL}; now at version 1.\n`,
+    });
+    const { rows } = await pool.query("SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = $1", [branch]);
+    expect(rows).toEqual([{ tables: 8 }]);
+
+    const after = await runAuthlib(["db", "status", "--branch", branch, "--url", postgresURL]);
+    expect(after).toMatchObject({ code: 0, stderr: "" });
+    expect(after.stdout).toContain("Pending:  none\n");
+    expect(after.stdout).toContain("(8)\n");
+
+    const again = await runAuthlib(["db", "migrate"], { env });
+    expect(again).toMatchObject({ code: 0, stdout: `Up to date: branch "${branch}" of ${postgresURL} is at version 1.\n` });
+  }, 60_000);
+});

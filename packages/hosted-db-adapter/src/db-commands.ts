@@ -1,0 +1,192 @@
+/**
+ * The database commands of the command line, `migrate` and `status`, and the probe `authlib doctor`
+ * uses. Run by `authlib db …` (the `authlib` command of @authlib/core, which loads this module when the
+ * package is installed) and by this package's own `authlib-db …`, which is the same thing under its old
+ * name.
+ *
+ * Every failure is one line on stderr and exit code 1, never a stack trace: a database that cannot be
+ * reached is `<program>: cannot reach the database at <url> (<reason>)`, with the password masked.
+ *
+ * @module db-commands
+ */
+import { parseArgs } from "node:util";
+import { type BaseClientOptions, HostedDbClient } from "./client.js";
+import { connectionFailureReason, firstLine } from "./connection-failure.js";
+import { HostedDbError } from "./errors.js";
+import { IMPORT_AUTHJS_USAGE, runImportAuthjs } from "./import-authjs-command.js";
+import { type HostedDbMigrationStatus, migrationStatus } from "./migration-status.js";
+
+/** Where a command writes: whole lines (or blocks) of text to stdout and stderr. */
+export interface CommandOutput {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** How the commands name themselves in usage and error lines. */
+export interface CommandNames {
+  /** The command as typed, for the usage text: `authlib db` or `authlib-db`. */
+  usage: string;
+  /** The prefix of error lines: `authlib` or `authlib-db`. */
+  prefix: string;
+}
+
+/** Seconds a `postgres://` connection may take before the commands give up (unless the URL says otherwise). */
+const CONNECT_TIMEOUT_SECONDS = 10;
+const ADDED_TIMEOUT = new RegExp(`[?&]connect_timeout=${CONNECT_TIMEOUT_SECONDS}$`);
+
+/** The usage text of the database commands. */
+export function dbUsage(names: CommandNames): string {
+  return `Usage: ${names.usage} <command> [options]
+
+Commands:
+  migrate            Create or upgrade the authlib tables of a branch (safe to run again)
+  status             Show applied and pending migrations and the branch's tables
+                     (exit code 1 when migrations are pending)
+
+Options:
+  --url <url>        postgres://…, file://<folder> or memory:// (default: $AUTHLIB_DATABASE_URL, else ./.authlib-db)
+  --branch <name>    Branch (Postgres schema) (default: $AUTHLIB_BRANCH, else "main")
+  --data-dir <dir>   Folder of the embedded database when no URL is given
+  -h, --help         Show this help
+${IMPORT_AUTHJS_USAGE}`;
+}
+
+/** Runs `migrate`, `status` or `import-authjs` with `args` (after the command name's own words); resolves to the exit code. */
+export async function runDbCommand(args: readonly string[], io: CommandOutput, names: CommandNames): Promise<number> {
+  if (args[0] === "import-authjs") return runImportAuthjs(args.slice(1), io, names);
+  let parsed: ReturnType<typeof parseDbArgs>;
+  try {
+    parsed = parseDbArgs(args);
+  } catch (error) {
+    io.err(`${names.prefix}: ${firstLine(error)}\n\n${dbUsage(names)}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(dbUsage(names));
+    return 0;
+  }
+  const [command, ...extra] = positionals;
+  if ((command !== "migrate" && command !== "status") || extra.length > 0) {
+    io.err(
+      command === undefined
+        ? dbUsage(names)
+        : `${names.prefix}: unknown command ${JSON.stringify(positionals.join(" "))}\n\n${dbUsage(names)}`,
+    );
+    return 2;
+  }
+  const options = { databaseURL: values.url, branch: values.branch, dataDir: values["data-dir"] };
+  return withClient(options, io, names.prefix, command, async (client, databaseURL) => {
+    if (command === "migrate") {
+      const result = await client.migrate();
+      const target = `branch "${result.branch}" of ${databaseURL}`;
+      io.out(
+        result.applied.length === 0
+          ? `Up to date: ${target} is at version ${result.version}.\n`
+          : `Applied migration(s) ${result.applied.join(", ")} to ${target}; now at version ${result.version}.\n`,
+      );
+      return 0;
+    }
+    const status = await migrationStatus(client, client.branch);
+    io.out(describeStatus(status, databaseURL, names.usage));
+    return status.pending.length === 0 ? 0 : 1;
+  });
+}
+
+/** The status report: location, applied and pending migrations, tables. */
+function describeStatus(status: HostedDbMigrationStatus, databaseURL: string, usage: string): string {
+  const applied =
+    status.applied.length === 0 ? "none" : status.applied.map((m) => `${m.version} (${m.name}, ${m.appliedAt.toISOString()})`).join(", ");
+  const pending = status.pending.length === 0 ? "none" : `${status.pending.join(", ")} (run \`${usage} migrate\`)`;
+  const tables = status.tables.length === 0 ? "none" : `${status.tables.join(", ")} (${status.tables.length})`;
+  return `Database: ${databaseURL}, branch "${status.branch}"
+Applied:  ${applied}
+Pending:  ${pending}
+Tables:   ${tables}
+`;
+}
+
+/** What `probeDatabase` found: the status, or the one line that says why the database is out of reach. */
+export type DatabaseProbe =
+  | { ok: true; databaseURL: string; status: HostedDbMigrationStatus }
+  | { ok: false; databaseURL: string | undefined; problem: string };
+
+/**
+ * Connects with `options` (and the `AUTHLIB_*` environment, as `HostedDbClient` does), reads the
+ * migration status and closes again. Never throws: a failure is `{ ok: false, problem }`, one line
+ * without the password.
+ */
+export async function probeDatabase(options: BaseClientOptions = {}): Promise<DatabaseProbe> {
+  let databaseURL: string | undefined;
+  let client: HostedDbClient | undefined;
+  try {
+    ({ client, databaseURL } = await openClient(options));
+    return { ok: true, databaseURL, status: await migrationStatus(client, client.branch) };
+  } catch (error) {
+    return { ok: false, databaseURL, problem: failureLine(error, databaseURL, "status") };
+  } finally {
+    await client?.close().catch(() => {});
+  }
+}
+
+/** Opens a client, runs `work`, closes it; any failure becomes one line on stderr and exit code 1. */
+async function withClient(
+  options: BaseClientOptions,
+  io: CommandOutput,
+  prefix: string,
+  command: string,
+  work: (client: HostedDbClient, databaseURL: string) => Promise<number>,
+): Promise<number> {
+  let client: HostedDbClient | undefined;
+  let databaseURL: string | undefined;
+  try {
+    ({ client, databaseURL } = await openClient(options));
+    return await work(client, databaseURL);
+  } catch (error) {
+    io.err(`${prefix}: ${failureLine(error, databaseURL, command)}\n`);
+    return 1;
+  } finally {
+    await client?.close().catch(() => {});
+  }
+}
+
+/** One line for a failure: unreachable database, invalid options, or the command's own failure. */
+function failureLine(error: unknown, databaseURL: string | undefined, command: string): string {
+  const reason = connectionFailureReason(error);
+  if (reason !== undefined) return `cannot reach the database at ${databaseURL ?? "(unknown)"} (${reason})`;
+  if (error instanceof HostedDbError) return firstLine(error);
+  return `${command} failed: ${firstLine(error)}`;
+}
+
+/**
+ * A client for `options`, with a connection timeout on a `postgres://` URL that has none (`pg` waits
+ * forever by default), so a server that drops packets fails in seconds like one that refuses; and the
+ * location to show, as the user gave it (password masked, without the added timeout).
+ */
+async function openClient(options: BaseClientOptions): Promise<{ client: HostedDbClient; databaseURL: string }> {
+  const url = options.databaseURL || process.env.AUTHLIB_DATABASE_URL;
+  let timed = options;
+  if (url !== undefined && /^postgres(ql)?:\/\//.test(url) && URL.canParse(url)) {
+    const parsed = new URL(url);
+    if (!parsed.searchParams.has("connect_timeout")) {
+      parsed.searchParams.set("connect_timeout", String(CONNECT_TIMEOUT_SECONDS));
+      timed = { ...options, databaseURL: parsed.href };
+    }
+  }
+  const client = new HostedDbClient(timed);
+  const shown = (await client.getConfig()).databaseURL;
+  return { client, databaseURL: timed === options ? shown : shown.replace(ADDED_TIMEOUT, "") };
+}
+
+function parseDbArgs(args: readonly string[]) {
+  return parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: {
+      url: { type: "string" },
+      branch: { type: "string" },
+      "data-dir": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}
