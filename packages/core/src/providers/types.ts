@@ -36,6 +36,28 @@ export type EndpointConfig = string | { url?: string; params?: Record<string, un
 /** How the client authenticates at the token endpoint. */
 export type ClientAuthMethod = "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
 
+/**
+ * How a provider departs from OAuth 2 in ways authlib tolerates (see `oauth/conform.ts`). Presets set
+ * these; none of them relaxes a security check.
+ */
+export interface OAuthQuirks {
+  /**
+   * Name the provider gives the client id parameter, in the authorization request and in the body of a
+   * `client_secret_post` token request (TikTok `client_key`, WeChat `appid`).
+   */
+  clientIdParam?: string;
+  /** Name the provider gives the client secret parameter of a `client_secret_post` token request (WeChat `secret`). */
+  clientSecretParam?: string;
+  /** The token endpoint takes its parameters in the query of a GET instead of a POSTed form (WeChat). */
+  tokenRequestMethod?: "GET";
+  /** A fragment the authorization URL must end with (WeChat `wechat_redirect`). */
+  authorizationFragment?: string;
+  /** The `token_type` of a token response that has none (WeChat, VK, WorkOS issue Bearer tokens without saying so). */
+  defaultTokenType?: "bearer";
+  /** The token endpoint answers JSON under another content type (WeChat says `text/plain`). */
+  tokenResponseIsJson?: boolean;
+}
+
 /** Options of an OAuth 2 or OpenID Connect provider. */
 export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
   type: "oauth" | "oidc";
@@ -86,6 +108,8 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
   refreshAccessToken?: boolean;
   /** Look and feel of the provider's button on the built-in sign-in page. */
   style?: { logo?: string; brandColor?: string; text?: string };
+  /** Tolerated deviations from OAuth 2 of this provider (its preset sets them). */
+  quirks?: OAuthQuirks;
   /** The options the user passed to the preset, kept for merging. */
   options?: Partial<OAuthConfig<P>>;
 }
