@@ -240,7 +240,7 @@ describe("public API: the export names of each entry point", () => {
     expect(await names(import("../src/types.js"))).toEqual([]);
     expect(await names(import("../src/adapters.js"))).toEqual([]);
     expect(await names(import("../src/providers/index.js"))).toEqual(
-      "Apple Auth0 Authentik Bitbucket Cognito Credentials Discord Email Facebook GitHub GitLab Google Keycloak LinkedIn MicrosoftEntraID Nodemailer OAuthProvider Okta Passkey Reddit Slack Spotify Twitch Twitter Zitadel".split(
+      "Apple Auth0 Authentik BattleNet Bitbucket Cognito Credentials Descope Discord DuendeIdentityServer Email Facebook Frontegg FusionAuth GitHub GitLab Google Keycloak Kinde LinkedIn Logto Mailgun MicrosoftEntraID Nextcloud Nodemailer OAuthProvider Okta OneLogin OryHydra Passkey PingId Postmark Reddit Resend SendGrid Slack Spotify Strava TikTok Twitch Twitter Vercel Vk WeChat Wikimedia WordPress WorkOS Yandex Zitadel Zoom".split(
         " ",
       ),
     );
