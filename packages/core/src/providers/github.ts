@@ -47,13 +47,22 @@ export interface GitHubProfile {
 
 const API = "https://api.github.com";
 
+/**
+ * The REST API root: the configured userinfo URL without its `/user` path, so a `userinfo` option
+ * (GitHub Enterprise Server: `https://<host>/api/v3/user`) moves the `/user/emails` call too.
+ */
+function apiRoot(provider: OAuthConfig<GitHubProfile>): string {
+  const userinfo = typeof provider.userinfo === "string" ? provider.userinfo : provider.userinfo?.url;
+  return (userinfo ?? `${API}/user`).replace(/\/user\/?$/, "");
+}
+
 /** A GitHub API call, bounded like every provider request (timeout, `maxResponseBytes`). */
 async function githubJson<T>(
   provider: OAuthConfig<GitHubProfile>,
   path: string,
   accessToken: string | undefined,
 ): Promise<{ ok: boolean; body: T }> {
-  const response = await providerFetch(provider, `${API}${path}`, {
+  const response = await providerFetch(provider, `${apiRoot(provider)}${path}`, {
     headers: { authorization: `Bearer ${accessToken}`, accept: "application/vnd.github+json", "user-agent": "authlib" },
   });
   return { ok: response.ok, body: (await response.json()) as T };
