@@ -8,6 +8,7 @@
  * @module providers/github
  */
 import { providerFetch } from "../oauth/http.js";
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 import type { OAuthConfig } from "./types.js";
 
@@ -104,3 +105,9 @@ export default function GitHub(options?: OAuthUserConfig<GitHubProfile>): OAuthP
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "id", name: "name ?? login", email: "email ?? /user/emails (verified)", image: "avatar_url" },
+  docs: "https://docs.github.com/en/rest/users/users#get-the-authenticated-user",
+};
