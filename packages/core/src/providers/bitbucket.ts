@@ -8,6 +8,7 @@
  * @module providers/bitbucket
  */
 import { providerFetch } from "../oauth/http.js";
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** `GET /2.0/user` (https://developer.atlassian.com/cloud/bitbucket/rest/api-group-users/#api-user-get), plus `email`. */
@@ -76,3 +77,9 @@ export default function Bitbucket(options?: OAuthUserConfig<BitbucketProfile>): 
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "account_id", name: "display_name ?? nickname", email: "/user/emails (confirmed)", image: "links.avatar.href" },
+  docs: "https://developer.atlassian.com/cloud/bitbucket/rest/api-group-users/#api-user-get",
+};

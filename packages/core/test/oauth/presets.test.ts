@@ -122,6 +122,7 @@ const cases: PresetCase[] = [
     preset: GitLab as Preset,
     id: "gitlab",
     type: "oauth",
+    issuer: "https://gitlab.com",
     authorization: "https://gitlab.com/oauth/authorize",
     token: "https://gitlab.com/oauth/token",
     userinfo: "https://gitlab.com/api/v4/user",
@@ -394,6 +395,22 @@ describe("option merging", () => {
     const provider = GitLab({ authorization: "https://gitlab.example.com/oauth/authorize?scope=api", token: undefined });
     expect(provider.authorization).toBe("https://gitlab.example.com/oauth/authorize?scope=api");
     expect(provider.token).toBe("https://gitlab.com/oauth/token");
+  });
+
+  it("GitLab's baseUrl, or the env issuer of an uncalled preset, moves every endpoint to a self-managed instance", () => {
+    const urls = (p: OAuthConfig) => [p.issuer, urlOf(p.authorization), urlOf(p.token), urlOf(p.userinfo)];
+    const expected = [
+      "https://git.example.com/gl",
+      ...["/oauth/authorize", "/oauth/token", "/api/v4/user"].map((path) => `https://git.example.com/gl${path}`),
+    ];
+    expect(urls(GitLab({ baseUrl: "https://git.example.com/gl/" }))).toEqual(expected);
+    const config: AuthConfig = { providers: [GitLab as Provider] };
+    setEnvDefaults({ AUTH_GITLAB_ISSUER: "https://git.example.com/gl" }, config);
+    expect(urls(config.providers[0] as OAuthConfig)).toEqual(expected);
+    expect(GitLab({ baseUrl: "https://git.example.com/gl", issuer: "https://other.example.com" }).issuer).toBe(
+      "https://git.example.com/gl",
+    );
+    expect("baseUrl" in GitLab({ baseUrl: "https://git.example.com/gl" })).toBe(false);
   });
 
   it("an object endpoint with a url replaces the URL and keeps the default params", () => {
