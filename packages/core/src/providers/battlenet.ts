@@ -8,6 +8,7 @@
  *
  * @module providers/battlenet
  */
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** The claims of a Battle.net ID token (https://develop.battle.net/documentation/guides/using-oauth/authorization-code-flow). */
@@ -39,3 +40,10 @@ export default function BattleNet(options?: OAuthUserConfig<BattleNetProfile>): 
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "battle_tag", email: null, image: null },
+  selfHosted: { option: "issuer", env: "AUTH_BATTLENET_ISSUER" },
+  docs: "https://develop.battle.net/documentation/guides/using-oauth",
+};

@@ -7,6 +7,7 @@
  *
  * @module providers/descope
  */
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
 
 /** The claims of a Descope ID token with the `profile` and `email` scopes (https://docs.descope.com/management/user-management/users). */
@@ -44,3 +45,11 @@ export default function Descope(options?: OAuthUserConfig<DescopeProfile>): OAut
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "name ?? preferred_username", email: "email", image: "picture" },
+  emailTrustedWhen: "`email_verified` is true",
+  selfHosted: { option: "issuer", env: "AUTH_DESCOPE_ISSUER", required: true },
+  docs: "https://docs.descope.com/sso-integrations/oidc",
+};

@@ -8,6 +8,7 @@
  *
  * @module providers/duende-identity-server
  */
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
 
 /** The claims of a Duende IdentityServer ID token with the `profile` and `email` scopes (https://docs.duendesoftware.com/identityserver/fundamentals/claims/). */
@@ -47,3 +48,11 @@ export default function DuendeIdentityServer(
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "name ?? preferred_username", email: "email", image: "picture" },
+  emailTrustedWhen: "`email_verified` is true",
+  selfHosted: { option: "issuer", env: "AUTH_DUENDE_IDENTITY_SERVER_ISSUER", required: true },
+  docs: "https://docs.duendesoftware.com/identityserver/quickstarts/2-interactive/",
+};

@@ -7,6 +7,7 @@
  *
  * @module providers/frontegg
  */
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
 
 /** The claims of a Frontegg ID token with the `profile` and `email` scopes (https://developers.frontegg.com/guides/authentication/hosted-login/oidc). */
@@ -46,3 +47,11 @@ export default function Frontegg(options?: OAuthUserConfig<FronteggProfile>): OA
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "name ?? preferred_username", email: "email", image: "picture ?? profilePictureUrl" },
+  emailTrustedWhen: "`email_verified` is true",
+  selfHosted: { option: "issuer", env: "AUTH_FRONTEGG_ISSUER", required: true },
+  docs: "https://developers.frontegg.com/guides/authentication/hosted-login/oidc",
+};

@@ -8,6 +8,7 @@
  *
  * @module providers/fusionauth
  */
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
 
 /** The claims of a FusionAuth ID token with the `profile` and `email` scopes (https://fusionauth.io/docs/lifecycle/authenticate-users/oauth/tokens#id-token). */
@@ -46,3 +47,11 @@ export default function FusionAuth(options?: OAuthUserConfig<FusionAuthProfile>)
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "name ?? preferred_username", email: "email", image: "picture" },
+  emailTrustedWhen: "`email_verified` is true",
+  selfHosted: { option: "issuer", env: "AUTH_FUSIONAUTH_ISSUER", required: true },
+  docs: "https://fusionauth.io/docs/lifecycle/authenticate-users/oauth/endpoints",
+};

@@ -7,6 +7,7 @@
  *
  * @module providers/kinde
  */
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
 
 /** The claims of a Kinde ID token with the `profile` and `email` scopes (https://docs.kinde.com/build/tokens/about-id-tokens/). */
@@ -44,3 +45,11 @@ export default function Kinde(options?: OAuthUserConfig<KindeProfile>): OAuthPre
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "name ?? preferred_username", email: "email", image: "picture" },
+  emailTrustedWhen: "`email_verified` is true",
+  selfHosted: { option: "issuer", env: "AUTH_KINDE_ISSUER", required: true },
+  docs: "https://docs.kinde.com/developer-tools/about/using-kinde-without-an-sdk/",
+};

@@ -7,6 +7,7 @@
  *
  * @module providers/logto
  */
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
 
 /** The claims of a Logto ID token with the `profile` and `email` scopes (https://docs.logto.io/concepts/user-data/#oidc-claims). */
@@ -45,3 +46,11 @@ export default function Logto(options?: OAuthUserConfig<LogtoProfile>): OAuthPre
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "name ?? username", email: "email", image: "picture" },
+  emailTrustedWhen: "`email_verified` is true",
+  selfHosted: { option: "issuer", env: "AUTH_LOGTO_ISSUER", required: true },
+  docs: "https://docs.logto.io/integrate-logto/third-party-applications/oidc",
+};

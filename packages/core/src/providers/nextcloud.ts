@@ -11,6 +11,7 @@
  * @module providers/nextcloud
  */
 import { providerFetch } from "../oauth/http.js";
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 import type { OAuthConfig, TokenSet } from "./types.js";
 
@@ -96,3 +97,10 @@ export default function Nextcloud(options: NextcloudOptions = {}): OAuthPresetCo
     providerOptions,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "ocs.data.id", name: "ocs.data.displayname", email: "ocs.data.email", image: "/index.php/avatar/<id>/512" },
+  selfHosted: { option: "baseUrl", env: "AUTH_NEXTCLOUD_ISSUER", required: true },
+  docs: "https://docs.nextcloud.com/server/latest/admin_manual/configuration_server/oauth2.html",
+};

@@ -7,6 +7,7 @@
  *
  * @module providers/onelogin
  */
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
 
 /** The claims of a OneLogin ID token with the `profile` and `email` scopes (https://developers.onelogin.com/openid-connect/api/id-token). */
@@ -44,3 +45,11 @@ export default function OneLogin(options?: OAuthUserConfig<OneLoginProfile>): OA
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "name ?? preferred_username", email: "email", image: "picture" },
+  emailTrustedWhen: "`email_verified` is true",
+  selfHosted: { option: "issuer", env: "AUTH_ONELOGIN_ISSUER", required: true },
+  docs: "https://developers.onelogin.com/openid-connect",
+};

@@ -8,6 +8,7 @@
  *
  * @module providers/ory-hydra
  */
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
 
 /** The claims of a Ory Hydra ID token with the `profile` and `email` scopes (https://www.ory.sh/docs/oauth2-oidc/openid-connect-claims-scope-custom). */
@@ -43,3 +44,11 @@ export default function OryHydra(options?: OAuthUserConfig<OryHydraProfile>): OA
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "name ?? preferred_username", email: "email", image: "picture" },
+  emailTrustedWhen: "`email_verified` is true",
+  selfHosted: { option: "issuer", env: "AUTH_ORY_HYDRA_ISSUER", required: true },
+  docs: "https://www.ory.sh/docs/hydra/guides/oauth2-clients",
+};

@@ -7,6 +7,7 @@
  *
  * @module providers/ping-id
  */
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
 
 /** The claims of a Ping Identity ID token with the `profile` and `email` scopes (https://apidocs.pingidentity.com/pingone/platform/v1/api/#openid-connectoauth-2). */
@@ -44,3 +45,11 @@ export default function PingId(options?: OAuthUserConfig<PingIdProfile>): OAuthP
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "name ?? preferred_username", email: "email", image: "picture" },
+  emailTrustedWhen: "`email_verified` is true",
+  selfHosted: { option: "issuer", env: "AUTH_PING_ID_ISSUER", required: true },
+  docs: "https://docs.pingidentity.com/pingone/applications/p1_add_app_worker.html",
+};

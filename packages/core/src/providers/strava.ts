@@ -7,6 +7,7 @@
  *
  * @module providers/strava
  */
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** `GET /api/v3/athlete`, the summary athlete (https://developers.strava.com/docs/reference/#api-Athletes-getLoggedInAthlete). */
@@ -54,3 +55,9 @@ export default function Strava(options?: OAuthUserConfig<StravaProfile>): OAuthP
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "id", name: "firstname + lastname", email: null, image: "profile" },
+  docs: "https://developers.strava.com/docs/authentication/",
+};

@@ -9,6 +9,7 @@
  *
  * @module providers/tiktok
  */
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** `GET /v2/user/info/` (https://developers.tiktok.com/doc/tiktok-api-v2-get-user-info). */
@@ -61,3 +62,9 @@ export default function TikTok(options?: OAuthUserConfig<TikTokProfile>): OAuthP
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "data.user.open_id", name: "data.user.display_name", email: null, image: "data.user.avatar_url" },
+  docs: "https://developers.tiktok.com/doc/login-kit-web",
+};

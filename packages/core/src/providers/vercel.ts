@@ -7,6 +7,7 @@
  *
  * @module providers/vercel
  */
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
 
 /** The claims of a Vercel ID token with the `profile` and `email` scopes. */
@@ -41,3 +42,10 @@ export default function Vercel(options?: OAuthUserConfig<VercelProfile>): OAuthP
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "name ?? preferred_username", email: "email", image: "picture" },
+  emailTrustedWhen: "`email_verified` is true",
+  docs: "https://vercel.com/docs/sign-in-with-vercel",
+};

@@ -10,6 +10,7 @@
  * @module providers/vk
  */
 import { providerFetch } from "../oauth/http.js";
+import type { PresetMeta } from "./meta.js";
 import { configuredUserinfoUrl, mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 import type { OAuthConfig } from "./types.js";
 
@@ -81,3 +82,9 @@ export default function Vk(options?: OAuthUserConfig<VkProfile>): OAuthPresetCon
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "response[0].id", name: "first_name + last_name", email: "email (token response)", image: "response[0].photo_100" },
+  docs: "https://dev.vk.com/en/api/access-token/authcode-flow-user",
+};

@@ -14,6 +14,7 @@
  * @module providers/wechat
  */
 import { providerFetch } from "../oauth/http.js";
+import type { PresetMeta } from "./meta.js";
 import { configuredUserinfoUrl, mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 import type { OAuthConfig, TokenSet } from "./types.js";
 
@@ -82,3 +83,9 @@ export default function WeChat(options?: OAuthUserConfig<WeChatProfile>): OAuthP
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "openid", name: "nickname", email: null, image: "headimgurl" },
+  docs: "https://developers.weixin.qq.com/doc/oplatform/en/Website_App/WeChat_Login/Wechat_Login.html",
+};

@@ -10,6 +10,7 @@
  *
  * @module providers/wikimedia
  */
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** `GET /w/rest.php/oauth2/resource/profile` (https://www.mediawiki.org/wiki/Extension:OAuth#OAuth_2_endpoints). */
@@ -51,3 +52,10 @@ export default function Wikimedia(options?: OAuthUserConfig<WikimediaProfile>): 
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "realname ?? username", email: "email", image: null },
+  emailTrustedWhen: "`confirmed_email` is true",
+  docs: "https://www.mediawiki.org/wiki/Extension:OAuth#OAuth_2_endpoints",
+};

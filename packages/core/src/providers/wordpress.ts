@@ -8,6 +8,7 @@
  *
  * @module providers/wordpress
  */
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** `GET /rest/v1/me` (https://developer.wordpress.com/docs/api/1.1/get/me/). */
@@ -51,3 +52,10 @@ export default function WordPress(options?: OAuthUserConfig<WordPressProfile>): 
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "ID", name: "display_name ?? username", email: "email", image: "avatar_URL" },
+  emailTrustedWhen: "`email_verified` is true",
+  docs: "https://developer.wordpress.com/docs/oauth2/",
+};

@@ -13,6 +13,7 @@
  *
  * @module providers/workos
  */
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 import type { TokenSet } from "./types.js";
 
@@ -67,3 +68,9 @@ export default function WorkOS(options?: OAuthUserConfig<WorkOSProfile>): OAuthP
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "profile.id (token response)", name: "first_name + last_name", email: "profile.email", image: null },
+  docs: "https://workos.com/docs/reference/sso/profile/get-profile-and-token",
+};

@@ -9,6 +9,7 @@
  * @module providers/yandex
  */
 import { providerFetch } from "../oauth/http.js";
+import type { PresetMeta } from "./meta.js";
 import { configuredUserinfoUrl, mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 import type { OAuthConfig, TokenSet } from "./types.js";
 
@@ -68,3 +69,9 @@ export default function Yandex(options?: OAuthUserConfig<YandexProfile>): OAuthP
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "id", name: "display_name ?? real_name ?? login", email: "default_email", image: "default_avatar_id" },
+  docs: "https://yandex.com/dev/id/doc/en/user-information",
+};

@@ -8,6 +8,7 @@
  *
  * @module providers/zoom
  */
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** `GET /v2/users/me` (https://developers.zoom.us/docs/api/users/#tag/users/GET/users/{userId}). */
@@ -52,3 +53,10 @@ export default function Zoom(options?: OAuthUserConfig<ZoomProfile>): OAuthPrese
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "id", name: "display_name ?? first_name + last_name", email: "email", image: "pic_url" },
+  emailTrustedWhen: "`verified` is 1",
+  docs: "https://developers.zoom.us/docs/api/users/#tag/users/GET/users/{userId}",
+};

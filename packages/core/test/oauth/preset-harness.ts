@@ -37,6 +37,10 @@
  * - `routes`: the provider's API the preset calls after the token exchange (userinfo and any other),
  *   keyed `"METHOD /path"`. Each must receive the issued access token (`auth`: a Bearer header by
  *   default, or a query / header name), and each must be called at least once.
+ * - `quirks` (providers that depart from OAuth 2, see `provider.quirks`): the provider's names for the
+ *   `client_id` / `client_secret` parameters (authorization request and token request), a token endpoint
+ *   taking a GET with the parameters in the query, the token response's content type, and a fragment
+ *   the authorization URL must end with.
  * - `expected.user`: what `profile()` maps (its `id` is checked as the account's `providerAccountId`);
  *   `expected.emailTrusted`: whether the preset vouches for that email (then it reaches the session
  *   and the user row; otherwise neither has it).
@@ -55,8 +59,8 @@ export const CLIENT_ID = "preset-client-id";
 /** The client secret every fixture's provider is registered with at the fake. */
 export const CLIENT_SECRET = "preset-client-secret";
 
-/** How a resource request must carry the access token. */
-export type TokenPlacement = "bearer" | { query: string } | { header: string; scheme?: string };
+/** How a resource request must carry the access token (`form`: a field of a POSTed form body). */
+export type TokenPlacement = "bearer" | { query: string } | { form: string } | { header: string; scheme?: string };
 
 /** One API route of the provider, called with the access token. */
 export interface ResourceRoute {
@@ -100,6 +104,19 @@ export interface PresetFixture {
   };
   /** The provider's API the preset calls with the access token, keyed `"METHOD /path"`. */
   routes: Record<string, ResourceRoute>;
+  /** How the provider departs from OAuth 2 (default: not at all). */
+  quirks?: {
+    /** Name of the client id parameter in the authorization and token requests. Default `client_id`. */
+    clientIdParam?: string;
+    /** Name of the client secret parameter in the token request. Default `client_secret`. */
+    clientSecretParam?: string;
+    /** `GET`: the token endpoint takes its parameters in the query of a GET. Default `POST` (a form). */
+    tokenMethod?: "GET" | "POST";
+    /** Content type of the token response. Default `application/json`. */
+    tokenContentType?: string;
+    /** The fragment the authorization URL must end with (without `#`). */
+    authorizationFragment?: string;
+  };
   expected: {
     /** The mapped user; `id` is the account's `providerAccountId`. */
     user: User & { id: string };
@@ -162,6 +179,7 @@ function presentedToken(request: FakeRequest, placement: TokenPlacement): string
     return header?.match(/^Bearer (.+)$/i)?.[1];
   }
   if ("query" in placement) return request.url.searchParams.get(placement.query) ?? undefined;
+  if ("form" in placement) return request.body.get(placement.form) ?? undefined;
   const value = request.headers[placement.header.toLowerCase()];
   if (typeof value !== "string") return undefined;
   if (!placement.scheme) return value;
@@ -169,7 +187,12 @@ function presentedToken(request: FakeRequest, placement: TokenPlacement): string
 }
 
 /** Checks client authentication at the token endpoint as the fixture requires; a refusal reason or undefined. */
-function clientAuthProblem(request: FakeRequest, method: PresetFixture["token"]["clientAuth"], provider: OAuthConfig): string | undefined {
+function clientAuthProblem(
+  request: FakeRequest,
+  method: PresetFixture["token"]["clientAuth"],
+  provider: OAuthConfig,
+  names: { clientId: string; clientSecret: string },
+): string | undefined {
   const basic = request.headers.authorization?.match(/^Basic (.+)$/)?.[1];
   if (method === "client_secret_basic") {
     // RFC 6749 §2.3.1: both halves are form-urlencoded before the Basic encoding.
@@ -180,15 +203,15 @@ function clientAuthProblem(request: FakeRequest, method: PresetFixture["token"][
     if (!basic || decode(id) !== provider.clientId || decode(secret) !== provider.clientSecret) {
       return "token: missing or wrong HTTP Basic client authentication";
     }
-    if (request.body.has("client_secret")) return "token: client_secret sent in the body as well";
+    if (request.body.has(names.clientSecret)) return "token: client_secret sent in the body as well";
     return undefined;
   }
   if (basic) return `token: HTTP Basic sent, but the provider expects ${method}`;
-  if (request.body.get("client_id") !== provider.clientId) return "token: wrong or missing client_id in the body";
-  if (method === "client_secret_post" && request.body.get("client_secret") !== provider.clientSecret) {
-    return "token: wrong or missing client_secret in the body";
+  if (request.body.get(names.clientId) !== provider.clientId) return `token: wrong or missing ${names.clientId} in the body`;
+  if (method === "client_secret_post" && request.body.get(names.clientSecret) !== provider.clientSecret) {
+    return `token: wrong or missing ${names.clientSecret} in the body`;
   }
-  if (method === "none" && request.body.has("client_secret")) return "token: a public client sent a client_secret";
+  if (method === "none" && request.body.has(names.clientSecret)) return "token: a public client sent a client_secret";
   return undefined;
 }
 
@@ -225,8 +248,13 @@ export async function startFakePreset(fixture: PresetFixture): Promise<FakePrese
     fake.routes[`GET ${jwksPath}`] = () => ({ body: fake.jwks() });
   }
 
-  fake.routes[`POST ${fixture.token.path}`] = async (request) => {
-    const problem = clientAuthProblem(request, fixture.token.clientAuth, provider);
+  const quirks = fixture.quirks ?? {};
+  const names = { clientId: quirks.clientIdParam ?? "client_id", clientSecret: quirks.clientSecretParam ?? "client_secret" };
+  const tokenMethod = quirks.tokenMethod ?? "POST";
+  fake.routes[`${tokenMethod} ${fixture.token.path}`] = async (received) => {
+    // A GET token request carries its parameters in the query; read them like a form body.
+    const request = tokenMethod === "GET" ? { ...received, body: received.url.searchParams } : received;
+    const problem = clientAuthProblem(request, fixture.token.clientAuth, provider, names);
     if (problem) return refuse(problem, 401);
     if (request.body.get("grant_type") !== "authorization_code") return refuse("token: grant_type is not authorization_code");
     const grant = grants.get(request.body.get("code") ?? "");
@@ -248,7 +276,8 @@ export async function startFakePreset(fixture: PresetFixture): Promise<FakePrese
         ...(grant.nonce !== null ? { nonce: grant.nonce } : {}),
       });
     }
-    return { body: fixture.token.response({ accessToken, idToken }) };
+    const body = fixture.token.response({ accessToken, idToken });
+    return quirks.tokenContentType ? { body: JSON.stringify(body), type: quirks.tokenContentType } : { body };
   };
 
   for (const [key, route] of Object.entries(fixture.routes)) {
@@ -269,7 +298,9 @@ export async function startFakePreset(fixture: PresetFixture): Promise<FakePrese
       expect(`${url.origin}${url.pathname}`, "authorization endpoint").toBe(`${origin}${fixture.authorization.path}`);
       const q = url.searchParams;
       const redirectUri = `${appOrigin}/auth/callback/${provider.id}`;
-      expect(q.get("client_id"), "client_id").toBe(provider.clientId);
+      expect(q.get(names.clientId), names.clientId).toBe(provider.clientId);
+      if (names.clientId !== "client_id") expect(q.has("client_id"), "client_id under its standard name").toBe(false);
+      expect(url.hash, "fragment").toBe(quirks.authorizationFragment ? `#${quirks.authorizationFragment}` : "");
       expect(q.get("redirect_uri"), "redirect_uri").toBe(redirectUri);
       expect(q.get("response_type"), "response_type").toBe("code");
       for (const [name, value] of Object.entries(fixture.authorization.params ?? {})) expect(q.get(name), name).toBe(value);
