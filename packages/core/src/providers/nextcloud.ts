@@ -3,7 +3,7 @@
  * `AUTH_NEXTCLOUD_ISSUER` to it), e.g. `Nextcloud({ baseUrl: "https://cloud.example.com" })`. Add an
  * OAuth 2.0 client under Administration settings → Security with the redirect URI
  * `https://<your app>/auth/callback/nextcloud`; set `AUTH_NEXTCLOUD_ID` and `AUTH_NEXTCLOUD_SECRET`.
- * Without a base URL, a sign-in fails with `InvalidEndpoints`.
+ * Without a base URL the configuration is refused at start-up (`InvalidEndpoints` in the log).
  *
  * Docs: https://docs.nextcloud.com/server/latest/admin_manual/configuration_server/oauth2.html and
  * https://docs.nextcloud.com/server/latest/developer_manual/client_apis/OCS/ocs-api-overview.html#user-metadata

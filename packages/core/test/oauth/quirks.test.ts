@@ -1,0 +1,116 @@
+/**
+ * The provider quirks of `oauth/conform.ts` on their own: each rewrites only what its provider needs,
+ * leaves standard providers untouched, and turns a provider's error in disguise (WeChat's HTTP 200
+ * `errcode`) into a refused sign-in rather than a crash. The full flows of the presets that use them
+ * are in `preset-flows.test.ts`; the self-hosted Nextcloud preset's configuration paths are here too.
+ */
+import { customFetch } from "oauth4webapi";
+import { describe, expect, it } from "vitest";
+import { setEnvDefaults } from "../../src/env.js";
+import { conformAuthorizationUrl, conformTokenRequestOptions, conformTokenResponse } from "../../src/oauth/conform.js";
+import { requestOptions } from "../../src/oauth/http.js";
+import Nextcloud from "../../src/providers/nextcloud.js";
+import type { OAuthConfig } from "../../src/providers/types.js";
+import type { AuthConfig } from "../../src/types.js";
+import { authClient } from "../helpers/auth-client.js";
+import { startFakeServer } from "./fake-server.js";
+
+describe("conformTokenResponse", () => {
+  it("turns WeChat's HTTP 200 errcode answer into an RFC 6749 error response", async () => {
+    const answer = new Response(JSON.stringify({ errcode: 40029, errmsg: "invalid code" }), { headers: { "content-type": "text/plain" } });
+    const conformed = await conformTokenResponse(answer, { tokenResponseIsJson: true });
+    expect(conformed.status).toBe(400);
+    expect(conformed.headers.get("content-type")).toBe("application/json");
+    expect(await conformed.json()).toEqual({ error: "invalid_grant", error_description: "40029 invalid code" });
+  });
+
+  it("adds the default token_type only where it is missing, and only with the quirk", async () => {
+    const missing = () => Response.json({ access_token: "at", expires_in: 60 });
+    expect(await (await conformTokenResponse(missing(), { defaultTokenType: "bearer" })).json()).toMatchObject({ token_type: "bearer" });
+    expect(await (await conformTokenResponse(missing())).json()).not.toHaveProperty("token_type");
+    const dpop = Response.json({ access_token: "at", token_type: "DPoP" });
+    expect(await (await conformTokenResponse(dpop, { defaultTokenType: "bearer" })).json()).toMatchObject({ token_type: "DPoP" });
+  });
+
+  it("leaves a non-JSON body alone unless the provider is known to mislabel JSON", async () => {
+    const text = () => new Response('{"access_token":"at"}', { headers: { "content-type": "text/plain" } });
+    expect((await conformTokenResponse(text())).headers.get("content-type")).toBe("text/plain");
+    expect((await conformTokenResponse(text(), { tokenResponseIsJson: true })).headers.get("content-type")).toBe("application/json");
+    const html = new Response("<html>maintenance</html>", { headers: { "content-type": "text/html" } });
+    expect(await (await conformTokenResponse(html, { tokenResponseIsJson: true })).text()).toBe("<html>maintenance</html>");
+  });
+});
+
+describe("conformAuthorizationUrl", () => {
+  it("renames client_id and adds the fragment for providers that want it, and changes nothing otherwise", () => {
+    const url = () => new URL("https://open.weixin.qq.com/connect/qrconnect?client_id=wx1&state=s");
+    const wechat = conformAuthorizationUrl(url(), { clientIdParam: "appid", authorizationFragment: "wechat_redirect" });
+    expect(wechat.href).toBe("https://open.weixin.qq.com/connect/qrconnect?state=s&appid=wx1#wechat_redirect");
+    expect(conformAuthorizationUrl(url()).href).toBe(url().href);
+  });
+});
+
+describe("conformTokenRequestOptions", () => {
+  it("sends WeChat's token request as a GET with appid and secret in the query", async () => {
+    const fake = await startFakeServer();
+    try {
+      fake.routes["GET /sns/oauth2/access_token"] = () => ({ body: { access_token: "at" } });
+      const options = conformTokenRequestOptions(requestOptions(true), {
+        clientIdParam: "appid",
+        clientSecretParam: "secret",
+        tokenRequestMethod: "GET",
+      });
+      const send = (options as unknown as Record<symbol, (url: string, init: RequestInit) => Promise<Response>>)[customFetch];
+      const body = new URLSearchParams({ client_id: "wx1", client_secret: "s3", code: "c", grant_type: "authorization_code" });
+      const response = await send(`${fake.origin}/sns/oauth2/access_token`, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
+      expect(response.status).toBe(200);
+      const [request] = fake.requests;
+      expect(request?.method).toBe("GET");
+      expect(Object.fromEntries(request?.url.searchParams ?? [])).toEqual({
+        appid: "wx1",
+        secret: "s3",
+        code: "c",
+        grant_type: "authorization_code",
+      });
+      expect(request?.text).toBe("");
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("returns the options unchanged for a provider without quirks", () => {
+    const options = requestOptions(false);
+    expect(conformTokenRequestOptions(options)).toBe(options);
+  });
+});
+
+describe("Nextcloud configuration", () => {
+  it("takes the instance from AUTH_NEXTCLOUD_ISSUER when passed uncalled", () => {
+    const config: AuthConfig = { providers: [Nextcloud] };
+    setEnvDefaults({ AUTH_NEXTCLOUD_ISSUER: "https://cloud.example.com/" }, config);
+    const provider = config.providers[0] as OAuthConfig;
+    expect(provider.authorization).toBe("https://cloud.example.com/index.php/apps/oauth2/authorize");
+    expect(provider.token).toBe("https://cloud.example.com/index.php/apps/oauth2/api/v1/token");
+    expect("baseUrl" in Nextcloud({ baseUrl: "https://cloud.example.com" })).toBe(false);
+  });
+
+  it("without a base URL, the configuration is refused at start-up with InvalidEndpoints, never a crash", async () => {
+    const errors: string[] = [];
+    const client = authClient({
+      secret: "quirks-test-secret-0123456789abcdef",
+      trustHost: true,
+      providers: [Nextcloud({ clientId: "id", clientSecret: "secret" })],
+      logger: { error: (error) => errors.push(`${error.name}: ${error.message}`) },
+    });
+    const page = await client.send("/auth/signin");
+    expect(page.status).toBe(500);
+    const html = await page.text();
+    expect(html).toContain("There is a problem with the server configuration.");
+    expect(html).not.toContain("InvalidEndpoints");
+    expect(errors.some((line) => line.startsWith("InvalidEndpoints") && line.includes("nextcloud"))).toBe(true);
+  });
+});
