@@ -61,7 +61,7 @@ export async function finishAuthorization(ctx: OAuthContext, params: URLSearchPa
   const checks = resolveChecks(provider, flow.usesProxy, server.as, ctx.logger);
   const binding = checkBinding(provider, flow.redirectUri);
   const client = clientMetadata(provider);
-  const options = conformTokenRequestOptions(
+  const options = await conformTokenRequestOptions(
     { ...requestOptions(server.allowInsecure, server.maxResponseBytes), additionalParameters: endpointSearchParams(provider.token) },
     provider.quirks,
   );

@@ -1,7 +1,8 @@
 /**
  * Tolerated deviations of real providers from OAuth 2: token responses rewritten into the standard form
  * before oauth4webapi validates them, and the authorization and token requests of providers that name
- * or carry their parameters differently (`provider.quirks`). Nothing here relaxes a security check.
+ * or carry their parameters differently (`provider.quirks`, implemented in `oauth/conform-quirks.ts`
+ * and loaded only for providers that declare quirks). Nothing here relaxes a security check.
  *
  * @module oauth/conform
  */
@@ -14,68 +15,53 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+function hasQuirks(quirks: OAuthQuirks | undefined): quirks is OAuthQuirks {
+  return quirks !== undefined && Object.values(quirks).some((value) => value !== undefined);
+}
+
 /**
- * The token endpoint response in standard form:
- * - `scope` as the space-delimited string of RFC 6749 §5.1 when the provider sent a JSON array (Twitch);
- * - with `quirks.tokenResponseIsJson`, a JSON body under another content type (WeChat's `text/plain`) as
- *   `application/json`, and an error the provider reports with HTTP 200 (`{ errcode, errmsg }`) as the
- *   HTTP 400 `{ error, error_description }` of RFC 6749 §5.2;
- * - with `quirks.defaultTokenType`, that `token_type` when the response has none (WeChat, VK, WorkOS).
- *
- * Any other response is unchanged. The body is parsed once: a {@link ReadResponse} (every provider
- * request) is rewritten through its parsed value, which oauth4webapi then reads without parsing again.
+ * The token endpoint response in standard form: `scope` as the space-delimited string of RFC 6749 §5.1
+ * when the provider sent a JSON array (Twitch does), then the provider's declared `quirks` undone (a
+ * missing `token_type`, JSON sent as `text/plain`, an error reported with HTTP 200; see
+ * `undoTokenResponseQuirks`). Any other response is unchanged. The body is parsed once: a
+ * {@link ReadResponse} (every provider request) is rewritten through its parsed value, which oauth4webapi
+ * then reads without parsing again.
  */
-export async function conformTokenResponse(response: Response, quirks: OAuthQuirks = {}): Promise<Response> {
+export async function conformTokenResponse(response: Response, quirks?: OAuthQuirks): Promise<Response> {
   if (response.status !== 200) return response;
-  const declaredJson = response.headers.get("content-type")?.includes("json") === true;
-  if (!declaredJson && !quirks.tokenResponseIsJson) return response;
-  if (declaredJson && response instanceof ReadResponse && !response.parsed) return response;
+  const conformed = await conformScope(response);
+  if (!hasQuirks(quirks)) return conformed;
+  const { undoTokenResponseQuirks } = await import("./conform-quirks.js");
+  return undoTokenResponseQuirks(conformed, quirks);
+}
+
+async function conformScope(response: Response): Promise<Response> {
+  if (!response.headers.get("content-type")?.includes("json")) return response;
+  if (response instanceof ReadResponse && !response.parsed) return response;
   let body: unknown;
   try {
-    body = declaredJson ? await parsedJson(response) : JSON.parse(await response.clone().text());
+    body = await parsedJson(response);
   } catch {
     return response;
   }
-  if (!isRecord(body)) return response;
-  if (quirks.tokenResponseIsJson && body.errcode !== undefined && body.errcode !== 0 && body.access_token === undefined) {
-    const error = { error: "invalid_grant", error_description: `${String(body.errcode)} ${String(body.errmsg ?? "")}`.trim() };
-    return jsonResponse(response, error, 400);
-  }
-  let changed = !declaredJson;
-  const conformed: Record<string, unknown> = { ...body };
-  if (Array.isArray(body.scope)) {
-    conformed.scope = body.scope.filter((s): s is string => typeof s === "string").join(" ");
-    changed = true;
-  }
-  if (quirks.defaultTokenType && conformed.token_type === undefined && typeof conformed.access_token === "string") {
-    conformed.token_type = quirks.defaultTokenType;
-    changed = true;
-  }
-  if (!changed) return response;
-  if (declaredJson && response instanceof ReadResponse) return response.withJson(conformed);
-  return jsonResponse(response, conformed, response.status);
-}
-
-function jsonResponse(response: Response, body: unknown, status: number): Response {
-  const headers = new Headers(response.headers);
-  headers.set("content-type", "application/json");
-  headers.delete("content-length");
-  return new Response(JSON.stringify(body), { status, statusText: status === response.status ? response.statusText : "", headers });
+  if (!isRecord(body) || !Array.isArray(body.scope)) return response;
+  const scope = body.scope.filter((s): s is string => typeof s === "string").join(" ");
+  if (response instanceof ReadResponse) return response.withJson({ ...body, scope });
+  return new Response(JSON.stringify({ ...body, scope }), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 /**
  * The authorization URL with the provider's own name for the client id parameter
  * (`quirks.clientIdParam`) and its required fragment (`quirks.authorizationFragment`).
  */
-export function conformAuthorizationUrl(url: URL, quirks: OAuthQuirks = {}): URL {
-  const { clientIdParam, authorizationFragment } = quirks;
-  const clientId = url.searchParams.get("client_id");
-  if (clientIdParam && clientId !== null) {
-    url.searchParams.delete("client_id");
-    url.searchParams.set(clientIdParam, clientId);
-  }
-  if (authorizationFragment) url.hash = authorizationFragment;
-  return url;
+export async function conformAuthorizationUrl(url: URL, quirks?: OAuthQuirks): Promise<URL> {
+  if (!hasQuirks(quirks)) return url;
+  const { undoAuthorizationUrlQuirks } = await import("./conform-quirks.js");
+  return undoAuthorizationUrlQuirks(url, quirks);
 }
 
 /**
@@ -84,28 +70,9 @@ export function conformAuthorizationUrl(url: URL, quirks: OAuthQuirks = {}): URL
  * `quirks.tokenRequestMethod: "GET"` the form moved into the query of a GET. Without such quirks, the
  * options unchanged.
  */
-export function conformTokenRequestOptions<O extends ProviderRequestOptions>(options: O, quirks: OAuthQuirks = {}): O {
-  const { clientIdParam, clientSecretParam, tokenRequestMethod } = quirks;
+export async function conformTokenRequestOptions<O extends ProviderRequestOptions>(options: O, quirks?: OAuthQuirks): Promise<O> {
+  const { clientIdParam, clientSecretParam, tokenRequestMethod } = quirks ?? {};
   if (!clientIdParam && !clientSecretParam && !tokenRequestMethod) return options;
-  const send = options[oauth.customFetch];
-  const conformedFetch: typeof send = (url, init = {}) => {
-    if (!(init.body instanceof URLSearchParams)) return send(url, init);
-    const form = new URLSearchParams(init.body);
-    renameParam(form, "client_id", clientIdParam);
-    renameParam(form, "client_secret", clientSecretParam);
-    if (tokenRequestMethod !== "GET") return send(url, { ...init, body: form });
-    const target = new URL(url);
-    for (const [key, value] of form) target.searchParams.set(key, value);
-    const headers = new Headers(init.headers);
-    headers.delete("content-type");
-    return send(target.href, { ...init, method: "GET", body: null, headers });
-  };
-  return { ...options, [oauth.customFetch]: conformedFetch };
-}
-
-function renameParam(form: URLSearchParams, from: string, to: string | undefined): void {
-  const value = form.get(from);
-  if (!to || value === null) return;
-  form.delete(from);
-  form.set(to, value);
+  const { tokenFetchWithQuirks } = await import("./conform-quirks.js");
+  return { ...options, [oauth.customFetch]: tokenFetchWithQuirks(options[oauth.customFetch], quirks as OAuthQuirks) };
 }

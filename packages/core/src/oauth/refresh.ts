@@ -30,7 +30,7 @@ export async function refreshAccessToken(provider: OAuthConfig, refreshToken: st
   const server = await resolveServer(provider, "token");
   const client = clientMetadata(provider);
   const clientAuth = clientAuthentication(provider);
-  const options = conformTokenRequestOptions(
+  const options = await conformTokenRequestOptions(
     { ...requestOptions(server.allowInsecure, server.maxResponseBytes), additionalParameters: endpointSearchParams(provider.token) },
     provider.quirks,
   );

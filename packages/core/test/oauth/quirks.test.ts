@@ -42,11 +42,11 @@ describe("conformTokenResponse", () => {
 });
 
 describe("conformAuthorizationUrl", () => {
-  it("renames client_id and adds the fragment for providers that want it, and changes nothing otherwise", () => {
+  it("renames client_id and adds the fragment for providers that want it, and changes nothing otherwise", async () => {
     const url = () => new URL("https://open.weixin.qq.com/connect/qrconnect?client_id=wx1&state=s");
-    const wechat = conformAuthorizationUrl(url(), { clientIdParam: "appid", authorizationFragment: "wechat_redirect" });
+    const wechat = await conformAuthorizationUrl(url(), { clientIdParam: "appid", authorizationFragment: "wechat_redirect" });
     expect(wechat.href).toBe("https://open.weixin.qq.com/connect/qrconnect?state=s&appid=wx1#wechat_redirect");
-    expect(conformAuthorizationUrl(url()).href).toBe(url().href);
+    expect((await conformAuthorizationUrl(url())).href).toBe(url().href);
   });
 });
 
@@ -55,7 +55,7 @@ describe("conformTokenRequestOptions", () => {
     const fake = await startFakeServer();
     try {
       fake.routes["GET /sns/oauth2/access_token"] = () => ({ body: { access_token: "at" } });
-      const options = conformTokenRequestOptions(requestOptions(true), {
+      const options = await conformTokenRequestOptions(requestOptions(true), {
         clientIdParam: "appid",
         clientSecretParam: "secret",
         tokenRequestMethod: "GET",
@@ -82,9 +82,10 @@ describe("conformTokenRequestOptions", () => {
     }
   });
 
-  it("returns the options unchanged for a provider without quirks", () => {
+  it("returns the options unchanged for a provider without quirks", async () => {
     const options = requestOptions(false);
-    expect(conformTokenRequestOptions(options)).toBe(options);
+    expect(await conformTokenRequestOptions(options)).toBe(options);
+    expect(await conformTokenRequestOptions(options, {})).toBe(options);
   });
 });
 
