@@ -82,6 +82,7 @@ export async function finishAuthorization(ctx: OAuthContext, params: URLSearchPa
   try {
     const raw = await conformTokenResponse(
       await oauth.authorizationCodeGrantRequest(server.as, client, clientAuth, validated, flow.redirectUri, codeVerifier, options),
+      provider.tokenResponseQuirks,
     );
     tokenServer = await serverForTokenResponse(server, raw);
     response = await oauth.processAuthorizationCodeResponse(tokenServer.as, client, raw, {

@@ -35,7 +35,10 @@ export async function refreshAccessToken(provider: OAuthConfig, refreshToken: st
     additionalParameters: endpointSearchParams(provider.token),
   };
   try {
-    const response = await conformTokenResponse(await oauth.refreshTokenGrantRequest(server.as, client, clientAuth, refreshToken, options));
+    const response = await conformTokenResponse(
+      await oauth.refreshTokenGrantRequest(server.as, client, clientAuth, refreshToken, options),
+      provider.tokenResponseQuirks,
+    );
     const tokenServer = await serverForTokenResponse(server, response);
     const result = await oauth.processRefreshTokenResponse(tokenServer.as, client, response);
     // The same rules as at sign-in: a refreshed DPoP-bound token is no Bearer token either.

@@ -36,6 +36,16 @@ export type EndpointConfig = string | { url?: string; params?: Record<string, un
 /** How the client authenticates at the token endpoint. */
 export type ClientAuthMethod = "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
 
+/**
+ * A documented deviation of a provider's token endpoint response that `oauth/conform.ts` rewrites into
+ * the standard form before validation (presets set these; nothing relaxes a security check):
+ * - `"token-type-missing"`: the response omits `token_type` for what is a Bearer token (Atlassian,
+ *   Figma, Instagram); `bearer` is added only when absent, so a `DPoP` answer is still refused;
+ * - `"data-envelope"`: the token fields come wrapped as `{ "data": [ { ... } ] }` (Instagram API with
+ *   Instagram Login); the single entry is unwrapped.
+ */
+export type TokenResponseQuirk = "token-type-missing" | "data-envelope";
+
 /** Options of an OAuth 2 or OpenID Connect provider. */
 export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
   type: "oauth" | "oidc";
@@ -57,6 +67,8 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
    * provider says it enforces it). See `oauth/checks.ts`.
    */
   checks?: Array<"pkce" | "state" | "nonce" | "none">;
+  /** Documented deviations of this provider's token response, rewritten before validation (see {@link TokenResponseQuirk}). */
+  tokenResponseQuirks?: TokenResponseQuirk[];
   /**
    * The largest response body authlib reads from this provider, in bytes: discovery, token, userinfo,
    * refresh, and the preset's own API calls. Enforced while the body streams (a `Content-Length` above
