@@ -54,7 +54,12 @@ export default function Linear(options?: OAuthUserConfig<LinearProfile>): OAuthP
       // The documented token request sends client_id and client_secret in the body.
       client: { token_endpoint_auth_method: "client_secret_post" },
       checks: ["pkce", "state"],
-      profile: (profile) => ({ id: profile.id, name: profile.name ?? profile.displayName ?? null, email: profile.email ?? null, image: profile.avatarUrl }),
+      profile: (profile) => ({
+        id: profile.id,
+        name: profile.name ?? profile.displayName ?? null,
+        email: profile.email ?? null,
+        image: profile.avatarUrl,
+      }),
       style: { brandColor: "#5e6ad2", text: "#fff" },
     },
     options,

@@ -58,7 +58,12 @@ export default function Mastodon(options: MastodonOptions = {}): OAuthPresetConf
       // The documented token request sends client_id and client_secret in the body.
       client: { token_endpoint_auth_method: "client_secret_post" },
       checks: ["pkce", "state"],
-      profile: (profile) => ({ id: profile.id, name: profile.display_name || profile.username, email: null, image: profile.avatar ?? null }),
+      profile: (profile) => ({
+        id: profile.id,
+        name: profile.display_name || profile.username,
+        email: null,
+        image: profile.avatar ?? null,
+      }),
       style: { brandColor: "#6364ff", text: "#fff" },
     },
     providerOptions,

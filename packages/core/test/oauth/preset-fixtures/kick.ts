@@ -23,13 +23,25 @@ export default {
   routes: {
     "GET /public/v1/users": {
       body: {
-        data: [{ email: "streamer@example.com", name: "streamer", profile_picture: "https://files.kick.com/images/user/1/profile_image.webp", user_id: 4377088 }],
+        data: [
+          {
+            email: "streamer@example.com",
+            name: "streamer",
+            profile_picture: "https://files.kick.com/images/user/1/profile_image.webp",
+            user_id: 4377088,
+          },
+        ],
         message: "OK",
       },
     },
   },
   expected: {
-    user: { id: "4377088", name: "streamer", email: "streamer@example.com", image: "https://files.kick.com/images/user/1/profile_image.webp" },
+    user: {
+      id: "4377088",
+      name: "streamer",
+      email: "streamer@example.com",
+      image: "https://files.kick.com/images/user/1/profile_image.webp",
+    },
     emailTrusted: false,
   },
 } satisfies PresetFixture;

@@ -33,7 +33,12 @@ export default {
   },
   routes: {},
   expected: {
-    user: { id: "U1234567890abcdef1234567890abcdef", name: "Taro Line", email: null, image: "https://profile.line-scdn.net/0h8pWWElvzZ19qLk" },
+    user: {
+      id: "U1234567890abcdef1234567890abcdef",
+      name: "Taro Line",
+      email: null,
+      image: "https://profile.line-scdn.net/0h8pWWElvzZ19qLk",
+    },
     emailTrusted: false,
   },
 } satisfies PresetFixture;

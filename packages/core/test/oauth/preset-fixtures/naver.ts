@@ -6,7 +6,8 @@ import Naver from "../../../src/providers/naver.js";
 import type { PresetFixture } from "../preset-harness.js";
 
 export default {
-  provider: (origin) => Naver({ authorization: `${origin}/oauth2.0/authorize`, token: `${origin}/oauth2.0/token`, userinfo: `${origin}/v1/nid/me` }),
+  provider: (origin) =>
+    Naver({ authorization: `${origin}/oauth2.0/authorize`, token: `${origin}/oauth2.0/token`, userinfo: `${origin}/v1/nid/me` }),
   authorization: { path: "/oauth2.0/authorize", checks: ["state"] },
   token: {
     path: "/oauth2.0/token",
@@ -40,7 +41,12 @@ export default {
     },
   },
   expected: {
-    user: { id: "32742776", name: "OpenAPI", email: "openapi@naver.com", image: "https://ssl.pstatic.net/static/pwe/address/nodata_33x33.gif" },
+    user: {
+      id: "32742776",
+      name: "OpenAPI",
+      email: "openapi@naver.com",
+      image: "https://ssl.pstatic.net/static/pwe/address/nodata_33x33.gif",
+    },
     emailTrusted: false,
   },
 } satisfies PresetFixture;
