@@ -555,7 +555,9 @@ describe("preset specifics", () => {
 
   it("mastodon: without an instance the configuration fails at start-up with InvalidEndpoints", () => {
     const provider = Mastodon({ clientId: "id", clientSecret: "secret" });
-    expect(assertConfig({ providers: [provider], secret: "s".repeat(32), trustHost: true }, [provider], "jwt")).toBeInstanceOf(InvalidEndpoints);
+    expect(assertConfig({ providers: [provider], secret: "s".repeat(32), trustHost: true }, [provider], "jwt")).toBeInstanceOf(
+      InvalidEndpoints,
+    );
     const configured = Mastodon({ clientId: "id", clientSecret: "secret", baseUrl: "https://mastodon.social/" });
     expect(urlOf(configured.token)).toBe("https://mastodon.social/oauth/token");
     expect(assertConfig({ providers: [configured], secret: "s".repeat(32), trustHost: true }, [configured], "jwt")).toBeUndefined();
