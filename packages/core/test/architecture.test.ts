@@ -240,7 +240,7 @@ describe("public API: the export names of each entry point", () => {
     expect(await names(import("../src/types.js"))).toEqual([]);
     expect(await names(import("../src/adapters.js"))).toEqual([]);
     expect(await names(import("../src/providers/index.js"))).toEqual(
-      "Apple Auth0 Authentik Bitbucket Cognito Credentials Discord Email Facebook GitHub GitLab Google Keycloak LinkedIn MicrosoftEntraID Nodemailer OAuthProvider Okta Passkey Reddit Slack Spotify Twitch Twitter Zitadel".split(
+      "Apple Atlassian Auth0 Authentik AzureADB2C Bitbucket Box Cognito Coinbase Credentials Discord Dropbox Email Facebook Figma GitHub GitLab Google HubSpot HuggingFace Instagram Kakao Keycloak Kick Line Linear LinkedIn Mastodon MicrosoftEntraID Naver Nodemailer Notion OAuthProvider Okta Passkey Patreon PayPal Pinterest Reddit Roblox Salesforce Slack Spotify Twitch Twitter Zitadel".split(
         " ",
       ),
     );
