@@ -20,6 +20,7 @@ import Facebook from "../../src/providers/facebook.js";
 import GitHub from "../../src/providers/github.js";
 import GitLab from "../../src/providers/gitlab.js";
 import Google from "../../src/providers/google.js";
+import * as providers from "../../src/providers/index.js";
 import Keycloak from "../../src/providers/keycloak.js";
 import LinkedIn from "../../src/providers/linkedin.js";
 import Mastodon from "../../src/providers/mastodon.js";
@@ -385,6 +386,36 @@ describe.each(cases)("$id", (c) => {
     expect(custom.client).toEqual({ ...(c.clientAuth ? { token_endpoint_auth_method: c.clientAuth } : {}), extra: "x" });
     expect(custom.options).toEqual({ authorization: { params: { prompt: "consent" } }, client: { extra: "x" } });
     expect(await custom.profile?.(fixture(c.id), tokens)).toEqual(c.expected);
+  });
+});
+
+describe("every OAuth / OIDC preset of the providers entry point", () => {
+  /** The provider a factory makes with no options, or undefined when it needs some (Nodemailer's server). */
+  const defaults = (factory: Preset): OAuthConfig | undefined => {
+    try {
+      return factory();
+    } catch {
+      return undefined;
+    }
+  };
+  const presets = Object.values(providers)
+    .filter((value): value is Preset => typeof value === "function" && value !== providers.OAuthProvider)
+    .flatMap((preset) => {
+      const provider = defaults(preset);
+      return provider?.type === "oauth" || provider?.type === "oidc" ? [[provider.id, preset] as const] : [];
+    });
+
+  it("has at least the forty-one presets of issue 18 part A and before", () => {
+    expect(presets.length).toBeGreaterThanOrEqual(41);
+  });
+
+  it.each(presets)("%s reads AUTH_<ID>_ID and _SECRET, called or uncalled", (id, preset) => {
+    const prefix = envPrefix(id);
+    for (const configured of [preset as Provider, preset() as Provider]) {
+      const config: AuthConfig = { providers: [configured] };
+      setEnvDefaults({ [`${prefix}ID`]: "env-id", [`${prefix}SECRET`]: "env-secret" }, config);
+      expect(config.providers[0]).toMatchObject({ id, clientId: "env-id", clientSecret: "env-secret" });
+    }
   });
 });
 
