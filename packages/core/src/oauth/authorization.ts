@@ -96,5 +96,5 @@ export async function startAuthorization(ctx: OAuthContext, authorizationParams:
     checks: [...checks],
     redirectProxy: flow.usesProxy,
   });
-  return { url: (await conformAuthorizationUrl(url, provider.quirks)).href, cookies };
+  return { url: (await conformAuthorizationUrl(url, provider.requestQuirks)).href, cookies };
 }

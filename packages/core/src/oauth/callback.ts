@@ -63,7 +63,7 @@ export async function finishAuthorization(ctx: OAuthContext, params: URLSearchPa
   const client = clientMetadata(provider);
   const options = await conformTokenRequestOptions(
     { ...requestOptions(server.allowInsecure, server.maxResponseBytes), additionalParameters: endpointSearchParams(provider.token) },
-    provider.quirks,
+    provider.requestQuirks,
   );
 
   const expectedState = checks.has("state") ? await openCheck(ctx, "state", binding) : oauth.skipStateCheck;
@@ -82,7 +82,7 @@ export async function finishAuthorization(ctx: OAuthContext, params: URLSearchPa
   try {
     const raw = await conformTokenResponse(
       await oauth.authorizationCodeGrantRequest(server.as, client, clientAuth, validated, flow.redirectUri, codeVerifier, options),
-      provider.quirks,
+      provider.tokenResponseQuirks,
     );
     tokenServer = await serverForTokenResponse(server, raw);
     response = await oauth.processAuthorizationCodeResponse(tokenServer.as, client, raw, {

@@ -32,12 +32,12 @@ export async function refreshAccessToken(provider: OAuthConfig, refreshToken: st
   const clientAuth = clientAuthentication(provider);
   const options = await conformTokenRequestOptions(
     { ...requestOptions(server.allowInsecure, server.maxResponseBytes), additionalParameters: endpointSearchParams(provider.token) },
-    provider.quirks,
+    provider.requestQuirks,
   );
   try {
     const response = await conformTokenResponse(
       await oauth.refreshTokenGrantRequest(server.as, client, clientAuth, refreshToken, options),
-      provider.quirks,
+      provider.tokenResponseQuirks,
     );
     const tokenServer = await serverForTokenResponse(server, response);
     const result = await oauth.processRefreshTokenResponse(tokenServer.as, client, response);

@@ -83,13 +83,3 @@ export function standardClaimsProfile(profile: StandardClaims): User & { id: str
     image: profile.picture ?? null,
   };
 }
-
-/**
- * The userinfo URL a preset's own `userinfo.request` calls: the configured one (so tests and proxies can
- * point it elsewhere), else the preset's default.
- */
-export function configuredUserinfoUrl(provider: Pick<OAuthConfig, "userinfo">, fallback: string): string {
-  const { userinfo } = provider;
-  if (typeof userinfo === "string") return userinfo;
-  return userinfo?.url ?? fallback;
-}

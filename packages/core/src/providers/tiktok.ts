@@ -48,7 +48,7 @@ export default function TikTok(options?: OAuthUserConfig<TikTokProfile>): OAuthP
         params: { fields: "open_id,union_id,avatar_url,display_name,username" },
       },
       client: { token_endpoint_auth_method: "client_secret_post" },
-      quirks: { clientIdParam: "client_key" },
+      requestQuirks: { clientIdParam: "client_key" },
       // PKCE is for TikTok's desktop and mobile apps; the web flow is protected by state.
       checks: ["state"],
       profile: ({ data }) => ({

@@ -37,10 +37,23 @@ export type EndpointConfig = string | { url?: string; params?: Record<string, un
 export type ClientAuthMethod = "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
 
 /**
- * How a provider departs from OAuth 2 in ways authlib tolerates (see `oauth/conform.ts`). Presets set
- * these; none of them relaxes a security check.
+ * A documented deviation of a provider's token endpoint response that `oauth/conform.ts` rewrites into
+ * the standard form before validation (presets set these; nothing relaxes a security check):
+ * - `"token-type-missing"`: the response omits `token_type` for what is a Bearer token (Atlassian,
+ *   Figma, Instagram, VK, WeChat, WorkOS); `bearer` is added only when absent, so a `DPoP` answer is
+ *   still refused;
+ * - `"data-envelope"`: the token fields come wrapped as `{ "data": [ { ... } ] }` (Instagram API with
+ *   Instagram Login); the single entry is unwrapped;
+ * - `"json-as-text"`: the JSON body comes as `text/plain`, and errors as HTTP 200 `{ errcode, errmsg }`
+ *   (WeChat); the body is read as JSON and such an error becomes RFC 6749's HTTP 400 `invalid_grant`.
  */
-export interface OAuthQuirks {
+export type TokenResponseQuirk = "token-type-missing" | "data-envelope" | "json-as-text";
+
+/**
+ * How a provider's authorization and token *requests* depart from OAuth 2 (`oauth/conform-quirks.ts`
+ * rewrites them; presets set these; none relaxes a security check).
+ */
+export interface OAuthRequestQuirks {
   /**
    * Name the provider gives the client id parameter, in the authorization request and in the body of a
    * `client_secret_post` token request (TikTok `client_key`, WeChat `appid`).
@@ -52,10 +65,6 @@ export interface OAuthQuirks {
   tokenRequestMethod?: "GET";
   /** A fragment the authorization URL must end with (WeChat `wechat_redirect`). */
   authorizationFragment?: string;
-  /** The `token_type` of a token response that has none (WeChat, VK, WorkOS issue Bearer tokens without saying so). */
-  defaultTokenType?: "bearer";
-  /** The token endpoint answers JSON under another content type (WeChat says `text/plain`). */
-  tokenResponseIsJson?: boolean;
 }
 
 /** Options of an OAuth 2 or OpenID Connect provider. */
@@ -79,6 +88,8 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
    * provider says it enforces it). See `oauth/checks.ts`.
    */
   checks?: Array<"pkce" | "state" | "nonce" | "none">;
+  /** Documented deviations of this provider's token response, rewritten before validation (see {@link TokenResponseQuirk}). */
+  tokenResponseQuirks?: TokenResponseQuirk[];
   /**
    * The largest response body authlib reads from this provider, in bytes: discovery, token, userinfo,
    * refresh, and the preset's own API calls. Enforced while the body streams (a `Content-Length` above
@@ -108,8 +119,8 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
   refreshAccessToken?: boolean;
   /** Look and feel of the provider's button on the built-in sign-in page. */
   style?: { logo?: string; brandColor?: string; text?: string };
-  /** Tolerated deviations from OAuth 2 of this provider (its preset sets them). */
-  quirks?: OAuthQuirks;
+  /** Documented deviations of this provider's authorization and token requests (see {@link OAuthRequestQuirks}). */
+  requestQuirks?: OAuthRequestQuirks;
   /** The options the user passed to the preset, kept for merging. */
   options?: Partial<OAuthConfig<P>>;
 }

@@ -11,7 +11,8 @@
  */
 import { providerFetch } from "../oauth/http.js";
 import type { PresetMeta } from "./meta.js";
-import { configuredUserinfoUrl, mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
+import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
+import { configuredUserinfoUrl } from "./preset-request.js";
 import type { OAuthConfig } from "./types.js";
 
 /** The VK API version the preset speaks. */
@@ -65,7 +66,7 @@ export default function Vk(options?: OAuthUserConfig<VkProfile>): OAuthPresetCon
       token: "https://oauth.vk.com/access_token",
       userinfo: { url: "https://api.vk.com/method/users.get", request: fetchVkUser },
       client: { token_endpoint_auth_method: "client_secret_post" },
-      quirks: { defaultTokenType: "bearer" },
+      tokenResponseQuirks: ["token-type-missing"],
       checks: ["state"],
       profile: (profile, tokens) => {
         const [user] = profile.response;

@@ -3,7 +3,7 @@
  * application on the WeChat Open Platform with your app's domain as the authorization callback domain;
  * set `AUTH_WECHAT_ID` (the AppID) and `AUTH_WECHAT_SECRET` (the AppSecret).
  *
- * WeChat's deviations, handled through `quirks` (see `oauth/conform.ts`): the client id is `appid` and
+ * WeChat's deviations, handled through `requestQuirks` and `tokenResponseQuirks` (see `oauth/conform.ts`): the client id is `appid` and
  * the secret `secret`; the token endpoint is a GET with the parameters in the query; the authorization
  * URL ends with `#wechat_redirect`; the token response is JSON sent as `text/plain`, reports errors as
  * HTTP 200 `{ errcode, errmsg }`, carries the user's `openid` and names no `token_type`. WeChat returns
@@ -15,7 +15,8 @@
  */
 import { providerFetch } from "../oauth/http.js";
 import type { PresetMeta } from "./meta.js";
-import { configuredUserinfoUrl, mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
+import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
+import { configuredUserinfoUrl } from "./preset-request.js";
 import type { OAuthConfig, TokenSet } from "./types.js";
 
 /** `GET /sns/userinfo` (https://developers.weixin.qq.com/doc/oplatform/en/Website_App/WeChat_Login/Authorized_Interface_Calling_UnionID.html). */
@@ -61,14 +62,13 @@ export default function WeChat(options?: OAuthUserConfig<WeChatProfile>): OAuthP
       token: "https://api.weixin.qq.com/sns/oauth2/access_token",
       userinfo: { url: "https://api.weixin.qq.com/sns/userinfo", request: fetchWeChatUser },
       client: { token_endpoint_auth_method: "client_secret_post" },
-      quirks: {
+      requestQuirks: {
         clientIdParam: "appid",
         clientSecretParam: "secret",
         tokenRequestMethod: "GET",
         authorizationFragment: "wechat_redirect",
-        tokenResponseIsJson: true,
-        defaultTokenType: "bearer",
       },
+      tokenResponseQuirks: ["json-as-text", "token-type-missing"],
       // WeChat knows no PKCE.
       checks: ["state"],
       profile: (profile) => ({

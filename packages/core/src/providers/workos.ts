@@ -56,7 +56,7 @@ export default function WorkOS(options?: OAuthUserConfig<WorkOSProfile>): OAuthP
       userinfo: { url: "https://api.workos.com/sso/profile", request: profileOfTokens },
       // WorkOS reads client_id and client_secret from the form body.
       client: { token_endpoint_auth_method: "client_secret_post" },
-      quirks: { defaultTokenType: "bearer" },
+      tokenResponseQuirks: ["token-type-missing"],
       profile: (profile) => ({
         id: profile.id,
         name: [profile.first_name, profile.last_name].filter(Boolean).join(" ") || null,

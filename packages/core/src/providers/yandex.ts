@@ -10,7 +10,8 @@
  */
 import { providerFetch } from "../oauth/http.js";
 import type { PresetMeta } from "./meta.js";
-import { configuredUserinfoUrl, mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
+import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
+import { configuredUserinfoUrl } from "./preset-request.js";
 import type { OAuthConfig, TokenSet } from "./types.js";
 
 /** `GET https://login.yandex.ru/info?format=json` (https://yandex.com/dev/id/doc/en/user-information). */

@@ -35,12 +35,14 @@
  *   above, `userinfo_endpoint` when `oidc.userinfoPath` is set), a JWKS, and an RS256 ID token signed
  *   with `iss`, `aud`, `nonce`, `iat` and `exp` filled in.
  * - `routes`: the provider's API the preset calls after the token exchange (userinfo and any other),
- *   keyed `"METHOD /path"`. Each must receive the issued access token (`auth`: a Bearer header by
- *   default, or a query / header name), and each must be called at least once.
- * - `quirks` (providers that depart from OAuth 2, see `provider.quirks`): the provider's names for the
- *   `client_id` / `client_secret` parameters (authorization request and token request), a token endpoint
- *   taking a GET with the parameters in the query, the token response's content type, and a fragment
- *   the authorization URL must end with.
+ *   keyed `"METHOD /path"` (a `{token}` segment stands for the issued access token). Each must receive
+ *   the access token (`auth`: a Bearer header by default, or a query / header / form field name), and
+ *   each must be called at least once.
+ * - `quirks` (providers that depart from OAuth 2, see `provider.requestQuirks` and
+ *   `provider.tokenResponseQuirks`): the provider's names for the `client_id` / `client_secret`
+ *   parameters (authorization request and token request), a token endpoint taking a GET with the
+ *   parameters in the query, the token response's content type, and a fragment the authorization URL
+ *   must end with.
  * - `expected.user`: what `profile()` maps (its `id` is checked as the account's `providerAccountId`);
  *   `expected.emailTrusted`: whether the preset vouches for that email (then it reaches the session
  *   and the user row; otherwise neither has it).
@@ -59,12 +61,16 @@ export const CLIENT_ID = "preset-client-id";
 /** The client secret every fixture's provider is registered with at the fake. */
 export const CLIENT_SECRET = "preset-client-secret";
 
-/** How a resource request must carry the access token (`form`: a field of a POSTed form body). */
-export type TokenPlacement = "bearer" | { query: string } | { form: string } | { header: string; scheme?: string };
+/**
+ * How a resource request must carry the access token: a Bearer header, a query parameter, a field of a
+ * POSTed form body, another header, or `"path"` for a route whose key has a `{token}` segment
+ * (HubSpot's token metadata).
+ */
+export type TokenPlacement = "bearer" | "path" | { query: string } | { form: string } | { header: string; scheme?: string };
 
 /** One API route of the provider, called with the access token. */
 export interface ResourceRoute {
-  /** Where the access token must be: `Authorization: Bearer` by default. */
+  /** Where the access token must be: `Authorization: Bearer` by default, `"path"` for keys with `{token}`. */
   auth?: TokenPlacement;
   /** The documented response body (or a function of the request, e.g. to answer by its parameters). */
   body: object | ((request: FakeRequest) => object);
@@ -150,6 +156,8 @@ export interface FakePreset {
   refusals: string[];
   /** Requests received, as `"METHOD /path"`. */
   calls(): string[];
+  /** The fixture's route keys as served (`{token}` replaced by the issued access token). */
+  routeKeys: string[];
   /**
    * Checks the authorization URL against the fixture and "approves" it: returns the callback URL (path
    * and query) with a fresh code and the request's `state`.
@@ -173,7 +181,7 @@ function json(status: number, body: object): FakeResponse {
 }
 
 /** The access token of a resource request, read where the fixture says the provider expects it. */
-function presentedToken(request: FakeRequest, placement: TokenPlacement): string | undefined {
+function presentedToken(request: FakeRequest, placement: Exclude<TokenPlacement, "path">): string | undefined {
   if (placement === "bearer") {
     const header = request.headers.authorization;
     return header?.match(/^Bearer (.+)$/i)?.[1];
@@ -231,8 +239,10 @@ export async function startFakePreset(fixture: PresetFixture): Promise<FakePrese
 
   const issuer = fixture.oidc ? `${origin}${fixture.oidc.issuerPath}` : undefined;
   if (fixture.oidc && issuer) {
-    const jwksPath = `${fixture.oidc.issuerPath}/.well-known/jwks.json`;
-    fake.routes[`GET ${fixture.oidc.issuerPath}/.well-known/openid-configuration`] = () => ({
+    // An issuer with a trailing slash (Roblox: `https://apis.roblox.com/oauth/`) has its discovery document at `…/oauth/.well-known/…`.
+    const issuerRoot = fixture.oidc.issuerPath.replace(/\/$/, "");
+    const jwksPath = `${issuerRoot}/.well-known/jwks.json`;
+    fake.routes[`GET ${issuerRoot}/.well-known/openid-configuration`] = () => ({
       body: {
         issuer,
         authorization_endpoint: `${origin}${fixture.authorization.path}`,
@@ -280,10 +290,16 @@ export async function startFakePreset(fixture: PresetFixture): Promise<FakePrese
     return quirks.tokenContentType ? { body: JSON.stringify(body), type: quirks.tokenContentType } : { body };
   };
 
+  const routeKeys: string[] = [];
   for (const [key, route] of Object.entries(fixture.routes)) {
-    fake.routes[key] = (request) => {
-      if (presentedToken(request, route.auth ?? "bearer") !== accessToken)
+    // A `{token}` segment is the issued access token: only a request carrying it in the path matches.
+    const resolvedKey = key.replace("{token}", encodeURIComponent(accessToken));
+    routeKeys.push(resolvedKey);
+    const placement = route.auth ?? (key.includes("{token}") ? "path" : "bearer");
+    fake.routes[resolvedKey] = (request) => {
+      if (placement !== "path" && presentedToken(request, placement) !== accessToken) {
         return refuse(`${key}: the access token is missing or wrong`, 401);
+      }
       return { status: route.status ?? 200, body: typeof route.body === "function" ? route.body(request) : route.body };
     };
   }
@@ -293,6 +309,7 @@ export async function startFakePreset(fixture: PresetFixture): Promise<FakePrese
     provider,
     refusals,
     calls: () => fake.requests.map((r) => `${r.method} ${r.url.pathname}`),
+    routeKeys,
     approve(authorizationUrl, appOrigin) {
       const url = new URL(authorizationUrl);
       expect(`${url.origin}${url.pathname}`, "authorization endpoint").toBe(`${origin}${fixture.authorization.path}`);

@@ -15,29 +15,26 @@ import type { AuthConfig } from "../../src/types.js";
 import { authClient } from "../helpers/auth-client.js";
 import { startFakeServer } from "./fake-server.js";
 
-describe("conformTokenResponse", () => {
-  it("turns WeChat's HTTP 200 errcode answer into an RFC 6749 error response", async () => {
+describe("conformTokenResponse: json-as-text (WeChat)", () => {
+  it("turns an HTTP 200 errcode answer into an RFC 6749 error response", async () => {
     const answer = new Response(JSON.stringify({ errcode: 40029, errmsg: "invalid code" }), { headers: { "content-type": "text/plain" } });
-    const conformed = await conformTokenResponse(answer, { tokenResponseIsJson: true });
+    const conformed = await conformTokenResponse(answer, ["json-as-text", "token-type-missing"]);
     expect(conformed.status).toBe(400);
     expect(conformed.headers.get("content-type")).toBe("application/json");
     expect(await conformed.json()).toEqual({ error: "invalid_grant", error_description: "40029 invalid code" });
   });
 
-  it("adds the default token_type only where it is missing, and only with the quirk", async () => {
-    const missing = () => Response.json({ access_token: "at", expires_in: 60 });
-    expect(await (await conformTokenResponse(missing(), { defaultTokenType: "bearer" })).json()).toMatchObject({ token_type: "bearer" });
-    expect(await (await conformTokenResponse(missing())).json()).not.toHaveProperty("token_type");
-    const dpop = Response.json({ access_token: "at", token_type: "DPoP" });
-    expect(await (await conformTokenResponse(dpop, { defaultTokenType: "bearer" })).json()).toMatchObject({ token_type: "DPoP" });
+  it("reads a text/plain token response as JSON only for a provider declaring the quirk", async () => {
+    const text = () => new Response('{"access_token":"at","openid":"o1"}', { headers: { "content-type": "text/plain" } });
+    expect((await conformTokenResponse(text())).headers.get("content-type")).toBe("text/plain");
+    const conformed = await conformTokenResponse(text(), ["json-as-text", "token-type-missing"]);
+    expect(conformed.headers.get("content-type")).toBe("application/json");
+    expect(await conformed.json()).toEqual({ access_token: "at", openid: "o1", token_type: "bearer" });
   });
 
-  it("leaves a non-JSON body alone unless the provider is known to mislabel JSON", async () => {
-    const text = () => new Response('{"access_token":"at"}', { headers: { "content-type": "text/plain" } });
-    expect((await conformTokenResponse(text())).headers.get("content-type")).toBe("text/plain");
-    expect((await conformTokenResponse(text(), { tokenResponseIsJson: true })).headers.get("content-type")).toBe("application/json");
+  it("leaves a body that is not JSON for oauth4webapi to refuse", async () => {
     const html = new Response("<html>maintenance</html>", { headers: { "content-type": "text/html" } });
-    expect(await (await conformTokenResponse(html, { tokenResponseIsJson: true })).text()).toBe("<html>maintenance</html>");
+    expect(await (await conformTokenResponse(html, ["json-as-text"])).text()).toBe("<html>maintenance</html>");
   });
 });
 
