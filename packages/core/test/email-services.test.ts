@@ -254,11 +254,14 @@ describe.each(cases)("email sign-in through $id", (service) => {
   });
 });
 
-describe("Mailgun regions", () => {
+describe("mail service base URLs", () => {
   it("sends to the EU API origin with region: eu, and an explicit baseUrl wins", () => {
     expect(Mailgun({ domain: "mg.demo.test", region: "eu" }).baseUrl).toBe(MAILGUN_BASE_URLS.eu);
     expect(Mailgun({ domain: "mg.demo.test" }).baseUrl).toBe(MAILGUN_BASE_URLS.us);
     expect(Mailgun({ domain: "mg.demo.test", region: "eu", baseUrl: "http://127.0.0.1:1" }).baseUrl).toBe("http://127.0.0.1:1");
     expect(() => Mailgun({ domain: "" })).toThrow(/domain/);
+    // An unset env variable passed through keeps the default.
+    expect(Mailgun({ domain: "mg.demo.test", region: "eu", baseUrl: undefined }).baseUrl).toBe(MAILGUN_BASE_URLS.eu);
+    expect(Resend({ baseUrl: undefined, from: undefined }).baseUrl).toBe("https://api.resend.com");
   });
 });

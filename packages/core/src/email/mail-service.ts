@@ -97,13 +97,15 @@ export async function sendThroughService<C extends MailServiceConfig>(
  * service, links valid 24 hours, the service's base URL).
  */
 export function mailServiceProvider<C extends MailServiceConfig>(service: MailService<C>, options: Partial<Omit<C, "type">>): C {
+  // An option set to `undefined` (an unset env variable passed through) keeps the default.
+  const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
   const provider: MailServiceConfig = {
     id: service.id,
     name: service.name,
     maxAge: 24 * 60 * 60,
     baseUrl: service.baseUrl,
     sendVerificationRequest: (params: SendVerificationRequestParams) => sendThroughService(service, params),
-    ...options,
+    ...defined,
     type: "email",
   };
   // The service-specific fields (`domain`, `messageStream`) come from `options`, typed by C.

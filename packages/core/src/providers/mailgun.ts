@@ -42,6 +42,6 @@ const mailgun: MailService<MailgunConfig> = {
 /** Makes a Mailgun email provider (id `mailgun` unless set). */
 export default function Mailgun(options: MailgunOptions): MailgunConfig {
   if (!options?.domain) throw new AuthError("The Mailgun provider needs the sending `domain`.");
-  const { region, ...rest } = options;
-  return mailServiceProvider(mailgun, { baseUrl: MAILGUN_BASE_URLS[region ?? "us"], ...rest });
+  const { region, baseUrl, ...rest } = options;
+  return mailServiceProvider(mailgun, { ...rest, baseUrl: baseUrl ?? MAILGUN_BASE_URLS[region ?? "us"] });
 }

@@ -10,9 +10,9 @@
  *
  * @module providers/nextcloud
  */
-import { providerFetch } from "../oauth/http.js";
 import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
+import { presetJson } from "./preset-request.js";
 import type { OAuthConfig, TokenSet } from "./types.js";
 
 /** `GET /ocs/v2.php/cloud/user?format=json` (the OCS user metadata of the token's user). */
@@ -54,12 +54,10 @@ async function fetchNextcloudUser({
 }): Promise<NextcloudProfile> {
   const url = typeof provider.userinfo === "object" ? provider.userinfo.url : undefined;
   if (!url) throw new Error("The Nextcloud provider has no base URL");
-  const response = await providerFetch(provider, url, {
-    headers: { authorization: `Bearer ${tokens.access_token}`, "ocs-apirequest": "true", accept: "application/json" },
+  const profile = await presetJson<NextcloudProfile>(provider, url, {
+    headers: { authorization: `Bearer ${tokens.access_token}`, "ocs-apirequest": "true" },
   });
-  const profile = (await response.json()) as NextcloudProfile;
-  if (!response.ok || typeof profile?.ocs?.data?.id !== "string")
-    throw new Error(`Nextcloud answered HTTP ${response.status} to the OCS user request`);
+  if (typeof profile?.ocs?.data?.id !== "string") throw new Error("Nextcloud's OCS user answer has no user id");
   return profile;
 }
 

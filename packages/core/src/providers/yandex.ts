@@ -8,10 +8,9 @@
  *
  * @module providers/yandex
  */
-import { providerFetch } from "../oauth/http.js";
 import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
-import { configuredUserinfoUrl } from "./preset-request.js";
+import { configuredUserinfoUrl, presetJson } from "./preset-request.js";
 import type { OAuthConfig, TokenSet } from "./types.js";
 
 /** `GET https://login.yandex.ru/info?format=json` (https://yandex.com/dev/id/doc/en/user-information). */
@@ -42,9 +41,7 @@ async function fetchYandexUser({ tokens, provider }: { tokens: TokenSet; provide
   const base = configuredUserinfoUrl(provider, "https://login.yandex.ru/info");
   const url = new URL(base);
   url.searchParams.set("format", "json");
-  const response = await providerFetch(provider, url.href, { headers: { authorization: `OAuth ${tokens.access_token}` } });
-  if (!response.ok) throw new Error(`Yandex answered HTTP ${response.status} to GET /info`);
-  return (await response.json()) as YandexProfile;
+  return presetJson<YandexProfile>(provider, url.href, { headers: { authorization: `OAuth ${tokens.access_token}` } });
 }
 
 /** Yandex sign-in. Options are merged over the defaults (`authorization.params` key by key). */
