@@ -3,14 +3,15 @@
  * callback URL `https://<your app>/auth/callback/vercel`; set `AUTH_VERCEL_ID` and `AUTH_VERCEL_SECRET`.
  * Endpoints come from the discovery document of `https://vercel.com`.
  *
- * Docs: https://vercel.com/docs/sign-in-with-vercel
+ * Docs: https://vercel.com/docs/sign-in-with-vercel/authorization-server-api and
+ * https://vercel.com/docs/sign-in-with-vercel/tokens (the ID token's claims)
  *
  * @module providers/vercel
  */
 import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
 
-/** The claims of a Vercel ID token with the `profile` and `email` scopes. */
+/** The claims of a Vercel ID token with the `profile` and `email` scopes (https://vercel.com/docs/sign-in-with-vercel/tokens). */
 export interface VercelProfile {
   iss: string;
   sub: string;
@@ -32,7 +33,7 @@ export default function Vercel(options?: OAuthUserConfig<VercelProfile>): OAuthP
       id: "vercel",
       name: "Vercel",
       type: "oidc",
-      // trustEmail (see SECURITY.md, "Identity"): Vercel sends `email_verified`; that claim decides.
+      // trustEmail (see SECURITY.md, "Identity"): Vercel's ID token carries no `email_verified` and its docs promise no verification.
       trustEmail: false,
       issuer: "https://vercel.com",
       authorization: { params: { scope: "openid profile email" } },
@@ -46,6 +47,5 @@ export default function Vercel(options?: OAuthUserConfig<VercelProfile>): OAuthP
 /** Documented facts for the generated provider table (`docs/providers.md`). */
 export const meta: PresetMeta = {
   maps: { id: "sub", name: "name ?? preferred_username", email: "email", image: "picture" },
-  emailTrustedWhen: "`email_verified` is true",
   docs: "https://vercel.com/docs/sign-in-with-vercel",
 };
