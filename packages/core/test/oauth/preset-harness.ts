@@ -139,6 +139,17 @@ export function recorded<T extends object = Record<string, unknown>>(name: strin
   return JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), "utf8")) as T;
 }
 
+/** Claims the fake sets itself (issuer, audience, nonce) or that a recording has stale or bound to another flow. */
+const FLOW_BOUND_CLAIMS = ["iss", "aud", "azp", "exp", "iat", "nbf", "auth_time", "nonce", "at_hash", "c_hash"];
+
+/**
+ * The claims of a recorded ID token (`test/oauth/fixtures/<name>.json`) without the ones bound to the
+ * recording's flow and time, for `oidc.claims`: the fake signs a fresh token with its own.
+ */
+export function recordedClaims(name: string): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(recorded(name)).filter(([claim]) => !FLOW_BOUND_CLAIMS.includes(claim)));
+}
+
 /** What the fake saw of one sign-in. */
 interface Grant {
   code: string;
