@@ -14,6 +14,8 @@ import type { OAuthConfig } from "../../src/providers/types.js";
 import type { AuthConfig } from "../../src/types.js";
 import { authClient } from "../helpers/auth-client.js";
 import { startFakeServer } from "./fake-server.js";
+import wechat from "./preset-fixtures/wechat.js";
+import { startFakePreset } from "./preset-harness.js";
 
 describe("conformTokenResponse: json-as-text (WeChat)", () => {
   it("turns an HTTP 200 errcode answer into an RFC 6749 error response", async () => {
@@ -110,5 +112,31 @@ describe("Nextcloud configuration", () => {
     expect(html).toContain("There is a problem with the server configuration.");
     expect(html).not.toContain("InvalidEndpoints");
     expect(errors.some((line) => line.startsWith("InvalidEndpoints") && line.includes("nextcloud"))).toBe(true);
+  });
+});
+
+describe("WeChat sign-in refused by WeChat", () => {
+  it("an errcode answer from the token endpoint ends on the error page as OAuthCallbackError, not in a crash", async () => {
+    // https://developers.weixin.qq.com/doc/oplatform/en/Website_App/WeChat_Login/Wechat_Login.html: errors come as HTTP 200.
+    const refusing = { ...wechat, token: { ...wechat.token, response: () => ({ errcode: 40029, errmsg: "invalid code" }) } };
+    const fake = await startFakePreset(refusing);
+    const errors: string[] = [];
+    try {
+      const client = authClient({
+        secret: "quirks-test-secret-0123456789abcdef",
+        trustHost: true,
+        providers: [fake.provider],
+        logger: { error: (error) => errors.push(error.name) },
+      });
+      const csrfToken = await client.csrf();
+      const start = await client.send("/auth/signin/wechat", { form: { csrfToken } });
+      const done = await client.send(fake.approve(start.headers.get("location") ?? "", client.origin));
+      expect(done.status).toBe(302);
+      expect(done.headers.get("location")).toMatch(/\/auth\/(signin|error)\?error=OAuthCallbackError/);
+      expect(errors).toContain("OAuthCallbackError");
+      expect(await client.session()).toBeNull();
+    } finally {
+      await fake.close();
+    }
   });
 });
