@@ -3,7 +3,7 @@
  * name or carry their parameters differently from OAuth 2 (`requestQuirks`: TikTok, WeChat), and token
  * responses sent as text (`tokenResponseQuirks: ["json-as-text"]`: WeChat). `oauth/conform.ts` loads this
  * module only for a provider that declares quirks, so apps without such providers never load it; it
- * imports nothing at run time, so splitting it off costs the main bundle nothing. Nothing here relaxes
+ * imports nothing at run time, so splitting it off adds no shared chunk to the main bundle. Nothing here relaxes
  * a security check: every rewritten response is still validated by oauth4webapi.
  *
  * @module oauth/conform-quirks
