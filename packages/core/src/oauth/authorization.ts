@@ -8,6 +8,7 @@ import type { Cookie } from "../http/cookies.js";
 import type { CookieOption } from "../types.js";
 import { checkBinding, resolveChecks, sealCheck } from "./checks.js";
 import { clientMetadata } from "./client-auth.js";
+import { conformAuthorizationUrl } from "./conform.js";
 import type { AuthorizationStart, OAuthContext } from "./context.js";
 import { resolveServer } from "./discovery.js";
 import { endpointSearchParams } from "./endpoints.js";
@@ -95,5 +96,5 @@ export async function startAuthorization(ctx: OAuthContext, authorizationParams:
     checks: [...checks],
     redirectProxy: flow.usesProxy,
   });
-  return { url: url.href, cookies };
+  return { url: (await conformAuthorizationUrl(url, provider.requestQuirks)).href, cookies };
 }

@@ -6,7 +6,7 @@
 import * as oauth from "oauth4webapi";
 import { checkBinding, clearCheckCookies, flowIsLink, openCheck, resolveChecks } from "./checks.js";
 import { clientAuthentication, clientMetadata } from "./client-auth.js";
-import { conformTokenResponse } from "./conform.js";
+import { conformTokenRequestOptions, conformTokenResponse } from "./conform.js";
 import type { AuthorizationResult, OAuthContext } from "./context.js";
 import { resolveServer } from "./discovery.js";
 import { endpointSearchParams } from "./endpoints.js";
@@ -61,10 +61,10 @@ export async function finishAuthorization(ctx: OAuthContext, params: URLSearchPa
   const checks = resolveChecks(provider, flow.usesProxy, server.as, ctx.logger);
   const binding = checkBinding(provider, flow.redirectUri);
   const client = clientMetadata(provider);
-  const options = {
-    ...requestOptions(server.allowInsecure, server.maxResponseBytes),
-    additionalParameters: endpointSearchParams(provider.token),
-  };
+  const options = await conformTokenRequestOptions(
+    { ...requestOptions(server.allowInsecure, server.maxResponseBytes), additionalParameters: endpointSearchParams(provider.token) },
+    provider.requestQuirks,
+  );
 
   const expectedState = checks.has("state") ? await openCheck(ctx, "state", binding) : oauth.skipStateCheck;
   let validated: URLSearchParams;
@@ -82,6 +82,7 @@ export async function finishAuthorization(ctx: OAuthContext, params: URLSearchPa
   try {
     const raw = await conformTokenResponse(
       await oauth.authorizationCodeGrantRequest(server.as, client, clientAuth, validated, flow.redirectUri, codeVerifier, options),
+      provider.tokenResponseQuirks,
     );
     tokenServer = await serverForTokenResponse(server, raw);
     response = await oauth.processAuthorizationCodeResponse(tokenServer.as, client, raw, {

@@ -6,7 +6,7 @@
 import * as oauth from "oauth4webapi";
 import type { OAuthConfig, TokenSet } from "../providers/types.js";
 import { clientAuthentication, clientMetadata } from "./client-auth.js";
-import { conformTokenResponse } from "./conform.js";
+import { conformTokenRequestOptions, conformTokenResponse } from "./conform.js";
 import { resolveServer } from "./discovery.js";
 import { endpointSearchParams } from "./endpoints.js";
 import { callbackError } from "./failure.js";
@@ -30,12 +30,15 @@ export async function refreshAccessToken(provider: OAuthConfig, refreshToken: st
   const server = await resolveServer(provider, "token");
   const client = clientMetadata(provider);
   const clientAuth = clientAuthentication(provider);
-  const options = {
-    ...requestOptions(server.allowInsecure, server.maxResponseBytes),
-    additionalParameters: endpointSearchParams(provider.token),
-  };
+  const options = await conformTokenRequestOptions(
+    { ...requestOptions(server.allowInsecure, server.maxResponseBytes), additionalParameters: endpointSearchParams(provider.token) },
+    provider.requestQuirks,
+  );
   try {
-    const response = await conformTokenResponse(await oauth.refreshTokenGrantRequest(server.as, client, clientAuth, refreshToken, options));
+    const response = await conformTokenResponse(
+      await oauth.refreshTokenGrantRequest(server.as, client, clientAuth, refreshToken, options),
+      provider.tokenResponseQuirks,
+    );
     const tokenServer = await serverForTokenResponse(server, response);
     const result = await oauth.processRefreshTokenResponse(tokenServer.as, client, response);
     // The same rules as at sign-in: a refreshed DPoP-bound token is no Bearer token either.

@@ -10,6 +10,8 @@
  *
  * @module providers/apple
  */
+
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** The claims of an Apple ID token, plus the `user` field Apple posts on the first sign-in. */
@@ -59,3 +61,10 @@ export default function Apple(options?: OAuthUserConfig<AppleProfile>): OAuthPre
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "user.name (first sign-in)", email: "email", image: null },
+  emailTrustedWhen: "`email_verified` is true",
+  docs: "https://developer.apple.com/documentation/signinwithapplerestapi/authenticating-users-with-sign-in-with-apple",
+};

@@ -5,6 +5,8 @@
  *
  * @module providers/auth0
  */
+
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** The claims of an Auth0 ID token (https://auth0.com/docs/secure/tokens/id-tokens/id-token-structure). */
@@ -47,3 +49,11 @@ export default function Auth0(options?: OAuthUserConfig<Auth0Profile>): OAuthPre
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "name ?? nickname", email: "email", image: "picture" },
+  emailTrustedWhen: "`email_verified` is true",
+  selfHosted: { option: "issuer", env: "AUTH_AUTH0_ISSUER", required: true },
+  docs: "https://auth0.com/docs/secure/tokens/id-tokens/id-token-structure",
+};

@@ -6,6 +6,8 @@
  *
  * @module providers/authentik
  */
+
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** The claims of an authentik ID token with the default scope mappings. */
@@ -52,3 +54,11 @@ export default function Authentik(options?: OAuthUserConfig<AuthentikProfile>): 
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "name ?? preferred_username", email: "email", image: "picture" },
+  emailTrustedWhen: "`email_verified` is true",
+  selfHosted: { option: "issuer", env: "AUTH_AUTHENTIK_ISSUER", required: true },
+  docs: "https://docs.goauthentik.io/docs/add-secure-apps/providers/oauth2/",
+};

@@ -8,7 +8,9 @@
  * @module providers/bitbucket
  */
 import { providerFetch } from "../oauth/http.js";
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
+import { configuredUserinfoUrl } from "./preset-request.js";
 
 /** `GET /2.0/user` (https://developer.atlassian.com/cloud/bitbucket/rest/api-group-users/#api-user-get), plus `email`. */
 export interface BitbucketProfile {
@@ -52,11 +54,13 @@ export default function Bitbucket(options?: OAuthUserConfig<BitbucketProfile>): 
         url: `${API}/user`,
         async request({ tokens, provider }) {
           const headers = { authorization: `Bearer ${tokens.access_token}`, accept: "application/json" };
+          // The configured userinfo URL (default `${API}/user`) also locates `/user/emails`.
+          const userUrl = configuredUserinfoUrl(provider, `${API}/user`);
           // Bounded like every provider request (timeout, `maxResponseBytes`).
-          const response = await providerFetch(provider, `${API}/user`, { headers });
+          const response = await providerFetch(provider, userUrl, { headers });
           if (!response.ok) throw new Error(`Bitbucket answered HTTP ${response.status} to GET /2.0/user`);
           const profile = (await response.json()) as BitbucketProfile;
-          const emails = await providerFetch(provider, `${API}/user/emails`, { headers });
+          const emails = await providerFetch(provider, `${userUrl}/emails`, { headers });
           if (emails.ok) {
             const { values = [] } = (await emails.json()) as { values?: BitbucketEmail[] };
             profile.email = (values.find((e) => e.is_primary && e.is_confirmed) ?? values.find((e) => e.is_confirmed))?.email ?? null;
@@ -76,3 +80,9 @@ export default function Bitbucket(options?: OAuthUserConfig<BitbucketProfile>): 
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "account_id", name: "display_name ?? nickname", email: "/user/emails (confirmed)", image: "links.avatar.href" },
+  docs: "https://developer.atlassian.com/cloud/bitbucket/rest/api-group-users/#api-user-get",
+};

@@ -4,6 +4,8 @@
  *
  * @module providers/discord
  */
+
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** `GET /users/@me` (https://discord.com/developers/docs/resources/user#user-object). */
@@ -65,3 +67,10 @@ export default function Discord(options?: OAuthUserConfig<DiscordProfile>): OAut
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "id", name: "global_name ?? username", email: "email", image: "avatar (CDN URL)" },
+  emailTrustedWhen: "`verified` is true",
+  docs: "https://discord.com/developers/docs/resources/user#user-object",
+};

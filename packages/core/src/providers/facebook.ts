@@ -5,6 +5,8 @@
  *
  * @module providers/facebook
  */
+
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** `GET /me?fields=id,name,email,picture` of the Graph API (https://developers.facebook.com/docs/graph-api/reference/user/). */
@@ -44,3 +46,9 @@ export default function Facebook(options?: OAuthUserConfig<FacebookProfile>): OA
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "id", name: "name", email: "email", image: "picture.data.url" },
+  docs: "https://developers.facebook.com/docs/graph-api/reference/user/",
+};

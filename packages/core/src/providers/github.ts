@@ -8,6 +8,7 @@
  * @module providers/github
  */
 import { providerFetch } from "../oauth/http.js";
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 import type { OAuthConfig } from "./types.js";
 
@@ -47,13 +48,22 @@ export interface GitHubProfile {
 
 const API = "https://api.github.com";
 
+/**
+ * The REST API root: the configured userinfo URL without its `/user` path, so a `userinfo` option
+ * (GitHub Enterprise Server: `https://<host>/api/v3/user`) moves the `/user/emails` call too.
+ */
+function apiRoot(provider: OAuthConfig<GitHubProfile>): string {
+  const userinfo = typeof provider.userinfo === "string" ? provider.userinfo : provider.userinfo?.url;
+  return (userinfo ?? `${API}/user`).replace(/\/user\/?$/, "");
+}
+
 /** A GitHub API call, bounded like every provider request (timeout, `maxResponseBytes`). */
 async function githubJson<T>(
   provider: OAuthConfig<GitHubProfile>,
   path: string,
   accessToken: string | undefined,
 ): Promise<{ ok: boolean; body: T }> {
-  const response = await providerFetch(provider, `${API}${path}`, {
+  const response = await providerFetch(provider, `${apiRoot(provider)}${path}`, {
     headers: { authorization: `Bearer ${accessToken}`, accept: "application/vnd.github+json", "user-agent": "authlib" },
   });
   return { ok: response.ok, body: (await response.json()) as T };
@@ -95,3 +105,9 @@ export default function GitHub(options?: OAuthUserConfig<GitHubProfile>): OAuthP
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "id", name: "name ?? login", email: "email ?? /user/emails (verified)", image: "avatar_url" },
+  docs: "https://docs.github.com/en/rest/users/users#get-the-authenticated-user",
+};

@@ -6,6 +6,8 @@
  *
  * @module providers/google
  */
+
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** The claims of a Google ID token (https://developers.google.com/identity/openid-connect/openid-connect#an-id-tokens-payload). */
@@ -45,3 +47,10 @@ export default function Google(options?: OAuthUserConfig<GoogleProfile>): OAuthP
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "name", email: "email", image: "picture" },
+  emailTrustedWhen: "`email_verified` is true",
+  docs: "https://developers.google.com/identity/openid-connect/openid-connect#an-id-tokens-payload",
+};

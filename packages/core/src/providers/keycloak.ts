@@ -5,6 +5,8 @@
  *
  * @module providers/keycloak
  */
+
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
 
 /** The claims of a Keycloak ID token with the default `profile` and `email` client scopes. */
@@ -48,3 +50,11 @@ export default function Keycloak(options?: OAuthUserConfig<KeycloakProfile>): OA
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "name ?? preferred_username", email: "email", image: "picture" },
+  emailTrustedWhen: "`email_verified` is true",
+  selfHosted: { option: "issuer", env: "AUTH_KEYCLOAK_ISSUER", required: true },
+  docs: "https://www.keycloak.org/docs/latest/server_admin/#_oidc",
+};

@@ -8,6 +8,8 @@
  *
  * @module providers/linkedin
  */
+
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** The claims of a LinkedIn ID token (https://learn.microsoft.com/en-us/linkedin/consumer/integrations/self-serve/sign-in-with-linkedin-v2). */
@@ -46,3 +48,10 @@ export default function LinkedIn(options?: OAuthUserConfig<LinkedInProfile>): OA
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "name", email: "email", image: "picture" },
+  emailTrustedWhen: "`email_verified` is true",
+  docs: "https://learn.microsoft.com/en-us/linkedin/consumer/integrations/self-serve/sign-in-with-linkedin-v2",
+};

@@ -10,6 +10,8 @@
  *
  * @module providers/microsoft-entra-id
  */
+
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** The claims of an Entra ID v2.0 ID token (https://learn.microsoft.com/en-us/entra/identity-platform/id-token-claims-reference). */
@@ -55,3 +57,10 @@ export default function MicrosoftEntraID(options?: OAuthUserConfig<MicrosoftEntr
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "name ?? preferred_username", email: "email", image: null },
+  selfHosted: { option: "issuer", env: "AUTH_MICROSOFT_ENTRA_ID_ISSUER" },
+  docs: "https://learn.microsoft.com/en-us/entra/identity-platform/id-token-claims-reference",
+};

@@ -6,6 +6,8 @@
  *
  * @module providers/okta
  */
+
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
 
 /** The claims of an Okta ID token (https://developer.okta.com/docs/reference/api/oidc/#id-token-claims). */
@@ -48,3 +50,11 @@ export default function Okta(options?: OAuthUserConfig<OktaProfile>): OAuthPrese
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "name ?? preferred_username", email: "email", image: "picture" },
+  emailTrustedWhen: "`email_verified` is true",
+  selfHosted: { option: "issuer", env: "AUTH_OKTA_ISSUER", required: true },
+  docs: "https://developer.okta.com/docs/reference/api/oidc/#id-token-claims",
+};

@@ -5,6 +5,8 @@
  *
  * @module providers/reddit
  */
+
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** `GET /api/v1/me` with the `identity` scope (https://www.reddit.com/dev/api#GET_api_v1_me). */
@@ -51,3 +53,9 @@ export default function Reddit(options?: OAuthUserConfig<RedditProfile>): OAuthP
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "id", name: "name", email: null, image: "snoovatar_img ?? icon_img" },
+  docs: "https://www.reddit.com/dev/api#GET_api_v1_me",
+};

@@ -5,6 +5,8 @@
  *
  * @module providers/slack
  */
+
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** The claims of a Slack ID token (https://api.slack.com/authentication/sign-in-with-slack). */
@@ -56,3 +58,10 @@ export default function Slack(options?: OAuthUserConfig<SlackProfile>): OAuthPre
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "name", email: "email", image: "picture" },
+  emailTrustedWhen: "`email_verified` is true",
+  docs: "https://api.slack.com/authentication/sign-in-with-slack",
+};

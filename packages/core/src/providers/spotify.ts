@@ -5,6 +5,8 @@
  *
  * @module providers/spotify
  */
+
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** An image of the Spotify Web API. */
@@ -55,3 +57,9 @@ export default function Spotify(options?: OAuthUserConfig<SpotifyProfile>): OAut
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "id", name: "display_name ?? id", email: "email", image: "images[0].url" },
+  docs: "https://developer.spotify.com/documentation/web-api/reference/get-current-users-profile",
+};

@@ -6,6 +6,8 @@
  *
  * @module providers/twitch
  */
+
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** The claims of a Twitch ID token with the requested `email`, `picture` and `preferred_username`. */
@@ -53,3 +55,10 @@ export default function Twitch(options?: OAuthUserConfig<TwitchProfile>): OAuthP
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "preferred_username", email: "email", image: "picture" },
+  emailTrustedWhen: "`email_verified` is true",
+  docs: "https://dev.twitch.tv/docs/authentication/getting-tokens-oidc/",
+};

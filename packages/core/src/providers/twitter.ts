@@ -6,6 +6,8 @@
  *
  * @module providers/twitter
  */
+
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** `GET /2/users/me?user.fields=profile_image_url` (https://docs.x.com/x-api/users/user-lookup-me). */
@@ -51,3 +53,9 @@ export default function Twitter(options?: OAuthUserConfig<TwitterProfile>): OAut
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "data.id", name: "data.name", email: "data.confirmed_email", image: "data.profile_image_url" },
+  docs: "https://docs.x.com/x-api/users/user-lookup-me",
+};

@@ -36,6 +36,37 @@ export type EndpointConfig = string | { url?: string; params?: Record<string, un
 /** How the client authenticates at the token endpoint. */
 export type ClientAuthMethod = "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
 
+/**
+ * A documented deviation of a provider's token endpoint response that `oauth/conform.ts` rewrites into
+ * the standard form before validation (presets set these; nothing relaxes a security check):
+ * - `"token-type-missing"`: the response omits `token_type` for what is a Bearer token (Atlassian,
+ *   Figma, Instagram, VK, WeChat, WorkOS); `bearer` is added only when absent, so a `DPoP` answer is
+ *   still refused;
+ * - `"data-envelope"`: the token fields come wrapped as `{ "data": [ { ... } ] }` (Instagram API with
+ *   Instagram Login); the single entry is unwrapped;
+ * - `"json-as-text"`: the JSON body comes as `text/plain`, and errors as HTTP 200 `{ errcode, errmsg }`
+ *   (WeChat); the body is read as JSON and such an error becomes RFC 6749's HTTP 400 `invalid_grant`.
+ */
+export type TokenResponseQuirk = "token-type-missing" | "data-envelope" | "json-as-text";
+
+/**
+ * How a provider's authorization and token *requests* depart from OAuth 2 (`oauth/conform-quirks.ts`
+ * rewrites them; presets set these; none relaxes a security check).
+ */
+export interface OAuthRequestQuirks {
+  /**
+   * Name the provider gives the client id parameter, in the authorization request and in the body of a
+   * `client_secret_post` token request (TikTok `client_key`, WeChat `appid`).
+   */
+  clientIdParam?: string;
+  /** Name the provider gives the client secret parameter of a `client_secret_post` token request (WeChat `secret`). */
+  clientSecretParam?: string;
+  /** The token endpoint takes its parameters in the query of a GET instead of a POSTed form (WeChat). */
+  tokenRequestMethod?: "GET";
+  /** A fragment the authorization URL must end with (WeChat `wechat_redirect`). */
+  authorizationFragment?: string;
+}
+
 /** Options of an OAuth 2 or OpenID Connect provider. */
 export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
   type: "oauth" | "oidc";
@@ -57,6 +88,8 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
    * provider says it enforces it). See `oauth/checks.ts`.
    */
   checks?: Array<"pkce" | "state" | "nonce" | "none">;
+  /** Documented deviations of this provider's token response, rewritten before validation (see {@link TokenResponseQuirk}). */
+  tokenResponseQuirks?: TokenResponseQuirk[];
   /**
    * The largest response body authlib reads from this provider, in bytes: discovery, token, userinfo,
    * refresh, and the preset's own API calls. Enforced while the body streams (a `Content-Length` above
@@ -95,6 +128,8 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
   refreshAccessToken?: boolean;
   /** Look and feel of the provider's button on the built-in sign-in page. */
   style?: { logo?: string; brandColor?: string; text?: string };
+  /** Documented deviations of this provider's authorization and token requests (see {@link OAuthRequestQuirks}). */
+  requestQuirks?: OAuthRequestQuirks;
   /** The options the user passed to the preset, kept for merging. */
   options?: Partial<OAuthConfig<P>>;
 }

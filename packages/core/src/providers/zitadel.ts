@@ -7,6 +7,8 @@
  *
  * @module providers/zitadel
  */
+
+import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
 
 /** The claims of a ZITADEL ID token with user info (https://zitadel.com/docs/apis/openidoauth/claims). */
@@ -50,3 +52,11 @@ export default function Zitadel(options?: OAuthUserConfig<ZitadelProfile>): OAut
     options,
   );
 }
+
+/** Documented facts for the generated provider table (`docs/providers.md`). */
+export const meta: PresetMeta = {
+  maps: { id: "sub", name: "name ?? preferred_username", email: "email", image: "picture" },
+  emailTrustedWhen: "`email_verified` is true",
+  selfHosted: { option: "issuer", env: "AUTH_ZITADEL_ISSUER", required: true },
+  docs: "https://zitadel.com/docs/apis/openidoauth/claims",
+};

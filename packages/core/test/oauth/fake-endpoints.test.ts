@@ -4,53 +4,25 @@
  * failing userinfo endpoint; and a Microsoft-style multi-tenant issuer. A tiny node:http server on
  * 127.0.0.1 plays the provider.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
-import { generateKeyPair, SignJWT } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { InvalidEndpoints, InvalidProvider, OAuthCallbackError } from "../../src/errors.js";
 import { clearDiscoveryCache, finishAuthorization, refreshAccessToken, type SignedIn, startAuthorization } from "../../src/oauth/index.js";
 import type { OAuthConfig } from "../../src/providers/types.js";
+import { type FakeServer, startFakeServer } from "./fake-server.js";
 import { contextFor, cookieRecord, endpointsProvider } from "./support.js";
 
-interface FakeResponse {
-  status?: number;
-  type?: string;
-  body: string | object;
-}
-type Route = (request: { url: URL; body: URLSearchParams; headers: IncomingMessage["headers"] }) => FakeResponse | Promise<FakeResponse>;
-
+let fake: FakeServer;
 let origin: string;
-let routes: Record<string, Route> = {};
-let privateKey: CryptoKey;
-const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-  const chunks: Buffer[] = [];
-  req.on("data", (chunk: Buffer) => chunks.push(chunk));
-  req.on("end", async () => {
-    const url = new URL(req.url ?? "/", origin);
-    const route = routes[`${req.method} ${url.pathname}`];
-    if (!route) {
-      res.writeHead(404).end();
-      return;
-    }
-    const answer = await route({ url, body: new URLSearchParams(Buffer.concat(chunks).toString()), headers: req.headers });
-    const body = typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body);
-    res.writeHead(answer.status ?? 200, {
-      "content-type": answer.type ?? (typeof answer.body === "string" ? "text/html" : "application/json"),
-    });
-    res.end(body);
-  });
-});
+let routes: FakeServer["routes"];
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  ({ privateKey } = await generateKeyPair("RS256"));
+  fake = await startFakeServer();
+  ({ origin, routes } = fake);
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => fake.close());
 afterEach(() => {
-  routes = {};
+  for (const key of Object.keys(routes)) delete routes[key];
   clearDiscoveryCache();
 });
 
@@ -66,8 +38,7 @@ function discoveryDocument(issuer: string, prefix = "") {
 }
 
 function idToken(claims: Record<string, unknown>): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ iat: now, exp: now + 300, ...claims }).setProtectedHeader({ alg: "RS256", kid: "k1" }).sign(privateKey);
+  return fake.signIdToken(claims);
 }
 
 function oauthProvider(overrides: Partial<OAuthConfig> = {}): OAuthConfig {

@@ -5,7 +5,9 @@
  */
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { assertConfig } from "../../src/assert.js";
 import { setEnvDefaults } from "../../src/env.js";
+import { InvalidEndpoints } from "../../src/errors.js";
 import { conformTokenResponse } from "../../src/oauth/conform.js";
 import { startAuthorization } from "../../src/oauth/index.js";
 import Apple from "../../src/providers/apple.js";
@@ -18,8 +20,10 @@ import Facebook from "../../src/providers/facebook.js";
 import GitHub from "../../src/providers/github.js";
 import GitLab from "../../src/providers/gitlab.js";
 import Google from "../../src/providers/google.js";
+import * as providers from "../../src/providers/index.js";
 import Keycloak from "../../src/providers/keycloak.js";
 import LinkedIn from "../../src/providers/linkedin.js";
+import Mastodon from "../../src/providers/mastodon.js";
 import MicrosoftEntraID from "../../src/providers/microsoft-entra-id.js";
 import { mergeProviderOptions, OAuthProvider } from "../../src/providers/oauth.js";
 import Okta from "../../src/providers/okta.js";
@@ -122,6 +126,7 @@ const cases: PresetCase[] = [
     preset: GitLab as Preset,
     id: "gitlab",
     type: "oauth",
+    issuer: "https://gitlab.com",
     authorization: "https://gitlab.com/oauth/authorize",
     token: "https://gitlab.com/oauth/token",
     userinfo: "https://gitlab.com/api/v4/user",
@@ -384,6 +389,36 @@ describe.each(cases)("$id", (c) => {
   });
 });
 
+describe("every OAuth / OIDC preset of the providers entry point", () => {
+  /** The provider a factory makes with no options, or undefined when it needs some (Nodemailer's server). */
+  const defaults = (factory: Preset): OAuthConfig | undefined => {
+    try {
+      return factory();
+    } catch {
+      return undefined;
+    }
+  };
+  const presets = Object.values(providers)
+    .filter((value): value is Preset => typeof value === "function" && value !== providers.OAuthProvider)
+    .flatMap((preset) => {
+      const provider = defaults(preset);
+      return provider?.type === "oauth" || provider?.type === "oidc" ? [[provider.id, preset] as const] : [];
+    });
+
+  it("has at least the forty-one presets of issue 18 part A and before", () => {
+    expect(presets.length).toBeGreaterThanOrEqual(41);
+  });
+
+  it.each(presets)("%s reads AUTH_<ID>_ID and _SECRET, called or uncalled", (id, preset) => {
+    const prefix = envPrefix(id);
+    for (const configured of [preset as Provider, preset() as Provider]) {
+      const config: AuthConfig = { providers: [configured] };
+      setEnvDefaults({ [`${prefix}ID`]: "env-id", [`${prefix}SECRET`]: "env-secret" }, config);
+      expect(config.providers[0]).toMatchObject({ id, clientId: "env-id", clientSecret: "env-secret" });
+    }
+  });
+});
+
 describe("option merging", () => {
   it("a user profile() replaces the preset's", async () => {
     const provider = GitHub({ profile: (p) => ({ id: `gh-${p.id}`, name: p.login }) });
@@ -394,6 +429,22 @@ describe("option merging", () => {
     const provider = GitLab({ authorization: "https://gitlab.example.com/oauth/authorize?scope=api", token: undefined });
     expect(provider.authorization).toBe("https://gitlab.example.com/oauth/authorize?scope=api");
     expect(provider.token).toBe("https://gitlab.com/oauth/token");
+  });
+
+  it("GitLab's baseUrl, or the env issuer of an uncalled preset, moves every endpoint to a self-managed instance", () => {
+    const urls = (p: OAuthConfig) => [p.issuer, urlOf(p.authorization), urlOf(p.token), urlOf(p.userinfo)];
+    const expected = [
+      "https://git.example.com/gl",
+      ...["/oauth/authorize", "/oauth/token", "/api/v4/user"].map((path) => `https://git.example.com/gl${path}`),
+    ];
+    expect(urls(GitLab({ baseUrl: "https://git.example.com/gl/" }))).toEqual(expected);
+    const config: AuthConfig = { providers: [GitLab as Provider] };
+    setEnvDefaults({ AUTH_GITLAB_ISSUER: "https://git.example.com/gl" }, config);
+    expect(urls(config.providers[0] as OAuthConfig)).toEqual(expected);
+    expect(GitLab({ baseUrl: "https://git.example.com/gl", issuer: "https://other.example.com" }).issuer).toBe(
+      "https://git.example.com/gl",
+    );
+    expect("baseUrl" in GitLab({ baseUrl: "https://git.example.com/gl" })).toBe(false);
   });
 
   it("an object endpoint with a url replaces the URL and keeps the default params", () => {
@@ -507,6 +558,43 @@ describe("preset specifics", () => {
     expect(Object.keys(claims.id_token)).toEqual(expect.arrayContaining(["email", "picture", "preferred_username"]));
     const conformed = await conformTokenResponse(Response.json(fixture("twitch-token")));
     expect(((await conformed.json()) as { scope: string }).scope).toBe("openid user:read:email");
+  });
+
+  it("token response quirks are rewritten only for the presets that declare them", async () => {
+    const conform = async (body: object, quirks?: Parameters<typeof conformTokenResponse>[1]) =>
+      (await conformTokenResponse(Response.json(body), quirks)).json();
+    // token-type-missing: bearer is added only where token_type is absent; a DPoP answer stays DPoP (and is refused later).
+    expect(await conform({ access_token: "at" }, ["token-type-missing"])).toEqual({ access_token: "at", token_type: "bearer" });
+    expect(await conform({ access_token: "at", token_type: "DPoP" }, ["token-type-missing"])).toEqual({
+      access_token: "at",
+      token_type: "DPoP",
+    });
+    expect(await conform({ access_token: "at" })).toEqual({ access_token: "at" });
+    // data-envelope: exactly one wrapped entry is unwrapped; anything else is left for validation to refuse.
+    const wrapped = { data: [{ access_token: "at", user_id: "1", permissions: "p" }] };
+    expect(await conform(wrapped, ["data-envelope", "token-type-missing"])).toEqual({
+      access_token: "at",
+      user_id: "1",
+      permissions: "p",
+      token_type: "bearer",
+    });
+    expect(await conform({ data: [{ access_token: "a" }, { access_token: "b" }] }, ["data-envelope"])).toEqual({
+      data: [{ access_token: "a" }, { access_token: "b" }],
+    });
+    expect(await conform(wrapped)).toEqual(wrapped);
+  });
+
+  it("mastodon: without an instance the configuration fails at start-up with InvalidEndpoints", () => {
+    const provider = Mastodon({ clientId: "id", clientSecret: "secret" });
+    expect(assertConfig({ providers: [provider], secret: "s".repeat(32), trustHost: true }, [provider], "jwt")).toBeInstanceOf(
+      InvalidEndpoints,
+    );
+    const configured = Mastodon({ clientId: "id", clientSecret: "secret", baseUrl: "https://mastodon.social/" });
+    expect(urlOf(configured.token)).toBe("https://mastodon.social/oauth/token");
+    expect(assertConfig({ providers: [configured], secret: "s".repeat(32), trustHost: true }, [configured], "jwt")).toBeUndefined();
+    const fromEnv: AuthConfig = { providers: [Mastodon as Provider] };
+    setEnvDefaults({ AUTH_MASTODON_ISSUER: "https://fosstodon.org" }, fromEnv);
+    expect(urlOf((fromEnv.providers[0] as OAuthConfig).userinfo)).toBe("https://fosstodon.org/api/v1/accounts/verify_credentials");
   });
 
   it("twitter: the userinfo URL asks for the profile image", () => {
