@@ -19,6 +19,15 @@ const CONFIGURATION_MESSAGE = "There is a problem with the server configuration.
 /** Pages a browser navigates to: a configuration error there is shown as the error page. */
 const pageActions = new Set(["signin", "signout", "error", "verify-request"]);
 
+/** What an integration knows about a request besides the `Request` itself. */
+export interface AuthRequestOptions {
+  /**
+   * The address of the connection the request came on (Node's `socket.remoteAddress`, …). Integrations
+   * pass it so that per-client limits can count by it; no header is ever read for it.
+   */
+  clientAddress?: string;
+}
+
 /**
  * Answers a request under `config.basePath` (default `/auth`). Never throws: bad input gets a 4xx or the
  * error page, a configuration error a generic 500 whose details go to the server log only.
@@ -26,7 +35,7 @@ const pageActions = new Set(["signin", "signout", "error", "verify-request"]);
  * The configuration is resolved once per configuration object (see `docs/architecture.md`): pass the
  * same object on every request.
  */
-export async function Auth(request: Request, config: AuthConfig): Promise<Response> {
+export async function Auth(request: Request, config: AuthConfig, _options?: AuthRequestOptions): Promise<Response> {
   return answerToResponse(await answerAuthRequest(request, config));
 }
 

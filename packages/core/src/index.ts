@@ -13,6 +13,7 @@
  */
 
 export type * from "./adapters.js";
+export type { AuthRequestOptions } from "./auth.js";
 export { Auth, answerAuthRequest } from "./auth.js";
 export { normaliseBasePath } from "./config.js";
 export type { EnvSource } from "./env.js";
