@@ -16,6 +16,7 @@ export type * from "./adapters.js";
 export type { AuthRequestOptions } from "./auth.js";
 export { Auth, answerAuthRequest } from "./auth.js";
 export { normaliseBasePath } from "./config.js";
+export type { EmailRateLimit, RateLimitStore as EmailRateLimitStore } from "./email/rate-limit.js";
 export type { EnvSource } from "./env.js";
 export { setEnvDefaults } from "./env.js";
 export * from "./errors.js";
@@ -28,7 +29,7 @@ export { errorRedirect, failureCookies, readSession, runAuthAction } from "./int
 export type { DefaultJWT, GetTokenParams, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "./jwt.js";
 export { decode, encode, getToken } from "./jwt.js";
 export type * from "./providers/types.js";
-export type { RateLimitStore, RateLimitWindow } from "./rate-limit/store.js";
+export type { MemoryRateLimitStoreOptions, RateLimitStore, RateLimitWindow } from "./rate-limit/store.js";
 export { memoryRateLimitStore } from "./rate-limit/store.js";
 export { skipCSRFCheck } from "./symbols.js";
 export type * from "./types.js";
