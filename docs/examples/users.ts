@@ -21,7 +21,11 @@ export async function signUp(name: string, email: string, password: string): Pro
   return user;
 }
 
+/** One user to try it with (a real app signs users up from a form). */
+const seeded = signUp("Ada Lovelace", "ada@example.com", "correct horse battery staple");
+
 /** The user with this email, or `null`. */
 export async function findUserByEmail(email: string): Promise<AppUser | null> {
+  await seeded;
   return users.get(email.toLowerCase()) ?? null;
 }
