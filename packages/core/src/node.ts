@@ -115,20 +115,50 @@ function requestHeaders(req: IncomingMessage): Headers {
   return headers;
 }
 
-/** The body, at most `limit` bytes (throws {@link BodyTooLarge} past it); `undefined` for GET/HEAD or none. */
-async function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
-  if (req.method === "GET" || req.method === "HEAD") return undefined;
-  const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > limit) throw new BodyTooLarge();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Uint8Array | string>) {
-    const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
-    size += bytes.byteLength;
-    if (size > limit) throw new BodyTooLarge();
-    chunks.push(bytes);
-  }
-  if (size === 0) return undefined;
+/**
+ * The body, at most `limit` bytes (rejects with {@link BodyTooLarge} past it); `undefined` for GET/HEAD or
+ * none. Past the limit the request is paused, not destroyed, so the 413 can still be written on its socket.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  if (req.method === "GET" || req.method === "HEAD") return Promise.resolve(undefined);
+  if (Number(req.headers["content-length"] ?? 0) > limit) return Promise.reject(new BodyTooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onFailure);
+      req.off("close", onFailure);
+    };
+    const onData = (chunk: Uint8Array | string) => {
+      const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
+      size += bytes.byteLength;
+      if (size > limit) {
+        stop();
+        req.pause();
+        reject(new BodyTooLarge());
+        return;
+      }
+      chunks.push(bytes);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(size === 0 ? undefined : concat(chunks, size));
+    };
+    // An error, or the connection closing before the body ended (the client went away).
+    const onFailure = () => {
+      stop();
+      reject(new Error("The request body could not be read."));
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onFailure);
+    req.on("close", onFailure);
+  });
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
   const body = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {

@@ -162,6 +162,32 @@ describe("toNodeHandler over node:http", () => {
     });
     expect(streamed).toBe(413);
 
+    // Far over the bound, still streaming when the answer is written: the answer still arrives.
+    const large = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        `${origin}/auth/callback/credentials`,
+        { method: "POST", headers: { "transfer-encoding": "chunked" } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", (error: NodeJS.ErrnoException) =>
+        error.code === "EPIPE" || error.code === "ECONNRESET" ? undefined : reject(error),
+      );
+      const chunk = Buffer.alloc(64 * 1024, "c");
+      let sent = 0;
+      const pump = () => {
+        while (sent < 4 * 1024 * 1024 && !req.destroyed) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once("drain", pump);
+        }
+        req.end();
+      };
+      pump();
+    });
+    expect(large).toBe(413);
+
     expect((await raw(origin, "/auth/providers")).status).toBe(200);
   });
 
