@@ -9,7 +9,12 @@ import type { ProviderConfig } from "./providers/types.js";
 import type { AuthConfig, LoggerInstance } from "./types.js";
 
 /** Where env variables come from: a plain record (`process.env`) or a getter (`{ get(name) }`, Qwik's `ev.env`). */
-export type EnvSource = Record<string, string | undefined> | { get(name: string): string | undefined };
+export type EnvSource =
+  | Record<string, string | undefined>
+  | {
+      /** The variable's value, or `undefined` when it is unset. */
+      get(name: string): string | undefined;
+    };
 
 /** Default base path of authlib's routes. */
 export const DEFAULT_BASE_PATH = "/auth";

@@ -25,6 +25,15 @@ const warnings: Record<WarningCode, string> = {
   "rate-limited": "A rate limit refused a request (RateLimited).",
 };
 
+/** Where each error type and warning code is explained: `#<type or code in lower case>` is its entry. */
+export const TROUBLESHOOTING_URL = "https://github.com/authlib/authlib/blob/main/docs/troubleshooting.md";
+
+/** ` Read more: <troubleshooting entry>` for an authlib error or a warning code; empty for other errors. */
+export function readMore(subject: Error | WarningCode): string {
+  const anchor = typeof subject === "string" ? subject : subject instanceof AuthError ? subject.type : undefined;
+  return anchor ? ` Read more: ${TROUBLESHOOTING_URL}#${anchor.toLowerCase()}` : "";
+}
+
 /** One line describing an error and its chain of causes, without any data fields. */
 export function describeError(error: Error): string {
   const code = error instanceof CredentialsSignin ? ` (code ${error.code})` : "";
@@ -41,8 +50,8 @@ export function describeError(error: Error): string {
 export function createLogger(config: Pick<AuthConfig, "logger" | "debug">): LoggerInstance {
   const custom = config.logger ?? {};
   return {
-    error: custom.error ?? ((error: Error) => console.error(`[authlib][error] ${describeError(error)}`)),
-    warn: custom.warn ?? ((code: WarningCode) => console.warn(`[authlib][warn][${code}] ${warnings[code] ?? ""}`)),
+    error: custom.error ?? ((error: Error) => console.error(`[authlib][error] ${describeError(error)}${readMore(error)}`)),
+    warn: custom.warn ?? ((code: WarningCode) => console.warn(`[authlib][warn][${code}] ${warnings[code] ?? ""}${readMore(code)}`)),
     debug: config.debug
       ? (custom.debug ?? ((message: string, metadata?: unknown) => console.debug(`[authlib][debug] ${message}`, metadata ?? "")))
       : () => {},

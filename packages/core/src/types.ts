@@ -167,8 +167,11 @@ export interface Theme {
 
 /** Where log lines go. Each level is optional; unset levels use the built-in logger. */
 export interface LoggerInstance {
+  /** An error, with its cause chain. The built-in logger adds a link to its troubleshooting entry. */
   error: (error: Error) => void;
+  /** A warning about the configuration or the deployment, by code (see docs/troubleshooting.md). */
   warn: (code: WarningCode) => void;
+  /** A debug message; only called when `debug: true`. Never holds secrets or tokens. */
   debug: (message: string, metadata?: unknown) => void;
 }
 
@@ -256,11 +259,17 @@ export interface CallbacksOptions<P = Profile, A = Account> {
 
 /** Events: called after something happened, for audit logs. A failing handler is logged, never fatal. */
 export interface EventCallbacks {
+  /** A user signed in (`isNewUser` on their first sign-in, when an adapter created them). */
   signIn: (message: { user: User; account: Account | null; profile?: Profile; isNewUser?: boolean }) => Awaitable<void>;
+  /** A user signed out: the ended database session, or the JWT's payload. */
   signOut: (message: { session: AdapterSession | null | undefined | void } | { token: JWT | null }) => Awaitable<void>;
+  /** The adapter created a user (at their first sign-in). */
   createUser: (message: { user: User }) => Awaitable<void>;
+  /** The adapter updated a user (e.g. the email address was proven). */
   updateUser: (message: { user: User }) => Awaitable<void>;
+  /** An OAuth account was linked to a user (at their first sign-in with it, or an explicit link). */
   linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>;
+  /** A session was read (`GET /session`, `getSession`); it gets the session and, with JWTs, the token. */
   session: (message: { session: Session; token: JWT } | { session: Session }) => Awaitable<void>;
 }
 

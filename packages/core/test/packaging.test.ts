@@ -78,6 +78,7 @@ describe.each(packages)("$name tarball", (pkg) => {
             "./providers/passkey",
             "./providers/nodemailer",
             "./rate-limit/redis",
+            "./node",
           ]
         : [];
     const { stdout } = await run(

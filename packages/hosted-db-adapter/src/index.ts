@@ -25,8 +25,8 @@ export {
   type HostedDbConfig,
   type HostedDbScope,
 } from "./client.js";
-export type { HostedDbQueryEvent, QueryResult } from "./drivers/queryable.js";
-export type { PGliteLike, PGliteTransactionLike, PgPoolClientLike, PgPoolLike } from "./drivers/shapes.js";
+export type { HostedDbQueryEvent, Queryable, QueryResult } from "./drivers/queryable.js";
+export type { DriverResult, PGliteLike, PGliteTransactionLike, PgPoolClientLike, PgPoolLike } from "./drivers/shapes.js";
 export { HostedDbError, type HostedDbErrorCode } from "./errors.js";
 export {
   type AuthjsImportResult,

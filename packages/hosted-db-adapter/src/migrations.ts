@@ -12,6 +12,7 @@ import { quoteIdentifier } from "./sql.js";
 export interface HostedDbMigration {
   version: number;
   name: string;
+  /** The migration's SQL statements for the quoted schema (branch) name, one statement each. */
   statements(schema: string): string[];
 }
 

@@ -86,7 +86,16 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
     validator$((_ev, data) => validateInput(signOutSchema, signOutFields, data)),
   );
 
-  return { onRequest, useSession, useSignIn, useSignOut };
+  return {
+    /**
+     * Request hook (export it from `plugin@auth.ts`). Under `basePath` (default `/auth`) it answers as
+     * core's `Auth()` would; elsewhere it only prepares a per-request context.
+     */
+    onRequest,
+    useSession,
+    useSignIn,
+    useSignOut,
+  };
 }
 
 /** What {@link FrameworkAuth$} returns. */

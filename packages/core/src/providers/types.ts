@@ -74,7 +74,17 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
   issuer?: string;
   authorization?: EndpointConfig;
   token?: EndpointConfig;
-  userinfo?: EndpointConfig | { url?: string; request?: (context: { tokens: TokenSet; provider: OAuthConfig<P> }) => Awaitable<P> };
+  /**
+   * The userinfo endpoint, or `{ request }`: a function that fetches the profile itself (from the token
+   * response) in place of the standard userinfo request.
+   */
+  userinfo?:
+    | EndpointConfig
+    | {
+        url?: string;
+        /** Fetches the provider's profile with the tokens of the sign-in. */
+        request?: (context: { tokens: TokenSet; provider: OAuthConfig<P> }) => Awaitable<P>;
+      };
   clientId?: string;
   clientSecret?: string;
   /** Client metadata; `token_endpoint_auth_method` selects client authentication (default `client_secret_basic`). */
