@@ -26,7 +26,9 @@
  *   `clientId` {@link CLIENT_ID} and `clientSecret` {@link CLIENT_SECRET} unless the fixture sets them.
  * - `authorization`: the path the browser is sent to, the parameters it must carry (exact values), and
  *   which of PKCE (`code_challenge`, S256), `state` and `nonce` must be present (the others must not be).
- *   `client_id`, `redirect_uri` and `response_type=code` are always checked.
+ *   `client_id`, `redirect_uri` and `response_type=code` are always checked. With
+ *   `params.response_mode: "form_post"` the test posts the callback as a form, as the browser would.
+ *   `callbackParams` are returned next to `code` and `state`.
  * - `token`: the token endpoint path, how the client must authenticate there (the fake refuses anything
  *   else, as it refuses a wrong code, redirect URI or PKCE verifier), and the documented response,
  *   built around the access token (and, for OIDC, the ID token) the fake issued.
@@ -90,6 +92,8 @@ export interface PresetFixture {
     params?: Record<string, string>;
     /** Which flow checks the request must carry; the others must be absent. */
     checks: Array<"pkce" | "state" | "nonce">;
+    /** More parameters the provider returns with the code (Apple posts the user's name as `user`). */
+    callbackParams?: Record<string, string>;
   };
   token: {
     /** Path of the token endpoint on the fake. */
@@ -343,7 +347,7 @@ export async function startFakePreset(fixture: PresetFixture): Promise<FakePrese
 
       const code = `code-${crypto.randomUUID()}`;
       grants.set(code, { code, redirectUri, codeChallenge: q.get("code_challenge"), nonce: q.get("nonce") });
-      const callback = new URLSearchParams({ code });
+      const callback = new URLSearchParams({ code, ...fixture.authorization.callbackParams });
       const state = q.get("state");
       if (state) callback.set("state", state);
       return `/auth/callback/${provider.id}?${callback}`;
