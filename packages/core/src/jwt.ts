@@ -10,7 +10,6 @@
  * @module jwt
  */
 import { parse as parseCookies } from "cookie";
-import { joseDecrypt, joseEncrypt } from "./crypto/jwe-jose.js";
 import { nodeJwe } from "./crypto/jwe-node.js";
 import { issuable, issuedClaims, USE_JOSE } from "./crypto/jwe-rules.js";
 import { webCryptoDecrypt, webCryptoEncrypt } from "./crypto/jwe-webcrypto.js";
@@ -18,6 +17,14 @@ import { processEnv, readCanonicalUrlEnv, readEnv } from "./env.js";
 import { JWTSessionError, MissingSecret } from "./errors.js";
 import { hasChunkedCookie, readChunkedCookie } from "./http/cookie-chunks.js";
 import type { Awaitable, LoggerInstance } from "./types.js";
+
+/**
+ * jose's own JWT codec, loaded on first use: only compressed tokens (which authlib and Auth.js never issue)
+ * and claims jose refuses to issue reach it, so sessions never load it.
+ */
+function joseCodec(): Promise<typeof import("./crypto/jwe-jose.js")> {
+  return import("./crypto/jwe-jose.js");
+}
 
 /** Default lifetime of an issued token: 30 days, in seconds. */
 export const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;
@@ -114,7 +121,7 @@ export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): P
   const [first] = secretList(secret);
   const now = nowInSeconds();
   // Claims jose would refuse (not a plain object, a non-finite time) go to jose, so it throws as before.
-  if (!issuable(token, maxAge)) return joseEncrypt(token, first as string, salt, now, maxAge);
+  if (!issuable(token, maxAge)) return (await joseCodec()).joseEncrypt(token, first as string, salt, now, maxAge);
   const claims = issuedClaims(token, now, maxAge);
   const node = nodeJwe();
   return node ? node.encrypt(claims, first as string, salt) : webCryptoEncrypt(claims, first as string, salt);
@@ -142,7 +149,7 @@ export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Pa
     if (error instanceof JWTSessionError) throw error;
     throw new JWTSessionError("The token could not be decrypted or has expired.", { cause: error as Error });
   }
-  if (claims === USE_JOSE) claims = await joseDecrypt(token, secrets, salt);
+  if (claims === USE_JOSE) claims = await (await joseCodec()).joseDecrypt(token, secrets, salt);
   return claims as Payload;
 }
 

@@ -4,7 +4,8 @@
  * codecs cache what they use (`KeyObject`s in `crypto/jwe-node`, `CryptoKey`s in `crypto/jwe-webcrypto`),
  * so raw key bytes do not stay in memory.
  */
-import { base64url, calculateJwkThumbprint } from "jose";
+import * as base64url from "jose/base64url";
+import { calculateJwkThumbprint } from "jose/jwk/thumbprint";
 
 /** Content encryption algorithms a session token may use. */
 export type ContentEncryption = "A256CBC-HS512" | "A256GCM";

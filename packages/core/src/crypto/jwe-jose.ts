@@ -6,7 +6,8 @@
  *
  * @module crypto/jwe-jose
  */
-import { EncryptJWT, jwtDecrypt } from "jose";
+import { jwtDecrypt } from "jose/jwt/decrypt";
+import { EncryptJWT } from "jose/jwt/encrypt";
 import { JWTSessionError } from "../errors.js";
 import { deriveEncryptionKey, isSupportedEncryption } from "./derive-key.js";
 import { CLOCK_TOLERANCE, noMatchingSecret } from "./jwe-rules.js";

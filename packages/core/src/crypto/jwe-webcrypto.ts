@@ -7,7 +7,7 @@
  *
  * @module crypto/jwe-webcrypto
  */
-import { base64url } from "jose";
+import * as base64url from "jose/base64url";
 import { type ContentEncryption, deriveEncryptionKey } from "./derive-key.js";
 import {
   aadLengthBlock,

@@ -4,7 +4,7 @@
  *
  * @module crypto/password-hash
  */
-import { base64url } from "jose";
+import * as base64url from "jose/base64url";
 import type { ScryptFunction } from "./scrypt.js";
 
 const KEY_LENGTH = 64;

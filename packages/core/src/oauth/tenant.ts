@@ -9,7 +9,7 @@
  *
  * @module oauth/tenant
  */
-import { decodeJwt } from "jose";
+import { decodeJwt } from "jose/jwt/decode";
 import { parsedJson } from "./bounded-fetch.js";
 import { discover, type ResolvedServer } from "./discovery.js";
 
