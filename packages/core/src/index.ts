@@ -17,7 +17,7 @@ export type { AuthRequestOptions } from "./auth.js";
 export { Auth, answerAuthRequest } from "./auth.js";
 export { normaliseBasePath } from "./config.js";
 export type { EmailRateLimit } from "./email/rate-limit.js";
-export type { EnvSource } from "./env.js";
+export type { EnvSource, EnvWarnings } from "./env.js";
 export { setEnvDefaults } from "./env.js";
 export * from "./errors.js";
 export { getSession } from "./get-session.js";

@@ -27,6 +27,7 @@ export interface PasswordHashLimits {
 
 /** How many password hashes run and wait now (for metrics and health checks). */
 export type PasswordHashLoad = GateLoad;
+export type { GateLoad };
 
 const DEFAULT_CONCURRENT = 2;
 const DEFAULT_QUEUED = 64;

@@ -5,6 +5,7 @@
  * @module providers
  */
 
+export type { MailServiceConfig } from "../email/mail-service.js";
 // The types their signatures name, for apps that type their own profile callbacks and options.
 export type { AppleProfile } from "./apple.js";
 export { default as Apple } from "./apple.js";
@@ -48,7 +49,7 @@ export type { FusionAuthProfile } from "./fusionauth.js";
 export { default as FusionAuth } from "./fusionauth.js";
 export type { GitHubEmail, GitHubProfile } from "./github.js";
 export { default as GitHub } from "./github.js";
-export type { GitLabProfile } from "./gitlab.js";
+export type { GitLabOptions, GitLabProfile } from "./gitlab.js";
 export { default as GitLab } from "./gitlab.js";
 export type { GoogleProfile } from "./google.js";
 export { default as Google } from "./google.js";

@@ -25,7 +25,7 @@ export interface MailgunConfig extends MailServiceConfig {
 }
 
 /** Options of {@link Mailgun}: `domain` is required; `region` picks the API origin unless `baseUrl` is set. */
-export type MailgunOptions = Partial<Omit<MailgunConfig, "type">> & { domain: string; region?: keyof typeof MAILGUN_BASE_URLS };
+export type MailgunOptions = Partial<Omit<MailgunConfig, "type">> & { domain: string; region?: "us" | "eu" };
 
 /** `POST /v3/<domain>/messages` with HTTP Basic `api:<key>` and a form body. */
 const mailgun: MailService<MailgunConfig> = {

@@ -20,6 +20,7 @@ export interface PgPoolClientLike {
   release(destroy?: boolean | Error): void;
   /** A checked-out connection that fails between statements emits `error`: unheard, it ends the process. */
   on(event: "error", listener: (error: Error) => void): unknown;
+  /** Stops listening (once the connection is back in the pool, whose own listener takes over). */
   off(event: "error", listener: (error: Error) => void): unknown;
 }
 
