@@ -10,7 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HostedDbClient } from "../src/index.js";
-import { postgresAnswers, testDatabaseURL as databaseURL } from "./helpers.js";
+import { testDatabaseURL as databaseURL, postgresAnswers } from "./helpers.js";
 
 const timeoutError = expect.objectContaining({ name: "HostedDbError", code: "Timeout" });
 
