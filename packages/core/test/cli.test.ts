@@ -145,22 +145,22 @@ describe("authlib db on PGlite (a folder)", () => {
     const before = await runAuthlib(["db", "status", "--url", url]);
     expect(before).toMatchObject({ code: 1, stderr: "" });
     expect(before.stdout).toBe(
-      `Database: ${url}, branch "main"\nApplied:  none\nPending:  1 (run \`authlib db migrate\`)\nTables:   none\n`,
+      `Database: ${url}, branch "main"\nApplied:  none\nPending:  1, 2 (run \`authlib db migrate\`)\nTables:   none\n`,
     );
 
     const migrate = await runAuthlib(["db", "migrate", "--url", url]);
     expect(migrate).toMatchObject({
       code: 0,
       stderr: "",
-      stdout: `Applied migration(s) 1 to branch "main" of ${url}; now at version 1.\n`,
+      stdout: `Applied migration(s) 1, 2 to branch "main" of ${url}; now at version 2.\n`,
     });
 
     const after = await runAuthlib(["db", "status"], { env: { AUTHLIB_DATABASE_URL: url } });
     expect(after).toMatchObject({ code: 0, stderr: "" });
-    expect(after.stdout).toMatch(/^Applied: {2}1 \(authlib tables, \d{4}-\d\d-\d\dT[\d:.]+Z\)$/m);
+    expect(after.stdout).toMatch(/^Applied: {2}1 \(authlib tables, \d{4}-\d\d-\d\dT[\d:.]+Z\), 2 \(rate-limit windows, \d{4}-\d\d-\d\dT[\d:.]+Z\)$/m);
     expect(after.stdout).toContain("Pending:  none\n");
     expect(after.stdout).toContain(
-      "Tables:   authlib_accounts, authlib_authenticators, authlib_migrations, authlib_sessions, authlib_users, authlib_users_accounts, authlib_users_sessions, authlib_verificationTokens (8)\n",
+      "Tables:   authlib_accounts, authlib_authenticators, authlib_migrations, authlib_rate_limits, authlib_sessions, authlib_users, authlib_users_accounts, authlib_users_sessions, authlib_verificationTokens (9)\n",
     );
     // Four PGlite starts in child processes, the first writing a new database to disk.
   }, 180_000);
@@ -250,22 +250,22 @@ describe.skipIf(!(await postgresAnswers()))("authlib db on PostgreSQL", () => {
     const env = { AUTHLIB_DATABASE_URL: postgresURL, AUTHLIB_BRANCH: branch };
     const before = await runAuthlib(["db", "status"], { env });
     expect(before).toMatchObject({ code: 1, stderr: "" });
-    expect(before.stdout).toContain(`branch "${branch}"\nApplied:  none\nPending:  1`);
+    expect(before.stdout).toContain(`branch "${branch}"\nApplied:  none\nPending:  1, 2 `);
 
     const migrate = await runAuthlib(["db", "migrate"], { env });
     expect(migrate).toMatchObject({
       code: 0,
-      stdout: `Applied migration(s) 1 to branch "${branch}" of ${postgresURL}; now at version 1.\n`,
+      stdout: `Applied migration(s) 1, 2 to branch "${branch}" of ${postgresURL}; now at version 2.\n`,
     });
     const { rows } = await pool.query("SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = $1", [branch]);
-    expect(rows).toEqual([{ tables: 8 }]);
+    expect(rows).toEqual([{ tables: 9 }]);
 
     const after = await runAuthlib(["db", "status", "--branch", branch, "--url", postgresURL]);
     expect(after).toMatchObject({ code: 0, stderr: "" });
     expect(after.stdout).toContain("Pending:  none\n");
-    expect(after.stdout).toContain("(8)\n");
+    expect(after.stdout).toContain("(9)\n");
 
     const again = await runAuthlib(["db", "migrate"], { env });
-    expect(again).toMatchObject({ code: 0, stdout: `Up to date: branch "${branch}" of ${postgresURL} is at version 1.\n` });
+    expect(again).toMatchObject({ code: 0, stdout: `Up to date: branch "${branch}" of ${postgresURL} is at version 2.\n` });
   }, 60_000);
 });

@@ -6,13 +6,13 @@
  * sign-in page with `EmailSignInError`, like an SMTP failure.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { memoryRateLimitStore } from "../src/email/rate-limit.js";
 import { setEnvDefaults } from "../src/env.js";
 import Mailgun, { MAILGUN_BASE_URLS } from "../src/providers/mailgun.js";
 import Postmark from "../src/providers/postmark.js";
 import Resend from "../src/providers/resend.js";
 import SendGrid from "../src/providers/sendgrid.js";
 import type { EmailConfig } from "../src/providers/types.js";
+import { memoryRateLimitStore } from "../src/rate-limit/store.js";
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "./helpers/database.js";

@@ -11,10 +11,10 @@
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { deriveEncryptionKey } from "../src/crypto/derive-key.js";
-import { memoryRateLimitStore } from "../src/email/rate-limit.js";
 import { decode, encode } from "../src/jwt.js";
 import Credentials from "../src/providers/credentials.js";
 import Nodemailer from "../src/providers/nodemailer.js";
+import { memoryRateLimitStore } from "../src/rate-limit/store.js";
 import type { Account, AuthConfig, LoggerInstance } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "./helpers/database.js";

@@ -7,11 +7,11 @@
  * remembered callback URL must stay on the app's origin. (Qwik's `redirectTo`: packages/qwik/test.)
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { memoryRateLimitStore } from "../src/email/rate-limit.js";
 import { sealCallbackUrl } from "../src/http/flow-binding.js";
 import { encode } from "../src/jwt.js";
 import Credentials from "../src/providers/credentials.js";
 import Nodemailer from "../src/providers/nodemailer.js";
+import { memoryRateLimitStore } from "../src/rate-limit/store.js";
 import type { AuthConfig, PagesOptions } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "./helpers/database.js";

@@ -102,6 +102,8 @@ export async function startNodeServer(handler: WebHandler, options: NodeServerOp
       }
     })();
   });
+  // Idle keep-alive sockets outlive a blocked event loop (see the test OP in oidc-provider.ts).
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => resolve());

@@ -94,6 +94,8 @@ export async function startFakeServer(): Promise<FakeServer> {
       }
     });
   });
+  // Idle keep-alive sockets outlive a blocked event loop (see the test OP in helpers/oidc-provider.ts).
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
