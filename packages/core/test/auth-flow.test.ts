@@ -270,6 +270,45 @@ describe("CSRF", () => {
     },
   );
 
+  it.each([
+    [{ origin: "http://localhost:3000" }],
+    [{ origin: "http://localhost:3000", "sec-fetch-site": "same-origin" }],
+    [{ "sec-fetch-site": "same-site" }],
+    [{ "sec-fetch-site": "none" }],
+  ])("accepts a POST from our own site with a valid token (%o), as every browser sends it", async (headers) => {
+    const { config } = makeConfig();
+    const client = authClient(config);
+    const csrfToken = await client.csrf();
+    const response = await client.send("/auth/callback/credentials", {
+      form: { csrfToken, username: "ada", password: "correct horse", callbackUrl: "/in" },
+      headers: { ...headers, cookie: client.jar.header() },
+    });
+    expect(response.headers.get("location")).toBe("http://localhost:3000/in");
+    expect((await client.session())?.user.name).toBe("Ada");
+  });
+
+  it("refuses a valid cookie whose token is not the one in the body, or a body without one", async () => {
+    const { config } = makeConfig();
+    const client = authClient(config);
+    const csrfToken = await client.csrf();
+    const other = `${csrfToken.slice(0, -1)}${csrfToken.endsWith("0") ? "1" : "0"}`;
+    for (const form of [{ csrfToken: other }, { csrfToken: csrfToken.slice(0, -1) }, {}]) {
+      const response = await client.send("/auth/callback/credentials", { form: { ...form, username: "ada", password: "correct horse" } });
+      expect(response.headers.get("location")).toContain("error=MissingCSRF");
+    }
+    expect(await client.session()).toBeNull();
+  });
+
+  it("a valid cookie is kept, not replaced, and its token is the one /csrf reports", async () => {
+    const { config } = makeConfig();
+    const client = authClient(config);
+    const first = await client.csrf();
+    const second = await client.send("/auth/csrf");
+    expect(((await second.json()) as { csrfToken: string }).csrfToken).toBe(first);
+    expect(second.setCookies.map((c) => c.name)).not.toContain("authlib.csrf-token");
+    expect(client.jar.get("authlib.csrf-token")?.split("|")[0]).toBe(first);
+  });
+
   it("skipCSRFCheck switches it off deliberately, and /csrf then answers 404", async () => {
     const { config } = makeConfig({ skipCSRFCheck });
     const client = authClient(config);

@@ -198,6 +198,33 @@ describe("email sign-in against a real SMTP server", () => {
     expect(smtp.mails.length).toBe(before);
   });
 
+  it("the signIn callback can refuse when the link is clicked: no session, no user created, the link is spent", async () => {
+    const { client, adapter, events } = await setup(
+      {},
+      { callbacks: { signIn: ({ email }) => (email?.verificationRequest ? true : "/closed-for-now") } },
+    );
+    await requestLink(client, "late-refusal@example.com");
+    const link = linkFrom();
+    const clicked = await client.send(link);
+    expect(clicked.headers.get("location")).toBe("http://localhost:3000/closed-for-now");
+    expect(await client.session()).toBeNull();
+    expect(await adapter.getUserByEmail!("late-refusal@example.com")).toBeNull();
+    expect(events).toEqual([]);
+    expect((await client.send(link)).headers.get("location")).toBe("http://localhost:3000/auth/error?error=Verification");
+  });
+
+  it("a signIn callback refusing at the click leaves an existing user unchanged", async () => {
+    const { client, adapter, events } = await setup({}, { callbacks: { signIn: ({ email }) => !!email?.verificationRequest } });
+    const proven = new Date(Date.now() - 86_400_000);
+    const existing = await adapter.createUser!({ id: crypto.randomUUID(), email: "kept@example.com", emailVerified: proven });
+    await requestLink(client, "kept@example.com");
+    const clicked = await client.send(linkFrom());
+    expect(clicked.headers.get("location")).toBe("http://localhost:3000/auth/error?error=AccessDenied");
+    expect(await client.session()).toBeNull();
+    expect((await adapter.getUser!(existing.id))?.emailVerified?.valueOf()).toBe(proven.valueOf());
+    expect(events).toEqual([]);
+  });
+
   it("an SMTP server that refuses the mail: error on the sign-in page, token unusable, logged", async () => {
     const { client, logs } = await setup();
     smtp.state.refuse = true;
@@ -263,6 +290,17 @@ describe("normalizeEmail", () => {
     ["user+tag@example.com", "user+tag@example.com"],
     ["user@bücher.de", "user@xn--bcher-kva.de"],
     ["first.last@sub.example.co.uk", "first.last@sub.example.co.uk"],
+    [`${"l".repeat(64)}@example.com`, `${"l".repeat(64)}@example.com`],
+    [
+      `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(57)}.com`,
+      `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(57)}.com`,
+    ],
+    [
+      `  ${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(57)}.COM  `,
+      `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(57)}.com`,
+    ],
+    ["x@a-b.example", "x@a-b.example"],
+    ["x@1.example", "x@1.example"],
   ])("%j is %j", (input, expected) => expect(normalizeEmail(input)).toBe(expected));
 
   it.each([
@@ -290,6 +328,10 @@ describe("normalizeEmail", () => {
     ["victim@-example.com", "label starts with -"],
     [`${"a".repeat(65)}@example.com`, "local part too long"],
     ["victim@example.123", "numeric TLD"],
+    ["victim@127.0.0.1", "IPv4 address as domain"],
+    ["victim@10.0.0.10", "private IPv4 address as domain"],
+    ["victim@example-.com", "label ends with -"],
+    [`${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(58)}.com`, "255 characters"],
   ])("refuses %j (%s)", (input) => {
     expect(() => normalizeEmail(input)).toThrow();
   });
