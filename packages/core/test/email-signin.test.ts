@@ -225,6 +225,118 @@ describe("email sign-in against a real SMTP server", () => {
     expect(events).toEqual([]);
   });
 
+  it("a link sent before a secret rotation still works while the old secret is listed", async () => {
+    const { client, config } = await setup();
+    await requestLink(client, "rotated@example.com");
+    const rotated = authClient({ ...config, secret: ["email-test-secret-after-rotation-0123", secret] });
+    const signedIn = await rotated.send(linkFrom());
+    expect(signedIn.headers.get("location")).toBe("http://localhost:3000/welcome");
+    expect((await rotated.session())?.user.email).toBe("rotated@example.com");
+  });
+
+  it("with its own secret, the provider's links survive a change of the app's secrets", async () => {
+    const { client, config } = await setup({ secret: "provider-own-secret-0123456789abcdef" });
+    await requestLink(client, "own-secret@example.com");
+    const changed = authClient({ ...config, secret: "a-completely-new-app-secret-0123456789" });
+    expect((await changed.send(linkFrom())).headers.get("location")).toBe("http://localhost:3000/welcome");
+  });
+
+  it("uses the provider's token generator, and a link expiring after its maxAge", async () => {
+    const sent: Array<{ token: string; expires: Date; url: string }> = [];
+    const { client } = await setup({
+      maxAge: 600,
+      generateVerificationToken: () => "custom-token-0123456789",
+      sendVerificationRequest: (params: { token: string; expires: Date; url: string }) => void sent.push(params),
+    });
+    const before = Date.now();
+    await requestLink(client, "custom@example.com");
+    const after = Date.now();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.token).toBe("custom-token-0123456789");
+    expect(new URL(sent[0]?.url as string).searchParams.get("token")).toBe("custom-token-0123456789");
+    const expires = sent[0]?.expires.valueOf() as number;
+    expect(expires).toBeGreaterThanOrEqual(before + 600_000);
+    expect(expires).toBeLessThanOrEqual(after + 600_000);
+    expect((await client.send(sent[0]?.url as string)).headers.get("location")).toBe("http://localhost:3000/welcome");
+  });
+
+  it("a provider without maxAge makes links valid for 24 hours", async () => {
+    const sent: Array<{ expires: Date }> = [];
+    const db = await freshDatabase();
+    const client = authClient({
+      secret,
+      trustHost: true,
+      adapter: db.adapter,
+      providers: [{ id: "raw", name: "Raw", type: "email", sendVerificationRequest: (params) => void sent.push(params) }],
+    });
+    const before = Date.now();
+    const csrfToken = await client.csrf();
+    await client.send("/auth/signin/raw", { form: { csrfToken, email: "raw@example.com" } });
+    const after = Date.now();
+    const expires = sent[0]?.expires.valueOf() as number;
+    expect(expires).toBeGreaterThanOrEqual(before + 86_400_000);
+    expect(expires).toBeLessThanOrEqual(after + 86_400_000);
+  });
+
+  it("a mail that could not be sent leaves a link that does not sign in", async () => {
+    const urls: string[] = [];
+    const { client } = await setup({
+      sendVerificationRequest: ({ url }: { url: string }) => {
+        urls.push(url);
+        throw new Error("mail provider down");
+      },
+    });
+    const response = await requestLink(client, "unsent@example.com");
+    expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError");
+    expect((await client.send(urls[0] as string)).headers.get("location")).toBe("http://localhost:3000/auth/error?error=Verification");
+    expect(await client.session()).toBeNull();
+  });
+
+  it("uses the provider's normalizeIdentifier instead of the default rules; a missing address is EmailSignInError", async () => {
+    const sent: Array<{ identifier: string }> = [];
+    const { client } = await setup({
+      normalizeIdentifier: (identifier: string) => `${identifier.trim()}@tenant.example`,
+      sendVerificationRequest: (params: { identifier: string }) => void sent.push(params),
+    });
+    await requestLink(client, " Employee-7 ");
+    expect(sent.map((p) => p.identifier)).toEqual(["Employee-7@tenant.example"]);
+    const csrfToken = await client.csrf();
+    const missing = await client.send("/auth/signin/nodemailer", { form: { csrfToken } });
+    expect(missing.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError");
+    expect(sent).toHaveLength(1);
+  });
+
+  it("a link whose address is not a valid address is Verification", async () => {
+    const { client } = await setup();
+    await requestLink(client, "valid@example.com");
+    const link = new URL(linkFrom());
+    link.searchParams.set("email", "valid@example.com,attacker@evil.example");
+    expect((await client.send(link.href)).headers.get("location")).toBe("http://localhost:3000/auth/error?error=Verification");
+  });
+
+  it("the signIn callback sees the proven holder when the mail is requested, a fresh user for an unproven one", async () => {
+    const seen: Array<{ id: string; account: unknown }> = [];
+    const { client, adapter } = await setup(
+      {},
+      {
+        callbacks: {
+          signIn: ({ user, account }) => {
+            seen.push({ id: user.id as string, account });
+            return true;
+          },
+        },
+      },
+    );
+    const proven = await adapter.createUser!({ id: crypto.randomUUID(), email: "proven@example.com", emailVerified: new Date() });
+    const unproven = await adapter.createUser!({ id: crypto.randomUUID(), email: "unproven@example.com", emailVerified: null });
+    await requestLink(client, "proven@example.com");
+    await requestLink(client, "unproven@example.com");
+    expect(seen[0]?.id).toBe(proven.id);
+    expect(seen[0]?.account).toEqual({ providerAccountId: "proven@example.com", userId: proven.id, type: "email", provider: "nodemailer" });
+    expect(seen[1]?.id).not.toBe(unproven.id);
+    expect(seen[1]?.account).toMatchObject({ providerAccountId: "unproven@example.com", userId: seen[1]?.id, type: "email" });
+  });
+
   it("an SMTP server that refuses the mail: error on the sign-in page, token unusable, logged", async () => {
     const { client, logs } = await setup();
     smtp.state.refuse = true;
