@@ -335,6 +335,9 @@ export async function startTestOP(options: TestOPOptions = {}): Promise<TestOP> 
     }
     op.callback()(req, res);
   });
+  // Idle keep-alive sockets live longer than any pause of the test process (PGlite's start can block the
+  // event loop for seconds): otherwise the server's 5 s close races fetch's reuse and a request meets ECONNRESET.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const issuer = `http://127.0.0.1:${port}`;
