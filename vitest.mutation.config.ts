@@ -20,6 +20,7 @@ export const mutationTestFiles = [
   "packages/core/test/oauth-auth.test.ts",
   "packages/core/test/origin.test.ts",
   "packages/core/test/oauth/units.test.ts",
+  "packages/core/test/oauth/checks.test.ts",
   "packages/core/test/oauth/callback-negatives.test.ts",
   "packages/core/test/oauth/oidc-flow.test.ts",
 ];
