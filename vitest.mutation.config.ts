@@ -15,6 +15,7 @@ export const mutationTestFiles = [
   "packages/core/test/jwt.test.ts",
   "packages/core/test/jwt-fast-path.test.ts",
   "packages/core/test/digest.test.ts",
+  "packages/core/test/compare.test.ts",
   "packages/core/test/email-signin.test.ts",
   "packages/core/test/identity.test.ts",
   "packages/core/test/oauth-auth.test.ts",

@@ -259,16 +259,20 @@ describe("CSRF", () => {
     expect(response.headers.get("location")).toContain("error=MissingCSRF");
   });
 
-  it.each([[{ origin: "https://evil.example" }], [{ origin: "null" }], [{ "sec-fetch-site": "cross-site" }]])(
-    "refuses a cross-site POST with a valid token (%o)",
-    async (headers) => {
-      const { config } = makeConfig();
-      const client = authClient(config);
-      const csrfToken = await client.csrf();
-      const response = await client.send("/auth/signout", { form: { csrfToken }, headers: { ...headers, cookie: client.jar.header() } });
-      expect(response.headers.get("location")).toContain("error=MissingCSRF");
-    },
-  );
+  it.each([
+    [{ origin: "https://evil.example" }],
+    [{ origin: "null" }],
+    [{ origin: "http://localhost:3000.evil.example" }],
+    [{ origin: "https://localhost:3000" }],
+    [{ "sec-fetch-site": "cross-site" }],
+    [{ origin: "http://localhost:3000", "sec-fetch-site": "cross-site" }],
+  ])("refuses a cross-site POST with a valid token (%o)", async (headers) => {
+    const { config } = makeConfig();
+    const client = authClient(config);
+    const csrfToken = await client.csrf();
+    const response = await client.send("/auth/signout", { form: { csrfToken }, headers: { ...headers, cookie: client.jar.header() } });
+    expect(response.headers.get("location")).toContain("error=MissingCSRF");
+  });
 
   it.each([
     [{ origin: "http://localhost:3000" }],
@@ -285,6 +289,30 @@ describe("CSRF", () => {
     });
     expect(response.headers.get("location")).toBe("http://localhost:3000/in");
     expect((await client.session())?.user.name).toBe("Ada");
+  });
+
+  it("a CSRF cookie made before a secret rotation stays valid while the old secret is listed", async () => {
+    const { config } = makeConfig();
+    const before = authClient(config);
+    const csrfToken = await before.csrf();
+    const rotated = authClient({ ...config, secret: ["engine-test-secret-after-rotation-0123", secret] });
+    for (const [name, value] of before.jar.cookies) rotated.jar.cookies.set(name, value);
+    expect(await rotated.csrf()).toBe(csrfToken);
+    const response = await rotated.send("/auth/callback/credentials", { form: { csrfToken, username: "ada", password: "correct horse" } });
+    expect(response.headers.get("location")).toBe("http://localhost:3000/");
+    const unrelated = authClient({ ...config, secret: "engine-test-secret-after-rotation-0123" });
+    for (const [name, value] of before.jar.cookies) unrelated.jar.cookies.set(name, value);
+    expect(await unrelated.csrf()).not.toBe(csrfToken);
+  });
+
+  it("a CSRF cookie without its MAC, or with an empty token, is replaced", async () => {
+    const { config } = makeConfig();
+    for (const cookie of ["authlib.csrf-token=abc", `authlib.csrf-token=|${"b".repeat(64)}`, "authlib.csrf-token=abc|"]) {
+      const response = await authClient(config).send("/auth/csrf", { headers: { cookie } });
+      const { csrfToken } = (await response.json()) as { csrfToken: string };
+      expect(csrfToken).toMatch(/^[0-9a-f]{64}$/);
+      expect(response.setCookies.find((c) => c.name === "authlib.csrf-token")?.value.startsWith(`${csrfToken}|`)).toBe(true);
+    }
   });
 
   it("refuses a valid cookie whose token is not the one in the body, or a body without one", async () => {
