@@ -315,6 +315,42 @@ describe("CSRF", () => {
     }
   });
 
+  it.each([
+    ["signout", "/auth/signout"],
+    ["signin", "/auth/signin/credentials"],
+  ])("a %s POST from a browser without a CSRF cookie is refused, even with a token in the body, and logged", async (action, path) => {
+    const { config, logs } = makeConfig();
+    const client = authClient(config);
+    const csrfToken = await client.csrf();
+    const response = await authClient(config).send(path, { form: { csrfToken } });
+    expect(response.headers.get("location")).toContain("error=MissingCSRF");
+    expect(logs).toContain(`MissingCSRF: The CSRF token was missing or wrong during the ${action} action. `);
+  });
+
+  it("a session update from a browser without a CSRF cookie changes nothing", async () => {
+    const { config } = makeConfig();
+    const client = authClient(config);
+    await signIn(client);
+    const csrfToken = await client.csrf();
+    const session = client.jar.get("authlib.session-token") as string;
+    const response = await client.send("/auth/session", {
+      json: { csrfToken, data: { name: "Mallory" } },
+      headers: { cookie: `authlib.session-token=${session}` },
+    });
+    expect(response.status).toBe(400);
+    expect((await client.session())?.user.name).toBe("Ada");
+  });
+
+  it("a callback without a CSRF cookie does not make one, nor remember its callback URL", async () => {
+    const { config } = makeConfig();
+    const response = await authClient(config).send("/auth/callback/credentials", {
+      form: { csrfToken: "0".repeat(64), username: "ada", password: "correct horse", callbackUrl: "/after" },
+    });
+    expect(response.headers.get("location")).toContain("error=MissingCSRF");
+    expect(response.setCookies.map((c) => c.name)).not.toContain("authlib.csrf-token");
+    expect(response.setCookies.map((c) => c.name)).not.toContain("authlib.callback-url");
+  });
+
   it("refuses a valid cookie whose token is not the one in the body, or a body without one", async () => {
     const { config } = makeConfig();
     const client = authClient(config);

@@ -225,6 +225,15 @@ describe("email sign-in against a real SMTP server", () => {
     expect(events).toEqual([]);
   });
 
+  it("a link opened in another browser signs it in without giving it a CSRF or callback-URL cookie", async () => {
+    const { client, config } = await setup();
+    await requestLink(client, "other-browser@example.com");
+    const elsewhere = authClient(config);
+    const signedIn = await elsewhere.send(linkFrom());
+    expect(signedIn.headers.get("location")).toBe("http://localhost:3000/welcome");
+    expect(signedIn.setCookies.map((c) => c.name)).toEqual(["authlib.session-token"]);
+  });
+
   it("a link sent before a secret rotation still works while the old secret is listed", async () => {
     const { client, config } = await setup();
     await requestLink(client, "rotated@example.com");
