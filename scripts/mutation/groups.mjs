@@ -27,7 +27,7 @@ export const mutationGroups = [
   {
     name: "jwt",
     mutate: [src("jwt.ts")],
-    tests: [test("jwt.test.ts")],
+    tests: [test("jwt.test.ts"), test("jwt-fast-path.test.ts")],
   },
   {
     name: "email",

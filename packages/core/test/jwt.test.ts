@@ -46,8 +46,11 @@ describe("encode / decode", () => {
     await expect(decode({ token, secret: "another-secret-entirely", salt })).rejects.toBeInstanceOf(JWTSessionError);
   });
 
-  it("throws MissingSecret without a secret", async () => {
-    await expect(encode({ token: {}, secret: "", salt })).rejects.toBeInstanceOf(MissingSecret);
+  it("throws MissingSecret without a secret, telling how to set one; secrets that are not strings do not count", async () => {
+    await expect(encode({ token: {}, secret: "", salt })).rejects.toThrow(
+      new MissingSecret("A secret is required: set AUTH_SECRET or pass `secret`."),
+    );
+    await expect(encode({ token: {}, secret: [["x".repeat(40)], 42] as unknown as string[], salt })).rejects.toBeInstanceOf(MissingSecret);
     await expect(encode({ token: {}, secret: [], salt })).rejects.toBeInstanceOf(MissingSecret);
   });
 
@@ -334,8 +337,29 @@ describe("getToken", () => {
     expect(debug).toHaveBeenCalledWith("getToken: token rejected (JWTSessionError)");
   });
 
-  it("throws a TypeError without req", async () => {
+  it("throws a TypeError naming req without req or without headers", async () => {
     // @ts-expect-error req is required
-    await expect(getToken({ secret })).rejects.toBeInstanceOf(TypeError);
+    await expect(getToken({ secret })).rejects.toThrow(new TypeError("getToken: pass `req` (a Request or an object with `headers`)."));
+    // @ts-expect-error headers are required
+    await expect(getToken({ req: {}, secret })).rejects.toThrow(/pass `req`/);
+  });
+
+  it("an empty secret passed in is MissingSecret, telling how to set one", async () => {
+    const req = { headers: { cookie: `${salt}=anything` } };
+    await expect(getToken({ req, secret: "" })).rejects.toThrow(
+      new MissingSecret("getToken needs a secret: set AUTH_SECRET or pass `secret`."),
+    );
+  });
+
+  it("a logger without debug is fine", async () => {
+    const req = { headers: { cookie: `${salt}=not-a-token` } };
+    expect(await getToken({ req, secret, logger: {} as { debug: () => void } })).toBeNull();
+  });
+
+  it("a URL that merely contains https: later is not https", async () => {
+    const secureSalt = "__Host-authlib.session-token";
+    const token = await encode({ token: { sub: "h" }, secret, salt: secureSalt });
+    vi.stubEnv("AUTHLIB_URL", "http://localhost:3000/https://");
+    expect(await getToken({ req: { headers: { cookie: `${secureSalt}=${token}` } }, secret })).toBeNull();
   });
 });
