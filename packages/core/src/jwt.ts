@@ -152,7 +152,8 @@ function headerValue(headers: GetTokenParams["req"]["headers"], name: string): s
   const key = Object.keys(record).find((k) => k.toLowerCase() === name);
   const value = key === undefined ? undefined : record[key];
   // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent, only `cookie` and `authorization` are read, and a joined Authorization is never one Bearer token, whatever the separator
-  return Array.isArray(value) ? value.join(name === "cookie" ? "; " : ", ") : value;
+  const separator = name === "cookie" ? "; " : ", ";
+  return Array.isArray(value) ? value.join(separator) : value;
 }
 
 function bearerToken(authorization: string | undefined): string | undefined {
