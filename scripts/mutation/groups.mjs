@@ -36,8 +36,13 @@ export const mutationGroups = [
   },
   {
     name: "oauth",
-    mutate: [src("oauth/checks.ts"), src("actions/link-account.ts")],
-    tests: [test("oauth/checks.test.ts"), test("oauth/units.test.ts"), test("oauth-auth.test.ts")],
+    mutate: [src("oauth/checks.ts")],
+    tests: [test("oauth/checks.test.ts"), test("oauth/units.test.ts")],
+  },
+  {
+    name: "linking",
+    mutate: [src("actions/link-account.ts")],
+    tests: [test("oauth-auth.test.ts")],
   },
 ];
 
