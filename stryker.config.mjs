@@ -28,7 +28,8 @@ export default {
   htmlReporter: { fileName: `test-artifacts/mutation/${group.name}.html` },
   jsonReporter: { fileName: `test-artifacts/mutation/${group.name}.json` },
   // The sandbox copies the repository; core's own node_modules (its preact) must come along.
-  ignorePatterns: ["apps", "bench", "consumer", "docs", "test-artifacts", "reports", "!packages/core/node_modules"],
+  // Other groups' sandboxes (.stryker-tmp) and everything outside core are left out of the copy.
+  ignorePatterns: [".stryker-tmp", "apps", "bench", "consumer", "docs", "test-artifacts", "reports", "!packages/core/node_modules"],
   symlinkNodeModules: true,
   tempDirName: `.stryker-tmp/${group.name}`,
   cleanTempDir: true,

@@ -33,7 +33,7 @@ export function scoreTable(reportFiles) {
   }
   rows.sort((a, b) => a.score - b.score || a.path.localeCompare(b.path));
   const lines = [
-    "| file (packages/core/src/) | score | killed + timeout | survived + no coverage | ignored (reasoned) | not compiling / runtime error |",
+    "| file (packages/core/src/) | score | killed + timeout | survived + no coverage | ignored (static, or disabled with a reason) | not compiling / runtime error |",
     "| --- | ---: | ---: | ---: | ---: | ---: |",
     ...rows.map((r) => `| ${r.path} | ${r.score.toFixed(1)} % | ${r.detected} | ${r.undetected} | ${r.ignored} | ${r.invalid} |`),
   ];
