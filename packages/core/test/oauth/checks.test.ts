@@ -3,7 +3,7 @@
  * refuses and why, whether a flow counts as a link, and how the cookies are set and cleared.
  */
 import { describe, expect, it } from "vitest";
-import { InvalidCheck } from "../../src/errors.js";
+import { InvalidCheck, JWTSessionError } from "../../src/errors.js";
 import { CHECK_COOKIE_MAX_AGE } from "../../src/http/cookies.js";
 import { encode } from "../../src/jwt.js";
 import { checkBinding, clearCheckCookies, flowIsLink, openCheck, resolveChecks, sealCheck } from "../../src/oauth/checks.js";
@@ -57,6 +57,7 @@ describe("sealing and opening a check", () => {
   it("an unreadable cookie is InvalidCheck", async () => {
     const error = await refusal(openCheck(callbackWith([{ name: "authlib.state", value: "garbage" }]), "state", binding));
     expect(error.message).toContain("could not be read");
+    expect((error.cause as { err?: Error } | undefined)?.err).toBeInstanceOf(JWTSessionError);
   });
 
   it.each([
