@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { normalizeEmail } from "../src/email/normalize.js";
 import { memoryRateLimitStore } from "../src/email/rate-limit.js";
 import { AuthError } from "../src/errors.js";
@@ -461,5 +461,81 @@ describe("normalizeEmail", () => {
     expect(normalizeEmail("victim＠evil.com")).toBe("victim@evil.com");
     expect(() => normalizeEmail("attacker＠evil.com@victim.com")).toThrow();
     expect(() => normalizeEmail(42)).toThrow();
+  });
+});
+
+describe("why an address or a link is refused", () => {
+  it.each([
+    ["", "Missing email address."],
+    ["   ", "Missing email address."],
+    [42, "Missing email address."],
+    [`${"a".repeat(250)}@example.com`, "Email address too long."],
+    ["victim@example.com\r\nBcc: x@evil.com", "Invalid email address format."],
+    ["a\u0000b@example.com", "Invalid email address format."],
+    ["no-at-sign", "Invalid email address format."],
+    [".dot@example.com", "Invalid email address format."],
+    ["victim@exa%mple.com", "Invalid email domain."],
+    ["victim@xn--.com", "Invalid email domain."],
+    ["victim@exa..mple.com", "Invalid email domain."],
+    ["victim@127.0.0.1", "Invalid email domain."],
+  ])("%j: %s", (input, message) => {
+    expect(() => normalizeEmail(input)).toThrow(message);
+  });
+
+  it.each(["x@example.a1", "x@example.1a"])("a top-level label with digits and letters (%j) is a domain", (input) => {
+    expect(normalizeEmail(input)).toBe(input);
+  });
+
+  it("each refused link is logged with its reason", async () => {
+    const { client, logs } = await setup();
+    await requestLink(client, "reasons@example.com");
+    const link = new URL(linkFrom());
+    const badAddress = new URL(link);
+    badAddress.searchParams.set("email", "not an address");
+    const noToken = new URL(link);
+    noToken.searchParams.delete("token");
+    const forged = new URL(link);
+    forged.searchParams.set("token", "f".repeat(64));
+    for (const url of [badAddress, noToken, forged]) await client.send(url.href);
+    expect(logs).toEqual([
+      "Verification: The sign-in link has no valid email address. InvalidEmailAddress: Invalid email address format.",
+      "Verification: The sign-in link has no token. ",
+      "Verification: The sign-in link is unknown, used already, or expired. ",
+    ]);
+  });
+
+  it("a refused link says whether it was found and whether it had expired", async () => {
+    const causes: unknown[] = [];
+    const { client } = await setup(
+      { maxAge: -60 },
+      { logger: { error: (e) => void causes.push((e.cause as { err?: unknown })?.err ?? e.cause) } },
+    );
+    await requestLink(client, "expired-cause@example.com");
+    const link = new URL(linkFrom());
+    await client.send(link.href);
+    link.searchParams.set("token", "e".repeat(64));
+    await client.send(link.href);
+    expect(causes).toEqual([
+      { hasInvite: true, expired: true },
+      { hasInvite: false, expired: false },
+    ]);
+  });
+
+  it("a link is still valid at the very millisecond it expires", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-01-01T00:00:00Z") });
+    try {
+      const { client } = await setup({ maxAge: 0 });
+      await requestLink(client, "on-the-dot@example.com");
+      expect((await client.send(linkFrom())).headers.get("location")).toBe("http://localhost:3000/welcome");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("too many mails are logged as RateLimited with the reason", async () => {
+    const { client, logs } = await setup({ rateLimit: { max: 1, windowSeconds: 60, store: memoryRateLimitStore() } });
+    await requestLink(client, "limited@example.com");
+    await requestLink(client, "limited@example.com");
+    expect(logs).toContain("RateLimited: Too many sign-in mails for this address; try again later. ");
   });
 });
