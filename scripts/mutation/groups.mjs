@@ -22,7 +22,13 @@ export const mutationGroups = [
   {
     name: "http",
     mutate: [src("http/csrf.ts"), src("http/redirect.ts"), src("http/cookie-chunks.ts"), src("crypto/compare.ts")],
-    tests: [test("auth-flow.test.ts"), test("redirect.test.ts"), test("cookie-chunks.test.ts"), test("compare.test.ts")],
+    tests: [
+      test("auth-flow.test.ts"),
+      test("csrf.test.ts"),
+      test("redirect.test.ts"),
+      test("cookie-chunks.test.ts"),
+      test("compare.test.ts"),
+    ],
   },
   {
     name: "jwt",
