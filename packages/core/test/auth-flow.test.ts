@@ -259,16 +259,119 @@ describe("CSRF", () => {
     expect(response.headers.get("location")).toContain("error=MissingCSRF");
   });
 
-  it.each([[{ origin: "https://evil.example" }], [{ origin: "null" }], [{ "sec-fetch-site": "cross-site" }]])(
-    "refuses a cross-site POST with a valid token (%o)",
-    async (headers) => {
-      const { config } = makeConfig();
-      const client = authClient(config);
-      const csrfToken = await client.csrf();
-      const response = await client.send("/auth/signout", { form: { csrfToken }, headers: { ...headers, cookie: client.jar.header() } });
+  it.each([
+    [{ origin: "https://evil.example" }],
+    [{ origin: "null" }],
+    [{ origin: "http://localhost:3000.evil.example" }],
+    [{ origin: "https://localhost:3000" }],
+    [{ "sec-fetch-site": "cross-site" }],
+    [{ origin: "http://localhost:3000", "sec-fetch-site": "cross-site" }],
+  ])("refuses a cross-site POST with a valid token (%o)", async (headers) => {
+    const { config } = makeConfig();
+    const client = authClient(config);
+    const csrfToken = await client.csrf();
+    const response = await client.send("/auth/signout", { form: { csrfToken }, headers: { ...headers, cookie: client.jar.header() } });
+    expect(response.headers.get("location")).toContain("error=MissingCSRF");
+  });
+
+  it.each([
+    [{ origin: "http://localhost:3000" }],
+    [{ origin: "http://localhost:3000", "sec-fetch-site": "same-origin" }],
+    [{ "sec-fetch-site": "same-site" }],
+    [{ "sec-fetch-site": "none" }],
+  ])("accepts a POST from our own site with a valid token (%o), as every browser sends it", async (headers) => {
+    const { config } = makeConfig();
+    const client = authClient(config);
+    const csrfToken = await client.csrf();
+    const response = await client.send("/auth/callback/credentials", {
+      form: { csrfToken, username: "ada", password: "correct horse", callbackUrl: "/in" },
+      headers: { ...headers, cookie: client.jar.header() },
+    });
+    expect(response.headers.get("location")).toBe("http://localhost:3000/in");
+    expect((await client.session())?.user.name).toBe("Ada");
+  });
+
+  it("a CSRF cookie made before a secret rotation stays valid while the old secret is listed", async () => {
+    const { config } = makeConfig();
+    const before = authClient(config);
+    const csrfToken = await before.csrf();
+    const rotated = authClient({ ...config, secret: ["engine-test-secret-after-rotation-0123", secret] });
+    for (const [name, value] of before.jar.cookies) rotated.jar.cookies.set(name, value);
+    expect(await rotated.csrf()).toBe(csrfToken);
+    const response = await rotated.send("/auth/callback/credentials", { form: { csrfToken, username: "ada", password: "correct horse" } });
+    expect(response.headers.get("location")).toBe("http://localhost:3000/");
+    const unrelated = authClient({ ...config, secret: "engine-test-secret-after-rotation-0123" });
+    for (const [name, value] of before.jar.cookies) unrelated.jar.cookies.set(name, value);
+    expect(await unrelated.csrf()).not.toBe(csrfToken);
+  });
+
+  it("a CSRF cookie without its MAC, or with an empty token, is replaced", async () => {
+    const { config } = makeConfig();
+    for (const cookie of ["authlib.csrf-token=abc", `authlib.csrf-token=|${"b".repeat(64)}`, "authlib.csrf-token=abc|"]) {
+      const response = await authClient(config).send("/auth/csrf", { headers: { cookie } });
+      const { csrfToken } = (await response.json()) as { csrfToken: string };
+      expect(csrfToken).toMatch(/^[0-9a-f]{64}$/);
+      expect(response.setCookies.find((c) => c.name === "authlib.csrf-token")?.value.startsWith(`${csrfToken}|`)).toBe(true);
+    }
+  });
+
+  it.each([
+    ["signout", "/auth/signout"],
+    ["signin", "/auth/signin/credentials"],
+  ])("a %s POST from a browser without a CSRF cookie is refused, even with a token in the body, and logged", async (action, path) => {
+    const { config, logs } = makeConfig();
+    const client = authClient(config);
+    const csrfToken = await client.csrf();
+    const response = await authClient(config).send(path, { form: { csrfToken } });
+    expect(response.headers.get("location")).toContain("error=MissingCSRF");
+    expect(logs).toContain(`MissingCSRF: The CSRF token was missing or wrong during the ${action} action. `);
+  });
+
+  it("a session update from a browser without a CSRF cookie changes nothing", async () => {
+    const { config } = makeConfig();
+    const client = authClient(config);
+    await signIn(client);
+    const csrfToken = await client.csrf();
+    const session = client.jar.get("authlib.session-token") as string;
+    const response = await client.send("/auth/session", {
+      json: { csrfToken, data: { name: "Mallory" } },
+      headers: { cookie: `authlib.session-token=${session}` },
+    });
+    expect(response.status).toBe(400);
+    expect((await client.session())?.user.name).toBe("Ada");
+  });
+
+  it("a callback without a CSRF cookie does not make one, nor remember its callback URL", async () => {
+    const { config } = makeConfig();
+    const response = await authClient(config).send("/auth/callback/credentials", {
+      form: { csrfToken: "0".repeat(64), username: "ada", password: "correct horse", callbackUrl: "/after" },
+    });
+    expect(response.headers.get("location")).toContain("error=MissingCSRF");
+    expect(response.setCookies.map((c) => c.name)).not.toContain("authlib.csrf-token");
+    expect(response.setCookies.map((c) => c.name)).not.toContain("authlib.callback-url");
+  });
+
+  it("refuses a valid cookie whose token is not the one in the body, or a body without one", async () => {
+    const { config } = makeConfig();
+    const client = authClient(config);
+    const csrfToken = await client.csrf();
+    const other = `${csrfToken.slice(0, -1)}${csrfToken.endsWith("0") ? "1" : "0"}`;
+    for (const form of [{ csrfToken: other }, { csrfToken: csrfToken.slice(0, -1) }, {}]) {
+      const response = await client.send("/auth/callback/credentials", { form: { ...form, username: "ada", password: "correct horse" } });
       expect(response.headers.get("location")).toContain("error=MissingCSRF");
-    },
-  );
+    }
+    expect(await client.session()).toBeNull();
+  });
+
+  it("a valid cookie is kept, not replaced, and its token is the one /csrf reports", async () => {
+    const { config } = makeConfig();
+    const client = authClient(config);
+    const first = await client.csrf();
+    const second = await client.send("/auth/csrf");
+    expect(((await second.json()) as { csrfToken: string }).csrfToken).toBe(first);
+    expect(second.setCookies.map((c) => c.name)).not.toContain("authlib.csrf-token");
+    expect(client.jar.get("authlib.csrf-token")?.split("|")[0]).toBe(first);
+  });
 
   it("skipCSRFCheck switches it off deliberately, and /csrf then answers 404", async () => {
     const { config } = makeConfig({ skipCSRFCheck });

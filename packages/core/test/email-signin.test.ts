@@ -1,5 +1,5 @@
 import { type AddressInfo, createServer as createNetServer, type Socket } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { normalizeEmail } from "../src/email/normalize.js";
 import { AuthError } from "../src/errors.js";
 import Nodemailer, { SMTP_TIMEOUTS, withSmtpTimeouts } from "../src/providers/nodemailer.js";
@@ -208,6 +208,154 @@ describe("email sign-in against a real SMTP server", () => {
     expect(smtp.mails.length).toBe(before);
   });
 
+  it("the signIn callback can refuse when the link is clicked: no session, no user created, the link is spent", async () => {
+    const { client, adapter, events } = await setup(
+      {},
+      { callbacks: { signIn: ({ email }) => (email?.verificationRequest ? true : "/closed-for-now") } },
+    );
+    await requestLink(client, "late-refusal@example.com");
+    const link = linkFrom();
+    const clicked = await client.send(link);
+    expect(clicked.headers.get("location")).toBe("http://localhost:3000/closed-for-now");
+    expect(await client.session()).toBeNull();
+    expect(await adapter.getUserByEmail!("late-refusal@example.com")).toBeNull();
+    expect(events).toEqual([]);
+    expect((await client.send(link)).headers.get("location")).toBe("http://localhost:3000/auth/error?error=Verification");
+  });
+
+  it("a signIn callback refusing at the click leaves an existing user unchanged", async () => {
+    const { client, adapter, events } = await setup({}, { callbacks: { signIn: ({ email }) => !!email?.verificationRequest } });
+    const proven = new Date(Date.now() - 86_400_000);
+    const existing = await adapter.createUser!({ id: crypto.randomUUID(), email: "kept@example.com", emailVerified: proven });
+    await requestLink(client, "kept@example.com");
+    const clicked = await client.send(linkFrom());
+    expect(clicked.headers.get("location")).toBe("http://localhost:3000/auth/error?error=AccessDenied");
+    expect(await client.session()).toBeNull();
+    expect((await adapter.getUser!(existing.id))?.emailVerified?.valueOf()).toBe(proven.valueOf());
+    expect(events).toEqual([]);
+  });
+
+  it("a link opened in another browser signs it in without giving it a CSRF or callback-URL cookie", async () => {
+    const { client, config } = await setup();
+    await requestLink(client, "other-browser@example.com");
+    const elsewhere = authClient(config);
+    const signedIn = await elsewhere.send(linkFrom());
+    expect(signedIn.headers.get("location")).toBe("http://localhost:3000/welcome");
+    expect(signedIn.setCookies.map((c) => c.name)).toEqual(["authlib.session-token"]);
+  });
+
+  it("a link sent before a secret rotation still works while the old secret is listed", async () => {
+    const { client, config } = await setup();
+    await requestLink(client, "rotated@example.com");
+    const rotated = authClient({ ...config, secret: ["email-test-secret-after-rotation-0123", secret] });
+    const signedIn = await rotated.send(linkFrom());
+    expect(signedIn.headers.get("location")).toBe("http://localhost:3000/welcome");
+    expect((await rotated.session())?.user.email).toBe("rotated@example.com");
+  });
+
+  it("with its own secret, the provider's links survive a change of the app's secrets", async () => {
+    const { client, config } = await setup({ secret: "provider-own-secret-0123456789abcdef" });
+    await requestLink(client, "own-secret@example.com");
+    const changed = authClient({ ...config, secret: "a-completely-new-app-secret-0123456789" });
+    expect((await changed.send(linkFrom())).headers.get("location")).toBe("http://localhost:3000/welcome");
+  });
+
+  it("uses the provider's token generator, and a link expiring after its maxAge", async () => {
+    const sent: Array<{ token: string; expires: Date; url: string }> = [];
+    const { client } = await setup({
+      maxAge: 600,
+      generateVerificationToken: () => "custom-token-0123456789",
+      sendVerificationRequest: (params: { token: string; expires: Date; url: string }) => void sent.push(params),
+    });
+    const before = Date.now();
+    await requestLink(client, "custom@example.com");
+    const after = Date.now();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.token).toBe("custom-token-0123456789");
+    expect(new URL(sent[0]?.url as string).searchParams.get("token")).toBe("custom-token-0123456789");
+    const expires = sent[0]?.expires.valueOf() as number;
+    expect(expires).toBeGreaterThanOrEqual(before + 600_000);
+    expect(expires).toBeLessThanOrEqual(after + 600_000);
+    expect((await client.send(sent[0]?.url as string)).headers.get("location")).toBe("http://localhost:3000/welcome");
+  });
+
+  it("a provider without maxAge makes links valid for 24 hours", async () => {
+    const sent: Array<{ expires: Date }> = [];
+    const db = await freshDatabase();
+    const client = authClient({
+      secret,
+      trustHost: true,
+      adapter: db.adapter,
+      providers: [{ id: "raw", name: "Raw", type: "email", sendVerificationRequest: (params) => void sent.push(params) }],
+    });
+    const before = Date.now();
+    const csrfToken = await client.csrf();
+    await client.send("/auth/signin/raw", { form: { csrfToken, email: "raw@example.com" } });
+    const after = Date.now();
+    const expires = sent[0]?.expires.valueOf() as number;
+    expect(expires).toBeGreaterThanOrEqual(before + 86_400_000);
+    expect(expires).toBeLessThanOrEqual(after + 86_400_000);
+  });
+
+  it("a mail that could not be sent leaves a link that does not sign in", async () => {
+    const urls: string[] = [];
+    const { client } = await setup({
+      sendVerificationRequest: ({ url }: { url: string }) => {
+        urls.push(url);
+        throw new Error("mail provider down");
+      },
+    });
+    const response = await requestLink(client, "unsent@example.com");
+    expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError");
+    expect((await client.send(urls[0] as string)).headers.get("location")).toBe("http://localhost:3000/auth/error?error=Verification");
+    expect(await client.session()).toBeNull();
+  });
+
+  it("uses the provider's normalizeIdentifier instead of the default rules; a missing address is EmailSignInError", async () => {
+    const sent: Array<{ identifier: string }> = [];
+    const { client } = await setup({
+      normalizeIdentifier: (identifier: string) => `${identifier.trim()}@tenant.example`,
+      sendVerificationRequest: (params: { identifier: string }) => void sent.push(params),
+    });
+    await requestLink(client, " Employee-7 ");
+    expect(sent.map((p) => p.identifier)).toEqual(["Employee-7@tenant.example"]);
+    const csrfToken = await client.csrf();
+    const missing = await client.send("/auth/signin/nodemailer", { form: { csrfToken } });
+    expect(missing.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError");
+    expect(sent).toHaveLength(1);
+  });
+
+  it("a link whose address is not a valid address is Verification", async () => {
+    const { client } = await setup();
+    await requestLink(client, "valid@example.com");
+    const link = new URL(linkFrom());
+    link.searchParams.set("email", "valid@example.com,attacker@evil.example");
+    expect((await client.send(link.href)).headers.get("location")).toBe("http://localhost:3000/auth/error?error=Verification");
+  });
+
+  it("the signIn callback sees the proven holder when the mail is requested, a fresh user for an unproven one", async () => {
+    const seen: Array<{ id: string; account: unknown }> = [];
+    const { client, adapter } = await setup(
+      {},
+      {
+        callbacks: {
+          signIn: ({ user, account }) => {
+            seen.push({ id: user.id as string, account });
+            return true;
+          },
+        },
+      },
+    );
+    const proven = await adapter.createUser!({ id: crypto.randomUUID(), email: "proven@example.com", emailVerified: new Date() });
+    const unproven = await adapter.createUser!({ id: crypto.randomUUID(), email: "unproven@example.com", emailVerified: null });
+    await requestLink(client, "proven@example.com");
+    await requestLink(client, "unproven@example.com");
+    expect(seen[0]?.id).toBe(proven.id);
+    expect(seen[0]?.account).toEqual({ providerAccountId: "proven@example.com", userId: proven.id, type: "email", provider: "nodemailer" });
+    expect(seen[1]?.id).not.toBe(unproven.id);
+    expect(seen[1]?.account).toMatchObject({ providerAccountId: "unproven@example.com", userId: seen[1]?.id, type: "email" });
+  });
+
   it("an SMTP server that refuses the mail: error on the sign-in page, token unusable, logged", async () => {
     const { client, logs, database } = await setup();
     smtp.state.refuse = true;
@@ -316,6 +464,17 @@ describe("normalizeEmail", () => {
     ["user+tag@example.com", "user+tag@example.com"],
     ["user@bücher.de", "user@xn--bcher-kva.de"],
     ["first.last@sub.example.co.uk", "first.last@sub.example.co.uk"],
+    [`${"l".repeat(64)}@example.com`, `${"l".repeat(64)}@example.com`],
+    [
+      `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(57)}.com`,
+      `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(57)}.com`,
+    ],
+    [
+      `  ${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(57)}.COM  `,
+      `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(57)}.com`,
+    ],
+    ["x@a-b.example", "x@a-b.example"],
+    ["x@1.example", "x@1.example"],
   ])("%j is %j", (input, expected) => expect(normalizeEmail(input)).toBe(expected));
 
   it.each([
@@ -343,6 +502,10 @@ describe("normalizeEmail", () => {
     ["victim@-example.com", "label starts with -"],
     [`${"a".repeat(65)}@example.com`, "local part too long"],
     ["victim@example.123", "numeric TLD"],
+    ["victim@127.0.0.1", "IPv4 address as domain"],
+    ["victim@10.0.0.10", "private IPv4 address as domain"],
+    ["victim@example-.com", "label ends with -"],
+    [`${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(58)}.com`, "255 characters"],
   ])("refuses %j (%s)", (input) => {
     expect(() => normalizeEmail(input)).toThrow();
   });
@@ -351,5 +514,81 @@ describe("normalizeEmail", () => {
     expect(normalizeEmail("victim＠evil.com")).toBe("victim@evil.com");
     expect(() => normalizeEmail("attacker＠evil.com@victim.com")).toThrow();
     expect(() => normalizeEmail(42)).toThrow();
+  });
+});
+
+describe("why an address or a link is refused", () => {
+  it.each([
+    ["", "Missing email address."],
+    ["   ", "Missing email address."],
+    [42, "Missing email address."],
+    [`${"a".repeat(250)}@example.com`, "Email address too long."],
+    ["victim@example.com\r\nBcc: x@evil.com", "Invalid email address format."],
+    ["a\u0000b@example.com", "Invalid email address format."],
+    ["no-at-sign", "Invalid email address format."],
+    [".dot@example.com", "Invalid email address format."],
+    ["victim@exa%mple.com", "Invalid email domain."],
+    ["victim@xn--.com", "Invalid email domain."],
+    ["victim@exa..mple.com", "Invalid email domain."],
+    ["victim@127.0.0.1", "Invalid email domain."],
+  ])("%j: %s", (input, message) => {
+    expect(() => normalizeEmail(input)).toThrow(message);
+  });
+
+  it.each(["x@example.a1", "x@example.1a"])("a top-level label with digits and letters (%j) is a domain", (input) => {
+    expect(normalizeEmail(input)).toBe(input);
+  });
+
+  it("each refused link is logged with its reason", async () => {
+    const { client, logs } = await setup();
+    await requestLink(client, "reasons@example.com");
+    const link = new URL(linkFrom());
+    const badAddress = new URL(link);
+    badAddress.searchParams.set("email", "not an address");
+    const noToken = new URL(link);
+    noToken.searchParams.delete("token");
+    const forged = new URL(link);
+    forged.searchParams.set("token", "f".repeat(64));
+    for (const url of [badAddress, noToken, forged]) await client.send(url.href);
+    expect(logs).toEqual([
+      "Verification: The sign-in link has no valid email address. InvalidEmailAddress: Invalid email address format.",
+      "Verification: The sign-in link has no token. ",
+      "Verification: The sign-in link is unknown, used already, or expired. ",
+    ]);
+  });
+
+  it("a refused link says whether it was found and whether it had expired", async () => {
+    const causes: unknown[] = [];
+    const { client } = await setup(
+      { maxAge: -60 },
+      { logger: { error: (e) => void causes.push((e.cause as { err?: unknown })?.err ?? e.cause) } },
+    );
+    await requestLink(client, "expired-cause@example.com");
+    const link = new URL(linkFrom());
+    await client.send(link.href);
+    link.searchParams.set("token", "e".repeat(64));
+    await client.send(link.href);
+    expect(causes).toEqual([
+      { hasInvite: true, expired: true },
+      { hasInvite: false, expired: false },
+    ]);
+  });
+
+  it("a link is still valid at the very millisecond it expires", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-01-01T00:00:00Z") });
+    try {
+      const { client } = await setup({ maxAge: 0 });
+      await requestLink(client, "on-the-dot@example.com");
+      expect((await client.send(linkFrom())).headers.get("location")).toBe("http://localhost:3000/welcome");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("too many mails are logged as RateLimited with the reason", async () => {
+    const { client, logs } = await setup({ rateLimit: { max: 1, windowSeconds: 60, store: memoryRateLimitStore() } });
+    await requestLink(client, "limited@example.com");
+    await requestLink(client, "limited@example.com");
+    expect(logs).toContain("RateLimited: Too many sign-in mails for this address; try again later. ");
   });
 });

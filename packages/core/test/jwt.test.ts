@@ -5,7 +5,7 @@ import { base64url, calculateJwkThumbprint, EncryptJWT } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { JWTSessionError, MissingSecret } from "../src/errors.js";
 import { CHUNK_SIZE } from "../src/http/cookie-chunks.js";
-import { decode, encode, getToken } from "../src/jwt.js";
+import { DEFAULT_MAX_AGE, decode, encode, getToken } from "../src/jwt.js";
 
 const secret = "a-long-random-test-secret-of-32-chars!";
 const salt = "authlib.session-token";
@@ -46,8 +46,11 @@ describe("encode / decode", () => {
     await expect(decode({ token, secret: "another-secret-entirely", salt })).rejects.toBeInstanceOf(JWTSessionError);
   });
 
-  it("throws MissingSecret without a secret", async () => {
-    await expect(encode({ token: {}, secret: "", salt })).rejects.toBeInstanceOf(MissingSecret);
+  it("throws MissingSecret without a secret, telling how to set one; secrets that are not strings do not count", async () => {
+    await expect(encode({ token: {}, secret: "", salt })).rejects.toThrow(
+      new MissingSecret("A secret is required: set AUTH_SECRET or pass `secret`."),
+    );
+    await expect(encode({ token: {}, secret: [["x".repeat(40)], 42] as unknown as string[], salt })).rejects.toBeInstanceOf(MissingSecret);
     await expect(encode({ token: {}, secret: [], salt })).rejects.toBeInstanceOf(MissingSecret);
   });
 
@@ -68,6 +71,23 @@ describe("encode / decode", () => {
     expect(await decode({ token: nearlyExpired, secret, salt })).not.toBeNull();
     const expired = await encode({ token: {}, secret, salt, maxAge: -20 });
     await expect(decode({ token: expired, secret, salt })).rejects.toBeInstanceOf(JWTSessionError);
+  });
+
+  it("issues tokens valid for 30 days unless maxAge is given", async () => {
+    const payload = await decode({ token: await encode({ token: {}, secret, salt }), secret, salt });
+    expect((payload?.exp as number) - (payload?.iat as number)).toBe(DEFAULT_MAX_AGE);
+    expect(DEFAULT_MAX_AGE).toBe(30 * 24 * 60 * 60);
+  });
+
+  it("skips empty secrets in a list: the first non-empty one encrypts, any listed one decrypts", async () => {
+    const token = await encode({ token: { n: 1 }, secret: ["", secret], salt });
+    expect(await decode({ token, secret, salt })).toMatchObject({ n: 1 });
+    expect(await decode({ token, secret: ["", secret], salt })).toMatchObject({ n: 1 });
+    await expect(decode({ token, secret: [""], salt })).rejects.toBeInstanceOf(MissingSecret);
+  });
+
+  it("a payload jose cannot issue is refused as jose refuses it", async () => {
+    await expect(encode({ token: {}, secret, salt, maxAge: Number.NaN })).rejects.toThrow();
   });
 
   it("decodes A256GCM tokens", async () => {
@@ -255,8 +275,91 @@ describe("getToken", () => {
     expect(JSON.stringify(logger.debug.mock.calls)).not.toContain("BBBB");
   });
 
-  it("throws a TypeError without req", async () => {
+  it("reads headers given as a record: any key case, a cookie array joined as one Cookie header", async () => {
+    const token = await encode({ token: { sub: "rec" }, secret, salt });
+    expect(await getToken({ req: { headers: { Cookie: ["theme=dark", `${salt}=${token}`] } }, secret })).toMatchObject({ sub: "rec" });
+    expect(await getToken({ req: { headers: { COOKIE: `${salt}=${token}` } }, secret })).toMatchObject({ sub: "rec" });
+    expect(await getToken({ req: { headers: { Authorization: `Bearer ${token}` } }, secret })).toMatchObject({ sub: "rec" });
+    expect(await getToken({ req: { headers: { authorization: [`Bearer ${token}`, "Bearer other"] } }, secret })).toBeNull();
+  });
+
+  it("takes only the Bearer scheme with a value; the session cookie wins over a Bearer header", async () => {
+    const token = await encode({ token: { sub: "bearer" }, secret, salt });
+    const cookieToken = await encode({ token: { sub: "cookie" }, secret, salt });
+    for (const authorization of [`Basic ${token}`, `bearer ${token}`, "Bearer ", "Bearer"]) {
+      expect(await getToken({ req: { headers: { authorization } }, secret })).toBeNull();
+    }
+    const both = { authorization: `Bearer ${token}`, cookie: `${salt}=${cookieToken}` };
+    expect(await getToken({ req: { headers: both }, secret })).toMatchObject({ sub: "cookie" });
+  });
+
+  it("returns the raw token without any secret configured", async () => {
+    vi.stubEnv("AUTH_SECRET", "");
+    const req = { headers: { cookie: `${salt}=not-even-a-jwe` } };
+    expect(await getToken({ req, raw: true })).toBe("not-even-a-jwe");
+    await expect(getToken({ req })).rejects.toBeInstanceOf(MissingSecret);
+  });
+
+  it("a secret passed in wins over AUTH_SECRET", async () => {
+    vi.stubEnv("AUTH_SECRET", "the-environment-secret-0123456789abcdef");
+    const token = await encode({ token: { sub: "param" }, secret, salt });
+    expect(await getToken({ req: { headers: { cookie: `${salt}=${token}` } }, secret })).toMatchObject({ sub: "param" });
+  });
+
+  it("without a configured URL, the session cookie present decides, salted with its own name; __Host- first", async () => {
+    vi.stubEnv("AUTHLIB_URL", "");
+    vi.stubEnv("AUTH_URL", "");
+    for (const name of ["__Host-authlib.session-token", "__Secure-authlib.session-token", "authlib.session-token"]) {
+      const token = await encode({ token: { sub: name }, secret, salt: name });
+      expect(await getToken({ req: { headers: { cookie: `${name}=${token}` } }, secret })).toMatchObject({ sub: name });
+    }
+    const host = await encode({ token: { sub: "host" }, secret, salt: "__Host-authlib.session-token" });
+    const plain = await encode({ token: { sub: "plain" }, secret, salt: "authlib.session-token" });
+    const cookie = `authlib.session-token=${plain}; __Host-authlib.session-token=${host}`;
+    expect(await getToken({ req: { headers: { cookie } }, secret })).toMatchObject({ sub: "host" });
+    expect(await getToken({ req: { headers: { cookie } }, secret, secureCookie: false })).toMatchObject({ sub: "plain" });
+  });
+
+  it("a Bearer token without a session cookie is salted with the plain cookie name unless told otherwise", async () => {
+    vi.stubEnv("AUTHLIB_URL", "");
+    vi.stubEnv("AUTH_URL", "");
+    const token = await encode({ token: { sub: "api" }, secret, salt: "authlib.session-token" });
+    expect(await getToken({ req: { headers: { authorization: `Bearer ${token}` } }, secret })).toMatchObject({ sub: "api" });
+    const custom = await encode({ token: { sub: "api2" }, secret, salt: "api-salt" });
+    const req = { headers: { authorization: `Bearer ${custom}` } };
+    expect(await getToken({ req, secret, salt: "api-salt" })).toMatchObject({ sub: "api2" });
+  });
+
+  it("reports a rejected token at debug level, by error name only", async () => {
+    const debug = vi.fn();
+    const forged = await encode({ token: { sub: "x" }, secret: "some-other-secret-0123456789abcdef", salt });
+    expect(await getToken({ req: { headers: { cookie: `${salt}=${forged}` } }, secret, logger: { debug } })).toBeNull();
+    expect(debug).toHaveBeenCalledWith("getToken: token rejected (JWTSessionError)");
+  });
+
+  it("throws a TypeError naming req without req or without headers", async () => {
     // @ts-expect-error req is required
-    await expect(getToken({ secret })).rejects.toBeInstanceOf(TypeError);
+    await expect(getToken({ secret })).rejects.toThrow(new TypeError("getToken: pass `req` (a Request or an object with `headers`)."));
+    // @ts-expect-error headers are required
+    await expect(getToken({ req: {}, secret })).rejects.toThrow(/pass `req`/);
+  });
+
+  it("an empty secret passed in is MissingSecret, telling how to set one", async () => {
+    const req = { headers: { cookie: `${salt}=anything` } };
+    await expect(getToken({ req, secret: "" })).rejects.toThrow(
+      new MissingSecret("getToken needs a secret: set AUTH_SECRET or pass `secret`."),
+    );
+  });
+
+  it("a logger without debug is fine", async () => {
+    const req = { headers: { cookie: `${salt}=not-a-token` } };
+    expect(await getToken({ req, secret, logger: {} as { debug: () => void } })).toBeNull();
+  });
+
+  it("a URL that merely contains https: later is not https", async () => {
+    const secureSalt = "__Host-authlib.session-token";
+    const token = await encode({ token: { sub: "h" }, secret, salt: secureSalt });
+    vi.stubEnv("AUTHLIB_URL", "http://localhost:3000/https://");
+    expect(await getToken({ req: { headers: { cookie: `${secureSalt}=${token}` } }, secret })).toBeNull();
   });
 });

@@ -117,6 +117,19 @@ describe("OIDC sign-in through Auth() (JWT sessions, no adapter)", () => {
     expect(await subOf(first)).toBe(await subOf(second));
   });
 
+  it("gives two different accounts two different user ids without an adapter, also across providers", async () => {
+    const second = oidc({ id: "second", name: "Second", clientId: "second", clientSecret: "second-secret" });
+    const config: AuthConfig = { secret, trustHost: true, providers: [oidc(), second] };
+    const subOf = async (providerId: string, user: string) => {
+      const client = authClient(config);
+      await signInWith(client, providerId, { user });
+      return (await decode({ token: client.jar.get("authlib.session-token"), secret, salt: "authlib.session-token" }))?.sub;
+    };
+    const ids = [await subOf("op", "alice"), await subOf("op", "bob"), await subOf("second", "alice")];
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(new Set(ids).size).toBe(3);
+  });
+
   it("a plain OAuth 2 client with explicit endpoints and userinfo", async () => {
     const plain = {
       id: "plain",
@@ -311,6 +324,24 @@ describe("OAuth with the hosted-db adapter", () => {
     const users = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${db.db.authlib_users.sqlName}`);
     expect([accounts.rows[0]?.n, users.rows[0]?.n]).toEqual([2, 1]);
     expect(calls.filter(([n]) => n === "event.linkAccount")).toHaveLength(2);
+  });
+
+  it("a signed-in user signing in again with a provider already linked to them stays the same user, nothing new linked", async () => {
+    const { adapter, client: db } = await freshDatabase();
+    const { calls, config } = recorder();
+    const client = authClient({ secret, trustHost: true, adapter, providers: [oidc()], ...config });
+    await signInWith(client, "op");
+    const firstUser = (await client.session())?.user;
+    const again = await signInWith(client, "op");
+    expect(again.done.headers.get("location")).toBe(`${origin}/dashboard`);
+    expect((await client.session())?.user).toEqual(firstUser);
+    const accounts = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${db.db.authlib_accounts.sqlName}`);
+    const users = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${db.db.authlib_users.sqlName}`);
+    expect([accounts.rows[0]?.n, users.rows[0]?.n]).toEqual([1, 1]);
+    expect(calls.filter(([n]) => n === "event.linkAccount")).toHaveLength(1);
+    expect(calls.filter(([n]) => n === "event.createUser")).toHaveLength(1);
+    const signIns = calls.filter(([n]) => n === "event.signIn").map(([, m]) => m.isNewUser);
+    expect(signIns).toEqual([true, false]);
   });
 
   it("an account linked to another user cannot be taken over by a signed-in user", async () => {
