@@ -9,6 +9,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postgresAnswers, testDatabaseURL } from "../../hosted-db-adapter/test/helpers.js";
 import { freePort, runAuthlib, type TempApp, tempApp } from "./helpers/cli.js";
 
 const STRONG_SECRET = "doctor-test-secret-0123456789abcdefghijkl";
@@ -135,74 +136,64 @@ describe("authlib doctor on a broken setup", () => {
   });
 });
 
-const postgresURL = process.env.AUTHLIB_TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+const postgresURL = testDatabaseURL();
 
-async function postgresAnswers(): Promise<boolean> {
-  const probe = new pg.Client({ connectionString: postgresURL, connectionTimeoutMillis: 3000 });
-  try {
-    await probe.connect();
-    return true;
-  } catch {
-    console.warn(`Skipping "authlib doctor with a database": no server answered at ${postgresURL} (set AUTHLIB_TEST_DATABASE_URL).`);
-    return false;
-  } finally {
-    await probe.end().catch(() => {});
-  }
-}
-
-describe.skipIf(!(await postgresAnswers()))("authlib doctor with a database (PostgreSQL)", () => {
-  const branch = `doctor_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-  let app: TempApp;
-  let pool: pg.Pool;
-  beforeAll(async () => {
-    pool = new pg.Pool({ connectionString: postgresURL });
-    app = await tempApp(["@authlib/hosted-db-adapter", "pg"]);
-    await writeFile(
-      join(app.dir, ".env"),
-      [
-        "NODE_ENV=production",
-        `AUTH_SECRET=${STRONG_SECRET}`,
-        "AUTHLIB_URL=https://app.example.com",
-        "AUTH_CORP_ID=corp-app",
-        "AUTH_CORP_SECRET=corp-secret",
-        // Read by the app's own HostedDbClient too: the doctor exports .env to the module's process.env.
-        `AUTHLIB_DATABASE_URL=${postgresURL}`,
-        `AUTHLIB_BRANCH=${branch}`,
-        "",
-      ].join("\n"),
-    );
-    // The app's configuration: the hosted-db adapter (its client reads AUTHLIB_DATABASE_URL) and an OIDC provider.
-    await writeFile(
-      join(app.dir, "auth.config.mjs"),
-      `import { HostedDbAdapter, HostedDbClient } from "@authlib/hosted-db-adapter";
+describe.skipIf(!(await postgresAnswers(postgresURL, "authlib doctor with a database")))(
+  "authlib doctor with a database (PostgreSQL)",
+  () => {
+    const branch = `doctor_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+    let app: TempApp;
+    let pool: pg.Pool;
+    beforeAll(async () => {
+      pool = new pg.Pool({ connectionString: postgresURL });
+      app = await tempApp(["@authlib/hosted-db-adapter", "pg"]);
+      await writeFile(
+        join(app.dir, ".env"),
+        [
+          "NODE_ENV=production",
+          `AUTH_SECRET=${STRONG_SECRET}`,
+          "AUTHLIB_URL=https://app.example.com",
+          "AUTH_CORP_ID=corp-app",
+          "AUTH_CORP_SECRET=corp-secret",
+          // Read by the app's own HostedDbClient too: the doctor exports .env to the module's process.env.
+          `AUTHLIB_DATABASE_URL=${postgresURL}`,
+          `AUTHLIB_BRANCH=${branch}`,
+          "",
+        ].join("\n"),
+      );
+      // The app's configuration: the hosted-db adapter (its client reads AUTHLIB_DATABASE_URL) and an OIDC provider.
+      await writeFile(
+        join(app.dir, "auth.config.mjs"),
+        `import { HostedDbAdapter, HostedDbClient } from "@authlib/hosted-db-adapter";
 export const authConfig = {
   adapter: HostedDbAdapter(new HostedDbClient()),
   providers: [{ id: "corp", name: "Corp SSO", type: "oidc", issuer: "https://sso.corp.example" }],
 };
 `,
-    );
-  });
-  afterAll(async () => {
-    await pool.query(`DROP SCHEMA IF EXISTS "${branch}" CASCADE`);
-    await pool.end();
-    await app.remove();
-  });
+      );
+    });
+    afterAll(async () => {
+      await pool.query(`DROP SCHEMA IF EXISTS "${branch}" CASCADE`);
+      await pool.end();
+      await app.remove();
+    });
 
-  it("before migrating: the pending migration is an error (said once, not again for the adapter); after: no problems, exit 0", async () => {
-    const before = await runAuthlib(["doctor", "--config", "auth.config.mjs"], { cwd: app.dir });
-    expect(before.code).toBe(1);
-    expect(before.stdout.split("\n").slice(1)).toEqual([
-      `error: Branch "${branch}" of ${postgresURL} lacks migration(s) 1, 2: the adapter's queries fail until they are applied. Fix: run \`npx authlib db migrate\` (once per deploy).`,
-      "1 error, 0 warnings.",
-      "",
-    ]);
+    it("before migrating: the pending migration is an error (said once, not again for the adapter); after: no problems, exit 0", async () => {
+      const before = await runAuthlib(["doctor", "--config", "auth.config.mjs"], { cwd: app.dir });
+      expect(before.code).toBe(1);
+      expect(before.stdout.split("\n").slice(1)).toEqual([
+        `error: Branch "${branch}" of ${postgresURL} lacks migration(s) 1, 2: the adapter's queries fail until they are applied. Fix: run \`npx authlib db migrate\` (once per deploy).`,
+        "1 error, 0 warnings.",
+        "",
+      ]);
 
-    const env = { AUTHLIB_DATABASE_URL: postgresURL, AUTHLIB_BRANCH: branch };
-    expect((await runAuthlib(["db", "migrate"], { cwd: app.dir, env })).code).toBe(0);
-    // The app's config opened a pool; the doctor still exits once its report is written.
-    const after = await runAuthlib(["doctor", "--config", "auth.config.mjs"], { cwd: app.dir });
-    expect(existsSync(join(app.dir, ".authlib-db"))).toBe(false);
-    expect(after).toMatchObject({ code: 0, stderr: "" });
-    expect(after.stdout).toBe(`${header(true, "auth.config.mjs")}ok: no problems found.\n`);
-  }, 60_000);
-});
+      const env = { AUTHLIB_DATABASE_URL: postgresURL, AUTHLIB_BRANCH: branch };
+      expect((await runAuthlib(["db", "migrate"], { cwd: app.dir, env })).code).toBe(0);
+      // The app's config opened a pool; the doctor still exits once its report is written.
+      const after = await runAuthlib(["doctor", "--config", "auth.config.mjs"], { cwd: app.dir });
+      expect(existsSync(join(app.dir, ".authlib-db"))).toBe(false);
+      expect(after).toMatchObject({ code: 0, stderr: "" });
+      expect(after.stdout).toBe(`${header(true, "auth.config.mjs")}ok: no problems found.\n`);
+    }, 60_000);
+  },
+);

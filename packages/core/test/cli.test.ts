@@ -8,6 +8,7 @@ import { cp, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postgresAnswers, testDatabaseURL } from "../../hosted-db-adapter/test/helpers.js";
 import { formatFinding, formatSummary } from "../src/cli/doctor/findings.js";
 import { colourAllowed, paint } from "../src/cli/terminal.js";
 import { freePort, REPO_ROOT, runAuthlib, type TempApp, tempApp } from "./helpers/cli.js";
@@ -157,7 +158,9 @@ describe("authlib db on PGlite (a folder)", () => {
 
     const after = await runAuthlib(["db", "status"], { env: { AUTHLIB_DATABASE_URL: url } });
     expect(after).toMatchObject({ code: 0, stderr: "" });
-    expect(after.stdout).toMatch(/^Applied: {2}1 \(authlib tables, \d{4}-\d\d-\d\dT[\d:.]+Z\), 2 \(rate-limit windows, \d{4}-\d\d-\d\dT[\d:.]+Z\)$/m);
+    expect(after.stdout).toMatch(
+      /^Applied: {2}1 \(authlib tables, \d{4}-\d\d-\d\dT[\d:.]+Z\), 2 \(rate-limit windows, \d{4}-\d\d-\d\dT[\d:.]+Z\)$/m,
+    );
     expect(after.stdout).toContain("Pending:  none\n");
     expect(after.stdout).toContain(
       "Tables:   authlib_accounts, authlib_authenticators, authlib_migrations, authlib_rate_limits, authlib_sessions, authlib_users, authlib_users_accounts, authlib_users_sessions, authlib_verificationTokens (9)\n",
@@ -220,22 +223,9 @@ describe("authlib db without @authlib/hosted-db-adapter installed", () => {
   });
 });
 
-const postgresURL = process.env.AUTHLIB_TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+const postgresURL = testDatabaseURL();
 
-async function postgresAnswers(): Promise<boolean> {
-  const probe = new pg.Client({ connectionString: postgresURL, connectionTimeoutMillis: 3000 });
-  try {
-    await probe.connect();
-    return true;
-  } catch {
-    console.warn(`Skipping "authlib db on PostgreSQL": no server answered at ${postgresURL} (set AUTHLIB_TEST_DATABASE_URL).`);
-    return false;
-  } finally {
-    await probe.end().catch(() => {});
-  }
-}
-
-describe.skipIf(!(await postgresAnswers()))("authlib db on PostgreSQL", () => {
+describe.skipIf(!(await postgresAnswers(postgresURL, "authlib db on PostgreSQL")))("authlib db on PostgreSQL", () => {
   const branch = `cli_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
   let pool: pg.Pool;
   beforeAll(() => {
