@@ -41,7 +41,10 @@ async function setup(providerOptions: Record<string, unknown> = {}, configOverri
       updateUser: ({ user }) => void events.push(`updateUser ${user.email}`),
       signIn: ({ user, isNewUser }) => void events.push(`signIn ${user.email} new=${isNewUser}`),
     },
-    logger: { error: (e) => logs.push(`${e.name}: ${e.message} ${String(e.cause?.err ?? "")}`) },
+    logger: {
+      error: (e) => logs.push(`${e.name}: ${e.message} ${String(e.cause?.err ?? "")}`),
+      warn: (code) => logs.push(`warn ${code}`),
+    },
     ...configOverrides,
   };
   return { ...db, database: db.client, config, events, logs, client: authClient(config) };
@@ -585,10 +588,14 @@ describe("why an address or a link is refused", () => {
     }
   });
 
-  it("too many mails are logged as RateLimited with the reason", async () => {
+  it("too many mails are logged as the rate-limited warning (expected traffic, not an error), without the address", async () => {
     const { client, logs } = await setup({ rateLimit: { max: 1, windowSeconds: 60, store: memoryRateLimitStore() } });
     await requestLink(client, "limited@example.com");
-    await requestLink(client, "limited@example.com");
-    expect(logs).toContain("RateLimited: Too many sign-in mails for this address; try again later. ");
+    expect(logs).not.toContain("warn rate-limited");
+    const refused = await requestLink(client, "limited@example.com");
+    expect(refused.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=RateLimited");
+    expect(logs).toContain("warn rate-limited");
+    expect(logs.some((line) => line.startsWith("RateLimited"))).toBe(false);
+    expect(logs.join("\n")).not.toContain("limited@example.com");
   });
 });
