@@ -48,7 +48,8 @@ export const mutationGroups = [
   {
     name: "linking",
     mutate: [src("actions/link-account.ts")],
-    tests: [test("oauth-auth.test.ts")],
+    // planted-cookies.test.ts owns the explicit-link rules (link=true, signed in as another user).
+    tests: [test("oauth-auth.test.ts"), test("planted-cookies.test.ts")],
   },
 ];
 

@@ -233,11 +233,27 @@ describe("OAuth with the hosted-db adapter", () => {
   it("an email collision is OAuthAccountNotLinked unless dangerous linking is allowed", async () => {
     const { adapter } = await freshDatabase();
     await adapter.createUser!({ id: crypto.randomUUID(), email: "alice@example.com", emailVerified: new Date(), name: "Existing Alice" });
-    const refused = authClient({ secret, trustHost: true, adapter, providers: [oidc()] });
+    const errors: string[] = [];
+    const logger = { error: (error: Error) => void errors.push(`${error.name}: ${error.message}`) };
+    const refused = authClient({ secret, trustHost: true, adapter, providers: [oidc()], logger });
     expect((await signInWith(refused, "op")).done.headers.get("location")).toBe(`${origin}/auth/signin?error=OAuthAccountNotLinked`);
-    const allowed = authClient({ secret, trustHost: true, adapter, providers: [oidc({ allowDangerousEmailAccountLinking: true })] });
+    // The log says why (the page only shows the code).
+    expect(errors).toEqual([
+      "OAuthAccountNotLinked: Another account already uses this email address. Sign in with that account first, then link this one.",
+    ]);
+    const { calls, config } = recorder();
+    const allowed = authClient({
+      secret,
+      trustHost: true,
+      adapter,
+      providers: [oidc({ allowDangerousEmailAccountLinking: true })],
+      ...config,
+    });
     await signInWith(allowed, "op");
     expect((await allowed.session())?.user.name).toBe("Existing Alice");
+    // Linked into the existing user: not a new user (no signUp, no createUser).
+    expect(calls.filter(([n]) => n === "event.signIn").map(([, m]) => m.isNewUser)).toEqual([false]);
+    expect(calls.filter(([n]) => n === "event.createUser")).toHaveLength(0);
   });
 
   // Changed with issue 12: the unproven holder used to refuse the sign-in (OAuthAccountNotLinked), locking
@@ -324,6 +340,8 @@ describe("OAuth with the hosted-db adapter", () => {
     const users = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${db.db.authlib_users.sqlName}`);
     expect([accounts.rows[0]?.n, users.rows[0]?.n]).toEqual([2, 1]);
     expect(calls.filter(([n]) => n === "event.linkAccount")).toHaveLength(2);
+    // The link adds an account to the signed-in user: only the first sign-in made a new user.
+    expect(calls.filter(([n]) => n === "event.signIn").map(([, m]) => m.isNewUser)).toEqual([true, false]);
   });
 
   it("a signed-in user signing in again with a provider already linked to them stays the same user, nothing new linked", async () => {
@@ -359,10 +377,13 @@ describe("OAuth with the hosted-db adapter", () => {
       ],
     };
     await signInWith(authClient(config), "op"); // alice's account now belongs to alice's user
+    const errors: string[] = [];
+    config.logger = { error: (error) => void errors.push(`${error.name}: ${error.message}`) };
     const mallory = authClient(config);
     const csrfToken = await mallory.csrf();
     await mallory.send("/auth/callback/credentials", { form: { csrfToken } });
     expect((await signInWith(mallory, "op")).done.headers.get("location")).toBe(`${origin}/auth/signin?error=OAuthAccountNotLinked`);
+    expect(errors).toContain("OAuthAccountNotLinked: This account is already linked to another user.");
   });
 
   it("50 parallel first sign-ins of the same account create exactly one user and one account", async () => {
