@@ -386,6 +386,34 @@ describe("OAuth with the hosted-db adapter", () => {
     expect(errors).toContain("OAuthAccountNotLinked: This account is already linked to another user.");
   });
 
+  it("a first sign-in that loses the race to another instance removes the user it created and signs in as the winner", async () => {
+    const { adapter, client: db } = await freshDatabase();
+    const { calls, config } = recorder();
+    let winnerId: string | undefined;
+    // Another instance finishes the same first sign-in between this one's createUser and linkAccount (what
+    // PGlite's serialised connection never lets the 50 parallel sign-ins above do): this linkAccount then
+    // fails on the unique (provider, providerAccountId) constraint.
+    const racing: typeof adapter = {
+      ...adapter,
+      linkAccount: async (account) => {
+        if (winnerId === undefined) {
+          const winner = await adapter.createUser!({ id: crypto.randomUUID(), email: null, emailVerified: null, name: "Winner" });
+          winnerId = winner.id;
+          await adapter.linkAccount!({ ...account, userId: winner.id });
+        }
+        return adapter.linkAccount!(account);
+      },
+    };
+    const client = authClient({ secret, trustHost: true, adapter: racing, providers: [oidc()], ...config });
+    expect((await signInWith(client, "op")).done.headers.get("location")).toBe(`${origin}/dashboard`);
+    expect((await client.session())?.user).toMatchObject({ name: "Winner" });
+    const users = await db.query<{ id: string }>(`SELECT id FROM ${db.db.authlib_users.sqlName}`);
+    expect(users.rows.map((row) => row.id)).toEqual([winnerId]);
+    // The loser made no user of its own: no createUser or linkAccount event, and not a new user.
+    expect(calls.filter(([n]) => n === "event.createUser" || n === "event.linkAccount")).toHaveLength(0);
+    expect(calls.filter(([n]) => n === "event.signIn").map(([, m]) => m.isNewUser)).toEqual([false]);
+  });
+
   it("50 parallel first sign-ins of the same account create exactly one user and one account", async () => {
     const { adapter, client: db } = await freshDatabase();
     const config: AuthConfig = { secret, trustHost: true, adapter, providers: [oidc()] };
