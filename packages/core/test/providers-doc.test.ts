@@ -15,7 +15,7 @@ function presetSources(): string[] {
   return readdirSync(sourceDirectory)
     .filter((file) => file.endsWith(".ts"))
     .filter((file) =>
-      /export default function \w+\([^)]*\)[^{]*\{\s*(?:const [^;]+;\s*)*return mergeProviderOptions/s.test(
+      /export default function \w+\([^)]*\)[^{]*\{\s*(?:const [^;]+;\s*|\/\/[^\n]*\s*)*return (?:mergeProviderOptions|issuerOidcPreset)/s.test(
         readFileSync(new URL(file, sourceDirectory), "utf8"),
       ),
     )

@@ -8,38 +8,21 @@
  * @module providers/descope
  */
 import type { PresetMeta } from "./meta.js";
-import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
+import { type IdTokenClaims, issuerOidcPreset, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** The claims of a Descope ID token with the `profile` and `email` scopes (https://docs.descope.com/management/user-management/users). */
-export interface DescopeProfile {
-  iss: string;
-  sub: string;
-  aud: string | string[];
-  exp: number;
-  iat: number;
-  name?: string | null;
-  given_name?: string;
-  family_name?: string;
-  preferred_username?: string | null;
-  email?: string | null;
-  email_verified?: boolean;
-  picture?: string | null;
+export interface DescopeProfile extends IdTokenClaims {
   phone_number?: string;
   phone_number_verified?: boolean;
-  [claim: string]: unknown;
 }
 
 /** Descope sign-in; needs `issuer` (`AUTH_DESCOPE_ISSUER`). Options are merged over the defaults. */
 export default function Descope(options?: OAuthUserConfig<DescopeProfile>): OAuthPresetConfig<DescopeProfile> {
-  return mergeProviderOptions<DescopeProfile>(
+  // trustEmail false (see SECURITY.md, "Identity"): Descope sends `email_verified`; that claim decides.
+  return issuerOidcPreset<DescopeProfile>(
     {
       id: "descope",
       name: "Descope",
-      type: "oidc",
-      // trustEmail (see SECURITY.md, "Identity"): Descope sends `email_verified`; that claim decides.
-      trustEmail: false,
-      authorization: { params: { scope: "openid profile email" } },
-      profile: standardClaimsProfile,
       style: { brandColor: "#1c1c23", text: "#fff" },
     },
     options,

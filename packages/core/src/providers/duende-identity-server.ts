@@ -9,40 +9,23 @@
  * @module providers/duende-identity-server
  */
 import type { PresetMeta } from "./meta.js";
-import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
+import { type IdTokenClaims, issuerOidcPreset, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** The claims of a Duende IdentityServer ID token with the `profile` and `email` scopes (https://docs.duendesoftware.com/identityserver/fundamentals/claims/). */
-export interface DuendeIdentityServerProfile {
-  iss: string;
-  sub: string;
-  aud: string | string[];
-  exp: number;
-  iat: number;
-  name?: string | null;
-  given_name?: string;
-  family_name?: string;
-  preferred_username?: string | null;
-  email?: string | null;
-  email_verified?: boolean;
-  picture?: string | null;
+export interface DuendeIdentityServerProfile extends IdTokenClaims {
   idp?: string;
   amr?: string[];
-  [claim: string]: unknown;
 }
 
 /** Duende IdentityServer sign-in; needs `issuer` (`AUTH_DUENDE_IDENTITY_SERVER_ISSUER`). Options are merged over the defaults. */
 export default function DuendeIdentityServer(
   options?: OAuthUserConfig<DuendeIdentityServerProfile>,
 ): OAuthPresetConfig<DuendeIdentityServerProfile> {
-  return mergeProviderOptions<DuendeIdentityServerProfile>(
+  // trustEmail false (see SECURITY.md, "Identity"): The claims are what your profile service issues; the `email_verified` claim decides.
+  return issuerOidcPreset<DuendeIdentityServerProfile>(
     {
       id: "duende-identity-server",
       name: "Duende IdentityServer",
-      type: "oidc",
-      // trustEmail (see SECURITY.md, "Identity"): The claims are what your profile service issues; the `email_verified` claim decides.
-      trustEmail: false,
-      authorization: { params: { scope: "openid profile email" } },
-      profile: standardClaimsProfile,
       style: { brandColor: "#1c6bb0", text: "#fff" },
     },
     options,

@@ -8,39 +8,23 @@
  * @module providers/frontegg
  */
 import type { PresetMeta } from "./meta.js";
-import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
+import { type IdTokenClaims, issuerOidcPreset, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
 
 /** The claims of a Frontegg ID token with the `profile` and `email` scopes (https://developers.frontegg.com/guides/authentication/hosted-login/oidc). */
-export interface FronteggProfile {
-  iss: string;
-  sub: string;
-  aud: string | string[];
-  exp: number;
-  iat: number;
-  name?: string | null;
-  given_name?: string;
-  family_name?: string;
-  preferred_username?: string | null;
-  email?: string | null;
-  email_verified?: boolean;
-  picture?: string | null;
+export interface FronteggProfile extends IdTokenClaims {
   tenantId?: string;
   tenantIds?: string[];
   profilePictureUrl?: string;
   roles?: string[];
-  [claim: string]: unknown;
 }
 
 /** Frontegg sign-in; needs `issuer` (`AUTH_FRONTEGG_ISSUER`). Options are merged over the defaults. */
 export default function Frontegg(options?: OAuthUserConfig<FronteggProfile>): OAuthPresetConfig<FronteggProfile> {
-  return mergeProviderOptions<FronteggProfile>(
+  // trustEmail false (see SECURITY.md, "Identity"): Frontegg sends `email_verified`; that claim decides.
+  return issuerOidcPreset<FronteggProfile>(
     {
       id: "frontegg",
       name: "Frontegg",
-      type: "oidc",
-      // trustEmail (see SECURITY.md, "Identity"): Frontegg sends `email_verified`; that claim decides.
-      trustEmail: false,
-      authorization: { params: { scope: "openid profile email" } },
       profile: (profile) => ({ ...standardClaimsProfile(profile), image: profile.picture ?? profile.profilePictureUrl ?? null }),
       style: { brandColor: "#4461ff", text: "#fff" },
     },

@@ -9,39 +9,22 @@
  * @module providers/fusionauth
  */
 import type { PresetMeta } from "./meta.js";
-import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
+import { type IdTokenClaims, issuerOidcPreset, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** The claims of a FusionAuth ID token with the `profile` and `email` scopes (https://fusionauth.io/docs/lifecycle/authenticate-users/oauth/tokens#id-token). */
-export interface FusionAuthProfile {
-  iss: string;
-  sub: string;
-  aud: string | string[];
-  exp: number;
-  iat: number;
-  name?: string | null;
-  given_name?: string;
-  family_name?: string;
-  preferred_username?: string | null;
-  email?: string | null;
-  email_verified?: boolean;
-  picture?: string | null;
+export interface FusionAuthProfile extends IdTokenClaims {
   applicationId?: string;
   roles?: string[];
   authenticationType?: string;
-  [claim: string]: unknown;
 }
 
 /** FusionAuth sign-in; needs `issuer` (`AUTH_FUSIONAUTH_ISSUER`). Options are merged over the defaults. */
 export default function FusionAuth(options?: OAuthUserConfig<FusionAuthProfile>): OAuthPresetConfig<FusionAuthProfile> {
-  return mergeProviderOptions<FusionAuthProfile>(
+  // trustEmail false (see SECURITY.md, "Identity"): FusionAuth sends `email_verified`; that claim decides.
+  return issuerOidcPreset<FusionAuthProfile>(
     {
       id: "fusionauth",
       name: "FusionAuth",
-      type: "oidc",
-      // trustEmail (see SECURITY.md, "Identity"): FusionAuth sends `email_verified`; that claim decides.
-      trustEmail: false,
-      authorization: { params: { scope: "openid profile email" } },
-      profile: standardClaimsProfile,
       style: { brandColor: "#f58320", text: "#fff" },
     },
     options,

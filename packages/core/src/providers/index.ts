@@ -90,7 +90,7 @@ export type { NodemailerOptions } from "./nodemailer.js";
 export { default as Nodemailer } from "./nodemailer.js";
 export type { NotionProfile } from "./notion.js";
 export { default as Notion } from "./notion.js";
-export type { OAuthPresetConfig, OAuthUserConfig, StandardClaims } from "./oauth.js";
+export type { IdTokenClaims, OAuthPresetConfig, OAuthUserConfig, StandardClaims } from "./oauth.js";
 export { OAuthProvider } from "./oauth.js";
 export type { OktaProfile } from "./okta.js";
 export { default as Okta } from "./okta.js";

@@ -8,38 +8,21 @@
  * @module providers/kinde
  */
 import type { PresetMeta } from "./meta.js";
-import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
+import { type IdTokenClaims, issuerOidcPreset, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** The claims of a Kinde ID token with the `profile` and `email` scopes (https://docs.kinde.com/build/tokens/about-id-tokens/). */
-export interface KindeProfile {
-  iss: string;
-  sub: string;
-  aud: string | string[];
-  exp: number;
-  iat: number;
-  name?: string | null;
-  given_name?: string;
-  family_name?: string;
-  preferred_username?: string | null;
-  email?: string | null;
-  email_verified?: boolean;
-  picture?: string | null;
+export interface KindeProfile extends IdTokenClaims {
   org_codes?: string[];
   updated_at?: number;
-  [claim: string]: unknown;
 }
 
 /** Kinde sign-in; needs `issuer` (`AUTH_KINDE_ISSUER`). Options are merged over the defaults. */
 export default function Kinde(options?: OAuthUserConfig<KindeProfile>): OAuthPresetConfig<KindeProfile> {
-  return mergeProviderOptions<KindeProfile>(
+  // trustEmail false (see SECURITY.md, "Identity"): Kinde sends `email_verified`; that claim decides.
+  return issuerOidcPreset<KindeProfile>(
     {
       id: "kinde",
       name: "Kinde",
-      type: "oidc",
-      // trustEmail (see SECURITY.md, "Identity"): Kinde sends `email_verified`; that claim decides.
-      trustEmail: false,
-      authorization: { params: { scope: "openid profile email" } },
-      profile: standardClaimsProfile,
       style: { brandColor: "#000", text: "#fff" },
     },
     options,

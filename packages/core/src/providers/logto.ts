@@ -8,38 +8,22 @@
  * @module providers/logto
  */
 import type { PresetMeta } from "./meta.js";
-import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
+import { type IdTokenClaims, issuerOidcPreset, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
 
 /** The claims of a Logto ID token with the `profile` and `email` scopes (https://docs.logto.io/concepts/user-data/#oidc-claims). */
-export interface LogtoProfile {
-  iss: string;
-  sub: string;
-  aud: string | string[];
-  exp: number;
-  iat: number;
-  name?: string | null;
-  given_name?: string;
-  family_name?: string;
-  preferred_username?: string | null;
-  email?: string | null;
-  email_verified?: boolean;
-  picture?: string | null;
+export interface LogtoProfile extends IdTokenClaims {
   username?: string | null;
   phone_number?: string | null;
   phone_number_verified?: boolean;
-  [claim: string]: unknown;
 }
 
 /** Logto sign-in; needs `issuer` (`AUTH_LOGTO_ISSUER`). Options are merged over the defaults. */
 export default function Logto(options?: OAuthUserConfig<LogtoProfile>): OAuthPresetConfig<LogtoProfile> {
-  return mergeProviderOptions<LogtoProfile>(
+  // trustEmail false (see SECURITY.md, "Identity"): Logto sends `email_verified`; that claim decides.
+  return issuerOidcPreset<LogtoProfile>(
     {
       id: "logto",
       name: "Logto",
-      type: "oidc",
-      // trustEmail (see SECURITY.md, "Identity"): Logto sends `email_verified`; that claim decides.
-      trustEmail: false,
-      authorization: { params: { scope: "openid profile email" } },
       profile: (profile) => ({ ...standardClaimsProfile(profile), name: profile.name ?? profile.username ?? null }),
       style: { brandColor: "#6a5be6", text: "#fff" },
     },

@@ -83,3 +83,44 @@ export function standardClaimsProfile(profile: StandardClaims): User & { id: str
     image: profile.picture ?? null,
   };
 }
+
+/**
+ * The claims of an OpenID Connect ID token with the `profile` and `email` scopes (OpenID Connect Core 1.0,
+ * §2 and §5.1), the shape a preset's own profile type extends with its provider's extra claims.
+ */
+export interface IdTokenClaims extends StandardClaims {
+  iss: string;
+  aud: string | string[];
+  exp: number;
+  iat: number;
+  given_name?: string;
+  family_name?: string;
+  email_verified?: boolean;
+  [claim: string]: unknown;
+}
+
+/** What a preset built by {@link issuerOidcPreset} states itself; the rest is shared. */
+export interface IssuerOidcPresetDefaults<P> {
+  id: string;
+  name: string;
+  style: { brandColor: string; text: string };
+  /** Maps the claims to a user. Default: {@link standardClaimsProfile}. */
+  profile?: (profile: P) => User & { id: string };
+}
+
+/**
+ * A preset for an OpenID Connect provider found through its `issuer` (discovery gives the endpoints): the
+ * scopes `openid profile email`, the standard-claims profile unless `defaults.profile` says otherwise, and
+ * `trustEmail: false` — the token's `email_verified` claim decides whether the address is proven
+ * (SECURITY.md, "Identity"). The user's `options` are merged over it as by {@link mergeProviderOptions}.
+ */
+export function issuerOidcPreset<P extends StandardClaims>(
+  defaults: IssuerOidcPresetDefaults<P>,
+  options?: OAuthUserConfig<P>,
+): OAuthPresetConfig<P> {
+  const { profile = standardClaimsProfile, ...named } = defaults;
+  return mergeProviderOptions<P>(
+    { ...named, type: "oidc", trustEmail: false, authorization: { params: { scope: "openid profile email" } }, profile },
+    options,
+  );
+}

@@ -8,38 +8,21 @@
  * @module providers/onelogin
  */
 import type { PresetMeta } from "./meta.js";
-import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
+import { type IdTokenClaims, issuerOidcPreset, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** The claims of a OneLogin ID token with the `profile` and `email` scopes (https://developers.onelogin.com/openid-connect/api/id-token). */
-export interface OneLoginProfile {
-  iss: string;
-  sub: string;
-  aud: string | string[];
-  exp: number;
-  iat: number;
-  name?: string | null;
-  given_name?: string;
-  family_name?: string;
-  preferred_username?: string | null;
-  email?: string | null;
-  email_verified?: boolean;
-  picture?: string | null;
+export interface OneLoginProfile extends IdTokenClaims {
   groups?: string[];
   params?: Record<string, unknown>;
-  [claim: string]: unknown;
 }
 
 /** OneLogin sign-in; needs `issuer` (`AUTH_ONELOGIN_ISSUER`). Options are merged over the defaults. */
 export default function OneLogin(options?: OAuthUserConfig<OneLoginProfile>): OAuthPresetConfig<OneLoginProfile> {
-  return mergeProviderOptions<OneLoginProfile>(
+  // trustEmail false (see SECURITY.md, "Identity"): Directory admins set the address; OneLogin documents no verification. The `email_verified` claim decides when sent.
+  return issuerOidcPreset<OneLoginProfile>(
     {
       id: "onelogin",
       name: "OneLogin",
-      type: "oidc",
-      // trustEmail (see SECURITY.md, "Identity"): Directory admins set the address; OneLogin documents no verification. The `email_verified` claim decides when sent.
-      trustEmail: false,
-      authorization: { params: { scope: "openid profile email" } },
-      profile: standardClaimsProfile,
       style: { brandColor: "#000", text: "#fff" },
     },
     options,

@@ -9,36 +9,18 @@
  * @module providers/ory-hydra
  */
 import type { PresetMeta } from "./meta.js";
-import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
+import { type IdTokenClaims, issuerOidcPreset, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** The claims of a Ory Hydra ID token with the `profile` and `email` scopes (https://www.ory.sh/docs/oauth2-oidc/openid-connect-claims-scope-custom). */
-export interface OryHydraProfile {
-  iss: string;
-  sub: string;
-  aud: string | string[];
-  exp: number;
-  iat: number;
-  name?: string | null;
-  given_name?: string;
-  family_name?: string;
-  preferred_username?: string | null;
-  email?: string | null;
-  email_verified?: boolean;
-  picture?: string | null;
-  [claim: string]: unknown;
-}
+export type OryHydraProfile = IdTokenClaims;
 
 /** Ory Hydra sign-in; needs `issuer` (`AUTH_ORY_HYDRA_ISSUER`). Options are merged over the defaults. */
 export default function OryHydra(options?: OAuthUserConfig<OryHydraProfile>): OAuthPresetConfig<OryHydraProfile> {
-  return mergeProviderOptions<OryHydraProfile>(
+  // trustEmail false (see SECURITY.md, "Identity"): The claims come from your login/consent app; the `email_verified` claim decides.
+  return issuerOidcPreset<OryHydraProfile>(
     {
       id: "ory-hydra",
       name: "Ory Hydra",
-      type: "oidc",
-      // trustEmail (see SECURITY.md, "Identity"): The claims come from your login/consent app; the `email_verified` claim decides.
-      trustEmail: false,
-      authorization: { params: { scope: "openid profile email" } },
-      profile: standardClaimsProfile,
       style: { brandColor: "#5528ff", text: "#fff" },
     },
     options,

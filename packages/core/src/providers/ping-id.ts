@@ -8,38 +8,21 @@
  * @module providers/ping-id
  */
 import type { PresetMeta } from "./meta.js";
-import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig, standardClaimsProfile } from "./oauth.js";
+import { type IdTokenClaims, issuerOidcPreset, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 
 /** The claims of a Ping Identity ID token with the `profile` and `email` scopes (https://apidocs.pingidentity.com/pingone/platform/v1/api/#openid-connectoauth-2). */
-export interface PingIdProfile {
-  iss: string;
-  sub: string;
-  aud: string | string[];
-  exp: number;
-  iat: number;
-  name?: string | null;
-  given_name?: string;
-  family_name?: string;
-  preferred_username?: string | null;
-  email?: string | null;
-  email_verified?: boolean;
-  picture?: string | null;
+export interface PingIdProfile extends IdTokenClaims {
   env?: string;
   org?: string;
-  [claim: string]: unknown;
 }
 
 /** Ping Identity sign-in; needs `issuer` (`AUTH_PING_ID_ISSUER`). Options are merged over the defaults. */
 export default function PingId(options?: OAuthUserConfig<PingIdProfile>): OAuthPresetConfig<PingIdProfile> {
-  return mergeProviderOptions<PingIdProfile>(
+  // trustEmail false (see SECURITY.md, "Identity"): Directory admins set the address; the `email_verified` claim decides.
+  return issuerOidcPreset<PingIdProfile>(
     {
       id: "ping-id",
       name: "Ping Identity",
-      type: "oidc",
-      // trustEmail (see SECURITY.md, "Identity"): Directory admins set the address; the `email_verified` claim decides.
-      trustEmail: false,
-      authorization: { params: { scope: "openid profile email" } },
-      profile: standardClaimsProfile,
       style: { brandColor: "#b3282d", text: "#fff" },
     },
     options,
