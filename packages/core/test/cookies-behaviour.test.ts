@@ -5,6 +5,7 @@
  */
 import { createHash, createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { CHUNK_SIZE } from "../src/http/cookie-chunks.js";
 import {
   authjsSessionCookieName,
   CHECK_COOKIE_MAX_AGE,
@@ -18,7 +19,6 @@ import {
   resolveCookies,
   writeChunkedCookie,
 } from "../src/http/cookies.js";
-import { CHUNK_SIZE } from "../src/http/cookie-chunks.js";
 import {
   ANONYMOUS,
   bindingMatches,
@@ -130,7 +130,10 @@ describe("legacy session cookie names", () => {
 
   it("on https with the default name, the __Secure- name sessions had before __Host- is still read, then Auth.js's when accepted", () => {
     expect(legacySessionCookieNames(defaultCookies(true), false)).toEqual(["__Secure-authlib.session-token"]);
-    expect(legacySessionCookieNames(defaultCookies(true), true)).toEqual(["__Secure-authlib.session-token", "__Secure-authjs.session-token"]);
+    expect(legacySessionCookieNames(defaultCookies(true), true)).toEqual([
+      "__Secure-authlib.session-token",
+      "__Secure-authjs.session-token",
+    ]);
   });
 
   it("on http only Auth.js's http name, and only when accepted", () => {
@@ -295,7 +298,9 @@ describe("the callback-URL cookie", () => {
 
   it("is the HMAC of the URL and the browser's subject-less binding, then | and the URL", async () => {
     const binding = sha256("authlib.flow-binding\u0000tok\u0000");
-    expect(await sealCallbackUrl(secret, "tok", url)).toBe(`${hmac(secret, `authlib.flow-binding:callback-url\u0000${binding}\u0000${url}`)}|${url}`);
+    expect(await sealCallbackUrl(secret, "tok", url)).toBe(
+      `${hmac(secret, `authlib.flow-binding:callback-url\u0000${binding}\u0000${url}`)}|${url}`,
+    );
   });
 
   it("opens in the browser that sealed it, under the current or an older secret", async () => {

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { UnknownAction } from "../src/errors.js";
-import { bodyString, parseActionAndProvider, parseRequest, parseRequestParts, requestCookies } from "../src/http/request.js";
 import { readAtMost } from "../src/http/read-stream.js";
+import { bodyString, parseActionAndProvider, parseRequest, parseRequestParts, requestCookies } from "../src/http/request.js";
 
 const origin = "https://app.example";
 const MAX = 64 * 1024;
@@ -48,7 +48,18 @@ function streamOf(chunks: Uint8Array[]) {
 }
 
 describe("actions and provider ids in the path", () => {
-  const all = ["providers", "csrf", "session", "signin", "callback", "signout", "error", "verify-request", "webauthn-options", "webauthn-script"];
+  const all = [
+    "providers",
+    "csrf",
+    "session",
+    "signin",
+    "callback",
+    "signout",
+    "error",
+    "verify-request",
+    "webauthn-options",
+    "webauthn-script",
+  ];
 
   it.each(all)("%s is an action", (action) => {
     expect(parseActionAndProvider(`/auth/${action}`, "/auth")).toEqual({ action, providerId: undefined });
@@ -76,8 +87,12 @@ describe("actions and provider ids in the path", () => {
   });
 
   it("a path outside the base path is refused, including one that merely starts with it", async () => {
-    expect((await unknownAction(() => parseActionAndProvider("/other/signin", "/auth"))).message).toBe("Not under the base path: /other/signin");
-    expect((await unknownAction(() => parseActionAndProvider("/authx/signin", "/auth"))).message).toBe("Not under the base path: /authx/signin");
+    expect((await unknownAction(() => parseActionAndProvider("/other/signin", "/auth"))).message).toBe(
+      "Not under the base path: /other/signin",
+    );
+    expect((await unknownAction(() => parseActionAndProvider("/authx/signin", "/auth"))).message).toBe(
+      "Not under the base path: /authx/signin",
+    );
   });
 
   it("trailing slashes of the base path and empty segments are ignored", () => {
@@ -127,7 +142,10 @@ describe("parsing a Request", () => {
   });
 
   it("a urlencoded form body gives its fields", async () => {
-    const parsed = await parseRequest(post("csrfToken=abc&email=a%40b.example", "application/x-www-form-urlencoded;charset=UTF-8"), "/auth");
+    const parsed = await parseRequest(
+      post("csrfToken=abc&email=a%40b.example", "application/x-www-form-urlencoded;charset=UTF-8"),
+      "/auth",
+    );
     expect(parsed.method).toBe("POST");
     expect(parsed.body).toEqual({ csrfToken: "abc", email: "a@b.example" });
   });
@@ -227,7 +245,14 @@ describe("parsing a request given as its parts", () => {
       { url: `${origin}/auth/session?x=1`, headers: { cookie: "c=d" }, body: { csrfToken: "t" }, clientAddress: "198.51.100.1" },
       "/auth",
     );
-    expect(parsed).toMatchObject({ method: "GET", action: "session", query: { x: "1" }, body: {}, cookies: { c: "d" }, connectionAddress: "198.51.100.1" });
+    expect(parsed).toMatchObject({
+      method: "GET",
+      action: "session",
+      query: { x: "1" },
+      body: {},
+      cookies: { c: "d" },
+      connectionAddress: "198.51.100.1",
+    });
     expect(parsed.request.method).toBe("GET");
     expect(parsed.request.url).toBe(`${origin}/auth/session?x=1`);
   });
@@ -258,7 +283,9 @@ describe("parsing a request given as its parts", () => {
     const badUrl = await unknownAction(() => parseRequestParts({ url: "not a url" }, "/auth"));
     expect(badUrl.message).toBe("The request URL or headers are not valid.");
     expect(badUrl.cause?.err).toBeInstanceOf(TypeError);
-    const badHeader = await unknownAction(() => parseRequestParts({ url: `${origin}/auth/session`, headers: { "bad header": "x" } }, "/auth"));
+    const badHeader = await unknownAction(() =>
+      parseRequestParts({ url: `${origin}/auth/session`, headers: { "bad header": "x" } }, "/auth"),
+    );
     expect(badHeader.message).toBe("The request URL or headers are not valid.");
   });
 });
