@@ -53,9 +53,16 @@ export const mutationGroups = [
   },
   {
     name: "cookies",
-    mutate: [src("http/cookies.ts"), src("http/request.ts"), src("http/flow-binding.ts"), src("http/read-stream.ts")],
+    mutate: [
+      src("http/cookies.ts"),
+      src("http/request.ts"),
+      src("http/flow-binding.ts"),
+      src("http/read-stream.ts"),
+      src("http/response.ts"),
+      src("http/error-response.ts"),
+    ],
     // Unit-level owners that drive the modules directly (the route-level owners start servers per test).
-    tests: [test("cookies-behaviour.test.ts"), test("request-behaviour.test.ts")],
+    tests: [test("cookies-behaviour.test.ts"), test("request-behaviour.test.ts"), test("response-behaviour.test.ts")],
   },
 ];
 

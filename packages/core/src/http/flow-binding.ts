@@ -73,7 +73,6 @@ export async function sealCallbackUrl(secret: string, csrfToken: string, url: st
 /** The URL of a callback-URL cookie made for this browser by {@link sealCallbackUrl}, or `undefined`. */
 export async function openCallbackUrl(secrets: string[], csrfToken: string, value: string): Promise<string | undefined> {
   const index = value.indexOf("|");
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, an empty MAC (index 0) never equals a 64-hex HMAC, and without a | the whole value would have to be the HMAC of itself minus its last character
   if (index <= 0 || !csrfToken) return undefined;
   const mac = value.slice(0, index);
   const url = value.slice(index + 1);

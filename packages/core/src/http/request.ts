@@ -150,7 +150,6 @@ async function parsed(
 /** The cookies of a request's `Cookie` header (malformed: none). */
 export function requestCookies(headers: Headers): Record<string, string | undefined> {
   try {
-    // Stryker disable next-line StringLiteral: equivalent, any fallback without "=" parses to no cookies, as "" does
     return parseCookies(headers.get("cookie") ?? "");
   } catch /* Stryker disable next-line BlockStatement: equivalent, `cookie` 1.x never throws on a string (bad encodings are kept raw); a guard for another version */ {
     return {};
@@ -162,11 +161,9 @@ export function requestCookies(headers: Headers): Record<string, string | undefi
  * else (or malformed, or too large) is an empty body: the action then fails its own checks.
  */
 async function readBody(request: Request): Promise<{ fields: Record<string, unknown>; text?: string }> {
-  // Stryker disable next-line StringLiteral: equivalent, Number("") is 0 as Number("0") is
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES || !request.body) return { fields: {} };
   const text = await readLimited(request.body, MAX_BODY_BYTES);
-  // Stryker disable next-line StringLiteral: equivalent, a fallback type that names neither JSON nor a form gives no fields, as "" does
   return { fields: text === undefined ? {} : bodyFields(request.headers.get("content-type") ?? "", text), text };
 }
 
