@@ -62,7 +62,12 @@ export const mutationGroups = [
       src("http/error-response.ts"),
     ],
     // Unit-level owners that drive the modules directly (the route-level owners start servers per test).
-    tests: [test("cookies-behaviour.test.ts"), test("request-behaviour.test.ts"), test("response-behaviour.test.ts")],
+    tests: [
+      test("cookies-behaviour.test.ts"),
+      test("request-behaviour.test.ts"),
+      test("request-json-body.test.ts"),
+      test("response-behaviour.test.ts"),
+    ],
   },
 ];
 
