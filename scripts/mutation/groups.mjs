@@ -51,6 +51,24 @@ export const mutationGroups = [
     // planted-cookies.test.ts owns the explicit-link rules (link=true, signed in as another user).
     tests: [test("oauth-auth.test.ts"), test("planted-cookies.test.ts")],
   },
+  {
+    name: "cookies",
+    mutate: [
+      src("http/cookies.ts"),
+      src("http/request.ts"),
+      src("http/flow-binding.ts"),
+      src("http/read-stream.ts"),
+      src("http/response.ts"),
+      src("http/error-response.ts"),
+    ],
+    // Unit-level owners that drive the modules directly (the route-level owners start servers per test).
+    tests: [
+      test("cookies-behaviour.test.ts"),
+      test("request-behaviour.test.ts"),
+      test("request-json-body.test.ts"),
+      test("response-behaviour.test.ts"),
+    ],
+  },
 ];
 
 /** The group named by `MUTATION_GROUP`; throws for an unknown or missing name. */

@@ -1,0 +1,259 @@
+/**
+ * What an action's result and an action's failure look like on the wire (http/response.ts,
+ * http/error-response.ts): status, headers, Set-Cookie, body; which failures are a page, a 4xx, or a 429,
+ * and which error types a user may see. Driven directly, without a server.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  AccessDenied,
+  AuthError,
+  CredentialsSignin,
+  MissingCSRF,
+  RateLimited,
+  SessionDataTooDeep,
+  SessionDataTooLarge,
+  SignInError,
+  UnknownAction,
+} from "../src/errors.js";
+import type { Cookie } from "../src/http/cookies.js";
+import { asAuthError, errorResult, failureCookies, withFailureCookies } from "../src/http/error-response.js";
+import {
+  answerToResponse,
+  jsonError,
+  jsonErrorAnswer,
+  noStoreHeaders,
+  serializeCookie,
+  toAnswer,
+  toResponse,
+} from "../src/http/response.js";
+
+const cookie: Cookie = { name: "a", value: "1", options: { httpOnly: true, path: "/", sameSite: "lax", secure: true, maxAge: 60 } };
+const deleted: Cookie = { name: "b", value: "", options: { path: "/", maxAge: 0 } };
+
+describe("answers", () => {
+  it("responses that carry a session or token are kept out of every cache", () => {
+    expect(noStoreHeaders).toEqual({ "Cache-Control": "private, no-cache, no-store", Expires: "0", Pragma: "no-cache" });
+  });
+
+  it("a cookie is serialised with its attributes", () => {
+    expect(serializeCookie(cookie)).toBe("a=1; Max-Age=60; Path=/; HttpOnly; Secure; SameSite=Lax");
+    expect(serializeCookie(deleted)).toBe("b=; Max-Age=0; Path=/");
+  });
+
+  it("a redirect is a 302 with Location, the action's headers and cookies, and no body", () => {
+    const answer = toAnswer({ redirect: "https://app.example/done", headers: { "X-A": "1" }, cookies: [cookie] }, false);
+    expect(answer).toEqual({ status: 302, headers: { "X-A": "1", Location: "https://app.example/done" }, cookies: [cookie], body: null });
+  });
+
+  it("for a fetch client a redirect is 200 JSON {url}", () => {
+    const answer = toAnswer({ redirect: "https://app.example/done", headers: { "X-A": "1" } }, true);
+    expect(answer).toEqual({
+      status: 200,
+      headers: { "X-A": "1", "Content-Type": "application/json" },
+      cookies: [],
+      body: '{"url":"https://app.example/done"}',
+    });
+  });
+
+  it("a text body is sent as it is, with the action's status and headers", () => {
+    const answer = toAnswer({ status: 201, body: "<html></html>", headers: { "Content-Type": "text/html" }, cookies: [cookie] }, true);
+    expect(answer).toEqual({ status: 201, headers: { "Content-Type": "text/html" }, cookies: [cookie], body: "<html></html>" });
+  });
+
+  it("any other body is JSON, null included; the status defaults to 200", () => {
+    expect(toAnswer({ body: { a: 1 } }, false)).toEqual({
+      status: 200,
+      headers: { "Content-Type": "application/json" },
+      cookies: [],
+      body: '{"a":1}',
+    });
+    expect(toAnswer({ body: null }, false)).toEqual({
+      status: 200,
+      headers: { "Content-Type": "application/json" },
+      cookies: [],
+      body: "null",
+    });
+  });
+
+  it("no body is no body and no Content-Type", () => {
+    expect(toAnswer({ status: 204 }, false)).toEqual({ status: 204, headers: {}, cookies: [], body: null });
+  });
+
+  it("the action's headers object is not changed", () => {
+    const headers = { "X-A": "1" };
+    toAnswer({ body: { a: 1 }, headers }, false);
+    toAnswer({ redirect: "/x", headers }, false);
+    expect(headers).toEqual({ "X-A": "1" });
+  });
+
+  it("a Response carries the status, headers, body and one Set-Cookie per cookie, in order", async () => {
+    const response = answerToResponse({ status: 201, headers: { "X-A": "1" }, cookies: [cookie, deleted], body: "text" });
+    expect(response.status).toBe(201);
+    expect(response.headers.get("x-a")).toBe("1");
+    expect(response.headers.getSetCookie()).toEqual([serializeCookie(cookie), serializeCookie(deleted)]);
+    expect(await response.text()).toBe("text");
+  });
+
+  it("toResponse is the Response of the answer", async () => {
+    const response = toResponse({ redirect: "https://app.example/done", cookies: [cookie] }, false);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("https://app.example/done");
+    expect(response.headers.getSetCookie()).toEqual([serializeCookie(cookie)]);
+    const json = toResponse({ redirect: "https://app.example/done" }, true);
+    expect(await json.json()).toEqual({ url: "https://app.example/done" });
+  });
+
+  it("a refusal before any action is JSON {error, message} without cookies", async () => {
+    expect(jsonErrorAnswer(403, "UntrustedHost", "Host not trusted")).toEqual({
+      status: 403,
+      headers: { "Content-Type": "application/json" },
+      cookies: [],
+      body: '{"error":"UntrustedHost","message":"Host not trusted"}',
+    });
+    const response = jsonError(400, "UnknownAction", "No such route");
+    expect(response.status).toBe(400);
+    expect(response.headers.get("content-type")).toBe("application/json");
+    expect(await response.json()).toEqual({ error: "UnknownAction", message: "No such route" });
+  });
+});
+
+describe("cookies attached to a failure", () => {
+  it("an AuthError carries the cookies attached to it, added up over several attachments", () => {
+    const error = new AccessDenied("no");
+    expect(withFailureCookies(error, [cookie], () => new AuthError("wrapped"))).toBe(error);
+    withFailureCookies(error, [deleted], () => new AuthError("wrapped"));
+    expect(failureCookies(error)).toEqual([cookie, deleted]);
+  });
+
+  it("anything else is wrapped first, and the wrapper carries the cookies", () => {
+    const cause = new Error("boom");
+    const wrapped = withFailureCookies(cause, [cookie], (c) => new AuthError("wrapped", { cause: c as Error }));
+    expect(wrapped).toBeInstanceOf(AuthError);
+    expect(wrapped.message).toBe("wrapped");
+    expect(failureCookies(wrapped)).toEqual([cookie]);
+  });
+
+  it("no cookies for an error without any, or for something that is not an AuthError", () => {
+    expect(failureCookies(new AccessDenied("no"))).toEqual([]);
+    expect(failureCookies(new Error("boom"))).toEqual([]);
+    expect(failureCookies("text")).toEqual([]);
+  });
+
+  it("the cookies handed out are a copy", () => {
+    const error = withFailureCookies(new AccessDenied("no"), [cookie], () => new AuthError("x"));
+    failureCookies(error).push(deleted);
+    expect(failureCookies(error)).toEqual([cookie]);
+  });
+
+  it("an unexpected error becomes an AuthError saying so, keeping the original as cause", () => {
+    const known = new AccessDenied("no");
+    expect(asAuthError(known)).toBe(known);
+    const cause = new Error("db down");
+    const wrapped = asAuthError(cause);
+    expect(wrapped).toBeInstanceOf(AuthError);
+    expect(wrapped.message).toBe("Unexpected error.");
+    expect(wrapped.cause?.err).toBe(cause);
+  });
+});
+
+describe("the answer to a failure", () => {
+  const where = { origin: "https://app.example", basePath: "/auth", pages: {} };
+  const update = { action: "session", method: "POST" } as const;
+  const options = { action: "webauthn-options", method: "GET" } as const;
+  const signin = { action: "signin", method: "POST" } as const;
+
+  function limited(retryAfter?: number): RateLimited {
+    const error = new RateLimited("slow down");
+    error.retryAfter = retryAfter;
+    return error;
+  }
+
+  it("a rate limit on a session update is 429 with Retry-After and no body", () => {
+    expect(errorResult(limited(30), update, where)).toEqual({ status: 429, headers: { "Retry-After": "30" }, body: null, cookies: [] });
+  });
+
+  it("a rate limit on the passkey options is 429 with Retry-After and the error type", () => {
+    expect(errorResult(limited(5), options, where)).toEqual({
+      status: 429,
+      headers: { "Retry-After": "5" },
+      body: { error: "RateLimited" },
+      cookies: [],
+    });
+  });
+
+  it("without a known end the 429 has no Retry-After", () => {
+    expect(errorResult(limited(), options, where)).toEqual({ status: 429, headers: {}, body: { error: "RateLimited" }, cookies: [] });
+    expect(errorResult(limited(0), update, where)).toEqual({ status: 429, headers: {}, body: null, cookies: [] });
+  });
+
+  it("a rate limit elsewhere goes back to the sign-in page", () => {
+    expect(errorResult(limited(30), signin, where)).toEqual({ redirect: "https://app.example/auth/signin?error=RateLimited", cookies: [] });
+    expect(errorResult(limited(30), { action: "session", method: "GET" }, where)).toEqual({
+      redirect: "https://app.example/auth/signin?error=RateLimited",
+      cookies: [],
+    });
+  });
+
+  it("a session update with too much data is 413, any other bad update 400, without a body", () => {
+    expect(errorResult(new SessionDataTooLarge("big"), update, where)).toEqual({ status: 413, body: null, cookies: [] });
+    expect(errorResult(new SessionDataTooDeep("deep"), update, where)).toEqual({ status: 400, body: null, cookies: [] });
+    expect(errorResult(new MissingCSRF("csrf"), update, where)).toEqual({ status: 400, body: null, cookies: [] });
+  });
+
+  it("an unknown action is 400 JSON with its message", () => {
+    expect(errorResult(new UnknownAction("Cannot parse action at /auth/x"), { action: "session", method: "GET" }, where)).toEqual({
+      status: 400,
+      body: { error: "UnknownAction", message: "Cannot parse action at /auth/x" },
+      cookies: [],
+    });
+  });
+
+  it("a sign-in error goes to the sign-in page with its type; credentials add their code", () => {
+    expect(errorResult(new MissingCSRF("csrf"), signin, where)).toEqual({
+      redirect: "https://app.example/auth/signin?error=MissingCSRF",
+      cookies: [],
+    });
+    expect(errorResult(new CredentialsSignin("bad"), signin, where)).toEqual({
+      redirect: "https://app.example/auth/signin?error=CredentialsSignin&code=credentials",
+      cookies: [],
+    });
+  });
+
+  it("another client-safe error goes to the error page with its type", () => {
+    expect(errorResult(new AccessDenied("no"), signin, where)).toEqual({
+      redirect: "https://app.example/auth/error?error=AccessDenied",
+      cookies: [],
+    });
+  });
+
+  it("an error whose type is not client-safe shows as Configuration on the error page, even a sign-in one", () => {
+    expect(errorResult(new AuthError("secret detail"), signin, where)).toEqual({
+      redirect: "https://app.example/auth/error?error=Configuration",
+      cookies: [],
+    });
+    expect(errorResult(new SignInError("secret detail"), signin, where)).toEqual({
+      redirect: "https://app.example/auth/error?error=Configuration",
+      cookies: [],
+    });
+  });
+
+  it("custom pages replace the built-in ones", () => {
+    const custom = { ...where, pages: { signIn: "/login", error: "/oops" } };
+    expect(errorResult(new MissingCSRF("csrf"), signin, custom)).toEqual({
+      redirect: "https://app.example/login?error=MissingCSRF",
+      cookies: [],
+    });
+    expect(errorResult(new AccessDenied("no"), signin, custom)).toEqual({
+      redirect: "https://app.example/oops?error=AccessDenied",
+      cookies: [],
+    });
+  });
+
+  it("the cookies attached to the failure are on every kind of answer", () => {
+    const attach = <E extends AuthError>(error: E) => withFailureCookies(error, [deleted], () => new AuthError("x")) as E;
+    expect(errorResult(attach(limited(1)), update, where).cookies).toEqual([deleted]);
+    expect(errorResult(attach(new SessionDataTooLarge("big")), update, where).cookies).toEqual([deleted]);
+    expect(errorResult(attach(new UnknownAction("x")), signin, where).cookies).toEqual([deleted]);
+    expect(errorResult(attach(new AccessDenied("no")), signin, where).cookies).toEqual([deleted]);
+  });
+});
