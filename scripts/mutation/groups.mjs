@@ -51,6 +51,12 @@ export const mutationGroups = [
     // planted-cookies.test.ts owns the explicit-link rules (link=true, signed in as another user).
     tests: [test("oauth-auth.test.ts"), test("planted-cookies.test.ts")],
   },
+  {
+    name: "origin",
+    mutate: [src("http/origin.ts"), src("http/request-context.ts")],
+    // origin.test.ts (the attacker walk-through) starts SMTP, an OP and PGlite: too slow per mutant.
+    tests: [test("origin-behaviour.test.ts")],
+  },
 ];
 
 /** The group named by `MUTATION_GROUP`; throws for an unknown or missing name. */
