@@ -562,14 +562,21 @@ describe("the request context built from the origin (through Auth())", () => {
     expect(response.headers.get("location")).toBe(`${UPSTREAM}/remembered`);
   });
 
-  it("a callbackUrl cookie this browser did not get from us is ignored", async () => {
-    const client = app();
+  it("a callbackUrl cookie this browser did not get from us is ignored, without asking the redirect callback", async () => {
+    const asked: unknown[] = [];
+    const errors: Error[] = [];
+    const client = app({
+      callbacks: { redirect: ({ url, baseUrl }) => (asked.push(url), baseUrl) },
+      logger: { error: (e) => void errors.push(e) },
+    });
     const csrfToken = await client.csrf();
     const response = await client.send("/auth/callback/credentials", {
       headers: [["cookie", `${client.jar.header()}; authlib.callback-url=${encodeURIComponent("https://evil.example/")}`]],
       form: { csrfToken, username: "ada" },
     });
     expect(response.headers.get("location")).toBe(`${UPSTREAM}/`);
+    expect(asked).toEqual([]);
+    expect(errors).toEqual([]);
   });
 
   it("a callbackUrl cookie bound to another browser's CSRF token is ignored", async () => {
