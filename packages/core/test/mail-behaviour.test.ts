@@ -327,3 +327,14 @@ describe("parseAddress and apiUrl", () => {
     expect(apiUrl("https://api.example//prefix", "/v3/x")).toBe("https://api.example//prefix/v3/x");
   });
 });
+
+describe("parseAddress, the edges", () => {
+  it.each<[string, { email: string; name?: string }]>([
+    ["<  no-reply@acme.test  >", { email: "no-reply@acme.test" }],
+    ["Line one\nAcme <no-reply@acme.test>", { email: "Line one\nAcme <no-reply@acme.test>" }],
+    ['a"Acme" <no-reply@acme.test>', { email: "no-reply@acme.test", name: 'a"Acme"' }],
+    ['"Acme"b <no-reply@acme.test>', { email: "no-reply@acme.test", name: '"Acme"b' }],
+  ])("parseAddress(%j): only a whole quoted name loses its quotes, only a whole line is parsed", (address, parts) => {
+    expect(parseAddress(address)).toStrictEqual(parts);
+  });
+});

@@ -625,3 +625,47 @@ describe("the request context built from the origin (through Auth())", () => {
     ]);
   });
 });
+
+describe("more of the same rules", () => {
+  it("an IPv6 host without a port is believed with trustHost, and checked against the list with a list", () => {
+    expect(originFor({ trustHost: true }, [["x-forwarded-host", "[::1]"]])).toBe("http://[::1]");
+    expect(originFor({ trustHost: true }, [["x-forwarded-host", "[::1]"], ["x-forwarded-proto", "https"]])).toBe("https://[::1]");
+    expect(originFor({ trustedHosts: ["[::1]"] }, [["x-forwarded-host", "[::1]"]])).toBe("http://[::1]");
+  });
+
+  it("a route that needs no callback URL neither remembers one nor asks the redirect callback", async () => {
+    const asked: string[] = [];
+    const config: AuthConfig = {
+      secret,
+      trustHost: true,
+      providers: [
+        Credentials({ credentials: { username: { label: "Username" } }, authorize: () => ({ id: "u1", email: "u1@example.com" }) }),
+      ],
+      callbacks: { redirect: ({ url, baseUrl }) => (asked.push(url), baseUrl) },
+    };
+    const client = authClient(config);
+    const csrf = await client.send("/auth/csrf?callbackUrl=%2Fx");
+    expect(csrf.setCookies.map((c) => c.name)).toEqual(["authlib.csrf-token"]);
+    await client.send("/auth/session?callbackUrl=%2Fx");
+    await client.send("/auth/providers?callbackUrl=%2Fx");
+    expect(asked).toEqual([]);
+  });
+
+  it("the callback runs the provider it names, not the first one", async () => {
+    const second = Credentials({
+      id: "second",
+      name: "Second",
+      credentials: { username: { label: "Username" } },
+      authorize: () => ({ id: "user-2", email: "second@example.com" }),
+    });
+    const first = Credentials({
+      credentials: { username: { label: "Username" } },
+      authorize: () => ({ id: "user-1", email: "first@example.com" }),
+    });
+    const client = authClient({ secret, trustHost: true, providers: [first, second] });
+    const csrfToken = await client.csrf();
+    const response = await client.send("/auth/callback/second", { form: { csrfToken, username: "x" } });
+    expect(response.status).toBe(302);
+    expect((await client.session())?.user?.email).toBe("second@example.com");
+  });
+});
