@@ -69,6 +69,18 @@ export const mutationGroups = [
       test("response-behaviour.test.ts"),
     ],
   },
+  {
+    name: "origin",
+    mutate: [src("http/origin.ts"), src("http/request-context.ts")],
+    // origin.test.ts (the attacker walk-through) starts SMTP, an OP and PGlite: too slow per mutant.
+    tests: [test("origin-behaviour.test.ts")],
+  },
+  {
+    name: "mail",
+    mutate: [src("email/mail-service.ts"), src("email/template.tsx")],
+    // email-services.test.ts (the sign-in through each service) needs PGlite: the direct statement is faster.
+    tests: [test("mail-behaviour.test.ts")],
+  },
 ];
 
 /** The group named by `MUTATION_GROUP`; throws for an unknown or missing name. */
