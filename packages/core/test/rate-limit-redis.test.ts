@@ -28,6 +28,28 @@ function stubClient(reply: unknown): RedisRateLimitClient & { evals: number } {
 }
 
 describe("redisRateLimitStore, whatever the client answers", () => {
+  // First in the file: the scripts' digests are computed once, by the first call that runs each script.
+  it("runs each script by the SHA-1 digest (lower-case hex) of the source it sends when Redis does not know it", async () => {
+    const digests: string[] = [];
+    const sources: string[] = [];
+    const client: RedisRateLimitClient = {
+      evalSha: async (sha1) => {
+        digests.push(sha1);
+        throw new Error("NOSCRIPT No matching script. Please use EVAL.");
+      },
+      eval: async (script) => {
+        sources.push(script);
+        return [1, 1_700_000_000_000];
+      },
+      del: async () => 0,
+    };
+    const store = redisRateLimitStore({ client });
+    await store.increment("k", 1000);
+    await store.get("k");
+    expect(sources).toHaveLength(2);
+    expect(digests).toEqual(sources.map((source) => createHash("sha1").update(source).digest("hex")));
+  });
+
   it("takes a nil reply to a read as no window", async () => {
     expect(await redisRateLimitStore({ client: stubClient(null) }).get("k")).toBeNull();
     expect(await redisRateLimitStore({ client: stubClient(undefined) }).get("k")).toBeNull();
