@@ -66,6 +66,16 @@ describe("memoryRateLimitStore", () => {
     expect(await store.get("attacker-0")).toBeNull();
   });
 
+  it("holds 100,000 keys by default, and makes room beyond that", async () => {
+    const store = memoryRateLimitStore();
+    for (let i = 0; i < 100_000; i++) await store.increment(`key-${i}`, 60_000);
+    expect(await store.get("key-0")).toMatchObject({ count: 1 });
+    await store.increment("one-more", 60_000);
+    expect(await store.get("key-0")).toBeNull();
+    expect(await store.get("key-1")).toMatchObject({ count: 1 });
+    expect(await store.get("one-more")).toMatchObject({ count: 1 });
+  });
+
   it("fails closed when every held key is live with more than one hit: the new key counts as over every limit", async () => {
     const clock = manualClock();
     const store = memoryRateLimitStore({ maxKeys: 2, now: clock.now });
@@ -74,7 +84,7 @@ describe("memoryRateLimitStore", () => {
       await store.increment(key, 1000);
     }
     const refused = await store.increment("new", 1000);
-    expect(refused.count).toBe(Number.POSITIVE_INFINITY);
+    expect(refused).toEqual({ count: Number.POSITIVE_INFINITY, resetAt: clock.now() + 1000 });
     expect(await store.get("new")).toBeNull();
     expect(await store.get("a")).toMatchObject({ count: 2 });
     // Room comes back when windows end.
@@ -93,6 +103,8 @@ describe("deliveryMailbox", () => {
   it("keeps dots where the provider does not ignore them, cuts +tags everywhere", () => {
     expect(deliveryMailbox("Jane.Doe+news@Example.com")).toBe("jane.doe@example.com");
     expect(deliveryMailbox("jane.doe@example.com")).not.toBe(deliveryMailbox("janedoe@example.com"));
+    // A local part that is all tag is a mailbox of its own, not an empty one.
+    expect(deliveryMailbox("+news@example.com")).toBe("+news@example.com");
   });
 
   it("returns an identifier that is not an address as it is (an app's own normalizeIdentifier)", () => {
