@@ -51,6 +51,20 @@ export const mutationGroups = [
     // planted-cookies.test.ts owns the explicit-link rules (link=true, signed in as another user).
     tests: [test("oauth-auth.test.ts"), test("planted-cookies.test.ts")],
   },
+  {
+    name: "session",
+    mutate: [
+      src("session/jwt.ts"),
+      src("session/database.ts"),
+      src("session/refresh.ts"),
+      src("session/token-cache.ts"),
+      src("session/json-shape.ts"),
+      src("session/single-flight.ts"),
+    ],
+    // session-behaviour.test.ts drives both strategies through Auth() with an in-memory adapter (the PGlite
+    // of database-session.test.ts and the OpenID Provider of oauth-auth.test.ts cost seconds per mutant).
+    tests: [test("session-behaviour.test.ts"), test("session-data.test.ts"), test("session-token-cache.test.ts")],
+  },
 ];
 
 /** The group named by `MUTATION_GROUP`; throws for an unknown or missing name. */
