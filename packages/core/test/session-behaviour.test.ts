@@ -11,10 +11,13 @@ import type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from "../sr
 import { decode, encode, type JWT } from "../src/jwt.js";
 import Credentials from "../src/providers/credentials.js";
 import type { OAuthConfig, TokenSet } from "../src/providers/types.js";
-import type { InternalOptions } from "../src/internal-types.js";
-import { copyJson, MAX_NODES, nestsDeeperThan, sameJson } from "../src/session/json-shape.js";
+import type { InternalOptions, RequestInternal } from "../src/internal-types.js";
+import { resolveAuth } from "../src/resolve.js";
+import { databaseSessionStrategy } from "../src/session/database.js";
+import { copyJson, nestsDeeperThan, sameJson } from "../src/session/json-shape.js";
 import { attachOAuthTokens, OAUTH_CLAIM, REUSE_GRACE_MS, refreshAccountsIfDue, refreshIfDue } from "../src/session/refresh.js";
 import { SingleFlight } from "../src/session/single-flight.js";
+import { jwtSessionStrategy } from "../src/session/jwt.js";
 import { decodeCached, TOKEN_CACHE_MAX_ENTRIES, tokenCacheFor } from "../src/session/token-cache.js";
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
@@ -1131,14 +1134,6 @@ describe("the JSON walks", () => {
     expect(nestsDeeperThan([[], [[]]], 3)).toBe(false);
   });
 
-  it("nestsDeeperThan gives up (true) past MAX_NODES containers", () => {
-    // The array itself is one container: MAX_NODES - 1 children make MAX_NODES, one more is too many.
-    const children = new Array(MAX_NODES - 1).fill({});
-    expect(nestsDeeperThan(children, 5)).toBe(false);
-    children.push({});
-    expect(nestsDeeperThan(children, 5)).toBe(true);
-  });
-
   it("sameJson compares what JSON.stringify would write, up to key order", () => {
     expect(sameJson({ a: 1, b: [1, "x", null] }, { b: [1, "x", null], a: 1 })).toBe(true);
     expect(sameJson({ a: 1 }, { a: 2 })).toBe(false);
@@ -1170,15 +1165,10 @@ describe("the JSON walks", () => {
     expect(sameJson({ d: { toJSON: "not a function", x: 1 } }, { d: { x: 1, toJSON: "not a function" } })).toBe(true);
   });
 
-  it("sameJson calls BigInt and oversized walks different", () => {
+  it("sameJson calls BigInt different", () => {
     expect(sameJson({ a: 1n }, { a: 1n })).toBe(false);
     expect(sameJson(1n, 2)).toBe(false);
     expect(sameJson(2, 1n)).toBe(false);
-    // The pair of arrays is one node and each pair of elements one more.
-    const wide = new Array(MAX_NODES - 1).fill(0);
-    expect(sameJson(wide, wide)).toBe(true);
-    wide.push(0);
-    expect(sameJson(wide, wide)).toBe(false);
   });
 
   it("copyJson copies plain data deeply and keeps anything else by reference", () => {
@@ -1204,16 +1194,12 @@ describe("the JSON walks", () => {
     expect(copyJson(null)).toBe(null);
   });
 
-  it("copyJson refuses (undefined) a cycle or more than MAX_NODES values, but copies a value shared by two branches", () => {
+  it("copyJson refuses (undefined) a cycle, but copies a value shared by two branches", () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = { back: cyclic };
     expect(copyJson(cyclic)).toBeUndefined();
     const shared = { x: 1 };
     expect(copyJson({ a: shared, b: shared })).toEqual({ a: { x: 1 }, b: { x: 1 } });
-    const wide = new Array(MAX_NODES).fill(0);
-    expect((copyJson(wide) as unknown[]).length).toBe(MAX_NODES);
-    wide.push(0);
-    expect(copyJson(wide)).toBeUndefined();
   });
 
   it("copyJson finds a cycle deeper than 64 levels", () => {
@@ -1358,5 +1344,137 @@ describe("the decoded-token cache", () => {
     await decodeCached(secrets, salt, "tok", d);
     expect(calls.n).toBe(2);
     expect(tokenCacheFor(["s-8a", "s-8c"]).size).toBe(0);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// The strategies called directly: what no HTTP route reaches with a credentials sign-in
+// ---------------------------------------------------------------------------------------------------------
+
+/** The options `Auth()` would build for `config` (http), and a request carrying `cookies`. */
+function direct(config: AuthConfig) {
+  const resolved = resolveAuth(config);
+  if (!resolved.options) throw resolved.error;
+  const options = { ...resolved.options, providers: resolved.providers, cookies: resolved.cookies(false) } as unknown as InternalOptions;
+  const request = (cookies: Record<string, string> = {}) => ({ cookies }) as unknown as RequestInternal;
+  return { options, request };
+}
+
+describe("JWT strategy: sign-in and the signed-in user", () => {
+  it("a new user's sign-in reaches the jwt callback with trigger signUp", async () => {
+    const seen: any[] = [];
+    const { config } = jwtSetup({ callbacks: { jwt: (params) => (seen.push(params), params.token) } });
+    const { options, request } = direct(config);
+    const user = { id: "u-new", name: "New", email: "new@example.com", image: "https://img.example/n.png" };
+    const cookies = await jwtSessionStrategy.start(options, request(), { user, account: null, isNewUser: true });
+    expect(seen[0]).toMatchObject({ trigger: "signUp", isNewUser: true, user, account: null });
+    expect(seen[0].token).toEqual({ name: "New", email: "new@example.com", picture: "https://img.example/n.png", sub: "u-new" });
+    const written = cookies.find((c) => c.name === COOKIE);
+    expect(await decode({ token: written?.value, secret, salt: COOKIE })).toMatchObject({ sub: "u-new" });
+  });
+
+  it("a refreshing provider's tokens from the sign-in are kept in the session token (never in the session)", async () => {
+    const { config } = jwtSetup({ providers: [credentials(), refreshingProvider("acme")] });
+    const { options, request } = direct(config);
+    const account = { provider: "acme", type: "oauth", providerAccountId: "1", access_token: "at", refresh_token: "rt", expires_at: 9 };
+    const cookies = await jwtSessionStrategy.start(options, request(), { user: { id: "u" }, account: account as never, isNewUser: false });
+    const token = (await decode({ token: cookies.find((c) => c.name === COOKIE)?.value, secret, salt: COOKIE })) as JWT;
+    expect(token[OAUTH_CLAIM]).toEqual({ provider: "acme", access_token: "at", refresh_token: "rt", expires_at: 9 });
+  });
+
+  it("a sign-in the jwt callback refuses clears an existing session cookie", async () => {
+    const { config } = jwtSetup({ callbacks: { jwt: () => null } });
+    const { options, request } = direct(config);
+    const cookies = await jwtSessionStrategy.start(options, request({ [COOKIE]: "previous" }), { user: { id: "u" }, account: null, isNewUser: false });
+    expect(cookies.map((c) => [c.name, c.value, c.options.maxAge])).toEqual([[COOKIE, "", 0]]);
+  });
+
+  it("currentUser is the token's subject; nobody without a cookie, with a refused token, or without sub", async () => {
+    let refuse = false;
+    const { config } = jwtSetup({ callbacks: { jwt: ({ token }) => (refuse ? null : token) } });
+    const { options, request } = direct(config);
+    const cookie = await encode({ token: { sub: "u-ada", name: "ada", email: "ada@example.com", picture: "p.png" }, secret, salt: COOKIE });
+    expect(await jwtSessionStrategy.currentUser(options, request({ [COOKIE]: cookie }))).toEqual({
+      id: "u-ada",
+      name: "ada",
+      email: "ada@example.com",
+      image: "p.png",
+    });
+    expect(await jwtSessionStrategy.currentUser(options, request())).toBeNull();
+    const noSub = await encode({ token: { name: "ada" }, secret, salt: COOKIE });
+    expect(await jwtSessionStrategy.currentUser(options, request({ [COOKIE]: noSub }))).toBeNull();
+    refuse = true;
+    expect(await jwtSessionStrategy.currentUser(options, request({ [COOKIE]: cookie }))).toBeNull();
+  });
+
+  it("with an adapter, currentUser is the stored user (a deleted user is nobody)", async () => {
+    const memory = memoryAdapter();
+    memory.users.set("u-ada", { id: "u-ada", email: "stored@example.com", emailVerified: null, name: "Stored" });
+    const { config } = jwtSetup({ adapter: memory.adapter, session: { strategy: "jwt" } });
+    const { options, request } = direct(config);
+    const cookie = await encode({ token: { sub: "u-ada", name: "ada" }, secret, salt: COOKIE });
+    expect(await jwtSessionStrategy.currentUser(options, request({ [COOKIE]: cookie }))).toMatchObject({ email: "stored@example.com" });
+    memory.users.delete("u-ada");
+    expect(await jwtSessionStrategy.currentUser(options, request({ [COOKIE]: cookie }))).toBeNull();
+  });
+
+  it("credentials sign-in with JWT sessions signs in authorize()'s user as it is", async () => {
+    const { options } = direct(jwtSetup().config);
+    const user = { id: "x", name: "X" };
+    expect(await jwtSessionStrategy.credentialsUser(options, user)).toBe(user);
+  });
+
+  it("a custom decode is not called without a session cookie", async () => {
+    let calls = 0;
+    const { client } = jwtSetup({ jwt: { decode: () => (calls++, null) } });
+    await getSession(client);
+    expect(calls).toBe(0);
+  });
+
+  it("moving a due legacy session encrypts the token once", async () => {
+    let encodes = 0;
+    const config: AuthConfig = {
+      secret,
+      trustHost: true,
+      providers: [credentials()],
+      jwt: { encode: ({ token }) => (encodes++, JSON.stringify(token)), decode: ({ token }) => (token ? (JSON.parse(token) as JWT) : null) },
+    };
+    const client = authClient(config, "https://app.example");
+    const response = await client.send("/auth/session", { headers: { cookie: `__Secure-${COOKIE}=${encodeURIComponent(JSON.stringify({ sub: "u" }))}` } });
+    expect(setCookie(response, `__Host-${COOKIE}`)?.value).toBe(JSON.stringify({ sub: "u" }));
+    expect(encodes).toBe(1);
+  });
+});
+
+describe("database strategy: called directly", () => {
+  it("currentUser is the session's user; an expired session is nobody (and deleted); no cookie is nobody", async () => {
+    const { config, sessions, calls } = dbSetup();
+    sessions.set("live", { sessionToken: "live", userId: "u1", expires: new Date(NOW + 1000) });
+    sessions.set("old", { sessionToken: "old", userId: "u1", expires: new Date(NOW - 1) });
+    const { options, request } = direct(config);
+    expect(await databaseSessionStrategy.currentUser(options, request({ [COOKIE]: "live" }))).toMatchObject({ id: "u1" });
+    expect(await databaseSessionStrategy.currentUser(options, request({ [COOKIE]: "old" }))).toBeNull();
+    expect(sessions.has("old")).toBe(false);
+    calls.length = 0;
+    expect(await databaseSessionStrategy.currentUser(options, request())).toBeNull();
+    expect(calls).toEqual([]);
+  });
+
+  it("a user without an id cannot start a session", async () => {
+    const { config, sessions } = dbSetup();
+    const { options, request } = direct(config);
+    await expect(databaseSessionStrategy.start(options, request(), { user: { name: "no id" }, account: null, isNewUser: false })).rejects.toThrow(
+      "Cannot start a database session for a user without an id.",
+    );
+    expect(sessions.size).toBe(0);
+  });
+
+  it("without session methods in the adapter, the strategy says what is missing", async () => {
+    const { config } = dbSetup();
+    const { options, request } = direct(config);
+    const bare = { ...options, capabilities: {} } as InternalOptions;
+    await expect(databaseSessionStrategy.start(bare, request(), { user: { id: "u1" }, account: null, isNewUser: false })).rejects.toThrow(
+      "Database sessions need an adapter with session methods.",
+    );
   });
 });
