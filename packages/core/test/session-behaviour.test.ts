@@ -676,7 +676,7 @@ describe("database sessions: sign-out and legacy names", () => {
     const response = await client.send("/auth/signout", { form: { csrfToken } });
     expect(sessions.has(token)).toBe(false);
     expect(events.filter(([k]) => k === "signOut").map(([, m]) => m.session?.sessionToken)).toEqual([token]);
-    expect(setCookie(response)?.attributes.maxAge).toBe(0);
+    expect(response.setCookies.filter((c) => c.name === COOKIE).map((c) => c.attributes.maxAge)).toEqual([0]);
     expect((await getSession(client)).body).toBeNull();
   });
 
@@ -688,14 +688,15 @@ describe("database sessions: sign-out and legacy names", () => {
     expect(events).toEqual([]);
   });
 
-  it("a session under the __Secure- name (https) is moved to the __Host- name and extended", async () => {
-    const { config, sessions } = dbSetup();
-    sessions.set("legacy-token", { sessionToken: "legacy-token", userId: "u1", expires: new Date(NOW + 5 * DAY * 1000) });
+  it("a session under the __Secure- name (https) is moved to the __Host- name, even when no update is due", async () => {
+    const { config, sessions, calls } = dbSetup();
+    sessions.set("legacy-token", { sessionToken: "legacy-token", userId: "u1", expires: new Date(NOW + 10 * DAY * 1000 - 1000) });
     const client = authClient(config, "https://app.example");
     const { body, response } = await getSession(client, { cookie: `__Secure-${COOKIE}=legacy-token` });
     expect(body?.user.email).toBe("ada@example.com");
     expect(setCookie(response, `__Secure-${COOKIE}`)?.attributes.maxAge).toBe(0);
     expect(setCookie(response, `__Host-${COOKIE}`)?.value).toBe("legacy-token");
+    expect(calls.filter(([m]) => m === "updateSession")).toHaveLength(1);
     expect(sessions.get("legacy-token")?.expires.valueOf()).toBe(NOW + 10 * DAY * 1000);
   });
 
@@ -1018,6 +1019,17 @@ describe("database sessions: access-token refresh", () => {
     expect(swaps).toEqual([[expect.objectContaining({ refresh_token: "rotated", access_token: "new" }), listed.refresh_token]]);
   });
 
+  it("concurrent checks of two accounts refresh each", async () => {
+    const calls = tokenEndpoint((_p, token) => ({ access_token: `for-${token}` }));
+    const one = row({ expires_at: 0, userId: "u1" });
+    const two = row({ expires_at: 0, userId: "u2" });
+    const { store, writes } = accountStore([one, two]);
+    const { options } = refreshOptions({ capabilities: { accountTokens: store } } as never);
+    await Promise.all([refreshAccountsIfDue(options, "u1"), refreshAccountsIfDue(options, "u2")]);
+    expect(calls.map(([, t]) => t).sort()).toEqual([one.refresh_token, two.refresh_token].sort());
+    expect(writes).toHaveLength(2);
+  });
+
   it("concurrent checks refresh one account once", async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -1104,21 +1116,29 @@ describe("single-flight", () => {
     expect(flights.run("a", () => Promise.resolve(0))).toBe(newer);
   });
 
-  it("at most maxKeys keys are kept: expired ones go first, then the oldest", async () => {
+  it("at most maxKeys keys are kept: expired ones go first (even when not the oldest), then the oldest", async () => {
     const flights = new SingleFlight<string>(1000, 2);
-    const calls: string[] = [];
-    const run = (value: string) => () => (calls.push(value), Promise.resolve(value));
-    await flights.run("old", run("old-1"));
+    const running = flights.run("running", () => new Promise<string>(() => {}));
+    await flights.run("done", () => Promise.resolve("done-1"));
+    // Exactly graceMs later "done" has expired; "running" (older, still running) has not.
     vi.setSystemTime(Date.now() + 1000);
-    await flights.run("kept", run("kept-1"));
-    await flights.run("new", run("new-1"));
-    // "old" had expired: it was dropped to make room, "kept" is still shared.
-    expect(await flights.run("kept", run("kept-2"))).toBe("kept-1");
-    // Full of live keys: the oldest ("kept") goes.
-    await flights.run("newer", run("newer-1"));
-    expect(await flights.run("new", run("new-2"))).toBe("new-1");
-    expect(await flights.run("kept", run("kept-3"))).toBe("kept-3");
-    expect(calls).toEqual(["old-1", "kept-1", "new-1", "newer-1", "kept-3"]);
+    const third = flights.run("third", () => new Promise<string>(() => {}));
+    expect(flights.run("running", () => Promise.resolve("again"))).toBe(running);
+    expect(flights.run("third", () => Promise.resolve("again"))).toBe(third);
+    // Full of live keys: the oldest ("running") goes to make room for a fourth.
+    const fourth = flights.run("fourth", () => new Promise<string>(() => {}));
+    expect(flights.run("third", () => Promise.resolve("again"))).toBe(third);
+    expect(flights.run("fourth", () => Promise.resolve("again"))).toBe(fourth);
+    expect(await flights.run("running", () => Promise.resolve("new run"))).toBe("new run");
+  });
+
+  it("below maxKeys nothing is dropped, not even expired keys' neighbours", async () => {
+    const flights = new SingleFlight<string>(1000, 3);
+    const a = flights.run("a", () => new Promise<string>(() => {}));
+    const b = flights.run("b", () => new Promise<string>(() => {}));
+    flights.run("c", () => new Promise<string>(() => {}));
+    expect(flights.run("a", () => Promise.resolve("x"))).toBe(a);
+    expect(flights.run("b", () => Promise.resolve("x"))).toBe(b);
   });
 });
 
@@ -1177,7 +1197,7 @@ describe("the JSON walks", () => {
     const thing = new Thing();
     const bare = Object.create(null) as Record<string, unknown>;
     bare.x = { y: 1 };
-    const source = { a: { b: [1, { c: 2 }] }, date, thing, bare, s: "x" };
+    const source = { a: { b: [1, { c: 2 }, null] }, date, thing, bare, s: "x", n: null };
     const copy = copyJson(source) as typeof source;
     expect(copy).toEqual(source);
     expect(copy.a).not.toBe(source.a);
@@ -1345,6 +1365,16 @@ describe("the decoded-token cache", () => {
     expect(calls.n).toBe(2);
     expect(tokenCacheFor(["s-8a", "s-8c"]).size).toBe(0);
   });
+
+  it("secrets that join to the same text are still another secret set", async () => {
+    const secrets = ["s-9a", "b"];
+    const { calls, decode: d } = decoder({ sub: "u" });
+    await decodeCached(secrets, salt, "tok", d);
+    secrets[0] = "s-9";
+    secrets[1] = "ab";
+    await decodeCached(secrets, salt, "tok", d);
+    expect(calls.n).toBe(2);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------------
@@ -1458,6 +1488,12 @@ describe("database strategy: called directly", () => {
     calls.length = 0;
     expect(await databaseSessionStrategy.currentUser(options, request())).toBeNull();
     expect(calls).toEqual([]);
+  });
+
+  it("credentials sign-in: an unknown user without an email is UnknownCredentialsUser", async () => {
+    const { options } = direct(dbSetup().config);
+    await expect(databaseSessionStrategy.credentialsUser(options, { id: "nobody" })).rejects.toMatchObject({ name: "UnknownCredentialsUser" });
+    expect(await databaseSessionStrategy.credentialsUser(options, { id: "nobody", email: "ADA@EXAMPLE.COM" })).toMatchObject({ id: "u1" });
   });
 
   it("a user without an id cannot start a session", async () => {
