@@ -1454,6 +1454,17 @@ describe("JWT strategy: sign-in and the signed-in user", () => {
     expect(await jwtSessionStrategy.credentialsUser(options, user)).toBe(user);
   });
 
+  it("with the built-in decode, a session check fills the decoded-token cache of the configuration's secrets", async () => {
+    const { config, client } = jwtSetup();
+    await signIn(client);
+    const secrets = resolveAuth(config).options?.jwt.secret as string[];
+    const before = tokenCacheFor(secrets).size;
+    await getSession(client);
+    expect(tokenCacheFor(secrets).size).toBe(before + 1);
+    await getSession(client);
+    expect(tokenCacheFor(secrets).size).toBe(before + 1);
+  });
+
   it("a custom decode is not called without a session cookie", async () => {
     let calls = 0;
     const { client } = jwtSetup({ jwt: { decode: () => (calls++, null) } });
@@ -1512,5 +1523,71 @@ describe("database strategy: called directly", () => {
     await expect(databaseSessionStrategy.start(bare, request(), { user: { id: "u1" }, account: null, isNewUser: false })).rejects.toThrow(
       "Database sessions need an adapter with session methods.",
     );
+  });
+});
+
+describe("Auth.js session cookies (acceptAuthjsSessions)", () => {
+  const AUTHJS = "authjs.session-token";
+
+  it("JWT: with acceptAuthjsSessions an Auth.js session is read and moved to authlib's name; without it, it is ignored", async () => {
+    const token = await encode({ token: { sub: "u-ada", name: "ada" }, secret, salt: AUTHJS });
+    const accepting = jwtSetup({ acceptAuthjsSessions: true });
+    const read = await getSession(accepting.client, { cookie: `${AUTHJS}=${token}` });
+    expect(read.body?.user.name).toBe("ada");
+    expect(setCookie(read.response, AUTHJS)?.attributes.maxAge).toBe(0);
+    expect(setCookie(read.response)?.value).toBeTruthy();
+    const ignoring = jwtSetup();
+    const ignored = await getSession(ignoring.client, { cookie: `${AUTHJS}=${token}` });
+    expect(ignored.body).toBeNull();
+    expect(ignored.response.setCookies).toEqual([]);
+  });
+
+  it("JWT: signing in clears an Auth.js session cookie only when Auth.js sessions are accepted", async () => {
+    for (const accept of [true, false]) {
+      const { client } = jwtSetup({ acceptAuthjsSessions: accept });
+      const csrfToken = await client.csrf();
+      const response = await client.send("/auth/callback/credentials", {
+        form: { csrfToken, username: "ada" },
+        headers: { cookie: `${client.jar.header()}; ${AUTHJS}=old` },
+      });
+      expect(setCookie(response, AUTHJS)?.attributes.maxAge).toBe(accept ? 0 : undefined);
+    }
+  });
+
+  it("database: with acceptAuthjsSessions an Auth.js session token is looked up; without it, it is ignored", async () => {
+    for (const accept of [true, false]) {
+      const { client, sessions, calls } = dbSetup({ acceptAuthjsSessions: accept });
+      sessions.set("authjs-token", { sessionToken: "authjs-token", userId: "u1", expires: new Date(NOW + DAY * 1000) });
+      const { body } = await getSession(client, { cookie: `${AUTHJS}=authjs-token` });
+      expect(body?.user.email).toBe(accept ? "ada@example.com" : undefined);
+      expect(calls.filter(([m]) => m === "getSessionAndUser")).toHaveLength(accept ? 1 : 0);
+    }
+  });
+
+  it("database: signing in clears an Auth.js session cookie only when Auth.js sessions are accepted", async () => {
+    for (const accept of [true, false]) {
+      const { client } = dbSetup({ acceptAuthjsSessions: accept });
+      const csrfToken = await client.csrf();
+      const response = await client.send("/auth/callback/credentials", {
+        form: { csrfToken, email: "ada@example.com" },
+        headers: { cookie: `${client.jar.header()}; ${AUTHJS}=old` },
+      });
+      expect(setCookie(response, AUTHJS)?.attributes.maxAge).toBe(accept ? 0 : undefined);
+    }
+  });
+});
+
+describe("session edge cases", () => {
+  it("database: an empty session cookie is no session, and nothing is written", async () => {
+    const { client, calls } = dbSetup();
+    const { body, response } = await getSession(client, { cookie: `${COOKIE}=` });
+    expect(body).toBeNull();
+    expect(response.setCookies).toEqual([]);
+    expect(calls).toEqual([]);
+  });
+
+  it("copyJson copies empty arrays as empty arrays", () => {
+    expect(copyJson([])).toEqual([]);
+    expect(copyJson({ a: [], b: { c: [] } })).toEqual({ a: [], b: { c: [] } });
   });
 });
