@@ -103,6 +103,21 @@ export const mutationGroups = [
       test("rate-limit-redis.test.ts"),
     ],
   },
+  {
+    name: "session",
+    mutate: [
+      src("session/jwt.ts"),
+      src("session/database.ts"),
+      src("session/refresh.ts"),
+      src("session/token-cache.ts"),
+      src("session/json-shape.ts"),
+      src("session/single-flight.ts"),
+    ],
+    // session-behaviour.test.ts drives both strategies through Auth() with an in-memory adapter (the PGlite
+    // of database-session.test.ts and the OpenID Provider of oauth-auth.test.ts cost seconds per mutant;
+    // session-data.test.ts walks data 30,000 levels deep, and session-json-limits.test.ts a million nodes).
+    tests: [test("session-behaviour.test.ts"), test("session-token-cache.test.ts")],
+  },
 ];
 
 /** The group named by `MUTATION_GROUP`; throws for an unknown or missing name. */

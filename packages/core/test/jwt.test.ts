@@ -46,6 +46,15 @@ describe("encode / decode", () => {
     await expect(decode({ token, secret: "another-secret-entirely", salt })).rejects.toBeInstanceOf(JWTSessionError);
   });
 
+  it("a token that is not a string (a JavaScript caller's number or object) is a JWTSessionError, with the underlying error as its cause", async () => {
+    for (const token of [123, { split: 1 }]) {
+      const error = await decode({ token: token as unknown as string, secret, salt }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(JWTSessionError);
+      expect((error as Error).message).toBe("The token could not be decrypted or has expired.");
+      expect((error as JWTSessionError).cause?.err).toBeInstanceOf(TypeError);
+    }
+  });
+
   it("throws MissingSecret without a secret, telling how to set one; secrets that are not strings do not count", async () => {
     await expect(encode({ token: {}, secret: "", salt })).rejects.toThrow(
       new MissingSecret("A secret is required: set AUTH_SECRET or pass `secret`."),
