@@ -115,8 +115,9 @@ export const mutationGroups = [
     ],
     // session-behaviour.test.ts drives both strategies through Auth() with an in-memory adapter (the PGlite
     // of database-session.test.ts and the OpenID Provider of oauth-auth.test.ts cost seconds per mutant;
-    // session-data.test.ts walks data 30,000 levels deep, and session-json-limits.test.ts a million nodes).
-    tests: [test("session-behaviour.test.ts"), test("session-token-cache.test.ts")],
+    // session-data.test.ts walks data 30,000 levels deep, and session-json-limits.test.ts a million nodes:
+    // session-json-node-limit.test.ts states the node limit with a small one).
+    tests: [test("session-behaviour.test.ts"), test("session-token-cache.test.ts"), test("session-json-node-limit.test.ts")],
   },
 ];
 

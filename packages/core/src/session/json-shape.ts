@@ -7,7 +7,7 @@
  * @module session/json-shape
  */
 
-/** How many nodes one walk visits at most; past it a walk gives its "cannot tell" answer. */
+/** How many nodes one walk visits at most by default; past it a walk gives its "cannot tell" answer. */
 export const MAX_NODES = 1_000_000;
 
 function isContainer(value: unknown): value is Record<string, unknown> | unknown[] {
@@ -16,15 +16,15 @@ function isContainer(value: unknown): value is Record<string, unknown> | unknown
 
 /**
  * True when `value` nests deeper than `maxDepth` containers (objects or arrays; a primitive has depth
- * 0, `{a: 1}` depth 1), or is too large to walk. Stops at the first container past the limit.
+ * 0, `{a: 1}` depth 1), or is too large to walk (more than `maxNodes` containers). Stops at the first container past a limit.
  */
-export function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
+export function nestsDeeperThan(value: unknown, maxDepth: number, maxNodes = MAX_NODES): boolean {
   const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
   let visited = 0;
   while (stack.length > 0) {
     const { value: current, depth } = stack.pop() as { value: unknown; depth: number };
     if (!isContainer(current)) continue;
-    if (depth + 1 > maxDepth || ++visited > MAX_NODES) return true;
+    if (depth + 1 > maxDepth || ++visited > maxNodes) return true;
     // Stryker disable next-line ConditionalExpression: equivalent when made `true`, a primitive pushed anyway is skipped by the `isContainer` check when popped and never counted (`false`, no children walked, is asserted)
     for (const child of Object.values(current)) if (isContainer(child)) stack.push({ value: child, depth: depth + 1 });
   }
@@ -51,13 +51,13 @@ function jsonKeys(object: Record<string, unknown>): string[] {
 
 /**
  * True when `a` and `b` would serialise to the same JSON, up to key order. Values JSON cannot hold
- * (BigInt) and walks past {@link MAX_NODES} count as different: "different" only costs a re-issue.
+ * (BigInt) and walks past `maxNodes` pairs count as different: "different" only costs a re-issue.
  */
-export function sameJson(a: unknown, b: unknown): boolean {
+export function sameJson(a: unknown, b: unknown, maxNodes = MAX_NODES): boolean {
   const stack: Array<[unknown, unknown]> = [[a, b]];
   let visited = 0;
   while (stack.length > 0) {
-    if (++visited > MAX_NODES) return false;
+    if (++visited > maxNodes) return false;
     const [rawLeft, rawRight] = stack.pop() as [unknown, unknown];
     const left = jsonValue(rawLeft);
     const right = jsonValue(rawRight);
@@ -88,10 +88,10 @@ export function sameJson(a: unknown, b: unknown): boolean {
 
 /**
  * A deep copy of JSON-like `value` (plain objects, arrays, primitives; anything else is kept by
- * reference), or `undefined` when it has more than {@link MAX_NODES} nodes or a cycle. Used to remember
+ * reference), or `undefined` when it has more than `maxNodes` nodes or a cycle. Used to remember
  * a token before a callback that may change it in place.
  */
-export function copyJson(value: unknown): unknown {
+export function copyJson(value: unknown, maxNodes = MAX_NODES): unknown {
   if (!isContainer(value)) return value;
   const root: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
   const stack: Array<{ from: Record<string, unknown> | unknown[]; to: Record<string, unknown> | unknown[]; path: Set<object> }> = [
@@ -102,7 +102,7 @@ export function copyJson(value: unknown): unknown {
   while (stack.length > 0) {
     const { from, to, path } = stack.pop() as (typeof stack)[number];
     for (const [key, child] of Object.entries(from)) {
-      if (++visited > MAX_NODES) return undefined;
+      if (++visited > maxNodes) return undefined;
       const plain =
         isContainer(child) &&
         (Array.isArray(child) || Object.getPrototypeOf(child) === Object.prototype || Object.getPrototypeOf(child) === null);
