@@ -51,6 +51,25 @@ export const mutationGroups = [
     // planted-cookies.test.ts owns the explicit-link rules (link=true, signed in as another user).
     tests: [test("oauth-auth.test.ts"), test("planted-cookies.test.ts")],
   },
+  {
+    name: "crypto",
+    // compare.ts is in the http group. crypto-behaviour.test.ts states every module's behaviour cheaply
+    // (small scrypt costs, no server); jwt-fast-path.test.ts and portable.test.ts hold the same rules with
+    // slow property tests and real scrypt costs, too slow to re-run per mutant.
+    mutate: [
+      src("crypto/digest.ts"),
+      src("crypto/jwe-webcrypto.ts"),
+      src("crypto/jwe-node.ts"),
+      src("crypto/jwe-rules.ts"),
+      src("crypto/jwe-jose.ts"),
+      src("crypto/derive-key.ts"),
+      src("crypto/scrypt.ts"),
+      src("crypto/password-hash.ts"),
+      src("crypto/concurrency-gate.ts"),
+      src("crypto/builtin.ts"),
+    ],
+    tests: [test("crypto-behaviour.test.ts"), test("digest.test.ts")],
+  },
 ];
 
 /** The group named by `MUTATION_GROUP`; throws for an unknown or missing name. */
