@@ -76,7 +76,12 @@ function forge(opts: {
   return [h, opts.encryptedKey ?? "", b64(iv), b64(ct), b64(tag)].join(".");
 }
 
-const cbcHeader = (extra: Claims = {}, s = secret): Claims => ({ alg: "dir", enc: "A256CBC-HS512", kid: keyOf("A256CBC-HS512", s).kid, ...extra });
+const cbcHeader = (extra: Claims = {}, s = secret): Claims => ({
+  alg: "dir",
+  enc: "A256CBC-HS512",
+  kid: keyOf("A256CBC-HS512", s).kid,
+  ...extra,
+});
 const gcmHeader = (extra: Claims = {}, s = secret): Claims => ({ alg: "dir", enc: "A256GCM", kid: keyOf("A256GCM", s).kid, ...extra });
 
 const node = nodeJwe();
@@ -86,7 +91,6 @@ const decoders: Record<string, (token: string, secrets: string[]) => Promise<Cla
   webcrypto: (token, secrets) => webCryptoDecrypt(token, secrets, salt),
   jose: (token, secrets) => joseDecrypt(token, secrets, salt),
 };
-const fastDecoders = ["node", "webcrypto"] as const;
 
 /** What each decoder makes of `token`: its claims, or the error's message and cause (for the fast ones). */
 async function verdicts(token: string, secrets: string[] = [secret]) {
@@ -188,7 +192,10 @@ describe("JWE session codecs (node:crypto, WebCrypto, jose) agree", () => {
     const { kid: _cbc, ...noKid } = cbcHeader();
     await allAccept(forge({ header: noKid, plaintext: json({ sub: "nokid" }) }), { sub: "nokid" }, [secret, oldSecret]);
     const { kid: _old, ...oldNoKid } = cbcHeader({}, oldSecret);
-    await allRefuse(forge({ header: oldNoKid, plaintext: json({ sub: "x" }), keySecret: oldSecret }), "decryption failed", [secret, oldSecret]);
+    await allRefuse(forge({ header: oldNoKid, plaintext: json({ sub: "x" }), keySecret: oldSecret }), "decryption failed", [
+      secret,
+      oldSecret,
+    ]);
     const { kid: _gcm, ...gcmNoKid } = gcmHeader();
     await allAccept(forge({ header: gcmNoKid, plaintext: json({ sub: "g" }), enc: "A256GCM" }), { sub: "g" }, [secret]);
   });
@@ -220,7 +227,10 @@ describe("JWE session codecs (node:crypto, WebCrypto, jose) agree", () => {
     await allRefuse(forge({ header: "null", plaintext }), "the protected header is not a JSON object");
     await allRefuse(forge({ header: "{not json", plaintext }), "the protected header is not JSON");
     const badUtf8 = Buffer.concat([Buffer.from('{"alg":"dir","enc":"A256CBC-HS512","x":"'), Buffer.from([0xff]), Buffer.from('"}')]);
-    await allRefuse([b64(badUtf8), "", b64(randomBytes(16)), b64(randomBytes(16)), b64(randomBytes(32))].join("."), "the protected header is not JSON");
+    await allRefuse(
+      [b64(badUtf8), "", b64(randomBytes(16)), b64(randomBytes(16)), b64(randomBytes(32))].join("."),
+      "the protected header is not JSON",
+    );
   });
 
   it("a compressed (zip: DEF) token is handed to jose, which reads it", async () => {
@@ -236,7 +246,12 @@ describe("JWE session codecs (node:crypto, WebCrypto, jose) agree", () => {
     await allRefuse(parts.slice(0, 4).join("."), undefined, [secret], "The token is not a compact JWE.");
     await allRefuse(`${good}.`, undefined, [secret], "The token is not a compact JWE.");
     await allRefuse([`${parts[0]}=`, ...parts.slice(1)].join("."), undefined, [secret], "The token is not a compact JWE.");
-    await allRefuse([parts[0], parts[1], parts[2], `${parts[3]}!`, parts[4]].join("."), undefined, [secret], "The token is not a compact JWE.");
+    await allRefuse(
+      [parts[0], parts[1], parts[2], `${parts[3]}!`, parts[4]].join("."),
+      undefined,
+      [secret],
+      "The token is not a compact JWE.",
+    );
     const plaintext = json({ sub: "x" });
     await allRefuse(forge({ header: cbcHeader(), plaintext, encryptedKey: b64("key") }), "unexpected encrypted key");
     await allRefuse(forge({ header: cbcHeader(), plaintext, ivBytes: 12 }), "bad IV length");
@@ -260,7 +275,11 @@ describe("JWE session codecs (node:crypto, WebCrypto, jose) agree", () => {
 
   it("claims copied into the header (iss, sub, aud) must equal the claims", async () => {
     const seal = (extra: Claims, claims: Claims) => forge({ header: cbcHeader(extra), plaintext: json(claims) });
-    await allAccept(seal({ iss: "i", sub: "s", aud: ["a", "b"] }, { iss: "i", sub: "s", aud: ["a", "b"] }), { iss: "i", sub: "s", aud: ["a", "b"] });
+    await allAccept(seal({ iss: "i", sub: "s", aud: ["a", "b"] }, { iss: "i", sub: "s", aud: ["a", "b"] }), {
+      iss: "i",
+      sub: "s",
+      aud: ["a", "b"],
+    });
     await allRefuse(seal({ iss: "i" }, { iss: "j" }), "replicated iss mismatch");
     await allRefuse(seal({ sub: "s" }, { sub: "t" }), "replicated sub mismatch");
     await allRefuse(seal({ aud: ["a"] }, { aud: ["a", "b"] }), "replicated aud mismatch");
@@ -355,7 +374,11 @@ describe("digests (crypto/digest)", () => {
   const reference = (s: string, v: string) => createHmac("sha256", s).update(v, "utf8").digest("hex");
 
   it("node:crypto and WebCrypto give the reference HMAC and SHA-256 (small bytes keep their leading zero)", async () => {
-    for (const [s, v] of [["k", ""], ["clé", "välue ✓"], ["k2", "x".repeat(300)]] as const) {
+    for (const [s, v] of [
+      ["k", ""],
+      ["clé", "välue ✓"],
+      ["k2", "x".repeat(300)],
+    ] as const) {
       expect(hmacHex(s, v)).toBe(reference(s, v));
       expect(await webCryptoHmacHex(s, v)).toBe(reference(s, v));
       const sha = createHash("sha256").update(v, "utf8").digest("hex");
@@ -447,16 +470,21 @@ describe("password hashes (crypto/password-hash)", () => {
     return { fn, calls };
   }
   const hashOf = (scrypt: { fn: ScryptFunction }, password: string, N: number, r: number, p: number, saltText = "saltsaltsaltsalt") =>
-    scrypt.fn(Buffer.from(password.normalize("NFKC")), Buffer.from(saltText), { N, r, p, dkLen: 64 }).then(
-      (key) => `scrypt$${N}$${r}$${p}$${b64(saltText)}$${b64(key)}`,
-    );
+    scrypt
+      .fn(Buffer.from(password.normalize("NFKC")), Buffer.from(saltText), { N, r, p, dkLen: 64 })
+      .then((key) => `scrypt$${N}$${r}$${p}$${b64(saltText)}$${b64(key)}`);
 
   it("hashes with scrypt N=2^15, r=8, p=1, a fresh 16-byte salt and a 64-byte key, in the documented format", async () => {
     const real = nodeScrypt() as ScryptFunction;
     const hash = await hashPasswordWith(real, "correct horse");
     expect(hash).toMatch(/^scrypt\$32768\$8\$1\$[\w-]{22}\$[\w-]{86}$/);
     const [, , , , saltText, key] = hash.split("$") as string[];
-    const expected = scryptSync("correct horse", Buffer.from(saltText as string, "base64url"), 64, { N: 32768, r: 8, p: 1, maxmem: 2 ** 26 });
+    const expected = scryptSync("correct horse", Buffer.from(saltText as string, "base64url"), 64, {
+      N: 32768,
+      r: 8,
+      p: 1,
+      maxmem: 2 ** 26,
+    });
     expect(key).toBe(expected.toString("base64url"));
     const fake = fakeScrypt();
     const [a, b] = [await hashPasswordWith(fake.fn, "pw"), await hashPasswordWith(fake.fn, "pw")];
@@ -704,7 +732,12 @@ describe("runtime lookups (crypto/builtin) and the paths they choose", () => {
       expect(m.jwe.nodeJwe(), plaintext).toBeUndefined();
     }
     // Derivation that differs from Auth.js's: its own tokens round-trip, the known answers do not.
-    const m = await loadWith(withCrypto((real) => ({ ...real, hkdfSync: (...args: Parameters<typeof hkdfSync>) => real.hkdfSync("sha512", ...(args.slice(1) as [never, never, never, number])) })));
+    const m = await loadWith(
+      withCrypto((real) => ({
+        ...real,
+        hkdfSync: (...args: Parameters<typeof hkdfSync>) => real.hkdfSync("sha512", ...(args.slice(1) as [never, never, never, number])),
+      })),
+    );
     expect(m.jwe.nodeJwe()).toBeUndefined();
   });
 
