@@ -53,7 +53,7 @@ export const mutationGroups = [
   },
   {
     name: "crypto",
-    // compare.ts is in the http group. crypto-behaviour.test.ts states every module's behaviour cheaply
+    // compare.ts is in the http group. crypto-behaviour.test.ts and jwe-behaviour.test.ts state every module's behaviour cheaply
     // (small scrypt costs, no server); jwt-fast-path.test.ts and portable.test.ts hold the same rules with
     // slow property tests and real scrypt costs, too slow to re-run per mutant.
     mutate: [
@@ -68,7 +68,7 @@ export const mutationGroups = [
       src("crypto/concurrency-gate.ts"),
       src("crypto/builtin.ts"),
     ],
-    tests: [test("crypto-behaviour.test.ts"), test("digest.test.ts")],
+    tests: [test("crypto-behaviour.test.ts"), test("jwe-behaviour.test.ts"), test("digest.test.ts")],
   },
 ];
 
