@@ -15,7 +15,7 @@ export function builtin<T>(id: string): T | undefined {
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   try {
     return proc?.getBuiltinModule?.(id) as T | undefined;
-  // Stryker disable next-line BlockStatement: equivalent, an empty catch block returns undefined as well
+    // Stryker disable next-line BlockStatement: equivalent, an empty catch block returns undefined as well
   } catch {
     // A runtime that has the function but not the module.
     return undefined;
