@@ -119,6 +119,25 @@ export const mutationGroups = [
     // session-json-node-limit.test.ts states the node limit with a small one).
     tests: [test("session-behaviour.test.ts"), test("session-token-cache.test.ts"), test("session-json-node-limit.test.ts")],
   },
+  {
+    name: "crypto",
+    // compare.ts is in the http group. crypto-behaviour.test.ts and jwe-behaviour.test.ts state every module's behaviour cheaply
+    // (small scrypt costs, no server); jwt-fast-path.test.ts and portable.test.ts hold the same rules with
+    // slow property tests and real scrypt costs, too slow to re-run per mutant.
+    mutate: [
+      src("crypto/digest.ts"),
+      src("crypto/jwe-webcrypto.ts"),
+      src("crypto/jwe-node.ts"),
+      src("crypto/jwe-rules.ts"),
+      src("crypto/jwe-jose.ts"),
+      src("crypto/derive-key.ts"),
+      src("crypto/scrypt.ts"),
+      src("crypto/password-hash.ts"),
+      src("crypto/concurrency-gate.ts"),
+      src("crypto/builtin.ts"),
+    ],
+    tests: [test("crypto-behaviour.test.ts"), test("jwe-behaviour.test.ts"), test("digest.test.ts")],
+  },
 ];
 
 /** The group named by `MUTATION_GROUP`; throws for an unknown or missing name. */
