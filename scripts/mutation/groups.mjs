@@ -51,6 +51,27 @@ export const mutationGroups = [
     // planted-cookies.test.ts owns the explicit-link rules (link=true, signed in as another user).
     tests: [test("oauth-auth.test.ts"), test("planted-cookies.test.ts")],
   },
+  {
+    name: "callback",
+    mutate: [
+      src("oauth/callback.ts"),
+      src("actions/callback.ts"),
+      src("actions/webauthn.ts"),
+      src("actions/unproven-email.ts"),
+    ],
+    // No OpenID Provider or Chromium here: the fake provider (oauth/fake-server.ts), the soft authenticator
+    // and the in-memory adapters keep each mutant's run short.
+    tests: [
+      test("oauth/callback-negatives.test.ts"),
+      test("oauth/hostile-provider.test.ts"),
+      test("oauth/fake-endpoints.test.ts"),
+      test("oauth-auth.test.ts"),
+      test("webauthn/passkey-negative.test.ts"),
+      test("unproven-email-behaviour.test.ts"),
+      test("callback-route-behaviour.test.ts"),
+      test("oauth/callback-behaviour.test.ts"),
+    ],
+  },
 ];
 
 /** The group named by `MUTATION_GROUP`; throws for an unknown or missing name. */
