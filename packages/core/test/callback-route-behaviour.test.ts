@@ -6,7 +6,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { AuthError } from "../src/errors.js";
 import { clearDiscoveryCache } from "../src/oauth/index.js";
+import type { Adapter } from "../src/adapters.js";
 import Credentials from "../src/providers/credentials.js";
+import Email from "../src/providers/email.js";
 import type { OAuthConfig } from "../src/providers/types.js";
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
@@ -124,6 +126,25 @@ describe("which provider takes a callback, and how", () => {
       ["InvalidProvider", 'The provider "credentials" does not accept a GET callback.'],
     ]);
     expect(await client.session()).toBeNull();
+  });
+
+  it("an email provider's link (GET) reaches the email sign-in: an unknown token is Verification, not a configuration error", async () => {
+    const asked: unknown[] = [];
+    const adapter: Adapter = {
+      createVerificationToken: async (token) => token,
+      useVerificationToken: async (params) => {
+        asked.push(params.identifier);
+        return null;
+      },
+      getUserByEmail: async () => null,
+      createUser: async (user) => user,
+      updateUser: async (user) => user as never,
+    };
+    const a = app({ adapter, session: { strategy: "jwt" }, providers: [Email({ sendVerificationRequest: () => {} })] });
+    const response = await a.client().send("/auth/callback/email?email=ada%40example.com&token=unknown");
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Verification`);
+    expect(a.errors.map((e) => e.type)).toEqual(["Verification"]);
+    expect(asked).toEqual(["ada@example.com"]);
   });
 });
 

@@ -15,18 +15,23 @@ function provider(trustEmail?: OAuthConfig["trustEmail"]): OAuthConfig {
   return { id: "p", name: "P", type: "oauth", clientId: "c", ...(trustEmail === undefined ? {} : { trustEmail }) } as OAuthConfig;
 }
 
+/** A profile whose `email_verified` claim is `value`, as a provider sent it (Apple and Cognito send strings). */
+function claim(value: unknown): Profile {
+  return { email_verified: value } as Profile;
+}
+
 describe("which providers vouch for a profile's email", () => {
   it("email_verified true, as a boolean or as Apple's and Cognito's string, vouches without trustEmail", () => {
     expect(providerVouchesForEmail(provider(), { email_verified: true })).toBe(true);
-    expect(providerVouchesForEmail(provider(), { email_verified: "true" })).toBe(true);
-    expect(providerVouchesForEmail(provider(false), { email_verified: "true" })).toBe(true);
+    expect(providerVouchesForEmail(provider(), claim("true"))).toBe(true);
+    expect(providerVouchesForEmail(provider(false), claim("true"))).toBe(true);
   });
 
   it("an explicit email_verified false, boolean or string, beats trustEmail (flag or function)", () => {
-    for (const claim of [false, "false"]) {
-      expect(providerVouchesForEmail(provider(), { email_verified: claim })).toBe(false);
-      expect(providerVouchesForEmail(provider(true), { email_verified: claim })).toBe(false);
-      expect(providerVouchesForEmail(provider(() => true), { email_verified: claim })).toBe(false);
+    for (const value of [false, "false"]) {
+      expect(providerVouchesForEmail(provider(), claim(value))).toBe(false);
+      expect(providerVouchesForEmail(provider(true), claim(value))).toBe(false);
+      expect(providerVouchesForEmail(provider(() => true), claim(value))).toBe(false);
     }
   });
 
@@ -41,9 +46,9 @@ describe("which providers vouch for a profile's email", () => {
   });
 
   it("a claim that is neither true nor false (\"yes\", 1, \"TRUE\") is no claim: trustEmail decides", () => {
-    for (const claim of ["yes", 1, "TRUE", "", null]) {
-      expect(providerVouchesForEmail(provider(), { email_verified: claim } as Profile)).toBe(false);
-      expect(providerVouchesForEmail(provider(true), { email_verified: claim } as Profile)).toBe(true);
+    for (const value of ["yes", 1, "TRUE", "", null]) {
+      expect(providerVouchesForEmail(provider(), claim(value))).toBe(false);
+      expect(providerVouchesForEmail(provider(true), claim(value))).toBe(true);
     }
   });
 
