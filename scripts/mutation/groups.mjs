@@ -70,6 +70,7 @@ export const mutationGroups = [
       test("unproven-email-behaviour.test.ts"),
       test("callback-route-behaviour.test.ts"),
       test("oauth/callback-behaviour.test.ts"),
+      test("webauthn/passkey-callback-behaviour.test.ts"),
     ],
   },
 ];

@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { AuthError } from "../src/errors.js";
-import { clearDiscoveryCache } from "../src/oauth/index.js";
+import { clearDiscoveryCache, startAuthorization } from "../src/oauth/index.js";
 import type { Adapter } from "../src/adapters.js";
 import Credentials from "../src/providers/credentials.js";
 import Email from "../src/providers/email.js";
@@ -13,6 +13,7 @@ import type { OAuthConfig } from "../src/providers/types.js";
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
 import { type FakeServer, startFakeServer } from "./oauth/fake-server.js";
+import { contextFor } from "./oauth/support.js";
 
 const ORIGIN = "http://localhost:3000";
 const secret = "callback-route-secret-0123456789abcdef";
@@ -148,7 +149,68 @@ describe("which provider takes a callback, and how", () => {
   });
 });
 
+describe("more providers and methods", () => {
+  it("a provider of a type that takes no callback at all is InvalidProvider naming the method", async () => {
+    const odd = { id: "saml", name: "SAML", type: "saml" } as unknown as AuthConfig["providers"][number];
+    const a = app({ providers: [fakeProvider(), odd] });
+    const response = await a.client().send("/auth/callback/saml?SAMLResponse=x");
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`);
+    expect(a.errors.map((e) => [e.type, e.message])).toEqual([["InvalidProvider", 'The provider "saml" does not accept a GET callback.']]);
+  });
+
+  it("credentials: authorize() returning no user is CredentialsSignin, logged with its reason", async () => {
+    const a = app({ providers: [Credentials({ credentials: { name: {} }, authorize: () => null })] });
+    const client = a.client();
+    const response = await client.send("/auth/callback/credentials", { form: { csrfToken: await client.csrf(), name: "ada" } });
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`);
+    expect(a.errors.map((e) => [e.type, e.message])).toEqual([["CredentialsSignin", "authorize() returned no user."]]);
+    expect(await client.session()).toBeNull();
+  });
+
+  it("credentials: a redirect from the signIn callback is followed without a session", async () => {
+    const a = app({
+      providers: [Credentials({ credentials: { name: {} }, authorize: (c) => ({ id: "1", name: String(c.name) }) })],
+      callbacks: { signIn: () => "/waitlist" },
+    });
+    const client = a.client();
+    const response = await client.send("/auth/callback/credentials", { form: { csrfToken: await client.csrf(), name: "ada" } });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/waitlist`);
+    expect(await client.session()).toBeNull();
+  });
+
+  it("on the redirect proxy, a callback sealed for a preview deployment is forwarded there, code unexchanged", async () => {
+    const PREVIEW = "https://preview-3.example.com";
+    const proxy = `${ORIGIN}/auth`;
+    const p = fakeProvider();
+    const started = await startAuthorization(
+      contextFor(p, { secret, requestOrigin: PREVIEW, redirectUri: `${PREVIEW}/auth/callback/fake`, redirectProxyUrl: proxy }),
+      {},
+    );
+    const params = new URLSearchParams({ code: "c", state: new URL(started.url).searchParams.get("state") as string });
+    const a = app({ providers: [p], redirectProxyUrl: proxy, redirectProxyAllowedOrigins: ["https://preview-*.example.com"] });
+    const response = await a.client().send(`/auth/callback/fake?${params}`);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(`${PREVIEW}/auth/callback/fake?${params}`);
+    expect(fake.requests).toEqual([]);
+    expect(a.errors).toEqual([]);
+  });
+});
+
 describe("what the signIn callback sees", () => {
+  it("a signed-in user signing in again (no link asked for) is not offered as a link target", async () => {
+    provide({ id: "u-6", name: "Ada" });
+    const a = app();
+    const client = a.client();
+    for (let i = 0; i < 2; i++) {
+      const state = await start(client);
+      await client.send(`/auth/callback/fake?${new URLSearchParams({ code: "c", state })}`);
+    }
+    expect((await client.session())?.user?.name).toBe("Ada");
+    expect(a.signIns).toHaveLength(2);
+    for (const params of a.signIns) expect(params).not.toHaveProperty("link");
+  });
+
   it("the provider's user with the email only when the provider vouches for it; the raw claims stay in the profile", async () => {
     provide({ id: "u-2", name: "Mallory", email: "Victim@Example.com", email_verified: false });
     const a = app();
