@@ -8,7 +8,7 @@ import Credentials from "../src/providers/credentials.js";
 import type { OAuthConfig } from "../src/providers/types.js";
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
-import { closeSharedPglite, freshDatabase } from "./helpers/database.js";
+import { closeSharedPglite, freshDatabase, sharedPglite } from "./helpers/database.js";
 import { opProvider, startTestOP, type TestOP } from "./helpers/oidc-provider.js";
 
 const secret = "oauth-auth-secret-0123456789abcdef";
@@ -29,6 +29,8 @@ beforeAll(async () => {
     ],
   });
   endpoints = (await (await fetch(`${op.issuer}/.well-known/openid-configuration`)).json()) as typeof endpoints;
+  // PGlite's cold start belongs to the hook, not to the first database test (it can exceed a test's timeout on a loaded machine).
+  await sharedPglite().waitReady;
 });
 afterAll(async () => {
   await op.close();
