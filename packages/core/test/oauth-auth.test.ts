@@ -344,6 +344,11 @@ describe("OAuth with the hosted-db adapter", () => {
     expect(calls.filter(([n]) => n === "event.linkAccount")).toHaveLength(2);
     // The link adds an account to the signed-in user: only the first sign-in made a new user.
     expect(calls.filter(([n]) => n === "event.signIn").map(([, m]) => m.isNewUser)).toEqual([true, false]);
+    // The signIn callback is told about the link: the signed-in user the account is about to join (only then).
+    const asked = calls.filter(([n]) => n === "signIn").map(([, p]) => p);
+    expect(asked[0]).not.toHaveProperty("link");
+    expect(asked[1]?.link?.user?.id).toBe(calls.find(([n]) => n === "event.createUser")?.[1]?.user?.id);
+    expect(asked[1]?.account).toMatchObject({ provider: "second" });
   });
 
   it("a signed-in user signing in again with a provider already linked to them stays the same user, nothing new linked", async () => {
