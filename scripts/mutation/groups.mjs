@@ -138,6 +138,27 @@ export const mutationGroups = [
     ],
     tests: [test("crypto-behaviour.test.ts"), test("jwe-behaviour.test.ts"), test("digest.test.ts")],
   },
+  {
+    name: "callback",
+    mutate: [src("oauth/callback.ts"), src("actions/callback.ts"), src("actions/unproven-email.ts")],
+    // No OpenID Provider or Chromium here: the fake provider (oauth/fake-server.ts) and the in-memory
+    // adapters keep each mutant's run short.
+    tests: [
+      test("oauth/callback-negatives.test.ts"),
+      test("oauth/hostile-provider.test.ts"),
+      test("oauth/fake-endpoints.test.ts"),
+      test("oauth-auth.test.ts"),
+      test("unproven-email-behaviour.test.ts"),
+      test("callback-route-behaviour.test.ts"),
+      test("oauth/callback-behaviour.test.ts"),
+    ],
+  },
+  {
+    name: "webauthn",
+    mutate: [src("actions/webauthn.ts")],
+    // The soft authenticator (webauthn/soft-authenticator.ts), never Chromium.
+    tests: [test("webauthn/passkey-negative.test.ts"), test("webauthn/passkey-callback-behaviour.test.ts")],
+  },
 ];
 
 /** The group named by `MUTATION_GROUP`; throws for an unknown or missing name. */

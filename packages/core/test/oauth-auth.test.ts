@@ -8,7 +8,7 @@ import Credentials from "../src/providers/credentials.js";
 import type { OAuthConfig } from "../src/providers/types.js";
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
-import { closeSharedPglite, freshDatabase } from "./helpers/database.js";
+import { closeSharedPglite, freshDatabase, sharedPglite } from "./helpers/database.js";
 import { opProvider, startTestOP, type TestOP } from "./helpers/oidc-provider.js";
 
 const secret = "oauth-auth-secret-0123456789abcdef";
@@ -29,6 +29,8 @@ beforeAll(async () => {
     ],
   });
   endpoints = (await (await fetch(`${op.issuer}/.well-known/openid-configuration`)).json()) as typeof endpoints;
+  // PGlite's cold start belongs to the hook, not to the first database test (it can exceed a test's timeout on a loaded machine).
+  await sharedPglite().waitReady;
 });
 afterAll(async () => {
   await op.close();
@@ -342,6 +344,11 @@ describe("OAuth with the hosted-db adapter", () => {
     expect(calls.filter(([n]) => n === "event.linkAccount")).toHaveLength(2);
     // The link adds an account to the signed-in user: only the first sign-in made a new user.
     expect(calls.filter(([n]) => n === "event.signIn").map(([, m]) => m.isNewUser)).toEqual([true, false]);
+    // The signIn callback is told about the link: the signed-in user the account is about to join (only then).
+    const asked = calls.filter(([n]) => n === "signIn").map(([, p]) => p);
+    expect(asked[0]).not.toHaveProperty("link");
+    expect(asked[1]?.link?.user?.id).toBe(calls.find(([n]) => n === "event.createUser")?.[1]?.user?.id);
+    expect(asked[1]?.account).toMatchObject({ provider: "second" });
   });
 
   it("a signed-in user signing in again with a provider already linked to them stays the same user, nothing new linked", async () => {
