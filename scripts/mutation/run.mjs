@@ -3,11 +3,23 @@
  * `npm run test:mutation [group …]`: runs StrykerJS once per mutation group (scripts/mutation/groups.mjs),
  * one after the other with `CI=true` (fast-check replays its fixed seed), then prints the score of every
  * mutated file and writes it to test-artifacts/mutation/scores.md. Not part of .ci/run: it takes minutes.
+ * `npm run test:mutation -- --recorded` runs nothing and prints the table of the committed records
+ * (reports/mutation/<group>.json, each the last run of its group).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { mutationGroups } from "./groups.mjs";
 import { scoreTable } from "./scores.mjs";
+
+/** The JSON report of every group found in `directory`, with the files the group mutates. */
+function reportsIn(directory) {
+  return mutationGroups.map((g) => ({ file: `${directory}/${g.name}.json`, mutate: g.mutate })).filter(({ file }) => existsSync(file));
+}
+
+if (process.argv.includes("--recorded")) {
+  console.log(scoreTable(reportsIn("reports/mutation")));
+  process.exit(0);
+}
 
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !mutationGroups.some((g) => g.name === name));
@@ -30,8 +42,7 @@ for (const group of groups) {
   }
 }
 
-const reports = mutationGroups.map((g) => `test-artifacts/mutation/${g.name}.json`).filter((file) => existsSync(file));
-const table = scoreTable(reports);
+const table = scoreTable(reportsIn("test-artifacts/mutation"));
 mkdirSync("test-artifacts/mutation", { recursive: true });
 writeFileSync("test-artifacts/mutation/scores.md", `${table}\n`);
 console.log(`\n${table}`);

@@ -20,12 +20,16 @@ function countsOf(mutants) {
   return counts;
 }
 
-/** The Markdown table of every file in `reportFiles` (paths of Stryker JSON reports), worst score first. */
-export function scoreTable(reportFiles) {
+/**
+ * The Markdown table of the mutated files in `reports` (Stryker JSON reports, each with the files its group
+ * mutates now: a record may still hold a file that has since moved to another group), worst score first.
+ */
+export function scoreTable(reports) {
   const rows = [];
-  for (const file of reportFiles) {
+  for (const { file, mutate } of reports) {
     const report = JSON.parse(readFileSync(file, "utf8"));
     for (const [path, { mutants }] of Object.entries(report.files)) {
+      if (!mutate.includes(path)) continue;
       const c = countsOf(mutants);
       const valid = c.detected + c.undetected;
       rows.push({ path: path.replace(/^packages\/core\/src\//, ""), score: valid === 0 ? 100 : (100 * c.detected) / valid, ...c });
