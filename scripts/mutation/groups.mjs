@@ -147,7 +147,8 @@ export const mutationGroups = [
       test("oauth/callback-negatives.test.ts"),
       test("oauth/hostile-provider.test.ts"),
       test("oauth/fake-endpoints.test.ts"),
-      test("oauth-auth.test.ts"),
+      // Not oauth-auth.test.ts (PGlite, slow per mutant): callback-route-behaviour.test.ts drives linking and
+      // credentials through Auth() with an in-memory adapter. oauth-auth.test.ts stays in the linking group.
       test("unproven-email-behaviour.test.ts"),
       test("callback-route-behaviour.test.ts"),
       test("oauth/callback-behaviour.test.ts"),

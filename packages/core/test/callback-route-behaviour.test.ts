@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { AuthError } from "../src/errors.js";
 import { clearDiscoveryCache, startAuthorization } from "../src/oauth/index.js";
-import type { Adapter } from "../src/adapters.js";
+import type { Adapter, AdapterAccount, AdapterUser } from "../src/adapters.js";
 import Credentials from "../src/providers/credentials.js";
 import Email from "../src/providers/email.js";
 import type { OAuthConfig } from "../src/providers/types.js";
@@ -117,6 +117,13 @@ describe("which provider takes a callback, and how", () => {
     expect(a.errors.map((e) => [e.type, e.message])).toEqual([["InvalidProvider", 'Unknown provider "nope".']]);
   });
 
+  it("a callback without a provider in the path is InvalidProvider with an empty name", async () => {
+    const a = app();
+    const response = await a.client().send("/auth/callback?code=c");
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`);
+    expect(a.errors.map((e) => [e.type, e.message])).toEqual([["InvalidProvider", 'Unknown provider "".']]);
+  });
+
   it("a credentials provider takes no GET callback (InvalidProvider), only its POSTed form", async () => {
     const a = app({ providers: [Credentials({ credentials: { name: {} }, authorize: (c) => ({ id: "1", name: String(c.name) }) })] });
     const client = a.client();
@@ -194,6 +201,25 @@ describe("more providers and methods", () => {
     expect(response.headers.get("location")).toBe(`${PREVIEW}/auth/callback/fake?${params}`);
     expect(fake.requests).toEqual([]);
     expect(a.errors).toEqual([]);
+  });
+});
+
+describe("off the redirect proxy", () => {
+  it("an app that is not the proxy never forwards a callback, even one sealed for an allowed preview", async () => {
+    const PREVIEW = "https://preview-4.example.com";
+    const proxy = `${ORIGIN}/auth`;
+    const p = fakeProvider();
+    const started = await startAuthorization(
+      contextFor(p, { secret, requestOrigin: PREVIEW, redirectUri: `${PREVIEW}/auth/callback/fake`, redirectProxyUrl: proxy }),
+      {},
+    );
+    const params = new URLSearchParams({ code: "c", state: new URL(started.url).searchParams.get("state") as string });
+    const a = app({ providers: [p], redirectProxyAllowedOrigins: ["https://preview-*.example.com"] });
+    const response = await a.client().send(`/auth/callback/fake?${params}`);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).not.toContain(PREVIEW);
+    expect(a.errors.map((e) => e.type)).toEqual(["InvalidCheck"]);
+    expect(fake.requests).toEqual([]);
   });
 });
 
@@ -279,5 +305,177 @@ describe("failures", () => {
     const done = await client.send(`/auth/callback/fake?${new URLSearchParams({ code: "c", state })}`);
     expect(done.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=OAuthCallbackError`);
     expect(a.errors.map((e) => e.type)).toEqual(["OAuthCallbackError"]);
+  });
+});
+
+describe("credentials", () => {
+  function credentialsApp(overrides: Partial<AuthConfig> = {}) {
+    const authorized: Array<Record<string, unknown>> = [];
+    const signInEvents: Array<{ isNewUser?: boolean }> = [];
+    const a = app({
+      providers: [
+        Credentials({
+          credentials: { username: {}, password: { type: "password" } },
+          authorize: (c) => {
+            authorized.push({ ...c });
+            return c.password === "right" ? { id: "1", name: String(c.username) } : null;
+          },
+        }),
+      ],
+      events: { signIn: (message) => void signInEvents.push(message) },
+      ...overrides,
+    });
+    return { ...a, authorized, signInEvents };
+  }
+
+  it("only the form's own fields reach authorize and the signIn callback: csrfToken and callbackUrl stay out", async () => {
+    const a = credentialsApp();
+    const client = a.client();
+    const csrfToken = await client.csrf();
+    const response = await client.send("/auth/callback/credentials", {
+      form: { csrfToken, callbackUrl: "/dashboard", username: "ada", password: "right" },
+    });
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/dashboard`);
+    expect(a.authorized).toEqual([{ username: "ada", password: "right" }]);
+    expect(a.signIns).toHaveLength(1);
+    expect(a.signIns[0]?.credentials).toEqual({ username: "ada", password: "right" });
+    expect(a.signIns[0]?.account).toEqual({ providerAccountId: "1", type: "credentials", provider: "credentials" });
+    expect((await client.session())?.user?.name).toBe("ada");
+  });
+
+  it("a credentials sign-in is never a new user (the signIn event says isNewUser: false)", async () => {
+    const a = credentialsApp();
+    const client = a.client();
+    await client.send("/auth/callback/credentials", { form: { csrfToken: await client.csrf(), username: "ada", password: "right" } });
+    expect(a.signInEvents).toHaveLength(1);
+    expect(a.signInEvents[0]?.isNewUser).toBe(false);
+  });
+
+  it("a POST without the CSRF token is MissingCSRF naming the credentials callback, and authorize never runs", async () => {
+    const a = credentialsApp();
+    const client = a.client();
+    await client.csrf();
+    const response = await client.send("/auth/callback/credentials", { form: { username: "ada", password: "right" } });
+    expect(response.status).toBe(302);
+    expect(a.errors.map((e) => [e.type, e.message])).toEqual([
+      ["MissingCSRF", "The CSRF token was missing or wrong during the credentials callback action."],
+    ]);
+    expect(a.authorized).toEqual([]);
+    expect(await client.session()).toBeNull();
+  });
+
+  it("attempts are limited by default: once an account's free failures are used, the next attempt is refused before authorize", async () => {
+    const a = credentialsApp({ rateLimit: { credentials: { freeFailures: 1 } } });
+    const client = a.client();
+    const csrfToken = await client.csrf();
+    await client.send("/auth/callback/credentials", { form: { csrfToken, username: "ada", password: "wrong" } });
+    const refused = await client.send("/auth/callback/credentials", { form: { csrfToken, username: "ada", password: "right" } });
+    expect(a.authorized).toHaveLength(1);
+    expect(refused.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=RateLimited`);
+    expect(await client.session()).toBeNull();
+  });
+
+  it("with rateLimit: false every attempt reaches authorize", async () => {
+    const a = credentialsApp({ rateLimit: false });
+    const client = a.client();
+    const csrfToken = await client.csrf();
+    for (let i = 0; i < 4; i++) {
+      await client.send("/auth/callback/credentials", { form: { csrfToken, username: "ada", password: "wrong" } });
+    }
+    await client.send("/auth/callback/credentials", { form: { csrfToken, username: "ada", password: "right" } });
+    expect(a.authorized).toHaveLength(5);
+    expect(a.errors.map((e) => e.type)).toEqual(Array(4).fill("CredentialsSignin"));
+    expect((await client.session())?.user?.name).toBe("ada");
+  });
+});
+
+/** Users and accounts in memory, with database sessions: enough for linking. */
+function memoryAdapter(): Adapter & { users: Map<string, AdapterUser> } {
+  const users = new Map<string, AdapterUser>();
+  const accounts: AdapterAccount[] = [];
+  const sessions = new Map<string, { sessionToken: string; userId: string; expires: Date }>();
+  return {
+    users,
+    createUser: (user) => (users.set(user.id, user), user),
+    getUser: (id) => users.get(id) ?? null,
+    getUserByEmail: (email) => [...users.values()].find((u) => u.email === email) ?? null,
+    getUserByAccount: ({ provider, providerAccountId }) => {
+      const account = accounts.find((x) => x.provider === provider && x.providerAccountId === providerAccountId);
+      return (account && users.get(account.userId)) ?? null;
+    },
+    updateUser: (user) => {
+      const updated = { ...(users.get(user.id) as AdapterUser), ...user };
+      users.set(user.id, updated);
+      return updated;
+    },
+    linkAccount: (account) => void accounts.push(account),
+    listAccountsByUserId: (userId) => accounts.filter((x) => x.userId === userId),
+    createSession: (session) => (sessions.set(session.sessionToken, session), session),
+    getSessionAndUser: (sessionToken) => {
+      const session = sessions.get(sessionToken);
+      const user = session && users.get(session.userId);
+      return session && user ? { session: { ...session }, user } : null;
+    },
+    updateSession: (session) => {
+      const stored = sessions.get(session.sessionToken);
+      if (!stored) return null;
+      const updated = { ...stored, ...session };
+      sessions.set(session.sessionToken, updated);
+      return updated;
+    },
+    deleteSession: (sessionToken) => {
+      const stored = sessions.get(sessionToken);
+      sessions.delete(sessionToken);
+      return stored ?? null;
+    },
+  };
+}
+
+describe("linking: what the signIn callback is told", () => {
+  async function signInWith(client: ReturnType<typeof authClient>, providerId: string, form: Record<string, string> = {}) {
+    const response = await client.send(`/auth/signin/${providerId}`, { form: { csrfToken: await client.csrf(), callbackUrl: "/dashboard", ...form } });
+    const state = new URL(response.headers.get("location") as string).searchParams.get("state") as string;
+    return client.send(`/auth/callback/${providerId}?${new URLSearchParams({ code: "c", state })}`);
+  }
+
+  it("an explicit link (link=true) by a signed-in user offers that user as the link target; the user is the provider's", async () => {
+    provide({ id: "p-1", name: "Ada" });
+    const adapter = memoryAdapter();
+    const a = app({ adapter, providers: [fakeProvider(), fakeProvider({ id: "second", name: "Second" })] });
+    const client = a.client();
+    await signInWith(client, "fake");
+    const [ada] = [...adapter.users.values()];
+    await signInWith(client, "second", { link: "true" });
+    expect(a.signIns).toHaveLength(2);
+    expect(a.signIns[0]).not.toHaveProperty("link");
+    expect(a.signIns[1]?.link).toEqual({ user: expect.objectContaining({ id: ada?.id }) });
+    expect(a.signIns[1]?.account).toMatchObject({ provider: "second", providerAccountId: "p-1" });
+    expect(adapter.users.size).toBe(1);
+    expect(a.errors).toEqual([]);
+  });
+
+  it("an account already linked is signed in as its user, never offered as a link, even when link=true", async () => {
+    provide({ id: "p-2", name: "Ada" });
+    const adapter = memoryAdapter();
+    const a = app({ adapter });
+    const client = a.client();
+    await signInWith(client, "fake");
+    const [ada] = [...adapter.users.values()];
+    await signInWith(client, "fake", { link: "true" });
+    expect(a.signIns).toHaveLength(2);
+    expect(a.signIns[1]).not.toHaveProperty("link");
+    expect(a.signIns[1]?.user).toMatchObject({ id: ada?.id });
+    expect(adapter.users.size).toBe(1);
+  });
+
+  it("without an adapter there is nothing to link to: link=true by a signed-in (JWT) user offers no link target", async () => {
+    provide({ id: "p-3", name: "Ada" });
+    const a = app({ providers: [fakeProvider(), fakeProvider({ id: "second", name: "Second" })] });
+    const client = a.client();
+    await signInWith(client, "fake");
+    expect((await client.session())?.user?.name).toBe("Ada");
+    await signInWith(client, "second", { link: "true" });
+    expect(a.signIns).toHaveLength(2);
+    for (const params of a.signIns) expect(params).not.toHaveProperty("link");
   });
 });

@@ -216,6 +216,15 @@ describe("ID token validation", () => {
     expect(text).not.toContain("very-secret-refresh-token");
   });
 
+  it("an oidc provider needs an ID token even when it checks no nonce", async () => {
+    serveDiscovery();
+    routes["POST /token"] = () => ({ body: { access_token: "at", token_type: "bearer" } });
+    routes["GET /userinfo"] = () => ({ body: { sub: "u1" } });
+    const error = await callbackWith(oidcProvider({ checks: ["pkce"] })).catch((e) => e);
+    expect(error).toBeInstanceOf(OAuthCallbackError);
+    expect(inspect(error, { depth: 12 })).toContain("id_token");
+  });
+
   it("discovers once per issuer and reuses the result", async () => {
     let discoveries = 0;
     routes["GET /.well-known/openid-configuration"] = () => {
