@@ -114,7 +114,15 @@ function setup(overrides: Partial<AuthConfig> = {}) {
     events: { signIn: ({ isNewUser, user }) => void signIns.push({ isNewUser, userId: user.id }) },
     ...overrides,
   };
-  return { ...memory, failure, config, errors, signIns, authenticator: new SoftAuthenticator(ORIGIN), client: () => authClient(config, ORIGIN) };
+  return {
+    ...memory,
+    failure,
+    config,
+    errors,
+    signIns,
+    authenticator: new SoftAuthenticator(ORIGIN),
+    client: () => authClient(config, ORIGIN),
+  };
 }
 type App = ReturnType<typeof setup>;
 
@@ -128,7 +136,6 @@ async function getOptions(client: Client, action: string, query: Record<string, 
 }
 
 async function options(client: Client, action: string, query: Record<string, string> = {}) {
-  // biome-ignore lint/suspicious/noExplicitAny: the options JSON as the browser gets it
   return ((await (await getOptions(client, action, query)).json()) as { options: any }).options;
 }
 
