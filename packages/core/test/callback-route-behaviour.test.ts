@@ -4,9 +4,9 @@
  * form_post bounce, what the `signIn` callback sees, and how failures surface to the browser and the log.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Adapter, AdapterAccount, AdapterUser } from "../src/adapters.js";
 import type { AuthError } from "../src/errors.js";
 import { clearDiscoveryCache, startAuthorization } from "../src/oauth/index.js";
-import type { Adapter, AdapterAccount, AdapterUser } from "../src/adapters.js";
 import Credentials from "../src/providers/credentials.js";
 import Email from "../src/providers/email.js";
 import type { OAuthConfig } from "../src/providers/types.js";
@@ -396,7 +396,10 @@ function memoryAdapter(): Adapter & { users: Map<string, AdapterUser> } {
   const sessions = new Map<string, { sessionToken: string; userId: string; expires: Date }>();
   return {
     users,
-    createUser: (user) => (users.set(user.id, user), user),
+    createUser: (user) => {
+      users.set(user.id, user);
+      return user;
+    },
     getUser: (id) => users.get(id) ?? null,
     getUserByEmail: (email) => [...users.values()].find((u) => u.email === email) ?? null,
     getUserByAccount: ({ provider, providerAccountId }) => {
@@ -410,7 +413,10 @@ function memoryAdapter(): Adapter & { users: Map<string, AdapterUser> } {
     },
     linkAccount: (account) => void accounts.push(account),
     listAccountsByUserId: (userId) => accounts.filter((x) => x.userId === userId),
-    createSession: (session) => (sessions.set(session.sessionToken, session), session),
+    createSession: (session) => {
+      sessions.set(session.sessionToken, session);
+      return session;
+    },
     getSessionAndUser: (sessionToken) => {
       const session = sessions.get(sessionToken);
       const user = session && users.get(session.userId);
@@ -433,7 +439,9 @@ function memoryAdapter(): Adapter & { users: Map<string, AdapterUser> } {
 
 describe("linking: what the signIn callback is told", () => {
   async function signInWith(client: ReturnType<typeof authClient>, providerId: string, form: Record<string, string> = {}) {
-    const response = await client.send(`/auth/signin/${providerId}`, { form: { csrfToken: await client.csrf(), callbackUrl: "/dashboard", ...form } });
+    const response = await client.send(`/auth/signin/${providerId}`, {
+      form: { csrfToken: await client.csrf(), callbackUrl: "/dashboard", ...form },
+    });
     const state = new URL(response.headers.get("location") as string).searchParams.get("state") as string;
     return client.send(`/auth/callback/${providerId}?${new URLSearchParams({ code: "c", state })}`);
   }

@@ -45,7 +45,9 @@ beforeAll(async () => {
     async (request) => {
       const url = new URL(request.url);
       const headers: Record<string, string> = {};
-      for (const [name, value] of request.headers) if (!["host", "connection", "content-length", "accept-encoding", "accept-language", "sec-fetch-mode", "user-agent"].includes(name)) headers[name] = value;
+      for (const [name, value] of request.headers)
+        if (!["host", "connection", "content-length", "accept-encoding", "accept-language", "sec-fetch-mode", "user-agent"].includes(name))
+          headers[name] = value;
       received.push({ method: request.method, path: `${url.pathname}${url.search}`, headers, body: await request.text() });
       return answer();
     },
@@ -95,7 +97,7 @@ describe("the sign-in mail (template)", () => {
 
   it("escapes the link and the host in the HTML", () => {
     const hostile = verificationMail({
-      url: 'https://app.example.com/cb?x="><script>alert(1)</script>&y=\'',
+      url: "https://app.example.com/cb?x=\"><script>alert(1)</script>&y='",
       host: "<img src=x onerror=alert(1)>",
       theme: {},
     });
@@ -106,14 +108,23 @@ describe("the sign-in mail (template)", () => {
     expect(hostile.subject).toBe("Sign in to <img src=x onerror=alert(1)>");
   });
 
-  const styleOf = (theme: Theme) => /style="(background:[^;]*;color:[^;]*);text-decoration/.exec(verificationMail({ url: LINK, host: "h", theme }).html)?.[1];
+  const styleOf = (theme: Theme) =>
+    /style="(background:[^;]*;color:[^;]*);text-decoration/.exec(verificationMail({ url: LINK, host: "h", theme }).html)?.[1];
 
   it.each<[string, Theme, string]>([
     ["the default colours", {}, "background:#346df1;color:#ffffff"],
     ["a hex brand colour and a named button colour", { brandColor: "#ff0000", buttonText: "black" }, "background:#ff0000;color:black"],
     ["three and eight hex digits, any case", { brandColor: "#AbC", buttonText: "#0011223F" }, "background:#AbC;color:#0011223F"],
-    ["named colours of 3 and 20 letters, any case", { brandColor: "Red", buttonText: "abcdefghijabcdefghij" }, "background:Red;color:abcdefghijabcdefghij"],
-    ["CSS injected after a colour", { brandColor: "red;background:url(https://evil.example)", buttonText: "#fff;x:y" }, "background:#346df1;color:#ffffff"],
+    [
+      "named colours of 3 and 20 letters, any case",
+      { brandColor: "Red", buttonText: "abcdefghijabcdefghij" },
+      "background:Red;color:abcdefghijabcdefghij",
+    ],
+    [
+      "CSS injected after a colour",
+      { brandColor: "red;background:url(https://evil.example)", buttonText: "#fff;x:y" },
+      "background:#346df1;color:#ffffff",
+    ],
     ["text before a colour", { brandColor: "x;#fff", buttonText: " red" }, "background:#346df1;color:#ffffff"],
     ["too short or too long", { brandColor: "#12", buttonText: "#123456789" }, "background:#346df1;color:#ffffff"],
     ["names of 2 and 21 letters", { brandColor: "ab", buttonText: "abcdefghijabcdefghijk" }, "background:#346df1;color:#ffffff"],
@@ -135,7 +146,13 @@ describe("the request each service gets", () => {
         method: "POST",
         path: "/emails",
         headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: "*/*" },
-        body: JSON.stringify({ from: "Demo <no-reply@demo.test>", to: ["ada@example.com"], subject: mail.subject, html: mail.html, text: mail.text }),
+        body: JSON.stringify({
+          from: "Demo <no-reply@demo.test>",
+          to: ["ada@example.com"],
+          subject: mail.subject,
+          html: mail.html,
+          text: mail.text,
+        }),
       },
     ]);
   });
@@ -272,7 +289,14 @@ describe("sendThroughService with a service of one's own", () => {
     const provider = mailServiceProvider(service, { apiKey, from: "a@b.c" });
     await sendThroughService(service, params(provider));
     expect(seen).toEqual([{ outgoing: { to: "ada@example.com", from: "a@b.c", ...mail }, key: apiKey }]);
-    expect(received).toEqual([{ method: "POST", path: "/send", headers: { "x-key": apiKey, "content-type": "text/plain;charset=UTF-8", accept: "*/*" }, body: "hello" }]);
+    expect(received).toEqual([
+      {
+        method: "POST",
+        path: "/send",
+        headers: { "x-key": apiKey, "content-type": "text/plain;charset=UTF-8", accept: "*/*" },
+        body: "hello",
+      },
+    ]);
   });
 });
 

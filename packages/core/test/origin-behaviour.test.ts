@@ -25,7 +25,11 @@ const secret = "origin-behaviour-secret-0123456789abcdef";
 const UPSTREAM = "http://localhost:3000";
 
 /** The origin authlib believes for a request to `UPSTREAM` (or `target`) carrying `headers`. */
-function originFor(config: Parameters<typeof resolveOrigin>[1], headers: Array<[string, string]> = [], target = `${UPSTREAM}/auth/session`) {
+function originFor(
+  config: Parameters<typeof resolveOrigin>[1],
+  headers: Array<[string, string]> = [],
+  target = `${UPSTREAM}/auth/session`,
+) {
   const request = new Request(target, { headers });
   return resolveOrigin(request, config, new URL(target));
 }
@@ -134,11 +138,21 @@ describe("host patterns", () => {
 
   it("names the setting it checks, and quotes at most 200 characters of the value", () => {
     const long = `${"a".repeat(300)}:0`;
-    expect(thrown(() => compileHostPattern(long, "The X")).message).toBe(`The X ${JSON.stringify("a".repeat(200))} is not valid: the port is out of range.`);
+    expect(thrown(() => compileHostPattern(long, "The X")).message).toBe(
+      `The X ${JSON.stringify("a".repeat(200))} is not valid: the port is out of range.`,
+    );
   });
 
   it("accepts the valid forms", () => {
-    for (const pattern of ["app.example.com", "localhost:3000", "[::1]:3000", "127.0.0.1", "*.preview.example", "pr-*.a.b", "*-x.a.b:65535"]) {
+    for (const pattern of [
+      "app.example.com",
+      "localhost:3000",
+      "[::1]:3000",
+      "127.0.0.1",
+      "*.preview.example",
+      "pr-*.a.b",
+      "*-x.a.b:65535",
+    ]) {
       expect(() => compileHostPattern(pattern)).not.toThrow();
     }
   });
@@ -275,7 +289,13 @@ describe("resolveOrigin: which origin is believed", () => {
     it.each<[string, Array<[string, string]>]>([
       ["none", []],
       ["Host", [["host", "evil.example"]]],
-      ["X-Forwarded-Host and -Proto", [["x-forwarded-host", "evil.example"], ["x-forwarded-proto", "http"]]],
+      [
+        "X-Forwarded-Host and -Proto",
+        [
+          ["x-forwarded-host", "evil.example"],
+          ["x-forwarded-proto", "http"],
+        ],
+      ],
       ["Forwarded", [["forwarded", "host=evil.example;proto=http"]]],
     ])("%s", (_, headers) => {
       expect(originFor(config, headers)).toBe("https://app.example.com");
@@ -297,7 +317,13 @@ describe("resolveOrigin: which origin is believed", () => {
   describe("without url, trustHost or a list, the request URL's own origin", () => {
     it.each<[string, Array<[string, string]>]>([
       ["no header", []],
-      ["a forged X-Forwarded-Host", [["x-forwarded-host", "evil.example"], ["x-forwarded-proto", "https"]]],
+      [
+        "a forged X-Forwarded-Host",
+        [
+          ["x-forwarded-host", "evil.example"],
+          ["x-forwarded-proto", "https"],
+        ],
+      ],
     ])("%s", (_, headers) => {
       expect(originFor({}, headers)).toBe(UPSTREAM);
       expect(originFor({ trustHost: false, trustedHosts: [] }, headers)).toBe(UPSTREAM);
@@ -311,14 +337,56 @@ describe("resolveOrigin: which origin is believed", () => {
       ["an empty list is no list", [["x-forwarded-host", "dev.example"]], "http://dev.example"],
       ["X-Forwarded-Host", [["x-forwarded-host", "dev.example:8080"]], "http://dev.example:8080"],
       ["X-Forwarded-Proto", [["x-forwarded-proto", "https"]], "https://localhost:3000"],
-      ["both", [["x-forwarded-host", "dev.example"], ["x-forwarded-proto", "https"]], "https://dev.example"],
-      ["the first of several, trimmed", [["x-forwarded-host", " one.example , two.example"], ["x-forwarded-proto", " https , http"]], "https://one.example"],
+      [
+        "both",
+        [
+          ["x-forwarded-host", "dev.example"],
+          ["x-forwarded-proto", "https"],
+        ],
+        "https://dev.example",
+      ],
+      [
+        "the first of several, trimmed",
+        [
+          ["x-forwarded-host", " one.example , two.example"],
+          ["x-forwarded-proto", " https , http"],
+        ],
+        "https://one.example",
+      ],
       ["Host when nothing is forwarded", [["host", "dev.example:81"]], "http://dev.example:81"],
-      ["X-Forwarded-Host over Host", [["host", "host.example"], ["x-forwarded-host", "fwd.example"]], "http://fwd.example"],
-      ["a malformed host falls back to the URL", [["x-forwarded-host", "evil.example/path"], ["x-forwarded-proto", "https"]], UPSTREAM],
+      [
+        "X-Forwarded-Host over Host",
+        [
+          ["host", "host.example"],
+          ["x-forwarded-host", "fwd.example"],
+        ],
+        "http://fwd.example",
+      ],
+      [
+        "a malformed host falls back to the URL",
+        [
+          ["x-forwarded-host", "evil.example/path"],
+          ["x-forwarded-proto", "https"],
+        ],
+        UPSTREAM,
+      ],
       ["a host with userinfo falls back to the URL", [["x-forwarded-host", "a@evil.example"]], UPSTREAM],
-      ["an unknown protocol falls back to the URL", [["x-forwarded-host", "dev.example"], ["x-forwarded-proto", "javascript"]], UPSTREAM],
-      ["an upper-case protocol is not a protocol here", [["x-forwarded-host", "dev.example"], ["x-forwarded-proto", "HTTPS"]], UPSTREAM],
+      [
+        "an unknown protocol falls back to the URL",
+        [
+          ["x-forwarded-host", "dev.example"],
+          ["x-forwarded-proto", "javascript"],
+        ],
+        UPSTREAM,
+      ],
+      [
+        "an upper-case protocol is not a protocol here",
+        [
+          ["x-forwarded-host", "dev.example"],
+          ["x-forwarded-proto", "HTTPS"],
+        ],
+        UPSTREAM,
+      ],
       ["an IPv6 host", [["x-forwarded-host", "[::1]:8080"]], "http://[::1]:8080"],
       ["a bad IPv6 host", [["x-forwarded-host", "[::g]"]], UPSTREAM],
       ["an out-of-range port", [["x-forwarded-host", "dev.example:99999"]], UPSTREAM],
@@ -329,9 +397,9 @@ describe("resolveOrigin: which origin is believed", () => {
       ["text after a host's port", [["x-forwarded-host", "dev.example:80x"]], UPSTREAM],
       ["text after an IPv6 host's port", [["x-forwarded-host", "[::1]:80x"]], UPSTREAM],
     ])("%s", (_, headers, expected) => {
-      expect(originFor(headers.length === 1 && _ === "an empty list is no list" ? { trustHost: true, trustedHosts: [] } : config, headers)).toBe(
-        expected,
-      );
+      expect(
+        originFor(headers.length === 1 && _ === "an empty list is no list" ? { trustHost: true, trustedHosts: [] } : config, headers),
+      ).toBe(expected);
     });
 
     it("keeps the request URL's protocol when no X-Forwarded-Proto says otherwise", () => {
@@ -345,10 +413,31 @@ describe("resolveOrigin: which origin is believed", () => {
 
     it.each<[string, Array<[string, string]>, string]>([
       ["no header: the URL's host, when listed", [], UPSTREAM],
-      ["a listed X-Forwarded-Host", [["x-forwarded-host", "app.example.com"], ["x-forwarded-proto", "https"]], "https://app.example.com"],
+      [
+        "a listed X-Forwarded-Host",
+        [
+          ["x-forwarded-host", "app.example.com"],
+          ["x-forwarded-proto", "https"],
+        ],
+        "https://app.example.com",
+      ],
       ["a listed Host", [["host", "app.example.com"]], "http://app.example.com"],
-      ["X-Forwarded-Host over an unlisted Host", [["host", "evil.example"], ["x-forwarded-host", "pr-1.preview.example"]], "http://pr-1.preview.example"],
-      ["the same value twice, in any case, trimmed", [["x-forwarded-host", "app.example.com , APP.example.com"], ["x-forwarded-proto", "HTTPS, https"]], "https://app.example.com"],
+      [
+        "X-Forwarded-Host over an unlisted Host",
+        [
+          ["host", "evil.example"],
+          ["x-forwarded-host", "pr-1.preview.example"],
+        ],
+        "http://pr-1.preview.example",
+      ],
+      [
+        "the same value twice, in any case, trimmed",
+        [
+          ["x-forwarded-host", "app.example.com , APP.example.com"],
+          ["x-forwarded-proto", "HTTPS, https"],
+        ],
+        "https://app.example.com",
+      ],
       ["the URL's protocol without X-Forwarded-Proto", [["x-forwarded-host", "app.example.com"]], "http://app.example.com"],
     ])("accepts %s", (_, headers, expected) => {
       expect(originFor(config, headers)).toBe(expected);
@@ -361,12 +450,41 @@ describe("resolveOrigin: which origin is believed", () => {
     it.each<[string, Array<[string, string]>, string]>([
       ["an unlisted X-Forwarded-Host", [["x-forwarded-host", "evil.example"]], 'its host "evil.example" is not a trusted host'],
       ["an unlisted Host", [["host", "evil.example:8080"]], 'its host "evil.example:8080" is not a trusted host'],
-      ["a listed host on another port", [["x-forwarded-host", "app.example.com:8443"], ["x-forwarded-proto", "https"]], 'its host "app.example.com:8443" is not a trusted host'],
-      ["two different hosts", [["x-forwarded-host", "app.example.com, evil.example"]], "its forwarded host or protocol headers hold several different values"],
-      ["two trusted hosts", [["x-forwarded-host", "app.example.com, pr-1.preview.example"]], "its forwarded host or protocol headers hold several different values"],
-      ["two different protocols", [["x-forwarded-host", "app.example.com"], ["x-forwarded-proto", "https, http"]], "its forwarded host or protocol headers hold several different values"],
+      [
+        "a listed host on another port",
+        [
+          ["x-forwarded-host", "app.example.com:8443"],
+          ["x-forwarded-proto", "https"],
+        ],
+        'its host "app.example.com:8443" is not a trusted host',
+      ],
+      [
+        "two different hosts",
+        [["x-forwarded-host", "app.example.com, evil.example"]],
+        "its forwarded host or protocol headers hold several different values",
+      ],
+      [
+        "two trusted hosts",
+        [["x-forwarded-host", "app.example.com, pr-1.preview.example"]],
+        "its forwarded host or protocol headers hold several different values",
+      ],
+      [
+        "two different protocols",
+        [
+          ["x-forwarded-host", "app.example.com"],
+          ["x-forwarded-proto", "https, http"],
+        ],
+        "its forwarded host or protocol headers hold several different values",
+      ],
       ["a malformed host", [["x-forwarded-host", "app.example.com/evil"]], "its host or protocol header is malformed"],
-      ["a non-http protocol", [["x-forwarded-host", "app.example.com"], ["x-forwarded-proto", "ftp"]], "its host or protocol header is malformed"],
+      [
+        "a non-http protocol",
+        [
+          ["x-forwarded-host", "app.example.com"],
+          ["x-forwarded-proto", "ftp"],
+        ],
+        "its host or protocol header is malformed",
+      ],
       ["an empty host", [["x-forwarded-host", ""]], "its host or protocol header is malformed"],
     ])("refuses %s with UntrustedHost", (_, headers, why) => {
       const error = thrown(() => originFor(config, headers));
@@ -411,7 +529,12 @@ describe("the request context built from the origin (through Auth())", () => {
 
   it("gives every provider its sign-in and callback URL under the origin and base path", async () => {
     const client = app({ basePath: "/api/auth" });
-    const response = await client.send("/api/auth/providers", { headers: [["x-forwarded-host", "dev.example"], ["x-forwarded-proto", "https"]] });
+    const response = await client.send("/api/auth/providers", {
+      headers: [
+        ["x-forwarded-host", "dev.example"],
+        ["x-forwarded-proto", "https"],
+      ],
+    });
     expect(await response.json()).toEqual({
       credentials: {
         id: "credentials",
@@ -499,9 +622,13 @@ describe("the request context built from the origin (through Auth())", () => {
     const csrfToken = await client.csrf();
     const fromQuery = await client.send("/auth/callback/credentials?callbackUrl=%2Fq", { form: { csrfToken, username: "ada" } });
     expect(fromQuery.headers.get("location")).toBe(`${UPSTREAM}/q`);
-    const bodyWins = await client.send("/auth/callback/credentials?callbackUrl=%2Fq", { form: { csrfToken, username: "ada", callbackUrl: "/b" } });
+    const bodyWins = await client.send("/auth/callback/credentials?callbackUrl=%2Fq", {
+      form: { csrfToken, username: "ada", callbackUrl: "/b" },
+    });
     expect(bodyWins.headers.get("location")).toBe(`${UPSTREAM}/b`);
-    const offOrigin = await client.send("/auth/callback/credentials", { form: { csrfToken, username: "ada", callbackUrl: "https://evil.example/x" } });
+    const offOrigin = await client.send("/auth/callback/credentials", {
+      form: { csrfToken, username: "ada", callbackUrl: "https://evil.example/x" },
+    });
     expect(offOrigin.headers.get("location")).toBe(`${UPSTREAM}/`);
   });
 
@@ -566,7 +693,12 @@ describe("the request context built from the origin (through Auth())", () => {
     const asked: unknown[] = [];
     const errors: Error[] = [];
     const client = app({
-      callbacks: { redirect: ({ url, baseUrl }) => (asked.push(url), baseUrl) },
+      callbacks: {
+        redirect: ({ url, baseUrl }) => {
+          asked.push(url);
+          return baseUrl;
+        },
+      },
       logger: { error: (e) => void errors.push(e) },
     });
     const csrfToken = await client.csrf();
@@ -629,7 +761,12 @@ describe("the request context built from the origin (through Auth())", () => {
 describe("more of the same rules", () => {
   it("an IPv6 host without a port is believed with trustHost, and checked against the list with a list", () => {
     expect(originFor({ trustHost: true }, [["x-forwarded-host", "[::1]"]])).toBe("http://[::1]");
-    expect(originFor({ trustHost: true }, [["x-forwarded-host", "[::1]"], ["x-forwarded-proto", "https"]])).toBe("https://[::1]");
+    expect(
+      originFor({ trustHost: true }, [
+        ["x-forwarded-host", "[::1]"],
+        ["x-forwarded-proto", "https"],
+      ]),
+    ).toBe("https://[::1]");
     expect(originFor({ trustedHosts: ["[::1]"] }, [["x-forwarded-host", "[::1]"]])).toBe("http://[::1]");
   });
 
@@ -641,7 +778,12 @@ describe("more of the same rules", () => {
       providers: [
         Credentials({ credentials: { username: { label: "Username" } }, authorize: () => ({ id: "u1", email: "u1@example.com" }) }),
       ],
-      callbacks: { redirect: ({ url, baseUrl }) => (asked.push(url), baseUrl) },
+      callbacks: {
+        redirect: ({ url, baseUrl }) => {
+          asked.push(url);
+          return baseUrl;
+        },
+      },
     };
     const client = authClient(config);
     const csrf = await client.send("/auth/csrf?callbackUrl=%2Fx");

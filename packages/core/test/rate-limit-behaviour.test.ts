@@ -15,7 +15,16 @@ import type { CredentialsConfig } from "../src/providers/types.js";
 import { clientBucket, defaultClientAddress } from "../src/rate-limit/client-address.js";
 import { type RateLimitConfig, type ResolvedCredentialsLimits, resolveRateLimits } from "../src/rate-limit/config.js";
 import { accountOf, authorizeLimited } from "../src/rate-limit/credentials.js";
-import { clientAddressOf, countClientRequest, countRequest, isOver, limitKey, limitsOf, refusal, storeOf } from "../src/rate-limit/limiter.js";
+import {
+  clientAddressOf,
+  countClientRequest,
+  countRequest,
+  isOver,
+  limitKey,
+  limitsOf,
+  refusal,
+  storeOf,
+} from "../src/rate-limit/limiter.js";
 import { memoryRateLimitStore, type RateLimitStore } from "../src/rate-limit/store.js";
 
 const secret = "rate-limit-behaviour-secret-0123456789abcdef";
@@ -158,7 +167,10 @@ describe("credentials sign-in per account", () => {
 
   it("counts the account in a window of lockoutWindowSeconds and lets the delay grow only up to it", async () => {
     const { store, calls } = recordingStore();
-    const app = credentialsApp({ store, credentials: { freeFailures: 1, initialDelaySeconds: 4, lockoutWindowSeconds: 5, lockoutFailures: 50 } });
+    const app = credentialsApp({
+      store,
+      credentials: { freeFailures: 1, initialDelaySeconds: 4, lockoutWindowSeconds: 5, lockoutFailures: 50 },
+    });
     const windows = () => calls.filter((call) => /^increment authlib:cred:(acct|wait):/.test(call)).map((call) => call.split(" ")[2]);
     expect(await app.outcome(VICTIM)).toBe("wrong");
     // The count's window, then the first delay: initialDelaySeconds.
@@ -258,7 +270,9 @@ describe("credentials sign-in without limits", () => {
 
     const off = optionsFor(false);
     for (let i = 0; i < 15; i++) {
-      await expect(authorizeLimited(off.options, requestFrom("192.0.2.1"), app.provider, { email: VICTIM, password: "wrong" })).resolves.toBeNull();
+      await expect(
+        authorizeLimited(off.options, requestFrom("192.0.2.1"), app.provider, { email: VICTIM, password: "wrong" }),
+      ).resolves.toBeNull();
     }
     expect(app.callsFor(VICTIM)).toBe(31);
   });
@@ -371,9 +385,27 @@ describe("the account an attempt is for", () => {
     const p = provider({ email: { type: "email" } });
     const choose = (identifier: (c: Record<string, unknown>) => string | undefined) =>
       (resolveRateLimits({ credentials: { identifier } }) as { credentials: ResolvedCredentialsLimits }).credentials;
-    expect(accountOf(p, choose((c) => `tenant:${String(c.tenant)}`), { tenant: "T1", email: "x@example.com" })).toBe("tenant:T1");
-    expect(accountOf(p, choose(() => ""), { email: "x@example.com" })).toBeUndefined();
-    expect(accountOf(p, choose(() => 7 as unknown as string), { email: "x@example.com" })).toBeUndefined();
+    expect(
+      accountOf(
+        p,
+        choose((c) => `tenant:${String(c.tenant)}`),
+        { tenant: "T1", email: "x@example.com" },
+      ),
+    ).toBe("tenant:T1");
+    expect(
+      accountOf(
+        p,
+        choose(() => ""),
+        { email: "x@example.com" },
+      ),
+    ).toBeUndefined();
+    expect(
+      accountOf(
+        p,
+        choose(() => 7 as unknown as string),
+        { email: "x@example.com" },
+      ),
+    ).toBeUndefined();
   });
 
   it("with no account, only the per-client limit applies", async () => {
@@ -456,9 +488,13 @@ describe("the settings", () => {
         new AuthError("rateLimit.credentials.lockoutFailures must be a whole number of at least 1."),
       );
     }
-    expect(() => resolveRateLimits({ email: { mailboxMax: 0 } })).toThrow("rateLimit.email.mailboxMax must be a whole number of at least 1.");
+    expect(() => resolveRateLimits({ email: { mailboxMax: 0 } })).toThrow(
+      "rateLimit.email.mailboxMax must be a whole number of at least 1.",
+    );
     expect(() => resolveRateLimits({ passkey: { max: 0 } })).toThrow("rateLimit.passkey.max must be a whole number of at least 1.");
-    expect(() => resolveRateLimits({ sessionUpdate: { max: -2 } })).toThrow("rateLimit.sessionUpdate.max must be a whole number of at least 1.");
+    expect(() => resolveRateLimits({ sessionUpdate: { max: -2 } })).toThrow(
+      "rateLimit.sessionUpdate.max must be a whole number of at least 1.",
+    );
     expect(() => resolveRateLimits({ credentials: { lockoutFailures: "5" as unknown as number } })).toThrow(AuthError);
     expect(resolveRateLimits({ credentials: { lockoutFailures: 1 } })).toMatchObject({ credentials: { lockoutFailures: 1 } });
   });
@@ -469,7 +505,9 @@ describe("the settings", () => {
         new AuthError("rateLimit.credentials.clientWindowSeconds must be a positive number of seconds."),
       );
     }
-    expect(() => resolveRateLimits({ email: { windowSeconds: 0 } })).toThrow("rateLimit.email.windowSeconds must be a positive number of seconds.");
+    expect(() => resolveRateLimits({ email: { windowSeconds: 0 } })).toThrow(
+      "rateLimit.email.windowSeconds must be a positive number of seconds.",
+    );
     expect(() => resolveRateLimits({ sessionUpdate: { windowSeconds: -1 } })).toThrow(
       "rateLimit.sessionUpdate.windowSeconds must be a positive number of seconds.",
     );

@@ -64,12 +64,17 @@ describe("redisRateLimitStore, whatever the client answers", () => {
   it("refuses replies that are not two whole numbers, naming the reply", async () => {
     for (const reply of [[1], [1, 2, 3], "1,2", "12", { count: 1, resetAt: 2 }, [1.5, 2], [1, "soon"], [2 ** 53, 1]]) {
       const store = redisRateLimitStore({ client: stubClient(reply) });
-      await expect(store.get("k")).rejects.toThrow(new TypeError(`Unexpected reply from the Redis rate-limit script: ${JSON.stringify(reply)}`));
+      await expect(store.get("k")).rejects.toThrow(
+        new TypeError(`Unexpected reply from the Redis rate-limit script: ${JSON.stringify(reply)}`),
+      );
     }
   });
 
   it("reads numbers given as strings (RESP2) as numbers", async () => {
-    expect(await redisRateLimitStore({ client: stubClient(["3", "1700000000000"]) }).get("k")).toEqual({ count: 3, resetAt: 1_700_000_000_000 });
+    expect(await redisRateLimitStore({ client: stubClient(["3", "1700000000000"]) }).get("k")).toEqual({
+      count: 3,
+      resetAt: 1_700_000_000_000,
+    });
   });
 
   it("passes a client error on without running the script by source", async () => {

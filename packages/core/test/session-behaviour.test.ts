@@ -8,21 +8,23 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from "../src/adapters.js";
+import type { InternalOptions, RequestInternal } from "../src/internal-types.js";
 import { decode, encode, type JWT } from "../src/jwt.js";
 import Credentials from "../src/providers/credentials.js";
 import type { OAuthConfig, TokenSet } from "../src/providers/types.js";
-import type { InternalOptions, RequestInternal } from "../src/internal-types.js";
 import { resolveAuth } from "../src/resolve.js";
 import { databaseSessionStrategy } from "../src/session/database.js";
 import { copyJson, nestsDeeperThan, sameJson } from "../src/session/json-shape.js";
+import { jwtSessionStrategy } from "../src/session/jwt.js";
 import { attachOAuthTokens, OAUTH_CLAIM, REUSE_GRACE_MS, refreshAccountsIfDue, refreshIfDue } from "../src/session/refresh.js";
 import { SingleFlight } from "../src/session/single-flight.js";
-import { jwtSessionStrategy } from "../src/session/jwt.js";
 import { decodeCached, TOKEN_CACHE_MAX_ENTRIES, tokenCacheFor } from "../src/session/token-cache.js";
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
 
-const refreshMock = vi.hoisted(() => ({ fn: undefined as undefined | ((provider: { id: string }, refreshToken: string) => Promise<unknown>) }));
+const refreshMock = vi.hoisted(() => ({
+  fn: undefined as undefined | ((provider: { id: string }, refreshToken: string) => Promise<unknown>),
+}));
 vi.mock("../src/oauth/index.js", async (importOriginal) => {
   const original = await importOriginal<typeof import("../src/oauth/index.js")>();
   return {
@@ -51,7 +53,8 @@ const advance = (s: number) => vi.setSystemTime(Date.now() + s * 1000);
 const credentials = () =>
   Credentials({
     credentials: { username: {} },
-    authorize: (c) => (c.username ? { id: `u-${String(c.username)}`, name: String(c.username), email: `${String(c.username)}@example.com` } : null),
+    authorize: (c) =>
+      c.username ? { id: `u-${String(c.username)}`, name: String(c.username), email: `${String(c.username)}@example.com` } : null,
   });
 
 /** An OAuth provider whose access tokens authlib refreshes (its token endpoint is the mock above). */
@@ -117,7 +120,7 @@ describe("JWT sessions: expiry and sliding updates", () => {
     const { client } = jwtSetup();
     await signIn(client);
     const cookie = client.jar.cookies.get(COOKIE);
-    expect((cookie?.attributes.expires as Date).valueOf()).toBe(NOW - (NOW % 1000) + 10 * DAY * 1000);
+    expect((cookie?.attributes.expires as Date | undefined)?.valueOf()).toBe(NOW - (NOW % 1000) + 10 * DAY * 1000);
     const token = await tokenOf(client);
     expect(token.iat).toBe(seconds());
     const { body, response } = await getSession(client);
@@ -138,7 +141,7 @@ describe("JWT sessions: expiry and sliding updates", () => {
     const reissued = setCookie(due.response);
     expect(reissued?.value).toBeTruthy();
     expect(reissued?.value).not.toBe(first);
-    expect((reissued?.attributes.expires as Date).valueOf()).toBe(Date.now() - (Date.now() % 1000) + 10 * DAY * 1000);
+    expect((reissued?.attributes.expires as Date | undefined)?.valueOf()).toBe(Date.now() - (Date.now() % 1000) + 10 * DAY * 1000);
     expect(due.body?.expires).toBe(new Date(Date.now() + 10 * DAY * 1000).toISOString());
     expect((await tokenOf(client)).iat).toBe(seconds());
   });
@@ -174,7 +177,12 @@ describe("JWT sessions: expiry and sliding updates", () => {
         encode: ({ token }) => JSON.stringify(token),
         decode: ({ token }) => (token ? (JSON.parse(token) as JWT) : null),
       },
-      callbacks: { jwt: ({ token }) => (calls.push(token), token) },
+      callbacks: {
+        jwt: ({ token }) => {
+          calls.push(token);
+          return token;
+        },
+      },
     });
     const plain = { name: "ada", sub: "u-ada" };
     const response = await client.send("/auth/session", { headers: { cookie: `${COOKIE}=${encodeURIComponent(JSON.stringify(plain))}` } });
@@ -400,7 +408,10 @@ function memoryAdapter() {
   const accounts: AdapterAccount[] = [];
   const calls: Array<[string, unknown]> = [];
   const adapter: Adapter = {
-    createUser: (user) => (users.set(user.id, user), user),
+    createUser: (user) => {
+      users.set(user.id, user);
+      return user;
+    },
     getUser: (id) => users.get(id) ?? null,
     getUserByEmail: (email) => [...users.values()].find((u) => u.email === email) ?? null,
     getUserByAccount: ({ provider, providerAccountId }) => {
@@ -462,7 +473,8 @@ function dbSetup(overrides: Partial<AuthConfig> = {}, adapterOverrides: Partial<
     providers: [
       Credentials({
         credentials: { email: {} },
-        authorize: ({ email }) => (email === "by-id" ? { id: "u1", name: "whatever" } : email ? { id: "app-id", email: String(email) } : null),
+        authorize: ({ email }) =>
+          email === "by-id" ? { id: "u1", name: "whatever" } : email ? { id: "app-id", email: String(email) } : null,
       }),
     ],
     logger: { error: (error) => errors.push(error) },
@@ -533,11 +545,13 @@ describe("database sessions: start, lookup and expiry", () => {
     advance(1);
     const due = await getSession(client);
     const token = client.jar.get(COOKIE) as string;
-    expect(calls.filter(([m]) => m === "updateSession")).toEqual([["updateSession", { sessionToken: token, expires: new Date(Date.now() + 10 * DAY * 1000) }]]);
+    expect(calls.filter(([m]) => m === "updateSession")).toEqual([
+      ["updateSession", { sessionToken: token, expires: new Date(Date.now() + 10 * DAY * 1000) }],
+    ]);
     expect(sessions.get(token)?.expires.valueOf()).toBe(Date.now() + 10 * DAY * 1000);
     const cookie = setCookie(due.response);
     expect(cookie?.value).toBe(token);
-    expect((cookie?.attributes.expires as Date).valueOf()).toBe(Date.now() + 10 * DAY * 1000);
+    expect((cookie?.attributes.expires as Date | undefined)?.valueOf()).toBe(Date.now() + 10 * DAY * 1000);
     expect(due.body?.expires).toBe(new Date(Date.now() + 10 * DAY * 1000).toISOString());
   });
 
@@ -900,7 +914,13 @@ describe("attaching provider tokens at sign-in", () => {
   it("nothing is attached without a refresh token, an access token, an account, or a refreshing provider", () => {
     const { options } = refreshOptions();
     const token = { sub: "u" };
-    for (const a of [{ ...account, refresh_token: undefined }, { ...account, access_token: undefined }, { ...account, provider: "plain" }, null, undefined]) {
+    for (const a of [
+      { ...account, refresh_token: undefined },
+      { ...account, access_token: undefined },
+      { ...account, provider: "plain" },
+      null,
+      undefined,
+    ]) {
       expect(attachOAuthTokens(options, token, a as never)).toBe(token);
     }
   });
@@ -968,7 +988,13 @@ describe("database sessions: access-token refresh", () => {
 
   it("without an account-token store, or without a refreshing provider, nothing is listed", async () => {
     const listed: string[] = [];
-    const store = { listAccountsByUserId: (id: string) => (listed.push(id), []), updateAccount: () => null };
+    const store = {
+      listAccountsByUserId: (id: string) => {
+        listed.push(id);
+        return [];
+      },
+      updateAccount: () => null,
+    };
     expect(await refreshAccountsIfDue(refreshOptions().options, "u1")).toBe(true);
     const plainOnly = refreshOptions({ capabilities: { accountTokens: store }, providers: [credentials()] } as never);
     expect(await refreshAccountsIfDue(plainOnly.options, "u1")).toBe(true);
@@ -1012,7 +1038,9 @@ describe("database sessions: access-token refresh", () => {
     tokenEndpoint(() => ({ access_token: "new", refresh_token: "rotated" }));
     const listed = row({ expires_at: 0 });
     const swaps: unknown[] = [];
-    const { store, writes } = accountStore([listed], { swapAccountTokens: (tokens: unknown, previous: string) => void swaps.push([tokens, previous]) });
+    const { store, writes } = accountStore([listed], {
+      swapAccountTokens: (tokens: unknown, previous: string) => void swaps.push([tokens, previous]),
+    });
     const { options } = refreshOptions({ capabilities: { accountTokens: store } } as never);
     await refreshAccountsIfDue(options, "u1");
     expect(writes).toEqual([]);
@@ -1033,7 +1061,10 @@ describe("database sessions: access-token refresh", () => {
   it("concurrent checks refresh one account once", async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const calls = tokenEndpoint(async () => (await gate, { access_token: "new" }));
+    const calls = tokenEndpoint(async () => {
+      await gate;
+      return { access_token: "new" };
+    });
     const listed = row({ expires_at: 0 });
     const { store } = accountStore([listed]);
     const { options } = refreshOptions({ capabilities: { accountTokens: store } } as never);
@@ -1045,10 +1076,7 @@ describe("database sessions: access-token refresh", () => {
 
   it("through Auth(): a failed refresh shows session.error RefreshTokenError; a good one shows none", async () => {
     const { client, accounts } = dbSetup({
-      providers: [
-        Credentials({ credentials: { email: {} }, authorize: () => ({ id: "u1" }) }),
-        refreshingProvider("acme"),
-      ],
+      providers: [Credentials({ credentials: { email: {} }, authorize: () => ({ id: "u1" }) }), refreshingProvider("acme")],
     });
     accounts.push(row({ expires_at: 0, refresh_token: "bad" }));
     tokenEndpoint((_p, token) => (token === "bad" ? new Error("invalid_grant") : { access_token: "ok" }));
@@ -1070,9 +1098,22 @@ describe("single-flight", () => {
     const flights = new SingleFlight<number>(0);
     let runs = 0;
     let release!: (n: number) => void;
-    const first = flights.run("a", () => new Promise<number>((resolve) => ((release = resolve), runs++)));
-    const second = flights.run("a", () => (runs++, Promise.resolve(-1)));
-    const other = flights.run("b", () => (runs++, Promise.resolve(2)));
+    const first = flights.run(
+      "a",
+      () =>
+        new Promise<number>((resolve) => {
+          release = resolve;
+          runs++;
+        }),
+    );
+    const second = flights.run("a", () => {
+      runs++;
+      return Promise.resolve(-1);
+    });
+    const other = flights.run("b", () => {
+      runs++;
+      return Promise.resolve(2);
+    });
     expect(second).toBe(first);
     release(1);
     expect(await Promise.all([first, second, other])).toEqual([1, 1, 2]);
@@ -1248,7 +1289,13 @@ describe("the decoded-token cache", () => {
   const salt = "cache-salt";
   const decoder = (payload: JWT | null) => {
     const calls = { n: 0 };
-    return { calls, decode: () => (calls.n++, payload) };
+    return {
+      calls,
+      decode: () => {
+        calls.n++;
+        return payload;
+      },
+    };
   };
 
   it("a token decoded once is served from the cache as a fresh copy; the pristine copy is untouched", async () => {
@@ -1262,7 +1309,7 @@ describe("the decoded-token cache", () => {
     expect(second?.pristine).toEqual(second?.payload);
     expect(second?.payload).not.toBe(second?.pristine);
     (second?.payload.nested as { a: number }).a = 3;
-    expect(((await decodeCached(secrets, salt, "tok", d))?.payload.nested as { a: number }).a).toBe(1);
+    expect(((await decodeCached(secrets, salt, "tok", d))?.payload.nested as { a: number } | undefined)?.a).toBe(1);
   });
 
   it("the key is salt and token: another salt or another token is decoded again", async () => {
@@ -1393,7 +1440,14 @@ function direct(config: AuthConfig) {
 describe("JWT strategy: sign-in and the signed-in user", () => {
   it("a new user's sign-in reaches the jwt callback with trigger signUp", async () => {
     const seen: any[] = [];
-    const { config } = jwtSetup({ callbacks: { jwt: (params) => (seen.push(params), params.token) } });
+    const { config } = jwtSetup({
+      callbacks: {
+        jwt: (params) => {
+          seen.push(params);
+          return params.token;
+        },
+      },
+    });
     const { options, request } = direct(config);
     const user = { id: "u-new", name: "New", email: "new@example.com", image: "https://img.example/n.png" };
     const cookies = await jwtSessionStrategy.start(options, request(), { user, account: null, isNewUser: true });
@@ -1415,7 +1469,11 @@ describe("JWT strategy: sign-in and the signed-in user", () => {
   it("a sign-in the jwt callback refuses clears an existing session cookie", async () => {
     const { config } = jwtSetup({ callbacks: { jwt: () => null } });
     const { options, request } = direct(config);
-    const cookies = await jwtSessionStrategy.start(options, request({ [COOKIE]: "previous" }), { user: { id: "u" }, account: null, isNewUser: false });
+    const cookies = await jwtSessionStrategy.start(options, request({ [COOKIE]: "previous" }), {
+      user: { id: "u" },
+      account: null,
+      isNewUser: false,
+    });
     expect(cookies.map((c) => [c.name, c.value, c.options.maxAge])).toEqual([[COOKIE, "", 0]]);
   });
 
@@ -1467,7 +1525,14 @@ describe("JWT strategy: sign-in and the signed-in user", () => {
 
   it("a custom decode is not called without a session cookie", async () => {
     let calls = 0;
-    const { client } = jwtSetup({ jwt: { decode: () => (calls++, null) } });
+    const { client } = jwtSetup({
+      jwt: {
+        decode: () => {
+          calls++;
+          return null;
+        },
+      },
+    });
     await getSession(client);
     expect(calls).toBe(0);
   });
@@ -1478,10 +1543,18 @@ describe("JWT strategy: sign-in and the signed-in user", () => {
       secret,
       trustHost: true,
       providers: [credentials()],
-      jwt: { encode: ({ token }) => (encodes++, JSON.stringify(token)), decode: ({ token }) => (token ? (JSON.parse(token) as JWT) : null) },
+      jwt: {
+        encode: ({ token }) => {
+          encodes++;
+          return JSON.stringify(token);
+        },
+        decode: ({ token }) => (token ? (JSON.parse(token) as JWT) : null),
+      },
     };
     const client = authClient(config, "https://app.example");
-    const response = await client.send("/auth/session", { headers: { cookie: `__Secure-${COOKIE}=${encodeURIComponent(JSON.stringify({ sub: "u" }))}` } });
+    const response = await client.send("/auth/session", {
+      headers: { cookie: `__Secure-${COOKIE}=${encodeURIComponent(JSON.stringify({ sub: "u" }))}` },
+    });
     expect(setCookie(response, `__Host-${COOKIE}`)?.value).toBe(JSON.stringify({ sub: "u" }));
     expect(encodes).toBe(1);
   });
@@ -1503,16 +1576,18 @@ describe("database strategy: called directly", () => {
 
   it("credentials sign-in: an unknown user without an email is UnknownCredentialsUser", async () => {
     const { options } = direct(dbSetup().config);
-    await expect(databaseSessionStrategy.credentialsUser(options, { id: "nobody" })).rejects.toMatchObject({ name: "UnknownCredentialsUser" });
+    await expect(databaseSessionStrategy.credentialsUser(options, { id: "nobody" })).rejects.toMatchObject({
+      name: "UnknownCredentialsUser",
+    });
     expect(await databaseSessionStrategy.credentialsUser(options, { id: "nobody", email: "ADA@EXAMPLE.COM" })).toMatchObject({ id: "u1" });
   });
 
   it("a user without an id cannot start a session", async () => {
     const { config, sessions } = dbSetup();
     const { options, request } = direct(config);
-    await expect(databaseSessionStrategy.start(options, request(), { user: { name: "no id" }, account: null, isNewUser: false })).rejects.toThrow(
-      "Cannot start a database session for a user without an id.",
-    );
+    await expect(
+      databaseSessionStrategy.start(options, request(), { user: { name: "no id" }, account: null, isNewUser: false }),
+    ).rejects.toThrow("Cannot start a database session for a user without an id.");
     expect(sessions.size).toBe(0);
   });
 

@@ -4,9 +4,9 @@
  * it, and how a proven address is claimed from a holder who never proved it ("proof wins").
  */
 import { describe, expect, it } from "vitest";
+import { claimProvenAddress, providerVouchesForEmail, withProvenEmail } from "../src/actions/unproven-email.js";
 import type { AddressStore } from "../src/adapter-capabilities.js";
 import type { AdapterUser } from "../src/adapters.js";
-import { claimProvenAddress, providerVouchesForEmail, withProvenEmail } from "../src/actions/unproven-email.js";
 import type { InternalOptions } from "../src/internal-types.js";
 import type { OAuthConfig } from "../src/providers/types.js";
 import type { Profile, User } from "../src/types.js";
@@ -31,7 +31,12 @@ describe("which providers vouch for a profile's email", () => {
     for (const value of [false, "false"]) {
       expect(providerVouchesForEmail(provider(), claim(value))).toBe(false);
       expect(providerVouchesForEmail(provider(true), claim(value))).toBe(false);
-      expect(providerVouchesForEmail(provider(() => true), claim(value))).toBe(false);
+      expect(
+        providerVouchesForEmail(
+          provider(() => true),
+          claim(value),
+        ),
+      ).toBe(false);
     }
   });
 
@@ -41,11 +46,21 @@ describe("which providers vouch for a profile's email", () => {
     expect(providerVouchesForEmail(provider(false), {})).toBe(false);
     expect(providerVouchesForEmail(provider(true), {})).toBe(true);
     expect(providerVouchesForEmail(provider(true), undefined)).toBe(true);
-    expect(providerVouchesForEmail(provider(() => true), {})).toBe(true);
-    expect(providerVouchesForEmail(provider(() => false), {})).toBe(false);
+    expect(
+      providerVouchesForEmail(
+        provider(() => true),
+        {},
+      ),
+    ).toBe(true);
+    expect(
+      providerVouchesForEmail(
+        provider(() => false),
+        {},
+      ),
+    ).toBe(false);
   });
 
-  it("a claim that is neither true nor false (\"yes\", 1, \"TRUE\") is no claim: trustEmail decides", () => {
+  it('a claim that is neither true nor false ("yes", 1, "TRUE") is no claim: trustEmail decides', () => {
     for (const value of ["yes", 1, "TRUE", "", null]) {
       expect(providerVouchesForEmail(provider(), claim(value))).toBe(false);
       expect(providerVouchesForEmail(provider(true), claim(value))).toBe(true);
@@ -62,8 +77,18 @@ describe("which providers vouch for a profile's email", () => {
     expect(providerVouchesForEmail(provider(truthy), profile)).toBe(false);
     expect(providerVouchesForEmail(provider(truthy), undefined)).toBe(false);
     expect(seen).toEqual([profile, {}]);
-    expect(providerVouchesForEmail(provider((p: Profile) => p.hd === "example.com"), profile)).toBe(true);
-    expect(providerVouchesForEmail(provider((p: Profile) => p.hd === "example.com"), { hd: "evil.example" })).toBe(false);
+    expect(
+      providerVouchesForEmail(
+        provider((p: Profile) => p.hd === "example.com"),
+        profile,
+      ),
+    ).toBe(true);
+    expect(
+      providerVouchesForEmail(
+        provider((p: Profile) => p.hd === "example.com"),
+        { hd: "evil.example" },
+      ),
+    ).toBe(false);
   });
 
   it("a trustEmail that is truthy but not the flag true (a string from an env variable) does not vouch", () => {

@@ -5,8 +5,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { OAuthCallbackError } from "../../src/errors.js";
-import { clearDiscoveryCache, finishAuthorization, type ProxyRedirect, type SignedIn, startAuthorization } from "../../src/oauth/index.js";
 import type { OAuthContext } from "../../src/oauth/index.js";
+import { clearDiscoveryCache, finishAuthorization, type ProxyRedirect, type SignedIn, startAuthorization } from "../../src/oauth/index.js";
 import type { OAuthConfig } from "../../src/providers/types.js";
 import { type FakeServer, startFakeServer } from "./fake-server.js";
 import { APP_ORIGIN, contextFor, cookieRecord, endpointsProvider, recordingLogger } from "./support.js";
@@ -130,8 +130,6 @@ describe("the redirect proxy", () => {
     expect(forwarded.kind).toBe("proxy-redirect");
     expect(forwarded.url).toBe(`${PREVIEW}/auth/callback/fake?${params}`);
     expect(fake.requests).toEqual([]);
-    expect(logger.lines).toEqual([
-      `debug oauth: forwarding callback from the redirect proxy {"provider":"fake","to":"${PREVIEW}"}`,
-    ]);
+    expect(logger.lines).toEqual([`debug oauth: forwarding callback from the redirect proxy {"provider":"fake","to":"${PREVIEW}"}`]);
   });
 });

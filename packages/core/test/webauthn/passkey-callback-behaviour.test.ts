@@ -56,7 +56,11 @@ describe("passkey callback", () => {
     let answer: boolean | string = true;
     const app = await setup({ callbacks: { signIn: () => answer } });
     const registering = authClient(app.config, ORIGIN);
-    await post(registering, "register", await app.authenticator.register(await options(registering, "register", { email: "ada@example.com" })));
+    await post(
+      registering,
+      "register",
+      await app.authenticator.register(await options(registering, "register", { email: "ada@example.com" })),
+    );
     answer = "/waitlist";
 
     const client = authClient(app.config, ORIGIN);
@@ -81,7 +85,11 @@ describe("passkey callback", () => {
       },
     });
     const registering = authClient(app.config, ORIGIN);
-    await post(registering, "register", await app.authenticator.register(await options(registering, "register", { email: "ada@example.com" })));
+    await post(
+      registering,
+      "register",
+      await app.authenticator.register(await options(registering, "register", { email: "ada@example.com" })),
+    );
     failing = true;
 
     const config = app.config;
