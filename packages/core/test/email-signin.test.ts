@@ -598,4 +598,17 @@ describe("why an address or a link is refused", () => {
     expect(logs.some((line) => line.startsWith("RateLimited"))).toBe(false);
     expect(logs.join("\n")).not.toContain("limited@example.com");
   });
+
+  it("a mail that could not be sent is logged as EmailSignInError, with the sender's failure as its cause", async () => {
+    const failure = new Error("mail provider down");
+    const errors: Error[] = [];
+    const sendVerificationRequest = () => {
+      throw failure;
+    };
+    const { client } = await setup({ sendVerificationRequest }, { logger: { error: (e) => void errors.push(e) } });
+    await requestLink(client, "unsent-logged@example.com");
+    const logged = errors.find((e) => e.name === "EmailSignInError");
+    expect(logged?.message).toBe("The sign-in email could not be sent.");
+    expect((logged?.cause as { err?: unknown } | undefined)?.err).toBe(failure);
+  });
 });
