@@ -1,112 +1,68 @@
 /**
- * `Auth(request, config)`: the whole HTTP surface of authlib. Every framework integration can call it;
- * integrations that run in the same process may call the in-process API (`integration.ts`) instead.
- */
-import { UntrustedHost } from "./errors.js";
-import { asAuthError, errorResult } from "./http/error-response.js";
-import { parseRequest } from "./http/request.js";
-import { type AuthAnswer, answerToResponse, jsonErrorAnswer, toAnswer } from "./http/response.js";
-import type { RequestInternal } from "./internal-types.js";
-import { loadPages } from "./pages/lazy.js";
-import { pageHeaders } from "./pages/security-headers.js";
-import { originOf, runRoute, usable } from "./pipeline.js";
-import { type ResolvedAuth, resolveAuth } from "./resolve.js";
-import type { AuthConfig } from "./types.js";
-
-/** What a client is told about any configuration problem: the details go to the server log only. */
-const CONFIGURATION_MESSAGE = "There is a problem with the server configuration. Check the server logs for more information.";
-
-/** Pages a browser navigates to: a configuration error there is shown as the error page. */
-const pageActions = new Set(["signin", "signout", "error", "verify-request"]);
-
-/** What an integration knows about a request besides the `Request` itself. */
-export interface AuthRequestOptions {
-  /**
-   * The address of the connection the request came on (Node's `socket.remoteAddress`, Qwik's
-   * `clientConn.ip`, …): the per-client rate limits count by it (see `rateLimit.clientAddress`). Without
-   * it, per-client limits are skipped; per-account and per-mailbox limits still apply.
-   */
-  clientAddress?: string;
-}
-
-/**
- * Answers a request under `config.basePath` (default `/auth`). Never throws: bad input gets a 4xx or the
- * error page, a configuration error a generic 500 whose details go to the server log only.
+ * `Auth(request, config)` and `getSession(request, config)`: the spec's functions, as thin wrappers over
+ * an instance kept per configuration object. New code creates the instance itself (`createAuth`).
  *
- * The configuration is resolved once per configuration object (see `docs/architecture.md`): pass the
- * same object on every request.
+ * The instance of an object is reused while its top-level fields keep their values (`config.callbacks =
+ * …` makes a new one; a change inside a field, `config.providers.push(…)`, is not seen). A configuration
+ * with an error still gets an instance: `Auth()` answers that error per request, as it always has.
+ *
+ * @module auth
  */
-export async function Auth(request: Request, config: AuthConfig, options?: AuthRequestOptions): Promise<Response> {
-  return answerToResponse(await answerAuthRequest(request, config, options));
+import type { Cookie } from "./http/cookies.js";
+import { type AuthInstance, instanceOf } from "./instance.js";
+import type { AuthRequestOptions } from "./pipeline.js";
+import { resolveConfig } from "./resolve.js";
+import type { AuthConfig, Session } from "./types.js";
+
+/** An instance, and the top-level values of the configuration it was made from. */
+interface CachedInstance {
+  instance: AuthInstance;
+  keys: string[];
+  values: unknown[];
+}
+
+const instances = new WeakMap<AuthConfig, CachedInstance>();
+
+function fieldsOf(config: AuthConfig): { keys: string[]; values: unknown[] } {
+  const keys = Object.keys(config);
+  return { keys, values: keys.map((key) => (config as unknown as Record<string, unknown>)[key]) };
+}
+
+function unchanged(cached: CachedInstance, now: { keys: string[]; values: unknown[] }): boolean {
+  if (now.keys.length !== cached.keys.length) return false;
+  return now.keys.every((key, i) => key === cached.keys[i] && now.values[i] === cached.values[i]);
+}
+
+/** The instance of `config`, made on first use and kept while its top-level fields are unchanged. Never throws. */
+export function instanceFor(config: AuthConfig): AuthInstance {
+  const cached = instances.get(config);
+  const now = fieldsOf(config);
+  if (cached && unchanged(cached, now)) return cached.instance;
+  const instance = instanceOf(resolveConfig(config));
+  instances.set(config, { instance, ...now });
+  return instance;
 }
 
 /**
- * What `Auth()` answers, as data, for integrations that copy it onto their framework's response
- * themselves (cookies as objects, for the framework's cookie jar). Never throws.
+ * Answers a request under `config.basePath` (default `/auth`): `createAuth(config).handler(request)`, with
+ * the instance kept per configuration object (pass the same object on every request). Never throws: bad
+ * input gets a 4xx or the error page, a configuration error a generic 500 whose details go to the server
+ * log only.
  */
-export async function answerAuthRequest(request: Request, config: AuthConfig, options: AuthRequestOptions = {}): Promise<AuthAnswer> {
-  const resolved = resolveAuth(config);
-  const { logger } = resolved;
-  let parsed: RequestInternal;
-  try {
-    parsed = await parseRequest(request, resolved.basePath, options.clientAddress);
-  } catch (error) {
-    const message = (error as Error).message;
-    logger.debug(`Refused request: ${message}`);
-    return jsonErrorAnswer(
-      message.startsWith("Method") ? 405 : 404,
-      "UnknownAction",
-      message.startsWith("Method") ? message : "Not found.",
-    );
-  }
-  // Logged once, when the configuration was resolved.
-  if (resolved.error || !resolved.options) return refusal(parsed, resolved, 500, "Configuration", CONFIGURATION_MESSAGE);
-
-  let origin: string;
-  try {
-    origin = originOf(resolved, parsed);
-  } catch (error) {
-    // Logged for the operator; the answer names no host, so a forged one is never reflected.
-    logger.error(error as Error);
-    if (error instanceof UntrustedHost) return refusal(parsed, resolved, 400, "UntrustedHost", "This host is not trusted.");
-    return refusal(parsed, resolved, 500, "Configuration", CONFIGURATION_MESSAGE);
-  }
-
-  const returnRedirectAsJson = request.headers.has("x-auth-return-redirect");
-  try {
-    return toAnswer(await runRoute(usable(resolved), parsed, origin), returnRedirectAsJson);
-  } catch (error) {
-    try {
-      const where = { origin, basePath: resolved.basePath, pages: config.pages ?? {} };
-      return toAnswer(errorResult(asAuthError(error), parsed, where), returnRedirectAsJson);
-    } catch (secondary) {
-      // Last resort: never let an exception escape to the framework.
-      logger.error(secondary as Error);
-      return jsonErrorAnswer(500, "Configuration", CONFIGURATION_MESSAGE);
-    }
-  }
+export function Auth(request: Request, config: AuthConfig, options?: AuthRequestOptions): Promise<Response> {
+  return instanceFor(config).handler(request, options);
 }
 
 /**
- * A request refused before any action runs: the error page for a page a browser navigates to, JSON for
- * the rest. Links are relative: the request's host is unknown or not to be believed here.
+ * The session of `request` (or `null`) and the cookies to set on the response (a refreshed session), for
+ * server code outside a framework integration. Fails closed: any error gives `data: null` (and is logged).
  */
-async function refusal(
-  parsed: RequestInternal,
-  resolved: ResolvedAuth,
-  status: number,
-  type: string,
-  message: string,
-): Promise<AuthAnswer> {
-  if (parsed.method === "GET" && pageActions.has(parsed.action)) {
-    const { renderErrorPage } = await loadPages();
-    const page = renderErrorPage({
-      error: "Configuration",
-      signinUrl: `${resolved.basePath}/signin`,
-      homeUrl: "/",
-      theme: resolved.config.theme ?? {},
-    });
-    return { status, headers: await pageHeaders(page.html), cookies: [], body: page.html };
+export async function getSession(request: Request, config: AuthConfig): Promise<{ cookie: Cookie[]; data: Session | null }> {
+  try {
+    const { session, cookies } = await instanceFor(config).api.getSession(request);
+    return { cookie: cookies, data: session };
+  } catch {
+    // Logged already: a configuration error when it was resolved, any other by the pipeline.
+    return { cookie: [], data: null };
   }
-  return jsonErrorAnswer(status, type, message);
 }

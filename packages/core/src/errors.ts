@@ -29,6 +29,8 @@ export type ErrorType =
   | "EmailSignInError"
   | "SignOutError"
   | "UnknownAction"
+  | "RouteNotFound"
+  | "MethodNotAllowed"
   | "UnsupportedStrategy"
   | "InvalidProvider"
   | "UntrustedHost"
@@ -220,6 +222,16 @@ export class SignOutError extends AuthError {
 /** The request path or method does not match any action. */
 export class UnknownAction extends AuthError {
   static override type: ErrorType = "UnknownAction";
+}
+
+/** The path is not one of authlib's routes under its base path (answered with HTTP 404). */
+export class RouteNotFound extends UnknownAction {
+  static override type: ErrorType = "RouteNotFound";
+}
+
+/** The request's method is neither GET nor POST (answered with HTTP 405). */
+export class MethodNotAllowed extends UnknownAction {
+  static override type: ErrorType = "MethodNotAllowed";
 }
 
 /** The chosen session strategy cannot work with the configured providers. */

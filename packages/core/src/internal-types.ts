@@ -51,6 +51,11 @@ export interface RequestInternal {
    * (`Auth(request, config, { clientAddress })`); the per-client rate limits start from it.
    */
   connectionAddress?: string;
+  /**
+   * True for an operation of `auth.api` (the app's own server code, in process): there is no form to
+   * carry a CSRF token, so the check is that the browser did not send the request from another site.
+   */
+  inProcess?: boolean;
 }
 
 /** What an action answers. `redirect` makes a 302 (or `{url}` JSON for fetch clients). */
@@ -93,6 +98,8 @@ export interface ConfigOptions {
   pages: Partial<PagesOptions>;
   theme: Theme;
   logger: LoggerInstance;
+  /** Keys of the warnings this instance has said: each is said once per instance, not per request. */
+  warned: Set<string>;
   skipCSRFCheck: boolean;
   redirectProxyUrl?: string;
   experimental: NonNullable<AuthConfig["experimental"]>;

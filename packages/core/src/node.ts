@@ -21,8 +21,9 @@
  * @module node
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Auth } from "./auth.js";
+import { instanceFor } from "./auth.js";
 import { type EnvSource, processEnv, setEnvDefaults } from "./env.js";
+import type { AuthInstance } from "./instance.js";
 import type { AuthConfig } from "./types.js";
 
 /** Default of {@link NodeHandlerOptions.maxBodyBytes}: 64 KiB, the most `Auth()` reads of a body anyway. */
@@ -49,7 +50,8 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 class BodyTooLarge extends Error {}
 
 /**
- * Turns `Auth()` into a `node:http` request listener for the routes under `config.basePath`.
+ * Turns an instance (`createAuth(config)`), or a configuration (answered like `Auth()`), into a
+ * `node:http` request listener for the routes under its `basePath`.
  *
  * - The `Request` gets the method, the path and query, every header, and the body, read chunk by chunk
  *   and refused (413) past `maxBodyBytes`.
@@ -57,20 +59,30 @@ class BodyTooLarge extends Error {}
  *   per-client rate limits; no header is read for it.
  * - The status, every header and every `Set-Cookie` (one header line each) are copied onto `res`.
  *
- * The configuration is filled from `options.env` (default `process.env`) once, here, and the same object
- * is passed to `Auth()` on every request, so it is resolved once.
+ * A configuration is filled from `options.env` (default `process.env`) once, here, and its instance made
+ * once (a configuration error is then answered per request, like `Auth()`); an instance is used as it is
+ * (`options.env` does not apply: fill the configuration before `createAuth`).
  */
-export function toNodeHandler(config: AuthConfig, options: NodeHandlerOptions = {}): NodeHandler {
+export function toNodeHandler(auth: AuthInstance | AuthConfig, options: NodeHandlerOptions = {}): NodeHandler {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 0) throw new TypeError("maxBodyBytes must be a whole number of bytes.");
-  const env = options.env ?? processEnv();
-  if (env !== false) setEnvDefaults(env, config);
+  let instance: AuthInstance;
+  if (isInstance(auth)) instance = auth;
+  else {
+    const env = options.env ?? processEnv();
+    if (env !== false) setEnvDefaults(env, auth);
+    instance = instanceFor(auth);
+  }
   return (req, res) => {
-    void answer(req, res, config, maxBodyBytes).catch(() => fail(res));
+    void answer(req, res, instance, maxBodyBytes).catch(() => fail(res));
   };
 }
 
-async function answer(req: IncomingMessage, res: ServerResponse, config: AuthConfig, maxBodyBytes: number): Promise<void> {
+function isInstance(value: AuthInstance | AuthConfig): value is AuthInstance {
+  return typeof (value as Partial<AuthInstance>).handler === "function" && typeof (value as Partial<AuthInstance>).api === "object";
+}
+
+async function answer(req: IncomingMessage, res: ServerResponse, auth: AuthInstance, maxBodyBytes: number): Promise<void> {
   const url = requestUrl(req);
   if (url === undefined) return sendPlain(res, 400, "Bad request: the Host header or the request target is malformed.");
   let body: Uint8Array<ArrayBuffer> | undefined;
@@ -81,7 +93,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, config: AuthCon
     throw error;
   }
   const request = new Request(url, { method: req.method, headers: requestHeaders(req), body });
-  const response = await Auth(request, config, { clientAddress: req.socket.remoteAddress });
+  const response = await auth.handler(request, { clientAddress: req.socket.remoteAddress });
   await sendResponse(res, response);
 }
 

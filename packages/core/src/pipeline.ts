@@ -1,26 +1,48 @@
 /**
- * How a request flows, shared by `Auth()` and the in-process API (`integration.ts`):
+ * The one path every request takes, whether it came over HTTP (`auth.handler`, `Auth()`) or from the
+ * app's code in process (`auth.api`):
  *
- * 1. the configuration, resolved once per object (`resolve.ts`): a configuration error stops here;
- * 2. the parsed request (`http/request.ts`): a path or method authlib does not answer is `UnknownAction`;
- * 3. the origin (`http/origin.ts`): a host the trusted-host list refuses is `UntrustedHost`;
+ * 1. the configuration, resolved once per instance (`resolve.ts`): a configuration error stops here;
+ * 2. the parsed request (`http/request.ts` for HTTP; `api.ts` builds it for an operation): a path or
+ *    method authlib does not answer is `RouteNotFound` / `MethodNotAllowed`;
+ * 3. the origin (`http/origin.ts`, compiled once): a host the trusted-host list refuses is `UntrustedHost`;
  * 4. the route (`actions/index.ts`) and the per-request context it declares it needs
  *    (`http/request-context.ts`): CSRF state, callback URL;
  * 5. the action, which returns a result or throws; a thrown error carries the cookies it must still set
- *    (`http/error-response.ts`).
+ *    (`http/error-response.ts`), and its answer is chosen by its type there.
  *
  * @module pipeline
  */
 import { routeOf } from "./actions/index.js";
 import { type AuthError, RateLimited } from "./errors.js";
-import { asAuthError } from "./http/error-response.js";
-import { resolveOrigin } from "./http/origin.js";
+import type { Cookie } from "./http/cookies.js";
+import { asAuthError, CONFIGURATION_MESSAGE, errorResult, refusalOf } from "./http/error-response.js";
+import { parseRequest } from "./http/request.js";
 import { requestContext } from "./http/request-context.js";
+import { type AuthAnswer, jsonErrorAnswer, toAnswer } from "./http/response.js";
 import type { RequestInternal, ResponseInternal } from "./internal-types.js";
+import { loadPages } from "./pages/lazy.js";
+import { pageHeaders } from "./pages/security-headers.js";
 import type { ResolvedAuth } from "./resolve.js";
+import type { Session } from "./types.js";
 
 /** A configuration that passed the start-up check. */
 export type UsableAuth = ResolvedAuth & { options: NonNullable<ResolvedAuth["options"]> };
+
+const CONFIGURATION_REFUSAL = { status: 500, type: "Configuration", message: CONFIGURATION_MESSAGE };
+
+/** Pages a browser navigates to: a refusal there is shown as the error page. */
+const pageActions = new Set(["signin", "signout", "error", "verify-request"]);
+
+/** What an integration knows about a request besides the `Request` itself. */
+export interface AuthRequestOptions {
+  /**
+   * The address of the connection the request came on (Node's `socket.remoteAddress`, Qwik's
+   * `clientConn.ip`, …): the per-client rate limits count by it (see `rateLimit.clientAddress`). Without
+   * it, per-client limits are skipped; per-account and per-mailbox limits still apply.
+   */
+  clientAddress?: string;
+}
 
 /** The resolved configuration when usable; throws its (already logged) configuration error otherwise. */
 export function usable(resolved: ResolvedAuth): UsableAuth {
@@ -28,32 +50,141 @@ export function usable(resolved: ResolvedAuth): UsableAuth {
   return resolved as UsableAuth;
 }
 
-/** The app's origin for this request; throws `UntrustedHost` for a host the trusted-host list refuses. */
-export function originOf(resolved: ResolvedAuth, request: RequestInternal): string {
-  return resolveOrigin(request, resolved.config, request.url);
+/** The app's origin for `request`; throws `UntrustedHost` (logged) for a host the trusted-host list refuses. */
+function originOf(resolved: UsableAuth, request: RequestInternal): string {
+  try {
+    return resolved.origin(request, request.url);
+  } catch (error) {
+    // Logged for the operator; no answer names the host, so a forged one is never reflected.
+    resolved.logger.error(error as Error);
+    throw error;
+  }
 }
 
 /**
- * Runs the route of `request` from `origin`. Returns its result, with the cookies of the request context
- * first; throws the action's error as an `AuthError`, logged (`RateLimited` as the `rate-limited` warning).
+ * Runs the route of `request`: its origin, its context, its action. Returns the action's result with the
+ * cookies of the request context first; throws an `AuthError`, logged (`RateLimited` as the
+ * `rate-limited` warning: a refusal by a limit is expected traffic, and names no identifier).
  */
-export async function runRoute(resolved: UsableAuth, request: RequestInternal, origin: string): Promise<ResponseInternal> {
-  const route = routeOf(request);
+export async function perform(resolved: UsableAuth, request: RequestInternal): Promise<ResponseInternal> {
+  const origin = originOf(resolved, request);
   try {
-    const { options, cookies } = await requestContext(resolved, request, route.needs, origin);
-    // Integrations that protect POSTs themselves skip the check on purpose; warn (once per
-    // configuration) only when a client asks for a token that cannot exist.
-    if (options.skipCSRFCheck && request.action === "csrf" && !resolved.warnedCsrfDisabled) {
-      resolved.warnedCsrfDisabled = true;
-      options.logger.warn("csrf-disabled");
-    }
-    const response = await route.handler(options, request);
-    return { ...response, cookies: [...cookies, ...(response.cookies ?? [])] };
+    return await runRoute(resolved, request, origin);
   } catch (error) {
     const authError: AuthError = asAuthError(error);
-    // A refusal by a rate limit is expected traffic, not a failure: a warning (no identifier in it).
     if (authError instanceof RateLimited) resolved.logger.warn("rate-limited");
     else resolved.logger.error(authError);
     throw authError;
   }
+}
+
+async function runRoute(resolved: UsableAuth, request: RequestInternal, origin: string): Promise<ResponseInternal> {
+  const route = routeOf(request);
+  const { options, cookies } = await requestContext(resolved, request, route.needs, origin);
+  // Integrations that protect POSTs themselves skip the check on purpose; warn (once per instance)
+  // only when a client asks for a token that cannot exist.
+  if (options.skipCSRFCheck && request.action === "csrf" && !options.warned.has("csrf-disabled")) {
+    options.warned.add("csrf-disabled");
+    options.logger.warn("csrf-disabled");
+  }
+  const response = await route.handler(options, request);
+  return { ...response, cookies: [...cookies, ...(response.cookies ?? [])] };
+}
+
+/**
+ * The session of `request` (a parsed `GET <basePath>/session`), read through the session strategy, and
+ * the cookies to set (a refreshed or cleared session cookie). Runs the `session` (and, for JWT sessions,
+ * `jwt`) callback, never the `redirect` callback. Throws (logged) `UntrustedHost`, or the
+ * adapter's failure; an unreadable session is `null`, not an error.
+ */
+export async function readSession(resolved: UsableAuth, request: RequestInternal): Promise<{ session: Session | null; cookies: Cookie[] }> {
+  const origin = originOf(resolved, request);
+  try {
+    const { options } = await requestContext(resolved, request, {}, origin);
+    const { session, cookies } = await options.sessionStrategy.read(options, request);
+    return { session: session && typeof session === "object" ? session : null, cookies };
+  } catch (error) {
+    const authError = asAuthError(error);
+    resolved.logger.error(authError);
+    throw authError;
+  }
+}
+
+/**
+ * What the HTTP surface answers to `request`, as data. Never throws: bad input gets a 4xx or the error
+ * page, a configuration error a generic 500 whose details went to the server log only.
+ */
+export async function answer(resolved: ResolvedAuth, request: Request, options: AuthRequestOptions = {}): Promise<AuthAnswer> {
+  let parsed: RequestInternal;
+  try {
+    parsed = await parseRequest(request, resolved.basePath, options.clientAddress);
+  } catch (error) {
+    const refused = asAuthError(error);
+    resolved.logger.debug(`Refused request: ${refused.type}`);
+    const { status, type, message } = refusalOf(refused);
+    return jsonErrorAnswer(status, type, message);
+  }
+  // Logged once, when the configuration was resolved.
+  // A configuration error is the operator's whatever its type: a 500 that names no detail.
+  if (resolved.error || !resolved.options) return refusal(parsed, resolved, CONFIGURATION_REFUSAL);
+  const ready = resolved as UsableAuth;
+
+  let origin: string;
+  try {
+    origin = originOf(ready, parsed);
+  } catch (error) {
+    return refusal(parsed, resolved, refusalOf(asAuthError(error)));
+  }
+
+  const returnRedirectAsJson = request.headers.has("x-auth-return-redirect");
+  try {
+    return toAnswer(await perform(ready, parsed), returnRedirectAsJson);
+  } catch (error) {
+    try {
+      const where = { origin, basePath: resolved.basePath, pages: resolved.config.pages ?? {} };
+      return toAnswer(errorResult(asAuthError(error), parsed, where), returnRedirectAsJson);
+    } catch (secondary) {
+      // Last resort: never let an exception escape to the framework.
+      resolved.logger.error(secondary as Error);
+      return jsonErrorAnswer(500, "Configuration", CONFIGURATION_MESSAGE);
+    }
+  }
+}
+
+/**
+ * A request refused before any action runs (a configuration error, an untrusted host): the error page for
+ * a page a browser navigates to, JSON for the rest, with the status of the error's type. Links are
+ * relative: the request's host is unknown or not to be believed here.
+ */
+async function refusal(parsed: RequestInternal, resolved: ResolvedAuth, refused: ReturnType<typeof refusalOf>): Promise<AuthAnswer> {
+  const { status, type, message } = refused;
+  if (parsed.method === "GET" && pageActions.has(parsed.action)) {
+    const { renderErrorPage } = await loadPages();
+    const page = renderErrorPage({
+      error: "Configuration",
+      signinUrl: `${resolved.basePath}/signin`,
+      homeUrl: "/",
+      theme: resolved.config.theme ?? {},
+    });
+    return { status, headers: await pageHeaders(page.html), cookies: [], body: page.html };
+  }
+  return jsonErrorAnswer(status, type, message);
+}
+
+/**
+ * Where the HTTP surface would send the browser after `error` (the sign-in page for sign-in errors, the
+ * error page otherwise, with `?error=<type>` and `&code=` for `CredentialsSignin`). An absolute URL; on a
+ * host the trusted-host list refuses, on the request's own origin.
+ */
+export function errorRedirect(resolved: ResolvedAuth, error: unknown, request: Request): string {
+  const url = new URL(request.url);
+  let origin = url.origin;
+  try {
+    origin = resolved.origin(request, url);
+  } catch {
+    // A refused host (or a configuration error): the request's own origin, which the integration turns into a path.
+  }
+  const where = { origin, basePath: resolved.basePath, pages: resolved.config.pages ?? {} };
+  const result = errorResult(asAuthError(error), { action: "signin", method: "POST" }, where);
+  return result.redirect ?? new URL(`${resolved.basePath}/error?error=Configuration`, origin).href;
 }

@@ -1,21 +1,15 @@
 /**
- * The configuration, resolved once per configuration object.
+ * The configuration, resolved once per instance (`createAuth`, or the instance `Auth()` keeps per
+ * configuration object).
  *
- * Everything that depends only on the `AuthConfig` object is computed the first time `Auth()`,
- * `getSession()`, `runAuthAction()` or `readSession()` sees that object, and kept in a `WeakMap` keyed by
- * it: the providers (presets called once), the cookie options for both values of the secure flag, the
- * callbacks, the wrapped events and adapter, the session strategy, the start-up check with the adapter's
- * typed capabilities, and the origin settings. The per-request part (`http/request-context.ts`) only
- * adds what depends on the request.
- *
- * The object's top-level fields are compared on every request, so replacing one (`config.callbacks = …`)
- * resolves it again; a change inside a field (`config.providers.push(…)`) is not seen. An
- * integration that builds the configuration per request gets the caching by returning the same object
- * each time (a module-level constant, or one object per set of env values it reads); a fresh object per
- * request is resolved per request, as before, and its start-up warnings repeat.
+ * Everything that depends only on the `AuthConfig` is computed here: the providers (presets called once),
+ * the cookie options for both values of the secure flag, the callbacks, the wrapped events and adapter,
+ * the session strategy, the start-up check with the adapter's typed capabilities, the origin rule
+ * (canonical URL parsed, trusted-host patterns compiled) and the set of warnings said. The per-request
+ * part (`http/request-context.ts`) only adds what depends on the request.
  *
  * Warnings about the configuration (`debug-enabled`, `experimental-webauthn`, `trust-host-unrestricted`)
- * and a configuration error are logged when the object is resolved, so once per configuration object.
+ * and a configuration error are logged when it is resolved, so once per instance.
  *
  * @module resolve
  */
@@ -24,7 +18,7 @@ import { normaliseBasePath, resolveCallbacks, resolveSessionOptions, wrapAdapter
 import { processEnv, readEnv } from "./env.js";
 import { AuthError } from "./errors.js";
 import { resolveCookies } from "./http/cookies.js";
-import { shouldWarnUnrestrictedTrustHost } from "./http/origin.js";
+import { compileOriginPolicy, type OriginPolicy, shouldWarnUnrestrictedTrustHost } from "./http/origin.js";
 import type { ConfigOptions } from "./internal-types.js";
 import { decode, encode } from "./jwt.js";
 import { createLogger } from "./logger.js";
@@ -49,55 +43,18 @@ export interface ResolvedAuth {
   cookies: (secure: boolean) => CookiesOptions;
   /** The redirect proxy's allowed origins for a request from `origin`. */
   redirectProxyAllowedOrigins: (origin: string) => string[];
-  /** Set when `csrf-disabled` was logged for this configuration. */
-  warnedCsrfDisabled: boolean;
-}
-
-/** A resolution, and the top-level values of the configuration it was made from. */
-interface CacheEntry {
-  result: ResolvedAuth;
-  values: unknown[];
-  keys: string[];
-}
-
-const resolved = new WeakMap<AuthConfig, CacheEntry>();
-
-function fieldOf(config: AuthConfig, key: string): unknown {
-  return (config as unknown as Record<string, unknown>)[key];
-}
-
-/** True when no top-level field of `config` was added, removed or replaced since `entry` was made. */
-function unchanged(config: AuthConfig, entry: CacheEntry): boolean {
-  const keys = Object.keys(config);
-  if (keys.length !== entry.keys.length) return false;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    if (key !== entry.keys[i] || fieldOf(config, key) !== entry.values[i]) return false;
-  }
-  return true;
+  /** The app's origin for a request (`http/origin.ts`), compiled once. */
+  origin: OriginPolicy;
 }
 
 /**
- * The resolved configuration of `config`, computed on first use and cached per object. Never throws: a
- * configuration that cannot be read is a resolved configuration with `error`.
- *
- * Replacing a top-level field of the object (`config.callbacks = …`) is noticed (a cheap comparison of
- * the top-level values per request) and resolves it again; changes inside a field (`config.providers.push`)
- * are not.
+ * The configuration resolved, once, for one instance (`instance.ts`). Never throws: a configuration that
+ * cannot be read is a resolved configuration with `error` (logged here, so once per instance).
  */
-export function resolveAuth(config: AuthConfig): ResolvedAuth {
-  const cached = resolved.get(config);
-  if (cached && unchanged(config, cached)) return cached.result;
-  const keys = Object.keys(config);
-  const result = resolveUncached(config);
-  resolved.set(config, { result, keys, values: keys.map((key) => fieldOf(config, key)) });
-  return result;
-}
-
-function resolveUncached(config: AuthConfig): ResolvedAuth {
+export function resolveConfig(config: AuthConfig): ResolvedAuth {
   const logger = createLogger(config);
   const basePath = normaliseBasePath(config.basePath);
-  const base = { config, logger, basePath, warnedCsrfDisabled: false };
+  const base = { config, logger, basePath, origin: refuseOrigin };
   if (config.debug) logger.warn("debug-enabled");
   let providers: ProviderConfig[];
   let check: StartupCheck;
@@ -121,6 +78,7 @@ function resolveUncached(config: AuthConfig): ResolvedAuth {
       pages: config.pages ?? {},
       theme: { colorScheme: "auto", ...config.theme },
       logger,
+      warned: new Set(),
       skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
       redirectProxyUrl: config.redirectProxyUrl,
       experimental: config.experimental ?? {},
@@ -148,6 +106,7 @@ function resolveUncached(config: AuthConfig): ResolvedAuth {
   const configured = config.redirectProxyAllowedOrigins;
   return {
     ...base,
+    origin: compileOriginPolicy(config),
     options,
     providers,
     cookies: (isSecure) => (isSecure ? secure : plain),
@@ -159,6 +118,11 @@ function resolveUncached(config: AuthConfig): ResolvedAuth {
 function warnAboutConfig(config: AuthConfig, providers: ProviderConfig[], logger: LoggerInstance): void {
   if (config.experimental?.enableWebAuthn && providers.some((p) => p.type === "webauthn")) logger.warn("experimental-webauthn");
   if (shouldWarnUnrestrictedTrustHost(config, readEnv(processEnv(), "NODE_ENV"))) logger.warn("trust-host-unrestricted");
+}
+
+/** The origin rule of a configuration with an error: never asked (the error answers every request). */
+function refuseOrigin(): never {
+  throw new AuthError("The configuration has an error: no origin can be resolved.");
 }
 
 function freezeCookies(cookies: CookiesOptions): CookiesOptions {

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Auth } from "../src/auth.js";
+import { Auth, getSession } from "../src/auth.js";
 import { CredentialsSignin } from "../src/errors.js";
-import { getSession } from "../src/get-session.js";
 import { decode, encode } from "../src/jwt.js";
 import Credentials from "../src/providers/credentials.js";
 import { skipCSRFCheck } from "../src/symbols.js";

@@ -8,21 +8,27 @@ import { once } from "node:events";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { AuthRequestOptions } from "../src/auth.js";
 import { toNodeHandler } from "../src/node.js";
+import type { AuthRequestOptions } from "../src/pipeline.js";
 import Credentials from "../src/providers/credentials.js";
 import type { AuthConfig } from "../src/types.js";
 import { CookieJar } from "./helpers/auth-client.js";
 
-/** The third argument of every `Auth()` call: the real `Auth()` runs, its options are recorded. */
+/** The options of every `handler` call of the configuration's instance: the real handler runs, its options are recorded. */
 const seenOptions: Array<AuthRequestOptions | undefined> = [];
 vi.mock("../src/auth.js", async (importOriginal) => {
   const real = await importOriginal<typeof import("../src/auth.js")>();
   return {
     ...real,
-    Auth: (request: Request, config: AuthConfig, options?: AuthRequestOptions) => {
-      seenOptions.push(options);
-      return real.Auth(request, config, options);
+    instanceFor: (config: AuthConfig) => {
+      const instance = real.instanceFor(config);
+      return {
+        ...instance,
+        handler: (request: Request, options?: AuthRequestOptions) => {
+          seenOptions.push(options);
+          return instance.handler(request, options);
+        },
+      };
     },
   };
 });

@@ -8,11 +8,12 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from "../src/adapters.js";
+import { instanceFor } from "../src/auth.js";
+import { resolvedConfigOf } from "../src/instance.js";
 import type { InternalOptions, RequestInternal } from "../src/internal-types.js";
 import { decode, encode, type JWT } from "../src/jwt.js";
 import Credentials from "../src/providers/credentials.js";
 import type { OAuthConfig, TokenSet } from "../src/providers/types.js";
-import { resolveAuth } from "../src/resolve.js";
 import { databaseSessionStrategy } from "../src/session/database.js";
 import { copyJson, nestsDeeperThan, sameJson } from "../src/session/json-shape.js";
 import { jwtSessionStrategy } from "../src/session/jwt.js";
@@ -1427,6 +1428,9 @@ describe("the decoded-token cache", () => {
 // ---------------------------------------------------------------------------------------------------------
 // The strategies called directly: what no HTTP route reaches with a credentials sign-in
 // ---------------------------------------------------------------------------------------------------------
+
+/** The resolved configuration of the instance `Auth()` keeps for `config`. */
+const resolveAuth = (config: AuthConfig) => resolvedConfigOf(instanceFor(config));
 
 /** The options `Auth()` would build for `config` (http), and a request carrying `cookies`. */
 function direct(config: AuthConfig) {

@@ -22,6 +22,7 @@ export function oauthContext(
     cookies: options.cookies,
     requestCookies: request.cookies,
     logger: options.logger,
+    warned: options.warned,
     redirectProxyUrl: provider.redirectProxyUrl ?? options.redirectProxyUrl,
     requestOrigin: options.origin,
     redirectProxyAllowedOrigins: options.redirectProxyAllowedOrigins,

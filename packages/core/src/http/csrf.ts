@@ -61,7 +61,7 @@ export async function resolveCsrf(
 }
 
 /** True when the browser says the request came from another site. */
-function isCrossSite(request: RequestInternal, ownOrigin: string): boolean {
+export function isCrossSite(request: Pick<RequestInternal, "headers">, ownOrigin: string): boolean {
   const site = request.headers.get("sec-fetch-site");
   if (site === "cross-site") return true;
   const origin = request.headers.get("origin");

@@ -6,18 +6,18 @@
  * attaches it to the error with {@link withFailureCookies}; the answer carries it, and an integration
  * calling the in-process API reads it with {@link failureCookies}.
  *
- * The policy:
- * - `RateLimited` on a route fetch clients call (`POST /session`, `GET /webauthn-options`): 429 with
- *   `Retry-After` (seconds) when the limit knows when it ends;
- * - `POST /session` (a session update): 413 for too much data, 400 for any other bad input, body `null`;
- * - `UnknownAction`: 400 JSON;
+ * The policy, keyed by the error's `type` (never its message), in two tables:
+ * - routes fetch clients call (`POST /session`, `GET /webauthn-options`): `RateLimited` is 429 with
+ *   `Retry-After` (seconds) when the limit knows when it ends; a session update answers 413 for too much
+ *   data and 400 for any other bad input, body `null`;
+ * - JSON answers: `UnknownAction` 400, `RouteNotFound` 404, `MethodNotAllowed` 405, `UntrustedHost` 400;
  * - every other error: a redirect to the sign-in page (sign-in errors) or the error page, with
  *   `?error=<type>` (and `&code=` for `CredentialsSignin`). Types that are not client-safe show as
  *   `Configuration`: their details go to the server log only.
  *
  * @module http/error-response
  */
-import { AuthError, CredentialsSignin, isClientSafeError, RateLimited, SessionDataTooLarge, UnknownAction } from "../errors.js";
+import { AuthError, CredentialsSignin, type ErrorType, isClientSafeError, RateLimited } from "../errors.js";
 import type { AuthAction, ResponseInternal } from "../internal-types.js";
 import type { PagesOptions } from "../types.js";
 import type { Cookie } from "./cookies.js";
@@ -47,6 +47,48 @@ export function asAuthError(error: unknown): AuthError {
   return error instanceof AuthError ? error : new AuthError("Unexpected error.", { cause: error as Error });
 }
 
+/**
+ * The answer of each error type that is not a page: JSON with `status`, the type shown as `shownAs`
+ * (default: the type itself) and the message `message` (default: the error's own). Every type not listed
+ * here leads to a page: the sign-in page for sign-in errors (`kind: "signIn"`), the error page otherwise.
+ */
+interface JsonErrorRule {
+  status: number;
+  shownAs?: ErrorType;
+  message?: string;
+}
+
+/** The one table of non-page answers, keyed by error type. */
+const jsonAnswers: Partial<Record<ErrorType, JsonErrorRule>> = {
+  UnknownAction: { status: 400 },
+  RouteNotFound: { status: 404, shownAs: "UnknownAction", message: "Not found." },
+  MethodNotAllowed: { status: 405, shownAs: "UnknownAction" },
+  UntrustedHost: { status: 400, message: "This host is not trusted." },
+};
+
+/**
+ * Routes that scripts call with `fetch`: an error there is a status, never a page. `statuses` maps a type
+ * to its status; any other type gets `otherwise` (`undefined`: the general policy applies).
+ */
+const fetchRouteAnswers: Record<string, { statuses: Partial<Record<ErrorType, number>>; otherwise?: number }> = {
+  "POST session": { statuses: { RateLimited: 429, SessionDataTooLarge: 413 }, otherwise: 400 },
+  "GET webauthn-options": { statuses: { RateLimited: 429 } },
+};
+
+/** What the client is told when the error's details are the operator's only. */
+export const CONFIGURATION_MESSAGE = "There is a problem with the server configuration. Check the server logs for more information.";
+
+/**
+ * The JSON answer of an error refused before any route ran (a path or method authlib does not answer,
+ * an untrusted host, a configuration error): its table entry, or a 500 `Configuration` for a type that
+ * is not the client's to see.
+ */
+export function refusalOf(error: AuthError): { status: number; type: string; message: string } {
+  const rule = jsonAnswers[error.type];
+  if (rule) return { status: rule.status, type: rule.shownAs ?? error.type, message: rule.message ?? error.message };
+  return { status: 500, type: "Configuration", message: CONFIGURATION_MESSAGE };
+}
+
 /** Where the error pages are, for {@link errorResult}. */
 export interface ErrorPages {
   /** The app's origin: the pages are resolved against it. */
@@ -58,17 +100,21 @@ export interface ErrorPages {
 /** The answer to a failed request (see the module comment). The caller logs the error. */
 export function errorResult(error: AuthError, request: { action: AuthAction; method: string }, where: ErrorPages): ResponseInternal {
   const cookies = failureCookies(error);
-  const update = request.action === "session" && request.method === "POST";
-  // Routes that scripts call with fetch: a refusal there is a 429, not a page.
-  if (error instanceof RateLimited && (update || request.action === "webauthn-options")) {
-    const headers: Record<string, string> = error.retryAfter ? { "Retry-After": `${error.retryAfter}` } : {};
-    return { status: 429, headers, body: update ? null : { error: error.type }, cookies };
+  const fetchRoute = fetchRouteAnswers[`${request.method} ${request.action}`];
+  if (fetchRoute) {
+    const status = fetchRoute.statuses[error.type] ?? fetchRoute.otherwise;
+    if (status !== undefined) {
+      // A session update answers `null`; other fetch routes name the error.
+      const answer: ResponseInternal = { status, body: request.action === "session" ? null : { error: error.type }, cookies };
+      if (error instanceof RateLimited) answer.headers = error.retryAfter ? { "Retry-After": `${error.retryAfter}` } : {};
+      return answer;
+    }
   }
-  if (update) {
-    // Bad input to an update is the client's: 413 for too much data, 400 for everything else.
-    return { status: error instanceof SessionDataTooLarge ? 413 : 400, body: null, cookies };
+  const rule = jsonAnswers[error.type];
+  if (rule) {
+    const { status, type, message } = refusalOf(error);
+    return { status, body: { error: type, message }, cookies };
   }
-  if (error instanceof UnknownAction) return { status: 400, body: { error: "UnknownAction", message: error.message }, cookies };
 
   const type = isClientSafeError(error) ? error.type : "Configuration";
   const page =

@@ -90,25 +90,16 @@ function hostMatches(url: URL, pattern: HostPattern): boolean {
   return port === (pattern.port ?? defaultPorts[url.protocol]);
 }
 
-/**
- * Compiled patterns by source. Patterns come from the configuration (validated by the start-up check),
- * never from a request, so this holds as many entries as the configurations have patterns; it saves
- * compiling the trusted-host list again on every request.
- */
-const compiledHosts = new Map<string, HostPattern>();
-
-function compiledHost(pattern: string): HostPattern {
-  let compiled = compiledHosts.get(pattern);
-  if (!compiled) {
-    compiled = compileHostPattern(pattern);
-    compiledHosts.set(pattern, compiled);
-  }
-  return compiled;
+/** True when `url`'s host matches one of the host `patterns` (compiled for this call). */
+export function isTrustedHost(url: URL, patterns: readonly string[]): boolean {
+  return matchesAny(
+    url,
+    patterns.map((p) => compileHostPattern(p)),
+  );
 }
 
-/** True when the host of `url` matches one of the host patterns (already validated). */
-export function isTrustedHost(url: URL, patterns: readonly string[]): boolean {
-  return patterns.some((p) => hostMatches(url, compiledHost(p)));
+function matchesAny(url: URL, patterns: readonly HostPattern[]): boolean {
+  return patterns.some((p) => hostMatches(url, p));
 }
 
 /** An origin pattern: `https://` or `http://`, then a host pattern. A trailing `/` is allowed, nothing else. */
@@ -210,7 +201,7 @@ function unrestrictedOrigin(request: Pick<Request, "headers">, url: URL): string
 }
 
 /** Mode 2: one unambiguous, trusted host and protocol, or `UntrustedHost`. */
-function listedOrigin(request: Pick<Request, "headers">, url: URL, trustedHosts: readonly string[]): string {
+function listedOrigin(request: Pick<Request, "headers">, url: URL, trustedHosts: readonly HostPattern[]): string {
   const hosts = headerValues(request, "x-forwarded-host") ?? headerValues(request, "host") ?? [url.host];
   const protos = (headerValues(request, "x-forwarded-proto") ?? [url.protocol.slice(0, -1)]).map((p) => p.toLowerCase());
   const refuse = (why: string) =>
@@ -221,35 +212,41 @@ function listedOrigin(request: Pick<Request, "headers">, url: URL, trustedHosts:
   }
   const origin = parseOrigin(protos[0] as string, hosts[0] as string);
   if (!origin) throw refuse("its host or protocol header is malformed");
-  if (!isTrustedHost(origin, trustedHosts)) throw refuse(`its host ${JSON.stringify(origin.host)} is not a trusted host`);
+  if (!matchesAny(origin, trustedHosts)) throw refuse(`its host ${JSON.stringify(origin.host)} is not a trusted host`);
   return origin.origin;
 }
 
-/** Canonical URLs already checked (an app has one or a few): the URL is not parsed again per request. */
-const canonicalOrigins = new Map<string, string>();
+/**
+ * The app's origin for one request: `url` is the request's URL, parsed once by the caller; only the
+ * request's headers are read.
+ */
+export type OriginPolicy = (request: Pick<Request, "headers">, url: URL) => string;
 
-/** {@link canonicalOrigin}, remembered per URL string (only valid URLs; at most 16 kept). */
-function canonicalOriginOnce(url: string): string {
-  let origin = canonicalOrigins.get(url);
-  if (origin === undefined) {
-    origin = canonicalOrigin(url);
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, when the memo is emptied changes only how much it remembers, never an answer
-    if (canonicalOrigins.size >= 16) canonicalOrigins.clear();
-    canonicalOrigins.set(url, origin);
+/**
+ * The origin rule of a configuration, compiled once (the canonical URL parsed, the trusted-host patterns
+ * compiled): the instance keeps it, so no request parses or compiles them again. Throws
+ * `InvalidOriginConfig` for a malformed `config.url` or pattern (the start-up check reports those first).
+ * The rule it returns throws `UntrustedHost` when a trusted-host list is set and the request's effective
+ * host is not on it (or its headers are ambiguous).
+ */
+export function compileOriginPolicy(config: OriginConfig): OriginPolicy {
+  if (config.url !== undefined) {
+    const canonical = canonicalOrigin(config.url);
+    return () => canonical;
   }
-  return origin;
+  if (config.trustedHosts && config.trustedHosts.length > 0) {
+    const patterns = config.trustedHosts.map((p) => compileHostPattern(p));
+    return (request, url) => listedOrigin(request, url, patterns);
+  }
+  return config.trustHost ? unrestrictedOrigin : (_request, url) => url.origin;
 }
 
 /**
- * The origin (`scheme://host[:port]`) of the app for this request, per the module's rules. Throws
- * `UntrustedHost` when a trusted-host list is set and the request's effective host is not on it (or its
- * headers are ambiguous), and `InvalidOriginConfig` for a malformed `config.url` (which the start-up check
- * reports first). `url` is the request's URL, parsed once by the caller; only the request's headers are read.
+ * The origin (`scheme://host[:port]`) of the app for this request, per the module's rules (see
+ * {@link compileOriginPolicy}, which the instance uses; this compiles the rule for one call).
  */
 export function resolveOrigin(request: Pick<Request, "headers">, config: OriginConfig, url: URL): string {
-  if (config.url !== undefined) return canonicalOriginOnce(config.url);
-  if (config.trustedHosts && config.trustedHosts.length > 0) return listedOrigin(request, url, config.trustedHosts);
-  return config.trustHost ? unrestrictedOrigin(request, url) : url.origin;
+  return compileOriginPolicy(config)(request, url);
 }
 
 /**

@@ -1,9 +1,9 @@
 /**
  * Turns a Web `Request` into the parsed request the actions work on. Malformed input is an
- * `UnknownAction` (bad path or method) or an empty body, never an exception escaping `Auth()`.
+ * `RouteNotFound` / `MethodNotAllowed` (bad path or method) or an empty body, never an exception escaping `Auth()`.
  */
 import { parse as parseCookies } from "cookie";
-import { UnknownAction } from "../errors.js";
+import { MethodNotAllowed, RouteNotFound, UnknownAction } from "../errors.js";
 import type { AuthAction, RequestInternal } from "../internal-types.js";
 import { readAtMost } from "./read-stream.js";
 
@@ -24,21 +24,21 @@ const actionsWithProvider: ReadonlySet<string> = new Set<AuthAction>(["signin", 
 /** Bodies larger than this are not parsed (a sign-in form is a few hundred bytes). */
 const MAX_BODY_BYTES = 64 * 1024;
 
-/** Splits `<basePath>/<action>[/<providerId>]`; throws `UnknownAction` for anything else. */
+/** Splits `<basePath>/<action>[/<providerId>]`; throws `RouteNotFound` for anything else. */
 export function parseActionAndProvider(pathname: string, basePath: string): { action: AuthAction; providerId?: string } {
   const base = basePath.replace(/\/+$/, "");
-  if (!(pathname === base || pathname.startsWith(`${base}/`))) throw new UnknownAction(`Not under the base path: ${pathname}`);
+  if (!(pathname === base || pathname.startsWith(`${base}/`))) throw new RouteNotFound(`Not under the base path: ${pathname}`);
   const segments = pathname.slice(base.length).split("/").filter(Boolean);
   const [action, providerId, ...rest] = segments;
   if (!action || !actions.has(action) || rest.length > 0 || (providerId !== undefined && !actionsWithProvider.has(action))) {
-    throw new UnknownAction(`Cannot parse action at ${pathname}`);
+    throw new RouteNotFound(`Cannot parse action at ${pathname}`);
   }
   let decodedProvider: string | undefined;
   if (providerId !== undefined) {
     try {
       decodedProvider = decodeURIComponent(providerId);
     } catch {
-      throw new UnknownAction(`Cannot parse provider id at ${pathname}`);
+      throw new RouteNotFound(`Cannot parse provider id at ${pathname}`);
     }
   }
   return { action: action as AuthAction, providerId: decodedProvider };
@@ -46,7 +46,7 @@ export function parseActionAndProvider(pathname: string, basePath: string): { ac
 
 /**
  * Parses the request, which came on a connection from `connectionAddress` (when the integration knows
- * it). Throws `UnknownAction` for a path or method authlib does not answer.
+ * it). Throws `RouteNotFound` for a path, `MethodNotAllowed` for a method authlib does not answer.
  */
 export async function parseRequest(request: Request, basePath: string, connectionAddress?: string): Promise<RequestInternal> {
   const method = request.method.toUpperCase();
@@ -110,7 +110,7 @@ export interface AuthRequestParts {
 export async function parseRequestParts(parts: AuthRequestParts, basePath: string): Promise<RequestInternal> {
   const method = (parts.method ?? "GET").toUpperCase();
   // Checked before a Request is made from it: the constructor throws on some methods (CONNECT, TRACE).
-  if (method !== "GET" && method !== "POST") throw new UnknownAction(`Method not allowed: ${method}`);
+  if (method !== "GET" && method !== "POST") throw new MethodNotAllowed(`Method not allowed: ${method}`);
   let request: Request;
   try {
     request = new Request(parts.url, { method, headers: parts.headers });
@@ -130,7 +130,7 @@ async function parsed(
   connectionAddress: string | undefined,
 ): Promise<RequestInternal> {
   const url = new URL(request.url);
-  if (method !== "GET" && method !== "POST") throw new UnknownAction(`Method not allowed: ${method}`);
+  if (method !== "GET" && method !== "POST") throw new MethodNotAllowed(`Method not allowed: ${method}`);
   const { action, providerId } = parseActionAndProvider(url.pathname, basePath);
   return {
     request,

@@ -68,7 +68,7 @@ export async function startAuthorization(ctx: OAuthContext, authorizationParams:
   params.set("redirect_uri", flow.redirectUri);
   if (provider.type === "oidc" && !params.get("scope")) params.set("scope", DEFAULT_OIDC_SCOPE);
 
-  const checks = resolveChecks(provider, flow.usesProxy, as, ctx.logger);
+  const checks = resolveChecks(provider, flow.usesProxy, as, ctx.logger, ctx.warned);
   const binding = checkBinding(provider, flow.redirectUri);
   const crossSite: CookieOption["options"] = usesFormPost(provider) ? { sameSite: "none", secure: true } : {};
   const cookies: Cookie[] = [];

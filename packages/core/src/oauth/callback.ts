@@ -58,7 +58,7 @@ export async function finishAuthorization(ctx: OAuthContext, params: URLSearchPa
   }
 
   const server = await resolveServer(provider, "token");
-  const checks = resolveChecks(provider, flow.usesProxy, server.as, ctx.logger);
+  const checks = resolveChecks(provider, flow.usesProxy, server.as, ctx.logger, ctx.warned);
   const binding = checkBinding(provider, flow.redirectUri);
   const client = clientMetadata(provider);
   const options = await conformTokenRequestOptions(

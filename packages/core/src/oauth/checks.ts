@@ -59,9 +59,6 @@ const cookieKeyOf = { pkce: "pkceCodeVerifier", state: "state", nonce: "nonce" }
 /** Display names used in error messages. */
 const labelOf = { pkce: "PKCE code verifier", state: "state", nonce: "nonce" } as const;
 
-/** Provider ids already warned about unverified PKCE: the warning is logged once per provider and process. */
-const warnedPkceUnverified = new Set<string>();
-
 /**
  * The checks a provider runs:
  * - `provider.checks`, default `["pkce", "state"]` for `oauth` and `["pkce", "state", "nonce"]` for
@@ -71,13 +68,15 @@ const warnedPkceUnverified = new Set<string>();
  * - plus `"state"` when PKCE is configured without state and the server's metadata does not list `S256`
  *   in `code_challenge_methods_supported` (also when there is no metadata, i.e. explicit endpoints): a
  *   provider that ignores the verifier would otherwise accept a code from any browser. This is logged
- *   once per provider as the `pkce-unverified` warning.
+ *   once per provider and instance (`warned`, the instance's set of warnings said) as the
+ *   `pkce-unverified` warning.
  */
 export function resolveChecks(
   provider: OAuthConfig,
   usesRedirectProxy: boolean,
   server: Pick<AuthorizationServer, "code_challenge_methods_supported">,
   logger: LoggerInstance,
+  warned: Set<string> = new Set(),
 ): ReadonlySet<CheckName> {
   const configured = provider.checks ?? (provider.type === "oidc" ? ["pkce", "state", "nonce"] : ["pkce", "state"]);
   const checks = new Set<CheckName>(configured.filter((c): c is CheckName => c === "pkce" || c === "state" || c === "nonce"));
@@ -85,8 +84,9 @@ export function resolveChecks(
   const pkceAdvertised = server.code_challenge_methods_supported?.includes("S256") === true;
   if (checks.has("pkce") && !checks.has("state") && !pkceAdvertised) {
     checks.add("state");
-    if (!warnedPkceUnverified.has(provider.id)) {
-      warnedPkceUnverified.add(provider.id);
+    const key = `pkce-unverified:${provider.id}`;
+    if (!warned.has(key)) {
+      warned.add(key);
       logger.warn("pkce-unverified");
       logger.debug("oauth: PKCE not advertised (no S256 in code_challenge_methods_supported), state check added", {
         provider: provider.id,

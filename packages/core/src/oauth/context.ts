@@ -20,6 +20,8 @@ export interface OAuthContext {
   /** The cookies of the incoming request. */
   requestCookies: Record<string, string | undefined>;
   logger: LoggerInstance;
+  /** The warnings this instance has said already (each is said once per instance). */
+  warned?: Set<string>;
   /** `provider.redirectProxyUrl ?? config.redirectProxyUrl`: the proxy's base URL, up to and including its base path. */
   redirectProxyUrl?: string;
   /** Origin of the incoming request, as trusted by the engine (e.g. `https://app.example.com`). */

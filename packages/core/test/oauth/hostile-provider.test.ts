@@ -195,12 +195,14 @@ describe("a provider that ignores PKCE and lists no S256 (login CSRF with a code
     ignorePkce();
     const provider = oauthProvider({ checks: ["pkce"] });
     const logger = recordingLogger();
+    // The instance's set of warnings said, shared by every flow of the instance.
+    const warned = new Set<string>();
     // The attacker signs in at the provider in their own browser and keeps the code.
-    const attacker = await startAuthorization(contextFor(provider, { logger }), {});
+    const attacker = await startAuthorization(contextFor(provider, { logger, warned }), {});
     const attackerState = new URL(attacker.url).searchParams.get("state");
     expect(attackerState).toBeTruthy();
     // The victim's browser started its own sign-in (it holds its own PKCE and state cookies).
-    const victim = await startAuthorization(contextFor(provider, { logger }), {});
+    const victim = await startAuthorization(contextFor(provider, { logger, warned }), {});
     const victimCookies = cookieRecord(victim.cookies);
     expect(Object.keys(victimCookies)).toEqual(["authlib.pkce.code_verifier", "authlib.state"]);
 
@@ -209,12 +211,12 @@ describe("a provider that ignores PKCE and lists no S256 (login CSRF with a code
       new URLSearchParams({ code: "attacker-code", state: attackerState as string }),
       new URLSearchParams({ code: "attacker-code" }),
     ]) {
-      const error = await failure(finishAuthorization(contextFor(provider, { logger, requestCookies: victimCookies }), params));
+      const error = await failure(finishAuthorization(contextFor(provider, { logger, warned, requestCookies: victimCookies }), params));
       expect(error).toBeInstanceOf(OAuthCallbackError);
       expect((error.cause?.err as Error | undefined)?.message).toMatch(/"state"/);
     }
     expect(seen).not.toContain("POST /token");
-    // Warned once (per provider), however many flows.
+    // Warned once (per provider and instance), however many flows.
     expect(logger.lines.filter((line) => line === "warn pkce-unverified")).toHaveLength(1);
   });
 

@@ -48,10 +48,14 @@ describe("checks", () => {
   it("PKCE alone only when the provider lists S256; otherwise state is added, with one warning per provider", () => {
     const logger = recordingLogger();
     const pkceOnly: OAuthConfig = { ...base, id: "pkce-only-unit", checks: ["pkce"] };
-    expect([...resolveChecks(pkceOnly, false, s256, logger)]).toEqual(["pkce"]);
-    expect([...resolveChecks(pkceOnly, false, { code_challenge_methods_supported: ["plain"] }, logger)]).toEqual(["pkce", "state"]);
-    expect([...resolveChecks(pkceOnly, false, {}, logger)]).toEqual(["pkce", "state"]);
+    const warned = new Set<string>();
+    expect([...resolveChecks(pkceOnly, false, s256, logger, warned)]).toEqual(["pkce"]);
+    expect([...resolveChecks(pkceOnly, false, { code_challenge_methods_supported: ["plain"] }, logger, warned)]).toEqual(["pkce", "state"]);
+    expect([...resolveChecks(pkceOnly, false, {}, logger, warned)]).toEqual(["pkce", "state"]);
     expect(logger.lines.filter((line) => line.startsWith("warn"))).toEqual(["warn pkce-unverified"]);
+    // Another instance (its own set) says it again: the state is the instance's, not the process's.
+    resolveChecks(pkceOnly, false, {}, logger, new Set());
+    expect(logger.lines.filter((line) => line.startsWith("warn"))).toHaveLength(2);
   });
 
   it("bind to provider, issuer (or the authorization URL), client and redirect URI", () => {

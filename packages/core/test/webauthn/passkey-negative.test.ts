@@ -7,7 +7,8 @@ import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequest
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Auth } from "../../src/auth.js";
 import { AuthError } from "../../src/errors.js";
-import { failureCookies, runAuthAction } from "../../src/integration.js";
+import { createAuth } from "../../src/instance.js";
+import { failureCookies } from "../../src/integration.js";
 import Passkey, { type PasskeyOptions } from "../../src/providers/passkey.js";
 import type { AuthConfig } from "../../src/types.js";
 import { storedCredentialId } from "../../src/webauthn/encoding.js";
@@ -543,22 +544,26 @@ describe("passkey configuration, page and script", () => {
     expect((await Auth(new Request(`${ORIGIN}/auth/webauthn-script`), without)).status).toBe(400);
   });
 
-  it("through the in-process API a replayed authentication is thrown as an AuthError that still carries the cleared challenge cookie", async () => {
+  it("through auth.api.signIn a passkey signs in, and a replayed authentication is thrown as an AuthError that still carries the cleared challenge cookie", async () => {
     const app = await setup();
     await registerUser(app);
+    const auth = createAuth(app.config);
     const client = app.client();
     const { body } = await getOptions(client, "authenticate");
     const assertion = await app.authenticator.authenticate(body.options);
-    const request = async () => ({
-      url: `${ORIGIN}/auth/callback/passkey`,
-      method: "POST",
-      headers: { cookie: client.jar.header() },
-      body: { action: "authenticate", data: JSON.stringify(assertion), csrfToken: await client.csrf() },
-    });
-    const first = await runAuthAction(await request(), app.config);
+    const cookie = client.jar.header();
+    const signIn = () =>
+      auth.api.signIn(
+        { url: ORIGIN, headers: { cookie } },
+        { providerId: "passkey", action: "authenticate", data: JSON.stringify(assertion) },
+      );
+    const first = await signIn();
     expect(first.cookies.some((c) => c.name === CHALLENGE_COOKIE && c.options.maxAge === 0)).toBe(true);
+    const session = first.cookies.find((c) => c.name.endsWith("session-token") && c.value !== "");
+    const read = await auth.api.getSession({ url: ORIGIN, headers: { cookie: `${session?.name}=${session?.value}` } });
+    expect(read.session?.user).toBeTruthy();
     // The attacker replays the captured response with the captured challenge cookie.
-    const replayed = await runAuthAction(await request(), app.config).catch((e: unknown) => e);
+    const replayed = await signIn().catch((e: unknown) => e);
     expect(replayed).toBeInstanceOf(AuthError);
     expect(failureCookies(replayed).some((c) => c.name === CHALLENGE_COOKIE && c.value === "" && c.options.maxAge === 0)).toBe(true);
   });

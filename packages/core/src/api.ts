@@ -1,0 +1,177 @@
+/**
+ * `auth.api`: the operations of an instance for the app's own server code and for framework
+ * integrations, in process. Each takes the incoming request (or any object with its headers) and its
+ * arguments, runs the same pipeline as the HTTP surface (`pipeline.ts`) and returns data; a failure is
+ * thrown as a typed `AuthError` (logged already), carrying the cookies it must still set
+ * (`failureCookies` of `@authlib/core/integration`). No operation is addressed by a URL path or a
+ * form-field string.
+ *
+ * CSRF: an operation has no form to carry a token, because the app's own code calls it. It is refused
+ * (`MissingCSRF`) when the browser says the request came from another site (`Sec-Fetch-Site:
+ * cross-site`, or an `Origin` that is not the app's), so calling it from a route that a cross-site form
+ * can reach does not make that route a CSRF hole.
+ *
+ * @module api
+ */
+import { InvalidProvider, UnknownAction } from "./errors.js";
+import type { Cookie } from "./http/cookies.js";
+import { requestCookies } from "./http/request.js";
+import type { AuthAction, RequestInternal } from "./internal-types.js";
+import { perform, readSession, type UsableAuth } from "./pipeline.js";
+import type { Session } from "./types.js";
+
+/**
+ * The request an operation is made for: the `Request` itself, or its headers (the `Cookie` header carries
+ * the session; `Origin`, `Sec-Fetch-Site`, `Host` and `X-Forwarded-*` are read as for any request) with
+ * the URL it came to when known. Without `url`, the origin is the configuration's `url` (`AUTHLIB_URL`),
+ * else the `Host` header's, over http: pass `url` (or the `Request`) when the app is served over https.
+ */
+export type RequestLike =
+  | Request
+  | {
+      /** The request's headers. */
+      headers: HeadersInit;
+      /** The URL the request came to (any path: only its origin is used). */
+      url?: string | URL;
+      /** The address of the connection the request came on: the per-client rate limits count by it. */
+      clientAddress?: string;
+    };
+
+/** The session of a request, and the cookies to set on the response (a refreshed or cleared session cookie). */
+export interface SessionResult {
+  /** The session, or `null` when nobody is signed in (or the session cookie is invalid or expired). */
+  session: Session | null;
+  /** Cookies to set, in order (a `maxAge` of 0 deletes one). */
+  cookies: Cookie[];
+}
+
+/** Where to send the browser after an operation, and the cookies to set. */
+export interface RedirectResult {
+  /** An absolute URL: the provider's authorization URL, the verify-request page, or where the user wanted to go. */
+  redirect: string;
+  /** Cookies to set, in order: the session cookie after a sign-in, the flow's check cookies, … */
+  cookies: Cookie[];
+}
+
+/** What {@link AuthApi.signIn} takes: the provider, and the fields that provider reads. */
+export interface SignInInput {
+  /** The id of a configured provider (`"github"`, `"credentials"`, `"nodemailer"`, `"passkey"`, …). */
+  providerId: string;
+  /** Where to send the user after signing in. Same-origin only (the `redirect` callback decides). Default: the app's root. */
+  redirectTo?: string;
+  /** OAuth/OIDC only: link the provider's account to the signed-in user (refused with `OAuthAccountNotLinked` when nobody is). */
+  link?: boolean;
+  /** OAuth/OIDC only: extra parameters of the authorization request, e.g. `{ prompt: "login" }`. */
+  authorizationParams?: Record<string, string>;
+  /**
+   * The fields the provider reads: `email` for an email provider; the declared credentials for a
+   * credentials provider (e.g. `email`, `password`); the WebAuthn response fields for a passkey provider.
+   */
+  [field: string]: unknown;
+}
+
+/** What {@link AuthApi.signOut} takes. */
+export interface SignOutInput {
+  /** Where to send the user after signing out. Same-origin only. Default: the app's root. */
+  redirectTo?: string;
+}
+
+/** The in-process operations of an instance (see the module comment). */
+export interface AuthApi {
+  /**
+   * The session of `request`, read through the session strategy (JWT or database) like
+   * `GET <basePath>/session`, with the cookies to set. Throws `UntrustedHost` for a host the trusted-host
+   * list refuses; an unreadable session is `null`, not an error.
+   */
+  getSession(request: RequestLike): Promise<SessionResult>;
+  /**
+   * Signs in with `input.providerId`: an OAuth/OIDC provider answers the authorization URL to redirect
+   * to (with the flow's check cookies); an email provider sends the sign-in mail and answers the
+   * verify-request page; credentials and passkeys are checked and answer `redirectTo` with the session
+   * cookie. Throws `InvalidProvider`, `CredentialsSignin`, `RateLimited`, `AccessDenied`, … (typed).
+   */
+  signIn(request: RequestLike, input: SignInInput): Promise<RedirectResult>;
+  /** Ends the session of `request` (its database row too) and answers the cookies that clear it. */
+  signOut(request: RequestLike, input?: SignOutInput): Promise<RedirectResult>;
+}
+
+/** The API of a usable resolved configuration. */
+export function createApi(resolved: UsableAuth): AuthApi {
+  const providerType = (id: string) => resolved.providers.find((p) => p.id === id)?.type;
+  return {
+    async getSession(request) {
+      return readSession(resolved, inProcessRequest(resolved, request, { method: "GET", action: "session" }));
+    },
+    async signIn(request, input) {
+      const { providerId, redirectTo, link, authorizationParams, ...fields } = input;
+      const type = providerType(providerId);
+      if (type === undefined) throw new InvalidProvider(`Unknown provider "${providerId}".`);
+      // Credentials and passkeys are checked where their forms post: the callback.
+      const action: AuthAction = type === "credentials" || type === "webauthn" ? "callback" : "signin";
+      const body: Record<string, unknown> = { ...fields, callbackUrl: redirectTo ?? "/" };
+      if (link) body.link = "true";
+      const parsed = inProcessRequest(resolved, request, { method: "POST", action, providerId, body, query: authorizationParams });
+      return redirectOf(await perform(resolved, parsed));
+    },
+    async signOut(request, input = {}) {
+      const body = { callbackUrl: input.redirectTo ?? "/" };
+      return redirectOf(await perform(resolved, inProcessRequest(resolved, request, { method: "POST", action: "signout", body })));
+    },
+  };
+}
+
+function redirectOf(result: { redirect?: string; cookies?: Cookie[] }): RedirectResult {
+  // Every route an operation runs answers a redirect; anything else is authlib's own bug, said as such.
+  if (!result.redirect) throw new UnknownAction("The operation answered without a redirect.");
+  return { redirect: result.redirect, cookies: result.cookies ?? [] };
+}
+
+interface Operation {
+  method: "GET" | "POST";
+  action: AuthAction;
+  providerId?: string;
+  body?: Record<string, unknown>;
+  query?: Record<string, string>;
+}
+
+/** The parsed request of an operation: as if its form had been posted to its route, marked in process. */
+function inProcessRequest(resolved: UsableAuth, like: RequestLike, operation: Operation): RequestInternal {
+  let headers: Headers;
+  try {
+    headers = new Headers(like.headers);
+  } catch (error) {
+    throw new UnknownAction("The request's headers are not valid.", { cause: error as Error });
+  }
+  // The operation's request has no body of its own: the incoming one's framing does not apply to it.
+  headers.delete("content-length");
+  headers.delete("transfer-encoding");
+  const base = urlOf(resolved, like, headers);
+  const path = `${resolved.basePath}/${operation.action}${operation.providerId ? `/${encodeURIComponent(operation.providerId)}` : ""}`;
+  const url = new URL(path, base);
+  for (const [key, value] of Object.entries(operation.query ?? {})) url.searchParams.set(key, value);
+  return {
+    request: new Request(url, { method: operation.method, headers }),
+    url,
+    method: operation.method,
+    action: operation.action,
+    providerId: operation.providerId,
+    query: operation.query ?? {},
+    body: operation.body ?? {},
+    cookies: requestCookies(headers),
+    headers,
+    connectionAddress: like instanceof Request ? undefined : like.clientAddress,
+    inProcess: true,
+  };
+}
+
+/** The URL the request came to: its own, else the configuration's, else its `Host` header's (http). */
+function urlOf(resolved: UsableAuth, like: RequestLike, headers: Headers): URL {
+  const host = headers.get("host");
+  const given = like.url ?? resolved.config.url ?? (host ? `http://${host}` : undefined);
+  if (given === undefined) throw new UnknownAction("The request has neither a URL nor a Host header: pass the Request, or its url.");
+  try {
+    return new URL(given);
+  } catch (error) {
+    throw new UnknownAction("The request's URL (or Host header) is not valid.", { cause: error as Error });
+  }
+}
