@@ -7,13 +7,26 @@
  */
 import { failureCookies } from "./http/error-response.js";
 import { type AuthAnswer, serializeCookie } from "./http/response.js";
+import { instanceFor } from "./auth.js";
 import { type AuthInstance, resolvedConfigOf } from "./instance.js";
 import { type AuthRequestOptions, answer, errorRedirect as redirectAfter } from "./pipeline.js";
+import type { AuthConfig } from "./types.js";
 
 export type { Cookie } from "./http/cookies.js";
 export type { AuthAnswer } from "./http/response.js";
 export type { AuthRequestOptions } from "./pipeline.js";
+export { setEnvDefaults } from "./env.js";
 export { failureCookies, serializeCookie };
+
+/**
+ * The instance of `config`, made on first use and kept per configuration object (the one `Auth()` uses).
+ * Unlike `createAuth`, it never throws: a configuration error is answered per request by `handler` (a
+ * 500 that names no detail) and thrown by every `api` operation. For integrations that build the
+ * configuration per request from the framework's env and must keep `Auth()`'s behaviour.
+ */
+export function authFor(config: AuthConfig): AuthInstance {
+  return instanceFor(config);
+}
 
 /**
  * What `auth.handler(request)` answers, as data: status, headers, the body text, and the cookies as

@@ -348,7 +348,14 @@ describe("public API: the export names of each entry point", () => {
       "deliveryMailbox",
       "memoryRateLimitStore",
     ]);
-    expect(await names(import("../src/integration.js"))).toEqual(["answerRequest", "errorRedirect", "failureCookies", "serializeCookie"]);
+    expect(await names(import("../src/integration.js"))).toEqual([
+      "answerRequest",
+      "authFor",
+      "errorRedirect",
+      "failureCookies",
+      "serializeCookie",
+      "setEnvDefaults",
+    ]);
     expect(await names(import("../src/types.js"))).toEqual([]);
     expect(await names(import("../src/adapters.js"))).toEqual([]);
     expect(await names(import("../src/providers/index.js"))).toEqual(

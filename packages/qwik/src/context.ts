@@ -3,7 +3,7 @@
  * and the session once something asked for it. It lives in `ev.sharedMap`, so each is computed at most
  * once per request however many loaders, actions and handlers need it.
  */
-import type { AuthConfig, Session } from "@authlib/core";
+import type { AuthConfig, AuthInstance, Session } from "@authlib/core";
 import type { QRL } from "@builder.io/qwik";
 import type { RequestEventCommon } from "@builder.io/qwik-city";
 import { type Core, loadCore } from "./core.js";
@@ -18,6 +18,8 @@ export type FrameworkAuthConfigQrl = QRL<(ev: RequestEventCommon) => FrameworkAu
 export interface AuthContext {
   /** The resolved configuration: the app's, completed from env variables. */
   readonly config: FrameworkAuthConfig;
+  /** The authlib instance of that configuration (one per configuration, not per request). */
+  readonly auth: AuthInstance;
   /** `config.basePath` without a trailing slash. */
   readonly basePath: string;
   /** The session, read on first use (see `session.ts`). */
@@ -50,34 +52,32 @@ export function requireAuthContext(ev: RequestEventCommon): Promise<AuthContext>
 }
 
 async function resolveConfig(ev: RequestEventCommon, configQrl: FrameworkAuthConfigQrl): Promise<AuthContext> {
-  const { normaliseBasePath, setEnvDefaults } = await loadCore();
+  const core = await loadCore();
   const appConfig = await configQrl(ev);
-  const config = filledConfig(appConfig, ev.env, setEnvDefaults);
-  return { config, basePath: normaliseBasePath(config.basePath) };
+  const { config, auth } = filledConfig(appConfig, ev.env, core);
+  return { config, auth, basePath: auth.basePath };
 }
 
-/** A configuration the app returned, filled from the env, and the env values that filling read. */
+/** A configuration the app returned, filled from the env, its instance, and the env values that filling read. */
 interface FilledConfig {
   config: FrameworkAuthConfig;
+  auth: AuthInstance;
   envRead: Map<string, string | undefined>;
 }
 
 const filled = new WeakMap<object, FilledConfig>();
 
 /**
- * The app's configuration completed by `setEnvDefaults`, as ONE object for as long as the app returns the
- * same object and the env variables that were read keep their values. Core resolves a configuration once
- * per object (providers, cookies, wrapped callbacks, the start-up check, its warnings), so an app whose
- * configuration function returns a module-level object pays for that once, not on every request. A
- * function that builds a new object per request still works; it is resolved per request.
+ * The app's configuration completed by `setEnvDefaults`, and its ONE instance, for as long as the app
+ * returns the same object and the env variables that were read keep their values. The instance resolves
+ * the configuration once (providers, cookies, wrapped callbacks, the start-up check, its warnings), so an
+ * app whose configuration function returns a module-level object pays for that once, not on every
+ * request. A function that builds a new object per request still works; it is resolved per request.
+ * A configuration error is answered per request, as core's `Auth()` does (`authFor`).
  */
-function filledConfig(
-  appConfig: FrameworkAuthConfig,
-  env: RequestEventCommon["env"],
-  setEnvDefaults: Core["setEnvDefaults"],
-): FrameworkAuthConfig {
+function filledConfig(appConfig: FrameworkAuthConfig, env: RequestEventCommon["env"], core: Core): FilledConfig {
   const cached = filled.get(appConfig);
-  if (cached && [...cached.envRead].every(([name, value]) => env.get(name) === value)) return cached.config;
+  if (cached && [...cached.envRead].every(([name, value]) => env.get(name) === value)) return cached;
   const envRead = new Map<string, string | undefined>();
   const recordingEnv = {
     get(name: string) {
@@ -88,9 +88,10 @@ function filledConfig(
   };
   // A copy, because setEnvDefaults fills it in place and the app's object must stay as the app made it.
   const config: FrameworkAuthConfig = { ...appConfig };
-  setEnvDefaults(recordingEnv, config, envWarnings(appConfig));
-  filled.set(appConfig, { config, envRead });
-  return config;
+  core.setEnvDefaults(recordingEnv, config, envWarnings(appConfig));
+  const entry = { config, auth: core.authFor(config), envRead };
+  filled.set(appConfig, entry);
+  return entry;
 }
 
 /** Where `setEnvDefaults` warns: the app's logger, else the console. */

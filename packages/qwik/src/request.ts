@@ -31,5 +31,5 @@ export async function handleRequest(ev: RequestEventCommon, configQrl: Framework
     if (answer) throw answer;
   }
   // The connection's address: core's per-client rate limits count by it (see `rateLimit.clientAddress`).
-  throw sendAnswer(ev, core, await core.answerAuthRequest(ev.request, context.config, { clientAddress: ev.clientConn.ip }));
+  throw sendAnswer(ev, core, await core.answerRequest(context.auth, ev.request, { clientAddress: ev.clientConn.ip }));
 }

@@ -8,7 +8,7 @@
  * apart. `ev.headers.append("Set-Cookie", …)` would not do: the Node adapter sets headers one `setHeader`
  * call per entry (the last Set-Cookie wins) and then overwrites them with the cookie jar's.
  */
-import type { AuthAnswer, Cookie } from "@authlib/core";
+import type { AuthAnswer, Cookie } from "@authlib/core/integration";
 import type { RequestEventCommon } from "@builder.io/qwik-city";
 import type { AbortMessage } from "@builder.io/qwik-city/middleware/request-handler";
 import type { Core } from "./core.js";

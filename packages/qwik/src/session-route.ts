@@ -1,6 +1,6 @@
 /**
  * `GET <basePath>/session` answered from the session itself: the session this request already read (a
- * plugin's `onRequest` that called `getSession`), else one direct read through core's `readSession`,
+ * plugin's `onRequest` that called `getSession`), else one direct read through the instance's `api.getSession`,
  * without the rest of `Auth()`'s request path (no action routing, no Response in between). The answer is
  * what `Auth()` sends: the session as JSON (`null` when signed out), not cached, with the cookies the
  * read refreshes or clears.
@@ -30,7 +30,7 @@ export async function answerSession(ev: RequestEventCommon, context: AuthContext
     session = await context.session;
   } else {
     try {
-      const read = await core.readSession(ev.request, context.config);
+      const read = await context.auth.api.getSession(ev.request);
       session = read.session;
       context.session = Promise.resolve(read.session);
       appendCookies(ev, core, read.cookies);

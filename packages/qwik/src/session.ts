@@ -25,8 +25,10 @@ export function keepOutOfCaches(ev: RequestEventCommon): void {
 export function readSession(ev: RequestEventCommon, context: AuthContext): Promise<Session | null> {
   keepOutOfCaches(ev);
   context.session ??= loadCore().then(async (core) => {
-    // Core's getSession reads through the session strategy directly (no request to /session), fails closed.
-    const { cookie: cookies, data: session } = await core.getSession(ev.request, context.config);
+    // The instance reads through the session strategy directly (no request to /session). Fails closed:
+    // a failure (logged by core) is "signed out".
+    const read = await context.auth.api.getSession(ev.request).catch(() => ({ session: null, cookies: [] }));
+    const { cookies, session } = read;
     // Asked for after the response has started (rare: loaders run before rendering), the refreshed
     // cookies are lost; the session itself stays valid and is refreshed on a later request.
     appendCookies(ev, core, cookies);

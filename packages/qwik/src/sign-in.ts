@@ -1,22 +1,22 @@
 /**
  * Sign-in and sign-out from server code (the `useSignIn` / `useSignOut` actions and the app's own).
  *
- * Each runs the action core's built-in forms would POST to, in process (`runAuthAction`: no HTTP in
- * between), applies core's cookies and then redirects with 303 — or, for rejected credentials, rethrows
- * core's `CredentialsSignin` to the caller (spec §7.2 rule 2) instead of sending the user to an error page.
+ * Each runs the instance's operation (`auth.api.signIn` / `signOut`: in process, no HTTP in between),
+ * applies core's cookies and then redirects with 303 — or, for rejected credentials, rethrows core's
+ * `CredentialsSignin` to the caller (spec §7.2 rule 2) instead of sending the user to an error page.
  *
- * CSRF: these calls pass `skipCSRFCheck`, because they are not reachable from the outside as such. They
- * run inside Qwik City actions, which Qwik City protects itself: an action POST to a page route must come
- * from the page's own origin (its `checkOrigin` middleware, on by default), and the script-driven
- * submissions use a non-form content type that a cross-site page cannot send without a CORS preflight.
- * The built-in pages under `basePath` get no such protection from Qwik, so `onRequest` keeps core's
- * CSRF check on for them.
+ * CSRF: the operations carry no form token (the app's own code calls them); core refuses one the browser
+ * sent from another site (`Origin` / `Sec-Fetch-Site`). They run inside Qwik City actions, which Qwik
+ * City protects too: an action POST to a page route must come from the page's own origin (its
+ * `checkOrigin` middleware, on by default). The built-in pages under `basePath` get no such protection
+ * from Qwik, so `onRequest` keeps core's CSRF token check on for them.
  */
-import type { Provider } from "@authlib/core";
+import type { RequestLike } from "@authlib/core";
 import { AuthError, CredentialsSignin, InvalidProvider, RateLimited } from "@authlib/core/errors";
+import type { Cookie } from "@authlib/core/integration";
 import type { RequestEventCommon } from "@builder.io/qwik-city";
-import { type AuthContext, type FrameworkAuthConfig, requireAuthContext } from "./context.js";
-import { type Core, loadCore } from "./core.js";
+import { type AuthContext, requireAuthContext } from "./context.js";
+import { loadCore } from "./core.js";
 import { appendCookies } from "./response.js";
 
 /**
@@ -93,69 +93,57 @@ export async function startSignIn(
   options: SignInOptions,
   authorizationParams?: AuthorizationParams,
 ): Promise<void> {
-  const { redirectTo, ...fields } = options;
+  const { redirectTo, link, ...fields } = options;
   const callbackUrl = redirectTo ?? currentPage(ev);
   if (!providerId) {
     return redirect(ev, `${context.basePath}/signin?${new URLSearchParams({ callbackUrl })}`);
   }
-  const provider = findProvider(context.config.providers, providerId);
-  if (!provider) throw new InvalidProvider(`Unknown provider "${providerId}".`);
-
-  const isCredentials = provider.type === "credentials";
-  const path = `${isCredentials ? "callback" : "signin"}/${encodeURIComponent(provider.id)}`;
-  const query = isCredentials || authorizationParams === undefined ? "" : `?${new URLSearchParams(authorizationParams)}`;
-  redirect(ev, await postToCore(ev, context, path + query, { ...fields, callbackUrl }));
+  const params = authorizationParams === undefined ? undefined : Object.fromEntries(new URLSearchParams(authorizationParams));
+  const input = {
+    ...formFields(fields),
+    providerId,
+    redirectTo: callbackUrl,
+    link: link === true || String(link) === "true",
+    authorizationParams: params,
+  };
+  redirect(ev, await runOperation(ev, context, (request) => context.auth.api.signIn(request, input)));
 }
 
 /** {@link signOut} with the context at hand. */
 export async function startSignOut(ev: RequestEventCommon, context: AuthContext, redirectTo: string | undefined): Promise<void> {
-  redirect(ev, await postToCore(ev, context, "signout", { callbackUrl: redirectTo ?? currentPage(ev) }));
+  redirect(
+    ev,
+    await runOperation(ev, context, (request) => context.auth.api.signOut(request, { redirectTo: redirectTo ?? currentPage(ev) })),
+  );
 }
 
 /**
- * Runs core's action for the form POST under `basePath` in process (no HTTP in between), applies the
- * cookies it sets, and returns where it redirects. Rejected credentials are rethrown as the
- * `CredentialsSignin` core threw, a refusal by a rate limit as its `RateLimited`; any other failure goes where `Auth()` would send it (the error page, or
- * the sign-in page with `?error=`), by core's own error policy.
+ * Runs an operation of the instance for this request, applies the cookies it sets, and returns where it
+ * redirects. Rejected credentials are rethrown as the `CredentialsSignin` core threw, a refusal by a rate
+ * limit as its `RateLimited`, an unknown provider as `InvalidProvider`; any other failure goes where the
+ * handler would send it (the error page, or the sign-in page with `?error=`), by core's own error policy.
  */
-async function postToCore(ev: RequestEventCommon, context: AuthContext, path: string, fields: Record<string, unknown>): Promise<string> {
+async function runOperation(
+  ev: RequestEventCommon,
+  context: AuthContext,
+  operation: (request: RequestLike) => Promise<{ redirect: string; cookies: Cookie[] }>,
+): Promise<string> {
   const core = await loadCore();
-  const headers = new Headers(ev.request.headers);
-  headers.delete("content-length");
-  headers.delete("transfer-encoding");
-  const parts = {
-    url: new URL(`${context.basePath}/${path}`, ev.request.url).href,
-    method: "POST",
-    headers,
-    body: formFields(fields),
-    // The per-client rate limits count by it (see core's `rateLimit.clientAddress`).
-    clientAddress: ev.clientConn.ip,
-  };
+  // The per-client rate limits count by the connection's address (see core's `rateLimit.clientAddress`).
+  const request = { url: ev.request.url, headers: ev.request.headers, clientAddress: ev.clientConn.ip };
   try {
-    const result = await core.runAuthAction(parts, actionConfig(context, core));
+    const result = await operation(request);
     appendCookies(ev, core, result.cookies);
     // The session just changed: later reads in this request (the loaders Qwik runs after a script-driven
     // action) must not read, or re-issue, the session cookie the request came with.
     context.session = Promise.resolve(null);
-    if (!result.redirect) throw new AuthError(`authlib answered ${path} with status ${result.status ?? 200} and no redirect.`);
     return result.redirect;
   } catch (error) {
     if (!(error instanceof AuthError)) throw error;
     appendCookies(ev, core, core.failureCookies(error));
-    if (error instanceof CredentialsSignin || error instanceof RateLimited) throw error;
-    return core.errorRedirect(error, ev.request, context.config);
+    if (error instanceof CredentialsSignin || error instanceof RateLimited || error instanceof InvalidProvider) throw error;
+    return core.errorRedirect(context.auth, error, ev.request);
   }
-}
-
-/** The configuration with `skipCSRFCheck` (see the module comment), one object per configuration so core's cache holds. */
-const actionConfigs = new WeakMap<object, FrameworkAuthConfig>();
-function actionConfig(context: AuthContext, core: Core): FrameworkAuthConfig {
-  let config = actionConfigs.get(context.config);
-  if (!config) {
-    config = { ...context.config, skipCSRFCheck: core.skipCSRFCheck };
-    actionConfigs.set(context.config, config);
-  }
-  return config;
 }
 
 /** The fields as a form would send them: strings, objects as JSON, nothing for `undefined`/`null`. */
@@ -167,15 +155,6 @@ function formFields(fields: Record<string, unknown>): Record<string, string> {
   }
   return body;
 }
-
-function findProvider(providers: Provider[], id: string) {
-  for (const entry of providers) {
-    const provider = typeof entry === "function" ? entry() : entry;
-    if (provider.id === id) return provider;
-  }
-  return undefined;
-}
-
 /** The page the action was posted from, without Qwik's `qaction` marker. */
 function currentPage(ev: RequestEventCommon): string {
   const url = new URL(ev.url);
