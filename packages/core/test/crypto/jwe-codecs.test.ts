@@ -9,17 +9,17 @@
 import { createCipheriv, createHash, createHmac, hkdfSync, randomBytes, scryptSync } from "node:crypto";
 import { deflateRawSync } from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { builtin, nodeCrypto } from "../src/crypto/builtin.js";
-import { ConcurrencyGate } from "../src/crypto/concurrency-gate.js";
-import { deriveEncryptionKey, isSupportedEncryption } from "../src/crypto/derive-key.js";
-import { hmacHex, randomHex, sha256Hex, webCryptoHmacHex, webCryptoSha256Hex } from "../src/crypto/digest.js";
-import { joseDecrypt, joseEncrypt } from "../src/crypto/jwe-jose.js";
-import { nodeJwe } from "../src/crypto/jwe-node.js";
-import { aadLengthBlock, bytesEqual, isPlainObject, issuable, issuedClaims, USE_JOSE } from "../src/crypto/jwe-rules.js";
-import { webCryptoDecrypt, webCryptoEncrypt } from "../src/crypto/jwe-webcrypto.js";
-import { hashPasswordWith, verifyPasswordWith } from "../src/crypto/password-hash.js";
-import { defaultScrypt, nobleScrypt, nodeScrypt, type ScryptFunction, type ScryptParams } from "../src/crypto/scrypt.js";
-import { JWTSessionError, RateLimited } from "../src/errors.js";
+import { builtin, nodeCrypto } from "../../src/crypto/builtin.js";
+import { ConcurrencyGate } from "../../src/crypto/concurrency-gate.js";
+import { deriveEncryptionKey, isSupportedEncryption } from "../../src/crypto/derive-key.js";
+import { hmacHex, randomHex, sha256Hex, webCryptoHmacHex, webCryptoSha256Hex } from "../../src/crypto/digest.js";
+import { joseDecrypt, joseEncrypt } from "../../src/crypto/jwe-jose.js";
+import { nodeJwe } from "../../src/crypto/jwe-node.js";
+import { aadLengthBlock, bytesEqual, isPlainObject, issuable, issuedClaims, USE_JOSE } from "../../src/crypto/jwe-rules.js";
+import { webCryptoDecrypt, webCryptoEncrypt } from "../../src/crypto/jwe-webcrypto.js";
+import { hashPasswordWith, verifyPasswordWith } from "../../src/crypto/password-hash.js";
+import { defaultScrypt, nobleScrypt, nodeScrypt, type ScryptFunction, type ScryptParams } from "../../src/crypto/scrypt.js";
+import { JWTSessionError, RateLimited } from "../../src/errors.js";
 
 type Enc = "A256CBC-HS512" | "A256GCM";
 type Claims = Record<string, unknown>;
@@ -396,7 +396,7 @@ describe("digests (crypto/digest)", () => {
   it("makes the HMAC key once per secret, for at most 16 secrets at a time", async () => {
     // A fresh copy of the module: empty caches.
     vi.resetModules();
-    const { hmacHex, webCryptoHmacHex } = await import("../src/crypto/digest.js");
+    const { hmacHex, webCryptoHmacHex } = await import("../../src/crypto/digest.js");
     const nc = nodeCrypto() as NonNullable<ReturnType<typeof nodeCrypto>>;
     const made = vi.spyOn(nc, "createSecretKey");
     const imported = vi.spyOn(crypto.subtle, "importKey");
@@ -660,10 +660,10 @@ describe("runtime lookups (crypto/builtin) and the paths they choose", () => {
     vi.resetModules();
     (process as { getBuiltinModule?: unknown }).getBuiltinModule = getBuiltinModule;
     return {
-      builtin: await import("../src/crypto/builtin.js"),
-      digest: await import("../src/crypto/digest.js"),
-      jwe: await import("../src/crypto/jwe-node.js"),
-      scrypt: await import("../src/crypto/scrypt.js"),
+      builtin: await import("../../src/crypto/builtin.js"),
+      digest: await import("../../src/crypto/digest.js"),
+      jwe: await import("../../src/crypto/jwe-node.js"),
+      scrypt: await import("../../src/crypto/scrypt.js"),
     };
   }
   const withCrypto = (replace: (real: typeof import("node:crypto")) => unknown) => (id: string) =>
