@@ -3,7 +3,8 @@
  * StrykerJS settings for one mutation group (scripts/mutation/groups.mjs, chosen by `MUTATION_GROUP`);
  * `npm run test:mutation` (scripts/mutation/run.mjs) runs every group and writes the score table.
  * Incremental: only mutants whose code or covering tests changed since the recorded run are tested
- * again (the records are committed in reports/mutation/, see docs/testing.md).
+ * again. The records are local (reports/mutation/, ignored by git, see docs/testing.md): without one, the
+ * group's run tests every mutant and writes it.
  */
 import { currentGroup } from "./scripts/mutation/groups.mjs";
 

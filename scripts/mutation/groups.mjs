@@ -62,24 +62,19 @@ export const mutationGroups = [
       src("http/error-response.ts"),
     ],
     // Unit-level owners that drive the modules directly (the route-level owners start servers per test).
-    tests: [
-      test("cookies-behaviour.test.ts"),
-      test("request-behaviour.test.ts"),
-      test("request-json-body.test.ts"),
-      test("response-behaviour.test.ts"),
-    ],
+    tests: [test("http/cookies.test.ts"), test("http/request.test.ts"), test("request-json-body.test.ts"), test("http/response.test.ts")],
   },
   {
     name: "origin",
     mutate: [src("http/origin.ts"), src("http/request-context.ts")],
     // origin.test.ts (the attacker walk-through) starts SMTP, an OP and PGlite: too slow per mutant.
-    tests: [test("origin-behaviour.test.ts")],
+    tests: [test("http/origin.test.ts")],
   },
   {
     name: "mail",
     mutate: [src("email/mail-service.ts"), src("email/template.tsx")],
     // email-services.test.ts (the sign-in through each service) needs PGlite: the direct statement is faster.
-    tests: [test("mail-behaviour.test.ts")],
+    tests: [test("email/mail-service.test.ts")],
   },
   {
     name: "rate-limit",
@@ -94,10 +89,10 @@ export const mutationGroups = [
       src("email/rate-limit.ts"),
     ],
     // rate-limit.test.ts and rate-limit-email-passkey.test.ts state the same rules end to end, but hash
-    // real passwords, run an HTTP server, SMTP and PGlite (half a minute per mutant); the behaviour file
+    // real passwords, run an HTTP server, SMTP and PGlite (half a minute per mutant); rate-limit/rules.test.ts
     // drives the same modules directly in a few milliseconds. Redis runs on 127.0.0.1 (cheap).
     tests: [
-      test("rate-limit-behaviour.test.ts"),
+      test("rate-limit/rules.test.ts"),
       test("rate-limit-store.test.ts"),
       test("rate-limit-stores.test.ts"),
       test("rate-limit-redis.test.ts"),
@@ -113,15 +108,20 @@ export const mutationGroups = [
       src("session/json-shape.ts"),
       src("session/single-flight.ts"),
     ],
-    // session-behaviour.test.ts drives both strategies through Auth() with an in-memory adapter (the PGlite
+    // session/strategies.test.ts drives both strategies through Auth() with the in-memory adapter (the PGlite
     // of database-session.test.ts and the OpenID Provider of oauth-auth.test.ts cost seconds per mutant;
     // session-data.test.ts walks data 30,000 levels deep, and session-json-limits.test.ts a million nodes:
-    // session-json-node-limit.test.ts states the node limit with a small one).
-    tests: [test("session-behaviour.test.ts"), test("session-token-cache.test.ts"), test("session-json-node-limit.test.ts")],
+    // session/json-shape.test.ts states the node limit with a small one).
+    tests: [
+      test("session/strategies.test.ts"),
+      test("session/token-cache.test.ts"),
+      test("session/json-shape.test.ts"),
+      test("session/single-flight.test.ts"),
+    ],
   },
   {
     name: "crypto",
-    // compare.ts is in the http group. crypto-behaviour.test.ts and jwe-behaviour.test.ts state every module's behaviour cheaply
+    // compare.ts is in the http group. The files under test/crypto/ state every module's behaviour cheaply
     // (small scrypt costs, no server); jwt-fast-path.test.ts and portable.test.ts hold the same rules with
     // slow property tests and real scrypt costs, too slow to re-run per mutant.
     mutate: [
@@ -136,31 +136,36 @@ export const mutationGroups = [
       src("crypto/concurrency-gate.ts"),
       src("crypto/builtin.ts"),
     ],
-    tests: [test("crypto-behaviour.test.ts"), test("jwe-behaviour.test.ts"), test("digest.test.ts")],
+    tests: [
+      test("crypto/jwe-codecs.test.ts"),
+      test("crypto/jwe-edge-cases.test.ts"),
+      test("crypto/primitives.test.ts"),
+      test("digest.test.ts"),
+    ],
   },
   {
     name: "callback",
     mutate: [src("oauth/callback.ts"), src("actions/callback.ts"), src("actions/unproven-email.ts")],
     // No OpenID Provider or Chromium here: the fake provider (oauth/fake-server.ts) and the in-memory
-    // adapters keep each mutant's run short.
+    // adapter (helpers/memory-adapter.ts) keep each mutant's run short.
     tests: [
       test("oauth/callback-negatives.test.ts"),
       test("oauth/hostile-provider.test.ts"),
       test("oauth/fake-endpoints.test.ts"),
-      // Not oauth-auth.test.ts (PGlite, slow per mutant): callback-route-behaviour.test.ts drives linking and
-      // credentials through Auth() with an in-memory adapter. oauth-auth.test.ts stays in the linking group.
-      test("unproven-email-behaviour.test.ts"),
-      test("callback-route-behaviour.test.ts"),
-      test("oauth/callback-behaviour.test.ts"),
+      // Not oauth-auth.test.ts (PGlite, slow per mutant): actions/callback.test.ts drives linking and
+      // credentials through Auth() with the in-memory adapter. oauth-auth.test.ts stays in the linking group.
+      test("actions/unproven-email.test.ts"),
+      test("actions/callback.test.ts"),
+      test("oauth/callback.test.ts"),
     ],
   },
   {
     name: "webauthn",
     mutate: [src("actions/webauthn.ts")],
-    // The soft authenticator (webauthn/soft-authenticator.ts), never Chromium, and an in-memory adapter: no
-    // PGlite start-up per mutant (passkey-negative and passkey-callback-behaviour pay ~25 s for it under load,
-    // which made most mutants end in Timeout instead of a fast failure).
-    tests: [test("webauthn/passkey-action-behaviour.test.ts")],
+    // The soft authenticator (webauthn/soft-authenticator.ts), never Chromium, and the in-memory adapter: no
+    // PGlite start-up per mutant (passkey-negative and passkey-callback pay ~25 s for it under load, which
+    // made most mutants end in Timeout instead of a fast failure).
+    tests: [test("webauthn/passkey-routes.test.ts")],
   },
 ];
 

@@ -3,13 +3,17 @@
  * `npm run test:mutation [group …]`: runs StrykerJS once per mutation group (scripts/mutation/groups.mjs),
  * one after the other with `CI=true` (fast-check replays its fixed seed), then prints the score of every
  * mutated file and writes it to test-artifacts/mutation/scores.md. Not part of .ci/run: it takes minutes.
- * `npm run test:mutation -- --recorded` runs nothing and prints the table of the committed records
- * (reports/mutation/<group>.json, each the last run of its group).
+ * `npm run test:mutation -- --recorded` runs nothing and prints the table of the incremental records kept
+ * on this machine (reports/mutation/<group>.json, each the last run of its group here; ignored by git, so a
+ * fresh clone has none and its first run tests every mutant).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { mutationGroups } from "./groups.mjs";
 import { scoreTable } from "./scores.mjs";
+
+/** Where Stryker keeps each group's incremental record (stryker.config.mjs `incrementalFile`). */
+const RECORDS = "reports/mutation";
 
 /** The JSON report of every group found in `directory`, with the files the group mutates. */
 function reportsIn(directory) {
@@ -17,7 +21,9 @@ function reportsIn(directory) {
 }
 
 if (process.argv.includes("--recorded")) {
-  console.log(scoreTable(reportsIn("reports/mutation")));
+  const records = reportsIn(RECORDS);
+  if (records.length === 0) console.log(`No mutation records in ${RECORDS}/: run \`npm run test:mutation\` to make them.`);
+  else console.log(scoreTable(records));
   process.exit(0);
 }
 

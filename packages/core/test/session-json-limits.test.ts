@@ -1,7 +1,7 @@
 /**
  * The default node limit of the JSON walks (session/json-shape.ts): a million nodes. Each case walks a
  * million nodes (seconds under mutation-testing instrumentation), so this file is not in the `session`
- * mutation group; `session-json-node-limit.test.ts` states the same rules with a small limit for it.
+ * mutation group; `session/json-shape.test.ts` states the same rules with a small limit for it.
  */
 import { describe, expect, it } from "vitest";
 import { MAX_NODES } from "../src/session/json-shape.js";

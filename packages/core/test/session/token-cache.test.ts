@@ -1,15 +1,16 @@
 /**
- * Issue 15, item 3: the JWT strategy caches decoded session tokens (session/token-cache.ts). The attacks:
- * serve a tampered, expired or other-secret token from the cache, or make a callback's in-place edit leak
- * into the next request. Each is tried through `Auth()` the way a browser would, after the genuine token
- * was read (so it is in the cache). The `jwt` and `session` callbacks run on every read.
+ * The JWT strategy's cache of decoded session tokens (session/token-cache.ts). Through `Auth()`, the
+ * attacks: serve a tampered, expired or other-secret token from the cache, or make a callback's in-place
+ * edit leak into the next request, each tried the way a browser would after the genuine token was read (so
+ * it is in the cache); the `jwt` and `session` callbacks run on every read. Then the cache driven directly:
+ * one decode per token, expiry, the bound on entries, one cache per secret set.
  */
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { decode, encode } from "../src/jwt.js";
-import Credentials from "../src/providers/credentials.js";
-import { decodeCached, TOKEN_CACHE_MAX_ENTRIES, tokenCacheFor } from "../src/session/token-cache.js";
-import type { AuthConfig } from "../src/types.js";
-import { authClient } from "./helpers/auth-client.js";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { decode, encode, type JWT } from "../../src/jwt.js";
+import Credentials from "../../src/providers/credentials.js";
+import { decodeCached, TOKEN_CACHE_MAX_ENTRIES, tokenCacheFor } from "../../src/session/token-cache.js";
+import type { AuthConfig } from "../../src/types.js";
+import { authClient } from "../helpers/auth-client.js";
 
 const secret = "token-cache-test-secret-0123456789abcdef";
 const otherSecret = "token-cache-other-secret-fedcba9876543210";
@@ -184,5 +185,151 @@ describe("the decoded-token cache of JWT sessions", () => {
       return null;
     });
     expect(decodes).toBe(2);
+  });
+});
+
+describe("the decoded-token cache, driven directly", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(1_900_000_000_000);
+  });
+  const seconds = () => Math.floor(Date.now() / 1000);
+  const advance = (s: number) => vi.setSystemTime(Date.now() + s * 1000);
+  const DAY = 24 * 60 * 60;
+  const salt = "cache-salt";
+  const decoder = (payload: JWT | null) => {
+    const calls = { n: 0 };
+    return {
+      calls,
+      decode: () => {
+        calls.n++;
+        return payload;
+      },
+    };
+  };
+
+  it("a token decoded once is served from the cache as a fresh copy; the pristine copy is untouched", async () => {
+    const secrets = ["s-1"];
+    const { calls, decode: d } = decoder({ sub: "u", nested: { a: 1 }, exp: seconds() + 60 });
+    const first = await decodeCached(secrets, salt, "tok", d);
+    (first?.payload.nested as { a: number }).a = 2;
+    const second = await decodeCached(secrets, salt, "tok", d);
+    expect(calls.n).toBe(1);
+    expect(second?.payload).toEqual({ sub: "u", nested: { a: 1 }, exp: seconds() + 60 });
+    expect(second?.pristine).toEqual(second?.payload);
+    expect(second?.payload).not.toBe(second?.pristine);
+    (second?.payload.nested as { a: number }).a = 3;
+    expect(((await decodeCached(secrets, salt, "tok", d))?.payload.nested as { a: number } | undefined)?.a).toBe(1);
+  });
+
+  it("the key is salt and token: another salt or another token is decoded again", async () => {
+    const secrets = ["s-2"];
+    const { calls, decode: d } = decoder({ sub: "u" });
+    await decodeCached(secrets, salt, "tok", d);
+    await decodeCached(secrets, "other-salt", "tok", d);
+    await decodeCached(secrets, salt, "tok2", d);
+    await decodeCached(secrets, `${salt}\u0000tok`, "", d);
+    expect(calls.n).toBe(4);
+  });
+
+  it("an entry is served only before its exp; a token without exp stays", async () => {
+    const secrets = ["s-3"];
+    const expiring = decoder({ sub: "u", exp: seconds() + 10 });
+    await decodeCached(secrets, salt, "exp", expiring.decode);
+    advance(9);
+    await decodeCached(secrets, salt, "exp", expiring.decode);
+    expect(expiring.calls.n).toBe(1);
+    advance(1);
+    await decodeCached(secrets, salt, "exp", expiring.decode);
+    expect(expiring.calls.n).toBe(2);
+    const forever = decoder({ sub: "u" });
+    await decodeCached(secrets, salt, "forever", forever.decode);
+    advance(10 * 365 * DAY);
+    await decodeCached(secrets, salt, "forever", forever.decode);
+    expect(forever.calls.n).toBe(1);
+  });
+
+  it("failures and non-object payloads are never cached", async () => {
+    const secrets = ["s-4"];
+    const none = decoder(null);
+    expect(await decodeCached(secrets, salt, "n", none.decode)).toBeNull();
+    expect(await decodeCached(secrets, salt, "n", none.decode)).toBeNull();
+    expect(none.calls.n).toBe(2);
+    const odd = decoder("text" as unknown as JWT);
+    expect(await decodeCached(secrets, salt, "t", odd.decode)).toEqual({ payload: "text", pristine: "text" });
+    await decodeCached(secrets, salt, "t", odd.decode);
+    expect(odd.calls.n).toBe(2);
+    expect(tokenCacheFor(secrets).size).toBe(0);
+  });
+
+  it("a payload that cannot be copied (a cycle) is handed out without a pristine copy and not cached", async () => {
+    const secrets = ["s-5"];
+    const cyclic: JWT = { sub: "u" };
+    cyclic.self = cyclic;
+    const { calls, decode: d } = decoder(cyclic);
+    const read = await decodeCached(secrets, salt, "c", d);
+    expect(read?.payload).toBe(cyclic);
+    expect(read?.pristine).toBeUndefined();
+    await decodeCached(secrets, salt, "c", d);
+    expect(calls.n).toBe(2);
+  });
+
+  it("tokens over 8 KB are not cached; 8 KB ones are", async () => {
+    const secrets = ["s-6"];
+    const { calls, decode: d } = decoder({ sub: "u" });
+    const long = "x".repeat(8 * 1024 + 1);
+    await decodeCached(secrets, salt, long, d);
+    await decodeCached(secrets, salt, long, d);
+    expect(calls.n).toBe(2);
+    const limit = "y".repeat(8 * 1024);
+    await decodeCached(secrets, salt, limit, d);
+    await decodeCached(secrets, salt, limit, d);
+    expect(calls.n).toBe(3);
+  });
+
+  it("keeps at most TOKEN_CACHE_MAX_ENTRIES, dropping the least recently used", async () => {
+    const secrets = ["s-7"];
+    const { calls, decode: d } = decoder({ sub: "u" });
+    for (let i = 0; i < TOKEN_CACHE_MAX_ENTRIES; i++) await decodeCached(secrets, salt, `t${i}`, d);
+    expect(tokenCacheFor(secrets).size).toBe(TOKEN_CACHE_MAX_ENTRIES);
+    await decodeCached(secrets, salt, "t0", d); // t0 is now the most recent, t1 the least
+    await decodeCached(secrets, salt, "t0", d);
+    const before = calls.n;
+    await decodeCached(secrets, salt, "extra", d);
+    expect(tokenCacheFor(secrets).size).toBe(TOKEN_CACHE_MAX_ENTRIES);
+    await decodeCached(secrets, salt, "t0", d);
+    expect(calls.n).toBe(before + 1);
+    await decodeCached(secrets, salt, "t1", d);
+    expect(calls.n).toBe(before + 2);
+    // Re-storing a key that is present does not evict another entry.
+    const again = decoder({ sub: "v" });
+    const cache = tokenCacheFor(secrets);
+    cache.set(salt, "t2", { sub: "v" });
+    expect(cache.size).toBe(TOKEN_CACHE_MAX_ENTRIES);
+    expect(again.calls.n).toBe(0);
+  });
+
+  it("the cache of a secret array is emptied when its secrets change, and kept while they do not", async () => {
+    const secrets = ["s-8a", "s-8b"];
+    const { calls, decode: d } = decoder({ sub: "u" });
+    await decodeCached(secrets, salt, "tok", d);
+    await decodeCached(secrets, salt, "tok", d);
+    expect(calls.n).toBe(1);
+    secrets[1] = "s-8c";
+    await decodeCached(secrets, salt, "tok", d);
+    expect(calls.n).toBe(2);
+    await decodeCached(secrets, salt, "tok", d);
+    expect(calls.n).toBe(2);
+    expect(tokenCacheFor(["s-8a", "s-8c"]).size).toBe(0);
+  });
+
+  it("secrets that join to the same text are still another secret set", async () => {
+    const secrets = ["s-9a", "b"];
+    const { calls, decode: d } = decoder({ sub: "u" });
+    await decodeCached(secrets, salt, "tok", d);
+    secrets[0] = "s-9";
+    secrets[1] = "ab";
+    await decodeCached(secrets, salt, "tok", d);
+    expect(calls.n).toBe(2);
   });
 });

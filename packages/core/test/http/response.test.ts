@@ -14,9 +14,9 @@ import {
   SessionDataTooLarge,
   SignInError,
   UnknownAction,
-} from "../src/errors.js";
-import type { Cookie } from "../src/http/cookies.js";
-import { asAuthError, errorResult, failureCookies, withFailureCookies } from "../src/http/error-response.js";
+} from "../../src/errors.js";
+import type { Cookie } from "../../src/http/cookies.js";
+import { asAuthError, errorResult, failureCookies, withFailureCookies } from "../../src/http/error-response.js";
 import {
   answerToResponse,
   jsonError,
@@ -25,7 +25,7 @@ import {
   serializeCookie,
   toAnswer,
   toResponse,
-} from "../src/http/response.js";
+} from "../../src/http/response.js";
 
 const cookie: Cookie = { name: "a", value: "1", options: { httpOnly: true, path: "/", sameSite: "lax", secure: true, maxAge: 60 } };
 const deleted: Cookie = { name: "b", value: "", options: { path: "/", maxAge: 0 } };

@@ -4,12 +4,12 @@
  * it, and how a proven address is claimed from a holder who never proved it ("proof wins").
  */
 import { describe, expect, it } from "vitest";
-import { claimProvenAddress, providerVouchesForEmail, withProvenEmail } from "../src/actions/unproven-email.js";
-import type { AddressStore } from "../src/adapter-capabilities.js";
-import type { AdapterUser } from "../src/adapters.js";
-import type { InternalOptions } from "../src/internal-types.js";
-import type { OAuthConfig } from "../src/providers/types.js";
-import type { Profile, User } from "../src/types.js";
+import { claimProvenAddress, providerVouchesForEmail, withProvenEmail } from "../../src/actions/unproven-email.js";
+import type { AddressStore } from "../../src/adapter-capabilities.js";
+import type { AdapterUser } from "../../src/adapters.js";
+import type { InternalOptions } from "../../src/internal-types.js";
+import type { OAuthConfig } from "../../src/providers/types.js";
+import type { Profile, User } from "../../src/types.js";
 
 function provider(trustEmail?: OAuthConfig["trustEmail"]): OAuthConfig {
   return { id: "p", name: "P", type: "oauth", clientId: "c", ...(trustEmail === undefined ? {} : { trustEmail }) } as OAuthConfig;

@@ -5,7 +5,7 @@
  */
 import { createHash, createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { CHUNK_SIZE } from "../src/http/cookie-chunks.js";
+import { CHUNK_SIZE } from "../../src/http/cookie-chunks.js";
 import {
   authjsSessionCookieName,
   CHECK_COOKIE_MAX_AGE,
@@ -18,7 +18,7 @@ import {
   legacySessionCookieNames,
   resolveCookies,
   writeChunkedCookie,
-} from "../src/http/cookies.js";
+} from "../../src/http/cookies.js";
 import {
   ANONYMOUS,
   bindingMatches,
@@ -27,9 +27,9 @@ import {
   openCallbackUrl,
   requestBinding,
   sealCallbackUrl,
-} from "../src/http/flow-binding.js";
-import type { InternalOptions, RequestInternal } from "../src/internal-types.js";
-import type { CookiesOptions } from "../src/types.js";
+} from "../../src/http/flow-binding.js";
+import type { InternalOptions, RequestInternal } from "../../src/internal-types.js";
+import type { CookiesOptions } from "../../src/types.js";
 
 const base = { httpOnly: true, sameSite: "lax", path: "/" } as const;
 const check = CHECK_COOKIE_MAX_AGE;

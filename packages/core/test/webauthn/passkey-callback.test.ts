@@ -39,7 +39,6 @@ async function setup(overrides: Partial<AuthConfig> = {}) {
 
 async function options(client: Client, action: string, query: Record<string, string> = {}) {
   const response = await client.send(`/auth/webauthn-options/passkey?${new URLSearchParams({ action, ...query })}`);
-  // biome-ignore lint/suspicious/noExplicitAny: the options JSON as the browser gets it
   return ((await response.json()) as { options: any }).options;
 }
 

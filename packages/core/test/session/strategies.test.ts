@@ -1,33 +1,33 @@
 /**
- * What a session check does, for both strategies, driven through `Auth()` with cheap in-memory state (an
- * in-memory adapter, a mocked token endpoint): expiry and sliding updates (`maxAge`, `updateAge`), what the
- * `jwt` and `session` callbacks receive and may change, database session lookup, extension and deletion,
- * expired sessions refused, access-token refresh and its failures, and the building blocks (single-flight,
- * the decoded-token cache, the JSON walks). The slower suites (PGlite, a real OpenID Provider) state the
- * same behaviour end to end; this file is the one the `session` mutation group runs.
+ * What a session check does, for both strategies (session/jwt.ts, session/database.ts), driven through
+ * `Auth()` with cheap in-memory state (the in-memory adapter of helpers/memory-adapter.ts, a mocked token
+ * endpoint): expiry and sliding updates (`maxAge`, `updateAge`), what the `jwt` and `session` callbacks
+ * receive and may change, database session lookup, extension and deletion, expired sessions refused,
+ * access-token refresh and its failures (session/refresh.ts), and the strategies called directly. The
+ * slower suites (PGlite, a real OpenID Provider) state the same behaviour end to end.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from "../src/adapters.js";
-import { instanceFor } from "../src/auth.js";
-import { resolvedConfigOf } from "../src/instance.js";
-import type { InternalOptions, RequestInternal } from "../src/internal-types.js";
-import { decode, encode, type JWT } from "../src/jwt.js";
-import Credentials from "../src/providers/credentials.js";
-import type { OAuthConfig, TokenSet } from "../src/providers/types.js";
-import { databaseSessionStrategy } from "../src/session/database.js";
-import { copyJson, nestsDeeperThan, sameJson } from "../src/session/json-shape.js";
-import { jwtSessionStrategy } from "../src/session/jwt.js";
-import { attachOAuthTokens, OAUTH_CLAIM, REUSE_GRACE_MS, refreshAccountsIfDue, refreshIfDue } from "../src/session/refresh.js";
-import { SingleFlight } from "../src/session/single-flight.js";
-import { decodeCached, TOKEN_CACHE_MAX_ENTRIES, tokenCacheFor } from "../src/session/token-cache.js";
-import type { AuthConfig } from "../src/types.js";
-import { authClient } from "./helpers/auth-client.js";
+import type { Adapter, AdapterAccount, AdapterSession } from "../../src/adapters.js";
+import { instanceFor } from "../../src/auth.js";
+import { resolvedConfigOf } from "../../src/instance.js";
+import type { InternalOptions, RequestInternal } from "../../src/internal-types.js";
+import { decode, encode, type JWT } from "../../src/jwt.js";
+import Credentials from "../../src/providers/credentials.js";
+import type { OAuthConfig, TokenSet } from "../../src/providers/types.js";
+import { databaseSessionStrategy } from "../../src/session/database.js";
+import { copyJson } from "../../src/session/json-shape.js";
+import { jwtSessionStrategy } from "../../src/session/jwt.js";
+import { attachOAuthTokens, OAUTH_CLAIM, REUSE_GRACE_MS, refreshAccountsIfDue, refreshIfDue } from "../../src/session/refresh.js";
+import { tokenCacheFor } from "../../src/session/token-cache.js";
+import type { AuthConfig } from "../../src/types.js";
+import { authClient } from "../helpers/auth-client.js";
+import { memoryAdapter } from "../helpers/memory-adapter.js";
 
 const refreshMock = vi.hoisted(() => ({
   fn: undefined as undefined | ((provider: { id: string }, refreshToken: string) => Promise<unknown>),
 }));
-vi.mock("../src/oauth/index.js", async (importOriginal) => {
-  const original = await importOriginal<typeof import("../src/oauth/index.js")>();
+vi.mock("../../src/oauth/index.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../src/oauth/index.js")>();
   return {
     ...original,
     refreshAccessToken: (provider: { id: string }, refreshToken: string) =>
@@ -35,7 +35,7 @@ vi.mock("../src/oauth/index.js", async (importOriginal) => {
   };
 });
 
-const secret = "session-behaviour-secret-0123456789abcdef";
+const secret = "session-testsuite-secret-0123456789abcdef";
 const COOKIE = "authlib.session-token";
 const NOW = 1_900_000_000_000;
 const DAY = 24 * 60 * 60;
@@ -319,7 +319,7 @@ describe("JWT sessions: decoding", () => {
   });
 
   it("a custom decode's own JWTSessionError is logged as it is", async () => {
-    const { JWTSessionError } = await import("../src/errors.js");
+    const { JWTSessionError } = await import("../../src/errors.js");
     const failure = new JWTSessionError("revoked");
     const { client, errors } = jwtSetup({ jwt: { decode: () => Promise.reject(failure) } });
     await getSession(client, { cookie: `${COOKIE}=whatever` });
@@ -401,65 +401,6 @@ describe("JWT sessions: legacy cookie names", () => {
 // ---------------------------------------------------------------------------------------------------------
 // Database sessions
 // ---------------------------------------------------------------------------------------------------------
-
-/** An in-memory adapter with users, sessions and accounts; `calls` records every session method call. */
-function memoryAdapter() {
-  const users = new Map<string, AdapterUser>();
-  const sessions = new Map<string, AdapterSession>();
-  const accounts: AdapterAccount[] = [];
-  const calls: Array<[string, unknown]> = [];
-  const adapter: Adapter = {
-    createUser: (user) => {
-      users.set(user.id, user);
-      return user;
-    },
-    getUser: (id) => users.get(id) ?? null,
-    getUserByEmail: (email) => [...users.values()].find((u) => u.email === email) ?? null,
-    getUserByAccount: ({ provider, providerAccountId }) => {
-      const account = accounts.find((a) => a.provider === provider && a.providerAccountId === providerAccountId);
-      return (account && users.get(account.userId)) ?? null;
-    },
-    updateUser: (user) => {
-      const updated = { ...(users.get(user.id) as AdapterUser), ...user };
-      users.set(user.id, updated);
-      return updated;
-    },
-    linkAccount: (account) => void accounts.push(account),
-    createSession: (session) => {
-      calls.push(["createSession", session]);
-      sessions.set(session.sessionToken, session);
-      return session;
-    },
-    getSessionAndUser: (sessionToken) => {
-      calls.push(["getSessionAndUser", sessionToken]);
-      const session = sessions.get(sessionToken);
-      const user = session && users.get(session.userId);
-      return session && user ? { session: { ...session }, user } : null;
-    },
-    updateSession: (session) => {
-      calls.push(["updateSession", session]);
-      const stored = sessions.get(session.sessionToken);
-      if (!stored) return null;
-      const updated = { ...stored, ...session };
-      sessions.set(session.sessionToken, updated);
-      return updated;
-    },
-    deleteSession: (sessionToken) => {
-      calls.push(["deleteSession", sessionToken]);
-      const stored = sessions.get(sessionToken);
-      sessions.delete(sessionToken);
-      return stored ?? null;
-    },
-    listAccountsByUserId: (userId) => accounts.filter((a) => a.userId === userId),
-    updateAccount: (account) => {
-      const index = accounts.findIndex((a) => a.provider === account.provider && a.providerAccountId === account.providerAccountId);
-      if (index < 0) return null;
-      accounts[index] = { ...(accounts[index] as AdapterAccount), ...account };
-      return accounts[index] as AdapterAccount;
-    },
-  };
-  return { adapter, users, sessions, accounts, calls };
-}
 
 function dbSetup(overrides: Partial<AuthConfig> = {}, adapterOverrides: Partial<Adapter> = {}) {
   const memory = memoryAdapter();
@@ -1087,341 +1028,6 @@ describe("database sessions: access-token refresh", () => {
     expect(body?.user.email).toBe("ada@example.com");
     accounts[0] = { ...(accounts[0] as AdapterAccount), refresh_token: "good" };
     expect((await getSession(client)).body).not.toHaveProperty("error");
-  });
-});
-
-// ---------------------------------------------------------------------------------------------------------
-// Building blocks
-// ---------------------------------------------------------------------------------------------------------
-
-describe("single-flight", () => {
-  it("callers of a running key share its promise; other keys run on their own", async () => {
-    const flights = new SingleFlight<number>(0);
-    let runs = 0;
-    let release!: (n: number) => void;
-    const first = flights.run(
-      "a",
-      () =>
-        new Promise<number>((resolve) => {
-          release = resolve;
-          runs++;
-        }),
-    );
-    const second = flights.run("a", () => {
-      runs++;
-      return Promise.resolve(-1);
-    });
-    const other = flights.run("b", () => {
-      runs++;
-      return Promise.resolve(2);
-    });
-    expect(second).toBe(first);
-    release(1);
-    expect(await Promise.all([first, second, other])).toEqual([1, 1, 2]);
-    expect(runs).toBe(2);
-  });
-
-  it("a finished call is reused for graceMs, then a new call runs", async () => {
-    const flights = new SingleFlight<number>(1000);
-    let runs = 0;
-    const run = () => Promise.resolve(++runs);
-    expect(await flights.run("a", run)).toBe(1);
-    vi.setSystemTime(Date.now() + 999);
-    expect(await flights.run("a", run)).toBe(1);
-    vi.setSystemTime(Date.now() + 1);
-    expect(await flights.run("a", run)).toBe(2);
-  });
-
-  it("without a grace period a finished call is not reused", async () => {
-    const flights = new SingleFlight<number>(0);
-    let runs = 0;
-    const run = () => Promise.resolve(++runs);
-    expect(await flights.run("a", run)).toBe(1);
-    expect(await flights.run("a", run)).toBe(2);
-  });
-
-  it("a failed call is forgotten at once, even with a grace period", async () => {
-    const flights = new SingleFlight<number>(60_000);
-    await expect(flights.run("a", () => Promise.reject(new Error("down")))).rejects.toThrow("down");
-    expect(await flights.run("a", () => Promise.resolve(7))).toBe(7);
-  });
-
-  it("a failure of an older call does not forget the newer call of the same key", async () => {
-    // One key at most: "b" pushes the running "a" out, and "a" asked again starts a newer call.
-    const flights = new SingleFlight<number>(0, 1);
-    let fail!: (e: Error) => void;
-    const old = flights.run("a", () => new Promise<number>((_resolve, reject) => (fail = reject)));
-    void flights.run("b", () => new Promise<number>(() => {}));
-    const newer = flights.run("a", () => new Promise<number>(() => {}));
-    fail(new Error("old failed"));
-    await expect(old).rejects.toThrow("old failed");
-    expect(flights.run("a", () => Promise.resolve(0))).toBe(newer);
-  });
-
-  it("at most maxKeys keys are kept: expired ones go first (even when not the oldest), then the oldest", async () => {
-    const flights = new SingleFlight<string>(1000, 2);
-    const running = flights.run("running", () => new Promise<string>(() => {}));
-    await flights.run("done", () => Promise.resolve("done-1"));
-    // Exactly graceMs later "done" has expired; "running" (older, still running) has not.
-    vi.setSystemTime(Date.now() + 1000);
-    const third = flights.run("third", () => new Promise<string>(() => {}));
-    expect(flights.run("running", () => Promise.resolve("again"))).toBe(running);
-    expect(flights.run("third", () => Promise.resolve("again"))).toBe(third);
-    // Full of live keys: the oldest ("running") goes to make room for a fourth.
-    const fourth = flights.run("fourth", () => new Promise<string>(() => {}));
-    expect(flights.run("third", () => Promise.resolve("again"))).toBe(third);
-    expect(flights.run("fourth", () => Promise.resolve("again"))).toBe(fourth);
-    expect(await flights.run("running", () => Promise.resolve("new run"))).toBe("new run");
-  });
-
-  it("below maxKeys nothing is dropped, not even expired keys' neighbours", async () => {
-    const flights = new SingleFlight<string>(1000, 3);
-    const a = flights.run("a", () => new Promise<string>(() => {}));
-    const b = flights.run("b", () => new Promise<string>(() => {}));
-    flights.run("c", () => new Promise<string>(() => {}));
-    expect(flights.run("a", () => Promise.resolve("x"))).toBe(a);
-    expect(flights.run("b", () => Promise.resolve("x"))).toBe(b);
-  });
-});
-
-describe("the JSON walks", () => {
-  it("nestsDeeperThan counts containers: a primitive is depth 0, {a: 1} depth 1", () => {
-    expect(nestsDeeperThan(1, 0)).toBe(false);
-    expect(nestsDeeperThan(null, 0)).toBe(false);
-    expect(nestsDeeperThan({ a: 1 }, 0)).toBe(true);
-    expect(nestsDeeperThan({ a: 1 }, 1)).toBe(false);
-    expect(nestsDeeperThan({ a: [1, { b: 2 }] }, 2)).toBe(true);
-    expect(nestsDeeperThan({ a: [1, { b: 2 }] }, 3)).toBe(false);
-    expect(nestsDeeperThan([[], [[]]], 2)).toBe(true);
-    expect(nestsDeeperThan([[], [[]]], 3)).toBe(false);
-  });
-
-  it("sameJson compares what JSON.stringify would write, up to key order", () => {
-    expect(sameJson({ a: 1, b: [1, "x", null] }, { b: [1, "x", null], a: 1 })).toBe(true);
-    expect(sameJson({ a: 1 }, { a: 2 })).toBe(false);
-    expect(sameJson({ a: 1 }, { b: 1 })).toBe(false);
-    expect(sameJson({ a: 1 }, { a: 1, b: 2 })).toBe(false);
-    expect(sameJson({ a: 1, b: 2 }, { a: 1 })).toBe(false);
-    expect(sameJson([1, 2], [1, 2, 3])).toBe(false);
-    expect(sameJson([1, 2], [2, 1])).toBe(false);
-    expect(sameJson({ 0: 1 }, [1])).toBe(false);
-    expect(sameJson([1], { 0: 1 })).toBe(false);
-    expect(sameJson({ a: {} }, { a: [] })).toBe(false);
-    expect(sameJson({ a: { b: 1 } }, { a: { b: "1" } })).toBe(false);
-    expect(sameJson(1, 1)).toBe(true);
-    expect(sameJson("a", "b")).toBe(false);
-    expect(sameJson(null, {})).toBe(false);
-    expect(sameJson({}, null)).toBe(false);
-  });
-
-  it("sameJson treats values JSON drops or rewrites as JSON does", () => {
-    expect(sameJson({ a: 1, f: () => 1, u: undefined, s: Symbol("s") }, { a: 1 })).toBe(true);
-    expect(sameJson({ a: 1 }, { a: 1, u: undefined })).toBe(true);
-    expect(sameJson([undefined, () => 1], [null, null])).toBe(true);
-    expect(sameJson([undefined], [0])).toBe(false);
-    expect(sameJson({ n: Number.NaN }, { n: null })).toBe(true);
-    expect(sameJson({ n: Number.POSITIVE_INFINITY }, { n: null })).toBe(true);
-    expect(sameJson({ n: 1 }, { n: null })).toBe(false);
-    expect(sameJson({ d: new Date(0) }, { d: "1970-01-01T00:00:00.000Z" })).toBe(true);
-    expect(sameJson({ d: { toJSON: () => ({ x: 1 }) } }, { d: { x: 1 } })).toBe(true);
-    expect(sameJson({ d: { toJSON: "not a function", x: 1 } }, { d: { x: 1, toJSON: "not a function" } })).toBe(true);
-  });
-
-  it("sameJson calls BigInt different", () => {
-    expect(sameJson({ a: 1n }, { a: 1n })).toBe(false);
-    expect(sameJson(1n, 2)).toBe(false);
-    expect(sameJson(2, 1n)).toBe(false);
-  });
-
-  it("copyJson copies plain data deeply and keeps anything else by reference", () => {
-    const date = new Date(0);
-    class Thing {}
-    const thing = new Thing();
-    const bare = Object.create(null) as Record<string, unknown>;
-    bare.x = { y: 1 };
-    const source = { a: { b: [1, { c: 2 }, null] }, date, thing, bare, s: "x", n: null };
-    const copy = copyJson(source) as typeof source;
-    expect(copy).toEqual(source);
-    expect(copy.a).not.toBe(source.a);
-    expect(copy.a.b).not.toBe(source.a.b);
-    expect(Array.isArray(copy.a.b)).toBe(true);
-    expect(copy.a.b[1]).not.toBe(source.a.b[1]);
-    expect(copy.bare).not.toBe(bare);
-    expect(copy.bare.x).not.toBe(bare.x);
-    expect(copy.date).toBe(date);
-    expect(copy.thing).toBe(thing);
-    expect(copyJson([1, [2]])).toEqual([1, [2]]);
-    expect(Array.isArray(copyJson([1, [2]]))).toBe(true);
-    expect(copyJson(5)).toBe(5);
-    expect(copyJson(null)).toBe(null);
-  });
-
-  it("copyJson refuses (undefined) a cycle, but copies a value shared by two branches", () => {
-    const cyclic: Record<string, unknown> = { a: 1 };
-    cyclic.self = { back: cyclic };
-    expect(copyJson(cyclic)).toBeUndefined();
-    const shared = { x: 1 };
-    expect(copyJson({ a: shared, b: shared })).toEqual({ a: { x: 1 }, b: { x: 1 } });
-  });
-
-  it("copyJson finds a cycle deeper than 64 levels", () => {
-    const root: Record<string, unknown> = {};
-    let current = root;
-    for (let i = 0; i < 100; i++) {
-      const next: Record<string, unknown> = {};
-      current.next = next;
-      current = next;
-    }
-    current.loop = root;
-    expect(copyJson(root)).toBeUndefined();
-    delete current.loop;
-    expect(nestsDeeperThan(copyJson(root), 100)).toBe(true);
-    expect(nestsDeeperThan(copyJson(root), 101)).toBe(false);
-  });
-
-  it("copyJson keeps sibling paths apart below 64 levels (a value repeated in siblings is no cycle)", () => {
-    const leaf = { v: 1 };
-    const value = { left: { a: leaf }, right: { b: leaf } };
-    expect(copyJson(value)).toEqual({ left: { a: { v: 1 } }, right: { b: { v: 1 } } });
-  });
-});
-
-describe("the decoded-token cache", () => {
-  const salt = "cache-salt";
-  const decoder = (payload: JWT | null) => {
-    const calls = { n: 0 };
-    return {
-      calls,
-      decode: () => {
-        calls.n++;
-        return payload;
-      },
-    };
-  };
-
-  it("a token decoded once is served from the cache as a fresh copy; the pristine copy is untouched", async () => {
-    const secrets = ["s-1"];
-    const { calls, decode: d } = decoder({ sub: "u", nested: { a: 1 }, exp: seconds() + 60 });
-    const first = await decodeCached(secrets, salt, "tok", d);
-    (first?.payload.nested as { a: number }).a = 2;
-    const second = await decodeCached(secrets, salt, "tok", d);
-    expect(calls.n).toBe(1);
-    expect(second?.payload).toEqual({ sub: "u", nested: { a: 1 }, exp: seconds() + 60 });
-    expect(second?.pristine).toEqual(second?.payload);
-    expect(second?.payload).not.toBe(second?.pristine);
-    (second?.payload.nested as { a: number }).a = 3;
-    expect(((await decodeCached(secrets, salt, "tok", d))?.payload.nested as { a: number } | undefined)?.a).toBe(1);
-  });
-
-  it("the key is salt and token: another salt or another token is decoded again", async () => {
-    const secrets = ["s-2"];
-    const { calls, decode: d } = decoder({ sub: "u" });
-    await decodeCached(secrets, salt, "tok", d);
-    await decodeCached(secrets, "other-salt", "tok", d);
-    await decodeCached(secrets, salt, "tok2", d);
-    await decodeCached(secrets, `${salt}\u0000tok`, "", d);
-    expect(calls.n).toBe(4);
-  });
-
-  it("an entry is served only before its exp; a token without exp stays", async () => {
-    const secrets = ["s-3"];
-    const expiring = decoder({ sub: "u", exp: seconds() + 10 });
-    await decodeCached(secrets, salt, "exp", expiring.decode);
-    advance(9);
-    await decodeCached(secrets, salt, "exp", expiring.decode);
-    expect(expiring.calls.n).toBe(1);
-    advance(1);
-    await decodeCached(secrets, salt, "exp", expiring.decode);
-    expect(expiring.calls.n).toBe(2);
-    const forever = decoder({ sub: "u" });
-    await decodeCached(secrets, salt, "forever", forever.decode);
-    advance(10 * 365 * DAY);
-    await decodeCached(secrets, salt, "forever", forever.decode);
-    expect(forever.calls.n).toBe(1);
-  });
-
-  it("failures and non-object payloads are never cached", async () => {
-    const secrets = ["s-4"];
-    const none = decoder(null);
-    expect(await decodeCached(secrets, salt, "n", none.decode)).toBeNull();
-    expect(await decodeCached(secrets, salt, "n", none.decode)).toBeNull();
-    expect(none.calls.n).toBe(2);
-    const odd = decoder("text" as unknown as JWT);
-    expect(await decodeCached(secrets, salt, "t", odd.decode)).toEqual({ payload: "text", pristine: "text" });
-    await decodeCached(secrets, salt, "t", odd.decode);
-    expect(odd.calls.n).toBe(2);
-    expect(tokenCacheFor(secrets).size).toBe(0);
-  });
-
-  it("a payload that cannot be copied (a cycle) is handed out without a pristine copy and not cached", async () => {
-    const secrets = ["s-5"];
-    const cyclic: JWT = { sub: "u" };
-    cyclic.self = cyclic;
-    const { calls, decode: d } = decoder(cyclic);
-    const read = await decodeCached(secrets, salt, "c", d);
-    expect(read?.payload).toBe(cyclic);
-    expect(read?.pristine).toBeUndefined();
-    await decodeCached(secrets, salt, "c", d);
-    expect(calls.n).toBe(2);
-  });
-
-  it("tokens over 8 KB are not cached; 8 KB ones are", async () => {
-    const secrets = ["s-6"];
-    const { calls, decode: d } = decoder({ sub: "u" });
-    const long = "x".repeat(8 * 1024 + 1);
-    await decodeCached(secrets, salt, long, d);
-    await decodeCached(secrets, salt, long, d);
-    expect(calls.n).toBe(2);
-    const limit = "y".repeat(8 * 1024);
-    await decodeCached(secrets, salt, limit, d);
-    await decodeCached(secrets, salt, limit, d);
-    expect(calls.n).toBe(3);
-  });
-
-  it("keeps at most TOKEN_CACHE_MAX_ENTRIES, dropping the least recently used", async () => {
-    const secrets = ["s-7"];
-    const { calls, decode: d } = decoder({ sub: "u" });
-    for (let i = 0; i < TOKEN_CACHE_MAX_ENTRIES; i++) await decodeCached(secrets, salt, `t${i}`, d);
-    expect(tokenCacheFor(secrets).size).toBe(TOKEN_CACHE_MAX_ENTRIES);
-    await decodeCached(secrets, salt, "t0", d); // t0 is now the most recent, t1 the least
-    await decodeCached(secrets, salt, "t0", d);
-    const before = calls.n;
-    await decodeCached(secrets, salt, "extra", d);
-    expect(tokenCacheFor(secrets).size).toBe(TOKEN_CACHE_MAX_ENTRIES);
-    await decodeCached(secrets, salt, "t0", d);
-    expect(calls.n).toBe(before + 1);
-    await decodeCached(secrets, salt, "t1", d);
-    expect(calls.n).toBe(before + 2);
-    // Re-storing a key that is present does not evict another entry.
-    const again = decoder({ sub: "v" });
-    const cache = tokenCacheFor(secrets);
-    cache.set(salt, "t2", { sub: "v" });
-    expect(cache.size).toBe(TOKEN_CACHE_MAX_ENTRIES);
-    expect(again.calls.n).toBe(0);
-  });
-
-  it("the cache of a secret array is emptied when its secrets change, and kept while they do not", async () => {
-    const secrets = ["s-8a", "s-8b"];
-    const { calls, decode: d } = decoder({ sub: "u" });
-    await decodeCached(secrets, salt, "tok", d);
-    await decodeCached(secrets, salt, "tok", d);
-    expect(calls.n).toBe(1);
-    secrets[1] = "s-8c";
-    await decodeCached(secrets, salt, "tok", d);
-    expect(calls.n).toBe(2);
-    await decodeCached(secrets, salt, "tok", d);
-    expect(calls.n).toBe(2);
-    expect(tokenCacheFor(["s-8a", "s-8c"]).size).toBe(0);
-  });
-
-  it("secrets that join to the same text are still another secret set", async () => {
-    const secrets = ["s-9a", "b"];
-    const { calls, decode: d } = decoder({ sub: "u" });
-    await decodeCached(secrets, salt, "tok", d);
-    secrets[0] = "s-9";
-    secrets[1] = "ab";
-    await decodeCached(secrets, salt, "tok", d);
-    expect(calls.n).toBe(2);
   });
 });
 

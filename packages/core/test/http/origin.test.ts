@@ -5,8 +5,8 @@
  * statement of the same rules, exact messages included (operators read them in their logs).
  */
 import { describe, expect, it } from "vitest";
-import { Auth } from "../src/auth.js";
-import { InvalidOriginConfig, UntrustedHost } from "../src/errors.js";
+import { Auth } from "../../src/auth.js";
+import { InvalidOriginConfig, UntrustedHost } from "../../src/errors.js";
 import {
   canonicalOrigin,
   checkOriginConfig,
@@ -15,13 +15,13 @@ import {
   isTrustedHost,
   resolveOrigin,
   shouldWarnUnrestrictedTrustHost,
-} from "../src/http/origin.js";
-import Credentials from "../src/providers/credentials.js";
-import { skipCSRFCheck } from "../src/symbols.js";
-import type { AuthConfig } from "../src/types.js";
-import { authClient } from "./helpers/auth-client.js";
+} from "../../src/http/origin.js";
+import Credentials from "../../src/providers/credentials.js";
+import { skipCSRFCheck } from "../../src/symbols.js";
+import type { AuthConfig } from "../../src/types.js";
+import { authClient } from "../helpers/auth-client.js";
 
-const secret = "origin-behaviour-secret-0123456789abcdef";
+const secret = "origin-testsuite-secret-0123456789abcdef";
 const UPSTREAM = "http://localhost:3000";
 
 /** The origin authlib believes for a request to `UPSTREAM` (or `target`) carrying `headers`. */

@@ -14,15 +14,15 @@ import {
   mailServiceProvider,
   parseAddress,
   sendThroughService,
-} from "../src/email/mail-service.js";
-import { verificationMail } from "../src/email/template.js";
-import Mailgun from "../src/providers/mailgun.js";
-import Postmark from "../src/providers/postmark.js";
-import Resend from "../src/providers/resend.js";
-import SendGrid from "../src/providers/sendgrid.js";
-import type { EmailConfig, SendVerificationRequestParams } from "../src/providers/types.js";
-import type { Theme } from "../src/types.js";
-import { type NodeServer, startNodeServer } from "./helpers/node-server.js";
+} from "../../src/email/mail-service.js";
+import { verificationMail } from "../../src/email/template.js";
+import Mailgun from "../../src/providers/mailgun.js";
+import Postmark from "../../src/providers/postmark.js";
+import Resend from "../../src/providers/resend.js";
+import SendGrid from "../../src/providers/sendgrid.js";
+import type { EmailConfig, SendVerificationRequestParams } from "../../src/providers/types.js";
+import type { Theme } from "../../src/types.js";
+import { type NodeServer, startNodeServer } from "../helpers/node-server.js";
 
 const apiKey = "key-0123456789";
 const LINK = "https://app.example.com/auth/callback/x?token=t&email=a%40b.c";

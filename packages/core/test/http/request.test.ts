@@ -4,9 +4,9 @@
  * (form vs JSON, size limits), and that the body stays readable for `authorize()`.
  */
 import { describe, expect, it } from "vitest";
-import { UnknownAction } from "../src/errors.js";
-import { readAtMost } from "../src/http/read-stream.js";
-import { bodyString, parseActionAndProvider, parseRequest, parseRequestParts, requestCookies } from "../src/http/request.js";
+import { UnknownAction } from "../../src/errors.js";
+import { readAtMost } from "../../src/http/read-stream.js";
+import { bodyString, parseActionAndProvider, parseRequest, parseRequestParts, requestCookies } from "../../src/http/request.js";
 
 const origin = "https://app.example";
 const MAX = 64 * 1024;

@@ -4,16 +4,17 @@
  * form_post bounce, what the `signIn` callback sees, and how failures surface to the browser and the log.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Adapter, AdapterAccount, AdapterUser } from "../src/adapters.js";
-import type { AuthError } from "../src/errors.js";
-import { clearDiscoveryCache, startAuthorization } from "../src/oauth/index.js";
-import Credentials from "../src/providers/credentials.js";
-import Email from "../src/providers/email.js";
-import type { OAuthConfig } from "../src/providers/types.js";
-import type { AuthConfig } from "../src/types.js";
-import { authClient } from "./helpers/auth-client.js";
-import { type FakeServer, startFakeServer } from "./oauth/fake-server.js";
-import { contextFor } from "./oauth/support.js";
+import type { Adapter } from "../../src/adapters.js";
+import type { AuthError } from "../../src/errors.js";
+import { clearDiscoveryCache, startAuthorization } from "../../src/oauth/index.js";
+import Credentials from "../../src/providers/credentials.js";
+import Email from "../../src/providers/email.js";
+import type { OAuthConfig } from "../../src/providers/types.js";
+import type { AuthConfig } from "../../src/types.js";
+import { authClient } from "../helpers/auth-client.js";
+import { memoryAdapter } from "../helpers/memory-adapter.js";
+import { type FakeServer, startFakeServer } from "../oauth/fake-server.js";
+import { contextFor } from "../oauth/support.js";
 
 const ORIGIN = "http://localhost:3000";
 const secret = "callback-route-secret-0123456789abcdef";
@@ -389,54 +390,6 @@ describe("credentials", () => {
   });
 });
 
-/** Users and accounts in memory, with database sessions: enough for linking. */
-function memoryAdapter(): Adapter & { users: Map<string, AdapterUser> } {
-  const users = new Map<string, AdapterUser>();
-  const accounts: AdapterAccount[] = [];
-  const sessions = new Map<string, { sessionToken: string; userId: string; expires: Date }>();
-  return {
-    users,
-    createUser: (user) => {
-      users.set(user.id, user);
-      return user;
-    },
-    getUser: (id) => users.get(id) ?? null,
-    getUserByEmail: (email) => [...users.values()].find((u) => u.email === email) ?? null,
-    getUserByAccount: ({ provider, providerAccountId }) => {
-      const account = accounts.find((x) => x.provider === provider && x.providerAccountId === providerAccountId);
-      return (account && users.get(account.userId)) ?? null;
-    },
-    updateUser: (user) => {
-      const updated = { ...(users.get(user.id) as AdapterUser), ...user };
-      users.set(user.id, updated);
-      return updated;
-    },
-    linkAccount: (account) => void accounts.push(account),
-    listAccountsByUserId: (userId) => accounts.filter((x) => x.userId === userId),
-    createSession: (session) => {
-      sessions.set(session.sessionToken, session);
-      return session;
-    },
-    getSessionAndUser: (sessionToken) => {
-      const session = sessions.get(sessionToken);
-      const user = session && users.get(session.userId);
-      return session && user ? { session: { ...session }, user } : null;
-    },
-    updateSession: (session) => {
-      const stored = sessions.get(session.sessionToken);
-      if (!stored) return null;
-      const updated = { ...stored, ...session };
-      sessions.set(session.sessionToken, updated);
-      return updated;
-    },
-    deleteSession: (sessionToken) => {
-      const stored = sessions.get(sessionToken);
-      sessions.delete(sessionToken);
-      return stored ?? null;
-    },
-  };
-}
-
 describe("linking: what the signIn callback is told", () => {
   async function signInWith(client: ReturnType<typeof authClient>, providerId: string, form: Record<string, string> = {}) {
     const response = await client.send(`/auth/signin/${providerId}`, {
@@ -448,32 +401,32 @@ describe("linking: what the signIn callback is told", () => {
 
   it("an explicit link (link=true) by a signed-in user offers that user as the link target; the user is the provider's", async () => {
     provide({ id: "p-1", name: "Ada" });
-    const adapter = memoryAdapter();
-    const a = app({ adapter, providers: [fakeProvider(), fakeProvider({ id: "second", name: "Second" })] });
+    const memory = memoryAdapter();
+    const a = app({ adapter: memory.adapter, providers: [fakeProvider(), fakeProvider({ id: "second", name: "Second" })] });
     const client = a.client();
     await signInWith(client, "fake");
-    const [ada] = [...adapter.users.values()];
+    const [ada] = [...memory.users.values()];
     await signInWith(client, "second", { link: "true" });
     expect(a.signIns).toHaveLength(2);
     expect(a.signIns[0]).not.toHaveProperty("link");
     expect(a.signIns[1]?.link).toEqual({ user: expect.objectContaining({ id: ada?.id }) });
     expect(a.signIns[1]?.account).toMatchObject({ provider: "second", providerAccountId: "p-1" });
-    expect(adapter.users.size).toBe(1);
+    expect(memory.users.size).toBe(1);
     expect(a.errors).toEqual([]);
   });
 
   it("an account already linked is signed in as its user, never offered as a link, even when link=true", async () => {
     provide({ id: "p-2", name: "Ada" });
-    const adapter = memoryAdapter();
-    const a = app({ adapter });
+    const memory = memoryAdapter();
+    const a = app({ adapter: memory.adapter });
     const client = a.client();
     await signInWith(client, "fake");
-    const [ada] = [...adapter.users.values()];
+    const [ada] = [...memory.users.values()];
     await signInWith(client, "fake", { link: "true" });
     expect(a.signIns).toHaveLength(2);
     expect(a.signIns[1]).not.toHaveProperty("link");
     expect(a.signIns[1]?.user).toMatchObject({ id: ada?.id });
-    expect(adapter.users.size).toBe(1);
+    expect(memory.users.size).toBe(1);
   });
 
   it("without an adapter there is nothing to link to: link=true by a signed-in (JWT) user offers no link target", async () => {

@@ -1,29 +1,24 @@
 /**
- * More of the JWE session codecs' behaviour (with crypto-behaviour.test.ts): jose passes a key-id
+ * The JWE session codecs' edge cases (the main rules are jwe-codecs.test.ts): jose passes a key-id
  * mismatch through by name, a header without `aud` leaves the claims' `aud` alone, one spelling per
  * token, a strict UTF-8 decoder, bounded key caches that still derive each key once, and a node:crypto
  * codec used only when it reads every known answer (found once per process).
  */
-import { createCipheriv, createHash, createHmac, hkdfSync, randomBytes } from "node:crypto";
+import { createCipheriv, createHmac, randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { nodeCrypto } from "../src/crypto/builtin.js";
-import { joseDecrypt } from "../src/crypto/jwe-jose.js";
-import { nodeJwe } from "../src/crypto/jwe-node.js";
-import { webCryptoDecrypt, webCryptoEncrypt } from "../src/crypto/jwe-webcrypto.js";
-import { JWTSessionError } from "../src/errors.js";
+import { nodeCrypto } from "../../src/crypto/builtin.js";
+import { joseDecrypt } from "../../src/crypto/jwe-jose.js";
+import { nodeJwe } from "../../src/crypto/jwe-node.js";
+import { webCryptoDecrypt, webCryptoEncrypt } from "../../src/crypto/jwe-webcrypto.js";
+import { JWTSessionError } from "../../src/errors.js";
+import { authjsKey } from "../helpers/authjs-key.js";
 
-const secret = "jwe-behaviour-secret-0123456789abcdefgh";
+const secret = "jwe-testsuite-secret-0123456789abcdefgh";
 const salt = "authlib.session-token";
 const b64 = (bytes: Uint8Array | string) => Buffer.from(bytes).toString("base64url");
 
-/** Auth.js v5's CBC key and kid, computed here with node:crypto. */
-function cbcKey(s = secret) {
-  const key = Buffer.from(hkdfSync("sha256", s, salt, `Auth.js Generated Encryption Key (${salt})`, 64));
-  const kid = createHash("sha512")
-    .update(`{"k":"${key.toString("base64url")}","kty":"oct"}`)
-    .digest("base64url");
-  return { key, kid };
-}
+/** Auth.js v5's CBC key and kid, computed with node:crypto (helpers/authjs-key.ts). */
+const cbcKey = (s = secret) => authjsKey("A256CBC-HS512", s, salt);
 
 /** A CBC token made with the key, with any header and claims. */
 function forge(header: Record<string, unknown>, claims: unknown): string {
@@ -89,7 +84,7 @@ describe("module state", () => {
 
   it("headers and claims that are not UTF-8 are refused, never read with replacement characters", async () => {
     vi.resetModules(); // a fresh copy of the rules (the decoder is made when the module loads)
-    const rules = await import("../src/crypto/jwe-rules.js");
+    const rules = await import("../../src/crypto/jwe-rules.js");
     const bad = Buffer.concat([Buffer.from('{"alg":"dir","enc":"A256GCM","x":"'), Buffer.from([0xff]), Buffer.from('"}')]);
     const refusal = (() => {
       try {
@@ -140,7 +135,7 @@ describe("module state", () => {
 
   it("the node:crypto codec is looked up once per process", async () => {
     vi.resetModules();
-    const { nodeJwe: fresh } = await import("../src/crypto/jwe-node.js");
+    const { nodeJwe: fresh } = await import("../../src/crypto/jwe-node.js");
     const found = fresh();
     expect(found).toBeDefined();
     vi.spyOn(process, "getBuiltinModule").mockReturnValue(undefined);
@@ -160,7 +155,7 @@ describe("module state", () => {
     };
     vi.spyOn(process, "getBuiltinModule").mockImplementation(((id: string) =>
       id === "node:crypto" ? partial : original.call(process, id as "node:buffer")) as typeof process.getBuiltinModule);
-    const { nodeJwe: fresh } = await import("../src/crypto/jwe-node.js");
+    const { nodeJwe: fresh } = await import("../../src/crypto/jwe-node.js");
     expect(fresh()).toBeUndefined();
   });
 });

@@ -7,14 +7,14 @@
  * `Auth()`; this file states them one by one. Time is a fake `Date` the test moves by hand.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { countVerificationMail } from "../src/email/rate-limit.js";
-import { AuthError, RateLimited } from "../src/errors.js";
-import type { InternalOptions, RequestInternal } from "../src/internal-types.js";
-import Credentials from "../src/providers/credentials.js";
-import type { CredentialsConfig } from "../src/providers/types.js";
-import { clientBucket, defaultClientAddress } from "../src/rate-limit/client-address.js";
-import { type RateLimitConfig, type ResolvedCredentialsLimits, resolveRateLimits } from "../src/rate-limit/config.js";
-import { accountOf, authorizeLimited } from "../src/rate-limit/credentials.js";
+import { countVerificationMail } from "../../src/email/rate-limit.js";
+import { AuthError, RateLimited } from "../../src/errors.js";
+import type { InternalOptions, RequestInternal } from "../../src/internal-types.js";
+import Credentials from "../../src/providers/credentials.js";
+import type { CredentialsConfig } from "../../src/providers/types.js";
+import { clientBucket, defaultClientAddress } from "../../src/rate-limit/client-address.js";
+import { type RateLimitConfig, type ResolvedCredentialsLimits, resolveRateLimits } from "../../src/rate-limit/config.js";
+import { accountOf, authorizeLimited } from "../../src/rate-limit/credentials.js";
 import {
   clientAddressOf,
   countClientRequest,
@@ -24,10 +24,10 @@ import {
   limitsOf,
   refusal,
   storeOf,
-} from "../src/rate-limit/limiter.js";
-import { memoryRateLimitStore, type RateLimitStore } from "../src/rate-limit/store.js";
+} from "../../src/rate-limit/limiter.js";
+import { memoryRateLimitStore, type RateLimitStore } from "../../src/rate-limit/store.js";
 
-const secret = "rate-limit-behaviour-secret-0123456789abcdef";
+const secret = "rate-limit-testsuite-secret-0123456789abcdef";
 const START = Date.UTC(2026, 0, 1);
 
 beforeEach(() => {
