@@ -775,6 +775,7 @@ function refreshOptions(extra: Partial<InternalOptions> = {}) {
     providers: [refreshingProvider("acme"), { ...refreshingProvider("plain"), refreshAccessToken: false }, credentials()],
     logger: { error: (e: Error) => errors.push(e), warn: () => {}, debug: () => {} },
     capabilities: {},
+    rateLimits: { config: undefined },
     ...extra,
   } as unknown as InternalOptions;
   return { options, errors };

@@ -50,22 +50,24 @@ function pause(ms: number): Promise<void> {
 }
 
 /**
- * Runs `work.refresh` under the lease `key` of `store`, or waits until `work.settled`. Rejects with
- * `OAuthCallbackError` when neither happens within the lease's lifetime (a store whose leases never
- * end). A failing store is logged (`AdapterError`) and the refresh runs without the lease.
+ * Runs `work.refresh` under the lease `key` of `store` (taken for `lifetimeMs`), or waits until
+ * `work.settled`. Rejects with `OAuthCallbackError` when neither happens within the lease's lifetime (a
+ * store whose leases never end). A failing store is logged (`AdapterError`) and the refresh runs without
+ * the lease.
  */
 export async function underRefreshLease(
   options: Pick<InternalOptions, "logger">,
   store: LeaseStore,
   key: string,
   work: LeasedRefresh,
+  lifetimeMs = REFRESH_LEASE_TTL_MS,
 ): Promise<void> {
-  const deadline = Date.now() + REFRESH_LEASE_TTL_MS + MAX_POLL_MS;
+  const deadline = Date.now() + lifetimeMs + MAX_POLL_MS;
   let delay = FIRST_POLL_MS;
   for (;;) {
     let token: string | null;
     try {
-      token = await store.lease(key, REFRESH_LEASE_TTL_MS);
+      token = await store.lease(key, lifetimeMs);
     } catch (error) {
       options.logger.error(new AdapterError("The refresh lease could not be taken; refreshing without it.", { cause: error as Error }));
       return work.refresh();
