@@ -86,8 +86,9 @@ export interface GetTokenParams<R extends boolean = false> {
   /** Name of the cookie holding the token. Default: the session cookie name. */
   cookieName?: string;
   /**
-   * Look for the secure-prefixed cookie name: `__Host-authlib.session-token`, else the
-   * `__Secure-authlib.session-token` of sessions issued before authlib used `__Host-`. Default: from
+   * Look for the secure-prefixed cookie name, `__Host-authlib.session-token`. The former
+   * `__Secure-authlib.session-token` is not read (a sibling subdomain can plant it); while migrating, pass
+   * it as `cookieName`. Default: from
    * `AUTHLIB_URL`'s (else `AUTH_URL`'s) scheme when it is set (as `Auth()` does); else whichever of the secure and plain names
    * is present (without `AUTHLIB_URL`, `Auth()` picks by the request's scheme, which only it can judge).
    */
@@ -182,7 +183,8 @@ function bearerToken(authorization: string | undefined): string | undefined {
  * when known to be http, all of them when unknown (the one present decides).
  */
 function sessionCookieCandidates(secureCookie: boolean | undefined): string[] {
-  const secureNames = [`__Host-${SESSION_COOKIE_NAME}`, `__Secure-${SESSION_COOKIE_NAME}`];
+  // Only `__Host-`: a `__Secure-` name can be planted by a sibling subdomain (SECURITY.md, migration window).
+  const secureNames = [`__Host-${SESSION_COOKIE_NAME}`];
   const canonical = readCanonicalUrlEnv(processEnv());
   const secure = secureCookie ?? (canonical !== undefined ? /^https:/i.test(canonical) : undefined);
   if (secure === undefined) return [...secureNames, SESSION_COOKIE_NAME];
@@ -215,7 +217,7 @@ export async function getToken<R extends boolean = false>(params: GetTokenParams
   } catch {
     // A Cookie header the parser cannot read counts as no cookies: `cookies` stays {}.
   }
-  // The first name with a cookie decides; its salt is its own name (a `__Host-` token never decodes as `__Secure-`).
+  // The first name with a cookie decides; its salt is its own name (a `__Host-` token never decodes as another name).
   const candidates = params.cookieName ? [params.cookieName] : sessionCookieCandidates(params.secureCookie);
   const cookieName = candidates.find((name) => hasChunkedCookie(cookies, name)) ?? (candidates.at(-1) as string);
   const token = readChunkedCookie(cookies, cookieName) ?? bearerToken(headerValue(req.headers, "authorization"));

@@ -285,8 +285,11 @@ export interface AuthConfig {
    * `authjs.session-token` on http, chunks included) is read: a JWT is decoded with that name as salt (as
    * Auth.js encrypted it), a database session token is looked up as it is. The session is then re-issued
    * under authlib's own (`__Host-` on https) cookie and the Auth.js cookie cleared, so each browser moves
-   * on its first request. authlib never writes Auth.js's names. Default false; remove it once the sessions
-   * Auth.js issued have expired (`session.maxAge`). See docs/migrating-from-authjs.md.
+   * on its first request. authlib never writes Auth.js's names. The option also reads the
+   * `__Secure-authlib.session-token` of authlib's own sessions from before `__Host-`; without it no legacy
+   * name is read. A legacy cookie is never read when the request carries any `__Host-` cookie of authlib's
+   * (a sibling subdomain may have planted it). Default false; remove it once the sessions Auth.js issued
+   * have expired (`session.maxAge`). See docs/migrating-from-authjs.md.
    */
   acceptAuthjsSessions?: boolean;
   /** Path under which authlib answers. Default `/auth`. */

@@ -236,8 +236,8 @@ describe("getToken", () => {
     expect(await getToken({ req, secret })).toMatchObject({ sub: "b" });
   });
 
-  it("uses the __Secure- cookie name when AUTHLIB_URL is https, the plain one otherwise", async () => {
-    const secureSalt = "__Secure-authlib.session-token";
+  it("uses the __Host- cookie name when AUTHLIB_URL is https, the plain one otherwise", async () => {
+    const secureSalt = "__Host-authlib.session-token";
     const token = await encode({ token: { sub: "s" }, secret, salt: secureSalt });
     const req = { headers: { cookie: `${secureSalt}=${token}` } };
     vi.stubEnv("AUTHLIB_URL", "https://app.example.com");
@@ -245,6 +245,19 @@ describe("getToken", () => {
     vi.stubEnv("AUTHLIB_URL", "http://localhost:3000");
     expect(await getToken({ req, secret })).toBeNull();
     expect(await getToken({ req, secret, secureCookie: true })).toMatchObject({ sub: "s" });
+  });
+
+  it("never reads the former __Secure- name by itself (a sibling subdomain can plant it), only when named as cookieName", async () => {
+    const legacy = "__Secure-authlib.session-token";
+    const token = await encode({ token: { sub: "planted" }, secret, salt: legacy });
+    const req = { headers: { cookie: `${legacy}=${token}` } };
+    vi.stubEnv("AUTHLIB_URL", "https://app.example.com");
+    expect(await getToken({ req, secret })).toBeNull();
+    expect(await getToken({ req, secret, secureCookie: true })).toBeNull();
+    vi.stubEnv("AUTHLIB_URL", "");
+    vi.stubEnv("AUTH_URL", "");
+    expect(await getToken({ req, secret })).toBeNull();
+    expect(await getToken({ req, secret, cookieName: legacy })).toMatchObject({ sub: "planted" });
   });
 
   it("takes the scheme from Auth.js's AUTH_URL when AUTHLIB_URL is unset; AUTHLIB_URL wins", async () => {
@@ -318,7 +331,7 @@ describe("getToken", () => {
   it("without a configured URL, the session cookie present decides, salted with its own name; __Host- first", async () => {
     vi.stubEnv("AUTHLIB_URL", "");
     vi.stubEnv("AUTH_URL", "");
-    for (const name of ["__Host-authlib.session-token", "__Secure-authlib.session-token", "authlib.session-token"]) {
+    for (const name of ["__Host-authlib.session-token", "authlib.session-token"]) {
       const token = await encode({ token: { sub: name }, secret, salt: name });
       expect(await getToken({ req: { headers: { cookie: `${name}=${token}` } }, secret })).toMatchObject({ sub: name });
     }

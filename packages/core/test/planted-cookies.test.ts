@@ -320,10 +320,11 @@ describe("__Host- cookies on https", () => {
     }
   });
 
-  it("a session issued under the old __Secure- name is still read, re-issued as __Host- and the old one cleared", async () => {
+  it("while migrating (acceptAuthjsSessions), a session under the old __Secure- name is read, re-issued as __Host- and the old one cleared", async () => {
     const oldName = "__Secure-authlib.session-token";
     const token = await encode({ token: { sub: "old-user", name: "Old" }, secret, salt: oldName });
-    const client = authClient({ secret, trustHost: true, providers: [Credentials({ authorize: () => null })] }, httpsOrigin);
+    const config: AuthConfig = { secret, trustHost: true, acceptAuthjsSessions: true, providers: [Credentials({ authorize: () => null })] };
+    const client = authClient(config, httpsOrigin);
     client.jar.cookies.set(oldName, { name: oldName, value: token, attributes: {} });
     const response = await client.send("/auth/session");
     expect(((await response.json()) as { user: { name: string } }).user.name).toBe("Old");
@@ -332,12 +333,19 @@ describe("__Host- cookies on https", () => {
     expect((await decode({ token: reissued, secret, salt: "__Host-authlib.session-token" }))?.sub).toBe("old-user");
   });
 
-  it("database sessions: a session cookie under the old __Secure- name is read and moved to __Host-", async () => {
+  it("database sessions, while migrating: a session cookie under the old __Secure- name is read and moved to __Host-", async () => {
     const { adapter } = await freshDatabase();
     const user = await adapter.createUser!({ id: crypto.randomUUID(), email: "old@example.com", emailVerified: null, name: "old" });
     const sessionToken = crypto.randomUUID();
     await adapter.createSession!({ sessionToken, userId: user.id, expires: new Date(Date.now() + 86_400_000) });
-    const client = authClient({ secret, trustHost: true, adapter, providers: [Credentials({ authorize: () => null })] }, httpsOrigin);
+    const config: AuthConfig = {
+      secret,
+      trustHost: true,
+      acceptAuthjsSessions: true,
+      adapter,
+      providers: [Credentials({ authorize: () => null })],
+    };
+    const client = authClient(config, httpsOrigin);
     const oldName = "__Secure-authlib.session-token";
     client.jar.cookies.set(oldName, { name: oldName, value: sessionToken, attributes: {} });
     expect((await client.session())?.user.email).toBe("old@example.com");
@@ -346,16 +354,87 @@ describe("__Host- cookies on https", () => {
     expect((await client.session())?.user.email).toBe("old@example.com");
   });
 
-  it("getToken with secureCookie reads the __Host- name and still the __Secure- name, each with its own salt", async () => {
-    const read = async (name: string, salt = name) => {
+  it("getToken with secureCookie reads the __Host- name, never the plantable __Secure- one unless it is named", async () => {
+    const read = async (name: string, salt = name, cookieName?: string) => {
       const token = await encode({ token: { sub: name }, secret, salt });
-      return (
-        await getToken({ req: new Request("https://a.test/", { headers: { cookie: `${name}=${token}` } }), secret, secureCookie: true })
-      )?.sub;
+      const req = new Request("https://a.test/", { headers: { cookie: `${name}=${token}` } });
+      return (await getToken({ req, secret, secureCookie: true, ...(cookieName ? { cookieName } : {}) }))?.sub;
     };
     expect(await read("__Host-authlib.session-token")).toBe("__Host-authlib.session-token");
-    expect(await read("__Secure-authlib.session-token")).toBe("__Secure-authlib.session-token");
+    expect(await read("__Secure-authlib.session-token")).toBeUndefined();
+    expect(await read("__Secure-authlib.session-token", undefined, "__Secure-authlib.session-token")).toBe(
+      "__Secure-authlib.session-token",
+    );
     // A token sealed for the other name does not decode under this one.
-    expect(await read("__Secure-authlib.session-token", "__Host-authlib.session-token")).toBeUndefined();
+    const sealedForHost = "__Host-authlib.session-token";
+    expect(await read("__Secure-authlib.session-token", sealedForHost, "__Secure-authlib.session-token")).toBeUndefined();
+  });
+});
+
+describe("planted legacy session cookies (issue 26): a signed-out victim never ends up in the attacker's account", () => {
+  /** A database-session app on https; `migrating` sets `acceptAuthjsSessions`. */
+  async function databaseApp(migrating: boolean) {
+    const { adapter } = await freshDatabase();
+    const attacker = await adapter.createUser!({ id: crypto.randomUUID(), email: "mallory@example.com", emailVerified: null, name: "m" });
+    const config: AuthConfig = {
+      secret,
+      trustHost: true,
+      adapter,
+      logger: quiet,
+      ...(migrating ? { acceptAuthjsSessions: true } : {}),
+      providers: [Credentials({ authorize: () => attacker })],
+    };
+    // The attacker signs in on the real site and takes their own (database) session token: no secret needed.
+    const own = authClient(config, httpsOrigin);
+    await own.send("/auth/callback/credentials", { form: { csrfToken: await own.csrf() } });
+    const token = own.jar.get("__Host-authlib.session-token") as string;
+    expect((await own.session())?.user.email).toBe("mallory@example.com");
+    return { config, token };
+  }
+
+  /** Plants `value` under `name` in `victim`'s jar, as a parent-domain cookie from a sibling would arrive. */
+  function plantAs(victim: Client, name: string, value: string) {
+    victim.jar.cookies.set(name, { name, value, attributes: {} });
+  }
+
+  for (const name of ["__Secure-authlib.session-token", "__Secure-authjs.session-token"]) {
+    it(`without acceptAuthjsSessions, a planted ${name} is not read: the fresh victim stays signed out`, async () => {
+      const { config, token } = await databaseApp(false);
+      const victim = authClient(config, httpsOrigin);
+      plantAs(victim, name, token);
+      expect(await victim.session()).toBeNull();
+      expect(victim.jar.get("__Host-authlib.session-token")).toBeUndefined();
+    });
+
+    it(`with acceptAuthjsSessions, a planted ${name} is not read in a browser that carries a __Host- cookie of authlib's`, async () => {
+      const { config, token } = await databaseApp(true);
+      const victim = authClient(config, httpsOrigin);
+      await victim.csrf(); // the victim has visited authlib since the migration: __Host-authlib.csrf-token
+      plantAs(victim, name, token);
+      expect(await victim.session()).toBeNull();
+      expect(victim.jar.get("__Host-authlib.session-token")).toBeUndefined();
+    });
+  }
+
+  it("with acceptAuthjsSessions, a planted Auth.js JWT next to any __Host-authlib cookie is not read (JWT sessions)", async () => {
+    const legacy = "__Secure-authjs.session-token";
+    // The attacker's own Auth.js session from before the migration (sealed under Auth.js's name, as Auth.js does).
+    const planted = await encode({ token: { sub: "mallory", name: "Mallory" }, secret, salt: legacy });
+    const config: AuthConfig = {
+      secret,
+      trustHost: true,
+      acceptAuthjsSessions: true,
+      logger: quiet,
+      providers: [Credentials({ authorize: () => null })],
+    };
+    for (const host of ["__Host-authlib.csrf-token", "__Host-authlib.callback-url", "__Host-authlib.state"]) {
+      const cookie = `${host}=anything; ${legacy}=${planted}`;
+      const response = await authClient(config, httpsOrigin).send("/auth/session", { headers: { cookie } });
+      expect(await response.json()).toBeNull();
+      expect(response.setCookies.map((c) => c.name)).not.toContain("__Host-authlib.session-token");
+    }
+    // The control: the same cookie alone, in a browser authlib has not seen yet, is the migration window.
+    const alone = await authClient(config, httpsOrigin).send("/auth/session", { headers: { cookie: `${legacy}=${planted}` } });
+    expect(((await alone.json()) as { user: { name: string } }).user.name).toBe("Mallory");
   });
 });

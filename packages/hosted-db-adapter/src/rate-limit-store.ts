@@ -7,9 +7,16 @@
  * (Postgres serialises them on the row). Every time is the database server's `now()`: instances with
  * skewed clocks agree on when a window ends.
  *
+ * Leases (`lease` / `release`, which authlib takes so that one instance at a time refreshes a provider
+ * token) are rows of the same table, so they need no migration: `count` holds the holder's random token,
+ * `reset_at` the lease's end, and the sweep removes ended leases as it removes ended windows. Taking one is
+ * one upsert that writes only over an ended row (Postgres serialises concurrent ones on the row, so one
+ * wins); releasing is a delete of the row only while it still holds the token. Lease keys are authlib's
+ * own (`authlib:lease:…`), never a limiter's key.
+ *
  * @module rate-limit-store
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { RateLimitStore, RateLimitWindow } from "@authlib/core";
 import type { HostedDbClient } from "./client.js";
 import { quoteIdentifier } from "./sql.js";
@@ -36,6 +43,10 @@ export interface HostedDbRateLimitStore extends RateLimitStore {
    * are rare.
    */
   deleteEndedWindows(): Promise<number>;
+  /** Takes the lease `key` for `ttlMs` (see `RateLimitStore.lease`); one upsert. */
+  lease(key: string, ttlMs: number): Promise<string | null>;
+  /** Ends the lease `key` while `token` holds it (see `RateLimitStore.release`); one delete. */
+  release(key: string, token: string): Promise<void>;
 }
 
 /** Keys longer than this (UTF-16 units) are stored as their digest, far below a btree entry's size limit. */
@@ -74,6 +85,14 @@ export function hostedDbRateLimitStore(client: HostedDbClient, options: HostedDb
     RETURNING "count", ${resetAtMs}`;
   const getSql = `SELECT "count", ${resetAtMs} FROM ${table} WHERE "key" = $1 AND "reset_at" > now()`;
   const resetSql = `DELETE FROM ${table} WHERE "key" = $1`;
+  // The conflict branch writes only over an ended row, so no row comes back while a live lease is held.
+  const leaseSql = `
+    INSERT INTO ${table} AS w ("key", "count", "reset_at")
+    VALUES ($1, $2::bigint, date_trunc('milliseconds', now()) + $3::bigint * interval '1 millisecond')
+    ON CONFLICT ("key") DO UPDATE SET "count" = EXCLUDED."count", "reset_at" = EXCLUDED."reset_at"
+      WHERE w."reset_at" <= now()
+    RETURNING 1`;
+  const releaseSql = `DELETE FROM ${table} WHERE "key" = $1 AND "count" = $2::bigint`;
   // SKIP LOCKED: never wait for a row a hit is writing. The outer condition is checked again on a row a
   // hit renewed meanwhile, so a live window is never deleted.
   const sweepSql = `
@@ -117,6 +136,17 @@ export function hostedDbRateLimitStore(client: HostedDbClient, options: HostedDb
     async reset(key) {
       await client.query(resetSql, [storedKey(key)]);
     },
+    async lease(key, ttlMs) {
+      const token = leaseToken();
+      const { rows } = await client.query(leaseSql, [storedKey(key), token, windowMilliseconds(ttlMs)]);
+      sweepIfDue();
+      return rows.length === 1 ? token : null;
+    },
+    async release(key, token) {
+      // A token this store never issued matches no row (and is no bigint for Postgres): nothing to end.
+      if (!/^[1-4][0-9]{18}$/.test(token)) return;
+      await client.query(releaseSql, [storedKey(key), token]);
+    },
     deleteEndedWindows,
   };
 }
@@ -139,6 +169,12 @@ function toWindow(row: WindowRow): RateLimitWindow {
 function storedKey(key: string): string {
   if (key.length <= MAX_PLAIN_KEY_LENGTH && !key.includes("\0") && !key.startsWith(DIGEST_MARK)) return key;
   return DIGEST_MARK + createHash("sha256").update(key, "utf8").digest("hex");
+}
+
+/** The holder's token: 61 random bits with bit 61 set (always 19 digits), as the bigint `count` column holds it. */
+function leaseToken(): string {
+  const random = randomBytes(8).readBigUInt64BE(0);
+  return String((random & ((1n << 61n) - 1n)) | (1n << 61n));
 }
 
 /** `windowMs` as whole milliseconds; a window shorter than 1 ms is a programming error. */

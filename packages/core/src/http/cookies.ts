@@ -16,7 +16,7 @@ export const CHECK_COOKIE_MAX_AGE = 15 * 60;
 
 /** The prefix of every default cookie name on https. */
 export const HOST_PREFIX = "__Host-";
-/** The prefix the session cookie had on https before `__Host-` (still read, see {@link legacySessionCookieNames}). */
+/** The prefix the session cookie had on https before `__Host-` (read only while migrating, see {@link legacySessionCookieNames}). */
 export const LEGACY_SECURE_PREFIX = "__Secure-";
 
 /**
@@ -68,24 +68,43 @@ export function authjsSessionCookieName(secure: boolean): string {
 }
 
 /**
- * The names a session may still arrive under besides the configured one, tried in this order when the
- * request has no cookie of the configured name: the `__Secure-` name sessions had on https before
- * `__Host-` (only while the default name is in use), then, with `acceptAuthjs`, Auth.js's name. A session
- * read under one of them is re-issued under the configured name and the old cookie cleared.
+ * The names a session may still arrive under besides the configured one, while the app migrates
+ * (`acceptAuthjs`, the `acceptAuthjsSessions` option): the `__Secure-` name sessions had on https before
+ * `__Host-` (only while the default name is in use), then Auth.js's name. Without the option there are
+ * none: a legacy name has no `__Host-` prefix, so a sibling subdomain can plant a cookie under it, and
+ * reading it would sign a signed-out browser into the planter's account. A session read under one of
+ * them is re-issued under the configured name and the old cookie cleared.
  */
 export function legacySessionCookieNames(cookies: CookiesOptions, acceptAuthjs: boolean): string[] {
+  if (!acceptAuthjs) return [];
   const { name, options } = cookies.sessionToken;
   const names: string[] = [];
   if (name === `${HOST_PREFIX}authlib.session-token`) names.push(`${LEGACY_SECURE_PREFIX}authlib.session-token`);
-  if (acceptAuthjs) names.push(authjsSessionCookieName(options.secure === true));
+  names.push(authjsSessionCookieName(options.secure === true));
   return names.filter((legacy) => legacy !== name);
+}
+
+/**
+ * True when the request carries a `__Host-` cookie of authlib's (one of the configured `__Host-` names or
+ * a chunk of one, or any `__Host-authlib.` name). Only this host can have set it, so the browser has
+ * already talked to authlib since the migration: a session it has under a legacy name can only have been
+ * planted (authlib clears legacy cookies when it moves a session), and is not read.
+ */
+function hasHostCookieOfAuthlib(cookies: CookiesOptions, requestCookies: Record<string, string | undefined>): boolean {
+  const hostNames = Object.values(cookies)
+    .map((option) => option.name)
+    .filter((name) => name.startsWith(HOST_PREFIX));
+  return Object.keys(requestCookies).some(
+    (cookie) => cookie.startsWith(`${HOST_PREFIX}authlib.`) || hostNames.some((name) => cookie === name || cookie.startsWith(`${name}.`)),
+  );
 }
 
 /**
  * The name this request's session is read from: the configured one when the request has a cookie (or a
  * chunk) of it, else the first {@link legacySessionCookieNames} entry it has, else the configured one. A
- * legacy name never wins over a present configured cookie, so a planted legacy cookie cannot replace a
- * session.
+ * legacy name never wins over a present configured cookie, and is never read when the request carries any
+ * `__Host-` cookie of authlib's (e.g. its CSRF cookie): a planted legacy cookie can neither replace a
+ * session nor sign in a browser that has visited authlib since the migration.
  */
 export function incomingSessionCookieName(
   cookies: CookiesOptions,
@@ -94,7 +113,9 @@ export function incomingSessionCookieName(
 ): string {
   const { name } = cookies.sessionToken;
   if (hasChunkedCookie(requestCookies, name)) return name;
-  return legacySessionCookieNames(cookies, acceptAuthjs).find((legacy) => hasChunkedCookie(requestCookies, legacy)) ?? name;
+  const legacyNames = legacySessionCookieNames(cookies, acceptAuthjs);
+  if (legacyNames.length === 0 || hasHostCookieOfAuthlib(cookies, requestCookies)) return name;
+  return legacyNames.find((legacy) => hasChunkedCookie(requestCookies, legacy)) ?? name;
 }
 
 /** A cookie that deletes `name` (same path and flags as when it was set). */

@@ -6,7 +6,8 @@
  * few methods it calls ({@link RedisRateLimitClient}), which a `redis` (node-redis) client, pool or
  * cluster satisfies. Each operation is one round trip; `increment` is one Lua script, so it is atomic,
  * and its times come from the Redis server's clock (`TIME`), so instances with skewed clocks agree on
- * when a window ends.
+ * when a window ends. `lease` (`SET NX PX`) and `release` (compare-and-delete by the holder's token) are
+ * one script each too, so atomic as well.
  *
  * @example
  * ```ts
@@ -86,6 +87,16 @@ if count == nil or reset_at == nil or reset_at <= now then return nil end
 return { count, reset_at }
 `;
 
+/** `SET key token NX PX ttl`: 1 when the lease was free (now taken by `token`), 0 when it is held. */
+const LEASE_SCRIPT = `if redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]) then return 1 end
+return 0
+`;
+
+/** Compare-and-delete: deletes the lease only while `token` holds it. */
+const RELEASE_SCRIPT = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end
+return 0
+`;
+
 /** A Lua script with its SHA-1, computed once (WebCrypto, so this runs on every runtime). */
 class CachedScript {
   readonly source: string;
@@ -109,6 +120,8 @@ class CachedScript {
 
 const incrementScript = new CachedScript(INCREMENT_SCRIPT);
 const getScript = new CachedScript(GET_SCRIPT);
+const leaseScript = new CachedScript(LEASE_SCRIPT);
+const releaseScript = new CachedScript(RELEASE_SCRIPT);
 
 /**
  * A {@link RateLimitStore} in Redis. Limits hold across instances when they all use the same Redis and
@@ -128,6 +141,15 @@ export function redisRateLimitStore(options: RedisRateLimitStoreOptions): RateLi
     },
     async reset(key) {
       await client.del(prefix + key);
+    },
+    // Scripts rather than SET/GET calls, so the client needs no methods beyond the three above.
+    async lease(key, ttlMs) {
+      const token = crypto.randomUUID();
+      const reply = await leaseScript.run(client, { keys: [prefix + key], arguments: [token, String(windowMilliseconds(ttlMs))] });
+      return Number(reply) === 1 ? token : null;
+    },
+    async release(key, token) {
+      await releaseScript.run(client, { keys: [prefix + key], arguments: [token] });
     },
   };
 }

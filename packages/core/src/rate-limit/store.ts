@@ -28,6 +28,18 @@ export interface RateLimitStore {
   get(key: string): Promise<RateLimitWindow | null>;
   /** Forgets `key` (e.g. the failure count of an account after a successful sign-in). */
   reset(key: string): Promise<void>;
+  /**
+   * Takes the lease `key` for `ttlMs` unless a live one is held, atomically across every instance that
+   * shares the store: of any number of concurrent calls, one gets a token. Resolves the holder's token,
+   * or `null` when someone holds the lease. A lease ends at {@link RateLimitStore.release} or after `ttlMs`.
+   *
+   * Optional, with `release`: authlib uses the pair so that one instance at a time spends a provider's
+   * refresh token (session/refresh.ts). The PostgreSQL and Redis stores have it; a store without it (the
+   * memory store) leaves that coordination to each process.
+   */
+  lease?(key: string, ttlMs: number): Promise<string | null>;
+  /** Ends the lease `key` if `token` still holds it; a lease that ended and was taken by another is left alone. */
+  release?(key: string, token: string): Promise<void>;
 }
 
 /** Settings of {@link memoryRateLimitStore}. */

@@ -24,9 +24,10 @@ function clearSessionCookie(options: InternalOptions): Cookie[] {
 /**
  * The session token of the request and the cookie name it came from. A database session token is never
  * chunked, so any `name.N` cookie was written by someone else: then there is no token (`unreadable`), and
- * the caller clears them all. Without a cookie of the configured name, a legacy name is read (the
- * `__Secure-` name sessions had on https before `__Host-`; Auth.js's with `acceptAuthjsSessions`), and
- * the session is moved to the configured name by `read`.
+ * the caller clears them all. Without a cookie of the configured name, and only with
+ * `acceptAuthjsSessions` and no `__Host-` cookie of authlib's in the request, a legacy name is read (the
+ * `__Secure-` name sessions had on https before `__Host-`, then Auth.js's; http/cookies.ts), and the
+ * session is moved to the configured name by `read`.
  */
 function tokenCookie(options: InternalOptions, request: RequestInternal): { token?: string; name: string; unreadable: boolean } {
   const name = incomingSessionCookieName(options.cookies, request.cookies, options.config.acceptAuthjsSessions === true);

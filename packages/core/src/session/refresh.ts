@@ -15,11 +15,16 @@
  *   first (another instance may have refreshed meanwhile) and stores the new tokens with the adapter's
  *   `swapAccountTokens` (`… WHERE refresh_token = $old`), so an instance that lost the race keeps the
  *   winner's tokens instead of overwriting them.
- * Across instances WITHOUT a database (JWT sessions only) nothing is shared: two instances that receive
- * the same due cookie at the same moment both spend the refresh token. Route a user's requests to one
- * instance (sticky sessions) or use database sessions when the provider rotates refresh tokens. With a
- * database, two instances can still both call the provider if they read the row within the same instant;
- * the conditional write keeps the row consistent, and the provider decides whether the second use is fatal.
+ * - across instances, with database sessions and a shared `rateLimit.store` that can lease (PostgreSQL or
+ *   Redis), one instance at a time refreshes an account: it takes the lease, re-reads the row and spends
+ *   the refresh token only if the row still holds the one it read; the others wait and re-read the row
+ *   until the new tokens are there (session/refresh-lease.ts).
+ * Without a leasing store (the default memory store, or `rateLimit: false`), two instances can still both
+ * call the provider if they read the row within the same instant; the conditional write keeps the row
+ * consistent, and the provider decides whether the second use is fatal. Across instances WITHOUT a
+ * database (JWT sessions) nothing is shared: two instances that receive the same due cookie at the same
+ * moment both spend the refresh token. Route a user's requests to one instance (sticky sessions) or use
+ * database sessions and a shared store when the provider rotates refresh tokens.
  */
 import type { AccountTokenStore } from "../adapter-capabilities.js";
 import type { AdapterAccount } from "../adapters.js";
@@ -30,6 +35,7 @@ import { refreshAccessToken } from "../oauth/index.js";
 import { isRefreshingProvider } from "../provider-kind.js";
 import type { OAuthConfig, TokenSet } from "../providers/types.js";
 import type { Account } from "../types.js";
+import { refreshLeaseStore, underRefreshLease } from "./refresh-lease.js";
 import { SingleFlight } from "./single-flight.js";
 
 /** The claim of the session token that holds the provider's tokens. */
@@ -125,7 +131,7 @@ export async function refreshAccountsIfDue(options: InternalOptions, userId: str
     if (!provider || !account.refresh_token || !isDue(account.expires_at)) continue;
     try {
       const key = `${account.provider}\u0000${account.providerAccountId}`;
-      await accountRefreshes.run(key, () => refreshAccount(store, provider, account));
+      await accountRefreshes.run(key, () => refreshAccount(options, store, provider, account));
     } catch (error) {
       options.logger.error(error as Error);
       ok = false;
@@ -134,14 +140,50 @@ export async function refreshAccountsIfDue(options: InternalOptions, userId: str
   return ok;
 }
 
+/** The account row as it is now (another instance may have refreshed since the list), or `null` when gone. */
+async function reread(adapter: AccountTokenStore, listed: AdapterAccount): Promise<AdapterAccount | null> {
+  const { provider, providerAccountId } = listed;
+  if (adapter.getAccount) return adapter.getAccount(providerAccountId, provider);
+  const accounts = await adapter.listAccountsByUserId(listed.userId);
+  return accounts.find((a) => a.provider === provider && a.providerAccountId === providerAccountId) ?? null;
+}
+
+/** True when `now` is not the row that was read as `before`: refreshed by someone else, or gone. */
+function changedSince(before: AdapterAccount, now: AdapterAccount | null): boolean {
+  return !now?.refresh_token || now.refresh_token !== before.refresh_token || now.expires_at !== before.expires_at;
+}
+
 /**
- * Refreshes one account row: re-reads it (another instance may have refreshed since the list), spends
- * its refresh token once, and writes the new tokens only if the row still holds the spent one.
+ * Refreshes one account row: re-reads it, and when it is still due, spends its refresh token once, under
+ * the instances' lease when the shared store has one. The new tokens are written only if the row still
+ * holds the spent refresh token.
  */
-async function refreshAccount(adapter: AccountTokenStore, provider: OAuthConfig, listed: AdapterAccount): Promise<void> {
-  const account = adapter.getAccount ? await adapter.getAccount(listed.providerAccountId, listed.provider) : listed;
+async function refreshAccount(
+  options: InternalOptions,
+  adapter: AccountTokenStore,
+  provider: OAuthConfig,
+  listed: AdapterAccount,
+): Promise<void> {
+  const account = await reread(adapter, listed);
   if (!account?.refresh_token || !isDue(account.expires_at)) return;
-  const previous = account.refresh_token;
+  const leases = refreshLeaseStore(options);
+  if (!leases) return spendRefreshToken(adapter, provider, account);
+  const key = `authlib:lease:refresh:${await sha256Hex(`${account.provider}\u0000${account.providerAccountId}`)}`;
+  await underRefreshLease(options, leases, key, {
+    async refresh() {
+      // Read again under the lease: the previous holder may have stored new tokens since our read.
+      const current = await reread(adapter, account);
+      if (current && !changedSince(account, current)) await spendRefreshToken(adapter, provider, current);
+    },
+    async settled() {
+      return changedSince(account, await reread(adapter, account));
+    },
+  });
+}
+
+/** Spends `account`'s refresh token and writes the new tokens only if the row still holds the spent one. */
+async function spendRefreshToken(adapter: AccountTokenStore, provider: OAuthConfig, account: AdapterAccount): Promise<void> {
+  const previous = account.refresh_token as string;
   const fresh = await refreshAccessToken(provider, previous);
   const tokens = {
     provider: account.provider,

@@ -128,8 +128,12 @@ describe("legacy session cookie names", () => {
     expect(authjsSessionCookieName(false)).toBe("authjs.session-token");
   });
 
-  it("on https with the default name, the __Secure- name sessions had before __Host- is still read, then Auth.js's when accepted", () => {
-    expect(legacySessionCookieNames(defaultCookies(true), false)).toEqual(["__Secure-authlib.session-token"]);
+  it("without acceptAuthjsSessions no legacy name is read (a sibling subdomain could plant one)", () => {
+    expect(legacySessionCookieNames(defaultCookies(true), false)).toEqual([]);
+    expect(legacySessionCookieNames(defaultCookies(false), false)).toEqual([]);
+  });
+
+  it("while migrating, on https with the default name, the former __Secure- name is read, then Auth.js's", () => {
     expect(legacySessionCookieNames(defaultCookies(true), true)).toEqual([
       "__Secure-authlib.session-token",
       "__Secure-authjs.session-token",
@@ -171,14 +175,32 @@ describe("the name a request's session is read from", () => {
     expect(incomingSessionCookieName(cookies, { [`${configured}.0`]: "a", "__Secure-authlib.session-token": "b" }, true)).toBe(configured);
   });
 
-  it("the first legacy name present, in order, when the configured cookie is absent", () => {
+  it("the first legacy name present, in order, when the configured cookie and every __Host- cookie are absent", () => {
     const both = { "__Secure-authjs.session-token": "c", "__Secure-authlib.session-token": "b" };
     expect(incomingSessionCookieName(cookies, both, true)).toBe("__Secure-authlib.session-token");
     expect(incomingSessionCookieName(cookies, { "__Secure-authjs.session-token": "c" }, true)).toBe("__Secure-authjs.session-token");
   });
 
-  it("an Auth.js cookie is not read unless Auth.js sessions are accepted", () => {
+  it("a legacy cookie is not read unless Auth.js sessions are accepted", () => {
     expect(incomingSessionCookieName(cookies, { "__Secure-authjs.session-token": "c" }, false)).toBe(configured);
+    expect(incomingSessionCookieName(cookies, { "__Secure-authlib.session-token": "b" }, false)).toBe(configured);
+  });
+
+  it("a legacy cookie is not read when the request carries any __Host- cookie of authlib's", () => {
+    const legacy = { "__Secure-authjs.session-token": "c", "__Secure-authlib.session-token": "b" };
+    for (const host of [
+      "__Host-authlib.csrf-token",
+      "__Host-authlib.callback-url",
+      "__Host-authlib.state",
+      "__Host-authlib.pkce.code_verifier",
+      "__Host-authlib.anything-else",
+    ]) {
+      expect(incomingSessionCookieName(cookies, { ...legacy, [host]: "x" }, true)).toBe(configured);
+    }
+    // A renamed __Host- cookie of the configuration counts too; a foreign __Host- cookie does not.
+    const renamed = { ...cookies, csrfToken: { ...cookies.csrfToken, name: "__Host-my-csrf" } };
+    expect(incomingSessionCookieName(renamed, { ...legacy, "__Host-my-csrf": "x" }, true)).toBe(configured);
+    expect(incomingSessionCookieName(cookies, { ...legacy, "__Host-other-app": "x" }, true)).toBe("__Secure-authlib.session-token");
   });
 
   it("the configured name when no session cookie is present", () => {

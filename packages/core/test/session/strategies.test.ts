@@ -375,8 +375,8 @@ describe("JWT sessions: sign-out", () => {
 });
 
 describe("JWT sessions: legacy cookie names", () => {
-  it("a session under the __Secure- name (https) is moved to the __Host- name", async () => {
-    const client = authClient({ secret, trustHost: true, providers: [credentials()] }, "https://app.example");
+  it("while migrating, a session under the __Secure- name (https) is moved to the __Host- name", async () => {
+    const client = authClient({ secret, trustHost: true, acceptAuthjsSessions: true, providers: [credentials()] }, "https://app.example");
     const token = await encode({ token: { sub: "u-ada", name: "ada" }, secret, salt: `__Secure-${COOKIE}` });
     const { body, response } = await getSession(client, { cookie: `__Secure-${COOKIE}=${token}` });
     expect(body?.user.name).toBe("ada");
@@ -386,8 +386,8 @@ describe("JWT sessions: legacy cookie names", () => {
     expect(await decode({ token: moved?.value, secret, salt: `__Host-${COOKIE}` })).toMatchObject({ sub: "u-ada" });
   });
 
-  it("signing in over https clears a session cookie left under the __Secure- name", async () => {
-    const client = authClient({ secret, trustHost: true, providers: [credentials()] }, "https://app.example");
+  it("while migrating, signing in over https clears a session cookie left under the __Secure- name", async () => {
+    const client = authClient({ secret, trustHost: true, acceptAuthjsSessions: true, providers: [credentials()] }, "https://app.example");
     const csrfToken = await client.csrf();
     const response = await client.send("/auth/callback/credentials", {
       form: { csrfToken, username: "ada" },
@@ -644,8 +644,8 @@ describe("database sessions: sign-out and legacy names", () => {
     expect(events).toEqual([]);
   });
 
-  it("a session under the __Secure- name (https) is moved to the __Host- name, even when no update is due", async () => {
-    const { config, sessions, calls } = dbSetup();
+  it("while migrating, a session under the __Secure- name (https) is moved to the __Host- name, even when no update is due", async () => {
+    const { config, sessions, calls } = dbSetup({ acceptAuthjsSessions: true });
     sessions.set("legacy-token", { sessionToken: "legacy-token", userId: "u1", expires: new Date(NOW + 10 * DAY * 1000 - 1000) });
     const client = authClient(config, "https://app.example");
     const { body, response } = await getSession(client, { cookie: `__Secure-${COOKIE}=legacy-token` });
@@ -656,22 +656,33 @@ describe("database sessions: sign-out and legacy names", () => {
     expect(sessions.get("legacy-token")?.expires.valueOf()).toBe(NOW + 10 * DAY * 1000);
   });
 
-  it("signing out a legacy-named session deletes it and clears both names", async () => {
-    const { config, sessions } = dbSetup();
+  it("signing out a legacy-named session without a __Host- cookie (a sign-out form of the old app) deletes it and clears both names", async () => {
+    const { config, sessions } = dbSetup({ acceptAuthjsSessions: true });
+    sessions.set("legacy-token", { sessionToken: "legacy-token", userId: "u1", expires: new Date(NOW + 5 * DAY * 1000) });
+    const { options: plain, request } = direct(config);
+    const options = { ...plain, cookies: resolveAuth(config).cookies(true) } as InternalOptions;
+    const cleared = await databaseSessionStrategy.end(options, request({ [`__Secure-${COOKIE}`]: "legacy-token" }));
+    expect(sessions.has("legacy-token")).toBe(false);
+    expect(cleared.map((c) => [c.name, c.options.maxAge])).toEqual([
+      [`__Secure-${COOKIE}`, 0],
+      [`__Host-${COOKIE}`, 0],
+    ]);
+  });
+
+  it("next to authlib's __Host- CSRF cookie, a legacy-named cookie is not read, even by sign-out (it can only be planted)", async () => {
+    const { config, sessions } = dbSetup({ acceptAuthjsSessions: true });
     sessions.set("legacy-token", { sessionToken: "legacy-token", userId: "u1", expires: new Date(NOW + 5 * DAY * 1000) });
     const client = authClient(config, "https://app.example");
     const csrfToken = await client.csrf();
-    const response = await client.send("/auth/signout", {
+    await client.send("/auth/signout", {
       form: { csrfToken },
       headers: { cookie: `${client.jar.header()}; __Secure-${COOKIE}=legacy-token` },
     });
-    expect(sessions.has("legacy-token")).toBe(false);
-    expect(setCookie(response, `__Secure-${COOKIE}`)?.attributes.maxAge).toBe(0);
-    expect(setCookie(response, `__Host-${COOKIE}`)?.attributes.maxAge).toBe(0);
+    expect(sessions.has("legacy-token")).toBe(true);
   });
 
-  it("signing in over https clears a session cookie left under the __Secure- name", async () => {
-    const { config } = dbSetup();
+  it("while migrating, signing in over https clears a session cookie left under the __Secure- name", async () => {
+    const { config } = dbSetup({ acceptAuthjsSessions: true });
     const client = authClient(config, "https://app.example");
     const csrfToken = await client.csrf();
     const response = await client.send("/auth/callback/credentials", {
@@ -706,6 +717,7 @@ function refreshOptions(extra: Partial<InternalOptions> = {}) {
     providers: [refreshingProvider("acme"), { ...refreshingProvider("plain"), refreshAccessToken: false }, credentials()],
     logger: { error: (e: Error) => errors.push(e), warn: () => {}, debug: () => {} },
     capabilities: {},
+    rateLimits: { config: undefined },
     ...extra,
   } as unknown as InternalOptions;
   return { options, errors };
@@ -1152,6 +1164,7 @@ describe("JWT strategy: sign-in and the signed-in user", () => {
     const config: AuthConfig = {
       secret,
       trustHost: true,
+      acceptAuthjsSessions: true,
       providers: [credentials()],
       jwt: {
         encode: ({ token }) => {
