@@ -5,17 +5,18 @@
  *
  * @module @authlib/core/integration
  */
+
+import { instanceFor } from "./auth.js";
 import { failureCookies } from "./http/error-response.js";
 import { type AuthAnswer, serializeCookie } from "./http/response.js";
-import { instanceFor } from "./auth.js";
 import { type AuthInstance, resolvedConfigOf } from "./instance.js";
 import { type AuthRequestOptions, answer, errorRedirect as redirectAfter } from "./pipeline.js";
 import type { AuthConfig } from "./types.js";
 
+export { setEnvDefaults } from "./env.js";
 export type { Cookie } from "./http/cookies.js";
 export type { AuthAnswer } from "./http/response.js";
 export type { AuthRequestOptions } from "./pipeline.js";
-export { setEnvDefaults } from "./env.js";
 export { failureCookies, serializeCookie };
 
 /**

@@ -34,12 +34,12 @@ const DB_COMMANDS_MODULE = `${DB_PACKAGE}/commands`;
 /** The adapter's commands, or `undefined` when the package is not installed. Other load errors throw. */
 export async function loadDbCommands(): Promise<DbCommands | undefined> {
   try {
-    return (await import(DB_COMMANDS_MODULE)) as DbCommands;
-  } catch (error) {
-    const code = (error as { code?: unknown })?.code;
-    if (code === "ERR_MODULE_NOT_FOUND" && String((error as Error).message).includes(DB_PACKAGE)) return undefined;
-    throw error;
+    // Resolving finds the package itself; a failure to load it once found (a missing dependency of its own) throws below.
+    import.meta.resolve(DB_COMMANDS_MODULE);
+  } catch {
+    return undefined;
   }
+  return (await import(DB_COMMANDS_MODULE)) as DbCommands;
 }
 
 /** `authlib db …`: runs the adapter's command, or says in one line what to install (exit code 1). */
