@@ -9,6 +9,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { countVerificationMail } from "../src/email/rate-limit.js";
 import { AuthError, RateLimited } from "../src/errors.js";
+import { defaultCookies } from "../src/http/cookies.js";
 import type { InternalOptions, RequestInternal } from "../src/internal-types.js";
 import Credentials from "../src/providers/credentials.js";
 import type { CredentialsConfig } from "../src/providers/types.js";
@@ -71,6 +72,7 @@ function optionsFor(config: RateLimitConfig | false | undefined) {
     secret: [secret],
     logger: { debug: (message: string, metadata?: unknown) => void debug.push([message, metadata]), warn: () => {}, error: () => {} },
     rateLimits: { config },
+    cookies: defaultCookies(false),
   } as unknown as InternalOptions;
   return { options, debug };
 }
@@ -78,7 +80,7 @@ function optionsFor(config: RateLimitConfig | false | undefined) {
 /** A request that came on a connection from `connectionAddress`. */
 function requestFrom(connectionAddress?: string, headers: Record<string, string> = {}): RequestInternal {
   const request = new Request("http://localhost:3000/auth/callback/credentials", { method: "POST", headers });
-  return { request, connectionAddress, headers: request.headers } as unknown as RequestInternal;
+  return { request, connectionAddress, headers: request.headers, cookies: {} } as unknown as RequestInternal;
 }
 
 /** A credentials app: `authorize` accepts the password "right" (no hashing) and records who it ran for. */

@@ -16,7 +16,16 @@ import { type ResolvedLimit, type ResolvedRateLimits, resolveRateLimits } from "
 import { memoryRateLimitStore, type RateLimitStore, type RateLimitWindow } from "./store.js";
 
 /** What a key counts. The prefix of every key is `authlib:<scope>:`. */
-export type LimitScope = "cred:acct" | "cred:wait" | "cred:ip" | "email:mbox" | "email:ip" | "passkey:ip" | "session:ip";
+export type LimitScope =
+  | "cred:acct"
+  | "cred:wait"
+  | "cred:dev"
+  | "cred:dwait"
+  | "cred:ip"
+  | "email:mbox"
+  | "email:ip"
+  | "passkey:ip"
+  | "session:ip";
 
 /**
  * The resolved limits of the request's configuration (`false`: all off), resolved on first use and kept.
