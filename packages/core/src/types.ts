@@ -194,6 +194,8 @@ export type WarningCode =
   | "pkce-unverified"
   | "sessions-not-ended"
   | "rate-limited"
+  | "rate-limit-behind-proxy"
+  | "rate-limit-memory-store"
   | "userinfo-unavailable";
 
 /** Where the session is kept. */
