@@ -443,6 +443,7 @@ describe("the settings", () => {
       passkey: { max: 30, windowSeconds: 60 },
       sessionUpdate: { max: 60, windowSeconds: 60 },
       saidNoClientAddress: false,
+      saidBehindProxy: false,
     });
     expect(resolveRateLimits({})).toEqual(resolveRateLimits(undefined));
   });
@@ -475,6 +476,7 @@ describe("the settings", () => {
       passkey: { max: 2, windowSeconds: 60 },
       sessionUpdate: { max: 60, windowSeconds: 1.5 },
       saidNoClientAddress: false,
+      saidBehindProxy: false,
     });
     expect(resolveRateLimits({ credentials: false, passkey: false, sessionUpdate: false })).toMatchObject({
       credentials: false,
