@@ -43,7 +43,10 @@ const ACCOUNT_FIELDS = ["email", "username"];
 
 /**
  * The fields of `credentials` that must be text and are not: each field the provider declares, and
- * `email` / `username`. A missing field is not malformed (`authorize` decides about it).
+ * `email` / `username`. A missing field is not malformed (`authorize` decides about it). Used by the
+ * credentials callback; not meant for apps.
+ *
+ * @internal
  */
 export function malformedCredentialFields(
   provider: Pick<CredentialsConfig, "credentials">,
