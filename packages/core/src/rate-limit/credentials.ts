@@ -149,7 +149,7 @@ export async function countMalformedAttempt(
   provider: CredentialsConfig,
 ): Promise<void> {
   const limits = limitsOf(options);
-  const settings = limits && limits.credentials;
+  const settings = limits ? limits.credentials : false;
   if (!limits || !settings) return;
   const clientKey = await checkClient(options, limits, settings, request, provider);
   if (clientKey) await storeOf(limits).increment(clientKey, settings.clientWindowSeconds * 1000);
@@ -167,7 +167,7 @@ export async function deviceCookies(
   credentials: Record<string, unknown>,
 ): Promise<Cookie[]> {
   const limits = limitsOf(options);
-  const settings = limits && limits.credentials;
+  const settings = limits ? limits.credentials : false;
   if (!settings) return [];
   const account = accountOf(provider, settings, credentials);
   if (account === undefined) return [];
