@@ -168,6 +168,32 @@ for (const kind of kinds) {
   });
 }
 
+for (const kind of kinds.filter((k) => k.name !== "memory")) {
+  describe.skipIf(!kind.available)(`two instances sharing the ${kind.name} store`, () => {
+    it("a device that signed in on one instance is known on the other; the attacker's failures on both lock only unknown browsers", async () => {
+      const owner = `owner-${randomUUID()}@example.com`;
+      // Two configuration objects, each with its own connection: nothing shared but the server and the secret.
+      const first = app(await kind.open(), { [owner]: "right" });
+      const second = app(await kind.open(), { [owner]: "right" });
+      const laptop = first.browser();
+      expect(await laptop.signIn(owner, "right", "203.0.113.40")).toBe("signed-in");
+
+      const attackers = [first.browser(), second.browser()];
+      const outcomes: string[] = [];
+      for (let i = 0; i < 2 * LOCKOUT; i++)
+        outcomes.push(await (attackers[i % 2] as (typeof attackers)[0]).signIn(owner, `guess-${i}`, `192.0.2.${i + 1}`));
+      expect(outcomes.filter((o) => o === "CredentialsSignin")).toHaveLength(LOCKOUT);
+      expect(await second.browser().signIn(owner, "right", "203.0.113.41")).toBe("RateLimited");
+
+      // The laptop's cookie, taken to the other instance, is a known device there too.
+      const onSecond = second.browser();
+      for (const [name, cookie] of laptop.client.jar.cookies)
+        if (name === "authlib.device-token") onSecond.client.jar.cookies.set(name, cookie);
+      expect(await onSecond.signIn(owner, "right", "203.0.113.40")).toBe("signed-in");
+    });
+  });
+}
+
 describe("device tokens", () => {
   it("are bound to the provider and the account, expire, follow secret rotation and ignore what is not a token", async () => {
     const now = 1_800_000_000;
