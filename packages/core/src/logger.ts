@@ -23,6 +23,10 @@ const warnings: Record<WarningCode, string> = {
   "sessions-not-ended":
     "An unproven address moved to the user who proved it, but the adapter has no deleteSessionsByUserId: the previous holder's sessions go on (without the address).",
   "rate-limited": "A rate limit refused a request (RateLimited).",
+  "rate-limit-behind-proxy":
+    "Requests carry X-Forwarded-For or Forwarded, but rateLimit.clientAddress is not set: the per-client limits count every client under the proxy's address, so a few failed sign-ins from one attacker refuse everybody. Set rateLimit.clientAddress to read the address your proxy sets.",
+  "rate-limit-memory-store":
+    "NODE_ENV=production and no rateLimit.store: the rate limits are kept in this instance's memory, so each instance (and each restart) counts apart. Set rateLimit.store to a shared store (PostgreSQL or Redis) when you run more than one instance.",
 };
 
 /** Where each error type and warning code is explained: `#<type or code in lower case>` is its entry. */

@@ -141,6 +141,11 @@ export interface CookiesOptions {
   state: CookieOption;
   nonce: CookieOption;
   webauthnChallenge: CookieOption;
+  /**
+   * The device token of credentials sign-in (see SECURITY.md, "Lockout"): long-lived, kept across
+   * sign-out, so failures from elsewhere never lock this browser out of an account it signed in to.
+   */
+  deviceToken: CookieOption;
 }
 
 /** Custom pages. Each is a path (or URL) of the app that replaces the built-in page. */
@@ -189,6 +194,8 @@ export type WarningCode =
   | "pkce-unverified"
   | "sessions-not-ended"
   | "rate-limited"
+  | "rate-limit-behind-proxy"
+  | "rate-limit-memory-store"
   | "userinfo-unavailable";
 
 /** Where the session is kept. */

@@ -20,6 +20,16 @@ const header = (production: boolean, config?: string) =>
     config ? `config ${config}` : "no config module (environment only; pass --config <module> for providers and the adapter)"
   }\n`;
 
+/** The finding of core's `trust-host-unrestricted` warning. */
+const UNRESTRICTED_TRUST_HOST =
+  "AUTHLIB_URL is not set in production, and trustHost is on without AUTH_TRUSTED_HOSTS: any client can choose the host of the links authlib builds (sign-in emails, OAuth redirects) (run-time warning trust-host-unrestricted). Fix: set AUTHLIB_URL to the app's public URL (e.g. AUTHLIB_URL=https://app.example.com), or AUTH_TRUSTED_HOSTS to its host names.";
+/** The finding of core's `rate-limit-memory-store` warning. */
+const MEMORY_STORE =
+  "The rate limits are counted in each instance's memory (no rateLimit.store) in production: instances count apart and a restart forgets the counts (run-time warning rate-limit-memory-store). Fix: set rateLimit.store to a shared store: hostedDbRateLimitStore(client) from @authlib/hosted-db-adapter, or redisRateLimitStore({ client }) from @authlib/core/rate-limit/redis. With one long-lived instance, this is fine as it is.";
+/** The finding of core's `rate-limit-behind-proxy` warning. */
+const BEHIND_PROXY =
+  "trustHost says the app is behind a proxy, but rateLimit.clientAddress is not set: every client counts under the proxy's address, so one attacker's failed sign-ins refuse everybody (run-time warning rate-limit-behind-proxy). Fix: set rateLimit.clientAddress to read the client address your proxy sets (e.g. the last X-Forwarded-For entry); see docs/production.md.";
+
 describe("authlib doctor without a database", () => {
   let app: TempApp;
   beforeAll(async () => {
@@ -68,6 +78,49 @@ describe("authlib doctor without a database", () => {
     const without = await runAuthlib(["doctor", "--config", "qwik-config.mjs"], { cwd: app.dir });
     expect(without.code).toBe(1);
     expect(without.stdout).toContain('error: Provider "corp" has no client id. Fix: set AUTH_CORP_ID (or `clientId` in its options).\n');
+  });
+
+  it("production with trustHost and neither AUTHLIB_URL nor AUTH_TRUSTED_HOSTS: the trust-host-unrestricted finding; a host list clears it", async () => {
+    await writeFile(join(app.dir, ".env"), `AUTH_SECRET=${STRONG_SECRET}\nAUTH_TRUST_HOST=true\nNODE_ENV=production\n`);
+    const run = await runAuthlib(["doctor"], { cwd: app.dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe(`${header(true)}error: ${UNRESTRICTED_TRUST_HOST}\n1 error, 0 warnings.\n`);
+    await writeFile(
+      join(app.dir, ".env"),
+      `AUTH_SECRET=${STRONG_SECRET}\nAUTH_TRUST_HOST=true\nAUTH_TRUSTED_HOSTS=app.example.com\nNODE_ENV=production\n`,
+    );
+    expect(await runAuthlib(["doctor"], { cwd: app.dir })).toMatchObject({ code: 0, stdout: `${header(true)}ok: no problems found.\n` });
+  });
+
+  it("rate limits: the memory store in production and a proxy without rateLimit.clientAddress are warnings; a shared store and a clientAddress clear them", async () => {
+    await writeFile(
+      join(app.dir, ".env"),
+      `AUTH_SECRET=${STRONG_SECRET}\nAUTH_TRUST_HOST=true\nAUTH_TRUSTED_HOSTS=app.example.com\nNODE_ENV=production\n`,
+    );
+    await writeFile(join(app.dir, "bare.mjs"), "export default { providers: [] };\n");
+    const bare = await runAuthlib(["doctor", "--config", "bare.mjs"], { cwd: app.dir });
+    expect(bare.code).toBe(0);
+    expect(bare.stdout).toBe(`${header(true, "bare.mjs")}warning: ${MEMORY_STORE}\nwarning: ${BEHIND_PROXY}\n0 errors, 2 warnings.\n`);
+
+    // A store of the app's own (any object with the three methods) and a client address function.
+    await writeFile(
+      join(app.dir, "limited.mjs"),
+      `const store = { async increment() { return { count: 1, resetAt: Date.now() + 1000 }; }, async get() { return null; }, async reset() {} };
+export default {
+  providers: [],
+  rateLimit: { store, clientAddress: (request) => request.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim() },
+};
+`,
+    );
+    expect(await runAuthlib(["doctor", "--config", "limited.mjs"], { cwd: app.dir })).toMatchObject({
+      code: 0,
+      stdout: `${header(true, "limited.mjs")}ok: no problems found.\n`,
+    });
+    // Limits switched off: nothing to say about them.
+    await writeFile(join(app.dir, "off.mjs"), "export default { providers: [], rateLimit: false };\n");
+    expect((await runAuthlib(["doctor", "--config", "off.mjs"], { cwd: app.dir })).stdout).toBe(
+      `${header(true, "off.mjs")}ok: no problems found.\n`,
+    );
   });
 
   it("a config module that cannot be loaded, or exports no config: one error line, exit 1", async () => {
@@ -122,13 +175,15 @@ describe("authlib doctor on a broken setup", () => {
     expect(run.stdout.split("\n")).toEqual([
       header(true, "auth.config.mjs").trimEnd(),
       "error: The secret (AUTH_SECRET) is 9 bytes long; authlib needs at least 32 random bytes and refuses shorter ones in production. Fix: replace it with `npx authlib secret` (`npx authlib secret --append .env --force` rewrites AUTH_SECRET; existing sessions end).",
-      "error: AUTHLIB_URL is not set in production, and trustHost is on without AUTH_TRUSTED_HOSTS: any client can choose the host of the links authlib builds (sign-in emails, OAuth redirects). Fix: set AUTHLIB_URL to the app's public URL (e.g. AUTHLIB_URL=https://app.example.com), or AUTH_TRUSTED_HOSTS to its host names.",
+      `error: ${UNRESTRICTED_TRUST_HOST}`,
       'error: Provider "corp" has no client id. Fix: set AUTH_CORP_ID (or `clientId` in its options).',
       "error: authlib refuses this configuration at start-up: MissingAdapter: Email sign-in needs a database adapter: set `adapter` in the config. Fix: change the configuration as the message says; until then every request ends on the configuration error page.",
+      `warning: ${MEMORY_STORE}`,
+      `warning: ${BEHIND_PROXY}`,
       'error: nodemailer is not installed, and the email provider "mail" sends mail over SMTP. Fix: npm install nodemailer',
       'error: @simplewebauthn/server is not installed, and the passkey provider "passkey" verifies WebAuthn responses. Fix: npm install @simplewebauthn/server',
       `error: cannot reach the database at postgres://app:***@127.0.0.1:${port}/app (connection refused). Fix: start the database, or correct AUTHLIB_DATABASE_URL (host, port, user, password, database).`,
-      "7 errors, 0 warnings.",
+      "7 errors, 2 warnings.",
       "",
     ]);
     expect(run.stdout).not.toContain("db-password");
@@ -164,9 +219,12 @@ describe.skipIf(!(await postgresAnswers(postgresURL, "authlib doctor with a data
       // The app's configuration: the hosted-db adapter (its client reads AUTHLIB_DATABASE_URL) and an OIDC provider.
       await writeFile(
         join(app.dir, "auth.config.mjs"),
-        `import { HostedDbAdapter, HostedDbClient } from "@authlib/hosted-db-adapter";
+        `import { HostedDbAdapter, HostedDbClient, hostedDbRateLimitStore } from "@authlib/hosted-db-adapter";
+const client = new HostedDbClient();
 export const authConfig = {
-  adapter: HostedDbAdapter(new HostedDbClient()),
+  adapter: HostedDbAdapter(client),
+  // Shared by every instance: without it the doctor warns (rate-limit-memory-store).
+  rateLimit: { store: hostedDbRateLimitStore(client) },
   providers: [{ id: "corp", name: "Corp SSO", type: "oidc", issuer: "https://sso.corp.example" }],
 };
 `,

@@ -321,6 +321,9 @@ describe("which presets vouch for an email", () => {
     expect(vouches(presets.Discord, { email: "a@b.c", verified: true })).toBe(true);
     expect(vouches(presets.Discord, { email: "a@b.c", verified: false })).toBe(false);
     expect(vouches(presets.MicrosoftEntraID, { email: "a@b.c" })).toBe(false);
+    // Entra's email_verified is a tenant admin's word, not proof: the preset never trusts its email.
+    expect(vouches(presets.MicrosoftEntraID, { email: "a@b.c", email_verified: true })).toBe(false);
+    expect(vouches(presets.MicrosoftEntraID, { email: "a@b.c", email_verified: "true" })).toBe(false);
     expect(vouches(presets.Google, { email: "a@b.c" })).toBe(false);
     expect(vouches(presets.Google, { email: "a@b.c", email_verified: true })).toBe(true);
     expect(vouches(presets.Apple, { email: "a@b.c", email_verified: "true" })).toBe(true);

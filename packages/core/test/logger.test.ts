@@ -35,6 +35,8 @@ const warningCodes = Object.keys({
   "trust-host-unrestricted": true,
   "pkce-unverified": true,
   "sessions-not-ended": true,
+  "rate-limit-behind-proxy": true,
+  "rate-limit-memory-store": true,
 } satisfies Record<WarningCode, true>) as WarningCode[];
 
 /** The `type` of every built-in error class. */

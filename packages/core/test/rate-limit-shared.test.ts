@@ -7,93 +7,22 @@
  * twice the attempts through: the control case that shows the test can fail.
  */
 import { randomUUID } from "node:crypto";
-import { HostedDbClient, hostedDbRateLimitStore } from "@authlib/hosted-db-adapter";
-import { createClient, type RedisClientType } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dropBranch, postgresAnswers, randomBranch, testDatabaseURL } from "../../hosted-db-adapter/test/helpers.js";
 import type { Adapter } from "../src/adapters.js";
 import Credentials from "../src/providers/credentials.js";
 import Email from "../src/providers/email.js";
-import { redisRateLimitStore } from "../src/rate-limit/redis.js";
 import { memoryRateLimitStore, type RateLimitStore } from "../src/rate-limit/store.js";
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "./helpers/database.js";
+import { storeKinds } from "./helpers/store-kinds.js";
 
 const secret = "shared-rate-limit-secret-0123456789abcdef";
 const FAILURES_BEFORE_LOCKOUT = 4;
 const MAILS_PER_MAILBOX = 2;
 
-/** Two instances' worth of one store kind: `open()` makes one instance's store; `close()` ends them all. */
-interface StoreKind {
-  name: string;
-  available: boolean;
-  open(): Promise<RateLimitStore>;
-  close(): Promise<void>;
-}
-
-function redisKind(available: boolean): StoreKind {
-  const url = process.env.AUTHLIB_TEST_REDIS_URL || "redis://127.0.0.1:6379";
-  const prefix = `authlib-test-${randomUUID()}:`;
-  const clients: RedisClientType[] = [];
-  return {
-    name: "Redis",
-    available,
-    async open() {
-      const client: RedisClientType = createClient({ url });
-      await client.connect();
-      clients.push(client);
-      return redisRateLimitStore({ client, prefix });
-    },
-    async close() {
-      const [first] = clients;
-      if (first) for (const key of await first.keys(`${prefix}*`)) await first.del(key);
-      await Promise.all(clients.map((client) => client.quit()));
-    },
-  };
-}
-
-function postgresKind(available: boolean): StoreKind {
-  const branch = randomBranch("rl_shared");
-  const clients: HostedDbClient[] = [];
-  return {
-    name: "PostgreSQL",
-    available,
-    async open() {
-      const client = new HostedDbClient({ databaseURL: testDatabaseURL(), branch });
-      if (clients.length === 0) await client.migrate();
-      clients.push(client);
-      return hostedDbRateLimitStore(client);
-    },
-    async close() {
-      const [first] = clients;
-      if (first) await dropBranch(first, branch);
-      await Promise.all(clients.map((client) => client.close()));
-    },
-  };
-}
-
-async function redisAnswers(): Promise<boolean> {
-  const probe = createClient({
-    url: process.env.AUTHLIB_TEST_REDIS_URL || "redis://127.0.0.1:6379",
-    socket: { connectTimeout: 3000, reconnectStrategy: false },
-  });
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    console.warn("Skipping the shared Redis limit tests: no Redis answered.");
-    return false;
-  } finally {
-    await probe.quit().catch(() => {});
-  }
-}
-
-const kinds = [
-  redisKind(await redisAnswers()),
-  postgresKind(await postgresAnswers(testDatabaseURL(), "the shared PostgreSQL limit tests")),
-];
+// Redis and PostgreSQL: the stores instances share (each `open()` is one instance's own connection).
+const kinds = (await storeKinds()).filter((kind) => kind.name !== "memory");
 
 /**
  * One instance: its own configuration object (so its own resolved state and default memory store), the

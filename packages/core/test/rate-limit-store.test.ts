@@ -1,7 +1,8 @@
 /**
- * The memory rate-limit store's bounds (issue 13): when full it drops ended windows first, then a window
- * with a single hit, and never a key with more hits, so flooding it with fresh keys cannot reset a
- * victim's count; with nothing to drop, a new key fails closed. Also the pieces the limits key on: the
+ * The memory rate-limit store's bounds (issues 13 and 26): when full it drops ended windows first, then
+ * the least recently used window of the lightest weight class (hits in powers of two), so flooding it
+ * with fresh keys cannot reset a victim's count, and it never fails closed: a new client or account
+ * always gets a window. Also the pieces the limits key on: the
  * delivery-canonical mailbox and the client address bucket.
  */
 import { describe, expect, it } from "vitest";
@@ -71,25 +72,81 @@ describe("memoryRateLimitStore", () => {
     for (let i = 0; i < 100_000; i++) await store.increment(`key-${i}`, 60_000);
     expect(await store.get("key-0")).toMatchObject({ count: 1 });
     await store.increment("one-more", 60_000);
-    expect(await store.get("key-0")).toBeNull();
-    expect(await store.get("key-1")).toMatchObject({ count: 1 });
+    // key-0 was just read, so key-1 is the least recently used.
+    expect(await store.get("key-1")).toBeNull();
+    expect(await store.get("key-0")).toMatchObject({ count: 1 });
+    expect(await store.get("key-2")).toMatchObject({ count: 1 });
     expect(await store.get("one-more")).toMatchObject({ count: 1 });
   });
 
-  it("fails closed when every held key is live with more than one hit: the new key counts as over every limit", async () => {
+  it("never fails closed: when every held key has 2+ hits, a new key still gets a window, and the bound holds", async () => {
     const clock = manualClock();
     const store = memoryRateLimitStore({ maxKeys: 2, now: clock.now });
     for (const key of ["a", "b"]) {
       await store.increment(key, 1000);
       await store.increment(key, 1000);
     }
-    const refused = await store.increment("new", 1000);
-    expect(refused).toEqual({ count: Number.POSITIVE_INFINITY, resetAt: clock.now() + 1000 });
-    expect(await store.get("new")).toBeNull();
-    expect(await store.get("a")).toMatchObject({ count: 2 });
-    // Room comes back when windows end.
-    clock.advance(1000);
-    expect(await store.increment("new", 1000)).toMatchObject({ count: 1 });
+    // The old store answered { count: Infinity }: every new client or account refused.
+    expect(await store.increment("new", 1000)).toEqual({ count: 1, resetAt: clock.now() + 1000 });
+    expect(await store.get("new")).toMatchObject({ count: 1 });
+    // "a" was the least recently used of the lightest class; "b" stays. Two keys held, as bounded.
+    expect(await store.get("a")).toBeNull();
+    expect(await store.get("b")).toMatchObject({ count: 2 });
+    for (let i = 0; i < 50; i++) {
+      const key = `flood-${i}`;
+      await store.increment(key, 1000);
+      await store.increment(key, 1000);
+      expect((await store.increment(`single-${i}`, 1000)).count).toBe(1);
+    }
+  });
+
+  it("a lockout is never dropped before its window ends while lighter windows are held, even by a flood of 2-hit keys", async () => {
+    const clock = manualClock();
+    const store = memoryRateLimitStore({ maxKeys: 5, now: clock.now });
+    for (let i = 0; i < 10; i++) await store.increment("locked-account", 60_000);
+    for (let i = 0; i < 500; i++) {
+      await store.increment(`client-${i}`, 60_000);
+      await store.increment(`client-${i}`, 60_000);
+      await store.increment(`fresh-${i}`, 60_000);
+    }
+    expect(await store.get("locked-account")).toMatchObject({ count: 10 });
+    clock.advance(60_000);
+    expect(await store.get("locked-account")).toBeNull();
+  });
+
+  it("drops the least recently used of a class: a key that was read or counted lately stays", async () => {
+    const clock = manualClock();
+    const store = memoryRateLimitStore({ maxKeys: 3, now: clock.now });
+    for (const key of ["old", "middle", "young"]) await store.increment(key, 60_000);
+    await store.get("old");
+    await store.increment("newcomer", 60_000);
+    expect(await store.get("middle")).toBeNull();
+    expect(await store.get("old")).toMatchObject({ count: 1 });
+    await store.increment("young", 60_000);
+    await store.increment("another", 60_000);
+    // "young" moved to a heavier class with its second hit: the lightest class's oldest goes.
+    expect(await store.get("young")).toMatchObject({ count: 2 });
+    expect(await store.get("newcomer")).toBeNull();
+  });
+
+  it("between sweeps, an ended window met first goes before a live one of a lighter class", async () => {
+    const clock = manualClock();
+    const store = memoryRateLimitStore({ maxKeys: 2, now: clock.now });
+    await store.increment("quiet", 60_000);
+    await store.increment("busy", 500);
+    await store.increment("busy", 500);
+    // A sweep now (the store is full) finds nothing ended and drops the quiet key.
+    await store.increment("first", 60_000);
+    expect(await store.get("quiet")).toBeNull();
+    clock.advance(500);
+    // Less than a second since the sweep: no sweep, but "busy" has ended and goes before "first".
+    await store.increment("second", 60_000);
+    expect(await store.get("first")).toMatchObject({ count: 1 });
+    expect(await store.get("second")).toMatchObject({ count: 1 });
+  });
+
+  it("refuses a bound that is not a whole number of at least 1", () => {
+    for (const maxKeys of [0, -1, 1.5, Number.NaN]) expect(() => memoryRateLimitStore({ maxKeys })).toThrow(RangeError);
   });
 });
 

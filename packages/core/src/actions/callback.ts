@@ -10,6 +10,7 @@ import { requestBinding } from "../http/flow-binding.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { finishAuthorization } from "../oauth/index.js";
 import { isOAuthProvider } from "../provider-kind.js";
+import { malformedCredentialFields } from "../providers/credentials.js";
 import type { CredentialsConfig, EmailConfig, OAuthConfig, ProviderConfig } from "../providers/types.js";
 import type { Account, User } from "../types.js";
 import { webAuthnRoutes } from "../webauthn/routes-loader.js";
@@ -104,11 +105,19 @@ async function credentialsCallback(
 ): Promise<ResponseInternal> {
   assertCsrf("credentials callback", options.csrfTokenVerified);
   const credentials = Object.fromEntries(Object.entries(request.body).filter(([key]) => !formFields.has(key)));
-  // Limited (the limiter's code loads with the first attempt): a refused attempt (RateLimited) never runs authorize.
-  const authorized =
-    options.rateLimits.config === false
-      ? await provider.authorize(credentials, request.request)
-      : await (await import("../rate-limit/credentials.js")).authorizeLimited(options, request, provider, credentials);
+  // The limiter's code loads with the first attempt, and only when limits are on.
+  const limiter = options.rateLimits.config === false ? undefined : await import("../rate-limit/credentials.js");
+  // authorize gets text only, as a form posts it: a JSON array or object in a named field would
+  // slip past the per-account lockout (it counts strings) into an authorize that String()s it.
+  const malformed = malformedCredentialFields(provider, credentials);
+  if (malformed.length > 0) {
+    await limiter?.countMalformedAttempt(options, request, provider);
+    throw new CredentialsSignin(`The credential field(s) ${malformed.join(", ")} must be text.`);
+  }
+  // A refused attempt (RateLimited) never runs authorize.
+  const authorized = limiter
+    ? await limiter.authorizeLimited(options, request, provider, credentials)
+    : await provider.authorize(credentials, request.request);
   if (!authorized) throw new CredentialsSignin("authorize() returned no user.");
 
   const fromAuthorize = { ...authorized, id: String(authorized.id ?? crypto.randomUUID()) };
@@ -117,5 +126,8 @@ async function credentialsCallback(
 
   const redirect = await askSignInCallback(options, { user, account, credentials: credentials as Record<string, never> });
   if (redirect) return { redirect };
-  return completeSignIn(options, request, { user, account, isNewUser: false });
+  const response = await completeSignIn(options, request, { user, account, isNewUser: false });
+  // Signed in: this browser becomes a known device of the account (see rate-limit/device-token.ts).
+  const device = limiter ? await limiter.deviceCookies(options, request, provider, credentials) : [];
+  return device.length > 0 ? { ...response, cookies: [...(response.cookies ?? []), ...device] } : response;
 }

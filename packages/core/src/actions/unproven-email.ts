@@ -29,9 +29,10 @@ function isFalse(value: unknown): boolean {
 /**
  * Whether the provider vouches for the profile's email: `email_verified` true in its claims, or the
  * provider's `trustEmail` (a flag, or a function of the profile). An explicit `email_verified: false`
- * always wins over `trustEmail`.
+ * always wins over `trustEmail`; `trustEmail: "never"` wins over every claim.
  */
 export function providerVouchesForEmail(provider: OAuthConfig, profile: Profile | undefined): boolean {
+  if (provider.trustEmail === "never") return false;
   const claim = profile?.email_verified;
   if (isFalse(claim)) return false;
   if (isTrue(claim)) return true;

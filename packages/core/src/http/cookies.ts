@@ -14,6 +14,9 @@ export interface Cookie {
 /** Lifetime of the short-lived check cookies (PKCE, state, nonce, WebAuthn challenge): 15 minutes. */
 export const CHECK_COOKIE_MAX_AGE = 15 * 60;
 
+/** Lifetime of the device token cookie of credentials sign-in: 1 year, renewed at each sign-in. */
+export const DEVICE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
+
 /** The prefix of every default cookie name on https. */
 export const HOST_PREFIX = "__Host-";
 /** The prefix the session cookie had on https before `__Host-` (read only while migrating, see {@link legacySessionCookieNames}). */
@@ -35,6 +38,7 @@ export function defaultCookies(useSecureCookies: boolean): CookiesOptions {
     state: { name: `${prefix}authlib.state`, options: { ...options, maxAge: CHECK_COOKIE_MAX_AGE } },
     nonce: { name: `${prefix}authlib.nonce`, options: { ...options, maxAge: CHECK_COOKIE_MAX_AGE } },
     webauthnChallenge: { name: `${prefix}authlib.challenge`, options: { ...options, maxAge: CHECK_COOKIE_MAX_AGE } },
+    deviceToken: { name: `${prefix}authlib.device-token`, options: { ...options, maxAge: DEVICE_COOKIE_MAX_AGE } },
   };
 }
 

@@ -12,6 +12,12 @@
  *   },
  * })
  * ```
+ *
+ * `authorize` receives text only, as a form posts it: a declared field (or `email` / `username`, which
+ * name the account the limits count) sent as anything else by a JSON body (an array, an object, a
+ * number…) is refused as `CredentialsSignin` before `authorize` runs. An array must not reach an
+ * `authorize` that calls `String()` on it while the per-account lockout, which counts strings only,
+ * looks the other way.
  */
 import type { CredentialInput, CredentialsConfig } from "./types.js";
 
@@ -30,4 +36,22 @@ export default function Credentials<C extends Record<string, CredentialInput> = 
     ...options,
     type: "credentials",
   };
+}
+
+/** Fields whose value names the account the credentials limits count, whether declared or not. */
+const ACCOUNT_FIELDS = ["email", "username"];
+
+/**
+ * The fields of `credentials` that must be text and are not: each field the provider declares, and
+ * `email` / `username`. A missing field is not malformed (`authorize` decides about it). Used by the
+ * credentials callback; not meant for apps.
+ *
+ * @internal
+ */
+export function malformedCredentialFields(
+  provider: Pick<CredentialsConfig, "credentials">,
+  credentials: Record<string, unknown>,
+): string[] {
+  const fields = new Set([...Object.keys(provider.credentials ?? {}), ...ACCOUNT_FIELDS]);
+  return [...fields].filter((field) => Object.hasOwn(credentials, field) && typeof credentials[field] !== "string");
 }

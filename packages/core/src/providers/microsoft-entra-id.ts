@@ -43,7 +43,8 @@ export default function MicrosoftEntraID(options?: OAuthUserConfig<MicrosoftEntr
       name: "Microsoft Entra ID",
       type: "oidc",
       // trustEmail (see SECURITY.md, "Identity"): The `email` claim is a mutable attribute any tenant admin sets without proof (multi-tenant apps see foreign tenants); never trusted.
-      trustEmail: false,
+      // "never", not false: a tenant's token may carry `email_verified: true` (optional claims, B2B guests), which is the same admin's word, not proof.
+      trustEmail: "never",
       issuer: "https://login.microsoftonline.com/common/v2.0",
       authorization: { params: { scope: "openid profile email User.Read" } },
       profile: (profile) => ({

@@ -130,8 +130,10 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
    * `email_verified` claim (a flag, or a function of the raw profile). Without it, and without
    * `email_verified: true`, the email is not stored as the user's email. An explicit
    * `email_verified: false` always wins. Presets set it only where the provider guarantees it.
+   * `"never"`: the provider's email is never proof, whatever its claims say (a provider whose
+   * `email_verified` claim can be set by someone other than the address's owner).
    */
-  trustEmail?: boolean | ((profile: P) => boolean);
+  trustEmail?: boolean | "never" | ((profile: P) => boolean);
   /** Base URL of a redirect proxy; overrides `config.redirectProxyUrl` for this provider. */
   redirectProxyUrl?: string;
   /** Refresh the access token with the refresh token when it is about to expire. */

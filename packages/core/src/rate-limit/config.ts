@@ -126,6 +126,8 @@ export interface ResolvedRateLimits {
   sessionUpdate: ResolvedLimit | false;
   /** Set once "no client address" has been logged for this configuration. */
   saidNoClientAddress: boolean;
+  /** Set once `rate-limit-behind-proxy` has been logged for this configuration. */
+  saidBehindProxy: boolean;
 }
 
 /**
@@ -166,5 +168,6 @@ export function resolveRateLimits(config: RateLimitConfig | false | undefined): 
     passkey: section("passkey", DEFAULTS.passkey, config?.passkey),
     sessionUpdate: section("sessionUpdate", DEFAULTS.sessionUpdate, config?.sessionUpdate),
     saidNoClientAddress: false,
+    saidBehindProxy: false,
   };
 }

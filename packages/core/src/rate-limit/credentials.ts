@@ -10,19 +10,28 @@
  * account is locked until the count's window ends. Refused attempts are only read, never counted, so
  * they neither lengthen the lockout nor push it closer.
  *
+ * Per known device (`authlib:cred:dev:<hash>`, `authlib:cred:dwait:<hash>`): a browser that carries a
+ * valid device token for the account (see `device-token.ts`: it signed in to that account before) is
+ * counted apart, with the same rules, and neither the account's count nor its client address's count
+ * refuses it (its failures still count for its address). So failures from elsewhere never lock the owner's browser out, and the device's own
+ * wrong guesses lock only that device. Unknown browsers keep the delays and the account lockout.
+ *
  * Both checks that let an attempt through are atomic increments (the count, then the claim of the wait
  * key, whose first claimer alone sees a count of 1), so attempts sent at the same moment cannot all slip
  * past a check that each read alone would pass.
  *
  * Per client address (`authlib:cred:ip:<hash>`): failed attempts in a window of `clientWindowSeconds`;
  * at `clientFailures` the client's attempts are refused until the window ends. A client may exceed it by
- * the attempts it has in flight at once (password hashing caps those too: see `password.ts`).
+ * the attempts it has in flight at once (password hashing caps those too: see `password.ts`). A malformed
+ * attempt (a credential that is not text, refused before `authorize`) counts here too.
  *
  * @module rate-limit/credentials
  */
+import type { Cookie } from "../http/cookies.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import type { CredentialsConfig } from "../providers/types.js";
-import type { ResolvedCredentialsLimits } from "./config.js";
+import type { ResolvedCredentialsLimits, ResolvedRateLimits } from "./config.js";
+import { knownDevice, rememberDevice } from "./device-token.js";
 import { clientAddressOf, isOver, limitKey, limitsOf, refusal, storeOf } from "./limiter.js";
 import type { RateLimitStore } from "./store.js";
 
@@ -68,6 +77,32 @@ function waitAfter(limits: ResolvedCredentialsLimits, attempt: number): number {
   return Math.min(limits.initialDelaySeconds * 2 ** doublings, limits.lockoutWindowSeconds) * 1000;
 }
 
+/** The device token cookie of `request`, as the browser sent it. */
+function deviceCookieOf(options: InternalOptions, request: RequestInternal): string | undefined {
+  return request.cookies[options.cookies.deviceToken.name];
+}
+
+/**
+ * The client's failure key; throws its refusal when the client is over its limit, unless `enforce` is
+ * false (a known device: failures of others from its address, a shared proxy's say, must not lock it out).
+ */
+async function checkClient(
+  options: InternalOptions,
+  limits: ResolvedRateLimits,
+  settings: ResolvedCredentialsLimits,
+  request: RequestInternal,
+  provider: CredentialsConfig,
+  enforce = true,
+): Promise<string | undefined> {
+  const client = clientAddressOf(options, limits, request);
+  const clientKey = client === undefined ? undefined : await limitKey(options, "cred:ip", `${provider.id}:${client}`);
+  if (clientKey && enforce) {
+    const window = await storeOf(limits).get(clientKey);
+    if (isOver(window, settings.clientFailures)) throw refusal(options, clientKey, window.resetAt, TOO_MANY_FROM_CLIENT);
+  }
+  return clientKey;
+}
+
 /**
  * Lets a credentials attempt through, or throws `RateLimited` (before `authorize` runs). The caller
  * reports the outcome on the returned attempt.
@@ -84,15 +119,14 @@ export async function admitCredentialsAttempt(
   if (!settings) return unlimited;
   const store = storeOf(limits);
 
-  const client = clientAddressOf(options, limits, request);
-  const clientKey = client === undefined ? undefined : await limitKey(options, "cred:ip", `${provider.id}:${client}`);
-  if (clientKey) {
-    const window = await store.get(clientKey);
-    if (isOver(window, settings.clientFailures)) throw refusal(options, clientKey, window.resetAt, TOO_MANY_FROM_CLIENT);
-  }
-
   const account = accountOf(provider, settings, credentials);
-  const keys = account === undefined ? undefined : await accountKeys(options, provider, account);
+  const device =
+    account === undefined ? undefined : await knownDevice(options.secret, provider.id, account, deviceCookieOf(options, request));
+  // A known device answers for itself (its own count below): its client address's count does not refuse
+  // it, though its failures still count there.
+  const clientKey = await checkClient(options, limits, settings, request, provider, device === undefined);
+
+  const keys = account === undefined ? undefined : await accountKeys(options, provider, account, device);
   if (keys) await claimAccountAttempt(options, store, settings, keys);
 
   return {
@@ -103,6 +137,43 @@ export async function admitCredentialsAttempt(
       if (clientKey) await store.increment(clientKey, settings.clientWindowSeconds * 1000);
     },
   };
+}
+
+/**
+ * Counts a malformed attempt (refused before `authorize`, see `malformedCredentialFields`) as a failure
+ * of its client; throws `RateLimited` when the client is already over its limit.
+ */
+export async function countMalformedAttempt(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: CredentialsConfig,
+): Promise<void> {
+  const limits = limitsOf(options);
+  const settings = limits ? limits.credentials : false;
+  if (!limits || !settings) return;
+  const clientKey = await checkClient(options, limits, settings, request, provider);
+  if (clientKey) await storeOf(limits).increment(clientKey, settings.clientWindowSeconds * 1000);
+}
+
+/**
+ * The cookie that makes this browser a known device of the account `credentials` signed in to (a new
+ * token, or the same device's renewed), or none when the credentials limits are off or name no account.
+ * Set it only once the sign-in has completed.
+ */
+export async function deviceCookies(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: CredentialsConfig,
+  credentials: Record<string, unknown>,
+): Promise<Cookie[]> {
+  const limits = limitsOf(options);
+  const settings = limits ? limits.credentials : false;
+  if (!settings) return [];
+  const account = accountOf(provider, settings, credentials);
+  if (account === undefined) return [];
+  const option = options.cookies.deviceToken;
+  const value = await rememberDevice(options.secret, provider.id, account, deviceCookieOf(options, request));
+  return [{ name: option.name, value, options: option.options }];
 }
 
 /**
@@ -128,8 +199,13 @@ export async function authorizeLimited(
   return authorized;
 }
 
-async function accountKeys(options: InternalOptions, provider: CredentialsConfig, account: string) {
+/** The count and wait keys of the account, or of the account's known `device`. */
+async function accountKeys(options: InternalOptions, provider: CredentialsConfig, account: string, device: string | undefined) {
   const id = `${provider.id}:${account}`;
+  if (device !== undefined) {
+    const deviceId = `${id}:${device}`;
+    return { count: await limitKey(options, "cred:dev", deviceId), wait: await limitKey(options, "cred:dwait", deviceId) };
+  }
   return { count: await limitKey(options, "cred:acct", id), wait: await limitKey(options, "cred:wait", id) };
 }
 

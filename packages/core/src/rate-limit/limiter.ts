@@ -9,23 +9,53 @@
  * @module rate-limit/limiter
  */
 import { hmacHex } from "../crypto/digest.js";
+import { processEnv, readEnv } from "../env.js";
 import { RateLimited } from "../errors.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import { clientBucket, defaultClientAddress } from "./client-address.js";
-import { type ResolvedLimit, type ResolvedRateLimits, resolveRateLimits } from "./config.js";
+import { type RateLimitConfig, type ResolvedLimit, type ResolvedRateLimits, resolveRateLimits } from "./config.js";
 import { memoryRateLimitStore, type RateLimitStore, type RateLimitWindow } from "./store.js";
 
 /** What a key counts. The prefix of every key is `authlib:<scope>:`. */
-export type LimitScope = "cred:acct" | "cred:wait" | "cred:ip" | "email:mbox" | "email:ip" | "passkey:ip" | "session:ip";
+export type LimitScope =
+  | "cred:acct"
+  | "cred:wait"
+  | "cred:dev"
+  | "cred:dwait"
+  | "cred:ip"
+  | "email:mbox"
+  | "email:ip"
+  | "passkey:ip"
+  | "session:ip";
 
 /**
  * The resolved limits of the request's configuration (`false`: all off), resolved on first use and kept.
- * Throws `AuthError` for a malformed `rateLimit` setting.
+ * Throws `AuthError` for a malformed `rateLimit` setting. In production without a store, logs
+ * `rate-limit-memory-store` when they are resolved, so once per configuration.
  */
-export function limitsOf(options: InternalOptions): ResolvedRateLimits | false {
+export function limitsOf(options: Pick<InternalOptions, "rateLimits" | "logger">): ResolvedRateLimits | false {
   const holder = options.rateLimits;
-  holder.resolved ??= resolveRateLimits(holder.config);
+  if (holder.resolved === undefined) {
+    holder.resolved = resolveRateLimits(holder.config);
+    if (usesMemoryStoreInProduction(holder.config, readEnv(processEnv(), "NODE_ENV"))) options.logger.warn("rate-limit-memory-store");
+  }
   return holder.resolved;
+}
+
+/**
+ * True when the limits are on, `nodeEnv` is `production`, and no shared store is configured: each
+ * instance then counts in its own memory (`rate-limit-memory-store`; `authlib doctor` says it too).
+ */
+export function usesMemoryStoreInProduction(config: RateLimitConfig | false | undefined, nodeEnv: string | undefined): boolean {
+  return config !== false && nodeEnv === "production" && config?.store === undefined;
+}
+
+/**
+ * True when `request` came through a proxy (it carries `X-Forwarded-For` or `Forwarded`) and the app
+ * has no `rateLimit.clientAddress`: the connection address is then the proxy's, shared by every client.
+ */
+export function proxiedWithoutClientAddress(limits: Pick<ResolvedRateLimits, "clientAddress">, request: Request): boolean {
+  return limits.clientAddress === undefined && (request.headers.has("x-forwarded-for") || request.headers.has("forwarded"));
 }
 
 /** What a refused client is told, per scope. */
@@ -53,9 +83,14 @@ export async function limitKey(options: Pick<InternalOptions, "secret">, scope: 
 /**
  * The client address of `request`, grouped (see `client-address.ts`), or `undefined` when none is known:
  * per-client limits are then skipped, never counted in one shared bucket (which would let one client
- * lock everyone out). That is said once per configuration, at debug level.
+ * lock everyone out). That is said once per configuration, at debug level. A request that came through
+ * a proxy while the app reads no address from it logs `rate-limit-behind-proxy`, once per configuration.
  */
 export function clientAddressOf(options: InternalOptions, limits: ResolvedRateLimits, request: RequestInternal): string | undefined {
+  if (!limits.saidBehindProxy && proxiedWithoutClientAddress(limits, request.request)) {
+    limits.saidBehindProxy = true;
+    options.logger.warn("rate-limit-behind-proxy");
+  }
   const address = (limits.clientAddress ?? defaultClientAddress)(request.request, request.connectionAddress);
   if (typeof address === "string" && address.trim() !== "") return clientBucket(address);
   if (!limits.saidNoClientAddress) {

@@ -48,6 +48,7 @@ describe("default cookie names and attributes", () => {
       state: { name: "__Host-authlib.state", options: { ...secure, maxAge: 900 } },
       nonce: { name: "__Host-authlib.nonce", options: { ...secure, maxAge: 900 } },
       webauthnChallenge: { name: "__Host-authlib.challenge", options: { ...secure, maxAge: 900 } },
+      deviceToken: { name: "__Host-authlib.device-token", options: { ...secure, maxAge: 31_536_000 } },
     });
   });
 
@@ -61,6 +62,7 @@ describe("default cookie names and attributes", () => {
       state: { name: "authlib.state", options: { ...plain, maxAge: check } },
       nonce: { name: "authlib.nonce", options: { ...plain, maxAge: check } },
       webauthnChallenge: { name: "authlib.challenge", options: { ...plain, maxAge: check } },
+      deviceToken: { name: "authlib.device-token", options: { ...plain, maxAge: 31_536_000 } },
     });
   });
 

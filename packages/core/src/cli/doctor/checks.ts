@@ -7,6 +7,7 @@
 import { assertConfig, MIN_SECRET_BYTES, secretByteLength } from "../../assert.js";
 import { resolveSessionOptions } from "../../config.js";
 import { providerEnvPrefix } from "../../env.js";
+import { shouldWarnUnrestrictedTrustHost } from "../../http/origin.js";
 import { isOAuthProvider } from "../../provider-kind.js";
 import type { ProviderConfig } from "../../providers/types.js";
 import type { AuthConfig } from "../../types.js";
@@ -60,8 +61,9 @@ export function originFindings({ config, production, trustHostExplicit }: Checke
   if (production) {
     return [
       error(
-        unrestricted
-          ? "AUTHLIB_URL is not set in production, and trustHost is on without AUTH_TRUSTED_HOSTS: any client can choose the host of the links authlib builds (sign-in emails, OAuth redirects)."
+        // The same condition as core's run-time warning, named so that the two are found together.
+        shouldWarnUnrestrictedTrustHost(config, "production")
+          ? "AUTHLIB_URL is not set in production, and trustHost is on without AUTH_TRUSTED_HOSTS: any client can choose the host of the links authlib builds (sign-in emails, OAuth redirects) (run-time warning trust-host-unrestricted)."
           : "AUTHLIB_URL is not set in production.",
         "set AUTHLIB_URL to the app's public URL (e.g. AUTHLIB_URL=https://app.example.com), or AUTH_TRUSTED_HOSTS to its host names.",
         // Without trustHost, core's start-up check refuses the same thing as UntrustedHost.

@@ -5,7 +5,8 @@
  *
  * Without `--config` the configuration is the environment's alone (`setEnvDefaults` over no
  * providers): the secret, the URL and host trust, and the database of `AUTHLIB_DATABASE_URL` are
- * checked. With it, also the providers, optional peers, core's start-up check and the adapter.
+ * checked. With it, also the providers, optional peers, core's start-up check, the rate limits' store and
+ * client address, and the adapter.
  *
  * @module cli/doctor/doctor
  */
@@ -19,6 +20,7 @@ import { exportToProcess, readEnvironment } from "./environment.js";
 import { error, type Finding, formatFinding, formatSummary } from "./findings.js";
 import { loadConfigModule } from "./load-config.js";
 import { databasePackagesInstalled, peerFindings } from "./peers.js";
+import { rateLimitFindings } from "./rate-limit.js";
 
 /** Options of {@link runDoctor}. */
 export interface DoctorOptions {
@@ -60,6 +62,7 @@ export async function diagnose(terminal: Terminal, options: DoctorOptions): Prom
 
   const findings: Finding[] = [...secretFindings(setup), ...originFindings(setup), ...providerFindings(setup)];
   findings.push(...startupFindings(setup, findings));
+  if (options.config !== undefined) findings.push(...rateLimitFindings(setup));
   const databaseURL = readEnv(env, "AUTHLIB_DATABASE_URL");
   findings.push(...peerFindings(setup.providers, databaseURL, terminal.cwd));
   const probe = databaseURL !== undefined && databasePackagesInstalled(databaseURL, terminal.cwd);
