@@ -34,6 +34,12 @@ export const USED_CHALLENGE_IDENTIFIER = "authlib:webauthn-used-challenge";
 /** Separates these hashes from any other hash of the same string. */
 const LABEL = "authlib.webauthn-used-challenge:";
 
+/**
+ * How long a record outlives the last moment its challenge is accepted: the database's clock decides when
+ * a stored record is expired (and swept), and may run a little ahead of this server's.
+ */
+const RECORD_MARGIN_MS = 60_000;
+
 type TokenStore = Required<Pick<Adapter, "createVerificationToken">>;
 
 function tokenStore(options: InternalOptions): TokenStore | null {
@@ -64,8 +70,8 @@ export async function usedChallengeKey(challenge: string): Promise<string> {
 }
 
 /**
- * Records a challenge whose answer verified as used, until `expiresAt` (ms: the sealed challenge's
- * expiry). Throws `InvalidCheck` when it was used already, and `RateLimited` when this instance's memory
+ * Records a challenge whose answer verified as used, until after `expiresAt` (ms: the last moment the
+ * sealed challenge is accepted). Throws `InvalidCheck` when it was used already, and `RateLimited` when this instance's memory
  * is full of challenges that are still live (only without the adapter's verification-token methods).
  */
 export async function claimChallenge(options: InternalOptions, challenge: string, expiresAt: number): Promise<void> {

@@ -11,6 +11,7 @@
  *
  * @module webauthn/challenge
  */
+import { CLOCK_TOLERANCE } from "../crypto/jwe-rules.js";
 import { InvalidCheck } from "../errors.js";
 import { CHECK_COOKIE_MAX_AGE, type Cookie, expiredCookie } from "../http/cookies.js";
 import { bindingMatches } from "../http/flow-binding.js";
@@ -47,7 +48,10 @@ type SealedChallenge = ChallengeClaims & { purpose: typeof PURPOSE; browser: str
 
 /** The claims of an opened challenge cookie, with when the challenge expires. */
 export interface OpenedChallenge extends ChallengeClaims {
-  /** When the sealed challenge expires (ms since the epoch): its used-challenge record must live as long. */
+  /**
+   * The last moment (ms since the epoch) the sealed challenge is accepted: its `exp` plus the clock
+   * tolerance `decode` allows. Its used-challenge record must live at least this long.
+   */
   expiresAt: number;
 }
 
@@ -117,6 +121,6 @@ export async function openChallenge(
     action: payload.action,
     challenge: payload.challenge,
     user: payload.user,
-    expiresAt: payload.exp * 1000,
+    expiresAt: (payload.exp + CLOCK_TOLERANCE) * 1000,
   };
 }
