@@ -71,8 +71,9 @@ export async function usedChallengeKey(challenge: string): Promise<string> {
 
 /**
  * Records a challenge whose answer verified as used, until after `expiresAt` (ms: the last moment the
- * sealed challenge is accepted). Throws `InvalidCheck` when it was used already, and `RateLimited` when this instance's memory
- * is full of challenges that are still live (only without the adapter's verification-token methods).
+ * sealed challenge is accepted). Throws `InvalidCheck` when it was used already, and `RateLimited` when
+ * this instance's memory is full of challenges that are still live (only without the adapter's
+ * verification-token methods).
  */
 export async function claimChallenge(options: InternalOptions, challenge: string, expiresAt: number): Promise<void> {
   const key = await usedChallengeKey(challenge);
@@ -81,7 +82,7 @@ export async function claimChallenge(options: InternalOptions, challenge: string
     const created = await store.createVerificationToken({
       identifier: USED_CHALLENGE_IDENTIFIER,
       token: key,
-      expires: new Date(expiresAt),
+      expires: new Date(expiresAt + RECORD_MARGIN_MS),
     });
     if (created === null) throw new InvalidCheck("This WebAuthn challenge was answered already. Start again.");
     return;

@@ -9,9 +9,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Adapter } from "../../src/adapters.js";
 import type { AuthError } from "../../src/errors.js";
-import { encode } from "../../src/jwt.js";
+import { decode, encode } from "../../src/jwt.js";
 import Passkey from "../../src/providers/passkey.js";
 import type { AuthConfig } from "../../src/types.js";
+import { usedChallengeKey } from "../../src/webauthn/challenge-store.js";
 import { UsedChallengeMemory } from "../../src/webauthn/used-challenges.js";
 import { authClient } from "../helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase, sharedPglite } from "../helpers/database.js";
@@ -124,7 +125,8 @@ describe("a verified answer is accepted once", () => {
 
     const victim = authClient(config, ORIGIN);
     const csrfToken = await victim.csrf();
-    const assertion = await authenticator.authenticate(await options(victim, "authenticate"), { counter: 0 });
+    const request = await options(victim, "authenticate");
+    const assertion = await authenticator.authenticate(request, { counter: 0 });
     const captured = victim.jar.get(CHALLENGE_COOKIE)!;
     const both = await Promise.all([
       post(victim, "authenticate", assertion, csrfToken),
@@ -132,6 +134,14 @@ describe("a verified answer is accepted once", () => {
     ]);
     expect(both.map(location).sort()).toEqual([`${ORIGIN}/`, `${ORIGIN}/auth/error?error=Configuration`]);
     expect(errors.map((e) => [e.type, e.message])).toEqual([["InvalidCheck", expect.stringMatching(/answered already/)]]);
+    // One record, under a hash of the challenge, kept past the last moment the sealed challenge opens
+    // (its exp + decode's 15 s clock tolerance) by a minute for a database clock running ahead.
+    const { exp } = (await decode<{ exp: number }>({ token: captured, secret, salt: CHALLENGE_COOKIE }))!;
+    const record = await db.client.db.authlib_verificationTokens.findFirst({
+      identifier: USED_CHALLENGE,
+      token: await usedChallengeKey(request.challenge),
+    });
+    expect(record?.expires?.getTime()).toBe((exp + 15 + 60) * 1000);
 
     await victim.send("/auth/signout", { form: { csrfToken } });
     putBack(victim, captured);
