@@ -12,8 +12,8 @@ import type { AuthError } from "../../src/errors.js";
 import { decode, encode } from "../../src/jwt.js";
 import Passkey from "../../src/providers/passkey.js";
 import type { AuthConfig } from "../../src/types.js";
-import { usedChallengeKey } from "../../src/webauthn/challenge-store.js";
-import { UsedChallengeMemory } from "../../src/webauthn/used-challenges.js";
+import { usedChallengeKey, usedChallengeMemory } from "../../src/webauthn/challenge-store.js";
+import { MAX_REMEMBERED_CHALLENGES, UsedChallengeMemory } from "../../src/webauthn/used-challenges.js";
 import { authClient } from "../helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase, sharedPglite } from "../helpers/database.js";
 import { memoryAdapter } from "./memory-adapter.js";
@@ -228,6 +228,35 @@ describe("an instance's used-challenge memory (webauthn/used-challenges.ts)", ()
 
   it("refuses a capacity that is not a whole number >= 1", () => {
     for (const capacity of [0, -1, 1.5, Number.NaN]) expect(() => new UsedChallengeMemory(capacity)).toThrow(RangeError);
+  });
+
+  it("through the routes, a full memory refuses a verified answer with RateLimited and evicts nothing", async () => {
+    const memory = memoryAdapter();
+    const errors: AuthError[] = [];
+    const config = appConfig(memory.adapter, errors);
+    const authenticator = new SoftAuthenticator(ORIGIN);
+    const client = authClient(config, ORIGIN);
+    const csrfToken = await client.csrf();
+    await post(
+      client,
+      "register",
+      await authenticator.register(await options(client, "register", { email: "ada@example.com" })),
+      csrfToken,
+    );
+    await client.send("/auth/signout", { form: { csrfToken } });
+    // The instance's memory fills up with live used challenges (as MAX_REMEMBERED_CHALLENGES verified answers would).
+    const used = usedChallengeMemory(config);
+    const expires = Date.now() + 10 * 60 * 1000;
+    for (let i = used.size; i < MAX_REMEMBERED_CHALLENGES; i++) expect(used.claim(`flood-${i}`, expires).claimed).toBe(true);
+
+    const assertion = await authenticator.authenticate(await options(client, "authenticate"));
+    const refused = await post(client, "authenticate", assertion, csrfToken);
+    expect(location(refused)).toBe(`${ORIGIN}/auth/signin?error=RateLimited`);
+    // A refusal to try later, like the per-client limits: not logged as an error.
+    expect(errors).toEqual([]);
+    expect(await client.session()).toBeNull();
+    expect(used.size).toBe(MAX_REMEMBERED_CHALLENGES);
+    expect(used.claim(`flood-${MAX_REMEMBERED_CHALLENGES - 1}`, expires)).toEqual({ claimed: false, reason: "used" });
   });
 
   it("through the routes, a replay just before the sealed challenge stops being accepted is still refused", async () => {
