@@ -34,8 +34,12 @@ function runWorker(branch: string, count: number): Promise<number[]> {
     );
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => void (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => void (stderr += chunk.toString()));
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     child.on("error", reject);
     child.on("close", (code) =>
       code === 0 ? resolve(JSON.parse(stdout) as number[]) : reject(new Error(`worker exited ${code}: ${stderr}`)),
