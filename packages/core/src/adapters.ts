@@ -92,7 +92,11 @@ export interface Adapter {
   ): Awaitable<AdapterSession | null | undefined | void>;
   /** Deletes a session and returns it, or `null` if there was none. */
   deleteSession?(sessionToken: string): Awaitable<AdapterSession | null | undefined | void>;
-  /** Stores a verification token. */
+  /**
+   * Stores a verification token. Must not store a second live token with the same identifier and token:
+   * return `null` (or throw, e.g. from a unique key) instead. authlib claims a used passkey challenge this
+   * way, so an adapter that silently overwrites a duplicate lets a captured passkey answer be replayed.
+   */
   createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>;
   /**
    * Returns the token matching BOTH identifier and token, and deletes it in the same step, so that of two

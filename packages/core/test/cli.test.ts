@@ -1,7 +1,7 @@
 /**
  * The `authlib` command line as users run it: the built executable in a child process (run `npm run
  * build` first). Usage and exit codes, `secret` (format, randomness, `--append`), and `db migrate` /
- * `db status` on PGlite, on PostgreSQL and against a database that is down. `doctor` is in
+ * `db status` on PGlite, on PostgreSQL and against a database that is down, and `db prune` on PostgreSQL. `doctor` is in
  * cli-doctor.test.ts.
  */
 import { cp, readFile, stat, writeFile } from "node:fs/promises";
@@ -146,20 +146,20 @@ describe("authlib db on PGlite (a folder)", () => {
     const before = await runAuthlib(["db", "status", "--url", url]);
     expect(before).toMatchObject({ code: 1, stderr: "" });
     expect(before.stdout).toBe(
-      `Database: ${url}, branch "main"\nApplied:  none\nPending:  1, 2 (run \`authlib db migrate\`)\nTables:   none\n`,
+      `Database: ${url}, branch "main"\nApplied:  none\nPending:  1, 2, 3 (run \`authlib db migrate\`)\nTables:   none\n`,
     );
 
     const migrate = await runAuthlib(["db", "migrate", "--url", url]);
     expect(migrate).toMatchObject({
       code: 0,
       stderr: "",
-      stdout: `Applied migration(s) 1, 2 to branch "main" of ${url}; now at version 2.\n`,
+      stdout: `Applied migration(s) 1, 2, 3 to branch "main" of ${url}; now at version 3.\n`,
     });
 
     const after = await runAuthlib(["db", "status"], { env: { AUTHLIB_DATABASE_URL: url } });
     expect(after).toMatchObject({ code: 0, stderr: "" });
     expect(after.stdout).toMatch(
-      /^Applied: {2}1 \(authlib tables, \d{4}-\d\d-\d\dT[\d:.]+Z\), 2 \(rate-limit windows, \d{4}-\d\d-\d\dT[\d:.]+Z\)$/m,
+      /^Applied: {2}1 \(authlib tables, \d{4}-\d\d-\d\dT[\d:.]+Z\), 2 \(rate-limit windows, \d{4}-\d\d-\d\dT[\d:.]+Z\), 3 \(verification-token expiry index, \d{4}-\d\d-\d\dT[\d:.]+Z\)$/m,
     );
     expect(after.stdout).toContain("Pending:  none\n");
     expect(after.stdout).toContain(
@@ -240,12 +240,12 @@ describe.skipIf(!(await postgresAnswers(postgresURL, "authlib db on PostgreSQL")
     const env = { AUTHLIB_DATABASE_URL: postgresURL, AUTHLIB_BRANCH: branch };
     const before = await runAuthlib(["db", "status"], { env });
     expect(before).toMatchObject({ code: 1, stderr: "" });
-    expect(before.stdout).toContain(`branch "${branch}"\nApplied:  none\nPending:  1, 2 `);
+    expect(before.stdout).toContain(`branch "${branch}"\nApplied:  none\nPending:  1, 2, 3 `);
 
     const migrate = await runAuthlib(["db", "migrate"], { env });
     expect(migrate).toMatchObject({
       code: 0,
-      stdout: `Applied migration(s) 1, 2 to branch "${branch}" of ${postgresURL}; now at version 2.\n`,
+      stdout: `Applied migration(s) 1, 2, 3 to branch "${branch}" of ${postgresURL}; now at version 3.\n`,
     });
     const { rows } = await pool.query("SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = $1", [branch]);
     expect(rows).toEqual([{ tables: 9 }]);
@@ -256,6 +256,48 @@ describe.skipIf(!(await postgresAnswers(postgresURL, "authlib db on PostgreSQL")
     expect(after.stdout).toContain("(9)\n");
 
     const again = await runAuthlib(["db", "migrate"], { env });
-    expect(again).toMatchObject({ code: 0, stdout: `Up to date: branch "${branch}" of ${postgresURL} is at version 2.\n` });
+    expect(again).toMatchObject({ code: 0, stdout: `Up to date: branch "${branch}" of ${postgresURL} is at version 3.\n` });
   }, 60_000);
+
+  it("prune deletes the expired rows (sign-in links, used passkey challenges, sessions, rate-limit windows) and nothing live", async () => {
+    const env = { AUTHLIB_DATABASE_URL: postgresURL, AUTHLIB_BRANCH: branch };
+    expect((await runAuthlib(["db", "migrate"], { env })).code).toBe(0);
+    const s = `"${branch}"`;
+    await pool.query(
+      `INSERT INTO ${s}."authlib_verificationTokens" ("identifier", "token", "expires")
+       SELECT CASE WHEN i % 2 = 0 THEN 'ada@example.com' ELSE 'authlib:webauthn-used-challenge' END, md5(i::text), now() - interval '1 hour'
+       FROM generate_series(1, 30) AS i`,
+    );
+    await pool.query(
+      `INSERT INTO ${s}."authlib_verificationTokens" ("identifier", "token", "expires") VALUES ('ada@example.com', 'live', now() + interval '1 hour')`,
+    );
+    const user = await pool.query<{ id: string }>(`INSERT INTO ${s}."authlib_users" ("email") VALUES ('ada@example.com') RETURNING "id"`);
+    await pool.query(
+      `INSERT INTO ${s}."authlib_sessions" ("user_id", "sessionToken", "expires") VALUES ($1, 'old', now() - interval '1 day'), ($1, 'current', now() + interval '1 day')`,
+      [user.rows[0]?.id],
+    );
+    await pool.query(
+      `INSERT INTO ${s}."authlib_rate_limits" ("key", "count", "reset_at") VALUES ('ended', 1, now() - interval '1 minute')`,
+    );
+
+    const run = await runAuthlib(["db", "prune"], { env });
+    expect(run).toMatchObject({
+      code: 0,
+      stderr: "",
+      stdout: `Pruned branch "${branch}" of ${postgresURL}: 30 expired verification token(s) (sign-in links, passkey challenges), 1 expired session(s), 1 ended rate-limit window(s).\n`,
+    });
+    const left = await pool.query(
+      `SELECT (SELECT count(*)::int FROM ${s}."authlib_verificationTokens") AS tokens, (SELECT count(*)::int FROM ${s}."authlib_sessions") AS sessions, (SELECT count(*)::int FROM ${s}."authlib_rate_limits") AS windows`,
+    );
+    expect(left.rows).toEqual([{ tokens: 1, sessions: 1, windows: 0 }]);
+
+    const again = await runAuthlib(["db", "prune", "--branch", branch, "--url", postgresURL]);
+    expect(again.stdout).toContain(": 0 expired verification token(s) (sign-in links, passkey challenges), 0 expired session(s), 0 ended");
+  }, 60_000);
+
+  it("prune on a branch that is not migrated says so in one line, exit code 1", async () => {
+    const run = await runAuthlib(["db", "prune"], { env: { AUTHLIB_DATABASE_URL: postgresURL, AUTHLIB_BRANCH: `${branch}_none` } });
+    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(run.stderr).toMatch(/^authlib: [^\n]*migrat[^\n]*\n$/);
+  });
 });

@@ -5,7 +5,8 @@
  * user with the same email and a second link of the same provider account; foreign keys with
  * ON DELETE CASCADE remove a deleted user's accounts, sessions, authenticators and join rows in the
  * same statement; a verification token is consumed by one `DELETE … RETURNING`, so of two concurrent
- * uses exactly one gets it.
+ * uses exactly one gets it, and is written only when no live one has the same key (so of two concurrent
+ * claims of one passkey challenge exactly one succeeds). Expired tokens are swept a few per write.
  *
  * @module adapter
  */
@@ -28,6 +29,7 @@ import type {
   AuthlibVerificationTokenRecord,
   HostedDbFields,
 } from "./schema.js";
+import { createVerificationTokenOnce } from "./verification-tokens.js";
 
 const ACCOUNT_TYPES: readonly string[] = ["oauth", "oidc", "email", "webauthn"] satisfies AdapterAccountType[];
 
@@ -162,9 +164,11 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
       return record ? toAdapterSession(record) : null;
     },
 
-    async createVerificationToken({ identifier, token, expires }) {
-      const record = await db.authlib_verificationTokens.create({ identifier, token, expires });
-      return toVerificationToken(record);
+    async createVerificationToken(verificationToken) {
+      // `null` when a live token with this identifier and token exists: how authlib claims a used
+      // passkey challenge once. Each write also sweeps a few expired tokens (verification-tokens.ts).
+      const record = await createVerificationTokenOnce(client, verificationToken);
+      return record && toVerificationToken(record);
     },
 
     async useVerificationToken({ identifier, token }) {

@@ -3,7 +3,7 @@
  * `authlib-db`: the database commands under this package's own name, the same as `authlib db` (the
  * `authlib` command of @authlib/core, which runs this package's `db-commands` module).
  *
- *     npx authlib-db migrate|status [--url <databaseURL>] [--branch <name>] [--data-dir <folder>]
+ *     npx authlib-db migrate|status|prune [--url <databaseURL>] [--branch <name>] [--data-dir <folder>]
  *
  * Without flags it uses the same defaults as `new HostedDbClient()`: `AUTHLIB_DATABASE_URL`,
  * `AUTHLIB_BRANCH`, else the embedded database in `./.authlib-db` and the branch `main`.

@@ -1,5 +1,5 @@
 /**
- * The database commands of the command line, `migrate` and `status`, and the probe `authlib doctor`
+ * The database commands of the command line, `migrate`, `status` and `prune`, and the probe `authlib doctor`
  * uses. Run by `authlib db …` (the `authlib` command of @authlib/core, which loads this module when the
  * package is installed) and by this package's own `authlib-db …`, which is the same thing under its old
  * name.
@@ -15,6 +15,7 @@ import { connectionFailureReason, firstLine } from "./connection-failure.js";
 import { HostedDbError } from "./errors.js";
 import { IMPORT_AUTHJS_USAGE, runImportAuthjs } from "./import-authjs-command.js";
 import { type HostedDbMigrationStatus, migrationStatus } from "./migration-status.js";
+import { type HostedDbPruneResult, pruneExpiredRows } from "./prune.js";
 
 /** Where a command writes: whole lines (or blocks) of text to stdout and stderr. */
 export interface CommandOutput {
@@ -42,6 +43,9 @@ Commands:
   migrate            Create or upgrade the authlib tables of a branch (safe to run again)
   status             Show applied and pending migrations and the branch's tables
                      (exit code 1 when migrations are pending)
+  prune              Delete expired rows: unused sign-in links, used passkey challenges
+                     past their expiry, expired sessions, ended rate-limit windows
+                     (safe to run any time, e.g. daily)
 
 Options:
   --url <url>        postgres://…, file://<folder> or memory:// (default: $AUTHLIB_DATABASE_URL, else ./.authlib-db)
@@ -51,7 +55,15 @@ Options:
 ${IMPORT_AUTHJS_USAGE}`;
 }
 
-/** Runs `migrate`, `status` or `import-authjs` with `args` (after the command name's own words); resolves to the exit code. */
+/** The commands that take only the connection options. */
+const COMMANDS = ["migrate", "status", "prune"] as const;
+type Command = (typeof COMMANDS)[number];
+
+function isCommand(value: string | undefined): value is Command {
+  return (COMMANDS as readonly (string | undefined)[]).includes(value);
+}
+
+/** Runs `migrate`, `status`, `prune` or `import-authjs` with `args` (after the command name's own words); resolves to the exit code. */
 export async function runDbCommand(args: readonly string[], io: CommandOutput, names: CommandNames): Promise<number> {
   if (args[0] === "import-authjs") return runImportAuthjs(args.slice(1), io, names);
   let parsed: ReturnType<typeof parseDbArgs>;
@@ -67,7 +79,7 @@ export async function runDbCommand(args: readonly string[], io: CommandOutput, n
     return 0;
   }
   const [command, ...extra] = positionals;
-  if ((command !== "migrate" && command !== "status") || extra.length > 0) {
+  if (!isCommand(command) || extra.length > 0) {
     io.err(
       command === undefined
         ? dbUsage(names)
@@ -87,10 +99,19 @@ export async function runDbCommand(args: readonly string[], io: CommandOutput, n
       );
       return 0;
     }
+    if (command === "prune") {
+      io.out(describePrune(await pruneExpiredRows(client), `branch "${client.branch}" of ${databaseURL}`));
+      return 0;
+    }
     const status = await migrationStatus(client, client.branch);
     io.out(describeStatus(status, databaseURL, names.usage));
     return status.pending.length === 0 ? 0 : 1;
   });
+}
+
+/** What `prune` deleted, in one line. */
+function describePrune(result: HostedDbPruneResult, target: string): string {
+  return `Pruned ${target}: ${result.verificationTokens} expired verification token(s) (sign-in links, passkey challenges), ${result.sessions} expired session(s), ${result.rateLimitWindows} ended rate-limit window(s).\n`;
 }
 
 /** The status report: location, applied and pending migrations, tables. */

@@ -3,7 +3,7 @@
  * to PostgreSQL through `pg`, or runs an embedded PGlite database; `HostedDbAdapter` is the authlib
  * adapter over it; `hostedDbRateLimitStore` keeps rate-limit counters in it, shared by every instance;
  * `client.migrate()` / `npx authlib db migrate` create the tables (`npx authlib db status` shows where a
- * branch stands).
+ * branch stands, `npx authlib db prune` / `pruneExpiredRows` delete expired rows).
  *
  * @example
  * ```ts
@@ -37,6 +37,7 @@ export {
 } from "./import-authjs.js";
 export { type AppliedMigration, type HostedDbMigrationStatus, migrationStatus } from "./migration-status.js";
 export { type HostedDbMigration, type HostedDbMigrationResult, migrations, runMigrations } from "./migrations.js";
+export { type HostedDbPruneOptions, type HostedDbPruneResult, pruneExpiredRows } from "./prune.js";
 export {
   type HostedDbRateLimitStore,
   type HostedDbRateLimitStoreOptions,

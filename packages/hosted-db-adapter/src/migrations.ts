@@ -106,6 +106,13 @@ export const migrations: readonly HostedDbMigration[] = [
       `CREATE INDEX "authlib_rate_limits_reset_at_idx" ON ${s}."authlib_rate_limits" ("reset_at")`,
     ],
   },
+  {
+    version: 3,
+    name: "verification-token expiry index",
+    // Every token write sweeps a few expired tokens, oldest expiry first (verification-tokens.ts), and
+    // `authlib db prune` deletes them all: both find them through this index, not a scan of live tokens.
+    statements: (s) => [`CREATE INDEX "authlib_verificationTokens_expires_idx" ON ${s}."authlib_verificationTokens" ("expires")`],
+  },
 ];
 
 /**

@@ -489,6 +489,16 @@ export function runAdapterConformanceSuite(options: AdapterConformanceOptions): 
         expect(await adapter.useVerificationToken(token)).toEqual(token);
       });
 
+      it("createVerificationToken does not store a second live token with the same identifier and token (null, or a throw)", async () => {
+        const token = newVerificationToken();
+        await adapter.createVerificationToken(token);
+        // authlib claims a used passkey challenge this way: a stored second copy would let an answer be replayed.
+        const second = await Promise.resolve(adapter.createVerificationToken({ ...token, expires: dateIn(DAY) })).catch(() => null);
+        expect(second).toBeNull();
+        expect(await adapter.useVerificationToken(token)).toEqual(token);
+        expect(await adapter.useVerificationToken(token)).toBeNull();
+      });
+
       it("useVerificationToken returns an expired token with its expiry (authlib rejects it)", async () => {
         const token = newVerificationToken({ expires: dateIn(-60 * SECOND) });
         await adapter.createVerificationToken(token);

@@ -8,6 +8,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HostedDbAdapter, HostedDbClient } from "../src/index.js";
 import { runAdapterConformanceSuite } from "./adapter-suite.js";
+import { runExpirySuite } from "./expiry-suite.js";
 import { hostedDbView, randomBranch } from "./helpers.js";
 import { runHostedDbSuite } from "./hosted-suite.js";
 
@@ -35,6 +36,7 @@ runAdapterConformanceSuite({
 });
 
 runHostedDbSuite({ name: "HostedDbClient on PGlite (in memory)", connection: () => ({ pglite }) });
+runExpirySuite({ name: "Expired rows on PGlite (in memory)", connection: () => ({ pglite }) });
 
 describe("HostedDbClient over a PGlite instance", () => {
   it("reports an in-memory instance as memory:// and leaves it open on close()", async () => {

@@ -7,6 +7,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe } from "vitest";
 import { HostedDbAdapter, HostedDbClient } from "../src/index.js";
 import { runAdapterConformanceSuite } from "./adapter-suite.js";
+import { runExpirySuite } from "./expiry-suite.js";
 import { dropBranch, hostedDbView, postgresAnswers, randomBranch, testDatabaseURL } from "./helpers.js";
 import { runHostedDbSuite } from "./hosted-suite.js";
 
@@ -42,4 +43,5 @@ describe.skipIf(!available)(`PostgreSQL at ${new URL(databaseURL).host}`, () => 
   });
 
   runHostedDbSuite({ name: "HostedDbClient on PostgreSQL", connection: () => ({ pool }) });
+  runExpirySuite({ name: "Expired rows on PostgreSQL", connection: () => ({ pool }) });
 });

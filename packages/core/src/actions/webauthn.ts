@@ -5,8 +5,10 @@
  * `Retry-After`, the callback sends the browser to the sign-in page with `?error=RateLimited`.
  *
  * - GET /webauthn-options/:provider?action=register|authenticate[&email=]: the options for the browser,
- *   plus the sealed challenge cookie; the challenge is remembered server-side and accepted once
- *   (`webauthn/challenge-store.ts`).
+ *   plus the sealed challenge cookie (`webauthn/challenge.ts`). Nothing is stored: an anonymous caller
+ *   can ask for any number of options without making the server keep anything.
+ * - The callback checks the answer against the sealed challenge, then records the challenge as used
+ *   (`webauthn/challenge-store.ts`) before anything else happens, so a replayed answer is refused.
  * - POST /callback/:provider with `{ action, data, csrfToken }`: verifies the browser's response, then
  *   signs in through the shared flow (the `signIn` callback's `false` and redirects are honoured). Unlike
  *   the reference library, this callback is CSRF-protected.
@@ -20,9 +22,9 @@ import { noStoreHeaders } from "../http/response.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { unframeableNoStoreHeaders } from "../pages/security-headers.js";
 import { countClientRequest } from "../rate-limit/limiter.js";
-import { authenticationOptions, verifyAuthentication } from "../webauthn/authentication.js";
-import { type ChallengeClaims, clearChallenge, openChallenge, sealChallenge } from "../webauthn/challenge.js";
-import { consumeChallenge, rememberChallenge } from "../webauthn/challenge-store.js";
+import { authenticationOptions, recordAuthentication, verifyAssertion } from "../webauthn/authentication.js";
+import { type ChallengeClaims, clearChallenge, type OpenedChallenge, openChallenge, sealChallenge } from "../webauthn/challenge.js";
+import { claimChallenge } from "../webauthn/challenge-store.js";
 import { type WebAuthnContext, webAuthnContext } from "../webauthn/context.js";
 import {
   assertSubjectStillValid,
@@ -60,7 +62,6 @@ export async function webAuthnOptionsAction(options: InternalOptions, request: R
   } else {
     throw new UnknownAction('The WebAuthn options need `action` "register" or "authenticate".');
   }
-  await rememberChallenge(options, claims.challenge);
   const challenge = await sealChallenge(options, claims, await requestBinding(options, request));
   return { body: { action, options: publicKey }, headers: { ...noStoreHeaders }, cookies: [challenge] };
 }
@@ -79,8 +80,6 @@ export async function webAuthnCallback(options: InternalOptions, request: Reques
     const post = readCredentialPost(request.body);
     const binding = await requestBinding(options, request);
     const claims = await openChallenge(options, request, { provider: ctx.provider.id, action: post.action, binding });
-    // Single use: a captured assertion and its cookie, posted again, are refused here.
-    await consumeChallenge(options, claims.challenge);
     const response = post.action === "register" ? await register(ctx, claims, post) : await authenticate(ctx, claims, post);
     return { ...response, cookies: [clear, ...(response.cookies ?? [])] };
   } catch (error) {
@@ -94,8 +93,18 @@ export async function webAuthnCallback(options: InternalOptions, request: Reques
   }
 }
 
-async function authenticate(ctx: WebAuthnContext, claims: ChallengeClaims, post: CredentialPost & { action: "authenticate" }) {
-  const { user, account } = await verifyAuthentication(ctx, claims.challenge, post.response);
+/**
+ * Single use: once an answer verified, its challenge is claimed before anything is written, so a captured
+ * answer and its cookie, posted again, are refused (`InvalidCheck`) and change nothing.
+ */
+function claim(ctx: WebAuthnContext, claims: OpenedChallenge): Promise<void> {
+  return claimChallenge(ctx.options, claims.challenge, claims.expiresAt);
+}
+
+async function authenticate(ctx: WebAuthnContext, claims: OpenedChallenge, post: CredentialPost & { action: "authenticate" }) {
+  const verified = await verifyAssertion(ctx, claims.challenge, post.response);
+  await claim(ctx, claims);
+  const { user, account } = await recordAuthentication(ctx, verified);
   const redirect = await askSignInCallback(ctx.options, { user, account });
   if (redirect) return { redirect };
   return completeSignIn(ctx.options, ctx.request, { user, account, isNewUser: false });
@@ -107,12 +116,13 @@ async function authenticate(ctx: WebAuthnContext, claims: ChallengeClaims, post:
  */
 async function register(
   ctx: WebAuthnContext,
-  claims: ChallengeClaims,
+  claims: OpenedChallenge,
   post: CredentialPost & { action: "register" },
 ): Promise<ResponseInternal> {
   const subject = claims.user!;
   await assertSubjectStillValid(ctx, subject);
   const passkey = await verifyRegistration(ctx, claims.challenge, post.response);
+  await claim(ctx, claims);
   const candidate = await registrationCandidate(ctx, subject, passkey);
   const redirect = await askSignInCallback(ctx.options, candidate);
   if (redirect) return { redirect };

@@ -1,5 +1,5 @@
 /**
- * The bridge to @authlib/hosted-db-adapter's database commands (`authlib db migrate|status`, and the
+ * The bridge to @authlib/hosted-db-adapter's database commands (`authlib db migrate|status|prune`, and the
  * database probe of `authlib doctor`). The `authlib` command lives in core so that `secret` and
  * `doctor` work in every app, with or without a database; the database commands live with the
  * database package, which core must not depend on. So the package is loaded here, on first use, by

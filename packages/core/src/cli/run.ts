@@ -22,7 +22,8 @@ Commands:
   secret                       Print a new AUTH_SECRET (32 random bytes, base64url)
     --append <file>            Add it to an env file as AUTH_SECRET= instead (never printed)
     --force                    With --append: replace an AUTH_SECRET already there (ends every session)
-  db migrate|status            Create/upgrade, or show, the tables of @authlib/hosted-db-adapter
+  db migrate|status|prune      Create/upgrade, or show, the tables of @authlib/hosted-db-adapter,
+                               or delete their expired rows (prune)
     [--url <url>] [--branch <name>] [--data-dir <dir>]   (see \`authlib db --help\`)
   doctor                       Check the environment and the configuration; exit code 1 on errors
     --config <module>          The app's config module (default export or \`authConfig\`: an AuthConfig)

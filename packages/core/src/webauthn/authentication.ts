@@ -1,6 +1,8 @@
 /**
- * Signing in with a passkey: the options for the browser, and the verification of its assertion against
- * the stored authenticator (signature, challenge, origin, RP id, user verification, signature counter).
+ * Signing in with a passkey: the options for the browser, the verification of its assertion against
+ * the stored authenticator (signature, challenge, origin, RP id, user verification, signature counter),
+ * and, once the caller claimed the challenge, what a verified assertion changes. The two steps are apart
+ * so that nothing is written for an answer whose challenge turns out to be used already.
  *
  * @module webauthn/authentication
  */
@@ -40,17 +42,23 @@ export async function authenticationOptions(ctx: WebAuthnContext) {
   });
 }
 
+/** An assertion whose signature verified, not yet acted on. */
+export interface VerifiedAssertion {
+  authenticator: AdapterAuthenticator;
+  /** The signature counter the authenticator reported. */
+  newCounter: number;
+}
+
 /**
- * Verifies an assertion and stores the authenticator's new signature counter. Returns the passkey's
- * user and account. An unknown credential or a response that does not verify (wrong challenge, origin,
- * RP id, signature, no user verification, a counter that went backwards) is `WebAuthnVerificationError`;
- * a passkey without its account or user (or of another provider) is `AccountNotLinked`.
+ * Verifies an assertion against the stored authenticator (signature, challenge, origin, RP id, user
+ * verification, a counter that went backwards), without changing anything. An unknown credential or a
+ * response that does not verify is `WebAuthnVerificationError`.
  */
-export async function verifyAuthentication(
+export async function verifyAssertion(
   ctx: WebAuthnContext,
   challenge: string,
   response: AuthenticationResponseJSON,
-): Promise<{ user: AdapterUser; account: AdapterAccount }> {
+): Promise<VerifiedAssertion> {
   const { adapter } = ctx;
   let credentialID: string;
   try {
@@ -81,7 +89,21 @@ export async function verifyAuthentication(
     throw new WebAuthnVerificationError("The passkey's response did not verify.", { cause: error as Error });
   }
   if (newCounter === undefined) throw new WebAuthnVerificationError("The passkey's response did not verify.");
-  await adapter.updateAuthenticatorCounter(credentialID, newCounter);
+  return { authenticator, newCounter };
+}
+
+/**
+ * Acts on a verified assertion (after its challenge was claimed): stores the authenticator's new
+ * signature counter and returns the passkey's user and account. A passkey without its account or user
+ * (or of another provider) is `AccountNotLinked`.
+ */
+export async function recordAuthentication(
+  ctx: WebAuthnContext,
+  verified: VerifiedAssertion,
+): Promise<{ user: AdapterUser; account: AdapterAccount }> {
+  const { adapter } = ctx;
+  const { authenticator } = verified;
+  await adapter.updateAuthenticatorCounter(authenticator.credentialID, verified.newCounter);
 
   const account = await adapter.getAccount(authenticator.providerAccountId, ctx.provider.id);
   if (!account || account.userId !== authenticator.userId) {

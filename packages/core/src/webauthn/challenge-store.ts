@@ -1,83 +1,99 @@
 /**
  * Single-use WebAuthn challenges. The sealed cookie alone cannot stop a replay: whoever captured one
- * assertion and its cookie could post them again for the cookie's lifetime, and an authenticator whose
- * signature counter stays 0 (synced passkeys) gives the counter check nothing to catch. So the server
- * remembers each challenge and accepts it once:
+ * answer and its cookie could post them again for the cookie's lifetime, and an authenticator whose
+ * signature counter stays 0 (synced passkeys) gives the counter check nothing to catch. So once an answer
+ * verified, its challenge is recorded as used, until the challenge expires, and a second claim fails.
  *
- * - with an adapter that stores verification tokens, the options step stores an HMAC of the challenge
- *   (bound to the secret, never the challenge itself) as a verification token, and the callback consumes
- *   it with `useVerificationToken`, which deletes it in the same step: of two uses, exactly one finds it;
- * - without those methods, this instance remembers the challenges it saw answered, in memory, for their
- *   lifetime. That protects only this instance: behind a load balancer without sticky sessions, a replay
- *   sent to another instance is not caught (give the adapter the verification-token methods).
+ * Nothing is written when options are handed out (an anonymous caller could make us store a row per
+ * request); a record is written only for an answer that verified, which an anonymous caller cannot make
+ * without a valid signature over a challenge this server sealed. Records are keyed by a SHA-256 of the
+ * challenge: a challenge is no secret once answered, and an unkeyed hash stays the same across a secret
+ * rotation, so a replay is caught even when the secret changed in between.
+ *
+ * - With an adapter that stores verification tokens, the record is a verification token (identifier
+ *   {@link USED_CHALLENGE_IDENTIFIER}, expiring with the challenge). Its creation is the claim: the
+ *   adapter must refuse a second live token with the same identifier and token — by returning `null`
+ *   (the hosted-db adapter) or by throwing on its unique key (Auth.js-style adapters; the replay then
+ *   fails as `AdapterError`). Expired records are the adapter's to sweep (`authlib db prune`).
+ * - Without those methods, this instance remembers the challenges it saw answered
+ *   (webauthn/used-challenges.ts), each until it expires. That protects only this instance: behind a
+ *   load balancer without sticky sessions, a replay sent to another instance is not caught (give the
+ *   adapter the verification-token methods).
  *
  * @module webauthn/challenge-store
  */
 import type { Adapter } from "../adapters.js";
-import { hmacHex } from "../crypto/digest.js";
-import { InvalidCheck } from "../errors.js";
-import { CHECK_COOKIE_MAX_AGE } from "../http/cookies.js";
+import { sha256Hex } from "../crypto/digest.js";
+import { InvalidCheck, RateLimited } from "../errors.js";
 import type { InternalOptions } from "../internal-types.js";
+import type { AuthConfig } from "../types.js";
+import { UsedChallengeMemory } from "./used-challenges.js";
 
-/** The identifier of every stored challenge; no email address looks like this. */
-const IDENTIFIER = "authlib:webauthn-challenge";
-/** Separates these HMACs from email-token HMACs made with the same secret. */
-const LABEL = "authlib.webauthn-challenge:";
-/** At most this many used challenges are remembered in memory; the oldest go first beyond that. */
-export const MAX_REMEMBERED_CHALLENGES = 10_000;
+/** The identifier of every used-challenge record; no email address looks like this. */
+export const USED_CHALLENGE_IDENTIFIER = "authlib:webauthn-used-challenge";
+/** Separates these hashes from any other hash of the same string. */
+const LABEL = "authlib.webauthn-used-challenge:";
 
-type TokenStore = Required<Pick<Adapter, "createVerificationToken" | "useVerificationToken">>;
+/**
+ * How long a record outlives the last moment its challenge is accepted: the database's clock decides when
+ * a stored record is expired (and swept), and may run a little ahead of this server's.
+ */
+const RECORD_MARGIN_MS = 60_000;
+
+type TokenStore = Required<Pick<Adapter, "createVerificationToken">>;
 
 function tokenStore(options: InternalOptions): TokenStore | null {
   const adapter = options.adapter;
   return adapter?.createVerificationToken && adapter.useVerificationToken ? (adapter as TokenStore) : null;
 }
 
-/** Used challenges (by HMAC) of this instance → when they expire (ms). Insertion order = age. */
-const used = new Map<string, number>();
+/**
+ * The used-challenge memory of the instance made from `config`, made on first use. Keyed by the
+ * configuration object because that is what identifies an instance (every request of one instance
+ * carries the same `options.config`); held weakly, so it goes with the instance.
+ */
+const memories = new WeakMap<AuthConfig, UsedChallengeMemory>();
 
-function forgetExpired(now: number): void {
-  for (const [key, expires] of used) if (expires <= now) used.delete(key);
-}
-
-/** Records `key` as used in memory; `false` when it was used already. */
-function markUsed(key: string): boolean {
-  const now = Date.now();
-  const expires = used.get(key);
-  if (expires !== undefined && expires > now) return false;
-  if (used.size >= MAX_REMEMBERED_CHALLENGES) forgetExpired(now);
-  while (used.size >= MAX_REMEMBERED_CHALLENGES) {
-    const oldest = used.keys().next().value as string;
-    used.delete(oldest);
+/** The used-challenge memory of the instance of `config` (made on first use). */
+export function usedChallengeMemory(config: AuthConfig): UsedChallengeMemory {
+  let memory = memories.get(config);
+  if (!memory) {
+    memory = new UsedChallengeMemory();
+    memories.set(config, memory);
   }
-  used.set(key, now + CHECK_COOKIE_MAX_AGE * 1000);
-  return true;
+  return memory;
 }
 
-/** Remembers a challenge just handed out in options (stored only when the adapter keeps verification tokens). */
-export async function rememberChallenge(options: InternalOptions, challenge: string): Promise<void> {
-  const store = tokenStore(options);
-  if (!store) return;
-  const token = await hmacHex(options.secret[0] as string, LABEL + challenge);
-  await store.createVerificationToken({ identifier: IDENTIFIER, token, expires: new Date(Date.now() + CHECK_COOKIE_MAX_AGE * 1000) });
+/** The key a challenge is recorded under. */
+export async function usedChallengeKey(challenge: string): Promise<string> {
+  return sha256Hex(LABEL + challenge);
 }
 
 /**
- * Accepts a challenge once. Throws `InvalidCheck` when it was used already, never handed out, or expired.
- * Tries each secret, newest first, so options made just before a secret rotation still work.
+ * Records a challenge whose answer verified as used, until after `expiresAt` (ms: the last moment the
+ * sealed challenge is accepted). Throws `InvalidCheck` when it was used already, and `RateLimited` when
+ * this instance's memory is full of challenges that are still live (only without the adapter's
+ * verification-token methods).
  */
-export async function consumeChallenge(options: InternalOptions, challenge: string): Promise<void> {
+export async function claimChallenge(options: InternalOptions, challenge: string, expiresAt: number): Promise<void> {
+  const key = await usedChallengeKey(challenge);
   const store = tokenStore(options);
-  if (!store) {
-    if (!markUsed(await hmacHex(options.secret[0] as string, LABEL + challenge))) {
-      throw new InvalidCheck("This WebAuthn challenge was answered already. Start again.");
-    }
+  if (store) {
+    const created = await store.createVerificationToken({
+      identifier: USED_CHALLENGE_IDENTIFIER,
+      token: key,
+      expires: new Date(expiresAt + RECORD_MARGIN_MS),
+    });
+    if (created === null) throw new InvalidCheck("This WebAuthn challenge was answered already. Start again.");
     return;
   }
-  for (const secret of options.secret) {
-    const found = await store.useVerificationToken({ identifier: IDENTIFIER, token: await hmacHex(secret, LABEL + challenge) });
-    if (found && found.expires.valueOf() >= Date.now()) return;
-    if (found) break;
-  }
-  throw new InvalidCheck("This WebAuthn challenge was answered already, or has expired. Start again.");
+  const result = usedChallengeMemory(options.config).claim(key, expiresAt);
+  if (result.claimed) return;
+  if (result.reason === "used") throw new InvalidCheck("This WebAuthn challenge was answered already. Start again.");
+  const retryAfter = Math.max(1, Math.ceil((result.retryAt - Date.now()) / 1000));
+  const error = new RateLimited("Too many passkey sign-ins are in progress on this server. Try again in a few minutes.", {
+    cause: { retryAfter },
+  });
+  error.retryAfter = retryAfter;
+  throw error;
 }

@@ -1,13 +1,17 @@
 /**
  * The WebAuthn challenge cookie. The challenge travels to the browser in the options and back in the
  * signed response; the server keeps its copy in a cookie, sealed (encrypted JWE, salt = the cookie's
- * name, 15 minutes) and bound to the provider, the ceremony (register or authenticate) and, for a
- * registration, the user being registered. The callback clears it on every attempt, so a challenge is
- * answered at most once by a browser. It is also bound to the browser (CSRF token) and session that asked
- * for the options (http/flow-binding.ts), so a challenge cookie planted from another browser is refused.
+ * name, 15 minutes) and bound to its purpose, the provider, the ceremony (register or authenticate) and,
+ * for a registration, the user being registered. It is also bound to the browser (CSRF token) and session
+ * that asked for the options (http/flow-binding.ts), so a challenge cookie planted from another browser
+ * is refused. Nothing is stored on the server when the options are made: the cookie is the only copy,
+ * so anonymous options requests cost no storage. The callback clears it on every attempt; a replay with
+ * a captured copy is stopped by the used-challenge record written once an answer verified
+ * (webauthn/challenge-store.ts), which lives exactly until the expiry sealed here.
  *
  * @module webauthn/challenge
  */
+import { CLOCK_TOLERANCE } from "../crypto/jwe-rules.js";
 import { InvalidCheck } from "../errors.js";
 import { CHECK_COOKIE_MAX_AGE, type Cookie, expiredCookie } from "../http/cookies.js";
 import { bindingMatches } from "../http/flow-binding.js";
@@ -40,7 +44,16 @@ export interface ChallengeClaims {
 /** Marks the payload, so no other sealed value (same secret, another purpose) passes for a challenge. */
 const PURPOSE = "authlib.webauthn-challenge";
 
-type SealedChallenge = ChallengeClaims & { purpose: typeof PURPOSE; browser: string };
+type SealedChallenge = ChallengeClaims & { purpose: typeof PURPOSE; browser: string; exp?: number };
+
+/** The claims of an opened challenge cookie, with when the challenge expires. */
+export interface OpenedChallenge extends ChallengeClaims {
+  /**
+   * The last moment (ms since the epoch) the sealed challenge is accepted: its `exp` plus the clock
+   * tolerance `decode` allows. Its used-challenge record must live at least this long.
+   */
+  expiresAt: number;
+}
 
 /** The cookie carrying `claims`, bound to the browser `binding` (http/flow-binding.ts). */
 export async function sealChallenge(options: InternalOptions, claims: ChallengeClaims, binding: string): Promise<Cookie> {
@@ -71,7 +84,7 @@ export async function openChallenge(
   options: InternalOptions,
   request: RequestInternal,
   expected: { provider: string; action: WebAuthnAction; binding: string },
-): Promise<ChallengeClaims> {
+): Promise<OpenedChallenge> {
   const { name } = options.cookies.webauthnChallenge;
   const sealed = request.cookies[name];
   if (!sealed) throw new InvalidCheck("The WebAuthn challenge cookie was missing (expired, or used already). Start again.");
@@ -83,7 +96,13 @@ export async function openChallenge(
       cause: error as Error,
     });
   }
-  if (!payload || payload.purpose !== PURPOSE || typeof payload.challenge !== "string" || payload.challenge === "") {
+  if (
+    !payload ||
+    payload.purpose !== PURPOSE ||
+    typeof payload.challenge !== "string" ||
+    payload.challenge === "" ||
+    typeof payload.exp !== "number"
+  ) {
     throw new InvalidCheck("The WebAuthn challenge cookie value could not be parsed.");
   }
   if (payload.provider !== expected.provider || payload.action !== expected.action) {
@@ -97,5 +116,11 @@ export async function openChallenge(
   if (expected.action === "register" && !isSubject(payload.user)) {
     throw new InvalidCheck("The WebAuthn challenge cookie does not say who is registering.");
   }
-  return { provider: payload.provider, action: payload.action, challenge: payload.challenge, user: payload.user };
+  return {
+    provider: payload.provider,
+    action: payload.action,
+    challenge: payload.challenge,
+    user: payload.user,
+    expiresAt: (payload.exp + CLOCK_TOLERANCE) * 1000,
+  };
 }

@@ -34,7 +34,8 @@ export function memoryAdapter(): MemoryAdapter {
 
   const adapter: Adapter = {
     createUser: (user) => {
-      const created = { ...user };
+      // An adapter gives a user without an id one of its own (as a database's default does).
+      const created = { ...user, id: user.id ?? crypto.randomUUID() };
       users.set(created.id, created);
       return created;
     },
