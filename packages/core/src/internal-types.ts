@@ -19,6 +19,13 @@ import type {
   SessionOptions,
   Theme,
 } from "./types.js";
+import type { UsedChallengeMemory } from "./webauthn/used-challenges.js";
+
+/** What an instance keeps for the features whose code loads on first use (see `ConfigOptions.instanceState`). */
+export interface InstanceState {
+  /** The passkey answers verified without adapter token methods (`webauthn/used-challenges.ts`). */
+  usedChallenges?: UsedChallengeMemory;
+}
 
 /** The routes authlib answers under its base path. */
 export type AuthAction =
@@ -100,6 +107,8 @@ export interface ConfigOptions {
   logger: LoggerInstance;
   /** Keys of the warnings this instance has said: each is said once per instance, not per request. */
   warned: Set<string>;
+  /** State of features whose code loads on first use, kept per instance (one object, shared by its requests). */
+  instanceState: InstanceState;
   skipCSRFCheck: boolean;
   redirectProxyUrl?: string;
   experimental: NonNullable<AuthConfig["experimental"]>;

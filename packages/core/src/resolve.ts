@@ -79,6 +79,7 @@ export function resolveConfig(config: AuthConfig): ResolvedAuth {
       theme: { colorScheme: "auto", ...config.theme },
       logger,
       warned: new Set(),
+      instanceState: {},
       skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
       redirectProxyUrl: config.redirectProxyUrl,
       experimental: config.experimental ?? {},

@@ -48,20 +48,12 @@ function tokenStore(options: InternalOptions): TokenStore | null {
 }
 
 /**
- * The used-challenge memory of the instance made from `config`, made on first use. Keyed by the
- * configuration object because that is what identifies an instance (every request of one instance
- * carries the same `options.config`); held weakly, so it goes with the instance.
+ * The used-challenge memory of the instance whose request this is, made on first use and kept in the
+ * instance's state (`options.instanceState`, one object per instance, shared by its requests).
  */
-const memories = new WeakMap<AuthConfig, UsedChallengeMemory>();
-
-/** The used-challenge memory of the instance of `config` (made on first use). */
-export function usedChallengeMemory(config: AuthConfig): UsedChallengeMemory {
-  let memory = memories.get(config);
-  if (!memory) {
-    memory = new UsedChallengeMemory();
-    memories.set(config, memory);
-  }
-  return memory;
+export function usedChallengeMemory(options: Pick<InternalOptions, "instanceState">): UsedChallengeMemory {
+  options.instanceState.usedChallenges ??= new UsedChallengeMemory();
+  return options.instanceState.usedChallenges;
 }
 
 /** The key a challenge is recorded under. */
@@ -87,7 +79,7 @@ export async function claimChallenge(options: InternalOptions, challenge: string
     if (created === null) throw new InvalidCheck("This WebAuthn challenge was answered already. Start again.");
     return;
   }
-  const result = usedChallengeMemory(options.config).claim(key, expiresAt);
+  const result = usedChallengeMemory(options).claim(key, expiresAt);
   if (result.claimed) return;
   if (result.reason === "used") throw new InvalidCheck("This WebAuthn challenge was answered already. Start again.");
   const retryAfter = Math.max(1, Math.ceil((result.retryAt - Date.now()) / 1000));

@@ -8,7 +8,10 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Adapter } from "../../src/adapters.js";
+import { instanceFor } from "../../src/auth.js";
 import type { AuthError } from "../../src/errors.js";
+import { resolvedConfigOf } from "../../src/instance.js";
+import type { InternalOptions } from "../../src/internal-types.js";
 import { decode, encode } from "../../src/jwt.js";
 import Passkey from "../../src/providers/passkey.js";
 import type { AuthConfig } from "../../src/types.js";
@@ -245,7 +248,7 @@ describe("an instance's used-challenge memory (webauthn/used-challenges.ts)", ()
     );
     await client.send("/auth/signout", { form: { csrfToken } });
     // The instance's memory fills up with live used challenges (as MAX_REMEMBERED_CHALLENGES verified answers would).
-    const used = usedChallengeMemory(config);
+    const used = usedChallengeMemory(resolvedConfigOf(instanceFor(config)).options as InternalOptions);
     const expires = Date.now() + 10 * 60 * 1000;
     for (let i = used.size; i < MAX_REMEMBERED_CHALLENGES; i++) expect(used.claim(`flood-${i}`, expires).claimed).toBe(true);
 
