@@ -14,7 +14,7 @@ import {
   webAuthnMethods,
 } from "./adapter-capabilities.js";
 import type { Adapter } from "./adapters.js";
-import { processEnv, providerEnvPrefix, readEnv } from "./env.js";
+import { processEnv, providerEnvPrefix, readEnv } from "./env/read.js";
 import {
   type AuthError,
   DuplicateConditionalUI,

@@ -22,7 +22,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Auth } from "./auth.js";
-import { type EnvSource, processEnv, setEnvDefaults } from "./env.js";
+import { setEnvDefaults } from "./env/defaults.js";
+import { type EnvSource, processEnv } from "./env/read.js";
 import type { AuthConfig } from "./types.js";
 
 /** Default of {@link NodeHandlerOptions.maxBodyBytes}: 64 KiB, the most `Auth()` reads of a body anyway. */

@@ -7,23 +7,11 @@
  * @module email/rate-limit
  */
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
-import type { ResolvedLimit } from "../rate-limit/config.js";
 import { countClientRequest, countRequest, limitsOf, storeOf } from "../rate-limit/limiter.js";
 import { deliveryMailbox } from "../rate-limit/mailbox.js";
-import type { RateLimitStore } from "../rate-limit/store.js";
+import type { EmailRateLimit, ResolvedLimit } from "../rate-limit/types.js";
 
-/**
- * An email provider's own limit on mails per mailbox, over the configuration's `rateLimit.email`;
- * `false` switches the per-mailbox limit off for this provider (the per-client limit stays).
- */
-export interface EmailRateLimit {
-  /** Mails per mailbox per window. Default: `rateLimit.email.mailboxMax` (5). */
-  max?: number;
-  /** The window in seconds. Default: `rateLimit.email.windowSeconds` (900, 15 minutes). */
-  windowSeconds?: number;
-  /** Where this provider's per-mailbox counts live. Default: `rateLimit.store`. */
-  store?: RateLimitStore;
-}
+export type { EmailRateLimit };
 
 const TOO_MANY_FOR_MAILBOX = "Too many sign-in mails for this address; try again later.";
 

@@ -3,7 +3,7 @@
  *
  * @module oauth/context
  */
-import type { Cookie } from "../http/cookies.js";
+import type { Cookie } from "../internal-types.js";
 import type { OAuthConfig } from "../providers/types.js";
 import type { Account, CookiesOptions, LoggerInstance, Profile, User } from "../types.js";
 

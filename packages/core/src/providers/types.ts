@@ -3,11 +3,10 @@
  *
  * @module providers/types
  */
-import type { EmailRateLimit } from "../email/rate-limit.js";
-import type { Account, Awaitable, Profile, Theme, User } from "../types.js";
+import type { Account, Awaitable, Profile, ProviderType, Theme, User } from "../base-types.js";
+import type { EmailRateLimit } from "../rate-limit/types.js";
 
-/** The kinds of provider authlib supports. */
-export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn";
+export type { ProviderType };
 
 /** What every provider has. */
 export interface CommonProviderOptions {

@@ -9,26 +9,9 @@
  * @module rate-limit/store
  */
 
-/** A key's window as the store holds it. */
-export interface RateLimitWindow {
-  /** Hits counted in this window, the current one included. */
-  count: number;
-  /** When the window ends, in milliseconds since the epoch. */
-  resetAt: number;
-}
+import type { RateLimitStore, RateLimitWindow } from "./types.js";
 
-/** Counters shared by every instance that should enforce the same limits. */
-export interface RateLimitStore {
-  /**
-   * Adds one hit to `key` atomically (two instances hitting the same key at once count two) and returns
-   * the window after the hit. Opens a new window of `windowMs` when none is live.
-   */
-  increment(key: string, windowMs: number): Promise<RateLimitWindow>;
-  /** The live window of `key`, or `null` when it has none (never hit, or its window has ended). */
-  get(key: string): Promise<RateLimitWindow | null>;
-  /** Forgets `key` (e.g. the failure count of an account after a successful sign-in). */
-  reset(key: string): Promise<void>;
-}
+export type { RateLimitStore, RateLimitWindow };
 
 /** Settings of {@link memoryRateLimitStore}. */
 export interface MemoryRateLimitStoreOptions {

@@ -6,7 +6,7 @@
  */
 import { assertConfig, MIN_SECRET_BYTES, secretByteLength } from "../../assert.js";
 import { resolveSessionOptions } from "../../config.js";
-import { providerEnvPrefix } from "../../env.js";
+import { providerEnvPrefix } from "../../env/read.js";
 import { isOAuthProvider } from "../../provider-kind.js";
 import type { ProviderConfig } from "../../providers/types.js";
 import type { AuthConfig } from "../../types.js";

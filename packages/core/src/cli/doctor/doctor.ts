@@ -9,7 +9,8 @@
  *
  * @module cli/doctor/doctor
  */
-import { parseBooleanEnv, readEnv, setEnvDefaults } from "../../env.js";
+import { setEnvDefaults } from "../../env/defaults.js";
+import { parseBooleanEnv, readEnv } from "../../env/read.js";
 import type { ProviderConfig } from "../../providers/types.js";
 import type { AuthConfig } from "../../types.js";
 import { paint, type Terminal } from "../terminal.js";
