@@ -47,7 +47,9 @@ export type {
 
 /**
  * The type of the exported `skipCSRFCheck` symbol (`symbols.ts` gives it its value). Declared here, with
- * no value, so that the configuration's type needs no runtime module.
+ * no value, so that the configuration's type needs no runtime module. Not exported: the documented
+ * name is the value, `skipCSRFCheck` of `@authlib/core` (typedoc.json lists this one as intentionally
+ * not exported).
  */
 declare const skipCSRFCheck: unique symbol;
 
