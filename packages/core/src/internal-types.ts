@@ -8,8 +8,8 @@ import type { AdapterCapabilities } from "./adapter-capability-types.js";
 import type { Adapter, AdapterUser } from "./adapters.js";
 import type { Account, Profile, Session, Theme, User } from "./base-types.js";
 import type { JWTOptions } from "./jwt-types.js";
-import type { ProviderConfig } from "./providers/types.js";
-import type { RateLimitConfig, ResolvedRateLimits } from "./rate-limit/types.js";
+import type { ProviderConfig } from "./provider-types.js";
+import type { RateLimitConfig, ResolvedRateLimits } from "./rate-limit-types.js";
 import type {
   AuthConfig,
   CallbacksOptions,

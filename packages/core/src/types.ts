@@ -25,8 +25,8 @@ import type {
 } from "./base-types.js";
 import type { ErrorType } from "./error-types.js";
 import type { JWT, JWTOptions } from "./jwt-types.js";
-import type { CredentialInput, Provider } from "./providers/types.js";
-import type { RateLimitConfig } from "./rate-limit/types.js";
+import type { CredentialInput, Provider } from "./provider-types.js";
+import type { RateLimitConfig } from "./rate-limit-types.js";
 
 export type {
   Account,

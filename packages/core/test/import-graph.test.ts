@@ -119,8 +119,9 @@ const namedTypeModules = [
   "packages/core/src/error-types.ts",
   "packages/core/src/internal-types.ts",
   "packages/core/src/jwt-types.ts",
+  "packages/core/src/provider-types.ts",
   "packages/core/src/providers/types.ts",
-  "packages/core/src/rate-limit/types.ts",
+  "packages/core/src/rate-limit-types.ts",
   "packages/core/src/types.ts",
   "packages/hosted-db-adapter/src/command-types.ts",
 ];

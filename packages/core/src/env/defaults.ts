@@ -6,7 +6,7 @@
  */
 import { createLogger } from "../logger.js";
 import { isOAuthProvider } from "../provider-kind.js";
-import type { ProviderConfig } from "../providers/types.js";
+import type { ProviderConfig } from "../provider-types.js";
 import type { AuthConfig, LoggerInstance } from "../types.js";
 import { type EnvSource, parseBooleanEnv, providerEnvPrefix, readCanonicalUrlEnv, readEnv, readList } from "./read.js";
 

@@ -4,7 +4,7 @@
  * @module oauth/context
  */
 import type { Cookie } from "../internal-types.js";
-import type { OAuthConfig } from "../providers/types.js";
+import type { OAuthConfig } from "../provider-types.js";
 import type { Account, CookiesOptions, LoggerInstance, Profile, User } from "../types.js";
 
 /** Everything one OAuth sign-in step needs to know about the request and the configuration. */

@@ -16,7 +16,7 @@ import type {
   ResolvedCredentialsLimits,
   ResolvedLimit,
   ResolvedRateLimits,
-} from "./types.js";
+} from "../rate-limit-types.js";
 
 export type {
   ClientAddressFunction,

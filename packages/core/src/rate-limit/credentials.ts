@@ -21,7 +21,7 @@
  * @module rate-limit/credentials
  */
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
-import type { CredentialsConfig } from "../providers/types.js";
+import type { CredentialsConfig } from "../provider-types.js";
 import type { ResolvedCredentialsLimits } from "./config.js";
 import { clientAddressOf, isOver, limitKey, limitsOf, refusal, storeOf } from "./limiter.js";
 import type { RateLimitStore } from "./store.js";

@@ -11,7 +11,7 @@
  */
 import { setEnvDefaults } from "../../env/defaults.js";
 import { parseBooleanEnv, readEnv } from "../../env/read.js";
-import type { ProviderConfig } from "../../providers/types.js";
+import type { ProviderConfig } from "../../provider-types.js";
 import type { AuthConfig } from "../../types.js";
 import { paint, type Terminal } from "../terminal.js";
 import { type CheckedSetup, originFindings, providerFindings, secretFindings, startupFindings } from "./checks.js";

@@ -1,9 +1,10 @@
 /**
  * The shapes of the rate limits: the `rateLimit` configuration, the store contract, and the settings
- * resolved from them. Declared apart from the limiter so the configuration's types need none of its code;
- * `rate-limit/config.ts`, `rate-limit/store.ts` and `email/rate-limit.ts` re-export them where they were.
+ * resolved from them. Declared apart from the limiter (and out of `rate-limit/`, so the types below it need
+ * not reach up into that folder); `rate-limit/config.ts`, `rate-limit/store.ts`, `rate-limit/email.ts` and `email/rate-limit.ts`
+ * re-export them where they were.
  *
- * @module rate-limit/types
+ * @module rate-limit-types
  */
 
 /** A key's window as the store holds it. */
