@@ -1,7 +1,8 @@
 /**
  * The floors of the house, read from the source text: no import circle in core or the hosted-db adapter,
- * and the type-declaration modules (`types.ts`, `*-types.ts`) stand on the ground floor: they declare
- * only types and import only each other, so a type never drags a runtime module (or a circle) in.
+ * and the modules that declare only types (`types.ts`, the `*-types.ts`, `adapters.ts`, …: those whose
+ * JavaScript is empty) stand on the ground floor and import only each other, so a type never drags a
+ * runtime module (or a circle) in.
  *
  * The parser is a few regular expressions over each file's text, not the TypeScript compiler: imports
  * here are one statement per line start (Biome formats them so). It must find every relative import of
