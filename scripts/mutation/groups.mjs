@@ -86,7 +86,6 @@ export const mutationGroups = [
       src("rate-limit/client-address.ts"),
       src("rate-limit/mailbox.ts"),
       src("rate-limit/redis.ts"),
-      src("email/rate-limit.ts"),
     ],
     // rate-limit.test.ts and rate-limit-email-passkey.test.ts state the same rules end to end, but hash
     // real passwords, run an HTTP server, SMTP and PGlite (half a minute per mutant); rate-limit/rules.test.ts

@@ -10,53 +10,71 @@
  *
  * @module adapter-capabilities
  */
+import type {
+  AccountTokenMethod,
+  AccountTokenStore,
+  AdapterCapabilities,
+  AddressStore,
+  EmailMethod,
+  EmailStore,
+  SessionMethod,
+  SessionStore,
+  UserMethod,
+  UserStore,
+  WebAuthnMethod,
+  WebAuthnStore,
+} from "./adapter-capability-types.js";
 import type { Adapter } from "./adapters.js";
 import { MissingAdapterMethods } from "./errors.js";
 
-type Needs<K extends keyof Adapter> = Required<Pick<Adapter, K>>;
+export type { AccountTokenStore, AdapterCapabilities, AddressStore, EmailStore, SessionStore, UserStore, WebAuthnStore };
+
+/**
+ * Every method of `M`, in the order given: a record keyed by `M` can neither miss one nor add another, so
+ * the list the start-up check walks is the union the store's type requires.
+ */
+function methodsOf<M extends keyof Adapter>(methods: Record<M, true>): readonly M[] {
+  return Object.keys(methods) as M[];
+}
 
 /** Users and the accounts linked to them (OAuth sign-in with an adapter, database sessions). */
-export const userMethods = ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "linkAccount"] as const;
+export const userMethods = methodsOf<UserMethod>({
+  createUser: true,
+  getUser: true,
+  getUserByEmail: true,
+  getUserByAccount: true,
+  updateUser: true,
+  linkAccount: true,
+});
 /** Database sessions. */
-export const sessionMethods = ["createSession", "getSessionAndUser", "updateSession", "deleteSession"] as const;
+export const sessionMethods = methodsOf<SessionMethod>({
+  createSession: true,
+  getSessionAndUser: true,
+  updateSession: true,
+  deleteSession: true,
+});
 /** Email sign-in: the verification tokens, and the users an email link signs in (created, or proven). */
-export const emailMethods = ["createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser"] as const;
+export const emailMethods = methodsOf<EmailMethod>({
+  createVerificationToken: true,
+  useVerificationToken: true,
+  getUserByEmail: true,
+  createUser: true,
+  updateUser: true,
+});
 /** Passkeys. */
-export const webAuthnMethods = [
-  "createUser",
-  "getUser",
-  "getUserByEmail",
-  "linkAccount",
-  "getAccount",
-  "getAuthenticator",
-  "createAuthenticator",
-  "listAuthenticatorsByUserId",
-  "updateAuthenticatorCounter",
-] as const;
+export const webAuthnMethods = methodsOf<WebAuthnMethod>({
+  createUser: true,
+  getUser: true,
+  getUserByEmail: true,
+  linkAccount: true,
+  getAccount: true,
+  getAuthenticator: true,
+  createAuthenticator: true,
+  listAuthenticatorsByUserId: true,
+  updateAuthenticatorCounter: true,
+});
 /** Access-token refresh with database sessions: the tokens live in the account rows. */
-export const accountTokenMethods = ["listAccountsByUserId", "updateAccount"] as const;
-
-/** Users and accounts. `deleteUser` (undo a lost race) and `deleteSessionsByUserId` are optional. */
-export type UserStore = Needs<(typeof userMethods)[number]> & Pick<Adapter, "deleteUser" | "deleteSessionsByUserId">;
-/** Database sessions. */
-export type SessionStore = Needs<(typeof sessionMethods)[number]>;
-/** Email sign-in. `deleteSessionsByUserId` is optional (see `actions/unproven-email.ts`). */
-export type EmailStore = Needs<(typeof emailMethods)[number]> & Pick<Adapter, "deleteSessionsByUserId">;
-/** Passkeys. `deleteUser` (undo a half-finished registration) is optional. */
-export type WebAuthnStore = Needs<(typeof webAuthnMethods)[number]> & Pick<Adapter, "deleteUser">;
-/** Refreshed tokens in account rows. `swapAccountTokens` (compare-and-swap) and `getAccount` are optional. */
-export type AccountTokenStore = Needs<(typeof accountTokenMethods)[number]> & Pick<Adapter, "swapAccountTokens" | "getAccount">;
-/** What the users of an address need to move it to the person who proved it (`users` and `email` both do). */
-export type AddressStore = Needs<"getUserByEmail" | "updateUser"> & Pick<Adapter, "deleteSessionsByUserId">;
-
-/** The adapter's capabilities. Each one is present exactly when the adapter has all of its required methods. */
-export interface AdapterCapabilities {
-  users?: UserStore;
-  sessions?: SessionStore;
-  email?: EmailStore;
-  webAuthn?: WebAuthnStore;
-  accountTokens?: AccountTokenStore;
-}
+export const accountTokenMethods = methodsOf<AccountTokenMethod>({ listAccountsByUserId: true, updateAccount: true });
 
 /** The methods of `methods` that `adapter` lacks. */
 export function missingMethods(adapter: Adapter, methods: ReadonlyArray<keyof Adapter>): string[] {

@@ -9,7 +9,7 @@
  *
  * @module adapters
  */
-import type { Account, Awaitable, User } from "./types.js";
+import type { Account, Awaitable, User } from "./base-types.js";
 
 /**
  * A user as stored by an adapter. `email` is the address the user proved (email link, or a provider that

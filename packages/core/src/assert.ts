@@ -14,7 +14,7 @@ import {
   webAuthnMethods,
 } from "./adapter-capabilities.js";
 import type { Adapter } from "./adapters.js";
-import { processEnv, providerEnvPrefix, readEnv } from "./env.js";
+import { processEnv, providerEnvPrefix, readEnv } from "./env/read.js";
 import {
   type AuthError,
   DuplicateConditionalUI,
@@ -31,7 +31,7 @@ import {
 } from "./errors.js";
 import { checkOriginConfig } from "./http/origin.js";
 import { isOAuthProvider, isRefreshingProvider } from "./provider-kind.js";
-import type { ProviderConfig } from "./providers/types.js";
+import type { ProviderConfig } from "./provider-types.js";
 import type { AuthConfig, SessionStrategy } from "./types.js";
 
 /** The shortest secret accepted in production, in bytes (UTF-8): what `npx authlib secret` prints is 32 random bytes. */

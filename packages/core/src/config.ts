@@ -3,7 +3,7 @@
  * events and adapter. `resolve.ts` puts them together once per configuration object.
  */
 import type { Adapter } from "./adapters.js";
-import { DEFAULT_BASE_PATH } from "./env.js";
+import { DEFAULT_BASE_PATH } from "./env/defaults.js";
 import { AdapterError, EventError } from "./errors.js";
 import { defaultRedirect } from "./http/redirect.js";
 import { DEFAULT_MAX_AGE } from "./jwt.js";

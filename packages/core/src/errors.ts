@@ -5,58 +5,9 @@
  * @module errors
  */
 
-/** The name of every error type authlib can raise. */
-export type ErrorType =
-  | "AccessDenied"
-  | "AdapterError"
-  | "CallbackRouteError"
-  | "ErrorPageLoop"
-  | "EventError"
-  | "InvalidCallbackUrl"
-  | "CredentialsSignin"
-  | "InvalidEndpoints"
-  | "InvalidCheck"
-  | "JWTSessionError"
-  | "MissingAdapter"
-  | "MissingAdapterMethods"
-  | "MissingAuthorize"
-  | "MissingSecret"
-  | "OAuthAccountNotLinked"
-  | "OAuthCallbackError"
-  | "OAuthProfileParseError"
-  | "SessionTokenError"
-  | "OAuthSignInError"
-  | "EmailSignInError"
-  | "SignOutError"
-  | "UnknownAction"
-  | "RouteNotFound"
-  | "MethodNotAllowed"
-  | "UnsupportedStrategy"
-  | "InvalidProvider"
-  | "UntrustedHost"
-  | "Verification"
-  | "MissingCSRF"
-  | "AccountNotLinked"
-  | "DuplicateConditionalUI"
-  | "MissingWebAuthnAutocomplete"
-  | "WebAuthnVerificationError"
-  | "ExperimentalFeatureNotEnabled"
-  | "RateLimited"
-  | "InvalidOriginConfig"
-  | "UntrustedRedirectTarget"
-  | "ProviderResponseTooLarge"
-  | "InvalidIdTokenClaim"
-  | "UnsupportedTokenType"
-  | "SessionDataTooLarge"
-  | "SessionDataTooDeep"
-  | "WeakSecret"
-  | "UnknownCredentialsUser";
+import type { ErrorCause, ErrorPageKind, ErrorType } from "./error-types.js";
 
-/** Where an error sends the user: the sign-in page (`"signIn"`) or the error page (`"error"`). */
-export type ErrorPageKind = "signIn" | "error";
-
-/** Extra data attached to an error; `err` is the underlying error, when there is one. */
-export type ErrorCause = Record<string, unknown> & { err?: Error };
+export type { ErrorCause, ErrorPageKind, ErrorType };
 
 /**
  * Base class of every authlib error.

@@ -1,30 +1,41 @@
 /**
- * Types shared by the request pipeline: the parsed request, the response an action returns, and the
- * options of a request (its configuration's part and its own part).
+ * Types shared by the request pipeline: the parsed request, the response an action returns (with its
+ * cookies), the options of a request (its configuration's part and its own part), and the one interface
+ * both session strategies implement, so that actions never branch on the strategy. The strategy and the
+ * options name each other, so they are declared together.
  */
-import type { AdapterCapabilities } from "./adapter-capabilities.js";
-import type { Adapter } from "./adapters.js";
-import type { Cookie } from "./http/cookies.js";
-import type { JWTOptions } from "./jwt.js";
-import type { ProviderConfig } from "./providers/types.js";
-import type { RateLimitConfig, ResolvedRateLimits } from "./rate-limit/config.js";
-import type { SessionStrategyHandler } from "./session/types.js";
+import type { AdapterCapabilities } from "./adapter-capability-types.js";
+import type { Adapter, AdapterUser } from "./adapters.js";
+import type { Account, Profile, Session, Theme, User } from "./base-types.js";
+import type { JWTOptions } from "./jwt-types.js";
+import type { ProviderConfig } from "./provider-types.js";
+import type { RateLimitConfig, ResolvedRateLimits } from "./rate-limit-types.js";
 import type {
   AuthConfig,
   CallbacksOptions,
+  CookieOption,
   CookiesOptions,
   EventCallbacks,
   LoggerInstance,
   PagesOptions,
   SessionOptions,
-  Theme,
 } from "./types.js";
-import type { UsedChallengeMemory } from "./webauthn/used-challenges.js";
+
+/** Whether a used passkey challenge was claimed now (`webauthn/used-challenges.ts`), and if not, why. */
+export type ClaimResult = { claimed: true } | { claimed: false; reason: "used" } | { claimed: false; reason: "full"; retryAt: number };
+
+/** The used-challenge memory of an instance without adapter token methods (`webauthn/used-challenges.ts`). */
+export interface UsedChallenges {
+  /** How many challenges it holds. */
+  readonly size: number;
+  /** Claims `key` until `expiresAt` (ms): once per key while it lives. */
+  claim(key: string, expiresAt: number, now?: number): ClaimResult;
+}
 
 /** What an instance keeps for the features whose code loads on first use (see `ConfigOptions.instanceState`). */
 export interface InstanceState {
-  /** The passkey answers verified without adapter token methods (`webauthn/used-challenges.ts`). */
-  usedChallenges?: UsedChallengeMemory;
+  /** The passkey answers verified without adapter token methods. */
+  usedChallenges?: UsedChallenges;
 }
 
 /** The routes authlib answers under its base path. */
@@ -63,6 +74,13 @@ export interface RequestInternal {
    * carry a CSRF token, so the check is that the browser did not send the request from another site.
    */
   inProcess?: boolean;
+}
+
+/** A cookie to write on the response. A `maxAge` of 0 deletes it. */
+export interface Cookie {
+  name: string;
+  value: string;
+  options: CookieOption["options"];
 }
 
 /** What an action answers. `redirect` makes a 302 (or `{url}` JSON for fetch clients). */
@@ -147,3 +165,33 @@ export interface RequestOptions {
 
 /** Everything an action needs: the configuration's part and the request's part. */
 export interface InternalOptions extends ConfigOptions, RequestOptions {}
+
+/** What a successful sign-in hands to the strategy. */
+export interface SignInResult {
+  user: User | AdapterUser;
+  account: Account | null;
+  profile?: Profile;
+  isNewUser: boolean;
+}
+
+/** A session strategy: JWT in a cookie, or a database row the cookie points to. */
+export interface SessionStrategyHandler {
+  /** GET /session (and POST /session with `update`): the session the client sees, and cookie changes. */
+  read(
+    options: InternalOptions,
+    request: RequestInternal,
+    update?: { data: unknown },
+  ): Promise<{ session: Session | null; cookies: Cookie[] }>;
+  /** After a successful sign-in: the cookies that carry the new session. */
+  start(options: InternalOptions, request: RequestInternal, signIn: SignInResult): Promise<Cookie[]>;
+  /** Sign-out: ends the session (firing `signOut`) and returns the cookies that clear it. */
+  end(options: InternalOptions, request: RequestInternal): Promise<Cookie[]>;
+  /**
+   * The user a credentials sign-in (`authorize()`'s user) starts a session for. JWT: that user. Database:
+   * the adapter's user with its id, else its email (a session row must point at a stored user); an
+   * unknown user is `UnknownCredentialsUser` (a configuration error: the password was right).
+   */
+  credentialsUser(options: InternalOptions, user: User & { id: string }): Promise<User | AdapterUser>;
+  /** The signed-in user of this request, or `null` (used to link accounts). */
+  currentUser(options: InternalOptions, request: RequestInternal): Promise<User | AdapterUser | null>;
+}

@@ -13,10 +13,13 @@ import { parse as parseCookies } from "cookie";
 import { nodeJwe } from "./crypto/jwe-node.js";
 import { issuable, issuedClaims, USE_JOSE } from "./crypto/jwe-rules.js";
 import { webCryptoDecrypt, webCryptoEncrypt } from "./crypto/jwe-webcrypto.js";
-import { processEnv, readCanonicalUrlEnv, readEnv } from "./env.js";
+import { processEnv, readCanonicalUrlEnv, readEnv } from "./env/read.js";
 import { JWTSessionError, MissingSecret } from "./errors.js";
 import { hasChunkedCookie, readChunkedCookie } from "./http/cookie-chunks.js";
-import type { Awaitable, LoggerInstance } from "./types.js";
+import type { DefaultJWT, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "./jwt-types.js";
+import type { LoggerInstance } from "./types.js";
+
+export type { DefaultJWT, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions };
 
 /**
  * jose's own JWT codec, loaded on first use: only compressed tokens (which authlib and Auth.js never issue)
@@ -30,52 +33,6 @@ function joseCodec(): Promise<typeof import("./crypto/jwe-jose.js")> {
 export const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;
 /** Name of the session cookie; on https it is prefixed with `__Host-` (with `__Secure-` before that). */
 export const SESSION_COOKIE_NAME = "authlib.session-token";
-
-/** The claims authlib puts in a session token by default. */
-export interface DefaultJWT extends Record<string, unknown> {
-  name?: string | null;
-  email?: string | null;
-  picture?: string | null;
-  sub?: string;
-  iat?: number;
-  exp?: number;
-  jti?: string;
-}
-
-/** The session token payload: what the `jwt` callback returns. Extend it by module augmentation. */
-export interface JWT extends DefaultJWT {}
-
-/** Parameters of {@link encode}. */
-export interface JWTEncodeParams<Payload = JWT> {
-  /** The payload. `iat`, `exp` and `jti` are set by `encode`. */
-  token?: Payload;
-  /** Part of the key derivation; for session tokens, the cookie name. */
-  salt: string;
-  /** The secret, or several (newest first): only the first one encrypts. */
-  secret: string | string[];
-  /** Lifetime in seconds. Default 30 days. */
-  maxAge?: number;
-}
-
-/** Parameters of {@link decode}. */
-export interface JWTDecodeParams {
-  /** The token to decode. */
-  token?: string;
-  /** The salt it was encoded with. */
-  salt: string;
-  /** The secret, or several: the one whose key id matches the token's is used. */
-  secret: string | string[];
-}
-
-/** The `jwt` configuration. */
-export interface JWTOptions {
-  /** Lifetime of an issued token in seconds. Default 30 days. */
-  maxAge: number;
-  /** Replaces how tokens are issued. */
-  encode: (params: JWTEncodeParams<JWT>) => Awaitable<string>;
-  /** Replaces how tokens are read. Return `null` for a token you do not accept. */
-  decode: (params: JWTDecodeParams) => Awaitable<JWT | null>;
-}
 
 /** Parameters of {@link getToken}. */
 export interface GetTokenParams<R extends boolean = false> {

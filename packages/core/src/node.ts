@@ -22,7 +22,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { instanceFor } from "./auth.js";
-import { type EnvSource, processEnv, setEnvDefaults } from "./env.js";
+import { setEnvDefaults } from "./env/defaults.js";
+import { type EnvSource, processEnv } from "./env/read.js";
 import type { AuthInstance } from "./instance.js";
 import type { AuthConfig } from "./types.js";
 

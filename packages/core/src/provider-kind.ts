@@ -4,7 +4,7 @@
  *
  * @module provider-kind
  */
-import type { OAuthConfig, ProviderConfig } from "./providers/types.js";
+import type { OAuthConfig, ProviderConfig } from "./provider-types.js";
 
 /** True for an OAuth 2 or OpenID Connect provider. */
 export function isOAuthProvider<P extends Pick<ProviderConfig, "type">>(provider: P | undefined): provider is P & OAuthConfig {

@@ -22,7 +22,7 @@ import { compileOriginPolicy, type OriginPolicy, shouldWarnUnrestrictedTrustHost
 import type { ConfigOptions } from "./internal-types.js";
 import { decode, encode } from "./jwt.js";
 import { createLogger } from "./logger.js";
-import type { ProviderConfig } from "./providers/types.js";
+import type { ProviderConfig } from "./provider-types.js";
 import { databaseSessionStrategy } from "./session/database.js";
 import { jwtSessionStrategy } from "./session/jwt.js";
 import { skipCSRFCheck } from "./symbols.js";

@@ -1,3 +1,5 @@
+import type { AuthConfig } from "./types.js";
+
 /**
  * Pass as `config.skipCSRFCheck` to turn the built-in CSRF check off, for integrations that protect
  * state-changing requests themselves. Anything else (a boolean, a string) is ignored on purpose: the check
@@ -6,7 +8,7 @@
  * A registered symbol (`Symbol.for`), so that two copies of `@authlib/core` in one app (an integration's
  * and the app's own) agree on it.
  */
-export const skipCSRFCheck: unique symbol = Symbol.for("authlib.skipCSRFCheck");
+export const skipCSRFCheck = Symbol.for("authlib.skipCSRFCheck") as SkipCSRFCheck;
 
-/** The type of {@link skipCSRFCheck}. */
-export type SkipCSRFCheck = typeof skipCSRFCheck;
+/** The type of {@link skipCSRFCheck}: the unique symbol `AuthConfig.skipCSRFCheck` accepts. */
+export type SkipCSRFCheck = NonNullable<AuthConfig["skipCSRFCheck"]>;

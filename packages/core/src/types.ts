@@ -1,7 +1,7 @@
 /**
- * Public types: the shapes of users, sessions, accounts and profiles, the configuration, its callbacks
- * and events. `Session`, `User` (here) and `JWT` (in `@authlib/core/jwt`) are interfaces so that an app
- * can extend them by module augmentation:
+ * Public types: the shapes of users, sessions, accounts and profiles (declared in `base-types.ts`,
+ * re-exported here), the configuration, its callbacks and events. `Session`, `User` (here) and `JWT` (in
+ * `@authlib/core/jwt`) are interfaces so that an app can extend them by module augmentation:
  *
  * ```ts
  * declare module "@authlib/core/types" {
@@ -12,46 +12,46 @@
  * @module types
  */
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js";
-import type { ErrorType } from "./errors.js";
-import type { JWT, JWTOptions } from "./jwt.js";
-import type { CredentialInput, Provider, ProviderType } from "./providers/types.js";
-import type { RateLimitConfig } from "./rate-limit/config.js";
-import type { SkipCSRFCheck } from "./symbols.js";
+import type {
+  Account,
+  AuthorizationDetails,
+  Awaitable,
+  DefaultSession,
+  Profile,
+  ProviderType,
+  Session,
+  Theme,
+  User,
+} from "./base-types.js";
+import type { ErrorType } from "./error-types.js";
+import type { JWT, JWTOptions } from "./jwt-types.js";
+import type { CredentialInput, Provider } from "./provider-types.js";
+import type { RateLimitConfig } from "./rate-limit-types.js";
 
-export type { CredentialInput, ErrorType, JWT, JWTOptions, Provider, ProviderType };
+export type {
+  Account,
+  AuthorizationDetails,
+  Awaitable,
+  CredentialInput,
+  DefaultSession,
+  ErrorType,
+  JWT,
+  JWTOptions,
+  Profile,
+  Provider,
+  ProviderType,
+  Session,
+  Theme,
+  User,
+};
 
-/** A value or a promise of it. */
-export type Awaitable<T> = T | PromiseLike<T>;
-
-/** RFC 9396 authorization details, as returned in a token response. */
-export interface AuthorizationDetails {
-  type: string;
-  [parameter: string]: unknown;
-}
-
-/** The user, as returned by a provider's `profile()` or a credentials `authorize()`. */
-export interface User {
-  id?: string;
-  name?: string | null;
-  email?: string | null;
-  image?: string | null;
-  /**
-   * When `email` was proven (email link, or a provider vouching for it), or `null` when it was not. Set on
-   * the user authlib passes to the `signIn` and `jwt` callbacks at sign-in; not in the session unless the
-   * app puts it there (see SECURITY.md, "Identity").
-   */
-  emailVerified?: Date | null;
-}
-
-/** The session the client sees, before any app augmentation. */
-export interface DefaultSession {
-  user?: User;
-  /** When the session expires, as an ISO 8601 string. */
-  expires: string;
-}
-
-/** The session the client sees. Extend it by module augmentation. */
-export interface Session extends DefaultSession {}
+/**
+ * The type of the exported `skipCSRFCheck` symbol (`symbols.ts` gives it its value). Declared here, with
+ * no value, so that the configuration's type needs no runtime module. Not exported: the documented
+ * name is the value, `skipCSRFCheck` of `@authlib/core` (typedoc.json lists this one as intentionally
+ * not exported).
+ */
+declare const skipCSRFCheck: unique symbol;
 
 /**
  * The `session` the `session` callback gets with database sessions: the session row (`expires` is a
@@ -64,58 +64,6 @@ export type SessionCallbackResult = Omit<Session, "expires"> & { expires: string
 
 /** What `getSession` resolves to: the cookies to set, and the session or `null`. */
 export type GetSessionResult = Promise<{ cookie: any; data: Session | null }>;
-
-/** An account: the link between a user and a provider, with the provider's token response. */
-export interface Account {
-  provider: string;
-  providerAccountId: string;
-  type: ProviderType;
-  userId?: string;
-  access_token?: string;
-  authorization_details?: AuthorizationDetails[];
-  /** Lifetime of the access token in seconds, from the token response. */
-  expires_in?: number;
-  /** Absolute expiry of the access token, in seconds since the epoch (computed from `expires_in`). */
-  expires_at?: number;
-  id_token?: string;
-  refresh_token?: string;
-  scope?: string;
-  /** Always lower case. */
-  token_type?: Lowercase<string>;
-  [key: string]: unknown;
-}
-
-/** The user info of an OAuth provider: OpenID Connect standard claims, plus any other claim. */
-export interface Profile {
-  id?: string | null;
-  sub?: string | null;
-  name?: string | null;
-  given_name?: string | null;
-  family_name?: string | null;
-  middle_name?: string | null;
-  nickname?: string | null;
-  preferred_username?: string | null;
-  profile?: string | null;
-  picture?: any;
-  website?: string | null;
-  email?: string | null;
-  email_verified?: boolean | null;
-  gender?: string | null;
-  birthdate?: string | null;
-  zoneinfo?: string | null;
-  locale?: string | null;
-  phone_number?: string | null;
-  updated_at?: Date | number | string | null;
-  address?: {
-    formatted?: string | null;
-    street_address?: string | null;
-    locality?: string | null;
-    region?: string | null;
-    postal_code?: string | null;
-    country?: string | null;
-  } | null;
-  [claim: string]: unknown;
-}
 
 /** Options of one cookie. */
 export interface CookieOption {
@@ -157,17 +105,6 @@ export interface PagesOptions {
   verifyRequest: string;
   /** Where a user is sent after their first sign-in, if set. */
   newUser: string;
-}
-
-/** Look of the built-in pages. */
-export interface Theme {
-  colorScheme?: "auto" | "dark" | "light";
-  /** URL of a logo. Use a same-origin path or a data URL so the pages work offline. */
-  logo?: string;
-  /** A CSS colour for buttons and links. */
-  brandColor?: string;
-  /** Colour of text on the brand colour. */
-  buttonText?: string;
 }
 
 /** Where log lines go. Each level is optional; unset levels use the built-in logger. */
@@ -337,7 +274,7 @@ export interface AuthConfig {
   secret?: string | string[];
   session?: Partial<SessionOptions>;
   /** Set to the exported `skipCSRFCheck` to switch off the CSRF check. */
-  skipCSRFCheck?: SkipCSRFCheck;
+  skipCSRFCheck?: typeof skipCSRFCheck;
   theme?: Theme;
   /**
    * Trust the request's `Host` / `X-Forwarded-Host` / `X-Forwarded-Proto` headers for the app's origin.

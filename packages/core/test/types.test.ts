@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 describe("public types", () => {
-  it("Session, User and JWT can be extended by module augmentation; the database session callback gets expires as a Date (tsc on fixtures)", () => {
+  it("Session, User and JWT can be extended by module augmentation; the database session callback gets expires as a Date; skipCSRFCheck takes only the exported marker (tsc on fixtures)", () => {
     const project = fileURLToPath(new URL("./types/tsconfig.json", import.meta.url));
     let output = "";
     try {

@@ -11,25 +11,14 @@
  */
 import { parseArgs } from "node:util";
 import { type BaseClientOptions, HostedDbClient } from "./client.js";
+import type { CommandNames, CommandOutput } from "./command-types.js";
 import { connectionFailureReason, firstLine } from "./connection-failure.js";
 import { HostedDbError } from "./errors.js";
 import { IMPORT_AUTHJS_USAGE, runImportAuthjs } from "./import-authjs-command.js";
 import { type HostedDbMigrationStatus, migrationStatus } from "./migration-status.js";
 import { type HostedDbPruneResult, pruneExpiredRows } from "./prune.js";
 
-/** Where a command writes: whole lines (or blocks) of text to stdout and stderr. */
-export interface CommandOutput {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-/** How the commands name themselves in usage and error lines. */
-export interface CommandNames {
-  /** The command as typed, for the usage text: `authlib db` or `authlib-db`. */
-  usage: string;
-  /** The prefix of error lines: `authlib` or `authlib-db`. */
-  prefix: string;
-}
+export type { CommandNames, CommandOutput };
 
 /** Seconds a `postgres://` connection may take before the commands give up (unless the URL says otherwise). */
 const CONNECT_TIMEOUT_SECONDS = 10;

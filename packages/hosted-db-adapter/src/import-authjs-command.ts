@@ -7,8 +7,8 @@
  */
 import { parseArgs } from "node:util";
 import { HostedDbClient } from "./client.js";
+import type { CommandNames, CommandOutput } from "./command-types.js";
 import { firstLine } from "./connection-failure.js";
-import type { CommandNames, CommandOutput } from "./db-commands.js";
 import { type AuthjsTables, importFromAuthjs } from "./import-authjs.js";
 
 /** The subcommand's help, appended to the CLI's usage. */

@@ -10,14 +10,14 @@ import { requestBinding } from "../http/flow-binding.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { finishAuthorization } from "../oauth/index.js";
 import { isOAuthProvider } from "../provider-kind.js";
+import type { CredentialsConfig, EmailConfig, OAuthConfig, ProviderConfig } from "../provider-types.js";
 import { malformedCredentialFields } from "../providers/credentials.js";
-import type { CredentialsConfig, EmailConfig, OAuthConfig, ProviderConfig } from "../providers/types.js";
 import type { Account, User } from "../types.js";
-import { webAuthnRoutes } from "../webauthn/routes-loader.js";
 import { findOrCreateOAuthUser } from "./link-account.js";
 import { oauthContext } from "./oauth-context.js";
 import { askSignInCallback, completeSignIn } from "./sign-in-flow.js";
 import { withProvenEmail } from "./unproven-email.js";
+import { webAuthnRoutes } from "./webauthn-routes.js";
 
 type CallbackHandler = (options: InternalOptions, request: RequestInternal, provider: InternalProvider) => Promise<ResponseInternal>;
 
@@ -31,7 +31,7 @@ const callbacks: Record<ProviderConfig["type"], Partial<Record<RequestInternal["
   credentials: {
     POST: (options, request, provider) => credentialsCallback(options, request, provider as InternalProvider & CredentialsConfig),
   },
-  // Email and passkey code load only when such a provider is used (see webauthn/routes-loader).
+  // Email and passkey code load only when such a provider is used (see actions/webauthn-routes).
   email: {
     GET: async (options, request, provider) =>
       (await import("./email.js")).emailCallback(options, request, provider as InternalProvider & EmailConfig),

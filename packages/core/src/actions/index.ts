@@ -4,7 +4,6 @@
  */
 import type { RouteNeeds } from "../http/request-context.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
-import { webAuthnRoutes } from "../webauthn/routes-loader.js";
 import { callbackAction } from "./callback.js";
 import { csrfAction } from "./csrf.js";
 import { errorPage, signInPage, verifyRequestPage } from "./pages.js";
@@ -12,6 +11,7 @@ import { providersAction } from "./providers.js";
 import { sessionAction } from "./session.js";
 import { signInAction } from "./signin.js";
 import { signOutAction, signOutPage } from "./signout.js";
+import { webAuthnRoutes } from "./webauthn-routes.js";
 
 type Handler = (options: InternalOptions, request: RequestInternal) => ResponseInternal | Promise<ResponseInternal>;
 
@@ -43,7 +43,7 @@ const routes: Record<string, Route> = {
   "GET error": { handler: errorPage, needs: {} },
   "GET verify-request": { handler: verifyRequestPage, needs: {} },
   // The challenge cookie is bound to the browser's CSRF token (http/flow-binding.ts).
-  // Passkey code (and @simplewebauthn/server behind it) comes with the Passkey() provider: see webauthn/routes-loader.
+  // Passkey code (and @simplewebauthn/server behind it) comes with the Passkey() provider: see actions/webauthn-routes.
   "GET webauthn-options": {
     handler: async (options, request) => (await webAuthnRoutes(options)).webAuthnOptionsAction(options, request),
     needs: { csrf: "mint" },

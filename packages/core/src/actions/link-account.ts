@@ -20,7 +20,7 @@ import { sha256Hex } from "../crypto/digest.js";
 import { OAuthAccountNotLinked } from "../errors.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import { storedAccount } from "../oauth/index.js";
-import type { OAuthConfig } from "../providers/types.js";
+import type { OAuthConfig } from "../provider-types.js";
 import type { Account, User } from "../types.js";
 import { claimProvenAddress } from "./unproven-email.js";
 

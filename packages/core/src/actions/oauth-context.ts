@@ -1,7 +1,7 @@
 /** The context the OAuth layer needs, built from the request options. */
 import type { InternalOptions, InternalProvider, RequestInternal } from "../internal-types.js";
 import type { OAuthContext } from "../oauth/index.js";
-import type { OAuthConfig } from "../providers/types.js";
+import type { OAuthConfig } from "../provider-types.js";
 
 /**
  * `flow` is this browser's binding (http/flow-binding.ts) and, when starting, whether the flow is an

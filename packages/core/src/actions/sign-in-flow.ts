@@ -5,8 +5,7 @@
 import { AccessDenied, AuthError } from "../errors.js";
 import type { Cookie } from "../http/cookies.js";
 import { resolveRedirect } from "../http/redirect.js";
-import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
-import type { SignInResult } from "../session/types.js";
+import type { InternalOptions, RequestInternal, ResponseInternal, SignInResult } from "../internal-types.js";
 import type { CallbacksOptions } from "../types.js";
 
 /**

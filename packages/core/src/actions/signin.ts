@@ -14,7 +14,7 @@ import { bodyString } from "../http/request.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { startAuthorization } from "../oauth/index.js";
 import { isOAuthProvider } from "../provider-kind.js";
-import type { EmailConfig, ProviderConfig } from "../providers/types.js";
+import type { EmailConfig, ProviderConfig } from "../provider-types.js";
 import { oauthContext } from "./oauth-context.js";
 
 type SignInHandler = (options: InternalOptions, request: RequestInternal, provider: InternalProvider) => Promise<ResponseInternal>;

@@ -13,7 +13,7 @@
 import type { AddressStore } from "../adapter-capabilities.js";
 import type { AdapterUser } from "../adapters.js";
 import type { InternalOptions } from "../internal-types.js";
-import type { OAuthConfig } from "../providers/types.js";
+import type { OAuthConfig } from "../provider-types.js";
 import type { Profile, User } from "../types.js";
 
 /** `true` or `"true"` (Apple and Cognito send the claim as a string). */

@@ -7,7 +7,7 @@
  *
  * @module email/mail-service
  */
-import type { EmailConfig, SendVerificationRequestParams } from "../providers/types.js";
+import type { EmailConfig, SendVerificationRequestParams } from "../provider-types.js";
 import { verificationMail } from "./template.js";
 
 /** How long one call to a mail service may take before it is aborted. */

@@ -1,53 +1,7 @@
 /**
- * The limits on sign-in mails, so a sign-in form cannot be used to flood an inbox or to send mail in
- * bulk: per mailbox (as delivered: see `rate-limit/mailbox.ts`) and per client address, both counted
- * when a mail is asked for, before anything is looked up or sent. The settings are the configuration's
- * `rateLimit.email`; an email provider's own `rateLimit` overrides the per-mailbox part.
+ * `EmailRateLimit`, where the main entry point re-exports it from: an email provider's own limit on sign-in
+ * mails. Declared in `rate-limit-types.ts`; the mails are counted in `rate-limit/email.ts`.
  *
  * @module email/rate-limit
  */
-import type { InternalOptions, RequestInternal } from "../internal-types.js";
-import type { ResolvedLimit } from "../rate-limit/config.js";
-import { countClientRequest, countRequest, limitsOf, storeOf } from "../rate-limit/limiter.js";
-import { deliveryMailbox } from "../rate-limit/mailbox.js";
-import type { RateLimitStore } from "../rate-limit/store.js";
-
-/**
- * An email provider's own limit on mails per mailbox, over the configuration's `rateLimit.email`;
- * `false` switches the per-mailbox limit off for this provider (the per-client limit stays).
- */
-export interface EmailRateLimit {
-  /** Mails per mailbox per window. Default: `rateLimit.email.mailboxMax` (5). */
-  max?: number;
-  /** The window in seconds. Default: `rateLimit.email.windowSeconds` (900, 15 minutes). */
-  windowSeconds?: number;
-  /** Where this provider's per-mailbox counts live. Default: `rateLimit.store`. */
-  store?: RateLimitStore;
-}
-
-const TOO_MANY_FOR_MAILBOX = "Too many sign-in mails for this address; try again later.";
-
-/**
- * Counts a sign-in mail for `identifier` (already normalised) from the client of `request`, or throws
- * `RateLimited`.
- */
-export async function countVerificationMail(
-  options: InternalOptions,
-  request: RequestInternal,
-  identifier: string,
-  providerLimit: EmailRateLimit | false | undefined,
-): Promise<void> {
-  const limits = limitsOf(options);
-  if (!limits) return;
-  const { email } = limits;
-  if (!email) return;
-  const client: ResolvedLimit = { max: email.clientMax, windowSeconds: email.windowSeconds };
-  await countClientRequest(options, request, "email:ip", () => client);
-  if (providerLimit === false) return;
-  const mailbox: ResolvedLimit = {
-    max: providerLimit?.max ?? email.mailboxMax,
-    windowSeconds: providerLimit?.windowSeconds ?? email.windowSeconds,
-  };
-  const store = providerLimit?.store ?? storeOf(limits);
-  await countRequest(options, store, "email:mbox", deliveryMailbox(identifier), mailbox, TOO_MANY_FOR_MAILBOX);
-}
+export type { EmailRateLimit } from "../rate-limit-types.js";

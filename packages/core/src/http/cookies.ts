@@ -1,15 +1,11 @@
 /**
  * Cookie names and options, and the cookies an action wants to set on its response.
  */
+import type { Cookie } from "../internal-types.js";
 import type { CookieOption, CookiesOptions } from "../types.js";
 import { cookieNamesOf, hasChunkedCookie, splitIntoChunks } from "./cookie-chunks.js";
 
-/** A cookie to write on the response. A `maxAge` of 0 deletes it. */
-export interface Cookie {
-  name: string;
-  value: string;
-  options: CookieOption["options"];
-}
+export type { Cookie };
 
 /** Lifetime of the short-lived check cookies (PKCE, state, nonce, WebAuthn challenge): 15 minutes. */
 export const CHECK_COOKIE_MAX_AGE = 15 * 60;

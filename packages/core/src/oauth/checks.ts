@@ -16,7 +16,7 @@ import { InvalidCheck, JWTSessionError } from "../errors.js";
 import { CHECK_COOKIE_MAX_AGE, type Cookie, expiredCookie } from "../http/cookies.js";
 import { bindingMatches } from "../http/flow-binding.js";
 import { decode, encode } from "../jwt.js";
-import type { OAuthConfig } from "../providers/types.js";
+import type { OAuthConfig } from "../provider-types.js";
 import type { CookieOption, LoggerInstance } from "../types.js";
 import type { OAuthContext } from "./context.js";
 import { endpointUrl } from "./endpoints.js";

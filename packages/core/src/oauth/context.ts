@@ -3,8 +3,8 @@
  *
  * @module oauth/context
  */
-import type { Cookie } from "../http/cookies.js";
-import type { OAuthConfig } from "../providers/types.js";
+import type { Cookie } from "../internal-types.js";
+import type { OAuthConfig } from "../provider-types.js";
 import type { Account, CookiesOptions, LoggerInstance, Profile, User } from "../types.js";
 
 /** Everything one OAuth sign-in step needs to know about the request and the configuration. */

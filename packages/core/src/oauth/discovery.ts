@@ -6,7 +6,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { InvalidEndpoints } from "../errors.js";
-import type { OAuthConfig } from "../providers/types.js";
+import type { OAuthConfig } from "../provider-types.js";
 import { type ReadResponse, responseLimitOf } from "./bounded-fetch.js";
 import { endpointUrl, hasUserinfoRequest } from "./endpoints.js";
 import { allowsInsecureRequests, requestOptions } from "./http.js";

@@ -6,7 +6,7 @@
  */
 import type * as oauth from "oauth4webapi";
 import { OAuthProfileParseError } from "../errors.js";
-import type { OAuthConfig, TokenSet } from "../providers/types.js";
+import type { OAuthConfig, TokenSet } from "../provider-types.js";
 import type { Account, Profile, User } from "../types.js";
 
 /**

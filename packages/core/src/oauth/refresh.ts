@@ -4,7 +4,7 @@
  * @module oauth/refresh
  */
 import * as oauth from "oauth4webapi";
-import type { OAuthConfig, TokenSet } from "../providers/types.js";
+import type { OAuthConfig, TokenSet } from "../provider-types.js";
 import { clientAuthentication, clientMetadata } from "./client-auth.js";
 import { conformTokenRequestOptions, conformTokenResponse } from "./conform.js";
 import { resolveServer } from "./discovery.js";

@@ -7,7 +7,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { InvalidEndpoints, OAuthCallbackError } from "../errors.js";
-import type { OAuthConfig, TokenSet } from "../providers/types.js";
+import type { OAuthConfig, TokenSet } from "../provider-types.js";
 import type { LoggerInstance, Profile } from "../types.js";
 import type { ResolvedServer } from "./discovery.js";
 import { endpointSearchParams, endpointUrl } from "./endpoints.js";

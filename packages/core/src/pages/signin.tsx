@@ -10,7 +10,7 @@
  * @module pages/signin
  */
 import { isOAuthProvider } from "../provider-kind.js";
-import type { CredentialInput } from "../providers/types.js";
+import type { CredentialInput } from "../provider-types.js";
 import type { Theme } from "../types.js";
 import { webAuthnScriptUrl } from "../webauthn/client-script.js";
 import { HiddenFields, renderDocument } from "./layout.js";

@@ -2,7 +2,7 @@
  * A generic email (magic link) provider: you bring `sendVerificationRequest`. For SMTP, use
  * `@authlib/core/providers/nodemailer`. Email sign-in needs an adapter (verification tokens are stored).
  */
-import type { EmailConfig } from "./types.js";
+import type { EmailConfig } from "../provider-types.js";
 
 /** Options of {@link Email}: `sendVerificationRequest` is required. */
 export type EmailOptions = Partial<Omit<EmailConfig, "type">> & Pick<EmailConfig, "sendVerificationRequest">;

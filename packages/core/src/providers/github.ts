@@ -8,9 +8,9 @@
  * @module providers/github
  */
 import { providerFetch } from "../oauth/http.js";
+import type { OAuthConfig } from "../provider-types.js";
 import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
-import type { OAuthConfig } from "./types.js";
 
 /** An entry of `GET /user/emails`. */
 export interface GitHubEmail {

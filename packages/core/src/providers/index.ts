@@ -6,6 +6,7 @@
  */
 
 export type { MailServiceConfig } from "../email/mail-service.js";
+export type * from "../provider-types.js";
 // The types their signatures name, for apps that type their own profile callbacks and options.
 export type { AppleProfile } from "./apple.js";
 export { default as Apple } from "./apple.js";
@@ -132,7 +133,6 @@ export type { TwitchProfile } from "./twitch.js";
 export { default as Twitch } from "./twitch.js";
 export type { TwitterProfile } from "./twitter.js";
 export { default as Twitter } from "./twitter.js";
-export type * from "./types.js";
 export type { VercelProfile } from "./vercel.js";
 export { default as Vercel } from "./vercel.js";
 export type { VkProfile, VkUser } from "./vk.js";

@@ -10,10 +10,11 @@
  *
  * @module providers/nextcloud
  */
+
+import type { OAuthConfig, TokenSet } from "../provider-types.js";
 import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 import { presetJson } from "./preset-request.js";
-import type { OAuthConfig, TokenSet } from "./types.js";
 
 /** `GET /ocs/v2.php/cloud/user?format=json` (the OCS user metadata of the token's user). */
 export interface NextcloudProfile {

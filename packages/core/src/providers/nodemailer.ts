@@ -8,7 +8,7 @@
 
 import { verificationMail } from "../email/template.js";
 import { AuthError } from "../errors.js";
-import type { EmailConfig, SendVerificationRequestParams } from "./types.js";
+import type { EmailConfig, SendVerificationRequestParams } from "../provider-types.js";
 
 /** Options of {@link Nodemailer}: `server` (a URL like `smtp://user:pass@host:587`, or transport options) is required. */
 export type NodemailerOptions = Partial<Omit<EmailConfig, "type">> & { server: unknown };

@@ -4,8 +4,9 @@
  *
  * @module providers/oauth
  */
+
+import type { OAuthConfig } from "../provider-types.js";
 import type { User } from "../types.js";
-import type { OAuthConfig } from "./types.js";
 
 /** The options a preset accepts: any provider field; endpoint `params`, `client` and `style` are merged. */
 export type OAuthUserConfig<P> = Partial<OAuthConfig<P>>;

@@ -19,8 +19,9 @@
  *
  * @module providers/passkey
  */
-import { WEBAUTHN_ROUTES } from "../webauthn/routes-loader.js";
-import type { WebAuthnConfig } from "./types.js";
+
+import { WEBAUTHN_ROUTES } from "../actions/webauthn-routes.js";
+import type { WebAuthnConfig } from "../provider-types.js";
 
 /** Options of {@link Passkey}: every field of a WebAuthn provider except `type`, all optional. */
 export type PasskeyOptions = Partial<Omit<WebAuthnConfig, "type">>;
@@ -43,7 +44,7 @@ export default function Passkey(options: PasskeyOptions = {}): WebAuthnConfig {
     formFields: { email: { label: "Email", type: "email", required: true, autocomplete: "username webauthn" } },
     ...options,
     type: "webauthn",
-    // The passkey routes load from here, so only apps that use Passkey() bundle them (see webauthn/routes-loader).
+    // The passkey routes load from here, so only apps that use Passkey() bundle them (see actions/webauthn-routes).
     [WEBAUTHN_ROUTES]: () => import("../actions/webauthn.js"),
   };
 }

@@ -10,10 +10,10 @@
  * @module providers/vk
  */
 import { providerFetch } from "../oauth/http.js";
+import type { OAuthConfig } from "../provider-types.js";
 import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 import { configuredUserinfoUrl } from "./preset-request.js";
-import type { OAuthConfig } from "./types.js";
 
 /** The VK API version the preset speaks. */
 export const VK_API_VERSION = "5.199";

@@ -14,10 +14,10 @@
  * @module providers/wechat
  */
 import { providerFetch } from "../oauth/http.js";
+import type { OAuthConfig, TokenSet } from "../provider-types.js";
 import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 import { configuredUserinfoUrl } from "./preset-request.js";
-import type { OAuthConfig, TokenSet } from "./types.js";
 
 /** `GET /sns/userinfo` (https://developers.weixin.qq.com/doc/oplatform/en/Website_App/WeChat_Login/Authorized_Interface_Calling_UnionID.html). */
 export interface WeChatProfile {

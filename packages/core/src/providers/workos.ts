@@ -13,9 +13,10 @@
  *
  * @module providers/workos
  */
+
+import type { TokenSet } from "../provider-types.js";
 import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
-import type { TokenSet } from "./types.js";
 
 /** The `profile` of `POST /sso/token` (https://workos.com/docs/reference/sso/profile). */
 export interface WorkOSProfile {

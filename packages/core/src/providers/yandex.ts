@@ -8,10 +8,11 @@
  *
  * @module providers/yandex
  */
+
+import type { OAuthConfig, TokenSet } from "../provider-types.js";
 import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 import { configuredUserinfoUrl, presetJson } from "./preset-request.js";
-import type { OAuthConfig, TokenSet } from "./types.js";
 
 /** `GET https://login.yandex.ru/info?format=json` (https://yandex.com/dev/id/doc/en/user-information). */
 export interface YandexProfile {

@@ -29,7 +29,7 @@
  */
 import type { Cookie } from "../http/cookies.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
-import type { CredentialsConfig } from "../providers/types.js";
+import type { CredentialsConfig } from "../provider-types.js";
 import type { ResolvedCredentialsLimits, ResolvedRateLimits } from "./config.js";
 import { knownDevice, rememberDevice } from "./device-token.js";
 import { clientAddressOf, isOver, limitKey, limitsOf, refusal, storeOf } from "./limiter.js";

@@ -9,38 +9,9 @@
  * @module rate-limit/store
  */
 
-/** A key's window as the store holds it. */
-export interface RateLimitWindow {
-  /** Hits counted in this window, the current one included. */
-  count: number;
-  /** When the window ends, in milliseconds since the epoch. */
-  resetAt: number;
-}
+import type { RateLimitStore, RateLimitWindow } from "../rate-limit-types.js";
 
-/** Counters shared by every instance that should enforce the same limits. */
-export interface RateLimitStore {
-  /**
-   * Adds one hit to `key` atomically (two instances hitting the same key at once count two) and returns
-   * the window after the hit. Opens a new window of `windowMs` when none is live.
-   */
-  increment(key: string, windowMs: number): Promise<RateLimitWindow>;
-  /** The live window of `key`, or `null` when it has none (never hit, or its window has ended). */
-  get(key: string): Promise<RateLimitWindow | null>;
-  /** Forgets `key` (e.g. the failure count of an account after a successful sign-in). */
-  reset(key: string): Promise<void>;
-  /**
-   * Takes the lease `key` for `ttlMs` unless a live one is held, atomically across every instance that
-   * shares the store: of any number of concurrent calls, one gets a token. Resolves the holder's token,
-   * or `null` when someone holds the lease. A lease ends at {@link RateLimitStore.release} or after `ttlMs`.
-   *
-   * Optional, with `release`: authlib uses the pair so that one instance at a time spends a provider's
-   * refresh token (session/refresh.ts). The PostgreSQL and Redis stores have it; a store without it (the
-   * memory store) leaves that coordination to each process.
-   */
-  lease?(key: string, ttlMs: number): Promise<string | null>;
-  /** Ends the lease `key` if `token` still holds it; a lease that ended and was taken by another is left alone. */
-  release?(key: string, token: string): Promise<void>;
-}
+export type { RateLimitStore, RateLimitWindow };
 
 /** Settings of {@link memoryRateLimitStore}. */
 export interface MemoryRateLimitStoreOptions {

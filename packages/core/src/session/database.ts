@@ -7,10 +7,9 @@ import type { AdapterSession } from "../adapters.js";
 import { SessionTokenError, UnknownCredentialsUser } from "../errors.js";
 import { cookieNamesOf } from "../http/cookie-chunks.js";
 import { type Cookie, clearChunkedCookie, expiredCookie, incomingSessionCookieName, legacySessionCookieNames } from "../http/cookies.js";
-import type { InternalOptions, RequestInternal } from "../internal-types.js";
+import type { InternalOptions, RequestInternal, SessionStrategyHandler } from "../internal-types.js";
 import type { Session } from "../types.js";
 import { refreshAccountsIfDue } from "./refresh.js";
-import type { SessionStrategyHandler } from "./types.js";
 
 function sessionCookie(options: InternalOptions, sessionToken: string, expires: Date): Cookie {
   const { name, options: cookieOptions } = options.cookies.sessionToken;

@@ -9,13 +9,12 @@
 import { JWTSessionError } from "../errors.js";
 import { hasChunkedCookie, readChunkedCookie } from "../http/cookie-chunks.js";
 import { clearChunkedCookie, incomingSessionCookieName, legacySessionCookieNames, writeChunkedCookie } from "../http/cookies.js";
-import type { InternalOptions, RequestInternal } from "../internal-types.js";
+import type { InternalOptions, RequestInternal, SessionStrategyHandler, SignInResult } from "../internal-types.js";
 import { decode as builtInDecode, type JWT } from "../jwt.js";
 import type { Session } from "../types.js";
 import { copyJson, sameJson } from "./json-shape.js";
 import { attachOAuthTokens, refreshIfDue } from "./refresh.js";
 import { decodeCached } from "./token-cache.js";
-import type { SessionStrategyHandler, SignInResult } from "./types.js";
 
 function nowInSeconds(): number {
   return Math.floor(Date.now() / 1000);

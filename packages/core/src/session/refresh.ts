@@ -33,7 +33,7 @@ import type { InternalOptions } from "../internal-types.js";
 import type { JWT } from "../jwt.js";
 import { refreshAccessToken } from "../oauth/index.js";
 import { isRefreshingProvider } from "../provider-kind.js";
-import type { OAuthConfig, TokenSet } from "../providers/types.js";
+import type { OAuthConfig, TokenSet } from "../provider-types.js";
 import type { Account } from "../types.js";
 import { refreshLeaseStore, underRefreshLease } from "./refresh-lease.js";
 import { SingleFlight } from "./single-flight.js";

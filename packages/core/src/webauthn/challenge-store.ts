@@ -25,7 +25,7 @@
 import type { Adapter } from "../adapters.js";
 import { sha256Hex } from "../crypto/digest.js";
 import { InvalidCheck, RateLimited } from "../errors.js";
-import type { InternalOptions } from "../internal-types.js";
+import type { InternalOptions, UsedChallenges } from "../internal-types.js";
 import type { AuthConfig } from "../types.js";
 import { UsedChallengeMemory } from "./used-challenges.js";
 
@@ -51,7 +51,7 @@ function tokenStore(options: InternalOptions): TokenStore | null {
  * The used-challenge memory of the instance whose request this is, made on first use and kept in the
  * instance's state (`options.instanceState`, one object per instance, shared by its requests).
  */
-export function usedChallengeMemory(options: Pick<InternalOptions, "instanceState">): UsedChallengeMemory {
+export function usedChallengeMemory(options: Pick<InternalOptions, "instanceState">): UsedChallenges {
   options.instanceState.usedChallenges ??= new UsedChallengeMemory();
   return options.instanceState.usedChallenges;
 }

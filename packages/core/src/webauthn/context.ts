@@ -7,7 +7,7 @@
 import { requireCapability, type WebAuthnStore } from "../adapter-capabilities.js";
 import { InvalidProvider } from "../errors.js";
 import type { InternalOptions, InternalProvider, RequestInternal } from "../internal-types.js";
-import type { WebAuthnConfig } from "../providers/types.js";
+import type { WebAuthnConfig } from "../provider-types.js";
 import { type ResolvedRelyingParty, resolveRelyingParty } from "./relying-party.js";
 import { loadSimpleWebAuthnServer, type SimpleWebAuthnServer } from "./server.js";
 

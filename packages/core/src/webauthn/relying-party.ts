@@ -3,7 +3,7 @@
  *
  * @module webauthn/relying-party
  */
-import type { WebAuthnConfig } from "../providers/types.js";
+import type { WebAuthnConfig } from "../provider-types.js";
 
 /** The relying party with every field resolved. */
 export interface ResolvedRelyingParty {

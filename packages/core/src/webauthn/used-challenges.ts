@@ -13,15 +13,16 @@
  *
  * @module webauthn/used-challenges
  */
+import type { ClaimResult, UsedChallenges } from "../internal-types.js";
 
 /** Live used challenges one instance remembers at most (about 250 bytes each: ~12 MB when full). */
 export const MAX_REMEMBERED_CHALLENGES = 50_000;
 
 /** What a claim found: the challenge is now used, was used already, or there is no room until `retryAt` (ms). */
-export type ClaimResult = { claimed: true } | { claimed: false; reason: "used" } | { claimed: false; reason: "full"; retryAt: number };
+export type { ClaimResult };
 
 /** Challenges (by key) that were answered, each kept until its expiry. */
-export class UsedChallengeMemory {
+export class UsedChallengeMemory implements UsedChallenges {
   readonly capacity: number;
   /** key → expiry (ms). */
   readonly #expiries = new Map<string, number>();

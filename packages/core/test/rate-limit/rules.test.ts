@@ -7,7 +7,6 @@
  * `Auth()`; this file states them one by one. Time is a fake `Date` the test moves by hand.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { countVerificationMail } from "../../src/email/rate-limit.js";
 import { AuthError, RateLimited } from "../../src/errors.js";
 import { defaultCookies } from "../../src/http/cookies.js";
 import type { InternalOptions, RequestInternal } from "../../src/internal-types.js";
@@ -16,6 +15,7 @@ import type { CredentialsConfig } from "../../src/providers/types.js";
 import { clientBucket, defaultClientAddress } from "../../src/rate-limit/client-address.js";
 import { type RateLimitConfig, type ResolvedCredentialsLimits, resolveRateLimits } from "../../src/rate-limit/config.js";
 import { accountOf, authorizeLimited } from "../../src/rate-limit/credentials.js";
+import { countVerificationMail } from "../../src/rate-limit/email.js";
 import {
   clientAddressOf,
   countClientRequest,

@@ -6,10 +6,10 @@
  */
 import { assertConfig, MIN_SECRET_BYTES, secretByteLength } from "../../assert.js";
 import { resolveSessionOptions } from "../../config.js";
-import { providerEnvPrefix } from "../../env.js";
+import { providerEnvPrefix } from "../../env/read.js";
 import { shouldWarnUnrestrictedTrustHost } from "../../http/origin.js";
 import { isOAuthProvider } from "../../provider-kind.js";
-import type { ProviderConfig } from "../../providers/types.js";
+import type { ProviderConfig } from "../../provider-types.js";
 import type { AuthConfig } from "../../types.js";
 import { error, type Finding, warning } from "./findings.js";
 

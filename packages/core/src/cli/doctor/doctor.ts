@@ -10,8 +10,9 @@
  *
  * @module cli/doctor/doctor
  */
-import { parseBooleanEnv, readEnv, setEnvDefaults } from "../../env.js";
-import type { ProviderConfig } from "../../providers/types.js";
+import { setEnvDefaults } from "../../env/defaults.js";
+import { parseBooleanEnv, readEnv } from "../../env/read.js";
+import type { ProviderConfig } from "../../provider-types.js";
 import type { AuthConfig } from "../../types.js";
 import { paint, type Terminal } from "../terminal.js";
 import { type CheckedSetup, originFindings, providerFindings, secretFindings, startupFindings } from "./checks.js";

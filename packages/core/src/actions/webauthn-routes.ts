@@ -3,13 +3,13 @@
  * (under {@link WEBAUTHN_ROUTES}), so the passkey code and `@simplewebauthn/server` behind it are part of
  * an app's bundle only when the app imports `@authlib/core/providers/passkey`.
  *
- * @module webauthn/routes-loader
+ * @module actions/webauthn-routes
  */
 import { InvalidProvider, UnknownAction } from "../errors.js";
 import type { InternalOptions } from "../internal-types.js";
 
-/** The passkey route handlers (`actions/webauthn`). */
-export type WebAuthnRoutes = typeof import("../actions/webauthn.js");
+/** The passkey route handlers (`actions/webauthn.ts`). */
+export type WebAuthnRoutes = typeof import("./webauthn.js");
 
 /** The provider property holding the loader of the passkey routes. Registered, so two copies of core agree. */
 export const WEBAUTHN_ROUTES: unique symbol = Symbol.for("authlib.webauthnRoutes");

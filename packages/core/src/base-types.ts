@@ -1,0 +1,109 @@
+/**
+ * The shapes everything else is built from: users, sessions, accounts, profiles, the look of the pages.
+ * Public through `@authlib/core/types` (which re-exports every name here), and augmentable there:
+ * `declare module "@authlib/core/types" { interface Session { … } }` merges into the declarations below.
+ *
+ * The ground floor of the types: it imports nothing, so the provider, adapter and JWT types can build on
+ * it and `types.ts` (the configuration) on all of them, without a circle.
+ *
+ * @module base-types
+ */
+
+/** The kinds of provider authlib supports. */
+export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn";
+
+/** A value or a promise of it. */
+export type Awaitable<T> = T | PromiseLike<T>;
+
+/** RFC 9396 authorization details, as returned in a token response. */
+export interface AuthorizationDetails {
+  type: string;
+  [parameter: string]: unknown;
+}
+
+/** The user, as returned by a provider's `profile()` or a credentials `authorize()`. */
+export interface User {
+  id?: string;
+  name?: string | null;
+  email?: string | null;
+  image?: string | null;
+  /**
+   * When `email` was proven (email link, or a provider vouching for it), or `null` when it was not. Set on
+   * the user authlib passes to the `signIn` and `jwt` callbacks at sign-in; not in the session unless the
+   * app puts it there (see SECURITY.md, "Identity").
+   */
+  emailVerified?: Date | null;
+}
+
+/** The session the client sees, before any app augmentation. */
+export interface DefaultSession {
+  user?: User;
+  /** When the session expires, as an ISO 8601 string. */
+  expires: string;
+}
+
+/** The session the client sees. Extend it by module augmentation. */
+export interface Session extends DefaultSession {}
+
+/** An account: the link between a user and a provider, with the provider's token response. */
+export interface Account {
+  provider: string;
+  providerAccountId: string;
+  type: ProviderType;
+  userId?: string;
+  access_token?: string;
+  authorization_details?: AuthorizationDetails[];
+  /** Lifetime of the access token in seconds, from the token response. */
+  expires_in?: number;
+  /** Absolute expiry of the access token, in seconds since the epoch (computed from `expires_in`). */
+  expires_at?: number;
+  id_token?: string;
+  refresh_token?: string;
+  scope?: string;
+  /** Always lower case. */
+  token_type?: Lowercase<string>;
+  [key: string]: unknown;
+}
+
+/** The user info of an OAuth provider: OpenID Connect standard claims, plus any other claim. */
+export interface Profile {
+  id?: string | null;
+  sub?: string | null;
+  name?: string | null;
+  given_name?: string | null;
+  family_name?: string | null;
+  middle_name?: string | null;
+  nickname?: string | null;
+  preferred_username?: string | null;
+  profile?: string | null;
+  picture?: any;
+  website?: string | null;
+  email?: string | null;
+  email_verified?: boolean | null;
+  gender?: string | null;
+  birthdate?: string | null;
+  zoneinfo?: string | null;
+  locale?: string | null;
+  phone_number?: string | null;
+  updated_at?: Date | number | string | null;
+  address?: {
+    formatted?: string | null;
+    street_address?: string | null;
+    locality?: string | null;
+    region?: string | null;
+    postal_code?: string | null;
+    country?: string | null;
+  } | null;
+  [claim: string]: unknown;
+}
+
+/** Look of the built-in pages. */
+export interface Theme {
+  colorScheme?: "auto" | "dark" | "light";
+  /** URL of a logo. Use a same-origin path or a data URL so the pages work offline. */
+  logo?: string;
+  /** A CSS colour for buttons and links. */
+  brandColor?: string;
+  /** Colour of text on the brand colour. */
+  buttonText?: string;
+}

@@ -1,0 +1,59 @@
+/**
+ * The names and shapes of authlib's errors, without the classes: what the configuration's types and the
+ * pages need to name an error. `errors.ts` defines the classes and re-exports these.
+ *
+ * @module error-types
+ */
+
+/** The name of every error type authlib can raise. */
+export type ErrorType =
+  | "AccessDenied"
+  | "AdapterError"
+  | "CallbackRouteError"
+  | "ErrorPageLoop"
+  | "EventError"
+  | "InvalidCallbackUrl"
+  | "CredentialsSignin"
+  | "InvalidEndpoints"
+  | "InvalidCheck"
+  | "JWTSessionError"
+  | "MissingAdapter"
+  | "MissingAdapterMethods"
+  | "MissingAuthorize"
+  | "MissingSecret"
+  | "OAuthAccountNotLinked"
+  | "OAuthCallbackError"
+  | "OAuthProfileParseError"
+  | "SessionTokenError"
+  | "OAuthSignInError"
+  | "EmailSignInError"
+  | "SignOutError"
+  | "UnknownAction"
+  | "RouteNotFound"
+  | "MethodNotAllowed"
+  | "UnsupportedStrategy"
+  | "InvalidProvider"
+  | "UntrustedHost"
+  | "Verification"
+  | "MissingCSRF"
+  | "AccountNotLinked"
+  | "DuplicateConditionalUI"
+  | "MissingWebAuthnAutocomplete"
+  | "WebAuthnVerificationError"
+  | "ExperimentalFeatureNotEnabled"
+  | "RateLimited"
+  | "InvalidOriginConfig"
+  | "UntrustedRedirectTarget"
+  | "ProviderResponseTooLarge"
+  | "InvalidIdTokenClaim"
+  | "UnsupportedTokenType"
+  | "SessionDataTooLarge"
+  | "SessionDataTooDeep"
+  | "WeakSecret"
+  | "UnknownCredentialsUser";
+
+/** Where an error sends the user: the sign-in page (`"signIn"`) or the error page (`"error"`). */
+export type ErrorPageKind = "signIn" | "error";
+
+/** Extra data attached to an error; `err` is the underlying error, when there is one. */
+export type ErrorCause = Record<string, unknown> & { err?: Error };
