@@ -66,7 +66,7 @@ export const mutationGroups = [
   },
   {
     name: "origin",
-    mutate: [src("http/origin.ts"), src("http/request-context.ts")],
+    mutate: [src("http/origin.ts"), src("request-context.ts")],
     // origin.test.ts (the attacker walk-through) starts SMTP, an OP and PGlite: too slow per mutant.
     tests: [test("http/origin.test.ts")],
   },

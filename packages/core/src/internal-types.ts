@@ -140,7 +140,7 @@ export interface ConfigOptions {
 }
 
 /**
- * What depends on the request: computed per request (`http/request-context.ts`). CSRF state and the
+ * What depends on the request: computed per request (`request-context.ts`). CSRF state and the
  * callback URL are computed only for the routes that declare they need them (`actions/index.ts`);
  * elsewhere they are `""` / unverified and the origin's root.
  */
@@ -194,4 +194,18 @@ export interface SessionStrategyHandler {
   credentialsUser(options: InternalOptions, user: User & { id: string }): Promise<User | AdapterUser>;
   /** The signed-in user of this request, or `null` (used to link accounts). */
   currentUser(options: InternalOptions, request: RequestInternal): Promise<User | AdapterUser | null>;
+}
+
+/**
+ * What a route needs computed before its action runs.
+ * - `csrf`: `"mint"` reads the CSRF cookie and makes one when there is none (forms, POSTs, the start of a
+ *   flow); `"read"` only reads it (a flow's callback must not replace the cookie its flow is bound to: a
+ *   `form_post` bounce arrives without cookies). The flow binding (`http/flow-binding.ts`) is made from
+ *   the token, so every step of a sign-in flow reads it, even when an integration skips the POST check.
+ * - `callbackUrl`: the validated callback URL (from the request, else the sealed cookie), and the
+ *   cookie that remembers it.
+ */
+export interface RouteNeeds {
+  csrf?: "mint" | "read";
+  callbackUrl?: boolean;
 }

@@ -7,7 +7,7 @@
  *    method authlib does not answer is `RouteNotFound` / `MethodNotAllowed`;
  * 3. the origin (`http/origin.ts`, compiled once): a host the trusted-host list refuses is `UntrustedHost`;
  * 4. the route (`actions/index.ts`) and the per-request context it declares it needs
- *    (`http/request-context.ts`): CSRF state, callback URL;
+ *    (`request-context.ts`): CSRF state, callback URL;
  * 5. the action, which returns a result or throws; a thrown error carries the cookies it must still set
  *    (`http/error-response.ts`), and its answer is chosen by its type there.
  *
@@ -18,11 +18,11 @@ import { type AuthError, RateLimited } from "./errors.js";
 import type { Cookie } from "./http/cookies.js";
 import { asAuthError, CONFIGURATION_MESSAGE, errorResult, refusalOf } from "./http/error-response.js";
 import { parseRequest } from "./http/request.js";
-import { requestContext } from "./http/request-context.js";
 import { type AuthAnswer, jsonErrorAnswer, toAnswer } from "./http/response.js";
 import type { RequestInternal, ResponseInternal } from "./internal-types.js";
 import { loadPages } from "./pages/lazy.js";
 import { pageHeaders } from "./pages/security-headers.js";
+import { requestContext } from "./request-context.js";
 import type { ResolvedAuth } from "./resolve.js";
 import type { Session } from "./types.js";
 

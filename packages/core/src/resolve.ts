@@ -6,7 +6,7 @@
  * the cookie options for both values of the secure flag, the callbacks, the wrapped events and adapter,
  * the session strategy, the start-up check with the adapter's typed capabilities, the origin rule
  * (canonical URL parsed, trusted-host patterns compiled) and the set of warnings said. The per-request
- * part (`http/request-context.ts`) only adds what depends on the request.
+ * part (`request-context.ts`) only adds what depends on the request.
  *
  * Warnings about the configuration (`debug-enabled`, `experimental-webauthn`, `trust-host-unrestricted`)
  * and a configuration error are logged when it is resolved, so once per instance.

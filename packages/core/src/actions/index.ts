@@ -1,9 +1,8 @@
 /**
  * The routes: for each method and action, the handler and what it needs computed before it runs (see
- * `http/request-context.ts`). A method an action does not take is refused with 400.
+ * `request-context.ts`). A method an action does not take is refused with 400.
  */
-import type { RouteNeeds } from "../http/request-context.js";
-import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
+import type { InternalOptions, RequestInternal, ResponseInternal, RouteNeeds } from "../internal-types.js";
 import { callbackAction } from "./callback.js";
 import { csrfAction } from "./csrf.js";
 import { errorPage, signInPage, verifyRequestPage } from "./pages.js";

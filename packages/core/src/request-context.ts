@@ -3,29 +3,18 @@
  * the route declares it needs (`actions/index.ts`). A session check computes its origin and cookie names
  * and nothing else: no CSRF HMAC, no `redirect` callback.
  *
- * @module http/request-context
+ * @module request-context
  */
-import type { InternalOptions, InternalProvider, RequestInternal, RequestOptions } from "../internal-types.js";
-import type { ResolvedAuth } from "../resolve.js";
-import type { Cookie } from "./cookies.js";
-import { isCrossSite, resolveCsrf } from "./csrf.js";
-import { openCallbackUrl, sealCallbackUrl } from "./flow-binding.js";
-import { resolveRedirect } from "./redirect.js";
-import { bodyString } from "./request.js";
 
-/**
- * What a route needs computed before its action runs.
- * - `csrf`: `"mint"` reads the CSRF cookie and makes one when there is none (forms, POSTs, the start of a
- *   flow); `"read"` only reads it (a flow's callback must not replace the cookie its flow is bound to: a
- *   `form_post` bounce arrives without cookies). The flow binding (`http/flow-binding.ts`) is made from
- *   the token, so every step of a sign-in flow reads it, even when an integration skips the POST check.
- * - `callbackUrl`: the validated callback URL (from the request, else the sealed cookie), and the
- *   cookie that remembers it.
- */
-export interface RouteNeeds {
-  csrf?: "mint" | "read";
-  callbackUrl?: boolean;
-}
+import type { Cookie } from "./http/cookies.js";
+import { isCrossSite, resolveCsrf } from "./http/csrf.js";
+import { openCallbackUrl, sealCallbackUrl } from "./http/flow-binding.js";
+import { resolveRedirect } from "./http/redirect.js";
+import { bodyString } from "./http/request.js";
+import type { InternalOptions, InternalProvider, RequestInternal, RequestOptions, RouteNeeds } from "./internal-types.js";
+import type { ResolvedAuth } from "./resolve.js";
+
+export type { RouteNeeds } from "./internal-types.js";
 
 /** The providers with the URLs of their routes under `authUrl`. */
 function providersAt(providers: ResolvedAuth["providers"], authUrl: string): InternalProvider[] {
