@@ -162,6 +162,20 @@ describe("the decoded-token cache of JWT sessions", () => {
     expect(seen).toEqual([1, 1, 1]);
   });
 
+  it("a token cached under one cookie name is decoded again (and refused) when it arrives under another", async () => {
+    const secrets = [secret];
+    const token = await encode({ token: { sub: "u1" }, secret, salt: COOKIE });
+    const decodeUnder = (salt: string) => () => decode({ token, secret, salt });
+    expect((await decodeCached(secrets, COOKIE, token, decodeUnder(COOKIE)))?.payload.sub).toBe("u1");
+    // The same string under the __Secure- name: its key is another, so it is refused, not served from the cache.
+    await expect(decodeCached(secrets, `__Secure-${COOKIE}`, token, decodeUnder(`__Secure-${COOKIE}`))).rejects.toThrow();
+    // And the entry under the first name is still served without decoding.
+    const cached = await decodeCached(secrets, COOKIE, token, () => {
+      throw new Error("decoded again");
+    });
+    expect(cached?.payload.sub).toBe("u1");
+  });
+
   it("is bounded and only remembers successful decodes", async () => {
     const secrets = [secret];
     const cache = tokenCacheFor(secrets);

@@ -4,8 +4,9 @@
  * `session` callbacks still run on every read.
  *
  * Why it is safe:
- * - the key is the exact cookie value and the name it was read under (the salt): a tampered, truncated
- *   or foreign token is another key, so it is decoded (and refused) like any other;
+ * - the key is the exact cookie value, and an entry is served only for the name it was read under (the
+ *   salt): a tampered, truncated or foreign token is another key, so it is decoded (and refused) like any
+ *   other;
  * - only successful decodes are stored; failures are never remembered;
  * - an entry is served only before its `exp` (then it is dropped and the token decoded again, which
  *   refuses it);
@@ -25,6 +26,8 @@ export const TOKEN_CACHE_MAX_ENTRIES = 1000;
 const MAX_CACHED_TOKEN_LENGTH = 8 * 1024;
 
 interface Entry {
+  /** The cookie name the token was decoded under (its key derivation's salt). */
+  salt: string;
   /** The payload as decoded; never handed out (see {@link TokenCache.get}). */
   payload: JWT;
   /** `exp` in milliseconds, or Infinity for a token without one (a custom encoder's). */
@@ -45,13 +48,14 @@ class TokenCache {
 
   /** The stored payload of `token` read under `salt`, if any and not expired. Not a copy: do not hand it out. */
   get(salt: string, token: string, now: number): JWT | undefined {
-    const key = keyOf(salt, token);
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    this.entries.delete(key);
+    // Keyed by the token alone: no key string is built (and hashed) per request, and the token's hash,
+    // once computed here, is reused by `set` on a miss. A token decodes under one salt only.
+    const entry = this.entries.get(token);
+    if (!entry || entry.salt !== salt) return undefined;
+    this.entries.delete(token);
     if (entry.expiresAt <= now) return undefined;
     // Re-inserted: Map order is the recency order.
-    this.entries.set(key, entry);
+    this.entries.set(token, entry);
     return entry.payload;
   }
 
@@ -59,23 +63,17 @@ class TokenCache {
   set(salt: string, token: string, payload: JWT): void {
     if (token.length > MAX_CACHED_TOKEN_LENGTH) return;
     const expiresAt = typeof payload.exp === "number" ? payload.exp * 1000 : Number.POSITIVE_INFINITY;
-    const key = keyOf(salt, token);
-    this.entries.delete(key);
+    this.entries.delete(token);
     if (this.entries.size >= TOKEN_CACHE_MAX_ENTRIES) {
       const oldest = this.entries.keys().next().value as string;
       this.entries.delete(oldest);
     }
-    this.entries.set(key, { payload, expiresAt });
+    this.entries.set(token, { salt, payload, expiresAt });
   }
 
   get size(): number {
     return this.entries.size;
   }
-}
-
-function keyOf(salt: string, token: string): string {
-  // A cookie name cannot hold a NUL, so the key is unambiguous.
-  return `${salt}\u0000${token}`;
 }
 
 const caches = new WeakMap<readonly string[], TokenCache>();
