@@ -28,29 +28,36 @@ export async function slice(fn, ms) {
 }
 
 /**
- * Measures each operation's two sides interleaved: a warm-up slice of each, then `rounds` rounds of one
- * slice per side, the side that goes first alternating every round. Reports the median throughput of
- * each side over the rounds and the ratio ours / theirs (above 1: ours is faster).
+ * Measures each operation's sides interleaved: a warm-up slice of each, then `rounds` rounds of one
+ * slice per side, the order rotating every round (with two sides: the side that goes first alternates).
+ * Reports the median throughput of each side over the rounds and the ratio ours / theirs (above 1: ours
+ * is faster), and, for an operation with a `floor` (the least work any implementation must do), the
+ * ratio ours / floor (1 would mean the library costs nothing on top of it).
  *
- * @param {Array<{ name: string, ours: () => unknown, theirs?: (() => unknown) | null, note?: string }>} operations
+ * @param {Array<{ name: string, ours: () => unknown, theirs?: (() => unknown) | null, floor?: (() => unknown) | null, note?: string }>} operations
  *   `theirs` may be absent when the reference has no equivalent; the row then has no ratio.
  * @param {{ rounds?: number, sliceMs?: number, warmupMs?: number, onRow?: (row: Row) => void }} [options]
  * @returns {Promise<Row[]>}
- * @typedef {{ operation: string, ours: number, theirs: number | null, ratio: number | null, note?: string }} Row
+ * @typedef {{ operation: string, ours: number, theirs: number | null, ratio: number | null, floor?: number, floorRatio?: number, note?: string }} Row
  */
 export async function interleave(operations, { rounds = 9, sliceMs = 200, warmupMs = 300, onRow } = {}) {
   const rows = [];
-  for (const { name, ours, theirs, note } of operations) {
-    const sides = theirs ? [ours, theirs] : [ours];
+  for (const { name, ours, theirs, floor, note } of operations) {
+    const sides = [ours, theirs, floor].filter(Boolean);
     for (const fn of sides) await slice(fn, warmupMs);
     const samples = sides.map(() => []);
     for (let round = 0; round < rounds; round++) {
-      const order = round % 2 === 0 ? sides.map((_, i) => i) : sides.map((_, i) => sides.length - 1 - i);
+      // Round r starts with side r mod n: every side goes first (and last) as often as the others.
+      const order = sides.map((_, i) => (i + round) % sides.length);
       for (const i of order) samples[i].push(await slice(sides[i], sliceMs));
     }
-    const oursHz = median(samples[0]);
-    const theirsHz = theirs ? median(samples[1]) : null;
+    const [oursHz, ...rest] = samples.map(median);
+    const theirsHz = theirs ? rest.shift() : null;
     const row = { operation: name, ours: oursHz, theirs: theirsHz, ratio: theirsHz ? oursHz / theirsHz : null, note };
+    if (floor) {
+      row.floor = rest.shift();
+      row.floorRatio = oursHz / row.floor;
+    }
     rows.push(row);
     onRow?.(row);
   }
@@ -62,13 +69,19 @@ const number = (value, digits = 0) =>
     ? "–"
     : value.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-/** The rows as a Markdown table: operation | ours (ops/s) | theirs (ops/s) | ratio. */
+/**
+ * The rows as a Markdown table: operation | ours (ops/s) | theirs (ops/s) | ratio, and, when a row has a
+ * floor, two more columns: floor (ops/s) | ours / floor (empty for the rows without one).
+ */
 export function formatTable(rows) {
-  const lines = ["| operation | ours (ops/s) | theirs (ops/s) | ratio |", "| --- | ---: | ---: | ---: |"];
+  const withFloor = rows.some((row) => row.floor !== undefined);
+  const head = ["| operation | ours (ops/s) | theirs (ops/s) | ratio |", "| --- | ---: | ---: | ---: |"];
+  const lines = withFloor ? [`${head[0]} floor (ops/s) | ours / floor |`, `${head[1]} ---: | ---: |`] : head;
+  const ratioOf = (value) => (value === null || value === undefined ? "–" : `${value.toFixed(2)}x`);
   for (const row of rows) {
-    const ratio = row.ratio === null ? "–" : `${row.ratio.toFixed(2)}x`;
     const name = row.note ? `${row.operation} (${row.note})` : row.operation;
-    lines.push(`| ${name} | ${number(row.ours)} | ${number(row.theirs)} | ${ratio} |`);
+    const floor = withFloor ? ` ${number(row.floor)} | ${ratioOf(row.floorRatio)} |` : "";
+    lines.push(`| ${name} | ${number(row.ours)} | ${number(row.theirs)} | ${ratioOf(row.ratio)} |${floor}`);
   }
   return lines.join("\n");
 }

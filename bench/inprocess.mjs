@@ -11,6 +11,7 @@ import { decode, encode, getToken } from "@authlib/core/jwt";
 import Credentials from "@authlib/core/providers/credentials";
 import GitHub from "@authlib/core/providers/github";
 import { HostedDbAdapter, HostedDbClient } from "@authlib/hosted-db-adapter";
+import { floorHandler } from "./floor.mjs";
 
 export const SECRET = "bench-secret-0123456789abcdef0123456789";
 export const ORIGIN = "http://localhost:3000";
@@ -28,6 +29,40 @@ export async function sessionCookies() {
     ours: `${OUR_SALT}=${await encode({ token: CLAIMS, secret: SECRET, salt: OUR_SALT })}`,
     theirs: `${REF_SALT}=${await refEncode({ token: CLAIMS, secret: SECRET, salt: REF_SALT })}`,
   };
+}
+
+/** How many distinct users the rotation case cycles through: more than any per-cookie cache holds. */
+export const USERS = 5000;
+
+/** The claims of user `i` of the rotation case: every cookie is a different user. */
+const userClaims = (i) => ({
+  sub: `user-${i}`,
+  name: `User ${i}`,
+  email: `user-${i}@example.com`,
+  picture: `https://example.com/${i}.png`,
+});
+
+/**
+ * {@link USERS} session cookies of distinct users for ours and for the reference, and a function per
+ * side that builds the next request in rotation (each side has its own counter: every call reads another
+ * user's cookie, so no cache keyed by cookie value ever hits).
+ */
+async function rotatingSessionRequests() {
+  const ours = [];
+  const theirs = [];
+  for (let i = 0; i < USERS; i++) {
+    ours.push(`${OUR_SALT}=${await encode({ token: userClaims(i), secret: SECRET, salt: OUR_SALT })}`);
+    theirs.push(`${REF_SALT}=${await refEncode({ token: userClaims(i), secret: SECRET, salt: REF_SALT })}`);
+  }
+  const rotation = (cookies) => {
+    let next = 0;
+    return () => {
+      const cookie = cookies[next];
+      next = (next + 1) % cookies.length;
+      return get("session", cookie);
+    };
+  };
+  return { ours, theirs, rotation };
 }
 
 const get = (path, cookie) => new Request(`${ORIGIN}/auth/${path}`, { headers: cookie ? { cookie } : {} });
@@ -144,6 +179,20 @@ export async function inProcessOperations() {
   check((await getSession(pageRequest(cookies.ours), ours)).data?.user?.email === CLAIMS.email, "our getSession");
   check((await refGetSession(pageRequest(cookies.theirs))).data?.user?.email === CLAIMS.email, "reference getSession");
 
+  // 5,000 users in rotation, and the floor: a bare handler doing only what any secure check must.
+  const users = await rotatingSessionRequests();
+  const floor = floorHandler(SECRET, OUR_SALT);
+  for (const i of [0, USERS - 1]) {
+    const email = `user-${i}@example.com`;
+    const mine = await (await Auth(get("session", users.ours[i]), ours)).json();
+    const ref = await (await RefAuth(get("session", users.theirs[i]), reference)).json();
+    const bare = await (await floor(get("session", users.ours[i]))).json();
+    check(mine?.user?.email === email && ref?.user?.email === email && bare?.user?.email === email, `GET /session of user ${i}`);
+  }
+  const nextOurs = users.rotation(users.ours);
+  const nextTheirs = users.rotation(users.theirs);
+  const nextFloor = users.rotation(users.ours);
+
   const oursSignIn = await credentialsRoundTrip(Auth, ours, OUR_SALT);
   const refSignIn = await credentialsRoundTrip(RefAuth, reference, REF_SALT);
 
@@ -182,6 +231,12 @@ export async function inProcessOperations() {
       name: "Auth() GET /session (JWT)",
       ours: () => Auth(get("session", cookies.ours), ours),
       theirs: () => RefAuth(get("session", cookies.theirs), reference),
+    },
+    {
+      name: `Auth() GET /session (JWT), ${USERS.toLocaleString("en")} users`,
+      ours: () => Auth(nextOurs(), ours),
+      theirs: () => RefAuth(nextTheirs(), reference),
+      floor: () => floor(nextFloor()),
     },
     { name: "Auth() GET /session (database, PGlite)", ours: pglite.ours, theirs: pglite.theirs },
     ...(postgres ? [{ name: "Auth() GET /session (database, PostgreSQL)", ours: postgres.ours, theirs: postgres.theirs }] : []),

@@ -34,6 +34,27 @@ describe("the benchmark harness", () => {
     }
   });
 
+  it("with a floor, rotates three sides (each goes first in turn) and reports ours / floor", async () => {
+    const firsts: string[] = [];
+    let current = "";
+    const mark = (side: string) => () => {
+      if (side !== current) firsts.push(side);
+      current = side;
+    };
+    const [row] = await interleave([{ name: "with floor", ours: mark("ours"), theirs: mark("theirs"), floor: mark("floor") }], {
+      rounds: 3,
+      sliceMs: 2,
+      warmupMs: 1,
+    });
+    // Warm-up ours, theirs, floor; round 0 ours, theirs, floor; round 1 theirs, floor, ours; round 2 floor,
+    // ours, theirs: no side runs twice in a row, so all 12 slices are changes of side. Alternating (reversing)
+    // instead of rotating would run the floor twice in a row after round 0 and leave theirs always second.
+    expect(firsts).toEqual(["ours", "theirs", "floor", "ours", "theirs", "floor", "theirs", "floor", "ours", "floor", "ours", "theirs"]);
+    expect(row?.floor).toBeGreaterThan(0);
+    expect(row?.floorRatio).toBeCloseTo((row?.ours as number) / (row?.floor as number), 10);
+    expect(row?.ratio).toBeCloseTo((row?.ours as number) / (row?.theirs as number), 10);
+  });
+
   it("leaves the ratio empty when the reference has no equivalent", async () => {
     const [row] = await interleave([{ name: "ours only", ours: () => undefined, theirs: null }], { rounds: 1, sliceMs: 1, warmupMs: 1 });
     expect(row.theirs).toBeNull();
@@ -49,6 +70,18 @@ describe("the benchmark harness", () => {
     expect(table[1]).toBe("| --- | ---: | ---: | ---: |");
     expect(table[2]).toBe("| decode | 12,346 | 1,235 | 10.00x |");
     expect(table[3]).toBe("| ours only (no reference) | 10 | – | – |");
+    expect(table).toHaveLength(4);
+  });
+
+  it("adds the floor's columns when a row has a floor, empty for the rows without one", () => {
+    const table = formatTable([
+      { operation: "decode", ours: 12_345.6, theirs: 1_234.5, ratio: 10.0004 },
+      { operation: "5,000 users", ours: 6_000, theirs: 500, ratio: 12, floor: 10_000, floorRatio: 0.6 },
+    ]).split("\n");
+    expect(table[0]).toBe("| operation | ours (ops/s) | theirs (ops/s) | ratio | floor (ops/s) | ours / floor |");
+    expect(table[1]).toBe("| --- | ---: | ---: | ---: | ---: | ---: |");
+    expect(table[2]).toBe("| decode | 12,346 | 1,235 | 10.00x | – | – |");
+    expect(table[3]).toBe("| 5,000 users | 6,000 | 500 | 12.00x | 10,000 | 0.60x |");
     expect(table).toHaveLength(4);
   });
 

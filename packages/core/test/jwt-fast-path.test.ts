@@ -390,6 +390,52 @@ describe("equivalence with jose on tokens forged with the key (every rule past t
   });
 });
 
+describe("the node decoder remembers what a header decides (crypto/jwe-node)", () => {
+  it("a header seen before gets jose's verdict again, with every other part still checked: more headers than it remembers, twice over", async () => {
+    const { kid } = await keyOf("A256CBC-HS512");
+    const good = (i: number) => ({ alg: "dir", enc: "A256CBC-HS512", kid, n: i });
+    // Accepted and refused headers, more than the memo keeps (64), and one too long to be kept at all.
+    const headers = Array.from({ length: 100 }, (_, i) => {
+      if (i % 5 === 1) return JSON.stringify({ ...good(i), alg: "none" });
+      if (i % 5 === 2) return JSON.stringify({ ...good(i), crit: ["n"] });
+      if (i % 5 === 3) return JSON.stringify({ ...good(i), kid: "nope" });
+      return JSON.stringify(good(i));
+    });
+    headers.push(JSON.stringify({ ...good(100), pad: "x".repeat(600) }));
+    const claims = json({ sub: "x" });
+    const expired = json({ sub: "x", exp: NOW - 60 });
+    for (let pass = 0; pass < 2; pass++) {
+      for (const [i, header] of headers.entries()) {
+        const token = await forge({ header, plaintext: claims });
+        const verdict = await agree(token);
+        expect(verdict, header).toHaveProperty(i % 5 === 0 || i % 5 === 4 ? "accepted" : "rejected");
+        // The same header with a wrong tag, with expired claims, or under a rotated-out key: refused every time.
+        const [h, ek, iv, ct, tag] = token.split(".") as [string, string, string, string, string];
+        const badTag = Buffer.from(tag, "base64url");
+        badTag[0] = (badTag[0] as number) ^ 1;
+        expect(await agree([h, ek, iv, ct, b64(badTag)].join("."))).toEqual({ rejected: "JWTSessionError" });
+        expect(await agree(await forge({ header, plaintext: expired }))).toEqual({ rejected: "JWTSessionError" });
+        expect(await agree(await forge({ header, plaintext: claims, keySecret: otherSecret }))).toEqual({ rejected: "JWTSessionError" });
+      }
+    }
+  });
+
+  it("tokens of several salts and secrets read in turn each get their own key", async () => {
+    const salts = [salt, "other-salt", `__Secure-${salt}`];
+    const secrets = [secret, otherSecret];
+    const tokens = [];
+    for (const sl of salts)
+      for (const s of secrets) tokens.push({ sl, s, token: await encode({ token: { sub: `${sl}|${s}` }, secret: s, salt: sl }) });
+    for (let pass = 0; pass < 3; pass++) {
+      for (const { sl, s, token } of tokens) {
+        expect((await decode({ token, secret: [otherSecret, secret], salt: sl }))?.sub).toBe(`${sl}|${s}`);
+        for (const wrong of salts.filter((x) => x !== sl))
+          await expect(decode({ token, secret: [secret, otherSecret], salt: wrong })).rejects.toThrow(JWTSessionError);
+      }
+    }
+  });
+});
+
 describe("where node:crypto is missing or broken, decode and encode use WebCrypto", () => {
   const original = process.getBuiltinModule;
   afterEach(() => {

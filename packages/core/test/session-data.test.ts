@@ -150,6 +150,16 @@ describe("json-shape walks", () => {
     expect(sameJson({ a: 1 }, { a: 2 })).toBe(false);
     expect(sameJson({ a: [1] }, { a: { 0: 1 } })).toBe(false);
     expect(sameJson({ a: 1 }, { b: 1 })).toBe(false);
+    expect(sameJson({ a: 1, b: 2 }, { a: 1, c: 2 })).toBe(false);
+    expect(sameJson({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+    expect(sameJson({ a: 1, b: 2 }, { a: 1 })).toBe(false);
+    expect(sameJson({ a: 1, b: undefined }, { a: 1, c: () => 1 })).toBe(true);
+    // A key JSON does not write (not enumerable) is not the same as one it writes, even with equal counts.
+    const hidden = Object.defineProperty({ b: 1 }, "a", { value: 1, enumerable: false });
+    expect(sameJson({ a: 1 }, hidden)).toBe(false);
+    expect(sameJson({ b: 1 }, hidden)).toBe(true);
+    // An inherited key is not an own one.
+    expect(sameJson({ a: 1 }, Object.create({ a: 1 }))).toBe(false);
     expect(sameJson({ big: 1n }, { big: 1n })).toBe(false);
     expect(sameJson(deepArray(200_000), deepArray(200_000))).toBe(true);
     const changedDeep = deepArray(200_000);

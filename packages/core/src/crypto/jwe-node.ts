@@ -19,8 +19,8 @@ import {
   checkHeader,
   checkParts,
   noMatchingSecret,
+  notCompact,
   rejected,
-  splitCompact,
   USE_JOSE,
 } from "./jwe-rules.js";
 
@@ -36,6 +36,12 @@ export interface SyncJwe {
   encrypt(claims: Record<string, unknown>, secret: string, salt: string): string;
 }
 
+/** What the protected header decides for a token, and the bytes its MAC covers before the ciphertext. */
+type HeaderFacts =
+  | { checked: CheckedHeader; aad: Buffer; aadLength: Uint8Array }
+  // A compressed token: jose decodes it.
+  | typeof USE_JOSE;
+
 interface NodeKey {
   kid: string;
   /** base64url of `{"alg":"dir","enc":…,"kid":…}`, the protected header `encrypt` writes. */
@@ -47,12 +53,20 @@ interface NodeKey {
 }
 
 const MAX_CACHED_KEYS = 128;
+/**
+ * Protected headers whose verdict is remembered: every token of one key and `enc` has the same header, so
+ * an app has a handful. A header is attacker-chosen, so the memo is bounded (oldest out) and only short
+ * headers are kept; what it holds is a pure function of the header text, never a decision about a token.
+ */
+const MAX_CACHED_HEADERS = 64;
+const MAX_CACHED_HEADER_LENGTH = 512;
 const keyLengths: Record<ContentEncryption, number> = { "A256CBC-HS512": 64, A256GCM: 32 };
 const encoder = new TextEncoder();
 
 // Buffer comes from node:buffer too: not every runtime with node:crypto has a global Buffer.
 function createNodeJwe(nc: NodeCrypto, Buffer: BufferClass): SyncJwe {
   const keys = new Map<string, NodeKey>();
+  const headers = new Map<string, HeaderFacts>();
 
   function derive(enc: ContentEncryption, secret: string, salt: string): NodeKey {
     const id = `${enc}\u0000${salt}\u0000${secret}`;
@@ -79,9 +93,20 @@ function createNodeJwe(nc: NodeCrypto, Buffer: BufferClass): SyncJwe {
     return key;
   }
 
+  // The key the last token was read with: an app reads nearly every token with one key, and this skips
+  // building and hashing the cache id per token.
+  let last: { enc: ContentEncryption; secret: string; salt: string; key: NodeKey } | undefined;
+
+  function derived(enc: ContentEncryption, secret: string, salt: string): NodeKey {
+    if (last !== undefined && last.enc === enc && last.secret === secret && last.salt === salt) return last.key;
+    const key = derive(enc, secret, salt);
+    last = { enc, secret, salt, key };
+    return key;
+  }
+
   function keyFor(checked: CheckedHeader, secrets: readonly string[], salt: string): NodeKey {
     for (const secret of secrets) {
-      const key = derive(checked.enc, secret, salt);
+      const key = derived(checked.enc, secret, salt);
       // A token without a kid can only come from the first (current) secret.
       if (checked.kid === undefined || key.kid === checked.kid) return key;
     }
@@ -94,26 +119,65 @@ function createNodeJwe(nc: NodeCrypto, Buffer: BufferClass): SyncJwe {
     return bytes.toString("base64url") === part ? bytes : undefined;
   }
 
-  function cbcTag(mac: KeyObject, aad: Buffer, iv: Uint8Array, ciphertext: Uint8Array): Buffer {
-    const hmac = nc.createHmac("sha512", mac).update(aad).update(iv).update(ciphertext).update(aadLengthBlock(aad.length));
+  function cbcTag(mac: KeyObject, aad: Buffer, iv: Uint8Array, ciphertext: Uint8Array, aadLength: Uint8Array): Buffer {
+    const hmac = nc.createHmac("sha512", mac).update(aad).update(iv).update(ciphertext).update(aadLength);
     return hmac.digest().subarray(0, 32);
+  }
+
+  /**
+   * The verdict on a canonical encoded header ({@link checkHeader}'s, which throws for a header jose
+   * refuses), parsed once per header text (see {@link MAX_CACHED_HEADERS}). Refusals are not kept.
+   */
+  function headerFacts(encodedHeader: string, bytes: Buffer): HeaderFacts {
+    const checked = checkHeader(bytes);
+    // The claims check reads the header (replicated iss/sub/aud): frozen, so no reader can change it for the next token.
+    const facts: HeaderFacts =
+      checked === USE_JOSE
+        ? USE_JOSE
+        : {
+            checked: { ...checked, header: Object.freeze(checked.header) },
+            // The AAD is the encoded header's ASCII bytes (canonical base64url is ASCII).
+            aad: Buffer.from(encodedHeader, "latin1"),
+            aadLength: aadLengthBlock(encodedHeader.length),
+          };
+    if (encodedHeader.length <= MAX_CACHED_HEADER_LENGTH) {
+      if (headers.size >= MAX_CACHED_HEADERS) headers.delete(headers.keys().next().value as string);
+      headers.set(encodedHeader, facts);
+    }
+    return facts;
+  }
+
+  /** The canonical bytes of a part, or `notCompact`. */
+  function part(text: string): Buffer {
+    const bytes = canonical(text);
+    if (bytes === undefined) throw notCompact();
+    return bytes;
   }
 
   return {
     decrypt(token, secrets, salt) {
-      const { encodedHeader, header: headerBytes, encryptedKey, iv, ciphertext, tag } = splitCompact(token, canonical);
-      const checked = checkHeader(headerBytes);
-      if (checked === USE_JOSE) return USE_JOSE;
+      // The compact form's five parts, each canonical base64url (as jwe-rules' splitCompact checks them); a
+      // header seen before was canonical then, so only its text is compared.
+      const parts = token.split(".");
+      if (parts.length !== 5) throw notCompact();
+      const [encodedHeader, encryptedKeyText, ivText, ciphertextText, tagText] = parts as [string, string, string, string, string];
+      const known = headers.get(encodedHeader);
+      const headerBytes = known === undefined ? part(encodedHeader) : undefined;
+      const encryptedKey = part(encryptedKeyText);
+      const iv = part(ivText);
+      const ciphertext = part(ciphertextText);
+      const tag = part(tagText);
+      const facts = known ?? headerFacts(encodedHeader, headerBytes as Buffer);
+      if (facts === USE_JOSE) return USE_JOSE;
+      const { checked, aad, aadLength } = facts;
       const key = keyFor(checked, secrets, salt);
       checkParts(checked.enc, encryptedKey, iv, tag);
-      // The AAD is the encoded header's ASCII bytes (canonical base64url is ASCII).
-      const aad = Buffer.from(encodedHeader, "latin1");
       let plaintext: Buffer;
       try {
         if (key.mac) {
           // Encrypt-then-MAC: nothing is decrypted until the tag is proven, in constant time.
           // Stryker disable next-line StringLiteral: equivalent, thrown inside the try below, whose catch replaces it with "decryption failed"; the reason never leaves
-          if (!nc.timingSafeEqual(tag, cbcTag(key.mac, aad, iv, ciphertext))) throw rejected("bad tag");
+          if (!nc.timingSafeEqual(tag, cbcTag(key.mac, aad, iv, ciphertext, aadLength))) throw rejected("bad tag");
           const decipher = nc.createDecipheriv("aes-256-cbc", key.cipher, iv);
           plaintext = Buffer.concat([decipher.update(ciphertext), decipher.final()]);
         } else {
@@ -135,7 +199,8 @@ function createNodeJwe(nc: NodeCrypto, Buffer: BufferClass): SyncJwe {
       const iv = nc.randomBytes(16);
       const cipher = nc.createCipheriv("aes-256-cbc", key.cipher, iv);
       const ciphertext = Buffer.concat([cipher.update(JSON.stringify(claims), "utf8"), cipher.final()]);
-      const tag = cbcTag(key.mac as KeyObject, Buffer.from(key.header, "latin1"), iv, ciphertext);
+      const aad = Buffer.from(key.header, "latin1");
+      const tag = cbcTag(key.mac as KeyObject, aad, iv, ciphertext, aadLengthBlock(aad.length));
       return `${key.header}..${iv.toString("base64url")}.${ciphertext.toString("base64url")}.${tag.toString("base64url")}`;
     },
   };

@@ -13,7 +13,7 @@ import type { InternalOptions, RequestInternal, SessionStrategyHandler, SignInRe
 import { decode as builtInDecode, type JWT } from "../jwt.js";
 import type { Session } from "../types.js";
 import { copyJson, sameJson } from "./json-shape.js";
-import { attachOAuthTokens, refreshIfDue } from "./refresh.js";
+import { attachOAuthTokens, OAUTH_CLAIM, refreshIfDue } from "./refresh.js";
 import { decodeCached } from "./token-cache.js";
 
 function nowInSeconds(): number {
@@ -42,8 +42,11 @@ function clearSession(options: InternalOptions, request: RequestInternal, name: 
  * With the built-in `decode`, decoded tokens are cached (session/token-cache.ts): a custom `decode` may
  * have rules of its own (a revocation list), so it runs every time.
  */
-async function readToken(options: InternalOptions, request: RequestInternal): Promise<{ payload: JWT; pristine: unknown } | null> {
-  const name = sessionCookieName(options, request);
+async function readToken(
+  options: InternalOptions,
+  request: RequestInternal,
+  name = sessionCookieName(options, request),
+): Promise<{ payload: JWT; pristine: unknown } | null> {
   const token = readChunkedCookie(request.cookies, name);
   if (!token) return null;
   const { secret, decode } = options.jwt;
@@ -73,7 +76,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
   async read(options, request, update) {
     const { sessionToken } = options.cookies;
     const name = sessionCookieName(options, request);
-    const read = await readToken(options, request);
+    const read = await readToken(options, request, name);
     if (!read) {
       const hadCookie = hasChunkedCookie(request.cookies, name);
       return { session: null, cookies: hadCookie ? clearSession(options, request, name) : [] };
@@ -81,7 +84,8 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     // A copy, not a serialisation: JSON.stringify overflows the stack on deeply nested data (issue 19).
     const { payload, pristine: before } = read;
     const token = await options.callbacks.jwt({
-      token: await refreshIfDue(options, payload),
+      // Only a token holding a provider's tokens can be due a refresh.
+      token: payload[OAUTH_CLAIM] === undefined ? payload : await refreshIfDue(options, payload),
       ...(update ? { trigger: "update" as const, session: update.data } : {}),
     });
     if (!token) return { session: null, cookies: clearSession(options, request, name) };

@@ -4,8 +4,10 @@
  * `session` callbacks still run on every read.
  *
  * Why it is safe:
- * - the key is the exact cookie value and the name it was read under (the salt): a tampered, truncated
- *   or foreign token is another key, so it is decoded (and refused) like any other;
+ * - an entry is served only for the exact cookie value it was decoded from, read under the same name (the
+ *   salt): a tampered, truncated or foreign token is not that value, so it is decoded (and refused) like
+ *   any other. Entries are found by the token's last characters (its MAC tag) and then compared whole:
+ *   hashing a whole 500-character cookie per request cost more than the rest of the lookup;
  * - only successful decodes are stored; failures are never remembered;
  * - an entry is served only before its `exp` (then it is dropped and the token decoded again, which
  *   refuses it);
@@ -24,7 +26,14 @@ export const TOKEN_CACHE_MAX_ENTRIES = 1000;
 /** Tokens longer than this (a chunked cookie of several KB) are not cached: they would crowd out the rest. */
 const MAX_CACHED_TOKEN_LENGTH = 8 * 1024;
 
+/** How many trailing characters of a token find its entry (a JWE ends with its tag: 43 characters for CBC). */
+const BUCKET_CHARS = 32;
+
 interface Entry {
+  /** The whole token: an entry is served only for exactly this value. */
+  token: string;
+  /** The cookie name the token was decoded under (its key derivation's salt). */
+  salt: string;
   /** The payload as decoded; never handed out (see {@link TokenCache.get}). */
   payload: JWT;
   /** `exp` in milliseconds, or Infinity for a token without one (a custom encoder's). */
@@ -34,24 +43,29 @@ interface Entry {
 /** Decoded tokens of one secret set. */
 class TokenCache {
   private readonly entries = new Map<string, Entry>();
-  constructor(private secrets: string) {}
+  /** A copy of the secret set the entries were decoded under. */
+  private secrets: string[];
+  constructor(secrets: readonly string[]) {
+    this.secrets = [...secrets];
+  }
 
   /** Empties the cache when `secrets` (the configured secret set) is not the one it was filled under. */
-  useSecrets(secrets: string): void {
-    if (secrets === this.secrets) return;
+  useSecrets(secrets: readonly string[]): void {
+    if (secrets.length === this.secrets.length && secrets.every((secret, i) => secret === this.secrets[i])) return;
     this.entries.clear();
-    this.secrets = secrets;
+    this.secrets = [...secrets];
   }
 
   /** The stored payload of `token` read under `salt`, if any and not expired. Not a copy: do not hand it out. */
   get(salt: string, token: string, now: number): JWT | undefined {
-    const key = keyOf(salt, token);
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    this.entries.delete(key);
+    const bucket = bucketOf(token);
+    const entry = this.entries.get(bucket);
+    // Another token with the same last characters (a forged one with a copied tag) is not this entry.
+    if (!entry || entry.token !== token || entry.salt !== salt) return undefined;
+    this.entries.delete(bucket);
     if (entry.expiresAt <= now) return undefined;
     // Re-inserted: Map order is the recency order.
-    this.entries.set(key, entry);
+    this.entries.set(bucket, entry);
     return entry.payload;
   }
 
@@ -59,13 +73,14 @@ class TokenCache {
   set(salt: string, token: string, payload: JWT): void {
     if (token.length > MAX_CACHED_TOKEN_LENGTH) return;
     const expiresAt = typeof payload.exp === "number" ? payload.exp * 1000 : Number.POSITIVE_INFINITY;
-    const key = keyOf(salt, token);
-    this.entries.delete(key);
+    const bucket = bucketOf(token);
+    // A successful decode replaces whatever the bucket held (two genuine tokens ending alike: the newer wins).
+    this.entries.delete(bucket);
     if (this.entries.size >= TOKEN_CACHE_MAX_ENTRIES) {
       const oldest = this.entries.keys().next().value as string;
       this.entries.delete(oldest);
     }
-    this.entries.set(key, { payload, expiresAt });
+    this.entries.set(bucket, { token, salt, payload, expiresAt });
   }
 
   get size(): number {
@@ -73,22 +88,21 @@ class TokenCache {
   }
 }
 
-function keyOf(salt: string, token: string): string {
-  // A cookie name cannot hold a NUL, so the key is unambiguous.
-  return `${salt}\u0000${token}`;
+function bucketOf(token: string): string {
+  return token.length > BUCKET_CHARS ? token.slice(-BUCKET_CHARS) : token;
 }
 
 const caches = new WeakMap<readonly string[], TokenCache>();
 
 /** The cache of the secret set `secrets` (the configuration's array, resolved once per configuration). */
 export function tokenCacheFor(secrets: readonly string[]): TokenCache {
-  const fingerprint = secrets.join("\u0000");
   let cache = caches.get(secrets);
   if (!cache) {
-    cache = new TokenCache(fingerprint);
+    cache = new TokenCache(secrets);
     caches.set(secrets, cache);
   } else {
-    cache.useSecrets(fingerprint);
+    // Compared element by element: the array may have been changed in place since.
+    cache.useSecrets(secrets);
   }
   return cache;
 }

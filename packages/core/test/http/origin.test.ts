@@ -759,6 +759,40 @@ describe("the request context built from the origin (through Auth())", () => {
 });
 
 describe("more of the same rules", () => {
+  it("with trustHost alone, a forwarded host seen before (the origin is remembered per host) gets the same origin again", () => {
+    // More hosts than are remembered, each asked twice in two passes, so the second pass meets evicted and kept ones.
+    const hosts = Array.from({ length: 150 }, (_, i) => (i % 3 === 2 ? `bad host ${i}` : `h${i}.example:${3000 + i}`));
+    const expected = (host: string, proto: string) => (host.startsWith("bad") ? "http://upstream.internal:3000" : `${proto}://${host}`);
+    for (let pass = 0; pass < 2; pass++) {
+      for (const [i, host] of hosts.entries()) {
+        const proto = i % 2 === 0 ? "https" : "http";
+        const headers: Array<[string, string]> = [
+          ["x-forwarded-host", host],
+          ["x-forwarded-proto", proto],
+        ];
+        expect(originFor({ trustHost: true }, headers, "http://upstream.internal:3000/auth/session")).toBe(expected(host, proto));
+        // The same host under the other protocol is another answer, not the remembered one.
+        const other = proto === "https" ? "http" : "https";
+        expect(
+          originFor({ trustHost: true }, [headers[0], ["x-forwarded-proto", other]], "http://upstream.internal:3000/auth/session"),
+        ).toBe(expected(host, other));
+      }
+    }
+    // A malformed protocol is never believed, however often it comes.
+    for (let i = 0; i < 3; i++) {
+      expect(
+        originFor(
+          { trustHost: true },
+          [
+            ["x-forwarded-host", "a.example"],
+            ["x-forwarded-proto", "ftp"],
+          ],
+          "http://upstream.internal:3000/auth/session",
+        ),
+      ).toBe("http://upstream.internal:3000");
+    }
+  });
+
   it("an IPv6 host without a port is believed with trustHost, and checked against the list with a list", () => {
     expect(originFor({ trustHost: true }, [["x-forwarded-host", "[::1]"]])).toBe("http://[::1]");
     expect(

@@ -163,6 +163,41 @@ describe("the decoded-token cache of JWT sessions", () => {
     expect(seen).toEqual([1, 1, 1]);
   });
 
+  it("a token cached under one cookie name is decoded again (and refused) when it arrives under another", async () => {
+    const secrets = [secret];
+    const token = await encode({ token: { sub: "u1" }, secret, salt: COOKIE });
+    const decodeUnder = (salt: string) => () => decode({ token, secret, salt });
+    expect((await decodeCached(secrets, COOKIE, token, decodeUnder(COOKIE)))?.payload.sub).toBe("u1");
+    // The same string under the __Secure- name: its key is another, so it is refused, not served from the cache.
+    await expect(decodeCached(secrets, `__Secure-${COOKIE}`, token, decodeUnder(`__Secure-${COOKIE}`))).rejects.toThrow();
+    // And the entry under the first name is still served without decoding.
+    const cached = await decodeCached(secrets, COOKIE, token, () => {
+      throw new Error("decoded again");
+    });
+    expect(cached?.payload.sub).toBe("u1");
+  });
+
+  it("a forged token ending like a cached one (its tag copied) is decoded and refused; the genuine one stays cached", async () => {
+    const secrets = [secret];
+    const token = await encode({ token: { sub: "u1" }, secret, salt: COOKIE });
+    await decodeCached(secrets, COOKIE, token, () => decode({ token, secret, salt: COOKIE }));
+    const parts = token.split(".");
+    const otherCiphertext = (await encode({ token: { sub: "admin" }, secret, salt: COOKIE })).split(".")[3] as string;
+    const forged = [parts[0], parts[1], parts[2], otherCiphertext, parts[4]].join(".");
+    expect(forged.slice(-40)).toBe(token.slice(-40));
+    let decodes = 0;
+    const refused = decodeCached(secrets, COOKIE, forged, () => {
+      decodes++;
+      return decode({ token: forged, secret, salt: COOKIE });
+    });
+    await expect(refused).rejects.toThrow();
+    expect(decodes).toBe(1);
+    const cached = await decodeCached(secrets, COOKIE, token, () => {
+      throw new Error("decoded again");
+    });
+    expect(cached?.payload.sub).toBe("u1");
+  });
+
   it("is bounded and only remembers successful decodes", async () => {
     const secrets = [secret];
     const cache = tokenCacheFor(secrets);
