@@ -88,7 +88,8 @@ async function runRoute(resolved: UsableAuth, request: RequestInternal, origin: 
     options.logger.warn("csrf-disabled");
   }
   const response = await route.handler(options, request);
-  return { ...response, cookies: [...cookies, ...(response.cookies ?? [])] };
+  // Copied only when the context has cookies to put first (most session checks have none).
+  return cookies.length === 0 ? response : { ...response, cookies: [...cookies, ...(response.cookies ?? [])] };
 }
 
 /**
@@ -136,13 +137,16 @@ export async function answer(resolved: ResolvedAuth, request: Request, options: 
     return refusal(parsed, resolved, refusalOf(asAuthError(error)));
   }
 
-  const returnRedirectAsJson = request.headers.has("x-auth-return-redirect");
+  // Fetch clients ask for a redirect as JSON; only a redirect reads the header.
+  const asJson = (result: ResponseInternal) => result.redirect !== undefined && request.headers.has("x-auth-return-redirect");
   try {
-    return toAnswer(await perform(ready, parsed), returnRedirectAsJson);
+    const result = await perform(ready, parsed);
+    return toAnswer(result, asJson(result));
   } catch (error) {
     try {
       const where = { origin, basePath: resolved.basePath, pages: resolved.config.pages ?? {} };
-      return toAnswer(errorResult(asAuthError(error), parsed, where), returnRedirectAsJson);
+      const result = errorResult(asAuthError(error), parsed, where);
+      return toAnswer(result, asJson(result));
     } catch (secondary) {
       // Last resort: never let an exception escape to the framework.
       resolved.logger.error(secondary as Error);

@@ -16,18 +16,6 @@ import type { ResolvedAuth } from "./resolve.js";
 
 export type { RouteNeeds } from "./internal-types.js";
 
-/** The providers with the URLs of their routes under `authUrl`. */
-function providersAt(providers: ResolvedAuth["providers"], authUrl: string): InternalProvider[] {
-  return providers.map(
-    (provider) =>
-      ({
-        ...provider,
-        signinUrl: `${authUrl}/signin/${provider.id}`,
-        callbackUrl: `${authUrl}/callback/${provider.id}`,
-      }) as InternalProvider,
-  );
-}
-
 /**
  * The options of one request from `origin` (`resolveOrigin`'s answer for it), and the cookies computing
  * them wants to set (a new CSRF cookie, the callback-URL cookie).
@@ -40,7 +28,7 @@ export async function requestContext(
 ): Promise<{ options: InternalOptions; cookies: Cookie[] }> {
   const { config, options: shared } = resolved;
   const authUrl = `${origin}${resolved.basePath}`;
-  const providers = providersAt(resolved.providers, authUrl);
+  const providers = resolved.providersAt(authUrl);
   const useSecureCookies = config.useSecureCookies ?? origin.startsWith("https:");
   const cookies = resolved.cookies(useSecureCookies);
   const setCookies: Cookie[] = [];
@@ -89,5 +77,8 @@ export async function requestContext(
     callbackUrl,
     redirectProxyAllowedOrigins: resolved.redirectProxyAllowedOrigins(origin),
   };
-  return { options: { ...shared, ...perRequest }, cookies: setCookies };
+  // One copy of the shared part with this request's: `Object.assign` copies the 30-odd fields at once,
+  // where a spread into a literal grows the object key by key (the hot path's largest cost).
+  const options: InternalOptions = Object.assign({}, shared, perRequest);
+  return { options, cookies: setCookies };
 }

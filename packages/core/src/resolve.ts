@@ -19,7 +19,7 @@ import { processEnv, readEnv } from "./env.js";
 import { AuthError } from "./errors.js";
 import { resolveCookies } from "./http/cookies.js";
 import { compileOriginPolicy, type OriginPolicy, shouldWarnUnrestrictedTrustHost } from "./http/origin.js";
-import type { ConfigOptions } from "./internal-types.js";
+import type { ConfigOptions, InternalProvider } from "./internal-types.js";
 import { decode, encode } from "./jwt.js";
 import { createLogger } from "./logger.js";
 import type { ProviderConfig } from "./provider-types.js";
@@ -39,6 +39,8 @@ export interface ResolvedAuth {
   options?: ConfigOptions;
   /** The providers as objects (each preset called once). */
   providers: ProviderConfig[];
+  /** The providers with the URLs of their routes under `authUrl` (made once per `authUrl`, a few at most). */
+  providersAt: (authUrl: string) => InternalProvider[];
   /** The cookies for a request whose cookies are secure (`true`) or not. */
   cookies: (secure: boolean) => CookiesOptions;
   /** The redirect proxy's allowed origins for a request from `origin`. */
@@ -89,11 +91,11 @@ export function resolveConfig(config: AuthConfig): ResolvedAuth {
   } catch (error) {
     const unreadable = new AuthError("The configuration could not be read.", { cause: error as Error });
     logger.error(unreadable);
-    return { ...base, error: unreadable, providers: [], cookies: () => resolveCookies(false), redirectProxyAllowedOrigins: () => [] };
+    return { ...base, error: unreadable, ...unusable([]) };
   }
   if (!check.ok) {
     logger.error(check.error);
-    return { ...base, error: check.error, providers, cookies: () => resolveCookies(false), redirectProxyAllowedOrigins: () => [] };
+    return { ...base, error: check.error, ...unusable(providers) };
   }
 
   warnAboutConfig(config, providers, logger);
@@ -110,6 +112,7 @@ export function resolveConfig(config: AuthConfig): ResolvedAuth {
     origin: compileOriginPolicy(config),
     options,
     providers,
+    providersAt: providerRoutes(providers),
     cookies: (isSecure) => (isSecure ? secure : plain),
     redirectProxyAllowedOrigins: (origin) => configured ?? [origin, ...family],
   };
@@ -119,6 +122,34 @@ export function resolveConfig(config: AuthConfig): ResolvedAuth {
 function warnAboutConfig(config: AuthConfig, providers: ProviderConfig[], logger: LoggerInstance): void {
   if (config.experimental?.enableWebAuthn && providers.some((p) => p.type === "webauthn")) logger.warn("experimental-webauthn");
   if (shouldWarnUnrestrictedTrustHost(config, readEnv(processEnv(), "NODE_ENV"))) logger.warn("trust-host-unrestricted");
+}
+
+/** The providers' route URLs per `authUrl`: an instance is reached under one origin, or a few (trusted hosts). */
+const MAX_AUTH_URLS = 16;
+
+/** {@link ResolvedAuth.providersAt} for `providers`: each list made once per `authUrl`, oldest out past the bound. */
+function providerRoutes(providers: ProviderConfig[]): (authUrl: string) => InternalProvider[] {
+  const byAuthUrl = new Map<string, InternalProvider[]>();
+  return (authUrl) => {
+    let routed = byAuthUrl.get(authUrl);
+    if (!routed) {
+      routed = providers.map((provider) => ({
+        ...provider,
+        signinUrl: `${authUrl}/signin/${provider.id}`,
+        callbackUrl: `${authUrl}/callback/${provider.id}`,
+      })) as InternalProvider[];
+      if (byAuthUrl.size >= MAX_AUTH_URLS) byAuthUrl.delete(byAuthUrl.keys().next().value as string);
+      byAuthUrl.set(authUrl, routed);
+    }
+    return routed;
+  };
+}
+
+/** The per-request parts of a configuration with an error: never asked for a usable answer. */
+function unusable(
+  providers: ProviderConfig[],
+): Pick<ResolvedAuth, "providers" | "providersAt" | "cookies" | "redirectProxyAllowedOrigins"> {
+  return { providers, providersAt: () => [], cookies: () => resolveCookies(false), redirectProxyAllowedOrigins: () => [] };
 }
 
 /** The origin rule of a configuration with an error: never asked (the error answers every request). */

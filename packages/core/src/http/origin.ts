@@ -193,30 +193,32 @@ function parseOrigin(proto: string, host: string): URL | undefined {
   }
 }
 
-/**
- * `parseOrigin(proto, host)?.origin` by protocol and host, so that a request from a host seen before is not
- * parsed again. Hosts come from request headers: at most {@link MAX_REMEMBERED_HOSTS} are kept (oldest
- * out), and what is kept is a pure function of the text, the same for every request that sends it.
- */
-const unrestrictedOrigins = new Map<string, string | undefined>();
+/** At most this many hosts are remembered by one instance's unrestricted origin rule (oldest out). */
 const MAX_REMEMBERED_HOSTS = 64;
 
-function unrestrictedOriginOf(proto: string, host: string): string | undefined {
-  // A header value cannot hold a line feed, so the key is unambiguous.
-  const key = `${proto}\n${host}`;
-  if (unrestrictedOrigins.has(key)) return unrestrictedOrigins.get(key);
-  const origin = parseOrigin(proto, host)?.origin;
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, when the memo drops an entry changes only how much it remembers, never an answer
-  if (unrestrictedOrigins.size >= MAX_REMEMBERED_HOSTS) unrestrictedOrigins.delete(unrestrictedOrigins.keys().next().value as string);
-  unrestrictedOrigins.set(key, origin);
-  return origin;
-}
-
-/** Mode 3: the first forwarded value wins; anything malformed falls back to the request URL. */
-function unrestrictedOrigin(request: Pick<Request, "headers">, url: URL): string {
-  const host = headerValues(request, "x-forwarded-host")?.[0] ?? request.headers.get("host") ?? url.host;
-  const proto = headerValues(request, "x-forwarded-proto")?.[0] ?? url.protocol.slice(0, -1);
-  return unrestrictedOriginOf(proto, host) ?? url.origin;
+/**
+ * Mode 3, the rule of one instance: the first forwarded value wins; anything malformed falls back to the
+ * request URL. `parseOrigin` is remembered by protocol and host (hosts come from request headers: at most
+ * {@link MAX_REMEMBERED_HOSTS}, and what is kept is a pure function of the text), so a request from a host
+ * seen before is not parsed again. The memory is the instance's, made with its rule.
+ */
+function unrestrictedOriginRule(): OriginPolicy {
+  const remembered = new Map<string, string | undefined>();
+  const originOf = (proto: string, host: string): string | undefined => {
+    // A header value cannot hold a line feed, so the key is unambiguous.
+    const key = `${proto}\n${host}`;
+    if (remembered.has(key)) return remembered.get(key);
+    const origin = parseOrigin(proto, host)?.origin;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, when the memo drops an entry changes only how much it remembers, never an answer
+    if (remembered.size >= MAX_REMEMBERED_HOSTS) remembered.delete(remembered.keys().next().value as string);
+    remembered.set(key, origin);
+    return origin;
+  };
+  return (request, url) => {
+    const host = headerValues(request, "x-forwarded-host")?.[0] ?? request.headers.get("host") ?? url.host;
+    const proto = headerValues(request, "x-forwarded-proto")?.[0] ?? url.protocol.slice(0, -1);
+    return originOf(proto, host) ?? url.origin;
+  };
 }
 
 /** Mode 2: one unambiguous, trusted host and protocol, or `UntrustedHost`. */
@@ -257,7 +259,7 @@ export function compileOriginPolicy(config: OriginConfig): OriginPolicy {
     const patterns = config.trustedHosts.map((p) => compileHostPattern(p));
     return (request, url) => listedOrigin(request, url, patterns);
   }
-  return config.trustHost ? unrestrictedOrigin : (_request, url) => url.origin;
+  return config.trustHost ? unrestrictedOriginRule() : (_request, url) => url.origin;
 }
 
 /**

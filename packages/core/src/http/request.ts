@@ -138,7 +138,7 @@ async function parsed(
     method,
     action,
     providerId,
-    query: Object.fromEntries(url.searchParams),
+    query: url.search === "" ? {} : Object.fromEntries(url.searchParams),
     // Stryker disable next-line ConditionalExpression: equivalent, a GET Request has no body to read, and parseRequestParts gives {} for anything but a POST
     body: method === "POST" ? await readPostBody() : {},
     cookies: requestCookies(request.headers),
