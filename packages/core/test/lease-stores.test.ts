@@ -14,22 +14,7 @@ import { dropBranch, postgresAnswers, randomBranch, testDatabaseURL } from "../.
 import { redisRateLimitStore } from "../src/rate-limit/redis.js";
 import type { RateLimitStore } from "../src/rate-limit/store.js";
 import { memoryRateLimitStore } from "../src/rate-limit/store.js";
-
-const redisURL = process.env.AUTHLIB_TEST_REDIS_URL || "redis://127.0.0.1:6379";
-
-async function redisAnswers(): Promise<boolean> {
-  const probe = createClient({ url: redisURL, socket: { connectTimeout: 3000, reconnectStrategy: false } });
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    console.warn("Skipping the Redis lease tests: no Redis answered.");
-    return false;
-  } finally {
-    await probe.quit().catch(() => {});
-  }
-}
+import { redisAnswers, redisURL } from "./helpers/redis.js";
 
 type Leasing = Required<Pick<RateLimitStore, "lease" | "release">>;
 
@@ -80,7 +65,10 @@ function postgresKind(available: boolean): Kind {
   };
 }
 
-const kinds = [redisKind(await redisAnswers()), postgresKind(await postgresAnswers(testDatabaseURL(), "the PostgreSQL lease tests"))];
+const kinds = [
+  redisKind(await redisAnswers("the Redis lease tests")),
+  postgresKind(await postgresAnswers(testDatabaseURL(), "the PostgreSQL lease tests")),
+];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -10,8 +10,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { createClient, type RedisClientType } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RedisRateLimitClient, type RedisScriptArguments, redisRateLimitStore } from "../src/rate-limit/redis.js";
-
-const redisURL = process.env.AUTHLIB_TEST_REDIS_URL || "redis://127.0.0.1:6379";
+import { redisAnswers, redisURL } from "./helpers/redis.js";
 
 /** A client whose three methods answer what the test says, for the replies a real Redis never gives. */
 function stubClient(reply: unknown): RedisRateLimitClient & { evals: number } {
@@ -99,21 +98,7 @@ describe("redisRateLimitStore, whatever the client answers", () => {
   });
 });
 
-async function redisAnswers(url: string): Promise<boolean> {
-  const probe = createClient({ url, socket: { connectTimeout: 3000, reconnectStrategy: false } });
-  probe.on("error", () => {});
-  try {
-    await probe.connect();
-    return (await probe.ping()) === "PONG";
-  } catch (error) {
-    console.warn(`Skipping the Redis store protocol tests: no server answered at ${url.replace(/:[^:@/]*@/, ":***@")} (${String(error)}).`);
-    return false;
-  } finally {
-    if (probe.isOpen) probe.destroy();
-  }
-}
-
-const redisAvailable = await redisAnswers(redisURL);
+const redisAvailable = await redisAnswers("the Redis store protocol tests");
 
 describe.skipIf(!redisAvailable)("redisRateLimitStore on a real Redis", () => {
   const prefix = `authlib-test-${randomUUID()}:`;

@@ -10,8 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_REDIS_RATE_LIMIT_PREFIX, redisRateLimitStore } from "../src/rate-limit/redis.js";
 import { memoryRateLimitStore } from "../src/rate-limit/store.js";
 import { freshKey, runRateLimitStoreSuite, waitForWindowEnd } from "./helpers/rate-limit-store-suite.js";
-
-const redisURL = process.env.AUTHLIB_TEST_REDIS_URL || "redis://127.0.0.1:6379";
+import { redisAnswers, redisURL } from "./helpers/redis.js";
 
 runRateLimitStoreSuite({
   name: "memoryRateLimitStore (one object is one instance)",
@@ -21,24 +20,7 @@ runRateLimitStoreSuite({
   },
 });
 
-async function redisAnswers(url: string): Promise<boolean> {
-  const probe = createClient({ url, socket: { connectTimeout: 3000, reconnectStrategy: false } });
-  probe.on("error", () => {});
-  try {
-    await probe.connect();
-    return (await probe.ping()) === "PONG";
-  } catch (error) {
-    console.warn(
-      `Skipping the Redis rate-limit store tests: no server answered at ${url.replace(/:[^:@/]*@/, ":***@")} ` +
-        `(${error instanceof Error ? error.message : String(error)}). Set AUTHLIB_TEST_REDIS_URL to run them.`,
-    );
-    return false;
-  } finally {
-    if (probe.isOpen) probe.destroy();
-  }
-}
-
-const redisAvailable = await redisAnswers(redisURL);
+const redisAvailable = await redisAnswers("the Redis store tests");
 
 describe.skipIf(!redisAvailable)(`redisRateLimitStore on Redis at ${new URL(redisURL).host}`, () => {
   const prefix = `authlib-test-${randomUUID()}:`;

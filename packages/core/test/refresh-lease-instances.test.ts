@@ -21,31 +21,17 @@ import { dropBranch, postgresAnswers, randomBranch, testDatabaseURL } from "../.
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
 import { opProvider, startTestOP, type TestOP } from "./helpers/oidc-provider.js";
+import { redisAnswers, redisURL } from "./helpers/redis.js";
 import type { InstanceCommand, SessionCheck } from "./helpers/refresh-instance.js";
 
 const secret = "refresh-lease-instances-secret-0123456789";
 const origin = "https://app.example.com";
-const redisURL = process.env.AUTHLIB_TEST_REDIS_URL || "redis://127.0.0.1:6379";
 const ROUNDS = 20;
 /** Concurrent session checks each instance makes per round. */
 const PARALLEL = 2;
 
-async function redisAnswers(): Promise<boolean> {
-  const probe = createClient({ url: redisURL, socket: { connectTimeout: 3000, reconnectStrategy: false } });
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    console.warn("Skipping the refresh lease tests on Redis: no Redis answered.");
-    return false;
-  } finally {
-    await probe.quit().catch(() => {});
-  }
-}
-
 const postgres = await postgresAnswers(testDatabaseURL(), "the refresh lease tests across instances");
-const redis = await redisAnswers();
+const redis = await redisAnswers("the refresh lease across processes on Redis");
 
 /** A child process running one instance, with a promise per command. */
 interface Instance {

@@ -14,24 +14,9 @@ import type { InternalOptions } from "../src/internal-types.js";
 import { redisRateLimitStore } from "../src/rate-limit/redis.js";
 import { memoryRateLimitStore } from "../src/rate-limit/store.js";
 import { type LeaseStore, refreshLeaseStore, underRefreshLease } from "../src/session/refresh-lease.js";
+import { redisAnswers, redisURL } from "./helpers/redis.js";
 
-const redisURL = process.env.AUTHLIB_TEST_REDIS_URL || "redis://127.0.0.1:6379";
-
-async function redisAnswers(): Promise<boolean> {
-  const probe = createClient({ url: redisURL, socket: { connectTimeout: 3000, reconnectStrategy: false } });
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    console.warn("Skipping the refresh lease rules: no Redis answered.");
-    return false;
-  } finally {
-    await probe.quit().catch(() => {});
-  }
-}
-
-const available = await redisAnswers();
+const available = await redisAnswers("the refresh lease rules on Redis");
 const prefix = `authlib-refresh-lease-rules-${randomUUID()}:`;
 
 function logger() {

@@ -10,6 +10,7 @@ import { createClient, type RedisClientType } from "redis";
 import { dropBranch, postgresAnswers, randomBranch, testDatabaseURL } from "../../../hosted-db-adapter/test/helpers.js";
 import { redisRateLimitStore } from "../../src/rate-limit/redis.js";
 import { memoryRateLimitStore, type RateLimitStore } from "../../src/rate-limit/store.js";
+import { redisAnswers, redisURL } from "./redis.js";
 
 /** One kind of store: `open()` makes one instance's store (its own connection); `close()` ends them all. */
 export interface StoreKind {
@@ -17,23 +18,6 @@ export interface StoreKind {
   available: boolean;
   open(): Promise<RateLimitStore>;
   close(): Promise<void>;
-}
-
-const redisURL = () => process.env.AUTHLIB_TEST_REDIS_URL || "redis://127.0.0.1:6379";
-
-async function redisAnswers(): Promise<boolean> {
-  const probe = createClient({ url: redisURL(), socket: { connectTimeout: 3000, reconnectStrategy: false } });
-  probe.on("error", () => {});
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    console.warn(`Skipping the Redis store tests: no Redis answered at ${new URL(redisURL()).host}.`);
-    return false;
-  } finally {
-    if (probe.isOpen) probe.destroy();
-  }
 }
 
 function memoryKind(): StoreKind {
@@ -47,7 +31,7 @@ function redisKind(available: boolean): StoreKind {
     name: "Redis",
     available,
     async open() {
-      const client: RedisClientType = createClient({ url: redisURL() });
+      const client: RedisClientType = createClient({ url: redisURL });
       client.on("error", () => {});
       await client.connect();
       clients.push(client);
@@ -85,7 +69,7 @@ function postgresKind(available: boolean): StoreKind {
 export async function storeKinds(): Promise<StoreKind[]> {
   return [
     memoryKind(),
-    redisKind(await redisAnswers()),
+    redisKind(await redisAnswers("the Redis store tests")),
     postgresKind(await postgresAnswers(testDatabaseURL(), "the PostgreSQL rate-limit store tests")),
   ];
 }
