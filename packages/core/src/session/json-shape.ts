@@ -94,6 +94,25 @@ export function sameJson(a: unknown, b: unknown, maxNodes = MAX_NODES): boolean 
   return true;
 }
 
+/** What {@link flatCopy} answers for a container that holds a container (the walk copies it). */
+const NOT_FLAT = Symbol("not flat");
+
+/**
+ * {@link copyJson} of a container none of whose values is a container (most session tokens: claims of
+ * strings and numbers), in one pass without the walk's bookkeeping; `NOT_FLAT` when a value is one.
+ */
+function flatCopy(value: Record<string, unknown> | unknown[], maxNodes: number): unknown {
+  const keys = Object.keys(value);
+  if (keys.length > maxNodes) return undefined;
+  const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
+  for (const key of keys) {
+    const child = (value as Record<string, unknown>)[key];
+    if (isContainer(child)) return NOT_FLAT;
+    (copy as Record<string, unknown>)[key] = child;
+  }
+  return copy;
+}
+
 /**
  * A deep copy of JSON-like `value` (plain objects, arrays, primitives; anything else is kept by
  * reference), or `undefined` when it has more than `maxNodes` nodes or a cycle. Used to remember
@@ -101,6 +120,8 @@ export function sameJson(a: unknown, b: unknown, maxNodes = MAX_NODES): boolean 
  */
 export function copyJson(value: unknown, maxNodes = MAX_NODES): unknown {
   if (!isContainer(value)) return value;
+  const flat = flatCopy(value, maxNodes);
+  if (flat !== NOT_FLAT) return flat;
   const root: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
   const stack: Array<{ from: Record<string, unknown> | unknown[]; to: Record<string, unknown> | unknown[]; path: Set<object> }> = [
     // Stryker disable next-line ArrayDeclaration: equivalent, without the root in its first path a cycle through the root is found one level later, and the answer is still undefined
