@@ -7,7 +7,7 @@
 import type { AdapterCapabilities } from "./adapter-capability-types.js";
 import type { Adapter, AdapterUser } from "./adapters.js";
 import type { Account, Profile, Session, Theme, User } from "./base-types.js";
-import type { JWTOptions } from "./jwt-types.js";
+import type { JWT, JWTOptions } from "./jwt-types.js";
 import type { ProviderConfig } from "./provider-types.js";
 import type { RateLimitConfig, ResolvedRateLimits } from "./rate-limit-types.js";
 import type {
@@ -32,10 +32,24 @@ export interface UsedChallenges {
   claim(key: string, expiresAt: number, now?: number): ClaimResult;
 }
 
+/** Decoded session tokens of one secret set (`session/token-cache.ts`). */
+export interface DecodedTokenCache {
+  /** How many tokens it holds. */
+  readonly size: number;
+  /** Empties it when `secrets` is not the set its entries were decoded under. */
+  useSecrets(secrets: readonly string[]): void;
+  /** The stored payload of `token` read under `salt`, if held and not expired at `now` (ms). Not a copy: never hand it out. */
+  get(salt: string, token: string, now: number): JWT | undefined;
+  /** Remembers `payload` (already a private copy) as the decoding of `token` under `salt`. */
+  set(salt: string, token: string, payload: JWT): void;
+}
+
 /** What an instance keeps for the features whose code loads on first use (see `ConfigOptions.instanceState`). */
 export interface InstanceState {
   /** The passkey answers verified without adapter token methods. */
   usedChallenges?: UsedChallenges;
+  /** Session tokens the built-in `decode` decoded, made by the first session check. */
+  tokenCache?: DecodedTokenCache;
 }
 
 /** The routes authlib answers under its base path. */

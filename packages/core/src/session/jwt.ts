@@ -14,7 +14,7 @@ import { decode as builtInDecode, type JWT } from "../jwt.js";
 import type { Session } from "../types.js";
 import { copyJson, sameJson } from "./json-shape.js";
 import { attachOAuthTokens, OAUTH_CLAIM, refreshIfDue } from "./refresh.js";
-import { decodeCached } from "./token-cache.js";
+import { decodeCached, tokenCacheOf } from "./token-cache.js";
 
 function nowInSeconds(): number {
   return Math.floor(Date.now() / 1000);
@@ -51,7 +51,8 @@ async function readToken(
   if (!token) return null;
   const { secret, decode } = options.jwt;
   try {
-    if (decode === builtInDecode) return await decodeCached(secret, name, token, () => decode({ token, secret, salt: name }));
+    if (decode === builtInDecode)
+      return await decodeCached(tokenCacheOf(options), secret, name, token, () => decode({ token, secret, salt: name }));
     const payload = (await decode({ token, secret, salt: name })) ?? null;
     return payload && { payload, pristine: copyJson(payload) };
   } catch (error) {

@@ -18,6 +18,7 @@
  *
  * @module session/token-cache
  */
+import type { DecodedTokenCache, InternalOptions } from "../internal-types.js";
 import type { JWT } from "../jwt.js";
 import { copyJson } from "./json-shape.js";
 
@@ -40,8 +41,8 @@ interface Entry {
   expiresAt: number;
 }
 
-/** Decoded tokens of one secret set. */
-class TokenCache {
+/** Decoded tokens of one secret set: one per instance (`options.instanceState.tokenCache`). */
+export class TokenCache implements DecodedTokenCache {
   private readonly entries = new Map<string, Entry>();
   /** A copy of the secret set the entries were decoded under. */
   private secrets: string[];
@@ -92,33 +93,26 @@ function bucketOf(token: string): string {
   return token.length > BUCKET_CHARS ? token.slice(-BUCKET_CHARS) : token;
 }
 
-const caches = new WeakMap<readonly string[], TokenCache>();
-
-/** The cache of the secret set `secrets` (the configuration's array, resolved once per configuration). */
-export function tokenCacheFor(secrets: readonly string[]): TokenCache {
-  let cache = caches.get(secrets);
-  if (!cache) {
-    cache = new TokenCache(secrets);
-    caches.set(secrets, cache);
-  } else {
-    // Compared element by element: the array may have been changed in place since.
-    cache.useSecrets(secrets);
-  }
-  return cache;
+/** The token cache of the instance whose request this is, made by its first session check. */
+export function tokenCacheOf(options: Pick<InternalOptions, "instanceState" | "jwt">): DecodedTokenCache {
+  options.instanceState.tokenCache ??= new TokenCache(options.jwt.secret);
+  return options.instanceState.tokenCache;
 }
 
 /**
- * Decodes `token` with `decode`, through the cache of `secrets`. Returns the payload to work on (the
+ * Decodes `token` with `decode`, through `cache` (emptied first when `secrets` changed). Returns the payload to work on (the
  * caller's to change) and `pristine`, an untouched copy of it for change detection (`undefined` when
  * the payload cannot be copied: too large or cyclic; such a payload is not cached).
  */
 export async function decodeCached(
+  cache: DecodedTokenCache,
   secrets: readonly string[],
   salt: string,
   token: string,
   decode: () => JWT | null | PromiseLike<JWT | null>,
 ): Promise<{ payload: JWT; pristine: unknown } | null> {
-  const cache = tokenCacheFor(secrets);
+  // Compared element by element: the secret set may have been changed in place since the cache was filled.
+  cache.useSecrets(secrets);
   const cached = cache.get(salt, token, Date.now());
   if (cached) return { payload: copyJson(cached) as JWT, pristine: cached };
   const payload = await decode();

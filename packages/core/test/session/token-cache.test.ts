@@ -8,13 +8,24 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { decode, encode, type JWT } from "../../src/jwt.js";
 import Credentials from "../../src/providers/credentials.js";
-import { decodeCached, TOKEN_CACHE_MAX_ENTRIES, tokenCacheFor } from "../../src/session/token-cache.js";
+import { decodeCached, TOKEN_CACHE_MAX_ENTRIES, TokenCache } from "../../src/session/token-cache.js";
 import type { AuthConfig } from "../../src/types.js";
 import { authClient } from "../helpers/auth-client.js";
 
 const secret = "token-cache-test-secret-0123456789abcdef";
 const otherSecret = "token-cache-other-secret-fedcba9876543210";
 const COOKIE = "authlib.session-token";
+
+/** One cache per secret set, as one instance keeps one (its own, in `options.instanceState`). */
+const caches = new WeakMap<readonly string[], TokenCache>();
+function cacheFor(secrets: readonly string[]): TokenCache {
+  let cache = caches.get(secrets);
+  if (!cache) {
+    cache = new TokenCache(secrets);
+    caches.set(secrets, cache);
+  }
+  return cache;
+}
 
 function setup(overrides: Partial<AuthConfig> = {}) {
   const calls = { jwt: 0, session: 0 };
@@ -130,7 +141,7 @@ describe("the decoded-token cache of JWT sessions", () => {
     const token = await encode({ token: { sub: "u1", name: "ada" }, secret, salt: COOKIE });
     let decodes = 0;
     const read = () =>
-      decodeCached(secrets, COOKIE, token, () => {
+      decodeCached(cacheFor(secrets), secrets, COOKIE, token, () => {
         decodes++;
         return decode({ token, secret: secrets, salt: COOKIE });
       });
@@ -167,11 +178,13 @@ describe("the decoded-token cache of JWT sessions", () => {
     const secrets = [secret];
     const token = await encode({ token: { sub: "u1" }, secret, salt: COOKIE });
     const decodeUnder = (salt: string) => () => decode({ token, secret, salt });
-    expect((await decodeCached(secrets, COOKIE, token, decodeUnder(COOKIE)))?.payload.sub).toBe("u1");
+    expect((await decodeCached(cacheFor(secrets), secrets, COOKIE, token, decodeUnder(COOKIE)))?.payload.sub).toBe("u1");
     // The same string under the __Secure- name: its key is another, so it is refused, not served from the cache.
-    await expect(decodeCached(secrets, `__Secure-${COOKIE}`, token, decodeUnder(`__Secure-${COOKIE}`))).rejects.toThrow();
+    await expect(
+      decodeCached(cacheFor(secrets), secrets, `__Secure-${COOKIE}`, token, decodeUnder(`__Secure-${COOKIE}`)),
+    ).rejects.toThrow();
     // And the entry under the first name is still served without decoding.
-    const cached = await decodeCached(secrets, COOKIE, token, () => {
+    const cached = await decodeCached(cacheFor(secrets), secrets, COOKIE, token, () => {
       throw new Error("decoded again");
     });
     expect(cached?.payload.sub).toBe("u1");
@@ -180,19 +193,19 @@ describe("the decoded-token cache of JWT sessions", () => {
   it("a forged token ending like a cached one (its tag copied) is decoded and refused; the genuine one stays cached", async () => {
     const secrets = [secret];
     const token = await encode({ token: { sub: "u1" }, secret, salt: COOKIE });
-    await decodeCached(secrets, COOKIE, token, () => decode({ token, secret, salt: COOKIE }));
+    await decodeCached(cacheFor(secrets), secrets, COOKIE, token, () => decode({ token, secret, salt: COOKIE }));
     const parts = token.split(".");
     const otherCiphertext = (await encode({ token: { sub: "admin" }, secret, salt: COOKIE })).split(".")[3] as string;
     const forged = [parts[0], parts[1], parts[2], otherCiphertext, parts[4]].join(".");
     expect(forged.slice(-40)).toBe(token.slice(-40));
     let decodes = 0;
-    const refused = decodeCached(secrets, COOKIE, forged, () => {
+    const refused = decodeCached(cacheFor(secrets), secrets, COOKIE, forged, () => {
       decodes++;
       return decode({ token: forged, secret, salt: COOKIE });
     });
     await expect(refused).rejects.toThrow();
     expect(decodes).toBe(1);
-    const cached = await decodeCached(secrets, COOKIE, token, () => {
+    const cached = await decodeCached(cacheFor(secrets), secrets, COOKIE, token, () => {
       throw new Error("decoded again");
     });
     expect(cached?.payload.sub).toBe("u1");
@@ -200,22 +213,25 @@ describe("the decoded-token cache of JWT sessions", () => {
 
   it("is bounded and only remembers successful decodes", async () => {
     const secrets = [secret];
-    const cache = tokenCacheFor(secrets);
+    const cache = cacheFor(secrets);
     for (let i = 0; i < TOKEN_CACHE_MAX_ENTRIES + 50; i++) {
-      await decodeCached(secrets, COOKIE, `token-${i}`, () => ({ sub: String(i), exp: Math.floor(Date.now() / 1000) + 60 }));
+      await decodeCached(cacheFor(secrets), secrets, COOKIE, `token-${i}`, () => ({
+        sub: String(i),
+        exp: Math.floor(Date.now() / 1000) + 60,
+      }));
     }
     expect(cache.size).toBe(TOKEN_CACHE_MAX_ENTRIES);
     await expect(
-      decodeCached(secrets, COOKIE, "bad", () => {
+      decodeCached(cacheFor(secrets), secrets, COOKIE, "bad", () => {
         throw new Error("refused");
       }),
     ).rejects.toThrow("refused");
     let decodes = 0;
-    await decodeCached(secrets, COOKIE, "none", () => {
+    await decodeCached(cacheFor(secrets), secrets, COOKIE, "none", () => {
       decodes++;
       return null;
     });
-    await decodeCached(secrets, COOKIE, "none", () => {
+    await decodeCached(cacheFor(secrets), secrets, COOKIE, "none", () => {
       decodes++;
       return null;
     });
@@ -246,55 +262,55 @@ describe("the decoded-token cache, driven directly", () => {
   it("a token decoded once is served from the cache as a fresh copy; the pristine copy is untouched", async () => {
     const secrets = ["s-1"];
     const { calls, decode: d } = decoder({ sub: "u", nested: { a: 1 }, exp: seconds() + 60 });
-    const first = await decodeCached(secrets, salt, "tok", d);
+    const first = await decodeCached(cacheFor(secrets), secrets, salt, "tok", d);
     (first?.payload.nested as { a: number }).a = 2;
-    const second = await decodeCached(secrets, salt, "tok", d);
+    const second = await decodeCached(cacheFor(secrets), secrets, salt, "tok", d);
     expect(calls.n).toBe(1);
     expect(second?.payload).toEqual({ sub: "u", nested: { a: 1 }, exp: seconds() + 60 });
     expect(second?.pristine).toEqual(second?.payload);
     expect(second?.payload).not.toBe(second?.pristine);
     (second?.payload.nested as { a: number }).a = 3;
-    expect(((await decodeCached(secrets, salt, "tok", d))?.payload.nested as { a: number } | undefined)?.a).toBe(1);
+    expect(((await decodeCached(cacheFor(secrets), secrets, salt, "tok", d))?.payload.nested as { a: number } | undefined)?.a).toBe(1);
   });
 
   it("the key is salt and token: another salt or another token is decoded again", async () => {
     const secrets = ["s-2"];
     const { calls, decode: d } = decoder({ sub: "u" });
-    await decodeCached(secrets, salt, "tok", d);
-    await decodeCached(secrets, "other-salt", "tok", d);
-    await decodeCached(secrets, salt, "tok2", d);
-    await decodeCached(secrets, `${salt}\u0000tok`, "", d);
+    await decodeCached(cacheFor(secrets), secrets, salt, "tok", d);
+    await decodeCached(cacheFor(secrets), secrets, "other-salt", "tok", d);
+    await decodeCached(cacheFor(secrets), secrets, salt, "tok2", d);
+    await decodeCached(cacheFor(secrets), secrets, `${salt}\u0000tok`, "", d);
     expect(calls.n).toBe(4);
   });
 
   it("an entry is served only before its exp; a token without exp stays", async () => {
     const secrets = ["s-3"];
     const expiring = decoder({ sub: "u", exp: seconds() + 10 });
-    await decodeCached(secrets, salt, "exp", expiring.decode);
+    await decodeCached(cacheFor(secrets), secrets, salt, "exp", expiring.decode);
     advance(9);
-    await decodeCached(secrets, salt, "exp", expiring.decode);
+    await decodeCached(cacheFor(secrets), secrets, salt, "exp", expiring.decode);
     expect(expiring.calls.n).toBe(1);
     advance(1);
-    await decodeCached(secrets, salt, "exp", expiring.decode);
+    await decodeCached(cacheFor(secrets), secrets, salt, "exp", expiring.decode);
     expect(expiring.calls.n).toBe(2);
     const forever = decoder({ sub: "u" });
-    await decodeCached(secrets, salt, "forever", forever.decode);
+    await decodeCached(cacheFor(secrets), secrets, salt, "forever", forever.decode);
     advance(10 * 365 * DAY);
-    await decodeCached(secrets, salt, "forever", forever.decode);
+    await decodeCached(cacheFor(secrets), secrets, salt, "forever", forever.decode);
     expect(forever.calls.n).toBe(1);
   });
 
   it("failures and non-object payloads are never cached", async () => {
     const secrets = ["s-4"];
     const none = decoder(null);
-    expect(await decodeCached(secrets, salt, "n", none.decode)).toBeNull();
-    expect(await decodeCached(secrets, salt, "n", none.decode)).toBeNull();
+    expect(await decodeCached(cacheFor(secrets), secrets, salt, "n", none.decode)).toBeNull();
+    expect(await decodeCached(cacheFor(secrets), secrets, salt, "n", none.decode)).toBeNull();
     expect(none.calls.n).toBe(2);
     const odd = decoder("text" as unknown as JWT);
-    expect(await decodeCached(secrets, salt, "t", odd.decode)).toEqual({ payload: "text", pristine: "text" });
-    await decodeCached(secrets, salt, "t", odd.decode);
+    expect(await decodeCached(cacheFor(secrets), secrets, salt, "t", odd.decode)).toEqual({ payload: "text", pristine: "text" });
+    await decodeCached(cacheFor(secrets), secrets, salt, "t", odd.decode);
     expect(odd.calls.n).toBe(2);
-    expect(tokenCacheFor(secrets).size).toBe(0);
+    expect(cacheFor(secrets).size).toBe(0);
   });
 
   it("a payload that cannot be copied (a cycle) is handed out without a pristine copy and not cached", async () => {
@@ -302,10 +318,10 @@ describe("the decoded-token cache, driven directly", () => {
     const cyclic: JWT = { sub: "u" };
     cyclic.self = cyclic;
     const { calls, decode: d } = decoder(cyclic);
-    const read = await decodeCached(secrets, salt, "c", d);
+    const read = await decodeCached(cacheFor(secrets), secrets, salt, "c", d);
     expect(read?.payload).toBe(cyclic);
     expect(read?.pristine).toBeUndefined();
-    await decodeCached(secrets, salt, "c", d);
+    await decodeCached(cacheFor(secrets), secrets, salt, "c", d);
     expect(calls.n).toBe(2);
   });
 
@@ -313,32 +329,32 @@ describe("the decoded-token cache, driven directly", () => {
     const secrets = ["s-6"];
     const { calls, decode: d } = decoder({ sub: "u" });
     const long = "x".repeat(8 * 1024 + 1);
-    await decodeCached(secrets, salt, long, d);
-    await decodeCached(secrets, salt, long, d);
+    await decodeCached(cacheFor(secrets), secrets, salt, long, d);
+    await decodeCached(cacheFor(secrets), secrets, salt, long, d);
     expect(calls.n).toBe(2);
     const limit = "y".repeat(8 * 1024);
-    await decodeCached(secrets, salt, limit, d);
-    await decodeCached(secrets, salt, limit, d);
+    await decodeCached(cacheFor(secrets), secrets, salt, limit, d);
+    await decodeCached(cacheFor(secrets), secrets, salt, limit, d);
     expect(calls.n).toBe(3);
   });
 
   it("keeps at most TOKEN_CACHE_MAX_ENTRIES, dropping the least recently used", async () => {
     const secrets = ["s-7"];
     const { calls, decode: d } = decoder({ sub: "u" });
-    for (let i = 0; i < TOKEN_CACHE_MAX_ENTRIES; i++) await decodeCached(secrets, salt, `t${i}`, d);
-    expect(tokenCacheFor(secrets).size).toBe(TOKEN_CACHE_MAX_ENTRIES);
-    await decodeCached(secrets, salt, "t0", d); // t0 is now the most recent, t1 the least
-    await decodeCached(secrets, salt, "t0", d);
+    for (let i = 0; i < TOKEN_CACHE_MAX_ENTRIES; i++) await decodeCached(cacheFor(secrets), secrets, salt, `t${i}`, d);
+    expect(cacheFor(secrets).size).toBe(TOKEN_CACHE_MAX_ENTRIES);
+    await decodeCached(cacheFor(secrets), secrets, salt, "t0", d); // t0 is now the most recent, t1 the least
+    await decodeCached(cacheFor(secrets), secrets, salt, "t0", d);
     const before = calls.n;
-    await decodeCached(secrets, salt, "extra", d);
-    expect(tokenCacheFor(secrets).size).toBe(TOKEN_CACHE_MAX_ENTRIES);
-    await decodeCached(secrets, salt, "t0", d);
+    await decodeCached(cacheFor(secrets), secrets, salt, "extra", d);
+    expect(cacheFor(secrets).size).toBe(TOKEN_CACHE_MAX_ENTRIES);
+    await decodeCached(cacheFor(secrets), secrets, salt, "t0", d);
     expect(calls.n).toBe(before + 1);
-    await decodeCached(secrets, salt, "t1", d);
+    await decodeCached(cacheFor(secrets), secrets, salt, "t1", d);
     expect(calls.n).toBe(before + 2);
     // Re-storing a key that is present does not evict another entry.
     const again = decoder({ sub: "v" });
-    const cache = tokenCacheFor(secrets);
+    const cache = cacheFor(secrets);
     cache.set(salt, "t2", { sub: "v" });
     expect(cache.size).toBe(TOKEN_CACHE_MAX_ENTRIES);
     expect(again.calls.n).toBe(0);
@@ -347,24 +363,24 @@ describe("the decoded-token cache, driven directly", () => {
   it("the cache of a secret array is emptied when its secrets change, and kept while they do not", async () => {
     const secrets = ["s-8a", "s-8b"];
     const { calls, decode: d } = decoder({ sub: "u" });
-    await decodeCached(secrets, salt, "tok", d);
-    await decodeCached(secrets, salt, "tok", d);
+    await decodeCached(cacheFor(secrets), secrets, salt, "tok", d);
+    await decodeCached(cacheFor(secrets), secrets, salt, "tok", d);
     expect(calls.n).toBe(1);
     secrets[1] = "s-8c";
-    await decodeCached(secrets, salt, "tok", d);
+    await decodeCached(cacheFor(secrets), secrets, salt, "tok", d);
     expect(calls.n).toBe(2);
-    await decodeCached(secrets, salt, "tok", d);
+    await decodeCached(cacheFor(secrets), secrets, salt, "tok", d);
     expect(calls.n).toBe(2);
-    expect(tokenCacheFor(["s-8a", "s-8c"]).size).toBe(0);
+    expect(cacheFor(["s-8a", "s-8c"]).size).toBe(0);
   });
 
   it("secrets that join to the same text are still another secret set", async () => {
     const secrets = ["s-9a", "b"];
     const { calls, decode: d } = decoder({ sub: "u" });
-    await decodeCached(secrets, salt, "tok", d);
+    await decodeCached(cacheFor(secrets), secrets, salt, "tok", d);
     secrets[0] = "s-9";
     secrets[1] = "ab";
-    await decodeCached(secrets, salt, "tok", d);
+    await decodeCached(cacheFor(secrets), secrets, salt, "tok", d);
     expect(calls.n).toBe(2);
   });
 });
