@@ -16,9 +16,9 @@
 export type * from "./adapters.js";
 export type { AuthApi, RedirectResult, RequestLike, SessionResult, SignInInput, SignOutInput } from "./api.js";
 export { Auth, getSession } from "./auth.js";
-export type { EmailRateLimit } from "./email/rate-limit.js";
-export type { EnvSource, EnvWarnings } from "./env.js";
-export { setEnvDefaults } from "./env.js";
+export type { EnvWarnings } from "./env/defaults.js";
+export { setEnvDefaults } from "./env/defaults.js";
+export type { EnvSource } from "./env/read.js";
 export * from "./errors.js";
 export type { Cookie } from "./http/cookies.js";
 export type { AuthInstance } from "./instance.js";
@@ -27,14 +27,15 @@ export type { DefaultJWT, GetTokenParams, JWT, JWTDecodeParams, JWTEncodeParams,
 export { decode, encode, getToken } from "./jwt.js";
 export type { AuthRequestOptions } from "./pipeline.js";
 export type * from "./providers/types.js";
+export type { MemoryRateLimitStoreOptions, RateLimitStore, RateLimitWindow } from "./rate-limit/store.js";
+export { memoryRateLimitStore } from "./rate-limit/store.js";
 export type {
   ClientAddressFunction,
   ClientRequestLimit,
   CredentialsRateLimit,
+  EmailRateLimit,
   EmailRateLimits,
   RateLimitConfig,
-} from "./rate-limit/config.js";
-export type { MemoryRateLimitStoreOptions, RateLimitStore, RateLimitWindow } from "./rate-limit/store.js";
-export { memoryRateLimitStore } from "./rate-limit/store.js";
+} from "./rate-limit-types.js";
 export { skipCSRFCheck } from "./symbols.js";
 export type * from "./types.js";

@@ -13,7 +13,7 @@ import { type AuthInstance, resolvedConfigOf } from "./instance.js";
 import { type AuthRequestOptions, answer, errorRedirect as redirectAfter } from "./pipeline.js";
 import type { AuthConfig } from "./types.js";
 
-export { setEnvDefaults } from "./env.js";
+export { setEnvDefaults } from "./env/defaults.js";
 export type { Cookie } from "./http/cookies.js";
 export type { AuthAnswer } from "./http/response.js";
 export type { AuthRequestOptions } from "./pipeline.js";

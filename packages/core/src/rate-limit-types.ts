@@ -1,7 +1,7 @@
 /**
  * The shapes of the rate limits: the `rateLimit` configuration, the store contract, and the settings
  * resolved from them. Declared apart from the limiter (and out of `rate-limit/`, so the types below it need
- * not reach up into that folder); `rate-limit/config.ts`, `rate-limit/store.ts`, `rate-limit/email.ts` and `email/rate-limit.ts`
+ * not reach up into that folder); `rate-limit/config.ts`, `rate-limit/store.ts` and `rate-limit/email.ts`
  * re-export them where they were.
  *
  * @module rate-limit-types

@@ -15,7 +15,7 @@
  */
 import { type StartupCheck, startupCheck } from "./assert.js";
 import { normaliseBasePath, resolveCallbacks, resolveSessionOptions, wrapAdapter, wrapEvents } from "./config.js";
-import { processEnv, readEnv } from "./env.js";
+import { processEnv, readEnv } from "./env/read.js";
 import { AuthError } from "./errors.js";
 import { resolveCookies } from "./http/cookies.js";
 import { compileOriginPolicy, type OriginPolicy, shouldWarnUnrestrictedTrustHost } from "./http/origin.js";

@@ -6,7 +6,7 @@
  * sign-in page with `EmailSignInError`, like an SMTP failure.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setEnvDefaults } from "../src/env.js";
+import { setEnvDefaults } from "../src/env/defaults.js";
 import Mailgun, { MAILGUN_BASE_URLS } from "../src/providers/mailgun.js";
 import Postmark from "../src/providers/postmark.js";
 import Resend from "../src/providers/resend.js";

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { Auth } from "../src/auth.js";
-import { readEnv, setEnvDefaults } from "../src/env.js";
+import { setEnvDefaults } from "../src/env/defaults.js";
+import { readEnv } from "../src/env/read.js";
 import { encode } from "../src/jwt.js";
 import type { ProviderConfig } from "../src/providers/types.js";
 import type { AuthConfig } from "../src/types.js";

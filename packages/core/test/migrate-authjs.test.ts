@@ -17,7 +17,7 @@ import { HostedDbAdapter, HostedDbClient, importFromAuthjs } from "@authlib/host
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Auth } from "../src/auth.js";
-import { setEnvDefaults } from "../src/env.js";
+import { setEnvDefaults } from "../src/env/defaults.js";
 import type { AuthConfig } from "../src/types.js";
 import { CookieJar } from "./helpers/auth-client.js";
 import { opProvider, startTestOP, type TestOP } from "./helpers/oidc-provider.js";

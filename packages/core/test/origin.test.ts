@@ -9,7 +9,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { Auth } from "../src/auth.js";
-import { setEnvDefaults } from "../src/env.js";
+import { setEnvDefaults } from "../src/env/defaults.js";
 import { type AuthError, InvalidOriginConfig } from "../src/errors.js";
 import { canonicalOrigin, compileHostPattern, isAllowedOrigin, isTrustedHost } from "../src/http/origin.js";
 import { decode, getToken } from "../src/jwt.js";

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MIN_SECRET_BYTES, secretByteLength } from "../src/assert.js";
 import { Auth } from "../src/auth.js";
-import { setEnvDefaults } from "../src/env.js";
+import { setEnvDefaults } from "../src/env/defaults.js";
 import GitHub from "../src/providers/github.js";
 import type { OIDCConfig } from "../src/providers/types.js";
 import type { AuthConfig } from "../src/types.js";

@@ -9,7 +9,7 @@
  * @module rate-limit/limiter
  */
 import { hmacHex } from "../crypto/digest.js";
-import { processEnv, readEnv } from "../env.js";
+import { processEnv, readEnv } from "../env/read.js";
 import { RateLimited } from "../errors.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import { clientBucket, defaultClientAddress } from "./client-address.js";

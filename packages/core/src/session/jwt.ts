@@ -21,9 +21,11 @@ function nowInSeconds(): number {
 }
 
 /**
- * The name the session is read from: the configured one, or, when the request has no cookie of that name,
- * a legacy one (the `__Secure-` name sessions had on https before `__Host-`; Auth.js's name with
- * `acceptAuthjsSessions`). The salt is the name the token was issued under, as Auth.js derives it.
+ * The name the session is read from: the configured one, or, only while the app migrates
+ * (`acceptAuthjsSessions`) and the request carries no `__Host-` cookie of authlib's, a legacy one (the
+ * `__Secure-` name sessions had on https before `__Host-`, or Auth.js's) when the request has no cookie
+ * of the configured name (`http/cookies.ts`). The salt is the name the token was issued under, as
+ * Auth.js derives it.
  */
 function sessionCookieName(options: InternalOptions, request: RequestInternal): string {
   return incomingSessionCookieName(options.cookies, request.cookies, options.config.acceptAuthjsSessions === true);

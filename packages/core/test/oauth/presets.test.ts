@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { assertConfig } from "../../src/assert.js";
-import { setEnvDefaults } from "../../src/env.js";
+import { setEnvDefaults } from "../../src/env/defaults.js";
 import { InvalidEndpoints } from "../../src/errors.js";
 import { conformTokenResponse } from "../../src/oauth/conform.js";
 import { startAuthorization } from "../../src/oauth/index.js";

@@ -6,7 +6,7 @@
  */
 import { customFetch } from "oauth4webapi";
 import { describe, expect, it } from "vitest";
-import { setEnvDefaults } from "../../src/env.js";
+import { setEnvDefaults } from "../../src/env/defaults.js";
 import { conformAuthorizationUrl, conformTokenRequestOptions, conformTokenResponse } from "../../src/oauth/conform.js";
 import { requestOptions } from "../../src/oauth/http.js";
 import Nextcloud from "../../src/providers/nextcloud.js";
