@@ -9,7 +9,7 @@
  * @module auth
  */
 import type { Cookie } from "./http/cookies.js";
-import { type AuthInstance, instanceOf } from "./instance.js";
+import { type AuthInstance, instanceOver } from "./instance.js";
 import type { AuthRequestOptions } from "./pipeline.js";
 import { resolveConfig } from "./resolve.js";
 import type { AuthConfig, Session } from "./types.js";
@@ -38,7 +38,7 @@ export function instanceFor(config: AuthConfig): AuthInstance {
   const cached = instances.get(config);
   const now = fieldsOf(config);
   if (cached && unchanged(cached, now)) return cached.instance;
-  const instance = instanceOf(resolveConfig(config));
+  const instance = instanceOver(resolveConfig(config));
   instances.set(config, { instance, ...now });
   return instance;
 }

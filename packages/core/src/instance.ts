@@ -41,14 +41,14 @@ const resolvedOf = new WeakMap<AuthInstance, ResolvedAuth>();
 export function createAuth(config: AuthConfig): AuthInstance {
   const resolved = resolveConfig(config);
   if (resolved.error) throw resolved.error;
-  return instanceOf(resolved);
+  return instanceOver(resolved);
 }
 
 /**
  * The instance of a resolved configuration, even one with an error (for `Auth()`, which answers that
  * error per request). Its `api` then throws the configuration's error on every call.
  */
-export function instanceOf(resolved: ResolvedAuth): AuthInstance {
+export function instanceOver(resolved: ResolvedAuth): AuthInstance {
   const api = resolved.error || !resolved.options ? refusingApi(resolved) : createApi(resolved as Parameters<typeof createApi>[0]);
   const instance: AuthInstance = {
     basePath: resolved.basePath,
