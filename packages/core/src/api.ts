@@ -136,21 +136,12 @@ interface Operation {
 
 /** The parsed request of an operation: as if its form had been posted to its route, marked in process. */
 function inProcessRequest(resolved: UsableAuth, like: RequestLike, operation: Operation): RequestInternal {
-  let headers: Headers;
-  try {
-    headers = new Headers(like.headers);
-  } catch (error) {
-    throw new UnknownAction("The request's headers are not valid.", { cause: error as Error });
-  }
-  // The operation's request has no body of its own: the incoming one's framing does not apply to it.
-  headers.delete("content-length");
-  headers.delete("transfer-encoding");
+  const headers = operationHeaders(like);
   const base = urlOf(resolved, like, headers);
   const path = `${resolved.basePath}/${operation.action}${operation.providerId ? `/${encodeURIComponent(operation.providerId)}` : ""}`;
   const url = new URL(path, base);
   for (const [key, value] of Object.entries(operation.query ?? {})) url.searchParams.set(key, value);
-  return {
-    request: new Request(url, { method: operation.method, headers }),
+  const parsed: Omit<RequestInternal, "request"> = {
     url,
     method: operation.method,
     action: operation.action,
@@ -162,6 +153,34 @@ function inProcessRequest(resolved: UsableAuth, like: RequestLike, operation: Op
     connectionAddress: like instanceof Request ? undefined : like.clientAddress,
     inProcess: true,
   };
+  // The `Request` handed on (to `authorize`, to `sendVerificationRequest`) is made only when one asks:
+  // a session read never does, and a `Request` costs more than the rest of the read.
+  let made: Request | undefined;
+  return Object.defineProperty(parsed, "request", {
+    enumerable: true,
+    get: () => {
+      made ??= new Request(url, { method: operation.method, headers });
+      return made;
+    },
+  }) as RequestInternal;
+}
+
+/**
+ * The headers of the operation's request: the incoming ones, without their body framing (the operation's
+ * request has no body of its own). A `Request`'s own headers are used as they are when there is nothing to
+ * take out (a session read), since nothing here changes them.
+ */
+function operationHeaders(like: RequestLike): Headers {
+  if (like instanceof Request && !like.headers.has("content-length") && !like.headers.has("transfer-encoding")) return like.headers;
+  let headers: Headers;
+  try {
+    headers = new Headers(like.headers);
+  } catch (error) {
+    throw new UnknownAction("The request's headers are not valid.", { cause: error as Error });
+  }
+  headers.delete("content-length");
+  headers.delete("transfer-encoding");
+  return headers;
 }
 
 /** The URL the request came to: its own, else the configuration's, else its `Host` header's (http). */
