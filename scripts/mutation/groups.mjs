@@ -160,11 +160,23 @@ export const mutationGroups = [
   },
   {
     name: "webauthn",
-    mutate: [src("actions/webauthn.ts")],
+    mutate: [
+      src("actions/webauthn.ts"),
+      src("webauthn/challenge.ts"),
+      src("webauthn/challenge-store.ts"),
+      src("webauthn/used-challenges.ts"),
+    ],
     // The soft authenticator (webauthn/soft-authenticator.ts), never Chromium, and the in-memory adapter: no
     // PGlite start-up per mutant (passkey-negative and passkey-callback pay ~25 s for it under load, which
-    // made most mutants end in Timeout instead of a fast failure).
-    tests: [test("webauthn/passkey-routes.test.ts")],
+    // made most mutants end in Timeout instead of a fast failure). The sealed challenge, the single-use record
+    // and the instance's memory are stated directly by their own unit tests; passkey-bounded-state.test.ts
+    // (PGlite, PostgreSQL, 10,000-request loops) states the same limits end to end, too slow per mutant.
+    tests: [
+      test("webauthn/passkey-routes.test.ts"),
+      test("webauthn/challenge.test.ts"),
+      test("webauthn/challenge-store.test.ts"),
+      test("webauthn/used-challenges.test.ts"),
+    ],
   },
 ];
 
