@@ -133,7 +133,7 @@ async function register(
 
 /** GET /webauthn-script: `@simplewebauthn/browser` and the page's client script, served like the pages (never cached). */
 export async function webAuthnScriptAction(options: InternalOptions): Promise<ResponseInternal> {
-  // Stryker disable next-line StringLiteral: equivalent, the message is never thrown: this module is loaded only through actions/webauthn-routes, which throws the same UnknownAction (same message) first when no WebAuthn provider is configured
+  // The route (actions/webauthn-routes.ts) loads this module only with a WebAuthn provider; any other caller is refused here.
   if (!options.providers.some((p) => p.type === "webauthn")) throw new UnknownAction("No WebAuthn provider is configured.");
   return {
     body: await loadWebAuthnScript(),

@@ -63,6 +63,25 @@ describe("the used-challenge key", () => {
   });
 });
 
+describe("the fixed names of a record", () => {
+  it("the identifier and the key's label stay the same in a module loaded afresh (stored records outlive a deploy)", async () => {
+    // Loaded inside the test, so its constants are evaluated under the test's conditions (a mutation run
+    // only sees a module-level constant change when the module loads within the test that checks it).
+    vi.resetModules();
+    const fresh = await import("../../src/webauthn/challenge-store.js");
+    expect(fresh.USED_CHALLENGE_IDENTIFIER).toBe("authlib:webauthn-used-challenge");
+    expect(await fresh.usedChallengeKey("abc")).toBe(createHash("sha256").update("authlib.webauthn-used-challenge:abc").digest("hex"));
+    const { adapter, created } = tokenAdapter();
+    await fresh.claimChallenge(optionsWith(adapter), "abc", Date.UTC(2030, 0, 1));
+    expect(created.map(({ identifier, token }) => ({ identifier, token }))).toEqual([
+      {
+        identifier: "authlib:webauthn-used-challenge",
+        token: createHash("sha256").update("authlib.webauthn-used-challenge:abc").digest("hex"),
+      },
+    ]);
+  });
+});
+
 describe("usedChallengeMemory", () => {
   it("is made on first use and kept in the instance's state: one per instance", () => {
     const state: InstanceState = {};

@@ -6,7 +6,7 @@
  * own message. Fast: real encryption, no routes, no adapter (the mutation group's statement; the routes
  * state the same through Auth() in passkey-routes.test.ts and passkey-negative.test.ts).
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { nodeJwe } from "../../src/crypto/jwe-node.js";
 import { CLOCK_TOLERANCE } from "../../src/crypto/jwe-rules.js";
 import { InvalidCheck } from "../../src/errors.js";
@@ -78,6 +78,16 @@ describe("sealChallenge", () => {
     expect(payload?.exp).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + CHECK_COOKIE_MAX_AGE);
     // Sealed under the cookie's name: read under another salt, it does not open.
     await expect(decode({ token: cookie.value, secret, salt: "authlib.state" })).rejects.toThrow();
+  });
+
+  it("seals under the fixed purpose, also in a module loaded afresh", async () => {
+    // Loaded inside the test, so the purpose constant is evaluated under the test's conditions (a mutation
+    // run only sees a module-level constant change when the module loads within the test that checks it).
+    vi.resetModules();
+    const fresh = await import("../../src/webauthn/challenge.js");
+    const cookie = await fresh.sealChallenge(options, authenticateClaims, BROWSER);
+    const payload = await decode<Record<string, unknown>>({ token: cookie.value, secret, salt: NAME });
+    expect(payload?.purpose).toBe("authlib.webauthn-challenge");
   });
 
   it("keeps 15 minutes when the app's cookie options name no maxAge, and the app's own attributes", async () => {

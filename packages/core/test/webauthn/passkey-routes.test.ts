@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { Auth } from "../../src/auth.js";
-import type { AuthError } from "../../src/errors.js";
+import { type AuthError, UnknownAction } from "../../src/errors.js";
+import type { InternalOptions } from "../../src/internal-types.js";
 import Credentials from "../../src/providers/credentials.js";
 import Passkey from "../../src/providers/passkey.js";
 import type { AuthConfig } from "../../src/types.js";
@@ -241,6 +242,27 @@ describe("passkey script route", () => {
     expect(response.headers.get("x-frame-options")).toBe("DENY");
     expect(await response.text()).toContain("data-authlib-webauthn");
     expect(app.errors).toEqual([]);
+  });
+
+  it("the script action itself refuses an instance without a WebAuthn provider (UnknownAction), whatever other providers it has", async () => {
+    // The route loads the action only when a WebAuthn provider is configured; the action keeps the rule for any other caller.
+    // Imported here, like the route does on first use, so its module is not loaded before the tests run.
+    const { webAuthnScriptAction } = await import("../../src/actions/webauthn.js");
+    for (const providers of [[], [{ id: "credentials", type: "credentials" }], [{ id: "github", type: "oauth" }]]) {
+      const refused = await webAuthnScriptAction({ providers } as unknown as InternalOptions).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(refused).toBeInstanceOf(UnknownAction);
+      expect((refused as UnknownAction).message).toBe("No WebAuthn provider is configured.");
+    }
+    const served = await webAuthnScriptAction({
+      providers: [
+        { id: "github", type: "oauth" },
+        { id: "passkey", type: "webauthn" },
+      ],
+    } as unknown as InternalOptions);
+    expect(served.headers?.["Content-Type"]).toBe("text/javascript; charset=utf-8");
   });
 
   it("serves the script when the passkey provider is the only one", async () => {
