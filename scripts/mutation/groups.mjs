@@ -93,13 +93,16 @@ export const mutationGroups = [
     // drives the same modules directly in a few milliseconds. Redis runs on 127.0.0.1 (cheap).
     // rate-limit-device.test.ts owns device-token.ts (its unit tests, and Auth() through the in-process
     // client on each store: about a second, no HTTP server or PGlite); rate-limit-device-processes.test.ts
-    // starts two processes and stays out.
+    // starts two processes and stays out. rate-limit-warnings.test.ts owns limiter.ts's deployment
+    // warnings, lease-stores.test.ts the Redis lease (both a second or less; Redis and PostgreSQL are local).
     tests: [
       test("rate-limit/rules.test.ts"),
       test("rate-limit-store.test.ts"),
       test("rate-limit-stores.test.ts"),
       test("rate-limit-redis.test.ts"),
       test("rate-limit-device.test.ts"),
+      test("rate-limit-warnings.test.ts"),
+      test("lease-stores.test.ts"),
     ],
   },
   {
