@@ -210,7 +210,7 @@ describe("device tokens", () => {
     // Expired after a year.
     expect(await knownDevice([secret], "credentials", "alice@example.com", value, now + 365 * 24 * 3600 - 1)).toBe(nonce);
     expect(await knownDevice([secret], "credentials", "alice@example.com", value, now + 365 * 24 * 3600)).toBeUndefined();
-    for (const junk of [undefined, "", "x", `${value}x`, value.toUpperCase(), value.replace(/\.(\d+)\./, ".9$1.")]) {
+    for (const junk of [undefined, "", "x", `${value}x`, `x${value}`, value.toUpperCase(), value.replace(/\.(\d+)\./, ".9$1.")]) {
       expect(await knownDevice([secret], "credentials", "alice@example.com", junk, now)).toBeUndefined();
     }
   });
