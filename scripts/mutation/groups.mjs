@@ -86,15 +86,23 @@ export const mutationGroups = [
       src("rate-limit/client-address.ts"),
       src("rate-limit/mailbox.ts"),
       src("rate-limit/redis.ts"),
+      src("rate-limit/device-token.ts"),
     ],
     // rate-limit.test.ts and rate-limit-email-passkey.test.ts state the same rules end to end, but hash
     // real passwords, run an HTTP server, SMTP and PGlite (half a minute per mutant); rate-limit/rules.test.ts
     // drives the same modules directly in a few milliseconds. Redis runs on 127.0.0.1 (cheap).
+    // rate-limit-device.test.ts owns device-token.ts (its unit tests, and Auth() through the in-process
+    // client on each store: about a second, no HTTP server or PGlite); rate-limit-device-processes.test.ts
+    // starts two processes and stays out. rate-limit-warnings.test.ts owns limiter.ts's deployment
+    // warnings, lease-stores.test.ts the Redis lease (both a second or less; Redis and PostgreSQL are local).
     tests: [
       test("rate-limit/rules.test.ts"),
       test("rate-limit-store.test.ts"),
       test("rate-limit-stores.test.ts"),
       test("rate-limit-redis.test.ts"),
+      test("rate-limit-device.test.ts"),
+      test("rate-limit-warnings.test.ts"),
+      test("lease-stores.test.ts"),
     ],
   },
   {

@@ -11,7 +11,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import Credentials from "../src/providers/credentials.js";
-import { knownDevice, MAX_DEVICE_TOKENS, rememberDevice } from "../src/rate-limit/device-token.js";
+import { DEVICE_TOKEN_MAX_AGE, knownDevice, MAX_DEVICE_TOKENS, rememberDevice } from "../src/rate-limit/device-token.js";
 import type { RateLimitStore } from "../src/rate-limit/store.js";
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
@@ -210,7 +210,7 @@ describe("device tokens", () => {
     // Expired after a year.
     expect(await knownDevice([secret], "credentials", "alice@example.com", value, now + 365 * 24 * 3600 - 1)).toBe(nonce);
     expect(await knownDevice([secret], "credentials", "alice@example.com", value, now + 365 * 24 * 3600)).toBeUndefined();
-    for (const junk of [undefined, "", "x", `${value}x`, value.toUpperCase(), value.replace(/\.(\d+)\./, ".9$1.")]) {
+    for (const junk of [undefined, "", "x", `${value}x`, `x${value}`, value.toUpperCase(), value.replace(/\.(\d+)\./, ".9$1.")]) {
       expect(await knownDevice([secret], "credentials", "alice@example.com", junk, now)).toBeUndefined();
     }
   });
@@ -230,6 +230,37 @@ describe("device tokens", () => {
     expect(renewed.split("~")).toHaveLength(MAX_DEVICE_TOKENS);
     expect(await knownDevice([secret], "credentials", "user4@example.com", renewed, now + 60)).toBe(nonce);
     expect(renewed.startsWith(`${renewed.split(".")[0]}.${nonce}.`)).toBe(true);
+  });
+
+  it("only the first five tokens of a cookie are read: stuffing it with more buys no more checks", async () => {
+    const now = 1_800_000_000;
+    let five: string | undefined;
+    for (let i = 0; i < MAX_DEVICE_TOKENS; i++) five = await rememberDevice([secret], "credentials", `user${i}@example.com`, five, now);
+    const bob = await rememberDevice([secret], "credentials", "bob@example.com", undefined, now);
+    expect(await knownDevice([secret], "credentials", "bob@example.com", `${bob}~${five}`, now)).toBeDefined();
+    expect(await knownDevice([secret], "credentials", "bob@example.com", `${five}~${bob}`, now)).toBeUndefined();
+  });
+
+  it("a sign-in replaces the account's own token (also one signed with an older secret) and drops expired ones", async () => {
+    const now = 1_800_000_000;
+    const first = await rememberDevice([secret], "credentials", "alice@example.com", undefined, now);
+    expect((await rememberDevice([secret], "credentials", "alice@example.com", first, now + 60)).split("~")).toHaveLength(1);
+    const rotated = ["new-secret-0123456789abcdef0123456789ab", secret];
+    expect((await rememberDevice(rotated, "credentials", "alice@example.com", first, now + 60)).split("~")).toHaveLength(1);
+
+    // Bob's token, made at `now`, expires at now + DEVICE_TOKEN_MAX_AGE: kept the second before, gone then.
+    const bob = await rememberDevice([secret], "credentials", "bob@example.com", undefined, now);
+    const justBefore = await rememberDevice([secret], "credentials", "alice@example.com", bob, now + DEVICE_TOKEN_MAX_AGE - 1);
+    expect(justBefore.split("~")).toHaveLength(2);
+    expect(justBefore.endsWith(bob)).toBe(true);
+    const atExpiry = await rememberDevice([secret], "credentials", "alice@example.com", bob, now + DEVICE_TOKEN_MAX_AGE);
+    expect(atExpiry.split("~")).toHaveLength(1);
+  });
+
+  it("refuses to make a token without a secret", async () => {
+    await expect(rememberDevice([], "credentials", "alice@example.com", undefined)).rejects.toThrow(
+      new TypeError("rememberDevice needs a secret"),
+    );
   });
 
   it("on https the cookie is __Host-, Secure, HttpOnly, SameSite=Lax, Path=/, for a year", async () => {

@@ -145,8 +145,45 @@ describe("memoryRateLimitStore", () => {
     expect(await store.get("second")).toMatchObject({ count: 1 });
   });
 
-  it("refuses a bound that is not a whole number of at least 1", () => {
+  /** A full store (maxKeys 2) swept at its start time: "a" dropped, "b" (a minute) and "c" (`cMs`) kept, filed in that order. */
+  async function sweptAtStart(cMs: number) {
+    const clock = manualClock();
+    const start = clock.now();
+    const store = memoryRateLimitStore({ maxKeys: 2, now: clock.now });
+    await store.increment("a", 60_000);
+    await store.increment("b", 60_000);
+    await store.increment("c", cMs);
+    expect(await store.get("a")).toBeNull();
+    return { store, clock, start };
+  }
+
+  it("a second after the last sweep, a full store sweeps again: every ended window goes, even one behind a live one", async () => {
+    // "c" ends exactly at the sweep: an ended window, though the oldest of its class ("b") is live.
+    const { store, clock, start } = await sweptAtStart(1000);
+    clock.advance(1000);
+    expect(clock.now()).toBe(start + 1000);
+    await store.increment("d", 60_000);
+    expect(await store.get("b")).toMatchObject({ count: 1 });
+    expect(await store.get("d")).toMatchObject({ count: 1 });
+  });
+
+  it("less than a second after the last sweep, only the oldest window of each class is looked at (the sweep's cost is bounded)", async () => {
+    // "c" has ended, but it is behind the live "b" in their class: without a sweep, "b" is the one that goes.
+    const { store, clock } = await sweptAtStart(100);
+    clock.advance(999);
+    await store.increment("d", 60_000);
+    expect(await store.get("b")).toBeNull();
+    expect(await store.get("d")).toMatchObject({ count: 1 });
+  });
+
+  it("refuses a bound that is not a whole number of at least 1, saying which; a bound of 1 holds one key", async () => {
     for (const maxKeys of [0, -1, 1.5, Number.NaN]) expect(() => memoryRateLimitStore({ maxKeys })).toThrow(RangeError);
+    expect(() => memoryRateLimitStore({ maxKeys: 0 })).toThrow("maxKeys must be a whole number of at least 1, got 0");
+    const single = memoryRateLimitStore({ maxKeys: 1 });
+    await single.increment("one", 60_000);
+    await single.increment("two", 60_000);
+    expect(await single.get("one")).toBeNull();
+    expect(await single.get("two")).toMatchObject({ count: 1 });
   });
 });
 

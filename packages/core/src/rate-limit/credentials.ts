@@ -45,9 +45,21 @@ export interface CredentialsAttempt {
 
 const unlimited: CredentialsAttempt = { succeeded: async () => {}, failed: async () => {} };
 
-const TOO_MANY_FOR_ACCOUNT = "Too many failed sign-ins for this account; try again later.";
-const TOO_SOON_FOR_ACCOUNT = "Sign-in attempts for this account are coming too fast; wait a moment.";
-const TOO_MANY_FROM_CLIENT = "Too many failed sign-ins from this client; try again later.";
+/**
+ * What a refused attempt is told. Built at the refusal, not kept in module constants: this module loads
+ * with the first limited request, so a constant would be evaluated inside whichever test came first, and
+ * the mutation run would credit only that test with it (docs/testing.md, Scores).
+ */
+function refusalMessage(reason: "account-locked" | "account-too-soon" | "client-locked"): string {
+  switch (reason) {
+    case "account-locked":
+      return "Too many failed sign-ins for this account; try again later.";
+    case "account-too-soon":
+      return "Sign-in attempts for this account are coming too fast; wait a moment.";
+    case "client-locked":
+      return "Too many failed sign-ins from this client; try again later.";
+  }
+}
 
 /**
  * The account an attempt is for: the configured `identifier`, else the first credential field that is
@@ -98,7 +110,7 @@ async function checkClient(
   const clientKey = client === undefined ? undefined : await limitKey(options, "cred:ip", `${provider.id}:${client}`);
   if (clientKey && enforce) {
     const window = await storeOf(limits).get(clientKey);
-    if (isOver(window, settings.clientFailures)) throw refusal(options, clientKey, window.resetAt, TOO_MANY_FROM_CLIENT);
+    if (isOver(window, settings.clientFailures)) throw refusal(options, clientKey, window.resetAt, refusalMessage("client-locked"));
   }
   return clientKey;
 }
@@ -218,13 +230,13 @@ async function claimAccountAttempt(
 ): Promise<void> {
   // Reads first: a refused attempt writes nothing.
   const [counted, waiting] = await Promise.all([store.get(keys.count), store.get(keys.wait)]);
-  if (isOver(counted, settings.lockoutFailures)) throw refusal(options, keys.count, counted.resetAt, TOO_MANY_FOR_ACCOUNT);
-  if (waiting) throw refusal(options, keys.wait, waiting.resetAt, TOO_SOON_FOR_ACCOUNT);
+  if (isOver(counted, settings.lockoutFailures)) throw refusal(options, keys.count, counted.resetAt, refusalMessage("account-locked"));
+  if (waiting) throw refusal(options, keys.wait, waiting.resetAt, refusalMessage("account-too-soon"));
 
   const attempt = await store.increment(keys.count, settings.lockoutWindowSeconds * 1000);
-  if (attempt.count > settings.lockoutFailures) throw refusal(options, keys.count, attempt.resetAt, TOO_MANY_FOR_ACCOUNT);
+  if (attempt.count > settings.lockoutFailures) throw refusal(options, keys.count, attempt.resetAt, refusalMessage("account-locked"));
   if (attempt.count >= settings.freeFailures) {
     const claim = await store.increment(keys.wait, waitAfter(settings, attempt.count));
-    if (claim.count > 1) throw refusal(options, keys.wait, claim.resetAt, TOO_SOON_FOR_ACCOUNT);
+    if (claim.count > 1) throw refusal(options, keys.wait, claim.resetAt, refusalMessage("account-too-soon"));
   }
 }

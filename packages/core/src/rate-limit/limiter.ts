@@ -58,12 +58,23 @@ export function proxiedWithoutClientAddress(limits: Pick<ResolvedRateLimits, "cl
   return limits.clientAddress === undefined && (request.headers.has("x-forwarded-for") || request.headers.has("forwarded"));
 }
 
-/** What a refused client is told, per scope. */
-const TOO_MANY: Partial<Record<LimitScope, string>> = {
-  "email:ip": "Too many sign-in mails requested from this client; try again later.",
-  "passkey:ip": "Too many passkey requests from this client; try again later.",
-  "session:ip": "Too many session updates from this client; try again later.",
-};
+/**
+ * What a refused client is told, per scope. Chosen at the refusal, not kept in a module constant: this
+ * module loads with the first limited request, so a constant would be evaluated inside whichever test
+ * came first, and the mutation run would credit only that test with it (docs/testing.md, Scores).
+ */
+function tooManyMessage(scope: LimitScope): string {
+  switch (scope) {
+    case "email:ip":
+      return "Too many sign-in mails requested from this client; try again later.";
+    case "passkey:ip":
+      return "Too many passkey requests from this client; try again later.";
+    case "session:ip":
+      return "Too many session updates from this client; try again later.";
+    default:
+      return "Too many requests from this client; try again later.";
+  }
+}
 
 /** The store of `limits`: the configured one, else this configuration's memory store (made on first use). */
 export function storeOf(limits: ResolvedRateLimits): RateLimitStore {
@@ -145,6 +156,6 @@ export async function countClientRequest(
   const chosen = limit(limits);
   if (!chosen) return;
   const client = clientAddressOf(options, limits, request);
-  const message = TOO_MANY[scope] ?? "Too many requests from this client; try again later.";
+  const message = tooManyMessage(scope);
   if (client !== undefined) await countRequest(options, storeOf(limits), scope, client, chosen, message);
 }
