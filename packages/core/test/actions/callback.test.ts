@@ -376,6 +376,53 @@ describe("credentials", () => {
     expect(await client.session()).toBeNull();
   });
 
+  it("a named field sent as a JSON array is CredentialsSignin naming the field; authorize never runs, with or without limits", async () => {
+    for (const rateLimit of [undefined, false] as const) {
+      const a = credentialsApp(rateLimit === false ? { rateLimit } : {});
+      const client = a.client();
+      const response = await client.send("/auth/callback/credentials", {
+        json: { csrfToken: await client.csrf(), username: ["ada"], password: { value: "right" } },
+      });
+      expect(response.status).toBe(302);
+      expect(a.errors.map((e) => [e.type, e.message])).toEqual([
+        ["CredentialsSignin", "The credential field(s) username, password must be text."],
+      ]);
+      expect(a.authorized).toEqual([]);
+      expect(await client.session()).toBeNull();
+    }
+  });
+
+  it("malformed attempts count against the client: past its failures even a right password is RateLimited", async () => {
+    const a = credentialsApp({ rateLimit: { credentials: { clientFailures: 2 } } });
+    const client = authClient(a.config, ORIGIN, "203.0.113.7");
+    const csrfToken = await client.csrf();
+    for (let i = 0; i < 2; i++) {
+      await client.send("/auth/callback/credentials", { json: { csrfToken, username: ["ada"], password: "right" } });
+    }
+    const refused = await client.send("/auth/callback/credentials", { form: { csrfToken, username: "ada", password: "right" } });
+    expect(refused.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=RateLimited`);
+    expect(a.authorized).toEqual([]);
+    expect(await client.session()).toBeNull();
+  });
+
+  it("a completed sign-in makes the browser a known device (its device cookie beside the session cookie); without limits it gets none", async () => {
+    const limited = credentialsApp();
+    const client = limited.client();
+    await client.send("/auth/callback/credentials", { form: { csrfToken: await client.csrf(), username: "ada", password: "right" } });
+    expect(client.jar.get("authlib.device-token")).toMatch(/.+/);
+    expect(client.jar.get("authlib.session-token")).toMatch(/.+/);
+
+    const unlimited = credentialsApp({ rateLimit: false });
+    const other = unlimited.client();
+    await other.send("/auth/callback/credentials", { form: { csrfToken: await other.csrf(), username: "ada", password: "right" } });
+    expect(other.jar.get("authlib.device-token")).toBeUndefined();
+    expect(other.jar.get("authlib.session-token")).toMatch(/.+/);
+
+    const failed = limited.client();
+    await failed.send("/auth/callback/credentials", { form: { csrfToken: await failed.csrf(), username: "ada", password: "wrong" } });
+    expect(failed.jar.get("authlib.device-token")).toBeUndefined();
+  });
+
   it("with rateLimit: false every attempt reaches authorize", async () => {
     const a = credentialsApp({ rateLimit: false });
     const client = a.client();

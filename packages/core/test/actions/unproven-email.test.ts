@@ -91,6 +91,14 @@ describe("which providers vouch for a profile's email", () => {
     ).toBe(false);
   });
 
+  it('trustEmail: "never" wins over every claim and every profile: the provider never vouches', () => {
+    for (const profile of [{ email_verified: true }, claim("true"), {}, undefined]) {
+      expect(providerVouchesForEmail(provider("never"), profile)).toBe(false);
+    }
+    const user = withProvenEmail(provider("never"), { email_verified: true }, { id: "1", email: "Ada@Example.com" });
+    expect([user.email, user.emailVerified]).toEqual([null, null]);
+  });
+
   it("a trustEmail that is truthy but not the flag true (a string from an env variable) does not vouch", () => {
     expect(providerVouchesForEmail(provider("true" as unknown as boolean), {})).toBe(false);
     expect(providerVouchesForEmail(provider(1 as unknown as boolean), {})).toBe(false);
