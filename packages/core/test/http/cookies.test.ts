@@ -208,6 +208,22 @@ describe("the name a request's session is read from", () => {
   it("the configured name when no session cookie is present", () => {
     expect(incomingSessionCookieName(cookies, { other: "x" }, true)).toBe(configured);
   });
+
+  it("on http (no __Host- names) the configured cookie still wins over Auth.js's legacy one", () => {
+    const plain = defaultCookies(false);
+    const request = { "authlib.session-token": "a", "authjs.session-token": "c" };
+    expect(incomingSessionCookieName(plain, request, true)).toBe("authlib.session-token");
+    expect(incomingSessionCookieName(plain, { "authjs.session-token": "c" }, true)).toBe("authjs.session-token");
+  });
+
+  it("a chunk of a renamed __Host- cookie counts as authlib's; a configured name without the prefix does not", () => {
+    const legacy = { "__Secure-authlib.session-token": "b" };
+    const renamed = { ...cookies, csrfToken: { ...cookies.csrfToken, name: "__Host-my-csrf" } };
+    expect(incomingSessionCookieName(renamed, { ...legacy, "__Host-my-csrf.0": "x" }, true)).toBe(configured);
+    // A cookie under a configured name without `__Host-` may have been planted by a sibling host.
+    const unprefixed = { ...cookies, csrfToken: { ...cookies.csrfToken, name: "my-csrf" } };
+    expect(incomingSessionCookieName(unprefixed, { ...legacy, "my-csrf": "x" }, true)).toBe("__Secure-authlib.session-token");
+  });
 });
 
 describe("writing and deleting cookies", () => {

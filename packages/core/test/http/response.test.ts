@@ -8,15 +8,26 @@ import {
   AccessDenied,
   AuthError,
   CredentialsSignin,
+  InvalidProvider,
+  MethodNotAllowed,
   MissingCSRF,
   RateLimited,
+  RouteNotFound,
   SessionDataTooDeep,
   SessionDataTooLarge,
   SignInError,
   UnknownAction,
+  UntrustedHost,
 } from "../../src/errors.js";
 import type { Cookie } from "../../src/http/cookies.js";
-import { asAuthError, errorResult, failureCookies, withFailureCookies } from "../../src/http/error-response.js";
+import {
+  asAuthError,
+  CONFIGURATION_MESSAGE,
+  errorResult,
+  failureCookies,
+  refusalOf,
+  withFailureCookies,
+} from "../../src/http/error-response.js";
 import {
   answerToResponse,
   jsonError,
@@ -186,6 +197,17 @@ describe("the answer to a failure", () => {
     expect(errorResult(limited(0), update, where)).toEqual({ status: 429, headers: {}, body: null, cookies: [] });
   });
 
+  it("any other failure of the passkey options is not a status: it goes to the page of its kind", () => {
+    expect(errorResult(new MissingCSRF("csrf"), options, where)).toEqual({
+      redirect: "https://app.example/auth/signin?error=MissingCSRF",
+      cookies: [],
+    });
+    expect(errorResult(new AccessDenied("no"), options, where)).toEqual({
+      redirect: "https://app.example/auth/error?error=AccessDenied",
+      cookies: [],
+    });
+  });
+
   it("a rate limit elsewhere goes back to the sign-in page", () => {
     expect(errorResult(limited(30), signin, where)).toEqual({ redirect: "https://app.example/auth/signin?error=RateLimited", cookies: [] });
     expect(errorResult(limited(30), { action: "session", method: "GET" }, where)).toEqual({
@@ -206,6 +228,39 @@ describe("the answer to a failure", () => {
       body: { error: "UnknownAction", message: "Cannot parse action at /auth/x" },
       cookies: [],
     });
+  });
+
+  it("a path authlib does not answer is 404 and a method 405, both shown as UnknownAction; an untrusted host 400", () => {
+    expect(errorResult(new RouteNotFound("Cannot parse action at /auth/x"), signin, where)).toEqual({
+      status: 404,
+      body: { error: "UnknownAction", message: "Not found." },
+      cookies: [],
+    });
+    expect(errorResult(new MethodNotAllowed("Method not allowed: PUT"), signin, where)).toEqual({
+      status: 405,
+      body: { error: "UnknownAction", message: "Method not allowed: PUT" },
+      cookies: [],
+    });
+    expect(errorResult(new UntrustedHost("evil.example"), signin, where)).toEqual({
+      status: 400,
+      body: { error: "UntrustedHost", message: "This host is not trusted." },
+      cookies: [],
+    });
+  });
+
+  it("a refusal before any route: the table's answer, or a 500 Configuration that hides a type the client may not see", () => {
+    expect(refusalOf(new RouteNotFound("Not under the base path: /x"))).toEqual({
+      status: 404,
+      type: "UnknownAction",
+      message: "Not found.",
+    });
+    expect(refusalOf(new MethodNotAllowed("Method not allowed: PUT"))).toEqual({
+      status: 405,
+      type: "UnknownAction",
+      message: "Method not allowed: PUT",
+    });
+    expect(refusalOf(new InvalidProvider("secret detail"))).toEqual({ status: 500, type: "Configuration", message: CONFIGURATION_MESSAGE });
+    expect(refusalOf(new AuthError("secret detail"))).toEqual({ status: 500, type: "Configuration", message: CONFIGURATION_MESSAGE });
   });
 
   it("a sign-in error goes to the sign-in page with its type; credentials add their code", () => {
