@@ -112,4 +112,28 @@ describe("the JSON walks", () => {
 
 describe("a JSON walk's node limit", () => {
   nodeLimitCases(8, true);
+
+  it("copyJson's walk (data with a nested container) refuses more than the limit too", () => {
+    // The nested empty array is one value of the root; it has none of its own.
+    const wide: unknown[] = [[], ...new Array(7).fill(0)];
+    expect(copyJson(wide, 8)).toEqual(wide);
+    wide.push(0);
+    expect(copyJson(wide, 8)).toBeUndefined();
+  });
+});
+
+describe("copyJson of flat data (no value is a container)", () => {
+  it("copies an object's claims and an array's items into a new object or array, with the same values", () => {
+    const claims = { sub: "u1", n: 2, ok: true, none: null, gone: undefined };
+    const copy = copyJson(claims);
+    expect(copy).toStrictEqual(claims);
+    expect(copy).not.toBe(claims);
+    const items = [1, "two", null];
+    const itemsCopy = copyJson(items);
+    expect(Array.isArray(itemsCopy)).toBe(true);
+    expect(itemsCopy).toStrictEqual(items);
+    expect(itemsCopy).not.toBe(items);
+    expect(copyJson({})).toStrictEqual({});
+    expect(copyJson([])).toStrictEqual([]);
+  });
 });
