@@ -44,7 +44,8 @@ describe("which store leases", () => {
   });
 });
 
-describe.skipIf(!available)("underRefreshLease on Redis", () => {
+// A short test timeout: a wait that does not end fails here in seconds.
+describe.skipIf(!available)("underRefreshLease on Redis", { timeout: 3_000 }, () => {
   let client: RedisClientType;
   let store: LeaseStore;
   beforeAll(async () => {
