@@ -134,6 +134,7 @@ describe.skipIf(!available)("underRefreshLease on Redis", { timeout: 3_000 }, ()
     });
     expect(refreshes).toBe(1);
     expect(errors.map((e) => [e.constructor, e.message])).toEqual([[AdapterError, "The refresh lease could not be released."]]);
+    expect((errors[0]?.cause as { err?: unknown } | undefined)?.err).toBeInstanceOf(Error); // the store's own error, for the operator
   });
 
   it("a holder that gives up without refreshing: the waiting instance takes the lease and refreshes", async () => {
@@ -154,6 +155,7 @@ describe.skipIf(!available)("underRefreshLease on Redis", { timeout: 3_000 }, ()
     const started = Date.now();
     const waiting = underRefreshLease(options, store, key, { refresh: async () => void refreshes++, settled: async () => false }, 200);
     await expect(waiting).rejects.toBeInstanceOf(OAuthCallbackError);
+    await expect(waiting).rejects.toThrow("Another instance held the refresh lease past its lifetime; the access token was not refreshed.");
     // Not before the lease's lifetime has passed (the holder may still store its tokens), nor long after.
     expect(Date.now() - started).toBeGreaterThanOrEqual(200);
     expect(Date.now() - started).toBeLessThan(2_000);
@@ -189,5 +191,6 @@ describe.skipIf(!available)("underRefreshLease on Redis", { timeout: 3_000 }, ()
     expect(errors.map((e) => [e.constructor, e.message])).toEqual([
       [AdapterError, "The refresh lease could not be taken; refreshing without it."],
     ]);
+    expect((errors[0]?.cause as { err?: unknown } | undefined)?.err).toBeInstanceOf(Error); // the store's own error, for the operator
   });
 });

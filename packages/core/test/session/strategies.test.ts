@@ -992,6 +992,19 @@ describe("database sessions: access-token refresh", () => {
     expect(calls).toEqual([]);
   });
 
+  it("without getAccount the row is re-read from the user's list by provider and provider account id", async () => {
+    const calls = tokenEndpoint(() => ({ access_token: "new" }));
+    const listed = row({ expires_at: 0 });
+    // Listed first: the same provider account id at another provider, and another account at the same provider.
+    const samePaOtherProvider = row({ provider: "plain", providerAccountId: listed.providerAccountId, expires_at: seconds() + 3600 });
+    const otherAccount = row({ expires_at: seconds() + 3600 });
+    const { store, writes } = accountStore([samePaOtherProvider, otherAccount, listed]);
+    const { options } = refreshOptions({ capabilities: { accountTokens: store } } as never);
+    expect(await refreshAccountsIfDue(options, "u1")).toBe(true);
+    expect(calls).toEqual([["acme", listed.refresh_token]]);
+    expect(writes).toEqual([["updateAccount", expect.objectContaining({ providerAccountId: listed.providerAccountId })]]);
+  });
+
   it("with swapAccountTokens the new tokens are written only over the spent refresh token", async () => {
     tokenEndpoint(() => ({ access_token: "new", refresh_token: "rotated" }));
     const listed = row({ expires_at: 0 });
