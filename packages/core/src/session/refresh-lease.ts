@@ -85,7 +85,6 @@ export async function underRefreshLease(
     await pause(delay);
     delay = Math.min(delay * 2, MAX_POLL_MS);
     if (await work.settled()) return;
-    // Stryker disable next-line EqualityOperator: equivalent, giving up at the deadline's millisecond or one later cannot be told apart (timers are not that precise)
     if (Date.now() > deadline) {
       throw new OAuthCallbackError("Another instance held the refresh lease past its lifetime; the access token was not refreshed.");
     }
