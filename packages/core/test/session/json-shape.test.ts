@@ -114,10 +114,12 @@ describe("a JSON walk's node limit", () => {
   nodeLimitCases(8, true);
 
   it("copyJson's walk (data with a nested container) refuses more than the limit too", () => {
-    // The nested empty array is one value of the root; it has none of its own.
-    const wide: unknown[] = [[], ...new Array(7).fill(0)];
+    // Six values in the root (one the nested array) and two in the nested array: eight; the root alone stays
+    // under the limit, so only the walk's count can refuse a ninth value inside.
+    const nested = [0, 0];
+    const wide: unknown[] = [nested, 0, 0, 0, 0, 0];
     expect(copyJson(wide, 8)).toEqual(wide);
-    wide.push(0);
+    nested.push(0);
     expect(copyJson(wide, 8)).toBeUndefined();
   });
 });
