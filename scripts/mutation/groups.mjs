@@ -111,6 +111,7 @@ export const mutationGroups = [
       src("session/jwt.ts"),
       src("session/database.ts"),
       src("session/refresh.ts"),
+      src("session/refresh-lease.ts"),
       src("session/token-cache.ts"),
       src("session/json-shape.ts"),
       src("session/single-flight.ts"),
@@ -118,12 +119,15 @@ export const mutationGroups = [
     // session/strategies.test.ts drives both strategies through Auth() with the in-memory adapter (the PGlite
     // of database-session.test.ts and the OpenID Provider of oauth-auth.test.ts cost seconds per mutant;
     // session-data.test.ts walks data 30,000 levels deep, and session-json-limits.test.ts a million nodes:
-    // session/json-shape.test.ts states the node limit with a small one).
+    // session/json-shape.test.ts states the node limit with a small one). refresh-lease.test.ts owns the
+    // refresh lease on the local Redis (about a second); refresh-lease-instances.test.ts starts two
+    // processes and stays out.
     tests: [
       test("session/strategies.test.ts"),
       test("session/token-cache.test.ts"),
       test("session/json-shape.test.ts"),
       test("session/single-flight.test.ts"),
+      test("refresh-lease.test.ts"),
     ],
   },
   {

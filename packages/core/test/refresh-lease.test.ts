@@ -36,10 +36,16 @@ describe("which store leases", () => {
     expect(refreshLeaseStore(off)).toBeUndefined();
     expect(refreshLeaseStore(memory)).toBeUndefined();
     expect(refreshLeaseStore(leasing)).toBe(redis);
+    // Both methods: a store that can take a lease but not give it back (or the reverse) does not lease.
+    const leaseOnly = { rateLimits: { config: { store: { ...memoryRateLimitStore(), lease: redis.lease } } } };
+    const releaseOnly = { rateLimits: { config: { store: { ...memoryRateLimitStore(), release: redis.release } } } };
+    expect(refreshLeaseStore(leaseOnly as Pick<InternalOptions, "rateLimits">)).toBeUndefined();
+    expect(refreshLeaseStore(releaseOnly as Pick<InternalOptions, "rateLimits">)).toBeUndefined();
   });
 });
 
-describe.skipIf(!available)("underRefreshLease on Redis", () => {
+// A short test timeout: a wait that does not end fails here in seconds.
+describe.skipIf(!available)("underRefreshLease on Redis", { timeout: 3_000 }, () => {
   let client: RedisClientType;
   let store: LeaseStore;
   beforeAll(async () => {
@@ -91,6 +97,46 @@ describe.skipIf(!available)("underRefreshLease on Redis", () => {
     await store.release(key, holder);
   });
 
+  it("a waiting instance re-reads the row after 20 ms, then after pauses that double", async () => {
+    const key = `authlib:lease:refresh:${randomUUID()}`;
+    const holder = (await store.lease(key, 60_000)) as string;
+    const reads: number[] = [];
+    const { options } = logger();
+    const started = Date.now();
+    await underRefreshLease(options, store, key, {
+      refresh: async () => {
+        throw new Error("the lease is held: no refresh");
+      },
+      settled: async () => reads.push(Date.now()) === 4,
+    });
+    const gaps = reads.map((at, i) => at - (reads[i - 1] ?? started));
+    // Timers never fire early (1 ms of rounding allowed); under load they fire late, hence the wide upper bounds.
+    expect(gaps[0]).toBeGreaterThanOrEqual(19);
+    expect(gaps[1]).toBeGreaterThanOrEqual(39);
+    expect(gaps[2]).toBeGreaterThanOrEqual(79);
+    expect(gaps[3]).toBeGreaterThanOrEqual(159);
+    expect(gaps[0]).toBeLessThan(150);
+    expect(gaps[1]).toBeLessThan(200);
+    await store.release(key, holder);
+  });
+
+  it("a release that fails is logged as AdapterError, and the refresh's outcome stands", async () => {
+    const own: RedisClientType = await createClient({ url: redisURL }).connect();
+    const closing = redisRateLimitStore({ client: own, prefix }) as LeaseStore;
+    const { options, errors } = logger();
+    let refreshes = 0;
+    await underRefreshLease(options, closing, `authlib:lease:refresh:${randomUUID()}`, {
+      refresh: async () => {
+        refreshes++;
+        await own.quit(); // the store goes away while the lease is held
+      },
+      settled: async () => false,
+    });
+    expect(refreshes).toBe(1);
+    expect(errors.map((e) => [e.constructor, e.message])).toEqual([[AdapterError, "The refresh lease could not be released."]]);
+    expect((errors[0]?.cause as { err?: unknown } | undefined)?.err).toBeInstanceOf(Error); // the store's own error, for the operator
+  });
+
   it("a holder that gives up without refreshing: the waiting instance takes the lease and refreshes", async () => {
     const key = `authlib:lease:refresh:${randomUUID()}`;
     const holder = (await store.lease(key, 60_000)) as string;
@@ -109,6 +155,9 @@ describe.skipIf(!available)("underRefreshLease on Redis", () => {
     const started = Date.now();
     const waiting = underRefreshLease(options, store, key, { refresh: async () => void refreshes++, settled: async () => false }, 200);
     await expect(waiting).rejects.toBeInstanceOf(OAuthCallbackError);
+    await expect(waiting).rejects.toThrow("Another instance held the refresh lease past its lifetime; the access token was not refreshed.");
+    // Not before the lease's lifetime has passed (the holder may still store its tokens), nor long after.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(refreshes).toBe(0);
   });
@@ -142,5 +191,6 @@ describe.skipIf(!available)("underRefreshLease on Redis", () => {
     expect(errors.map((e) => [e.constructor, e.message])).toEqual([
       [AdapterError, "The refresh lease could not be taken; refreshing without it."],
     ]);
+    expect((errors[0]?.cause as { err?: unknown } | undefined)?.err).toBeInstanceOf(Error); // the store's own error, for the operator
   });
 });

@@ -112,4 +112,30 @@ describe("the JSON walks", () => {
 
 describe("a JSON walk's node limit", () => {
   nodeLimitCases(8, true);
+
+  it("copyJson's walk (data with a nested container) refuses more than the limit too", () => {
+    // Six values in the root (one the nested array) and two in the nested array: eight; the root alone stays
+    // under the limit, so only the walk's count can refuse a ninth value inside.
+    const nested = [0, 0];
+    const wide: unknown[] = [nested, 0, 0, 0, 0, 0];
+    expect(copyJson(wide, 8)).toEqual(wide);
+    nested.push(0);
+    expect(copyJson(wide, 8)).toBeUndefined();
+  });
+});
+
+describe("copyJson of flat data (no value is a container)", () => {
+  it("copies an object's claims and an array's items into a new object or array, with the same values", () => {
+    const claims = { sub: "u1", n: 2, ok: true, none: null, gone: undefined };
+    const copy = copyJson(claims);
+    expect(copy).toStrictEqual(claims);
+    expect(copy).not.toBe(claims);
+    const items = [1, "two", null];
+    const itemsCopy = copyJson(items);
+    expect(Array.isArray(itemsCopy)).toBe(true);
+    expect(itemsCopy).toStrictEqual(items);
+    expect(itemsCopy).not.toBe(items);
+    expect(copyJson({})).toStrictEqual({});
+    expect(copyJson([])).toStrictEqual([]);
+  });
 });

@@ -6,22 +6,26 @@
  * access-token refresh and its failures (session/refresh.ts), and the strategies called directly. The
  * slower suites (PGlite, a real OpenID Provider) state the same behaviour end to end.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createClient, type RedisClientType } from "redis";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Adapter, AdapterAccount, AdapterSession } from "../../src/adapters.js";
 import { instanceFor } from "../../src/auth.js";
+import { sha256Hex } from "../../src/crypto/digest.js";
 import { resolvedConfigOf } from "../../src/instance.js";
 import type { InternalOptions, RequestInternal } from "../../src/internal-types.js";
 import { decode, encode, type JWT } from "../../src/jwt.js";
 import Credentials from "../../src/providers/credentials.js";
 import type { OAuthConfig, TokenSet } from "../../src/providers/types.js";
+import { redisRateLimitStore } from "../../src/rate-limit/redis.js";
 import { databaseSessionStrategy } from "../../src/session/database.js";
 import { copyJson } from "../../src/session/json-shape.js";
 import { jwtSessionStrategy } from "../../src/session/jwt.js";
 import { attachOAuthTokens, OAUTH_CLAIM, REUSE_GRACE_MS, refreshAccountsIfDue, refreshIfDue } from "../../src/session/refresh.js";
-
+import type { LeaseStore } from "../../src/session/refresh-lease.js";
 import type { AuthConfig } from "../../src/types.js";
 import { authClient } from "../helpers/auth-client.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";
+import { redisAnswers, redisURL } from "../helpers/redis.js";
 
 const refreshMock = vi.hoisted(() => ({
   fn: undefined as undefined | ((provider: { id: string }, refreshToken: string) => Promise<unknown>),
@@ -988,6 +992,19 @@ describe("database sessions: access-token refresh", () => {
     expect(calls).toEqual([]);
   });
 
+  it("without getAccount the row is re-read from the user's list by provider and provider account id", async () => {
+    const calls = tokenEndpoint(() => ({ access_token: "new" }));
+    const listed = row({ expires_at: 0 });
+    // Listed first: the same provider account id at another provider, and another account at the same provider.
+    const samePaOtherProvider = row({ provider: "plain", providerAccountId: listed.providerAccountId, expires_at: seconds() + 3600 });
+    const otherAccount = row({ expires_at: seconds() + 3600 });
+    const { store, writes } = accountStore([samePaOtherProvider, otherAccount, listed]);
+    const { options } = refreshOptions({ capabilities: { accountTokens: store } } as never);
+    expect(await refreshAccountsIfDue(options, "u1")).toBe(true);
+    expect(calls).toEqual([["acme", listed.refresh_token]]);
+    expect(writes).toEqual([["updateAccount", expect.objectContaining({ providerAccountId: listed.providerAccountId })]]);
+  });
+
   it("with swapAccountTokens the new tokens are written only over the spent refresh token", async () => {
     tokenEndpoint(() => ({ access_token: "new", refresh_token: "rotated" }));
     const listed = row({ expires_at: 0 });
@@ -1040,6 +1057,129 @@ describe("database sessions: access-token refresh", () => {
     expect(body?.user.email).toBe("ada@example.com");
     accounts[0] = { ...(accounts[0] as AdapterAccount), refresh_token: "good" };
     expect((await getSession(client)).body).not.toHaveProperty("error");
+  });
+});
+
+const redisUp = await redisAnswers("the database-session refresh under the Redis lease");
+
+// A short test timeout: a refresh that waits on a held lease for no reason fails here in seconds.
+describe.skipIf(!redisUp)("database sessions: access-token refresh under the instances' lease (Redis)", { timeout: 3_000 }, () => {
+  let client: RedisClientType;
+  let leases: LeaseStore;
+  const prefix = `authlib-strategies-lease-${Math.random().toString(36).slice(2)}:`;
+  beforeAll(async () => {
+    client = await createClient({ url: redisURL }).connect();
+    leases = redisRateLimitStore({ client, prefix }) as LeaseStore;
+  });
+  afterAll(async () => {
+    for (const key of await client.keys(`${prefix}*`)) await client.del(key);
+    await client.quit();
+  });
+
+  const due = (): AdapterAccount =>
+    ({
+      userId: "u1",
+      type: "oauth",
+      provider: "acme",
+      providerAccountId: `pa-lease-${++unique}`,
+      access_token: "old-access",
+      refresh_token: rt(),
+      expires_at: 0,
+    }) as AdapterAccount;
+  /** The lease key of an account: its provider and provider account id, hashed. */
+  const keyOf = async (a: AdapterAccount) => `authlib:lease:refresh:${await sha256Hex(`acme\u0000${a.providerAccountId}`)}`;
+  /** An account-token store whose getAccount answers, read after read, from `reads` (the last one repeats). */
+  function rows(listed: AdapterAccount, reads: Array<AdapterAccount | null>) {
+    const writes: unknown[] = [];
+    let read = 0;
+    const store = {
+      listAccountsByUserId: () => [{ ...listed }],
+      getAccount: () => {
+        const answer = reads[Math.min(read++, reads.length - 1)];
+        return answer ? { ...answer } : null;
+      },
+      updateAccount: (tokens: unknown) => void writes.push(tokens),
+    };
+    return { store, writes, reads: () => read };
+  }
+  const leasing = (store: unknown) =>
+    refreshOptions({ capabilities: { accountTokens: store }, rateLimits: { config: { store: leases } } } as never);
+
+  it("a free lease: the account's lease is held while the provider is called, the row re-read under it, then released", async () => {
+    const listed = due();
+    const key = await keyOf(listed);
+    let heldDuringCall: string | null = "not called";
+    const calls = tokenEndpoint(async () => {
+      heldDuringCall = await leases.lease(key, 60_000);
+      return { access_token: "new", refresh_token: "rotated", expires_at: 99 };
+    });
+    const { store, writes, reads } = rows(listed, [listed]);
+    const { options, errors } = leasing(store);
+    expect(await refreshAccountsIfDue(options, "u1")).toBe(true);
+    expect(heldDuringCall).toBeNull();
+    expect(calls).toEqual([["acme", listed.refresh_token]]);
+    expect(reads()).toBe(2); // once before the lease, once under it
+    expect(writes).toEqual([expect.objectContaining({ refresh_token: "rotated", access_token: "new", expires_at: 99 })]);
+    const after = await leases.lease(key, 60_000);
+    expect(after).not.toBeNull(); // released
+    await leases.release(key, after as string);
+    expect(errors).toEqual([]);
+  });
+
+  it("under the lease, a row that another instance refreshed since the first read is not refreshed again", async () => {
+    const listed = due();
+    const calls = tokenEndpoint(() => ({ access_token: "new" }));
+    for (const since of [{ ...listed, refresh_token: "theirs" }, { ...listed, expires_at: 1 }, null]) {
+      const { store, writes, reads } = rows(listed, [listed, since]);
+      expect(await refreshAccountsIfDue(leasing(store).options, "u1")).toBe(true);
+      expect(reads()).toBe(2);
+      expect(writes).toEqual([]);
+    }
+    expect(calls).toEqual([]);
+  });
+
+  it("a lease another instance holds: waits until the row shows its new tokens (or the account is gone), without calling the provider", async () => {
+    const listed = due();
+    const key = await keyOf(listed);
+    const holder = (await leases.lease(key, 60_000)) as string;
+    const calls = tokenEndpoint(() => ({ access_token: "new" }));
+    for (const since of [
+      { ...listed, refresh_token: "theirs" },
+      { ...listed, expires_at: 1 },
+      { ...listed, refresh_token: undefined },
+      null,
+    ]) {
+      const { store, writes, reads } = rows(listed, [listed, listed, since]);
+      expect(await refreshAccountsIfDue(leasing(store).options, "u1")).toBe(true);
+      expect(reads()).toBe(3); // the first read, one unchanged wait, the changed row
+      expect(writes).toEqual([]);
+    }
+    expect(calls).toEqual([]);
+    await leases.release(key, holder);
+  });
+
+  it("a holder that releases without refreshing: the waiting instance takes the lease and spends the row's refresh token", async () => {
+    const listed = due();
+    const key = await keyOf(listed);
+    const holder = (await leases.lease(key, 60_000)) as string;
+    setTimeout(() => void leases.release(key, holder), 60);
+    const calls = tokenEndpoint(() => ({ access_token: "new" }));
+    const { store, writes } = rows(listed, [listed]);
+    expect(await refreshAccountsIfDue(leasing(store).options, "u1")).toBe(true);
+    expect(calls).toEqual([["acme", listed.refresh_token]]);
+    expect(writes).toHaveLength(1);
+  });
+
+  it("an account whose first re-read is no longer due takes no lease", async () => {
+    const listed = due();
+    const key = await keyOf(listed);
+    const holder = (await leases.lease(key, 60_000)) as string; // a wait would time out the test
+    const calls = tokenEndpoint(() => ({ access_token: "new" }));
+    const { store, reads } = rows(listed, [{ ...listed, expires_at: seconds() + 3600 }]);
+    expect(await refreshAccountsIfDue(leasing(store).options, "u1")).toBe(true);
+    expect(reads()).toBe(1);
+    expect(calls).toEqual([]);
+    await leases.release(key, holder);
   });
 });
 

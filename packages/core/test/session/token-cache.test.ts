@@ -374,6 +374,30 @@ describe("the decoded-token cache, driven directly", () => {
     expect(cacheFor(["s-8a", "s-8c"]).size).toBe(0);
   });
 
+  it("a cache is filled under the secrets it was made with; a secret set that shrinks to a prefix empties it", () => {
+    const cache = new TokenCache(["s-10a", "s-10b"]);
+    cache.set(salt, "tok", { sub: "u" });
+    cache.useSecrets(["s-10a", "s-10b"]);
+    expect(cache.size).toBe(1);
+    cache.useSecrets(["s-10a"]);
+    expect(cache.size).toBe(0);
+  });
+
+  it("entries are found by the token's last 32 characters: a newer token ending alike replaces the older", () => {
+    const cache = new TokenCache(["s-11"]);
+    const tail = "T".repeat(32);
+    const older = `${"x".repeat(40)}${tail}`;
+    const newer = `${"y".repeat(40)}${tail}`;
+    cache.set(salt, older, { sub: "old" });
+    cache.set(salt, newer, { sub: "new" });
+    expect(cache.size).toBe(1);
+    expect(cache.get(salt, older, 0)).toBeUndefined();
+    expect(cache.get(salt, newer, 0)).toEqual({ sub: "new" });
+    // Tokens ending differently (a character of the last 32) are two entries.
+    cache.set(salt, `${"x".repeat(40)}U${"T".repeat(31)}`, { sub: "other" });
+    expect(cache.size).toBe(2);
+  });
+
   it("secrets that join to the same text are still another secret set", async () => {
     const secrets = ["s-9a", "b"];
     const { calls, decode: d } = decoder({ sub: "u" });
