@@ -8,9 +8,6 @@
  */
 import { AuthError } from "../errors.js";
 import type {
-  ClientAddressFunction,
-  ClientRequestLimit,
-  CredentialsRateLimit,
   EmailRateLimits,
   RateLimitConfig,
   ResolvedCredentialsLimits,
@@ -27,7 +24,7 @@ export type {
   ResolvedCredentialsLimits,
   ResolvedLimit,
   ResolvedRateLimits,
-};
+} from "../rate-limit-types.js";
 
 /** Every default, in the units of the configuration. */
 const DEFAULTS = {
