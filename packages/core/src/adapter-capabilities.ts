@@ -18,6 +18,8 @@ import type {
   EmailMethod,
   EmailStore,
   SessionMethod,
+  SessionRecordMethod,
+  SessionRecordStore,
   SessionStore,
   UserMethod,
   UserStore,
@@ -27,7 +29,16 @@ import type {
 import type { Adapter } from "./adapters.js";
 import { MissingAdapterMethods } from "./errors.js";
 
-export type { AccountTokenStore, AdapterCapabilities, AddressStore, EmailStore, SessionStore, UserStore, WebAuthnStore };
+export type {
+  AccountTokenStore,
+  AdapterCapabilities,
+  AddressStore,
+  EmailStore,
+  SessionRecordStore,
+  SessionStore,
+  UserStore,
+  WebAuthnStore,
+};
 
 /**
  * Every method of `M`, in the order given: a record keyed by `M` can neither miss one nor add another, so
@@ -76,6 +87,15 @@ export const webAuthnMethods = methodsOf<WebAuthnMethod>({
 /** Access-token refresh with database sessions: the tokens live in the account rows. */
 export const accountTokenMethods = methodsOf<AccountTokenMethod>({ listAccountsByUserId: true, updateAccount: true });
 
+/** Session records (listing and revoking sessions). */
+export const sessionRecordMethods = methodsOf<SessionRecordMethod>({
+  createSessionRecord: true,
+  getSessionRecord: true,
+  listSessionRecords: true,
+  touchSessionRecord: true,
+  deleteSessionRecords: true,
+});
+
 /** The methods of `methods` that `adapter` lacks. */
 export function missingMethods(adapter: Adapter, methods: ReadonlyArray<keyof Adapter>): string[] {
   return methods.filter((m) => typeof adapter[m] !== "function");
@@ -93,6 +113,7 @@ export function adapterCapabilities(adapter: Adapter | undefined): AdapterCapabi
     email: capability<EmailStore>(adapter, emailMethods),
     webAuthn: capability<WebAuthnStore>(adapter, webAuthnMethods),
     accountTokens: capability<AccountTokenStore>(adapter, accountTokenMethods),
+    sessionRecords: capability<SessionRecordStore>(adapter, sessionRecordMethods),
   };
 }
 
@@ -102,6 +123,7 @@ const featureNames: Record<keyof AdapterCapabilities, string> = {
   email: "Email sign-in",
   webAuthn: "WebAuthn",
   accountTokens: "Access-token refresh with database sessions",
+  sessionRecords: "Session records",
 };
 
 /**

@@ -25,6 +25,13 @@ export type WebAuthnMethod =
   | "createAuthenticator"
   | "listAuthenticatorsByUserId"
   | "updateAuthenticatorCounter";
+/** The methods session records need (listing and revoking sessions). */
+export type SessionRecordMethod =
+  | "createSessionRecord"
+  | "getSessionRecord"
+  | "listSessionRecords"
+  | "touchSessionRecord"
+  | "deleteSessionRecords";
 /** The methods access-token refresh with database sessions needs: the tokens live in the account rows. */
 export type AccountTokenMethod = "listAccountsByUserId" | "updateAccount";
 
@@ -41,6 +48,9 @@ export type AccountTokenStore = Needs<AccountTokenMethod> & Pick<Adapter, "swapA
 /** What the users of an address need to move it to the person who proved it (`users` and `email` both do). */
 export type AddressStore = Needs<"getUserByEmail" | "updateUser"> & Pick<Adapter, "deleteSessionsByUserId">;
 
+/** Session records. */
+export type SessionRecordStore = Needs<SessionRecordMethod>;
+
 /** The adapter's capabilities. Each one is present exactly when the adapter has all of its required methods. */
 export interface AdapterCapabilities {
   users?: UserStore;
@@ -48,4 +58,5 @@ export interface AdapterCapabilities {
   email?: EmailStore;
   webAuthn?: WebAuthnStore;
   accountTokens?: AccountTokenStore;
+  sessionRecords?: SessionRecordStore;
 }

@@ -10,6 +10,7 @@
  * @module adapters
  */
 import type { Account, Awaitable, User } from "./base-types.js";
+import type { SessionRecord } from "./session-registry-types.js";
 
 /**
  * A user as stored by an adapter. `email` is the address the user proved (email link, or a provider that
@@ -37,7 +38,15 @@ export interface AdapterSession {
   sessionToken: string;
   userId: string;
   expires: Date;
+  /**
+   * The session's public id (its row's id), when the adapter keeps session records (the
+   * `…SessionRecord…` methods): the id it is listed and revoked by. Never the token.
+   */
+  id?: string;
 }
+
+/** What authlib knows about a session when it starts, beside the session itself (see `SessionRecord`). */
+export type SessionMetadata = Pick<SessionRecord, "createdAt" | "lastSeenAt" | "userAgent" | "clientAddress" | "provider">;
 
 /**
  * An email sign-in token. `token` is already hashed by authlib (bound to the secret); adapters store and
@@ -82,8 +91,11 @@ export interface Adapter {
   linkAccount?(account: AdapterAccount): Awaitable<AdapterAccount | null | undefined | void>;
   /** Removes the account row. */
   unlinkAccount?(providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">): Awaitable<AdapterAccount | undefined | void>;
-  /** Creates a database session. */
-  createSession?(session: AdapterSession): Awaitable<AdapterSession>;
+  /**
+   * Creates a database session and returns it (with its `id` when the adapter keeps session records).
+   * Only an adapter with the session record methods is given the session's metadata too.
+   */
+  createSession?(session: AdapterSession & Partial<SessionMetadata>): Awaitable<AdapterSession>;
   /** The session with this token and its user, or `null`. Expired sessions are returned; authlib deletes them. */
   getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>;
   /** Updates a session (usually its expiry) and returns it, or `null` if it no longer exists. */
@@ -131,6 +143,21 @@ export interface Adapter {
    * go on (reading the user without the address) until they expire or are signed out.
    */
   deleteSessionsByUserId?(userId: string): Awaitable<number>;
+  /**
+   * Session records, for listing and revoking sessions (docs/sessions.md). The five methods go together
+   * (an adapter with all five is the registry of JWT sessions, and lists and revokes database sessions,
+   * whose rows are their records); they follow `SessionRegistry`. A database session's record is its
+   * row: `listSessionRecords` returns it (never its token), `deleteSessionRecords` deletes it.
+   */
+  createSessionRecord?(record: SessionRecord): Awaitable<void>;
+  /** The record with this id, or `null` (see `SessionRegistry.get`). */
+  getSessionRecord?(id: string): Awaitable<SessionRecord | null>;
+  /** The user's records that have not expired (see `SessionRegistry.listByUser`). */
+  listSessionRecords?(userId: string): Awaitable<SessionRecord[]>;
+  /** Sets a record's `lastSeenAt` and `expires` (see `SessionRegistry.touch`). */
+  touchSessionRecord?(id: string, lastSeenAt: Date, expires: Date): Awaitable<void>;
+  /** Deletes the user's records in `ids` (all when absent) but `except` (see `SessionRegistry.delete`). */
+  deleteSessionRecords?(userId: string, ids?: readonly string[], except?: string): Awaitable<SessionRecord[]>;
   /** The account of a provider, or `null`. */
   getAccount?(
     providerAccountId: AdapterAccount["providerAccountId"],

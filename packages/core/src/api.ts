@@ -13,11 +13,14 @@
  *
  * @module api
  */
-import { InvalidProvider, UnknownAction } from "./errors.js";
+import { InvalidProvider, InvalidSessionId, UnknownAction } from "./errors.js";
 import type { Cookie } from "./http/cookies.js";
+import { asAuthError } from "./http/error-response.js";
 import { requestCookies } from "./http/request.js";
 import type { AuthAction, RequestInternal } from "./internal-types.js";
 import { perform, readSession, type UsableAuth } from "./pipeline.js";
+import { isSessionId, revokeSessions } from "./session/registry.js";
+import type { ListedSession } from "./session-registry-types.js";
 import type { Session } from "./types.js";
 
 /**
@@ -76,6 +79,22 @@ export interface SignOutInput {
   redirectTo?: string;
 }
 
+/** What the revoking operations answer. */
+export interface RevokeResult {
+  /** How many sessions ended. */
+  revoked: number;
+  /** Cookies to set: the cleared session cookie when the caller's own session ended, else none. */
+  cookies: Cookie[];
+}
+
+/** What {@link AuthApi.revokeUserSessions} takes. */
+export interface RevokeUserSessionsInput {
+  /** The user whose sessions end. */
+  userId: string;
+  /** A session id to keep (e.g. the one that just changed the password). */
+  except?: string;
+}
+
 /** The in-process operations of an instance (see the module comment). */
 export interface AuthApi {
   /**
@@ -93,6 +112,25 @@ export interface AuthApi {
   signIn(request: RequestLike, input: SignInInput): Promise<RedirectResult>;
   /** Ends the session of `request` (its database row too) and answers the cookies that clear it. */
   signOut(request: RequestLike, input?: SignOutInput): Promise<RedirectResult>;
+  /**
+   * The signed-in user's sessions (their devices), most recently seen first, the request's own marked
+   * `current`. Throws `SessionRequired` when nobody is signed in, `SessionRegistryMissing` when this
+   * configuration cannot list sessions (docs/sessions.md).
+   */
+  listSessions(request: RequestLike): Promise<ListedSession[]>;
+  /**
+   * Ends one of the signed-in user's sessions. Ending the request's own clears its cookie (in `cookies`).
+   * Throws `SessionNotFound` for an id that is not one of the caller's live sessions (another user's
+   * included: nothing changes), `InvalidSessionId`, `SessionRequired`, `MissingCSRF` (cross-site).
+   */
+  revokeSession(request: RequestLike, input: { sessionId: string }): Promise<RevokeResult>;
+  /** Ends every session of the signed-in user but the request's own ("sign out everywhere else"). */
+  revokeOtherSessions(request: RequestLike): Promise<RevokeResult>;
+  /**
+   * For server code (after a password change, by an admin): ends every session of `userId` but `except`.
+   * No request and no CSRF check: never call it with a user id taken from a request unchecked.
+   */
+  revokeUserSessions(input: RevokeUserSessionsInput): Promise<{ revoked: number }>;
 }
 
 /** The API of a usable resolved configuration. */
@@ -117,7 +155,38 @@ export function createApi(resolved: UsableAuth): AuthApi {
       const body = { callbackUrl: input.redirectTo ?? "/" };
       return redirectOf(await perform(resolved, inProcessRequest(resolved, request, { method: "POST", action: "signout", body })));
     },
+    async listSessions(request) {
+      const result = await perform(resolved, inProcessRequest(resolved, request, { method: "GET", action: "sessions" }));
+      return (result.body as { sessions: ListedSession[] }).sessions;
+    },
+    async revokeSession(request, input) {
+      return revokeResult(await perform(resolved, revokeRequest(resolved, request, { sessionId: input?.sessionId })));
+    },
+    async revokeOtherSessions(request) {
+      return revokeResult(await perform(resolved, revokeRequest(resolved, request, { all: "others" })));
+    },
+    async revokeUserSessions(input) {
+      const { userId, except } = input ?? ({} as RevokeUserSessionsInput);
+      try {
+        if (typeof userId !== "string" || userId === "") throw new InvalidSessionId("revokeUserSessions needs the user's id (`userId`).");
+        if (except !== undefined && !isSessionId(except)) throw new InvalidSessionId("`except` is not a session id.");
+        const ended = await revokeSessions(resolved.options, { userId, except, reason: "server" });
+        return { revoked: ended.length };
+      } catch (error) {
+        const authError = asAuthError(error);
+        resolved.logger.error(authError);
+        throw authError;
+      }
+    },
   };
+}
+
+function revokeRequest(resolved: UsableAuth, request: RequestLike, body: Record<string, unknown>): RequestInternal {
+  return inProcessRequest(resolved, request, { method: "POST", action: "sessions", providerId: "revoke", body });
+}
+
+function revokeResult(result: { body?: unknown; cookies?: Cookie[] }): RevokeResult {
+  return { revoked: (result.body as { revoked: number }).revoked, cookies: result.cookies ?? [] };
 }
 
 function redirectOf(result: { redirect?: string; cookies?: Cookie[] }): RedirectResult {

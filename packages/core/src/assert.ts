@@ -10,6 +10,7 @@ import {
   emailMethods,
   missingMethods,
   sessionMethods,
+  sessionRecordMethods,
   userMethods,
   webAuthnMethods,
 } from "./adapter-capabilities.js";
@@ -21,6 +22,7 @@ import {
   ExperimentalFeatureNotEnabled,
   InvalidEndpoints,
   InvalidProvider,
+  InvalidSessionConfig,
   MissingAdapter,
   MissingAdapterMethods,
   MissingAuthorize,
@@ -122,7 +124,39 @@ export function assertConfig(config: AuthConfig, providers: ProviderConfig[], st
     );
   }
 
-  return adapterError(config.adapter, providers, strategy);
+  return sessionConfigError(config) ?? adapterError(config.adapter, providers, strategy);
+}
+
+const registryMethods = ["create", "get", "listByUser", "touch", "delete"] as const;
+
+/** The first error in `session`'s registry options, or `undefined`. */
+function sessionConfigError(config: AuthConfig): AuthError | undefined {
+  const session = config.session ?? {};
+  if (session.revocation !== undefined && session.revocation !== "strict" && session.revocation !== "eventual") {
+    return new InvalidSessionConfig(`session.revocation must be "strict" or "eventual", not ${JSON.stringify(session.revocation)}.`);
+  }
+  const { revalidateAfter, maxPerUser } = session;
+  if (revalidateAfter !== undefined && !(Number.isFinite(revalidateAfter) && revalidateAfter >= 0)) {
+    return new InvalidSessionConfig("session.revalidateAfter must be a number of seconds, 0 or more.");
+  }
+  if (maxPerUser !== undefined && !(Number.isInteger(maxPerUser) && maxPerUser >= 1)) {
+    return new InvalidSessionConfig("session.maxPerUser must be a whole number, 1 or more.");
+  }
+  const store = session.store as unknown as Record<string, unknown> | undefined;
+  if (store !== undefined) {
+    const missing = registryMethods.filter((m) => typeof store?.[m] !== "function");
+    if (missing.length > 0) {
+      return new InvalidSessionConfig(
+        `session.store is not a session store (missing ${missing.join(", ")}): use memorySessionStore(), redisSessionStore({ client }) or hostedDbSessionStore(client).`,
+      );
+    }
+  }
+  const adapter = config.adapter;
+  if (adapter && sessionRecordMethods.some((m) => typeof adapter[m] === "function")) {
+    const missing = missingMethods(adapter, sessionRecordMethods);
+    if (missing.length > 0) return new MissingAdapterMethods(`Session records need these adapter methods, which are missing: ${missing.join(", ")}.`);
+  }
+  return undefined;
 }
 
 /** The first missing adapter (method) for the features in use, or `undefined`. */

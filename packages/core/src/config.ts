@@ -25,6 +25,10 @@ export function resolveSessionOptions(config: AuthConfig): SessionOptions {
     maxAge: config.session?.maxAge ?? DEFAULT_MAX_AGE,
     updateAge: config.session?.updateAge ?? 24 * 60 * 60,
     generateSessionToken: config.session?.generateSessionToken ?? (() => crypto.randomUUID()),
+    store: config.session?.store,
+    revocation: config.session?.revocation ?? "eventual",
+    revalidateAfter: config.session?.revalidateAfter ?? 60,
+    maxPerUser: config.session?.maxPerUser ?? 50,
   };
 }
 
@@ -63,6 +67,7 @@ export function wrapEvents(events: Partial<EventCallbacks> | undefined, logger: 
     updateUser: wrap("updateUser"),
     linkAccount: wrap("linkAccount"),
     session: wrap("session"),
+    sessionRevoked: wrap("sessionRevoked"),
   };
 }
 

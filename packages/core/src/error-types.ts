@@ -50,7 +50,12 @@ export type ErrorType =
   | "SessionDataTooLarge"
   | "SessionDataTooDeep"
   | "WeakSecret"
-  | "UnknownCredentialsUser";
+  | "UnknownCredentialsUser"
+  | "SessionRequired"
+  | "SessionRegistryMissing"
+  | "SessionNotFound"
+  | "InvalidSessionId"
+  | "InvalidSessionConfig";
 
 /** Where an error sends the user: the sign-in page (`"signIn"`) or the error page (`"error"`). */
 export type ErrorPageKind = "signIn" | "error";

@@ -320,6 +320,42 @@ export class UnknownCredentialsUser extends AuthError {
   static override type: ErrorType = "UnknownCredentialsUser";
 }
 
+/**
+ * A session operation (listing or revoking sessions) was asked for by a request with no session: nobody
+ * is signed in, or the session was revoked or expired. HTTP 401 on the session routes.
+ */
+export class SessionRequired extends AuthError {
+  static override type: ErrorType = "SessionRequired";
+}
+
+/**
+ * Sessions cannot be listed or revoked with this configuration: JWT sessions without a registry
+ * (`session.store`, or an adapter with the session record methods), or database sessions in an adapter
+ * without those methods. HTTP 501 on the session routes. See docs/sessions.md.
+ */
+export class SessionRegistryMissing extends AuthError {
+  static override type: ErrorType = "SessionRegistryMissing";
+}
+
+/**
+ * The session to revoke is not one of the caller's live sessions: it never existed, it already ended, or
+ * it is another user's (the same answer, so an id tells nothing about other users). Nothing changed.
+ * HTTP 404 on the session routes.
+ */
+export class SessionNotFound extends AuthError {
+  static override type: ErrorType = "SessionNotFound";
+}
+
+/** A `session` option of the configuration is not valid (`revocation`, `revalidateAfter`, `maxPerUser`, `store`). Reported at start-up. */
+export class InvalidSessionConfig extends AuthError {
+  static override type: ErrorType = "InvalidSessionConfig";
+}
+
+/** The session id given is not one (malformed, or missing). Nothing changed. HTTP 400 on the session routes. */
+export class InvalidSessionId extends AuthError {
+  static override type: ErrorType = "InvalidSessionId";
+}
+
 /** Error types whose name may be shown to the user; every other error is reported as `Configuration`. */
 const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "CredentialsSignin",
@@ -336,6 +372,9 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "ProviderResponseTooLarge",
   "InvalidIdTokenClaim",
   "UnsupportedTokenType",
+  "SessionRequired",
+  "SessionNotFound",
+  "InvalidSessionId",
 ]);
 
 /** True when the error's type may be shown to the user (on the error or sign-in page). */

@@ -14,7 +14,16 @@
  */
 
 export type * from "./adapters.js";
-export type { AuthApi, RedirectResult, RequestLike, SessionResult, SignInInput, SignOutInput } from "./api.js";
+export type {
+  AuthApi,
+  RedirectResult,
+  RequestLike,
+  RevokeResult,
+  RevokeUserSessionsInput,
+  SessionResult,
+  SignInInput,
+  SignOutInput,
+} from "./api.js";
 export { Auth, getSession } from "./auth.js";
 export type { EnvWarnings } from "./env/defaults.js";
 export { setEnvDefaults } from "./env/defaults.js";
@@ -37,5 +46,14 @@ export type {
   EmailRateLimits,
   RateLimitConfig,
 } from "./rate-limit-types.js";
+export type { MemorySessionStoreOptions } from "./session/memory-store.js";
+export { memorySessionStore } from "./session/memory-store.js";
+export type {
+  ListedSession,
+  SessionRecord,
+  SessionRegistry,
+  SessionRevocationReason,
+  SessionRevokedMessage,
+} from "./session-registry-types.js";
 export { skipCSRFCheck } from "./symbols.js";
 export type * from "./types.js";

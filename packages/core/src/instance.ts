@@ -71,5 +71,13 @@ function refusingApi(resolved: ResolvedAuth): AuthApi {
   const refuse = async (): Promise<never> => {
     throw resolved.error;
   };
-  return { getSession: refuse, signIn: refuse, signOut: refuse };
+  return {
+    getSession: refuse,
+    signIn: refuse,
+    signOut: refuse,
+    listSessions: refuse,
+    revokeSession: refuse,
+    revokeOtherSessions: refuse,
+    revokeUserSessions: refuse,
+  };
 }

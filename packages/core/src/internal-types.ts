@@ -10,6 +10,7 @@ import type { Account, Profile, Session, Theme, User } from "./base-types.js";
 import type { JWT, JWTOptions } from "./jwt-types.js";
 import type { ProviderConfig } from "./provider-types.js";
 import type { RateLimitConfig, ResolvedRateLimits } from "./rate-limit-types.js";
+import type { SessionRecord, SessionRegistry } from "./session-registry-types.js";
 import type {
   AuthConfig,
   CallbacksOptions,
@@ -50,6 +51,8 @@ export interface InstanceState {
   usedChallenges?: UsedChallenges;
   /** Session tokens the built-in `decode` decoded, made by the first session check. */
   tokenCache?: DecodedTokenCache;
+  /** JWT sessions: this instance's last registry read of each (eventual revocation, `session/registry.ts`). */
+  sessionVerdicts?: Map<string, { record: SessionRecord | null; checkedAt: number }>;
 }
 
 /** The routes authlib answers under its base path. */
@@ -63,7 +66,8 @@ export type AuthAction =
   | "error"
   | "verify-request"
   | "webauthn-options"
-  | "webauthn-script";
+  | "webauthn-script"
+  | "sessions";
 
 /** A request, parsed once. */
 export interface RequestInternal {
@@ -133,6 +137,8 @@ export interface ConfigOptions {
   session: SessionOptions;
   /** The session strategy in use. */
   sessionStrategy: SessionStrategyHandler;
+  /** Where session records live (`session/registry.ts`); absent when sessions cannot be listed. */
+  sessionRegistry?: SessionRegistry;
   jwt: JWTOptions & { secret: string[] };
   pages: Partial<PagesOptions>;
   theme: Theme;
@@ -208,6 +214,12 @@ export interface SessionStrategyHandler {
   credentialsUser(options: InternalOptions, user: User & { id: string }): Promise<User | AdapterUser>;
   /** The signed-in user of this request, or `null` (used to link accounts). */
   currentUser(options: InternalOptions, request: RequestInternal): Promise<User | AdapterUser | null>;
+  /**
+   * The live session of this request as the session APIs see it: its user and its record's id (`null`
+   * when the session has no record: database sessions in an adapter without session records). `null`
+   * when nobody is signed in. No callback runs and no cookie changes.
+   */
+  currentSession(options: InternalOptions, request: RequestInternal): Promise<{ userId: string; sessionId: string | null } | null>;
 }
 
 /**

@@ -96,6 +96,7 @@ function withRequest(shared: ConfigOptions, request: RequestOptions): InternalOp
     capabilities: shared.capabilities,
     session: shared.session,
     sessionStrategy: shared.sessionStrategy,
+    sessionRegistry: shared.sessionRegistry,
     jwt: shared.jwt,
     pages: shared.pages,
     theme: shared.theme,

@@ -25,6 +25,7 @@ import { createLogger } from "./logger.js";
 import type { ProviderConfig } from "./provider-types.js";
 import { databaseSessionStrategy } from "./session/database.js";
 import { jwtSessionStrategy } from "./session/jwt.js";
+import { resolveSessionRegistry } from "./session/registry.js";
 import { skipCSRFCheck } from "./symbols.js";
 import type { AuthConfig, CookiesOptions, LoggerInstance } from "./types.js";
 
@@ -66,6 +67,7 @@ export function resolveConfig(config: AuthConfig): ResolvedAuth {
     const session = resolveSessionOptions(config);
     const adapter = wrapAdapter(config.adapter, logger);
     check = startupCheck(config, providers, session.strategy, adapter);
+    const capabilities = check.ok ? check.capabilities : {};
     const secret = (Array.isArray(config.secret) ? config.secret : [config.secret]).filter((s): s is string => !!s);
     options = {
       basePath,
@@ -73,9 +75,10 @@ export function resolveConfig(config: AuthConfig): ResolvedAuth {
       callbacks: resolveCallbacks(config.callbacks),
       events: wrapEvents(config.events, logger),
       adapter,
-      capabilities: check.ok ? check.capabilities : {},
+      capabilities,
       session,
       sessionStrategy: session.strategy === "database" ? databaseSessionStrategy : jwtSessionStrategy,
+      sessionRegistry: resolveSessionRegistry(session.strategy, capabilities, session.store),
       jwt: { maxAge: config.jwt?.maxAge ?? session.maxAge, encode, decode, ...config.jwt, secret },
       pages: config.pages ?? {},
       theme: { colorScheme: "auto", ...config.theme },

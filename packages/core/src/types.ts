@@ -27,6 +27,7 @@ import type { ErrorType } from "./error-types.js";
 import type { JWT, JWTOptions } from "./jwt-types.js";
 import type { CredentialInput, Provider } from "./provider-types.js";
 import type { RateLimitConfig } from "./rate-limit-types.js";
+import type { SessionRegistry, SessionRevokedMessage } from "./session-registry-types.js";
 
 export type {
   Account,
@@ -148,6 +149,25 @@ export interface SessionOptions {
   updateAge: number;
   /** Makes database session tokens. Default: a random UUID. */
   generateSessionToken: () => string;
+  /**
+   * Where JWT sessions are registered so they can be listed and revoked (see docs/sessions.md):
+   * `memorySessionStore()`, `redisSessionStore({ client })`, `hostedDbSessionStore(client)`. Default: the
+   * adapter when it has the session record methods, else none (JWT sessions then cannot be listed or
+   * revoked before they expire; the session APIs throw `SessionRegistryMissing`). Database sessions
+   * always live in the adapter.
+   */
+  store?: SessionRegistry;
+  /**
+   * When a revoked JWT session stops working. `"strict"`: from the next check on every instance (one
+   * registry read per check). `"eventual"` (default): at once on the instance that revoked it, within
+   * `revalidateAfter` seconds on the others (one registry read per session and instance per
+   * `revalidateAfter`). Database sessions are checked on every read either way.
+   */
+  revocation: "strict" | "eventual";
+  /** With `revocation: "eventual"`: how long (seconds) an instance trusts its last registry read of a session. Default 60. */
+  revalidateAfter: number;
+  /** The most live sessions one user keeps; a new sign-in past it ends the least recently seen (`reason: "limit"`). Default 50. */
+  maxPerUser: number;
 }
 
 /** Callbacks: hooks that change what authlib does. */
@@ -215,6 +235,8 @@ export interface EventCallbacks {
   linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>;
   /** A session was read (`GET /session`, `getSession`); it gets the session and, with JWTs, the token. */
   session: (message: { session: Session; token: JWT } | { session: Session }) => Awaitable<void>;
+  /** A session was ended before its time by its user, by server code, or by the per-user limit (see `reason`). */
+  sessionRevoked: (message: SessionRevokedMessage) => Awaitable<void>;
 }
 
 /** The configuration of authlib. Only `providers` is required. */

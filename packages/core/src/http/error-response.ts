@@ -66,6 +66,16 @@ const jsonAnswers: Partial<Record<ErrorType, JsonErrorRule>> = {
   UntrustedHost: { status: 400, message: "This host is not trusted." },
 };
 
+/** The session control routes' statuses (`actions/sessions.ts`). */
+const sessionRouteStatuses: Partial<Record<ErrorType, number>> = {
+  SessionRequired: 401,
+  InvalidSessionId: 400,
+  MissingCSRF: 403,
+  SessionNotFound: 404,
+  MethodNotAllowed: 405,
+  SessionRegistryMissing: 501,
+};
+
 /**
  * Routes that scripts call with `fetch`: an error there is a status, never a page. `statuses` maps a type
  * to its status; any other type gets `otherwise` (`undefined`: the general policy applies).
@@ -73,6 +83,8 @@ const jsonAnswers: Partial<Record<ErrorType, JsonErrorRule>> = {
 const fetchRouteAnswers: Record<string, { statuses: Partial<Record<ErrorType, number>>; otherwise?: number }> = {
   "POST session": { statuses: { RateLimited: 429, SessionDataTooLarge: 413 }, otherwise: 400 },
   "GET webauthn-options": { statuses: { RateLimited: 429 } },
+  "GET sessions": { statuses: sessionRouteStatuses, otherwise: 500 },
+  "POST sessions": { statuses: sessionRouteStatuses, otherwise: 500 },
 };
 
 /** What the client is told when the error's details are the operator's only. */
@@ -105,7 +117,10 @@ export function errorResult(error: AuthError, request: { action: AuthAction; met
     const status = fetchRoute.statuses[error.type] ?? fetchRoute.otherwise;
     if (status !== undefined) {
       // A session update answers `null`; other fetch routes name the error.
-      const answer: ResponseInternal = { status, body: request.action === "session" ? null : { error: error.type }, cookies };
+      // An error the route does not name (the adapter failed, …) is the operator's: its type is not told.
+      const named = fetchRoute.statuses[error.type] !== undefined || isClientSafeError(error);
+      const body = request.action === "session" ? null : { error: named ? error.type : "Configuration" };
+      const answer: ResponseInternal = { status, body, cookies };
       if (error instanceof RateLimited) answer.headers = error.retryAfter ? { "Retry-After": `${error.retryAfter}` } : {};
       return answer;
     }

@@ -18,9 +18,12 @@ const actions: ReadonlySet<string> = new Set<AuthAction>([
   "verify-request",
   "webauthn-options",
   "webauthn-script",
+  "sessions",
 ]);
 /** Actions that take a provider id as second path segment. */
 const actionsWithProvider: ReadonlySet<string> = new Set<AuthAction>(["signin", "callback", "webauthn-options"]);
+/** Actions whose second path segment is one of a few fixed names (`sessions/revoke`), kept in `providerId`. */
+const actionsWithSubroute: Readonly<Record<string, ReadonlySet<string>>> = { sessions: new Set(["revoke"]) };
 /** Bodies larger than this are not parsed (a sign-in form is a few hundred bytes). */
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -30,7 +33,8 @@ export function parseActionAndProvider(pathname: string, basePath: string): { ac
   if (!(pathname === base || pathname.startsWith(`${base}/`))) throw new RouteNotFound(`Not under the base path: ${pathname}`);
   const segments = pathname.slice(base.length).split("/").filter(Boolean);
   const [action, providerId, ...rest] = segments;
-  if (!action || !actions.has(action) || rest.length > 0 || (providerId !== undefined && !actionsWithProvider.has(action))) {
+  const takesSecond = (name: string, second: string) => actionsWithProvider.has(name) || actionsWithSubroute[name]?.has(second) === true;
+  if (!action || !actions.has(action) || rest.length > 0 || (providerId !== undefined && !takesSecond(action, providerId))) {
     throw new RouteNotFound(`Cannot parse action at ${pathname}`);
   }
   let decodedProvider: string | undefined;

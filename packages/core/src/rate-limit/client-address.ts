@@ -64,3 +64,33 @@ export function clientBucket(address: string): string {
     .map((g) => g.toString(16))
     .join(":")}::/64`;
 }
+
+/**
+ * The network a client address belongs to, as session listings show it: an IPv4 address (or an
+ * IPv4-mapped IPv6 one) as its /24 (`203.0.113.0/24`), an IPv6 address as its /48 (`2001:db8:1::/48`).
+ * Enough to tell "my home" from "another country", not enough to find the person. `null` for anything
+ * that is not an IP address (an app's own notion of a client is not shown).
+ */
+export function addressPrefix(address: string): string | null {
+  const trimmed = address.trim().toLowerCase();
+  const bare = trimmed.startsWith("[") && trimmed.endsWith("]") ? trimmed.slice(1, -1) : trimmed;
+  const withoutZone = bare.split("%")[0] as string;
+  if (!withoutZone.includes(":")) return ipv4Prefix(withoutZone);
+  const groups = ipv6Groups(withoutZone);
+  if (!groups) return null;
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    const high = groups[6] as number;
+    const low = groups[7] as number;
+    return `${high >> 8}.${high & 255}.${low >> 8}.0/24`;
+  }
+  return `${groups
+    .slice(0, 3)
+    .map((g) => g.toString(16))
+    .join(":")}::/48`;
+}
+
+function ipv4Prefix(address: string): string | null {
+  const parts = address.split(".");
+  if (parts.length !== 4 || parts.some((p) => !/^\d{1,3}$/.test(p) || Number(p) > 255)) return null;
+  return `${Number(parts[0])}.${Number(parts[1])}.${Number(parts[2])}.0/24`;
+}

@@ -10,6 +10,7 @@ import { type Cookie, clearChunkedCookie, expiredCookie, incomingSessionCookieNa
 import type { InternalOptions, RequestInternal, SessionStrategyHandler } from "../internal-types.js";
 import type { Session } from "../types.js";
 import { refreshAccountsIfDue } from "./refresh.js";
+import { enforceSessionLimit, sessionMetadata, touchSession } from "./registry.js";
 
 function sessionCookie(options: InternalOptions, sessionToken: string, expires: Date): Cookie {
   const { name, options: cookieOptions } = options.cookies.sessionToken;
@@ -88,6 +89,8 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
       try {
         stored = (await adapterOf(options).updateSession({ sessionToken, expires })) || { ...stored, expires };
         cookies.push(sessionCookie(options, sessionToken, expires));
+        const id = found.session.id;
+        if (options.sessionRegistry && id) await touchSession(options, options.sessionRegistry, id, expires);
       } catch (error) {
         options.logger.error(new SessionTokenError("Could not extend the database session.", { cause: error as Error }));
       }
@@ -108,11 +111,15 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     return { session, cookies };
   },
 
-  async start(options, request, { user }) {
+  async start(options, request, { user, account }) {
     if (!user.id) throw new SessionTokenError("Cannot start a database session for a user without an id.");
     const expires = new Date(Date.now() + options.session.maxAge * 1000);
     const sessionToken = options.session.generateSessionToken();
-    await adapterOf(options).createSession({ sessionToken, userId: user.id, expires });
+    const registry = options.sessionRegistry;
+    // Only an adapter that keeps session records is given the metadata (another may refuse unknown fields).
+    const metadata = registry ? sessionMetadata(options, request, options.provider?.id ?? account?.provider ?? null) : {};
+    const created = await adapterOf(options).createSession({ sessionToken, userId: user.id, expires, ...metadata });
+    if (registry && created?.id) await enforceSessionLimit(options, registry, user.id, created.id);
     // A cookie left under a legacy name would otherwise outlive the new session unseen.
     const legacyNames = legacySessionCookieNames(options.cookies, options.config.acceptAuthjsSessions === true);
     const stale = legacyNames.flatMap((name) => clearAllSessionCookies(options, request, name));
@@ -144,5 +151,10 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
   async currentUser(options, request) {
     const { found } = await lookup(options, request);
     return found?.user ?? null;
+  },
+
+  async currentSession(options, request) {
+    const { found } = await lookup(options, request);
+    return found ? { userId: found.user.id, sessionId: found.session.id ?? null } : null;
   },
 };

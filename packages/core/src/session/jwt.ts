@@ -6,14 +6,16 @@
  * when the callback changed the token, or on an explicit update.
  */
 
-import { JWTSessionError } from "../errors.js";
+import { JWTSessionError, SessionTokenError } from "../errors.js";
 import { hasChunkedCookie, readChunkedCookie } from "../http/cookie-chunks.js";
 import { clearChunkedCookie, incomingSessionCookieName, legacySessionCookieNames, writeChunkedCookie } from "../http/cookies.js";
 import type { InternalOptions, RequestInternal, SessionStrategyHandler, SignInResult } from "../internal-types.js";
 import { decode as builtInDecode, type JWT } from "../jwt.js";
+import type { SessionRecord } from "../session-registry-types.js";
 import type { Session } from "../types.js";
 import { copyJson, sameJson } from "./json-shape.js";
 import { attachOAuthTokens, OAUTH_CLAIM, refreshIfDue } from "./refresh.js";
+import { forgetSession, registeredSession, registerSession, SESSION_ID_CLAIM, sessionMetadata, touchSession } from "./registry.js";
 import { decodeCached, tokenCacheOf } from "./token-cache.js";
 
 function nowInSeconds(): number {
@@ -74,6 +76,23 @@ async function writeToken(options: InternalOptions, request: RequestInternal, to
   return { cookies: writeChunkedCookie(sessionToken, encoded, request.cookies, { expires }), expires };
 }
 
+/**
+ * The registry's record of the session `payload` (`session/registry.ts`): `undefined` when there is no
+ * registry (every valid token is a session), `null` when the session has no live record (revoked: the
+ * cookie is cleared), `"unavailable"` when the registry cannot be read (logged; no session for this
+ * request, but the cookie stays: the session comes back with the registry).
+ */
+async function recordOf(options: InternalOptions, payload: JWT): Promise<SessionRecord | null | undefined | "unavailable"> {
+  const registry = options.sessionRegistry;
+  if (!registry) return undefined;
+  try {
+    return await registeredSession(options, registry, payload);
+  } catch (error) {
+    options.logger.error(new SessionTokenError("Could not read the session registry.", { cause: error as Error }));
+    return "unavailable";
+  }
+}
+
 /** The JWT session strategy. */
 export const jwtSessionStrategy: SessionStrategyHandler = {
   async read(options, request, update) {
@@ -86,12 +105,17 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     }
     // A copy, not a serialisation: JSON.stringify overflows the stack on deeply nested data (issue 19).
     const { payload, pristine: before } = read;
-    const token = await options.callbacks.jwt({
+    const record = await recordOf(options, payload);
+    if (record === "unavailable") return { session: null, cookies: [] };
+    if (record === null) return { session: null, cookies: clearSession(options, request, name) };
+    const jwt = await options.callbacks.jwt({
       // Only a token holding a provider's tokens can be due a refresh.
       token: payload[OAUTH_CLAIM] === undefined ? payload : await refreshIfDue(options, payload),
       ...(update ? { trigger: "update" as const, session: update.data } : {}),
     });
-    if (!token) return { session: null, cookies: clearSession(options, request, name) };
+    if (!jwt) return { session: null, cookies: clearSession(options, request, name) };
+    // The registered session's id stays in the token whatever the callback returned.
+    const token = record ? { ...jwt, [SESSION_ID_CLAIM]: record.id } : jwt;
 
     const issuedAt = typeof payload.iat === "number" ? payload.iat : 0;
     const due = nowInSeconds() - issuedAt >= options.session.updateAge;
@@ -99,6 +123,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     let expires: Date;
     if (update || due || before === undefined || !sameJson(before, token)) {
       ({ cookies, expires } = await writeToken(options, request, token));
+      if (record && options.sessionRegistry) await touchSession(options, options.sessionRegistry, record.id, expires);
     } else {
       expires = new Date(typeof payload.exp === "number" ? payload.exp * 1000 : Date.now() + options.session.maxAge * 1000);
     }
@@ -130,12 +155,30 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     const legacyNames = legacySessionCookieNames(options.cookies, options.config.acceptAuthjsSessions === true);
     const stale = legacyNames.flatMap((legacy) => clearSession(options, request, legacy));
     if (!token) return [...stale, ...clearChunkedCookie(options.cookies.sessionToken, request.cookies)];
-    return [...stale, ...(await writeToken(options, request, attachOAuthTokens(options, token, account))).cookies];
+    const registry = options.sessionRegistry;
+    let registered = token;
+    if (registry && typeof token.sub === "string") {
+      const provider = options.provider?.id ?? account?.provider ?? null;
+      const expires = new Date(Date.now() + options.session.maxAge * 1000);
+      const id = await registerSession(options, registry, { userId: token.sub, expires, ...sessionMetadata(options, request, provider) });
+      registered = { ...token, [SESSION_ID_CLAIM]: id };
+    }
+    return [...stale, ...(await writeToken(options, request, attachOAuthTokens(options, registered, account))).cookies];
   },
 
   async end(options, request) {
     const token = (await readToken(options, request))?.payload ?? null;
     const name = sessionCookieName(options, request);
+    const id = token?.[SESSION_ID_CLAIM];
+    if (options.sessionRegistry && token && typeof id === "string" && typeof token.sub === "string") {
+      try {
+        await options.sessionRegistry.delete(token.sub, [id]);
+        forgetSession(options, id);
+      } catch (error) {
+        // The cookie is cleared anyway; the record ends with the session's expiry.
+        options.logger.error(new SessionTokenError("Could not delete the session's record.", { cause: error as Error }));
+      }
+    }
     if (hasChunkedCookie(request.cookies, name)) await options.events.signOut({ token });
     return clearSession(options, request, name);
   },
@@ -145,12 +188,30 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
   },
 
   async currentUser(options, request) {
-    const payload = (await readToken(options, request))?.payload;
-    // The jwt callback is where an app revokes a token: a token it refuses is nobody.
-    const token = payload && (await options.callbacks.jwt({ token: payload }));
+    const token = await liveToken(options, request);
     if (!token?.sub) return null;
     // With an adapter, only a user that still exists there is signed in.
     if (options.adapter?.getUser) return options.adapter.getUser(token.sub);
     return { id: token.sub, name: token.name, email: token.email, image: token.picture };
   },
+
+  async currentSession(options, request) {
+    const token = await liveToken(options, request);
+    if (!token?.sub) return null;
+    const id = token[SESSION_ID_CLAIM];
+    return { userId: token.sub, sessionId: typeof id === "string" ? id : null };
+  },
 };
+
+/**
+ * The token of this request's session as the app sees it, or `null`: not revoked in the registry (the
+ * registry must answer), and accepted by the `jwt` callback, where an app revokes tokens of its own.
+ */
+async function liveToken(options: InternalOptions, request: RequestInternal): Promise<JWT | null> {
+  const payload = (await readToken(options, request))?.payload;
+  if (!payload) return null;
+  const record = await recordOf(options, payload);
+  if (record === null || record === "unavailable") return null;
+  const token = await options.callbacks.jwt({ token: payload });
+  return token && record ? { ...token, [SESSION_ID_CLAIM]: record.id, sub: record.userId } : token;
+}

@@ -1,0 +1,78 @@
+/**
+ * Session control for the signed-in user (docs/sessions.md): `GET /sessions` lists their sessions as
+ * JSON, the current one marked; `POST /sessions/revoke` (CSRF-checked) ends one of them (`sessionId`) or
+ * all but the current one (`all=others`). `auth.api.listSessions`, `revokeSession` and
+ * `revokeOtherSessions` run these same routes in process.
+ *
+ * A user can only ever reach their own sessions: the registry deletes by user and id together, and an id
+ * that is not one of the caller's live sessions is `SessionNotFound` whoever it belongs to.
+ */
+import { InvalidSessionId, MethodNotAllowed, SessionNotFound, SessionRegistryMissing, SessionRequired } from "../errors.js";
+import { assertCsrf } from "../http/csrf.js";
+import { noStoreHeaders } from "../http/response.js";
+import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
+import { isSessionId, requireRegistry, revokeSessions } from "../session/registry.js";
+import type { ListedSession, SessionRecord } from "../session-registry-types.js";
+
+const json = { "Content-Type": "application/json", ...noStoreHeaders };
+
+/** The caller's session: its user and record id. `SessionRequired` when nobody is signed in. */
+async function callerSession(options: InternalOptions, request: RequestInternal): Promise<{ userId: string; sessionId: string }> {
+  const current = await options.sessionStrategy.currentSession(options, request);
+  if (!current) throw new SessionRequired("Sign in first: the request has no session.");
+  if (!current.sessionId) {
+    throw new SessionRegistryMissing("The adapter returned the session without its id: sessions cannot be told apart.");
+  }
+  return { userId: current.userId, sessionId: current.sessionId };
+}
+
+/** A record as the listing shows it. */
+export function listed(record: SessionRecord, currentId: string): ListedSession {
+  return {
+    id: record.id,
+    current: record.id === currentId,
+    createdAt: record.createdAt.toISOString(),
+    lastSeenAt: record.lastSeenAt.toISOString(),
+    expires: record.expires.toISOString(),
+    userAgent: record.userAgent,
+    clientAddress: record.clientAddress,
+    provider: record.provider,
+  };
+}
+
+/** GET /sessions: `{ sessions }`, most recently seen first, the current one marked. */
+async function listSessionsAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  const registry = requireRegistry(options);
+  const { userId, sessionId } = await callerSession(options, request);
+  const records = await registry.listByUser(userId);
+  const sessions = records
+    .sort((a, b) => b.lastSeenAt.getTime() - a.lastSeenAt.getTime())
+    .map((record) => listed(record, sessionId));
+  return { body: { sessions }, headers: json };
+}
+
+/** POST /sessions/revoke: `{ revoked }`, the number of sessions ended; the session cookie is cleared when the current one was. */
+async function revokeAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  assertCsrf("session revoke", options.csrfTokenVerified);
+  requireRegistry(options);
+  const { userId, sessionId: by } = await callerSession(options, request);
+  const { sessionId, all } = request.body;
+  if (all === "others") {
+    const ended = await revokeSessions(options, { userId, except: by, reason: "others", by });
+    return { body: { revoked: ended.length }, headers: json };
+  }
+  if (!isSessionId(sessionId)) throw new InvalidSessionId("Give the id of a session to revoke (`sessionId`), or `all=others`.");
+  const ended = await revokeSessions(options, { userId, ids: [sessionId], reason: "revoked", by });
+  if (ended.length === 0) throw new SessionNotFound("No session of yours has this id: it ended already, or never existed.");
+  // Ending the current session is signing out of this device: its cookie goes too.
+  const cookies = sessionId === by ? await options.sessionStrategy.end(options, request) : [];
+  return { body: { revoked: ended.length }, headers: json, cookies };
+}
+
+/** `GET /sessions` and `POST /sessions/revoke`. */
+export async function sessionsAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  const revoke = request.providerId === "revoke";
+  if (request.method === "GET" && !revoke) return listSessionsAction(options, request);
+  if (request.method === "POST" && revoke) return revokeAction(options, request);
+  throw new MethodNotAllowed(`${request.method} is not supported on /sessions${revoke ? "/revoke" : ""}.`);
+}

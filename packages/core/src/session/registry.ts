@@ -1,0 +1,212 @@
+/**
+ * The session registry of an instance: where each session's record lives, so that a user can list their
+ * signed-in devices and end them, and server code can end a user's sessions (docs/sessions.md).
+ *
+ * - Database sessions: the session row is the record (an adapter with the session record methods keeps
+ *   the metadata beside the token). Ending one deletes its row, so it is refused from the next check.
+ * - JWT sessions: the token carries the record's id (`sid`) and the record lives in the adapter (when it
+ *   has the session record methods) or in `session.store`. A token whose record is gone is refused:
+ *   `revocation: "strict"` reads the registry on every check; `"eventual"` (default) trusts this
+ *   instance's last read of a session for `revalidateAfter` seconds, and forgets a session at once when
+ *   this instance ends it. A token without `sid` (issued before the registry was configured) is refused.
+ *   Without a registry, JWT sessions work as before and the session APIs throw `SessionRegistryMissing`.
+ *
+ * @module session/registry
+ */
+import type { SessionMetadata } from "../adapters.js";
+import { SessionRegistryMissing } from "../errors.js";
+import type { InternalOptions, RequestInternal } from "../internal-types.js";
+import type { JWT } from "../jwt-types.js";
+import { addressPrefix } from "../rate-limit/client-address.js";
+import type { SessionRecord, SessionRegistry, SessionRevocationReason } from "../session-registry-types.js";
+import { describeUserAgent } from "./device.js";
+
+/** The claim of a JWT session that holds its record's id. */
+export const SESSION_ID_CLAIM = "sid";
+
+/** How many sessions an instance remembers its last registry read of (eventual revocation). */
+export const SESSION_VERDICTS_MAX_ENTRIES = 10_000;
+
+/** A session id as authlib makes it, or as an adapter's row ids are (UUIDs, cuids): anything else is refused unread. */
+const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** True for a string that can be a session id (it may still name no session). */
+export function isSessionId(value: unknown): value is string {
+  return typeof value === "string" && SESSION_ID_PATTERN.test(value);
+}
+
+/** A new session id: 128 random bits, base64url. */
+export function newSessionId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
+}
+
+/** The adapter's session record methods as a registry. */
+function adapterRegistry(records: NonNullable<InternalOptions["capabilities"]["sessionRecords"]>): SessionRegistry {
+  return {
+    create: async (record) => records.createSessionRecord(record),
+    get: async (id) => records.getSessionRecord(id),
+    listByUser: async (userId) => records.listSessionRecords(userId),
+    touch: async (id, lastSeenAt, expires) => records.touchSessionRecord(id, lastSeenAt, expires),
+    delete: async (userId, ids, except) => records.deleteSessionRecords(userId, ids, except),
+  };
+}
+
+/**
+ * The registry of a configuration (resolved once, `resolve.ts`): the adapter's session records when it
+ * has them, else `session.store` for JWT sessions; `undefined` when there is none.
+ */
+export function resolveSessionRegistry(
+  strategy: "jwt" | "database",
+  capabilities: InternalOptions["capabilities"],
+  store: SessionRegistry | undefined,
+): SessionRegistry | undefined {
+  if (capabilities.sessionRecords) return adapterRegistry(capabilities.sessionRecords);
+  return strategy === "jwt" ? store : undefined;
+}
+
+/** The registry, or `SessionRegistryMissing` (for the session APIs). */
+export function requireRegistry(options: Pick<InternalOptions, "sessionRegistry" | "session">): SessionRegistry {
+  if (options.sessionRegistry) return options.sessionRegistry;
+  throw new SessionRegistryMissing(
+    options.session.strategy === "jwt"
+      ? "JWT sessions cannot be listed or revoked without a registry: set session.store (memorySessionStore(), redisSessionStore({ client }), hostedDbSessionStore(client)) or use an adapter with the session record methods."
+      : "The adapter has no session record methods (createSessionRecord, getSessionRecord, listSessionRecords, touchSessionRecord, deleteSessionRecords): database sessions cannot be listed or revoked with it.",
+  );
+}
+
+/** What a session beginning with this request records about its device (`session/device.ts`). */
+export function sessionMetadata(options: InternalOptions, request: RequestInternal, provider: string | null): SessionMetadata {
+  const now = new Date();
+  const rateLimit = options.config.rateLimit;
+  // The app's rule when it has one (it may read a proxy's header); the connection otherwise.
+  const custom = rateLimit ? rateLimit.clientAddress : undefined;
+  const address = custom ? custom(request.request, request.connectionAddress) : request.connectionAddress;
+  return {
+    createdAt: now,
+    lastSeenAt: now,
+    userAgent: describeUserAgent(request.headers.get("user-agent")),
+    clientAddress: typeof address === "string" ? addressPrefix(address) : null,
+    provider,
+  };
+}
+
+/**
+ * Registers a new JWT session of `userId` and returns its id. Past `session.maxPerUser`, the user's least
+ * recently seen sessions end (`sessionRevoked`, reason `"limit"`).
+ */
+export async function registerSession(
+  options: InternalOptions,
+  registry: SessionRegistry,
+  record: Omit<SessionRecord, "id">,
+): Promise<string> {
+  const id = newSessionId();
+  await registry.create({ id, ...record });
+  remember(options, id, { id, ...record });
+  await enforceSessionLimit(options, registry, record.userId, id);
+  return id;
+}
+
+/** Ends the user's least recently seen sessions past `session.maxPerUser`, never `keep` (the one just begun). */
+export async function enforceSessionLimit(options: InternalOptions, registry: SessionRegistry, userId: string, keep: string): Promise<void> {
+  const sessions = await registry.listByUser(userId);
+  const excess = sessions.length - options.session.maxPerUser;
+  if (excess <= 0) return;
+  const oldest = sessions
+    .filter((s) => s.id !== keep)
+    .sort((a, b) => a.lastSeenAt.getTime() - b.lastSeenAt.getTime())
+    .slice(0, excess)
+    .map((s) => s.id);
+  await revokeSessions(options, { userId, ids: oldest, except: keep, reason: "limit" });
+}
+
+interface Verdict {
+  record: SessionRecord | null;
+  checkedAt: number;
+}
+
+/** This instance's last registry reads (eventual revocation), made on first use. */
+function verdictsOf(options: Pick<InternalOptions, "instanceState">): Map<string, Verdict> {
+  options.instanceState.sessionVerdicts ??= new Map();
+  return options.instanceState.sessionVerdicts;
+}
+
+/** Remembers the registry's answer for `id` (oldest out past the bound). */
+function remember(options: Pick<InternalOptions, "instanceState">, id: string, record: SessionRecord | null): void {
+  const verdicts = verdictsOf(options);
+  verdicts.delete(id);
+  if (verdicts.size >= SESSION_VERDICTS_MAX_ENTRIES) verdicts.delete(verdicts.keys().next().value as string);
+  verdicts.set(id, { record, checkedAt: Date.now() });
+}
+
+/**
+ * The live record of the JWT session `payload`, or `null` when it has none (no `sid`, revoked, expired,
+ * or another user's). Eventual revocation answers from this instance's last read while it is younger
+ * than `revalidateAfter`, without waiting. Rejects when the registry cannot be read.
+ */
+export function registeredSession(
+  options: InternalOptions,
+  registry: SessionRegistry,
+  payload: JWT,
+): SessionRecord | null | Promise<SessionRecord | null> {
+  const id = payload[SESSION_ID_CLAIM];
+  if (!isSessionId(id) || typeof payload.sub !== "string") return null;
+  if (options.session.revocation === "eventual") {
+    const known = options.instanceState.sessionVerdicts?.get(id);
+    if (known && Date.now() - known.checkedAt < options.session.revalidateAfter * 1000) return ownedBy(known.record, payload.sub);
+  }
+  return registry.get(id).then((record) => {
+    remember(options, id, record);
+    return ownedBy(record, payload.sub as string);
+  });
+}
+
+function ownedBy(record: SessionRecord | null, userId: string): SessionRecord | null {
+  return record && record.userId === userId && record.expires.getTime() > Date.now() ? record : null;
+}
+
+/** Moves a session's `lastSeenAt` to now and its end to `expires` (when a session is extended: `updateAge`). Logged, never thrown. */
+export async function touchSession(options: InternalOptions, registry: SessionRegistry, id: string, expires: Date): Promise<void> {
+  try {
+    await registry.touch(id, new Date(), expires);
+  } catch (error) {
+    options.logger.error(error as Error);
+  }
+}
+
+/** What {@link revokeSessions} ends. */
+export interface Revocation {
+  userId: string;
+  /** The sessions to end; all of the user's when absent. */
+  ids?: readonly string[];
+  /** A session never ended (the caller's own, for "everywhere else"). */
+  except?: string;
+  reason: SessionRevocationReason;
+  /** The session that asked. */
+  by?: string;
+}
+
+/**
+ * Ends sessions of one user in the registry (a database session's row goes with its record), forgets
+ * them on this instance at once, and fires `sessionRevoked` for each. Resolves the ended records.
+ */
+export async function revokeSessions(
+  options: Pick<InternalOptions, "sessionRegistry" | "session" | "events" | "instanceState">,
+  revocation: Revocation,
+): Promise<SessionRecord[]> {
+  const { userId, ids, except, reason, by } = revocation;
+  const ended = await requireRegistry(options).delete(userId, ids, except);
+  for (const session of ended) {
+    remember(options, session.id, null);
+    await options.events.sessionRevoked({ userId, session, reason, ...(by ? { by } : {}) });
+  }
+  return ended;
+}
+
+/** Forgets a session on this instance after its own sign-out (its record was deleted by the caller). */
+export function forgetSession(options: InternalOptions, id: string): void {
+  remember(options, id, null);
+}
