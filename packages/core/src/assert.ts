@@ -154,7 +154,8 @@ function sessionConfigError(config: AuthConfig): AuthError | undefined {
   const adapter = config.adapter;
   if (adapter && sessionRecordMethods.some((m) => typeof adapter[m] === "function")) {
     const missing = missingMethods(adapter, sessionRecordMethods);
-    if (missing.length > 0) return new MissingAdapterMethods(`Session records need these adapter methods, which are missing: ${missing.join(", ")}.`);
+    if (missing.length > 0)
+      return new MissingAdapterMethods(`Session records need these adapter methods, which are missing: ${missing.join(", ")}.`);
   }
   return undefined;
 }

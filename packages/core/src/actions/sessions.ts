@@ -45,9 +45,7 @@ async function listSessionsAction(options: InternalOptions, request: RequestInte
   const registry = requireRegistry(options);
   const { userId, sessionId } = await callerSession(options, request);
   const records = await registry.listByUser(userId);
-  const sessions = records
-    .sort((a, b) => b.lastSeenAt.getTime() - a.lastSeenAt.getTime())
-    .map((record) => listed(record, sessionId));
+  const sessions = records.sort((a, b) => b.lastSeenAt.getTime() - a.lastSeenAt.getTime()).map((record) => listed(record, sessionId));
   return { body: { sessions }, headers: json };
 }
 

@@ -65,8 +65,8 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
       if (byId.size >= maxSessions) makeRoom();
       remove(record.id);
       byId.set(record.id, copy(record));
-      let ids = byUser.get(record.userId);
-      if (!ids) byUser.set(record.userId, (ids = new Set()));
+      const ids = byUser.get(record.userId) ?? new Set<string>();
+      byUser.set(record.userId, ids);
       ids.add(record.id);
     },
     async get(id) {

@@ -111,7 +111,12 @@ export async function registerSession(
 }
 
 /** Ends the user's least recently seen sessions past `session.maxPerUser`, never `keep` (the one just begun). */
-export async function enforceSessionLimit(options: InternalOptions, registry: SessionRegistry, userId: string, keep: string): Promise<void> {
+export async function enforceSessionLimit(
+  options: InternalOptions,
+  registry: SessionRegistry,
+  userId: string,
+  keep: string,
+): Promise<void> {
   const sessions = await registry.listByUser(userId);
   const excess = sessions.length - options.session.maxPerUser;
   if (excess <= 0) return;

@@ -5,7 +5,14 @@
  * nothing.
  */
 import { describe, expect, it } from "vitest";
-import { InvalidSessionConfig, InvalidSessionId, MissingCSRF, SessionNotFound, SessionRegistryMissing, SessionRequired } from "../../src/errors.js";
+import {
+  InvalidSessionConfig,
+  InvalidSessionId,
+  MissingCSRF,
+  SessionNotFound,
+  SessionRegistryMissing,
+  SessionRequired,
+} from "../../src/errors.js";
 import { createAuth } from "../../src/instance.js";
 import Credentials from "../../src/providers/credentials.js";
 import { memorySessionStore } from "../../src/session/memory-store.js";
@@ -40,8 +47,7 @@ export function sessionControlConfig(store: SessionRegistry | undefined, overrid
   return { config, revoked };
 }
 
-const CHROME_MAC =
-  "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+const CHROME_MAC = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const FIREFOX_WIN = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
 
 /** A browser signed in as `user` through the credentials form. */
@@ -107,7 +113,9 @@ describe("session control bad input", () => {
     const a = await signedIn(config, "ada");
     expect(await listed(a)).toEqual({ status: 501, body: { error: "SessionRegistryMissing" } });
     const auth = createAuth(config);
-    await expect(auth.api.listSessions({ headers: { cookie: a.jar.header() }, url: a.origin })).rejects.toBeInstanceOf(SessionRegistryMissing);
+    await expect(auth.api.listSessions({ headers: { cookie: a.jar.header() }, url: a.origin })).rejects.toBeInstanceOf(
+      SessionRegistryMissing,
+    );
   });
 
   it("refuses bad session options at creation", () => {
