@@ -151,11 +151,11 @@ export interface Adapter {
    */
   createSessionRecord?(record: SessionRecord): Awaitable<void>;
   /** The record with this id, or `null` (see `SessionRegistry.get`). */
-  getSessionRecord?(id: string): Awaitable<SessionRecord | null>;
+  getSessionRecord?(userId: string, id: string): Awaitable<SessionRecord | null>;
   /** The user's records that have not expired (see `SessionRegistry.listByUser`). */
   listSessionRecords?(userId: string): Awaitable<SessionRecord[]>;
   /** Sets a record's `lastSeenAt` and `expires` (see `SessionRegistry.touch`). */
-  touchSessionRecord?(id: string, lastSeenAt: Date, expires: Date): Awaitable<void>;
+  touchSessionRecord?(userId: string, id: string, lastSeenAt: Date, expires: Date): Awaitable<void>;
   /** Deletes the user's records in `ids` (all when absent) but `except` (see `SessionRegistry.delete`). */
   deleteSessionRecords?(userId: string, ids?: readonly string[], except?: string): Awaitable<SessionRecord[]>;
   /** The account of a provider, or `null`. */

@@ -33,12 +33,16 @@ export interface SessionRecord {
 export interface SessionRegistry {
   /** Stores a new record (its `id` is new: random, 128 bits). */
   create(record: SessionRecord): Promise<void>;
-  /** The record with this id, or `null` when there is none (never made, revoked, or expired). */
-  get(id: string): Promise<SessionRecord | null>;
+  /**
+   * The record of `userId` with this id, or `null` when there is none (never made, revoked, expired, or
+   * another user's). The user is part of the key, so a store can keep a user's records together (a
+   * Redis hash slot) and never answers one user's record for another.
+   */
+  get(userId: string, id: string): Promise<SessionRecord | null>;
   /** The user's records that have not expired, in any order. */
   listByUser(userId: string): Promise<SessionRecord[]>;
-  /** Sets the record's `lastSeenAt` and `expires`; nothing when it is gone. */
-  touch(id: string, lastSeenAt: Date, expires: Date): Promise<void>;
+  /** Sets the `lastSeenAt` and `expires` of the user's record `id`; nothing when it is gone. */
+  touch(userId: string, id: string, lastSeenAt: Date, expires: Date): Promise<void>;
   /**
    * Deletes the user's records: those in `ids` (all of the user's when `ids` is absent), but never
    * `except`, and never a record of another user. Resolves the records it deleted.

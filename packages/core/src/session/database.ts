@@ -90,7 +90,7 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
         stored = (await adapterOf(options).updateSession({ sessionToken, expires })) || { ...stored, expires };
         cookies.push(sessionCookie(options, sessionToken, expires));
         const id = found.session.id;
-        if (options.sessionRegistry && id) await touchSession(options, options.sessionRegistry, id, expires);
+        if (options.sessionRegistry && id) await touchSession(options, options.sessionRegistry, { userId: found.user.id, id }, expires);
       } catch (error) {
         options.logger.error(new SessionTokenError("Could not extend the database session.", { cause: error as Error }));
       }

@@ -123,7 +123,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     let expires: Date;
     if (update || due || before === undefined || !sameJson(before, token)) {
       ({ cookies, expires } = await writeToken(options, request, token));
-      if (record && options.sessionRegistry) await touchSession(options, options.sessionRegistry, record.id, expires);
+      if (record && options.sessionRegistry) await touchSession(options, options.sessionRegistry, record, expires);
     } else {
       expires = new Date(typeof payload.exp === "number" ? payload.exp * 1000 : Date.now() + options.session.maxAge * 1000);
     }

@@ -69,9 +69,9 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
       byUser.set(record.userId, ids);
       ids.add(record.id);
     },
-    async get(id) {
+    async get(userId, id) {
       const record = live(id, Date.now());
-      return record ? copy(record) : null;
+      return record?.userId === userId ? copy(record) : null;
     },
     async listByUser(userId) {
       const now = Date.now();
@@ -80,9 +80,9 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
         return record ? [copy(record)] : [];
       });
     },
-    async touch(id, lastSeenAt, expires) {
+    async touch(userId, id, lastSeenAt, expires) {
       const record = byId.get(id);
-      if (record) byId.set(id, { ...record, lastSeenAt: new Date(lastSeenAt), expires: new Date(expires) });
+      if (record?.userId === userId) byId.set(id, { ...record, lastSeenAt: new Date(lastSeenAt), expires: new Date(expires) });
     },
     async delete(userId, ids, except) {
       const candidates = ids ?? [...(byUser.get(userId) ?? [])];

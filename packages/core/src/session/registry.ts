@@ -48,9 +48,9 @@ export function newSessionId(): string {
 function adapterRegistry(records: NonNullable<InternalOptions["capabilities"]["sessionRecords"]>): SessionRegistry {
   return {
     create: async (record) => records.createSessionRecord(record),
-    get: async (id) => records.getSessionRecord(id),
+    get: async (userId, id) => records.getSessionRecord(userId, id),
     listByUser: async (userId) => records.listSessionRecords(userId),
-    touch: async (id, lastSeenAt, expires) => records.touchSessionRecord(id, lastSeenAt, expires),
+    touch: async (userId, id, lastSeenAt, expires) => records.touchSessionRecord(userId, id, lastSeenAt, expires),
     delete: async (userId, ids, except) => records.deleteSessionRecords(userId, ids, except),
   };
 }
@@ -163,7 +163,7 @@ export function registeredSession(
     const known = options.instanceState.sessionVerdicts?.get(id);
     if (known && Date.now() - known.checkedAt < options.session.revalidateAfter * 1000) return ownedBy(known.record, payload.sub);
   }
-  return registry.get(id).then((record) => {
+  return registry.get(payload.sub, id).then((record) => {
     remember(options, id, record);
     return ownedBy(record, payload.sub as string);
   });
@@ -174,9 +174,14 @@ function ownedBy(record: SessionRecord | null, userId: string): SessionRecord | 
 }
 
 /** Moves a session's `lastSeenAt` to now and its end to `expires` (when a session is extended: `updateAge`). Logged, never thrown. */
-export async function touchSession(options: InternalOptions, registry: SessionRegistry, id: string, expires: Date): Promise<void> {
+export async function touchSession(
+  options: InternalOptions,
+  registry: SessionRegistry,
+  session: { userId: string; id: string },
+  expires: Date,
+): Promise<void> {
   try {
-    await registry.touch(id, new Date(), expires);
+    await registry.touch(session.userId, session.id, new Date(), expires);
   } catch (error) {
     options.logger.error(error as Error);
   }

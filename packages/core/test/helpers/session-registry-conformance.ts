@@ -33,10 +33,13 @@ export function sessionRegistryContract(open: () => Promise<SessionRegistry> | S
 
   it("stores a record and gives it back whole, dates to the millisecond", async () => {
     const store = await open();
-    const record = sessionRecord(user(), 3600, { userAgent: null, clientAddress: null, provider: null });
+    const owner = user();
+    const record = sessionRecord(owner, 3600, { userAgent: null, clientAddress: null, provider: null });
     await store.create(record);
-    expect(await store.get(record.id)).toEqual(record);
-    expect(await store.get("never-made-0000")).toBeNull();
+    expect(await store.get(owner, record.id)).toEqual(record);
+    expect(await store.get(owner, "never-made-0000")).toBeNull();
+    // Asked for under another user, it is not there.
+    expect(await store.get(user(), record.id)).toBeNull();
   });
 
   it("lists a user's live records only, never another user's or an expired one", async () => {
@@ -51,20 +54,24 @@ export function sessionRegistryContract(open: () => Promise<SessionRegistry> | S
     await store.create(sessionRecord(bob));
     const ids = (await store.listByUser(ada)).map((r) => r.id).sort();
     expect(ids).toEqual([first.id, second.id].sort());
-    expect(await store.get(expired.id)).toBeNull();
+    expect(await store.get(ada, expired.id)).toBeNull();
     expect(await store.listByUser(user())).toEqual([]);
   });
 
   it("touch moves lastSeenAt and expires; touching a missing record does nothing", async () => {
     const store = await open();
-    const record = sessionRecord(user());
+    const owner = user();
+    const record = sessionRecord(owner);
     await store.create(record);
     const seen = new Date(Date.now() + 1000);
     const expires = new Date(Date.now() + 7200_000);
-    await store.touch(record.id, seen, expires);
-    expect(await store.get(record.id)).toEqual({ ...record, lastSeenAt: seen, expires });
-    await store.touch("never-made-0001", seen, expires);
-    expect(await store.get("never-made-0001")).toBeNull();
+    await store.touch(owner, record.id, seen, expires);
+    expect(await store.get(owner, record.id)).toEqual({ ...record, lastSeenAt: seen, expires });
+    // Touched under another user: nothing changes.
+    await store.touch(user(), record.id, new Date(0), new Date(Date.now() + 60_000));
+    expect(await store.get(owner, record.id)).toEqual({ ...record, lastSeenAt: seen, expires });
+    await store.touch(owner, "never-made-0001", seen, expires);
+    expect(await store.get(owner, "never-made-0001")).toBeNull();
   });
 
   it("delete ends the given records of that user only, never `except`, and answers what it ended", async () => {
@@ -75,9 +82,9 @@ export function sessionRegistryContract(open: () => Promise<SessionRegistry> | S
     for (const record of [a1, a2, a3, b1]) await store.create(record);
     // Another user's id, asked for by ada: nothing happens to it.
     expect(await store.delete(ada, [b1.id])).toEqual([]);
-    expect(await store.get(b1.id)).toEqual(b1);
+    expect(await store.get(bob, b1.id)).toEqual(b1);
     expect((await store.delete(ada, [a1.id])).map((r) => r.id)).toEqual([a1.id]);
-    expect(await store.get(a1.id)).toBeNull();
+    expect(await store.get(ada, a1.id)).toBeNull();
     expect(await store.delete(ada, [a1.id])).toEqual([]);
     const ended = await store.delete(ada, undefined, a3.id);
     expect(ended.map((r) => r.id)).toEqual([a2.id]);
@@ -89,11 +96,12 @@ export function sessionRegistryContract(open: () => Promise<SessionRegistry> | S
 
   it("a returned record is a copy: changing it changes nothing stored", async () => {
     const store = await open();
-    const record = sessionRecord(user());
+    const owner = user();
+    const record = sessionRecord(owner);
     await store.create(record);
-    const got = (await store.get(record.id)) as SessionRecord;
+    const got = (await store.get(owner, record.id)) as SessionRecord;
     got.userId = "someone-else";
     got.expires.setTime(0);
-    expect(await store.get(record.id)).toEqual(record);
+    expect(await store.get(owner, record.id)).toEqual(record);
   });
 }
