@@ -16,36 +16,10 @@ import {
 import { createAuth } from "../../src/instance.js";
 import Credentials from "../../src/providers/credentials.js";
 import { memorySessionStore } from "../../src/session/memory-store.js";
-import type { SessionRegistry, SessionRevokedMessage } from "../../src/session-registry-types.js";
 import type { AuthConfig } from "../../src/types.js";
 import { authClient } from "../helpers/auth-client.js";
+import { sessionControlConfig, users } from "../helpers/session-control.js";
 import { sessionRegistryContract } from "../helpers/session-registry-conformance.js";
-
-const secret = "session-control-secret-0123456789abcdefgh";
-const users: Record<string, { id: string; name: string; email: string }> = {
-  ada: { id: "u-ada", name: "Ada", email: "ada@example.com" },
-  bob: { id: "u-bob", name: "Bob", email: "bob@example.com" },
-};
-
-export function sessionControlConfig(store: SessionRegistry | undefined, overrides: Partial<AuthConfig> = {}) {
-  const revoked: SessionRevokedMessage[] = [];
-  const config: AuthConfig = {
-    secret,
-    trustHost: true,
-    providers: [
-      Credentials({
-        credentials: { username: {}, password: {} },
-        authorize: ({ username, password }) => (password === "pw" ? (users[username as string] ?? null) : null),
-      }),
-    ],
-    session: { store, ...overrides.session },
-    events: { sessionRevoked: (message) => void revoked.push(message) },
-    logger: { error: () => {}, warn: () => {} },
-    ...overrides,
-  } as AuthConfig;
-  if (overrides.session) config.session = { store, ...overrides.session };
-  return { config, revoked };
-}
 
 const CHROME_MAC = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const FIREFOX_WIN = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
