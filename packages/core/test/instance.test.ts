@@ -331,6 +331,8 @@ describe("public API: the export names of each entry point", () => {
     const added = ["createAuth"];
     // Issue 13: the memory store of the rate limits (its contract and the config types are type-only).
     added.push("memoryRateLimitStore");
+    // Issue 27: the memory registry of sessions (the Redis one is the `session/redis` entry point).
+    added.push("memorySessionStore");
     expect(Object.keys(core).sort()).toEqual([...Object.keys(errors), ...functions, ...added].sort());
   });
 

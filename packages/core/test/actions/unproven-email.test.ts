@@ -9,7 +9,10 @@ import type { AddressStore } from "../../src/adapter-capabilities.js";
 import type { AdapterUser } from "../../src/adapters.js";
 import type { InternalOptions } from "../../src/internal-types.js";
 import type { OAuthConfig } from "../../src/providers/types.js";
+import { memorySessionStore } from "../../src/session/memory-store.js";
+import type { SessionRegistry } from "../../src/session-registry-types.js";
 import type { Profile, User } from "../../src/types.js";
+import { sessionRecord } from "../helpers/session-registry-conformance.js";
 
 function provider(trustEmail?: OAuthConfig["trustEmail"]): OAuthConfig {
   return { id: "p", name: "P", type: "oauth", clientId: "c", ...(trustEmail === undefined ? {} : { trustEmail }) } as OAuthConfig;
@@ -133,7 +136,7 @@ describe("the profile's user as authlib trusts it", () => {
 });
 
 describe("proof wins: claiming a proven address", () => {
-  function store(holder: AdapterUser | null, options: { sessions?: boolean } = {}) {
+  function store(holder: AdapterUser | null, options: { sessions?: boolean; registry?: SessionRegistry } = {}) {
     const calls: Array<[string, unknown]> = [];
     const users = {
       getUserByEmail: async (email: string) => {
@@ -156,7 +159,10 @@ describe("proof wins: claiming a proven address", () => {
     const events: unknown[] = [];
     const internal = {
       logger: { warn: (code: string) => void warnings.push(code), debug: () => {}, error: () => {} },
-      events: { updateUser: (message: unknown) => void events.push(message) },
+      events: { updateUser: (message: unknown) => void events.push(message), sessionRevoked: () => {} },
+      session: { strategy: "jwt" },
+      sessionRegistry: options.registry,
+      instanceState: {},
     } as unknown as InternalOptions;
     return { users, calls, warnings, events, internal };
   }
@@ -199,5 +205,19 @@ describe("proof wins: claiming a proven address", () => {
     ]);
     expect(s.warnings).toEqual(["sessions-not-ended"]);
     expect(s.events).toEqual([{ user: { id: "h", email: null, emailVerified: null } }]);
+  });
+
+  it("JWT sessions with a registry: the holder's registered sessions end too, other users' stay", async () => {
+    const holder: AdapterUser = { id: "h", email: "ada@example.com", emailVerified: null };
+    const registry = memorySessionStore();
+    await registry.create(sessionRecord("h"));
+    await registry.create(sessionRecord("h"));
+    const other = sessionRecord("someone-else");
+    await registry.create(other);
+    const s = store(holder, { sessions: false, registry });
+    expect(await claimProvenAddress(s.internal, s.users, "ada@example.com")).toBeNull();
+    expect(await registry.listByUser("h")).toEqual([]);
+    expect(await registry.listByUser("someone-else")).toEqual([other]);
+    expect(s.warnings).toEqual([]);
   });
 });
