@@ -11,7 +11,7 @@ import { InvalidSessionId, MethodNotAllowed, SessionNotFound, SessionRegistryMis
 import { assertCsrf } from "../http/csrf.js";
 import { noStoreHeaders } from "../http/response.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
-import { isSessionId, requireRegistry, revokeSessions } from "../session/registry.js";
+import { isMark, isSessionId, requireRegistry, revokeSessions } from "../session/registry.js";
 import type { ListedSession, SessionRecord } from "../session-registry-types.js";
 
 const json = { "Content-Type": "application/json", ...noStoreHeaders };
@@ -45,7 +45,10 @@ async function listSessionsAction(options: InternalOptions, request: RequestInte
   const registry = requireRegistry(options);
   const { userId, sessionId } = await callerSession(options, request);
   const records = await registry.listByUser(userId);
-  const sessions = records.sort((a, b) => b.lastSeenAt.getTime() - a.lastSeenAt.getTime()).map((record) => listed(record, sessionId));
+  const sessions = records
+    .filter((record) => !isMark(record))
+    .sort((a, b) => b.lastSeenAt.getTime() - a.lastSeenAt.getTime())
+    .map((record) => listed(record, sessionId));
   return { body: { sessions }, headers: json };
 }
 

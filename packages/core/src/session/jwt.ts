@@ -15,7 +15,15 @@ import type { SessionRecord } from "../session-registry-types.js";
 import type { Session } from "../types.js";
 import { copyJson, sameJson } from "./json-shape.js";
 import { attachOAuthTokens, OAUTH_CLAIM, refreshIfDue } from "./refresh.js";
-import { forgetSession, registeredSession, registerSession, SESSION_ID_CLAIM, sessionMetadata, touchSession } from "./registry.js";
+import {
+  adoptSession,
+  forgetSession,
+  registeredSession,
+  registerSession,
+  SESSION_ID_CLAIM,
+  sessionMetadata,
+  touchSession,
+} from "./registry.js";
 import { decodeCached, tokenCacheOf } from "./token-cache.js";
 
 function nowInSeconds(): number {
@@ -78,14 +86,21 @@ async function writeToken(options: InternalOptions, request: RequestInternal, to
 
 /**
  * The registry's record of the session `payload` (`session/registry.ts`): `undefined` when there is no
- * registry (every valid token is a session), `null` when the session has no live record (revoked: the
+ * registry (every valid token is a session); a token without `sid` is adopted when `adoptFrom` (the
+ * request) is given, else it is no session; `null` when the session has no live record (revoked: the
  * cookie is cleared), `"unavailable"` when the registry cannot be read (logged; no session for this
  * request, but the cookie stays: the session comes back with the registry).
  */
-async function recordOf(options: InternalOptions, payload: JWT): Promise<SessionRecord | null | undefined | "unavailable"> {
+async function recordOf(
+  options: InternalOptions,
+  payload: JWT,
+  adoptFrom?: RequestInternal,
+): Promise<SessionRecord | null | undefined | "unavailable"> {
   const registry = options.sessionRegistry;
   if (!registry) return undefined;
   try {
+    const unregistered = payload[SESSION_ID_CLAIM] === undefined;
+    if (unregistered) return adoptFrom ? await adoptSession(options, registry, payload, adoptFrom) : null;
     return await registeredSession(options, registry, payload);
   } catch (error) {
     options.logger.error(new SessionTokenError("Could not read the session registry.", { cause: error as Error }));
@@ -105,7 +120,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     }
     // A copy, not a serialisation: JSON.stringify overflows the stack on deeply nested data (issue 19).
     const { payload, pristine: before } = read;
-    const record = await recordOf(options, payload);
+    const record = await recordOf(options, payload, request);
     if (record === "unavailable") return { session: null, cookies: [] };
     if (record === null) return { session: null, cookies: clearSession(options, request, name) };
     const jwt = await options.callbacks.jwt({
@@ -121,9 +136,11 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     const due = nowInSeconds() - issuedAt >= options.session.updateAge;
     let cookies: Awaited<ReturnType<typeof writeToken>>["cookies"] = [];
     let expires: Date;
-    if (update || due || before === undefined || !sameJson(before, token)) {
+    // An adopted session (its token had no `sid`) is re-issued at once, carrying its new `sid`.
+    const adopted = record && payload[SESSION_ID_CLAIM] === undefined;
+    if (update || due || adopted || before === undefined || !sameJson(before, token)) {
       ({ cookies, expires } = await writeToken(options, request, token));
-      if (record && options.sessionRegistry) await touchSession(options, options.sessionRegistry, record, expires);
+      if (record && due && options.sessionRegistry) await touchSession(options, options.sessionRegistry, record, expires);
     } else {
       expires = new Date(typeof payload.exp === "number" ? payload.exp * 1000 : Date.now() + options.session.maxAge * 1000);
     }

@@ -8,12 +8,19 @@
  *   has the session record methods) or in `session.store`. A token whose record is gone is refused:
  *   `revocation: "strict"` reads the registry on every check; `"eventual"` (default) trusts this
  *   instance's last read of a session for `revalidateAfter` seconds, and forgets a session at once when
- *   this instance ends it. A token without `sid` (issued before the registry was configured) is refused.
- *   Without a registry, JWT sessions work as before and the session APIs throw `SessionRegistryMissing`.
+ *   this instance ends it. Without a registry, JWT sessions work as before and the session APIs throw
+ *   `SessionRegistryMissing`.
+ * - A JWT without `sid` was issued before the registry was configured (by authlib, or by Auth.js under
+ *   `acceptAuthjsSessions`). It is adopted at its next read: registered as a new session and re-issued
+ *   with its `sid`, so turning the registry on signs nobody out. Unless the user has since ended their
+ *   sessions everywhere (`revokeOtherSessions`, `revokeUserSessions`): that leaves a "revoked before" mark
+ *   in the registry (a record of the user with a reserved id, living `maxAge`, never listed), and while it
+ *   lives no token without `sid` of that user is adopted, so a copy of an old cookie cannot come back.
  *
  * @module session/registry
  */
 import type { SessionMetadata } from "../adapters.js";
+import { sha256Hex } from "../crypto/digest.js";
 import { SessionRegistryMissing } from "../errors.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import type { JWT } from "../jwt-types.js";
@@ -42,6 +49,19 @@ export function newSessionId(): string {
     .replaceAll("+", "-")
     .replaceAll("/", "_")
     .replace(/=+$/, "");
+}
+
+/** The provider field of the "revoked before" mark (see the module comment); never a provider's id. */
+const REVOKED_BEFORE = "authlib:revoked-before";
+
+/** The reserved id of `userId`'s "revoked before" mark: one per user, longer than any id authlib makes. */
+async function markIdOf(userId: string): Promise<string> {
+  return `revoked-before-${(await sha256Hex(`authlib.revoked-before:${userId}`)).slice(0, 32)}`;
+}
+
+/** True for a record that is a "revoked before" mark, not a session. */
+export function isMark(record: SessionRecord): boolean {
+  return record.provider === REVOKED_BEFORE;
 }
 
 /** The adapter's session record methods as a registry. */
@@ -117,7 +137,7 @@ export async function enforceSessionLimit(
   userId: string,
   keep: string,
 ): Promise<void> {
-  const sessions = await registry.listByUser(userId);
+  const sessions = (await registry.listByUser(userId)).filter((s) => !isMark(s));
   const excess = sessions.length - options.session.maxPerUser;
   if (excess <= 0) return;
   const oldest = sessions
@@ -145,6 +165,25 @@ function remember(options: Pick<InternalOptions, "instanceState">, id: string, r
   verdicts.delete(id);
   if (verdicts.size >= SESSION_VERDICTS_MAX_ENTRIES) verdicts.delete(verdicts.keys().next().value as string);
   verdicts.set(id, { record, checkedAt: Date.now() });
+}
+
+/**
+ * Registers the session of a token without `sid` (see the module comment) and answers its record; `null`
+ * when the user's sessions were ended everywhere since (the mark lives) or the token names no user.
+ */
+export async function adoptSession(
+  options: InternalOptions,
+  registry: SessionRegistry,
+  payload: JWT,
+  request: RequestInternal,
+): Promise<SessionRecord | null> {
+  const userId = payload.sub;
+  if (typeof userId !== "string" || userId === "") return null;
+  if (await registry.get(userId, await markIdOf(userId))) return null;
+  const expires = new Date(typeof payload.exp === "number" ? payload.exp * 1000 : Date.now() + options.session.maxAge * 1000);
+  const record = { userId, expires, ...sessionMetadata(options, request, null) };
+  const id = await registerSession(options, registry, record);
+  return { id, ...record };
 }
 
 /**
@@ -208,7 +247,15 @@ export async function revokeSessions(
   revocation: Revocation,
 ): Promise<SessionRecord[]> {
   const { userId, ids, except, reason, by } = revocation;
-  const ended = await requireRegistry(options).delete(userId, ids, except);
+  const registry = requireRegistry(options);
+  const ended = (await registry.delete(userId, ids, except)).filter((record) => !isMark(record));
+  // Everywhere (but `except`): no token of this user from before the registry may be adopted after this.
+  if (ids === undefined && options.session.strategy === "jwt") {
+    const now = new Date();
+    const expires = new Date(now.getTime() + options.session.maxAge * 1000);
+    const mark = { userAgent: null, clientAddress: null, provider: REVOKED_BEFORE };
+    await registry.create({ id: await markIdOf(userId), userId, createdAt: now, lastSeenAt: now, expires, ...mark });
+  }
   for (const session of ended) {
     remember(options, session.id, null);
     await options.events.sessionRevoked({ userId, session, reason, ...(by ? { by } : {}) });

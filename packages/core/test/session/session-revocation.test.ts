@@ -16,6 +16,7 @@ import type { AuthConfig } from "../../src/types.js";
 import { sessionControlConfig } from "../helpers/session-control.js";
 
 const ORIGIN = "http://localhost:3000";
+const SALT = "authlib.session-token";
 
 /** Signs `user` in through `auth.api` and answers the Cookie header of the new session. */
 async function signIn(auth: ReturnType<typeof createAuth>, user = "ada"): Promise<string> {
@@ -112,15 +113,46 @@ describe("a session's record", () => {
     expect(await nameOf(auth, a)).toBeNull();
   });
 
-  it("a token without a record (issued before the registry, or forged claims under the secret) gets no session", async () => {
+  it("a token with a sid the registry does not hold gets no session", async () => {
     const { config } = sessionControlConfig(memorySessionStore());
     const auth = createAuth(config);
-    const salt = "authlib.session-token";
+    const made = await encode({
+      token: { sub: "u-ada", name: "Ada", sid: "made-up-session-id-000" },
+      secret: config.secret as string,
+      salt: SALT,
+    });
+    expect(await nameOf(auth, `${SALT}=${made}`)).toBeNull();
+  });
+
+  it("a token from before the registry (no sid) is adopted: registered, listed, re-issued with its sid", async () => {
+    const store = memorySessionStore();
+    const { config } = sessionControlConfig(store);
+    const auth = createAuth(config);
+    const old = `${SALT}=${await encode({ token: { sub: "u-ada", name: "Ada" }, secret: config.secret as string, salt: SALT })}`;
+    const read = await auth.api.getSession(as(old));
+    expect(read.session?.user?.name).toBe("Ada");
+    const reissued = read.cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+    expect(reissued).toContain(SALT);
+    const listed = await auth.api.listSessions(as(reissued));
+    expect(listed).toHaveLength(1);
+    expect(listed[0]?.current).toBe(true);
+  });
+
+  it("after 'everywhere', no token from before the registry of that user is adopted; another user's still is", async () => {
+    const store = memorySessionStore();
+    const { config } = sessionControlConfig(store);
+    const auth = createAuth(config);
     const secret = config.secret as string;
-    const unregistered = await encode({ token: { sub: "u-ada", name: "Ada" }, secret, salt });
-    const made = await encode({ token: { sub: "u-ada", name: "Ada", sid: "made-up-session-id-000" }, secret, salt });
-    expect(await nameOf(auth, `${salt}=${unregistered}`)).toBeNull();
-    expect(await nameOf(auth, `${salt}=${made}`)).toBeNull();
+    const oldAda = `${SALT}=${await encode({ token: { sub: "u-ada", name: "Ada" }, secret, salt: SALT })}`;
+    const oldBob = `${SALT}=${await encode({ token: { sub: "u-bob", name: "Bob" }, secret, salt: SALT })}`;
+    const a = await signIn(auth);
+    await auth.api.revokeOtherSessions(as(a));
+    expect(await nameOf(auth, oldAda)).toBeNull();
+    expect(await nameOf(auth, oldBob)).toBe("Bob");
+    // The mark is no session: not listed, not counted.
+    expect(await auth.api.listSessions(as(a))).toHaveLength(1);
+    await auth.api.revokeUserSessions({ userId: "u-bob" });
+    expect(await nameOf(auth, oldBob)).toBeNull();
   });
 
   it("a record of another user does not carry a session: the token's user must own it", async () => {
@@ -129,9 +161,8 @@ describe("a session's record", () => {
     const auth = createAuth(config);
     const bob = await signIn(auth, "bob");
     const bobId = (await store.listByUser("u-bob"))[0]?.id as string;
-    const salt = "authlib.session-token";
-    const stolenId = await encode({ token: { sub: "u-ada", name: "Ada", sid: bobId }, secret: config.secret as string, salt });
-    expect(await nameOf(auth, `${salt}=${stolenId}`)).toBeNull();
+    const stolenId = await encode({ token: { sub: "u-ada", name: "Ada", sid: bobId }, secret: config.secret as string, salt: SALT });
+    expect(await nameOf(auth, `${SALT}=${stolenId}`)).toBeNull();
     expect(await nameOf(auth, bob)).toBe("Bob");
   });
 
