@@ -19,7 +19,7 @@ import { asAuthError } from "./http/error-response.js";
 import { requestCookies } from "./http/request.js";
 import type { AuthAction, RequestInternal } from "./internal-types.js";
 import { perform, readSession, type UsableAuth } from "./pipeline.js";
-import { isSessionId, revokeSessions } from "./session/registry.js";
+import { isSessionId, loadRegistry } from "./session/registry-of.js";
 import type { ListedSession } from "./session-registry-types.js";
 import type { Session } from "./types.js";
 
@@ -170,7 +170,7 @@ export function createApi(resolved: UsableAuth): AuthApi {
       try {
         if (typeof userId !== "string" || userId === "") throw new InvalidSessionId("revokeUserSessions needs the user's id (`userId`).");
         if (except !== undefined && !isSessionId(except)) throw new InvalidSessionId("`except` is not a session id.");
-        const ended = await revokeSessions(resolved.options, { userId, except, reason: "server" });
+        const ended = await (await loadRegistry()).revokeSessions(resolved.options, { userId, except, reason: "server" });
         return { revoked: ended.length };
       } catch (error) {
         const authError = asAuthError(error);

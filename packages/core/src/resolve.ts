@@ -25,7 +25,7 @@ import { createLogger } from "./logger.js";
 import type { ProviderConfig } from "./provider-types.js";
 import { databaseSessionStrategy } from "./session/database.js";
 import { jwtSessionStrategy } from "./session/jwt.js";
-import { resolveSessionRegistry } from "./session/registry.js";
+import { resolveSessionRegistry } from "./session/registry-of.js";
 import { skipCSRFCheck } from "./symbols.js";
 import type { AuthConfig, CookiesOptions, LoggerInstance } from "./types.js";
 

@@ -8,7 +8,6 @@ import { csrfAction } from "./csrf.js";
 import { errorPage, signInPage, verifyRequestPage } from "./pages.js";
 import { providersAction } from "./providers.js";
 import { sessionAction } from "./session.js";
-import { sessionsAction } from "./sessions.js";
 import { signInAction } from "./signin.js";
 import { signOutAction, signOutPage } from "./signout.js";
 import { webAuthnRoutes } from "./webauthn-routes.js";
@@ -41,8 +40,12 @@ const routes: Record<string, Route> = {
   "GET signout": { handler: signOutPage, needs: form },
   "POST signout": { handler: signOutAction, needs: form },
   // Session control: reading the list needs no token; ending a session is a POST that must prove it.
-  "GET sessions": { handler: sessionsAction, needs: {} },
-  "POST sessions": { handler: sessionsAction, needs: { csrf: "mint" } },
+  // Its code (and the registry's) loads with the first request to it.
+  "GET sessions": { handler: async (options, request) => (await import("./sessions.js")).sessionsAction(options, request), needs: {} },
+  "POST sessions": {
+    handler: async (options, request) => (await import("./sessions.js")).sessionsAction(options, request),
+    needs: { csrf: "mint" },
+  },
   "GET error": { handler: errorPage, needs: {} },
   "GET verify-request": { handler: verifyRequestPage, needs: {} },
   // The challenge cookie is bound to the browser's CSRF token (http/flow-binding.ts).

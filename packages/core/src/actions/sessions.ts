@@ -11,7 +11,8 @@ import { InvalidSessionId, MethodNotAllowed, SessionNotFound, SessionRegistryMis
 import { assertCsrf } from "../http/csrf.js";
 import { noStoreHeaders } from "../http/response.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
-import { isMark, isSessionId, requireRegistry, revokeSessions } from "../session/registry.js";
+import { isMark, requireRegistry, revokeSessions } from "../session/registry.js";
+import { isSessionId } from "../session/registry-of.js";
 import type { ListedSession, SessionRecord } from "../session-registry-types.js";
 
 const json = { "Content-Type": "application/json", ...noStoreHeaders };

@@ -14,7 +14,7 @@ import type { AddressStore } from "../adapter-capabilities.js";
 import type { AdapterUser } from "../adapters.js";
 import type { InternalOptions } from "../internal-types.js";
 import type { OAuthConfig } from "../provider-types.js";
-import { revokeSessions } from "../session/registry.js";
+import { loadRegistry } from "../session/registry-of.js";
 import type { Profile, User } from "../types.js";
 
 /** `true` or `"true"` (Apple and Cognito send the claim as a string). */
@@ -62,7 +62,7 @@ export async function claimProvenAddress(options: InternalOptions, users: Addres
   const released = await users.updateUser({ id: holder.id, email: null });
   // JWT sessions end through their registry when there is one (their records may live outside the adapter).
   const registered = options.session.strategy === "jwt" && options.sessionRegistry !== undefined;
-  if (registered) await revokeSessions(options, { userId: holder.id, reason: "server" });
+  if (registered) await (await loadRegistry()).revokeSessions(options, { userId: holder.id, reason: "server" });
   if (users.deleteSessionsByUserId) {
     await users.deleteSessionsByUserId(holder.id);
   } else if (!registered) {

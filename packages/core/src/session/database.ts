@@ -10,7 +10,7 @@ import { type Cookie, clearChunkedCookie, expiredCookie, incomingSessionCookieNa
 import type { InternalOptions, RequestInternal, SessionStrategyHandler } from "../internal-types.js";
 import type { Session } from "../types.js";
 import { refreshAccountsIfDue } from "./refresh.js";
-import { enforceSessionLimit, sessionMetadata, touchSession } from "./registry.js";
+import { loadRegistry } from "./registry-of.js";
 
 function sessionCookie(options: InternalOptions, sessionToken: string, expires: Date): Cookie {
   const { name, options: cookieOptions } = options.cookies.sessionToken;
@@ -90,7 +90,8 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
         stored = (await adapterOf(options).updateSession({ sessionToken, expires })) || { ...stored, expires };
         cookies.push(sessionCookie(options, sessionToken, expires));
         const id = found.session.id;
-        if (options.sessionRegistry && id) await touchSession(options, options.sessionRegistry, { userId: found.user.id, id }, expires);
+        const registry = options.sessionRegistry;
+        if (registry && id) await (await loadRegistry()).touchSession(options, registry, { userId: found.user.id, id }, expires);
       } catch (error) {
         options.logger.error(new SessionTokenError("Could not extend the database session.", { cause: error as Error }));
       }
@@ -117,9 +118,10 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     const sessionToken = options.session.generateSessionToken();
     const registry = options.sessionRegistry;
     // Only an adapter that keeps session records is given the metadata (another may refuse unknown fields).
-    const metadata = registry ? sessionMetadata(options, request, options.provider?.id ?? account?.provider ?? null) : {};
+    const code = registry ? await loadRegistry() : undefined;
+    const metadata = code ? code.sessionMetadata(options, request, options.provider?.id ?? account?.provider ?? null) : {};
     const created = await adapterOf(options).createSession({ sessionToken, userId: user.id, expires, ...metadata });
-    if (registry && created?.id) await enforceSessionLimit(options, registry, user.id, created.id);
+    if (code && registry && created?.id) await code.enforceSessionLimit(options, registry, user.id, created.id);
     // A cookie left under a legacy name would otherwise outlive the new session unseen.
     const legacyNames = legacySessionCookieNames(options.cookies, options.config.acceptAuthjsSessions === true);
     const stale = legacyNames.flatMap((name) => clearAllSessionCookies(options, request, name));

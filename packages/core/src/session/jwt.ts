@@ -15,15 +15,7 @@ import type { SessionRecord } from "../session-registry-types.js";
 import type { Session } from "../types.js";
 import { copyJson, sameJson } from "./json-shape.js";
 import { attachOAuthTokens, OAUTH_CLAIM, refreshIfDue } from "./refresh.js";
-import {
-  adoptSession,
-  forgetSession,
-  registeredSession,
-  registerSession,
-  SESSION_ID_CLAIM,
-  sessionMetadata,
-  touchSession,
-} from "./registry.js";
+import { loadRegistry, SESSION_ID_CLAIM } from "./registry-of.js";
 import { decodeCached, tokenCacheOf } from "./token-cache.js";
 
 function nowInSeconds(): number {
@@ -99,6 +91,7 @@ async function recordOf(
   const registry = options.sessionRegistry;
   if (!registry) return undefined;
   try {
+    const { adoptSession, registeredSession } = await loadRegistry();
     const unregistered = payload[SESSION_ID_CLAIM] === undefined;
     if (unregistered) return adoptFrom ? await adoptSession(options, registry, payload, adoptFrom) : null;
     return await registeredSession(options, registry, payload);
@@ -140,7 +133,8 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     const adopted = record && payload[SESSION_ID_CLAIM] === undefined;
     if (update || due || adopted || before === undefined || !sameJson(before, token)) {
       ({ cookies, expires } = await writeToken(options, request, token));
-      if (record && due && options.sessionRegistry) await touchSession(options, options.sessionRegistry, record, expires);
+      if (record && due && options.sessionRegistry)
+        await (await loadRegistry()).touchSession(options, options.sessionRegistry, record, expires);
     } else {
       expires = new Date(typeof payload.exp === "number" ? payload.exp * 1000 : Date.now() + options.session.maxAge * 1000);
     }
@@ -177,6 +171,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     if (registry && typeof token.sub === "string") {
       const provider = options.provider?.id ?? account?.provider ?? null;
       const expires = new Date(Date.now() + options.session.maxAge * 1000);
+      const { registerSession, sessionMetadata } = await loadRegistry();
       const id = await registerSession(options, registry, { userId: token.sub, expires, ...sessionMetadata(options, request, provider) });
       registered = { ...token, [SESSION_ID_CLAIM]: id };
     }
@@ -190,7 +185,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     if (options.sessionRegistry && token && typeof id === "string" && typeof token.sub === "string") {
       try {
         await options.sessionRegistry.delete(token.sub, [id]);
-        forgetSession(options, id);
+        (await loadRegistry()).forgetSession(options, id);
       } catch (error) {
         // The cookie is cleared anyway; the record ends with the session's expiry.
         options.logger.error(new SessionTokenError("Could not delete the session's record.", { cause: error as Error }));

@@ -27,20 +27,10 @@ import type { JWT } from "../jwt-types.js";
 import { addressPrefix } from "../rate-limit/client-address.js";
 import type { SessionRecord, SessionRegistry, SessionRevocationReason } from "../session-registry-types.js";
 import { describeUserAgent } from "./device.js";
-
-/** The claim of a JWT session that holds its record's id. */
-export const SESSION_ID_CLAIM = "sid";
+import { isSessionId, SESSION_ID_CLAIM } from "./registry-of.js";
 
 /** How many sessions an instance remembers its last registry read of (eventual revocation). */
 export const SESSION_VERDICTS_MAX_ENTRIES = 10_000;
-
-/** A session id as authlib makes it, or as an adapter's row ids are (UUIDs, cuids): anything else is refused unread. */
-const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
-
-/** True for a string that can be a session id (it may still name no session). */
-export function isSessionId(value: unknown): value is string {
-  return typeof value === "string" && SESSION_ID_PATTERN.test(value);
-}
 
 /** A new session id: 128 random bits, base64url. */
 export function newSessionId(): string {
@@ -62,30 +52,6 @@ async function markIdOf(userId: string): Promise<string> {
 /** True for a record that is a "revoked before" mark, not a session. */
 export function isMark(record: SessionRecord): boolean {
   return record.provider === REVOKED_BEFORE;
-}
-
-/** The adapter's session record methods as a registry. */
-function adapterRegistry(records: NonNullable<InternalOptions["capabilities"]["sessionRecords"]>): SessionRegistry {
-  return {
-    create: async (record) => records.createSessionRecord(record),
-    get: async (userId, id) => records.getSessionRecord(userId, id),
-    listByUser: async (userId) => records.listSessionRecords(userId),
-    touch: async (userId, id, lastSeenAt, expires) => records.touchSessionRecord(userId, id, lastSeenAt, expires),
-    delete: async (userId, ids, except) => records.deleteSessionRecords(userId, ids, except),
-  };
-}
-
-/**
- * The registry of a configuration (resolved once, `resolve.ts`): the adapter's session records when it
- * has them, else `session.store` for JWT sessions; `undefined` when there is none.
- */
-export function resolveSessionRegistry(
-  strategy: "jwt" | "database",
-  capabilities: InternalOptions["capabilities"],
-  store: SessionRegistry | undefined,
-): SessionRegistry | undefined {
-  if (capabilities.sessionRecords) return adapterRegistry(capabilities.sessionRecords);
-  return strategy === "jwt" ? store : undefined;
 }
 
 /** The registry, or `SessionRegistryMissing` (for the session APIs). */

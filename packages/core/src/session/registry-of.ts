@@ -1,0 +1,54 @@
+/**
+ * The light part of the session registry, loaded with every instance: which registry a configuration
+ * has, the claim and id format of registered sessions, and the loader of the rest
+ * (`session/registry.ts`), which an instance loads with its first registry operation. An app without a
+ * registry never loads that code.
+ *
+ * @module session/registry-of
+ */
+import type { InternalOptions } from "../internal-types.js";
+import type { SessionRegistry } from "../session-registry-types.js";
+
+/** The claim of a JWT session that holds its record's id. */
+export const SESSION_ID_CLAIM = "sid";
+
+/** A session id as authlib makes it, or as an adapter's row ids are (UUIDs, cuids): anything else is refused unread. */
+const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** True for a string that can be a session id (it may still name no session). */
+export function isSessionId(value: unknown): value is string {
+  return typeof value === "string" && SESSION_ID_PATTERN.test(value);
+}
+
+/** The adapter's session record methods as a registry. */
+function adapterRegistry(records: NonNullable<InternalOptions["capabilities"]["sessionRecords"]>): SessionRegistry {
+  return {
+    create: async (record) => records.createSessionRecord(record),
+    get: async (userId, id) => records.getSessionRecord(userId, id),
+    listByUser: async (userId) => records.listSessionRecords(userId),
+    touch: async (userId, id, lastSeenAt, expires) => records.touchSessionRecord(userId, id, lastSeenAt, expires),
+    delete: async (userId, ids, except) => records.deleteSessionRecords(userId, ids, except),
+  };
+}
+
+/**
+ * The registry of a configuration (resolved once, `resolve.ts`): the adapter's session records when it
+ * has them, else `session.store` for JWT sessions; `undefined` when there is none.
+ */
+export function resolveSessionRegistry(
+  strategy: "jwt" | "database",
+  capabilities: InternalOptions["capabilities"],
+  store: SessionRegistry | undefined,
+): SessionRegistry | undefined {
+  if (capabilities.sessionRecords) return adapterRegistry(capabilities.sessionRecords);
+  return strategy === "jwt" ? store : undefined;
+}
+
+/** The registry's code: loaded once, by the first registry operation of any instance. */
+let registryCode: Promise<typeof import("./registry.js")> | undefined;
+
+/** The registry's code (`session/registry.ts`), loaded on first use. */
+export function loadRegistry(): Promise<typeof import("./registry.js")> {
+  registryCode ??= import("./registry.js");
+  return registryCode;
+}
