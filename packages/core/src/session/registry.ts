@@ -27,7 +27,7 @@ import type { JWT } from "../jwt-types.js";
 import { addressPrefix } from "../rate-limit/client-address.js";
 import type { SessionRecord, SessionRegistry, SessionRevocationReason } from "../session-registry-types.js";
 import { describeUserAgent } from "./device.js";
-import { isSessionId, SESSION_ID_CLAIM } from "./registry-of.js";
+import { isSessionId, SESSION_ID_CLAIM } from "./session-id.js";
 
 /** How many sessions an instance remembers its last registry read of (eventual revocation). */
 export const SESSION_VERDICTS_MAX_ENTRIES = 10_000;
