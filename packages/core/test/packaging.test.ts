@@ -78,6 +78,7 @@ describe.each(packages)("$name tarball", (pkg) => {
             "./providers/passkey",
             "./providers/nodemailer",
             "./rate-limit/redis",
+            "./session/redis",
             "./node",
           ]
         : [];
@@ -175,6 +176,16 @@ describe("an edge/browser bundle of core (esbuild --platform=neutral)", () => {
     expect(inputs.some((i) => i.endsWith("rate-limit/redis.js"))).toBe(true);
     const declaration = readFileSync(join(root, "packages/core/dist/rate-limit/redis.d.ts"), "utf8");
     // (Its TSDoc example imports "redis"; a statement of the declaration itself must not.)
+    expect(declaration).not.toMatch(/^(import|export)\b[^\n]*from "(redis|@redis\/client)"|import\("(redis|@redis\/client)"\)/m);
+  });
+
+  it("the Redis session store: no Redis client, no node: import, nothing imported at all", async () => {
+    const { inputs, imports, code } = await bundle(`export { redisSessionStore } from "@authlib/core/session/redis";\n`);
+    expect(imports).toEqual([]);
+    expect(code).not.toMatch(/\bfrom\s*["']node:|\bimport\s*\(?\s*["']node:|\brequire\(\s*["']node:/);
+    expect(inputs.filter((i) => /node_modules\/(redis|@redis)\//.test(i))).toEqual([]);
+    expect(inputs.some((i) => i.endsWith("session/redis.js"))).toBe(true);
+    const declaration = readFileSync(join(root, "packages/core/dist/session/redis.d.ts"), "utf8");
     expect(declaration).not.toMatch(/^(import|export)\b[^\n]*from "(redis|@redis\/client)"|import\("(redis|@redis\/client)"\)/m);
   });
 

@@ -29,15 +29,22 @@ export interface RedisScriptArguments {
 }
 
 /**
- * The methods of a connected Redis client the store calls (node-redis 5 and 6 names and signatures;
- * `createClient()`, `createClientPool()` and `createCluster()` results all fit). Other clients fit through
- * a small wrapper object with these three methods.
+ * The script methods of a connected Redis client (node-redis 5 and 6 names and signatures): all that a
+ * store made of Lua scripts calls (`@authlib/core/session/redis` is).
  */
-export interface RedisRateLimitClient {
+export interface RedisScriptClient {
   /** `EVALSHA sha1 numkeys key… arg…`; rejects with a `NOSCRIPT …` error when the script is not cached. */
   evalSha(sha1: string, options: RedisScriptArguments): Promise<unknown>;
   /** `EVAL script numkeys key… arg…`. */
   eval(script: string, options: RedisScriptArguments): Promise<unknown>;
+}
+
+/**
+ * The methods of a connected Redis client the store calls (node-redis 5 and 6 names and signatures;
+ * `createClient()`, `createClientPool()` and `createCluster()` results all fit). Other clients fit through
+ * a small wrapper object with these three methods.
+ */
+export interface RedisRateLimitClient extends RedisScriptClient {
   /** `DEL key`. */
   del(key: string): Promise<unknown>;
 }
@@ -97,8 +104,11 @@ const RELEASE_SCRIPT = `if redis.call("GET", KEYS[1]) == ARGV[1] then return red
 return 0
 `;
 
-/** A Lua script with its SHA-1, computed once (WebCrypto, so this runs on every runtime). */
-class CachedScript {
+/**
+ * A Lua script with its SHA-1, computed once (WebCrypto, so this runs on every runtime). Shared with the
+ * Redis session store.
+ */
+export class CachedScript {
   readonly source: string;
   #sha1: Promise<string> | undefined;
 
@@ -111,7 +121,7 @@ class CachedScript {
    * restart or `SCRIPT FLUSH`), by source. Any other failure fails the second call too and is thrown from
    * it, so no error text is read to tell the two apart.
    */
-  async run(client: RedisRateLimitClient, options: RedisScriptArguments): Promise<unknown> {
+  async run(client: RedisScriptClient, options: RedisScriptArguments): Promise<unknown> {
     this.#sha1 ??= sha1Hex(this.source);
     try {
       return await client.evalSha(await this.#sha1, options);
