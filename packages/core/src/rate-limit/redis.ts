@@ -20,24 +20,10 @@
  *
  * @module rate-limit/redis
  */
+import { CachedScript, type RedisScriptArguments, type RedisScriptClient } from "../redis-script.js";
 import type { RateLimitStore, RateLimitWindow } from "./store.js";
 
-/** Keys and arguments of a script call, as node-redis takes them. */
-export interface RedisScriptArguments {
-  keys: string[];
-  arguments: string[];
-}
-
-/**
- * The script methods of a connected Redis client (node-redis 5 and 6 names and signatures): all that a
- * store made of Lua scripts calls (`@authlib/core/session/redis` is).
- */
-export interface RedisScriptClient {
-  /** `EVALSHA sha1 numkeys key… arg…`; rejects with a `NOSCRIPT …` error when the script is not cached. */
-  evalSha(sha1: string, options: RedisScriptArguments): Promise<unknown>;
-  /** `EVAL script numkeys key… arg…`. */
-  eval(script: string, options: RedisScriptArguments): Promise<unknown>;
-}
+export type { RedisScriptArguments, RedisScriptClient };
 
 /**
  * The methods of a connected Redis client the store calls (node-redis 5 and 6 names and signatures;
@@ -104,33 +90,6 @@ const RELEASE_SCRIPT = `if redis.call("GET", KEYS[1]) == ARGV[1] then return red
 return 0
 `;
 
-/**
- * A Lua script with its SHA-1, computed once (WebCrypto, so this runs on every runtime). Shared with the
- * Redis session store.
- */
-export class CachedScript {
-  readonly source: string;
-  #sha1: Promise<string> | undefined;
-
-  constructor(source: string) {
-    this.source = source;
-  }
-
-  /**
-   * Runs the script by digest; when that fails (Redis does not have it cached: first call, after a
-   * restart or `SCRIPT FLUSH`), by source. Any other failure fails the second call too and is thrown from
-   * it, so no error text is read to tell the two apart.
-   */
-  async run(client: RedisScriptClient, options: RedisScriptArguments): Promise<unknown> {
-    this.#sha1 ??= sha1Hex(this.source);
-    try {
-      return await client.evalSha(await this.#sha1, options);
-    } catch {
-      return client.eval(this.source, options);
-    }
-  }
-}
-
 const incrementScript = new CachedScript(INCREMENT_SCRIPT);
 const getScript = new CachedScript(GET_SCRIPT);
 const leaseScript = new CachedScript(LEASE_SCRIPT);
@@ -186,9 +145,4 @@ function toWindow(reply: unknown): RateLimitWindow | null {
 
 function unexpectedReply(reply: unknown): never {
   throw new TypeError(`Unexpected reply from the Redis rate-limit script: ${JSON.stringify(reply)}`);
-}
-
-async function sha1Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-1", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }

@@ -24,7 +24,7 @@
  *
  * @module session/redis
  */
-import { CachedScript, type RedisScriptClient } from "../rate-limit/redis.js";
+import { CachedScript, type RedisScriptClient } from "../redis-script.js";
 import type { SessionRecord, SessionRegistry } from "../session-registry-types.js";
 
 /** Settings of {@link redisSessionStore}. */
