@@ -4,8 +4,14 @@
  * adapters (PGlite, PostgreSQL) are tested against the same routes in their own files; this one keeps the
  * rules a database enforces that the routes rely on: one account per provider account, an unknown session
  * updated to `null`, stored rows handed out as copies where a caller may change what it got.
+ *
+ * With `{ sessionRecords: true }` it also keeps session records (the five `…SessionRecord…` methods), as a
+ * database with a sessions table does: a database session's row is its record (it gets an id and keeps
+ * its metadata), and a JWT session's record is a row without a token. Off by default: an adapter with
+ * those methods is the registry of JWT sessions, which changes what the other tests' JWT sessions are.
  */
-import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser } from "../../src/adapters.js";
+import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, SessionMetadata } from "../../src/adapters.js";
+import type { SessionRecord } from "../../src/session-registry-types.js";
 
 /** The adapter and the state behind it, which tests read and change directly. */
 export interface MemoryAdapter {
@@ -14,19 +20,64 @@ export interface MemoryAdapter {
   users: Map<string, AdapterUser>;
   /** Linked accounts, in the order they were linked. */
   accounts: AdapterAccount[];
-  /** Database sessions by token. */
-  sessions: Map<string, AdapterSession>;
+  /** Database sessions by token (with their id and metadata when the adapter keeps session records). */
+  sessions: Map<string, AdapterSession & Partial<SessionMetadata>>;
+  /** Records of JWT sessions by id (only with `sessionRecords`; a database session's record is its row in `sessions`). */
+  records: Map<string, SessionRecord>;
   /** Passkeys by credential id. */
   authenticators: Map<string, AdapterAuthenticator>;
   /** Every call of a session method (create, get, update, delete), in order, with its argument. */
   calls: Array<[string, unknown]>;
 }
 
+/** Options of {@link memoryAdapter}. */
+export interface MemoryAdapterOptions {
+  /** Adds the session record methods (see the module comment). Default `false`. */
+  sessionRecords?: boolean;
+}
+
+/** A private copy of a record: a caller that edits what it got changes nothing stored. */
+function copyRecord(record: SessionRecord): SessionRecord {
+  return { ...record, createdAt: new Date(record.createdAt), lastSeenAt: new Date(record.lastSeenAt), expires: new Date(record.expires) };
+}
+
+/** A database session's row, as the adapter keeps it with session records. */
+type SessionRow = AdapterSession & SessionMetadata & { id: string };
+
+/** A database session's row as its record (never its token). */
+function rowRecord(row: SessionRow): SessionRecord {
+  return copyRecord({
+    id: row.id,
+    userId: row.userId,
+    createdAt: row.createdAt,
+    lastSeenAt: row.lastSeenAt,
+    expires: row.expires,
+    userAgent: row.userAgent,
+    clientAddress: row.clientAddress,
+    provider: row.provider,
+  });
+}
+
+/** A new row of `session`: its public id and the metadata's defaults, as a database's column defaults give them. */
+function sessionRow(session: AdapterSession & Partial<SessionMetadata>): SessionRow {
+  const createdAt = session.createdAt ?? new Date();
+  return {
+    ...session,
+    id: crypto.randomUUID(),
+    createdAt,
+    lastSeenAt: session.lastSeenAt ?? createdAt,
+    userAgent: session.userAgent ?? null,
+    clientAddress: session.clientAddress ?? null,
+    provider: session.provider ?? null,
+  };
+}
+
 /** A fresh, empty in-memory adapter. */
-export function memoryAdapter(): MemoryAdapter {
+export function memoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter {
   const users = new Map<string, AdapterUser>();
   const accounts: AdapterAccount[] = [];
-  const sessions = new Map<string, AdapterSession>();
+  const sessions = new Map<string, AdapterSession & Partial<SessionMetadata>>();
+  const records = new Map<string, SessionRecord>();
   const authenticators = new Map<string, AdapterAuthenticator>();
   const calls: Array<[string, unknown]> = [];
   const accountOf = (provider: string, providerAccountId: string) =>
@@ -69,8 +120,9 @@ export function memoryAdapter(): MemoryAdapter {
     },
     createSession: (session) => {
       calls.push(["createSession", session]);
-      sessions.set(session.sessionToken, session);
-      return session;
+      const row = options.sessionRecords ? sessionRow(session) : session;
+      sessions.set(row.sessionToken, row);
+      return row;
     },
     // A copy: the strategy may change the session it got without changing the stored row.
     getSessionAndUser: (sessionToken) => {
@@ -107,5 +159,55 @@ export function memoryAdapter(): MemoryAdapter {
       return updated;
     },
   };
-  return { adapter, users, accounts, sessions, authenticators, calls };
+  if (options.sessionRecords) Object.assign(adapter, sessionRecordMethods(sessions, records));
+  return { adapter, users, accounts, sessions, records, authenticators, calls };
+}
+
+/**
+ * The session record methods over the two tables: `records` (JWT sessions) and the database session rows
+ * in `sessions`. Every lookup is by user and id together, as `SessionRegistry` asks.
+ */
+function sessionRecordMethods(
+  sessions: Map<string, AdapterSession & Partial<SessionMetadata>>,
+  records: Map<string, SessionRecord>,
+): Required<
+  Pick<Adapter, "createSessionRecord" | "getSessionRecord" | "listSessionRecords" | "touchSessionRecord" | "deleteSessionRecords">
+> {
+  /** Every record of `userId`, live or not, with the token of its row when it is a database session. */
+  const recordsOf = (userId: string): Array<{ record: SessionRecord; sessionToken?: string }> => [
+    ...[...records.values()].filter((r) => r.userId === userId).map((record) => ({ record })),
+    ...[...sessions.values()]
+      .filter((row): row is SessionRow => row.userId === userId && row.id !== undefined)
+      .map((row) => ({ record: rowRecord(row), sessionToken: row.sessionToken })),
+  ];
+  const live = (record: SessionRecord) => record.expires.getTime() > Date.now();
+  return {
+    createSessionRecord: (record) => {
+      records.set(record.id, copyRecord(record));
+    },
+    getSessionRecord: (userId, id) => {
+      const found = recordsOf(userId).find(({ record }) => record.id === id)?.record;
+      return found && live(found) ? copyRecord(found) : null;
+    },
+    listSessionRecords: (userId) =>
+      recordsOf(userId)
+        .map(({ record }) => record)
+        .filter(live)
+        .map(copyRecord),
+    touchSessionRecord: (userId, id, lastSeenAt, expires) => {
+      const found = recordsOf(userId).find(({ record }) => record.id === id);
+      if (!found) return;
+      const touched = { lastSeenAt: new Date(lastSeenAt), expires: new Date(expires) };
+      if (found.sessionToken === undefined) records.set(id, { ...found.record, ...touched });
+      else sessions.set(found.sessionToken, { ...(sessions.get(found.sessionToken) as AdapterSession), ...touched });
+    },
+    deleteSessionRecords: (userId, ids, except) => {
+      const ended = recordsOf(userId).filter(({ record }) => record.id !== except && (ids === undefined || ids.includes(record.id)));
+      for (const { record, sessionToken } of ended) {
+        if (sessionToken === undefined) records.delete(record.id);
+        else sessions.delete(sessionToken);
+      }
+      return ended.map(({ record }) => copyRecord(record));
+    },
+  };
 }
