@@ -87,9 +87,12 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
     async delete(userId, ids, except) {
       const candidates = ids ?? [...(byUser.get(userId) ?? [])];
       const deleted: SessionRecord[] = [];
+      const now = Date.now();
       for (const id of candidates) {
         if (id === except || byId.get(id)?.userId !== userId) continue;
-        deleted.push(remove(id) as SessionRecord);
+        const record = remove(id) as SessionRecord;
+        // An expired record was no session any more: dropped, not answered as ended.
+        if (record.expires.getTime() > now) deleted.push(record);
       }
       return deleted;
     },

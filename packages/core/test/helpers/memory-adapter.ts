@@ -207,7 +207,7 @@ function sessionRecordMethods(
         if (sessionToken === undefined) records.delete(record.id);
         else sessions.delete(sessionToken);
       }
-      return ended.map(({ record }) => copyRecord(record));
+      return ended.filter(({ record }) => live(record)).map(({ record }) => copyRecord(record));
     },
   };
 }

@@ -94,6 +94,15 @@ export function sessionRegistryContract(open: () => Promise<SessionRegistry> | S
     expect(await store.listByUser(bob)).toEqual([b1]);
   });
 
+  it("delete never answers an expired record as ended (it was no session any more)", async () => {
+    const store = await open();
+    const owner = user();
+    const live = sessionRecord(owner);
+    await store.create(live);
+    await store.create(sessionRecord(owner, -10));
+    expect((await store.delete(owner)).map((r) => r.id)).toEqual([live.id]);
+  });
+
   it("a returned record is a copy: changing it changes nothing stored", async () => {
     const store = await open();
     const owner = user();
