@@ -1,5 +1,5 @@
 /**
- * `FrameworkAuth$`: the four members an app exports from `src/routes/plugin@auth.ts`.
+ * `FrameworkAuth$`: the members an app exports from `src/routes/plugin@auth.ts`.
  */
 import type { Session } from "@authlib/core";
 import { CredentialsSignin, InvalidProvider, RateLimited } from "@authlib/core/errors";
@@ -10,9 +10,13 @@ import { type FrameworkAuthConfig, type FrameworkAuthConfigQrl, loadAuthContext 
 import { CREDENTIALS_SIGNIN_MESSAGE, RATE_LIMITED_MESSAGE } from "./messages.js";
 import { handleRequest } from "./request.js";
 import { readSession } from "./session.js";
+import { listSessions, type RevokeSessionFailure, revokeSessions, type SessionsResult } from "./session-control.js";
 import { startSignIn, startSignOut } from "./sign-in.js";
 import {
   type FormResult,
+  type RevokeSessionInput,
+  revokeSessionFields,
+  revokeSessionSchema,
   type SignInFailure,
   type SignInInput,
   type SignOutFailure,
@@ -86,6 +90,34 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
     validator$((_ev, data) => validateInput(signOutSchema, signOutFields, data)),
   );
 
+  /**
+   * The signed-in user's sessions (their devices), most recently seen first, the current one marked
+   * `current`: `{ sessions }`, or `{ sessions: null, error }` with `"SessionRequired"` when nobody is
+   * signed in, `"SessionRegistryMissing"` when the configuration cannot list sessions (no
+   * `session.store` for JWT sessions, an adapter without the session record methods), `"Configuration"`
+   * when listing failed (logged). Never throws for those.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useSessions = routeLoader$(async (ev): Promise<SessionsResult> => listSessions(ev, await loadAuthContext(ev, configQrl)));
+
+  /**
+   * Ends one of the signed-in user's sessions (field `sessionId`, an id from `useSessions`) or all but
+   * this browser's (`all` = `"others"`): answers `{ revoked }`, the number ended. Ending this browser's
+   * own session signs it out (its cookie is cleared). A failure is `{ failed: true, formErrors,
+   * fieldErrors, code }` with the error's type in `code`: `SessionNotFound` (404: not one of the user's
+   * live sessions, nothing changed), `InvalidSessionId` (400), `SessionRequired` (401), `MissingCSRF`
+   * (403: sent from another site), `SessionRegistryMissing` (501), `Configuration` (500).
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useRevokeSession: Action<RevokeSessionResult, RevokeSessionInput> = globalAction$(
+    async (form, ev) => {
+      const input = revokeSessionSchema.parse(form);
+      const result = await revokeSessions(ev, await loadAuthContext(ev, configQrl), input);
+      return "revoked" in result ? result : ev.fail(result.status, result.failure);
+    },
+    validator$((_ev, data) => validateInput(revokeSessionSchema, revokeSessionFields, data)),
+  );
+
   return {
     /**
      * Request hook (export it from `plugin@auth.ts`). Under `basePath` (default `/auth`) it answers as
@@ -95,8 +127,13 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
     useSession,
     useSignIn,
     useSignOut,
+    useSessions,
+    useRevokeSession,
   };
 }
+
+/** The value of `useRevokeSession`: `{ revoked }` after a revocation, or the failure. */
+export type RevokeSessionResult = { revoked: number; failed?: undefined } | ({ failed: true; revoked?: undefined } & RevokeSessionFailure);
 
 /** What {@link FrameworkAuth$} returns. */
 export type FrameworkAuthResult = ReturnType<typeof FrameworkAuthQrl>;
@@ -116,7 +153,9 @@ export type FrameworkAuthResult = ReturnType<typeof FrameworkAuthQrl>;
  * import { FrameworkAuth$ } from "@authlib/qwik";
  * import GitHub from "@authlib/core/providers/github";
  *
- * export const { onRequest, useSession, useSignIn, useSignOut } = FrameworkAuth$(() => ({ providers: [GitHub] }));
+ * export const { onRequest, useSession, useSignIn, useSignOut, useSessions, useRevokeSession } = FrameworkAuth$(() => ({
+ *   providers: [GitHub],
+ * }));
  * ```
  */
 export const FrameworkAuth$: (

@@ -6,7 +6,7 @@
  * import { FrameworkAuth$ } from "@authlib/qwik";
  * import Credentials from "@authlib/core/providers/credentials";
  *
- * export const { onRequest, useSession, useSignIn, useSignOut } = FrameworkAuth$((ev) => ({
+ * export const { onRequest, useSession, useSignIn, useSignOut, useSessions, useRevokeSession } = FrameworkAuth$((ev) => ({
  *   providers: [Credentials({ credentials: { email: {}, password: {} }, authorize: checkPassword })],
  * }));
  * ```
@@ -17,6 +17,9 @@
  * - `useSignIn` / `useSignOut` are `globalAction$`s for `<Form>`s; `signIn(ev, …)` / `signOut(ev, …)` do
  *   the same from the app's own actions. A rejected credentials sign-in is reported to the form (the
  *   actions) or thrown as `CredentialsSignin` (the functions), never turned into an error page.
+ * - `useSessions()` lists the signed-in user's sessions (their devices) and `useRevokeSession` ends one
+ *   of them or all others (session control needs a registry: `session.store` for JWT sessions, or an
+ *   adapter with the session record methods).
  *
  * @module @authlib/qwik
  */
@@ -24,14 +27,24 @@
 export type {
   Account,
   DefaultSession,
+  ListedSession,
   Profile,
   Session,
   User,
 } from "@authlib/core";
 export { AuthError, CredentialsSignin } from "@authlib/core/errors";
 export type { AuthContext, FrameworkAuthConfig, FrameworkAuthConfigQrl } from "./context.js";
-export { FrameworkAuth$, FrameworkAuthQrl, type FrameworkAuthResult } from "./framework-auth.js";
+export { FrameworkAuth$, FrameworkAuthQrl, type FrameworkAuthResult, type RevokeSessionResult } from "./framework-auth.js";
 export { CREDENTIALS_SIGNIN_MESSAGE } from "./messages.js";
 export { getSession } from "./session.js";
+export type { RevokeSessionError, RevokeSessionFailure, SessionsError, SessionsResult } from "./session-control.js";
 export { type AuthorizationParams, type SignInOptions, type SignOutOptions, signIn, signOut } from "./sign-in.js";
-export type { FormFailure, FormResult, SignInFailure, SignInInput, SignOutFailure, SignOutInput } from "./validation.js";
+export type {
+  FormFailure,
+  FormResult,
+  RevokeSessionInput,
+  SignInFailure,
+  SignInInput,
+  SignOutFailure,
+  SignOutInput,
+} from "./validation.js";

@@ -2,3 +2,5 @@
 export const CREDENTIALS_SIGNIN_MESSAGE = "Sign in failed. Check the details you provided are correct.";
 /** The message a form shows for a refusal by a rate limit: the same words as core's built-in sign-in page. */
 export const RATE_LIMITED_MESSAGE = "Too many attempts. Please wait a few minutes and try again.";
+/** The message a form shows when a session could not be ended for a reason that is the operator's (the details are in the server log). */
+export const REVOKE_FAILED_MESSAGE = "The session could not be ended. Please try again later.";

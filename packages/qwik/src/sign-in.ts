@@ -17,6 +17,7 @@ import type { Cookie } from "@authlib/core/integration";
 import type { RequestEventCommon } from "@builder.io/qwik-city";
 import { type AuthContext, requireAuthContext } from "./context.js";
 import { loadCore } from "./core.js";
+import { operationRequest } from "./operation.js";
 import { appendCookies } from "./response.js";
 
 /**
@@ -129,10 +130,8 @@ async function runOperation(
   operation: (request: RequestLike) => Promise<{ redirect: string; cookies: Cookie[] }>,
 ): Promise<string> {
   const core = await loadCore();
-  // The per-client rate limits count by the connection's address (see core's `rateLimit.clientAddress`).
-  const request = { url: ev.request.url, headers: ev.request.headers, clientAddress: ev.clientConn.ip };
   try {
-    const result = await operation(request);
+    const result = await operation(operationRequest(ev));
     appendCookies(ev, core, result.cookies);
     // The session just changed: later reads in this request (the loaders Qwik runs after a script-driven
     // action) must not read, or re-issue, the session cookie the request came with.

@@ -1,5 +1,5 @@
 /**
- * Input validation of `useSignIn` and `useSignOut`, with the result shape of spec §4.1: on invalid input
+ * Input validation of `useSignIn`, `useSignOut` and `useRevokeSession`, with the result shape of spec §4.1: on invalid input
  * `{ failed: true, formErrors: string[], fieldErrors: { <field>?: string[] } }`.
  *
  * Qwik City's `zod$` reports each field error as a single string under a dotted key
@@ -10,11 +10,14 @@ import { type ValidatorReturn, z } from "@builder.io/qwik-city";
 import type { AuthorizationParams } from "./sign-in.js";
 
 /** What a failed action reports besides `failed: true` (spec §4.1, §7.4). */
-export interface FormFailure<Field extends string> {
+export interface FormFailure<Field extends string, Code extends string = string> {
   formErrors: string[];
   fieldErrors: Partial<Record<Field, string[]>>;
-  /** Set when credentials were rejected (the `CredentialsSignin` code: safe to show; never says which field was wrong), or `"RateLimited"` for a refusal by a rate limit. */
-  code?: string;
+  /**
+   * Set when credentials were rejected (the `CredentialsSignin` code: safe to show; never says which field
+   * was wrong), `"RateLimited"` for a refusal by a rate limit, or the error's type for a failed revocation.
+   */
+  code?: Code;
 }
 
 /** The failure of `useSignIn`. */
@@ -41,6 +44,9 @@ export type SignOutInput = {
   redirectTo?: string;
 };
 
+/** Input of `useRevokeSession`: one session by its id, or every session but the current one. */
+export type RevokeSessionInput = { sessionId: string; all?: undefined } | { all: "others"; sessionId?: undefined };
+
 /** Validates the input of `useSignIn`. */
 export const signInSchema = z.object({
   providerId: z.string().optional(),
@@ -52,11 +58,25 @@ export const signInSchema = z.object({
 /** Validates the input of `useSignOut`. */
 export const signOutSchema = z.object({ redirectTo: z.string().optional() }) satisfies z.ZodType<unknown, z.ZodTypeDef, SignOutInput>;
 
+const revokeSessionFieldsSchema = z.object({ sessionId: z.string().optional(), all: z.literal("others").optional() });
+
+/** Validates the input of `useRevokeSession`: `sessionId` or `all: "others"`, exactly one of them. */
+export const revokeSessionSchema = revokeSessionFieldsSchema
+  .refine(
+    (input) => (input.sessionId === undefined) !== (input.all === undefined),
+    'Give either the id of a session to end (`sessionId`) or `all: "others"`.',
+  )
+  // The refinement leaves one of the two: the type says so.
+  .transform((input): RevokeSessionInput => (input.all === "others" ? { all: "others" } : { sessionId: input.sessionId ?? "" }));
+
 /** The top-level fields of `useSignIn`'s input. */
 export const signInFields = signInSchema.keyof().options;
 
 /** The top-level fields of `useSignOut`'s input. */
 export const signOutFields = signOutSchema.keyof().options;
+
+/** The top-level fields of `useRevokeSession`'s input. */
+export const revokeSessionFields = revokeSessionFieldsSchema.keyof().options;
 
 /**
  * The value of `useSignIn` / `useSignOut` (spec §4.1): all fields undefined after a successful
@@ -70,10 +90,10 @@ export type FormResult<Failure> = ({ failed: true } & Failure) | { [K in keyof F
  * under its top-level field).
  */
 export function validateInput<Field extends string>(
-  schema: z.AnyZodObject,
+  schema: z.ZodTypeAny,
   fields: readonly Field[],
   data: unknown,
-): ValidatorReturn<FormFailure<Field>> {
+): ValidatorReturn<FormFailure<Field, never>> {
   const result = schema.safeParse(data);
   if (result.success) return { success: true, data: result.data };
   const flattened = result.error.flatten();

@@ -390,3 +390,155 @@ describe("signIn(ev, …) in the app's own action", () => {
     expect(jar.cookies.has(SESSION_COOKIE)).toBe(true);
   });
 });
+
+describe("useSessions and useRevokeSession", () => {
+  /** A browser signed in through the built-in credentials form, and its session's id (the JWT's `sid`). */
+  async function signedIn(username = "ada", password = "lovelace"): Promise<{ jar: CookieJar; sid: string }> {
+    const jar = new CookieJar();
+    const response = await postForm(
+      url("/api/authlib/callback/credentials"),
+      { csrfToken: await csrfToken(jar), username, password, callbackUrl: "/devices" },
+      jar,
+    );
+    expect(response.status).toBe(302);
+    const payload = await decode({ token: jar.cookies.get(SESSION_COOKIE) ?? "", secret: SECRET, salt: SESSION_COOKIE });
+    expect(payload?.sid).toEqual(expect.any(String));
+    return { jar, sid: payload?.sid as string };
+  }
+
+  type Listed = { sessions: { id: string; current: boolean }[] | null; error?: string };
+
+  async function listedBy(jar?: CookieJar): Promise<Listed> {
+    const page = await request(url("/devices"), { jar });
+    expect(page.status).toBe(200);
+    return printedJson(await page.text(), "sessions") as Listed;
+  }
+
+  async function revokeFrom(jar: CookieJar, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+    const id = await pageActionId("/devices", "revoke", jar);
+    return request(url(`/devices?qaction=${id}`), {
+      method: "POST",
+      jar,
+      headers: { origin: app.origin, "content-type": "application/x-www-form-urlencoded", ...headers },
+      body: new URLSearchParams(fields).toString(),
+    });
+  }
+
+  test("lists the signed-in user's sessions, this browser's marked current, with what the user recognises", async () => {
+    const a = await signedIn();
+    const b = await signedIn();
+    const listedByA = await listedBy(a.jar);
+    expect(listedByA.error).toBeUndefined();
+    const sessions = listedByA.sessions ?? [];
+    expect(sessions.filter((s) => s.current)).toEqual([expect.objectContaining({ id: a.sid, current: true })]);
+    expect(sessions.find((s) => s.id === b.sid)).toEqual({
+      id: b.sid,
+      current: false,
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      lastSeenAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      expires: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      userAgent: null,
+      clientAddress: "127.0.0.0/24",
+      provider: "credentials",
+    });
+    // B sees the same sessions, its own marked.
+    expect((await listedBy(b.jar)).sessions?.filter((s) => s.current).map((s) => s.id)).toEqual([b.sid]);
+  });
+
+  test("signed out: no list, the error named, never a failed request", async () => {
+    expect(await listedBy()).toEqual({ sessions: null, error: "SessionRequired" });
+  });
+
+  test("revoking all others ends every other session of the user and keeps this one", async () => {
+    const a = await signedIn();
+    const b = await signedIn();
+    const c = await signedIn();
+    const response = await revokeFrom(a.jar, { all: "others" });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    const revoked = (printedJson(html, "revoke-result") as { revoked: number }).revoked;
+    expect(revoked).toBeGreaterThanOrEqual(2);
+    // The page rendered after the action lists what is left: this browser's session only.
+    expect((printedJson(html, "sessions") as Listed).sessions?.map((s) => s.id)).toEqual([a.sid]);
+    expect(jar(a).has(SESSION_COOKIE)).toBe(true);
+
+    for (const other of [b, c]) {
+      expect(await listedBy(other.jar)).toEqual({ sessions: null, error: "SessionRequired" });
+      expect((await request(url("/protected"), { jar: other.jar })).status).toBe(302);
+    }
+    expect((await request(url("/protected"), { jar: a.jar })).status).toBe(200);
+    expect((await listedBy(a.jar)).sessions?.map((s) => s.id)).toEqual([a.sid]);
+  });
+
+  test("another user's session id is SessionNotFound, and nothing changes", async () => {
+    const ada = await signedIn();
+    const grace = await signedIn("grace", "hopper");
+    const response = await revokeFrom(ada.jar, { sessionId: grace.sid });
+    expect(response.status).toBe(404);
+    expect(printedJson(await response.text(), "revoke-result")).toEqual({
+      failed: true,
+      formErrors: [expect.any(String)],
+      fieldErrors: {},
+      code: "SessionNotFound",
+    });
+    expect((await listedBy(grace.jar)).sessions?.filter((s) => s.current).map((s) => s.id)).toEqual([grace.sid]);
+    expect((await request(url("/protected"), { jar: grace.jar })).status).toBe(200);
+    expect((await request(url("/protected"), { jar: ada.jar })).status).toBe(200);
+  });
+
+  test("a malformed id is InvalidSessionId; input without an id or all=others is refused before core", async () => {
+    const a = await signedIn();
+    const malformed = await revokeFrom(a.jar, { sessionId: "not a session id!" });
+    expect(malformed.status).toBe(400);
+    expect(printedJson(await malformed.text(), "revoke-result")).toEqual({
+      failed: true,
+      formErrors: [expect.any(String)],
+      fieldErrors: {},
+      code: "InvalidSessionId",
+    });
+
+    for (const fields of [{}, { sessionId: a.sid, all: "others" }] as Record<string, string>[]) {
+      const refused = await revokeFrom(a.jar, fields);
+      expect(refused.status).toBe(400);
+      expect(printedJson(await refused.text(), "revoke-result")).toEqual({
+        failed: true,
+        formErrors: [expect.any(String)],
+        fieldErrors: {},
+      });
+    }
+    const wrongAll = await revokeFrom(a.jar, { all: "everyone" });
+    expect(wrongAll.status).toBe(400);
+    expect(printedJson(await wrongAll.text(), "revoke-result")).toEqual({
+      failed: true,
+      formErrors: [],
+      fieldErrors: { all: [expect.any(String)] },
+    });
+    expect((await listedBy(a.jar)).sessions?.some((s) => s.id === a.sid)).toBe(true);
+  });
+
+  test("revoking this browser's own session signs it out: its cookie is cleared", async () => {
+    const a = await signedIn();
+    const response = await revokeFrom(a.jar, { sessionId: a.sid });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(printedJson(html, "revoke-result")).toEqual({ revoked: 1 });
+    expect(response.headers.getSetCookie()).toContainEqual(expect.stringMatching(/^authlib\.session-token=; Max-Age=0;/));
+    expect(jar(a).has(SESSION_COOKIE)).toBe(false);
+    // The page rendered after the action already shows this browser signed out.
+    expect(printedJson(html, "session")).toBeNull();
+    expect(printedJson(html, "sessions")).toEqual({ sessions: null, error: "SessionRequired" });
+  });
+
+  test("a revocation the browser says came from another site is MissingCSRF (core's check), and nothing changes", async () => {
+    const a = await signedIn();
+    const b = await signedIn();
+    const response = await revokeFrom(a.jar, { sessionId: b.sid }, { "sec-fetch-site": "cross-site" });
+    expect(response.status).toBe(403);
+    expect(printedJson(await response.text(), "revoke-result")).toMatchObject({ failed: true, code: "MissingCSRF" });
+    expect((await request(url("/protected"), { jar: b.jar })).status).toBe(200);
+  });
+
+  function jar(browser: { jar: CookieJar }): Map<string, string> {
+    return browser.jar.cookies;
+  }
+});

@@ -18,6 +18,7 @@ export default component$(() => {
             Protected
           </Link>
           <Link href="/profile">Profile</Link>
+          <Link href="/devices">Devices</Link>
           <Link href="/audit">Audit</Link>
           <Link href="/dev/mailbox">Mailbox</Link>
         </nav>

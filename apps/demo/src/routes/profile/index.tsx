@@ -60,7 +60,7 @@ export default component$(() => {
       <h2>Active sessions</h2>
       <p>
         Every browser signed in as you has a row in <code>authlib_sessions</code> (database sessions). Signing out deletes this browser's
-        row. Tokens are shown by their first characters only.
+        row. Tokens are shown by their first characters only. To sign a device out, open <Link href="/devices">Signed-in devices</Link>.
       </p>
       <table data-testid="active-sessions">
         <thead>

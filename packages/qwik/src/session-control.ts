@@ -1,0 +1,95 @@
+/**
+ * Session control for `useSessions` and `useRevokeSession`: the signed-in user's sessions (their devices)
+ * and ending them, through the instance's `auth.api` in process (docs/sessions.md).
+ *
+ * Failures are values here, not exceptions, because a page shows them: the listing answers the error's
+ * type, a revocation a form failure with it. A type core does not name to clients (the adapter failed,
+ * …) is reported as `"Configuration"`, as core's own `/sessions` routes do; core has logged it.
+ *
+ * CSRF: as for sign-out (see `sign-in.ts`), core refuses a revocation the browser sent from another site,
+ * and Qwik City's `checkOrigin` refuses a cross-origin action POST before it runs.
+ */
+import type { ListedSession } from "@authlib/core";
+import { AuthError, type ErrorType } from "@authlib/core/errors";
+import type { RequestEventCommon } from "@builder.io/qwik-city";
+import type { AuthContext } from "./context.js";
+import { loadCore } from "./core.js";
+import { REVOKE_FAILED_MESSAGE } from "./messages.js";
+import { operationRequest } from "./operation.js";
+import { appendCookies } from "./response.js";
+import { readSession } from "./session.js";
+import type { FormFailure, RevokeSessionInput } from "./validation.js";
+
+/** Why `useSessions` has no list: nobody is signed in, the configuration cannot list sessions, or listing failed. */
+export type SessionsError = "SessionRequired" | "SessionRegistryMissing" | "Configuration";
+
+/** The value of `useSessions`: the sessions, or why there are none to show. */
+export type SessionsResult = { sessions: ListedSession[]; error?: undefined } | { sessions: null; error: SessionsError };
+
+/** The types of a failed revocation: core's, for the session routes, or `"Configuration"` for the operator's. */
+export type RevokeSessionError =
+  | "SessionNotFound"
+  | "InvalidSessionId"
+  | "SessionRequired"
+  | "MissingCSRF"
+  | "SessionRegistryMissing"
+  | "Configuration";
+
+/** The failure of `useRevokeSession`: a message to show, and the error's type in `code`. */
+export type RevokeSessionFailure = FormFailure<"sessionId" | "all", RevokeSessionError>;
+
+/** The status of each failure core names, as on its `POST <basePath>/sessions/revoke` route. */
+const REVOKE_STATUSES: Partial<Record<ErrorType, number>> = {
+  SessionRequired: 401,
+  InvalidSessionId: 400,
+  MissingCSRF: 403,
+  SessionNotFound: 404,
+  SessionRegistryMissing: 501,
+};
+
+/**
+ * The signed-in user's sessions, the current one marked. The session is read first (once per request,
+ * shared with `useSession`): a signed-out visitor costs no listing, and after a revocation in this
+ * request the listing is of what is left.
+ */
+export async function listSessions(ev: RequestEventCommon, context: AuthContext): Promise<SessionsResult> {
+  if (!(await readSession(ev, context))) return { sessions: null, error: "SessionRequired" };
+  try {
+    return { sessions: await context.auth.api.listSessions(operationRequest(ev)) };
+  } catch (error) {
+    if (!(error instanceof AuthError)) throw error;
+    const named = error.type === "SessionRequired" || error.type === "SessionRegistryMissing";
+    return { sessions: null, error: named ? (error.type as SessionsError) : "Configuration" };
+  }
+}
+
+/**
+ * Ends the session `sessionId` of the signed-in user, or all but the current one, and sets the cookies
+ * core answers (ending the current session clears its cookie). Answers how many ended, or the failure
+ * with its HTTP status.
+ */
+export async function revokeSessions(
+  ev: RequestEventCommon,
+  context: AuthContext,
+  input: RevokeSessionInput,
+): Promise<{ revoked: number } | { status: number; failure: RevokeSessionFailure }> {
+  const core = await loadCore();
+  const request = operationRequest(ev);
+  const { api } = context.auth;
+  try {
+    const result =
+      input.all === "others" ? await api.revokeOtherSessions(request) : await api.revokeSession(request, { sessionId: input.sessionId });
+    appendCookies(ev, core, result.cookies);
+    // The current session may have ended: later reads in this request (the loaders Qwik runs after the
+    // action) read it again rather than answer the one read before.
+    context.session = undefined;
+    return { revoked: result.revoked };
+  } catch (error) {
+    if (!(error instanceof AuthError)) throw error;
+    appendCookies(ev, core, core.failureCookies(error));
+    const status = REVOKE_STATUSES[error.type];
+    if (status === undefined)
+      return { status: 500, failure: { formErrors: [REVOKE_FAILED_MESSAGE], fieldErrors: {}, code: "Configuration" } };
+    return { status, failure: { formErrors: [error.message], fieldErrors: {}, code: error.type as RevokeSessionError } };
+  }
+}
