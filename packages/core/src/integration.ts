@@ -7,7 +7,7 @@
  */
 
 import { instanceFor } from "./auth.js";
-import { failureCookies } from "./http/error-response.js";
+import { failureCookies, sessionErrorStatus } from "./http/error-response.js";
 import { type AuthAnswer, serializeCookie } from "./http/response.js";
 import { type AuthInstance, resolvedConfigOf } from "./instance.js";
 import { type AuthRequestOptions, answer, errorRedirect as redirectAfter } from "./pipeline.js";
@@ -17,7 +17,7 @@ export { setEnvDefaults } from "./env/defaults.js";
 export type { Cookie } from "./http/cookies.js";
 export type { AuthAnswer } from "./http/response.js";
 export type { AuthRequestOptions } from "./pipeline.js";
-export { failureCookies, serializeCookie };
+export { failureCookies, serializeCookie, sessionErrorStatus };
 
 /**
  * The instance of `config`, made on first use and kept per configuration object (the one `Auth()` uses).

@@ -356,6 +356,7 @@ describe("public API: the export names of each entry point", () => {
       "errorRedirect",
       "failureCookies",
       "serializeCookie",
+      "sessionErrorStatus",
       "setEnvDefaults",
     ]);
     expect(await names(import("../src/types.js"))).toEqual([]);

@@ -10,7 +10,7 @@
  * and Qwik City's `checkOrigin` refuses a cross-origin action POST before it runs.
  */
 import type { ListedSession } from "@authlib/core";
-import { AuthError, type ErrorType } from "@authlib/core/errors";
+import { AuthError } from "@authlib/core/errors";
 import type { RequestEventCommon } from "@builder.io/qwik-city";
 import type { AuthContext } from "./context.js";
 import { loadCore } from "./core.js";
@@ -37,15 +37,6 @@ export type RevokeSessionError =
 
 /** The failure of `useRevokeSession`: a message to show, and the error's type in `code`. */
 export type RevokeSessionFailure = FormFailure<"sessionId" | "all", RevokeSessionError>;
-
-/** The status of each failure core names, as on its `POST <basePath>/sessions/revoke` route. */
-const REVOKE_STATUSES: Partial<Record<ErrorType, number>> = {
-  SessionRequired: 401,
-  InvalidSessionId: 400,
-  MissingCSRF: 403,
-  SessionNotFound: 404,
-  SessionRegistryMissing: 501,
-};
 
 /**
  * The signed-in user's sessions, the current one marked. The session is read first (once per request,
@@ -87,7 +78,8 @@ export async function revokeSessions(
   } catch (error) {
     if (!(error instanceof AuthError)) throw error;
     appendCookies(ev, core, core.failureCookies(error));
-    const status = REVOKE_STATUSES[error.type];
+    // The status core's `POST <basePath>/sessions/revoke` answers for it.
+    const status = core.sessionErrorStatus(error);
     if (status === undefined)
       return { status: 500, failure: { formErrors: [REVOKE_FAILED_MESSAGE], fieldErrors: {}, code: "Configuration" } };
     return { status, failure: { formErrors: [error.message], fieldErrors: {}, code: error.type as RevokeSessionError } };

@@ -66,7 +66,7 @@ const jsonAnswers: Partial<Record<ErrorType, JsonErrorRule>> = {
   UntrustedHost: { status: 400, message: "This host is not trusted." },
 };
 
-/** The session control routes' statuses (`actions/sessions.ts`). */
+/** The session control routes' statuses (`actions/sessions.ts`); integrations answer the same (`sessionErrorStatus`). */
 const sessionRouteStatuses: Partial<Record<ErrorType, number>> = {
   SessionRequired: 401,
   InvalidSessionId: 400,
@@ -86,6 +86,14 @@ const fetchRouteAnswers: Record<string, { statuses: Partial<Record<ErrorType, nu
   "GET sessions": { statuses: sessionRouteStatuses, otherwise: 500 },
   "POST sessions": { statuses: sessionRouteStatuses, otherwise: 500 },
 };
+
+/**
+ * The HTTP status the session control routes answer `error` with (401 `SessionRequired`, 404
+ * `SessionNotFound`, …), or `undefined` for a type they do not name (the operator's: a 500 `Configuration`).
+ */
+export function sessionErrorStatus(error: AuthError): number | undefined {
+  return sessionRouteStatuses[error.type];
+}
 
 /** What the client is told when the error's details are the operator's only. */
 export const CONFIGURATION_MESSAGE = "There is a problem with the server configuration. Check the server logs for more information.";
