@@ -146,24 +146,24 @@ describe("authlib db on PGlite (a folder)", () => {
     const before = await runAuthlib(["db", "status", "--url", url]);
     expect(before).toMatchObject({ code: 1, stderr: "" });
     expect(before.stdout).toBe(
-      `Database: ${url}, branch "main"\nApplied:  none\nPending:  1, 2, 3 (run \`authlib db migrate\`)\nTables:   none\n`,
+      `Database: ${url}, branch "main"\nApplied:  none\nPending:  1, 2, 3, 4 (run \`authlib db migrate\`)\nTables:   none\n`,
     );
 
     const migrate = await runAuthlib(["db", "migrate", "--url", url]);
     expect(migrate).toMatchObject({
       code: 0,
       stderr: "",
-      stdout: `Applied migration(s) 1, 2, 3 to branch "main" of ${url}; now at version 3.\n`,
+      stdout: `Applied migration(s) 1, 2, 3, 4 to branch "main" of ${url}; now at version 4.\n`,
     });
 
     const after = await runAuthlib(["db", "status"], { env: { AUTHLIB_DATABASE_URL: url } });
     expect(after).toMatchObject({ code: 0, stderr: "" });
     expect(after.stdout).toMatch(
-      /^Applied: {2}1 \(authlib tables, \d{4}-\d\d-\d\dT[\d:.]+Z\), 2 \(rate-limit windows, \d{4}-\d\d-\d\dT[\d:.]+Z\), 3 \(verification-token expiry index, \d{4}-\d\d-\d\dT[\d:.]+Z\)$/m,
+      /^Applied: {2}1 \(authlib tables, \d{4}-\d\d-\d\dT[\d:.]+Z\), 2 \(rate-limit windows, \d{4}-\d\d-\d\dT[\d:.]+Z\), 3 \(verification-token expiry index, \d{4}-\d\d-\d\dT[\d:.]+Z\), 4 \(session records, \d{4}-\d\d-\d\dT[\d:.]+Z\)$/m,
     );
     expect(after.stdout).toContain("Pending:  none\n");
     expect(after.stdout).toContain(
-      "Tables:   authlib_accounts, authlib_authenticators, authlib_migrations, authlib_rate_limits, authlib_sessions, authlib_users, authlib_users_accounts, authlib_users_sessions, authlib_verificationTokens (9)\n",
+      "Tables:   authlib_accounts, authlib_authenticators, authlib_migrations, authlib_rate_limits, authlib_session_records, authlib_sessions, authlib_users, authlib_users_accounts, authlib_users_sessions, authlib_verificationTokens (10)\n",
     );
     // Four PGlite starts in child processes, the first writing a new database to disk.
   }, 180_000);
@@ -240,26 +240,26 @@ describe.skipIf(!(await postgresAnswers(postgresURL, "authlib db on PostgreSQL")
     const env = { AUTHLIB_DATABASE_URL: postgresURL, AUTHLIB_BRANCH: branch };
     const before = await runAuthlib(["db", "status"], { env });
     expect(before).toMatchObject({ code: 1, stderr: "" });
-    expect(before.stdout).toContain(`branch "${branch}"\nApplied:  none\nPending:  1, 2, 3 `);
+    expect(before.stdout).toContain(`branch "${branch}"\nApplied:  none\nPending:  1, 2, 3, 4 `);
 
     const migrate = await runAuthlib(["db", "migrate"], { env });
     expect(migrate).toMatchObject({
       code: 0,
-      stdout: `Applied migration(s) 1, 2, 3 to branch "${branch}" of ${postgresURL}; now at version 3.\n`,
+      stdout: `Applied migration(s) 1, 2, 3, 4 to branch "${branch}" of ${postgresURL}; now at version 4.\n`,
     });
     const { rows } = await pool.query("SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = $1", [branch]);
-    expect(rows).toEqual([{ tables: 9 }]);
+    expect(rows).toEqual([{ tables: 10 }]);
 
     const after = await runAuthlib(["db", "status", "--branch", branch, "--url", postgresURL]);
     expect(after).toMatchObject({ code: 0, stderr: "" });
     expect(after.stdout).toContain("Pending:  none\n");
-    expect(after.stdout).toContain("(9)\n");
+    expect(after.stdout).toContain("(10)\n");
 
     const again = await runAuthlib(["db", "migrate"], { env });
-    expect(again).toMatchObject({ code: 0, stdout: `Up to date: branch "${branch}" of ${postgresURL} is at version 3.\n` });
+    expect(again).toMatchObject({ code: 0, stdout: `Up to date: branch "${branch}" of ${postgresURL} is at version 4.\n` });
   }, 60_000);
 
-  it("prune deletes the expired rows (sign-in links, used passkey challenges, sessions, rate-limit windows) and nothing live", async () => {
+  it("prune deletes the expired rows (sign-in links, used passkey challenges, sessions, JWT session records, rate-limit windows) and nothing live", async () => {
     const env = { AUTHLIB_DATABASE_URL: postgresURL, AUTHLIB_BRANCH: branch };
     expect((await runAuthlib(["db", "migrate"], { env })).code).toBe(0);
     const s = `"${branch}"`;
@@ -279,12 +279,16 @@ describe.skipIf(!(await postgresAnswers(postgresURL, "authlib db on PostgreSQL")
     await pool.query(
       `INSERT INTO ${s}."authlib_rate_limits" ("key", "count", "reset_at") VALUES ('ended', 1, now() - interval '1 minute')`,
     );
+    await pool.query(
+      `INSERT INTO ${s}."authlib_session_records" ("id", "user_id", "created_at", "last_seen_at", "expires")
+       VALUES ('ended-jwt', 'credentials-user', now() - interval '2 days', now() - interval '2 days', now() - interval '1 day')`,
+    );
 
     const run = await runAuthlib(["db", "prune"], { env });
     expect(run).toMatchObject({
       code: 0,
       stderr: "",
-      stdout: `Pruned branch "${branch}" of ${postgresURL}: 30 expired verification token(s) (sign-in links, passkey challenges), 1 expired session(s), 1 ended rate-limit window(s).\n`,
+      stdout: `Pruned branch "${branch}" of ${postgresURL}: 30 expired verification token(s) (sign-in links, passkey challenges), 1 expired session(s), 1 expired JWT session record(s), 1 ended rate-limit window(s).\n`,
     });
     const left = await pool.query(
       `SELECT (SELECT count(*)::int FROM ${s}."authlib_verificationTokens") AS tokens, (SELECT count(*)::int FROM ${s}."authlib_sessions") AS sessions, (SELECT count(*)::int FROM ${s}."authlib_rate_limits") AS windows`,
@@ -292,7 +296,9 @@ describe.skipIf(!(await postgresAnswers(postgresURL, "authlib db on PostgreSQL")
     expect(left.rows).toEqual([{ tokens: 1, sessions: 1, windows: 0 }]);
 
     const again = await runAuthlib(["db", "prune", "--branch", branch, "--url", postgresURL]);
-    expect(again.stdout).toContain(": 0 expired verification token(s) (sign-in links, passkey challenges), 0 expired session(s), 0 ended");
+    expect(again.stdout).toContain(
+      ": 0 expired verification token(s) (sign-in links, passkey challenges), 0 expired session(s), 0 expired JWT session record(s), 0 ended",
+    );
   }, 60_000);
 
   it("prune on a branch that is not migrated says so in one line, exit code 1", async () => {

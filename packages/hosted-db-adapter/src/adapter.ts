@@ -8,6 +8,11 @@
  * uses exactly one gets it, and is written only when no live one has the same key (so of two concurrent
  * claims of one passkey challenge exactly one succeeds). Expired tokens are swept a few per write.
  *
+ * Session records (session control) are `hostedDbSessionStore(client)`: a database session's row is its
+ * record (the metadata `createSession` is given is stored beside the token), and JWT sessions' records
+ * live in `authlib_session_records`, which has no foreign key (a JWT session's user need not be stored),
+ * so deleting a user or their sessions deletes those rows explicitly, in the same transaction.
+ *
  * @module adapter
  */
 import type {
@@ -29,6 +34,7 @@ import type {
   AuthlibVerificationTokenRecord,
   HostedDbFields,
 } from "./schema.js";
+import { deleteUserSessionRecords, hostedDbSessionStore } from "./session-store.js";
 import { createVerificationTokenOnce } from "./verification-tokens.js";
 
 const ACCOUNT_TYPES: readonly string[] = ["oauth", "oidc", "email", "webauthn"] satisfies AdapterAccountType[];
@@ -40,12 +46,13 @@ const ACCOUNT_TYPES: readonly string[] = ["oauth", "oidc", "email", "webauthn"] 
  * Returned objects are plain objects with exactly the documented keys: users always have `id`, `email`,
  * `emailVerified`, `name` and `image` (`null` when empty); accounts have `userId`, `type`, `provider`,
  * `providerAccountId` plus only those token fields that are stored (empty ones are left out, as
- * providers leave them out); sessions `sessionToken`, `userId`, `expires`; verification tokens
- * `identifier`, `token`, `expires`.
+ * providers leave them out); sessions `sessionToken`, `userId`, `expires` and `id` (the row's id, the
+ * public id the session is listed and revoked by); verification tokens `identifier`, `token`, `expires`.
  */
 export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
   const { db } = client;
   const { authlib_users: users, authlib_accounts: accounts, authlib_sessions: sessions } = db;
+  const records = hostedDbSessionStore(client);
 
   return {
     async createUser(user) {
@@ -93,9 +100,13 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
     },
 
     async deleteUser(userId) {
-      // Foreign keys cascade to accounts, sessions, authenticators and both join tables within this one statement.
-      const record = await users.delete(userId);
-      return record && toAdapterUser(record);
+      return client.transaction(async (tx) => {
+        // JWT session records have no foreign key: they go explicitly, even for a user not stored here.
+        await deleteUserSessionRecords(tx, client, userId);
+        // Foreign keys cascade to accounts, sessions, authenticators and both join tables within this one statement.
+        const record = await tx.db.authlib_users.delete(userId);
+        return record && toAdapterUser(record);
+      });
     },
 
     async linkAccount(account) {
@@ -124,9 +135,26 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
       return record && toAdapterAccount(record);
     },
 
-    async createSession({ sessionToken, userId, expires }) {
+    async createSession({ sessionToken, userId, expires, createdAt, lastSeenAt, userAgent, clientAddress, provider }) {
       return client.transaction(async (tx) => {
-        const record = await tx.db.authlib_sessions.create({ sessionToken, expires, user: { id: userId } });
+        const table = tx.db.authlib_sessions;
+        // By hand rather than `table.create`: `created_at` is bookkeeping there, here it is the sign-in time.
+        const { rows } = await tx.query<Record<string, unknown>>(
+          `INSERT INTO ${table.sqlName} (${table.column("sessionToken")}, ${table.column("expires")}, ${table.column("user")}, "created_at",
+             ${table.column("lastSeenAt")}, ${table.column("userAgent")}, ${table.column("clientAddress")}, ${table.column("provider")})
+           VALUES ($1, $2, $3, COALESCE($4::timestamptz, now()), $5, $6, $7, $8) RETURNING ${table.selectColumns()}`,
+          [
+            sessionToken,
+            expires,
+            userId,
+            createdAt ?? null,
+            lastSeenAt ?? null,
+            userAgent ?? null,
+            clientAddress ?? null,
+            provider ?? null,
+          ],
+        );
+        const record = table.fromRow(rows[0] as Record<string, unknown>);
         await tx.db.authlib_users_sessions.create({ user: { id: userId }, session: { id: record.id } });
         return toAdapterSession(record);
       });
@@ -197,8 +225,31 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
     },
 
     async deleteSessionsByUserId(userId) {
-      // The users_sessions join rows go with them (foreign key cascade).
-      return (await sessions.deleteWhere({ user: { id: userId } })).length;
+      return client.transaction(async (tx) => {
+        // The users_sessions join rows go with them (foreign key cascade).
+        const deleted = await tx.db.authlib_sessions.deleteWhere({ user: { id: userId } });
+        return deleted.length + (await deleteUserSessionRecords(tx, client, userId));
+      });
+    },
+
+    async createSessionRecord(record) {
+      await records.create(record);
+    },
+
+    async getSessionRecord(userId, id) {
+      return records.get(userId, id);
+    },
+
+    async listSessionRecords(userId) {
+      return records.listByUser(userId);
+    },
+
+    async touchSessionRecord(userId, id, lastSeenAt, expires) {
+      await records.touch(userId, id, lastSeenAt, expires);
+    },
+
+    async deleteSessionRecords(userId, ids, except) {
+      return records.delete(userId, ids, except);
     },
 
     async getAccount(providerAccountId, provider) {
@@ -309,6 +360,7 @@ function lowerCase(value: string): Lowercase<string> {
 
 function toAdapterSession(record: AuthlibSessionRecord): AdapterSession {
   return {
+    id: record.id,
     sessionToken: required(record.sessionToken, "authlib_sessions", "sessionToken"),
     userId: required(record.user, "authlib_sessions", "user").id,
     expires: required(record.expires, "authlib_sessions", "expires"),

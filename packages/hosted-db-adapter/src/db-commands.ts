@@ -33,7 +33,8 @@ Commands:
   status             Show applied and pending migrations and the branch's tables
                      (exit code 1 when migrations are pending)
   prune              Delete expired rows: unused sign-in links, used passkey challenges
-                     past their expiry, expired sessions, ended rate-limit windows
+                     past their expiry, expired sessions and session records, ended
+                     rate-limit windows
                      (safe to run any time, e.g. daily)
 
 Options:
@@ -100,7 +101,7 @@ export async function runDbCommand(args: readonly string[], io: CommandOutput, n
 
 /** What `prune` deleted, in one line. */
 function describePrune(result: HostedDbPruneResult, target: string): string {
-  return `Pruned ${target}: ${result.verificationTokens} expired verification token(s) (sign-in links, passkey challenges), ${result.sessions} expired session(s), ${result.rateLimitWindows} ended rate-limit window(s).\n`;
+  return `Pruned ${target}: ${result.verificationTokens} expired verification token(s) (sign-in links, passkey challenges), ${result.sessions} expired session(s), ${result.sessionRecords} expired JWT session record(s), ${result.rateLimitWindows} ended rate-limit window(s).\n`;
 }
 
 /** The status report: location, applied and pending migrations, tables. */

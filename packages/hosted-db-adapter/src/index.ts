@@ -2,6 +2,7 @@
  * `@authlib/hosted-db-adapter`: the hosted database (Postgres) for authlib. `HostedDbClient` connects
  * to PostgreSQL through `pg`, or runs an embedded PGlite database; `HostedDbAdapter` is the authlib
  * adapter over it; `hostedDbRateLimitStore` keeps rate-limit counters in it, shared by every instance;
+ * `hostedDbSessionStore` keeps the records of signed-in sessions (session control) for JWT sessions;
  * `client.migrate()` / `npx authlib db migrate` create the tables (`npx authlib db status` shows where a
  * branch stands, `npx authlib db prune` / `pruneExpiredRows` delete expired rows).
  *
@@ -61,4 +62,5 @@ export type {
   HostedDbRecordMeta,
   HostedDbTableName,
 } from "./schema.js";
+export { hostedDbSessionStore, SESSION_RECORDS_TABLE } from "./session-store.js";
 export { HostedDbTable, type HostedDbTables } from "./tables.js";

@@ -113,6 +113,32 @@ export const migrations: readonly HostedDbMigration[] = [
     // `authlib db prune` deletes them all: both find them through this index, not a scan of live tokens.
     statements: (s) => [`CREATE INDEX "authlib_verificationTokens_expires_idx" ON ${s}."authlib_verificationTokens" ("expires")`],
   },
+  {
+    version: 4,
+    name: "session records",
+    // Session control (session-store.ts). A database session's row is its record, so it gains the
+    // metadata as nullable columns: adding them rewrites no row, and rows from before read `last_seen_at`
+    // as their `created_at`. JWT sessions' records get a table of their own, without a foreign key to
+    // authlib_users: a JWT session's user (a credentials user, say) need not be stored there.
+    statements: (s) => [
+      `ALTER TABLE ${s}."authlib_sessions"
+        ADD COLUMN "last_seen_at" timestamptz,
+        ADD COLUMN "user_agent" text,
+        ADD COLUMN "client_address" text,
+        ADD COLUMN "provider" text`,
+      `CREATE TABLE ${s}."authlib_session_records" (
+        "id" text PRIMARY KEY,
+        "user_id" text NOT NULL,
+        "created_at" timestamptz NOT NULL,
+        "last_seen_at" timestamptz NOT NULL,
+        "expires" timestamptz NOT NULL,
+        "user_agent" text,
+        "client_address" text,
+        "provider" text)`,
+      `CREATE INDEX "authlib_session_records_user_id_idx" ON ${s}."authlib_session_records" ("user_id")`,
+      `CREATE INDEX "authlib_session_records_expires_idx" ON ${s}."authlib_session_records" ("expires")`,
+    ],
+  },
 ];
 
 /**

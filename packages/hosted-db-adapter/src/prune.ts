@@ -11,6 +11,7 @@
  */
 import type { HostedDbClient } from "./client.js";
 import { RATE_LIMIT_TABLE } from "./rate-limit-store.js";
+import { SESSION_RECORDS_TABLE } from "./session-store.js";
 import { quoteIdentifier } from "./sql.js";
 
 /** How many rows {@link pruneExpiredRows} deleted, per kind. */
@@ -19,6 +20,8 @@ export interface HostedDbPruneResult {
   verificationTokens: number;
   /** Database sessions past their expiry (their join rows go with them). */
   sessions: number;
+  /** Records of JWT sessions past their expiry (`authlib_session_records`). */
+  sessionRecords: number;
   /** Rate-limit windows that ended. */
   rateLimitWindows: number;
 }
@@ -30,18 +33,20 @@ export interface HostedDbPruneOptions {
 }
 
 /**
- * Deletes the expired verification tokens, expired database sessions and ended rate-limit windows of
- * `client`'s branch (times are the database server's `now()`), and says how many of each. Needs the
- * branch migrated (`HostedDbError("MissingMigration")` otherwise).
+ * Deletes the expired verification tokens, expired database sessions, expired JWT session records and
+ * ended rate-limit windows of `client`'s branch (times are the database server's `now()`), and says how
+ * many of each. Needs the branch migrated (`HostedDbError("MissingMigration")` otherwise).
  */
 export async function pruneExpiredRows(client: HostedDbClient, options: HostedDbPruneOptions = {}): Promise<HostedDbPruneResult> {
   const batchSize = options.batchSize ?? 10_000;
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new RangeError("pruneExpiredRows: batchSize must be a whole number >= 1.");
   const { authlib_verificationTokens: tokens, authlib_sessions: sessions } = client.db;
   const rateLimits = `${quoteIdentifier(client.branch)}.${quoteIdentifier(RATE_LIMIT_TABLE)}`;
+  const sessionRecords = `${quoteIdentifier(client.branch)}.${quoteIdentifier(SESSION_RECORDS_TABLE)}`;
   return {
     verificationTokens: await deleteInBatches(client, tokens.sqlName, `"id"`, `"expires" <= now()`, batchSize),
     sessions: await deleteInBatches(client, sessions.sqlName, `"id"`, `"expires" <= now()`, batchSize),
+    sessionRecords: await deleteInBatches(client, sessionRecords, `"id"`, `"expires" <= now()`, batchSize),
     rateLimitWindows: await deleteInBatches(client, rateLimits, `"key"`, `"reset_at" <= now()`, batchSize),
   };
 }

@@ -61,13 +61,25 @@ export interface AuthlibAccountRecord extends HostedDbRecord {
   user?: HostedDbLink | null;
 }
 
-/** A row of `authlib_sessions`: a database session. */
+/**
+ * A row of `authlib_sessions`: a database session. The row is also the session's record for session
+ * control (`id` is its public id, `meta.createdAt` its sign-in time); the metadata fields come from
+ * migration 4 and are empty on rows written before it or by other tools.
+ */
 export interface AuthlibSessionRecord extends HostedDbRecord {
+  /** The network the sign-in came from (an IPv4 /24 or IPv6 /48). */
+  clientAddress?: string | null;
   expires?: Date | null;
+  /** When the session was last seen; empty reads as its creation. */
+  lastSeenAt?: Date | null;
+  /** The provider the session began with, e.g. "github". */
+  provider?: string | null;
   /** The value of the session cookie. Unique. */
   sessionToken?: string | null;
   /** The user the session belongs to. Deleting the user deletes the session. */
   user?: HostedDbLink | null;
+  /** The browser's short label, e.g. "Chrome on macOS" (never the whole User-Agent). */
+  userAgent?: string | null;
 }
 
 /** A row of `authlib_users_accounts`: joins a user to one of their accounts. */

@@ -12,7 +12,10 @@ import { quoteIdentifier } from "./sql.js";
 type FieldKind = "text" | "timestamp" | "integer" | "boolean" | "link";
 
 interface FieldSpec {
-  /** The SQL column. Links are stored in `<name>_id`; other fields keep their record name. */
+  /**
+   * The SQL column. Links are stored in `<name>_id`; other fields keep their record name, except the
+   * session metadata of migration 4, named in snake case like the bookkeeping columns (`last_seen_at`).
+   */
   readonly column: string;
   readonly kind: FieldKind;
 }
@@ -42,7 +45,15 @@ const TABLE_SPECS: { readonly [T in HostedDbTableName]: TableSpec<DatabaseSchema
     type: text("type"),
     user: link("user_id"),
   },
-  authlib_sessions: { expires: timestamp("expires"), sessionToken: text("sessionToken"), user: link("user_id") },
+  authlib_sessions: {
+    clientAddress: text("client_address"),
+    expires: timestamp("expires"),
+    lastSeenAt: timestamp("last_seen_at"),
+    provider: text("provider"),
+    sessionToken: text("sessionToken"),
+    user: link("user_id"),
+    userAgent: text("user_agent"),
+  },
   authlib_users_accounts: { account: link("account_id"), user: link("user_id") },
   authlib_users_sessions: { session: link("session_id"), user: link("user_id") },
   authlib_verificationTokens: { expires: timestamp("expires"), identifier: text("identifier"), token: text("token") },

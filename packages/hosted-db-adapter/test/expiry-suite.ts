@@ -5,7 +5,15 @@
  * deletes every expired row and nothing live.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { type BaseClientOptions, HostedDbAdapter, HostedDbClient, pruneExpiredRows, RATE_LIMIT_TABLE } from "../src/index.js";
+import {
+  type BaseClientOptions,
+  HostedDbAdapter,
+  HostedDbClient,
+  hostedDbSessionStore,
+  pruneExpiredRows,
+  RATE_LIMIT_TABLE,
+  SESSION_RECORDS_TABLE,
+} from "../src/index.js";
 import { SWEEP_PER_WRITE } from "../src/verification-tokens.js";
 import { dropBranch, randomBranch } from "./helpers.js";
 
@@ -115,7 +123,7 @@ export function runExpirySuite(options: ExpirySuiteOptions): void {
     });
 
     describe("pruneExpiredRows", () => {
-      it("deletes expired tokens, expired sessions (with their join rows) and ended rate-limit windows, in batches; nothing live", async () => {
+      it("deletes expired tokens, expired sessions (with their join rows), expired JWT session records and ended rate-limit windows, in batches; nothing live", async () => {
         const client = await migratedClient();
         const adapter = HostedDbAdapter(client);
         await insertExpiredTokens(client, "ada@example.com", 12);
@@ -129,20 +137,43 @@ export function runExpirySuite(options: ExpirySuiteOptions): void {
         }
         await adapter.createSession({ sessionToken: "current", userId: user.id, expires: new Date(Date.now() + HOUR) });
 
+        // JWT sessions' records, of a user who is not in authlib_users (a credentials user).
+        const records = hostedDbSessionStore(client);
+        const record = (id: string, expires: Date) => ({
+          id,
+          userId: "credentials-user",
+          createdAt: new Date(Date.now() - 2 * HOUR),
+          lastSeenAt: new Date(Date.now() - HOUR),
+          expires,
+          userAgent: null,
+          clientAddress: null,
+          provider: "credentials",
+        });
+        for (let i = 0; i < 9; i++) await records.create(record(`ended-${i}`, new Date(Date.now() - HOUR)));
+        await records.create(record("live-record", new Date(Date.now() + HOUR)));
+
         const windows = `"${client.branch}"."${RATE_LIMIT_TABLE}"`;
         await client.query(
           `INSERT INTO ${windows} ("key", "count", "reset_at") VALUES
            ('ended-1', 3, now() - interval '1 minute'), ('ended-2', 1, now() - interval '1 hour'), ('running', 2, now() + interval '1 minute')`,
         );
 
-        expect(await pruneExpiredRows(client, { batchSize: 7 })).toEqual({ verificationTokens: 25, sessions: 3, rateLimitWindows: 2 });
+        expect(await pruneExpiredRows(client, { batchSize: 7 })).toEqual({
+          verificationTokens: 25,
+          sessions: 3,
+          sessionRecords: 9,
+          rateLimitWindows: 2,
+        });
         expect(await tokenCounts(client)).toEqual({ expired: 0, live: 1 });
         expect((await client.db.authlib_sessions.filter()).map((s) => s.sessionToken)).toEqual(["current"]);
         expect(await client.db.authlib_users_sessions.filter()).toHaveLength(1);
         expect((await client.query<{ key: string }>(`SELECT "key" FROM ${windows}`)).rows).toEqual([{ key: "running" }]);
         expect(await adapter.getSessionAndUser("current")).not.toBeNull();
+        const left = await client.query<{ id: string }>(`SELECT "id" FROM "${client.branch}"."${SESSION_RECORDS_TABLE}"`);
+        expect(left.rows).toEqual([{ id: "live-record" }]);
+        expect(await records.get("credentials-user", "live-record")).not.toBeNull();
 
-        expect(await pruneExpiredRows(client)).toEqual({ verificationTokens: 0, sessions: 0, rateLimitWindows: 0 });
+        expect(await pruneExpiredRows(client)).toEqual({ verificationTokens: 0, sessions: 0, sessionRecords: 0, rateLimitWindows: 0 });
       });
 
       it("refuses a batch size that is not a whole number >= 1", async () => {

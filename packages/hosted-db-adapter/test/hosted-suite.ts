@@ -60,6 +60,7 @@ export function runHostedDbSuite(options: HostedDbSuiteOptions): void {
           "authlib_authenticators",
           "authlib_migrations",
           "authlib_rate_limits",
+          "authlib_session_records",
           "authlib_sessions",
           "authlib_users",
           "authlib_users_accounts",

@@ -108,11 +108,16 @@ describe("passkey options store nothing", () => {
     expect(await rowCounts(db)).toEqual(before);
     expect(errors).toEqual([]);
 
-    // The counting sees a write: a verified sign-in leaves exactly one used-challenge row.
+    // The counting sees a write: a verified sign-in leaves exactly one used-challenge row, and the record
+    // of the JWT session it began (the adapter keeps session records).
     const visitor = authClient(config, ORIGIN);
     const assertion = await authenticator.authenticate(await options(visitor, "authenticate"));
     expect(location(await post(visitor, "authenticate", assertion, await visitor.csrf()))).toBe(`${ORIGIN}/`);
-    expect(await rowCounts(db)).toEqual({ ...before, authlib_verificationTokens: before.authlib_verificationTokens! + 1 });
+    expect(await rowCounts(db)).toEqual({
+      ...before,
+      authlib_verificationTokens: before.authlib_verificationTokens! + 1,
+      authlib_session_records: before.authlib_session_records! + 1,
+    });
   }, 300_000);
 });
 
