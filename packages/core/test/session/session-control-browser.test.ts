@@ -10,19 +10,23 @@
  * sharing the configuration's store): A on the first, B on the second, so that "strict" and database
  * sessions are shown to end on an instance that did not revoke them, and "eventual" within its bound.
  * Both servers are `http://localhost:<port>`; cookies are per host name, not per port, so a context's
- * cookies reach both. A row for another store is one line, e.g. (with `client` a connected client made in `open`)
- * `{ name: "JWT + Redis, strict", revokedWithinMs: 0, open: async () => jwt(redisSessionStore({ client }), { revocation: "strict" }, () => client.quit()) }`.
+ * cookies reach both. The rows are issue 27's: JWT sessions registered in Redis (strict) and in PostgreSQL
+ * (eventual), and database sessions in PostgreSQL; a row whose service does not answer is skipped.
  */
+import { randomUUID } from "node:crypto";
 import type { Browser, BrowserContext, Cookie, Page } from "playwright-core";
+import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HostedDbAdapter, HostedDbClient, hostedDbSessionStore } from "../../../hosted-db-adapter/src/index.js";
+import { dropBranch, postgresAnswers, randomBranch, testDatabaseURL } from "../../../hosted-db-adapter/test/helpers.js";
 import { createAuth } from "../../src/instance.js";
 import Credentials from "../../src/providers/credentials.js";
-import { memorySessionStore } from "../../src/session/memory-store.js";
+import { redisSessionStore } from "../../src/session/redis.js";
 import type { SessionRegistry } from "../../src/session-registry-types.js";
 import type { AuthConfig, SessionOptions } from "../../src/types.js";
 import { launchChromium } from "../helpers/chromium.js";
-import { memoryAdapter } from "../helpers/memory-adapter.js";
 import { type NodeServer, startNodeServer, type WebHandler } from "../helpers/node-server.js";
+import { redisAnswers, redisURL } from "../helpers/redis.js";
 
 const secret = "session-control-browser-secret-0123456789";
 /** Browser round trips on a busy machine: more than the default, never close to it when idle. */
@@ -49,6 +53,8 @@ interface DeploymentRow {
   name: string;
   /** How long a revoked session may still be answered on an instance that did not revoke it: 0 is "not from the next request". */
   revokedWithinMs: number;
+  /** False when the service the row needs does not answer (the row is skipped, saying why). */
+  available: boolean;
   open(): Promise<Deployment>;
 }
 
@@ -73,21 +79,54 @@ function jwt(store: SessionRegistry, session: Partial<SessionOptions> = {}, clos
   return { config: appConfig({ session: { store, ...session } }), close: async () => void (await close()) };
 }
 
-/** Database sessions in the test memory adapter, which keeps the session rows as records. */
-function databaseSessions(): Deployment {
-  const memory = memoryAdapter({ sessionRecords: true });
-  for (const user of Object.values(users)) memory.users.set(user.id, { ...user, emailVerified: null });
-  return { config: appConfig({ adapter: memory.adapter, session: { strategy: "database" } }), close: async () => {} };
+/** A fresh branch of the tests' PostgreSQL database, migrated, with its drop as `close`. */
+async function postgresBranch(): Promise<{ client: HostedDbClient; close: () => Promise<void> }> {
+  const branch = randomBranch("session_browser");
+  const client = new HostedDbClient({ databaseURL: testDatabaseURL(), branch });
+  await client.migrate();
+  return {
+    client,
+    close: async () => {
+      await dropBranch(client, branch);
+      await client.close();
+    },
+  };
 }
 
+/** Database sessions in PostgreSQL (the hosted-db adapter), whose session rows are their records. */
+async function databaseSessions(): Promise<Deployment> {
+  const { client, close } = await postgresBranch();
+  const adapter = HostedDbAdapter(client);
+  // A database session points at a stored user: `authorize`'s users are found by their email.
+  for (const user of Object.values(users)) await adapter.createUser?.({ ...user, emailVerified: null });
+  return { config: appConfig({ adapter, session: { strategy: "database" } }), close };
+}
+
+/** JWT sessions registered in PostgreSQL (`hostedDbSessionStore`). */
+async function postgresRegistry(session: Partial<SessionOptions>): Promise<Deployment> {
+  const { client, close } = await postgresBranch();
+  return jwt(hostedDbSessionStore(client), session, close);
+}
+
+/** JWT sessions registered in Redis (`redisSessionStore`), under a prefix of their own. */
+async function redisRegistry(session: Partial<SessionOptions>): Promise<Deployment> {
+  const client = await createClient({ url: redisURL }).connect();
+  return jwt(redisSessionStore({ client, prefix: `authlib-session-browser-${randomUUID()}:` }), session, async () => client.destroy());
+}
+
+const postgres = await postgresAnswers(testDatabaseURL(), "the session control browser rows on PostgreSQL");
+const redis = await redisAnswers("the session control browser row on Redis");
+
+/** Issue 27's three: JWT sessions registered in Redis and in PostgreSQL, and database sessions. */
 const deployments: DeploymentRow[] = [
-  { name: "JWT + memorySessionStore, strict", revokedWithinMs: 0, open: async () => jwt(memorySessionStore(), { revocation: "strict" }) },
+  { name: "JWT + Redis registry, strict", available: redis, revokedWithinMs: 0, open: () => redisRegistry({ revocation: "strict" }) },
   {
-    name: "JWT + memorySessionStore, eventual (revalidateAfter 1 s)",
+    name: "JWT + PostgreSQL registry, eventual (revalidateAfter 1 s)",
+    available: postgres,
     revokedWithinMs: 5000,
-    open: async () => jwt(memorySessionStore(), { revalidateAfter: 1 }),
+    open: () => postgresRegistry({ revalidateAfter: 1 }),
   },
-  { name: "database sessions (memory adapter with session records)", revokedWithinMs: 0, open: async () => databaseSessions() },
+  { name: "database sessions in PostgreSQL", available: postgres, revokedWithinMs: 0, open: () => databaseSessions() },
 ];
 
 const html = (body: string) => new Response(body, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
@@ -238,7 +277,7 @@ const revocations = [
   },
 ];
 
-describe.each(deployments)("session control in Chromium: $name", (row) => {
+describe.each(deployments.filter((row) => row.available))("session control in Chromium: $name", (row) => {
   it.each(revocations)(
     "both devices listed; after A's $how, B and a replayed copy of B's cookies get no session; A and another user stay",
     async ({ click }) => {
