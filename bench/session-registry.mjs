@@ -10,7 +10,7 @@ import { Auth, createAuth, memorySessionStore } from "@authlib/core";
 import { decode } from "@authlib/core/jwt";
 import Credentials from "@authlib/core/providers/credentials";
 import { commit, machine } from "./environment.mjs";
-import { formatTable, interleave, slice } from "./harness.mjs";
+import { formatTable, interleave, median, slice } from "./harness.mjs";
 
 const SECRET = "bench-secret-0123456789abcdef0123456789";
 const ORIGIN = "http://localhost:3000";
@@ -177,20 +177,31 @@ export async function registryOperations({
 
 /**
  * Measures each operation with {@link interleave}, its slices sized so that each side makes at least
- * `checks` calls over the rounds: the slower side's throughput in a warm-up slice sets the slice length
- * (with a quarter to spare), and a row that still falls short is measured again with longer slices (up to
+ * `checks` calls over the rounds: the slower side's median throughput over three warm-up slices sets the
+ * slice length (with a quarter to spare), and a row that still falls short is measured again with longer slices (up to
  * `attempts` times; the row then keeps its counts, so a shortfall shows in the table). Each row gains
  * `checks` (the goal), `sliceMs`, `attempts` and the operation's `users`.
  *
  * @param {Array<{ name: string, users?: number, ours: () => unknown, theirs: () => unknown }>} operations
- * @param {{ checks?: number, rounds?: number, warmupMs?: number, attempts?: number, onRow?: (row: object) => void }} [options]
+ * @param {{ checks?: number, rounds?: number, warmupMs?: number, attempts?: number, onRow?: (row: object) => void, log?: (line: string) => void }} [options]
  */
-export async function measureRegistry(operations, { checks = REGISTRY_CHECKS, rounds = 9, warmupMs = 300, attempts = 3, onRow } = {}) {
+export async function measureRegistry(
+  operations,
+  { checks = REGISTRY_CHECKS, rounds = 9, warmupMs = 300, attempts = 3, onRow, log = () => {} } = {},
+) {
   const rows = [];
   for (const operation of operations) {
-    const slowest = Math.min(await slice(operation.ours, warmupMs), await slice(operation.theirs, warmupMs));
+    // Three sizing slices per side, alternating, and their median: one slice that a burst of other work on
+    // the machine slowed would otherwise make every slice of the row (and the row) many times longer.
+    const sizing = [[], []];
+    for (let i = 0; i < 3; i++) {
+      sizing[0].push(await slice(operation.ours, warmupMs));
+      sizing[1].push(await slice(operation.theirs, warmupMs));
+    }
+    const slowest = Math.min(median(sizing[0]), median(sizing[1]));
     let sliceMs = Math.max(1, Math.ceil(((1.25 * checks) / rounds / slowest) * 1000));
     for (let attempt = 1; ; attempt++) {
+      log(`  ${operation.name}: ${rounds} rounds of ${sliceMs} ms slices per side (attempt ${attempt})…`);
       const [row] = await interleave([operation], { rounds, sliceMs, warmupMs });
       const fewest = Math.min(row.calls.ours, row.calls.theirs);
       if (fewest >= checks || attempt === attempts) {
@@ -240,6 +251,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const { operations, notes, close } = await registryOperations({ log });
   try {
     const rows = await measureRegistry(operations, {
+      log,
       onRow: (row) => log(`  ${row.operation}: ${row.ratio.toFixed(2)}x of today (${row.sliceMs} ms slices)`),
     });
     console.log(formatRegistryTable(rows));

@@ -41,10 +41,10 @@ describe("the session registry bench", () => {
         expect(row.calls.ours).toBeGreaterThanOrEqual(60);
         expect(row.calls.theirs).toBeGreaterThanOrEqual(60);
         expect(row.ratio).toBeCloseTo(row.ours / row.theirs, 10);
-        // The sizing slice of each side, then per attempt: warm-up registry, today; round 0 registry, today;
-        // round 1 today (same side as before: no change), registry; round 2 registry (no change), today.
-        // Alternating: 6 changes of side per attempt; in the same order every round it would be 8.
-        expect(traces[i]).toHaveLength(2 + 6 * row.attempts);
+        // Three sizing slices of each side, alternating (6 changes), then per attempt: warm-up registry, today;
+        // round 0 registry, today; round 1 today (same side as before: no change), registry; round 2 registry
+        // (no change), today. Alternating: 6 changes of side per attempt; in the same order every round, 8.
+        expect(traces[i]).toHaveLength(6 + 6 * row.attempts);
         expect(traces[i]?.every((side, k) => side === (k % 2 === 0 ? "registry" : "today"))).toBe(true);
       }
 
