@@ -13,9 +13,12 @@ export function median(values) {
 /**
  * Calls `fn` back to back (awaiting each call, so async work is counted whole) for about `ms`
  * milliseconds, at least once, and returns the throughput in calls per second. With `tally`, adds the
- * number of calls made to `tally.calls` (a bench that must make a given number of calls counts them there).
+ * number of calls made to `tally.calls` (a bench that must make a given number of calls counts them there)
+ * and the process's CPU time over the slice to `tally.cpuMicros` (user + system, µs: on a busy machine it
+ * moves less than wall-clock time, which counts the time other processes held the CPU).
  */
 export async function slice(fn, ms, tally) {
+  const cpuStart = tally ? process.cpuUsage() : undefined;
   const start = performance.now();
   const end = start + ms;
   let calls = 0;
@@ -25,7 +28,11 @@ export async function slice(fn, ms, tally) {
     calls += 1;
     now = performance.now();
   } while (now < end);
-  if (tally) tally.calls += calls;
+  if (tally) {
+    const cpu = process.cpuUsage(cpuStart);
+    tally.calls += calls;
+    tally.cpuMicros = (tally.cpuMicros ?? 0) + cpu.user + cpu.system;
+  }
   return (calls * 1000) / (now - start);
 }
 
@@ -35,13 +42,14 @@ export async function slice(fn, ms, tally) {
  * Reports the median throughput of each side over the rounds and the ratio ours / theirs (above 1: ours
  * is faster), and, for an operation with a `floor` (the least work any implementation must do), the
  * ratio ours / floor (1 would mean the library costs nothing on top of it). Each row also has `calls`:
- * how many calls of each side the measured rounds made (warm-up not counted).
+ * how many calls of each side the measured rounds made (warm-up not counted), and `cpu`: the process's
+ * CPU time per call of ours and theirs (µs) over those rounds.
  *
  * @param {Array<{ name: string, ours: () => unknown, theirs?: (() => unknown) | null, floor?: (() => unknown) | null, note?: string }>} operations
  *   `theirs` may be absent when the reference has no equivalent; the row then has no ratio.
  * @param {{ rounds?: number, sliceMs?: number, warmupMs?: number, onRow?: (row: Row) => void }} [options]
  * @returns {Promise<Row[]>}
- * @typedef {{ operation: string, ours: number, theirs: number | null, ratio: number | null, floor?: number, floorRatio?: number, note?: string, calls?: { ours: number, theirs: number | null, floor?: number } }} Row
+ * @typedef {{ operation: string, ours: number, theirs: number | null, ratio: number | null, floor?: number, floorRatio?: number, note?: string, calls?: { ours: number, theirs: number | null, floor?: number }, cpu?: { ours: number, theirs: number | null } }} Row
  */
 export async function interleave(operations, { rounds = 9, sliceMs = 200, warmupMs = 300, onRow } = {}) {
   const rows = [];
@@ -49,7 +57,7 @@ export async function interleave(operations, { rounds = 9, sliceMs = 200, warmup
     const sides = [ours, theirs, floor].filter(Boolean);
     for (const fn of sides) await slice(fn, warmupMs);
     const samples = sides.map(() => []);
-    const tallies = sides.map(() => ({ calls: 0 }));
+    const tallies = sides.map(() => ({ calls: 0, cpuMicros: 0 }));
     for (let round = 0; round < rounds; round++) {
       // Round r starts with side r mod n: every side goes first (and last) as often as the others.
       const order = sides.map((_, i) => (i + round) % sides.length);
@@ -59,7 +67,10 @@ export async function interleave(operations, { rounds = 9, sliceMs = 200, warmup
     const [oursCalls, ...restCalls] = tallies.map((t) => t.calls);
     const theirsHz = theirs ? rest.shift() : null;
     const calls = { ours: oursCalls, theirs: theirs ? restCalls.shift() : null };
-    const row = { operation: name, ours: oursHz, theirs: theirsHz, ratio: theirsHz ? oursHz / theirsHz : null, note, calls };
+    // CPU time per call (µs) of ours and theirs, over the measured rounds.
+    const cpuPerCall = (i) => tallies[i].cpuMicros / tallies[i].calls;
+    const cpu = { ours: cpuPerCall(0), theirs: theirs ? cpuPerCall(1) : null };
+    const row = { operation: name, ours: oursHz, theirs: theirsHz, ratio: theirsHz ? oursHz / theirsHz : null, note, calls, cpu };
     if (floor) {
       row.floor = rest.shift();
       row.floorRatio = oursHz / row.floor;

@@ -218,8 +218,9 @@ export async function measureRegistry(
 
 /**
  * The rows as the other benches print theirs (bench/harness.mjs's table, with this bench's headings: the
- * ratio is registry / today throughput, below 1 when the registry costs), then per row the checks each
- * side made and the cost per check over today (today's throughput / the registry's − 1).
+ * ratio is registry / today throughput, below 1 when the registry costs), then per row the cost per check
+ * over today (today's throughput / the registry's − 1), the process's CPU time per check of each side
+ * (steadier than wall-clock time when other processes share the machine), and the checks each side made.
  */
 export function formatRegistryTable(rows) {
   const table = formatTable(rows, {
@@ -230,9 +231,10 @@ export function formatRegistryTable(rows) {
   });
   const count = (n) => n.toLocaleString("en");
   const lines = rows.map((row) => {
-    const cost = (row.theirs / row.ours - 1) * 100;
+    const percent = (value) => `${value >= 0 ? "+" : "−"}${Math.abs(value).toFixed(1)} %`;
     const short = Math.min(row.calls.ours, row.calls.theirs) < row.checks ? ` (short of ${count(row.checks)})` : "";
-    return `- ${row.operation}: ${cost >= 0 ? "+" : "−"}${Math.abs(cost).toFixed(1)} % time per check over today; checks made: ${count(row.calls.ours)} with the registry, ${count(row.calls.theirs)} today${short}`;
+    const cpu = `CPU per check ${row.cpu.ours.toFixed(1)} µs with the registry, ${row.cpu.theirs.toFixed(1)} µs today (${percent((row.cpu.ours / row.cpu.theirs - 1) * 100)})`;
+    return `- ${row.operation}: ${percent((row.theirs / row.ours - 1) * 100)} time per check over today; ${cpu}; checks made: ${count(row.calls.ours)} with the registry, ${count(row.calls.theirs)} today${short}`;
   });
   return `${table}\n\n${lines.join("\n")}`;
 }

@@ -34,6 +34,8 @@ describe("the benchmark harness", () => {
       // Every measured slice makes at least one call; the warm-up's are not counted.
       expect(row.calls?.ours).toBeGreaterThanOrEqual(3);
       expect(row.calls?.theirs).toBeGreaterThanOrEqual(3);
+      expect(row.cpu?.ours).toBeGreaterThanOrEqual(0);
+      expect(row.cpu?.theirs).toBeGreaterThanOrEqual(0);
     }
   });
 

@@ -57,7 +57,7 @@ describe("the session registry bench", () => {
       expect(lines[3]).toMatch(/^\| strict \(memory store\) \| [\d,]+ \| [\d,]+ \| \d+\.\d\dx \|$/);
       expect(lines[4]).toBe("");
       expect(lines[5]).toMatch(
-        /^- eventual \(memory store\): [+−]\d+\.\d % time per check over today; checks made: [\d,]+ with the registry, [\d,]+ today$/,
+        /^- eventual \(memory store\): [+−]\d+\.\d % time per check over today; CPU per check \d+\.\d µs with the registry, \d+\.\d µs today \([+−]\d+\.\d %\); checks made: [\d,]+ with the registry, [\d,]+ today$/,
       );
       expect(lines[6]).toMatch(/^- strict \(memory store\): /);
       expect(lines).toHaveLength(7);
@@ -76,10 +76,11 @@ describe("the session registry bench", () => {
         ratio: 0.9,
         checks: 100_000,
         calls: { ours: 99_000, theirs: 120_000 },
+        cpu: { ours: 60, theirs: 40 },
       },
     ]).split("\n");
     expect(line).toBe(
-      "- strict (Redis): +11.1 % time per check over today; checks made: 99,000 with the registry, 120,000 today (short of 100,000)",
+      "- strict (Redis): +11.1 % time per check over today; CPU per check 60.0 µs with the registry, 40.0 µs today (+50.0 %); checks made: 99,000 with the registry, 120,000 today (short of 100,000)",
     );
   });
 });
