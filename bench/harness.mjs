@@ -12,9 +12,13 @@ export function median(values) {
 
 /**
  * Calls `fn` back to back (awaiting each call, so async work is counted whole) for about `ms`
- * milliseconds, at least once, and returns the throughput in calls per second.
+ * milliseconds, at least once, and returns the throughput in calls per second. With `tally`, adds the
+ * number of calls made to `tally.calls` (a bench that must make a given number of calls counts them there)
+ * and the process's CPU time over the slice to `tally.cpuMicros` (user + system, µs: on a busy machine it
+ * moves less than wall-clock time, which counts the time other processes held the CPU).
  */
-export async function slice(fn, ms) {
+export async function slice(fn, ms, tally) {
+  const cpuStart = tally ? process.cpuUsage() : undefined;
   const start = performance.now();
   const end = start + ms;
   let calls = 0;
@@ -24,6 +28,11 @@ export async function slice(fn, ms) {
     calls += 1;
     now = performance.now();
   } while (now < end);
+  if (tally) {
+    const cpu = process.cpuUsage(cpuStart);
+    tally.calls += calls;
+    tally.cpuMicros = (tally.cpuMicros ?? 0) + cpu.user + cpu.system;
+  }
   return (calls * 1000) / (now - start);
 }
 
@@ -32,13 +41,15 @@ export async function slice(fn, ms) {
  * slice per side, the order rotating every round (with two sides: the side that goes first alternates).
  * Reports the median throughput of each side over the rounds and the ratio ours / theirs (above 1: ours
  * is faster), and, for an operation with a `floor` (the least work any implementation must do), the
- * ratio ours / floor (1 would mean the library costs nothing on top of it).
+ * ratio ours / floor (1 would mean the library costs nothing on top of it). Each row also has `calls`:
+ * how many calls of each side the measured rounds made (warm-up not counted), and `cpu`: the process's
+ * CPU time per call of ours and theirs (µs) over those rounds.
  *
  * @param {Array<{ name: string, ours: () => unknown, theirs?: (() => unknown) | null, floor?: (() => unknown) | null, note?: string }>} operations
  *   `theirs` may be absent when the reference has no equivalent; the row then has no ratio.
  * @param {{ rounds?: number, sliceMs?: number, warmupMs?: number, onRow?: (row: Row) => void }} [options]
  * @returns {Promise<Row[]>}
- * @typedef {{ operation: string, ours: number, theirs: number | null, ratio: number | null, floor?: number, floorRatio?: number, note?: string }} Row
+ * @typedef {{ operation: string, ours: number, theirs: number | null, ratio: number | null, floor?: number, floorRatio?: number, note?: string, calls?: { ours: number, theirs: number | null, floor?: number }, cpu?: { ours: number, theirs: number | null } }} Row
  */
 export async function interleave(operations, { rounds = 9, sliceMs = 200, warmupMs = 300, onRow } = {}) {
   const rows = [];
@@ -46,17 +57,24 @@ export async function interleave(operations, { rounds = 9, sliceMs = 200, warmup
     const sides = [ours, theirs, floor].filter(Boolean);
     for (const fn of sides) await slice(fn, warmupMs);
     const samples = sides.map(() => []);
+    const tallies = sides.map(() => ({ calls: 0, cpuMicros: 0 }));
     for (let round = 0; round < rounds; round++) {
       // Round r starts with side r mod n: every side goes first (and last) as often as the others.
       const order = sides.map((_, i) => (i + round) % sides.length);
-      for (const i of order) samples[i].push(await slice(sides[i], sliceMs));
+      for (const i of order) samples[i].push(await slice(sides[i], sliceMs, tallies[i]));
     }
     const [oursHz, ...rest] = samples.map(median);
+    const [oursCalls, ...restCalls] = tallies.map((t) => t.calls);
     const theirsHz = theirs ? rest.shift() : null;
-    const row = { operation: name, ours: oursHz, theirs: theirsHz, ratio: theirsHz ? oursHz / theirsHz : null, note };
+    const calls = { ours: oursCalls, theirs: theirs ? restCalls.shift() : null };
+    // CPU time per call (µs) of ours and theirs, over the measured rounds.
+    const cpuPerCall = (i) => tallies[i].cpuMicros / tallies[i].calls;
+    const cpu = { ours: cpuPerCall(0), theirs: theirs ? cpuPerCall(1) : null };
+    const row = { operation: name, ours: oursHz, theirs: theirsHz, ratio: theirsHz ? oursHz / theirsHz : null, note, calls, cpu };
     if (floor) {
       row.floor = rest.shift();
       row.floorRatio = oursHz / row.floor;
+      calls.floor = restCalls.shift();
     }
     rows.push(row);
     onRow?.(row);
@@ -71,11 +89,16 @@ const number = (value, digits = 0) =>
 
 /**
  * The rows as a Markdown table: operation | ours (ops/s) | theirs (ops/s) | ratio, and, when a row has a
- * floor, two more columns: floor (ops/s) | ours / floor (empty for the rows without one).
+ * floor, two more columns: floor (ops/s) | ours / floor (empty for the rows without one). `headings`
+ * renames the first four columns for a bench whose sides are not ours and the reference's.
+ *
+ * @param {Row[]} rows
+ * @param {{ operation?: string, ours?: string, theirs?: string, ratio?: string }} [headings]
  */
-export function formatTable(rows) {
+export function formatTable(rows, headings = {}) {
   const withFloor = rows.some((row) => row.floor !== undefined);
-  const head = ["| operation | ours (ops/s) | theirs (ops/s) | ratio |", "| --- | ---: | ---: | ---: |"];
+  const { operation = "operation", ours = "ours (ops/s)", theirs = "theirs (ops/s)", ratio = "ratio" } = headings;
+  const head = [`| ${operation} | ${ours} | ${theirs} | ${ratio} |`, "| --- | ---: | ---: | ---: |"];
   const lines = withFloor ? [`${head[0]} floor (ops/s) | ours / floor |`, `${head[1]} ---: | ---: |`] : head;
   const ratioOf = (value) => (value === null || value === undefined ? "–" : `${value.toFixed(2)}x`);
   for (const row of rows) {

@@ -1,13 +1,13 @@
 // `npm run bench`: every benchmark, ours next to the reference, interleaved, in one run (about 3–4 minutes
 // on 2 cores). Needs the built packages (`npm run build`). Prints Markdown tables ready for bench/README.md,
 // headed by the commit, date, machine and Node version they belong to.
-//   node bench/run.mjs [--no-http] [--no-inprocess]
-import { execFileSync } from "node:child_process";
+//   node bench/run.mjs [--no-http] [--no-inprocess] [--no-registry]
 import { existsSync, readFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { commit, machine } from "./environment.mjs";
 import { formatHttpTable, formatTable, interleave } from "./harness.mjs";
 import { httpRun } from "./http.mjs";
 import { inProcessOperations } from "./inprocess.mjs";
+import { formatRegistryTable, measureRegistry, registryOperations } from "./session-registry.mjs";
 
 const args = new Set(process.argv.slice(2));
 
@@ -20,22 +20,11 @@ for (const dist of ["packages/core/dist/index.js", "packages/hosted-db-adapter/d
 }
 const log = (line) => process.stderr.write(`${line}\n`);
 
-function commit() {
-  try {
-    const sha = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { encoding: "utf8" }).trim();
-    return dirty ? `${sha} (with uncommitted changes)` : sha;
-  } catch {
-    return "unknown";
-  }
-}
-
-const cpu = cpus();
 console.log(`# authlib vs Auth.js: one interleaved run
 
 - commit: ${commit()}
 - date: ${new Date().toISOString()}
-- machine: ${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(totalmem() / 2 ** 30)} GB RAM, ${process.platform}
+- machine: ${machine()}
 - Node ${process.version}; reference: @auth/core ${version("@auth/core")}; @auth/qwik ${version("@auth/qwik")} (with its own @auth/core ${version("@auth/qwik/node_modules/@auth/core")})
 - ratio = ours / theirs (throughput; above 1 is faster)
 `);
@@ -58,6 +47,21 @@ if (!args.has("--no-inprocess")) {
     });
     console.log("## In process (Auth(), jwt, getSession)\n");
     console.log(formatTable(rows));
+    for (const note of notes) console.log(`\n${note}`);
+  } finally {
+    await close();
+  }
+}
+
+if (!args.has("--no-registry")) {
+  log("session registry: JWT session checks without and with a registry (≥ 100,000 checks per side and row)…");
+  const { operations, notes, close } = await registryOperations({ log });
+  try {
+    const rows = await measureRegistry(operations, {
+      onRow: (row) => log(`  ${row.operation}: ${row.ratio.toFixed(2)}x of today`),
+    });
+    console.log("\n## Session registry (JWT session checks, issue 27)\n");
+    console.log(formatRegistryTable(rows));
     for (const note of notes) console.log(`\n${note}`);
   } finally {
     await close();

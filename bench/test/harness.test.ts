@@ -31,7 +31,27 @@ describe("the benchmark harness", () => {
       expect(row.ours).toBeGreaterThan(0);
       expect(row.theirs).toBeGreaterThan(0);
       expect(row.ratio).toBeCloseTo(row.ours / (row.theirs as number), 10);
+      // Every measured slice makes at least one call; the warm-up's are not counted.
+      expect(row.calls?.ours).toBeGreaterThanOrEqual(3);
+      expect(row.calls?.theirs).toBeGreaterThanOrEqual(3);
+      expect(row.cpu?.ours).toBeGreaterThanOrEqual(0);
+      expect(row.cpu?.theirs).toBeGreaterThanOrEqual(0);
     }
+  });
+
+  it("counts the calls of the measured rounds only, per side", async () => {
+    let ours = 0;
+    let theirs = 0;
+    const [row] = await interleave([{ name: "counted", ours: () => void ours++, theirs: () => void theirs++ }], {
+      rounds: 2,
+      sliceMs: 1,
+      warmupMs: 1,
+    });
+    // Each side's total is its warm-up calls plus the measured ones: the warm-up made at least one.
+    expect(row?.calls?.ours).toBeGreaterThanOrEqual(2);
+    expect(row?.calls?.ours).toBeLessThan(ours);
+    expect(row?.calls?.theirs).toBeGreaterThanOrEqual(2);
+    expect(row?.calls?.theirs).toBeLessThan(theirs);
   });
 
   it("with a floor, rotates three sides (each goes first in turn) and reports ours / floor", async () => {
@@ -52,6 +72,7 @@ describe("the benchmark harness", () => {
     expect(firsts).toEqual(["ours", "theirs", "floor", "ours", "theirs", "floor", "theirs", "floor", "ours", "floor", "ours", "theirs"]);
     expect(row?.floor).toBeGreaterThan(0);
     expect(row?.floorRatio).toBeCloseTo((row?.ours as number) / (row?.floor as number), 10);
+    expect(row?.calls?.floor).toBeGreaterThanOrEqual(3);
     expect(row?.ratio).toBeCloseTo((row?.ours as number) / (row?.theirs as number), 10);
   });
 
@@ -59,6 +80,18 @@ describe("the benchmark harness", () => {
     const [row] = await interleave([{ name: "ours only", ours: () => undefined, theirs: null }], { rounds: 1, sliceMs: 1, warmupMs: 1 });
     expect(row.theirs).toBeNull();
     expect(row.ratio).toBeNull();
+    expect(row.calls?.ours).toBeGreaterThanOrEqual(1);
+    expect(row.calls?.theirs).toBeNull();
+  });
+
+  it("renames the first four columns when asked", () => {
+    const [head] = formatTable([{ operation: "x", ours: 2, theirs: 1, ratio: 2 }], {
+      operation: "check",
+      ours: "with (ops/s)",
+      theirs: "without (ops/s)",
+      ratio: "with / without",
+    }).split("\n");
+    expect(head).toBe("| check | with (ops/s) | without (ops/s) | with / without |");
   });
 
   it("prints a Markdown table: operation, ours, theirs, ratio", () => {

@@ -1,6 +1,6 @@
 /**
- * docs/callbacks-and-events.md: roles in the JWT and the session, an audit log in the database, and
- * revoking a user's JWT sessions before they expire.
+ * docs/callbacks-and-events.md: roles in the JWT and the session, and an audit log in the database.
+ * (Ending a user's sessions early is session control: docs/sessions.md, examples/sessions.ts.)
  */
 import type { AuthConfig, DefaultSession } from "@authlib/core";
 import Credentials from "@authlib/core/providers/credentials";
@@ -15,8 +15,6 @@ declare module "@authlib/core/types" {
 declare module "@authlib/core/jwt" {
   interface JWT {
     role?: string;
-    /** When this token's sign-in happened (seconds since the epoch): the revocation check compares it. */
-    signedInAt?: number;
   }
 }
 
@@ -31,7 +29,6 @@ export async function createAppTables(): Promise<void> {
   await client.query(
     "CREATE TABLE IF NOT EXISTS app_audit (at timestamptz NOT NULL DEFAULT now(), event text NOT NULL, user_id text, detail text)",
   );
-  await client.query("CREATE TABLE IF NOT EXISTS app_revocations (user_id text PRIMARY KEY, revoked_before bigint NOT NULL)");
 }
 
 async function roleOf(userId: string | undefined): Promise<string> {
@@ -44,37 +41,16 @@ async function audit(event: string, userId: string | undefined, detail = ""): Pr
   await client.query("INSERT INTO app_audit (event, user_id, detail) VALUES ($1, $2, $3)", [event, userId ?? null, detail]);
 }
 
-/** Ends every JWT session of a user that started before now (e.g. after a password change). */
-export async function revokeSessions(userId: string): Promise<void> {
-  const now = Math.floor(Date.now() / 1000);
-  await client.query(
-    "INSERT INTO app_revocations (user_id, revoked_before) VALUES ($1, $2) ON CONFLICT (user_id) DO UPDATE SET revoked_before = $2",
-    [userId, now],
-  );
-}
-
-async function revoked(userId: string | undefined, signedInAt: number | undefined): Promise<boolean> {
-  if (!userId) return false;
-  const { rows } = await client.query<{ revoked_before: string }>("SELECT revoked_before FROM app_revocations WHERE user_id = $1", [
-    userId,
-  ]);
-  const before = rows[0] ? Number(rows[0].revoked_before) : undefined;
-  return before !== undefined && (signedInAt ?? 0) <= before;
-}
-
 export const config: AuthConfig = {
   providers: [Credentials({ authorize: async () => null })],
   callbacks: {
     async jwt({ token, user, trigger }) {
       if (trigger === "signIn" || trigger === "signUp") {
-        // At sign-in: remember who, when, and the role (read once, not on every request).
+        // At sign-in: remember who and the role (read once, not on every request).
         token.sub = user?.id ?? token.sub;
         token.role = await roleOf(user?.id);
-        token.signedInAt = Math.floor(Date.now() / 1000);
-        return token;
       }
-      // On every read: a revoked token ends the session (the cookie is cleared).
-      return (await revoked(token.sub, token.signedInAt)) ? null : token;
+      return token;
     },
     session({ session, ...rest }) {
       if (!("token" in rest)) return session; // database sessions: see the docs
