@@ -151,10 +151,10 @@ export interface SessionOptions {
   generateSessionToken: () => string;
   /**
    * Where JWT sessions are registered so they can be listed and revoked (see docs/sessions.md):
-   * `memorySessionStore()`, `redisSessionStore({ client })`, `hostedDbSessionStore(client)`. Default: the
-   * adapter when it has the session record methods, else none (JWT sessions then cannot be listed or
+   * `memorySessionStore()`, `redisSessionStore({ client })`, `hostedDbSessionStore(client)`. Without it:
+   * the adapter when it has the session record methods, else none (JWT sessions then cannot be listed or
    * revoked before they expire; the session APIs throw `SessionRegistryMissing`). Database sessions
-   * always live in the adapter.
+   * always live in the adapter (this option does not apply to them).
    */
   store?: SessionRegistry;
   /**

@@ -11,11 +11,11 @@ import { hasChunkedCookie, readChunkedCookie } from "../http/cookie-chunks.js";
 import { clearChunkedCookie, incomingSessionCookieName, legacySessionCookieNames, writeChunkedCookie } from "../http/cookies.js";
 import type { InternalOptions, RequestInternal, SessionStrategyHandler, SignInResult } from "../internal-types.js";
 import { decode as builtInDecode, type JWT } from "../jwt.js";
-import type { SessionRecord } from "../session-registry-types.js";
+import type { SessionRecord, SessionRegistry } from "../session-registry-types.js";
 import type { Session } from "../types.js";
 import { copyJson, sameJson } from "./json-shape.js";
 import { attachOAuthTokens, OAUTH_CLAIM, refreshIfDue } from "./refresh.js";
-import { loadRegistry, SESSION_ID_CLAIM } from "./registry-of.js";
+import { loadedRegistry, loadRegistry, SESSION_ID_CLAIM } from "./registry-of.js";
 import { decodeCached, tokenCacheOf } from "./token-cache.js";
 
 function nowInSeconds(): number {
@@ -76,29 +76,47 @@ async function writeToken(options: InternalOptions, request: RequestInternal, to
   return { cookies: writeChunkedCookie(sessionToken, encoded, request.cookies, { expires }), expires };
 }
 
+/** What the registry says of a session's token (see {@link recordOf}). */
+type RecordVerdict = SessionRecord | null | undefined | "unavailable";
+
 /**
  * The registry's record of the session `payload` (`session/registry.ts`): `undefined` when there is no
  * registry (every valid token is a session); a token without `sid` is adopted when `adoptFrom` (the
  * request) is given, else it is no session; `null` when the session has no live record (revoked: the
  * cookie is cleared), `"unavailable"` when the registry cannot be read (logged; no session for this
- * request, but the cookie stays: the session comes back with the registry).
+ * request, but the cookie stays: the session comes back with the registry). Answered without waiting
+ * when this instance read the session within `revalidateAfter` (eventual revocation): the session check
+ * then costs what it cost without a registry, plus a map lookup.
  */
-async function recordOf(
-  options: InternalOptions,
-  payload: JWT,
-  adoptFrom?: RequestInternal,
-): Promise<SessionRecord | null | undefined | "unavailable"> {
+function recordOf(options: InternalOptions, payload: JWT, adoptFrom?: RequestInternal): RecordVerdict | Promise<RecordVerdict> {
   const registry = options.sessionRegistry;
   if (!registry) return undefined;
+  const code = loadedRegistry();
+  if (!code || payload[SESSION_ID_CLAIM] === undefined) return recordFromRegistry(options, registry, payload, adoptFrom);
+  const known = code.registeredSession(options, registry, payload);
+  return known instanceof Promise ? known.catch((error) => unavailable(options, error)) : known;
+}
+
+/** {@link recordOf} when the registry's code or the registry itself must be waited for. */
+async function recordFromRegistry(
+  options: InternalOptions,
+  registry: SessionRegistry,
+  payload: JWT,
+  adoptFrom: RequestInternal | undefined,
+): Promise<RecordVerdict> {
   try {
     const { adoptSession, registeredSession } = await loadRegistry();
     const unregistered = payload[SESSION_ID_CLAIM] === undefined;
     if (unregistered) return adoptFrom ? await adoptSession(options, registry, payload, adoptFrom) : null;
     return await registeredSession(options, registry, payload);
   } catch (error) {
-    options.logger.error(new SessionTokenError("Could not read the session registry.", { cause: error as Error }));
-    return "unavailable";
+    return unavailable(options, error);
   }
+}
+
+function unavailable(options: InternalOptions, error: unknown): "unavailable" {
+  options.logger.error(new SessionTokenError("Could not read the session registry.", { cause: error as Error }));
+  return "unavailable";
 }
 
 /** The JWT session strategy. */
@@ -113,7 +131,8 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     }
     // A copy, not a serialisation: JSON.stringify overflows the stack on deeply nested data (issue 19).
     const { payload, pristine: before } = read;
-    const record = await recordOf(options, payload, request);
+    const verdict = recordOf(options, payload, request);
+    const record = verdict instanceof Promise ? await verdict : verdict;
     if (record === "unavailable") return { session: null, cookies: [] };
     if (record === null) return { session: null, cookies: clearSession(options, request, name) };
     const jwt = await options.callbacks.jwt({
@@ -123,7 +142,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     });
     if (!jwt) return { session: null, cookies: clearSession(options, request, name) };
     // The registered session's id stays in the token whatever the callback returned.
-    const token = record ? { ...jwt, [SESSION_ID_CLAIM]: record.id } : jwt;
+    const token = record && jwt[SESSION_ID_CLAIM] !== record.id ? { ...jwt, [SESSION_ID_CLAIM]: record.id } : jwt;
 
     const issuedAt = typeof payload.iat === "number" ? payload.iat : 0;
     const due = nowInSeconds() - issuedAt >= options.session.updateAge;

@@ -23,23 +23,36 @@ function adapterRegistry(records: NonNullable<InternalOptions["capabilities"]["s
 }
 
 /**
- * The registry of a configuration (resolved once, `resolve.ts`): the adapter's session records when it
- * has them, else `session.store` for JWT sessions; `undefined` when there is none.
+ * The registry of a configuration (resolved once, `resolve.ts`): for JWT sessions `session.store` when
+ * set (an explicit choice, e.g. Redis beside a SQL adapter), else the adapter's session records; for
+ * database sessions the adapter's records (the rows are the records). `undefined` when there is none.
  */
 export function resolveSessionRegistry(
   strategy: "jwt" | "database",
   capabilities: InternalOptions["capabilities"],
   store: SessionRegistry | undefined,
 ): SessionRegistry | undefined {
-  if (capabilities.sessionRecords) return adapterRegistry(capabilities.sessionRecords);
-  return strategy === "jwt" ? store : undefined;
+  if (strategy === "jwt" && store) return store;
+  return capabilities.sessionRecords ? adapterRegistry(capabilities.sessionRecords) : undefined;
 }
 
+type RegistryCode = typeof import("./registry.js");
+
 /** The registry's code: loaded once, by the first registry operation of any instance. */
-let registryCode: Promise<typeof import("./registry.js")> | undefined;
+let registryCode: Promise<RegistryCode> | undefined;
+/** The same code once it has loaded, for the session check's path that need not wait for anything. */
+let loadedRegistryCode: RegistryCode | undefined;
 
 /** The registry's code (`session/registry.ts`), loaded on first use. */
-export function loadRegistry(): Promise<typeof import("./registry.js")> {
-  registryCode ??= import("./registry.js");
+export function loadRegistry(): Promise<RegistryCode> {
+  registryCode ??= import("./registry.js").then((code) => {
+    loadedRegistryCode = code;
+    return code;
+  });
   return registryCode;
+}
+
+/** The registry's code if it has loaded already, else `undefined` (then {@link loadRegistry}). */
+export function loadedRegistry(): RegistryCode | undefined {
+  return loadedRegistryCode;
 }

@@ -163,19 +163,21 @@ export function registeredSession(
   payload: JWT,
 ): SessionRecord | null | Promise<SessionRecord | null> {
   const id = payload[SESSION_ID_CLAIM];
-  if (!isSessionId(id) || typeof payload.sub !== "string") return null;
+  const userId = payload.sub;
+  if (!isSessionId(id) || typeof userId !== "string") return null;
   if (options.session.revocation === "eventual") {
     const known = options.instanceState.sessionVerdicts?.get(id);
-    if (known && Date.now() - known.checkedAt < options.session.revalidateAfter * 1000) return ownedBy(known.record, payload.sub);
+    const now = Date.now();
+    if (known && now - known.checkedAt < options.session.revalidateAfter * 1000) return ownedBy(known.record, userId, now);
   }
-  return registry.get(payload.sub, id).then((record) => {
+  return registry.get(userId, id).then((record) => {
     remember(options, id, record);
-    return ownedBy(record, payload.sub as string);
+    return ownedBy(record, userId, Date.now());
   });
 }
 
-function ownedBy(record: SessionRecord | null, userId: string): SessionRecord | null {
-  return record && record.userId === userId && record.expires.getTime() > Date.now() ? record : null;
+function ownedBy(record: SessionRecord | null, userId: string, now: number): SessionRecord | null {
+  return record && record.userId === userId && record.expires.getTime() > now ? record : null;
 }
 
 /** Moves a session's `lastSeenAt` to now and its end to `expires` (when a session is extended: `updateAge`). Logged, never thrown. */
