@@ -14,10 +14,10 @@ import {
   SessionRequired,
 } from "../../src/errors.js";
 import { createAuth } from "../../src/instance.js";
-import Credentials from "../../src/providers/credentials.js";
 import { memorySessionStore } from "../../src/session/memory-store.js";
 import type { AuthConfig } from "../../src/types.js";
 import { authClient } from "../helpers/auth-client.js";
+import { memoryAdapter } from "../helpers/memory-adapter.js";
 import { sessionControlConfig, users } from "../helpers/session-control.js";
 import { sessionRegistryContract } from "../helpers/session-registry-conformance.js";
 
@@ -127,4 +127,19 @@ describe("session control bad input", () => {
 
 describe("memorySessionStore keeps the registry contract", () => {
   sessionRegistryContract(() => memorySessionStore());
+});
+
+describe("which registry JWT sessions use", () => {
+  it("session.store when set, even beside an adapter with session records; else the adapter's", async () => {
+    const withRecords = memoryAdapter({ sessionRecords: true });
+    const store = memorySessionStore();
+    const explicit = sessionControlConfig(store, { adapter: withRecords.adapter, session: { strategy: "jwt" } }).config;
+    await signedIn(explicit, "ada");
+    expect(await store.listByUser("u-ada")).toHaveLength(1);
+    expect(await withRecords.adapter.listSessionRecords?.("u-ada")).toEqual([]);
+
+    const implicit = sessionControlConfig(undefined, { adapter: withRecords.adapter, session: { strategy: "jwt" } }).config;
+    await signedIn(implicit, "ada");
+    expect(await withRecords.adapter.listSessionRecords?.("u-ada")).toHaveLength(1);
+  });
 });
