@@ -11,18 +11,16 @@
  * the lease (before issue 26) the same rounds spend refresh tokens twice. Skipped, saying why, when
  * PostgreSQL or Redis does not answer.
  */
-import { type ChildProcess, fork } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { fileURLToPath } from "node:url";
-import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HostedDbAdapter, HostedDbClient } from "../../hosted-db-adapter/src/index.js";
 import { dropBranch, postgresAnswers, randomBranch, testDatabaseURL } from "../../hosted-db-adapter/test/helpers.js";
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
+import { forkInstance } from "./helpers/forked-instance.js";
 import { opProvider, startTestOP, type TestOP } from "./helpers/oidc-provider.js";
 import { redisAnswers, redisURL } from "./helpers/redis.js";
-import type { InstanceCommand, SessionCheck } from "./helpers/refresh-instance.js";
+import type { SessionCheck } from "./helpers/refresh-instance.js";
 
 const secret = "refresh-lease-instances-secret-0123456789";
 const origin = "https://app.example.com";
@@ -33,44 +31,24 @@ const PARALLEL = 2;
 const postgres = await postgresAnswers(testDatabaseURL(), "the refresh lease tests across instances");
 const redis = await redisAnswers("the refresh lease across processes on Redis");
 
-/** A child process running one instance, with a promise per command. */
+/** A child process running one instance (helpers/refresh-instance.ts). */
 interface Instance {
   check(cookie: string, parallel: number): Promise<{ results: SessionCheck[]; errors: string[] }>;
   close(): Promise<void>;
 }
 
 async function startInstance(env: Record<string, string>): Promise<Instance> {
-  const script = fileURLToPath(new URL("./helpers/refresh-instance.ts", import.meta.url));
-  const child: ChildProcess = fork(script, [], {
-    execArgv: ["--import", "tsx"],
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", AUTH_SECRET: secret, ...env },
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const pending = new Map<number, (reply: { results: SessionCheck[]; errors: string[] }) => void>();
-  let nextId = 0;
-  await new Promise<void>((resolve, reject) => {
-    child.once("error", reject);
-    child.once("exit", (code) => reject(new Error(`instance exited with ${code} before it was ready`)));
-    child.on("message", (message: { ready?: true; id?: number; results?: SessionCheck[]; errors?: string[] }) => {
-      if (message.ready) resolve();
-      else if (message.id !== undefined) pending.get(message.id)?.({ results: message.results ?? [], errors: message.errors ?? [] });
-    });
-  });
-  child.removeAllListeners("exit");
-  const send = (command: InstanceCommand) => child.send(command);
+  type Reply = { results?: SessionCheck[]; errors?: string[] };
+  const forked = await forkInstance<{ cookie: string; parallel: number }, Reply>(
+    new URL("./helpers/refresh-instance.ts", import.meta.url),
+    { AUTH_SECRET: secret, ...env },
+  );
   return {
-    check(cookie, parallel) {
-      const id = nextId++;
-      return new Promise((resolve) => {
-        pending.set(id, resolve);
-        send({ id, cookie, parallel });
-      });
+    async check(cookie, parallel) {
+      const reply = await forked.ask({ cookie, parallel });
+      return { results: reply.results ?? [], errors: reply.errors ?? [] };
     },
-    async close() {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      send({ close: true });
-      await exited;
-    },
+    close: () => forked.close(),
   };
 }
 

@@ -6,14 +6,12 @@
  * database sessions always) or within `revalidateAfter` (eventual), and keeps A's session and other
  * users' sessions. Skipped, saying why, when PostgreSQL or Redis does not answer.
  */
-import { type ChildProcess, fork } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HostedDbAdapter, HostedDbClient } from "../../../hosted-db-adapter/src/index.js";
 import { dropBranch, postgresAnswers, randomBranch, testDatabaseURL } from "../../../hosted-db-adapter/test/helpers.js";
+import { forkInstance } from "../helpers/forked-instance.js";
 import { redisAnswers, redisURL } from "../helpers/redis.js";
-import type { SessionInstanceCommand } from "../helpers/session-instance.js";
 
 const secret = "session-control-processes-secret-0123456789";
 const postgres = await postgresAnswers(testDatabaseURL(), "the session control tests across processes");
@@ -21,44 +19,23 @@ const redis = await redisAnswers("the session control tests across processes on 
 
 type Ask = { op: "signIn"; user: string } | { op: "name" | "revokeOthers"; cookie: string };
 
+type Reply = { value?: unknown; error?: string };
+
 interface Instance {
   ask(command: Ask): Promise<unknown>;
   close(): Promise<void>;
 }
 
+/** An instance in its own process (helpers/session-instance.ts); a command it failed rejects with its error. */
 async function startInstance(env: Record<string, string>): Promise<Instance> {
-  const script = fileURLToPath(new URL("../helpers/session-instance.ts", import.meta.url));
-  const child: ChildProcess = fork(script, [], {
-    execArgv: ["--import", "tsx"],
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
-  let nextId = 0;
-  await new Promise<void>((resolve, reject) => {
-    child.once("error", reject);
-    child.once("exit", (code) => reject(new Error(`instance exited with ${code} before it was ready`)));
-    child.on("message", (message: { ready?: true; id?: number; value?: unknown; error?: string }) => {
-      if (message.ready) return resolve();
-      const waiting = message.id === undefined ? undefined : pending.get(message.id);
-      if (message.error) waiting?.reject(new Error(message.error));
-      else waiting?.resolve(message.value);
-    });
-  });
-  child.removeAllListeners("exit");
+  const forked = await forkInstance<Ask, Reply>(new URL("../helpers/session-instance.ts", import.meta.url), env);
   return {
-    ask(command) {
-      const id = nextId++;
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        child.send({ id, ...command } as SessionInstanceCommand);
-      });
+    async ask(command) {
+      const reply = await forked.ask(command);
+      if (reply.error) throw new Error(reply.error);
+      return reply.value;
     },
-    async close() {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.send({ close: true } satisfies SessionInstanceCommand);
-      await exited;
-    },
+    close: () => forked.close(),
   };
 }
 
