@@ -114,14 +114,15 @@ describe("the demo's providers in Chromium", () => {
     page.on("request", (request) => {
       if (request.url().includes("/auth/webauthn-options/")) optionsRequests.push(new URL(request.url()).searchParams.get("action") ?? "");
     });
-    const address = "passkey.user@example.com";
+    const displayName = "Passkey User";
 
     await page.goto("/auth/signin?callbackUrl=/profile");
     const registration = page.locator("form[data-webauthn-register]");
-    await registration.getByLabel("Email").fill(address);
+    await registration.getByLabel("Display name").fill(displayName);
     await registration.getByRole("button", { name: "Register a passkey" }).click();
     await page.waitForURL(`${demo.origin}/profile`);
-    expect(await page.getByTestId("signed-in-as").textContent()).toBe(address);
+    // A passkey user holds no address: the page shows the display name.
+    expect(await page.getByTestId("signed-in-as").textContent()).toBe(displayName);
     const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
     expect(credentials).toHaveLength(1);
 
@@ -133,7 +134,7 @@ describe("the demo's providers in Chromium", () => {
     await page.goto("/auth/signin?callbackUrl=/profile");
     await page.waitForURL(`${demo.origin}/profile`);
     expect(optionsRequests).toContain("authenticate");
-    expect(await page.getByTestId("signed-in-as").textContent()).toBe(address);
+    expect(await page.getByTestId("signed-in-as").textContent()).toBe(displayName);
     const { prefixes, current } = await listedSessions(page);
     expect(prefixes).toHaveLength(1);
     expect(current).toBe(prefixes[0]);

@@ -233,7 +233,10 @@ export interface WebAuthnConfig extends CommonProviderOptions {
   relyingParty?: WebAuthnRelyingParty;
   /** Offer passkeys in the browser's autofill (conditional UI). Needs a form field with `autocomplete` containing `webauthn`. */
   enableConditionalUI?: boolean;
-  /** Fields of the registration form on the built-in sign-in page. */
+  /**
+   * Fields of the registration form on the built-in sign-in page. Its script sends the `name` field, the
+   * display name of a user registering while signed out (at most 64 characters, no `@`); keep one.
+   */
   formFields?: Record<string, CredentialInput>;
   /** How long the browser waits for the authenticator, in milliseconds. Default 5 minutes. */
   timeout?: number;

@@ -375,7 +375,7 @@ describe("with a canonical origin (url / AUTHLIB_URL), no forged header reaches 
       logger: { error: () => {}, warn: () => {} },
     };
     const client = authClient(config, UPSTREAM);
-    const options = await client.send("/auth/webauthn-options/passkey?action=register&email=ada%40example.com", { headers });
+    const options = await client.send("/auth/webauthn-options/passkey?action=register&name=Ada", { headers });
     expect(options.status).toBe(200);
     await expectNoForgedHost(options);
     const body = (await options.json()) as { options: { rp: { id: string; name: string } } & Record<string, any> };
@@ -390,9 +390,7 @@ describe("with a canonical origin (url / AUTHLIB_URL), no forged header reaches 
     });
     expect(refused.headers.get("location")).toBe(`${CANONICAL}/auth/error?error=WebAuthnVerificationError`);
 
-    const again = (await (
-      await client.send("/auth/webauthn-options/passkey?action=register&email=ada%40example.com", { headers })
-    ).json()) as typeof body;
+    const again = (await (await client.send("/auth/webauthn-options/passkey?action=register&name=Ada", { headers })).json()) as typeof body;
     const real = await new SoftAuthenticator(CANONICAL).register(again.options as never);
     const accepted = await client.send("/auth/callback/passkey", {
       headers,

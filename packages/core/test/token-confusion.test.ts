@@ -61,7 +61,7 @@ beforeAll(async () => {
 
   // A passkey user to authenticate as.
   const registrant = authClient(config);
-  const options = await registrant.send("/auth/webauthn-options/passkey?action=register&email=pat%40example.com");
+  const options = await registrant.send("/auth/webauthn-options/passkey?action=register&name=Pat");
   const registration = await authenticator.register(((await options.json()) as { options: never }).options);
   const registered = await registrant.send("/auth/callback/passkey", {
     json: { action: "register", data: JSON.stringify(registration), csrfToken: await registrant.csrf() },

@@ -4,9 +4,12 @@
  * Both routes are limited per client address (`rateLimit.passkey`): options answer 429 with
  * `Retry-After`, the callback sends the browser to the sign-in page with `?error=RateLimited`.
  *
- * - GET /webauthn-options/:provider?action=register|authenticate[&email=]: the options for the browser,
- *   plus the sealed challenge cookie (`webauthn/challenge.ts`). Nothing is stored: an anonymous caller
- *   can ask for any number of options without making the server keep anything.
+ * - GET /webauthn-options/:provider?action=register&name= | ?action=authenticate[&email=]: the options for
+ *   the browser, plus the sealed challenge cookie (`webauthn/challenge.ts`). Signed out, `register` needs
+ *   `name`, the new user's display name, and never reads an email (webauthn/registration.ts); signed in,
+ *   it adds a passkey to that user. `email` of `authenticate` matters only with `allowCredentialsForEmail`.
+ *   Nothing is stored: an anonymous caller can ask for any number of options without making the server
+ *   keep anything.
  * - The callback checks the answer against the sealed challenge, then records the challenge as used
  *   (`webauthn/challenge-store.ts`) before anything else happens, so a replayed answer is refused.
  * - POST /callback/:provider with `{ action, data, csrfToken }`: verifies the browser's response, then

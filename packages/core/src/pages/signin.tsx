@@ -30,9 +30,9 @@ export interface PageProvider {
   callbackUrl: string;
   /** The fields of a credentials provider's form, keyed by the name they are posted under. */
   credentials?: Record<string, CredentialInput>;
-  /** The registration form fields of a WebAuthn provider (the `email` field is the one used). */
+  /** The registration form fields of a WebAuthn provider (the `name` field, a new user's display name, is the one used). */
   formFields?: Record<string, CredentialInput>;
-  /** WebAuthn: offer passkeys in the email field's autofill. */
+  /** WebAuthn: offer passkeys in the autofill of the field whose `autocomplete` has `webauthn`. */
   enableConditionalUI?: boolean;
   /** Button look: a logo, a background colour and a text colour. Invalid values are ignored. */
   style?: { logo?: string; brandColor?: string; text?: string };
@@ -190,7 +190,7 @@ function webAuthnAuthUrl(provider: PageProvider): string | undefined {
  * `<basePath>/webauthn-script` finds it by `data-authlib-webauthn` and reads its URLs from the data
  * attributes. Without scripts nothing happens but a note.
  */
-function WebAuthnSection({ provider, index, csrfToken, callbackUrl, email }: IndexedProvider & FormContext & { email?: string }) {
+function WebAuthnSection({ provider, index, csrfToken, callbackUrl }: IndexedProvider & FormContext) {
   const authUrl = webAuthnAuthUrl(provider) ?? "";
   const fields = Object.entries(provider.formFields ?? {});
   return (
@@ -209,13 +209,7 @@ function WebAuthnSection({ provider, index, csrfToken, callbackUrl, email }: Ind
       </button>
       <form data-webauthn-register="">
         {fields.map(([name, field], fieldIndex) => (
-          <FormField
-            key={name}
-            inputId={`provider-${index}-field-${fieldIndex}`}
-            name={name}
-            field={field}
-            value={name === "email" ? email : undefined}
-          />
+          <FormField key={name} inputId={`provider-${index}-field-${fieldIndex}`} name={name} field={field} />
         ))}
         <button type="submit" class="button button-neutral">
           Register a passkey
@@ -269,7 +263,7 @@ function SignInContent({ params, groups }: { params: SignInPageParams; groups: P
             ) : group.kind === "email" ? (
               <EmailForm {...group.member} {...context} email={email} />
             ) : group.kind === "webauthn" ? (
-              <WebAuthnSection {...group.member} {...context} email={email} />
+              <WebAuthnSection {...group.member} {...context} />
             ) : (
               <CredentialsForm {...group.member} {...context} />
             )}

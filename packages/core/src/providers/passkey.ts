@@ -13,7 +13,9 @@
  * };
  * ```
  *
- * The built-in sign-in page then offers "Sign in with passkey" and "Register a passkey". Without an
+ * The built-in sign-in page then offers "Sign in with passkey" and "Register a passkey". Registering
+ * while signed out makes a new user with the display name typed (never an email address); a signed-in
+ * user registering adds the passkey to their own account. Without an
  * explicit `relyingParty`, the relying party is the host of each request, so set it when the app is
  * reachable under several hosts.
  *
@@ -31,7 +33,7 @@ const DEFAULT_TIMEOUT = 5 * 60 * 1000;
 
 /**
  * Makes a passkey provider (id `passkey`). User verification and discoverable credentials are required,
- * and conditional UI (passkeys offered in the email field's autofill) is on.
+ * and conditional UI (passkeys offered in the display-name field's autofill) is on.
  */
 export default function Passkey(options: PasskeyOptions = {}): WebAuthnConfig {
   return {
@@ -41,7 +43,8 @@ export default function Passkey(options: PasskeyOptions = {}): WebAuthnConfig {
     timeout: DEFAULT_TIMEOUT,
     userVerification: "required",
     residentKey: "required",
-    formFields: { email: { label: "Email", type: "email", required: true, autocomplete: "username webauthn" } },
+    // The passkey is listed under this name on the device, hence "username"; "webauthn" arms conditional UI.
+    formFields: { name: { label: "Display name", type: "text", required: true, autocomplete: "username webauthn" } },
     ...options,
     type: "webauthn",
     // The passkey routes load from here, so only apps that use Passkey() bundle them (see actions/webauthn-routes).

@@ -25,8 +25,10 @@ export type WebAuthnAction = "register" | "authenticate";
 export interface RegistrationSubject {
   /** The user id (new users get theirs when the options are made). */
   id: string;
-  email: string;
-  name?: string | null;
+  /** WebAuthn `user.name`: a signed-in user's address (else name), or a new user's display name. */
+  userName: string;
+  /** WebAuthn `user.displayName`: a signed-in user's name (else address), or a new user's display name, which becomes their `name`. */
+  displayName: string;
   /** True when a signed-in user adds a passkey: the callback then requires the same user to be signed in. */
   signedIn: boolean;
 }
@@ -72,7 +74,13 @@ export function clearChallenge(options: InternalOptions): Cookie {
 function isSubject(value: unknown): value is RegistrationSubject {
   if (typeof value !== "object" || value === null) return false;
   const subject = value as Record<string, unknown>;
-  return typeof subject.id === "string" && subject.id !== "" && typeof subject.email === "string" && typeof subject.signedIn === "boolean";
+  return (
+    typeof subject.id === "string" &&
+    subject.id !== "" &&
+    typeof subject.userName === "string" &&
+    typeof subject.displayName === "string" &&
+    typeof subject.signedIn === "boolean"
+  );
 }
 
 /**

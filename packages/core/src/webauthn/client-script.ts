@@ -6,12 +6,14 @@
  * (`data-options-url`, `data-callback-url`, `data-csrf-url`), the page's CSRF token as a fallback
  * (`data-csrf-token`), where to go afterwards (`data-redirect-to`) and whether to arm conditional UI
  * (`data-conditional-ui="true"`). A `[data-webauthn-signin]` button signs in, a
- * `form[data-webauthn-register]` (with an `email` field) registers, and `[data-webauthn-status]` shows
- * what went wrong in the browser. Server-side failures come back as `{url}` (the request carries
+ * `form[data-webauthn-register]` (with a `name` field: the display name of a new user, never an email)
+ * registers, and `[data-webauthn-status]` shows what went wrong in the browser. The script checks the
+ * display name as the server does (webauthn/display-name.ts), so a person sees what to fix at once. Server-side failures come back as `{url}` (the request carries
  * `X-Auth-Return-Redirect`) and are followed like a successful sign-in.
  *
  * @module webauthn/client-script
  */
+import { MAX_DISPLAY_NAME_LENGTH } from "./display-name.js";
 
 /** The client script (plain ES2018, no dependencies besides `window.SimpleWebAuthnBrowser`). */
 export const WEBAUTHN_CLIENT_SCRIPT = `
@@ -23,7 +25,10 @@ export const WEBAUTHN_CLIENT_SCRIPT = `
     registered: "This passkey is registered already. Sign in with it instead.",
     unsupported: "This browser does not support passkeys.",
     failed: "Something went wrong. Please try again.",
-    email: "Enter your email address to register a passkey."
+    name: "Enter a display name to register a passkey.",
+    long: "A display name has at most ${MAX_DISPLAY_NAME_LENGTH} characters.",
+    line: "A display name is one line of text.",
+    address: "Enter a name, not an email address: a passkey attaches no address."
   };
   // Each options request sets the challenge cookie: one at a time, so the last answer is the last request.
   var optionsQueue = Promise.resolve();
@@ -44,9 +49,18 @@ export const WEBAUTHN_CLIENT_SCRIPT = `
     return { body: body };
   }
 
-  function fetchOptions(data, action, email) {
+  // The server's rules (webauthn/display-name.ts); the server checks again.
+  function nameProblem(name) {
+    if (!name) return MESSAGES.name;
+    if (Array.from(name).length > ${MAX_DISPLAY_NAME_LENGTH}) return MESSAGES.long;
+    if (/[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]/.test(name)) return MESSAGES.line;
+    if (name.normalize("NFKC").indexOf("@") !== -1) return MESSAGES.address;
+    return "";
+  }
+
+  function fetchOptions(data, action, name) {
     var query = new URLSearchParams({ action: action });
-    if (email) query.set("email", email);
+    if (name) query.set("name", name);
     var next = optionsQueue.then(function () { return requestJson(data.optionsUrl + "?" + query.toString()); });
     optionsQueue = next.catch(function () {});
     return next;
@@ -62,9 +76,9 @@ export const WEBAUTHN_CLIENT_SCRIPT = `
     return data.csrfToken || "";
   }
 
-  async function ceremony(section, action, email, autofill) {
+  async function ceremony(section, action, name, autofill) {
     var data = section.dataset;
-    var options = await fetchOptions(data, action, email);
+    var options = await fetchOptions(data, action, name);
     if (options.redirect) return follow(options.redirect);
     var credential = action === "register"
       ? await lib.startRegistration({ optionsJSON: options.body.options })
@@ -91,11 +105,11 @@ export const WEBAUTHN_CLIENT_SCRIPT = `
     var buttons = section.querySelectorAll("button");
     function say(message) { if (status) status.textContent = message; }
     function busy(on) { buttons.forEach(function (button) { button.disabled = on; }); }
-    function run(action, email) {
+    function run(action, name) {
       say("");
       busy(true);
       section.setAttribute("aria-busy", "true");
-      ceremony(section, action, email, false)
+      ceremony(section, action, name, false)
         .then(function (outcome) { if (outcome !== "redirected") busy(false); })
         .catch(function (error) { busy(false); say(describe(error)); })
         .finally(function () { section.removeAttribute("aria-busy"); });
@@ -110,10 +124,11 @@ export const WEBAUTHN_CLIENT_SCRIPT = `
     if (register) {
       register.addEventListener("submit", function (event) {
         event.preventDefault();
-        var field = register.elements.namedItem("email");
-        var email = field && typeof field.value === "string" ? field.value.trim() : "";
-        if (!email) return say(MESSAGES.email);
-        run("register", email);
+        var field = register.elements.namedItem("name");
+        var name = field && typeof field.value === "string" ? field.value.normalize("NFC").trim() : "";
+        var problem = nameProblem(name);
+        if (problem) return say(problem);
+        run("register", name);
       });
     }
     if (section.dataset.conditionalUi === "true") {

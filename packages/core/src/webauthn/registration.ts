@@ -1,16 +1,16 @@
 /**
- * Registering a passkey: who may register (the signed-in user adding a passkey, or a new user whose
- * email is not known yet), the options for the browser, the verification of its response, and storing
- * user, account and authenticator.
+ * Registering a passkey: who may register (the signed-in user adding a passkey, or a new user known only
+ * by the display name they give), the options for the browser, the verification of its response, and
+ * storing user, account and authenticator.
  *
  * @module webauthn/registration
  */
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters.js";
-import { normalizeEmail } from "../email/normalize.js";
 import { AccountNotLinked, WebAuthnVerificationError } from "../errors.js";
 import type { RegistrationSubject } from "./challenge.js";
 import type { WebAuthnContext } from "./context.js";
+import { passkeyDisplayName } from "./display-name.js";
 import { browserCredentialId, bytesToBase64, joinTransports, splitTransports, storedCredentialId } from "./encoding.js";
 
 /** The WebAuthn user handle is at most 64 bytes. */
@@ -20,12 +20,12 @@ const MAX_USER_HANDLE_BYTES = 64;
 export type VerifiedPasskey = Omit<AdapterAuthenticator, "userId" | "providerAccountId">;
 
 /**
- * Who registers. A signed-in user adds a passkey to their own account (any `email` in the query is
- * ignored); otherwise a new user registers. The address a new user types is only a display name: a
- * passkey proves nothing about it, so it becomes the user's `name` (and the passkey's user name), never
- * their `email`, and it is not looked up — the options are the same whether or not someone uses that
- * address, so they tell nobody which addresses have accounts. To attach a proven address, sign in with
- * an email link first and add the passkey while signed in.
+ * Who registers. A signed-in user adds a passkey to their own account (the query's `name` is ignored):
+ * a passkey reaches an existing account only this way. Signed out, a new user registers under the display
+ * name of the query's `name` (webauthn/display-name.ts). No email address is read, stored or looked up:
+ * an `email` in the query is ignored, so the answer is the same whether or not someone holds an address,
+ * and no new user is linked to, or named after, anyone's address. To attach a proven address, sign in
+ * with an email link first and add the passkey while signed in.
  */
 export async function registrationSubject(ctx: WebAuthnContext): Promise<RegistrationSubject> {
   const { options, request, adapter } = ctx;
@@ -33,15 +33,12 @@ export async function registrationSubject(ctx: WebAuthnContext): Promise<Registr
   if (current?.id) {
     const user = await adapter.getUser(current.id);
     if (!user) throw new AccountNotLinked("The signed-in user is not in the database, so no passkey can be added to it.");
-    return { id: user.id, email: user.email ?? "", name: user.name ?? null, signedIn: true };
+    // The authenticator lists the passkey under the address the user proved (or their name).
+    const userName = user.email || user.name || user.id;
+    return { id: user.id, userName, displayName: user.name || userName, signedIn: true };
   }
-  let email: string;
-  try {
-    email = normalizeEmail(request.query.email);
-  } catch (error) {
-    throw new WebAuthnVerificationError("A valid email address is needed to register a passkey.", { cause: error as Error });
-  }
-  return { id: crypto.randomUUID(), email, signedIn: false };
+  const name = passkeyDisplayName(request.query.name);
+  return { id: crypto.randomUUID(), userName: name, displayName: name, signedIn: false };
 }
 
 /** The user handle: the user id when it fits (so the authenticator groups a user's passkeys), else random bytes. */
@@ -58,8 +55,8 @@ export async function registrationOptions(ctx: WebAuthnContext, subject: Registr
   return ctx.server.generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
-    userName: subject.email || subject.name || subject.id,
-    userDisplayName: subject.name || subject.email || subject.id,
+    userName: subject.userName,
+    userDisplayName: subject.displayName,
     userID: userHandle(subject.id),
     timeout: provider.timeout,
     attestationType: "none",
@@ -125,8 +122,8 @@ export async function registrationCandidate(
   const user = subject.signedIn ? await ctx.adapter.getUser(subject.id) : null;
   if (subject.signedIn && !user) throw new AccountNotLinked("The signed-in user is not in the database.");
   return {
-    // A new user's typed address is a display name only (see registrationSubject).
-    user: user ?? { id: subject.id, email: null, emailVerified: null, name: subject.name || subject.email },
+    // A new user holds no address: only the display name they gave (see registrationSubject).
+    user: user ?? { id: subject.id, email: null, emailVerified: null, name: subject.displayName },
     account: { userId: subject.id, type: "webauthn", provider: ctx.provider.id, providerAccountId: passkey.credentialID },
   };
 }

@@ -31,7 +31,7 @@ function requestWith(cookies: Record<string, string | undefined>): RequestIntern
   return { cookies } as unknown as RequestInternal;
 }
 
-const subject = { id: "user-1", email: "ada@example.com", name: "Ada", signedIn: false };
+const subject = { id: "user-1", userName: "Ada", displayName: "Ada", signedIn: false };
 const registerClaims: ChallengeClaims = { provider: "passkey", action: "register", challenge: "chal-reg", user: subject };
 const authenticateClaims: ChallengeClaims = { provider: "passkey", action: "authenticate", challenge: "chal-auth" };
 
@@ -217,9 +217,12 @@ describe("openChallenge", () => {
       "user-1",
       { ...subject, id: "" },
       { ...subject, id: 1 },
-      { ...subject, email: undefined },
+      { ...subject, userName: undefined },
+      { ...subject, displayName: 1 },
       { ...subject, signedIn: "false" },
-      { email: subject.email, signedIn: false },
+      { userName: subject.userName, displayName: subject.displayName, signedIn: false },
+      // The shape of challenges sealed before issue 28 (an email beside the name): refused, start again.
+      { id: "user-1", email: "ada@example.com", name: "Ada", signedIn: false },
     ];
     for (const user of bad) {
       const value = await encode({
@@ -230,10 +233,10 @@ describe("openChallenge", () => {
       const error = await refusal(value, "register");
       expect(error.message).toBe(NO_SUBJECT);
     }
-    // A signed-in subject, with or without a name, is a subject.
+    // A signed-in subject is a subject, and so is one with empty names (the route never makes one, the shape allows it).
     for (const user of [
       { ...subject, signedIn: true },
-      { id: "u", email: "e", signedIn: false },
+      { id: "u", userName: "", displayName: "", signedIn: false },
     ]) {
       expect((await opened({ ...registerClaims, user })).user).toEqual(user);
     }

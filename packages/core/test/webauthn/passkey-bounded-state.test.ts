@@ -93,7 +93,7 @@ describe("passkey options store nothing", () => {
     const authenticator = new SoftAuthenticator(ORIGIN);
     // A registered user first, so the count starts from rows that exist.
     const owner = authClient(config, ORIGIN);
-    const registration = await authenticator.register(await options(owner, "register", { email: "ada@example.com" }));
+    const registration = await authenticator.register(await options(owner, "register", { name: "Ada" }));
     expect(location(await post(owner, "register", registration, await owner.csrf()))).toBe(`${ORIGIN}/`);
     const before = await rowCounts(db);
     expect(before.authlib_users).toBe(1);
@@ -102,7 +102,7 @@ describe("passkey options store nothing", () => {
       // A new anonymous browser each time, both ceremonies.
       const client = authClient(config, ORIGIN);
       if (i % 2 === 0) await options(client, "authenticate");
-      else await options(client, "register", { email: `visitor${i}@example.com` });
+      else await options(client, "register", { name: `Visitor ${i}` });
       expect(client.jar.get(CHALLENGE_COOKIE)).toBeTruthy();
     }
     expect(await rowCounts(db)).toEqual(before);
@@ -128,7 +128,7 @@ describe("a verified answer is accepted once", () => {
     const config = appConfig(db.adapter, errors);
     const authenticator = new SoftAuthenticator(ORIGIN);
     const owner = authClient(config, ORIGIN);
-    const registration = await authenticator.register(await options(owner, "register", { email: "ada@example.com" }));
+    const registration = await authenticator.register(await options(owner, "register", { name: "Ada" }));
     await post(owner, "register", registration, await owner.csrf());
 
     const victim = authClient(config, ORIGIN);
@@ -166,7 +166,7 @@ describe("a verified answer is accepted once", () => {
 
     const victim = authClient(config, ORIGIN);
     const victimCsrf = await victim.csrf();
-    const registration = await authenticator.register(await options(victim, "register", { email: "ada@example.com" }));
+    const registration = await authenticator.register(await options(victim, "register", { name: "Ada" }));
     await post(victim, "register", registration, victimCsrf);
     await victim.send("/auth/signout", { form: { csrfToken: victimCsrf } });
     const assertion = await authenticator.authenticate(await options(victim, "authenticate"), { counter: 0 });
@@ -178,12 +178,7 @@ describe("a verified answer is accepted once", () => {
     const attacker = authClient(config, ORIGIN);
     const attackerKey = new SoftAuthenticator(ORIGIN);
     const attackerCsrf = await attacker.csrf();
-    await post(
-      attacker,
-      "register",
-      await attackerKey.register(await options(attacker, "register", { email: "eve@example.com" })),
-      attackerCsrf,
-    );
+    await post(attacker, "register", await attackerKey.register(await options(attacker, "register", { name: "Eve" })), attackerCsrf);
     for (let i = 0; i < 10_000; i++) {
       const answer = await attackerKey.authenticate(await options(attacker, "authenticate"));
       const response = await post(attacker, "authenticate", answer, attackerCsrf);
@@ -245,12 +240,7 @@ describe("an instance's used-challenge memory (webauthn/used-challenges.ts)", ()
     const authenticator = new SoftAuthenticator(ORIGIN);
     const client = authClient(config, ORIGIN);
     const csrfToken = await client.csrf();
-    await post(
-      client,
-      "register",
-      await authenticator.register(await options(client, "register", { email: "ada@example.com" })),
-      csrfToken,
-    );
+    await post(client, "register", await authenticator.register(await options(client, "register", { name: "Ada" })), csrfToken);
     await client.send("/auth/signout", { form: { csrfToken } });
     // The instance's memory fills up with live used challenges (as MAX_REMEMBERED_CHALLENGES verified answers would).
     const used = usedChallengeMemory(resolvedConfigOf(instanceFor(config)).options as InternalOptions);
@@ -274,12 +264,7 @@ describe("an instance's used-challenge memory (webauthn/used-challenges.ts)", ()
     const authenticator = new SoftAuthenticator(ORIGIN);
     const victim = authClient(config, ORIGIN);
     const csrfToken = await victim.csrf();
-    await post(
-      victim,
-      "register",
-      await authenticator.register(await options(victim, "register", { email: "ada@example.com" })),
-      csrfToken,
-    );
+    await post(victim, "register", await authenticator.register(await options(victim, "register", { name: "Ada" })), csrfToken);
     await victim.send("/auth/signout", { form: { csrfToken } });
     const assertion = await authenticator.authenticate(await options(victim, "authenticate"), { counter: 0 });
     const captured = victim.jar.get(CHALLENGE_COOKIE)!;
@@ -300,12 +285,7 @@ describe("the sealed challenge", () => {
     const config = appConfig(db.adapter, errors);
     const authenticator = new SoftAuthenticator(ORIGIN);
     const owner = authClient(config, ORIGIN);
-    await post(
-      owner,
-      "register",
-      await authenticator.register(await options(owner, "register", { email: "ada@example.com" })),
-      await owner.csrf(),
-    );
+    await post(owner, "register", await authenticator.register(await options(owner, "register", { name: "Ada" })), await owner.csrf());
     const client = authClient(config, ORIGIN);
     const csrfToken = await client.csrf();
     const body = await options(client, "authenticate");

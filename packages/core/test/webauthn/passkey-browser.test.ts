@@ -88,10 +88,10 @@ async function authenticatorsOf(app: { adapter: Adapter; client: HostedDbClient 
   return app.adapter.listAuthenticatorsByUserId!(users[0]!.id);
 }
 
-/** Registers ada@example.com on the built-in page; the page follows the server's {url} to the home page. */
+/** Registers "Ada Lovelace" on the built-in page; the page follows the server's {url} to the home page. */
 async function register(page: Page, origin: string): Promise<void> {
   await page.goto(`${origin}/auth/signin`);
-  await page.getByLabel("Email").fill("ada@example.com");
+  await page.getByLabel("Display name").fill("  Ada Lovelace ");
   await Promise.all([page.waitForURL(`${origin}/`), page.getByRole("button", { name: "Register a passkey" }).click()]);
 }
 
@@ -110,9 +110,22 @@ describe("passkeys in Chromium with a virtual authenticator", () => {
         const headers = response.headers();
         scripts.push({ status: response.status(), type: headers["content-type"], cache: headers["cache-control"] });
       });
+      const optionsRequests: string[] = [];
+      page.on("request", (request) => {
+        if (request.url().includes("/auth/webauthn-options/")) optionsRequests.push(new URL(request.url()).search);
+      });
       try {
+        // An address typed as the display name is refused in the page: no options asked, nothing stored.
+        await page.goto(`${origin}/auth/signin`);
+        await page.getByLabel("Display name").fill("ada@example.com");
+        await page.getByRole("button", { name: "Register a passkey" }).click();
+        await expect.poll(() => page.locator("[data-webauthn-status]").textContent()).toMatch(/not an email address/);
+        expect(optionsRequests).toEqual([]);
+        expect(await app.client.db.authlib_users.filter()).toEqual([]);
+
         await register(page, origin);
-        expect((await session(page))?.user).toMatchObject({ email: null, name: "ada@example.com" });
+        expect(optionsRequests).toEqual([`?${new URLSearchParams({ action: "register", name: "Ada Lovelace" })}`]);
+        expect((await session(page))?.user).toMatchObject({ email: null, name: "Ada Lovelace" });
         const [stored] = await authenticatorsOf(app);
         expect(stored).toMatchObject({ credentialDeviceType: "singleDevice", credentialBackedUp: false, transports: "internal" });
         const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
@@ -127,7 +140,7 @@ describe("passkeys in Chromium with a virtual authenticator", () => {
         // The passkey alone (discoverable credential, no email typed).
         await page.goto(`${origin}/auth/signin`);
         await Promise.all([page.waitForURL(`${origin}/`), page.getByRole("button", { name: "Sign in with Passkey" }).click()]);
-        expect((await session(page))?.user).toMatchObject({ email: null, name: "ada@example.com" });
+        expect((await session(page))?.user).toMatchObject({ email: null, name: "Ada Lovelace" });
 
         // The authenticator's signature counter went up, and the database holds the new value.
         const [afterSignIn] = await authenticatorsOf(app);
@@ -163,17 +176,17 @@ describe("passkeys in Chromium with a virtual authenticator", () => {
       });
       try {
         await register(page, origin);
-        expect((await session(page))?.user).toMatchObject({ email: null, name: "ada@example.com" });
+        expect((await session(page))?.user).toMatchObject({ email: null, name: "Ada Lovelace" });
         await signOut(page, origin);
         expect(await session(page)).toBeNull();
 
         // Loading the page arms an autofill request (mediation "conditional"); the virtual authenticator
-        // answers it without a click, as a user picking the passkey from the email field's autofill would.
+        // answers it without a click, as a user picking the passkey from the display-name field's autofill would.
         optionsRequests.length = 0;
         await page.goto(`${origin}/auth/signin`);
         await page.waitForURL(`${origin}/`);
         expect(optionsRequests).toEqual(["?action=authenticate"]);
-        expect((await session(page))?.user).toMatchObject({ email: null, name: "ada@example.com" });
+        expect((await session(page))?.user).toMatchObject({ email: null, name: "Ada Lovelace" });
         expect(app.errors).toEqual([]);
         expect(pageErrors).toEqual([]);
       } finally {

@@ -55,11 +55,7 @@ describe("passkey callback", () => {
     let answer: boolean | string = true;
     const app = await setup({ callbacks: { signIn: () => answer } });
     const registering = authClient(app.config, ORIGIN);
-    await post(
-      registering,
-      "register",
-      await app.authenticator.register(await options(registering, "register", { email: "ada@example.com" })),
-    );
+    await post(registering, "register", await app.authenticator.register(await options(registering, "register", { name: "Ada" })));
     answer = "/waitlist";
 
     const client = authClient(app.config, ORIGIN);
@@ -84,11 +80,7 @@ describe("passkey callback", () => {
       },
     });
     const registering = authClient(app.config, ORIGIN);
-    await post(
-      registering,
-      "register",
-      await app.authenticator.register(await options(registering, "register", { email: "ada@example.com" })),
-    );
+    await post(registering, "register", await app.authenticator.register(await options(registering, "register", { name: "Ada" })));
     failing = true;
 
     const config = app.config;

@@ -108,7 +108,7 @@ describe.skipIf(!available)("used passkey challenges shared through PostgreSQL",
       for (const [name, cookie] of browser.jar.cookies) at.jar.cookies.set(name, cookie);
       return at.send("/auth/callback/passkey", { json: { action, data: JSON.stringify(data), csrfToken } });
     };
-    const registerOptions = await (await browser.send("/auth/webauthn-options/passkey?action=register&email=ada@example.com")).json();
+    const registerOptions = await (await browser.send("/auth/webauthn-options/passkey?action=register&name=Ada")).json();
     await send(configA, "register", await authenticator.register((registerOptions as { options: any }).options));
     const options = await (await browser.send("/auth/webauthn-options/passkey?action=authenticate")).json();
     const assertion = await authenticator.authenticate((options as { options: any }).options, { counter: 0 });

@@ -72,12 +72,12 @@ async function post(client: Client, action: string, data: unknown, options: { cs
 }
 
 /**
- * Registers a new passkey user who typed `email` (a display name only: a passkey proves no address)
- * through the routes; returns the client (signed in), the user and the stored authenticator.
+ * Registers a new passkey user with the display name `name` through the routes; returns the client
+ * (signed in), the user and the stored authenticator.
  */
-async function registerUser(app: App, email = "ada@example.com", provider = "passkey") {
+async function registerUser(app: App, name = "Ada", provider = "passkey") {
   const client = app.client();
-  const { body } = await getOptions(client, "register", { email }, provider);
+  const { body } = await getOptions(client, "register", { name }, provider);
   const registration = await app.authenticator.register(body.options);
   const response = await post(client, "register", registration, { provider });
   expect(response.status).toBe(302);
@@ -118,7 +118,7 @@ describe("passkey callback: attacks and mistakes end in named errors", () => {
     const first = await post(client, "authenticate", assertion);
     expect(first.headers.get("location")).toBe(`${ORIGIN}/`);
     expect(challengeCleared(first)).toBe(true);
-    expect((await client.session())?.user?.name).toBe("ada@example.com");
+    expect((await client.session())?.user?.name).toBe("Ada");
 
     const replay = await post(client, "authenticate", assertion);
     expectFailure(app, replay, "/auth/error?error=Configuration", "InvalidCheck");
@@ -155,7 +155,7 @@ describe("passkey callback: attacks and mistakes end in named errors", () => {
       const captured = victim.jar.get(CHALLENGE_COOKIE)!;
       const assertion = await app.authenticator.authenticate(body.options, { counter: 0 });
       await post(victim, "authenticate", assertion);
-      expect((await victim.session())?.user?.name).toBe("ada@example.com");
+      expect((await victim.session())?.user?.name).toBe("Ada");
 
       // Replayed from the very browser (the binding matches: same CSRF cookie, signed out again): only the
       // used challenge stops it, since the counter (0) proves nothing.
@@ -196,7 +196,7 @@ describe("passkey callback: attacks and mistakes end in named errors", () => {
     await registerUser(app);
     const stranger = new SoftAuthenticator(ORIGIN);
     const client = app.client();
-    await stranger.register((await getOptions(client, "register", { email: "eve@example.com" })).body.options);
+    await stranger.register((await getOptions(client, "register", { name: "Eve" })).body.options);
     const { body } = await getOptions(client, "authenticate");
     const response = await post(client, "authenticate", await stranger.authenticate(body.options));
     expectFailure(app, response, "/auth/error?error=WebAuthnVerificationError", "WebAuthnVerificationError");
@@ -224,7 +224,7 @@ describe("passkey callback: attacks and mistakes end in named errors", () => {
     expectFailure(app, response, "/auth/error?error=Configuration", "InvalidCheck");
     expect(app.errors.at(-1)?.message).toMatch(/another provider or ceremony/);
 
-    const { body: registration } = await getOptions(client, "register", { email: "new@example.com" });
+    const { body: registration } = await getOptions(client, "register", { name: "New" });
     const crossed = await post(
       client,
       "authenticate",
@@ -274,7 +274,7 @@ describe("passkey callback: attacks and mistakes end in named errors", () => {
     expectFailure(app, refused, "/auth/error?error=AccessDenied", "AccessDenied");
     expect(await client.session()).toBeNull();
 
-    const { body: registration } = await getOptions(client, "register", { email: "bob@example.com" });
+    const { body: registration } = await getOptions(client, "register", { name: "Bob" });
     const users = await userCount(app);
     const refusedRegistration = await post(client, "register", await app.authenticator.register(registration.options));
     expectFailure(app, refusedRegistration, "/auth/error?error=AccessDenied", "AccessDenied");
@@ -282,11 +282,11 @@ describe("passkey callback: attacks and mistakes end in named errors", () => {
   });
 
   it("the signIn callback's redirect string is honoured: no session, no stored registration", async () => {
-    const app = await setup({ callbacks: { signIn: ({ user }) => (user.name === "ada@example.com" ? true : "/waitlist") } });
+    const app = await setup({ callbacks: { signIn: ({ user }) => (user.name === "Ada" ? true : "/waitlist") } });
     await registerUser(app);
     const users = await userCount(app);
     const client = app.client();
-    const { body } = await getOptions(client, "register", { email: "bob@example.com" });
+    const { body } = await getOptions(client, "register", { name: "Bob" });
     const response = await post(client, "register", await app.authenticator.register(body.options));
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe(`${ORIGIN}/waitlist`);
@@ -340,54 +340,74 @@ describe("passkey callback: attacks and mistakes end in named errors", () => {
 });
 
 describe("passkey registration rules", () => {
-  it("a new user gets user, account and authenticator rows, events, and a session", async () => {
+  it("signed out, a new user gets user, account and authenticator rows, events, and a session: named by the display name, with no email", async () => {
     const app = await setup();
     const { client, user, stored } = await registerUser(app);
-    // The typed address is a display name: a passkey proves nothing about it.
-    expect(user).toMatchObject({ email: null, name: "ada@example.com", emailVerified: null });
+    expect(user).toMatchObject({ email: null, name: "Ada", emailVerified: null });
     expect(stored).toMatchObject({ userId: user.id, counter: 0, credentialDeviceType: "singleDevice", transports: "internal" });
     expect(stored.credentialID).toMatch(/^[A-Za-z0-9+/]+=*$/); // standard base64, as Auth.js stores it
     expect(stored.providerAccountId).toBe(stored.credentialID);
     expect(await app.adapter.getAccount!(stored.credentialID, "passkey")).toMatchObject({ userId: user.id, type: "webauthn" });
     expect(app.events.map(([name]) => name)).toEqual(["createUser", "linkAccount", "signIn"]);
+    expect(app.events[0]?.[1]).toMatchObject({ user: { id: user.id, email: null, name: "Ada" } });
     expect(app.events[2]?.[1]).toMatchObject({ isNewUser: true, account: { type: "webauthn", provider: "passkey" } });
-    expect((await client.session())?.user).toMatchObject({ email: null, name: "ada@example.com" });
+    expect((await client.session())?.user).toMatchObject({ email: null, name: "Ada" });
     expect(app.warnings).toEqual(["experimental-webauthn"]);
   });
 
-  // Changed with issue 12: an existing address used to be refused here (AccountNotLinked), which told
-  // anyone which addresses have accounts. Now nothing about the address is looked up or claimed.
-  it("registration options are byte-identical for an existing and an unknown address (apart from challenge and user id)", async () => {
+  // Changed with issue 28: the address typed used to become the new user's name, so registering with
+  // someone's address made a second account named after it. Now no address is read at all.
+  it("an address that belongs to an existing user, passed as email or as name, reaches nobody and answers as an unknown one", async () => {
     const app = await setup();
     const owner = await app.adapter.createUser!({ id: crypto.randomUUID(), email: "ada@example.com", emailVerified: new Date() });
-    const normalise = (body: OptionsBody, email: string) =>
-      JSON.stringify({ ...body, options: { ...body.options, challenge: "C", user: { ...body.options.user, id: "U" } } }).replaceAll(
-        email,
-        "E",
-      );
-    const existing = await getOptions(app.client(), "register", { email: "ADA@example.com" });
-    const unknown = await getOptions(app.client(), "register", { email: "nobody@example.com" });
-    expect(existing.response.status).toBe(200);
-    expect(unknown.response.status).toBe(200);
-    expect(normalise(existing.body, "ada@example.com")).toBe(normalise(unknown.body, "nobody@example.com"));
-    expect(existing.response.headers.get("cache-control")).toBe(unknown.response.headers.get("cache-control"));
+    const answer = async (query: Record<string, string>, address: string) => {
+      const { response } = await getOptions(app.client(), "register", query);
+      const text = await response.text();
+      return { status: response.status, location: response.headers.get("location"), text: text.replaceAll(address, "E") };
+    };
+    for (const [known, unknown] of [
+      [{ email: "ada@example.com" }, { email: "nobody@example.com" }],
+      [{ name: "ada@example.com" }, { name: "nobody@example.com" }],
+      [{ name: "ADA＠example.com" }, { name: "NOBODY＠example.com" }],
+    ]) {
+      const existing = await answer(known!, Object.values(known!)[0]!);
+      expect(existing).toEqual(await answer(unknown!, Object.values(unknown!)[0]!));
+      // Refused for what the text is (no display name, or one shaped like an address), never for who holds it.
+      expect(existing).toMatchObject({ status: 302, location: `${ORIGIN}/auth/error?error=WebAuthnVerificationError` });
+    }
 
-    // Finishing it makes a separate user that does not hold the address; the owner is untouched.
+    // With a display name, the address beside it changes nothing: the options are those of any other.
+    const normalise = (body: OptionsBody) =>
+      JSON.stringify({ ...body, options: { ...body.options, challenge: "C", user: { ...body.options.user, id: "U" } } });
+    const withKnown = await getOptions(app.client(), "register", { name: "Ada", email: "ada@example.com" });
+    const withUnknown = await getOptions(app.client(), "register", { name: "Ada", email: "nobody@example.com" });
+    expect(withKnown.response.status).toBe(200);
+    expect(normalise(withKnown.body)).toBe(normalise(withUnknown.body));
+    expect(withKnown.body.options.user).toMatchObject({ name: "Ada", displayName: "Ada" });
+
+    // Finishing it makes a separate user without an address; the owner is untouched and gets no passkey.
     const client = app.client();
-    const { body } = await getOptions(client, "register", { email: "ada@example.com" });
-    const response = await post(client, "register", await app.authenticator.register(body.options));
+    const { body } = await getOptions(client, "register", { name: "Ada", email: "ada@example.com" });
+    const registration = await app.authenticator.register(body.options);
+    const response = await post(client, "register", registration);
     expect(response.headers.get("location")).toBe(`${ORIGIN}/`);
-    expect((await client.session())?.user).toMatchObject({ email: null, name: "ada@example.com" });
+    expect((await client.session())?.user).toMatchObject({ email: null, name: "Ada" });
+    const stored = await app.adapter.getAuthenticator!(storedCredentialId(registration.id));
+    expect(stored?.userId).not.toBe(owner.id);
+    expect(await app.adapter.getUser!(stored!.userId)).toMatchObject({ email: null, emailVerified: null, name: "Ada" });
     expect(await app.adapter.getUserByEmail!("ada@example.com")).toEqual(owner);
     expect(await app.adapter.listAuthenticatorsByUserId!(owner.id)).toEqual([]);
+    const users = await app.hosted.db.authlib_users.filter();
+    expect(users).toHaveLength(2);
+    expect(users.filter((row) => String(row.name ?? "").includes("@"))).toEqual([]);
   });
 
-  it("a signed-in user adds a second passkey to their own account and keeps their session", async () => {
+  it("signed in, registration adds the passkey to that user (the query's name and email are ignored) and keeps the session", async () => {
     const app = await setup();
     const { client, user, stored } = await registerUser(app);
     const sessionCookie = client.jar.get("authlib.session-token");
-    const { body } = await getOptions(client, "register", { email: "someone-else@example.com" });
-    expect(body.options.user.name).toBe("ada@example.com");
+    const { body } = await getOptions(client, "register", { name: "Someone else", email: "someone-else@example.com" });
+    expect(body.options.user).toMatchObject({ name: "Ada", displayName: "Ada" });
     expect(body.options.excludeCredentials).toEqual([
       { id: stored.credentialID.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""), type: "public-key", transports: ["internal"] },
     ]);
@@ -398,13 +418,20 @@ describe("passkey registration rules", () => {
     expect(client.jar.get("authlib.session-token")).toBe(sessionCookie);
     expect(await app.adapter.listAuthenticatorsByUserId!(user.id)).toHaveLength(2);
     expect(await app.adapter.getUserByEmail!("someone-else@example.com")).toBeNull();
+    expect(app.events.filter(([name]) => name === "createUser")).toHaveLength(1);
 
     // The new passkey signs in as the same user.
     const other = app.client();
     const { body: options } = await getOptions(other, "authenticate");
     await post(other, "authenticate", await second.authenticate(options.options));
-    expect((await other.session())?.user?.name).toBe("ada@example.com");
+    expect((await other.session())?.user?.name).toBe("Ada");
     expect(await userCount(app)).toBe(1);
+
+    // A signed-in user who proved an address has the passkey listed under it on the authenticator.
+    await app.adapter.updateUser!({ id: user.id, email: "ada@example.com", emailVerified: new Date() });
+    const { body: proven } = await getOptions(client, "register");
+    expect(proven.options.user).toMatchObject({ name: "ada@example.com", displayName: "Ada" });
+    expect(proven.options.excludeCredentials).toHaveLength(2);
   });
 
   it("a registration started while signed in cannot be finished after signing out", async () => {
@@ -419,12 +446,36 @@ describe("passkey registration rules", () => {
     expectFailure(app, response, "/auth/error?error=Configuration", "InvalidCheck");
   });
 
-  it("needs a valid email for a new user", async () => {
+  it("signed out, needs a display name: trimmed, at most 64 characters, one line, no @", async () => {
     const app = await setup();
-    for (const email of ["", "a@b@example.com", "ada＠example.com, eve@evil.example"]) {
-      const { response } = await getOptions(app.client(), "register", { email });
+    const refused: Array<[Record<string, string>, RegExp]> = [
+      [{}, /display name is needed/],
+      [{ name: "" }, /display name is needed/],
+      [{ name: " \t " }, /display name is needed/],
+      [{ email: "ada@example.com" }, /display name is needed/],
+      [{ name: "x".repeat(65) }, /at most 64 characters/],
+      [{ name: "Ada\nLovelace" }, /one line/],
+      [{ name: "Ada\u2028Lovelace" }, /one line/],
+      [{ name: "ada@example.com" }, /cannot contain @/],
+      [{ name: "ada\uFE6Bexample.com" }, /cannot contain @/],
+    ];
+    for (const [query, message] of refused) {
+      const { response } = await getOptions(app.client(), "register", query);
       expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=WebAuthnVerificationError`);
+      expect(app.errors.at(-1)?.type).toBe("WebAuthnVerificationError");
+      expect(app.errors.at(-1)?.message).toMatch(message);
     }
+    for (const [name, expected] of [
+      ["  Ada Lovelace  ", "Ada Lovelace"],
+      ["x".repeat(64), "x".repeat(64)],
+      ["🙂".repeat(64), "🙂".repeat(64)], // 64 characters, 128 UTF-16 units
+      ["Ada\u0301", "Ad\u00e1"], // NFC
+    ]) {
+      const { response, body } = await getOptions(app.client(), "register", { name: name! });
+      expect(response.status).toBe(200);
+      expect(body.options.user).toMatchObject({ name: expected, displayName: expected });
+    }
+    expect(await userCount(app)).toBe(0);
   });
 });
 
@@ -432,13 +483,13 @@ describe("passkey options route", () => {
   it("registration options: required resident key and user verification, RP from the request, sealed challenge cookie", async () => {
     const app = await setup();
     const client = app.client();
-    const { response, body } = await getOptions(client, "register", { email: "ada@example.com" });
+    const { response, body } = await getOptions(client, "register", { name: "Ada" });
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toContain("no-store");
     expect(body.action).toBe("register");
     expect(body.options).toMatchObject({
       rp: { id: "localhost", name: "localhost:3000" },
-      user: { name: "ada@example.com", displayName: "ada@example.com" },
+      user: { name: "Ada", displayName: "Ada" },
       attestation: "none",
       timeout: 300_000,
       authenticatorSelection: { residentKey: "required", requireResidentKey: true, userVerification: "required" },
@@ -479,7 +530,7 @@ describe("passkey options route", () => {
   it("uses the configured relying party; a response for another origin then fails", async () => {
     const app = await setup({}, [{ relyingParty: { id: "example.com", name: "Example", origin: "https://app.example.com" } }]);
     const client = app.client();
-    const { body } = await getOptions(client, "register", { email: "ada@example.com" });
+    const { body } = await getOptions(client, "register", { name: "Ada" });
     expect(body.options.rp).toEqual({ id: "example.com", name: "Example" });
     const response = await post(client, "register", await app.authenticator.register(body.options));
     expectFailure(app, response, "/auth/error?error=WebAuthnVerificationError", "WebAuthnVerificationError");
@@ -522,7 +573,10 @@ describe("passkey configuration, page and script", () => {
     const html = await response.text();
     expect(html).toContain("Sign in with Passkey");
     expect(html).toContain("Register a passkey");
-    expect(html).toMatch(/<input id="[^"]+" name="email" type="email" autocomplete="username webauthn" required\/>/);
+    expect(html).toMatch(
+      /<label for="([^"]+)">Display name<\/label><input id="\1" name="name" type="text" autocomplete="username webauthn" required\/>/,
+    );
+    expect(html.slice(html.indexOf("data-webauthn-register"))).not.toContain('name="email"');
     expect(html).toContain(`data-options-url="${ORIGIN}/auth/webauthn-options/passkey"`);
     expect(html).toContain(`data-callback-url="${ORIGIN}/auth/callback/passkey"`);
     expect(html).toContain(`data-redirect-to="${ORIGIN}/dashboard"`);

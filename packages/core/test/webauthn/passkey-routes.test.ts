@@ -83,9 +83,9 @@ function sessionSet(response: Sent): boolean {
 }
 
 /** Registers a new user through the routes; returns the response and the client (signed in). */
-async function register(app: App, email = "ada@example.com") {
+async function register(app: App, name = "Ada") {
   const client = app.client();
-  const response = await post(client, "register", await app.authenticator.register(await options(client, "register", { email })));
+  const response = await post(client, "register", await app.authenticator.register(await options(client, "register", { name })));
   return { client, response };
 }
 
@@ -93,7 +93,7 @@ describe("passkey options route", () => {
   it("answers the options of the asked ceremony as JSON, never cached, with the sealed challenge cookie", async () => {
     const app = setup();
     for (const action of ["register", "authenticate"]) {
-      const response = await getOptions(app.client(), action, { email: "ada@example.com" });
+      const response = await getOptions(app.client(), action, { name: "Ada" });
       expect(response.status).toBe(200);
       expect(response.headers.get("cache-control")).toBe("private, no-cache, no-store");
       const body = (await response.json()) as { action: string; options: { challenge: string; rp?: { id: string } } };
@@ -124,7 +124,7 @@ describe("passkey callback route", () => {
     expect(response.headers.get("location")).toBe(`${ORIGIN}/`);
     expect(challengeCleared(response)).toBe(true);
     expect(sessionSet(response)).toBe(true);
-    expect((await client.session())?.user?.name).toBe("ada@example.com");
+    expect((await client.session())?.user?.name).toBe("Ada");
     expect(app.authenticators.size).toBe(1);
     expect(app.signIns).toEqual([{ isNewUser: true, userId: [...app.users.keys()][0] }]);
   });
@@ -153,7 +153,7 @@ describe("passkey callback route", () => {
     expect(response.headers.get("location")).toBe(`${ORIGIN}/`);
     expect(challengeCleared(response)).toBe(true);
     expect(sessionSet(response)).toBe(true);
-    expect((await client.session())?.user?.name).toBe("ada@example.com");
+    expect((await client.session())?.user?.name).toBe("Ada");
     expect(app.signIns.map((s) => s.isNewUser)).toEqual([true, false]);
     expect(app.errors).toEqual([]);
   });
@@ -189,7 +189,7 @@ describe("passkey callback route", () => {
   it("a callback without the CSRF token is refused as MissingCSRF naming the passkey callback, and the challenge is cleared", async () => {
     const app = setup();
     const client = app.client();
-    const registration = await app.authenticator.register(await options(client, "register", { email: "ada@example.com" }));
+    const registration = await app.authenticator.register(await options(client, "register", { name: "Ada" }));
     const response = await post(client, "register", registration, null);
     expect(response.status).toBe(302);
     expect(challengeCleared(response)).toBe(true);
@@ -219,7 +219,7 @@ describe("passkey callback route", () => {
     const app = setup({ ...jwtThatFails, providers: [Passkey({ id: "security-key" })] });
     const client = app.client();
     const creation = (await (
-      await client.send(`/auth/webauthn-options/security-key?${new URLSearchParams({ action: "register", email: "ada@example.com" })}`)
+      await client.send(`/auth/webauthn-options/security-key?${new URLSearchParams({ action: "register", name: "Ada" })}`)
     ).json()) as { options: Parameters<SoftAuthenticator["register"]>[0] };
     app.failure.jwt = broken;
     const registration = await app.authenticator.register(creation.options);
