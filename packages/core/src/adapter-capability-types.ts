@@ -34,6 +34,8 @@ export type SessionRecordMethod =
   | "deleteSessionRecords";
 /** The methods access-token refresh with database sessions needs: the tokens live in the account rows. */
 export type AccountTokenMethod = "listAccountsByUserId" | "updateAccount";
+/** The methods listing and unlinking a user's accounts need (`linkAccount` puts back one a race left the user without). */
+export type LinkedAccountMethod = "listAccountsByUserId" | "unlinkAccount" | "linkAccount";
 
 /** Users and accounts. `deleteUser` (undo a lost race) and `deleteSessionsByUserId` are optional. */
 export type UserStore = Needs<UserMethod> & Pick<Adapter, "deleteUser" | "deleteSessionsByUserId">;
@@ -47,6 +49,12 @@ export type WebAuthnStore = Needs<WebAuthnMethod> & Pick<Adapter, "deleteUser">;
 export type AccountTokenStore = Needs<AccountTokenMethod> & Pick<Adapter, "swapAccountTokens" | "getAccount">;
 /** What the users of an address need to move it to the person who proved it (`users` and `email` both do). */
 export type AddressStore = Needs<"getUserByEmail" | "updateUser"> & Pick<Adapter, "deleteSessionsByUserId">;
+
+/**
+ * Linked accounts. `listAuthenticatorsByUserId` (passkeys counted as ways in) is optional. Not one of the
+ * {@link AdapterCapabilities}: its check loads with the account routes (`actions/accounts.ts`).
+ */
+export type LinkedAccountStore = Needs<LinkedAccountMethod> & Pick<Adapter, "listAuthenticatorsByUserId">;
 
 /** Session records. */
 export type SessionRecordStore = Needs<SessionRecordMethod>;

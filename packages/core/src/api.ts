@@ -18,6 +18,7 @@ import type { Cookie } from "./http/cookies.js";
 import { asAuthError } from "./http/error-response.js";
 import { requestCookies } from "./http/request.js";
 import type { AuthAction, RequestInternal } from "./internal-types.js";
+import type { LinkedAccount, UnlinkAccountInput } from "./linked-account-types.js";
 import { perform, readSession, type UsableAuth } from "./pipeline.js";
 import { isSessionId, loadRegistry } from "./session/registry-of.js";
 import type { ListedSession } from "./session-registry-types.js";
@@ -131,6 +132,18 @@ export interface AuthApi {
    * No request and no CSRF check: never call it with a user id taken from a request unchecked.
    */
   revokeUserSessions(input: RevokeUserSessionsInput): Promise<{ revoked: number }>;
+  /**
+   * The signed-in user's linked accounts (`provider`, `type`, `providerAccountId`; passkeys as `type:
+   * "webauthn"`), never their tokens. Throws `SessionRequired` when nobody is signed in,
+   * `AccountsUnavailable` without an adapter that can list them (docs/accounts.md).
+   */
+  listAccounts(request: RequestLike): Promise<LinkedAccount[]>;
+  /**
+   * Removes one of the signed-in user's accounts. Throws `LastSignInMethod` when it is their last way to
+   * sign in, `AccountNotFound` for an account that is not theirs (another user's included: nothing
+   * changes), `InvalidAccount` (not named, or a passkey), `SessionRequired`, `MissingCSRF` (cross-site).
+   */
+  unlinkAccount(request: RequestLike, input: UnlinkAccountInput): Promise<{ unlinked: number }>;
 }
 
 /** The API of a usable resolved configuration. */
@@ -177,6 +190,15 @@ export function createApi(resolved: UsableAuth): AuthApi {
         resolved.logger.error(authError);
         throw authError;
       }
+    },
+    async listAccounts(request) {
+      const result = await perform(resolved, inProcessRequest(resolved, request, { method: "GET", action: "accounts" }));
+      return (result.body as { accounts: LinkedAccount[] }).accounts;
+    },
+    async unlinkAccount(request, input) {
+      const body = { provider: input?.provider, providerAccountId: input?.providerAccountId };
+      const parsed = inProcessRequest(resolved, request, { method: "POST", action: "accounts", providerId: "unlink", body });
+      return (await perform(resolved, parsed)).body as { unlinked: number };
     },
   };
 }

@@ -68,6 +68,7 @@ export function wrapEvents(events: Partial<EventCallbacks> | undefined, logger: 
     linkAccount: wrap("linkAccount"),
     session: wrap("session"),
     sessionRevoked: wrap("sessionRevoked"),
+    accountUnlinked: wrap("accountUnlinked"),
   };
 }
 

@@ -55,7 +55,11 @@ export type ErrorType =
   | "SessionRegistryMissing"
   | "SessionNotFound"
   | "InvalidSessionId"
-  | "InvalidSessionConfig";
+  | "InvalidSessionConfig"
+  | "AccountsUnavailable"
+  | "AccountNotFound"
+  | "InvalidAccount"
+  | "LastSignInMethod";
 
 /** Where an error sends the user: the sign-in page (`"signIn"`) or the error page (`"error"`). */
 export type ErrorPageKind = "signIn" | "error";

@@ -356,6 +356,41 @@ export class InvalidSessionId extends AuthError {
   static override type: ErrorType = "InvalidSessionId";
 }
 
+/**
+ * Linked accounts cannot be listed or unlinked with this configuration: there is no adapter, or it lacks
+ * `listAccountsByUserId` or `unlinkAccount`. HTTP 501 on the account routes. See docs/accounts.md.
+ */
+export class AccountsUnavailable extends AuthError {
+  static override type: ErrorType = "AccountsUnavailable";
+}
+
+/**
+ * The account to unlink is not one of the caller's: it never existed, it was unlinked already, or it is
+ * another user's (the same answer, so a guess tells nothing about other users). Nothing changed. HTTP 404
+ * on the account routes.
+ */
+export class AccountNotFound extends AuthError {
+  static override type: ErrorType = "AccountNotFound";
+}
+
+/**
+ * The account to unlink is not named (`provider` and `providerAccountId` missing or not strings), or it
+ * is a passkey, which is not unlinked but removed with the passkeys. Nothing changed. HTTP 400 on the
+ * account routes.
+ */
+export class InvalidAccount extends AuthError {
+  static override type: ErrorType = "InvalidAccount";
+}
+
+/**
+ * Unlinking the account would leave the user no way to sign in: no other linked account of a configured
+ * provider, no passkey, and no proven address with an email provider configured. Nothing changed. HTTP
+ * 409 on the account routes.
+ */
+export class LastSignInMethod extends AuthError {
+  static override type: ErrorType = "LastSignInMethod";
+}
+
 /** Error types whose name may be shown to the user; every other error is reported as `Configuration`. */
 const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "CredentialsSignin",
@@ -375,6 +410,9 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "SessionRequired",
   "SessionNotFound",
   "InvalidSessionId",
+  "AccountNotFound",
+  "InvalidAccount",
+  "LastSignInMethod",
 ]);
 
 /** True when the error's type may be shown to the user (on the error or sign-in page). */

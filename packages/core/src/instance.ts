@@ -79,5 +79,7 @@ function refusingApi(resolved: ResolvedAuth): AuthApi {
     revokeSession: refuse,
     revokeOtherSessions: refuse,
     revokeUserSessions: refuse,
+    listAccounts: refuse,
+    unlinkAccount: refuse,
   };
 }

@@ -67,7 +67,8 @@ export type AuthAction =
   | "verify-request"
   | "webauthn-options"
   | "webauthn-script"
-  | "sessions";
+  | "sessions"
+  | "accounts";
 
 /** A request, parsed once. */
 export interface RequestInternal {

@@ -25,6 +25,7 @@ import type {
 } from "./base-types.js";
 import type { ErrorType } from "./error-types.js";
 import type { JWT, JWTOptions } from "./jwt-types.js";
+import type { AccountUnlinkedMessage } from "./linked-account-types.js";
 import type { CredentialInput, Provider } from "./provider-types.js";
 import type { RateLimitConfig } from "./rate-limit-types.js";
 import type { SessionRegistry, SessionRevokedMessage } from "./session-registry-types.js";
@@ -237,6 +238,8 @@ export interface EventCallbacks {
   session: (message: { session: Session; token: JWT } | { session: Session }) => Awaitable<void>;
   /** A session was ended before its time by its user, by server code, or by the per-user limit (see `reason`). */
   sessionRevoked: (message: SessionRevokedMessage) => Awaitable<void>;
+  /** The user unlinked one of their accounts (`unlinkAccount`, `POST /accounts/unlink`). */
+  accountUnlinked: (message: AccountUnlinkedMessage) => Awaitable<void>;
 }
 
 /** The configuration of authlib. Only `providers` is required. */

@@ -46,6 +46,12 @@ const routes: Record<string, Route> = {
     handler: async (options, request) => (await import("./sessions.js")).sessionsAction(options, request),
     needs: { csrf: "mint" },
   },
+  // Linked accounts: the same pattern, their code loaded with the first request to them.
+  "GET accounts": { handler: async (options, request) => (await import("./accounts.js")).accountsAction(options, request), needs: {} },
+  "POST accounts": {
+    handler: async (options, request) => (await import("./accounts.js")).accountsAction(options, request),
+    needs: { csrf: "mint" },
+  },
   "GET error": { handler: errorPage, needs: {} },
   "GET verify-request": { handler: verifyRequestPage, needs: {} },
   // The challenge cookie is bound to the browser's CSRF token (http/flow-binding.ts).

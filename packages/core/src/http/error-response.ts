@@ -66,14 +66,21 @@ const jsonAnswers: Partial<Record<ErrorType, JsonErrorRule>> = {
   UntrustedHost: { status: 400, message: "This host is not trusted." },
 };
 
-/** The session control routes' statuses (`actions/sessions.ts`); integrations answer the same (`sessionErrorStatus`). */
-const sessionRouteStatuses: Partial<Record<ErrorType, number>> = {
+/**
+ * The statuses of the session control routes (`actions/sessions.ts`) and the linked-account routes
+ * (`actions/accounts.ts`); integrations answer the same (`sessionErrorStatus`).
+ */
+const controlRouteStatuses: Partial<Record<ErrorType, number>> = {
   SessionRequired: 401,
   InvalidSessionId: 400,
+  InvalidAccount: 400,
   MissingCSRF: 403,
   SessionNotFound: 404,
+  AccountNotFound: 404,
   MethodNotAllowed: 405,
+  LastSignInMethod: 409,
   SessionRegistryMissing: 501,
+  AccountsUnavailable: 501,
 };
 
 /**
@@ -83,16 +90,19 @@ const sessionRouteStatuses: Partial<Record<ErrorType, number>> = {
 const fetchRouteAnswers: Record<string, { statuses: Partial<Record<ErrorType, number>>; otherwise?: number }> = {
   "POST session": { statuses: { RateLimited: 429, SessionDataTooLarge: 413 }, otherwise: 400 },
   "GET webauthn-options": { statuses: { RateLimited: 429 } },
-  "GET sessions": { statuses: sessionRouteStatuses, otherwise: 500 },
-  "POST sessions": { statuses: sessionRouteStatuses, otherwise: 500 },
+  "GET sessions": { statuses: controlRouteStatuses, otherwise: 500 },
+  "POST sessions": { statuses: controlRouteStatuses, otherwise: 500 },
+  "GET accounts": { statuses: controlRouteStatuses, otherwise: 500 },
+  "POST accounts": { statuses: controlRouteStatuses, otherwise: 500 },
 };
 
 /**
- * The HTTP status the session control routes answer `error` with (401 `SessionRequired`, 404
- * `SessionNotFound`, …), or `undefined` for a type they do not name (the operator's: a 500 `Configuration`).
+ * The HTTP status the session control and linked-account routes answer `error` with (401
+ * `SessionRequired`, 404 `SessionNotFound`, 409 `LastSignInMethod`, …), or `undefined` for a type they do
+ * not name (the operator's: a 500 `Configuration`).
  */
 export function sessionErrorStatus(error: AuthError): number | undefined {
-  return sessionRouteStatuses[error.type];
+  return controlRouteStatuses[error.type];
 }
 
 /** What the client is told when the error's details are the operator's only. */

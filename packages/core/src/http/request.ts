@@ -19,11 +19,15 @@ const actions: ReadonlySet<string> = new Set<AuthAction>([
   "webauthn-options",
   "webauthn-script",
   "sessions",
+  "accounts",
 ]);
 /** Actions that take a provider id as second path segment. */
 const actionsWithProvider: ReadonlySet<string> = new Set<AuthAction>(["signin", "callback", "webauthn-options"]);
 /** Actions whose second path segment is one of a few fixed names (`sessions/revoke`), kept in `providerId`. */
-const actionsWithSubroute: Readonly<Record<string, ReadonlySet<string>>> = { sessions: new Set(["revoke"]) };
+const actionsWithSubroute: Readonly<Record<string, ReadonlySet<string>>> = {
+  sessions: new Set(["revoke"]),
+  accounts: new Set(["unlink"]),
+};
 /** Bodies larger than this are not parsed (a sign-in form is a few hundred bytes). */
 const MAX_BODY_BYTES = 64 * 1024;
 

@@ -110,6 +110,11 @@ export function memoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
       accounts.push(account);
       return account;
     },
+    unlinkAccount: ({ provider, providerAccountId }) => {
+      const account = accountOf(provider, providerAccountId);
+      if (account) accounts.splice(accounts.indexOf(account), 1);
+      return account;
+    },
     getAccount: (providerAccountId, provider) => accountOf(provider, providerAccountId) ?? null,
     listAccountsByUserId: (userId) => accounts.filter((a) => a.userId === userId),
     updateAccount: (account) => {
