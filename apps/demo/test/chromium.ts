@@ -4,7 +4,7 @@
  */
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 
-export { addVirtualAuthenticator, launchChromium } from "../../../packages/core/test/helpers/chromium.js";
+export { addVirtualAuthenticator, axeViolations, launchChromium } from "../../../packages/core/test/helpers/chromium.js";
 
 /** A fresh context (its own cookies) on `origin`, with a 10 s default timeout. */
 export async function newContext(browser: Browser, origin: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {

@@ -5,7 +5,7 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { launchChromium, newContext, pathOf } from "./chromium.js";
+import { axeViolations, launchChromium, newContext, pathOf } from "./chromium.js";
 import { type DemoServer, startDemo } from "./demo-server.js";
 
 const EMAIL = "demo@authlib.dev";
@@ -29,13 +29,18 @@ afterAll(async () => {
 async function signedInBrowser(userAgent: string): Promise<{ context: BrowserContext; page: Page }> {
   const context = await newContext(browser, demo.origin, { userAgent });
   const page = await context.newPage();
+  await signInOn(page);
+  return { context, page };
+}
+
+/** Signs the demo user in on `page` through the app's credentials form, ending on `/devices`. */
+async function signInOn(page: Page): Promise<void> {
   await page.goto(`/signin?redirectTo=${encodeURIComponent("/devices")}`);
   const form = page.getByTestId("signin-form");
   await form.getByLabel("Email").fill(EMAIL);
   await form.getByLabel("Password").fill(PASSWORD);
   await form.getByRole("button", { name: "Sign in", exact: true }).click();
   await page.waitForURL("**/devices");
-  return { context, page };
 }
 
 /** True when the page's header shows the demo user signed in. */
@@ -105,6 +110,23 @@ describe("signed-in devices", () => {
       expect(pathOf(a.page)).toBe("/auth/signin");
     } finally {
       await Promise.all([a.context.close(), b.context.close(), thief.close()]);
+    }
+  });
+
+  test("the page breaks no WCAG 2.1 A/AA rule (axe-core), with two devices listed", async () => {
+    const other = await signedInBrowser(FIREFOX_WINDOWS);
+    const context = await newContext(browser, demo.origin, { userAgent: CHROME_LINUX, bypassCSP: true });
+    try {
+      const page = await context.newPage();
+      await signInOn(page);
+      await page.goto("/devices");
+      expect(await page.getByTestId("device").count()).toBe(2);
+      expect(await axeViolations(page)).toEqual([]);
+      // The check can fail: an image without a text alternative, added to the same page, is reported.
+      await page.evaluate(() => document.querySelector("main")?.append(Object.assign(document.createElement("img"), { src: "/x.png" })));
+      expect((await axeViolations(page)).map((v) => v.id)).toContain("image-alt");
+    } finally {
+      await Promise.all([other.context.close(), context.close()]);
     }
   });
 });

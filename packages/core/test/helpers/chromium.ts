@@ -2,6 +2,7 @@
  * Debian's Chromium (/usr/bin/chromium) through playwright-core with the flags our machines need, and a
  * Chrome DevTools virtual authenticator for passkey tests. Shared by the core and demo browser tests.
  */
+import { createRequire } from "node:module";
 import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
 
 /** Chromium's flags on our machines (see reference/machine-facts.md). */
@@ -39,4 +40,28 @@ export async function addVirtualAuthenticator(context: BrowserContext, page: Pag
     },
   });
   return { cdp, authenticatorId };
+}
+
+/** One accessibility rule a page breaks, as axe-core reports it: the rule, its impact, where. */
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  targets: string[];
+}
+
+/** axe-core's browser build, injected into the page under test. */
+const AXE_SCRIPT = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/**
+ * The WCAG 2 A/AA rules `page` breaks as it is now, by axe-core run in the page. The context must allow
+ * the injected script (`bypassCSP: true` where the app sends a Content-Security-Policy).
+ */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ path: AXE_SCRIPT });
+  return page.evaluate(async () => {
+    type Result = { violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }> };
+    const axe = (globalThis as unknown as { axe: { run(context: Document, options: object): Promise<Result> } }).axe;
+    const { violations } = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });
+    return violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")) }));
+  });
 }
