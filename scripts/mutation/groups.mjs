@@ -131,6 +131,26 @@ export const mutationGroups = [
     ],
   },
   {
+    name: "session-control",
+    // Issue 27: the registry, its memory store, the device label, the routes. Their tests drive them
+    // through createAuth with the memory store and the memory adapter (milliseconds per mutant); the
+    // Redis, PostgreSQL, process and Chromium tests of the same behaviour stay out.
+    mutate: [
+      src("session/registry.ts"),
+      src("session/registry-of.ts"),
+      src("session/session-id.ts"),
+      src("session/memory-store.ts"),
+      src("session/device.ts"),
+      src("actions/sessions.ts"),
+    ],
+    tests: [
+      test("session/session-control.test.ts"),
+      test("session/session-revocation.test.ts"),
+      test("session/memory-adapter-records.test.ts"),
+      test("actions/unproven-email.test.ts"),
+    ],
+  },
+  {
     name: "crypto",
     // compare.ts is in the http group. The files under test/crypto/ state every module's behaviour cheaply
     // (small scrypt costs, no server); jwt-fast-path.test.ts and portable.test.ts hold the same rules with
