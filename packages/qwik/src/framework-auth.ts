@@ -191,7 +191,8 @@ export type FrameworkAuthResult = ReturnType<typeof FrameworkAuthQrl>;
  * import { FrameworkAuth$ } from "@authlib/qwik";
  * import GitHub from "@authlib/core/providers/github";
  *
- * export const { onRequest, useSession, useSignIn, useSignOut, useSessions, useRevokeSession } = FrameworkAuth$(() => ({
+ * export const { onRequest, useSession, useSignIn, useSignOut, useSessions, useRevokeSession, useAccounts, useUnlinkAccount } =
+ *   FrameworkAuth$(() => ({
  *   providers: [GitHub],
  * }));
  * ```

@@ -6,7 +6,8 @@
  * import { FrameworkAuth$ } from "@authlib/qwik";
  * import Credentials from "@authlib/core/providers/credentials";
  *
- * export const { onRequest, useSession, useSignIn, useSignOut, useSessions, useRevokeSession } = FrameworkAuth$((ev) => ({
+ * export const { onRequest, useSession, useSignIn, useSignOut, useSessions, useRevokeSession, useAccounts, useUnlinkAccount } =
+ *   FrameworkAuth$((ev) => ({
  *   providers: [Credentials({ credentials: { email: {}, password: {} }, authorize: checkPassword })],
  * }));
  * ```
