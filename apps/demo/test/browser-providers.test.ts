@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { addVirtualAuthenticator, launchChromium, newContext, openPage as openPageOn, pathOf } from "./chromium.js";
+import { addVirtualAuthenticator, axeViolations, launchChromium, newContext, openPage as openPageOn, pathOf } from "./chromium.js";
 import { type DemoServer, startDemo } from "./demo-server.js";
 
 let demo: DemoServer;
@@ -142,7 +142,8 @@ describe("the demo's providers in Chromium", () => {
   });
 
   test("profile: 'Link another account' links the demo OP account to the signed-in user, who can then sign in with it", async () => {
-    const page = await openPage();
+    // bypassCSP: axe-core is injected into the page below.
+    const page = await openPageOn(browser, demo.origin, { bypassCSP: true });
     await page.goto("/signin?redirectTo=/profile");
     const form = page.getByTestId("signin-form");
     await form.getByLabel("Email").fill("demo@authlib.dev");
@@ -150,12 +151,25 @@ describe("the demo's providers in Chromium", () => {
     await form.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(`${demo.origin}/profile`);
     expect(await page.getByTestId("signed-in-as").textContent()).toBe("demo@authlib.dev");
+    // The password is not an account row: nothing is linked yet.
+    await page.getByTestId("accounts-empty").waitFor();
+    expect(await page.getByTestId("linked-account").count()).toBe(0);
 
     await page.getByTestId("link-account-form").getByRole("button", { name: "Link another account" }).click();
     await page.getByLabel("Username").fill("linked-demo");
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.waitForURL(`${demo.origin}/profile`);
     expect(await page.getByTestId("signed-in-as").textContent()).toBe("demo@authlib.dev");
+
+    // The section lists the linked OP account. Unlinking it is refused: the demo password (the app's own
+    // authorize) does not count and the address is not proven, so it is the user's last way in.
+    const linked = page.getByTestId("linked-account");
+    expect(await linked.count()).toBe(1);
+    expect(await linked.textContent()).toContain("demo-op (oidc)");
+    await linked.getByRole("button", { name: "Unlink" }).click();
+    await expect.poll(() => page.getByTestId("unlink-error").textContent()).toMatch(/last way to sign in.*\(LastSignInMethod\)/);
+    expect(await page.getByTestId("linked-account").count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
 
     // Signed out, the OP account now signs in as the demo user (not as a new user).
     await signOut(page);

@@ -6,6 +6,7 @@ import { CredentialsSignin, InvalidProvider, RateLimited } from "@authlib/core/e
 import { implicit$FirstArg } from "@builder.io/qwik";
 import { isServer } from "@builder.io/qwik/build";
 import { type Action, globalAction$, type RequestEventCommon, routeLoader$, validator$ } from "@builder.io/qwik-city";
+import { type AccountsResult, listAccounts, type UnlinkAccountFailure, unlinkAccount } from "./accounts.js";
 import { type FrameworkAuthConfig, type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
 import { CREDENTIALS_SIGNIN_MESSAGE, RATE_LIMITED_MESSAGE } from "./messages.js";
 import { handleRequest } from "./request.js";
@@ -25,6 +26,9 @@ import {
   signInSchema,
   signOutFields,
   signOutSchema,
+  type UnlinkAccountInput,
+  unlinkAccountFields,
+  unlinkAccountSchema,
   validateInput,
 } from "./validation.js";
 
@@ -118,6 +122,33 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
     validator$((_ev, data) => validateInput(revokeSessionSchema, revokeSessionFields, data)),
   );
 
+  /**
+   * The signed-in user's linked accounts (`provider`, `type`, `providerAccountId`, never their tokens;
+   * passkeys as `type: "webauthn"`): `{ accounts }`, or `{ accounts: null, error }` with
+   * `"SessionRequired"` when nobody is signed in, `"AccountsUnavailable"` without an adapter that can list
+   * them, `"Configuration"` when listing failed (logged). Never throws for those.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useAccounts = routeLoader$(async (ev): Promise<AccountsResult> => listAccounts(ev, await loadAuthContext(ev, configQrl)));
+
+  /**
+   * Unlinks one of the signed-in user's accounts (fields `provider`, `providerAccountId`, as `useAccounts`
+   * lists it): answers `{ unlinked }`. A failure is `{ failed: true, formErrors, fieldErrors, code }` with
+   * the error's type in `code`: `LastSignInMethod` (409: the user would have no way left to sign in),
+   * `AccountNotFound` (404: not one of the user's accounts), `InvalidAccount` (400: a passkey),
+   * `SessionRequired` (401), `MissingCSRF` (403: sent from another site), `AccountsUnavailable` (501),
+   * `Configuration` (500). Nothing changed after any of them. A missing or overlong field is a 400
+   * under `fieldErrors`, before core.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useUnlinkAccount: Action<UnlinkAccountResult, UnlinkAccountInput> = globalAction$(
+    async (form, ev) => {
+      const result = await unlinkAccount(ev, await loadAuthContext(ev, configQrl), unlinkAccountSchema.parse(form));
+      return "unlinked" in result ? result : ev.fail(result.status, result.failure);
+    },
+    validator$((_ev, data) => validateInput(unlinkAccountSchema, unlinkAccountFields, data)),
+  );
+
   return {
     /**
      * Request hook (export it from `plugin@auth.ts`). Under `basePath` (default `/auth`) it answers as
@@ -129,8 +160,15 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
     useSignOut,
     useSessions,
     useRevokeSession,
+    useAccounts,
+    useUnlinkAccount,
   };
 }
+
+/** The value of `useUnlinkAccount`: `{ unlinked }` after an unlink, or the failure. */
+export type UnlinkAccountResult =
+  | { unlinked: number; failed?: undefined }
+  | ({ failed: true; unlinked?: undefined } & UnlinkAccountFailure);
 
 /** The value of `useRevokeSession`: `{ revoked }` after a revocation, or the failure. */
 export type RevokeSessionResult = { revoked: number; failed?: undefined } | ({ failed: true; revoked?: undefined } & RevokeSessionFailure);
@@ -153,7 +191,8 @@ export type FrameworkAuthResult = ReturnType<typeof FrameworkAuthQrl>;
  * import { FrameworkAuth$ } from "@authlib/qwik";
  * import GitHub from "@authlib/core/providers/github";
  *
- * export const { onRequest, useSession, useSignIn, useSignOut, useSessions, useRevokeSession } = FrameworkAuth$(() => ({
+ * export const { onRequest, useSession, useSignIn, useSignOut, useSessions, useRevokeSession, useAccounts, useUnlinkAccount } =
+ *   FrameworkAuth$(() => ({
  *   providers: [GitHub],
  * }));
  * ```

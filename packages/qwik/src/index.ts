@@ -6,7 +6,8 @@
  * import { FrameworkAuth$ } from "@authlib/qwik";
  * import Credentials from "@authlib/core/providers/credentials";
  *
- * export const { onRequest, useSession, useSignIn, useSignOut, useSessions, useRevokeSession } = FrameworkAuth$((ev) => ({
+ * export const { onRequest, useSession, useSignIn, useSignOut, useSessions, useRevokeSession, useAccounts, useUnlinkAccount } =
+ *   FrameworkAuth$((ev) => ({
  *   providers: [Credentials({ credentials: { email: {}, password: {} }, authorize: checkPassword })],
  * }));
  * ```
@@ -17,6 +18,8 @@
  * - `useSignIn` / `useSignOut` are `globalAction$`s for `<Form>`s; `signIn(ev, …)` / `signOut(ev, …)` do
  *   the same from the app's own actions. A rejected credentials sign-in is reported to the form (the
  *   actions) or thrown as `CredentialsSignin` (the functions), never turned into an error page.
+ * - `useAccounts()` lists the signed-in user's linked accounts and `useUnlinkAccount` unlinks one, unless
+ *   it is their last way to sign in (linked accounts need an adapter that can list them).
  * - `useSessions()` lists the signed-in user's sessions (their devices) and `useRevokeSession` ends one
  *   of them or all others (session control needs a registry: `session.store` for JWT sessions, or an
  *   adapter with the session record methods).
@@ -27,14 +30,22 @@
 export type {
   Account,
   DefaultSession,
+  LinkedAccount,
   ListedSession,
   Profile,
   Session,
   User,
 } from "@authlib/core";
 export { AuthError, CredentialsSignin } from "@authlib/core/errors";
+export type { AccountsError, AccountsResult, UnlinkAccountError, UnlinkAccountFailure } from "./accounts.js";
 export type { AuthContext, FrameworkAuthConfig, FrameworkAuthConfigQrl } from "./context.js";
-export { FrameworkAuth$, FrameworkAuthQrl, type FrameworkAuthResult, type RevokeSessionResult } from "./framework-auth.js";
+export {
+  FrameworkAuth$,
+  FrameworkAuthQrl,
+  type FrameworkAuthResult,
+  type RevokeSessionResult,
+  type UnlinkAccountResult,
+} from "./framework-auth.js";
 export { CREDENTIALS_SIGNIN_MESSAGE } from "./messages.js";
 export { getSession } from "./session.js";
 export type { RevokeSessionError, RevokeSessionFailure, SessionsError, SessionsResult } from "./session-control.js";
@@ -47,4 +58,5 @@ export type {
   SignInInput,
   SignOutFailure,
   SignOutInput,
+  UnlinkAccountInput,
 } from "./validation.js";

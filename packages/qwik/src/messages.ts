@@ -4,3 +4,5 @@ export const CREDENTIALS_SIGNIN_MESSAGE = "Sign in failed. Check the details you
 export const RATE_LIMITED_MESSAGE = "Too many attempts. Please wait a few minutes and try again.";
 /** The message a form shows when a session could not be ended for a reason that is the operator's (the details are in the server log). */
 export const REVOKE_FAILED_MESSAGE = "The session could not be ended. Please try again later.";
+/** The message a form shows when an account could not be unlinked for a reason that is the operator's (the details are in the server log). */
+export const UNLINK_FAILED_MESSAGE = "The account could not be unlinked. Please try again later.";

@@ -2,17 +2,16 @@
  * Session control for `useSessions` and `useRevokeSession`: the signed-in user's sessions (their devices)
  * and ending them, through the instance's `auth.api` in process (docs/sessions.md).
  *
- * Failures are values here, not exceptions, because a page shows them: the listing answers the error's
- * type, a revocation a form failure with it. A type core does not name to clients (the adapter failed,
- * …) is reported as `"Configuration"`, as core's own `/sessions` routes do; core has logged it.
+ * Failures are values here, not exceptions, because a page shows them (`control.ts`): the listing answers
+ * the error's type, a revocation a form failure with it.
  *
  * CSRF: as for sign-out (see `sign-in.ts`), core refuses a revocation the browser sent from another site,
  * and Qwik City's `checkOrigin` refuses a cross-origin action POST before it runs.
  */
 import type { ListedSession } from "@authlib/core";
-import { AuthError } from "@authlib/core/errors";
 import type { RequestEventCommon } from "@builder.io/qwik-city";
 import type { AuthContext } from "./context.js";
+import { listingError, operationFailure } from "./control.js";
 import { loadCore } from "./core.js";
 import { REVOKE_FAILED_MESSAGE } from "./messages.js";
 import { operationRequest } from "./operation.js";
@@ -48,9 +47,7 @@ export async function listSessions(ev: RequestEventCommon, context: AuthContext)
   try {
     return { sessions: await context.auth.api.listSessions(operationRequest(ev)) };
   } catch (error) {
-    if (!(error instanceof AuthError)) throw error;
-    const named = error.type === "SessionRequired" || error.type === "SessionRegistryMissing";
-    return { sessions: null, error: named ? (error.type as SessionsError) : "Configuration" };
+    return { sessions: null, error: listingError(error, ["SessionRequired", "SessionRegistryMissing"]) };
   }
 }
 
@@ -76,12 +73,7 @@ export async function revokeSessions(
     context.session = undefined;
     return { revoked: result.revoked };
   } catch (error) {
-    if (!(error instanceof AuthError)) throw error;
-    appendCookies(ev, core, core.failureCookies(error));
     // The status core's `POST <basePath>/sessions/revoke` answers for it.
-    const status = core.sessionErrorStatus(error);
-    if (status === undefined)
-      return { status: 500, failure: { formErrors: [REVOKE_FAILED_MESSAGE], fieldErrors: {}, code: "Configuration" } };
-    return { status, failure: { formErrors: [error.message], fieldErrors: {}, code: error.type as RevokeSessionError } };
+    return operationFailure<"sessionId" | "all", RevokeSessionError>(ev, error, REVOKE_FAILED_MESSAGE);
   }
 }

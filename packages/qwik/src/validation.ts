@@ -1,5 +1,5 @@
 /**
- * Input validation of `useSignIn`, `useSignOut` and `useRevokeSession`, with the result shape of spec §4.1: on invalid input
+ * Input validation of `useSignIn`, `useSignOut`, `useRevokeSession` and `useUnlinkAccount`, with the result shape of spec §4.1: on invalid input
  * `{ failed: true, formErrors: string[], fieldErrors: { <field>?: string[] } }`.
  *
  * Qwik City's `zod$` reports each field error as a single string under a dotted key
@@ -68,6 +68,26 @@ export const revokeSessionSchema = revokeSessionFieldsSchema
   )
   // The refinement leaves one of the two: the type says so.
   .transform((input): RevokeSessionInput => (input.all === "others" ? { all: "others" } : { sessionId: input.sessionId ?? "" }));
+
+/**
+ * Input of `useUnlinkAccount`: the account to unlink, as `useAccounts` lists it. Core's `UnlinkAccountInput`
+ * in a type alias, which Qwik's `Action` takes as form data (an interface has no index signature).
+ */
+export type UnlinkAccountInput = { provider: string; providerAccountId: string };
+
+/** Longest `provider` / `providerAccountId` sent on to core (core's own bound: longer is junk). */
+const MAX_ACCOUNT_ID_LENGTH = 512;
+const accountId = z.string().min(1).max(MAX_ACCOUNT_ID_LENGTH);
+
+/** Validates the input of `useUnlinkAccount`: `provider` and `providerAccountId`, non-empty bounded strings. */
+export const unlinkAccountSchema = z.object({ provider: accountId, providerAccountId: accountId }) satisfies z.ZodType<
+  unknown,
+  z.ZodTypeDef,
+  UnlinkAccountInput
+>;
+
+/** The top-level fields of `useUnlinkAccount`'s input. */
+export const unlinkAccountFields = unlinkAccountSchema.keyof().options;
 
 /** The top-level fields of `useSignIn`'s input. */
 export const signInFields = signInSchema.keyof().options;

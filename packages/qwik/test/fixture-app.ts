@@ -20,6 +20,8 @@ export interface FixtureApp {
   sessionReads: { count: number };
   /** How many times a provider factory of the configuration ran. */
   providerFactoryCalls: { count: number };
+  /** Puts the fixture adapter's linked accounts back as they were seeded. */
+  resetAccounts(): void;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function startFixture(): Promise<FixtureApp> {
     notFound: Middleware;
     sessionReads: { count: number };
     providerFactoryCalls: { count: number };
+    resetAccounts(): void;
   };
   const server: Server = createServer((req, res) => {
     app.router(req, res, () => app.notFound(req, res, () => {}));
@@ -74,6 +77,7 @@ export async function startFixture(): Promise<FixtureApp> {
     origin: `http://127.0.0.1:${port}`,
     sessionReads: app.sessionReads,
     providerFactoryCalls: app.providerFactoryCalls,
+    resetAccounts: app.resetAccounts,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -3,7 +3,7 @@
  * the Qwik optimizer and served by Qwik City's Node middleware on 127.0.0.1.
  */
 import { decode } from "@authlib/core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { CREDENTIALS_SIGNIN_MESSAGE, RATE_LIMITED_MESSAGE } from "../src/messages.js";
 import { type FixtureApp, startFixture } from "./fixture-app.js";
 import { actionId, CookieJar, postForm, printedJson, request } from "./http.js";
@@ -541,4 +541,117 @@ describe("useSessions and useRevokeSession", () => {
   function jar(browser: { jar: CookieJar }): Map<string, string> {
     return browser.jar.cookies;
   }
+});
+
+describe("useAccounts and useUnlinkAccount", () => {
+  type Listed = { accounts: { provider: string; type: string; providerAccountId: string }[] | null; error?: string };
+
+  /** A browser signed in as `username` through the built-in credentials form. */
+  async function signedIn(username = "ada", password = "lovelace"): Promise<CookieJar> {
+    const jar = new CookieJar();
+    const response = await postForm(
+      url("/api/authlib/callback/credentials"),
+      { csrfToken: await csrfToken(jar), username, password, callbackUrl: "/accounts" },
+      jar,
+    );
+    expect(response.status).toBe(302);
+    return jar;
+  }
+
+  async function listedBy(jar?: CookieJar): Promise<Listed> {
+    const page = await request(url("/accounts"), { jar });
+    expect(page.status).toBe(200);
+    return printedJson(await page.text(), "accounts") as Listed;
+  }
+
+  async function unlinkFrom(jar: CookieJar, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+    const id = await pageActionId("/accounts", "unlink", jar);
+    return request(url(`/accounts?qaction=${id}`), {
+      method: "POST",
+      jar,
+      headers: { origin: app.origin, "content-type": "application/x-www-form-urlencoded", ...headers },
+      body: new URLSearchParams(fields).toString(),
+    });
+  }
+
+  const adaAccounts = [
+    { provider: "example", type: "oauth", providerAccountId: "ada-1" },
+    { provider: "example", type: "oauth", providerAccountId: "ada-2" },
+    { provider: "passkey", type: "webauthn", providerAccountId: "ada-passkey" },
+  ];
+
+  beforeEach(() => app.resetAccounts());
+
+  test("lists the signed-in user's accounts, passkeys included, and never their tokens", async () => {
+    const page = await request(url("/accounts"), { jar: await signedIn() });
+    const html = await page.text();
+    expect(printedJson(html, "accounts")).toEqual({ accounts: adaAccounts });
+    expect(html).not.toMatch(/access-ada|refresh-ada|grace-1/);
+    expect(await listedBy(await signedIn("grace", "hopper"))).toEqual({
+      accounts: [{ provider: "example", type: "oauth", providerAccountId: "grace-1" }],
+    });
+  });
+
+  test("signed out: no list, the error named, never a failed request", async () => {
+    expect(await listedBy()).toEqual({ accounts: null, error: "SessionRequired" });
+  });
+
+  test("unlinks one account; the last way to sign in is refused with LastSignInMethod (409), and stays", async () => {
+    const jar = await signedIn();
+    const response = await unlinkFrom(jar, { provider: "example", providerAccountId: "ada-1" });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(printedJson(html, "unlink-result")).toEqual({ unlinked: 1 });
+    // The page rendered after the action lists what is left.
+    expect(printedJson(html, "accounts")).toEqual({ accounts: adaAccounts.slice(1) });
+
+    // The passkey does not count as a way in: the fixture configures no passkey provider.
+    const last = await unlinkFrom(jar, { provider: "example", providerAccountId: "ada-2" });
+    expect(last.status).toBe(409);
+    expect(printedJson(await last.text(), "unlink-result")).toEqual({
+      failed: true,
+      formErrors: [expect.stringContaining("last way to sign in")],
+      fieldErrors: {},
+      code: "LastSignInMethod",
+    });
+    expect(await listedBy(jar)).toEqual({ accounts: adaAccounts.slice(1) });
+  });
+
+  test("another user's account is AccountNotFound (404), and nothing changes", async () => {
+    const response = await unlinkFrom(await signedIn(), { provider: "example", providerAccountId: "grace-1" });
+    expect(response.status).toBe(404);
+    expect(printedJson(await response.text(), "unlink-result")).toEqual({
+      failed: true,
+      formErrors: [expect.any(String)],
+      fieldErrors: {},
+      code: "AccountNotFound",
+    });
+    expect((await listedBy(await signedIn("grace", "hopper"))).accounts).toHaveLength(1);
+  });
+
+  test("malformed input is refused before core (400, per field); a passkey is core's InvalidAccount (400)", async () => {
+    const jar = await signedIn();
+    for (const fields of [{}, { provider: "example" }, { provider: "example", providerAccountId: "x".repeat(513) }] as Record<
+      string,
+      string
+    >[]) {
+      const refused = await unlinkFrom(jar, fields);
+      expect(refused.status).toBe(400);
+      const result = printedJson(await refused.text(), "unlink-result") as { fieldErrors: { providerAccountId?: string[] } };
+      expect(result).toEqual({ failed: true, formErrors: [], fieldErrors: expect.any(Object) });
+      expect(result.fieldErrors.providerAccountId).toEqual([expect.any(String)]);
+    }
+    const passkey = await unlinkFrom(jar, { provider: "passkey", providerAccountId: "ada-passkey" });
+    expect(passkey.status).toBe(400);
+    expect(printedJson(await passkey.text(), "unlink-result")).toMatchObject({ failed: true, code: "InvalidAccount" });
+    expect(await listedBy(jar)).toEqual({ accounts: adaAccounts });
+  });
+
+  test("an unlink the browser says came from another site is MissingCSRF (core's check), and nothing changes", async () => {
+    const jar = await signedIn();
+    const response = await unlinkFrom(jar, { provider: "example", providerAccountId: "ada-1" }, { "sec-fetch-site": "cross-site" });
+    expect(response.status).toBe(403);
+    expect(printedJson(await response.text(), "unlink-result")).toMatchObject({ failed: true, code: "MissingCSRF" });
+    expect(await listedBy(jar)).toEqual({ accounts: adaAccounts });
+  });
 });

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, expectTypeOf, test } from "vitest";
-import type { FrameworkAuthResult, RevokeSessionResult, SessionsResult } from "../src/index.js";
+import type { AccountsResult, FrameworkAuthResult, RevokeSessionResult, SessionsResult, UnlinkAccountResult } from "../src/index.js";
 
 const srcDir = fileURLToPath(new URL("../src/", import.meta.url));
 const sources = readdirSync(srcDir)
@@ -29,17 +29,21 @@ test("builds no Request, parses no Set-Cookie header, has no cookie serialiser o
   }
 });
 
-test("stays under 500 lines of code", () => {
+// 500 held the request hook, sign-in/out and session control (480); linked accounts (useAccounts,
+// useUnlinkAccount) add about 70 lines on the pieces session control already had (control.ts).
+test("stays under 600 lines of code", () => {
   const total = sources.reduce((sum, { text }) => sum + codeLines(text), 0);
-  expect(total).toBeLessThan(500);
+  expect(total).toBeLessThan(600);
 });
 
 // Checked by `tsc -p packages/qwik/test/tsconfig.json` (the package's typecheck): Qwik's loaders and
 // actions only run inside an app built by the optimizer, so the fixture app tests what they do.
 test("FrameworkAuth$ returns the request hook, the loaders and the actions an app exports, typed", () => {
   expectTypeOf<keyof FrameworkAuthResult>().toEqualTypeOf<
-    "onRequest" | "useSession" | "useSignIn" | "useSignOut" | "useSessions" | "useRevokeSession"
+    "onRequest" | "useSession" | "useSignIn" | "useSignOut" | "useSessions" | "useRevokeSession" | "useAccounts" | "useUnlinkAccount"
   >();
   expectTypeOf<ReturnType<FrameworkAuthResult["useSessions"]>["value"]>().toEqualTypeOf<SessionsResult>();
   expectTypeOf<ReturnType<FrameworkAuthResult["useRevokeSession"]>["value"]>().toEqualTypeOf<RevokeSessionResult | undefined>();
+  expectTypeOf<ReturnType<FrameworkAuthResult["useAccounts"]>["value"]>().toEqualTypeOf<AccountsResult>();
+  expectTypeOf<ReturnType<FrameworkAuthResult["useUnlinkAccount"]>["value"]>().toEqualTypeOf<UnlinkAccountResult | undefined>();
 });

@@ -5,7 +5,7 @@ import { type DocumentHead, Form, Link, routeLoader$ } from "@builder.io/qwik-ci
 import { updateSession } from "../../components/update-session";
 import { listActiveSessions } from "../../server/database";
 import { DEMO_OP_PROVIDER_ID, demoServices } from "../../server/services";
-import { useSession, useSignIn } from "../plugin@auth";
+import { useAccounts, useSession, useSignIn, useUnlinkAccount } from "../plugin@auth";
 
 /** The signed-in user's sessions in the database (empty when signed out); this browser's is marked. */
 export const useActiveSessions = routeLoader$(async (ev) => {
@@ -24,6 +24,9 @@ export default component$(() => {
   const activeSessions = useActiveSessions();
   const signIn = useSignIn();
   const linkProvider = useLinkProvider();
+  const accounts = useAccounts();
+  const unlink = useUnlinkAccount();
+  const unlinkFailure = unlink.value?.failed ? unlink.value : undefined;
   // The session as the server last answered it: the page's, then the update endpoint's.
   const session = useSignal(loaded.value);
   const status = useSignal("");
@@ -85,6 +88,45 @@ export default component$(() => {
         </tbody>
       </table>
       <h2>Linked accounts</h2>
+      <p>
+        The providers you sign in with (<code>useAccounts</code>). The demo password is not an account row, and a passkey is listed but
+        removed with the passkey pages. An account is only unlinked while you keep another way to sign in.
+      </p>
+      <div role="status" aria-live="polite" data-testid="unlink-status">
+        {unlink.value?.unlinked !== undefined && "Account unlinked."}
+      </div>
+      {unlinkFailure && (
+        <p role="alert" class="error" data-testid="unlink-error">
+          {[...(unlinkFailure.formErrors ?? []), ...Object.values(unlinkFailure.fieldErrors ?? {}).flat()].join(" ")}
+          {unlinkFailure.code && <span> ({unlinkFailure.code})</span>}
+        </p>
+      )}
+      {accounts.value.accounts === null ? (
+        <p role="alert" class="error" data-testid="accounts-error">
+          The accounts could not be listed ({accounts.value.error}).
+        </p>
+      ) : accounts.value.accounts.length === 0 ? (
+        <p data-testid="accounts-empty">No provider account is linked to you: you sign in with the demo password only.</p>
+      ) : (
+        <ul data-testid="linked-accounts">
+          {accounts.value.accounts.map((account, index) => (
+            <li key={`${account.provider}:${account.providerAccountId}`} data-testid="linked-account">
+              <span id={`linked-account-${index}`}>
+                {account.provider} ({account.type}) <code>{account.providerAccountId}</code>
+              </span>{" "}
+              {account.type !== "webauthn" && (
+                <Form action={unlink} class="inline-form">
+                  <input type="hidden" name="provider" value={account.provider} />
+                  <input type="hidden" name="providerAccountId" value={account.providerAccountId} />
+                  <button type="submit" aria-describedby={`linked-account-${index}`} disabled={unlink.isRunning}>
+                    Unlink
+                  </button>
+                </Form>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
       <p>
         Adds a sign-in with the demo's OpenID Provider to this user. Linking is always an explicit request from your own session (
         <code>link=true</code>); a sign-in callback never links an account by itself.
