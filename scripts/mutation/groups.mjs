@@ -146,6 +146,7 @@ export const mutationGroups = [
     tests: [
       test("session/session-control.test.ts"),
       test("session/session-revocation.test.ts"),
+      test("session/session-control-rules.test.ts"),
       test("session/memory-adapter-records.test.ts"),
       test("actions/unproven-email.test.ts"),
     ],
