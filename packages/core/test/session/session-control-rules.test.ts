@@ -94,6 +94,41 @@ describe("session ids and the revoked-before mark", () => {
   });
 });
 
+describe("bounds of a verdict, a mark, an adoption", () => {
+  it("eventual: an instance trusts its read for LESS than revalidateAfter, not at the bound itself", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const store = memorySessionStore();
+    const first = createAuth(sessionControlConfig(store).config);
+    const second = createAuth(sessionControlConfig(store, { session: { revalidateAfter: 30 } }).config);
+    const a = await signIn(first);
+    const b = await signIn(first);
+    expect(await nameOf(second, b)).toBe("Ada");
+    await first.api.revokeOtherSessions(as(a));
+    vi.setSystemTime(Date.now() + 30_000);
+    expect(await nameOf(second, b)).toBeNull();
+  });
+
+  it("the mark is not a session: it never counts toward maxPerUser", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const auth = createAuth(sessionControlConfig(memorySessionStore(), { session: { maxPerUser: 2 } }).config);
+    const a = await signIn(auth);
+    vi.setSystemTime(Date.now() + 1000);
+    await auth.api.revokeOtherSessions(as(a));
+    vi.setSystemTime(Date.now() + 1000);
+    const b = await signIn(auth);
+    expect([await nameOf(auth, a), await nameOf(auth, b)]).toEqual(["Ada", "Ada"]);
+  });
+
+  it("a token without sid that names no user (empty sub) is not adopted", async () => {
+    const store = memorySessionStore();
+    const { config } = sessionControlConfig(store);
+    const auth = createAuth(config);
+    const nobody = `${SALT}=${await encode({ token: { sub: "", name: "Nobody" }, secret: config.secret as string, salt: SALT })}`;
+    expect(await nameOf(auth, nobody)).toBeNull();
+    expect(await store.listByUser("")).toEqual([]);
+  });
+});
+
 describe("listing, revoking, events", () => {
   it("lists the most recently seen first; revoking by id ends exactly that one", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
@@ -163,14 +198,15 @@ describe("memorySessionStore's own bound", () => {
     expect(await store.get("d", fourth.id)).not.toBeNull();
   });
 
-  it("a record is gone at its expiry instant", async () => {
+  it("a record is gone at its expiry instant: not read, not answered as ended", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const store = memorySessionStore();
-    const record = sessionRecord("a", 60);
-    await store.create(record);
-    vi.setSystemTime(record.expires);
-    expect(await store.get("a", record.id)).toBeNull();
-    expect(await store.delete("a")).toEqual([]);
+    const [read, deleted] = [sessionRecord("a", 60), sessionRecord("b", 60)];
+    await store.create(read);
+    await store.create(deleted);
+    vi.setSystemTime(read.expires);
+    expect(await store.get("a", read.id)).toBeNull();
+    expect(await store.delete("b")).toEqual([]);
   });
 });
 
