@@ -15,11 +15,19 @@ import {
 } from "../../src/errors.js";
 import { createAuth } from "../../src/instance.js";
 import { memorySessionStore } from "../../src/session/memory-store.js";
+import type { ListedSession } from "../../src/session-registry-types.js";
 import type { AuthConfig } from "../../src/types.js";
 import { authClient } from "../helpers/auth-client.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";
 import { sessionControlConfig, users } from "../helpers/session-control.js";
 import { sessionRegistryContract } from "../helpers/session-registry-conformance.js";
+
+/** What the session routes answer: the listing, the count ended, or the error's type. */
+interface RouteBody {
+  sessions: ListedSession[];
+  revoked?: number;
+  error?: string;
+}
 
 const CHROME_MAC = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const FIREFOX_WIN = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
@@ -39,13 +47,13 @@ async function signedIn(config: AuthConfig, user: string, userAgent = CHROME_MAC
 
 async function listed(client: ReturnType<typeof authClient>) {
   const response = await client.send("/auth/sessions");
-  return { status: response.status, body: (await response.json()) as any };
+  return { status: response.status, body: (await response.json()) as RouteBody };
 }
 
 async function revoke(client: ReturnType<typeof authClient>, form: Record<string, string>) {
   const csrfToken = await client.csrf();
   const response = await client.send("/auth/sessions/revoke", { form: { csrfToken, ...form } });
-  return { status: response.status, body: (await response.json()) as any };
+  return { status: response.status, body: (await response.json()) as RouteBody };
 }
 
 describe("session control on JWT sessions with a registry", () => {
@@ -57,12 +65,12 @@ describe("session control on JWT sessions with a registry", () => {
     const { status, body } = await listed(a);
     expect(status).toBe(200);
     expect(body.sessions).toHaveLength(2);
-    const mine = body.sessions.find((s: any) => s.current);
-    const other = body.sessions.find((s: any) => !s.current);
+    const mine = body.sessions.find((s) => s.current);
+    const other = body.sessions.find((s) => !s.current) as ListedSession;
     expect(mine).toMatchObject({ userAgent: "Chrome on macOS", clientAddress: "203.0.113.0/24", provider: "credentials" });
     expect(other).toMatchObject({ userAgent: "Firefox on Windows", clientAddress: "2001:db8:1::/48", provider: "credentials" });
     for (const s of body.sessions) expect(s.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    expect((await listed(b)).body.sessions.find((s: any) => s.current).id).toBe(other.id);
+    expect((await listed(b)).body.sessions.find((s) => s.current)?.id).toBe(other.id);
   });
 
   it("sign out everywhere else: the other device and a replayed copy of its cookie get no session; this one stays", async () => {
@@ -104,7 +112,7 @@ describe("session control bad input", () => {
     const auth = createAuth(config);
     const a = await signedIn(config, "ada");
     const bob = await signedIn(config, "bob");
-    const bobId = (await listed(bob)).body.sessions[0].id;
+    const bobId = (await listed(bob)).body.sessions[0]?.id as string;
     const anonymous = authClient(config);
     expect(await listed(anonymous)).toEqual({ status: 401, body: { error: "SessionRequired" } });
     expect((await revoke(a, { sessionId: "unknown-id-000000000000" })).status).toBe(404);
