@@ -24,8 +24,11 @@ export interface AdapterUser extends User {
   emailVerified: Date | null;
 }
 
-/** The provider types that can own an account row. */
-export type AdapterAccountType = "oauth" | "oidc" | "email" | "webauthn";
+/**
+ * The provider types that can own an account row (`credentials`: the `Password()` provider's row, which
+ * holds the user's password hash).
+ */
+export type AdapterAccountType = "oauth" | "oidc" | "email" | "webauthn" | "credentials";
 
 /** An account row: links a user to a provider, with the provider's tokens. */
 export interface AdapterAccount extends Account {

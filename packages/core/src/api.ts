@@ -96,6 +96,37 @@ export interface RevokeUserSessionsInput {
   except?: string;
 }
 
+/** What {@link AuthApi.signUp} takes (the `Password()` provider). */
+export interface SignUpInput {
+  email: string;
+  password: string;
+  /** The user's name (optional, one line, at most 64 characters). */
+  name?: string;
+  /** Where the verification link signs the user in to. Same-origin only. Default: the app's root. */
+  redirectTo?: string;
+}
+
+/** What {@link AuthApi.requestPasswordReset} takes. */
+export interface PasswordResetRequestInput {
+  email: string;
+  /** Where the reset link signs the user in to. Same-origin only. Default: the app's root. */
+  redirectTo?: string;
+}
+
+/** What {@link AuthApi.resetPassword} takes: the token of the reset link, and the new password. */
+export interface ResetPasswordInput {
+  token: string;
+  password: string;
+}
+
+/** What {@link AuthApi.changePassword} takes. */
+export interface ChangePasswordInput {
+  currentPassword: string;
+  password: string;
+  /** Where to go afterwards (answered as `redirect`). Default: the app's root. */
+  redirectTo?: string;
+}
+
 /** The in-process operations of an instance (see the module comment). */
 export interface AuthApi {
   /**
@@ -144,6 +175,36 @@ export interface AuthApi {
    * changes), `InvalidAccount` (not named, or a passkey), `SessionRequired`, `MissingCSRF` (cross-site).
    */
   unlinkAccount(request: RequestLike, input: UnlinkAccountInput): Promise<{ unlinked: number }>;
+  /**
+   * `Password()` sign-up: mails a verification link to `email`, or, when the address has an account,
+   * tells its owner so (the answer is the same: the verify-request page). Nothing is stored until the
+   * link is followed. Throws `InvalidPassword` (with its `rule`), `InvalidName`, `EmailSignInError` (a bad
+   * address, or the mail could not be sent), `RateLimited`, `MissingCSRF` (cross-site).
+   */
+  signUp(request: RequestLike, input: SignUpInput): Promise<RedirectResult>;
+  /**
+   * Redeems a sign-up link's `token`: creates the account and signs in (the session cookie in `cookies`)
+   * when this browser asked for the link; from another browser the address is confirmed and nobody is
+   * signed in. Throws `Verification` for a link that is not valid, expired or used.
+   */
+  verifyEmail(request: RequestLike, input: { token: string }): Promise<RedirectResult>;
+  /**
+   * Mails a password-reset link to `email` (bound to this browser), or, when it has no account, says
+   * so to the address; the answer is the same. Throws `EmailSignInError`, `RateLimited`, `MissingCSRF`.
+   */
+  requestPasswordReset(request: RequestLike, input: PasswordResetRequestInput): Promise<RedirectResult>;
+  /**
+   * Sets a new password with a reset link's `token` (in the browser that asked for it), ends every
+   * session of the user and signs this browser in. Throws `Verification` (not valid, expired, used, another
+   * browser, or the password changed since), `InvalidPassword`.
+   */
+  resetPassword(request: RequestLike, input: ResetPasswordInput): Promise<RedirectResult>;
+  /**
+   * Changes the signed-in user's password: ends their other sessions (this one is renewed: apply
+   * `cookies`). Throws `SessionRequired`, `PasswordNotSet`, `IncorrectPassword`, `InvalidPassword`,
+   * `RateLimited`, `MissingCSRF`.
+   */
+  changePassword(request: RequestLike, input: ChangePasswordInput): Promise<RedirectResult>;
 }
 
 /** The API of a usable resolved configuration. */
@@ -200,7 +261,20 @@ export function createApi(resolved: UsableAuth): AuthApi {
       const parsed = inProcessRequest(resolved, request, { method: "POST", action: "accounts", providerId: "unlink", body });
       return (await perform(resolved, parsed)).body as { unlinked: number };
     },
+    signUp: (request, input) => password(request, "sign-up", input),
+    verifyEmail: (request, input) => password(request, "verify", input),
+    requestPasswordReset: (request, input) => password(request, "forgot", input),
+    resetPassword: (request, input) => password(request, "reset", input),
+    changePassword: (request, input) => password(request, "change", input),
   };
+
+  /** Runs the password route `form` with `body` as its posted form. */
+  async function password(request: RequestLike, form: string, input: object | undefined): Promise<RedirectResult> {
+    const { redirectTo, ...fields } = (input ?? {}) as { redirectTo?: string };
+    const body = { ...fields, callbackUrl: redirectTo ?? "/" };
+    const parsed = inProcessRequest(resolved, request, { method: "POST", action: "password", providerId: form, body });
+    return redirectOf(await perform(resolved, parsed));
+  }
 }
 
 function revokeRequest(resolved: UsableAuth, request: RequestLike, body: Record<string, unknown>): RequestInternal {

@@ -17,7 +17,7 @@ import {
 import type { Adapter } from "./adapters.js";
 import { processEnv, providerEnvPrefix, readEnv } from "./env/read.js";
 import {
-  type AuthError,
+  AuthError,
   DuplicateConditionalUI,
   ExperimentalFeatureNotEnabled,
   InvalidEndpoints,
@@ -100,6 +100,8 @@ export function assertConfig(config: AuthConfig, providers: ProviderConfig[], st
     if (provider.type === "credentials" && typeof provider.authorize !== "function") {
       return new MissingAuthorize(`The credentials provider "${provider.id}" needs an \`authorize(credentials, request)\` function.`);
     }
+    const own = provider.checkConfig?.({ providers, adapter: config.adapter });
+    if (own) return own instanceof AuthError ? own : new InvalidProvider(own.message);
   }
 
   const webAuthn = providers.filter((p) => p.type === "webauthn");

@@ -69,6 +69,7 @@ export function wrapEvents(events: Partial<EventCallbacks> | undefined, logger: 
     session: wrap("session"),
     sessionRevoked: wrap("sessionRevoked"),
     accountUnlinked: wrap("accountUnlinked"),
+    passwordChanged: wrap("passwordChanged"),
   };
 }
 

@@ -59,7 +59,11 @@ export type ErrorType =
   | "AccountsUnavailable"
   | "AccountNotFound"
   | "InvalidAccount"
-  | "LastSignInMethod";
+  | "LastSignInMethod"
+  | "InvalidPassword"
+  | "IncorrectPassword"
+  | "PasswordNotSet"
+  | "InvalidName";
 
 /** Where an error sends the user: the sign-in page (`"signIn"`) or the error page (`"error"`). */
 export type ErrorPageKind = "signIn" | "error";

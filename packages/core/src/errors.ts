@@ -391,6 +391,35 @@ export class LastSignInMethod extends AuthError {
   static override type: ErrorType = "LastSignInMethod";
 }
 
+/**
+ * A new password breaks one of the password rules (`Password({ minLength, maxLength })`, 8 to 128
+ * characters by default). `rule` says which (`"too-short"`, `"too-long"`, `"missing"`); the message says
+ * the limit. Nothing changed. Shown on the form that sent it.
+ */
+export class InvalidPassword extends AuthError {
+  static override type: ErrorType = "InvalidPassword";
+  /** The rule the password broke. */
+  rule: "missing" | "too-short" | "too-long" = "missing";
+}
+
+/** The current password given to change it is wrong. Nothing changed; the attempt counts toward the account's limit. */
+export class IncorrectPassword extends AuthError {
+  static override type: ErrorType = "IncorrectPassword";
+}
+
+/**
+ * The signed-in user has no password to change: they signed up with a provider, an email link or a
+ * passkey. Set one with "forgot password" (a link to their proven address). Nothing changed.
+ */
+export class PasswordNotSet extends AuthError {
+  static override type: ErrorType = "PasswordNotSet";
+}
+
+/** The name given at sign-up is not one line of at most 64 characters. Nothing changed. */
+export class InvalidName extends AuthError {
+  static override type: ErrorType = "InvalidName";
+}
+
 /** Error types whose name may be shown to the user; every other error is reported as `Configuration`. */
 const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "CredentialsSignin",
@@ -413,6 +442,10 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "AccountNotFound",
   "InvalidAccount",
   "LastSignInMethod",
+  "InvalidPassword",
+  "IncorrectPassword",
+  "PasswordNotSet",
+  "InvalidName",
 ]);
 
 /** True when the error's type may be shown to the user (on the error or sign-in page). */

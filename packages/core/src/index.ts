@@ -16,13 +16,17 @@
 export type * from "./adapters.js";
 export type {
   AuthApi,
+  ChangePasswordInput,
+  PasswordResetRequestInput,
   RedirectResult,
   RequestLike,
+  ResetPasswordInput,
   RevokeResult,
   RevokeUserSessionsInput,
   SessionResult,
   SignInInput,
   SignOutInput,
+  SignUpInput,
 } from "./api.js";
 export { Auth, getSession } from "./auth.js";
 export type { EnvWarnings } from "./env/defaults.js";

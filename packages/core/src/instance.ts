@@ -71,15 +71,6 @@ function refusingApi(resolved: ResolvedAuth): AuthApi {
   const refuse = async (): Promise<never> => {
     throw resolved.error;
   };
-  return {
-    getSession: refuse,
-    signIn: refuse,
-    signOut: refuse,
-    listSessions: refuse,
-    revokeSession: refuse,
-    revokeOtherSessions: refuse,
-    revokeUserSessions: refuse,
-    listAccounts: refuse,
-    unlinkAccount: refuse,
-  };
+  // Every operation, present and future, refuses the same way.
+  return new Proxy({} as AuthApi, { get: () => refuse });
 }

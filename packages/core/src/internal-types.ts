@@ -68,7 +68,8 @@ export type AuthAction =
   | "webauthn-options"
   | "webauthn-script"
   | "sessions"
-  | "accounts";
+  | "accounts"
+  | "password";
 
 /** A request, parsed once. */
 export interface RequestInternal {

@@ -4,7 +4,7 @@
  *
  * @module provider-kind
  */
-import type { OAuthConfig, ProviderConfig } from "./provider-types.js";
+import type { OAuthConfig, PasswordConfig, ProviderConfig } from "./provider-types.js";
 
 /** True for an OAuth 2 or OpenID Connect provider. */
 export function isOAuthProvider<P extends Pick<ProviderConfig, "type">>(provider: P | undefined): provider is P & OAuthConfig {
@@ -15,3 +15,9 @@ export function isOAuthProvider<P extends Pick<ProviderConfig, "type">>(provider
 export function isRefreshingProvider<P extends Pick<ProviderConfig, "type">>(provider: P | undefined): provider is P & OAuthConfig {
   return isOAuthProvider(provider) && provider.refreshAccessToken === true;
 }
+
+/** True for the `Password()` provider (a credentials provider whose accounts authlib keeps). */
+export function isPasswordProvider<P extends Pick<ProviderConfig, "type">>(provider: P | undefined): provider is P & PasswordConfig {
+  return provider?.type === "credentials" && typeof (provider as Partial<PasswordConfig>).passwordAccounts === "object";
+}
+

@@ -6,6 +6,7 @@
  *
  * @module provider-types
  */
+import type { Adapter } from "./adapters.js";
 import type { Account, Awaitable, Profile, ProviderType, Theme, User } from "./base-types.js";
 import type { EmailRateLimit } from "./rate-limit-types.js";
 
@@ -18,6 +19,12 @@ export interface CommonProviderOptions {
   /** Name shown on the sign-in page. */
   name: string;
   type: ProviderType;
+  /**
+   * The provider's own start-up check, run by `createAuth` after the general ones: the configuration
+   * error it finds (`Password()` without an adapter or a way to send mail), or `undefined`. An `AuthError`
+   * is thrown as it is; any other error as `InvalidProvider` with its message.
+   */
+  checkConfig?: (context: { providers: readonly ProviderConfig[]; adapter: Adapter | undefined }) => Error | undefined;
 }
 
 /** Token endpoint response of an OAuth provider (the fields authlib reads, plus any other). */
@@ -165,11 +172,26 @@ export interface SendVerificationRequestParams {
   request: Request;
 }
 
+/** A mail authlib writes (the password provider's verification, reset and notice mails), ready to send. */
+export interface MailMessage {
+  /** The recipient's address. */
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
 /** Options of an email (magic link) provider. */
 export interface EmailConfig extends CommonProviderOptions {
   type: "email";
   /** Sends the sign-in link. */
   sendVerificationRequest: (params: SendVerificationRequestParams) => Awaitable<void>;
+  /**
+   * Sends any other mail authlib writes (the `Password()` provider's verification and reset mails)
+   * through this provider's transport, from its `from` address; throws when it was not sent. Nodemailer
+   * and the mail-service providers (Resend, SendGrid, Postmark, Mailgun) have it.
+   */
+  sendMail?: (mail: MailMessage, provider: EmailConfig) => Awaitable<void>;
   /** Lifetime of the link in seconds. Default 24 hours. */
   maxAge?: number;
   /** Normalises the address typed by the user; throw to reject it. */
@@ -211,6 +233,33 @@ export interface CredentialsConfig<C extends Record<string, CredentialInput> = R
    */
   authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>;
   options?: Partial<CredentialsConfig<C>>;
+}
+
+/** The password provider's settings, resolved by `Password()` (see `@authlib/core/providers/password`). */
+export interface PasswordSettings {
+  /** Fewest characters (Unicode code points, after NFKC) a new password may have. Default 8. */
+  minLength: number;
+  /** Most characters a password may have. Default 128. */
+  maxLength: number;
+  /** Lifetime of the sign-up verification link, in seconds. Default 24 hours. */
+  verificationMaxAge: number;
+  /** Lifetime of a password-reset link, in seconds. Default 1 hour. */
+  resetMaxAge: number;
+  /**
+   * The id of the email provider whose transport sends this provider's mails. Default: the first email
+   * provider of the configuration that can send them (`sendMail`).
+   */
+  mailer?: string;
+  /** Sends this provider's mails itself, instead of an email provider (throw when a mail was not sent). */
+  sendMail?: (mail: MailMessage) => Awaitable<void>;
+}
+
+/**
+ * The email-and-password provider (`Password()` from `@authlib/core/providers/password`): a credentials
+ * provider whose accounts, hashes, sign-up, verification and reset authlib keeps in the adapter.
+ */
+export interface PasswordConfig extends CredentialsConfig<{ email: CredentialInput; password: CredentialInput }> {
+  passwordAccounts: PasswordSettings;
 }
 
 /**

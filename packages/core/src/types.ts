@@ -240,6 +240,12 @@ export interface EventCallbacks {
   sessionRevoked: (message: SessionRevokedMessage) => Awaitable<void>;
   /** The user unlinked one of their accounts (`unlinkAccount`, `POST /accounts/unlink`). */
   accountUnlinked: (message: AccountUnlinkedMessage) => Awaitable<void>;
+  /**
+   * A user's password was set or changed (`Password()` provider): `reason` is `"reset"` (through an
+   * emailed link, which also sets a first password) or `"change"` (signed in, with the current one).
+   * Their other sessions ended with it. Never carries the password or its hash.
+   */
+  passwordChanged: (message: { userId: string; reason: "reset" | "change" }) => Awaitable<void>;
 }
 
 /** The configuration of authlib. Only `providers` is required. */

@@ -37,7 +37,7 @@ import type {
 import { deleteUserSessionRecords, hostedDbSessionStore } from "./session-store.js";
 import { createVerificationTokenOnce } from "./verification-tokens.js";
 
-const ACCOUNT_TYPES: readonly string[] = ["oauth", "oidc", "email", "webauthn"] satisfies AdapterAccountType[];
+const ACCOUNT_TYPES: readonly string[] = ["oauth", "oidc", "email", "webauthn", "credentials"] satisfies AdapterAccountType[];
 
 /**
  * The authlib adapter for the hosted database. Run `client.migrate()` (or `npx authlib-db migrate`) once

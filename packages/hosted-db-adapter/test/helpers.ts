@@ -37,7 +37,7 @@ export function randomBranch(prefix = "test"): string {
 }
 
 function isAccountType(type: string | null | undefined): type is AdapterAccountType {
-  return type === "oauth" || type === "oidc" || type === "email" || type === "webauthn";
+  return type === "oauth" || type === "oidc" || type === "email" || type === "webauthn" || type === "credentials";
 }
 
 /** Drops a branch and everything in it. */

@@ -9,11 +9,10 @@ import { assertCsrf } from "../http/csrf.js";
 import { requestBinding } from "../http/flow-binding.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { finishAuthorization } from "../oauth/index.js";
-import { isOAuthProvider } from "../provider-kind.js";
-import type { CredentialsConfig, EmailConfig, OAuthConfig, ProviderConfig } from "../provider-types.js";
+import { isOAuthProvider, isPasswordProvider } from "../provider-kind.js";
+import type { CredentialsConfig, EmailConfig, OAuthConfig, PasswordConfig, ProviderConfig } from "../provider-types.js";
 import { malformedCredentialFields } from "../providers/credentials.js";
 import type { Account, User } from "../types.js";
-import { findOrCreateOAuthUser } from "./link-account.js";
 import { oauthContext } from "./oauth-context.js";
 import { askSignInCallback, completeSignIn } from "./sign-in-flow.js";
 import { withProvenEmail } from "./unproven-email.js";
@@ -86,6 +85,8 @@ async function oauthCallback(
   const link = linkTo?.id ? { user: linkTo } : undefined;
   const redirect = await askSignInCallback(options, { user: userByAccount ?? profileUser, account, profile, ...(link ? { link } : {}) });
   if (redirect) return { redirect, cookies };
+  // Finding or creating the user (and the address rules behind it) loads with the first OAuth sign-in.
+  const { findOrCreateOAuthUser } = await import("./link-account.js");
   const { user, isNewUser } = await findOrCreateOAuthUser(options, request, {
     provider,
     profileUser,
@@ -97,6 +98,12 @@ async function oauthCallback(
 }
 
 const formFields = new Set(["csrfToken", "callbackUrl"]);
+
+/** The password provider with the password check (loaded with its first sign-in) as its `authorize`. */
+async function passwordChecker(options: InternalOptions, provider: PasswordConfig): Promise<CredentialsConfig> {
+  const { passwordSignIn } = await import("../password-accounts/sign-in.js");
+  return { ...provider, authorize: (credentials) => passwordSignIn(options, provider, credentials) };
+}
 
 async function credentialsCallback(
   options: InternalOptions,
@@ -114,10 +121,12 @@ async function credentialsCallback(
     await limiter?.countMalformedAttempt(options, request, provider);
     throw new CredentialsSignin(`The credential field(s) ${malformed.join(", ")} must be text.`);
   }
+  // The Password() provider's accounts are authlib's own: it checks them where authorize would run.
+  const checked = isPasswordProvider(provider) ? await passwordChecker(options, provider) : provider;
   // A refused attempt (RateLimited) never runs authorize.
   const authorized = limiter
-    ? await limiter.authorizeLimited(options, request, provider, credentials)
-    : await provider.authorize(credentials, request.request);
+    ? await limiter.authorizeLimited(options, request, checked, credentials)
+    : await checked.authorize(credentials, request.request);
   if (!authorized) throw new CredentialsSignin("authorize() returned no user.");
 
   const fromAuthorize = { ...authorized, id: String(authorized.id ?? crypto.randomUUID()) };

@@ -20,6 +20,15 @@ export interface Route {
   needs: RouteNeeds;
 }
 
+/** A route whose code (and what it imports) loads with its first request: `load` imports it, `name` is its handler. */
+function lazy(load: () => Promise<Record<string, unknown>>, name: string): Handler {
+  return async (options, request) => ((await load())[name] as Handler)(options, request);
+}
+
+const sessions = lazy(() => import("./sessions.js"), "sessionsAction");
+const accounts = lazy(() => import("./accounts.js"), "accountsAction");
+const password = lazy(() => import("../password-accounts/routes.js"), "passwordAction");
+
 /** Pages and forms: a CSRF token (minted if new) for their forms, and where to go afterwards. */
 const form: RouteNeeds = { csrf: "mint", callbackUrl: true };
 
@@ -41,17 +50,14 @@ const routes: Record<string, Route> = {
   "POST signout": { handler: signOutAction, needs: form },
   // Session control: reading the list needs no token; ending a session is a POST that must prove it.
   // Its code (and the registry's) loads with the first request to it.
-  "GET sessions": { handler: async (options, request) => (await import("./sessions.js")).sessionsAction(options, request), needs: {} },
-  "POST sessions": {
-    handler: async (options, request) => (await import("./sessions.js")).sessionsAction(options, request),
-    needs: { csrf: "mint" },
-  },
+  "GET sessions": { handler: sessions, needs: {} },
+  "POST sessions": { handler: sessions, needs: { csrf: "mint" } },
   // Linked accounts: the same pattern, their code loaded with the first request to them.
-  "GET accounts": { handler: async (options, request) => (await import("./accounts.js")).accountsAction(options, request), needs: {} },
-  "POST accounts": {
-    handler: async (options, request) => (await import("./accounts.js")).accountsAction(options, request),
-    needs: { csrf: "mint" },
-  },
+  "GET accounts": { handler: accounts, needs: {} },
+  "POST accounts": { handler: accounts, needs: { csrf: "mint" } },
+  // The Password() provider's forms and links (password-accounts/routes.ts).
+  "GET password": { handler: password, needs: form },
+  "POST password": { handler: password, needs: form },
   "GET error": { handler: errorPage, needs: {} },
   "GET verify-request": { handler: verifyRequestPage, needs: {} },
   // The challenge cookie is bound to the browser's CSRF token (http/flow-binding.ts).

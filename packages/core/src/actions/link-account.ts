@@ -22,7 +22,7 @@ import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import { storedAccount } from "../oauth/index.js";
 import type { OAuthConfig } from "../provider-types.js";
 import type { Account, User } from "../types.js";
-import { claimProvenAddress } from "./unproven-email.js";
+import { claimProvenAddress } from "./proven-address.js";
 
 /** A stable, UUID-shaped user id for provider + account id (used without an adapter). */
 export async function stableUserId(provider: string, providerAccountId: string): Promise<string> {

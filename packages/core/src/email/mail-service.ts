@@ -7,7 +7,7 @@
  *
  * @module email/mail-service
  */
-import type { EmailConfig, SendVerificationRequestParams } from "../provider-types.js";
+import type { EmailConfig, MailMessage, SendVerificationRequestParams } from "../provider-types.js";
 import { verificationMail } from "./template.js";
 
 /** How long one call to a mail service may take before it is aborted. */
@@ -63,20 +63,19 @@ export function parseAddress(address: string): { email: string; name?: string } 
 }
 
 /**
- * Sends the sign-in mail of `params` through `service`. Throws {@link MailServiceError} when the
- * provider has no API key, the service cannot be reached in time, or answers anything but 2xx. The
- * error names the HTTP status only: neither the key nor the link reaches a log.
+ * Sends `message` through `service`, from the provider's `from` address. Throws {@link MailServiceError}
+ * when the provider has no API key, the service cannot be reached in time, or answers anything but 2xx.
+ * The error names the HTTP status only: neither the key nor a link reaches a log.
  */
-export async function sendThroughService<C extends MailServiceConfig>(
+export async function sendMailThroughService<C extends MailServiceConfig>(
   service: MailService<C>,
-  params: SendVerificationRequestParams,
+  message: MailMessage,
+  provider: C,
 ): Promise<void> {
-  const provider = params.provider as C;
   if (!provider.apiKey) {
     throw new MailServiceError(`The ${service.name} provider has no API key: set ${envKeyName(provider.id)} or \`apiKey\`.`);
   }
-  const rendered = verificationMail({ url: params.url, host: new URL(params.url).host, theme: params.theme });
-  const mail: OutgoingMail = { to: params.identifier, from: provider.from ?? "authlib <no-reply@localhost>", ...rendered };
+  const mail: OutgoingMail = { from: provider.from ?? "authlib <no-reply@localhost>", ...message };
   const request = service.request(mail, provider as C & { apiKey: string });
   let response: Response;
   try {
@@ -93,6 +92,12 @@ export async function sendThroughService<C extends MailServiceConfig>(
   if (!response.ok) throw new MailServiceError(`${service.name} refused the message (HTTP ${response.status}).`);
 }
 
+/** Sends the sign-in mail of `params` through `service` (see {@link sendMailThroughService}). */
+export function sendThroughService<C extends MailServiceConfig>(service: MailService<C>, params: SendVerificationRequestParams): Promise<void> {
+  const rendered = verificationMail({ url: params.url, host: new URL(params.url).host, theme: params.theme });
+  return sendMailThroughService(service, { to: params.identifier, ...rendered }, params.provider as C);
+}
+
 /**
  * An email provider sending through `service`, with `options` over the defaults (id and name of the
  * service, links valid 24 hours, the service's base URL).
@@ -106,6 +111,7 @@ export function mailServiceProvider<C extends MailServiceConfig>(service: MailSe
     maxAge: 24 * 60 * 60,
     baseUrl: service.baseUrl,
     sendVerificationRequest: (params: SendVerificationRequestParams) => sendThroughService(service, params),
+    sendMail: (message: MailMessage, provider: EmailConfig) => sendMailThroughService(service, message, provider as C),
     ...defined,
     type: "email",
   };

@@ -1,17 +1,35 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 /**
- * The default sign-in mail: subject, HTML and text. The HTML is rendered by preact (escaping every value);
+ * The mails authlib writes: the default sign-in mail, and the password provider's mails, all in one
+ * layout (a heading, an optional button, a note). The HTML is rendered by preact (escaping every value);
  * the host is shown so the user can tell a real mail from a phishing one.
  */
+import type { ComponentChildren } from "preact";
 import { renderToString } from "preact-render-to-string";
 import type { Theme } from "../types.js";
 
 const safeColour = /^(#[0-9a-f]{3,8}|[a-z]{3,20})$/i;
 
-/** The mail to send for a sign-in link. */
-export function verificationMail(params: { url: string; host: string; theme: Theme }): { subject: string; text: string; html: string } {
-  const { url, host, theme } = params;
+/** A rendered mail. */
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** What a mail says: its heading (rich in HTML, plain in text), an optional button, and its notes. */
+export interface MailContent {
+  subject: string;
+  heading: { html: ComponentChildren; text: string };
+  action?: { label: string; url: string };
+  notes: readonly string[];
+  theme: Theme;
+}
+
+/** Renders `content` as a mail (HTML and text). */
+export function renderMail(content: MailContent): RenderedMail {
+  const { heading, action, notes, theme } = content;
   const brand = theme.brandColor && safeColour.test(theme.brandColor) ? theme.brandColor : "#346df1";
   const buttonText = theme.buttonText && safeColour.test(theme.buttonText) ? theme.buttonText : "#ffffff";
   const html = renderToString(
@@ -25,32 +43,57 @@ export function verificationMail(params: { url: string; host: string; theme: The
       >
         <tr>
           <td align="center" style="padding:24px 16px 8px;font-size:22px;color:#444">
-            Sign in to <strong>{host}</strong>
+            {heading.html}
           </td>
         </tr>
-        <tr>
-          <td align="center" style="padding:16px">
-            <a
-              href={url}
-              target="_blank"
-              rel="noreferrer"
-              style={`background:${brand};color:${buttonText};text-decoration:none;border-radius:5px;padding:10px 20px;display:inline-block;font-weight:bold;font-size:18px`}
-            >
-              Sign in
-            </a>
-          </td>
-        </tr>
-        <tr>
-          <td align="center" style="padding:0 16px 24px;font-size:15px;color:#444">
-            If you did not request this email you can safely ignore it. The link works once.
-          </td>
-        </tr>
+        {action ? (
+          <tr>
+            <td align="center" style="padding:16px">
+              <a
+                href={action.url}
+                target="_blank"
+                rel="noreferrer"
+                style={`background:${brand};color:${buttonText};text-decoration:none;border-radius:5px;padding:10px 20px;display:inline-block;font-weight:bold;font-size:18px`}
+              >
+                {action.label}
+              </a>
+            </td>
+          </tr>
+        ) : null}
+        {notes.map((note) => (
+          <tr key={note}>
+            <td align="center" style="padding:0 16px 24px;font-size:15px;color:#444">
+              {note}
+            </td>
+          </tr>
+        ))}
       </table>
     </body>,
   );
+  const text = [heading.text, ...(action ? [action.url] : []), "", ...notes.flatMap((note) => [note, ""])].join("\n");
+  return { subject: content.subject, text, html: `<!doctype html><html lang="en">${html}</html>` };
+}
+
+/** A heading that names the site: "<lead> <strong>host</strong>". */
+export function hostHeading(lead: string, host: string): MailContent["heading"] {
   return {
-    subject: `Sign in to ${host}`,
-    text: `Sign in to ${host}\n${url}\n\nIf you did not request this email you can safely ignore it. The link works once.\n`,
-    html: `<!doctype html><html lang="en">${html}</html>`,
+    html: (
+      <>
+        {lead} <strong>{host}</strong>
+      </>
+    ),
+    text: `${lead} ${host}`,
   };
+}
+
+/** The mail to send for a sign-in link. */
+export function verificationMail(params: { url: string; host: string; theme: Theme }): RenderedMail {
+  const { url, host, theme } = params;
+  return renderMail({
+    subject: `Sign in to ${host}`,
+    heading: hostHeading("Sign in to", host),
+    action: { label: "Sign in", url },
+    notes: ["If you did not request this email you can safely ignore it. The link works once."],
+    theme,
+  });
 }

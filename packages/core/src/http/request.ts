@@ -20,6 +20,7 @@ const actions: ReadonlySet<string> = new Set<AuthAction>([
   "webauthn-script",
   "sessions",
   "accounts",
+  "password",
 ]);
 /** Actions that take a provider id as second path segment. */
 const actionsWithProvider: ReadonlySet<string> = new Set<AuthAction>(["signin", "callback", "webauthn-options"]);
@@ -27,6 +28,7 @@ const actionsWithProvider: ReadonlySet<string> = new Set<AuthAction>(["signin", 
 const actionsWithSubroute: Readonly<Record<string, ReadonlySet<string>>> = {
   sessions: new Set(["revoke"]),
   accounts: new Set(["unlink"]),
+  password: new Set(["sign-up", "verify", "forgot", "reset", "change"]),
 };
 /** Bodies larger than this are not parsed (a sign-in form is a few hundred bytes). */
 const MAX_BODY_BYTES = 64 * 1024;

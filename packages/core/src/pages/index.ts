@@ -7,12 +7,13 @@
  * @module pages
  */
 import { type ErrorPageParams, renderErrorHtml } from "./error.js";
+import { type PasswordForm, type PasswordPageParams, renderPasswordHtml } from "./password.js";
 import { renderSignInHtml, type SignInPageParams } from "./signin.js";
 import { renderSignOutHtml, type SignOutPageParams } from "./signout.js";
 import { renderVerifyRequestHtml, type VerifyRequestPageParams } from "./verify-request.js";
 
 export type { PageProvider } from "./signin.js";
-export type { ErrorPageParams, SignInPageParams, SignOutPageParams, VerifyRequestPageParams };
+export type { ErrorPageParams, PasswordForm, PasswordPageParams, SignInPageParams, SignOutPageParams, VerifyRequestPageParams };
 
 /** A rendered page: the HTTP status and the HTML document (serve it as `text/html; charset=utf-8`). */
 export interface PageResult {
@@ -44,4 +45,9 @@ export function renderErrorPage(params: ErrorPageParams): PageResult {
 /** The "check your email" page shown after a magic link was sent (status 200). */
 export function renderVerifyRequestPage(params: VerifyRequestPageParams): PageResult {
   return { status: 200, html: renderVerifyRequestHtml(params) };
+}
+
+/** A page of the Password() provider (status 200): create an account, forgot password, new password, confirm address. */
+export function renderPasswordPage(params: PasswordPageParams): PageResult {
+  return { status: 200, html: renderPasswordHtml(params) };
 }

@@ -109,3 +109,29 @@ export const DEFAULT_ERROR_PAGE_CONTENT: ErrorPageContent = Object.freeze({
 export function errorPageContent(error: string | undefined): ErrorPageContent {
   return lookup(ERROR_PAGE_CONTENT, error) ?? DEFAULT_ERROR_PAGE_CONTENT;
 }
+
+const PASSWORD_ERROR_MESSAGES: Readonly<Record<string, string>> = Object.freeze({
+  InvalidName: "Use a name of one line, at most 64 characters.",
+  EmailSignInError: "Check the email address. If it is right, the email could not be sent: try again later.",
+  MissingCSRF: "The form expired. Please try again.",
+  RateLimited: "Too many attempts. Please wait a few minutes and try again.",
+  Verification: "This link is not valid any more. Ask for a new one.",
+});
+
+/**
+ * The message a password page shows for `?error=<type>` (and, for `InvalidPassword`, the rule in
+ * `?code=`), or `undefined` when there is no error.
+ */
+export function passwordErrorMessage(
+  error: string | undefined,
+  code: string | undefined,
+  rules: { minLength: number; maxLength: number },
+): string | undefined {
+  if (error === undefined || error === "") return undefined;
+  if (error === "InvalidPassword") {
+    if (code === "too-short") return `Use at least ${rules.minLength} characters for your password.`;
+    if (code === "too-long") return `Use at most ${rules.maxLength} characters for your password.`;
+    return "Choose a password.";
+  }
+  return lookup(PASSWORD_ERROR_MESSAGES, error) ?? "Something went wrong. Please try again.";
+}

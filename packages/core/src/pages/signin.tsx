@@ -32,6 +32,8 @@ export interface PageProvider {
   credentials?: Record<string, CredentialInput>;
   /** The registration form fields of a WebAuthn provider (the `name` field, a new user's display name, is the one used). */
   formFields?: Record<string, CredentialInput>;
+  /** Present on the Password() provider: its form links to the sign-up and forgot-password pages. */
+  passwordAccounts?: object;
   /** WebAuthn: offer passkeys in the autofill of the field whose `autocomplete` has `webauthn`. */
   enableConditionalUI?: boolean;
   /** Button look: a logo, a background colour and a text colour. Invalid values are ignored. */
@@ -71,7 +73,7 @@ function groupProviders(providers: readonly PageProvider[]): ProviderGroup[] {
       else groups.push({ kind: "buttons", members: [member] });
     } else if (provider.type === "email" || provider.type === "credentials") {
       groups.push({ kind: provider.type, member });
-    } else if (provider.type === "webauthn" && webAuthnAuthUrl(provider) !== undefined) {
+    } else if (provider.type === "webauthn" && authUrlOf(provider) !== undefined) {
       groups.push({ kind: "webauthn", member });
     }
     // Any unknown type renders nothing.
@@ -172,15 +174,29 @@ function CredentialsForm({ provider, index, csrfToken, callbackUrl }: IndexedPro
       <button type="submit" class="button">
         Sign in with {provider.name}
       </button>
+      {provider.passwordAccounts ? <PasswordLinks provider={provider} /> : null}
     </form>
   );
 }
 
+/** The Password() provider's links: create an account, forgot password. */
+function PasswordLinks({ provider }: { provider: PageProvider }) {
+  const authUrl = authUrlOf(provider);
+  if (authUrl === undefined) return null;
+  return (
+    <p class="center muted">
+      <a href={toSafeNavigationUrl(`${authUrl}/password/forgot`)}>Forgot your password?</a>
+      {" · "}
+      <a href={toSafeNavigationUrl(`${authUrl}/password/sign-up`)}>Create an account</a>
+    </p>
+  );
+}
+
 /**
- * `<origin><basePath>` of a WebAuthn provider, read off its callback URL (`<authUrl>/callback/<id>`), or
- * `undefined` when that URL has another shape (the section is then left out).
+ * `<origin><basePath>` of a provider, read off its callback URL (`<authUrl>/callback/<id>`), or
+ * `undefined` when that URL has another shape (the part that needs it is then left out).
  */
-function webAuthnAuthUrl(provider: PageProvider): string | undefined {
+function authUrlOf(provider: PageProvider): string | undefined {
   const suffix = `/callback/${provider.id}`;
   return provider.callbackUrl.endsWith(suffix) ? provider.callbackUrl.slice(0, -suffix.length) : undefined;
 }
@@ -191,7 +207,7 @@ function webAuthnAuthUrl(provider: PageProvider): string | undefined {
  * attributes. Without scripts nothing happens but a note.
  */
 function WebAuthnSection({ provider, index, csrfToken, callbackUrl }: IndexedProvider & FormContext) {
-  const authUrl = webAuthnAuthUrl(provider) ?? "";
+  const authUrl = authUrlOf(provider) ?? "";
   const fields = Object.entries(provider.formFields ?? {});
   return (
     <div
@@ -278,7 +294,7 @@ function SignInContent({ params, groups }: { params: SignInPageParams; groups: P
 export function renderSignInHtml(params: SignInPageParams): string {
   const groups = groupProviders(params.providers);
   const passkeyGroup = groups.find((group) => group.kind === "webauthn");
-  const passkeyAuthUrl = passkeyGroup?.kind === "webauthn" ? webAuthnAuthUrl(passkeyGroup.member.provider) : undefined;
+  const passkeyAuthUrl = passkeyGroup?.kind === "webauthn" ? authUrlOf(passkeyGroup.member.provider) : undefined;
   return renderDocument({
     title: params.title ?? "Sign In",
     theme: resolveTheme(params.theme),

@@ -101,6 +101,8 @@ export type { OryHydraProfile } from "./ory-hydra.js";
 export { default as OryHydra } from "./ory-hydra.js";
 export type { PasskeyOptions } from "./passkey.js";
 export { default as Passkey } from "./passkey.js";
+export type { PasswordOptions } from "./password.js";
+export { default as Password } from "./password.js";
 export type { PatreonProfile } from "./patreon.js";
 export { default as Patreon } from "./patreon.js";
 export type { PayPalProfile } from "./paypal.js";

@@ -8,7 +8,7 @@
 
 import { verificationMail } from "../email/template.js";
 import { AuthError } from "../errors.js";
-import type { EmailConfig, SendVerificationRequestParams } from "../provider-types.js";
+import type { EmailConfig, MailMessage, SendVerificationRequestParams } from "../provider-types.js";
 
 /** Options of {@link Nodemailer}: `server` (a URL like `smtp://user:pass@host:587`, or transport options) is required. */
 export type NodemailerOptions = Partial<Omit<EmailConfig, "type">> & { server: unknown };
@@ -32,15 +32,19 @@ export function withSmtpTimeouts(server: unknown): unknown {
   return server;
 }
 
-/** Sends the default sign-in mail through the provider's SMTP server. */
-async function sendWithNodemailer(params: SendVerificationRequestParams): Promise<void> {
-  const { identifier, url, provider, theme } = params;
+/** Sends `mail` through the provider's SMTP server, from its `from` address. */
+async function sendMailWithNodemailer(mail: MailMessage, provider: EmailConfig): Promise<void> {
   const { createTransport } = await import("nodemailer");
   const transport = createTransport(withSmtpTimeouts(provider.server) as Parameters<typeof createTransport>[0]);
-  const mail = verificationMail({ url, host: new URL(url).host, theme });
-  const result = await transport.sendMail({ to: identifier, from: provider.from, ...mail });
+  const result = await transport.sendMail({ from: provider.from, ...mail });
   const refused = [...(result.rejected ?? []), ...((result as { pending?: unknown[] }).pending ?? [])];
   if (refused.length > 0) throw new Error(`The SMTP server refused the recipient (${refused.length} address).`);
+}
+
+/** Sends the default sign-in mail through the provider's SMTP server. */
+function sendWithNodemailer(params: SendVerificationRequestParams): Promise<void> {
+  const { identifier, url, provider, theme } = params;
+  return sendMailWithNodemailer({ to: identifier, ...verificationMail({ url, host: new URL(url).host, theme }) }, provider);
 }
 
 /** Makes an SMTP email provider (id `nodemailer` unless set). */
@@ -52,6 +56,7 @@ export default function Nodemailer(options: NodemailerOptions): EmailConfig {
     maxAge: 24 * 60 * 60,
     from: "authlib <no-reply@localhost>",
     sendVerificationRequest: sendWithNodemailer,
+    sendMail: sendMailWithNodemailer,
     ...options,
     type: "email",
   };

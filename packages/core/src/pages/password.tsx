@@ -1,0 +1,161 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource preact */
+// The pragmas keep these files on the Preact runtime under any transpiler, e.g. Qwik's Vite config.
+/**
+ * The Password() provider's pages: create an account, forgot password, choose a new password (from a
+ * reset link), and confirm an address (from a sign-up link: one click that POSTs, so a mail scanner that
+ * only fetches the link spends nothing). Plain forms, no script.
+ *
+ * @module pages/password
+ */
+import type { Theme } from "../types.js";
+import { HiddenFields, renderDocument } from "./layout.js";
+import { passwordErrorMessage } from "./messages.js";
+import { resolveTheme, toSafeNavigationUrl } from "./theme.js";
+
+/** The password pages. */
+export type PasswordForm = "sign-up" | "forgot" | "reset" | "verify";
+
+/** What a password page shows. */
+export interface PasswordPageParams {
+  form: PasswordForm;
+  /** Where the form posts (`<authUrl>/password/<form>`). */
+  actionUrl: string;
+  csrfToken: string;
+  callbackUrl: string;
+  /** The link's token (reset and verify pages), posted back as a hidden field. */
+  token?: string;
+  /** `?error=` type and `?code=` (the password rule), mapped to a message, never shown themselves. */
+  error?: string;
+  code?: string;
+  /** The password rules, for the field's hints. */
+  minLength: number;
+  maxLength: number;
+  signInUrl: string;
+  signUpUrl: string;
+  forgotUrl: string;
+  theme: Theme;
+}
+
+const TITLES: Record<PasswordForm, string> = {
+  "sign-up": "Create an account",
+  forgot: "Forgot your password?",
+  reset: "Choose a new password",
+  verify: "Confirm your email address",
+};
+
+function Field(props: { id: string; label: string; name: string; type: string; autocomplete: string; required?: boolean; hint?: string; minLength?: number; maxLength?: number }) {
+  const hintId = props.hint ? `${props.id}-hint` : undefined;
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        name={props.name}
+        type={props.type}
+        autocomplete={props.autocomplete}
+        required={props.required === true}
+        minLength={props.minLength}
+        maxLength={props.maxLength}
+        aria-describedby={hintId}
+      />
+      {props.hint ? (
+        <p id={hintId} class="muted">
+          {props.hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function NewPasswordField({ params }: { params: PasswordPageParams }) {
+  return (
+    <Field
+      id="password"
+      label="Password"
+      name="password"
+      type="password"
+      autocomplete="new-password"
+      required
+      minLength={params.minLength}
+      hint={`At least ${params.minLength} characters.`}
+    />
+  );
+}
+
+function FormBody({ params }: { params: PasswordPageParams }) {
+  switch (params.form) {
+    case "sign-up":
+      return (
+        <>
+          <Field id="name" label="Name" name="name" type="text" autocomplete="name" maxLength={64} />
+          <Field id="email" label="Email" name="email" type="email" autocomplete="email" required />
+          <NewPasswordField params={params} />
+          <button type="submit" class="button">
+            Create account
+          </button>
+        </>
+      );
+    case "forgot":
+      return (
+        <>
+          <p class="muted">Enter the address of your account: we will email you a link to choose a new password.</p>
+          <Field id="email" label="Email" name="email" type="email" autocomplete="email" required />
+          <button type="submit" class="button">
+            Email me a link
+          </button>
+        </>
+      );
+    case "reset":
+      return (
+        <>
+          <input type="hidden" name="token" value={params.token ?? ""} />
+          <NewPasswordField params={params} />
+          <button type="submit" class="button">
+            Set password and sign in
+          </button>
+        </>
+      );
+    default:
+      return (
+        <>
+          <p class="muted">Confirm that this address is yours to finish creating your account.</p>
+          <input type="hidden" name="token" value={params.token ?? ""} />
+          <button type="submit" class="button">
+            Confirm email address
+          </button>
+        </>
+      );
+  }
+}
+
+/** Renders a password page (a complete HTML document). */
+export function renderPasswordHtml(params: PasswordPageParams): string {
+  const title = TITLES[params.form];
+  const message = passwordErrorMessage(params.error, params.code, params);
+  return renderDocument({
+    title,
+    theme: resolveTheme(params.theme),
+    children: (
+      <>
+        <h1>{title}</h1>
+        {message ? (
+          <div class="alert" role="alert">
+            <p>{message}</p>
+          </div>
+        ) : null}
+        <form action={toSafeNavigationUrl(params.actionUrl)} method="post">
+          <HiddenFields csrfToken={params.csrfToken} callbackUrl={params.callbackUrl} />
+          <FormBody params={params} />
+        </form>
+        <p class="center muted">
+          {params.form === "sign-up" ? (
+            <a href={toSafeNavigationUrl(params.signInUrl)}>Already have an account? Sign in</a>
+          ) : (
+            <a href={toSafeNavigationUrl(params.signInUrl)}>Back to sign in</a>
+          )}
+        </p>
+      </>
+    ),
+  });
+}

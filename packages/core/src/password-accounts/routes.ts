@@ -1,0 +1,279 @@
+/**
+ * The routes of the `Password()` provider (docs/password.md), under `<basePath>/password/`:
+ *
+ * | route | what |
+ * |---|---|
+ * | `GET sign-up`, `GET forgot` | the built-in forms |
+ * | `POST sign-up` (`email`, `password`, `name`) | mails a verification link, or tells the owner an account exists |
+ * | `GET verify?token=` | a page that confirms the address with one click (a POST, so a mail scanner's GET spends nothing) |
+ * | `POST verify` (`token`) | creates the account (or adds the password to the address's user) and signs in |
+ * | `POST forgot` (`email`) | mails a reset link, or tells the address it has no account |
+ * | `GET reset?token=` | the new-password form, in the browser that asked for the link only |
+ * | `POST reset` (`token`, `password`) | sets the password, ends every session, signs this browser in |
+ * | `POST change` (`currentPassword`, `password`) | signed in: sets the password, ends every other session |
+ *
+ * Every POST is CSRF-checked. Sign-up and reset requests answer the same page whether the address has an
+ * account or not, after the same work (a hash, a lookup, one mail); the mail says which it was, to the
+ * address's owner only. Sign-in is `POST <basePath>/callback/<id>` (`sign-in.ts`).
+ *
+ * @module password-accounts/routes
+ */
+import type { AdapterUser } from "../adapters.js";
+import { normalizeEmail } from "../email/normalize.js";
+import {
+  AuthError,
+  type ErrorType,
+  IncorrectPassword,
+  InvalidPassword,
+  InvalidProvider,
+  MethodNotAllowed,
+  PasswordNotSet,
+  RateLimited,
+  SessionRequired,
+  Verification,
+} from "../errors.js";
+import { assertCsrf } from "../http/csrf.js";
+import { bindingMatches, bindingOf } from "../http/flow-binding.js";
+import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
+import { hashPassword, verifyPassword } from "../password.js";
+import { isPasswordProvider } from "../provider-kind.js";
+import type { PasswordConfig } from "../provider-types.js";
+import { countVerificationMail } from "../rate-limit/email.js";
+import { endUserSessions } from "../session/end-user-sessions.js";
+import type { Account } from "../types.js";
+import { askSignInCallback, completeSignIn } from "../actions/sign-in-flow.js";
+import { claimProvenAddress } from "../actions/proven-address.js";
+import { hashOf, type PasswordAccountStore, passwordAccountOf, passwordStore, storePasswordHash } from "./account.js";
+import { accountExistsMail, noAccountMail, passwordChangedMail, resetMail, sendPasswordMail, signUpMail } from "./mail.js";
+import { newPassword, normalisedPassword, signUpName } from "./rules.js";
+import { assertSameBrowser, openLink, passwordFingerprint, sealLink, spendLink } from "./tokens.js";
+import { passwordUrl, signInUrl } from "./urls.js";
+
+type Password = InternalProvider & PasswordConfig;
+
+/** The configuration's password provider, or `InvalidProvider`. */
+export function passwordProviderOf(options: InternalOptions): Password {
+  const provider = options.providers.find((p) => isPasswordProvider(p));
+  if (!provider) throw new InvalidProvider("No Password() provider is configured.");
+  return provider as Password;
+}
+
+/** The binding of a link to this browser: its CSRF token, whoever is signed in (that may change meanwhile). */
+function browserBinding(options: InternalOptions): Promise<string> {
+  return bindingOf(options.csrfToken, "");
+}
+
+function site(options: InternalOptions) {
+  return { host: new URL(options.origin).host, theme: options.theme };
+}
+
+/**
+ * The verify-request page: "check your email" after a password mail (the same whichever mail it was), or
+ * "confirmed" after an address was confirmed in another browser.
+ */
+function checkYourEmail(options: InternalOptions, provider: Password, type: "sign-up" | "reset" | "verified"): ResponseInternal {
+  return { redirect: `${options.authUrl}/verify-request?${new URLSearchParams({ provider: provider.id, type: `password-${type}` })}` };
+}
+
+/** The user who proved `email`, or `null` (a holder that never proved it owns nothing). */
+async function provenOwner(store: PasswordAccountStore, email: string): Promise<AdapterUser | null> {
+  const holder = await store.getUserByEmail(email);
+  return holder?.emailVerified ? holder : null;
+}
+
+/** POST sign-up. */
+async function signUp(options: InternalOptions, request: RequestInternal, provider: Password): Promise<ResponseInternal> {
+  assertCsrf("password sign-up", options.csrfTokenVerified);
+  const email = normalizeEmail(request.body.email);
+  const password = newPassword(request.body.password, provider.passwordAccounts);
+  const name = signUpName(request.body.name);
+  await countVerificationMail(options, request, email, undefined);
+  const store = passwordStore(options);
+  // Hashed whoever owns the address, so both answers take the same time.
+  const hash = await hashPassword(password);
+  const owner = await provenOwner(store, email);
+  let mail: ReturnType<typeof signUpMail>;
+  if (owner) {
+    mail = accountExistsMail(site(options), signInUrl(options));
+  } else {
+    const claims = { email, name, hash, binding: await browserBinding(options), callbackUrl: options.callbackUrl };
+    const token = await sealLink(options, "sign-up", claims, provider.passwordAccounts.verificationMaxAge);
+    mail = signUpMail(site(options), `${passwordUrl(options, "verify")}?${new URLSearchParams({ token })}`);
+  }
+  await sendPasswordMail(options, provider, email, mail);
+  return checkYourEmail(options, provider, "sign-up");
+}
+
+/**
+ * POST verify: the address is proven. Its user (the one who proved it before, or a new one) gets the
+ * password, and this browser is signed in when it is the one that signed up; elsewhere the address is
+ * confirmed and the person signs in with the password.
+ */
+async function verify(options: InternalOptions, request: RequestInternal, provider: Password): Promise<ResponseInternal> {
+  assertCsrf("email verification", options.csrfTokenVerified);
+  const link = await openLink(options, "sign-up", request.body.token);
+  const store = passwordStore(options);
+  const existing = await claimProvenAddress(options, store, link.email);
+  if (existing && (await passwordAccountOf(store, provider, existing.id))) {
+    throw new Verification("This address already has a password: sign in, or reset the password.");
+  }
+  await spendLink(options, store, link);
+  const candidate: AdapterUser = existing ?? { id: crypto.randomUUID(), email: link.email, emailVerified: null, name: link.name };
+  const account: Account = { providerAccountId: candidate.id, userId: candidate.id, type: "credentials", provider: provider.id };
+  const refused = await askSignInCallback(options, { user: candidate, account });
+  if (refused) return { redirect: refused };
+
+  let user = existing;
+  if (!user) {
+    user = await store.createUser({ ...candidate, emailVerified: new Date() });
+    await options.events.createUser({ user });
+  }
+  await storePasswordHash(store, provider, user.id, link.hash);
+  if (!bindingMatches(link.binding, await browserBinding(options))) {
+    return checkYourEmail(options, provider, "verified");
+  }
+  // The link's own target, checked by the redirect callback when the link was asked for, and sealed since.
+  return completeSignIn({ ...options, callbackUrl: link.callbackUrl }, request, { user, account, isNewUser: !existing });
+}
+
+/** POST forgot. */
+async function forgot(options: InternalOptions, request: RequestInternal, provider: Password): Promise<ResponseInternal> {
+  assertCsrf("password reset request", options.csrfTokenVerified);
+  const email = normalizeEmail(request.body.email);
+  await countVerificationMail(options, request, email, undefined);
+  const store = passwordStore(options);
+  const owner = await provenOwner(store, email);
+  let mail: ReturnType<typeof resetMail>;
+  if (owner) {
+    const fingerprint = await passwordFingerprint(options, hashOf(await passwordAccountOf(store, provider, owner.id)));
+    const claims = { email, userId: owner.id, fingerprint, binding: await browserBinding(options), callbackUrl: options.callbackUrl };
+    const { resetMaxAge } = provider.passwordAccounts;
+    const token = await sealLink(options, "reset", claims, resetMaxAge);
+    mail = resetMail(site(options), `${passwordUrl(options, "reset")}?${new URLSearchParams({ token })}`, Math.round(resetMaxAge / 60));
+  } else {
+    mail = noAccountMail(site(options), passwordUrl(options, "sign-up"));
+  }
+  await sendPasswordMail(options, provider, email, mail);
+  return checkYourEmail(options, provider, "reset");
+}
+
+/** A reset link of this browser, for a user who still proves its address and has not changed password since. */
+async function liveResetLink(options: InternalOptions, store: PasswordAccountStore, provider: Password, token: unknown) {
+  const link = await openLink(options, "reset", token);
+  assertSameBrowser(link, await browserBinding(options));
+  const user = await store.getUser(link.userId);
+  if (!user?.emailVerified || user.email !== link.email) throw new Verification("The link is not valid any more. Ask for a new one.");
+  const current = hashOf(await passwordAccountOf(store, provider, user.id));
+  if ((await passwordFingerprint(options, current)) !== link.fingerprint) {
+    throw new Verification("The link was used already, or the password changed since. Ask for a new one if you need it.");
+  }
+  return { link, user };
+}
+
+/**
+ * Sets `user`'s password to `password`, ends every session they have and starts one for this browser;
+ * tells the owner by mail (a failed notice is logged, not fatal: the password did change).
+ */
+async function replacePassword(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: Password,
+  change: { store: PasswordAccountStore; user: AdapterUser; password: string; reason: "reset" | "change" },
+): Promise<ResponseInternal> {
+  const { store, user, password, reason } = change;
+  await storePasswordHash(store, provider, user.id, await hashPassword(password));
+  await endUserSessions(options, store, user.id);
+  const account: Account = { providerAccountId: user.id, userId: user.id, type: "credentials", provider: provider.id };
+  const cookies = await options.sessionStrategy.start(options, request, { user, account, isNewUser: false });
+  await options.events.passwordChanged({ userId: user.id, reason });
+  if (user.email) {
+    await sendPasswordMail(options, provider, user.email, passwordChangedMail(site(options), passwordUrl(options, "forgot"))).catch(
+      (error: Error) => options.logger.error(error),
+    );
+  }
+  return { redirect: options.callbackUrl, cookies };
+}
+
+/** POST reset. */
+async function reset(options: InternalOptions, request: RequestInternal, provider: Password): Promise<ResponseInternal> {
+  assertCsrf("password reset", options.csrfTokenVerified);
+  const store = passwordStore(options);
+  const { link, user } = await liveResetLink(options, store, provider, request.body.token);
+  const password = newPassword(request.body.password, provider.passwordAccounts);
+  await spendLink(options, store, link);
+  const withLinkTarget = { ...options, callbackUrl: link.callbackUrl };
+  return replacePassword(withLinkTarget, request, provider, { store, user, password, reason: "reset" });
+}
+
+/** POST change: the signed-in user, with their current password. */
+async function change(options: InternalOptions, request: RequestInternal, provider: Password): Promise<ResponseInternal> {
+  assertCsrf("password change", options.csrfTokenVerified);
+  const store = passwordStore(options);
+  const signedIn = await options.sessionStrategy.currentUser(options, request);
+  if (!signedIn?.id) throw new SessionRequired("Sign in first: the request has no session.");
+  const user = await store.getUser(signedIn.id);
+  const hash = user ? hashOf(await passwordAccountOf(store, provider, user.id)) : undefined;
+  if (!user || !hash) throw new PasswordNotSet("You have no password yet: set one with \"Forgot your password?\".");
+  const password = newPassword(request.body.password, provider.passwordAccounts);
+  // The current password is guessed under the credentials limits of the account, as at sign-in.
+  const limiter = options.rateLimits.config === false ? undefined : await import("../rate-limit/credentials.js");
+  const attempt = await limiter?.admitCredentialsAttempt(options, request, provider, { email: user.email ?? user.id });
+  const current = normalisedPassword(request.body.currentPassword);
+  if (current === undefined || !(await verifyPassword(current, hash))) {
+    await attempt?.failed();
+    throw new IncorrectPassword("The current password is not right.");
+  }
+  await attempt?.succeeded();
+  return replacePassword(options, request, provider, { store, user, password, reason: "change" });
+}
+
+type PasswordRoute = (options: InternalOptions, request: RequestInternal, provider: Password) => Promise<ResponseInternal>;
+
+const posts: Record<string, PasswordRoute> = { "sign-up": signUp, verify, forgot, reset, change };
+
+/** The built-in pages of the GET routes (loaded with the pages). */
+async function page(options: InternalOptions, request: RequestInternal, provider: Password): Promise<ResponseInternal> {
+  const { passwordPage } = await import("./pages.js");
+  const form = request.providerId as string;
+  // A link that cannot be used says so at once, before the person types a new password.
+  if (form === "verify") await openLink(options, "sign-up", request.query.token);
+  if (form === "reset") await liveResetLink(options, passwordStore(options), provider, request.query.token);
+  return passwordPage(options, request, provider);
+}
+
+const pages = new Set(["sign-up", "forgot", "reset", "verify"]);
+
+/** The forms a browser posts that show their own refusals (the rest go to the error page), and those refusals. */
+const forms = new Set(["sign-up", "forgot", "reset"]);
+const shownOnForm = new Set<ErrorType>(["InvalidPassword", "InvalidName", "EmailSignInError", "RateLimited", "MissingCSRF"]);
+
+/**
+ * A refusal of a form a browser posted, as the way back to that form: `<basePath>/password/<form>?error=`
+ * (with the password rule in `code`, and a reset form's token). Logged as the pipeline logs refusals.
+ */
+function backToForm(options: InternalOptions, request: RequestInternal, form: string, error: AuthError): ResponseInternal {
+  if (error instanceof RateLimited) options.logger.warn("rate-limited");
+  else options.logger.error(error);
+  const query = new URLSearchParams({ error: error.type });
+  if (error instanceof InvalidPassword) query.set("code", error.rule);
+  const token = request.body.token;
+  if (form === "reset" && typeof token === "string") query.set("token", token);
+  return { redirect: `${passwordUrl(options, form)}?${query}` };
+}
+
+/** `<basePath>/password/<route>`. */
+export async function passwordAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  const route = request.providerId ?? "";
+  const provider = passwordProviderOf(options);
+  if (request.method === "GET" && pages.has(route)) return page(options, request, provider);
+  const post = request.method === "POST" ? posts[route] : undefined;
+  if (!post) throw new MethodNotAllowed(`${request.method} is not supported on /password/${route}.`);
+  try {
+    return await post(options, request, provider);
+  } catch (error) {
+    // `auth.api` callers get the typed error; a browser's form post goes back to its form.
+    const shown = !request.inProcess && forms.has(route) && error instanceof AuthError && shownOnForm.has(error.type);
+    if (shown) return backToForm(options, request, route, error);
+    throw error;
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Sign-in with the `Password()` provider: `POST <basePath>/callback/<id>` (`email`, `password`), under
+ * the credentials limits and device cookies like any credentials provider (actions/callback.ts); this is
+ * what stands in for `authorize`.
+ *
+ * The answer and the work are the same for every refusal: an unknown address, an address nobody proved,
+ * a user without a password and a wrong password each cost one scrypt verification (against a hash of
+ * the same parameters when there is none) and end in `CredentialsSignin`.
+ *
+ * @module password-accounts/sign-in
+ */
+import type { AdapterUser } from "../adapters.js";
+import { normalizeEmail } from "../email/normalize.js";
+import type { InternalOptions } from "../internal-types.js";
+import { hashPassword, verifyPassword } from "../password.js";
+import type { PasswordConfig } from "../provider-types.js";
+import { hashOf, passwordAccountOf, passwordStore } from "./account.js";
+import { MAX_PASSWORD_LENGTH, normalisedPassword } from "./rules.js";
+
+/**
+ * A hash of a random password with today's parameters, made once per process: what a refused sign-in
+ * verifies against, so it costs what a real one costs. Not per configuration (it is a constant of the
+ * hash format), so it may live in the module.
+ */
+let decoyHash: Promise<string> | undefined;
+
+function decoy(): Promise<string> {
+  decoyHash ??= hashPassword(crypto.randomUUID()).catch((error: unknown) => {
+    decoyHash = undefined;
+    throw error;
+  });
+  return decoyHash;
+}
+
+function addressOf(input: unknown): string | undefined {
+  try {
+    return normalizeEmail(input);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The user `credentials` sign in as, or `null` (see the module comment). */
+export async function passwordSignIn(
+  options: InternalOptions,
+  provider: PasswordConfig,
+  credentials: Record<string, unknown>,
+): Promise<AdapterUser | null> {
+  const store = passwordStore(options);
+  const email = addressOf(credentials.email);
+  const password = normalisedPassword(credentials.password) ?? "";
+  const holder = email === undefined ? null : await store.getUserByEmail(email);
+  const user = holder?.emailVerified ? holder : null;
+  const hash = user ? hashOf(await passwordAccountOf(store, provider, user.id)) : undefined;
+  // Longer than any password can be: refused, after the same work.
+  const tooLong = [...password].length > MAX_PASSWORD_LENGTH;
+  const matches = await verifyPassword(tooLong ? "" : password, hash ?? (await decoy()));
+  return matches && hash !== undefined && !tooLong ? user : null;
+}

@@ -1,0 +1,25 @@
+/**
+ * Ending every session of a user, whatever keeps them: JWT sessions through their registry (their
+ * records may live outside the adapter), database sessions through the adapter. Used when a user loses
+ * an address to the person who proved it, and when a password is reset or changed.
+ *
+ * @module session/end-user-sessions
+ */
+import type { Adapter } from "../adapters.js";
+import type { InternalOptions } from "../internal-types.js";
+import { loadRegistry } from "./registry-of.js";
+
+/**
+ * Ends every session of `userId`. When nothing can end them (JWT sessions without a registry, an adapter
+ * without `deleteSessionsByUserId`), logs the `sessions-not-ended` warning: they go on until they expire
+ * or are signed out.
+ */
+export async function endUserSessions(options: InternalOptions, store: Pick<Adapter, "deleteSessionsByUserId">, userId: string): Promise<void> {
+  const registered = options.session.strategy === "jwt" && options.sessionRegistry !== undefined;
+  if (registered) await (await loadRegistry()).revokeSessions(options, { userId, reason: "server" });
+  if (store.deleteSessionsByUserId) {
+    await store.deleteSessionsByUserId(userId);
+  } else if (!registered) {
+    options.logger.warn("sessions-not-ended");
+  }
+}
