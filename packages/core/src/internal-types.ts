@@ -69,7 +69,8 @@ export type AuthAction =
   | "webauthn-script"
   | "sessions"
   | "accounts"
-  | "password";
+  | "password"
+  | "account";
 
 /** A request, parsed once. */
 export interface RequestInternal {

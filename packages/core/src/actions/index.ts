@@ -28,6 +28,7 @@ function lazy(load: () => Promise<Record<string, unknown>>, name: string): Handl
 const sessions = lazy(() => import("./sessions.js"), "sessionsAction");
 const accounts = lazy(() => import("./accounts.js"), "accountsAction");
 const password = lazy(() => import("../password-accounts/routes.js"), "passwordAction");
+const account = lazy(() => import("./account-page.js"), "accountPageAction");
 
 /** Pages and forms: a CSRF token (minted if new) for their forms, and where to go afterwards. */
 const form: RouteNeeds = { csrf: "mint", callbackUrl: true };
@@ -58,6 +59,9 @@ const routes: Record<string, Route> = {
   // The Password() provider's forms and links (password-accounts/routes.ts).
   "GET password": { handler: password, needs: form },
   "POST password": { handler: password, needs: form },
+  // The built-in account page, and its unlink form.
+  "GET account": { handler: account, needs: form },
+  "POST account": { handler: account, needs: form },
   "GET error": { handler: errorPage, needs: {} },
   "GET verify-request": { handler: verifyRequestPage, needs: {} },
   // The challenge cookie is bound to the browser's CSRF token (http/flow-binding.ts).

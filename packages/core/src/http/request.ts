@@ -21,6 +21,7 @@ const actions: ReadonlySet<string> = new Set<AuthAction>([
   "sessions",
   "accounts",
   "password",
+  "account",
 ]);
 /** Actions that take a provider id as second path segment. */
 const actionsWithProvider: ReadonlySet<string> = new Set<AuthAction>(["signin", "callback", "webauthn-options"]);
@@ -29,6 +30,7 @@ const actionsWithSubroute: Readonly<Record<string, ReadonlySet<string>>> = {
   sessions: new Set(["revoke"]),
   accounts: new Set(["unlink"]),
   password: new Set(["sign-up", "verify", "forgot", "reset", "change"]),
+  account: new Set(["unlink"]),
 };
 /** Bodies larger than this are not parsed (a sign-in form is a few hundred bytes). */
 const MAX_BODY_BYTES = 64 * 1024;

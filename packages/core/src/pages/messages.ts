@@ -135,3 +135,25 @@ export function passwordErrorMessage(
   }
   return lookup(PASSWORD_ERROR_MESSAGES, error) ?? "Something went wrong. Please try again.";
 }
+
+const ACCOUNT_NOTICES: Readonly<Record<string, string>> = Object.freeze({
+  "password-changed": "Your password was changed. Your other devices were signed out.",
+  unlinked: "The account was unlinked.",
+});
+
+const ACCOUNT_ERRORS: Readonly<Record<string, string>> = Object.freeze({
+  LastSignInMethod: "That is your last way to sign in: link another account, add a passkey or set a password first.",
+  AccountNotFound: "That account is not linked to you.",
+  IncorrectPassword: "The current password is not right.",
+  InvalidPassword: "The new password cannot be used: check its length.",
+  PasswordNotSet: "You have no password yet: set one by email.",
+  MissingCSRF: "The form expired. Please try again.",
+  RateLimited: "Too many attempts. Please wait a few minutes and try again.",
+});
+
+/** The account page's message for `?error=` (an alert) or `?done=` (a notice), or `undefined`. */
+export function accountNotice(error: string | undefined, done: string | undefined): { message: string; error: boolean } | undefined {
+  if (error) return { message: lookup(ACCOUNT_ERRORS, error) ?? "Something went wrong. Please try again.", error: true };
+  const message = lookup(ACCOUNT_NOTICES, done);
+  return message ? { message, error: false } : undefined;
+}

@@ -92,6 +92,11 @@ input:focus-visible{border-color:var(--focus)}
 .alert{margin:0 0 24px;padding:12px 16px;border:1px solid var(--danger-border);border-radius:8px;background:var(--danger-bg);color:var(--danger-text)}
 .alert p{margin:0}
 .alert p+p{margin-top:4px;font-size:.875rem}
+.notice{margin:0 0 24px;padding:12px 16px;border:1px solid var(--border);border-radius:8px}
+.notice p{margin:0}
+h2{margin:24px 0 4px;font-size:1.125rem;font-weight:600}
+.methods{list-style:none;margin:0;padding:0}
+.methods li{display:flex;align-items:center;justify-content:space-between;gap:12px}
 .actions{display:flex;flex-direction:column;gap:12px;margin-top:24px}
 @media (forced-colors:active){.button{border-color:ButtonText}.alert{border-color:CanvasText}}
 `.trim();

@@ -243,22 +243,41 @@ async function page(options: InternalOptions, request: RequestInternal, provider
 
 const pages = new Set(["sign-up", "forgot", "reset", "verify"]);
 
-/** The forms a browser posts that show their own refusals (the rest go to the error page), and those refusals. */
-const forms = new Set(["sign-up", "forgot", "reset"]);
-const shownOnForm = new Set<ErrorType>(["InvalidPassword", "InvalidName", "EmailSignInError", "RateLimited", "MissingCSRF"]);
+/** The refusals a browser's form post shows on a page (the rest go to the error page). */
+const shownOnForm = new Set<ErrorType>([
+  "InvalidPassword",
+  "InvalidName",
+  "EmailSignInError",
+  "RateLimited",
+  "MissingCSRF",
+  "IncorrectPassword",
+  "PasswordNotSet",
+]);
 
 /**
- * A refusal of a form a browser posted, as the way back to that form: `<basePath>/password/<form>?error=`
- * (with the password rule in `code`, and a reset form's token). Logged as the pipeline logs refusals.
+ * The page a refused form goes back to: the built-in form of `sign-up`, `forgot` and `reset`; for
+ * `change`, the page it came from (its callback URL, same-origin, e.g. the account page).
  */
-function backToForm(options: InternalOptions, request: RequestInternal, form: string, error: AuthError): ResponseInternal {
+function formPage(options: InternalOptions, form: string): URL | undefined {
+  if (form === "sign-up" || form === "forgot" || form === "reset") return new URL(passwordUrl(options, form));
+  if (form !== "change") return undefined;
+  const page = new URL(options.callbackUrl);
+  page.searchParams.delete("done");
+  return page;
+}
+
+/**
+ * A refusal of a form a browser posted, as the way back to its page with `?error=` (the password rule in
+ * `code`, a reset form's token). Logged as the pipeline logs refusals.
+ */
+function backToForm(options: InternalOptions, request: RequestInternal, page: URL, error: AuthError): ResponseInternal {
   if (error instanceof RateLimited) options.logger.warn("rate-limited");
   else options.logger.error(error);
-  const query = new URLSearchParams({ error: error.type });
-  if (error instanceof InvalidPassword) query.set("code", error.rule);
+  page.searchParams.set("error", error.type);
+  if (error instanceof InvalidPassword) page.searchParams.set("code", error.rule);
   const token = request.body.token;
-  if (form === "reset" && typeof token === "string") query.set("token", token);
-  return { redirect: `${passwordUrl(options, form)}?${query}` };
+  if (request.providerId === "reset" && typeof token === "string") page.searchParams.set("token", token);
+  return { redirect: page.href };
 }
 
 /** `<basePath>/password/<route>`. */
@@ -271,9 +290,9 @@ export async function passwordAction(options: InternalOptions, request: RequestI
   try {
     return await post(options, request, provider);
   } catch (error) {
-    // `auth.api` callers get the typed error; a browser's form post goes back to its form.
-    const shown = !request.inProcess && forms.has(route) && error instanceof AuthError && shownOnForm.has(error.type);
-    if (shown) return backToForm(options, request, route, error);
+    // `auth.api` callers get the typed error; a browser's form post goes back to its page.
+    const page = !request.inProcess && error instanceof AuthError && shownOnForm.has(error.type) ? formPage(options, route) : undefined;
+    if (page) return backToForm(options, request, page, error as AuthError);
     throw error;
   }
 }

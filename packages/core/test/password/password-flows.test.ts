@@ -114,8 +114,15 @@ describe.each(["jwt", "database"] as const)("Password() with %s sessions", (stra
     const other = app.browser();
     await signIn(other, "linus@example.com", "old password 1");
 
-    const wrong = await post(browser, "/auth/password/change", { currentPassword: "nope nope 1", password: "new password 2" });
-    expect(wrong.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=IncorrectPassword`);
+    const wrong = await post(browser, "/auth/password/change", {
+      currentPassword: "nope nope 1",
+      password: "new password 2",
+      callbackUrl: "/settings?done=saved",
+    });
+    // A browser's form goes back to the page it came from, with the error.
+    expect(wrong.headers.get("location")).toBe(`${ORIGIN}/settings?error=IncorrectPassword`);
+    const short = await post(browser, "/auth/password/change", { currentPassword: "old password 1", password: "short", callbackUrl: "/settings" });
+    expect(short.headers.get("location")).toBe(`${ORIGIN}/settings?error=InvalidPassword&code=too-short`);
     expect(await other.session()).not.toBeNull();
 
     const changed = await post(browser, "/auth/password/change", { currentPassword: "old password 1", password: "new password 2" });
