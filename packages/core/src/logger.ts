@@ -5,29 +5,17 @@
 import { AuthError, CredentialsSignin } from "./errors.js";
 import type { AuthConfig, LoggerInstance, WarningCode } from "./types.js";
 
-const warnings: Record<WarningCode, string> = {
-  "debug-enabled": "Debug logging is on. Turn it off in production.",
-  "csrf-disabled": "CSRF protection is switched off (skipCSRFCheck). Only do this when another layer protects POSTs.",
-  "env-url-basepath-redundant": "Both AUTHLIB_URL's path and config.basePath are set; config.basePath wins.",
-  "env-url-basepath-mismatch": "AUTHLIB_URL's path differs from basePath; basePath wins.",
-  "env-url-alias-conflict": "AUTHLIB_URL and AUTH_URL are both set and differ; AUTHLIB_URL wins.",
-  "experimental-webauthn": "WebAuthn (passkeys) is experimental and may change without notice.",
-  "invalid-env-url": "AUTHLIB_URL is not a valid URL; requests fail with InvalidOriginConfig until it is fixed.",
-  "generated-dev-secret": "No AUTH_SECRET set: a development secret was generated. Set AUTH_SECRET in production.",
-  "trust-host-unrestricted":
-    "trustHost is on without AUTHLIB_URL (config.url) or trustedHosts (AUTH_TRUSTED_HOSTS): any client can choose the host of the links authlib builds (sign-in emails, OAuth redirects), so they can be poisoned unless your proxy overwrites Host and X-Forwarded-Host. Set AUTHLIB_URL, or AUTH_TRUSTED_HOSTS.",
-  "pkce-unverified":
-    "A provider has PKCE without state in its checks, and its metadata does not list S256 in code_challenge_methods_supported: authlib added the state check. Add state to its checks to silence this.",
-  "userinfo-unavailable":
-    "An ID token lacked email or name and userinfo failed: signed in with the ID token's claims. Set the provider's idToken (true: skip userinfo).",
-  "sessions-not-ended":
-    "An unproven address moved to the user who proved it, but the adapter has no deleteSessionsByUserId: the previous holder's sessions go on (without the address).",
-  "rate-limited": "A rate limit refused a request (RateLimited).",
-  "rate-limit-behind-proxy":
-    "Requests carry X-Forwarded-For or Forwarded, but rateLimit.clientAddress is not set: the per-client limits count every client under the proxy's address, so a few failed sign-ins from one attacker refuse everybody. Set rateLimit.clientAddress to read the address your proxy sets.",
-  "rate-limit-memory-store":
-    "NODE_ENV=production and no rateLimit.store: the rate limits are kept in this instance's memory, so each instance (and each restart) counts apart. Set rateLimit.store to a shared store (PostgreSQL or Redis) when you run more than one instance.",
-};
+/**
+ * The warnings' texts load with the first warning the built-in logger prints: most processes print none,
+ * and the texts would otherwise weigh on every server bundle. Not per configuration: a module memo.
+ */
+let warningTexts: Promise<typeof import("./warning-texts.js")> | undefined;
+
+/** Prints the built-in line of warning `code` (once its text has loaded). */
+function printWarning(code: WarningCode): void {
+  warningTexts ??= import("./warning-texts.js");
+  void warningTexts.then(({ warningText }) => console.warn(`[authlib][warn][${code}] ${warningText(code)}${readMore(code)}`));
+}
 
 /** Where each error type and warning code is explained: `#<type or code in lower case>` is its entry. */
 export const TROUBLESHOOTING_URL = "https://github.com/authlib/authlib/blob/main/docs/troubleshooting.md";
@@ -55,7 +43,7 @@ export function createLogger(config: Pick<AuthConfig, "logger" | "debug">): Logg
   const custom = config.logger ?? {};
   return {
     error: custom.error ?? ((error: Error) => console.error(`[authlib][error] ${describeError(error)}${readMore(error)}`)),
-    warn: custom.warn ?? ((code: WarningCode) => console.warn(`[authlib][warn][${code}] ${warnings[code] ?? ""}${readMore(code)}`)),
+    warn: custom.warn ?? printWarning,
     debug: config.debug
       ? (custom.debug ?? ((message: string, metadata?: unknown) => console.debug(`[authlib][debug] ${message}`, metadata ?? "")))
       : () => {},

@@ -71,7 +71,7 @@ describe("rate-limit-behind-proxy", () => {
     vi.spyOn(console, "warn").mockImplementation((line: string) => void lines.push(line));
     const { config } = app({ store: memoryRateLimitStore() }, { logger: undefined });
     await attempt(config, { "x-forwarded-for": "198.51.100.1" });
-    expect(lines).toHaveLength(1);
+    await vi.waitFor(() => expect(lines).toHaveLength(1));
     expect(lines[0]).toContain("[authlib][warn][rate-limit-behind-proxy]");
     expect(lines[0]).toContain("rateLimit.clientAddress");
     expect(lines[0]).toContain("docs/troubleshooting.md#rate-limit-behind-proxy");
