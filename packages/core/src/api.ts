@@ -205,6 +205,28 @@ export interface AuthApi {
    * `RateLimited`, `MissingCSRF`.
    */
   changePassword(request: RequestLike, input: ChangePasswordInput): Promise<RedirectResult>;
+  /**
+   * Asks to change the signed-in user's email address to `email`: a link goes to the new address (or,
+   * when it is another account's, a note), and the address changes once the link is confirmed by this
+   * user ({@link AuthApi.confirmEmail}); the previous address is told. The answer is the same either way.
+   * Throws `SessionRequired`, `EmailSignInError` (a bad address, or the mail could not be sent),
+   * `RateLimited`, `MissingCSRF`.
+   */
+  changeEmail(request: RequestLike, input: { email: string; redirectTo?: string }): Promise<RedirectResult>;
+  /** {@link AuthApi.changeEmail} for a user without an address (a passkey or OAuth user): the same operation. */
+  addEmail(request: RequestLike, input: { email: string; redirectTo?: string }): Promise<RedirectResult>;
+  /**
+   * Confirms an email-change link's `token` for the signed-in user who asked for it. Throws `Verification`
+   * (not valid, expired, used, another user's, or the address was proven by another account since),
+   * `SessionRequired`.
+   */
+  confirmEmail(request: RequestLike, input: { token: string }): Promise<RedirectResult>;
+  /**
+   * Deletes the signed-in user's account (user, accounts, sessions, passkeys) and clears the session
+   * cookie (in `cookies`). Needs `currentPassword` when the user has a password, else a sign-in in the
+   * last 10 minutes. Throws `IncorrectPassword`, `RecentSignInRequired`, `SessionRequired`, `MissingCSRF`.
+   */
+  deleteAccount(request: RequestLike, input?: { currentPassword?: string; redirectTo?: string }): Promise<RedirectResult>;
 }
 
 /** The API of a usable resolved configuration. */
@@ -266,14 +288,24 @@ export function createApi(resolved: UsableAuth): AuthApi {
     requestPasswordReset: (request, input) => password(request, "forgot", input),
     resetPassword: (request, input) => password(request, "reset", input),
     changePassword: (request, input) => password(request, "change", input),
+    changeEmail: (request, input) => account(request, "email", input),
+    addEmail: (request, input) => account(request, "email", input),
+    confirmEmail: (request, input) => account(request, "confirm-email", input),
+    deleteAccount: (request, input) => account(request, "delete", input),
   };
 
-  /** Runs the password route `form` with `body` as its posted form. */
-  async function password(request: RequestLike, form: string, input: object | undefined): Promise<RedirectResult> {
+  /** Runs `POST <action>/<form>` with `input` as its posted form (`redirectTo` as its `callbackUrl`). */
+  async function post(action: AuthAction, request: RequestLike, form: string, input: object | undefined): Promise<RedirectResult> {
     const { redirectTo, ...fields } = (input ?? {}) as { redirectTo?: string };
     const body = { ...fields, callbackUrl: redirectTo ?? "/" };
-    const parsed = inProcessRequest(resolved, request, { method: "POST", action: "password", providerId: form, body });
+    const parsed = inProcessRequest(resolved, request, { method: "POST", action, providerId: form, body });
     return redirectOf(await perform(resolved, parsed));
+  }
+  function password(request: RequestLike, form: string, input: object | undefined) {
+    return post("password", request, form, input);
+  }
+  function account(request: RequestLike, form: string, input: object | undefined) {
+    return post("account", request, form, input);
   }
 }
 

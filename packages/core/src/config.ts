@@ -70,6 +70,7 @@ export function wrapEvents(events: Partial<EventCallbacks> | undefined, logger: 
     sessionRevoked: wrap("sessionRevoked"),
     accountUnlinked: wrap("accountUnlinked"),
     passwordChanged: wrap("passwordChanged"),
+    userDeleted: wrap("userDeleted"),
   };
 }
 

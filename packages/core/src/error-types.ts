@@ -63,7 +63,8 @@ export type ErrorType =
   | "InvalidPassword"
   | "IncorrectPassword"
   | "PasswordNotSet"
-  | "InvalidName";
+  | "InvalidName"
+  | "RecentSignInRequired";
 
 /** Where an error sends the user: the sign-in page (`"signIn"`) or the error page (`"error"`). */
 export type ErrorPageKind = "signIn" | "error";

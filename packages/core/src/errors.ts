@@ -420,6 +420,14 @@ export class InvalidName extends AuthError {
   static override type: ErrorType = "InvalidName";
 }
 
+/**
+ * Deleting the account needs proof that its owner is at the keyboard: the current password when the user
+ * has one, else a session started in the last 10 minutes (sign in again). Nothing changed.
+ */
+export class RecentSignInRequired extends AuthError {
+  static override type: ErrorType = "RecentSignInRequired";
+}
+
 /** Error types whose name may be shown to the user; every other error is reported as `Configuration`. */
 const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "CredentialsSignin",
@@ -446,6 +454,7 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "IncorrectPassword",
   "PasswordNotSet",
   "InvalidName",
+  "RecentSignInRequired",
 ]);
 
 /** True when the error's type may be shown to the user (on the error or sign-in page). */

@@ -246,6 +246,8 @@ export interface EventCallbacks {
    * Their other sessions ended with it. Never carries the password or its hash.
    */
   passwordChanged: (message: { userId: string; reason: "reset" | "change" }) => Awaitable<void>;
+  /** A user deleted their own account (`auth.api.deleteAccount`, `POST <basePath>/account/delete`): the user as it was. */
+  userDeleted: (message: { user: User }) => Awaitable<void>;
 }
 
 /** The configuration of authlib. Only `providers` is required. */

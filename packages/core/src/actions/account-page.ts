@@ -1,14 +1,16 @@
 /**
- * The built-in account page (`GET <basePath>/account`, pages/account.tsx) of the signed-in user, and the
- * one form of it that has no route of its own for browsers: `POST <basePath>/account/unlink`, which runs
- * the linked-account unlink (`accounts.ts`, CSRF-checked there) and comes back to the page with what
- * happened. The other forms post to their own routes (`password/change`, `signin/<id>` with `link`).
+ * The built-in account page (`GET <basePath>/account`, pages/account.tsx) of the signed-in user, and its
+ * forms: unlink (the linked-account unlink of `accounts.ts`, CSRF-checked there), change the email address
+ * (`account-lifecycle/email-change.ts`) and delete the account (`account-lifecycle/delete-account.ts`),
+ * each coming back to the page with what happened. The password form posts to `password/change`, the link
+ * buttons to `signin/<id>` with `link`.
  *
  * @module actions/account-page
  */
-import { AuthError, isClientSafeError, MethodNotAllowed } from "../errors.js";
+import { AuthError, isClientSafeError, MethodNotAllowed, SessionRequired } from "../errors.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { loadPages } from "../pages/lazy.js";
+import { signInUrl } from "../password-accounts/urls.js";
 import { isOAuthProvider, isPasswordProvider } from "../provider-kind.js";
 import { html } from "./pages.js";
 import { withCallbackUrl } from "./sign-in-flow.js";
@@ -20,8 +22,7 @@ function accountUrl(options: InternalOptions): string {
 async function accountPage(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   const user = await options.sessionStrategy.currentUser(options, request);
   if (!user?.id) {
-    const signIn = options.pages.signIn ? new URL(options.pages.signIn, options.origin).href : `${options.authUrl}/signin`;
-    return { redirect: withCallbackUrl(signIn, accountUrl(options)) };
+    return { redirect: withCallbackUrl(signInUrl(options), accountUrl(options)) };
   }
   const { adapter, providers } = options;
   const accounts = adapter?.listAccountsByUserId ? await adapter.listAccountsByUserId(user.id) : [];
@@ -51,6 +52,8 @@ async function accountPage(options: InternalOptions, request: RequestInternal): 
       passkeys: passkeys ? (await passkeys(user.id)).length : undefined,
       linkable: providers.filter(isOAuthProvider).map((p) => ({ id: p.id, name: p.name, signinUrl: p.signinUrl })),
       unlinkUrl: `${accountUrl(options)}/unlink`,
+      emailUrl: `${accountUrl(options)}/email`,
+      deleteUrl: adapter?.deleteUser ? `${accountUrl(options)}/delete` : undefined,
       accountUrl: accountUrl(options),
       signOutUrl: `${options.authUrl}/signout`,
       error: request.query.error,
@@ -60,23 +63,55 @@ async function accountPage(options: InternalOptions, request: RequestInternal): 
   );
 }
 
-/** POST /account/unlink: the unlink, then back to the page with `?done=unlinked` or `?error=<type>`. */
-async function unlinkFromPage(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
-  const { accountsAction } = await import("./accounts.js");
+/** The confirm page of an email-change link (signed out: sign in first, then back here). */
+async function confirmEmailPage(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  const { liveEmailChangeLink } = await import("../account-lifecycle/email-change.js");
   try {
-    await accountsAction(options, request);
-    return { redirect: `${accountUrl(options)}?done=unlinked` };
+    await liveEmailChangeLink(options, request, request.query.token);
   } catch (error) {
-    if (!(error instanceof AuthError) || !isClientSafeError(error)) throw error;
+    if (!(error instanceof SessionRequired)) throw error;
+    return { redirect: withCallbackUrl(signInUrl(options), `${accountUrl(options)}/confirm-email?${new URLSearchParams({ token: request.query.token ?? "" })}`) };
+  }
+  const { renderConfirmEmailPage } = await loadPages();
+  return html(
+    renderConfirmEmailPage({
+      actionUrl: `${accountUrl(options)}/confirm-email`,
+      csrfToken: options.csrfToken,
+      token: request.query.token ?? "",
+      theme: options.theme,
+    }),
+  );
+}
+
+type Post = (options: InternalOptions, request: RequestInternal) => Promise<ResponseInternal>;
+
+/** The account page's forms, by subroute: each loads its code with its first use. */
+const posts: Record<string, Post> = {
+  async unlink(options, request) {
+    await (await import("./accounts.js")).accountsAction(options, request);
+    return { redirect: `${accountUrl(options)}?done=unlinked` };
+  },
+  email: async (options, request) => (await import("../account-lifecycle/email-change.js")).requestEmailChange(options, request),
+  "confirm-email": async (options, request) => (await import("../account-lifecycle/email-change.js")).confirmEmailChange(options, request),
+  delete: async (options, request) => (await import("../account-lifecycle/delete-account.js")).deleteAccount(options, request),
+};
+
+/**
+ * `GET <basePath>/account` (and `/account/confirm-email?token=`), and the POSTs of its forms: `unlink`,
+ * `email`, `confirm-email`, `delete`. A browser's refused form comes back to the page with `?error=<type>`;
+ * `auth.api` callers get the typed error.
+ */
+export async function accountPageAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  const route = request.providerId;
+  if (request.method === "GET" && route === undefined) return accountPage(options, request);
+  if (request.method === "GET" && route === "confirm-email") return confirmEmailPage(options, request);
+  const post = request.method === "POST" && route !== undefined ? posts[route] : undefined;
+  if (!post) throw new MethodNotAllowed(`${request.method} is not supported on /account${route ? `/${route}` : ""}.`);
+  try {
+    return await post(options, request);
+  } catch (error) {
+    if (request.inProcess || !(error instanceof AuthError) || !isClientSafeError(error)) throw error;
     options.logger.error(error);
     return { redirect: `${accountUrl(options)}?${new URLSearchParams({ error: error.type })}` };
   }
-}
-
-/** `GET <basePath>/account` and `POST <basePath>/account/unlink`. */
-export async function accountPageAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
-  const unlink = request.providerId === "unlink";
-  if (request.method === "GET" && !unlink) return accountPage(options, request);
-  if (request.method === "POST" && unlink) return unlinkFromPage(options, request);
-  throw new MethodNotAllowed(`${request.method} is not supported on /account${unlink ? "/unlink" : ""}.`);
 }

@@ -30,7 +30,7 @@ const actionsWithSubroute: Readonly<Record<string, ReadonlySet<string>>> = {
   sessions: new Set(["revoke"]),
   accounts: new Set(["unlink"]),
   password: new Set(["sign-up", "verify", "forgot", "reset", "change"]),
-  account: new Set(["unlink"]),
+  account: new Set(["unlink", "email", "confirm-email", "delete"]),
 };
 /** Bodies larger than this are not parsed (a sign-in form is a few hundred bytes). */
 const MAX_BODY_BYTES = 64 * 1024;

@@ -39,6 +39,10 @@ export interface AccountPageParams {
   linkable: ReadonlyArray<{ id: string; name: string; signinUrl: string }>;
   /** Where the Unlink buttons post. */
   unlinkUrl: string;
+  /** Where the email form posts (a link goes to the new address). */
+  emailUrl: string;
+  /** Where the delete form posts; `undefined` when the adapter cannot delete users. */
+  deleteUrl?: string;
   /** This page, where every form comes back to. */
   accountUrl: string;
   signOutUrl: string;
@@ -133,6 +137,76 @@ function AccountsSection({ params }: { params: AccountPageParams }) {
   );
 }
 
+function EmailSection({ params }: { params: AccountPageParams }) {
+  return (
+    <Section title={params.email ? "Change email address" : "Add an email address"}>
+      <form action={toSafeNavigationUrl(params.emailUrl)} method="post">
+        <HiddenFields csrfToken={params.csrfToken} callbackUrl={params.accountUrl} />
+        <div class="field">
+          <label for="new-email">New email address</label>
+          <input id="new-email" name="email" type="email" autocomplete="email" required aria-describedby="new-email-hint" />
+          <p id="new-email-hint" class="muted">
+            We send a link to the new address; it is used once you follow it.
+          </p>
+        </div>
+        <button type="submit" class="button button-neutral">
+          Send the link
+        </button>
+      </form>
+    </Section>
+  );
+}
+
+function DeleteSection({ params }: { params: AccountPageParams }) {
+  if (!params.deleteUrl) return null;
+  return (
+    <Section title="Delete account">
+      <form action={toSafeNavigationUrl(params.deleteUrl)} method="post">
+        <HiddenFields csrfToken={params.csrfToken} callbackUrl="/" />
+        {params.password?.set ? (
+          <div class="field">
+            <label for="delete-password">Current password</label>
+            <input id="delete-password" name="currentPassword" type="password" autocomplete="current-password" required />
+          </div>
+        ) : (
+          <p class="muted">Without a password, deleting needs a sign-in in the last 10 minutes.</p>
+        )}
+        <button type="submit" class="button button-neutral">
+          Delete my account
+        </button>
+      </form>
+    </Section>
+  );
+}
+
+/** What the confirm page of an email-change link needs. */
+export interface ConfirmEmailPageParams {
+  actionUrl: string;
+  csrfToken: string;
+  token: string;
+  theme: Theme;
+}
+
+/** The page an email-change link opens: one button that POSTs the change (a scanner's GET changes nothing). */
+export function renderConfirmEmailHtml(params: ConfirmEmailPageParams): string {
+  return renderDocument({
+    title: "Use this email address",
+    theme: resolveTheme(params.theme),
+    children: (
+      <>
+        <h1>Use this email address</h1>
+        <form action={toSafeNavigationUrl(params.actionUrl)} method="post">
+          <HiddenFields csrfToken={params.csrfToken} />
+          <input type="hidden" name="token" value={params.token} />
+          <button type="submit" class="button">
+            Use this address
+          </button>
+        </form>
+      </>
+    ),
+  });
+}
+
 /** Renders the account page (a complete HTML document). */
 export function renderAccountHtml(params: AccountPageParams): string {
   const notice = accountNotice(params.error, params.done);
@@ -150,6 +224,7 @@ export function renderAccountHtml(params: AccountPageParams): string {
         <p class="center">
           {params.name ? <strong>{params.name}</strong> : null} {params.email ?? "No email address"}
         </p>
+        <EmailSection params={params} />
         <AccountsSection params={params} />
         <PasswordSection params={params} />
         {params.passkeys === undefined ? null : (
@@ -157,6 +232,7 @@ export function renderAccountHtml(params: AccountPageParams): string {
             <p class="muted">{params.passkeys === 1 ? "1 passkey" : `${params.passkeys} passkeys`}</p>
           </Section>
         )}
+        <DeleteSection params={params} />
         <p class="center">
           <a href={toSafeNavigationUrl(params.signOutUrl)}>Sign out</a>
         </p>

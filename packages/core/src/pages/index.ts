@@ -7,14 +7,14 @@
  * @module pages
  */
 import { type ErrorPageParams, renderErrorHtml } from "./error.js";
-import { type AccountPageAccount, type AccountPageParams, renderAccountHtml } from "./account.js";
+import { type AccountPageAccount, type AccountPageParams, type ConfirmEmailPageParams, renderAccountHtml, renderConfirmEmailHtml } from "./account.js";
 import { type PasswordForm, type PasswordPageParams, renderPasswordHtml } from "./password.js";
 import { renderSignInHtml, type SignInPageParams } from "./signin.js";
 import { renderSignOutHtml, type SignOutPageParams } from "./signout.js";
 import { renderVerifyRequestHtml, type VerifyRequestPageParams } from "./verify-request.js";
 
 export type { PageProvider } from "./signin.js";
-export type { AccountPageAccount, AccountPageParams, ErrorPageParams, PasswordForm, PasswordPageParams, SignInPageParams, SignOutPageParams, VerifyRequestPageParams };
+export type { AccountPageAccount, AccountPageParams, ConfirmEmailPageParams, ErrorPageParams, PasswordForm, PasswordPageParams, SignInPageParams, SignOutPageParams, VerifyRequestPageParams };
 
 /** A rendered page: the HTTP status and the HTML document (serve it as `text/html; charset=utf-8`). */
 export interface PageResult {
@@ -56,4 +56,9 @@ export function renderPasswordPage(params: PasswordPageParams): PageResult {
 /** The signed-in user's account page (status 200): sign-in methods, password, passkeys. */
 export function renderAccountPage(params: AccountPageParams): PageResult {
   return { status: 200, html: renderAccountHtml(params) };
+}
+
+/** The page an email-change link opens (status 200): one button that makes the change. */
+export function renderConfirmEmailPage(params: ConfirmEmailPageParams): PageResult {
+  return { status: 200, html: renderConfirmEmailHtml(params) };
 }

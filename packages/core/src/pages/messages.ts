@@ -139,6 +139,8 @@ export function passwordErrorMessage(
 const ACCOUNT_NOTICES: Readonly<Record<string, string>> = Object.freeze({
   "password-changed": "Your password was changed. Your other devices were signed out.",
   unlinked: "The account was unlinked.",
+  "email-sent": "We sent a link to the new address. Follow it (signed in to this account) to start using it.",
+  "email-changed": "Your email address was changed.",
 });
 
 const ACCOUNT_ERRORS: Readonly<Record<string, string>> = Object.freeze({
@@ -149,6 +151,9 @@ const ACCOUNT_ERRORS: Readonly<Record<string, string>> = Object.freeze({
   PasswordNotSet: "You have no password yet: set one by email.",
   MissingCSRF: "The form expired. Please try again.",
   RateLimited: "Too many attempts. Please wait a few minutes and try again.",
+  EmailSignInError: "Check the email address. If it is right, the email could not be sent: try again later.",
+  RecentSignInRequired: "Sign in again (within 10 minutes) to delete your account.",
+  Verification: "This link is not valid any more. Ask for a new one.",
 });
 
 /** The account page's message for `?error=` (an alert) or `?done=` (a notice), or `undefined`. */

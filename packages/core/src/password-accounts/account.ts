@@ -33,7 +33,7 @@ export function passwordStore(options: InternalOptions): PasswordAccountStore {
 }
 
 /** The user's password account, or `null` when they have no password. */
-export async function passwordAccountOf(store: PasswordAccountStore, provider: PasswordConfig, userId: string): Promise<AdapterAccount | null> {
+export async function passwordAccountOf(store: Required<Pick<Adapter, "getAccount">>, provider: PasswordConfig, userId: string): Promise<AdapterAccount | null> {
   const account = await store.getAccount(userId, provider.id);
   return account && account.userId === userId && typeof account.access_token === "string" ? account : null;
 }

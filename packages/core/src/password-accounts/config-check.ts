@@ -17,8 +17,11 @@ export const passwordMethods: readonly (keyof Adapter)[] = [...userMethods, "get
  * The email provider whose transport sends the password provider's mails: the one named by its
  * `mailer`, else the first that can (`sendMail`); `undefined` when none can.
  */
-export function passwordMailProvider(provider: Pick<PasswordConfig, "passwordAccounts">, providers: readonly ProviderConfig[]): EmailConfig | undefined {
-  const { mailer } = provider.passwordAccounts;
+export function passwordMailProvider(
+  provider: { passwordAccounts: Pick<PasswordConfig["passwordAccounts"], "mailer"> } | undefined,
+  providers: readonly ProviderConfig[],
+): EmailConfig | undefined {
+  const mailer = provider?.passwordAccounts.mailer;
   return providers.find(
     (p): p is EmailConfig => p.type === "email" && typeof p.sendMail === "function" && (mailer === undefined || p.id === mailer),
   );

@@ -1,7 +1,6 @@
 /**
- * The password provider's mails, sent through the configuration's email provider (its `sendMail`: the
- * same SMTP server or mail service as the sign-in links), or the provider's own `sendMail`: an app never
- * configures mail twice.
+ * The password provider's mails (sent by `email/account-mail.ts`: through the configuration's email
+ * provider, the same SMTP server or mail service as the sign-in links, or the provider's own `sendMail`).
  *
  * Every request that may send a mail sends exactly one, whoever owns the address: a sign-up sends the
  * verification link, or tells the owner an account exists; a reset request sends the link, or tells the
@@ -9,37 +8,8 @@
  *
  * @module password-accounts/mail
  */
+import type { MailSite } from "../email/account-mail.js";
 import { hostHeading, type RenderedMail, renderMail } from "../email/template.js";
-import { EmailSignInError } from "../errors.js";
-import type { InternalOptions } from "../internal-types.js";
-import { passwordMailProvider } from "./config-check.js";
-import type { MailMessage, PasswordConfig, ProviderConfig } from "../provider-types.js";
-import type { Awaitable, Theme } from "../types.js";
-
-/** How the provider's mails are sent: its own `sendMail`, else its email provider's (see `passwordMailProvider`). */
-function passwordMailer(provider: PasswordConfig, providers: readonly ProviderConfig[]): ((mail: MailMessage) => Awaitable<void>) | undefined {
-  const own = provider.passwordAccounts.sendMail;
-  if (own) return own;
-  const email = passwordMailProvider(provider, providers);
-  const send = email?.sendMail;
-  return email && send ? (mail) => send(mail, email) : undefined;
-}
-
-/** Sends `mail` to `to`; a failure is `EmailSignInError` (the address is not logged). */
-export async function sendPasswordMail(options: InternalOptions, provider: PasswordConfig, to: string, mail: RenderedMail): Promise<void> {
-  const send = passwordMailer(provider, options.providers);
-  try {
-    if (!send) throw new Error("No email provider with sendMail is configured, and Password() has no sendMail.");
-    await send({ to, ...mail });
-  } catch (error) {
-    throw new EmailSignInError("The email could not be sent. Try again later.", { cause: error as Error });
-  }
-}
-
-interface MailSite {
-  host: string;
-  theme: Theme;
-}
 
 /** The sign-up verification link. */
 export function signUpMail(site: MailSite, url: string): RenderedMail {

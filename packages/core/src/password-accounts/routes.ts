@@ -19,6 +19,7 @@
  * @module password-accounts/routes
  */
 import type { AdapterUser } from "../adapters.js";
+import { mailSite, sendAccountMail } from "../email/account-mail.js";
 import { normalizeEmail } from "../email/normalize.js";
 import {
   AuthError,
@@ -44,7 +45,7 @@ import type { Account } from "../types.js";
 import { askSignInCallback, completeSignIn } from "../actions/sign-in-flow.js";
 import { claimProvenAddress } from "../actions/proven-address.js";
 import { hashOf, type PasswordAccountStore, passwordAccountOf, passwordStore, storePasswordHash } from "./account.js";
-import { accountExistsMail, noAccountMail, passwordChangedMail, resetMail, sendPasswordMail, signUpMail } from "./mail.js";
+import { accountExistsMail, noAccountMail, passwordChangedMail, resetMail, signUpMail } from "./mail.js";
 import { newPassword, normalisedPassword, signUpName } from "./rules.js";
 import { assertSameBrowser, openLink, passwordFingerprint, sealLink, spendLink } from "./tokens.js";
 import { passwordUrl, signInUrl } from "./urls.js";
@@ -61,10 +62,6 @@ export function passwordProviderOf(options: InternalOptions): Password {
 /** The binding of a link to this browser: its CSRF token, whoever is signed in (that may change meanwhile). */
 function browserBinding(options: InternalOptions): Promise<string> {
   return bindingOf(options.csrfToken, "");
-}
-
-function site(options: InternalOptions) {
-  return { host: new URL(options.origin).host, theme: options.theme };
 }
 
 /**
@@ -94,13 +91,13 @@ async function signUp(options: InternalOptions, request: RequestInternal, provid
   const owner = await provenOwner(store, email);
   let mail: ReturnType<typeof signUpMail>;
   if (owner) {
-    mail = accountExistsMail(site(options), signInUrl(options));
+    mail = accountExistsMail(mailSite(options), signInUrl(options));
   } else {
     const claims = { email, name, hash, binding: await browserBinding(options), callbackUrl: options.callbackUrl };
     const token = await sealLink(options, "sign-up", claims, provider.passwordAccounts.verificationMaxAge);
-    mail = signUpMail(site(options), `${passwordUrl(options, "verify")}?${new URLSearchParams({ token })}`);
+    mail = signUpMail(mailSite(options), `${passwordUrl(options, "verify")}?${new URLSearchParams({ token })}`);
   }
-  await sendPasswordMail(options, provider, email, mail);
+  await sendAccountMail(options, email, mail);
   return checkYourEmail(options, provider, "sign-up");
 }
 
@@ -149,11 +146,11 @@ async function forgot(options: InternalOptions, request: RequestInternal, provid
     const claims = { email, userId: owner.id, fingerprint, binding: await browserBinding(options), callbackUrl: options.callbackUrl };
     const { resetMaxAge } = provider.passwordAccounts;
     const token = await sealLink(options, "reset", claims, resetMaxAge);
-    mail = resetMail(site(options), `${passwordUrl(options, "reset")}?${new URLSearchParams({ token })}`, Math.round(resetMaxAge / 60));
+    mail = resetMail(mailSite(options), `${passwordUrl(options, "reset")}?${new URLSearchParams({ token })}`, Math.round(resetMaxAge / 60));
   } else {
-    mail = noAccountMail(site(options), passwordUrl(options, "sign-up"));
+    mail = noAccountMail(mailSite(options), passwordUrl(options, "sign-up"));
   }
-  await sendPasswordMail(options, provider, email, mail);
+  await sendAccountMail(options, email, mail);
   return checkYourEmail(options, provider, "reset");
 }
 
@@ -187,7 +184,7 @@ async function replacePassword(
   const cookies = await options.sessionStrategy.start(options, request, { user, account, isNewUser: false });
   await options.events.passwordChanged({ userId: user.id, reason });
   if (user.email) {
-    await sendPasswordMail(options, provider, user.email, passwordChangedMail(site(options), passwordUrl(options, "forgot"))).catch(
+    await sendAccountMail(options, user.email, passwordChangedMail(mailSite(options), passwordUrl(options, "forgot"))).catch(
       (error: Error) => options.logger.error(error),
     );
   }

@@ -1,5 +1,5 @@
 /**
- * The links of the password flows (sign-up verification, password reset) carry their whole state in a
+ * The links of the account flows (sign-up verification, password reset, email change) carry their whole state in a
  * sealed token: a JWE (`dir` + A256CBC-HS512, the session tokens' format) encrypted with the secret under
  * a salt of its own, so a session token, a check cookie or the other kind of link never opens as one
  * (token confusion). Nothing is stored when a link is asked for: an anonymous caller makes authlib keep no
@@ -21,7 +21,7 @@ import { Verification } from "../errors.js";
 import { bindingMatches } from "../http/flow-binding.js";
 import type { InternalOptions } from "../internal-types.js";
 import { decode, encode } from "../jwt.js";
-import type { PasswordAccountStore } from "./account.js";
+import type { Adapter } from "../adapters.js";
 
 /** What a sign-up link carries: the account to create once the address is proven. */
 export interface SignUpClaims {
@@ -43,10 +43,22 @@ export interface ResetClaims {
   callbackUrl: string;
 }
 
-type LinkKind = "sign-up" | "reset";
-type ClaimsOf<K extends LinkKind> = K extends "sign-up" ? SignUpClaims : ResetClaims;
+/** What an email-change link carries: the user and the new address (`binding` is unused: the user must be signed in). */
+export interface EmailChangeClaims {
+  email: string;
+  userId: string;
+  binding: string;
+  callbackUrl: string;
+}
 
-const SALT: Record<LinkKind, string> = { "sign-up": "authlib.password-sign-up", reset: "authlib.password-reset" };
+type LinkKind = "sign-up" | "reset" | "email-change";
+type ClaimsOf<K extends LinkKind> = K extends "sign-up" ? SignUpClaims : K extends "reset" ? ResetClaims : EmailChangeClaims;
+
+const SALT: Record<LinkKind, string> = {
+  "sign-up": "authlib.password-sign-up",
+  reset: "authlib.password-reset",
+  "email-change": "authlib.email-change",
+};
 
 /** The sealed link token of `claims`, valid `maxAge` seconds. */
 export function sealLink<K extends LinkKind>(options: InternalOptions, kind: K, claims: ClaimsOf<K>, maxAge: number): Promise<string> {
@@ -81,7 +93,7 @@ export function assertSameBrowser(link: { binding: string }, currentBinding: str
 }
 
 /** Spends the link: the first redemption claims it, every later one (or a concurrent loser) is `Verification`. */
-export async function spendLink(options: InternalOptions, store: PasswordAccountStore, link: OpenedLink<LinkKind>): Promise<void> {
+export async function spendLink(options: InternalOptions, store: Pick<Adapter, "createVerificationToken">, link: OpenedLink<LinkKind>): Promise<void> {
   const key = await hmacHex(options.secret[0] as string, `authlib.password-link:${link.id}`);
   const claimed = await store.createVerificationToken?.({ identifier: link.email, token: key, expires: new Date(link.expiresAt) });
   if (!claimed) throw new Verification("The link was used already. Ask for a new one if you need it.");

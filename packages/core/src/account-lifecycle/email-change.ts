@@ -1,0 +1,100 @@
+/**
+ * Adding or changing the signed-in user's email address (`POST <basePath>/account/email`,
+ * `auth.api.changeEmail` / `addEmail`): the new address is proven by a link sent to it, and only then
+ * becomes the user's `email` (with `emailVerified`). The previous address is told.
+ *
+ * - The answer is the same whether the new address is free or another account's: a free one gets the
+ *   link, an owned one a note saying someone tried (it stays its owner's).
+ * - Nothing is stored when the link is asked for (the link is sealed, see password-accounts/tokens.ts).
+ * - The link works once, for the user who asked: it is confirmed while signed in to that account (a
+ *   signed-out visitor is sent to sign in first), with a POST from its page, so a mail scanner's GET
+ *   changes nothing.
+ * - At confirmation the address is checked again: proven by another account since, the link is refused;
+ *   held by a user who never proved it, it moves to this one ("proof wins", actions/proven-address.ts).
+ *
+ * @module account-lifecycle/email-change
+ */
+import { claimProvenAddress } from "../actions/proven-address.js";
+import type { AdapterUser } from "../adapters.js";
+import { mailSite, sendAccountMail } from "../email/account-mail.js";
+import { normalizeEmail } from "../email/normalize.js";
+import { MissingAdapterMethods, SessionRequired, Verification } from "../errors.js";
+import { assertCsrf } from "../http/csrf.js";
+import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
+import { openLink, sealLink, spendLink } from "../password-accounts/tokens.js";
+import { countVerificationMail } from "../rate-limit/email.js";
+import type { Adapter } from "../adapters.js";
+import { addressChangedMail, addressTakenMail, confirmNewAddressMail } from "./mail.js";
+
+/** How long the link to the new address works, in seconds. */
+const LINK_MAX_AGE = 60 * 60;
+
+type AddressStore = Required<Pick<Adapter, "getUser" | "getUserByEmail" | "updateUser" | "createVerificationToken">> &
+  Pick<Adapter, "deleteSessionsByUserId">;
+
+/** The adapter's methods for an address change, or `MissingAdapterMethods`. */
+export function addressStore(options: InternalOptions): AddressStore {
+  const adapter = options.adapter;
+  const needed = ["getUser", "getUserByEmail", "updateUser", "createVerificationToken"] as const;
+  const missing = needed.filter((method) => typeof adapter?.[method] !== "function");
+  if (!adapter || missing.length > 0) {
+    throw new MissingAdapterMethods(`Changing an email address needs an adapter with: ${missing.join(", ")}.`);
+  }
+  return adapter as AddressStore;
+}
+
+/** The signed-in user as the adapter has them, or `SessionRequired`. */
+export async function signedInUser(options: InternalOptions, request: RequestInternal, store: Pick<Adapter, "getUser">): Promise<AdapterUser> {
+  const current = await options.sessionStrategy.currentUser(options, request);
+  const user = current?.id ? await store.getUser?.(current.id) : null;
+  if (!user) throw new SessionRequired("Sign in first: the request has no session.");
+  return user;
+}
+
+function accountPage(options: InternalOptions, done: string): string {
+  return `${options.authUrl}/account?done=${done}`;
+}
+
+/** POST /account/email (`email`): mails the link (or the note), answers the account page. */
+export async function requestEmailChange(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  assertCsrf("email change", options.csrfTokenVerified);
+  const store = addressStore(options);
+  const user = await signedInUser(options, request, store);
+  const email = normalizeEmail(request.body.email);
+  await countVerificationMail(options, request, email, undefined);
+  const owner = await store.getUserByEmail(email);
+  const ownedByAnother = owner?.emailVerified && owner.id !== user.id;
+  if (ownedByAnother) {
+    await sendAccountMail(options, email, addressTakenMail(mailSite(options)));
+  } else {
+    const claims = { email, userId: user.id, binding: "", callbackUrl: options.callbackUrl };
+    const token = await sealLink(options, "email-change", claims, LINK_MAX_AGE);
+    const url = `${options.authUrl}/account/confirm-email?${new URLSearchParams({ token })}`;
+    await sendAccountMail(options, email, confirmNewAddressMail(mailSite(options), url));
+  }
+  return { redirect: accountPage(options, "email-sent") };
+}
+
+/** The email-change link of `token` for the signed-in user, or `Verification` (`SessionRequired` signed out). */
+export async function liveEmailChangeLink(options: InternalOptions, request: RequestInternal, token: unknown) {
+  const link = await openLink(options, "email-change", token);
+  const store = addressStore(options);
+  const user = await signedInUser(options, request, store);
+  if (user.id !== link.userId) throw new Verification("Sign in to the account that asked for this address, then open the link again.");
+  return { link, user, store };
+}
+
+/** POST /account/confirm-email (`token`): the new address becomes the user's. */
+export async function confirmEmailChange(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  assertCsrf("email confirmation", options.csrfTokenVerified);
+  const { link, user, store } = await liveEmailChangeLink(options, request, request.body.token);
+  const holder = await claimProvenAddress(options, store, link.email);
+  if (holder && holder.id !== user.id) throw new Verification("This address belongs to another account now.");
+  await spendLink(options, store, link);
+  const updated = await store.updateUser({ id: user.id, email: link.email, emailVerified: new Date() });
+  await options.events.updateUser({ user: updated });
+  if (user.email && user.emailVerified && user.email !== link.email) {
+    await sendAccountMail(options, user.email, addressChangedMail(mailSite(options))).catch((error: Error) => options.logger.error(error));
+  }
+  return { redirect: accountPage(options, "email-changed") };
+}

@@ -1,0 +1,46 @@
+/**
+ * The transport of the account mails (the `Password()` provider's links and notices, email-address
+ * changes): the Password() provider's own `sendMail` when it has one, else its email provider's (its
+ * `mailer`, or the first that can), else the first email provider of the configuration with `sendMail`.
+ * An app never configures mail twice.
+ *
+ * @module email/account-mail
+ */
+import { EmailSignInError } from "../errors.js";
+import type { InternalOptions } from "../internal-types.js";
+import { passwordMailProvider } from "../password-accounts/config-check.js";
+import { isPasswordProvider } from "../provider-kind.js";
+import type { MailMessage, ProviderConfig } from "../provider-types.js";
+import type { Awaitable, Theme } from "../types.js";
+import type { RenderedMail } from "./template.js";
+
+/** The site a mail names: its host (so a reader can tell a real mail from a phishing one) and theme. */
+export interface MailSite {
+  host: string;
+  theme: Theme;
+}
+
+/** The site of the request's app. */
+export function mailSite(options: InternalOptions): MailSite {
+  return { host: new URL(options.origin).host, theme: options.theme };
+}
+
+/** How account mails are sent (see the module comment), or `undefined` when nothing configured can. */
+export function accountMailer(providers: readonly ProviderConfig[]): ((mail: MailMessage) => Awaitable<void>) | undefined {
+  const password = providers.find(isPasswordProvider);
+  if (password?.passwordAccounts.sendMail) return password.passwordAccounts.sendMail;
+  const email = passwordMailProvider(password, providers);
+  const send = email?.sendMail;
+  return email && send ? (mail) => send(mail, email) : undefined;
+}
+
+/** Sends `mail` to `to`; a failure is `EmailSignInError` (the address is not logged). */
+export async function sendAccountMail(options: InternalOptions, to: string, mail: RenderedMail): Promise<void> {
+  const send = accountMailer(options.providers);
+  try {
+    if (!send) throw new Error("No email provider with sendMail is configured, and Password() has no sendMail.");
+    await send({ to, ...mail });
+  } catch (error) {
+    throw new EmailSignInError("The email could not be sent. Try again later.", { cause: error as Error });
+  }
+}
