@@ -20,4 +20,3 @@ export function isRefreshingProvider<P extends Pick<ProviderConfig, "type">>(pro
 export function isPasswordProvider<P extends Pick<ProviderConfig, "type">>(provider: P | undefined): provider is P & PasswordConfig {
   return provider?.type === "credentials" && typeof (provider as Partial<PasswordConfig>).passwordAccounts === "object";
 }
-

@@ -34,7 +34,8 @@ async function signedInRecently(options: InternalOptions, request: RequestIntern
 export async function deleteAccount(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   assertCsrf("account deletion", options.csrfTokenVerified);
   const adapter = options.adapter;
-  if (!adapter?.deleteUser || !adapter.getUser) throw new MissingAdapterMethods("Deleting an account needs an adapter with getUser and deleteUser.");
+  if (!adapter?.deleteUser || !adapter.getUser)
+    throw new MissingAdapterMethods("Deleting an account needs an adapter with getUser and deleteUser.");
   const user = await signedInUser(options, request, adapter);
   const password = options.providers.find(isPasswordProvider);
   const { getAccount } = adapter;

@@ -70,7 +70,12 @@ async function confirmEmailPage(options: InternalOptions, request: RequestIntern
     await liveEmailChangeLink(options, request, request.query.token);
   } catch (error) {
     if (!(error instanceof SessionRequired)) throw error;
-    return { redirect: withCallbackUrl(signInUrl(options), `${accountUrl(options)}/confirm-email?${new URLSearchParams({ token: request.query.token ?? "" })}`) };
+    return {
+      redirect: withCallbackUrl(
+        signInUrl(options),
+        `${accountUrl(options)}/confirm-email?${new URLSearchParams({ token: request.query.token ?? "" })}`,
+      ),
+    };
   }
   const { renderConfirmEmailPage } = await loadPages();
   return html(

@@ -13,8 +13,8 @@ import type { InternalOptions, InternalProvider, RequestInternal, ResponseIntern
 import type { EmailConfig } from "../provider-types.js";
 import { countVerificationMail } from "../rate-limit/email.js";
 import type { Account } from "../types.js";
-import { askSignInCallback, completeSignIn } from "./sign-in-flow.js";
 import { claimProvenAddress } from "./proven-address.js";
+import { askSignInCallback, completeSignIn } from "./sign-in-flow.js";
 
 // Stryker disable next-line StringLiteral: equivalent, the label only separates this HMAC's domain from the CSRF token's (which has its own label); no caller sees the stored hash
 const HASH_LABEL = "authlib.verification-token:";

@@ -45,6 +45,13 @@ export function errorPage(options: InternalOptions, request: RequestInternal): R
 export function verifyRequestPage(options: InternalOptions, request: RequestInternal): ResponseInternal | Promise<ResponseInternal> {
   if (options.pages.verifyRequest) return customPage(options, options.pages.verifyRequest, request.query);
   return loadPages().then(({ renderVerifyRequestPage }) =>
-    html(renderVerifyRequestPage({ host: new URL(options.origin).host, theme: options.theme, homeUrl: options.origin, type: request.query.type })),
+    html(
+      renderVerifyRequestPage({
+        host: new URL(options.origin).host,
+        theme: options.theme,
+        homeUrl: options.origin,
+        type: request.query.type,
+      }),
+    ),
   );
 }

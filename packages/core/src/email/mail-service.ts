@@ -93,7 +93,10 @@ export async function sendMailThroughService<C extends MailServiceConfig>(
 }
 
 /** Sends the sign-in mail of `params` through `service` (see {@link sendMailThroughService}). */
-export function sendThroughService<C extends MailServiceConfig>(service: MailService<C>, params: SendVerificationRequestParams): Promise<void> {
+export function sendThroughService<C extends MailServiceConfig>(
+  service: MailService<C>,
+  params: SendVerificationRequestParams,
+): Promise<void> {
   const rendered = verificationMail({ url: params.url, host: new URL(params.url).host, theme: params.theme });
   return sendMailThroughService(service, { to: params.identifier, ...rendered }, params.provider as C);
 }

@@ -6,15 +6,32 @@
  *
  * @module pages
  */
+
+import {
+  type AccountPageAccount,
+  type AccountPageParams,
+  type ConfirmEmailPageParams,
+  renderAccountHtml,
+  renderConfirmEmailHtml,
+} from "./account.js";
 import { type ErrorPageParams, renderErrorHtml } from "./error.js";
-import { type AccountPageAccount, type AccountPageParams, type ConfirmEmailPageParams, renderAccountHtml, renderConfirmEmailHtml } from "./account.js";
 import { type PasswordForm, type PasswordPageParams, renderPasswordHtml } from "./password.js";
 import { renderSignInHtml, type SignInPageParams } from "./signin.js";
 import { renderSignOutHtml, type SignOutPageParams } from "./signout.js";
 import { renderVerifyRequestHtml, type VerifyRequestPageParams } from "./verify-request.js";
 
 export type { PageProvider } from "./signin.js";
-export type { AccountPageAccount, AccountPageParams, ConfirmEmailPageParams, ErrorPageParams, PasswordForm, PasswordPageParams, SignInPageParams, SignOutPageParams, VerifyRequestPageParams };
+export type {
+  AccountPageAccount,
+  AccountPageParams,
+  ConfirmEmailPageParams,
+  ErrorPageParams,
+  PasswordForm,
+  PasswordPageParams,
+  SignInPageParams,
+  SignOutPageParams,
+  VerifyRequestPageParams,
+};
 
 /** A rendered page: the HTTP status and the HTML document (serve it as `text/html; charset=utf-8`). */
 export interface PageResult {

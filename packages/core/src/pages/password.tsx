@@ -44,7 +44,17 @@ const TITLES: Record<PasswordForm, string> = {
   verify: "Confirm your email address",
 };
 
-function Field(props: { id: string; label: string; name: string; type: string; autocomplete: string; required?: boolean; hint?: string; minLength?: number; maxLength?: number }) {
+function Field(props: {
+  id: string;
+  label: string;
+  name: string;
+  type: string;
+  autocomplete: string;
+  required?: boolean;
+  hint?: string;
+  minLength?: number;
+  maxLength?: number;
+}) {
   const hintId = props.hint ? `${props.id}-hint` : undefined;
   return (
     <div class="field">

@@ -27,7 +27,10 @@ export interface VerifyRequestPageParams {
 
 const LEADS: Readonly<Record<string, { heading: string; lead: string }>> = Object.freeze({
   "password-sign-up": { heading: "Check your email", lead: "We sent a message to the address you gave. Follow its link to finish." },
-  "password-reset": { heading: "Check your email", lead: "We sent a message to the address you gave. Follow its link to choose a new password." },
+  "password-reset": {
+    heading: "Check your email",
+    lead: "We sent a message to the address you gave. Follow its link to choose a new password.",
+  },
   "password-verified": { heading: "Email address confirmed", lead: "Your account is ready: sign in with your email address and password." },
 });
 

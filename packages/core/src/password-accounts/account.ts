@@ -28,12 +28,17 @@ export function passwordStore(options: InternalOptions): PasswordAccountStore {
   const adapter = options.adapter;
   const missing = adapter ? missingMethods(adapter, passwordMethods) : [...passwordMethods];
   // The start-up check refuses such a configuration; this guards an adapter changed after it.
-  if (!adapter || missing.length > 0) throw new MissingAdapterMethods(`The Password provider needs these adapter methods: ${missing.join(", ")}.`);
+  if (!adapter || missing.length > 0)
+    throw new MissingAdapterMethods(`The Password provider needs these adapter methods: ${missing.join(", ")}.`);
   return adapter as PasswordAccountStore;
 }
 
 /** The user's password account, or `null` when they have no password. */
-export async function passwordAccountOf(store: Required<Pick<Adapter, "getAccount">>, provider: PasswordConfig, userId: string): Promise<AdapterAccount | null> {
+export async function passwordAccountOf(
+  store: Required<Pick<Adapter, "getAccount">>,
+  provider: PasswordConfig,
+  userId: string,
+): Promise<AdapterAccount | null> {
   const account = await store.getAccount(userId, provider.id);
   return account && account.userId === userId && typeof account.access_token === "string" ? account : null;
 }
@@ -44,7 +49,12 @@ export function hashOf(account: AdapterAccount | null): string | undefined {
 }
 
 /** Stores `hash` as the user's password: updates their password account, or links a new one. */
-export async function storePasswordHash(store: PasswordAccountStore, provider: PasswordConfig, userId: string, hash: string): Promise<void> {
+export async function storePasswordHash(
+  store: PasswordAccountStore,
+  provider: PasswordConfig,
+  userId: string,
+  hash: string,
+): Promise<void> {
   const existing = await passwordAccountOf(store, provider, userId);
   if (existing) {
     await store.updateAccount({ provider: provider.id, providerAccountId: userId, access_token: hash });

@@ -11,7 +11,13 @@ import { InvalidProvider, MissingAdapter, MissingAdapterMethods } from "../error
 import type { EmailConfig, PasswordConfig, ProviderConfig } from "../provider-types.js";
 
 /** The adapter methods of the password accounts: users, their account rows (which hold the hashes), links spent once. */
-export const passwordMethods: readonly (keyof Adapter)[] = [...userMethods, "getUser", "getAccount", "updateAccount", "createVerificationToken"];
+export const passwordMethods: readonly (keyof Adapter)[] = [
+  ...userMethods,
+  "getUser",
+  "getAccount",
+  "updateAccount",
+  "createVerificationToken",
+];
 
 /**
  * The email provider whose transport sends the password provider's mails: the one named by its
@@ -35,7 +41,8 @@ export function passwordConfigError(
   const { adapter } = context;
   if (!adapter) return new MissingAdapter("The Password provider keeps its accounts in the database: set `adapter` in the config.");
   const missing = missingMethods(adapter, passwordMethods);
-  if (missing.length > 0) return new MissingAdapterMethods(`The Password provider needs these adapter methods, which are missing: ${missing.join(", ")}.`);
+  if (missing.length > 0)
+    return new MissingAdapterMethods(`The Password provider needs these adapter methods, which are missing: ${missing.join(", ")}.`);
   if (!provider.passwordAccounts.sendMail && !passwordMailProvider(provider, context.providers)) {
     return new InvalidProvider(
       `The Password provider "${provider.id}" sends verification and reset mails: add an email provider (Nodemailer, Resend, …) or give it \`sendMail\`.`,

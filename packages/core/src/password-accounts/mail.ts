@@ -29,7 +29,7 @@ export function accountExistsMail(site: MailSite, signInUrl: string): RenderedMa
     heading: hostHeading("You already have an account on", site.host),
     action: { label: "Sign in", url: signInUrl },
     notes: [
-      "Someone tried to create an account with this address. If it was you, sign in instead; if you forgot your password, choose \"Forgot your password?\" there.",
+      'Someone tried to create an account with this address. If it was you, sign in instead; if you forgot your password, choose "Forgot your password?" there.',
       "If it was not you, ignore this email: nothing changed.",
     ],
     theme: site.theme,
@@ -56,7 +56,9 @@ export function noAccountMail(site: MailSite, signUpUrl: string): RenderedMail {
     subject: `Password reset for ${site.host}`,
     heading: hostHeading("Password reset for", site.host),
     action: { label: "Create an account", url: signUpUrl },
-    notes: ["Someone asked to reset the password of an account with this address, but there is none. If it was not you, ignore this email."],
+    notes: [
+      "Someone asked to reset the password of an account with this address, but there is none. If it was not you, ignore this email.",
+    ],
     theme: site.theme,
   });
 }

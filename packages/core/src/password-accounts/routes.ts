@@ -18,6 +18,9 @@
  *
  * @module password-accounts/routes
  */
+
+import { claimProvenAddress } from "../actions/proven-address.js";
+import { askSignInCallback, completeSignIn } from "../actions/sign-in-flow.js";
 import type { AdapterUser } from "../adapters.js";
 import { mailSite, sendAccountMail } from "../email/account-mail.js";
 import { normalizeEmail } from "../email/normalize.js";
@@ -42,8 +45,6 @@ import type { PasswordConfig } from "../provider-types.js";
 import { countVerificationMail } from "../rate-limit/email.js";
 import { endUserSessions } from "../session/end-user-sessions.js";
 import type { Account } from "../types.js";
-import { askSignInCallback, completeSignIn } from "../actions/sign-in-flow.js";
-import { claimProvenAddress } from "../actions/proven-address.js";
 import { hashOf, type PasswordAccountStore, passwordAccountOf, passwordStore, storePasswordHash } from "./account.js";
 import { accountExistsMail, noAccountMail, passwordChangedMail, resetMail, signUpMail } from "./mail.js";
 import { newPassword, normalisedPassword, signUpName } from "./rules.js";
@@ -210,7 +211,7 @@ async function change(options: InternalOptions, request: RequestInternal, provid
   if (!signedIn?.id) throw new SessionRequired("Sign in first: the request has no session.");
   const user = await store.getUser(signedIn.id);
   const hash = user ? hashOf(await passwordAccountOf(store, provider, user.id)) : undefined;
-  if (!user || !hash) throw new PasswordNotSet("You have no password yet: set one with \"Forgot your password?\".");
+  if (!user || !hash) throw new PasswordNotSet('You have no password yet: set one with "Forgot your password?".');
   const password = newPassword(request.body.password, provider.passwordAccounts);
   // The current password is guessed under the credentials limits of the account, as at sign-in.
   const limiter = options.rateLimits.config === false ? undefined : await import("../rate-limit/credentials.js");

@@ -16,12 +16,13 @@
  *
  * @module password-accounts/tokens
  */
+
+import type { Adapter } from "../adapters.js";
 import { hmacHex } from "../crypto/digest.js";
 import { Verification } from "../errors.js";
 import { bindingMatches } from "../http/flow-binding.js";
 import type { InternalOptions } from "../internal-types.js";
 import { decode, encode } from "../jwt.js";
-import type { Adapter } from "../adapters.js";
 
 /** What a sign-up link carries: the account to create once the address is proven. */
 export interface SignUpClaims {
@@ -93,7 +94,11 @@ export function assertSameBrowser(link: { binding: string }, currentBinding: str
 }
 
 /** Spends the link: the first redemption claims it, every later one (or a concurrent loser) is `Verification`. */
-export async function spendLink(options: InternalOptions, store: Pick<Adapter, "createVerificationToken">, link: OpenedLink<LinkKind>): Promise<void> {
+export async function spendLink(
+  options: InternalOptions,
+  store: Pick<Adapter, "createVerificationToken">,
+  link: OpenedLink<LinkKind>,
+): Promise<void> {
   const key = await hmacHex(options.secret[0] as string, `authlib.password-link:${link.id}`);
   const claimed = await store.createVerificationToken?.({ identifier: link.email, token: key, expires: new Date(link.expiresAt) });
   if (!claimed) throw new Verification("The link was used already. Ask for a new one if you need it.");

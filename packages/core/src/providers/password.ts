@@ -33,7 +33,6 @@ export type PasswordOptions = Partial<PasswordSettings> & {
   name?: string;
 };
 
-
 function wholeNumber(value: unknown, name: string, min: number, max: number): number {
   if (!Number.isSafeInteger(value) || (value as number) < min || (value as number) > max) {
     throw new AuthError(`Password(): \`${name}\` must be a whole number from ${min} to ${max}.`);

@@ -14,7 +14,11 @@ import { loadRegistry } from "./registry-of.js";
  * without `deleteSessionsByUserId`), logs the `sessions-not-ended` warning: they go on until they expire
  * or are signed out.
  */
-export async function endUserSessions(options: InternalOptions, store: Pick<Adapter, "deleteSessionsByUserId">, userId: string): Promise<void> {
+export async function endUserSessions(
+  options: InternalOptions,
+  store: Pick<Adapter, "deleteSessionsByUserId">,
+  userId: string,
+): Promise<void> {
   const registered = options.session.strategy === "jwt" && options.sessionRegistry !== undefined;
   if (registered) await (await loadRegistry()).revokeSessions(options, { userId, reason: "server" });
   if (store.deleteSessionsByUserId) {

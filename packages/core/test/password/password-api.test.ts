@@ -49,12 +49,19 @@ describe("auth.api password operations", () => {
       type: "InvalidPassword",
       rule: "too-short",
     });
-    expect(await rejection(auth.api.signUp(requestWith(jar, "cross-site"), { email: "api@example.com", password: "long enough pw" }))).toMatchObject({
+    expect(
+      await rejection(auth.api.signUp(requestWith(jar, "cross-site"), { email: "api@example.com", password: "long enough pw" })),
+    ).toMatchObject({
       type: "MissingCSRF",
     });
 
     let since = smtp.mails.length;
-    const signedUp = await auth.api.signUp(requestWith(jar), { email: "api@example.com", password: "long enough pw", name: "Api", redirectTo: "/in" });
+    const signedUp = await auth.api.signUp(requestWith(jar), {
+      email: "api@example.com",
+      password: "long enough pw",
+      name: "Api",
+      redirectTo: "/in",
+    });
     expect(signedUp.redirect).toBe(`${ORIGIN}/auth/verify-request?provider=password&type=password-sign-up`);
     keep(jar, signedUp.cookies);
     const token = linkIn(mailTo(smtp, "api@example.com", since), "/auth/password/verify").searchParams.get("token") as string;
@@ -64,10 +71,14 @@ describe("auth.api password operations", () => {
     expect((await auth.api.getSession(requestWith(jar))).session?.user?.email).toBe("api@example.com");
     expect(await rejection(auth.api.verifyEmail(requestWith(jar), { token }))).toMatchObject({ type: "Verification" });
 
-    expect(await rejection(auth.api.changePassword(requestWith(jar), { currentPassword: "wrong pw 123", password: "another pw 123" }))).toMatchObject({
+    expect(
+      await rejection(auth.api.changePassword(requestWith(jar), { currentPassword: "wrong pw 123", password: "another pw 123" })),
+    ).toMatchObject({
       type: "IncorrectPassword",
     });
-    expect(await rejection(auth.api.changePassword(requestWith(new Map()), { currentPassword: "x", password: "another pw 123" }))).toMatchObject({
+    expect(
+      await rejection(auth.api.changePassword(requestWith(new Map()), { currentPassword: "x", password: "another pw 123" })),
+    ).toMatchObject({
       type: "SessionRequired",
     });
     const changed = await auth.api.changePassword(requestWith(jar), { currentPassword: "long enough pw", password: "another pw 123" });
@@ -103,7 +114,9 @@ describe("auth.api password operations", () => {
 
     expect(await rejection(auth.api.addEmail(requestWith(jar), { email: "not an address" }))).toMatchObject({ type: "EmailSignInError" });
     since = smtp.mails.length;
-    expect((await auth.api.changeEmail(requestWith(jar), { email: "two@example.com" })).redirect).toBe(`${ORIGIN}/auth/account?done=email-sent`);
+    expect((await auth.api.changeEmail(requestWith(jar), { email: "two@example.com" })).redirect).toBe(
+      `${ORIGIN}/auth/account?done=email-sent`,
+    );
     const change = linkIn(mailTo(smtp, "two@example.com", since), "/auth/account/confirm-email").searchParams.get("token") as string;
     expect(await rejection(auth.api.confirmEmail(requestWith(new Map()), { token: change }))).toMatchObject({ type: "SessionRequired" });
     await auth.api.confirmEmail(requestWith(jar), { token: change });
