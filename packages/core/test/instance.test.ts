@@ -362,7 +362,7 @@ describe("public API: the export names of each entry point", () => {
     expect(await names(import("../src/types.js"))).toEqual([]);
     expect(await names(import("../src/adapters.js"))).toEqual([]);
     expect(await names(import("../src/providers/index.js"))).toEqual(
-      "Apple Atlassian Auth0 Authentik AzureADB2C BattleNet Bitbucket Box Cognito Coinbase Credentials Descope Discord Dropbox DuendeIdentityServer Email Facebook Figma Frontegg FusionAuth GitHub GitLab Google HubSpot HuggingFace Instagram Kakao Keycloak Kick Kinde Line Linear LinkedIn Logto Mailgun Mastodon MicrosoftEntraID Naver Nextcloud Nodemailer Notion OAuthProvider Okta OneLogin OryHydra Passkey Patreon PayPal PingId Pinterest Postmark Reddit Resend Roblox Salesforce SendGrid Slack Spotify Strava TikTok Twitch Twitter Vercel Vk WeChat Wikimedia WordPress WorkOS Yandex Zitadel Zoom".split(
+      "Apple Atlassian Auth0 Authentik AzureADB2C BattleNet Bitbucket Box Cognito Coinbase Credentials Descope Discord Dropbox DuendeIdentityServer Email Facebook Figma Frontegg FusionAuth GitHub GitLab Google HubSpot HuggingFace Instagram Kakao Keycloak Kick Kinde Line Linear LinkedIn Logto Mailgun Mastodon MicrosoftEntraID Naver Nextcloud Nodemailer Notion OAuthProvider Okta OneLogin OryHydra Passkey Password Patreon PayPal PingId Pinterest Postmark Reddit Resend Roblox Salesforce SendGrid Slack Spotify Strava TikTok Twitch Twitter Vercel Vk WeChat Wikimedia WordPress WorkOS Yandex Zitadel Zoom".split(
         " ",
       ),
     );

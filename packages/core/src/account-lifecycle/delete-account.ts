@@ -10,15 +10,14 @@
  *
  * @module account-lifecycle/delete-account
  */
-import { IncorrectPassword, MissingAdapterMethods, RecentSignInRequired } from "../errors.js";
+import { MissingAdapterMethods, RecentSignInRequired } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
-import { verifyPassword } from "../password.js";
 import { hashOf, passwordAccountOf } from "../password-accounts/account.js";
-import { normalisedPassword } from "../password-accounts/rules.js";
+import { checkCurrentPassword } from "../password-accounts/current-password.js";
 import { isPasswordProvider } from "../provider-kind.js";
 import { endUserSessions } from "../session/end-user-sessions.js";
-import { signedInUser } from "./email-change.js";
+import { signedInUser } from "../session/signed-in-user.js";
 
 /** How recent a sign-in must be to delete an account without a password. */
 export const RECENT_SIGN_IN_SECONDS = 10 * 60;
@@ -38,17 +37,10 @@ export async function deleteAccount(options: InternalOptions, request: RequestIn
     throw new MissingAdapterMethods("Deleting an account needs an adapter with getUser and deleteUser.");
   const user = await signedInUser(options, request, adapter);
   const password = options.providers.find(isPasswordProvider);
-  const { getAccount } = adapter;
-  const hash = password && getAccount ? hashOf(await passwordAccountOf({ getAccount }, password, user.id)) : undefined;
+  const { listAccountsByUserId } = adapter;
+  const hash = password && listAccountsByUserId ? hashOf(await passwordAccountOf({ listAccountsByUserId }, password, user.id)) : undefined;
   if (hash && password) {
-    const limiter = options.rateLimits.config === false ? undefined : await import("../rate-limit/credentials.js");
-    const attempt = await limiter?.admitCredentialsAttempt(options, request, password, { email: user.email ?? user.id });
-    const given = normalisedPassword(request.body.currentPassword);
-    if (given === undefined || !(await verifyPassword(given, hash))) {
-      await attempt?.failed();
-      throw new IncorrectPassword("The current password is not right.");
-    }
-    await attempt?.succeeded();
+    await checkCurrentPassword(options, request, password, { user, hash }, request.body.currentPassword);
   } else if (!(await signedInRecently(options, request))) {
     throw new RecentSignInRequired("Sign in again (within 10 minutes) to delete your account.");
   }

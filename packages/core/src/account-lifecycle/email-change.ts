@@ -18,11 +18,12 @@ import { claimProvenAddress } from "../actions/proven-address.js";
 import type { Adapter, AdapterUser } from "../adapters.js";
 import { mailSite, sendAccountMail } from "../email/account-mail.js";
 import { normalizeEmail } from "../email/normalize.js";
-import { MissingAdapterMethods, SessionRequired, Verification } from "../errors.js";
+import { MissingAdapterMethods, Verification } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { openLink, sealLink, spendLink } from "../password-accounts/tokens.js";
 import { countVerificationMail } from "../rate-limit/email.js";
+import { signedInUser } from "../session/signed-in-user.js";
 import { addressChangedMail, addressTakenMail, confirmNewAddressMail } from "./mail.js";
 
 /** How long the link to the new address works, in seconds. */
@@ -40,18 +41,6 @@ export function addressStore(options: InternalOptions): AddressStore {
     throw new MissingAdapterMethods(`Changing an email address needs an adapter with: ${missing.join(", ")}.`);
   }
   return adapter as AddressStore;
-}
-
-/** The signed-in user as the adapter has them, or `SessionRequired`. */
-export async function signedInUser(
-  options: InternalOptions,
-  request: RequestInternal,
-  store: Pick<Adapter, "getUser">,
-): Promise<AdapterUser> {
-  const current = await options.sessionStrategy.currentUser(options, request);
-  const user = current?.id ? await store.getUser?.(current.id) : null;
-  if (!user) throw new SessionRequired("Sign in first: the request has no session.");
-  return user;
 }
 
 function accountPage(options: InternalOptions, done: string): string {

@@ -5,7 +5,8 @@
  * Only columns every Auth.js schema has, so the row moves with the data (the Auth.js import path of
  * `@authlib/hosted-db-adapter` copies it unchanged) and the hash verifies on every runtime.
  *
- * Keyed by the user id, not the address: the address is the user's proven `email`, and a password
+ * Its `providerAccountId` is the user id when authlib creates it; it is found by user and provider. Keyed
+ * by the user, not the address: the address is the user's proven `email`, and a password
  * account never holds an address of its own (nobody gets one before proving the address).
  *
  * @module password-accounts/account
@@ -19,7 +20,7 @@ import { passwordMethods } from "./config-check.js";
 
 /** What the adapter's accounts are called on for the password rows. */
 export type PasswordAccountStore = Required<
-  Pick<Adapter, "createUser" | "getUser" | "getUserByEmail" | "updateUser" | "linkAccount" | "getAccount" | "updateAccount">
+  Pick<Adapter, "createUser" | "getUser" | "getUserByEmail" | "updateUser" | "linkAccount" | "listAccountsByUserId" | "updateAccount">
 > &
   Pick<Adapter, "createVerificationToken" | "deleteSessionsByUserId">;
 
@@ -33,14 +34,18 @@ export function passwordStore(options: InternalOptions): PasswordAccountStore {
   return adapter as PasswordAccountStore;
 }
 
-/** The user's password account, or `null` when they have no password. */
+/**
+ * The user's password account, or `null` when they have no password. Found among the user's accounts by
+ * provider, not by `providerAccountId`: a copy of the data that renumbered the users (an export into an
+ * Auth.js schema and back) still finds it.
+ */
 export async function passwordAccountOf(
-  store: Required<Pick<Adapter, "getAccount">>,
+  store: Required<Pick<Adapter, "listAccountsByUserId">>,
   provider: PasswordConfig,
   userId: string,
 ): Promise<AdapterAccount | null> {
-  const account = await store.getAccount(userId, provider.id);
-  return account && account.userId === userId && typeof account.access_token === "string" ? account : null;
+  const accounts = await store.listAccountsByUserId(userId);
+  return accounts.find((account) => account.provider === provider.id && typeof account.access_token === "string") ?? null;
 }
 
 /** The hash of a password account (`undefined` for none). */
@@ -57,7 +62,7 @@ export async function storePasswordHash(
 ): Promise<void> {
   const existing = await passwordAccountOf(store, provider, userId);
   if (existing) {
-    await store.updateAccount({ provider: provider.id, providerAccountId: userId, access_token: hash });
+    await store.updateAccount({ provider: provider.id, providerAccountId: existing.providerAccountId, access_token: hash });
     return;
   }
   await store.linkAccount({ provider: provider.id, providerAccountId: userId, userId, type: "credentials", access_token: hash });

@@ -44,8 +44,10 @@ import { isPasswordProvider } from "../provider-kind.js";
 import type { PasswordConfig } from "../provider-types.js";
 import { countVerificationMail } from "../rate-limit/email.js";
 import { endUserSessions } from "../session/end-user-sessions.js";
+import { signedInUser } from "../session/signed-in-user.js";
 import type { Account } from "../types.js";
 import { hashOf, type PasswordAccountStore, passwordAccountOf, passwordStore, storePasswordHash } from "./account.js";
+import { checkCurrentPassword } from "./current-password.js";
 import { accountExistsMail, noAccountMail, passwordChangedMail, resetMail, signUpMail } from "./mail.js";
 import { newPassword, normalisedPassword, signUpName } from "./rules.js";
 import { assertSameBrowser, openLink, passwordFingerprint, sealLink, spendLink } from "./tokens.js";
@@ -207,21 +209,11 @@ async function reset(options: InternalOptions, request: RequestInternal, provide
 async function change(options: InternalOptions, request: RequestInternal, provider: Password): Promise<ResponseInternal> {
   assertCsrf("password change", options.csrfTokenVerified);
   const store = passwordStore(options);
-  const signedIn = await options.sessionStrategy.currentUser(options, request);
-  if (!signedIn?.id) throw new SessionRequired("Sign in first: the request has no session.");
-  const user = await store.getUser(signedIn.id);
-  const hash = user ? hashOf(await passwordAccountOf(store, provider, user.id)) : undefined;
-  if (!user || !hash) throw new PasswordNotSet('You have no password yet: set one with "Forgot your password?".');
+  const user = await signedInUser(options, request, store);
+  const hash = hashOf(await passwordAccountOf(store, provider, user.id));
+  if (!hash) throw new PasswordNotSet('You have no password yet: set one with "Forgot your password?".');
   const password = newPassword(request.body.password, provider.passwordAccounts);
-  // The current password is guessed under the credentials limits of the account, as at sign-in.
-  const limiter = options.rateLimits.config === false ? undefined : await import("../rate-limit/credentials.js");
-  const attempt = await limiter?.admitCredentialsAttempt(options, request, provider, { email: user.email ?? user.id });
-  const current = normalisedPassword(request.body.currentPassword);
-  if (current === undefined || !(await verifyPassword(current, hash))) {
-    await attempt?.failed();
-    throw new IncorrectPassword("The current password is not right.");
-  }
-  await attempt?.succeeded();
+  await checkCurrentPassword(options, request, provider, { user, hash }, request.body.currentPassword);
   return replacePassword(options, request, provider, { store, user, password, reason: "change" });
 }
 
