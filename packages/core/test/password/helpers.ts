@@ -1,8 +1,10 @@
 /**
  * The set-up of the Password() provider tests: a real SMTP server whose mails are parsed, the hosted-db
- * adapter on a fresh PGlite branch, and browsers (cookie jars) driving `Auth()`.
+ * adapter on a fresh PGlite branch (or another database a caller gives, e.g. the PostgreSQL server in
+ * packages/hosted-db-adapter/test/password-postgres.test.ts), and browsers (cookie jars) driving `Auth()`.
  */
 import type { ParsedMail } from "mailparser";
+import type { Adapter } from "../../src/adapters.js";
 import type { SessionStrategy } from "../../src/index.js";
 import Nodemailer from "../../src/providers/nodemailer.js";
 import Password, { type PasswordOptions } from "../../src/providers/password.js";
@@ -18,12 +20,17 @@ export const secret = "password-test-secret-0123456789abcdef";
 export type Smtp = Awaited<ReturnType<typeof startSmtpServer>>;
 export type Browser = ReturnType<typeof authClient>;
 
-/** An app with the Password() provider on a fresh branch, its events and logs. */
-export async function passwordApp(
+type PglitePasswordDatabase = Awaited<ReturnType<typeof freshDatabase>>;
+
+/**
+ * An app with the Password() provider on a fresh branch, its events and logs. `database` makes the
+ * migrated database to run on; by default a fresh branch of this file's PGlite.
+ */
+export async function passwordApp<D extends { adapter: Adapter } = PglitePasswordDatabase>(
   smtp: Smtp,
-  options: { strategy?: SessionStrategy; password?: PasswordOptions; config?: Partial<AuthConfig> } = {},
+  options: { strategy?: SessionStrategy; password?: PasswordOptions; config?: Partial<AuthConfig>; database?: () => Promise<D> } = {},
 ) {
-  const db = await freshDatabase();
+  const db = (await (options.database ?? freshDatabase)()) as D;
   const events: string[] = [];
   const logs: string[] = [];
   const config: AuthConfig = {
