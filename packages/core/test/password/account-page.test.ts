@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeSharedPglite } from "../helpers/database.js";
 import { startSmtpServer } from "../helpers/smtp.js";
-import { ORIGIN, passwordApp, post, signIn, signUpAndVerify, type Smtp } from "./helpers.js";
+import { ORIGIN, passwordApp, post, type Smtp, signIn, signUpAndVerify } from "./helpers.js";
 
 let smtp: Smtp;
 beforeAll(async () => {
@@ -43,7 +43,11 @@ describe("the account page", () => {
     expect(wrong.headers.get("location")).toBe(`${ORIGIN}/auth/account?error=IncorrectPassword`);
     expect(await (await browser.send(wrong.headers.get("location") as string)).text()).toContain("The current password is not right.");
 
-    const changed = await post(browser, "/auth/password/change", { currentPassword: "old password 1", password: "new password 2", callbackUrl });
+    const changed = await post(browser, "/auth/password/change", {
+      currentPassword: "old password 1",
+      password: "new password 2",
+      callbackUrl,
+    });
     expect(changed.headers.get("location")).toBe(callbackUrl);
     expect(await (await browser.send(callbackUrl)).text()).toContain("Your password was changed.");
     expect((await signIn(app.browser(), "page@example.com", "new password 2")).headers.get("location")).toBe(`${ORIGIN}/home`);

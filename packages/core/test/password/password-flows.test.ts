@@ -12,7 +12,7 @@ import Password from "../../src/providers/password.js";
 import { closeSharedPglite } from "../helpers/database.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";
 import { startSmtpServer } from "../helpers/smtp.js";
-import { linkIn, mailTo, ORIGIN, passwordApp, post, secret, signIn, signUpAndVerify, type Smtp } from "./helpers.js";
+import { linkIn, mailTo, ORIGIN, passwordApp, post, type Smtp, secret, signIn, signUpAndVerify } from "./helpers.js";
 
 let smtp: Smtp;
 beforeAll(async () => {
@@ -121,7 +121,11 @@ describe.each(["jwt", "database"] as const)("Password() with %s sessions", (stra
     });
     // A browser's form goes back to the page it came from, with the error.
     expect(wrong.headers.get("location")).toBe(`${ORIGIN}/settings?error=IncorrectPassword`);
-    const short = await post(browser, "/auth/password/change", { currentPassword: "old password 1", password: "short", callbackUrl: "/settings" });
+    const short = await post(browser, "/auth/password/change", {
+      currentPassword: "old password 1",
+      password: "short",
+      callbackUrl: "/settings",
+    });
     expect(short.headers.get("location")).toBe(`${ORIGIN}/settings?error=InvalidPassword&code=too-short`);
     expect(await other.session()).not.toBeNull();
 
@@ -309,7 +313,11 @@ describe("Password(): bad input", () => {
   it("tokens of other kinds never open a password link (token confusion), nor do tampered or expired ones", async () => {
     const app = await passwordApp(smtp);
     const browser = app.browser();
-    const session = await encode({ token: { sub: "u", email: "x@example.com", jti: "j", binding: "b" }, secret, salt: "authlib.session-token" });
+    const session = await encode({
+      token: { sub: "u", email: "x@example.com", jti: "j", binding: "b" },
+      secret,
+      salt: "authlib.session-token",
+    });
     const since = smtp.mails.length;
     await post(browser, "/auth/password/sign-up", { email: "kinds@example.com", password: "owner password 1" });
     const signUp = linkIn(mailTo(smtp, "kinds@example.com", since), "/auth/password/verify").searchParams.get("token") as string;
@@ -337,9 +345,13 @@ describe("Password(): configuration", () => {
       expect.objectContaining({ type: "MissingAdapter" }),
     );
     const { adapter } = memoryAdapter();
-    expect(() => createAuth({ secret, trustHost: true, adapter, providers: [Password()] })).toThrow(expect.objectContaining({ type: "MissingAdapterMethods" }));
+    expect(() => createAuth({ secret, trustHost: true, adapter, providers: [Password()] })).toThrow(
+      expect.objectContaining({ type: "MissingAdapterMethods" }),
+    );
     const complete = { ...adapter, createVerificationToken: () => null, useVerificationToken: () => null };
-    expect(() => createAuth({ secret, trustHost: true, adapter: complete, providers: [Password()] })).toThrow(expect.objectContaining({ type: "InvalidProvider" }));
+    expect(() => createAuth({ secret, trustHost: true, adapter: complete, providers: [Password()] })).toThrow(
+      expect.objectContaining({ type: "InvalidProvider" }),
+    );
     expect(() => createAuth({ secret, trustHost: true, adapter: complete, providers: [Password({ sendMail: () => {} })] })).not.toThrow();
     expect(() => createAuth({ secret, trustHost: true, adapter: complete, providers: [smtpProvider, Password()] })).not.toThrow();
     expect(() => Password({ minLength: 0 })).toThrow(/minLength/);
