@@ -114,8 +114,13 @@ describe.skipIf(!available)(`Password() on PostgreSQL at ${new URL(databaseURL).
       const other = browser();
       await signIn(other, "linus@example.com", "old password 1");
 
-      const wrong = await post(linus, "/auth/password/change", { currentPassword: "nope nope 1", password: "new password 2" });
-      expect(wrong.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=IncorrectPassword`);
+      const wrong = await post(linus, "/auth/password/change", {
+        currentPassword: "nope nope 1",
+        password: "new password 2",
+        callbackUrl: "/settings",
+      });
+      // A browser's refused form goes back to the page it came from.
+      expect(wrong.headers.get("location")).toBe(`${ORIGIN}/settings?error=IncorrectPassword`);
       expect(await other.session()).not.toBeNull();
 
       expect((await post(linus, "/auth/password/change", { currentPassword: "old password 1", password: "new password 2" })).status).toBe(
@@ -223,9 +228,10 @@ describe.skipIf(!available)(`Password() on PostgreSQL at ${new URL(databaseURL).
       });
 
       // The copy is made by Auth.js's own adapter, as an Auth.js app holding this user would hold it. Its
-      // SERIAL ids give the user a new id, so the copy re-keys every reference to the user: the account's
-      // and sessions' userId, and the password account's providerAccountId, which is the user's id by
-      // contract (core password-accounts/account.ts). The other columns go as the hosted-db adapter returns them.
+      // SERIAL ids give the user a new id, so the copy re-keys the references to the user (the account's and
+      // sessions' userId) and copies every other column as the hosted-db adapter returns it, the password
+      // account's providerAccountId (the old id) included: core finds a password account by user and
+      // provider (password-accounts/account.ts), so a renumbered copy still signs in.
       const schema = await pgAdapterSchema();
       const authjsPool = new pg.Pool({ connectionString: databaseURL, max: 2, options: `-c search_path=${schema}` });
       try {
@@ -237,7 +243,7 @@ describe.skipIf(!available)(`Password() on PostgreSQL at ${new URL(databaseURL).
           userId: copied.id,
           type: account.type as AuthjsAccount["type"],
           provider: account.provider,
-          providerAccountId: String(copied.id),
+          providerAccountId: account.providerAccountId,
           access_token: account.access_token,
         });
         for (const session of await source.client.db.authlib_sessions.filter({ user: { id: original.id } })) {
@@ -257,7 +263,7 @@ describe.skipIf(!available)(`Password() on PostgreSQL at ${new URL(databaseURL).
         }
         // Auth.js reads the user back, by address and by the password account.
         expect(await authjs.getUserByEmail?.("interop@example.com")).toMatchObject({ id: copied.id, name: "Ada" });
-        expect(await authjs.getUserByAccount?.({ provider: "password", providerAccountId: String(copied.id) })).toMatchObject({
+        expect(await authjs.getUserByAccount?.({ provider: "password", providerAccountId: account.providerAccountId })).toMatchObject({
           id: copied.id,
         });
       } finally {

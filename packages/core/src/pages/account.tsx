@@ -165,7 +165,7 @@ function DeleteSection({ params }: { params: AccountPageParams }) {
         <HiddenFields csrfToken={params.csrfToken} callbackUrl="/" />
         {params.password?.set ? (
           <div class="field">
-            <label for="delete-password">Current password</label>
+            <label for="delete-password">Your password, to confirm</label>
             <input id="delete-password" name="currentPassword" type="password" autocomplete="current-password" required />
           </div>
         ) : (
