@@ -198,12 +198,12 @@ describe("demoAuthConfig", () => {
     expect(config.experimental?.enableWebAuthn).toBe(true);
   });
 
-  test("offers the development OP, email and passkeys, and GitHub and Google only when their id and secret are set", () => {
+  test("offers the development OP, email, passkeys and password accounts, and GitHub and Google only when their id and secret are set", () => {
     const ids = (values: Record<string, string>) =>
       demoAuthConfig(env({ AUTH_SECRET: "x", ...values }), services()).providers.map(
         (provider) => (typeof provider === "function" ? provider() : provider).id,
       );
-    const always = ["credentials", "demo-op", "nodemailer", "passkey"];
+    const always = ["credentials", "demo-op", "nodemailer", "passkey", "password"];
     expect(ids({})).toEqual(always);
     expect(ids({ AUTH_GITHUB_ID: "id" })).toEqual(always);
     expect(ids({ AUTH_GITHUB_ID: "id", AUTH_GITHUB_SECRET: "s", AUTH_GOOGLE_ID: "id", AUTH_GOOGLE_SECRET: "s" })).toEqual([

@@ -9,23 +9,32 @@ import { type Action, globalAction$, type RequestEventCommon, routeLoader$, vali
 import { type AccountsResult, listAccounts, type UnlinkAccountFailure, unlinkAccount } from "./accounts.js";
 import { type FrameworkAuthConfig, type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
 import { CREDENTIALS_SIGNIN_MESSAGE, RATE_LIMITED_MESSAGE } from "./messages.js";
+import { type PasswordResult, passwordAction } from "./password.js";
 import { handleRequest } from "./request.js";
 import { readSession } from "./session.js";
 import { listSessions, type RevokeSessionFailure, revokeSessions, type SessionsResult } from "./session-control.js";
-import { startSignIn, startSignOut } from "./sign-in.js";
+import { currentPage, startSignIn, startSignOut } from "./sign-in.js";
 import {
+  type ChangePasswordInput,
+  changePasswordSchema,
   type FormResult,
+  type RequestPasswordResetInput,
+  type ResetPasswordInput,
   type RevokeSessionInput,
+  requestPasswordResetSchema,
+  resetPasswordSchema,
   revokeSessionFields,
   revokeSessionSchema,
   type SignInFailure,
   type SignInInput,
   type SignOutFailure,
   type SignOutInput,
+  type SignUpInput,
   signInFields,
   signInSchema,
   signOutFields,
   signOutSchema,
+  signUpSchema,
   type UnlinkAccountInput,
   unlinkAccountFields,
   unlinkAccountSchema,
@@ -149,6 +158,67 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
     validator$((_ev, data) => validateInput(unlinkAccountSchema, unlinkAccountFields, data)),
   );
 
+  // The password actions (core's `Password()` provider). Each redirects (303) on success, as `useSignIn`
+  // does (a script-driven `<Form>` gets the URL in Qwik's data); a failure is `{ failed: true, formErrors,
+  // fieldErrors, code }` (password.ts): `InvalidPassword` (400, with `rule`), `InvalidName` (400),
+  // `EmailSignInError` (400 for an address core refuses, 503 when the mail could not be sent),
+  // `Verification` (400), `SessionRequired` (401), `IncorrectPassword` (403), `MissingCSRF` (403: sent
+  // from another site), `PasswordNotSet` (409), `RateLimited` (429, `Retry-After`), `Configuration` (500).
+  // Input that is not strings of a sane length is a 400 under `fieldErrors`, before core.
+
+  /**
+   * Creates a password account (fields `email`, `password`, `name`, `redirectTo`): mails a verification
+   * link (or, when the address has an account, tells its owner so) and redirects to the verify-request
+   * page either way. Following the link in this browser signs in and lands on `redirectTo`. Fails with
+   * `InvalidPassword`, `InvalidName`, `EmailSignInError`, `RateLimited`, `MissingCSRF`.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useSignUp: Action<PasswordResult<SignUpInput>, SignUpInput> = globalAction$(
+    (form, ev) => passwordAction(ev, configQrl, (api, request) => api.signUp(request, signUpSchema.parse(form))),
+    validator$((_ev, data) => validateInput(signUpSchema, signUpSchema.keyof().options, data)),
+  );
+
+  /**
+   * Asks for a password-reset link (fields `email`, `redirectTo`): mails it (or, for an address without
+   * an account, says so to it) and redirects to the verify-request page either way. The link works in
+   * this browser only. Fails with `EmailSignInError`, `RateLimited`, `MissingCSRF`.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useRequestPasswordReset: Action<PasswordResult<RequestPasswordResetInput>, RequestPasswordResetInput> = globalAction$(
+    (form, ev) =>
+      passwordAction(ev, configQrl, (api, request) => api.requestPasswordReset(request, requestPasswordResetSchema.parse(form))),
+    validator$((_ev, data) => validateInput(requestPasswordResetSchema, requestPasswordResetSchema.keyof().options, data)),
+  );
+
+  /**
+   * Sets a new password with a reset link (fields `token`, the link's `?token=`, and `password`): ends
+   * every session of the user, signs this browser in (session cookie set) and redirects to where the link
+   * was asked for. Fails with `Verification` (a link that is not valid, expired, used, from another
+   * browser, or older than a password change), `InvalidPassword`, `MissingCSRF`.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useResetPassword: Action<PasswordResult<ResetPasswordInput>, ResetPasswordInput> = globalAction$(
+    (form, ev) => passwordAction(ev, configQrl, (api, request) => api.resetPassword(request, resetPasswordSchema.parse(form)), true),
+    validator$((_ev, data) => validateInput(resetPasswordSchema, resetPasswordSchema.keyof().options, data)),
+  );
+
+  /**
+   * Changes the signed-in user's password (fields `currentPassword`, `password`, `redirectTo`, default the
+   * current page): ends their other sessions, renews this one (its cookie set) and redirects. Fails with
+   * `IncorrectPassword`, `InvalidPassword`, `SessionRequired`, `PasswordNotSet` (they sign in another way:
+   * a reset link sets one), `RateLimited` (guesses of the current password count as failed sign-ins),
+   * `MissingCSRF`.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useChangePassword: Action<PasswordResult<ChangePasswordInput>, ChangePasswordInput> = globalAction$(
+    (form, ev) => {
+      const input = changePasswordSchema.parse(form);
+      const change = { ...input, redirectTo: input.redirectTo ?? currentPage(ev) };
+      return passwordAction(ev, configQrl, (api, request) => api.changePassword(request, change), true);
+    },
+    validator$((_ev, data) => validateInput(changePasswordSchema, changePasswordSchema.keyof().options, data)),
+  );
+
   return {
     /**
      * Request hook (export it from `plugin@auth.ts`). Under `basePath` (default `/auth`) it answers as
@@ -162,6 +232,10 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
     useRevokeSession,
     useAccounts,
     useUnlinkAccount,
+    useSignUp,
+    useRequestPasswordReset,
+    useResetPassword,
+    useChangePassword,
   };
 }
 

@@ -20,6 +20,9 @@
  *   actions) or thrown as `CredentialsSignin` (the functions), never turned into an error page.
  * - `useAccounts()` lists the signed-in user's linked accounts and `useUnlinkAccount` unlinks one, unless
  *   it is their last way to sign in (linked accounts need an adapter that can list them).
+ * - `useSignUp`, `useRequestPasswordReset`, `useResetPassword` and `useChangePassword` are the
+ *   `Password()` provider's actions (email-and-password accounts): they redirect on success and report
+ *   a user's mistake to the form (`code`: the error's type), never as an error page.
  * - `useSessions()` lists the signed-in user's sessions (their devices) and `useRevokeSession` ends one
  *   of them or all others (session control needs a registry: `session.store` for JWT sessions, or an
  *   adapter with the session record methods).
@@ -47,16 +50,21 @@ export {
   type UnlinkAccountResult,
 } from "./framework-auth.js";
 export { CREDENTIALS_SIGNIN_MESSAGE } from "./messages.js";
+export type { PasswordError, PasswordFailure, PasswordResult } from "./password.js";
 export { getSession } from "./session.js";
 export type { RevokeSessionError, RevokeSessionFailure, SessionsError, SessionsResult } from "./session-control.js";
 export { type AuthorizationParams, type SignInOptions, type SignOutOptions, signIn, signOut } from "./sign-in.js";
 export type {
+  ChangePasswordInput,
   FormFailure,
   FormResult,
+  RequestPasswordResetInput,
+  ResetPasswordInput,
   RevokeSessionInput,
   SignInFailure,
   SignInInput,
   SignOutFailure,
   SignOutInput,
+  SignUpInput,
   UnlinkAccountInput,
 } from "./validation.js";

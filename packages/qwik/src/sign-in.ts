@@ -155,7 +155,7 @@ function formFields(fields: Record<string, unknown>): Record<string, string> {
   return body;
 }
 /** The page the action was posted from, without Qwik's `qaction` marker. */
-function currentPage(ev: RequestEventCommon): string {
+export function currentPage(ev: RequestEventCommon): string {
   const url = new URL(ev.url);
   url.searchParams.delete("qaction");
   return url.href;
@@ -168,7 +168,7 @@ function currentPage(ev: RequestEventCommon): string {
  * rewrite it into a `q-data.json` fetch, which only works for Qwik routes, not for the provider or for
  * the pages under `basePath`.
  */
-function redirect(ev: RequestEventCommon, url: string): void {
+export function redirect(ev: RequestEventCommon, url: string): void {
   const target = new URL(url, ev.url);
   // A same-origin URL becomes a path, unless that path would read as protocol-relative (`//host`,
   // `/\host`): then the full URL keeps the browser on this origin.

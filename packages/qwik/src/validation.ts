@@ -1,5 +1,6 @@
 /**
- * Input validation of `useSignIn`, `useSignOut`, `useRevokeSession` and `useUnlinkAccount`, with the result shape of spec §4.1: on invalid input
+ * Input validation of `useSignIn`, `useSignOut`, `useRevokeSession`, `useUnlinkAccount` and the password
+ * actions (`useSignUp`, …), with the result shape of spec §4.1: on invalid input
  * `{ failed: true, formErrors: string[], fieldErrors: { <field>?: string[] } }`.
  *
  * Qwik City's `zod$` reports each field error as a single string under a dotted key
@@ -85,6 +86,41 @@ export const unlinkAccountSchema = z.object({ provider: accountId, providerAccou
   z.ZodTypeDef,
   UnlinkAccountInput
 >;
+
+// The password actions' bounds are against junk only, above core's own rules, which answer with typed
+// errors the form can show (a password is at most 1024 characters in any configuration, a name 64, a
+// link's token 8192). Empty strings go on to core, which names what is missing (`InvalidPassword`, rule
+// "missing"). `redirectTo` is same-origin only (core's `redirect` callback decides).
+const email = z.string().max(320);
+const password = z.string().max(4096);
+const redirectTo = z.string().max(4096).optional();
+
+/** Validates the input of `useSignUp`. */
+export const signUpSchema = z.object({ email, password, name: z.string().max(256).optional(), redirectTo });
+
+/** Validates the input of `useRequestPasswordReset`. */
+export const requestPasswordResetSchema = z.object({ email, redirectTo });
+
+/** Validates the input of `useResetPassword`. */
+export const resetPasswordSchema = z.object({ token: z.string().max(8192), password });
+
+/** Validates the input of `useChangePassword`. */
+export const changePasswordSchema = z.object({ currentPassword: password, password, redirectTo });
+
+/**
+ * Input of `useSignUp`: `email`, `password`, an optional `name` (one line, at most 64 characters) and
+ * `redirectTo`, where the verification link signs the user in to (default: the app's root).
+ */
+export type SignUpInput = z.input<typeof signUpSchema>;
+
+/** Input of `useRequestPasswordReset`: `email`, and `redirectTo`, where the reset link signs the user in to (default: the app's root). */
+export type RequestPasswordResetInput = z.input<typeof requestPasswordResetSchema>;
+
+/** Input of `useResetPassword`: the reset link's `token` (its `?token=`) and the new `password`. */
+export type ResetPasswordInput = z.input<typeof resetPasswordSchema>;
+
+/** Input of `useChangePassword`: `currentPassword`, the new `password`, and `redirectTo` (default: the current page). */
+export type ChangePasswordInput = z.input<typeof changePasswordSchema>;
 
 /** The top-level fields of `useUnlinkAccount`'s input. */
 export const unlinkAccountFields = unlinkAccountSchema.keyof().options;

@@ -22,6 +22,8 @@ export interface FixtureApp {
   providerFactoryCalls: { count: number };
   /** Puts the fixture adapter's linked accounts back as they were seeded. */
   resetAccounts(): void;
+  /** The mails the fixture's `Password()` sent; `refuse` makes sending fail. */
+  mailbox: { mails: { to: string; subject: string; text: string }[]; refuse: boolean };
   close(): Promise<void>;
 }
 
@@ -66,6 +68,7 @@ export async function startFixture(): Promise<FixtureApp> {
     sessionReads: { count: number };
     providerFactoryCalls: { count: number };
     resetAccounts(): void;
+    mailbox: FixtureApp["mailbox"];
   };
   const server: Server = createServer((req, res) => {
     app.router(req, res, () => app.notFound(req, res, () => {}));
@@ -78,6 +81,7 @@ export async function startFixture(): Promise<FixtureApp> {
     sessionReads: app.sessionReads,
     providerFactoryCalls: app.providerFactoryCalls,
     resetAccounts: app.resetAccounts,
+    mailbox: app.mailbox,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -51,7 +51,7 @@ describe("onRequest", () => {
   test("answers every request under a custom basePath through core, and no others", async () => {
     const providers = await request(url("/api/authlib/providers"));
     expect(providers.status).toBe(200);
-    expect(Object.keys((await providers.json()) as object)).toEqual(["credentials", "example"]);
+    expect(Object.keys((await providers.json()) as object)).toEqual(["credentials", "example", "password"]);
 
     const csrf = await request(url("/api/authlib/csrf"));
     expect(csrf.status).toBe(200);
@@ -653,5 +653,329 @@ describe("useAccounts and useUnlinkAccount", () => {
     expect(response.status).toBe(403);
     expect(printedJson(await response.text(), "unlink-result")).toMatchObject({ failed: true, code: "MissingCSRF" });
     expect(await listedBy(jar)).toEqual({ accounts: adaAccounts });
+  });
+});
+
+describe("useSignUp, useRequestPasswordReset, useResetPassword, useChangePassword", () => {
+  const PASSWORD = "correct horse battery";
+  let addresses = 0;
+  /** A new address for each account, so the per-address mail limit of one test never meets another's. */
+  function newAddress(): string {
+    return `user-${++addresses}-${Date.now()}@example.com`;
+  }
+
+  /** Posts `fields` to the password page's action form `formId` (from this app's origin, unless `headers` say otherwise). */
+  async function submit(formId: string, fields: Record<string, string>, jar?: CookieJar, headers: Record<string, string> = {}) {
+    const id = await pageActionId("/password", formId, jar);
+    return request(url(`/password?qaction=${id}`), {
+      method: "POST",
+      jar,
+      headers: { origin: app.origin, "content-type": "application/x-www-form-urlencoded", ...headers },
+      body: new URLSearchParams(fields).toString(),
+    });
+  }
+
+  /** Posts `body` as JSON, which Qwik City passes to the action as it is (arrays, numbers…). */
+  async function submitJson(formId: string, body: unknown, jar?: CookieJar) {
+    const id = await pageActionId("/password", formId, jar);
+    return request(url(`/password?qaction=${id}`), {
+      method: "POST",
+      jar,
+      headers: { origin: app.origin, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  }
+
+  /** What the action printed on the page it answered with. */
+  async function result(response: Response, formId: string): Promise<unknown> {
+    return printedJson(await response.text(), `${formId}-result`);
+  }
+
+  /** The newest mail to `to`, and the `token` of its link under `<basePath>/password/<path>`. */
+  function mailedToken(to: string, path: "verify" | "reset"): string {
+    const mail = app.mailbox.mails.findLast((m) => m.to === to);
+    const link = mail?.text.match(new RegExp(`${app.origin}/api/authlib/password/${path}\\?\\S+`))?.[0];
+    if (!link) throw new Error(`No ${path} link mailed to ${to}`);
+    return new URL(link).searchParams.get("token") as string;
+  }
+
+  /** The session of `jar` as the page's useSession prints it. */
+  async function sessionOf(jar: CookieJar): Promise<{ user?: { email?: string } } | null> {
+    return printedJson(await (await request(url("/password"), { jar })).text(), "session") as { user?: { email?: string } } | null;
+  }
+
+  /** A browser that signed up with `useSignUp` and confirmed the mailed link: signed in. */
+  async function account(password = PASSWORD): Promise<{ jar: CookieJar; email: string }> {
+    const jar = new CookieJar();
+    const email = newAddress();
+    const signedUp = await submit("sign-up", { email, password, name: "Ada" }, jar);
+    expect(signedUp.status).toBe(303);
+    const confirm = await postForm(
+      url("/api/authlib/password/verify"),
+      { csrfToken: await csrfToken(jar), token: mailedToken(email, "verify") },
+      jar,
+    );
+    expect(confirm.status).toBe(302);
+    return { jar, email };
+  }
+
+  /** Signs in with the password through `useSignIn` in a fresh browser; answers the response and the browser. */
+  async function signInWith(email: string, password: string): Promise<{ response: Response; jar: CookieJar }> {
+    const jar = new CookieJar();
+    const id = await pageActionId("/", "sign-in");
+    const response = await postForm(
+      url(`/?qaction=${id}`),
+      { providerId: "password", "options.email": email, "options.password": password, "options.redirectTo": "/protected" },
+      jar,
+    );
+    return { response, jar };
+  }
+
+  test("sign-up mails a link and redirects (303) to the verify-request page; the link signs this browser in", async () => {
+    const jar = new CookieJar();
+    const email = newAddress();
+    const response = await submit("sign-up", { email, password: PASSWORD, name: "Ada", redirectTo: "/protected" }, jar);
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/api/authlib/verify-request?provider=password&type=password-sign-up");
+    // The CSRF cookie the link is bound to: this browser had none, so core made it and the action set it.
+    expect(response.headers.getSetCookie()).toContainEqual(expect.stringMatching(/^authlib\.csrf-token=/));
+    expect(jar.cookies.has(SESSION_COOKIE)).toBe(false);
+    expect(app.mailbox.mails.at(-1)).toMatchObject({ to: email, subject: expect.stringContaining("Confirm your email address") });
+
+    const confirm = await postForm(
+      url("/api/authlib/password/verify"),
+      { csrfToken: await csrfToken(jar), token: mailedToken(email, "verify") },
+      jar,
+    );
+    expect(confirm.status).toBe(302);
+    expect(confirm.headers.get("location")).toBe(url("/protected"));
+    expect((await sessionOf(jar))?.user?.email).toBe(email);
+  });
+
+  test("sign-up: the password rules, the name and the address are core's typed errors, under their field (400), nothing mailed", async () => {
+    const mailed = app.mailbox.mails.length;
+    const cases: [Record<string, string>, object][] = [
+      [{ password: "" }, { code: "InvalidPassword", rule: "missing", fieldErrors: { password: [expect.any(String)] } }],
+      [{ password: "short" }, { code: "InvalidPassword", rule: "too-short", fieldErrors: { password: [expect.stringContaining("8")] } }],
+      [
+        { password: "x".repeat(129) },
+        { code: "InvalidPassword", rule: "too-long", fieldErrors: { password: [expect.stringContaining("128")] } },
+      ],
+      [{ name: "two\nlines" }, { code: "InvalidName", fieldErrors: { name: [expect.any(String)] } }],
+      [{ email: "not-an-address" }, { code: "EmailSignInError", fieldErrors: { email: [expect.any(String)] } }],
+    ];
+    for (const [fields, expected] of cases) {
+      const response = await submit("sign-up", { email: newAddress(), password: PASSWORD, ...fields });
+      expect(response.status, JSON.stringify(fields)).toBe(400);
+      expect(response.headers.get("location")).toBeNull();
+      expect(await result(response, "sign-up")).toEqual({ failed: true, formErrors: [], ...expected });
+    }
+    expect(app.mailbox.mails.length).toBe(mailed);
+  });
+
+  test("sign-up: a mail that cannot be sent is EmailSignInError with 503, a form error (not the user's doing)", async () => {
+    app.mailbox.refuse = true;
+    try {
+      const response = await submit("sign-up", { email: newAddress(), password: PASSWORD });
+      expect(response.status).toBe(503);
+      expect(await result(response, "sign-up")).toEqual({
+        failed: true,
+        formErrors: [expect.stringContaining("could not be sent")],
+        fieldErrors: {},
+        code: "EmailSignInError",
+      });
+    } finally {
+      app.mailbox.refuse = false;
+    }
+  });
+
+  test("sign-up: mails to one address are limited, RateLimited (429, Retry-After)", async () => {
+    const email = newAddress();
+    let refused: Response | undefined;
+    for (let i = 0; i < 10 && !refused; i++) {
+      const response = await submit("sign-up", { email, password: PASSWORD });
+      if (response.status === 429) refused = response;
+      else expect(response.status).toBe(303);
+    }
+    expect(refused?.status).toBe(429);
+    expect(Number(refused?.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await result(refused as Response, "sign-up")).toEqual({
+      failed: true,
+      formErrors: [RATE_LIMITED_MESSAGE],
+      fieldErrors: {},
+      code: "RateLimited",
+    });
+  });
+
+  test("input that is not bounded strings is refused before core (400, per field): arrays, over-long, missing, numbers", async () => {
+    const mailed = app.mailbox.mails.length;
+    const array = await request(url(`/password?qaction=${await pageActionId("/password", "sign-up")}`), {
+      method: "POST",
+      headers: { origin: app.origin, "content-type": "application/x-www-form-urlencoded" },
+      body: `email=${encodeURIComponent(newAddress())}&password[]=one&password[]=two`,
+    });
+    expect(array.status).toBe(400);
+    expect(await result(array, "sign-up")).toEqual({ failed: true, formErrors: [], fieldErrors: { password: [expect.any(String)] } });
+
+    const refused: [string, unknown, string][] = [
+      ["sign-up", { email: [newAddress(), "b@example.com"], password: PASSWORD }, "email"],
+      ["sign-up", { email: newAddress(), password: "x".repeat(4097) }, "password"],
+      ["sign-up", { email: newAddress(), password: PASSWORD, name: "n".repeat(257) }, "name"],
+      ["sign-up", { email: "a".repeat(321), password: PASSWORD }, "email"],
+      ["request-reset", { email: 42 }, "email"],
+      ["request-reset", { email: newAddress(), redirectTo: `/${"r".repeat(4096)}` }, "redirectTo"],
+      ["reset", { token: "t".repeat(8193), password: PASSWORD }, "token"],
+      ["reset", { password: PASSWORD }, "token"],
+      ["change", { currentPassword: PASSWORD, password: { nested: true } }, "password"],
+    ];
+    for (const [formId, body, field] of refused) {
+      const response = await submitJson(formId, body);
+      expect(response.status, `${formId} ${field}`).toBe(400);
+      const printed = (await result(response, formId)) as { failed: boolean; code?: string; fieldErrors: Record<string, string[]> };
+      expect(printed.failed).toBe(true);
+      expect(printed.code).toBeUndefined();
+      expect(printed.fieldErrors[field], `${formId} ${field}`).toEqual([expect.any(String)]);
+    }
+    expect(app.mailbox.mails.length).toBe(mailed);
+  });
+
+  test("change: sets the new password, renews this session (cookie set), ends the others, and redirects (303) to the page", async () => {
+    const { jar, email } = await account();
+    const other = await signInWith(email, PASSWORD);
+    expect(other.response.status).toBe(303);
+    const before = jar.cookies.get(SESSION_COOKIE);
+
+    const response = await submit("change", { currentPassword: PASSWORD, password: "a much newer password" }, jar);
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/password");
+    expect(response.headers.getSetCookie()).toContainEqual(expect.stringMatching(/^authlib\.session-token=[^;]+; Path=\/; Expires=/));
+    expect(jar.cookies.get(SESSION_COOKIE)).not.toBe(before);
+    expect((await sessionOf(jar))?.user?.email).toBe(email);
+    // The other browser is signed out; the old password no longer signs in, the new one does.
+    expect(await sessionOf(other.jar)).toBeNull();
+    expect((await signInWith(email, PASSWORD)).response.status).toBe(401);
+    const again = await signInWith(email, "a much newer password");
+    expect(again.response.status).toBe(303);
+    expect(again.response.headers.get("location")).toBe("/protected");
+    expect(again.jar.cookies.has(SESSION_COOKIE)).toBe(true);
+  });
+
+  test("change, script-driven (q-data): the redirect in Qwik's data, the new cookie set, the old one not re-issued", async () => {
+    const { jar } = await account();
+    const id = await pageActionId("/password", "change", jar);
+    const response = await postForm(
+      url(`/password/q-data.json?qaction=${id}`),
+      { currentPassword: PASSWORD, password: "another new password", redirectTo: "/protected" },
+      jar,
+    );
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('"/protected"');
+    const sessionCookies = response.headers.getSetCookie().filter((line) => line.startsWith(`${SESSION_COOKIE}=`));
+    expect(sessionCookies).toHaveLength(1);
+    expect(sessionCookies[0]).not.toMatch(/Max-Age=0/);
+    expect((await request(url("/protected"), { jar })).status).toBe(200);
+  });
+
+  test("change: a wrong current password is IncorrectPassword (403, under currentPassword); a bad new one InvalidPassword", async () => {
+    const { jar, email } = await account();
+    const wrong = await submit("change", { currentPassword: "not my password", password: "whatever new password" }, jar);
+    expect(wrong.status).toBe(403);
+    expect(await result(wrong, "change")).toEqual({
+      failed: true,
+      formErrors: [],
+      fieldErrors: { currentPassword: [expect.any(String)] },
+      code: "IncorrectPassword",
+    });
+    const short = await submit("change", { currentPassword: PASSWORD, password: "short" }, jar);
+    expect(short.status).toBe(400);
+    expect(await result(short, "change")).toMatchObject({ failed: true, code: "InvalidPassword", rule: "too-short" });
+    // Nothing changed: still signed in, the password still the old one.
+    expect((await sessionOf(jar))?.user?.email).toBe(email);
+    expect((await signInWith(email, PASSWORD)).response.status).toBe(303);
+  });
+
+  test("change: signed out is SessionRequired (401); a user without a password PasswordNotSet (409)", async () => {
+    const signedOut = await submit("change", { currentPassword: PASSWORD, password: "a new password" });
+    expect(signedOut.status).toBe(401);
+    expect(await result(signedOut, "change")).toEqual({
+      failed: true,
+      formErrors: [expect.any(String)],
+      fieldErrors: {},
+      code: "SessionRequired",
+    });
+    // Ada signs in with the fixture's own credentials provider: she has no password account.
+    const ada = new CookieJar();
+    await signInBuiltIn(ada);
+    const notSet = await submit("change", { currentPassword: "lovelace", password: "a new password" }, ada);
+    expect(notSet.status).toBe(409);
+    expect(await result(notSet, "change")).toMatchObject({ failed: true, code: "PasswordNotSet", fieldErrors: {} });
+  });
+
+  test("change sent from another site is MissingCSRF (403, core's check), and the password stays", async () => {
+    const { jar, email } = await account();
+    const response = await submit("change", { currentPassword: PASSWORD, password: "attacker's password" }, jar, {
+      "sec-fetch-site": "cross-site",
+    });
+    expect(response.status).toBe(403);
+    expect(await result(response, "change")).toMatchObject({ failed: true, code: "MissingCSRF" });
+    expect((await signInWith(email, PASSWORD)).response.status).toBe(303);
+    expect((await signInWith(email, "attacker's password")).response.status).toBe(401);
+  });
+
+  test("reset: the mailed link sets a new password in the browser that asked, signs it in and ends the other sessions", async () => {
+    const { jar: first, email } = await account();
+    const browser = new CookieJar();
+    const asked = await submit("request-reset", { email, redirectTo: "/protected" }, browser);
+    expect(asked.status).toBe(303);
+    expect(asked.headers.get("location")).toBe("/api/authlib/verify-request?provider=password&type=password-reset");
+    const token = mailedToken(email, "reset");
+
+    // Another browser cannot use it (Verification), and that does not spend it.
+    const elsewhere = await submit("reset", { token, password: "a reset password" }, new CookieJar());
+    expect(elsewhere.status).toBe(400);
+    expect(await result(elsewhere, "reset")).toMatchObject({ failed: true, code: "Verification", fieldErrors: {} });
+
+    const tooShort = await submit("reset", { token, password: "short" }, browser);
+    expect(tooShort.status).toBe(400);
+    expect(await result(tooShort, "reset")).toMatchObject({
+      code: "InvalidPassword",
+      rule: "too-short",
+      fieldErrors: { password: [expect.any(String)] },
+    });
+
+    const response = await submit("reset", { token, password: "a reset password" }, browser);
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/protected");
+    expect((await sessionOf(browser))?.user?.email).toBe(email);
+    expect(await sessionOf(first)).toBeNull();
+    expect((await signInWith(email, "a reset password")).response.status).toBe(303);
+
+    // The link works once.
+    const again = await submit("reset", { token, password: "yet another password" }, browser);
+    expect(again.status).toBe(400);
+    expect(await result(again, "reset")).toMatchObject({ failed: true, code: "Verification" });
+  });
+
+  test("reset with a token that is not a link's is Verification (400, a form error), and nothing is set", async () => {
+    for (const token of ["", "not-a-token", "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2Q0JDLUhTNTEyIn0..x.y.z"]) {
+      const response = await submit("reset", { token, password: "a reset password" }, new CookieJar());
+      expect(response.status).toBe(400);
+      expect(await result(response, "reset")).toEqual({
+        failed: true,
+        formErrors: [expect.any(String)],
+        fieldErrors: {},
+        code: "Verification",
+      });
+      expect(response.headers.getSetCookie().filter((line) => line.startsWith(SESSION_COOKIE))).toEqual([]);
+    }
+  });
+
+  test("a reset request answers the same for an address without an account, and mails it a note instead", async () => {
+    const email = newAddress();
+    const response = await submit("request-reset", { email }, new CookieJar());
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/api/authlib/verify-request?provider=password&type=password-reset");
+    expect(app.mailbox.mails.at(-1)).toMatchObject({ to: email, subject: expect.stringContaining("Password reset") });
+    expect(() => mailedToken(email, "reset")).toThrow();
   });
 });

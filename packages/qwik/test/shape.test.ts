@@ -5,7 +5,18 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, expectTypeOf, test } from "vitest";
-import type { AccountsResult, FrameworkAuthResult, RevokeSessionResult, SessionsResult, UnlinkAccountResult } from "../src/index.js";
+import type {
+  AccountsResult,
+  ChangePasswordInput,
+  FrameworkAuthResult,
+  PasswordResult,
+  RequestPasswordResetInput,
+  ResetPasswordInput,
+  RevokeSessionResult,
+  SessionsResult,
+  SignUpInput,
+  UnlinkAccountResult,
+} from "../src/index.js";
 
 const srcDir = fileURLToPath(new URL("../src/", import.meta.url));
 const sources = readdirSync(srcDir)
@@ -30,20 +41,49 @@ test("builds no Request, parses no Set-Cookie header, has no cookie serialiser o
 });
 
 // 500 held the request hook, sign-in/out and session control (480); linked accounts (useAccounts,
-// useUnlinkAccount) add about 70 lines on the pieces session control already had (control.ts).
-test("stays under 600 lines of code", () => {
+// useUnlinkAccount) add about 70 lines on the pieces session control already had (control.ts). 600 -> 700
+// for password accounts (useSignUp, useRequestPasswordReset, useResetPassword, useChangePassword): four
+// more actions and their bounded zod schemas, on one shared runner (password.ts: the error -> status and
+// field table) that reuses control.ts, operation.ts and sign-in's redirect; about 115 lines, which the
+// 32 left under 600 could not hold.
+test("stays under 700 lines of code", () => {
   const total = sources.reduce((sum, { text }) => sum + codeLines(text), 0);
-  expect(total).toBeLessThan(600);
+  expect(total).toBeLessThan(700);
 });
 
 // Checked by `tsc -p packages/qwik/test/tsconfig.json` (the package's typecheck): Qwik's loaders and
 // actions only run inside an app built by the optimizer, so the fixture app tests what they do.
 test("FrameworkAuth$ returns the request hook, the loaders and the actions an app exports, typed", () => {
   expectTypeOf<keyof FrameworkAuthResult>().toEqualTypeOf<
-    "onRequest" | "useSession" | "useSignIn" | "useSignOut" | "useSessions" | "useRevokeSession" | "useAccounts" | "useUnlinkAccount"
+    | "onRequest"
+    | "useSession"
+    | "useSignIn"
+    | "useSignOut"
+    | "useSessions"
+    | "useRevokeSession"
+    | "useAccounts"
+    | "useUnlinkAccount"
+    | "useSignUp"
+    | "useRequestPasswordReset"
+    | "useResetPassword"
+    | "useChangePassword"
   >();
   expectTypeOf<ReturnType<FrameworkAuthResult["useSessions"]>["value"]>().toEqualTypeOf<SessionsResult>();
   expectTypeOf<ReturnType<FrameworkAuthResult["useRevokeSession"]>["value"]>().toEqualTypeOf<RevokeSessionResult | undefined>();
   expectTypeOf<ReturnType<FrameworkAuthResult["useAccounts"]>["value"]>().toEqualTypeOf<AccountsResult>();
   expectTypeOf<ReturnType<FrameworkAuthResult["useUnlinkAccount"]>["value"]>().toEqualTypeOf<UnlinkAccountResult | undefined>();
+  expectTypeOf<ReturnType<FrameworkAuthResult["useSignUp"]>["value"]>().toEqualTypeOf<PasswordResult<SignUpInput> | undefined>();
+  expectTypeOf<ReturnType<FrameworkAuthResult["useRequestPasswordReset"]>["value"]>().toEqualTypeOf<
+    PasswordResult<RequestPasswordResetInput> | undefined
+  >();
+  expectTypeOf<ReturnType<FrameworkAuthResult["useResetPassword"]>["value"]>().toEqualTypeOf<
+    PasswordResult<ResetPasswordInput> | undefined
+  >();
+  expectTypeOf<ReturnType<FrameworkAuthResult["useChangePassword"]>["value"]>().toEqualTypeOf<
+    PasswordResult<ChangePasswordInput> | undefined
+  >();
+  // A failure names the field it is about, and the password rule.
+  type Failed = Extract<PasswordResult<ChangePasswordInput>, { failed: true }>;
+  expectTypeOf<keyof Failed["fieldErrors"]>().toEqualTypeOf<"currentPassword" | "password" | "redirectTo">();
+  expectTypeOf<Failed["rule"]>().toEqualTypeOf<"missing" | "too-short" | "too-long" | undefined>();
 });

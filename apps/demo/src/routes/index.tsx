@@ -45,6 +45,11 @@ export default component$(() => {
             login page takes any username.
           </li>
           <li>
+            <strong>Email and password</strong>: <a href="/auth/password/sign-up?callbackUrl=%2Fprofile">create an account</a> of your own
+            on authlib's built-in page. The confirmation mail goes to the <Link href="/dev/mailbox">mailbox</Link>; then sign in on the{" "}
+            <Link href="/signin">sign-in page</Link> and change the password on your profile.
+          </li>
+          <li>
             <strong>Email link</strong>: the mail goes to the demo's development SMTP server (127.0.0.1:{services.value.smtpPort}); open the{" "}
             <Link href="/dev/mailbox">mailbox</Link> and click the link.
           </li>

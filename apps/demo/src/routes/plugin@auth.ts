@@ -9,16 +9,26 @@ import { type DemoServices, demoServices } from "../server/services";
 /** One configuration object per set of running services (one per process): authlib resolves it once. */
 const configs = new WeakMap<DemoServices, FrameworkAuthConfig>();
 
-export const { onRequest, useSession, useSignIn, useSignOut, useSessions, useRevokeSession, useAccounts, useUnlinkAccount } =
-  FrameworkAuth$(async (ev) => {
-    // Only the server ever calls this. Saying so lets the client build drop the configuration, and with
-    // it the Node-only modules it imports (the database, the dev OP and SMTP server, password hashing).
-    if (!isServer) throw new Error("The authlib configuration is server-only.");
-    const services = await demoServices();
-    let config = configs.get(services);
-    if (!config) {
-      config = demoAuthConfig(ev.env, services);
-      configs.set(services, config);
-    }
-    return config;
-  });
+export const {
+  onRequest,
+  useSession,
+  useSignIn,
+  useSignOut,
+  useSessions,
+  useRevokeSession,
+  useAccounts,
+  useUnlinkAccount,
+  // Sign-up and reset use authlib's built-in pages (/auth/password/…); the profile changes the password.
+  useChangePassword,
+} = FrameworkAuth$(async (ev) => {
+  // Only the server ever calls this. Saying so lets the client build drop the configuration, and with
+  // it the Node-only modules it imports (the database, the dev OP and SMTP server, password hashing).
+  if (!isServer) throw new Error("The authlib configuration is server-only.");
+  const services = await demoServices();
+  let config = configs.get(services);
+  if (!config) {
+    config = demoAuthConfig(ev.env, services);
+    configs.set(services, config);
+  }
+  return config;
+});

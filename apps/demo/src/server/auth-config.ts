@@ -1,8 +1,13 @@
 /**
  * The demo's authlib configuration: users and sessions in the hosted-db adapter (database sessions);
  * the credentials provider with the demo user, the development OpenID Provider, email magic links
- * through the development SMTP server, passkeys, and real provider presets (GitHub, Google) when their
- * env variables are set; a session update hook, and every event into the audit log.
+ * through the development SMTP server, passkeys, email-and-password accounts (`Password()`: sign-up,
+ * reset and change, their mails through the same SMTP server), and real provider presets (GitHub,
+ * Google) when their env variables are set; a session update hook, and every event into the audit log.
+ *
+ * The demo user keeps signing in through its own Credentials provider (id `credentials`); `Password()`
+ * (id `password`) is for the accounts visitors create. The two do not meet: the demo user has no password
+ * account, and a visitor's password never reaches the demo's `authorize`.
  */
 import { CredentialsSignin, type OIDCConfig, type Provider } from "@authlib/core";
 import Credentials from "@authlib/core/providers/credentials";
@@ -10,6 +15,7 @@ import GitHub from "@authlib/core/providers/github";
 import Google from "@authlib/core/providers/google";
 import Nodemailer from "@authlib/core/providers/nodemailer";
 import Passkey from "@authlib/core/providers/passkey";
+import Password from "@authlib/core/providers/password";
 import type { FrameworkAuthConfig } from "@authlib/qwik";
 import { recordEvent } from "./audit-log";
 import { authorizeDemoUser } from "./demo-user";
@@ -86,6 +92,8 @@ export function demoAuthConfig(env: EnvGetter, services: DemoServices): Framewor
       demoOpenIdProvider(services),
       Nodemailer({ server: services.smtp.transport, from: DEMO_MAIL_FROM }),
       Passkey(),
+      // Its verification and reset mails go through the Nodemailer provider above (to /dev/mailbox).
+      Password({ name: "Email and password" }),
       ...presets(env),
     ],
     callbacks: {
@@ -113,6 +121,7 @@ export function demoAuthConfig(env: EnvGetter, services: DemoServices): Framewor
       createUser: ({ user }) => recordEvent("createUser", user.email),
       updateUser: ({ user }) => recordEvent("updateUser", user.email),
       linkAccount: ({ user, account }) => recordEvent("linkAccount", user.email, `provider ${account.provider}`),
+      passwordChanged: async ({ userId, reason }) => recordEvent("passwordChanged", (await adapter.getUser(userId))?.email, reason),
     },
     theme: { colorScheme: "auto", brandColor: "#4f46e5" },
   };

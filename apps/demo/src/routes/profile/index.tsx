@@ -1,11 +1,11 @@
 import { SESSION_COOKIE_NAME } from "@authlib/core/jwt";
 import { getSession } from "@authlib/qwik";
 import { $, component$, useSignal } from "@builder.io/qwik";
-import { type DocumentHead, Form, Link, routeLoader$ } from "@builder.io/qwik-city";
+import { type DocumentHead, Form, Link, routeLoader$, useLocation } from "@builder.io/qwik-city";
 import { updateSession } from "../../components/update-session";
 import { listActiveSessions } from "../../server/database";
 import { DEMO_OP_PROVIDER_ID, demoServices } from "../../server/services";
-import { useAccounts, useSession, useSignIn, useUnlinkAccount } from "../plugin@auth";
+import { useAccounts, useChangePassword, useSession, useSignIn, useUnlinkAccount } from "../plugin@auth";
 
 /** The signed-in user's sessions in the database (empty when signed out); this browser's is marked. */
 export const useActiveSessions = routeLoader$(async (ev) => {
@@ -27,6 +27,12 @@ export default component$(() => {
   const accounts = useAccounts();
   const unlink = useUnlinkAccount();
   const unlinkFailure = unlink.value?.failed ? unlink.value : undefined;
+  const changePassword = useChangePassword();
+  const changeFailure = changePassword.value?.failed ? changePassword.value : undefined;
+  // The change redirects here with ?password=changed (the action's value does not survive a redirect).
+  const passwordChanged = useLocation().url.searchParams.get("password") === "changed";
+  // A password account is one of the linked accounts (provider "password"); the demo user has none.
+  const hasPassword = accounts.value.accounts?.some((account) => account.provider === "password") ?? true;
   // The session as the server last answered it: the page's, then the update endpoint's.
   const session = useSignal(loaded.value);
   const status = useSignal("");
@@ -89,8 +95,9 @@ export default component$(() => {
       </table>
       <h2>Linked accounts</h2>
       <p>
-        The providers you sign in with (<code>useAccounts</code>). The demo password is not an account row, and a passkey is listed but
-        removed with the passkey pages. An account is only unlinked while you keep another way to sign in.
+        The providers you sign in with (<code>useAccounts</code>). The demo account's password is not an account row (an account you created
+        with a password is: provider <code>password</code>), and a passkey is listed but removed with the passkey pages. An account is only
+        unlinked while you keep another way to sign in.
       </p>
       <div role="status" aria-live="polite" data-testid="unlink-status">
         {unlink.value?.unlinked !== undefined && "Account unlinked."}
@@ -137,6 +144,69 @@ export default component$(() => {
         <input type="hidden" name="options.redirectTo" value="/profile" />
         <button type="submit" disabled={signIn.isRunning}>
           Link another account
+        </button>
+      </Form>
+      <h2 id="change-password-heading">Change password</h2>
+      <div role="status" aria-live="polite" data-testid="password-changed">
+        {passwordChanged && "Your password was changed. Your other devices were signed out."}
+      </div>
+      {hasPassword ? (
+        <p>
+          For an account created with a password (<code>useChangePassword</code>): this browser stays signed in, every other one is signed
+          out.
+        </p>
+      ) : (
+        <p>
+          You have no password: you sign in another way. If you signed in with an email link,{" "}
+          <a href="/auth/password/forgot">Forgot your password?</a> sets one; the demo account signs in through its own credentials provider
+          and has none.
+        </p>
+      )}
+      <Form action={changePassword} class="stack" aria-labelledby="change-password-heading" data-testid="change-password-form">
+        <input type="hidden" name="redirectTo" value="/profile?password=changed" />
+        {/* Lets a password manager know whose password this is. */}
+        <input type="email" name="username" autoComplete="username" value={session.value.user?.email ?? ""} readOnly hidden />
+        <label for="current-password">Current password</label>
+        <input
+          id="current-password"
+          name="currentPassword"
+          type="password"
+          autoComplete="current-password"
+          required
+          aria-invalid={changeFailure?.fieldErrors?.currentPassword ? "true" : undefined}
+          aria-describedby={changeFailure?.fieldErrors?.currentPassword ? "current-password-error" : undefined}
+        />
+        {changeFailure?.fieldErrors?.currentPassword && (
+          <p id="current-password-error" role="alert" class="error" data-testid="current-password-error">
+            {changeFailure.fieldErrors.currentPassword.join(" ")}
+          </p>
+        )}
+        <label for="new-password">New password</label>
+        <input
+          id="new-password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          aria-invalid={changeFailure?.fieldErrors?.password ? "true" : undefined}
+          aria-describedby={changeFailure?.fieldErrors?.password ? "new-password-hint new-password-error" : "new-password-hint"}
+        />
+        <p id="new-password-hint" class="muted">
+          At least 8 characters.
+        </p>
+        {changeFailure?.fieldErrors?.password && (
+          <p id="new-password-error" role="alert" class="error" data-testid="new-password-error">
+            {changeFailure.fieldErrors.password.join(" ")}
+          </p>
+        )}
+        {changeFailure?.formErrors?.length ? (
+          <p role="alert" class="error" data-testid="change-password-error">
+            {changeFailure.formErrors.join(" ")} ({changeFailure.code})
+          </p>
+        ) : null}
+        <button type="submit" disabled={changePassword.isRunning}>
+          Change password
         </button>
       </Form>
       <h2>Update the session</h2>

@@ -13,9 +13,11 @@ export const useSignInMethods = routeLoader$(async (ev) => {
     typeof provider === "function" ? provider() : provider,
   );
   const email = providers.find((provider) => provider.type === "email");
+  const password = providers.find((provider) => provider.type === "credentials" && "passwordAccounts" in provider);
   return {
     oauth: providers.filter((provider) => provider.type === "oauth" || provider.type === "oidc").map(({ id, name }) => ({ id, name })),
     email: email ? { id: email.id, name: email.name } : null,
+    password: password ? { id: password.id } : null,
     passkey: providers.some((provider) => provider.type === "webauthn"),
   };
 });
@@ -34,6 +36,9 @@ export default component$(() => {
   const submitted = signIn.formData?.get("providerId");
   const failure = signIn.value?.failed ? signIn.value : undefined;
   const email = methods.value.email;
+  const password = methods.value.password;
+  // The built-in password pages bring the visitor back here after confirming the address or a reset.
+  const passwordPages = `?${new URLSearchParams({ callbackUrl: redirectTo })}`;
   return (
     <>
       <h1>Sign in</h1>
@@ -61,6 +66,33 @@ export default component$(() => {
           Sign in
         </button>
       </Form>
+      {password && (
+        <Form action={signIn} class="card stack" data-testid="password-signin-form">
+          <h2>Email and password</h2>
+          <p class="muted">
+            An account of your own (the <code>Password()</code> provider).{" "}
+            <a href={`/auth/password/sign-up${passwordPages}`}>Create an account</a>
+            {" · "}
+            <a href={`/auth/password/forgot${passwordPages}`}>Forgot your password?</a>
+          </p>
+          <input type="hidden" name="providerId" value={password.id} />
+          <input type="hidden" name="options.redirectTo" value={redirectTo} />
+          <label>
+            Email <input name="options.email" type="email" autoComplete="username" required />
+          </label>
+          <label>
+            Password <input name="options.password" type="password" autoComplete="current-password" required />
+          </label>
+          {failure && submitted === password.id && (
+            <p role="alert" class="error" data-testid="password-signin-error">
+              {[...(failure.formErrors ?? []), ...Object.values(failure.fieldErrors ?? {}).flat()].join(" ")}
+            </p>
+          )}
+          <button type="submit" disabled={signIn.isRunning}>
+            Sign in
+          </button>
+        </Form>
+      )}
       {email && (
         <Form action={signIn} class="card stack" data-testid="email-signin-form">
           <h2>Email link</h2>
