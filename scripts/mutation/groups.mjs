@@ -211,6 +211,21 @@ export const mutationGroups = [
       test("webauthn/used-challenges.test.ts"),
     ],
   },
+  {
+    name: "password",
+    mutate: [
+      src("password-accounts/rules.ts"),
+      src("password-accounts/tokens.ts"),
+      src("password-accounts/config-check.ts"),
+      src("password-accounts/account.ts"),
+      src("password-accounts/mail.ts"),
+      src("providers/password.ts"),
+      src("email/account-mail.ts"),
+    ],
+    // The flows over HTTP (password-flows, account-page: PGlite and an SMTP server per file) state the
+    // routes; the parts are stated directly by the fast unit file, which is what a mutant can afford.
+    tests: [test("password/password-units.test.ts")],
+  },
 ];
 
 /** The group named by `MUTATION_GROUP`; throws for an unknown or missing name. */

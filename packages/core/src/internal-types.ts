@@ -223,6 +223,12 @@ export interface SessionStrategyHandler {
    * when nobody is signed in. No callback runs and no cookie changes.
    */
   currentSession(options: InternalOptions, request: RequestInternal): Promise<{ userId: string; sessionId: string | null } | null>;
+  /**
+   * The cookies that carry `user`'s new name, email and picture in the request's own session (after the
+   * address changed). JWT: the token re-issued with them (same session id, the rest of the payload kept);
+   * database: none (the session reads the user each time).
+   */
+  refreshUser(options: InternalOptions, request: RequestInternal, user: User): Promise<Cookie[]>;
 }
 
 /**

@@ -85,8 +85,10 @@ export async function confirmEmailChange(options: InternalOptions, request: Requ
   await spendLink(options, store, link);
   const updated = await store.updateUser({ id: user.id, email: link.email, emailVerified: new Date() });
   await options.events.updateUser({ user: updated });
+  // This browser's session says the new address at once (a JWT carries it).
+  const cookies = await options.sessionStrategy.refreshUser(options, request, updated);
   if (user.email && user.emailVerified && user.email !== link.email) {
     await sendAccountMail(options, user.email, addressChangedMail(mailSite(options))).catch((error: Error) => options.logger.error(error));
   }
-  return { redirect: accountPage(options, "email-changed") };
+  return { redirect: accountPage(options, "email-changed"), cookies };
 }

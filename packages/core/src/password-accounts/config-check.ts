@@ -14,7 +14,7 @@ import type { EmailConfig, PasswordConfig, ProviderConfig } from "../provider-ty
 export const passwordMethods: readonly (keyof Adapter)[] = [
   ...userMethods,
   "getUser",
-  "getAccount",
+  "listAccountsByUserId",
   "updateAccount",
   "createVerificationToken",
 ];

@@ -92,14 +92,12 @@ async function signUp(options: InternalOptions, request: RequestInternal, provid
   // Hashed whoever owns the address, so both answers take the same time.
   const hash = await hashPassword(password);
   const owner = await provenOwner(store, email);
-  let mail: ReturnType<typeof signUpMail>;
-  if (owner) {
-    mail = accountExistsMail(mailSite(options), signInUrl(options));
-  } else {
-    const claims = { email, name, hash, binding: await browserBinding(options), callbackUrl: options.callbackUrl };
-    const token = await sealLink(options, "sign-up", claims, provider.passwordAccounts.verificationMaxAge);
-    mail = signUpMail(mailSite(options), `${passwordUrl(options, "verify")}?${new URLSearchParams({ token })}`);
-  }
+  // Sealed whoever owns the address too: only the mail differs, and it goes to the address's owner.
+  const claims = { email, name, hash, binding: await browserBinding(options), callbackUrl: options.callbackUrl };
+  const token = await sealLink(options, "sign-up", claims, provider.passwordAccounts.verificationMaxAge);
+  const mail = owner
+    ? accountExistsMail(mailSite(options), signInUrl(options))
+    : signUpMail(mailSite(options), `${passwordUrl(options, "verify")}?${new URLSearchParams({ token })}`);
   await sendAccountMail(options, email, mail);
   return checkYourEmail(options, provider, "sign-up");
 }
@@ -143,16 +141,16 @@ async function forgot(options: InternalOptions, request: RequestInternal, provid
   await countVerificationMail(options, request, email, undefined);
   const store = passwordStore(options);
   const owner = await provenOwner(store, email);
-  let mail: ReturnType<typeof resetMail>;
-  if (owner) {
-    const fingerprint = await passwordFingerprint(options, hashOf(await passwordAccountOf(store, provider, owner.id)));
-    const claims = { email, userId: owner.id, fingerprint, binding: await browserBinding(options), callbackUrl: options.callbackUrl };
-    const { resetMaxAge } = provider.passwordAccounts;
-    const token = await sealLink(options, "reset", claims, resetMaxAge);
-    mail = resetMail(mailSite(options), `${passwordUrl(options, "reset")}?${new URLSearchParams({ token })}`, Math.round(resetMaxAge / 60));
-  } else {
-    mail = noAccountMail(mailSite(options), passwordUrl(options, "sign-up"));
-  }
+  // The same reads and the same sealing whoever owns the address (a random user id has no account):
+  // only the mail differs, and it goes to the address's owner.
+  const userId = owner?.id ?? crypto.randomUUID();
+  const fingerprint = await passwordFingerprint(options, hashOf(await passwordAccountOf(store, provider, userId)));
+  const claims = { email, userId, fingerprint, binding: await browserBinding(options), callbackUrl: options.callbackUrl };
+  const { resetMaxAge } = provider.passwordAccounts;
+  const token = await sealLink(options, "reset", claims, resetMaxAge);
+  const mail = owner
+    ? resetMail(mailSite(options), `${passwordUrl(options, "reset")}?${new URLSearchParams({ token })}`, Math.round(resetMaxAge / 60))
+    : noAccountMail(mailSite(options), passwordUrl(options, "sign-up"));
   await sendAccountMail(options, email, mail);
   return checkYourEmail(options, provider, "reset");
 }

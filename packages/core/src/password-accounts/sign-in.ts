@@ -4,8 +4,9 @@
  * what stands in for `authorize`.
  *
  * The answer and the work are the same for every refusal: an unknown address, an address nobody proved,
- * a user without a password and a wrong password each cost one scrypt verification (against a hash of
- * the same parameters when there is none) and end in `CredentialsSignin`.
+ * a user without a password and a wrong password each cost the same two reads (the user, the accounts of
+ * a user id) and one scrypt verification (against a hash of the same parameters when there is none), and
+ * end in `CredentialsSignin`.
  *
  * @module password-accounts/sign-in
  */
@@ -51,7 +52,8 @@ export async function passwordSignIn(
   const password = normalisedPassword(credentials.password) ?? "";
   const holder = email === undefined ? null : await store.getUserByEmail(email);
   const user = holder?.emailVerified ? holder : null;
-  const hash = user ? hashOf(await passwordAccountOf(store, provider, user.id)) : undefined;
+  // Read for a random id when there is no user, so that every refusal costs the same reads.
+  const hash = hashOf(await passwordAccountOf(store, provider, user?.id ?? crypto.randomUUID()));
   // Longer than any password can be: refused, after the same work.
   const tooLong = [...password].length > MAX_PASSWORD_LENGTH;
   const matches = await verifyPassword(tooLong ? "" : password, hash ?? (await decoy()));

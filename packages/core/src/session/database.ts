@@ -150,6 +150,10 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     return found;
   },
 
+  async refreshUser() {
+    return [];
+  },
+
   async currentUser(options, request) {
     const { found } = await lookup(options, request);
     return found?.user ?? null;

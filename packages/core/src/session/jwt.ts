@@ -197,6 +197,12 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     return [...stale, ...(await writeToken(options, request, attachOAuthTokens(options, registered, account))).cookies];
   },
 
+  async refreshUser(options, request, user) {
+    const token = (await readToken(options, request))?.payload;
+    if (!token || token.sub !== user.id) return [];
+    return (await writeToken(options, request, { ...token, name: user.name, email: user.email, picture: user.image })).cookies;
+  },
+
   async end(options, request) {
     const token = (await readToken(options, request))?.payload ?? null;
     const name = sessionCookieName(options, request);

@@ -44,6 +44,7 @@ const BROWSER_TEST_TIMEOUT = 60_000;
 const OP_USERS = {
   alice: DEFAULT_USERS.alice as Record<string, unknown>,
   carol: { email: "carol@example.com", email_verified: false, name: "Carol Unproven" },
+  dave: { name: "Dave NoAddress" },
 };
 
 /** A database the app runs on, and how to release it. */
@@ -473,6 +474,73 @@ describe.each(rows.filter((row) => row.available))("Password() in Chromium on $n
       expect(await methods(page)).toEqual(["Password"]);
       expect(await page.getByRole("button", { name: "Unlink Test OP" }).count()).toBe(0);
       expect(await app.adapter.getUserByAccount?.({ provider: "op", providerAccountId: "alice" })).toBeNull();
+      expect(problems).toEqual([]);
+      expectLogged([]);
+    },
+    BROWSER_TEST_TIMEOUT,
+  );
+
+  it(
+    "change the email address on the account page: the new address's link, confirmed there; the old address is told and no longer signs in",
+    async () => {
+      const { origin } = app;
+      const grace = { name: "Grace", email: "grace.old@example.com", password: "grace password 1" };
+      const { page, problems } = await tab(true);
+      await signUpAndConfirm(page, origin, grace);
+
+      await page.goto(`${origin}/auth/account`);
+      const since = smtp.mails.length;
+      await page.getByLabel("New email address").fill("grace.new@example.com");
+      await Promise.all([page.waitForURL(/\/auth\/account\?done=email-sent/), page.getByRole("button", { name: "Send the link" }).click()]);
+      await expect(notice(page).textContent()).resolves.toContain("We sent a link to the new address.");
+      // Nothing changed before the new address is proven.
+      expect(await signedInAs(page)).toBe(grace.email);
+
+      const mail = await mailTo("grace.new@example.com", since);
+      expect(mail.subject).toBe(`Confirm your new email address for ${new URL(origin).host}`);
+      await page.goto(linkIn(mail, origin, "/auth/account/confirm-email"));
+      await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Use this email address");
+      await expectAccessible(page);
+      await Promise.all([
+        page.waitForURL(/\/auth\/account\?done=email-changed/),
+        page.getByRole("button", { name: "Use this address" }).click(),
+      ]);
+      await expect(notice(page).textContent()).resolves.toBe("Your email address was changed.");
+      await expect(page.locator("body").textContent()).resolves.toContain("grace.new@example.com");
+      expect((await mailTo(grace.email, since)).subject).toBe(`Your email address for ${new URL(origin).host} changed`);
+
+      const other = await tab();
+      expect((await signInWithPassword(other.page, origin, grace.email, grace.password)).searchParams.get("error")).toBe(
+        "CredentialsSignin",
+      );
+      expect((await signInWithPassword(other.page, origin, "grace.new@example.com", grace.password)).href).toBe(`${origin}/`);
+      expect([...problems, ...other.problems]).toEqual([]);
+      expectLogged(["CredentialsSignin"]);
+    },
+    BROWSER_TEST_TIMEOUT,
+  );
+
+  it(
+    "add an email address: an OP-only user without one proves an address on the account page",
+    async () => {
+      const { origin } = app;
+      const { page, problems } = await tab();
+      await page.goto(`${origin}/auth/signin?callbackUrl=${encodeURIComponent(`${origin}/auth/account`)}`);
+      await page.getByRole("button", { name: "Sign in with Test OP" }).click();
+      await signInAtOP(page, origin, "dave");
+      expect(page.url()).toBe(`${origin}/auth/account`);
+      await expect(page.getByRole("heading", { name: "Add an email address" }).count()).resolves.toBe(1);
+
+      const since = smtp.mails.length;
+      await page.getByLabel("New email address").fill("dave@example.com");
+      await Promise.all([page.waitForURL(/\/auth\/account\?done=email-sent/), page.getByRole("button", { name: "Send the link" }).click()]);
+      await page.goto(linkIn(await mailTo("dave@example.com", since), origin, "/auth/account/confirm-email"));
+      await Promise.all([
+        page.waitForURL(/\/auth\/account\?done=email-changed/),
+        page.getByRole("button", { name: "Use this address" }).click(),
+      ]);
+      expect(await signedInAs(page)).toBe("dave@example.com");
+      expect((await app.adapter.getUserByEmail?.("dave@example.com"))?.emailVerified).toBeInstanceOf(Date);
       expect(problems).toEqual([]);
       expectLogged([]);
     },
