@@ -8,7 +8,7 @@
 // address of its own (nothing is cached per address), and a fresh CSRF cookie and token, made before its
 // slice. Every answer is compared with the first one (status, Location, Set-Cookie names, header names,
 // body) and every mail with what its side should get: a difference exits non-zero. No timing is asserted.
-// Part of `npm run bench`; also runs alone (~1 minute; needs the built packages):
+// Part of `npm run bench`; also runs alone (about 1–1.5 minutes on 2 cores; needs the built packages):
 //   node bench/password-enumeration.mjs [--quick]      (--quick, or AUTHLIB_BENCH_QUICK=1: a few requests, for the smoke test)
 import { loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
@@ -221,23 +221,61 @@ async function measureOperation(app, operation, plan, next) {
   return { operation, sides, differences, answer: first };
 }
 
+/** The median of `rounds` (lists of numbers) taken together. */
+function medianOfRounds(rounds) {
+  const values = Float64Array.from(rounds.flat()).sort();
+  const mid = values.length >> 1;
+  return values.length % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+/** Relabellings tried when 2^rounds is more than this: a sample of that many (seeded, so a run repeats). */
+const RELABELLINGS = 65_536;
+
 /**
- * How far apart one side's own alternate rounds are: |figure of the even rounds / figure of the odd rounds
- * − 1|, where `figure` sums up a list of rounds (each round went first as often as it went second). `NaN`
- * with fewer than two rounds.
+ * The noise of a known / unknown ratio, by relabelling: the two slices of each round swap sides or not,
+ * in every combination (2^rounds; a seeded sample of {@link RELABELLINGS} beyond that), and each time
+ * `figure(known-labelled rounds) / figure(unknown-labelled rounds)` is computed. That is how far from 1
+ * the ratio lands when both sides are the same kind by construction; rounds stay whole, so slow drift of
+ * the machine cancels as it does in the real comparison. Returns `band`, the 95th percentile of
+ * |ratio − 1| over the relabellings (as the larger of its two directions: ±), and `p`, the share of
+ * relabellings at least as far from 1 as the real one (log scale). `NaN` for both with fewer than 4 rounds.
  */
-function sameKindSpread(rounds, figure) {
-  if (rounds.length < 2) return Number.NaN;
-  const even = rounds.filter((_, r) => r % 2 === 0);
-  const odd = rounds.filter((_, r) => r % 2 === 1);
-  return Math.abs(figure(even) / figure(odd) - 1);
+export function relabellingNoise(known, unknown, figure) {
+  const rounds = known.length;
+  if (rounds < 4 || unknown.length !== rounds) return { band: Number.NaN, p: Number.NaN };
+  const observed = Math.abs(Math.log(figure(known) / figure(unknown)));
+  const total = 2 ** rounds;
+  const tries = Math.min(total, RELABELLINGS);
+  let seed = 0x9e3779b9;
+  const random = () => {
+    // mulberry32
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+  const distances = new Float64Array(tries);
+  let asFar = 0;
+  for (let i = 0; i < tries; i++) {
+    const mask = total === tries ? i : Math.floor(random() * total);
+    const a = [];
+    const b = [];
+    for (let r = 0; r < rounds; r++) {
+      const swapped = Math.floor(mask / 2 ** r) % 2 === 1;
+      a.push(swapped ? unknown[r] : known[r]);
+      b.push(swapped ? known[r] : unknown[r]);
+    }
+    distances[i] = Math.abs(Math.log(figure(a) / figure(b)));
+    if (distances[i] >= observed - 1e-12) asFar++;
+  }
+  distances.sort();
+  return { band: Math.exp(distances[Math.min(tries - 1, Math.floor(0.95 * tries))]) - 1, p: asFar / tries };
 }
 
 /**
- * A row of the results. Time: the median and quartiles of every measured request of a side; its noise
- * from the median of each half's requests. CPU: the median over a side's slices of the process's CPU time
- * per request; its noise from the median of each half's slices. Either is "within noise" when
- * |known / unknown − 1| is at most the larger of the two sides' noise.
+ * A row of the results. Time: the median and quartiles of every measured request of a side. CPU: the
+ * median over a side's slices of the process's CPU time per request. Each ratio known / unknown comes with
+ * its noise band and p ({@link relabellingNoise}) and is "within noise" when |ratio − 1| is inside the band.
  */
 function rowOf({ operation, sides, differences, answer }) {
   const figures = sides.map((side) => {
@@ -246,9 +284,7 @@ function rowOf({ operation, sides, differences, answer }) {
       median: median(all),
       q1: quantile(all, 0.25),
       q3: quantile(all, 0.75),
-      noise: sameKindSpread(side.rounds, (rounds) => median(rounds.flat())),
       cpu: median(side.cpuRounds),
-      cpuNoise: sameKindSpread(side.cpuRounds, median),
       queries: side.queries / side.requests,
       mails: side.mails / side.requests,
       mailBytes: side.mails ? side.mailBytes / side.mails : 0,
@@ -256,14 +292,15 @@ function rowOf({ operation, sides, differences, answer }) {
     };
   });
   const [known, unknown] = figures;
-  const verdict = (ratio, noise) => ({ ratio, noise, within: Math.abs(ratio - 1) <= noise });
+  const verdict = (ratio, { band, p }) => ({ ratio, band, p, within: Math.abs(Math.log(ratio)) <= Math.log(1 + band) });
+  const cpuRounds = sides.map((side) => side.cpuRounds.map((value) => [value]));
   return {
     operation: operation.name,
     path: operation.path,
     known,
     unknown,
-    time: verdict(known.median / unknown.median, Math.max(known.noise, unknown.noise)),
-    cpu: verdict(known.cpu / unknown.cpu, Math.max(known.cpuNoise, unknown.cpuNoise)),
+    time: verdict(known.median / unknown.median, relabellingNoise(sides[0].rounds, sides[1].rounds, medianOfRounds)),
+    cpu: verdict(known.cpu / unknown.cpu, relabellingNoise(cpuRounds[0], cpuRounds[1], medianOfRounds)),
     differences,
     answer,
   };
@@ -290,7 +327,7 @@ export async function passwordEnumeration({ plan = FULL, log = () => {} } = {}) 
       log(`  ${operation.name}: ${plan.rounds} rounds of ${plan.slice[operation.name]} requests per side…`);
       const row = rowOf(await measureOperation(app, operation, plan, { known: 0, unknown: 0 }));
       log(
-        `    known / unknown: time ${row.time.ratio.toFixed(3)}x (noise ±${(row.time.noise * 100).toFixed(1)} %), CPU ${row.cpu.ratio.toFixed(3)}x (noise ±${(row.cpu.noise * 100).toFixed(1)} %)`,
+        `    known / unknown: time ${row.time.ratio.toFixed(3)}x (noise ±${(row.time.band * 100).toFixed(1)} %), CPU ${row.cpu.ratio.toFixed(3)}x (noise ±${(row.cpu.band * 100).toFixed(1)} %)`,
       );
       rows.push(row);
     }
@@ -325,37 +362,38 @@ export const answersIdentical = (result) => result.rows.every((row) => row.diffe
 
 /**
  * The result as Markdown: a table of time (per operation: requests per side, median and interquartile
- * range of each side, known / unknown, the same-kind noise, within it or not), a table of CPU time, then
+ * range of each side, known / unknown, its noise band and p, within it or not), a table of CPU time, then
  * SQL statements and mails per request, and the verdict on the answers (every difference listed).
  */
 export function formatEnumeration({ rows, logged, plan, users, load }) {
   const noiseOf = (value) => (Number.isNaN(value) ? "–" : `±${(value * 100).toFixed(1)} %`);
-  const withinOf = (verdict) => (Number.isNaN(verdict.noise) ? "–" : verdict.within ? "yes" : "**no**");
+  const withinOf = (verdict) => (Number.isNaN(verdict.band) ? "–" : verdict.within ? "yes" : "**no**");
+  const pOf = (verdict) => (Number.isNaN(verdict.p) ? "–" : verdict.p.toFixed(3));
   const name = (row) => `${row.operation} (\`POST ${row.path}\`)`;
   const lines = [
     "Time to answer (each request awaited before the next; ms):",
     "",
-    "| operation | requests per side | known median | unknown median | known / unknown | known IQR | unknown IQR | same-kind noise | within noise |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    "| operation | requests per side | known median | unknown median | known / unknown | known IQR | unknown IQR | noise band | p | within noise |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
   ];
   for (const row of rows) {
     const iqr = (side) => `${ms(side.q1)}–${ms(side.q3)}`;
     lines.push(
-      `| ${name(row)} | ${count(row.known.requests)} | ${ms(row.known.median)} | ${ms(row.unknown.median)} | ${row.time.ratio.toFixed(3)}x | ${iqr(row.known)} | ${iqr(row.unknown)} | ${noiseOf(row.time.noise)} | ${withinOf(row.time)} |`,
+      `| ${name(row)} | ${count(row.known.requests)} | ${ms(row.known.median)} | ${ms(row.unknown.median)} | ${row.time.ratio.toFixed(3)}x | ${iqr(row.known)} | ${iqr(row.unknown)} | ${noiseOf(row.time.band)} | ${pOf(row.time)} | ${withinOf(row.time)} |`,
     );
   }
   lines.push(
     "",
     "CPU time of the app's process per request (user + system, scrypt's thread included; the SMTP server is another process; µs, median over the slices):",
     "",
-    "| operation | known | unknown | known / unknown | same-kind noise | within noise | SQL statements per request (known / unknown) | mail size (known / unknown) |",
-    "| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |",
+    "| operation | known | unknown | known / unknown | noise band | p | within noise | SQL statements per request (known / unknown) | mail size (known / unknown) |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |",
   );
   for (const row of rows) {
     const { known, unknown } = row;
     const mail = known.mails + unknown.mails > 0 ? `${count(known.mailBytes)} B / ${count(unknown.mailBytes)} B` : "no mail";
     lines.push(
-      `| ${row.operation} | ${count(known.cpu)} | ${count(unknown.cpu)} | ${row.cpu.ratio.toFixed(3)}x | ${noiseOf(row.cpu.noise)} | ${withinOf(row.cpu)} | ${count(known.queries, 2)} / ${count(unknown.queries, 2)} | ${mail} |`,
+      `| ${row.operation} | ${count(known.cpu)} | ${count(unknown.cpu)} | ${row.cpu.ratio.toFixed(3)}x | ${noiseOf(row.cpu.band)} | ${pOf(row.cpu)} | ${withinOf(row.cpu)} | ${count(known.queries, 2)} / ${count(unknown.queries, 2)} | ${mail} |`,
     );
   }
   lines.push("");
@@ -383,7 +421,7 @@ export function formatEnumeration({ rows, logged, plan, users, load }) {
     .join(", ");
   lines.push(
     "",
-    `Set-up: rate limits off (\`rateLimit: false\`: every request comes from one client, and limits would refuse most); ${count(users)} proven users with a password, in PGlite; per operation ${plan.warmup} warm-up request(s) per side, then ${plan.rounds} rounds of one slice per side, the side going first alternating; every request has an address and a CSRF cookie of its own. Same-kind noise: the larger, over the two sides, of |one side's figure over its even rounds / over its odd rounds − 1|; "within noise" when |known / unknown − 1| is at most that. Logged by the app: ${errors || "nothing"}. Load average (1 min) ${load.before.toFixed(1)} before the run, ${load.after.toFixed(1)} after.`,
+    `Set-up: rate limits off (\`rateLimit: false\`: every request comes from one client, and limits would refuse most); ${count(users)} proven users with a password, in PGlite; per operation ${plan.warmup} warm-up request(s) per side, then ${plan.rounds} rounds of one slice per side, the side going first alternating; every request has an address and a CSRF cookie of its own. Noise band: the two slices of each round relabelled (swapped or not) in every combination, ${plan.rounds >= 4 ? count(Math.min(2 ** plan.rounds, 65_536)) : "none"} relabellings, each giving a known / unknown ratio between slices that are the same kind by construction; the band is the 95th percentile of their distance from 1, p the share at least as far from 1 as the measured ratio; "within noise" when the measured ratio is inside the band. Logged by the app: ${errors || "nothing"}. Load average (1 min) ${load.before.toFixed(1)} before the run, ${load.after.toFixed(1)} after.`,
   );
   return lines.join("\n");
 }
