@@ -1,12 +1,15 @@
 // `npm run bench`: every benchmark, ours next to the reference, interleaved, in one run (about 3–4 minutes
 // on 2 cores). Needs the built packages (`npm run build`). Prints Markdown tables ready for bench/README.md,
 // headed by the commit, date, machine and Node version they belong to.
-//   node bench/run.mjs [--no-http] [--no-inprocess] [--no-registry]
+//   node bench/run.mjs [--no-http] [--no-inprocess] [--no-registry] [--no-password]
+// Exits non-zero when the Password() enumeration run finds an answer that tells a known address from an
+// unknown one.
 import { existsSync, readFileSync } from "node:fs";
 import { commit, machine } from "./environment.mjs";
 import { formatHttpTable, formatTable, interleave } from "./harness.mjs";
 import { httpRun } from "./http.mjs";
 import { inProcessOperations } from "./inprocess.mjs";
+import { answersIdentical, formatEnumeration, passwordEnumeration } from "./password-enumeration.mjs";
 import { formatRegistryTable, measureRegistry, registryOperations } from "./session-registry.mjs";
 
 const args = new Set(process.argv.slice(2));
@@ -66,6 +69,14 @@ if (!args.has("--no-registry")) {
   } finally {
     await close();
   }
+}
+
+if (!args.has("--no-password")) {
+  log("Password(): sign-up, reset request and sign-in, known vs unknown addresses, interleaved (about 1.5 minutes)…");
+  const result = await passwordEnumeration({ log });
+  console.log("\n## Password(): known vs unknown addresses (issue 28, enumeration)\n");
+  console.log(formatEnumeration(result));
+  if (!answersIdentical(result)) process.exitCode = 1;
 }
 
 if (!args.has("--no-http")) {
