@@ -335,6 +335,27 @@ describe("Password(): bad input", () => {
       const response = await post(browser, "/auth/password/verify", { token });
       expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Verification`);
     }
+    // An expired reset link of this very browser and user, with the right fingerprint, is refused too.
+    await post(browser, "/auth/password/verify", { token: signUp });
+    const user = await app.adapter.getUserByEmail("kinds@example.com");
+    const account = (await app.adapter.listAccountsByUserId?.(user?.id as string))?.[0];
+    const { passwordFingerprint } = await import("../../src/password-accounts/tokens.js");
+    const { bindingOf } = await import("../../src/http/flow-binding.js");
+    const fingerprint = await passwordFingerprint({ secret: [secret] } as never, account?.access_token ?? undefined);
+    const claims = {
+      email: "kinds@example.com",
+      userId: user?.id,
+      fingerprint,
+      binding: await bindingOf((browser.jar.get("authlib.csrf-token") ?? "").split("|")[0] as string, ""),
+      callbackUrl: `${ORIGIN}/`,
+    };
+    const fresh = await encode({ token: claims, secret, salt: "authlib.password-reset", maxAge: 600 });
+    const stale = await encode({ token: claims, secret, salt: "authlib.password-reset", maxAge: -3600 });
+    const refused = await post(browser, "/auth/password/reset", { token: stale, password: "long enough pw" });
+    expect(refused.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Verification`);
+    // The same claims, unexpired, work: the expiry alone refused the other.
+    const accepted = await post(browser, "/auth/password/reset", { token: fresh, password: "long enough pw" });
+    expect(accepted.headers.get("location")).toBe(`${ORIGIN}/`);
   });
 });
 

@@ -109,21 +109,29 @@ describe("sealed links", () => {
     await verificationOf(openLink(options, "email-change", token));
     await verificationOf(openLink(linkOptions("another-secret-0123456789abcdef-0123"), "sign-up", token));
     // A rotated secret still opens links sealed with the previous one.
-    expect(await openLink(linkOptions(["new-secret-0123456789abcdef-012345", "unit-test-secret-0123456789abcdef-0123"]), "sign-up", token)).toMatchObject(
-      signUpClaims,
-    );
+    expect(
+      await openLink(linkOptions(["new-secret-0123456789abcdef-012345", "unit-test-secret-0123456789abcdef-0123"]), "sign-up", token),
+    ).toMatchObject(signUpClaims);
   });
 
   it("refuse what is not a token, and tokens that lack a claim", async () => {
     const options = linkOptions();
-    for (const token of [undefined, "", 42, ["x"], "x".repeat(8193), "not.a.token"]) await verificationOf(openLink(options, "sign-up", token));
+    for (const token of [undefined, "", 42, ["x"], "x".repeat(8193), "not.a.token"])
+      await verificationOf(openLink(options, "sign-up", token));
     const secret = options.secret;
     const salt = "authlib.password-sign-up";
-    for (const token of [{ email: "a@example.com" }, { binding: "b" }, { email: 1, binding: "b" }, { email: "a@example.com", binding: 2 }]) {
+    for (const token of [
+      { email: "a@example.com" },
+      { binding: "b" },
+      { email: 1, binding: "b" },
+      { email: "a@example.com", binding: 2 },
+    ]) {
       await verificationOf(openLink(options, "sign-up", await encode({ token, secret, salt })));
     }
     await verificationOf(openLink(options, "sign-up", await encode({ token: signUpClaims, secret, salt, maxAge: -3600 })));
-    expect(await openLink(options, "sign-up", await encode({ token: signUpClaims, secret, salt }))).toMatchObject({ email: "a@example.com" });
+    expect(await openLink(options, "sign-up", await encode({ token: signUpClaims, secret, salt }))).toMatchObject({
+      email: "a@example.com",
+    });
   });
 
   it("a link is for the browser that asked for it", () => {
@@ -142,13 +150,21 @@ describe("sealed links", () => {
         return token;
       },
     };
-    const first = await openLink(options, "reset", await sealLink(options, "reset", { ...signUpClaims, userId: "u", fingerprint: "f" }, 600));
+    const first = await openLink(
+      options,
+      "reset",
+      await sealLink(options, "reset", { ...signUpClaims, userId: "u", fingerprint: "f" }, 600),
+    );
     await spendLink(options, store, first);
     expect(claims).toHaveLength(1);
     expect(claims[0]).toMatchObject({ identifier: "a@example.com", expires: new Date(first.expiresAt) });
     expect(claims[0]?.token).not.toContain(first.id);
     expect(await verificationOf(spendLink(options, store, first))).toBe("The link was used already. Ask for a new one if you need it.");
-    const second = await openLink(options, "reset", await sealLink(options, "reset", { ...signUpClaims, userId: "u", fingerprint: "f" }, 600));
+    const second = await openLink(
+      options,
+      "reset",
+      await sealLink(options, "reset", { ...signUpClaims, userId: "u", fingerprint: "f" }, 600),
+    );
     await spendLink(options, store, second);
     expect(claims).toHaveLength(2);
     await verificationOf(spendLink(options, {}, second));
@@ -191,7 +207,15 @@ describe("start-up check and the mail transport", () => {
       type: "InvalidProvider",
     });
     expect(provider.checkConfig?.({ providers: [smtp("mail", send)], adapter: complete })).toBeUndefined();
-    for (const method of ["createUser", "getUser", "getUserByEmail", "updateUser", "linkAccount", "listAccountsByUserId", "updateAccount"]) {
+    for (const method of [
+      "createUser",
+      "getUser",
+      "getUserByEmail",
+      "updateUser",
+      "linkAccount",
+      "listAccountsByUserId",
+      "updateAccount",
+    ]) {
       expect(passwordMethods).toContain(method);
     }
   });
@@ -227,7 +251,9 @@ describe("the password account row", () => {
     const provider = Password();
     expect(await passwordAccountOf(store, provider, "u1")).toBeNull();
     await storePasswordHash(store, provider, "u1", "scrypt$1");
-    expect(accounts).toEqual([{ provider: "password", providerAccountId: "u1", userId: "u1", type: "credentials", access_token: "scrypt$1" }]);
+    expect(accounts).toEqual([
+      { provider: "password", providerAccountId: "u1", userId: "u1", type: "credentials", access_token: "scrypt$1" },
+    ]);
     await storePasswordHash(store, provider, "u1", "scrypt$2");
     expect(accounts).toHaveLength(1);
     expect(hashOf(await passwordAccountOf(store, provider, "u1"))).toBe("scrypt$2");
@@ -253,8 +279,16 @@ describe("the mails", () => {
       [signUpMail(site, link), "Confirm your email address for app.test", link],
       [accountExistsMail(site, "https://app.test/auth/signin"), "You already have an account on app.test", "https://app.test/auth/signin"],
       [resetMail(site, link, 60), "Reset your password for app.test", link],
-      [noAccountMail(site, "https://app.test/auth/password/sign-up"), "Password reset for app.test", "https://app.test/auth/password/sign-up"],
-      [passwordChangedMail(site, "https://app.test/auth/password/forgot"), "Your password for app.test changed", "https://app.test/auth/password/forgot"],
+      [
+        noAccountMail(site, "https://app.test/auth/password/sign-up"),
+        "Password reset for app.test",
+        "https://app.test/auth/password/sign-up",
+      ],
+      [
+        passwordChangedMail(site, "https://app.test/auth/password/forgot"),
+        "Your password for app.test changed",
+        "https://app.test/auth/password/forgot",
+      ],
     ] as const;
     for (const [mail, subject, url] of cases) {
       expect(mail.subject).toBe(subject);
