@@ -13,7 +13,6 @@ import type { EmailConfig, PasswordConfig, ProviderConfig } from "../provider-ty
 /** The adapter methods of the password accounts: users, their account rows (which hold the hashes), links spent once. */
 export const passwordMethods: readonly (keyof Adapter)[] = [
   ...userMethods,
-  "getUser",
   "listAccountsByUserId",
   "updateAccount",
   "createVerificationToken",

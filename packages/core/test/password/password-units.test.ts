@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from "vitest";
 import type { AdapterAccount } from "../../src/adapters.js";
-import { accountMailer } from "../../src/email/account-mail.js";
-import { InvalidName, InvalidPassword, Verification } from "../../src/errors.js";
+import { accountMailer, mailSite, sendAccountMail } from "../../src/email/account-mail.js";
+import { EmailSignInError, InvalidName, InvalidPassword, MissingAdapterMethods, Verification } from "../../src/errors.js";
 import type { InternalOptions } from "../../src/internal-types.js";
 import { encode } from "../../src/jwt.js";
-import { hashOf, passwordAccountOf, storePasswordHash } from "../../src/password-accounts/account.js";
+import { hashOf, passwordAccountOf, passwordStore, storePasswordHash } from "../../src/password-accounts/account.js";
 import { passwordConfigError, passwordMailProvider, passwordMethods } from "../../src/password-accounts/config-check.js";
 import { accountExistsMail, noAccountMail, passwordChangedMail, resetMail, signUpMail } from "../../src/password-accounts/mail.js";
 import { MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, newPassword, normalisedPassword, signUpName } from "../../src/password-accounts/rules.js";
@@ -327,6 +327,107 @@ describe("the Password() factory", () => {
     expect(Password({ resetMaxAge: 60, verificationMaxAge: 7 * 86_400 }).passwordAccounts).toMatchObject({
       resetMaxAge: 60,
       verificationMaxAge: 604_800,
+    });
+  });
+});
+
+describe("the mails, word for word", () => {
+  const site = { host: "app.test", theme: {} };
+  const link = "https://app.test/l";
+  it("say exactly this (text part)", () => {
+    expect(signUpMail(site, link).text).toBe(
+      "Confirm your email address for app.test\nhttps://app.test/l\n\nSomeone (hopefully you) created an account with this address. If it was not you, ignore this email: no account is made.\n",
+    );
+    expect(accountExistsMail(site, link).text).toBe(
+      'You already have an account on app.test\nhttps://app.test/l\n\nSomeone tried to create an account with this address. If it was you, sign in instead; if you forgot your password, choose "Forgot your password?" there.\n\nIf it was not you, ignore this email: nothing changed.\n',
+    );
+    expect(resetMail(site, link, 45).text).toBe(
+      "Reset your password for app.test\nhttps://app.test/l\n\nThe link works once, for 45 minutes, in the browser where you asked for it.\n\nIf you did not ask to reset your password, ignore this email: your password stays as it is.\n",
+    );
+    expect(noAccountMail(site, link).text).toBe(
+      "Password reset for app.test\nhttps://app.test/l\n\nSomeone asked to reset the password of an account with this address, but there is none. If it was not you, ignore this email.\n",
+    );
+    expect(passwordChangedMail(site, link).text).toBe(
+      "Your password changed on app.test\nhttps://app.test/l\n\nYour password was just changed, and every other device was signed out. If this was you, there is nothing to do.\n",
+    );
+  });
+
+  it("label their buttons, in HTML with the host in bold", () => {
+    const labels: Array<[{ html: string }, string]> = [
+      [signUpMail(site, link), "Confirm email address"],
+      [accountExistsMail(site, link), "Sign in"],
+      [resetMail(site, link, 60), "Choose a new password"],
+      [noAccountMail(site, link), "Create an account"],
+      [passwordChangedMail(site, link), "It was not me: reset it"],
+    ];
+    for (const [mail, label] of labels) {
+      expect(mail.html).toContain(`>${label}</a>`);
+      expect(mail.html).toContain("<strong>app.test</strong>");
+    }
+  });
+});
+
+describe("the account mail transport", () => {
+  const mail = { subject: "s", text: "t", html: "h" };
+  it("sends to the address through the configured transport", async () => {
+    const sent: unknown[] = [];
+    const options = { providers: [Password({ sendMail: (m) => void sent.push(m) })] } as unknown as InternalOptions;
+    await sendAccountMail(options, "to@example.com", mail);
+    expect(sent).toEqual([{ to: "to@example.com", ...mail }]);
+  });
+
+  it("a failed or impossible send is EmailSignInError, with the cause kept", async () => {
+    const failing = { providers: [Password({ sendMail: () => Promise.reject(new Error("smtp down")) })] } as unknown as InternalOptions;
+    const error = await sendAccountMail(failing, "to@example.com", mail).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EmailSignInError);
+    expect((error as EmailSignInError).message).toBe("The email could not be sent. Try again later.");
+    expect((error as EmailSignInError).cause?.err?.message).toBe("smtp down");
+    const none = await sendAccountMail({ providers: [] } as unknown as InternalOptions, "to@example.com", mail).catch((e: unknown) => e);
+    expect((none as EmailSignInError).cause?.err?.message).toContain("No email provider with sendMail is configured");
+  });
+
+  it("names the site by the app's host, with its theme", () => {
+    const theme = { brandColor: "#123456" };
+    expect(mailSite({ origin: "https://app.test:8443", theme } as unknown as InternalOptions)).toEqual({ host: "app.test:8443", theme });
+  });
+});
+
+describe("the password store guard", () => {
+  it("names what the adapter lacks", () => {
+    const { adapter } = memoryAdapter();
+    expect(() => passwordStore({ adapter: undefined } as unknown as InternalOptions)).toThrow(MissingAdapterMethods);
+    expect(() => passwordStore({ adapter } as unknown as InternalOptions)).toThrow(
+      "The Password provider needs these adapter methods: createVerificationToken.",
+    );
+    const complete = { ...adapter, createVerificationToken: () => null };
+    expect(passwordStore({ adapter: complete } as unknown as InternalOptions)).toBe(complete);
+  });
+});
+
+describe("the start-up check's words", () => {
+  it("says what to do", () => {
+    const { adapter } = memoryAdapter();
+    expect(passwordConfigError(Password(), { providers: [], adapter: undefined })?.message).toBe(
+      "The Password provider keeps its accounts in the database: set `adapter` in the config.",
+    );
+    const { getUser: _, ...withoutGetUser } = adapter;
+    expect(passwordConfigError(Password(), { providers: [], adapter: withoutGetUser })?.message).toBe(
+      "The Password provider needs these adapter methods, which are missing: getUser, createVerificationToken.",
+    );
+    const complete = { ...adapter, createVerificationToken: () => null };
+    expect(Password({ id: "pw" }).checkConfig?.({ providers: [], adapter: complete })?.message).toBe(
+      'The Password provider "pw" sends verification and reset mails: add an email provider (Nodemailer, Resend, …) or give it `sendMail`.',
+    );
+  });
+
+  it("keeps the fields it was given, and no others", () => {
+    const send = () => {};
+    expect(Object.keys(Password().passwordAccounts).sort()).toEqual(["maxLength", "minLength", "resetMaxAge", "verificationMaxAge"]);
+    expect(Password({ mailer: "mail" }).passwordAccounts.mailer).toBe("mail");
+    expect(Password({ sendMail: send }).passwordAccounts.sendMail).toBe(send);
+    expect(Password().credentials).toEqual({
+      email: { label: "Email", type: "email", autocomplete: "username", required: true },
+      password: { label: "Password", type: "password", autocomplete: "current-password", required: true },
     });
   });
 });
