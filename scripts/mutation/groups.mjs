@@ -226,6 +226,17 @@ export const mutationGroups = [
     // routes; the parts are stated directly by the fast unit file, which is what a mutant can afford.
     tests: [test("password/password-units.test.ts")],
   },
+  {
+    name: "password-routes",
+    mutate: [
+      src("password-accounts/routes.ts"),
+      src("password-accounts/sign-in.ts"),
+      src("password-accounts/current-password.ts"),
+      src("password-accounts/urls.ts"),
+    ],
+    // The routes on the in-memory adapter with the mails kept in memory: no database or mail server per mutant.
+    tests: [test("password/password-routes.test.ts")],
+  },
 ];
 
 /** The group named by `MUTATION_GROUP`; throws for an unknown or missing name. */
