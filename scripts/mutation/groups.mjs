@@ -237,6 +237,12 @@ export const mutationGroups = [
     // The routes on the in-memory adapter with the mails kept in memory: no database or mail server per mutant.
     tests: [test("password/password-routes.test.ts")],
   },
+  {
+    name: "account-lifecycle",
+    mutate: [src("account-lifecycle/email-change.ts"), src("account-lifecycle/delete-account.ts"), src("actions/account-page.ts")],
+    // On the in-memory adapter with the mails kept in memory, like password-routes.
+    tests: [test("password/account-lifecycle.test.ts")],
+  },
 ];
 
 /** The group named by `MUTATION_GROUP`; throws for an unknown or missing name. */

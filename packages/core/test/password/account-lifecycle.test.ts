@@ -1,0 +1,232 @@
+/**
+ * Email change, account deletion and the account page on the in-memory adapter, the mails kept in memory:
+ * every branch and answer, fast enough per mutant (mutation group `account-lifecycle`). The same flows on
+ * PGlite with a real SMTP server and in Chromium: account-page.test.ts, password-browser.test.ts.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Adapter, AdapterUser, VerificationToken } from "../../src/adapters.js";
+import type { MailMessage } from "../../src/provider-types.js";
+import Password from "../../src/providers/password.js";
+import type { AuthConfig } from "../../src/types.js";
+import { authClient } from "../helpers/auth-client.js";
+import { memoryAdapter } from "../helpers/memory-adapter.js";
+
+const ORIGIN = "http://localhost:3000";
+const secret = "account-lifecycle-secret-0123456789abcdef";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function withTokens(adapter: Adapter): Adapter {
+  const tokens: VerificationToken[] = [];
+  return {
+    ...adapter,
+    createVerificationToken: (token) => {
+      if (tokens.some((t) => t.identifier === token.identifier && t.token === token.token)) return null;
+      tokens.push(token);
+      return token;
+    },
+    useVerificationToken: () => null,
+  };
+}
+
+function app(config: Partial<AuthConfig> = {}, sessionRecords = true) {
+  const memory = memoryAdapter({ sessionRecords });
+  const mails: MailMessage[] = [];
+  const events: string[] = [];
+  const logs: string[] = [];
+  const send = { fail: false };
+  const full: AuthConfig = {
+    secret,
+    trustHost: true,
+    adapter: withTokens(memory.adapter),
+    providers: [
+      Password({
+        sendMail: (mail) => {
+          if (send.fail) throw new Error("mail server down");
+          mails.push(mail);
+        },
+      }),
+    ],
+    events: {
+      updateUser: ({ user }) => void events.push(`updateUser ${user.email}`),
+      userDeleted: ({ user }) => void events.push(`userDeleted ${user.email}`),
+    },
+    logger: { error: (e) => void logs.push(`${e.name}: ${e.message}`), warn: (code) => void logs.push(`warn ${code}`) },
+    ...config,
+  };
+  const tokenIn = (to: string, path: string) => {
+    const mail = [...mails].reverse().find((m) => m.to === to);
+    const link = mail?.text.match(new RegExp(`${ORIGIN}${path}\\?\\S+`))?.[0];
+    if (!link) throw new Error(`no ${path} link to ${to}`);
+    return new URL(link).searchParams.get("token") as string;
+  };
+  return { ...memory, config: full, mails, events, logs, send, tokenIn, browser: () => authClient(full, ORIGIN) };
+}
+
+type App = ReturnType<typeof app>;
+type Browser = ReturnType<typeof authClient>;
+
+async function post(browser: Browser, path: string, form: Record<string, string>) {
+  const csrfToken = await browser.csrf();
+  return (await browser.send(path, { form: { csrfToken, ...form } })).headers.get("location");
+}
+
+async function member(a: App, browser: Browser, email: string): Promise<AdapterUser> {
+  await post(browser, "/auth/password/sign-up", { email, password: "first password" });
+  await post(browser, "/auth/password/verify", { token: a.tokenIn(email, "/auth/password/verify") });
+  return [...a.users.values()].find((u) => u.email === email) as AdapterUser;
+}
+
+describe("email change", () => {
+  it("a link to the new address; confirmed, the address is the user's and this browser's session says it", async () => {
+    const a = app();
+    const browser = a.browser();
+    const user = await member(a, browser, "old@example.com");
+    expect(await post(browser, "/auth/account/email", { email: "New@Example.com" })).toBe(`${ORIGIN}/auth/account?done=email-sent`);
+    const mail = a.mails.at(-1);
+    expect(mail).toMatchObject({ to: "new@example.com", subject: "Confirm your new email address for localhost:3000" });
+    const token = a.tokenIn("new@example.com", "/auth/account/confirm-email");
+    const page = await browser.send(`/auth/account/confirm-email?token=${encodeURIComponent(token)}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(`value="${token}"`);
+    expect(await post(browser, "/auth/account/confirm-email", { token })).toBe(`${ORIGIN}/auth/account?done=email-changed`);
+    expect(a.users.get(user.id)).toMatchObject({ email: "new@example.com" });
+    expect(a.users.get(user.id)?.emailVerified).toBeInstanceOf(Date);
+    expect(a.events).toEqual(["updateUser new@example.com"]);
+    expect(a.mails.at(-1)).toMatchObject({ to: "old@example.com", subject: "Your email address for localhost:3000 changed" });
+    expect((await browser.session())?.user?.email).toBe("new@example.com");
+  });
+
+  it("an address another account proved: a note to it, no link, the same answer", async () => {
+    const a = app();
+    a.users.set("owner", { id: "owner", email: "taken@example.com", emailVerified: new Date() });
+    const browser = a.browser();
+    await member(a, browser, "me@example.com");
+    expect(await post(browser, "/auth/account/email", { email: "taken@example.com" })).toBe(`${ORIGIN}/auth/account?done=email-sent`);
+    expect(a.mails.at(-1)).toMatchObject({ to: "taken@example.com", subject: "Your email address on localhost:3000" });
+    expect(a.mails.at(-1)?.text).not.toContain("/auth/account/confirm-email");
+  });
+
+  it("one's own address, or one held without proof, gets the link; proven by another since, refused", async () => {
+    const a = app();
+    const browser = a.browser();
+    const me = await member(a, browser, "me@example.com");
+    a.users.set("holder", { id: "holder", email: "held@example.com", emailVerified: null });
+    await post(browser, "/auth/account/email", { email: "held@example.com" });
+    const held = a.tokenIn("held@example.com", "/auth/account/confirm-email");
+    expect(await post(browser, "/auth/account/confirm-email", { token: held })).toBe(`${ORIGIN}/auth/account?done=email-changed`);
+    expect(a.users.get("holder")?.email).toBeNull();
+    expect(a.users.get(me.id)?.email).toBe("held@example.com");
+
+    await post(browser, "/auth/account/email", { email: "race@example.com" });
+    const race = a.tokenIn("race@example.com", "/auth/account/confirm-email");
+    a.users.set("winner", { id: "winner", email: "race@example.com", emailVerified: new Date() });
+    expect(await post(browser, "/auth/account/confirm-email", { token: race })).toBe(`${ORIGIN}/auth/account?error=Verification`);
+    expect(a.logs.at(-1)).toBe("Verification: This address belongs to another account now.");
+    expect(a.users.get(me.id)?.email).toBe("held@example.com");
+  });
+
+  it("the link is the asking user's: another user, a signed-out visitor or a second use are refused", async () => {
+    const a = app();
+    const browser = a.browser();
+    await member(a, browser, "me@example.com");
+    await post(browser, "/auth/account/email", { email: "mine@example.com" });
+    const token = a.tokenIn("mine@example.com", "/auth/account/confirm-email");
+    const stranger = a.browser();
+    await member(a, stranger, "stranger@example.com");
+    expect(await post(stranger, "/auth/account/confirm-email", { token })).toBe(`${ORIGIN}/auth/account?error=Verification`);
+    expect(a.logs.at(-1)).toBe("Verification: Sign in to the account that asked for this address, then open the link again.");
+    const visitor = a.browser();
+    const link = `${ORIGIN}/auth/account/confirm-email?token=${encodeURIComponent(token)}`;
+    expect((await visitor.send(link)).headers.get("location")).toBe(`${ORIGIN}/auth/signin?callbackUrl=${encodeURIComponent(link)}`);
+    expect((await visitor.send("/auth/account/confirm-email")).headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Verification`);
+    expect(await post(browser, "/auth/account/confirm-email", { token })).toBe(`${ORIGIN}/auth/account?done=email-changed`);
+    expect(await post(browser, "/auth/account/confirm-email", { token })).toBe(`${ORIGIN}/auth/account?error=Verification`);
+  });
+
+  it("a mail that cannot be sent, a bad address, no session: refused on the account page", async () => {
+    const a = app();
+    const browser = a.browser();
+    await member(a, browser, "me@example.com");
+    expect(await post(browser, "/auth/account/email", { email: "a,b@example.com" })).toBe(`${ORIGIN}/auth/account?error=EmailSignInError`);
+    a.send.fail = true;
+    expect(await post(browser, "/auth/account/email", { email: "c@example.com" })).toBe(`${ORIGIN}/auth/account?error=EmailSignInError`);
+    expect(await post(a.browser(), "/auth/account/email", { email: "c@example.com" })).toBe(`${ORIGIN}/auth/account?error=SessionRequired`);
+  });
+});
+
+describe("deleting the account", () => {
+  it("with a password: only with the right one; then gone, signed out, the event fired", async () => {
+    const a = app();
+    const browser = a.browser();
+    const user = await member(a, browser, "bye@example.com");
+    expect(await post(browser, "/auth/account/delete", { currentPassword: "wrong one" })).toBe(
+      `${ORIGIN}/auth/account?error=IncorrectPassword`,
+    );
+    expect(await post(browser, "/auth/account/delete", {})).toBe(`${ORIGIN}/auth/account?error=IncorrectPassword`);
+    expect(await post(browser, "/auth/account/delete", { currentPassword: "first password", callbackUrl: "/gone" })).toBe(`${ORIGIN}/gone`);
+    expect(a.users.has(user.id)).toBe(false);
+    expect(a.events).toEqual(["userDeleted bye@example.com"]);
+    expect(await browser.session()).toBeNull();
+  });
+
+  it("without a password: a session younger than 10 minutes, not older", async () => {
+    const a = app();
+    a.users.set("np", { id: "np", email: "np@example.com", emailVerified: new Date() });
+    const browser = a.browser();
+    // A first password through reset signs in; then the password account goes (a user without one).
+    await post(browser, "/auth/password/forgot", { email: "np@example.com" });
+    await post(browser, "/auth/password/reset", { token: a.tokenIn("np@example.com", "/auth/password/reset"), password: "first password" });
+    a.accounts.splice(0);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 10 * 60 * 1000 + 1000);
+    expect(await post(browser, "/auth/account/delete", {})).toBe(`${ORIGIN}/auth/account?error=RecentSignInRequired`);
+    expect(a.logs.at(-1)).toBe("RecentSignInRequired: Sign in again (within 10 minutes) to delete your account.");
+    vi.setSystemTime(Date.now() - 2000);
+    expect(await post(browser, "/auth/account/delete", {})).toBe(`${ORIGIN}/`);
+    expect(a.users.has("np")).toBe(false);
+  });
+
+  it("without session records, a user without a password cannot tell a recent sign-in: refused", async () => {
+    const a = app({}, false);
+    a.users.set("np", { id: "np", email: "np@example.com", emailVerified: new Date() });
+    const browser = a.browser();
+    await post(browser, "/auth/password/forgot", { email: "np@example.com" });
+    await post(browser, "/auth/password/reset", { token: a.tokenIn("np@example.com", "/auth/password/reset"), password: "first password" });
+    a.accounts.splice(0);
+    expect(await post(browser, "/auth/account/delete", {})).toBe(`${ORIGIN}/auth/account?error=RecentSignInRequired`);
+    expect(a.users.has("np")).toBe(true);
+  });
+});
+
+describe("the account page", () => {
+  it("lists the methods, the password form, the email and delete forms, and the notices", async () => {
+    const a = app();
+    const browser = a.browser();
+    const user = await member(a, browser, "page@example.com");
+    a.accounts.push({ userId: user.id, type: "oauth", provider: "gone-provider", providerAccountId: "x" });
+    const html = await (await browser.send("/auth/account?done=email-sent")).text();
+    expect(html).toContain("page@example.com");
+    expect(html).toContain("<span>Password</span>");
+    expect(html).toContain("<span>gone-provider</span>");
+    expect(html).not.toContain("Unlink gone-provider");
+    expect(html).toContain('action="http://localhost:3000/auth/account/email"');
+    expect(html).toContain('action="http://localhost:3000/auth/account/delete"');
+    expect(html).toContain("Change email address");
+    expect(html).toContain("We sent a link to the new address.");
+    expect(await (await browser.send("/auth/account?error=Nope")).text()).toContain("Something went wrong. Please try again.");
+  });
+
+  it("unlinks from the page, back with the notice; refuses other methods on the page", async () => {
+    const a = app();
+    const browser = a.browser();
+    await member(a, browser, "u@example.com");
+    expect((await browser.send("/auth/account/unlink")).status).toBe(405);
+    expect((await browser.send("/auth/account/other")).status).toBe(404);
+    expect(await post(browser, "/auth/account/unlink", { provider: "none", providerAccountId: "x" })).toBe(
+      `${ORIGIN}/auth/account?error=AccountNotFound`,
+    );
+  });
+});
