@@ -21,7 +21,7 @@ import { redirect } from "./sign-in.js";
 import type { FormFailure, FormResult } from "./validation.js";
 
 /** The status of each error type a password action names; any other is a 500 `"Configuration"`. */
-const statuses = {
+const statuses: Record<Exclude<PasswordError, "Configuration">, number> = {
   InvalidPassword: 400,
   InvalidName: 400,
   EmailSignInError: 400,
@@ -31,10 +31,20 @@ const statuses = {
   MissingCSRF: 403,
   PasswordNotSet: 409,
   RateLimited: 429,
-} as const;
+};
 
 /** The types of a failed password action: core's, or `"Configuration"` for the operator's (logged). */
-export type PasswordError = keyof typeof statuses | "Configuration";
+export type PasswordError =
+  | "InvalidPassword"
+  | "InvalidName"
+  | "EmailSignInError"
+  | "Verification"
+  | "SessionRequired"
+  | "IncorrectPassword"
+  | "MissingCSRF"
+  | "PasswordNotSet"
+  | "RateLimited"
+  | "Configuration";
 
 /**
  * The failure of a password action: the message under the field it is about (`password` for

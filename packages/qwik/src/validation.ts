@@ -54,10 +54,10 @@ export const signInSchema = z.object({
   redirectTo: z.string().optional(),
   options: z.object({ redirectTo: z.string() }).passthrough().partial().optional(),
   authorizationParams: z.union([z.string(), z.instanceof(URLSearchParams), z.record(z.string())]).optional(),
-}) satisfies z.ZodType<unknown, z.ZodTypeDef, SignInInput>;
+}) satisfies InputSchema<SignInInput>;
 
 /** Validates the input of `useSignOut`. */
-export const signOutSchema = z.object({ redirectTo: z.string().optional() }) satisfies z.ZodType<unknown, z.ZodTypeDef, SignOutInput>;
+export const signOutSchema = z.object({ redirectTo: z.string().optional() }) satisfies InputSchema<SignOutInput>;
 
 const revokeSessionFieldsSchema = z.object({ sessionId: z.string().optional(), all: z.literal("others").optional() });
 
@@ -81,11 +81,10 @@ const MAX_ACCOUNT_ID_LENGTH = 512;
 const accountId = z.string().min(1).max(MAX_ACCOUNT_ID_LENGTH);
 
 /** Validates the input of `useUnlinkAccount`: `provider` and `providerAccountId`, non-empty bounded strings. */
-export const unlinkAccountSchema = z.object({ provider: accountId, providerAccountId: accountId }) satisfies z.ZodType<
-  unknown,
-  z.ZodTypeDef,
-  UnlinkAccountInput
->;
+export const unlinkAccountSchema = z.object({
+  provider: accountId,
+  providerAccountId: accountId,
+}) satisfies InputSchema<UnlinkAccountInput>;
 
 // The password actions' bounds are against junk only, above core's own rules, which answer with typed
 // errors the form can show (a password is at most 1024 characters in any configuration, a name 64, a
@@ -94,33 +93,39 @@ export const unlinkAccountSchema = z.object({ provider: accountId, providerAccou
 const email = z.string().max(320);
 const password = z.string().max(4096);
 const redirectTo = z.string().max(4096).optional();
-
-/** Validates the input of `useSignUp`. */
-export const signUpSchema = z.object({ email, password, name: z.string().max(256).optional(), redirectTo });
-
-/** Validates the input of `useRequestPasswordReset`. */
-export const requestPasswordResetSchema = z.object({ email, redirectTo });
-
-/** Validates the input of `useResetPassword`. */
-export const resetPasswordSchema = z.object({ token: z.string().max(8192), password });
-
-/** Validates the input of `useChangePassword`. */
-export const changePasswordSchema = z.object({ currentPassword: password, password, redirectTo });
+const name = z.string().max(256).optional();
+const token = z.string().max(8192);
+const currentPassword = password;
 
 /**
  * Input of `useSignUp`: `email`, `password`, an optional `name` (one line, at most 64 characters) and
  * `redirectTo`, where the verification link signs the user in to (default: the app's root).
  */
-export type SignUpInput = z.input<typeof signUpSchema>;
+export type SignUpInput = { email: string; password: string; name?: string; redirectTo?: string };
 
 /** Input of `useRequestPasswordReset`: `email`, and `redirectTo`, where the reset link signs the user in to (default: the app's root). */
-export type RequestPasswordResetInput = z.input<typeof requestPasswordResetSchema>;
+export type RequestPasswordResetInput = { email: string; redirectTo?: string };
 
 /** Input of `useResetPassword`: the reset link's `token` (its `?token=`) and the new `password`. */
-export type ResetPasswordInput = z.input<typeof resetPasswordSchema>;
+export type ResetPasswordInput = { token: string; password: string };
 
 /** Input of `useChangePassword`: `currentPassword`, the new `password`, and `redirectTo` (default: the current page). */
-export type ChangePasswordInput = z.input<typeof changePasswordSchema>;
+export type ChangePasswordInput = { currentPassword: string; password: string; redirectTo?: string };
+
+/** A schema whose input is `T`. */
+type InputSchema<T> = z.ZodType<unknown, z.ZodTypeDef, T>;
+
+/** Validates the input of `useSignUp`. */
+export const signUpSchema = z.object({ email, password, name, redirectTo }) satisfies InputSchema<SignUpInput>;
+
+/** Validates the input of `useRequestPasswordReset`. */
+export const requestPasswordResetSchema = z.object({ email, redirectTo }) satisfies InputSchema<RequestPasswordResetInput>;
+
+/** Validates the input of `useResetPassword`. */
+export const resetPasswordSchema = z.object({ token, password }) satisfies InputSchema<ResetPasswordInput>;
+
+/** Validates the input of `useChangePassword`. */
+export const changePasswordSchema = z.object({ currentPassword, password, redirectTo }) satisfies InputSchema<ChangePasswordInput>;
 
 /** The top-level fields of `useUnlinkAccount`'s input. */
 export const unlinkAccountFields = unlinkAccountSchema.keyof().options;
