@@ -296,7 +296,125 @@ describe("change", () => {
   });
 });
 
+describe("sign-in (POST /callback/password)", () => {
+  async function signIn(browser: Browser, email: unknown, password: unknown) {
+    const csrfToken = await browser.csrf();
+    const response = await browser.send("/auth/callback/password", { json: { csrfToken, email, password, callbackUrl: "/in" } });
+    return response.headers.get("location");
+  }
+  const refused = `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`;
+
+  it("the right password of a proven address signs in; everything else is the same refusal", async () => {
+    const a = app({ config: { rateLimit: false } });
+    const user = await member(a, a.browser(), "s@example.com");
+    a.users.set("unproven", { id: "unproven", email: "held@example.com", emailVerified: null });
+    a.accounts.push({ ...(a.accounts[0] as (typeof a.accounts)[0]), userId: "unproven", providerAccountId: "unproven" });
+    a.users.set("nopass", { id: "nopass", email: "nopass@example.com", emailVerified: new Date() });
+    const browser = a.browser();
+    expect(await signIn(browser, "S@Example.com", "first password")).toBe(`${ORIGIN}/in`);
+    expect((await browser.session())?.user).toMatchObject({ email: "s@example.com" });
+    for (const [email, password] of [
+      ["s@example.com", "wrong password"],
+      ["s@example.com", "FIRST PASSWORD"],
+      ["s@example.com", ""],
+      ["s@example.com", "x".repeat(1025)],
+      ["ghost@example.com", "first password"],
+      ["held@example.com", "first password"],
+      ["nopass@example.com", "first password"],
+      ["not an address", "first password"],
+    ]) {
+      expect(await signIn(a.browser(), email, password)).toBe(refused);
+    }
+    expect(a.events.filter((e) => e.startsWith("signIn"))).toHaveLength(2);
+    expect(user.id).toBeTruthy();
+  });
+
+  it("a password typed in another Unicode form is the same password (NFKC)", async () => {
+    const a = app();
+    await member(a, a.browser(), "wide@example.com", "pass word 12");
+    expect(await signIn(a.browser(), "wide@example.com", "ｐａｓｓ ｗｏｒｄ １２")).toBe(`${ORIGIN}/in`);
+  });
+
+  it("not text is refused before any check, and counted", async () => {
+    const a = app();
+    await member(a, a.browser(), "t@example.com");
+    expect(await signIn(a.browser(), ["t@example.com"], "first password")).toBe(refused);
+    expect(await signIn(a.browser(), "t@example.com", ["first password"])).toBe(refused);
+  });
+});
+
+describe("the current password (change)", () => {
+  it("a wrong one is IncorrectPassword and counts toward the account's limit; the right one afterwards is limited too", async () => {
+    const a = app({ config: { rateLimit: { credentials: { freeFailures: 1 } } } });
+    const browser = a.browser();
+    await member(a, browser, "lim@example.com");
+    const change = (currentPassword: string) =>
+      post(browser, "/auth/password/change", { currentPassword, password: "second password", callbackUrl: "/s" });
+    expect(await change("wrong one 1")).toBe(`${ORIGIN}/s?error=IncorrectPassword`);
+    // Past the free failure, the next try waits: even the right password is refused until then.
+    expect(await change("first password")).toBe(`${ORIGIN}/s?error=RateLimited`);
+    expect(a.logs).toContain("IncorrectPassword: The current password is not right.");
+    expect(a.logs).toContain("warn rate-limited");
+  });
+
+  it("without limits, wrong ones are only IncorrectPassword; a missing one too", async () => {
+    const a = app({ config: { rateLimit: false } });
+    const browser = a.browser();
+    await member(a, browser, "free@example.com");
+    for (let i = 0; i < 5; i++) {
+      expect(
+        await post(browser, "/auth/password/change", { currentPassword: `wrong ${i}`, password: "second password", callbackUrl: "/s" }),
+      ).toBe(`${ORIGIN}/s?error=IncorrectPassword`);
+    }
+    expect(await post(browser, "/auth/password/change", { password: "second password", callbackUrl: "/s" })).toBe(
+      `${ORIGIN}/s?error=IncorrectPassword`,
+    );
+    expect(
+      await post(browser, "/auth/password/change", { currentPassword: "first password", password: "second password", callbackUrl: "/s" }),
+    ).toBe(`${ORIGIN}/s`);
+  });
+});
+
 describe("the routes themselves", () => {
+  it("every POST needs the form's CSRF token", async () => {
+    const a = app();
+    const browser = a.browser();
+    await browser.csrf();
+    const answers: Array<string | null> = [];
+    for (const route of ["sign-up", "verify", "forgot", "reset", "change"]) {
+      const response = await browser.send(`/auth/password/${route}`, {
+        form: { email: "a@example.com", password: "first password", token: "t" },
+      });
+      answers.push(response.headers.get("location"));
+    }
+    expect(answers).toEqual([
+      `${ORIGIN}/auth/password/sign-up?error=MissingCSRF`,
+      `${ORIGIN}/auth/signin?error=MissingCSRF`,
+      `${ORIGIN}/auth/password/forgot?error=MissingCSRF`,
+      `${ORIGIN}/auth/password/reset?error=MissingCSRF&token=t`,
+      `${ORIGIN}/?error=MissingCSRF`,
+    ]);
+    expect(a.logs).toEqual([
+      "MissingCSRF: The CSRF token was missing or wrong during the password sign-up action.",
+      "MissingCSRF: The CSRF token was missing or wrong during the email verification action.",
+      "MissingCSRF: The CSRF token was missing or wrong during the password reset request action.",
+      "MissingCSRF: The CSRF token was missing or wrong during the password reset action.",
+      "MissingCSRF: The CSRF token was missing or wrong during the password change action.",
+    ]);
+    expect(a.mails).toEqual([]);
+  });
+
+  it("a verification link opened in another browser confirms the address, signs nobody in there", async () => {
+    const a = app();
+    await post(a.browser(), "/auth/password/sign-up", { email: "else@example.com", password: "first password" });
+    const elsewhere = a.browser();
+    expect(await post(elsewhere, "/auth/password/verify", { token: a.tokenIn("else@example.com", "/auth/password/verify") })).toBe(
+      `${ORIGIN}/auth/verify-request?provider=password&type=password-verified`,
+    );
+    expect(await elsewhere.session()).toBeNull();
+    expect([...a.users.values()].map((u) => u.email)).toEqual(["else@example.com"]);
+  });
+
   it("GET serves the four pages, POST the five forms; anything else is refused", async () => {
     const a = app();
     const browser = a.browser();
@@ -308,12 +426,18 @@ describe("the routes themselves", () => {
     expect((await browser.send("/auth/password/change")).status).toBe(405);
     expect((await browser.send("/auth/password/other")).status).toBe(404);
     expect((await browser.send("/auth/password")).status).toBe(405);
+    expect(a.logs).toContain("MethodNotAllowed: GET is not supported on /password/change.");
+    expect(a.logs).toContain("MethodNotAllowed: GET is not supported on /password/.");
   });
 
   it("without a Password() provider, the routes answer that there is none", async () => {
     const config: AuthConfig = { secret, trustHost: true, providers: [Credentials({ authorize: () => null })] };
-    const response = await authClient(config, ORIGIN).send("/auth/password/sign-up");
+    const logs: string[] = [];
+    const response = await authClient({ ...config, logger: { error: (e) => void logs.push(e.message) } }, ORIGIN).send(
+      "/auth/password/sign-up",
+    );
     expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`);
+    expect(logs).toEqual(["No Password() provider is configured."]);
   });
 
   it("auth.api callers get the typed error, not the form", async () => {
