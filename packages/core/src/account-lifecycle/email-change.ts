@@ -59,7 +59,7 @@ export async function requestEmailChange(options: InternalOptions, request: Requ
   if (ownedByAnother) {
     await sendAccountMail(options, email, addressTakenMail(mailSite(options)));
   } else {
-    const claims = { email, userId: user.id, binding: "", callbackUrl: options.callbackUrl };
+    const claims = { email, userId: user.id, binding: "" as const };
     const token = await sealLink(options, "email-change", claims, LINK_MAX_AGE);
     const url = `${options.authUrl}/account/confirm-email?${new URLSearchParams({ token })}`;
     await sendAccountMail(options, email, confirmNewAddressMail(mailSite(options), url));

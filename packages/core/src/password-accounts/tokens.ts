@@ -44,12 +44,11 @@ export interface ResetClaims {
   callbackUrl: string;
 }
 
-/** What an email-change link carries: the user and the new address (`binding` is unused: the user must be signed in). */
+/** What an email-change link carries: the user and the new address (`binding` is empty: the user must be signed in). */
 export interface EmailChangeClaims {
   email: string;
   userId: string;
-  binding: string;
-  callbackUrl: string;
+  binding: "";
 }
 
 type LinkKind = "sign-up" | "reset" | "email-change";

@@ -230,3 +230,152 @@ describe("the account page", () => {
     );
   });
 });
+
+describe("the lifecycle's edges", () => {
+  it("each form names its CSRF check", async () => {
+    const a = app();
+    const browser = a.browser();
+    await member(a, browser, "e@example.com");
+    for (const route of ["email", "confirm-email", "delete"]) {
+      expect((await browser.send(`/auth/account/${route}`, { form: { email: "x@example.com", token: "t" } })).headers.get("location")).toBe(
+        `${ORIGIN}/auth/account?error=MissingCSRF`,
+      );
+    }
+    expect(a.logs).toEqual([
+      "MissingCSRF: The CSRF token was missing or wrong during the email change action.",
+      "MissingCSRF: The CSRF token was missing or wrong during the email confirmation action.",
+      "MissingCSRF: The CSRF token was missing or wrong during the account deletion action.",
+    ]);
+  });
+
+  it("one's own address or an unproven holder's gets the link; no previous address, no notice; a failed notice is logged", async () => {
+    const a = app();
+    const browser = a.browser();
+    const me = await member(a, browser, "own@example.com");
+    await post(browser, "/auth/account/email", { email: "own@example.com" });
+    expect(a.mails.at(-1)).toMatchObject({ to: "own@example.com", subject: "Confirm your new email address for localhost:3000" });
+    // The same address again: confirmed, no "changed" notice (nothing changed).
+    const mails = a.mails.length;
+    await post(browser, "/auth/account/confirm-email", { token: a.tokenIn("own@example.com", "/auth/account/confirm-email") });
+    expect(a.mails.length).toBe(mails);
+    a.users.set("h", { id: "h", email: "holder@example.com", emailVerified: null });
+    await post(browser, "/auth/account/email", { email: "holder@example.com" });
+    expect(a.mails.at(-1)?.subject).toBe("Confirm your new email address for localhost:3000");
+    // Without a proven address before, nobody is told of the change.
+    a.users.set(me.id, { ...me, emailVerified: null });
+    const before = a.mails.length;
+    await post(browser, "/auth/account/confirm-email", { token: a.tokenIn("holder@example.com", "/auth/account/confirm-email") });
+    expect(a.mails.length).toBe(before);
+    expect(a.users.get(me.id)?.email).toBe("holder@example.com");
+    // A proven address changes: told, and a notice that fails is logged, the change stands.
+    await post(browser, "/auth/account/email", { email: "third@example.com" });
+    const token = a.tokenIn("third@example.com", "/auth/account/confirm-email");
+    a.send.fail = true;
+    expect(await post(browser, "/auth/account/confirm-email", { token })).toBe(`${ORIGIN}/auth/account?done=email-changed`);
+    expect(a.users.get(me.id)?.email).toBe("third@example.com");
+    expect(a.logs.filter((line) => !line.startsWith("warn"))).toEqual(["EmailSignInError: The email could not be sent. Try again later."]);
+  });
+
+  it("an email-change link works for an hour", async () => {
+    const a = app();
+    const browser = a.browser();
+    await member(a, browser, "hour@example.com");
+    await post(browser, "/auth/account/email", { email: "later@example.com" });
+    const token = a.tokenIn("later@example.com", "/auth/account/confirm-email");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 61 * 60 * 1000);
+    expect(await post(browser, "/auth/account/confirm-email", { token })).toBe(`${ORIGIN}/auth/account?error=Verification`);
+    vi.setSystemTime(Date.now() - 2 * 60 * 1000);
+    expect(await post(browser, "/auth/account/confirm-email", { token })).toBe(`${ORIGIN}/auth/account?done=email-changed`);
+  });
+
+  it("deleting without a password: exactly 10 minutes after the sign-in is still recent", async () => {
+    const a = app();
+    a.users.set("np", { id: "np", email: "np@example.com", emailVerified: new Date() });
+    const browser = a.browser();
+    await post(browser, "/auth/password/forgot", { email: "np@example.com" });
+    await post(browser, "/auth/password/reset", { token: a.tokenIn("np@example.com", "/auth/password/reset"), password: "first password" });
+    a.accounts.splice(0);
+    // Database sessions (the adapter's default): the session's row is its record.
+    const record = [...a.sessions.values()].find((r) => r.userId === "np");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime((record?.createdAt.getTime() ?? 0) + 10 * 60 * 1000 + 1);
+    expect(await post(browser, "/auth/account/delete", {})).toBe(`${ORIGIN}/auth/account?error=RecentSignInRequired`);
+    vi.setSystemTime((record?.createdAt.getTime() ?? 0) + 10 * 60 * 1000);
+    expect(await post(browser, "/auth/account/delete", {})).toBe(`${ORIGIN}/`);
+  });
+
+  it("the page: signed out to sign-in and back; proven address only; links, passkeys, the confirm page", async () => {
+    const a = app({ experimental: { enableWebAuthn: true } });
+    const { default: Passkey } = await import("../../src/providers/passkey.js");
+    const github = {
+      id: "github",
+      name: "GitHub",
+      type: "oauth" as const,
+      clientId: "id",
+      authorization: "https://gh.test/authorize",
+      token: "https://gh.test/token",
+      userinfo: "https://gh.test/user",
+    };
+    a.config.providers = [...a.config.providers, Passkey({}), github];
+    const visitor = a.browser();
+    expect((await visitor.send("/auth/account")).headers.get("location")).toBe(
+      `${ORIGIN}/auth/signin?callbackUrl=${encodeURIComponent(`${ORIGIN}/auth/account`)}`,
+    );
+    const browser = a.browser();
+    const user = await member(a, browser, "page@example.com");
+    a.authenticators.set("cred-1", {
+      credentialID: "cred-1",
+      userId: user.id,
+      providerAccountId: "cred-1",
+      counter: 0,
+      credentialBackedUp: false,
+      credentialPublicKey: "k",
+      credentialDeviceType: "singleDevice",
+    });
+    a.accounts.push({ userId: user.id, type: "webauthn", provider: "passkey", providerAccountId: "cred-1" });
+    a.accounts.push({ userId: user.id, type: "oauth", provider: "github", providerAccountId: "gh-1" });
+    let html = await (await browser.send("/auth/account")).text();
+    expect(html).toContain("1 passkey");
+    expect(html).toContain('aria-label="Unlink GitHub"');
+    expect(html).toContain(">Link GitHub<");
+    expect(html).not.toContain("<span>passkey</span>");
+    expect(html).toContain('action="http://localhost:3000/auth/password/change"');
+    expect(html).toContain('href="http://localhost:3000/auth/signout"');
+    expect(html).toContain('action="http://localhost:3000/auth/account/unlink"');
+    expect(html).toContain('name="currentPassword"');
+    a.users.set(user.id, { ...user, emailVerified: null });
+    html = await (await browser.send("/auth/account")).text();
+    expect(html).toContain("No email address");
+    expect(html).toContain("Add an email address");
+    a.users.set(user.id, user);
+    a.accounts.splice(
+      a.accounts.findIndex((x) => x.provider === "password"),
+      1,
+    );
+    html = await (await browser.send("/auth/account")).text();
+    expect(html).toContain('href="http://localhost:3000/auth/password/forgot"');
+    expect(html).toContain("Without a password, deleting needs a sign-in in the last 10 minutes.");
+
+    await post(browser, "/auth/account/email", { email: "next@example.com" });
+    const token = a.tokenIn("next@example.com", "/auth/account/confirm-email");
+    const page = await (await browser.send(`/auth/account/confirm-email?token=${encodeURIComponent(token)}`)).text();
+    expect(page).toContain('action="http://localhost:3000/auth/account/confirm-email"');
+    expect(await post(browser, "/auth/account/unlink", { provider: "github", providerAccountId: "gh-1" })).toBe(
+      `${ORIGIN}/auth/account?done=unlinked`,
+    );
+  });
+
+  it("auth.api callers get the typed error; an unknown POST is refused with its path", async () => {
+    const a = app();
+    const { createAuth } = await import("../../src/instance.js");
+    const auth = createAuth(a.config);
+    const error = await auth.api
+      .changeEmail({ url: ORIGIN, headers: { "sec-fetch-site": "same-origin" } }, { email: "x@example.com" })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ type: "SessionRequired" });
+    const browser = a.browser();
+    expect((await browser.send("/auth/account/delete")).status).toBe(405);
+    expect(a.logs).toContain("MethodNotAllowed: GET is not supported on /account/delete.");
+  });
+});
