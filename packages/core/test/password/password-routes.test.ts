@@ -335,6 +335,16 @@ describe("sign-in (POST /callback/password)", () => {
     expect(await signIn(a.browser(), "wide@example.com", "ｐａｓｓ ｗｏｒｄ １２")).toBe(`${ORIGIN}/in`);
   });
 
+  it("a password longer than 1024 characters never signs in, even one that would match; 1024 does", async () => {
+    const a = app({ config: { rateLimit: false }, password: { maxLength: 1024 } });
+    const user = await member(a, a.browser(), "long@example.com", "y".repeat(1024));
+    expect(await signIn(a.browser(), "long@example.com", "y".repeat(1024))).toBe(`${ORIGIN}/in`);
+    const { hashPassword } = await import("../../src/password.js");
+    const account = a.accounts.find((x) => x.userId === user.id);
+    if (account) account.access_token = await hashPassword("z".repeat(1025));
+    expect(await signIn(a.browser(), "long@example.com", "z".repeat(1025))).toBe(refused);
+  });
+
   it("not text is refused before any check, and counted", async () => {
     const a = app();
     await member(a, a.browser(), "t@example.com");
@@ -355,6 +365,18 @@ describe("the current password (change)", () => {
     expect(await change("first password")).toBe(`${ORIGIN}/s?error=RateLimited`);
     expect(a.logs).toContain("IncorrectPassword: The current password is not right.");
     expect(a.logs).toContain("warn rate-limited");
+  });
+
+  it("shares the account's count with sign-in: failed sign-ins elsewhere hold back a change", async () => {
+    const a = app({ config: { rateLimit: { credentials: { freeFailures: 1 } } } });
+    const browser = a.browser();
+    await member(a, browser, "shared@example.com");
+    const attacker = a.browser();
+    const csrfToken = await attacker.csrf();
+    await attacker.send("/auth/callback/password", { form: { csrfToken, email: "shared@example.com", password: "guess one" } });
+    expect(
+      await post(browser, "/auth/password/change", { currentPassword: "first password", password: "second password", callbackUrl: "/s" }),
+    ).toBe(`${ORIGIN}/s?error=RateLimited`);
   });
 
   it("without limits, wrong ones are only IncorrectPassword; a missing one too", async () => {
