@@ -4,8 +4,8 @@
  * it, and how a proven address is claimed from a holder who never proved it ("proof wins").
  */
 import { describe, expect, it } from "vitest";
-import { providerVouchesForEmail, withProvenEmail } from "../../src/actions/unproven-email.js";
 import { claimProvenAddress } from "../../src/actions/proven-address.js";
+import { providerVouchesForEmail, withProvenEmail } from "../../src/actions/unproven-email.js";
 import type { AddressStore } from "../../src/adapter-capabilities.js";
 import type { AdapterUser } from "../../src/adapters.js";
 import type { InternalOptions } from "../../src/internal-types.js";

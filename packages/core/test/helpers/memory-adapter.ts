@@ -10,7 +10,15 @@
  * its metadata), and a JWT session's record is a row without a token. Off by default: an adapter with
  * those methods is the registry of JWT sessions, which changes what the other tests' JWT sessions are.
  */
-import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, SessionMetadata } from "../../src/adapters.js";
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  SessionMetadata,
+  VerificationToken,
+} from "../../src/adapters.js";
 import type { SessionRecord } from "../../src/session-registry-types.js";
 
 /** The adapter and the state behind it, which tests read and change directly. */
@@ -213,6 +221,27 @@ function sessionRecordMethods(
         else sessions.delete(sessionToken);
       }
       return ended.filter(({ record }) => live(record)).map(({ record }) => copyRecord(record));
+    },
+  };
+}
+
+/**
+ * `adapter` with verification tokens kept as a database keeps them: one live copy of each (identifier,
+ * token), a second `createVerificationToken` of it answered `null` (how links are spent once), and
+ * `useVerificationToken` finding and deleting by both.
+ */
+export function withVerificationTokens(adapter: Adapter): Adapter {
+  const tokens: VerificationToken[] = [];
+  return {
+    ...adapter,
+    createVerificationToken: (token) => {
+      if (tokens.some((t) => t.identifier === token.identifier && t.token === token.token)) return null;
+      tokens.push(token);
+      return token;
+    },
+    useVerificationToken: ({ identifier, token }) => {
+      const index = tokens.findIndex((t) => t.identifier === identifier && t.token === token);
+      return index < 0 ? null : (tokens.splice(index, 1)[0] ?? null);
     },
   };
 }

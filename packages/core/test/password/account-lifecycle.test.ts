@@ -4,12 +4,12 @@
  * PGlite with a real SMTP server and in Chromium: account-page.test.ts, password-browser.test.ts.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Adapter, AdapterUser, VerificationToken } from "../../src/adapters.js";
+import type { AdapterUser } from "../../src/adapters.js";
 import type { MailMessage } from "../../src/provider-types.js";
 import Password from "../../src/providers/password.js";
 import type { AuthConfig } from "../../src/types.js";
 import { authClient } from "../helpers/auth-client.js";
-import { memoryAdapter } from "../helpers/memory-adapter.js";
+import { memoryAdapter, withVerificationTokens } from "../helpers/memory-adapter.js";
 
 const ORIGIN = "http://localhost:3000";
 const secret = "account-lifecycle-secret-0123456789abcdef";
@@ -17,19 +17,6 @@ const secret = "account-lifecycle-secret-0123456789abcdef";
 afterEach(() => {
   vi.useRealTimers();
 });
-
-function withTokens(adapter: Adapter): Adapter {
-  const tokens: VerificationToken[] = [];
-  return {
-    ...adapter,
-    createVerificationToken: (token) => {
-      if (tokens.some((t) => t.identifier === token.identifier && t.token === token.token)) return null;
-      tokens.push(token);
-      return token;
-    },
-    useVerificationToken: () => null,
-  };
-}
 
 function app(config: Partial<AuthConfig> = {}, sessionRecords = true) {
   const memory = memoryAdapter({ sessionRecords });
@@ -40,7 +27,7 @@ function app(config: Partial<AuthConfig> = {}, sessionRecords = true) {
   const full: AuthConfig = {
     secret,
     trustHost: true,
-    adapter: withTokens(memory.adapter),
+    adapter: withVerificationTokens(memory.adapter),
     providers: [
       Password({
         sendMail: (mail) => {
@@ -77,6 +64,19 @@ async function member(a: App, browser: Browser, email: string): Promise<AdapterU
   await post(browser, "/auth/password/sign-up", { email, password: "first password" });
   await post(browser, "/auth/password/verify", { token: a.tokenIn(email, "/auth/password/verify") });
   return [...a.users.values()].find((u) => u.email === email) as AdapterUser;
+}
+
+/**
+ * A user with a proven address and no password, signed in in a new browser: signed in through a reset
+ * link (a first password), whose password account then goes.
+ */
+async function passwordlessMember(a: App): Promise<Browser> {
+  a.users.set("np", { id: "np", email: "np@example.com", emailVerified: new Date() });
+  const browser = a.browser();
+  await post(browser, "/auth/password/forgot", { email: "np@example.com" });
+  await post(browser, "/auth/password/reset", { token: a.tokenIn("np@example.com", "/auth/password/reset"), password: "first password" });
+  a.accounts.splice(0);
+  return browser;
 }
 
 describe("email change", () => {
@@ -174,12 +174,7 @@ describe("deleting the account", () => {
 
   it("without a password: a session younger than 10 minutes, not older", async () => {
     const a = app();
-    a.users.set("np", { id: "np", email: "np@example.com", emailVerified: new Date() });
-    const browser = a.browser();
-    // A first password through reset signs in; then the password account goes (a user without one).
-    await post(browser, "/auth/password/forgot", { email: "np@example.com" });
-    await post(browser, "/auth/password/reset", { token: a.tokenIn("np@example.com", "/auth/password/reset"), password: "first password" });
-    a.accounts.splice(0);
+    const browser = await passwordlessMember(a);
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 10 * 60 * 1000 + 1000);
     expect(await post(browser, "/auth/account/delete", {})).toBe(`${ORIGIN}/auth/account?error=RecentSignInRequired`);
@@ -191,11 +186,7 @@ describe("deleting the account", () => {
 
   it("without session records, a user without a password cannot tell a recent sign-in: refused", async () => {
     const a = app({}, false);
-    a.users.set("np", { id: "np", email: "np@example.com", emailVerified: new Date() });
-    const browser = a.browser();
-    await post(browser, "/auth/password/forgot", { email: "np@example.com" });
-    await post(browser, "/auth/password/reset", { token: a.tokenIn("np@example.com", "/auth/password/reset"), password: "first password" });
-    a.accounts.splice(0);
+    const browser = await passwordlessMember(a);
     expect(await post(browser, "/auth/account/delete", {})).toBe(`${ORIGIN}/auth/account?error=RecentSignInRequired`);
     expect(a.users.has("np")).toBe(true);
   });
@@ -291,11 +282,7 @@ describe("the lifecycle's edges", () => {
 
   it("deleting without a password: exactly 10 minutes after the sign-in is still recent", async () => {
     const a = app();
-    a.users.set("np", { id: "np", email: "np@example.com", emailVerified: new Date() });
-    const browser = a.browser();
-    await post(browser, "/auth/password/forgot", { email: "np@example.com" });
-    await post(browser, "/auth/password/reset", { token: a.tokenIn("np@example.com", "/auth/password/reset"), password: "first password" });
-    a.accounts.splice(0);
+    const browser = await passwordlessMember(a);
     // Database sessions (the adapter's default): the session's row is its record.
     const record = [...a.sessions.values()].find((r) => r.userId === "np");
     vi.useFakeTimers({ toFake: ["Date"] });

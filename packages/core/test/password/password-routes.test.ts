@@ -5,33 +5,16 @@
  * password-flows, account-page, password-browser and the hosted-db adapter's password-postgres tests.
  */
 import { describe, expect, it } from "vitest";
-import type { Adapter, AdapterUser, VerificationToken } from "../../src/adapters.js";
+import type { AdapterUser } from "../../src/adapters.js";
 import type { MailMessage } from "../../src/provider-types.js";
 import Credentials from "../../src/providers/credentials.js";
 import Password, { type PasswordOptions } from "../../src/providers/password.js";
 import type { AuthConfig } from "../../src/types.js";
 import { authClient } from "../helpers/auth-client.js";
-import { memoryAdapter } from "../helpers/memory-adapter.js";
+import { memoryAdapter, withVerificationTokens } from "../helpers/memory-adapter.js";
 
 const ORIGIN = "http://localhost:3000";
 const secret = "password-routes-secret-0123456789abcdef";
-
-/** Verification tokens kept as a database keeps them: one live copy of each (identifier, token). */
-function withTokens(adapter: Adapter): Adapter {
-  const tokens: VerificationToken[] = [];
-  return {
-    ...adapter,
-    createVerificationToken: (token) => {
-      if (tokens.some((t) => t.identifier === token.identifier && t.token === token.token)) return null;
-      tokens.push(token);
-      return token;
-    },
-    useVerificationToken: ({ identifier, token }) => {
-      const index = tokens.findIndex((t) => t.identifier === identifier && t.token === token);
-      return index < 0 ? null : (tokens.splice(index, 1)[0] ?? null);
-    },
-  };
-}
 
 function app(options: { password?: PasswordOptions; config?: Partial<AuthConfig> } = {}) {
   const memory = memoryAdapter({ sessionRecords: true });
@@ -42,7 +25,7 @@ function app(options: { password?: PasswordOptions; config?: Partial<AuthConfig>
   const config: AuthConfig = {
     secret,
     trustHost: true,
-    adapter: withTokens(memory.adapter),
+    adapter: withVerificationTokens(memory.adapter),
     session: { strategy: "jwt" },
     providers: [
       Password({
