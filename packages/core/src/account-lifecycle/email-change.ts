@@ -14,7 +14,9 @@
  *
  * @module account-lifecycle/email-change
  */
-import { claimProvenAddress } from "../actions/proven-address.js";
+
+import { claimProvenAddress, provenHolder } from "../actions/proven-address.js";
+import { missingMethods } from "../adapter-capabilities.js";
 import type { Adapter, AdapterUser } from "../adapters.js";
 import { mailSite, sendAccountMail } from "../email/account-mail.js";
 import { normalizeEmail } from "../email/normalize.js";
@@ -36,7 +38,7 @@ type AddressStore = Required<Pick<Adapter, "getUser" | "getUserByEmail" | "updat
 export function addressStore(options: InternalOptions): AddressStore {
   const adapter = options.adapter;
   const needed = ["getUser", "getUserByEmail", "updateUser", "createVerificationToken"] as const;
-  const missing = needed.filter((method) => typeof adapter?.[method] !== "function");
+  const missing = adapter ? missingMethods(adapter, needed) : [...needed];
   if (!adapter || missing.length > 0) {
     throw new MissingAdapterMethods(`Changing an email address needs an adapter with: ${missing.join(", ")}.`);
   }
@@ -54,9 +56,8 @@ export async function requestEmailChange(options: InternalOptions, request: Requ
   const user = await signedInUser(options, request, store);
   const email = normalizeEmail(request.body.email);
   await countVerificationMail(options, request, email, undefined);
-  const owner = await store.getUserByEmail(email);
-  const ownedByAnother = owner?.emailVerified && owner.id !== user.id;
-  if (ownedByAnother) {
+  const owner = await provenHolder(store, email);
+  if (owner && owner.id !== user.id) {
     await sendAccountMail(options, email, addressTakenMail(mailSite(options)));
   } else {
     const claims = { email, userId: user.id, binding: "" as const };

@@ -10,7 +10,7 @@
 import { AuthError, isClientSafeError, MethodNotAllowed, SessionRequired } from "../errors.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { loadPages } from "../pages/lazy.js";
-import { signInUrl } from "../password-accounts/urls.js";
+import { passwordUrl, signInUrl } from "../password-accounts/urls.js";
 import { isOAuthProvider, isPasswordProvider } from "../provider-kind.js";
 import { html } from "./pages.js";
 import { withCallbackUrl } from "./sign-in-flow.js";
@@ -46,8 +46,8 @@ async function accountPage(options: InternalOptions, request: RequestInternal): 
       password: password && {
         set: accounts.some((account) => account.provider === password.id),
         minLength: password.passwordAccounts.minLength,
-        changeUrl: `${options.authUrl}/password/change`,
-        forgotUrl: `${options.authUrl}/password/forgot`,
+        changeUrl: passwordUrl(options, "change"),
+        forgotUrl: passwordUrl(options, "forgot"),
       },
       passkeys: passkeys ? (await passkeys(user.id)).length : undefined,
       linkable: providers.filter(isOAuthProvider).map((p) => ({ id: p.id, name: p.name, signinUrl: p.signinUrl })),

@@ -13,7 +13,7 @@ import type { InternalOptions, InternalProvider, RequestInternal, ResponseIntern
 import type { EmailConfig } from "../provider-types.js";
 import { countVerificationMail } from "../rate-limit/email.js";
 import type { Account } from "../types.js";
-import { claimProvenAddress } from "./proven-address.js";
+import { claimProvenAddress, provenHolder } from "./proven-address.js";
 import { askSignInCallback, completeSignIn } from "./sign-in-flow.js";
 
 // Stryker disable next-line StringLiteral: equivalent, the label only separates this HMAC's domain from the CSRF token's (which has its own label); no caller sees the stored hash
@@ -42,8 +42,7 @@ export async function emailSignIn(
   // Counted first: a refused request (RateLimited) costs no lookup and sends nothing.
   await countVerificationMail(options, request, identifier, provider.rateLimit);
   // A holder that never proved the address is not who this mail is for (see unproven-email.ts).
-  const holder = await store.getUserByEmail(identifier);
-  const existing = holder?.emailVerified ? holder : null;
+  const existing = await provenHolder(store, identifier);
   const user = existing ?? { id: crypto.randomUUID(), email: identifier, emailVerified: null };
   const account: Account = { providerAccountId: identifier, userId: user.id, type: "email", provider: provider.id };
   const redirect = await askSignInCallback(options, { user, account, email: { verificationRequest: true } });

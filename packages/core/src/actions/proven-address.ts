@@ -12,6 +12,12 @@ import type { AdapterUser } from "../adapters.js";
 import type { InternalOptions } from "../internal-types.js";
 import { endUserSessions } from "../session/end-user-sessions.js";
 
+/** The user who proved `email`, or `null`: a holder that never proved it owns nothing. */
+export async function provenHolder(users: Pick<AddressStore, "getUserByEmail">, email: string): Promise<AdapterUser | null> {
+  const holder = await users.getUserByEmail(email);
+  return holder?.emailVerified ? holder : null;
+}
+
 /**
  * The user who owns `email` for someone who just proved it. A holder with a proven address is returned
  * (same address, same person as far as authlib can know). A holder without proof loses the address (see

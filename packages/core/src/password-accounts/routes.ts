@@ -19,7 +19,7 @@
  * @module password-accounts/routes
  */
 
-import { claimProvenAddress } from "../actions/proven-address.js";
+import { claimProvenAddress, provenHolder } from "../actions/proven-address.js";
 import { askSignInCallback, completeSignIn } from "../actions/sign-in-flow.js";
 import type { AdapterUser } from "../adapters.js";
 import { mailSite, sendAccountMail } from "../email/account-mail.js";
@@ -75,12 +75,6 @@ function checkYourEmail(options: InternalOptions, provider: Password, type: "sig
   return { redirect: `${options.authUrl}/verify-request?${new URLSearchParams({ provider: provider.id, type: `password-${type}` })}` };
 }
 
-/** The user who proved `email`, or `null` (a holder that never proved it owns nothing). */
-async function provenOwner(store: PasswordAccountStore, email: string): Promise<AdapterUser | null> {
-  const holder = await store.getUserByEmail(email);
-  return holder?.emailVerified ? holder : null;
-}
-
 /** POST sign-up. */
 async function signUp(options: InternalOptions, request: RequestInternal, provider: Password): Promise<ResponseInternal> {
   assertCsrf("password sign-up", options.csrfTokenVerified);
@@ -91,7 +85,7 @@ async function signUp(options: InternalOptions, request: RequestInternal, provid
   const store = passwordStore(options);
   // Hashed whoever owns the address, so both answers take the same time.
   const hash = await hashPassword(password);
-  const owner = await provenOwner(store, email);
+  const owner = await provenHolder(store, email);
   // Sealed whoever owns the address too: only the mail differs, and it goes to the address's owner.
   const claims = { email, name, hash, binding: await browserBinding(options), callbackUrl: options.callbackUrl };
   const token = await sealLink(options, "sign-up", claims, provider.passwordAccounts.verificationMaxAge);
@@ -140,7 +134,7 @@ async function forgot(options: InternalOptions, request: RequestInternal, provid
   const email = normalizeEmail(request.body.email);
   await countVerificationMail(options, request, email, undefined);
   const store = passwordStore(options);
-  const owner = await provenOwner(store, email);
+  const owner = await provenHolder(store, email);
   // The same reads and the same sealing whoever owns the address (a random user id has no account):
   // only the mail differs, and it goes to the address's owner.
   const userId = owner?.id ?? crypto.randomUUID();

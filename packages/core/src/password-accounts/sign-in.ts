@@ -10,6 +10,7 @@
  *
  * @module password-accounts/sign-in
  */
+import { provenHolder } from "../actions/proven-address.js";
 import type { AdapterUser } from "../adapters.js";
 import { normalizeEmail } from "../email/normalize.js";
 import type { InternalOptions } from "../internal-types.js";
@@ -50,8 +51,7 @@ export async function passwordSignIn(
   const store = passwordStore(options);
   const email = addressOf(credentials.email);
   const password = normalisedPassword(credentials.password) ?? "";
-  const holder = email === undefined ? null : await store.getUserByEmail(email);
-  const user = holder?.emailVerified ? holder : null;
+  const user = email === undefined ? null : await provenHolder(store, email);
   // Read for a random id when there is no user, so that every refusal costs the same reads.
   const hash = hashOf(await passwordAccountOf(store, provider, user?.id ?? crypto.randomUUID()));
   // Longer than any password can be: refused, after the same work.
