@@ -17,7 +17,7 @@
 
 import { claimProvenAddress, provenHolder } from "../actions/proven-address.js";
 import { missingMethods } from "../adapter-capabilities.js";
-import type { Adapter, AdapterUser } from "../adapters.js";
+import type { Adapter } from "../adapters.js";
 import { mailSite, sendAccountMail } from "../email/account-mail.js";
 import { normalizeEmail } from "../email/normalize.js";
 import { MissingAdapterMethods, Verification } from "../errors.js";

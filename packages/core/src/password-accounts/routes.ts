@@ -27,19 +27,17 @@ import { normalizeEmail } from "../email/normalize.js";
 import {
   AuthError,
   type ErrorType,
-  IncorrectPassword,
   InvalidPassword,
   InvalidProvider,
   MethodNotAllowed,
   PasswordNotSet,
   RateLimited,
-  SessionRequired,
   Verification,
 } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
 import { bindingMatches, bindingOf } from "../http/flow-binding.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
-import { hashPassword, verifyPassword } from "../password.js";
+import { hashPassword } from "../password.js";
 import { isPasswordProvider } from "../provider-kind.js";
 import type { PasswordConfig } from "../provider-types.js";
 import { countVerificationMail } from "../rate-limit/email.js";
@@ -49,7 +47,7 @@ import type { Account } from "../types.js";
 import { hashOf, type PasswordAccountStore, passwordAccountOf, passwordStore, storePasswordHash } from "./account.js";
 import { checkCurrentPassword } from "./current-password.js";
 import { accountExistsMail, noAccountMail, passwordChangedMail, resetMail, signUpMail } from "./mail.js";
-import { newPassword, normalisedPassword, signUpName } from "./rules.js";
+import { newPassword, signUpName } from "./rules.js";
 import { assertSameBrowser, openLink, passwordFingerprint, sealLink, spendLink } from "./tokens.js";
 import { passwordUrl, signInUrl } from "./urls.js";
 
