@@ -74,6 +74,16 @@ export interface SignInInput {
   [field: string]: unknown;
 }
 
+/** What {@link AuthApi.signInWithEmailCode} takes. */
+export interface EmailCodeInput {
+  /** The code from the mail, as typed (spaces and dashes are ignored). */
+  code: string;
+  /** The email provider's id. Default: the configured email provider. */
+  providerId?: string;
+  /** Where to send the user after signing in. Same-origin only. Default: the app's root. */
+  redirectTo?: string;
+}
+
 /** What {@link AuthApi.signOut} takes. */
 export interface SignOutInput {
   /** Where to send the user after signing out. Same-origin only. Default: the app's root. */
@@ -142,6 +152,13 @@ export interface AuthApi {
    * cookie. Throws `InvalidProvider`, `CredentialsSignin`, `RateLimited`, `AccessDenied`, … (typed).
    */
   signIn(request: RequestLike, input: SignInInput): Promise<RedirectResult>;
+  /**
+   * Signs in with the one-time code of a sign-in mail, typed in the browser that asked for the mail (the
+   * request carries its flow cookie). The mail's link stops working. `providerId`: the email provider
+   * (default: the configured one). Throws `IncorrectCode` (5 wrong codes spend the mail), `Verification`
+   * (used, expired, too many wrong codes, or asked for in another browser), `RateLimited`, `MissingCSRF`.
+   */
+  signInWithEmailCode(request: RequestLike, input: EmailCodeInput): Promise<RedirectResult>;
   /** Ends the session of `request` (its database row too) and answers the cookies that clear it. */
   signOut(request: RequestLike, input?: SignOutInput): Promise<RedirectResult>;
   /**
@@ -246,6 +263,12 @@ export function createApi(resolved: UsableAuth): AuthApi {
       if (link) body.link = "true";
       const parsed = inProcessRequest(resolved, request, { method: "POST", action, providerId, body, query: authorizationParams });
       return redirectOf(await perform(resolved, parsed));
+    },
+    async signInWithEmailCode(request, input) {
+      const { providerId, ...fields } = input ?? ({} as EmailCodeInput);
+      const id = providerId ?? resolved.providers.find((p) => p.type === "email")?.id;
+      if (id === undefined || providerType(id) !== "email") throw new InvalidProvider(`No email provider "${providerId ?? ""}" is configured.`);
+      return post("callback", request, id, fields);
     },
     async signOut(request, input = {}) {
       const body = { callbackUrl: input.redirectTo ?? "/" };

@@ -64,7 +64,8 @@ export type ErrorType =
   | "IncorrectPassword"
   | "PasswordNotSet"
   | "InvalidName"
-  | "RecentSignInRequired";
+  | "RecentSignInRequired"
+  | "IncorrectCode";
 
 /** Where an error sends the user: the sign-in page (`"signIn"`) or the error page (`"error"`). */
 export type ErrorPageKind = "signIn" | "error";

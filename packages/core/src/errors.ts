@@ -428,6 +428,14 @@ export class RecentSignInRequired extends AuthError {
   static override type: ErrorType = "RecentSignInRequired";
 }
 
+/**
+ * The code typed is not the one mailed (or is not 6 to 8 digits). Each mail's code dies after 5 wrong
+ * tries, and its link with it; the limits on tries per address and per client apply too.
+ */
+export class IncorrectCode extends AuthError {
+  static override type: ErrorType = "IncorrectCode";
+}
+
 /** Error types whose name may be shown to the user; every other error is reported as `Configuration`. */
 const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "CredentialsSignin",
@@ -455,6 +463,7 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "PasswordNotSet",
   "InvalidName",
   "RecentSignInRequired",
+  "IncorrectCode",
 ]);
 
 /** True when the error's type may be shown to the user (on the error or sign-in page). */

@@ -17,6 +17,7 @@ export type * from "./adapters.js";
 export type {
   AuthApi,
   ChangePasswordInput,
+  EmailCodeInput,
   PasswordResetRequestInput,
   RedirectResult,
   RequestLike,

@@ -9,7 +9,7 @@ import type { Adapter, AdapterUser } from "./adapters.js";
 import type { Account, Profile, Session, Theme, User } from "./base-types.js";
 import type { JWT, JWTOptions } from "./jwt-types.js";
 import type { ProviderConfig } from "./provider-types.js";
-import type { RateLimitConfig, ResolvedRateLimits } from "./rate-limit-types.js";
+import type { RateLimitConfig, RateLimitStore, ResolvedRateLimits } from "./rate-limit-types.js";
 import type { SessionRecord, SessionRegistry } from "./session-registry-types.js";
 import type {
   AuthConfig,
@@ -157,7 +157,8 @@ export interface ConfigOptions {
    * The rate limits: the configuration's `rateLimit`, resolved (with the limiter's code loaded) by the
    * first request a limit applies to, and kept here for every later one.
    */
-  rateLimits: { config: RateLimitConfig | false | undefined; resolved?: ResolvedRateLimits | false };
+  /** The `rateLimit` setting, resolved on first use; `codeStore` counts mailed-code tries when the limits are off. */
+  rateLimits: { config: RateLimitConfig | false | undefined; resolved?: ResolvedRateLimits | false; codeStore?: RateLimitStore };
   /** The configuration as given. */
   config: AuthConfig;
 }

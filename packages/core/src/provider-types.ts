@@ -168,6 +168,11 @@ export interface SendVerificationRequestParams {
   expires: Date;
   provider: EmailConfig;
   token: string;
+  /**
+   * The one-time code to show beside the link (digits; see {@link EmailConfig.code}), or `undefined`
+   * when the provider sends no code. It is entered on the verify-request page of the browser that asked.
+   */
+  code?: string;
   theme: Theme;
   request: Request;
 }
@@ -208,6 +213,19 @@ export interface EmailConfig extends CommonProviderOptions {
   server?: unknown;
   /** Limit on sign-in mails per address (default 5 per 15 minutes); `false` switches it off. */
   rateLimit?: EmailRateLimit | false;
+  /**
+   * When opening the link signs in at once. `"other-browser"` (default): at once in the browser that
+   * asked for the mail (it holds the flow's cookie); any other `GET` (a mail scanner, another device)
+   * gets a page whose button signs in there, so a scanner's visit spends nothing. `"always"`: the page
+   * every time. `"never"`: every `GET` signs in (a scanner's included: only for mail that no scanner reads).
+   */
+  confirm?: "always" | "other-browser" | "never";
+  /**
+   * A one-time code in the mail beside the link, entered on the verify-request page of the browser that
+   * asked (`POST <basePath>/callback/<id>` with `code`). `length`: 6 to 8 digits (default 6). `false`:
+   * no code. The code is never stored: it is derived from the stored token hash with the secret.
+   */
+  code?: { length?: number } | false;
   options?: Partial<EmailConfig>;
 }
 

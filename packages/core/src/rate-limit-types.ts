@@ -80,6 +80,10 @@ export interface EmailRateLimits {
   mailboxMax?: number;
   /** Sign-in mail requests from one client address per window. Default 30. */
   clientMax?: number;
+  /** Mailed codes tried for one mailbox per window (each mail's code also dies after 5 wrong tries). Default 10. */
+  codeMailboxMax?: number;
+  /** Mailed codes tried from one client address per window. Default 30. */
+  codeClientMax?: number;
   /** The window, in seconds. Default 900 (15 min). */
   windowSeconds?: number;
 }

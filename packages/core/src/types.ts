@@ -96,6 +96,11 @@ export interface CookiesOptions {
    * sign-out, so failures from elsewhere never lock this browser out of an account it signed in to.
    */
   deviceToken: CookieOption;
+  /**
+   * The email sign-in flow of this browser (sealed: the address, a hash of the link's token): it lets the
+   * link sign in at once where it was asked for, and the mailed code be entered here only.
+   */
+  emailFlow: CookieOption;
 }
 
 /** Custom pages. Each is a path (or URL) of the app that replaces the built-in page. */

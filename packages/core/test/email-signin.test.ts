@@ -93,7 +93,8 @@ describe("email sign-in against a real SMTP server", () => {
     expect(session?.user.email).toBe("grace@example.com");
     expect(events).toEqual(["createUser grace@example.com", "signIn grace@example.com new=true"]);
 
-    const replay = await client.send(link);
+    // The flow is over in this browser: the link opens its confirmation page, whose button is refused.
+    const replay = await client.openEmailLink(link);
     expect(replay.headers.get("location")).toBe("http://localhost:3000/auth/error?error=Verification");
   });
 
@@ -197,7 +198,7 @@ describe("email sign-in against a real SMTP server", () => {
     const missing = new URL(link);
     missing.searchParams.delete("token");
     for (const url of [otherEmail, forged, missing]) {
-      expect((await client.send(url.href)).headers.get("location")).toBe("http://localhost:3000/auth/error?error=Verification");
+      expect((await client.openEmailLink(url.href)).headers.get("location")).toBe("http://localhost:3000/auth/error?error=Verification");
     }
     // The genuine link still works after the failed attempts.
     expect((await client.send(link.href)).headers.get("location")).toBe("http://localhost:3000/welcome");
@@ -238,20 +239,28 @@ describe("email sign-in against a real SMTP server", () => {
     expect(events).toEqual([]);
   });
 
-  it("a link opened in another browser signs it in without giving it a CSRF or callback-URL cookie", async () => {
+  it("a link opened in another browser answers a confirmation page, whose button signs that browser in", async () => {
     const { client, config } = await setup();
     await requestLink(client, "other-browser@example.com");
     const elsewhere = authClient(config);
-    const signedIn = await elsewhere.send(linkFrom());
+    const page = await elsewhere.send(linkFrom());
+    expect(page.status).toBe(200);
+    // The CSRF cookie its form needs (and the callback URL, bound to it): no session, and the token is not spent.
+    expect(page.setCookies.map((c) => c.name).sort()).toEqual(["authlib.callback-url", "authlib.csrf-token"]);
+    const html = await page.text();
+    expect(html).toContain("other-browser@example.com");
+    const signedIn = await elsewhere.openEmailLink(linkFrom());
     expect(signedIn.headers.get("location")).toBe("http://localhost:3000/welcome");
-    expect(signedIn.setCookies.map((c) => c.name)).toEqual(["authlib.session-token"]);
+    expect(signedIn.setCookies.map((c) => c.name)).toContain("authlib.session-token");
+    expect((await elsewhere.session())?.user.email).toBe("other-browser@example.com");
+    expect(await client.session()).toBeNull();
   });
 
   it("a link sent before a secret rotation still works while the old secret is listed", async () => {
     const { client, config } = await setup();
     await requestLink(client, "rotated@example.com");
     const rotated = authClient({ ...config, secret: ["email-test-secret-after-rotation-0123", secret] });
-    const signedIn = await rotated.send(linkFrom());
+    const signedIn = await rotated.openEmailLink(linkFrom());
     expect(signedIn.headers.get("location")).toBe("http://localhost:3000/welcome");
     expect((await rotated.session())?.user.email).toBe("rotated@example.com");
   });
@@ -260,7 +269,7 @@ describe("email sign-in against a real SMTP server", () => {
     const { client, config } = await setup({ secret: "provider-own-secret-0123456789abcdef" });
     await requestLink(client, "own-secret@example.com");
     const changed = authClient({ ...config, secret: "a-completely-new-app-secret-0123456789" });
-    expect((await changed.send(linkFrom())).headers.get("location")).toBe("http://localhost:3000/welcome");
+    expect((await changed.openEmailLink(linkFrom())).headers.get("location")).toBe("http://localhost:3000/welcome");
   });
 
   it("uses the provider's token generator, and a link expiring after its maxAge", async () => {
@@ -310,7 +319,7 @@ describe("email sign-in against a real SMTP server", () => {
     });
     const response = await requestLink(client, "unsent@example.com");
     expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError");
-    expect((await client.send(urls[0] as string)).headers.get("location")).toBe("http://localhost:3000/auth/error?error=Verification");
+    expect((await client.openEmailLink(urls[0] as string)).headers.get("location")).toBe("http://localhost:3000/auth/error?error=Verification");
     expect(await client.session()).toBeNull();
   });
 
@@ -552,7 +561,7 @@ describe("why an address or a link is refused", () => {
     noToken.searchParams.delete("token");
     const forged = new URL(link);
     forged.searchParams.set("token", "f".repeat(64));
-    for (const url of [badAddress, noToken, forged]) await client.send(url.href);
+    for (const url of [badAddress, noToken, forged]) await client.openEmailLink(url.href);
     expect(logs).toEqual([
       "Verification: The sign-in link has no valid email address. InvalidEmailAddress: Invalid email address format.",
       "Verification: The sign-in link has no token. ",
@@ -570,7 +579,7 @@ describe("why an address or a link is refused", () => {
     const link = new URL(linkFrom());
     await client.send(link.href);
     link.searchParams.set("token", "e".repeat(64));
-    await client.send(link.href);
+    await client.openEmailLink(link.href);
     expect(causes).toEqual([
       { hasInvite: true, expired: true },
       { hasInvite: false, expired: false },

@@ -1,7 +1,7 @@
 /**
  * GET|POST /callback/:provider: finishes a sign-in. OAuth/OIDC providers come back here with a code
  * (GET, or POST for `response_mode=form_post`); the credentials form posts here (CSRF-checked); email
- * sign-in links land here (GET).
+ * sign-in links land here (GET), and their confirmation page and mailed codes post here.
  */
 import type { AdapterUser } from "../adapters.js";
 import { AuthError, CallbackRouteError, CredentialsSignin, InvalidProvider } from "../errors.js";
@@ -31,12 +31,13 @@ const callbacks: Record<ProviderConfig["type"], Partial<Record<RequestInternal["
     POST: (options, request, provider) => credentialsCallback(options, request, provider as InternalProvider & CredentialsConfig),
   },
   // Email and passkey code load only when such a provider is used (see actions/webauthn-routes).
-  email: {
-    GET: async (options, request, provider) =>
-      (await import("./email.js")).emailCallback(options, request, provider as InternalProvider & EmailConfig),
-  },
+  email: { GET: emailCallbackOf, POST: emailCallbackOf },
   webauthn: { POST: async (options, request) => (await webAuthnRoutes(options)).webAuthnCallback(options, request) },
 };
+
+async function emailCallbackOf(options: InternalOptions, request: RequestInternal, provider: InternalProvider) {
+  return (await import("./email.js")).emailCallback(options, request, provider as InternalProvider & EmailConfig);
+}
 
 function oauthCallbackOf(options: InternalOptions, request: RequestInternal, provider: InternalProvider): Promise<ResponseInternal> {
   // Stryker disable next-line StringLiteral: equivalent, unreachable: only the oauth and oidc entries of `callbacks` call this, so the guard (kept for the type narrowing) never throws

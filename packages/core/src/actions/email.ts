@@ -1,26 +1,51 @@
 /**
- * Email (magic link) sign-in. POST /signin/:provider sends a single-use link; GET /callback/:provider
- * redeems it. Only a hash of the token (HMAC with the secret) is stored, so a database leak gives no
- * usable link; the adapter consumes it atomically, so a link works exactly once.
+ * Email (magic link) sign-in. POST /signin/:provider sends a single-use link and a one-time code; the link
+ * comes back to GET /callback/:provider, the code (typed on the verify-request page) to POST
+ * /callback/:provider. Only a hash of the token (HMAC with the secret) is stored, so a database leak gives
+ * no usable link; the adapter consumes it atomically, so a mail signs in exactly once, by link or code.
+ *
+ * Mail scanners open every link before the person does. A link `GET` signs in only in the browser that
+ * asked for the mail (it holds the flow cookie, `email/flow-cookie.ts`); any other `GET` gets a page whose
+ * button POSTs (CSRF-checked), and only that spends the token (`confirm`, see `EmailConfig`). `HEAD` and
+ * `OPTIONS` are not routed to the callback at all.
  */
 import { type EmailStore, requireCapability } from "../adapter-capabilities.js";
 import type { AdapterUser } from "../adapters.js";
 import { hmacHex, randomHex } from "../crypto/digest.js";
+import { clearEmailFlow, type EmailFlow, openEmailFlow, sealEmailFlow } from "../email/flow-cookie.js";
 import { normalizeEmail } from "../email/normalize.js";
-import { EmailSignInError, Verification } from "../errors.js";
+import { codeLengthOf } from "../email/settings.js";
+import { codeOf, isCodeOf, MAX_WRONG_CODES, typedCode } from "../email/sign-in-code.js";
+import { AuthError, EmailSignInError, IncorrectCode, RateLimited, Verification } from "../errors.js";
+import { CHECK_COOKIE_MAX_AGE } from "../http/cookies.js";
+import { assertCsrf } from "../http/csrf.js";
 import { bodyString } from "../http/request.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
+import { loadPages } from "../pages/lazy.js";
 import type { EmailConfig } from "../provider-types.js";
-import { countVerificationMail } from "../rate-limit/email.js";
+import { countCodeTry, countVerificationMail } from "../rate-limit/email.js";
 import type { Account } from "../types.js";
+import { html } from "./pages.js";
 import { claimProvenAddress, provenHolder } from "./proven-address.js";
 import { askSignInCallback, completeSignIn } from "./sign-in-flow.js";
+
+type EmailProvider = InternalProvider & EmailConfig;
 
 // Stryker disable next-line StringLiteral: equivalent, the label only separates this HMAC's domain from the CSRF token's (which has its own label); no caller sees the stored hash
 const HASH_LABEL = "authlib.verification-token:";
 
 async function hashToken(secret: string, token: string): Promise<string> {
   return hmacHex(secret, HASH_LABEL + token);
+}
+
+/** The secrets a stored token hash may have been made with, newest first. */
+function secretsOf(options: InternalOptions, provider: EmailConfig): readonly string[] {
+  return provider.secret ? [provider.secret] : options.secret;
+}
+
+/** The lifetime of `provider`'s links and codes, in seconds. */
+function lifetimeOf(provider: EmailConfig): number {
+  return provider.maxAge ?? 24 * 60 * 60;
 }
 
 function normalise(provider: EmailConfig, input: unknown): string {
@@ -32,11 +57,7 @@ function normalise(provider: EmailConfig, input: unknown): string {
 }
 
 /** POST /signin/:provider for an email provider. */
-export async function emailSignIn(
-  options: InternalOptions,
-  request: RequestInternal,
-  provider: InternalProvider & EmailConfig,
-): Promise<ResponseInternal> {
+export async function emailSignIn(options: InternalOptions, request: RequestInternal, provider: EmailProvider): Promise<ResponseInternal> {
   const store = requireCapability(options.capabilities, "email");
   const identifier = normalise(provider, bodyString(request.body, "email"));
   // Counted first: a refused request (RateLimited) costs no lookup and sends nothing.
@@ -49,56 +70,174 @@ export async function emailSignIn(
   if (redirect) return { redirect };
 
   const token = (await provider.generateVerificationToken?.()) ?? randomHex(32);
-  const expires = new Date(Date.now() + (provider.maxAge ?? 24 * 60 * 60) * 1000);
-  const secret = provider.secret ?? (options.secret[0] as string);
+  const lifetime = lifetimeOf(provider);
+  const expires = new Date(Date.now() + lifetime * 1000);
+  const secret = secretsOf(options, provider)[0] as string;
   const hashed = await hashToken(secret, token);
   const url = `${provider.callbackUrl}?${new URLSearchParams({ callbackUrl: options.callbackUrl, token, email: identifier })}`;
+  const length = codeLengthOf(provider);
+  const code = length === undefined ? undefined : await codeOf(secret, hashed, length);
 
   await store.createVerificationToken({ identifier, token: hashed, expires });
   try {
-    await provider.sendVerificationRequest({ identifier, token, expires, url, provider, theme: options.theme, request: request.request });
+    const params = { identifier, token, code, expires, url, provider, theme: options.theme, request: request.request };
+    await provider.sendVerificationRequest(params);
   } catch (error) {
     // The mail never left: make sure the stored token cannot be redeemed later.
     // Stryker disable next-line ArrowFunction: equivalent, the clean-up's result is discarded (`null` or `undefined` alike); only that a failed clean-up never replaces the send failure matters
     await Promise.resolve(store.useVerificationToken({ identifier, token: hashed })).catch(() => null);
     throw new EmailSignInError("The sign-in email could not be sent.", { cause: error as Error });
   }
-  return { redirect: `${options.authUrl}/verify-request?${new URLSearchParams({ provider: provider.id, type: "email" })}` };
+  // Without a CSRF token (none was minted) the cookie could never be opened again: none is set. It lives
+  // as long as the link, and at least as long as a check cookie (the token's own expiry is what counts).
+  const flow = { provider: provider.id, identifier, hashed };
+  const cookies = options.csrfToken ? [await sealEmailFlow(options, flow, Math.max(lifetime, CHECK_COOKIE_MAX_AGE))] : [];
+  return { redirect: verifyRequestUrl(options, provider), cookies };
+}
+
+/** The verify-request page after a sign-in mail (with `?error=` after a refused code). */
+function verifyRequestUrl(options: InternalOptions, provider: EmailConfig, error?: string): string {
+  const query = new URLSearchParams({ provider: provider.id, type: "email" });
+  if (error) query.set("error", error);
+  return `${options.authUrl}/verify-request?${query}`;
 }
 
 /** Tries each secret (newest first), so links sent just before a secret rotation still work. */
 async function redeem(options: InternalOptions, store: EmailStore, provider: EmailConfig, identifier: string, token: string) {
-  const secrets = provider.secret ? [provider.secret] : options.secret;
-  for (const secret of secrets) {
+  for (const secret of secretsOf(options, provider)) {
     const invite = await store.useVerificationToken({ identifier, token: await hashToken(secret, token) });
     if (invite) return invite;
   }
   return null;
 }
 
-/** GET /callback/:provider for an email provider. */
-export async function emailCallback(
-  options: InternalOptions,
-  request: RequestInternal,
-  provider: InternalProvider & EmailConfig,
-): Promise<ResponseInternal> {
-  const store = requireCapability(options.capabilities, "email");
-  const { token } = request.query;
+/** The address and token of a sign-in link: its query (GET), or the confirmation page's form (POST). */
+function linkOf(provider: EmailConfig, request: RequestInternal): { identifier: string; token: string } {
+  const fields =
+    request.method === "GET" ? request.query : { email: bodyString(request.body, "email"), token: bodyString(request.body, "token") };
   let identifier: string;
   try {
-    identifier = normalise(provider, request.query.email);
+    identifier = normalise(provider, fields.email);
   } catch (error) {
     throw new Verification("The sign-in link has no valid email address.", { cause: error as Error });
   }
-  if (!token) throw new Verification("The sign-in link has no token.");
+  if (!fields.token) throw new Verification("The sign-in link has no token.");
+  return { identifier, token: fields.token };
+}
 
-  const invite = await redeem(options, store, provider, identifier, token);
-  const expired = invite ? invite.expires.valueOf() < Date.now() : false;
-  // Stryker disable next-line ConditionalExpression: equivalent with every adapter, which finds a token by identifier and hash; kept for an adapter that would not
-  if (!invite || expired || invite.identifier !== identifier) {
-    throw new Verification("The sign-in link is unknown, used already, or expired.", { cause: { hasInvite: !!invite, expired } });
+/** True when this browser's flow cookie is the one of the mail whose link is `link`. */
+async function isFlowOf(
+  options: InternalOptions,
+  provider: EmailConfig,
+  flow: EmailFlow | undefined,
+  link: { identifier: string; token: string },
+) {
+  if (!flow || flow.identifier !== link.identifier) return false;
+  for (const secret of secretsOf(options, provider)) {
+    if ((await hashToken(secret, link.token)) === flow.hashed) return true;
+  }
+  return false;
+}
+
+/**
+ * GET|POST /callback/:provider for an email provider: a link opened (GET), a link confirmed on its page
+ * (POST with `token`), or a code typed in the browser that asked (POST with `code`).
+ */
+export async function emailCallback(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: EmailProvider,
+): Promise<ResponseInternal> {
+  const store = requireCapability(options.capabilities, "email");
+  if (request.method === "POST" && request.body.code !== undefined) return codeSignIn(options, request, provider, store);
+  const link = linkOf(provider, request);
+  const flow = await openEmailFlow(options, request, provider.id);
+  const fromAskingBrowser = await isFlowOf(options, provider, flow, link);
+  if (request.method === "GET") {
+    const confirm = provider.confirm ?? "other-browser";
+    if (confirm === "always" || (confirm === "other-browser" && !fromAskingBrowser)) return confirmationPage(options, provider, link);
+  } else {
+    assertCsrf("email sign-in", options.csrfTokenVerified);
   }
 
+  const invite = await redeem(options, store, provider, link.identifier, link.token);
+  const expired = invite ? invite.expires.valueOf() < Date.now() : false;
+  // Stryker disable next-line ConditionalExpression: equivalent with every adapter, which finds a token by identifier and hash; kept for an adapter that would not
+  if (!invite || expired || invite.identifier !== link.identifier) {
+    throw new Verification("The sign-in link is unknown, used already, or expired.", { cause: { hasInvite: !!invite, expired } });
+  }
+  return signInAddress(options, request, provider, { identifier: link.identifier, endsFlow: fromAskingBrowser });
+}
+
+/** The page a link opens outside the browser that asked: one button that POSTs the sign-in (a scanner's GET spends nothing). */
+async function confirmationPage(options: InternalOptions, provider: EmailProvider, link: { identifier: string; token: string }) {
+  const { renderEmailConfirmPage } = await loadPages();
+  return html(
+    renderEmailConfirmPage({
+      actionUrl: provider.callbackUrl,
+      csrfToken: options.csrfToken,
+      callbackUrl: options.callbackUrl,
+      email: link.identifier,
+      token: link.token,
+      host: new URL(options.origin).host,
+      theme: options.theme,
+    }),
+  );
+}
+
+/** The refusals of a typed code that a browser's form shows on the verify-request page (the rest go to the error page). */
+const shownOnPage = new Set(["IncorrectCode", "RateLimited", "MissingCSRF"]);
+
+/**
+ * POST /callback/:provider with `code`: the code of the mail this browser asked for. `auth.api` callers
+ * get the typed error; a browser's form post goes back to the verify-request page with `?error=`.
+ */
+async function codeSignIn(options: InternalOptions, request: RequestInternal, provider: EmailProvider, store: EmailStore) {
+  try {
+    return await redeemCode(options, request, provider, store);
+  } catch (error) {
+    if (request.inProcess || !(error instanceof AuthError) || !shownOnPage.has(error.type)) throw error;
+    if (error instanceof RateLimited) options.logger.warn("rate-limited");
+    else options.logger.error(error);
+    return { redirect: verifyRequestUrl(options, provider, error.type) };
+  }
+}
+
+async function redeemCode(options: InternalOptions, request: RequestInternal, provider: EmailProvider, store: EmailStore) {
+  assertCsrf("email code sign-in", options.csrfTokenVerified);
+  const length = codeLengthOf(provider);
+  if (length === undefined) throw new Verification(`The provider "${provider.id}" sends no codes: use the link in the email.`);
+  const flow = await openEmailFlow(options, request, provider.id);
+  if (!flow) throw new Verification("Type the code in the browser where you asked for the email, or use the link in the email.");
+  const attempt = { identifier: flow.identifier, hashed: flow.hashed, lifetimeSeconds: lifetimeOf(provider) };
+  const tries = await countCodeTry(options, request, attempt, provider.rateLimit);
+  if (tries > MAX_WRONG_CODES)
+    throw new Verification("Too many wrong codes: this email's code and link no longer work. Ask for a new email.");
+  const typed = typedCode(request.body.code, length);
+  if (typed === undefined || !(await isCodeOf(secretsOf(options, provider), flow.hashed, typed))) {
+    // The last wrong try spends the token: the mail's link dies with its code.
+    if (tries === MAX_WRONG_CODES) await store.useVerificationToken({ identifier: flow.identifier, token: flow.hashed });
+    throw new IncorrectCode(`That is not the code in the email (${MAX_WRONG_CODES - tries} tries left).`);
+  }
+  const invite = await store.useVerificationToken({ identifier: flow.identifier, token: flow.hashed });
+  if (!invite || invite.expires.valueOf() < Date.now()) {
+    throw new Verification("The email's code or link was used already, or it expired. Ask for a new email.");
+  }
+  return signInAddress(options, request, provider, { identifier: flow.identifier, endsFlow: true });
+}
+
+/**
+ * Signs in the holder of the address just proven (or a new user for it). `endsFlow`: the proof came from
+ * this browser's own flow, whose cookie is then deleted.
+ */
+async function signInAddress(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: EmailProvider,
+  proof: { identifier: string; endsFlow: boolean },
+): Promise<ResponseInternal> {
+  const { identifier } = proof;
+  const store = requireCapability(options.capabilities, "email");
   // Proof wins: a holder that never proved this address loses it to the person who just did.
   const existing = await claimProvenAddress(options, store, identifier);
   const candidate: AdapterUser = existing ?? { id: crypto.randomUUID(), email: identifier, emailVerified: null };
@@ -115,5 +254,7 @@ export async function emailCallback(
     user = await store.createUser({ ...candidate, emailVerified: new Date() });
     await options.events.createUser({ user });
   }
-  return completeSignIn(options, request, { user, account: { ...account, userId: user.id }, isNewUser });
+  const response = await completeSignIn(options, request, { user, account: { ...account, userId: user.id }, isNewUser });
+  if (!proof.endsFlow) return response;
+  return { ...response, cookies: [...(response.cookies ?? []), clearEmailFlow(options)] };
 }

@@ -44,8 +44,9 @@ const routes: Record<string, Route> = {
     needs: form,
   },
   "POST signin": { handler: signInAction, needs: form },
-  // A callback only reads the CSRF cookie: it must not replace the cookie its flow is bound to.
-  "GET callback": { handler: callbackAction, needs: { csrf: "read", callbackUrl: true } },
+  // A callback must not replace the CSRF cookie its flow is bound to: it mints one only where there is
+  // none (a mail scanner, another device), for the form of the email link's confirmation page.
+  "GET callback": { handler: callbackAction, needs: { csrf: "mint", callbackUrl: true } },
   "POST callback": { handler: callbackAction, needs: { csrf: "read", callbackUrl: true } },
   "GET signout": { handler: signOutPage, needs: form },
   "POST signout": { handler: signOutAction, needs: form },
@@ -63,7 +64,8 @@ const routes: Record<string, Route> = {
   "GET account": { handler: account, needs: form },
   "POST account": { handler: account, needs: form },
   "GET error": { handler: errorPage, needs: {} },
-  "GET verify-request": { handler: verifyRequestPage, needs: {} },
+  // Its form takes the mailed code (in the browser that asked for the mail).
+  "GET verify-request": { handler: verifyRequestPage, needs: { csrf: "mint" } },
   // The challenge cookie is bound to the browser's CSRF token (http/flow-binding.ts).
   // Passkey code (and @simplewebauthn/server behind it) comes with the Passkey() provider: see actions/webauthn-routes.
   "GET webauthn-options": {

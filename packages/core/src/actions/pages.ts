@@ -42,16 +42,26 @@ export function errorPage(options: InternalOptions, request: RequestInternal): R
   );
 }
 
-export function verifyRequestPage(options: InternalOptions, request: RequestInternal): ResponseInternal | Promise<ResponseInternal> {
+export async function verifyRequestPage(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   if (options.pages.verifyRequest) return customPage(options, options.pages.verifyRequest, request.query);
-  return loadPages().then(({ renderVerifyRequestPage }) =>
-    html(
-      renderVerifyRequestPage({
-        host: new URL(options.origin).host,
-        theme: options.theme,
-        homeUrl: options.origin,
-        type: request.query.type,
-      }),
-    ),
+  const { renderVerifyRequestPage } = await loadPages();
+  return html(
+    renderVerifyRequestPage({
+      host: new URL(options.origin).host,
+      theme: options.theme,
+      homeUrl: options.origin,
+      type: request.query.type,
+      codeForm: await codeFormOf(options, request),
+    }),
   );
+}
+
+/** The code form of the verify-request page: in the browser that asked for a mail of a provider that sends codes. */
+async function codeFormOf(options: InternalOptions, request: RequestInternal) {
+  const provider = options.providers.find((p) => p.id === request.query.provider);
+  if (provider?.type !== "email" || (request.query.type ?? "email") !== "email") return undefined;
+  const [{ codeLengthOf }, { openEmailFlow }] = await Promise.all([import("../email/settings.js"), import("../email/flow-cookie.js")]);
+  const length = codeLengthOf(provider);
+  if (length === undefined || !(await openEmailFlow(options, request, provider.id))) return undefined;
+  return { actionUrl: provider.callbackUrl, length, csrfToken: options.csrfToken, error: request.query.error };
 }

@@ -23,13 +23,15 @@ export interface MailContent {
   subject: string;
   heading: { html: ComponentChildren; text: string };
   action?: { label: string; url: string };
+  /** A one-time code, shown large under the button (the text version has it in its notes). */
+  code?: string;
   notes: readonly string[];
   theme: Theme;
 }
 
 /** Renders `content` as a mail (HTML and text). */
 export function renderMail(content: MailContent): RenderedMail {
-  const { heading, action, notes, theme } = content;
+  const { heading, action, code, notes, theme } = content;
   const brand = theme.brandColor && safeColour.test(theme.brandColor) ? theme.brandColor : "#346df1";
   const buttonText = theme.buttonText && safeColour.test(theme.buttonText) ? theme.buttonText : "#ffffff";
   const html = renderToString(
@@ -60,6 +62,13 @@ export function renderMail(content: MailContent): RenderedMail {
             </td>
           </tr>
         ) : null}
+        {code ? (
+          <tr>
+            <td align="center" style="padding:0 16px 16px;font-size:28px;letter-spacing:6px;font-family:monospace;color:#222">
+              {code}
+            </td>
+          </tr>
+        ) : null}
         {notes.map((note) => (
           <tr key={note}>
             <td align="center" style="padding:0 16px 24px;font-size:15px;color:#444">
@@ -86,14 +95,22 @@ export function hostHeading(lead: string, host: string): MailContent["heading"] 
   };
 }
 
-/** The mail to send for a sign-in link. */
-export function verificationMail(params: { url: string; host: string; theme: Theme }): RenderedMail {
-  const { url, host, theme } = params;
+/**
+ * The mail to send for a sign-in link, and its one-time code when the provider sends one (the link and
+ * the code are one credential: whichever is used first, the other stops working).
+ */
+export function verificationMail(params: { url: string; host: string; theme: Theme; code?: string }): RenderedMail {
+  const { url, host, theme, code } = params;
+  const codeNotes = code ? [`Or type this code in the browser where you asked to sign in: ${code}`] : [];
   return renderMail({
     subject: `Sign in to ${host}`,
     heading: hostHeading("Sign in to", host),
     action: { label: "Sign in", url },
-    notes: ["If you did not request this email you can safely ignore it. The link works once."],
+    code,
+    notes: [
+      ...codeNotes,
+      `If you did not request this email you can safely ignore it. The ${code ? "link and code work" : "link works"} once.`,
+    ],
     theme,
   });
 }

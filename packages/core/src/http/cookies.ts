@@ -35,6 +35,7 @@ export function defaultCookies(useSecureCookies: boolean): CookiesOptions {
     nonce: { name: `${prefix}authlib.nonce`, options: { ...options, maxAge: CHECK_COOKIE_MAX_AGE } },
     webauthnChallenge: { name: `${prefix}authlib.challenge`, options: { ...options, maxAge: CHECK_COOKIE_MAX_AGE } },
     deviceToken: { name: `${prefix}authlib.device-token`, options: { ...options, maxAge: DEVICE_COOKIE_MAX_AGE } },
+    emailFlow: { name: `${prefix}authlib.email-flow`, options: { ...options } },
   };
 }
 

@@ -14,6 +14,7 @@ import {
   renderAccountHtml,
   renderConfirmEmailHtml,
 } from "./account.js";
+import { type EmailConfirmPageParams, renderEmailConfirmHtml } from "./email-confirm.js";
 import { type ErrorPageParams, renderErrorHtml } from "./error.js";
 import { type PasswordForm, type PasswordPageParams, renderPasswordHtml } from "./password.js";
 import { renderSignInHtml, type SignInPageParams } from "./signin.js";
@@ -25,6 +26,7 @@ export type {
   AccountPageAccount,
   AccountPageParams,
   ConfirmEmailPageParams,
+  EmailConfirmPageParams,
   ErrorPageParams,
   PasswordForm,
   PasswordPageParams,
@@ -78,4 +80,9 @@ export function renderAccountPage(params: AccountPageParams): PageResult {
 /** The page an email-change link opens (status 200): one button that makes the change. */
 export function renderConfirmEmailPage(params: ConfirmEmailPageParams): PageResult {
   return { status: 200, html: renderConfirmEmailHtml(params) };
+}
+
+/** The page an email sign-in link opens outside the browser that asked for it (status 200): one button that signs in. */
+export function renderEmailConfirmPage(params: EmailConfirmPageParams): PageResult {
+  return { status: 200, html: renderEmailConfirmHtml(params) };
 }

@@ -162,3 +162,15 @@ export function accountNotice(error: string | undefined, done: string | undefine
   const message = lookup(ACCOUNT_NOTICES, done);
   return message ? { message, error: false } : undefined;
 }
+
+const CODE_ERRORS: Readonly<Record<string, string>> = Object.freeze({
+  IncorrectCode: "That is not the code in the email. Check it and try again.",
+  RateLimited: "Too many codes tried. Use the link in the email, or wait a few minutes and try again.",
+  MissingCSRF: "The form expired. Please try again.",
+});
+
+/** The verify-request page's message for a refused code (`?error=`), or `undefined`. */
+export function codeErrorMessage(error: string | undefined): string | undefined {
+  if (error === undefined || error === "") return undefined;
+  return lookup(CODE_ERRORS, error) ?? "The code could not be used. Use the link in the email, or ask for a new one.";
+}

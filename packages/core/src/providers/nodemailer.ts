@@ -43,8 +43,8 @@ async function sendMailWithNodemailer(mail: MailMessage, provider: EmailConfig):
 
 /** Sends the default sign-in mail through the provider's SMTP server. */
 function sendWithNodemailer(params: SendVerificationRequestParams): Promise<void> {
-  const { identifier, url, provider, theme } = params;
-  return sendMailWithNodemailer({ to: identifier, ...verificationMail({ url, host: new URL(url).host, theme }) }, provider);
+  const { identifier, url, code, provider, theme } = params;
+  return sendMailWithNodemailer({ to: identifier, ...verificationMail({ url, code, host: new URL(url).host, theme }) }, provider);
 }
 
 /** Makes an SMTP email provider (id `nodemailer` unless set). */

@@ -36,7 +36,7 @@ const DEFAULTS = {
     clientFailures: 50,
     clientWindowSeconds: 900,
   },
-  email: { mailboxMax: 5, clientMax: 30, windowSeconds: 900 },
+  email: { mailboxMax: 5, clientMax: 30, codeMailboxMax: 10, codeClientMax: 30, windowSeconds: 900 },
   passkey: { max: 30, windowSeconds: 60 },
   sessionUpdate: { max: 60, windowSeconds: 60 },
 } satisfies {

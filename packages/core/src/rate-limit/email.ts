@@ -4,16 +4,22 @@
  * when a mail is asked for, before anything is looked up or sent. The settings are the configuration's
  * `rateLimit.email`; an email provider's own `rateLimit` overrides the per-mailbox part.
  *
+ * And the limits on the mailed codes: tries per client address and per mailbox (`codeClientMax`,
+ * `codeMailboxMax`), and tries of each mail's code, which are counted whatever the settings (even with
+ * `rateLimit: false`, then in this configuration's memory): see {@link countCodeTry}.
+ *
  * @module rate-limit/email
  */
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import type { EmailRateLimit, ResolvedLimit } from "../rate-limit-types.js";
-import { countClientRequest, countRequest, limitsOf, storeOf } from "./limiter.js";
+import { countClientRequest, countRequest, limitKey, limitsOf, storeOf } from "./limiter.js";
 import { deliveryMailbox } from "./mailbox.js";
+import { memoryRateLimitStore, type RateLimitStore } from "./store.js";
 
 export type { EmailRateLimit };
 
 const TOO_MANY_FOR_MAILBOX = "Too many sign-in mails for this address; try again later.";
+const TOO_MANY_CODES_FOR_MAILBOX = "Too many sign-in codes tried for this address; use the link in the email, or try again later.";
 
 /**
  * Counts a sign-in mail for `identifier` (already normalised) from the client of `request`, or throws
@@ -38,4 +44,45 @@ export async function countVerificationMail(
   };
   const store = providerLimit?.store ?? storeOf(limits);
   await countRequest(options, store, "email:mbox", deliveryMailbox(identifier), mailbox, TOO_MANY_FOR_MAILBOX);
+}
+
+/**
+ * Counts one try of the code of the mail whose stored token hash is `hashed`, sent to `identifier`, and
+ * returns how many tries that mail's code has had (this one included). Throws `RateLimited` first when
+ * the client or the mailbox tried too many codes in the window. A mail's tries are counted for the
+ * token's lifetime (`lifetimeSeconds`) in the provider's store, else the configuration's.
+ */
+export async function countCodeTry(
+  options: InternalOptions,
+  request: RequestInternal,
+  attempt: { identifier: string; hashed: string; lifetimeSeconds: number },
+  providerLimit: EmailRateLimit | false | undefined,
+): Promise<number> {
+  const limits = limitsOf(options);
+  const email = limits ? limits.email : false;
+  if (limits && email) {
+    const { windowSeconds } = email;
+    await countClientRequest(options, request, "code:ip", () => ({ max: email.codeClientMax, windowSeconds }));
+    const mailbox: ResolvedLimit = { max: email.codeMailboxMax, windowSeconds };
+    const store = ownStoreOf(providerLimit) ?? storeOf(limits);
+    await countRequest(options, store, "code:mbox", deliveryMailbox(attempt.identifier), mailbox, TOO_MANY_CODES_FOR_MAILBOX);
+  }
+  const key = await limitKey(options, "code:mail", attempt.hashed);
+  const window = await codeStoreOf(options, providerLimit).increment(key, attempt.lifetimeSeconds * 1000);
+  return window.count;
+}
+
+/** Where the tries of each mail's code are counted: the provider's store, the configured one, else this configuration's memory. */
+function codeStoreOf(options: InternalOptions, providerLimit: EmailRateLimit | false | undefined): RateLimitStore {
+  const own = ownStoreOf(providerLimit);
+  if (own) return own;
+  const limits = limitsOf(options);
+  if (limits) return storeOf(limits);
+  options.rateLimits.codeStore ??= memoryRateLimitStore();
+  return options.rateLimits.codeStore;
+}
+
+/** The store of an email provider's own `rateLimit`, if it sets one. */
+function ownStoreOf(providerLimit: EmailRateLimit | false | undefined): RateLimitStore | undefined {
+  return providerLimit === false ? undefined : providerLimit?.store;
 }

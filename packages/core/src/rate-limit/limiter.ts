@@ -25,6 +25,9 @@ export type LimitScope =
   | "cred:ip"
   | "email:mbox"
   | "email:ip"
+  | "code:mbox"
+  | "code:ip"
+  | "code:mail"
   | "passkey:ip"
   | "session:ip";
 
@@ -67,6 +70,8 @@ function tooManyMessage(scope: LimitScope): string {
   switch (scope) {
     case "email:ip":
       return "Too many sign-in mails requested from this client; try again later.";
+    case "code:ip":
+      return "Too many sign-in codes tried from this client; try again later, or use the link in the email.";
     case "passkey:ip":
       return "Too many passkey requests from this client; try again later.";
     case "session:ip":

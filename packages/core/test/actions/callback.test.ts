@@ -137,7 +137,7 @@ describe("which provider takes a callback, and how", () => {
     expect(await client.session()).toBeNull();
   });
 
-  it("an email provider's link (GET) reaches the email sign-in: an unknown token is Verification, not a configuration error", async () => {
+  it("an email provider's link (GET, confirm: never) reaches the email sign-in: an unknown token is Verification, not a configuration error", async () => {
     const asked: unknown[] = [];
     const adapter: Adapter = {
       createVerificationToken: async (token) => token,
@@ -149,7 +149,7 @@ describe("which provider takes a callback, and how", () => {
       createUser: async (user) => user,
       updateUser: async (user) => user as never,
     };
-    const a = app({ adapter, session: { strategy: "jwt" }, providers: [Email({ sendVerificationRequest: () => {} })] });
+    const a = app({ adapter, session: { strategy: "jwt" }, providers: [Email({ sendVerificationRequest: () => {}, confirm: "never" })] });
     const response = await a.client().send("/auth/callback/email?email=ada%40example.com&token=unknown");
     expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Verification`);
     expect(a.errors.map((e) => e.type)).toEqual(["Verification"]);

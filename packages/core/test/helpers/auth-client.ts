@@ -86,5 +86,34 @@ export function authClient(config: AuthConfig, origin = "http://localhost:3000",
     const response = await send("/auth/session");
     return (await response.json()) as Record<string, any> | null;
   }
-  return { jar, send, csrf, session, origin };
+  /**
+   * Opens an email sign-in link as a person would: the link, then, when it answers its confirmation page
+   * (another browser than the one that asked), the page's button (a POST of the page's form).
+   */
+  async function openEmailLink(link: string) {
+    const opened = await send(link);
+    if (opened.status !== 200) return opened;
+    const form = formOf(await opened.text());
+    if (!form) throw new Error("the link answered a page without a form");
+    return send(form.action, { form: form.fields });
+  }
+  return { jar, send, csrf, session, openEmailLink, origin };
+}
+
+const entities: Record<string, string> = { "&amp;": "&", "&quot;": '"', "&#39;": "'", "&#x27;": "'", "&lt;": "<", "&gt;": ">" };
+
+/** Text of an HTML attribute value, its entities decoded. */
+function attributeText(value: string): string {
+  return value.replace(/&(amp|quot|#39|#x27|lt|gt);/g, (entity) => entities[entity] ?? entity);
+}
+
+/** The first POST form of a page: its action and its hidden fields. */
+export function formOf(html: string): { action: string; fields: Record<string, string> } | undefined {
+  const form = html.match(/<form action="([^"]*)" method="post">([\s\S]*?)<\/form>/);
+  if (!form) return undefined;
+  const fields: Record<string, string> = {};
+  for (const input of (form[2] as string).matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) {
+    fields[input[1] as string] = attributeText(input[2] as string);
+  }
+  return { action: attributeText(form[1] as string), fields };
 }

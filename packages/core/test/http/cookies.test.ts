@@ -49,6 +49,7 @@ describe("default cookie names and attributes", () => {
       nonce: { name: "__Host-authlib.nonce", options: { ...secure, maxAge: 900 } },
       webauthnChallenge: { name: "__Host-authlib.challenge", options: { ...secure, maxAge: 900 } },
       deviceToken: { name: "__Host-authlib.device-token", options: { ...secure, maxAge: 31_536_000 } },
+      emailFlow: { name: "__Host-authlib.email-flow", options: secure },
     });
   });
 
@@ -63,6 +64,7 @@ describe("default cookie names and attributes", () => {
       nonce: { name: "authlib.nonce", options: { ...plain, maxAge: check } },
       webauthnChallenge: { name: "authlib.challenge", options: { ...plain, maxAge: check } },
       deviceToken: { name: "authlib.device-token", options: { ...plain, maxAge: 31_536_000 } },
+      emailFlow: { name: "authlib.email-flow", options: plain },
     });
   });
 

@@ -426,7 +426,7 @@ describe("the account an attempt is for", () => {
 });
 
 describe("the settings", () => {
-  it("default to 3 free failures, 1 s doubling, 10 failures in 15 min, 50 failures per client in 15 min, 5/30 mails in 15 min, 30 passkey and 60 session requests a minute", () => {
+  it("default to 3 free failures, 1 s doubling, 10 failures in 15 min, 50 failures per client in 15 min, 5/30 mails and 10/30 codes in 15 min, 30 passkey and 60 session requests a minute", () => {
     expect(resolveRateLimits(undefined)).toEqual({
       store: undefined,
       clientAddress: undefined,
@@ -439,7 +439,7 @@ describe("the settings", () => {
         clientWindowSeconds: 900,
         identifier: undefined,
       },
-      email: { mailboxMax: 5, clientMax: 30, windowSeconds: 900 },
+      email: { mailboxMax: 5, clientMax: 30, codeMailboxMax: 10, codeClientMax: 30, windowSeconds: 900 },
       passkey: { max: 30, windowSeconds: 60 },
       sessionUpdate: { max: 60, windowSeconds: 60 },
       saidNoClientAddress: false,
