@@ -211,6 +211,10 @@ describe.each(cases)("email sign-in through $id", (service) => {
     if (!link) throw new Error("no sign-in link in the text part");
     // The HTML part carries the same link, escaped (& as &amp;).
     expect(mail.html).toContain(link.replaceAll("&", "&amp;"));
+    // And the one-time code, in both parts.
+    const code = mail.text.match(/asked to sign in: (\d{6})\n/)?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+    expect(mail.html).toContain(`>${code}</td>`);
 
     const signedIn = await client.send(link);
     expect(signedIn.headers.get("location")).toBe("http://localhost:3000/welcome");

@@ -95,6 +95,19 @@ describe("the sign-in mail (template)", () => {
     );
   });
 
+  it("with a code: the code under the button (HTML) and in a note (text), and the note says both work once", () => {
+    const coded = verificationMail({ url: LINK, host: "app.example.com", theme: {}, code: "042917" });
+    expect(coded.subject).toBe("Sign in to app.example.com");
+    expect(coded.text).toBe(
+      `Sign in to app.example.com\n${LINK}\n\nOr type this code in the browser where you asked to sign in: 042917\n\n` +
+        "If you did not request this email you can safely ignore it. The link and code work once.\n",
+    );
+    expect(coded.html).toContain(
+      '<tr><td align="center" style="padding:0 16px 16px;font-size:28px;letter-spacing:6px;font-family:monospace;color:#222">042917</td></tr>',
+    );
+    expect(coded.html.indexOf("042917")).toBeGreaterThan(coded.html.indexOf(">Sign in</a>"));
+  });
+
   it("escapes the link and the host in the HTML", () => {
     const hostile = verificationMail({
       url: "https://app.example.com/cb?x=\"><script>alert(1)</script>&y='",
