@@ -1,0 +1,138 @@
+/**
+ * Email sign-in in Debian's Chromium, on the built-in pages of a real Node server (`createAuth` with
+ * Nodemailer, a real SMTP server, PGlite): the code typed on the verify-request page (a wrong one first),
+ * and the link opened in another browser (its confirmation page, then signed in there). axe-core checks
+ * the verify-request page with its code form and the confirmation page; no page may report a CSP
+ * violation or a script error (contexts that run axe bypass the CSP for its script).
+ */
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AuthError } from "../../src/errors.js";
+import { createAuth } from "../../src/instance.js";
+import Nodemailer from "../../src/providers/nodemailer.js";
+import { axeViolations, launchChromium } from "../helpers/chromium.js";
+import { closeSharedPglite, freshDatabase, sharedPglite } from "../helpers/database.js";
+import { type NodeServer, startNodeServer } from "../helpers/node-server.js";
+import { startSmtpServer } from "../helpers/smtp.js";
+
+const BROWSER_TEST_TIMEOUT = 60_000;
+let browser: Browser;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let server: NodeServer;
+const loggedErrors: string[] = [];
+
+const homePage = () =>
+  new Response('<!doctype html><html lang="en"><meta charset="utf-8"><title>Home</title><h1>Home</h1></html>', {
+    headers: { "content-type": "text/html; charset=utf-8" },
+  });
+
+beforeAll(async () => {
+  const [chromium, mailServer] = await Promise.all([launchChromium(), startSmtpServer(), sharedPglite().waitReady]);
+  browser = chromium;
+  smtp = mailServer;
+  const { adapter } = await freshDatabase();
+  const auth = createAuth({
+    secret: "email-code-browser-secret-0123456789abcdef",
+    trustHost: true,
+    adapter,
+    session: { strategy: "jwt" },
+    providers: [Nodemailer({ server: smtp.transport, from: "Demo <no-reply@demo.test>" })],
+    logger: { error: (error) => void loggedErrors.push(error instanceof AuthError ? error.type : error.name), warn: () => {} },
+  });
+  server = await startNodeServer((request, { remoteAddress }) => auth.handler(request, { clientAddress: remoteAddress }), {
+    fallback: homePage,
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await smtp?.close();
+  await closeSharedPglite();
+});
+
+/** A browser context and its page; `problems` collects script errors and CSP violations. */
+async function openTab(axe = false): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext({ bypassCSP: axe });
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("pageerror", (error) => void problems.push(`script error: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error" && /Content Security Policy/i.test(message.text())) problems.push(message.text());
+  });
+  return { context, page, problems };
+}
+
+async function signedInAs(page: Page): Promise<string | null> {
+  const session = await page.evaluate(async () => (await fetch("/auth/session", { cache: "no-store" })).json());
+  return (session as { user?: { email?: string } } | null)?.user?.email ?? null;
+}
+
+/** Asks for a sign-in mail on the built-in sign-in page; the mail's link and code. */
+async function askForMail(page: Page, email: string): Promise<{ link: string; code: string }> {
+  const since = smtp.mails.length;
+  await page.goto(`${server.origin}/auth/signin`);
+  await page.getByLabel("Email").fill(email);
+  await Promise.all([page.waitForURL(/\/auth\/verify-request\?/), page.getByRole("button", { name: /^Sign in with / }).click()]);
+  const deadline = Date.now() + 5000;
+  while (smtp.mails.length === since && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  const text = smtp.mails.at(-1)?.text ?? "";
+  const link = text.match(new RegExp(`${server.origin}/auth/callback/nodemailer\\?\\S+`))?.[0];
+  const code = text.match(/asked to sign in: (\d{6})/)?.[1];
+  if (!link || !code) throw new Error(`no link or code in: ${text}`);
+  return { link, code };
+}
+
+describe("email sign-in in Chromium", () => {
+  it(
+    "the code typed on the verify-request page signs in (after a wrong one, said on the page)",
+    async () => {
+      const { context, page, problems } = await openTab(true);
+      try {
+        const { code } = await askForMail(page, "chromium-code@example.com");
+        await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Check your email");
+        expect(await axeViolations(page)).toEqual([]);
+        const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, "0");
+        await page.getByLabel("Code from the email").fill(wrong);
+        await Promise.all([page.waitForURL(/error=IncorrectCode/), page.getByRole("button", { name: "Sign in" }).click()]);
+        await expect(page.getByRole("alert").textContent()).resolves.toContain("That is not the code in the email.");
+        expect(await axeViolations(page)).toEqual([]);
+        await page.getByLabel("Code from the email").fill(code);
+        await Promise.all([page.waitForURL(`${server.origin}/`), page.getByRole("button", { name: "Sign in" }).click()]);
+        expect(await signedInAs(page)).toBe("chromium-code@example.com");
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    BROWSER_TEST_TIMEOUT,
+  );
+
+  it(
+    "the link opened in another browser: its confirmation page, then signed in there only",
+    async () => {
+      const asking = await openTab();
+      const other = await openTab(true);
+      try {
+        const { link } = await askForMail(asking.page, "chromium-link@example.com");
+        await other.page.goto(link);
+        await expect(other.page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(
+          "Sign in to " + new URL(server.origin).host,
+        );
+        await expect(other.page.locator("main").textContent()).resolves.toContain("chromium-link@example.com");
+        expect(await axeViolations(other.page)).toEqual([]);
+        expect(await signedInAs(other.page)).toBeNull();
+        await Promise.all([other.page.waitForURL(`${server.origin}/`), other.page.getByRole("button", { name: "Sign in" }).click()]);
+        expect(await signedInAs(other.page)).toBe("chromium-link@example.com");
+        expect(await signedInAs(asking.page)).toBeNull();
+        expect([...asking.problems, ...other.problems]).toEqual([]);
+        expect(loggedErrors).toEqual(["IncorrectCode"]);
+      } finally {
+        await asking.context.close();
+        await other.context.close();
+      }
+    },
+    BROWSER_TEST_TIMEOUT,
+  );
+});
