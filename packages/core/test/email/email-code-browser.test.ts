@@ -118,7 +118,7 @@ describe("email sign-in in Chromium", () => {
         const { link } = await askForMail(asking.page, "chromium-link@example.com");
         await other.page.goto(link);
         await expect(other.page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(
-          "Sign in to " + new URL(server.origin).host,
+          `Sign in to ${new URL(server.origin).host}`,
         );
         await expect(other.page.locator("main").textContent()).resolves.toContain("chromium-link@example.com");
         expect(await axeViolations(other.page)).toEqual([]);
