@@ -82,7 +82,9 @@ describe("the demo's providers in Chromium", () => {
     const form = page.getByTestId("email-signin-form");
     await form.getByLabel("Email address").fill(address);
     await form.getByRole("button", { name: "Send me a sign-in link" }).click();
-    await page.waitForURL((url) => url.pathname === "/auth/verify-request");
+    // The app's own verify-request page (pages.verifyRequest), with the code form (useEmailCode).
+    await page.waitForURL((url) => url.pathname === "/check-email");
+    expect(await page.getByTestId("email-code-form").isVisible()).toBe(true);
 
     await page.goto("/dev/mailbox");
     const mail = page.getByTestId("mail").filter({ hasText: address }).first();
@@ -98,11 +100,38 @@ describe("the demo's providers in Chromium", () => {
     await page.waitForURL(`${demo.origin}/profile`);
     expect(await page.getByTestId("signed-in-as").textContent()).toBe(address);
 
-    // The link works once.
+    // The link works once: opened again (the flow is over here, so its confirmation page), it is refused.
     await page.goto("/dev/mailbox");
     await page.getByTestId("mail").filter({ hasText: address }).first().getByTestId("mail-link").click();
+    await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL((url) => url.pathname === "/auth/error");
     expect(new URL(page.url()).searchParams.get("error")).toBe("Verification");
+    await page.context().close();
+  });
+
+  test("email code: typed on the app's /check-email page (useEmailCode); a wrong one is said there, the right one signs in", async () => {
+    const page = await openPage();
+    const address = "code.typer@example.com";
+    await page.goto("/signin?redirectTo=/profile");
+    const form = page.getByTestId("email-signin-form");
+    await form.getByLabel("Email address").fill(address);
+    await form.getByRole("button", { name: "Send me a sign-in link" }).click();
+    await page.waitForURL((url) => url.pathname === "/check-email");
+    const checkEmail = page.url();
+
+    await page.goto("/dev/mailbox");
+    const code = (await page.getByTestId("mail").filter({ hasText: address }).first().getByTestId("mail-code").textContent()) ?? "";
+    expect(code).toMatch(/^\d{6}$/);
+
+    await page.goto(checkEmail);
+    const codeForm = page.getByTestId("email-code-form");
+    await codeForm.getByLabel("Code from the email").fill(String((Number(code) + 1) % 1_000_000).padStart(6, "0"));
+    await codeForm.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByTestId("email-code-error").textContent()).resolves.toContain("tries left");
+    await codeForm.getByLabel("Code from the email").fill(code);
+    await codeForm.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`${demo.origin}/profile`);
+    expect(await page.getByTestId("signed-in-as").textContent()).toBe(address);
     await page.context().close();
   });
 

@@ -45,7 +45,7 @@ async function signUp(page: Page, email: string, from: "/" | "/signin?redirectTo
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(FIRST_PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
-  await page.waitForURL((url) => url.pathname === "/auth/verify-request");
+  await page.waitForURL((url) => url.pathname === "/check-email");
 
   await page.goto("/dev/mailbox");
   const mail = page.getByTestId("mail").filter({ hasText: email }).first();

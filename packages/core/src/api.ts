@@ -80,7 +80,7 @@ export interface EmailCodeInput {
   code: string;
   /** The email provider's id. Default: the configured email provider. */
   providerId?: string;
-  /** Where to send the user after signing in. Same-origin only. Default: the app's root. */
+  /** Where to send the user after signing in. Same-origin only. Default: where the mail was asked to lead. */
   redirectTo?: string;
 }
 
@@ -267,8 +267,13 @@ export function createApi(resolved: UsableAuth): AuthApi {
     async signInWithEmailCode(request, input) {
       const { providerId, ...fields } = input ?? ({} as EmailCodeInput);
       const id = providerId ?? resolved.providers.find((p) => p.type === "email")?.id;
-      if (id === undefined || providerType(id) !== "email") throw new InvalidProvider(`No email provider "${providerId ?? ""}" is configured.`);
-      return post("callback", request, id, fields);
+      if (id === undefined || providerType(id) !== "email")
+        throw new InvalidProvider(`No email provider "${providerId ?? ""}" is configured.`);
+      // Without `redirectTo`, where the sign-in was asked to lead (this browser's callback-URL cookie).
+      const body = { code: fields.code, ...(fields.redirectTo ? { callbackUrl: fields.redirectTo } : {}) };
+      return redirectOf(
+        await perform(resolved, inProcessRequest(resolved, request, { method: "POST", action: "callback", providerId: id, body })),
+      );
     },
     async signOut(request, input = {}) {
       const body = { callbackUrl: input.redirectTo ?? "/" };

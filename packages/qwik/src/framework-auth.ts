@@ -17,6 +17,8 @@ import { currentPage, startSignIn, startSignOut } from "./sign-in.js";
 import {
   type ChangePasswordInput,
   changePasswordSchema,
+  type EmailCodeInput,
+  emailCodeSchema,
   type FormResult,
   type RequestPasswordResetInput,
   type ResetPasswordInput,
@@ -219,6 +221,19 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
     validator$((_ev, data) => validateInput(changePasswordSchema, changePasswordSchema.keyof().options, data)),
   );
 
+  /**
+   * Signs in with the code of a sign-in mail (fields `code`, `redirectTo`: default, where the mail was
+   * asked to lead), typed in the browser that asked for the mail (the app's verify-request page, set as
+   * `pages.verifyRequest`): renews the session and redirects. Fails with `IncorrectCode` (400, under
+   * `code`; 5 wrong codes spend the mail), `Verification` (400: used, expired, dead, or another browser),
+   * `RateLimited` (429), `MissingCSRF`.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useEmailCode: Action<PasswordResult<EmailCodeInput>, EmailCodeInput> = globalAction$(
+    (form, ev) => passwordAction(ev, configQrl, (api, request) => api.signInWithEmailCode(request, emailCodeSchema.parse(form)), true),
+    validator$((_ev, data) => validateInput(emailCodeSchema, emailCodeSchema.keyof().options, data)),
+  );
+
   return {
     /**
      * Request hook (export it from `plugin@auth.ts`). Under `basePath` (default `/auth`) it answers as
@@ -236,6 +251,7 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
     useRequestPasswordReset,
     useResetPassword,
     useChangePassword,
+    useEmailCode,
   };
 }
 

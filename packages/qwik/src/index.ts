@@ -23,6 +23,8 @@
  * - `useSignUp`, `useRequestPasswordReset`, `useResetPassword` and `useChangePassword` are the
  *   `Password()` provider's actions (email-and-password accounts): they redirect on success and report
  *   a user's mistake to the form (`code`: the error's type), never as an error page.
+ * - `useEmailCode` signs in with the code of a sign-in mail, typed in the browser that asked for it (the
+ *   app's own verify-request page; authlib's built-in one has the form already).
  * - `useSessions()` lists the signed-in user's sessions (their devices) and `useRevokeSession` ends one
  *   of them or all others (session control needs a registry: `session.store` for JWT sessions, or an
  *   adapter with the session record methods).
@@ -56,6 +58,7 @@ export type { RevokeSessionError, RevokeSessionFailure, SessionsError, SessionsR
 export { type AuthorizationParams, type SignInOptions, type SignOutOptions, signIn, signOut } from "./sign-in.js";
 export type {
   ChangePasswordInput,
+  EmailCodeInput,
   FormFailure,
   FormResult,
   RequestPasswordResetInput,

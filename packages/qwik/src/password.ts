@@ -1,6 +1,7 @@
 /**
  * Password accounts (core's `Password()` provider) for `useSignUp`, `useRequestPasswordReset`,
- * `useResetPassword` and `useChangePassword`: the instance's `auth.api` operations, in process. A success
+ * `useResetPassword` and `useChangePassword`, and the mailed sign-in code for `useEmailCode`: the
+ * instance's `auth.api` operations, in process. A success
  * applies core's cookies (the CSRF cookie a mailed link is bound to, the renewed session) and redirects
  * as sign-in does (`sign-in.ts`); a failure the user caused is a form failure with its status, never an
  * exception or an error page (`control.ts`).
@@ -24,6 +25,7 @@ import type { FormFailure, FormResult } from "./validation.js";
 const statuses: Record<Exclude<PasswordError, "Configuration">, number> = {
   InvalidPassword: 400,
   InvalidName: 400,
+  IncorrectCode: 400,
   EmailSignInError: 400,
   Verification: 400,
   SessionRequired: 401,
@@ -37,6 +39,7 @@ const statuses: Record<Exclude<PasswordError, "Configuration">, number> = {
 export type PasswordError =
   | "InvalidPassword"
   | "InvalidName"
+  | "IncorrectCode"
   | "EmailSignInError"
   | "Verification"
   | "SessionRequired"
@@ -64,6 +67,7 @@ const fields: Partial<Record<string, string>> = {
   InvalidPassword: "password",
   InvalidName: "name",
   IncorrectPassword: "currentPassword",
+  IncorrectCode: "code",
   EmailSignInError: "email",
 };
 

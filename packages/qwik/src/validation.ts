@@ -112,6 +112,9 @@ export type ResetPasswordInput = { token: string; password: string };
 /** Input of `useChangePassword`: `currentPassword`, the new `password`, and `redirectTo` (default: the current page). */
 export type ChangePasswordInput = { currentPassword: string; password: string; redirectTo?: string };
 
+/** Input of `useEmailCode`: the mailed `code`, and `redirectTo` (default: where the sign-in mail was asked to lead). */
+export type EmailCodeInput = { code: string; redirectTo?: string };
+
 /** A schema whose input is `T`. */
 type InputSchema<T> = z.ZodType<unknown, z.ZodTypeDef, T>;
 
@@ -123,6 +126,9 @@ export const requestPasswordResetSchema = z.object({ email, redirectTo }) satisf
 
 /** Validates the input of `useResetPassword`. */
 export const resetPasswordSchema = z.object({ token, password }) satisfies InputSchema<ResetPasswordInput>;
+
+/** Validates the input of `useEmailCode`. */
+export const emailCodeSchema = z.object({ code: z.string().max(32), redirectTo }) satisfies InputSchema<EmailCodeInput>;
 
 /** Validates the input of `useChangePassword`. */
 export const changePasswordSchema = z.object({ currentPassword, password, redirectTo }) satisfies InputSchema<ChangePasswordInput>;

@@ -8,6 +8,7 @@ import { expect, expectTypeOf, test } from "vitest";
 import type {
   AccountsResult,
   ChangePasswordInput,
+  EmailCodeInput,
   FrameworkAuthResult,
   PasswordResult,
   RequestPasswordResetInput,
@@ -45,10 +46,11 @@ test("builds no Request, parses no Set-Cookie header, has no cookie serialiser o
 // for password accounts (useSignUp, useRequestPasswordReset, useResetPassword, useChangePassword): four
 // more actions and their bounded zod schemas, on one shared runner (password.ts: the error -> status and
 // field table) that reuses control.ts, operation.ts and sign-in's redirect; about 115 lines, which the
-// 32 left under 600 could not hold.
-test("stays under 700 lines of code", () => {
+// 32 left under 600 could not hold. 700 -> 720 for the mailed sign-in code (useEmailCode): one action on
+// the same runner, its schema and its error's status and field (12 lines), which the 3 left could not hold.
+test("stays under 720 lines of code", () => {
   const total = sources.reduce((sum, { text }) => sum + codeLines(text), 0);
-  expect(total).toBeLessThan(700);
+  expect(total).toBeLessThan(720);
 });
 
 // Checked by `tsc -p packages/qwik/test/tsconfig.json` (the package's typecheck): Qwik's loaders and
@@ -67,7 +69,9 @@ test("FrameworkAuth$ returns the request hook, the loaders and the actions an ap
     | "useRequestPasswordReset"
     | "useResetPassword"
     | "useChangePassword"
+    | "useEmailCode"
   >();
+  expectTypeOf<ReturnType<FrameworkAuthResult["useEmailCode"]>["value"]>().toEqualTypeOf<PasswordResult<EmailCodeInput> | undefined>();
   expectTypeOf<ReturnType<FrameworkAuthResult["useSessions"]>["value"]>().toEqualTypeOf<SessionsResult>();
   expectTypeOf<ReturnType<FrameworkAuthResult["useRevokeSession"]>["value"]>().toEqualTypeOf<RevokeSessionResult | undefined>();
   expectTypeOf<ReturnType<FrameworkAuthResult["useAccounts"]>["value"]>().toEqualTypeOf<AccountsResult>();

@@ -20,6 +20,8 @@ export const {
   useUnlinkAccount,
   // Sign-up and reset use authlib's built-in pages (/auth/password/…); the profile changes the password.
   useChangePassword,
+  // The mailed sign-in code, typed on the app's own /check-email page.
+  useEmailCode,
 } = FrameworkAuth$(async (ev) => {
   // Only the server ever calls this. Saying so lets the client build drop the configuration, and with
   // it the Node-only modules it imports (the database, the dev OP and SMTP server, password hashing).

@@ -123,6 +123,8 @@ export function demoAuthConfig(env: EnvGetter, services: DemoServices): Framewor
       linkAccount: ({ user, account }) => recordEvent("linkAccount", user.email, `provider ${account.provider}`),
       passwordChanged: async ({ userId, reason }) => recordEvent("passwordChanged", (await adapter.getUser(userId))?.email, reason),
     },
+    // The app's own "check your email" page: it takes the mailed sign-in code (useEmailCode).
+    pages: { verifyRequest: "/check-email" },
     theme: { colorScheme: "auto", brandColor: "#4f46e5" },
   };
 }

@@ -21,6 +21,8 @@ export interface MailboxEntry {
   html: string | null;
   /** The sign-in link found in the text part, when there is one. */
   signInLink: string | null;
+  /** The one-time sign-in code of the text part, when there is one. */
+  code: string | null;
 }
 
 const MAX_MAILS = 100;
@@ -67,6 +69,7 @@ export class DevMailbox {
       text,
       html: typeof mail.html === "string" ? mail.html : null,
       signInLink: findSignInLink(text),
+      code: text.match(/asked to sign in: (\d{6,8})/)?.[1] ?? null,
     };
     this.#entries.unshift(entry);
     this.#entries.length = Math.min(this.#entries.length, MAX_MAILS);

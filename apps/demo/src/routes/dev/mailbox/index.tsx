@@ -57,6 +57,11 @@ export default component$(() => {
           ) : (
             <p class="muted">No link in this mail.</p>
           )}
+          {mail.code && (
+            <p>
+              Code: <strong data-testid="mail-code">{mail.code}</strong> <span class="muted">(or the link: whichever is used first)</span>
+            </p>
+          )}
           <details>
             <summary>Text part</summary>
             <pre class="mail-text">{mail.text}</pre>
