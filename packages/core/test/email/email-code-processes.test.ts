@@ -1,0 +1,121 @@
+/**
+ * The mailed code across instances: TWO authlib instances in two real processes
+ * (helpers/email-code-instance.ts) on one PostgreSQL database and one rate-limit store (Redis, then
+ * PostgreSQL). One browser's requests land on either. The tries of a mail's code are counted together
+ * (5 wrong across both spend the mail), and 50 concurrent redemptions of one code spread over both give
+ * exactly one session. Skipped, saying why, when PostgreSQL or Redis does not answer.
+ */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HostedDbClient } from "../../../hosted-db-adapter/src/index.js";
+import { dropBranch, postgresAnswers, randomBranch, testDatabaseURL } from "../../../hosted-db-adapter/test/helpers.js";
+import type { InstanceAnswer, InstanceRequest } from "../helpers/email-code-instance.js";
+import { type ForkedInstance, forkInstance } from "../helpers/forked-instance.js";
+import { redisAnswers, redisURL } from "../helpers/redis.js";
+import { startSmtpServer } from "../helpers/smtp.js";
+
+const secret = "email-code-processes-secret-0123456789abcdef";
+const ORIGIN = "http://localhost:3000";
+const postgres = await postgresAnswers(testDatabaseURL(), "the email code tests across processes");
+const redis = await redisAnswers("the email code tests across processes on Redis");
+
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+});
+afterAll(async () => {
+  await smtp.close();
+});
+
+type Instance = ForkedInstance<InstanceRequest, InstanceAnswer>;
+
+/** One browser whose requests go to whichever instance is named: its cookies follow it. */
+function browser() {
+  const cookies = new Map<string, string>();
+  const header = () => [...cookies].map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join("; ");
+  return {
+    async send(instance: Instance, request: Omit<InstanceRequest, "cookie">): Promise<InstanceAnswer> {
+      const answer = await instance.ask({ ...request, cookie: header() });
+      for (const { name, value } of answer.setCookies) {
+        if (value === "") cookies.delete(name);
+        else cookies.set(name, value);
+      }
+      return answer;
+    },
+    csrf: () => cookies.get("authlib.csrf-token")?.split("|")[0] ?? "",
+  };
+}
+
+/** Asks `instance` for a sign-in mail to `email` in `person`'s browser; the mail's code. */
+async function askForMail(instance: Instance, person: ReturnType<typeof browser>, email: string): Promise<string> {
+  const before = smtp.mails.length;
+  await person.send(instance, { method: "GET", path: "/auth/signin" });
+  const asked = await person.send(instance, { method: "POST", path: "/auth/signin/nodemailer", form: { csrfToken: person.csrf(), email } });
+  expect(asked.location).toBe(`${ORIGIN}/auth/verify-request?provider=nodemailer&type=email`);
+  const deadline = Date.now() + 5000;
+  while (smtp.mails.length === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+  const code = smtp.mails.at(-1)?.text?.match(/asked to sign in: (\d{6})/)?.[1];
+  if (!code) throw new Error("no code in the mail");
+  return code;
+}
+
+const typeCode = (instance: Instance, person: ReturnType<typeof browser>, code: string) =>
+  person.send(instance, { method: "POST", path: "/auth/callback/nodemailer", form: { csrfToken: person.csrf(), code } });
+
+const wrong = (code: string, n: number) => String((Number(code) + n) % 1_000_000).padStart(6, "0");
+
+const rows = [
+  { store: "redis", needs: redis && postgres },
+  { store: "postgres", needs: postgres },
+] as const;
+
+describe.each(rows)("two processes on one $store store", ({ store, needs }) => {
+  const branch = randomBranch("code_procs");
+  let database: HostedDbClient;
+  let first: Instance;
+  let second: Instance;
+
+  beforeAll(async () => {
+    if (!needs) return;
+    database = new HostedDbClient({ databaseURL: testDatabaseURL(), branch });
+    await database.migrate();
+    const env = {
+      AUTH_SECRET: secret,
+      SMTP_PORT: String(smtp.port),
+      DATABASE_URL: testDatabaseURL(),
+      BRANCH: branch,
+      STORE: store,
+      REDIS_URL: redisURL,
+      REDIS_PREFIX: `authlib-code-procs-${randomUUID()}:`,
+    };
+    const script = new URL("../helpers/email-code-instance.ts", import.meta.url);
+    [first, second] = await Promise.all([forkInstance(script, env), forkInstance(script, env)]);
+  }, 60_000);
+
+  afterAll(async () => {
+    if (!needs) return;
+    await Promise.all([first?.close(), second?.close()]);
+    await dropBranch(database, branch);
+    await database.close();
+  });
+
+  it.skipIf(!needs)("5 wrong codes split over both instances spend the mail: its right code is refused on either", async () => {
+    const person = browser();
+    const code = await askForMail(first, person, "split@example.com");
+    for (const [n, instance] of [first, second, first, second].entries()) {
+      expect((await typeCode(instance, person, wrong(code, n + 1))).location).toContain("error=IncorrectCode");
+    }
+    expect((await typeCode(second, person, wrong(code, 5))).location).toContain("error=IncorrectCode");
+    expect((await typeCode(first, person, code)).location).toBe(`${ORIGIN}/auth/error?error=Verification`);
+    expect((await typeCode(second, person, code)).location).toBe(`${ORIGIN}/auth/error?error=Verification`);
+  });
+
+  it.skipIf(!needs)("50 concurrent redemptions of one code over both instances: exactly one session", async () => {
+    const person = browser();
+    const code = await askForMail(second, person, "race@example.com");
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, n) => typeCode(n % 2 ? first : second, person, code)));
+    const sessions = answers.filter((a) => a.setCookies.some((c) => c.name === "authlib.session-token" && c.value !== ""));
+    expect(sessions).toHaveLength(1);
+    expect(answers.filter((a) => a.location === `${ORIGIN}/`)).toHaveLength(1);
+  });
+});
