@@ -319,7 +319,9 @@ describe("email sign-in against a real SMTP server", () => {
     });
     const response = await requestLink(client, "unsent@example.com");
     expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError");
-    expect((await client.openEmailLink(urls[0] as string)).headers.get("location")).toBe("http://localhost:3000/auth/error?error=Verification");
+    expect((await client.openEmailLink(urls[0] as string)).headers.get("location")).toBe(
+      "http://localhost:3000/auth/error?error=Verification",
+    );
     expect(await client.session()).toBeNull();
   });
 
