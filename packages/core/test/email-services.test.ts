@@ -258,6 +258,17 @@ describe.each(cases)("email sign-in through $id", (service) => {
   });
 });
 
+describe("Mailgun's sending domain", () => {
+  it("is taken from the address in `from` unless `domain` is set, as Auth.js does; neither is a named error", () => {
+    expect(Mailgun({ from: "Acme <no-reply@MG.Acme.test>" }).domain).toBe("mg.acme.test");
+    expect(Mailgun({ from: "no-reply@mg.acme.test" }).domain).toBe("mg.acme.test");
+    expect(Mailgun({ from: "no-reply@mg.acme.test", domain: "other.test" }).domain).toBe("other.test");
+    for (const from of [undefined, "no-reply", "Acme <no-reply@>", "x@bad domain"]) {
+      expect(() => Mailgun({ from })).toThrow("The Mailgun provider needs the sending domain: set `from` to an address on it, or `domain`.");
+    }
+  });
+});
+
 describe("mail service base URLs", () => {
   it("sends to the EU API origin with region: eu, and an explicit baseUrl wins", () => {
     expect(Mailgun({ domain: "mg.demo.test", region: "eu" }).baseUrl).toBe(MAILGUN_BASE_URLS.eu);

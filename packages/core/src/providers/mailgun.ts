@@ -1,10 +1,11 @@
 /**
- * Email sign-in through Mailgun's Messages API (`fetch`, no SDK). Set `AUTH_MAILGUN_KEY` (or `apiKey`),
- * the sending `domain` and a `from` address on it. Domains in Mailgun's EU region need
- * `region: "eu"` (or an explicit `baseUrl`). Needs an adapter.
+ * Email sign-in through Mailgun's Messages API (`fetch`, no SDK). Set `AUTH_MAILGUN_KEY` (or `apiKey`)
+ * and a `from` address on the sending domain; the domain is taken from `from` unless `domain` is set (as
+ * Auth.js does). Domains in Mailgun's EU region need `region: "eu"` (or an explicit `baseUrl`). Needs an
+ * adapter.
  *
  * ```ts
- * Mailgun({ domain: "mg.acme.test", from: "Acme <no-reply@mg.acme.test>", region: "eu" })
+ * Mailgun({ from: "Acme <no-reply@mg.acme.test>", region: "eu" })
  * ```
  *
  * API: https://documentation.mailgun.com/docs/mailgun/api-reference/openapi-final/tag/Messages/
@@ -24,8 +25,11 @@ export interface MailgunConfig extends MailServiceConfig {
   domain: string;
 }
 
-/** Options of {@link Mailgun}: `domain` is required; `region` picks the API origin unless `baseUrl` is set. */
-export type MailgunOptions = Partial<Omit<MailgunConfig, "type">> & { domain: string; region?: "us" | "eu" };
+/**
+ * Options of {@link Mailgun}: `domain` (default: the domain of `from`'s address); `region` picks the API
+ * origin unless `baseUrl` is set.
+ */
+export type MailgunOptions = Partial<Omit<MailgunConfig, "type">> & { region?: "us" | "eu" };
 
 /** `POST /v3/<domain>/messages` with HTTP Basic `api:<key>` and a form body. */
 const mailgun: MailService<MailgunConfig> = {
@@ -39,9 +43,19 @@ const mailgun: MailService<MailgunConfig> = {
   }),
 };
 
+/** The domain of the address in `from` (`"Acme <no-reply@mg.acme.test>"` → `mg.acme.test`), or `undefined`. */
+function domainOf(from: string | undefined): string | undefined {
+  const address = from?.match(/<([^<>]+)>\s*$/)?.[1] ?? from;
+  const domain = address?.trim().split("@")[1];
+  return domain && /^[A-Za-z0-9.-]+$/.test(domain) ? domain.toLowerCase() : undefined;
+}
+
 /** Makes a Mailgun email provider (id `mailgun` unless set). */
-export default function Mailgun(options: MailgunOptions): MailgunConfig {
-  if (!options?.domain) throw new AuthError("The Mailgun provider needs the sending `domain`.");
+export default function Mailgun(options: MailgunOptions = {}): MailgunConfig {
+  const domain = options.domain || domainOf(options.from);
+  if (!domain) {
+    throw new AuthError("The Mailgun provider needs the sending domain: set `from` to an address on it, or `domain`.");
+  }
   const { region, baseUrl, ...rest } = options;
-  return mailServiceProvider(mailgun, { ...rest, baseUrl: baseUrl ?? MAILGUN_BASE_URLS[region ?? "us"] });
+  return mailServiceProvider(mailgun, { ...rest, domain, baseUrl: baseUrl ?? MAILGUN_BASE_URLS[region ?? "us"] });
 }

@@ -202,14 +202,14 @@ describe("the request each service gets", () => {
     });
   });
 
-  it("Mailgun: POST a form to /v3/<domain>/messages with basic auth", async () => {
-    const provider = Mailgun({ apiKey, domain: "mg.demo.test", from: "no-reply@demo.test", baseUrl: at() });
+  it("Mailgun: POST a form to /v3/<domain>/messages with basic auth (the domain taken from `from`)", async () => {
+    const provider = Mailgun({ apiKey, from: "no-reply@mg.demo.test", baseUrl: at() });
     await provider.sendVerificationRequest(params(provider));
     expect(received[0]).toMatchObject({ method: "POST", path: "/v3/mg.demo.test/messages" });
     expect(received[0]?.headers.authorization).toBe(`Basic ${btoa(`api:${apiKey}`)}`);
     expect(received[0]?.headers["content-type"]).toMatch(/^application\/x-www-form-urlencoded/);
     expect(Object.fromEntries(new URLSearchParams(received[0]?.body))).toEqual({
-      from: "no-reply@demo.test",
+      from: "no-reply@mg.demo.test",
       to: "ada@example.com",
       subject: mail.subject,
       text: mail.text,
