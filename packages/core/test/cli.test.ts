@@ -23,7 +23,7 @@ describe("authlib: usage and exit codes", () => {
       const run = await runAuthlib(args);
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/^Usage: authlib <command> \[options\]\n/);
-      for (const command of ["secret", "db migrate|status", "doctor"]) expect(run.stdout).toContain(command);
+      for (const command of ["secret", "db migrate|status", "db import-authjs", "doctor"]) expect(run.stdout).toContain(command);
       expect(run.stderr).toBe("");
     }
   });

@@ -25,6 +25,8 @@ Commands:
   db migrate|status|prune      Create/upgrade, or show, the tables of @authlib/hosted-db-adapter,
                                or delete their expired rows (prune)
     [--url <url>] [--branch <name>] [--data-dir <dir>]   (see \`authlib db --help\`)
+  db import-authjs             Copy the users, accounts, sessions and passkeys of an Auth.js
+                               database into them (see \`authlib db --help\`)
   doctor                       Check the environment and the configuration; exit code 1 on errors
     --config <module>          The app's config module (default export or \`authConfig\`: an AuthConfig)
     --env <file>               The env file read under the process env (default: .env when it exists)
