@@ -160,9 +160,13 @@ export class OAuthSignInError extends SignInError {
   static override type: ErrorType = "OAuthSignInError";
 }
 
-/** Sending the verification email failed. */
+/**
+ * No sign-in mail left: the address is not one authlib sends to (`code` `"invalid-address"`, nothing was
+ * sent), or sending it failed (`"not-sent"`). The sign-in page gets the code as `?code=`.
+ */
 export class EmailSignInError extends SignInError {
   static override type: ErrorType = "EmailSignInError";
+  code: "invalid-address" | "not-sent" = "not-sent";
 }
 
 /** Ending the session failed; the cookies are cleared anyway. */

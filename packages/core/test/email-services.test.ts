@@ -227,7 +227,7 @@ describe.each(cases)("email sign-in through $id", (service) => {
     fake().answerStatus = status;
     try {
       const response = await requestLink(client, service.id, "grace@example.com");
-      expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError");
+      expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError&code=not-sent");
     } finally {
       fake().answerStatus = undefined;
     }
@@ -240,14 +240,14 @@ describe.each(cases)("email sign-in through $id", (service) => {
     await closed.close();
     const { client } = await setup(service.make({ baseUrl: closed.origin, apiKey }));
     const response = await requestLink(client, service.id, "grace@example.com");
-    expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError");
+    expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError&code=not-sent");
   });
 
   it(`takes the API key from AUTH_${service.id.toUpperCase()}_KEY, and refuses to send without one`, async () => {
     const withoutKey = await setup(service.make({ baseUrl: fake().server.origin }));
     const before = fake().server.requests.length;
     const refused = await requestLink(withoutKey.client, service.id, "grace@example.com");
-    expect(refused.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError");
+    expect(refused.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError&code=not-sent");
     expect(fake().server.requests.length).toBe(before);
 
     const fromEnv = await setup(service.make({ baseUrl: fake().server.origin }));
@@ -264,7 +264,9 @@ describe("Mailgun's sending domain", () => {
     expect(Mailgun({ from: "no-reply@mg.acme.test" }).domain).toBe("mg.acme.test");
     expect(Mailgun({ from: "no-reply@mg.acme.test", domain: "other.test" }).domain).toBe("other.test");
     for (const from of [undefined, "no-reply", "Acme <no-reply@>", "x@bad domain"]) {
-      expect(() => Mailgun({ from })).toThrow("The Mailgun provider needs the sending domain: set `from` to an address on it, or `domain`.");
+      expect(() => Mailgun({ from })).toThrow(
+        "The Mailgun provider needs the sending domain: set `from` to an address on it, or `domain`.",
+      );
     }
   });
 });

@@ -318,7 +318,7 @@ describe("email sign-in against a real SMTP server", () => {
       },
     });
     const response = await requestLink(client, "unsent@example.com");
-    expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError");
+    expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError&code=not-sent");
     expect((await client.openEmailLink(urls[0] as string)).headers.get("location")).toBe(
       "http://localhost:3000/auth/error?error=Verification",
     );
@@ -335,7 +335,7 @@ describe("email sign-in against a real SMTP server", () => {
     expect(sent.map((p) => p.identifier)).toEqual(["Employee-7@tenant.example"]);
     const csrfToken = await client.csrf();
     const missing = await client.send("/auth/signin/nodemailer", { form: { csrfToken } });
-    expect(missing.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError");
+    expect(missing.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError&code=invalid-address");
     expect(sent).toHaveLength(1);
   });
 
@@ -375,13 +375,13 @@ describe("email sign-in against a real SMTP server", () => {
     smtp.state.refuse = true;
     try {
       const response = await requestLink(client, "bounce@example.com");
-      expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError");
+      expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError&code=not-sent");
     } finally {
       smtp.state.refuse = false;
     }
     expect(logs.some((l) => l.startsWith("EmailSignInError"))).toBe(true);
     expect(await storedTokens(database, "bounce@example.com")).toBe(0);
-    const page = await client.send("/auth/signin?error=EmailSignInError");
+    const page = await client.send("/auth/signin?error=EmailSignInError&code=not-sent");
     expect(await page.text()).toContain("The e-mail could not be sent.");
   });
 
@@ -395,7 +395,7 @@ describe("email sign-in against a real SMTP server", () => {
         server: { host: "127.0.0.1", port: broken.port, secure: false, ignoreTLS: true, connectionTimeout: 2000 },
       });
       const response = await requestLink(client, "down@example.com");
-      expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError");
+      expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError&code=not-sent");
       expect(logs.some((l) => l.startsWith("EmailSignInError"))).toBe(true);
       // The token was stored before sending and consumed when sending failed: no link can redeem it.
       expect(await storedTokens(database, "down@example.com")).toBe(0);
@@ -413,7 +413,7 @@ describe("email sign-in against a real SMTP server", () => {
       // A connection URL with no timeouts: SMTP_TIMEOUTS apply (greeting: 10 s), not nodemailer's minutes.
       const { client, database } = await setup({ server: `smtp://127.0.0.1:${port}?ignoreTLS=true` });
       const response = await requestLink(client, "stalled@example.com");
-      expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError");
+      expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError&code=not-sent");
       expect(await storedTokens(database, "stalled@example.com")).toBe(0);
     } finally {
       for (const socket of sockets) socket.destroy();
@@ -460,8 +460,12 @@ describe("email sign-in against a real SMTP server", () => {
     const { client } = await setup();
     const before = smtp.mails.length;
     const response = await requestLink(client, email);
-    expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError");
+    expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=EmailSignInError&code=invalid-address");
     expect(smtp.mails.length).toBe(before);
+    // The page says what happened: the address, not a mail that failed.
+    const page = await (await client.send(response.headers.get("location") as string)).text();
+    expect(page).toContain("That is not an email address we can send a sign-in link to.");
+    expect(page).not.toContain("could not be sent");
   });
 
   it("Nodemailer without a server is a clear AuthError", () => {

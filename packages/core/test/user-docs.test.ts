@@ -25,7 +25,8 @@ function variablesCoreReads(): string[] {
   const folder = new URL("packages/core/src/env/", root);
   const names = new Set<string>();
   for (const file of readdirSync(folder)) {
-    for (const [, name] of readFileSync(new URL(file, folder), "utf8").matchAll(/"((?:AUTH|AUTHLIB)_[A-Z0-9_]+)"/g)) names.add(name as string);
+    for (const [, name] of readFileSync(new URL(file, folder), "utf8").matchAll(/"((?:AUTH|AUTHLIB)_[A-Z0-9_]+)"/g))
+      names.add(name as string);
   }
   return [...names].sort();
 }

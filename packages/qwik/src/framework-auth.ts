@@ -8,12 +8,12 @@ import { isServer } from "@builder.io/qwik/build";
 import { type Action, globalAction$, type RequestEventCommon, routeLoader$, validator$ } from "@builder.io/qwik-city";
 import { type AccountsResult, listAccounts, type UnlinkAccountFailure, unlinkAccount } from "./accounts.js";
 import { type FrameworkAuthConfig, type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
-import { CREDENTIALS_SIGNIN_MESSAGE, RATE_LIMITED_MESSAGE } from "./messages.js";
+import { CREDENTIALS_SIGNIN_MESSAGE, INVALID_ADDRESS_MESSAGE, RATE_LIMITED_MESSAGE } from "./messages.js";
 import { type PasswordResult, passwordAction } from "./password.js";
 import { handleRequest } from "./request.js";
 import { readSession } from "./session.js";
 import { listSessions, type RevokeSessionFailure, revokeSessions, type SessionsResult } from "./session-control.js";
-import { currentPage, startSignIn, startSignOut } from "./sign-in.js";
+import { currentPage, isInvalidAddress, startSignIn, startSignOut } from "./sign-in.js";
 import {
   type ChangePasswordInput,
   changePasswordSchema,
@@ -68,7 +68,8 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
    * Signs in. Fields: `providerId`, `redirectTo` (or `options.redirectTo`), `options.*` (passed to the
    * provider: `options.email`, `options.password`, …), `authorizationParams`. Redirects (303) on success;
    * rejected credentials give `{ failed: true, formErrors, fieldErrors, code }` with status 401; a
-   * refusal by a rate limit the same with `code: "RateLimited"`, status 429 and `Retry-After`.
+   * refusal by a rate limit the same with `code: "RateLimited"`, status 429 and `Retry-After`; an email
+   * address core sends no mail to the same with `code: "EmailSignInError"` and status 400.
    */
   // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
   const useSignIn: Action<FormResult<SignInFailure>, SignInInput> = globalAction$(
@@ -88,6 +89,9 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
         }
         if (error instanceof InvalidProvider) {
           return ev.fail(400, { formErrors: [], fieldErrors: { providerId: [error.message] } } satisfies SignInFailure);
+        }
+        if (isInvalidAddress(error)) {
+          return ev.fail(400, { formErrors: [INVALID_ADDRESS_MESSAGE], fieldErrors: {}, code: error.type } satisfies SignInFailure);
         }
         throw error;
       }

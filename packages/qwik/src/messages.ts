@@ -8,3 +8,5 @@ export const REVOKE_FAILED_MESSAGE = "The session could not be ended. Please try
 export const UNLINK_FAILED_MESSAGE = "The account could not be unlinked. Please try again later.";
 /** The message a password form shows when the action failed for a reason that is the operator's (the details are in the server log). */
 export const PASSWORD_FAILED_MESSAGE = "That did not work because of a problem on our side. Please try again later.";
+/** The message a sign-in form shows for an address core sends no sign-in mail to: the same words as core's built-in sign-in page. */
+export const INVALID_ADDRESS_MESSAGE = "That is not an email address we can send a sign-in link to. Check it and try again.";

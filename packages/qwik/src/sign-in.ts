@@ -12,7 +12,7 @@
  * from Qwik, so `onRequest` keeps core's CSRF token check on for them.
  */
 import type { RequestLike } from "@authlib/core";
-import { AuthError, CredentialsSignin, InvalidProvider, RateLimited } from "@authlib/core/errors";
+import { AuthError, CredentialsSignin, EmailSignInError, InvalidProvider, RateLimited } from "@authlib/core/errors";
 import type { Cookie } from "@authlib/core/integration";
 import type { RequestEventCommon } from "@builder.io/qwik-city";
 import { type AuthContext, requireAuthContext } from "./context.js";
@@ -121,7 +121,8 @@ export async function startSignOut(ev: RequestEventCommon, context: AuthContext,
 /**
  * Runs an operation of the instance for this request, applies the cookies it sets, and returns where it
  * redirects. Rejected credentials are rethrown as the `CredentialsSignin` core threw, a refusal by a rate
- * limit as its `RateLimited`, an unknown provider as `InvalidProvider`; any other failure goes where the
+ * limit as its `RateLimited`, an unknown provider as `InvalidProvider`, an address core sends no mail to as
+ * its `EmailSignInError` (`code` `"invalid-address"`); any other failure goes where the
  * handler would send it (the error page, or the sign-in page with `?error=`), by core's own error policy.
  */
 async function runOperation(
@@ -140,7 +141,9 @@ async function runOperation(
   } catch (error) {
     if (!(error instanceof AuthError)) throw error;
     appendCookies(ev, core, core.failureCookies(error));
-    if (error instanceof CredentialsSignin || error instanceof RateLimited || error instanceof InvalidProvider) throw error;
+    if (error instanceof CredentialsSignin || error instanceof RateLimited || error instanceof InvalidProvider || isInvalidAddress(error)) {
+      throw error;
+    }
     return core.errorRedirect(context.auth, error, ev.request);
   }
 }
@@ -179,4 +182,9 @@ export function redirect(ev: RequestEventCommon, url: string): void {
     return;
   }
   throw ev.redirect(303, location);
+}
+
+/** True for an address core sends no sign-in mail to: the user's typing, shown on their form. */
+export function isInvalidAddress(error: unknown): error is EmailSignInError {
+  return error instanceof EmailSignInError && error.code === "invalid-address";
 }

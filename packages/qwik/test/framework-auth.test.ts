@@ -51,7 +51,7 @@ describe("onRequest", () => {
   test("answers every request under a custom basePath through core, and no others", async () => {
     const providers = await request(url("/api/authlib/providers"));
     expect(providers.status).toBe(200);
-    expect(Object.keys((await providers.json()) as object)).toEqual(["credentials", "example", "password"]);
+    expect(Object.keys((await providers.json()) as object)).toEqual(["credentials", "example", "email", "password"]);
 
     const csrf = await request(url("/api/authlib/csrf"));
     expect(csrf.status).toBe(200);
@@ -222,6 +222,27 @@ describe("useSignIn", () => {
       formErrors: [],
       fieldErrors: { providerId: ['Unknown provider "nope".'] },
     });
+  });
+
+  test("email: an address core sends nothing to is a form failure (400), not the built-in page; a good one goes to verify-request", async () => {
+    const id = await pageActionId("/", "sign-in");
+    const before = app.mailbox.mails.length;
+    const refused = await postForm(url(`/?qaction=${id}`), {
+      providerId: "email",
+      "options.email": "victim@example.com, attacker@evil.test",
+    });
+    expect(refused.status).toBe(400);
+    expect(printedJson(await refused.text(), "sign-in-result")).toEqual({
+      failed: true,
+      formErrors: ["That is not an email address we can send a sign-in link to. Check it and try again."],
+      fieldErrors: {},
+      code: "EmailSignInError",
+    });
+    expect(app.mailbox.mails.length).toBe(before);
+    const sent = await postForm(url(`/?qaction=${id}`), { providerId: "email", "options.email": "reader@example.com" }, new CookieJar());
+    expect(sent.status).toBe(303);
+    expect(sent.headers.get("location")).toBe("/api/authlib/verify-request?provider=email&type=email");
+    expect(app.mailbox.mails.at(-1)?.to).toBe("reader@example.com");
   });
 
   test("credentials: a wrong password reports CredentialsSignin's code to the form, without redirecting", async () => {

@@ -13,7 +13,7 @@ import { type EmailStore, requireCapability } from "../adapter-capabilities.js";
 import type { AdapterUser } from "../adapters.js";
 import { hmacHex, randomHex } from "../crypto/digest.js";
 import { clearEmailFlow, type EmailFlow, openEmailFlow, sealEmailFlow } from "../email/flow-cookie.js";
-import { normalizeEmail } from "../email/normalize.js";
+import { InvalidEmailAddress, normalizeEmail } from "../email/normalize.js";
 import { codeLengthOf } from "../email/settings.js";
 import { codeOf, isCodeOf, MAX_WRONG_CODES, typedCode } from "../email/sign-in-code.js";
 import { AuthError, EmailSignInError, IncorrectCode, RateLimited, Verification } from "../errors.js";
@@ -50,7 +50,7 @@ function lifetimeOf(provider: EmailConfig): number {
 
 function normalise(provider: EmailConfig, input: unknown): string {
   if (provider.normalizeIdentifier) {
-    if (typeof input !== "string") throw new EmailSignInError("Missing email address.");
+    if (typeof input !== "string") throw new InvalidEmailAddress("Missing email address.");
     return provider.normalizeIdentifier(input);
   }
   return normalizeEmail(input);

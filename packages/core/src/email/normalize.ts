@@ -15,7 +15,9 @@ const localPart = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)
 const domainLabel = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** Thrown for an address authlib will not send a sign-in link to (shown on the sign-in page as EmailSignInError). */
-export class InvalidEmailAddress extends EmailSignInError {}
+export class InvalidEmailAddress extends EmailSignInError {
+  override code = "invalid-address" as const;
+}
 
 /**
  * The canonical form of `input`: NFKC-normalised, trimmed, lower-cased, with an ASCII (punycode)

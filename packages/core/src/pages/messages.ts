@@ -12,6 +12,7 @@ export const DEFAULT_SIGNIN_ERROR_MESSAGE = "Unable to sign in.";
 const TRY_ANOTHER_ACCOUNT = "Try signing in with a different account.";
 const USE_ORIGINAL_ACCOUNT = "To confirm your identity, sign in with the same account you used originally.";
 const EMAIL_NOT_SENT = "The e-mail could not be sent.";
+const INVALID_ADDRESS = "That is not an email address we can send a sign-in link to. Check it and try again.";
 
 const SIGNIN_ERROR_MESSAGES: Readonly<Record<string, string>> = Object.freeze({
   Signin: TRY_ANOTHER_ACCOUNT,
@@ -43,11 +44,13 @@ function lookup<T>(table: Readonly<Record<string, T>>, key: string | undefined):
 }
 
 /**
- * The message the sign-in page shows for `?error=<type>`: the type's own message, the default one for an
- * unknown type, or `undefined` when there is no error.
+ * The message the sign-in page shows for `?error=<type>` (and `?code=`: an address authlib does not send
+ * to is not a mail that failed): the type's own message, the default one for an unknown type, or
+ * `undefined` when there is no error.
  */
-export function signInErrorMessage(error: string | undefined): string | undefined {
+export function signInErrorMessage(error: string | undefined, code?: string): string | undefined {
   if (error === undefined || error === "") return undefined;
+  if (error === "EmailSignInError" && code === "invalid-address") return INVALID_ADDRESS;
   return lookup(SIGNIN_ERROR_MESSAGES, error) ?? DEFAULT_SIGNIN_ERROR_MESSAGE;
 }
 

@@ -254,7 +254,7 @@ function ErrorAlert({ message, code }: { message: string; code?: string }) {
 
 function SignInContent({ params, groups }: { params: SignInPageParams; groups: ProviderGroup[] }) {
   const { csrfToken, callbackUrl, email } = params;
-  const message = signInErrorMessage(params.error);
+  const message = signInErrorMessage(params.error, params.code);
   const context = { csrfToken, callbackUrl };
   return (
     <>
