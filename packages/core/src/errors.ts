@@ -140,9 +140,14 @@ export class OAuthAccountNotLinked extends SignInError {
   static override type: ErrorType = "OAuthAccountNotLinked";
 }
 
-/** The OAuth provider answered the callback with an error, or its response failed validation. */
+/**
+ * The OAuth provider answered the callback with an error, or its response failed validation. `code` is
+ * `"access_denied"` when the provider says the user (or its policy) refused, e.g. "Deny" on its consent
+ * page; the sign-in page gets it as `?code=`.
+ */
 export class OAuthCallbackError extends SignInError {
   static override type: ErrorType = "OAuthCallbackError";
+  code?: "access_denied";
 }
 
 /** A provider's `profile()` threw or returned something that is not a profile. */

@@ -150,11 +150,16 @@ describe("OIDC sign-in through Auth() (JWT sessions, no adapter)", () => {
     expect((await client.session())?.user.name).toBe("Bob Builder");
   });
 
-  it("access denied at the OP ends on the sign-in page with OAuthCallbackError", async () => {
+  it("access denied at the OP ends on the sign-in page with OAuthCallbackError, code access_denied, saying so", async () => {
     const client = authClient({ secret, trustHost: true, providers: [oidc()], logger: { error: () => {} } });
     const { done } = await signInWith(client, "op", { deny: true });
-    expect(done.headers.get("location")).toBe(`${origin}/auth/signin?error=OAuthCallbackError`);
+    const location = done.headers.get("location") as string;
+    expect(location).toBe(`${origin}/auth/signin?error=OAuthCallbackError&code=access_denied`);
     expect(await client.session()).toBeNull();
+    const page = await (await client.send(location)).text();
+    expect(page).toContain("The sign-in was cancelled or refused at the provider.");
+    expect(page).not.toContain("Try signing in with a different account.");
+    expect(page).not.toContain("Error code");
   });
 
   it("a tampered state fails the sign-in; a callback without the check cookies ends on the error page", async () => {

@@ -12,12 +12,20 @@
  *   data and 400 for any other bad input, body `null`;
  * - JSON answers: `UnknownAction` 400, `RouteNotFound` 404, `MethodNotAllowed` 405, `UntrustedHost` 400;
  * - every other error: a redirect to the sign-in page (sign-in errors) or the error page, with
- *   `?error=<type>` (and `&code=` for `CredentialsSignin` and `EmailSignInError`). Types that are not client-safe show as
+ *   `?error=<type>` (and `&code=` for `CredentialsSignin`, `EmailSignInError` and a refusal at the provider). Types that are not client-safe show as
  *   `Configuration`: their details go to the server log only.
  *
  * @module http/error-response
  */
-import { AuthError, CredentialsSignin, EmailSignInError, type ErrorType, isClientSafeError, RateLimited } from "../errors.js";
+import {
+  AuthError,
+  CredentialsSignin,
+  EmailSignInError,
+  type ErrorType,
+  isClientSafeError,
+  OAuthCallbackError,
+  RateLimited,
+} from "../errors.js";
 import type { AuthAction, ResponseInternal } from "../internal-types.js";
 import type { PagesOptions } from "../types.js";
 import type { Cookie } from "./cookies.js";
@@ -156,6 +164,8 @@ export function errorResult(error: AuthError, request: { action: AuthAction; met
       : (where.pages.error ?? `${where.basePath}/error`);
   const url = new URL(page, where.origin);
   url.searchParams.set("error", type);
-  if (error instanceof CredentialsSignin || error instanceof EmailSignInError) url.searchParams.set("code", error.code);
+  const code =
+    error instanceof CredentialsSignin || error instanceof EmailSignInError || error instanceof OAuthCallbackError ? error.code : undefined;
+  if (code) url.searchParams.set("code", code);
   return { redirect: url.href, cookies };
 }

@@ -66,7 +66,9 @@ export function callbackError(providerId: string, error: unknown, message?: stri
       const value = err.cause instanceof URLSearchParams ? err.cause.get(key) : null;
       if (value !== null) cause[key] = value;
     }
-    return new OAuthCallbackError(`The provider returned an error: ${err.error}.`, { cause });
+    const refused = new OAuthCallbackError(`The provider returned an error: ${err.error}.`, { cause });
+    if (err.error === "access_denied") refused.code = "access_denied";
+    return refused;
   }
   if (err instanceof oauth.ResponseBodyError) {
     return new OAuthCallbackError(message ?? `The provider answered with an error: ${err.error}.`, {

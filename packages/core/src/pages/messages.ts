@@ -12,6 +12,7 @@ export const DEFAULT_SIGNIN_ERROR_MESSAGE = "Unable to sign in.";
 const TRY_ANOTHER_ACCOUNT = "Try signing in with a different account.";
 const USE_ORIGINAL_ACCOUNT = "To confirm your identity, sign in with the same account you used originally.";
 const EMAIL_NOT_SENT = "The e-mail could not be sent.";
+const ACCESS_DENIED_AT_PROVIDER = "The sign-in was cancelled or refused at the provider. Try again, or choose another way to sign in.";
 const INVALID_ADDRESS = "That is not an email address we can send a sign-in link to. Check it and try again.";
 
 const SIGNIN_ERROR_MESSAGES: Readonly<Record<string, string>> = Object.freeze({
@@ -51,6 +52,7 @@ function lookup<T>(table: Readonly<Record<string, T>>, key: string | undefined):
 export function signInErrorMessage(error: string | undefined, code?: string): string | undefined {
   if (error === undefined || error === "") return undefined;
   if (error === "EmailSignInError" && code === "invalid-address") return INVALID_ADDRESS;
+  if (error === "OAuthCallbackError" && code === "access_denied") return ACCESS_DENIED_AT_PROVIDER;
   return lookup(SIGNIN_ERROR_MESSAGES, error) ?? DEFAULT_SIGNIN_ERROR_MESSAGE;
 }
 
