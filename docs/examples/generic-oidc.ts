@@ -4,12 +4,14 @@
  */
 import type { OAuthConfig, OIDCConfig } from "@authlib/core";
 
-/** Any OpenID Provider: `AUTH_ACME_ID`, `AUTH_ACME_SECRET` and `AUTH_ACME_ISSUER` fill the blanks. */
+/**
+ * Any OpenID Provider: `AUTH_ACME_ID`, `AUTH_ACME_SECRET` and `AUTH_ACME_ISSUER` (e.g.
+ * `https://sso.acme.example`) fill the blanks. A value written here wins over its env variable.
+ */
 export const acme: OIDCConfig = {
   id: "acme",
   name: "Acme SSO",
   type: "oidc",
-  issuer: "https://sso.acme.example",
   authorization: { params: { scope: "openid email profile" } },
 };
 

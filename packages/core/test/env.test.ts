@@ -9,6 +9,13 @@ import type { AuthConfig } from "../src/types.js";
 const oauth = (id: string, extra: Partial<ProviderConfig> = {}) => ({ id, name: id, type: "oidc", ...extra }) as ProviderConfig;
 
 describe("setEnvDefaults", () => {
+  it("fills the documented generic OIDC example (docs/examples/generic-oidc.ts) from AUTH_ACME_ID, _SECRET and _ISSUER", async () => {
+    const { acme } = await import("../../../docs/examples/generic-oidc.js");
+    const config: AuthConfig = { providers: [{ ...acme }] };
+    setEnvDefaults({ AUTH_ACME_ID: "id", AUTH_ACME_SECRET: "secret", AUTH_ACME_ISSUER: "https://sso.acme.example" }, config);
+    expect(config.providers[0]).toMatchObject({ clientId: "id", clientSecret: "secret", issuer: "https://sso.acme.example" });
+  });
+
   it("reads AUTH_SECRET and orders AUTH_SECRET_1..3 newest first", () => {
     const config: AuthConfig = { providers: [] };
     setEnvDefaults({ AUTH_SECRET: "0", AUTH_SECRET_1: "1", AUTH_SECRET_3: "3" }, config);
