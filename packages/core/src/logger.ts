@@ -29,7 +29,9 @@ export function readMore(subject: Error | WarningCode): string {
 /** One line describing an error and its chain of causes, without any data fields. */
 export function describeError(error: Error): string {
   const code = error instanceof CredentialsSignin ? ` (code ${error.code})` : "";
-  const parts = [`${error.name}: ${error.message || "(no message)"}${code}`];
+  // A rejected sign-in needs no message of the app's own: the line still says what happened.
+  const fallback = error instanceof CredentialsSignin ? "the credentials were rejected" : "(no message)";
+  const parts = [`${error.name}: ${error.message || fallback}${code}`];
   let cause = error instanceof AuthError ? error.cause?.err : (error.cause as Error | undefined);
   for (let depth = 0; cause instanceof Error && depth < 3; depth++) {
     parts.push(`caused by ${cause.name}: ${cause.message}`);

@@ -55,11 +55,13 @@ describe("log lines link to their troubleshooting entry", () => {
     logger.error(new CredentialsSignin());
     logger.error(new UntrustedHost("Refused a request."));
     logger.error(new TypeError("not ours"));
+    logger.error(new TypeError());
     expect(lines).toEqual([
       `[authlib][error] MissingSecret: No secret was set. Read more: ${TROUBLESHOOTING_URL}#missingsecret`,
-      `[authlib][error] CredentialsSignin: (no message) (code credentials) Read more: ${TROUBLESHOOTING_URL}#credentialssignin`,
+      `[authlib][error] CredentialsSignin: the credentials were rejected (code credentials) Read more: ${TROUBLESHOOTING_URL}#credentialssignin`,
       `[authlib][error] UntrustedHost: Refused a request. Read more: ${TROUBLESHOOTING_URL}#untrustedhost`,
       "[authlib][error] TypeError: not ours",
+      "[authlib][error] TypeError: (no message)",
     ]);
   });
 
