@@ -4,7 +4,7 @@
  * `db status` on PGlite, on PostgreSQL and against a database that is down, and `db prune` on PostgreSQL. `doctor` is in
  * cli-doctor.test.ts.
  */
-import { cp, readFile, stat, writeFile } from "node:fs/promises";
+import { cp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -167,6 +167,20 @@ describe("authlib db on PGlite (a folder)", () => {
     );
     // Four PGlite starts in child processes, the first writing a new database to disk.
   }, 180_000);
+
+  it("reads AUTHLIB_DATABASE_URL and AUTHLIB_BRANCH from the working directory's .env, as doctor does; the process env wins", async () => {
+    const url = `file://${join(app.dir, "from-env-file")}`;
+    await writeFile(join(app.dir, ".env"), `AUTHLIB_DATABASE_URL=${url}\nAUTHLIB_BRANCH=envbranch\n`);
+    try {
+      const status = await runAuthlib(["db", "status"], { cwd: app.dir });
+      expect(status.stdout.split("\n")[0]).toBe(`Database: ${url}, branch "envbranch"`);
+      const other = `file://${join(app.dir, "from-process")}`;
+      const overridden = await runAuthlib(["db", "status"], { cwd: app.dir, env: { AUTHLIB_DATABASE_URL: other } });
+      expect(overridden.stdout.split("\n")[0]).toBe(`Database: ${other}, branch "envbranch"`);
+    } finally {
+      await rm(join(app.dir, ".env"));
+    }
+  }, 120_000);
 
   it("an invalid branch is one line and exit code 1", async () => {
     const run = await runAuthlib(["db", "status", "--url", "memory://", "--branch", "Bad Name"]);

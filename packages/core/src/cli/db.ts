@@ -7,6 +7,8 @@
  *
  * @module cli/db
  */
+import { exportToProcess, readEnvironment } from "./doctor/environment.js";
+import type { Terminal } from "./terminal.js";
 
 /** Where a database command writes (the adapter's `CommandOutput`). */
 export interface DbCommandOutput {
@@ -42,12 +44,18 @@ export async function loadDbCommands(): Promise<DbCommands | undefined> {
   return (await import(DB_COMMANDS_MODULE)) as DbCommands;
 }
 
-/** `authlib db …`: runs the adapter's command, or says in one line what to install (exit code 1). */
-export async function runDb(args: readonly string[], io: DbCommandOutput): Promise<number> {
+/**
+ * `authlib db …`: runs the adapter's command, or says in one line what to install (exit code 1). It reads
+ * the working directory's `.env` first, as `authlib doctor` does (the process environment wins), so
+ * `AUTHLIB_DATABASE_URL` and `AUTHLIB_BRANCH` written there reach the same database as the app.
+ */
+export async function runDb(args: readonly string[], terminal: DbCommandOutput & Pick<Terminal, "env" | "cwd">): Promise<number> {
   const commands = await loadDbCommands();
   if (!commands) {
-    io.err(`authlib: the db commands come with ${DB_PACKAGE}, which is not installed: npm install ${DB_PACKAGE}\n`);
+    terminal.err(`authlib: the db commands come with ${DB_PACKAGE}, which is not installed: npm install ${DB_PACKAGE}\n`);
     return 1;
   }
-  return commands.runDbCommand(args, io, { usage: "authlib db", prefix: "authlib" });
+  const { fileValues } = await readEnvironment(terminal.env, terminal.cwd, undefined);
+  exportToProcess(fileValues, process.env);
+  return commands.runDbCommand(args, terminal, { usage: "authlib db", prefix: "authlib" });
 }
