@@ -28,6 +28,25 @@ describe("authlib: usage and exit codes", () => {
     }
   });
 
+  it("the package's bin is a committed file (npm links it in a fresh clone before dist/ exists); unbuilt, it says to build", async () => {
+    const pkg = JSON.parse(await readFile(join(REPO_ROOT, "packages/core/package.json"), "utf8")) as { bin: { authlib: string } };
+    const bin = join(REPO_ROOT, "packages/core", pkg.bin.authlib);
+    expect(pkg.bin.authlib).not.toMatch(/^\.?\/?dist\//);
+    expect((await runAuthlib(["help"], { script: bin })).stdout).toMatch(/^Usage: authlib <command>/);
+    const unbuilt = await tempApp();
+    try {
+      await cp(bin, join(unbuilt.dir, "bin/authlib.mjs"));
+      const run = await runAuthlib(["help"], { script: join(unbuilt.dir, "bin/authlib.mjs") });
+      expect(run).toEqual({
+        code: 1,
+        stdout: "",
+        stderr: "authlib: the command line is not built yet: run `npm run build` first (in the authlib repository).\n",
+      });
+    } finally {
+      await unbuilt.remove();
+    }
+  });
+
   it("no command, an unknown command or an unknown option: the usage on stderr and exit code 2", async () => {
     const none = await runAuthlib([]);
     expect(none).toMatchObject({ code: 2, stdout: "" });
