@@ -167,6 +167,11 @@ describe("the demo's providers in Chromium", () => {
     const { prefixes, current } = await listedSessions(page);
     expect(prefixes).toHaveLength(1);
     expect(current).toBe(prefixes[0]);
+    // The audit log names the passkey user (who has no address) by their display name.
+    await page.goto("/audit");
+    const users = await page.locator("[data-testid=audit-log] tbody tr td:nth-child(4)").allTextContents();
+    expect(users).toContain(`${displayName} (no email)`);
+    expect(users).not.toContain("(unknown)");
     await context.close();
   });
 

@@ -66,6 +66,11 @@ function requestedName(data: unknown): string | undefined {
   return typeof name === "string" && name.trim() ? name.trim().slice(0, MAX_NAME_LENGTH) : undefined;
 }
 
+/** How the audit log names a user: the address, else (a passkey user has none) the display name, else the id. */
+function who(user: { id?: string; email?: string | null; name?: string | null }): string {
+  return user.email ?? (user.name ? `${user.name} (no email)` : `user ${user.id ?? "?"}`);
+}
+
 /** The configuration, built per request from the env and the running services. */
 export function demoAuthConfig(env: EnvGetter, services: DemoServices): FrameworkAuthConfig {
   const { adapter } = services.database;
@@ -109,19 +114,22 @@ export function demoAuthConfig(env: EnvGetter, services: DemoServices): Framewor
         return { user: { id: user.id, name: user.name ?? null, email: user.email, image: user.image ?? null }, expires };
       },
     },
+    // Every event but the session reads (one per page view: they would bury the rest).
     events: {
-      signIn: ({ user, account }) => recordEvent("signIn", user.email, account ? `provider ${account.provider}` : ""),
+      signIn: ({ user, account }) => recordEvent("signIn", who(user), account ? `provider ${account.provider}` : ""),
       signOut: async (message) => {
-        if ("token" in message) return recordEvent("signOut", message.token?.email);
+        if ("token" in message) return recordEvent("signOut", message.token?.email ?? message.token?.name);
         const userId = message.session?.userId;
         const user = userId ? await adapter.getUser(userId) : null;
-        recordEvent("signOut", user?.email, "database session deleted");
+        recordEvent("signOut", user ? who(user) : undefined, "database session deleted");
       },
-      session: ({ session }) => recordEvent("session", session.user?.email),
-      createUser: ({ user }) => recordEvent("createUser", user.email),
-      updateUser: ({ user }) => recordEvent("updateUser", user.email),
-      linkAccount: ({ user, account }) => recordEvent("linkAccount", user.email, `provider ${account.provider}`),
-      passwordChanged: async ({ userId, reason }) => recordEvent("passwordChanged", (await adapter.getUser(userId))?.email, reason),
+      createUser: ({ user }) => recordEvent("createUser", who(user)),
+      updateUser: ({ user }) => recordEvent("updateUser", who(user)),
+      linkAccount: ({ user, account }) => recordEvent("linkAccount", who(user), `provider ${account.provider}`),
+      passwordChanged: async ({ userId, reason }) => {
+        const user = await adapter.getUser(userId);
+        recordEvent("passwordChanged", user ? who(user) : undefined, reason);
+      },
     },
     // The app's own "check your email" page: it takes the mailed sign-in code (useEmailCode).
     pages: { verifyRequest: "/check-email" },
