@@ -128,6 +128,21 @@ describe("the demo in Chromium", () => {
     await page.context().close();
   });
 
+  test("no page scrolls sideways on a 390 px phone, signed in or out", async () => {
+    const page = await openPage({ viewport: { width: 390, height: 844 } });
+    const widths: Record<string, number> = {};
+    const measure = async (path: string) => {
+      await page.goto(path);
+      widths[path] = await page.evaluate(() => document.documentElement.scrollWidth);
+    };
+    for (const path of ["/", "/signin", "/check-email", "/dev/mailbox"]) await measure(path);
+    await signInWithForm(page, PASSWORD, "/profile");
+    await page.waitForURL("**/profile");
+    for (const path of ["/profile", "/devices", "/protected", "/audit"]) await measure(path);
+    expect(widths).toEqual(Object.fromEntries(Object.keys(widths).map((path) => [path, 390])));
+    await page.context().close();
+  });
+
   test("the audit page lists the events as they happen", async () => {
     const page = await openPage();
     await signInWithForm(page, PASSWORD, "/audit");
