@@ -1,7 +1,8 @@
 /**
  * What the user docs promise about themselves: they speak of the product, not of its tracker (no issue
- * numbers: docs/testing.md, the contributors' page, may), and docs/environment.md names every environment
- * variable `@authlib/core` reads.
+ * numbers: docs/testing.md, the contributors' page, may), they name the CLI one way (`authlib db`; the
+ * adapter's README says once that its old name is the same), and docs/environment.md names every
+ * environment variable `@authlib/core` reads.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -35,6 +36,13 @@ describe("the user docs", () => {
   it.each(userDocs)("%s names no issue of the tracker", (path) => {
     expect(read(path)).not.toMatch(/\bissues? #?\d+/i);
   });
+
+  it.each(userDocs.filter((path) => path !== "packages/hosted-db-adapter/README.md"))(
+    "%s names the CLI one way (authlib db, not the adapter's old authlib-db)",
+    (path) => {
+      expect(read(path)).not.toMatch(/(?<![.\w])authlib-db (migrate|status|prune|import-authjs)/);
+    },
+  );
 
   it("docs/environment.md has a row for every variable core reads", () => {
     const environment = read("docs/environment.md");
