@@ -15,7 +15,6 @@ import {
   webAuthnMethods,
 } from "./adapter-capabilities.js";
 import type { Adapter } from "./adapters.js";
-import { emailSettingsError } from "./email/settings.js";
 import { processEnv, providerEnvPrefix, readEnv } from "./env/read.js";
 import {
   AuthError,
@@ -101,9 +100,7 @@ export function assertConfig(config: AuthConfig, providers: ProviderConfig[], st
     if (provider.type === "credentials" && typeof provider.authorize !== "function") {
       return new MissingAuthorize(`The credentials provider "${provider.id}" needs an \`authorize(credentials, request)\` function.`);
     }
-    const email = provider.type === "email" ? emailSettingsError(provider) : undefined;
-    if (email) return email;
-    const own = provider.checkConfig?.({ providers, adapter: config.adapter });
+    const own = provider.checkConfig?.({ provider, providers, adapter: config.adapter });
     if (own) return own instanceof AuthError ? own : new InvalidProvider(own.message);
   }
 

@@ -21,10 +21,15 @@ export interface CommonProviderOptions {
   type: ProviderType;
   /**
    * The provider's own start-up check, run by `createAuth` after the general ones: the configuration
-   * error it finds (`Password()` without an adapter or a way to send mail), or `undefined`. An `AuthError`
-   * is thrown as it is; any other error as `InvalidProvider` with its message.
+   * error it finds (`Password()` without an adapter or a way to send mail, an email provider's `code` out
+   * of range), or `undefined`. `provider` is the provider as configured. An `AuthError` is thrown as it
+   * is; any other error as `InvalidProvider` with its message.
    */
-  checkConfig?: (context: { providers: readonly ProviderConfig[]; adapter: Adapter | undefined }) => Error | undefined;
+  checkConfig?: (context: {
+    provider: ProviderConfig;
+    providers: readonly ProviderConfig[];
+    adapter: Adapter | undefined;
+  }) => Error | undefined;
 }
 
 /** Token endpoint response of an OAuth provider (the fields authlib reads, plus any other). */

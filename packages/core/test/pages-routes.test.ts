@@ -3,6 +3,7 @@ import { hashPassword, verifyPassword } from "../src/password.js";
 import Credentials from "../src/providers/credentials.js";
 import type { AuthConfig } from "../src/types.js";
 import { authClient } from "./helpers/auth-client.js";
+import { memoryAdapter } from "./helpers/memory-adapter.js";
 
 const secret = "pages-routes-secret-0123456789abcdef";
 const base = (overrides: Partial<AuthConfig> = {}): AuthConfig => ({
@@ -51,6 +52,44 @@ describe("built-in pages through Auth()", () => {
     const response = await authClient(base()).send(`/auth/error?error=${encodeURIComponent(error)}`);
     expect(response.status).toBe(status);
     expect(await response.text()).not.toContain("<img src=x");
+  });
+
+  describe("a server error's page in development", () => {
+    /** Database sessions whose adapter does not know the user authorize returns: UnknownCredentialsUser. */
+    async function failedSignIn() {
+      const client = authClient(base({ adapter: memoryAdapter().adapter, session: { strategy: "database" }, logger: { error: () => {} } }));
+      const csrfToken = await client.csrf();
+      const failed = await client.send("/auth/callback/credentials", { form: { csrfToken, username: "new" } });
+      return { client, location: failed.headers.get("location") as string };
+    }
+
+    it("NODE_ENV=development: the page names the type the server logged, with its troubleshooting entry", async () => {
+      vi.stubEnv("NODE_ENV", "development");
+      try {
+        const { client, location } = await failedSignIn();
+        expect(location).toBe("http://localhost:3000/auth/error?error=Configuration&cause=UnknownCredentialsUser");
+        const html = await (await client.send(location)).text();
+        expect(html).toContain("Development: the server logged <code>UnknownCredentialsUser</code>.");
+        expect(html).toContain('href="https://github.com/authlib/authlib/blob/main/docs/troubleshooting.md#unknowncredentialsuser"');
+        // A cause that is not an error type's name is not shown (a link can put anything in the URL).
+        const forged = await (await client.send("/auth/error?error=Configuration&cause=%3Cb%3Ehi%3C%2Fb%3E")).text();
+        expect(forged).not.toContain("Development:");
+      } finally {
+        vi.unstubAllEnvs();
+      }
+    });
+
+    it.each(["production", "test"])("NODE_ENV=%s: the URL and the page say only Configuration", async (env) => {
+      vi.stubEnv("NODE_ENV", env);
+      try {
+        const { client, location } = await failedSignIn();
+        expect(location).toBe("http://localhost:3000/auth/error?error=Configuration");
+        const html = await (await client.send(`${location}&cause=UnknownCredentialsUser`)).text();
+        expect(html).not.toContain("UnknownCredentialsUser");
+      } finally {
+        vi.unstubAllEnvs();
+      }
+    });
   });
 
   it("GET /verify-request shows the host", async () => {

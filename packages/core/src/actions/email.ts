@@ -14,7 +14,7 @@ import type { AdapterUser } from "../adapters.js";
 import { hmacHex, randomHex } from "../crypto/digest.js";
 import { clearEmailFlow, type EmailFlow, openEmailFlow, sealEmailFlow } from "../email/flow-cookie.js";
 import { InvalidEmailAddress, normalizeEmail } from "../email/normalize.js";
-import { codeLengthOf } from "../email/settings.js";
+import { codeLengthOf, confirmModeOf } from "../email/settings.js";
 import { codeOf, isCodeOf, MAX_WRONG_CODES, typedCode } from "../email/sign-in-code.js";
 import { AuthError, EmailSignInError, IncorrectCode, RateLimited, Verification } from "../errors.js";
 import { CHECK_COOKIE_MAX_AGE } from "../http/cookies.js";
@@ -154,7 +154,7 @@ export async function emailCallback(
   const flow = await openEmailFlow(options, request, provider.id);
   const fromAskingBrowser = await isFlowOf(options, provider, flow, link);
   if (request.method === "GET") {
-    const confirm = provider.confirm ?? "other-browser";
+    const confirm = confirmModeOf(provider);
     if (confirm === "always" || (confirm === "other-browser" && !fromAskingBrowser)) return confirmationPage(options, provider, link);
   } else {
     assertCsrf("email sign-in", options.csrfTokenVerified);

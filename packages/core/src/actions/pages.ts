@@ -1,4 +1,5 @@
 /** GET /signin, /error and /verify-request: the built-in pages, or redirects to the app's own pages. */
+import { inDevelopment } from "../env/read.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import type { PageResult } from "../pages/index.js";
 import { loadPages } from "../pages/lazy.js";
@@ -38,7 +39,16 @@ export function errorPage(options: InternalOptions, request: RequestInternal): R
   const { error } = request.query;
   if (options.pages.error) return customPage(options, options.pages.error, { error });
   return loadPages().then(({ renderErrorPage }) =>
-    html(renderErrorPage({ error, signinUrl: `${options.authUrl}/signin`, homeUrl: options.origin, theme: options.theme })),
+    html(
+      renderErrorPage({
+        error,
+        // Shown in development only, and only when it names an error type (see pages/error.tsx).
+        cause: inDevelopment() ? request.query.cause : undefined,
+        signinUrl: `${options.authUrl}/signin`,
+        homeUrl: options.origin,
+        theme: options.theme,
+      }),
+    ),
   );
 }
 
@@ -51,17 +61,8 @@ export async function verifyRequestPage(options: InternalOptions, request: Reque
       theme: options.theme,
       homeUrl: options.origin,
       type: request.query.type,
-      codeForm: await codeFormOf(options, request),
+      // The form of the mailed code: its code loads with the first verify-request page that has one.
+      codeForm: request.query.provider ? await (await import("../email/code-form.js")).codeFormOf(options, request) : undefined,
     }),
   );
-}
-
-/** The code form of the verify-request page: in the browser that asked for a mail of a provider that sends codes. */
-async function codeFormOf(options: InternalOptions, request: RequestInternal) {
-  const provider = options.providers.find((p) => p.id === request.query.provider);
-  if (provider?.type !== "email" || (request.query.type ?? "email") !== "email") return undefined;
-  const [{ codeLengthOf }, { openEmailFlow }] = await Promise.all([import("../email/settings.js"), import("../email/flow-cookie.js")]);
-  const length = codeLengthOf(provider);
-  if (length === undefined || !(await openEmailFlow(options, request, provider.id))) return undefined;
-  return { actionUrl: provider.callbackUrl, length, csrfToken: options.csrfToken, error: request.query.error };
 }

@@ -8,6 +8,7 @@
  * @module email/mail-service
  */
 import type { EmailConfig, MailMessage, SendVerificationRequestParams } from "../provider-types.js";
+import { checkEmailSettings } from "./settings.js";
 import { verificationMail } from "./template.js";
 
 /** How long one call to a mail service may take before it is aborted. */
@@ -115,6 +116,7 @@ export function mailServiceProvider<C extends MailServiceConfig>(service: MailSe
     baseUrl: service.baseUrl,
     sendVerificationRequest: (params: SendVerificationRequestParams) => sendThroughService(service, params),
     sendMail: (message: MailMessage, provider: EmailConfig) => sendMailThroughService(service, message, provider as C),
+    checkConfig: checkEmailSettings,
     ...defined,
     type: "email",
   };

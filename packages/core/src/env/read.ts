@@ -73,3 +73,11 @@ export function readList(env: EnvSource, name: string): string[] | undefined {
 export function providerEnvPrefix(providerId: string): string {
   return `AUTH_${providerId.toUpperCase().replace(/-/g, "_")}_`;
 }
+
+/**
+ * True when this process says it is in development (`NODE_ENV=development`, as Vite's dev server and most
+ * dev scripts set it): pages may then say more about a server error (its type, never its message).
+ */
+export function inDevelopment(): boolean {
+  return readEnv(processEnv(), "NODE_ENV") === "development";
+}

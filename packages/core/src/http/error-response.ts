@@ -17,6 +17,8 @@
  *
  * @module http/error-response
  */
+
+import { inDevelopment } from "../env/read.js";
 import {
   AuthError,
   CredentialsSignin,
@@ -164,6 +166,8 @@ export function errorResult(error: AuthError, request: { action: AuthAction; met
       : (where.pages.error ?? `${where.basePath}/error`);
   const url = new URL(page, where.origin);
   url.searchParams.set("error", type);
+  // In development (NODE_ENV=development) the page may name the type the server logged, never its message.
+  if (type === "Configuration" && inDevelopment()) url.searchParams.set("cause", error.type);
   const code =
     error instanceof CredentialsSignin || error instanceof EmailSignInError || error instanceof OAuthCallbackError ? error.code : undefined;
   if (code) url.searchParams.set("code", code);

@@ -6,15 +6,24 @@
  *
  * @module pages/error
  */
+import { TROUBLESHOOTING_URL } from "../logger.js";
 import type { Theme } from "../types.js";
 import { renderDocument } from "./layout.js";
 import { type ErrorPageContent, errorPageContent } from "./messages.js";
 import { resolveTheme, toSafeNavigationUrl } from "./theme.js";
 
+/** A `?cause=` is shown only when it looks like an error type's name (a link can put anything in the URL). */
+const ERROR_TYPE_NAME = /^[A-Z][A-Za-z]{2,48}$/;
+
 /** What the error page shows. */
 export interface ErrorPageParams {
   /** `?error=` type. User input: used only to pick the content. */
   error?: string;
+  /**
+   * Development only (the caller passes it when `NODE_ENV=development`): the type of the error the server
+   * logged (`?cause=`), shown with its troubleshooting entry when it looks like an error type's name.
+   */
+  cause?: string;
   /** The sign-in page (`<origin><basePath>/signin`). */
   signinUrl: string;
   /** The application's home page. */
@@ -27,6 +36,7 @@ export function renderErrorHtml(params: ErrorPageParams): { status: number; html
   const content: ErrorPageContent = errorPageContent(params.error);
   const signinUrl = toSafeNavigationUrl(params.signinUrl);
   const homeUrl = toSafeNavigationUrl(params.homeUrl) ?? "/";
+  const cause = params.cause !== undefined && ERROR_TYPE_NAME.test(params.cause) ? params.cause : undefined;
   const html = renderDocument({
     title: content.heading,
     theme: resolveTheme(params.theme),
@@ -38,6 +48,14 @@ export function renderErrorHtml(params: ErrorPageParams): { status: number; html
             <p key={paragraph}>{paragraph}</p>
           ))}
         </div>
+        {cause ? (
+          <div class="notice">
+            <p>
+              Development: the server logged <code>{cause}</code>.{" "}
+              <a href={`${TROUBLESHOOTING_URL}#${cause.toLowerCase()}`}>What it means and how to fix it</a>
+            </p>
+          </div>
+        ) : null}
         <div class="actions">
           {content.offerSignIn && signinUrl ? (
             <a class="button" href={signinUrl}>

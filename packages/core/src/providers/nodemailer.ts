@@ -6,6 +6,7 @@
  * ```
  */
 
+import { checkEmailSettings } from "../email/settings.js";
 import { verificationMail } from "../email/template.js";
 import { AuthError } from "../errors.js";
 import type { EmailConfig, MailMessage, SendVerificationRequestParams } from "../provider-types.js";
@@ -57,6 +58,7 @@ export default function Nodemailer(options: NodemailerOptions): EmailConfig {
     from: "authlib <no-reply@localhost>",
     sendVerificationRequest: sendWithNodemailer,
     sendMail: sendMailWithNodemailer,
+    checkConfig: checkEmailSettings,
     ...options,
     type: "email",
   };

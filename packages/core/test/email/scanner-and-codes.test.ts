@@ -299,6 +299,24 @@ describe("the one-time code in the mail", () => {
     }
   });
 
+  it("a provider object written by hand with a setting out of range is refused at its first use, never read as another mode", async () => {
+    const sent: string[] = [];
+    const raw = {
+      id: "raw",
+      name: "Raw",
+      type: "email" as const,
+      confirm: "sometimes",
+      sendVerificationRequest: ({ url }: { url: string }) => void sent.push(url),
+    };
+    const { config } = await app({ config: { providers: [raw as never] } });
+    const client = authClient(config, ORIGIN);
+    const csrfToken = await client.csrf();
+    await client.send("/auth/signin/raw", { form: { csrfToken, email: "raw@example.com" } });
+    const opened = await authClient(config, ORIGIN).send(sent[0] as string);
+    expect(opened.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`);
+    expect(sessionCookie(opened)).toBe(false);
+  });
+
   it("the built-in verify-request page has the code form in the browser that asked only", async () => {
     const { browser } = await app();
     const person = browser();
