@@ -119,7 +119,7 @@ describe("an adapter without a method a feature needs", () => {
   const oidc = { ...corp, clientId: "corp-client" };
 
   /** Per feature: the name the error gives it, the configuration that enables it, the methods it needs. */
-  const features: Array<[string, Partial<AuthConfig>, ReadonlyArray<keyof Adapter>]> = [
+  const features: Array<[string, Partial<AuthConfig> & Pick<AuthConfig, "providers">, ReadonlyArray<keyof Adapter>]> = [
     ["Database sessions", { session: { strategy: "database" }, providers: [credentials] }, [...userMethods, ...sessionMethods]],
     ["OAuth sign-in with an adapter", { session: { strategy: "jwt" }, providers: [oidc] }, userMethods],
     ["Email sign-in", { session: { strategy: "jwt" }, providers: [email] }, emailMethods],
