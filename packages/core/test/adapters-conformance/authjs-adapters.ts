@@ -1,6 +1,6 @@
 /**
  * Auth.js's official adapters, each on the tables its own documentation sets up, for the conformance
- * suite (`authjs-adapters.test.ts`) and the adapter bench: `@auth/pg-adapter` and `@auth/kysely-adapter`
+ * suite (`authjs-adapters.test.ts`) and the bench (`bench/authjs-adapters.mjs`): `@auth/pg-adapter` and `@auth/kysely-adapter`
  * on PostgreSQL, `@auth/drizzle-adapter` on PGlite and on PostgreSQL, `@auth/unstorage-adapter` on
  * unstorage's memory driver.
  *
