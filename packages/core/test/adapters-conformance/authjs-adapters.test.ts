@@ -45,6 +45,7 @@ import { closeSharedPglite, sharedPglite } from "../helpers/database.js";
 import { type NodeServer, startNodeServer } from "../helpers/node-server.js";
 import { opProvider, startTestOP, type TestOP } from "../helpers/oidc-provider.js";
 import { startSmtpServer } from "../helpers/smtp.js";
+import { SoftAuthenticator } from "../webauthn/soft-authenticator.js";
 import { type AuthjsAdapterKind, authjsAdapters, type OpenedAdapter } from "./authjs-adapters.js";
 import { adapterTableRows, FEATURES, type Feature, type Outcome } from "./feature-table.js";
 
@@ -216,7 +217,7 @@ const flows: Partial<Record<Feature, (context: FlowContext) => Promise<void>>> =
     expect(errors.splice(0)).toEqual(["Verification: The sign-in link is unknown, used already, or expired."]);
   },
 
-  async passkeys({ adapter, start }) {
+  async passkeys({ adapter, errors, start }) {
     // Conditional UI off: Chrome's virtual authenticator would answer the autofill request before the button.
     start({ providers: [Passkey({ enableConditionalUI: false })], experimental: { enableWebAuthn: true } });
     browser ??= await launchChromium();
@@ -244,10 +245,33 @@ const flows: Partial<Record<Feature, (context: FlowContext) => Promise<void>>> =
       const counter = (await adapter.getAuthenticator?.(credentialID))?.counter;
       expect(counter).toBeGreaterThan(stored?.counter ?? Number.POSITIVE_INFINITY);
       expect(counter).toBe((await credential())?.signCount);
+
       expect(pageErrors).toEqual([]);
     } finally {
       await context.close();
     }
+
+    // A synced passkey's signature counter stays 0, so only the record of used challenges can refuse a
+    // replayed answer: one captured with its cookies (the sealed challenge among them) and posted again.
+    const synced = new SoftAuthenticator(server.origin);
+    const answer = async (client: Client, action: "register" | "authenticate") => {
+      const query = new URLSearchParams({ action, ...(action === "register" ? { name: "Synced" } : {}) });
+      const { options } = (await (await client.send(`/auth/webauthn-options/passkey?${query}`)).json()) as { options: never };
+      const data = action === "register" ? await synced.register(options) : await synced.authenticate(options, { counter: 0 });
+      const csrfToken = await client.csrf();
+      return { cookie: client.jar.header(), json: { action, data: JSON.stringify(data), csrfToken } };
+    };
+    const owner = httpClient(server.origin);
+    await owner.send("/auth/callback/passkey", { json: (await answer(owner, "register")).json });
+    expect((await owner.session())?.user.name).toBe("Synced");
+    const client = httpClient(server.origin);
+    const captured = await answer(client, "authenticate");
+    await client.send("/auth/callback/passkey", { json: captured.json });
+    expect((await client.session())?.user.name).toBe("Synced");
+    const replay = httpClient(server.origin);
+    const replayed = await replay.send("/auth/callback/passkey", { json: captured.json, headers: { cookie: captured.cookie } });
+    expect(replayed.setCookies.some((c) => c.name === "authlib.session-token" && c.value !== "")).toBe(false);
+    expect(errors.splice(0)).toEqual(["InvalidCheck: This WebAuthn challenge was answered already. Start again."]);
   },
 };
 
