@@ -1,10 +1,11 @@
 // `npm run bench`: every benchmark, ours next to the reference, interleaved, in one run (about 3–4 minutes
 // on 2 cores). Needs the built packages (`npm run build`). Prints Markdown tables ready for bench/README.md,
 // headed by the commit, date, machine and Node version they belong to.
-//   node bench/run.mjs [--no-http] [--no-inprocess] [--no-registry] [--no-password]
+//   node bench/run.mjs [--no-http] [--no-inprocess] [--no-adapters] [--no-registry] [--no-password]
 // Exits non-zero when the Password() enumeration run finds an answer that tells a known address from an
 // unknown one.
 import { existsSync, readFileSync } from "node:fs";
+import { adapterOperations } from "./authjs-adapters.mjs";
 import { commit, machine } from "./environment.mjs";
 import { formatHttpTable, formatTable, interleave } from "./harness.mjs";
 import { httpRun } from "./http.mjs";
@@ -49,6 +50,21 @@ if (!args.has("--no-inprocess")) {
       onRow: (row) => log(`  ${row.operation}: ${row.ratio === null ? "–" : `${row.ratio.toFixed(2)}x`}`),
     });
     console.log("## In process (Auth(), jwt, getSession)\n");
+    console.log(formatTable(rows));
+    for (const note of notes) console.log(`\n${note}`);
+  } finally {
+    await close();
+  }
+}
+
+if (!args.has("--no-adapters")) {
+  log("database session check through Auth.js's adapters, ours and the reference on the same adapter (interleaved)…");
+  const { operations, notes, close } = await adapterOperations();
+  try {
+    const rows = await interleave(operations, {
+      onRow: (row) => log(`  ${row.operation}: ${row.ratio === null ? "–" : `${row.ratio.toFixed(2)}x`}`),
+    });
+    console.log("\n## Database session check through Auth.js's adapters\n");
     console.log(formatTable(rows));
     for (const note of notes) console.log(`\n${note}`);
   } finally {

@@ -126,13 +126,13 @@ export function assertConfig(config: AuthConfig, providers: ProviderConfig[], st
     );
   }
 
-  return sessionConfigError(config) ?? adapterError(config.adapter, providers, strategy);
+  return sessionConfigError(config, strategy) ?? adapterError(config.adapter, providers, strategy);
 }
 
 const registryMethods = ["create", "get", "listByUser", "touch", "delete"] as const;
 
 /** The first error in `session`'s registry options, or `undefined`. */
-function sessionConfigError(config: AuthConfig): AuthError | undefined {
+function sessionConfigError(config: AuthConfig, strategy: SessionStrategy): AuthError | undefined {
   const session = config.session ?? {};
   if (session.revocation !== undefined && session.revocation !== "strict" && session.revocation !== "eventual") {
     return new InvalidSessionConfig(`session.revocation must be "strict" or "eventual", not ${JSON.stringify(session.revocation)}.`);
@@ -159,7 +159,33 @@ function sessionConfigError(config: AuthConfig): AuthError | undefined {
     if (missing.length > 0)
       return new MissingAdapterMethods(`Session records need these adapter methods, which are missing: ${missing.join(", ")}.`);
   }
-  return undefined;
+  return sessionControlError(config, strategy);
+}
+
+const sessionControlOptions = ["maxPerUser", "revocation", "revalidateAfter"] as const;
+
+/**
+ * Session control asked for by name (a limit, a revocation rule) works only with a session registry: the
+ * adapter's session records, or `session.store` for JWT sessions. Without one these options would do
+ * nothing, so the configuration is refused. A database strategy without an adapter is left to
+ * {@link adapterError} (`MissingAdapter`).
+ */
+function sessionControlError(config: AuthConfig, strategy: SessionStrategy): AuthError | undefined {
+  const session = config.session ?? {};
+  const asked = sessionControlOptions.filter((option) => session[option] !== undefined).map((option) => `session.${option}`);
+  if (asked.length === 0 || (strategy === "jwt" && session.store !== undefined)) return undefined;
+  const feature = `Session records (${asked.join(", ")})`;
+  const adapter = config.adapter;
+  if (!adapter) {
+    if (strategy === "database") return undefined;
+    return new InvalidSessionConfig(
+      `${feature} need a session registry: set session.store (memorySessionStore(), redisSessionStore({ client }), hostedDbSessionStore(client)) or use an adapter with the session record methods.`,
+    );
+  }
+  const missing = missingMethods(adapter, sessionRecordMethods);
+  if (missing.length === 0) return undefined;
+  const alternative = strategy === "jwt" ? "session.store, or " : "";
+  return new MissingAdapterMethods(`${feature} need ${alternative}these adapter methods, which are missing: ${missing.join(", ")}.`);
 }
 
 /** The first missing adapter (method) for the features in use, or `undefined`. */

@@ -25,7 +25,7 @@ import type {
 /** Whether a used passkey challenge was claimed now (`webauthn/used-challenges.ts`), and if not, why. */
 export type ClaimResult = { claimed: true } | { claimed: false; reason: "used" } | { claimed: false; reason: "full"; retryAt: number };
 
-/** The used-challenge memory of an instance without adapter token methods (`webauthn/used-challenges.ts`). */
+/** The used-challenge memory of an instance (`webauthn/used-challenges.ts`). */
 export interface UsedChallenges {
   /** How many challenges it holds. */
   readonly size: number;

@@ -4,12 +4,26 @@
  * clicks a button, and the error page reveals nothing.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+  accountTokenMethods,
+  emailMethods,
+  sessionMethods,
+  sessionRecordMethods,
+  userMethods,
+  webAuthnMethods,
+} from "../src/adapter-capabilities.js";
+import type { Adapter } from "../src/adapters.js";
 import { MIN_SECRET_BYTES, secretByteLength } from "../src/assert.js";
 import { Auth } from "../src/auth.js";
 import { setEnvDefaults } from "../src/env/defaults.js";
+import { InvalidSessionConfig, MissingAdapterMethods } from "../src/errors.js";
+import { createAuth } from "../src/instance.js";
+import Credentials from "../src/providers/credentials.js";
 import GitHub from "../src/providers/github.js";
+import Passkey from "../src/providers/passkey.js";
 import type { OIDCConfig } from "../src/providers/types.js";
 import type { AuthConfig } from "../src/types.js";
+import { memoryAdapter, withVerificationTokens } from "./helpers/memory-adapter.js";
 
 const ORIGIN = "http://localhost:3000";
 const strongSecret = "startup-check-secret-0123456789abcdef"; // 37 bytes
@@ -94,5 +108,90 @@ describe("an OAuth/OIDC provider without a client id", () => {
     expect(page.status).toBe(200);
     expect(page.body).toContain("Sign in with Corp");
     expect(page.body).toContain("Sign in with GitHub");
+  });
+});
+
+describe("an adapter without a method a feature needs", () => {
+  /** An adapter with every method authlib knows, so that each case below lacks exactly one. */
+  const complete = () => withVerificationTokens(memoryAdapter({ sessionRecords: true }).adapter);
+  const credentials = Credentials({ authorize: () => null });
+  const email = { id: "email", name: "Email", type: "email" as const, sendVerificationRequest: () => {} };
+  const oidc = { ...corp, clientId: "corp-client" };
+
+  /** Per feature: the name the error gives it, the configuration that enables it, the methods it needs. */
+  const features: Array<[string, Partial<AuthConfig> & Pick<AuthConfig, "providers">, ReadonlyArray<keyof Adapter>]> = [
+    ["Database sessions", { session: { strategy: "database" }, providers: [credentials] }, [...userMethods, ...sessionMethods]],
+    ["OAuth sign-in with an adapter", { session: { strategy: "jwt" }, providers: [oidc] }, userMethods],
+    ["Email sign-in", { session: { strategy: "jwt" }, providers: [email] }, emailMethods],
+    ["WebAuthn", { session: { strategy: "jwt" }, providers: [Passkey({})], experimental: { enableWebAuthn: true } }, webAuthnMethods],
+    [
+      "Access-token refresh with database sessions",
+      { session: { strategy: "database" }, providers: [{ ...oidc, refreshAccessToken: true }] },
+      accountTokenMethods,
+    ],
+    [
+      "Session records (session.maxPerUser)",
+      { session: { strategy: "database", maxPerUser: 3 }, providers: [credentials] },
+      sessionRecordMethods,
+    ],
+    [
+      "Session records (session.revocation)",
+      { session: { strategy: "jwt", revocation: "strict" }, providers: [credentials] },
+      sessionRecordMethods,
+    ],
+  ];
+  const cases = features.flatMap(([feature, config, methods]) => methods.map((method) => [feature, method, config] as const));
+
+  it.each(features)("%s: starts with every method present", (_feature, config) => {
+    expect(createAuth({ secret: strongSecret, trustHost: true, adapter: complete(), ...config }).basePath).toBe("/auth");
+  });
+
+  it.each(cases)("%s without %s: createAuth throws MissingAdapterMethods naming both", (feature, method, config) => {
+    const { [method]: _removed, ...adapter } = complete();
+    let thrown: unknown;
+    try {
+      createAuth({ secret: strongSecret, trustHost: true, adapter, ...config });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(MissingAdapterMethods);
+    expect((thrown as MissingAdapterMethods).type).toBe("MissingAdapterMethods");
+    // One record method of five missing is reported as a partial set of them, before the option that asked for them.
+    const named = feature.startsWith("Session records") ? "Session records" : feature;
+    expect((thrown as Error).message).toMatch(new RegExp(`^${named} .*need.*: .*\\b${method}\\b`));
+  });
+
+  it("an adapter with no session record method names the option that asked for them", () => {
+    const { createSessionRecord, getSessionRecord, listSessionRecords, touchSessionRecord, deleteSessionRecords, ...adapter } = complete();
+    expect(() =>
+      createAuth({
+        secret: strongSecret,
+        trustHost: true,
+        adapter,
+        providers: [credentials],
+        session: { strategy: "database", maxPerUser: 3 },
+      }),
+    ).toThrow(
+      new MissingAdapterMethods(
+        "Session records (session.maxPerUser) need these adapter methods, which are missing: createSessionRecord, getSessionRecord, listSessionRecords, touchSessionRecord, deleteSessionRecords.",
+      ),
+    );
+    expect(() =>
+      createAuth({
+        secret: strongSecret,
+        trustHost: true,
+        adapter,
+        providers: [credentials],
+        session: { strategy: "jwt", revocation: "strict" },
+      }),
+    ).toThrow(/^Session records \(session\.revocation\) need session\.store, or these adapter methods/);
+  });
+
+  it("JWT sessions with session control and neither a store nor an adapter: InvalidSessionConfig", () => {
+    expect(() => createAuth({ secret: strongSecret, trustHost: true, providers: [credentials], session: { maxPerUser: 3 } })).toThrow(
+      new InvalidSessionConfig(
+        "Session records (session.maxPerUser) need a session registry: set session.store (memorySessionStore(), redisSessionStore({ client }), hostedDbSessionStore(client)) or use an adapter with the session record methods.",
+      ),
+    );
   });
 });

@@ -10,15 +10,18 @@
  * challenge: a challenge is no secret once answered, and an unkeyed hash stays the same across a secret
  * rotation, so a replay is caught even when the secret changed in between.
  *
- * - With an adapter that stores verification tokens, the record is a verification token (identifier
- *   {@link USED_CHALLENGE_IDENTIFIER}, expiring with the challenge). Its creation is the claim: the
- *   adapter must refuse a second live token with the same identifier and token — by returning `null`
- *   (the hosted-db adapter) or by throwing on its unique key (Auth.js-style adapters; the replay then
- *   fails as `AdapterError`). Expired records are the adapter's to sweep (`authlib db prune`).
- * - Without those methods, this instance remembers the challenges it saw answered
- *   (webauthn/used-challenges.ts), each until it expires. That protects only this instance: behind a
- *   load balancer without sticky sessions, a replay sent to another instance is not caught (give the
- *   adapter the verification-token methods).
+ * - Every instance remembers the challenges it saw answered (webauthn/used-challenges.ts), each until it
+ *   expires, and refuses a second answer to one of them first.
+ * - With an adapter that stores verification tokens, the record is also a verification token (identifier
+ *   {@link USED_CHALLENGE_IDENTIFIER}, expiring with the challenge), for the other instances. Its creation
+ *   is the claim: the adapter must refuse a second live token with the same identifier and token — by
+ *   returning `null` (the hosted-db adapter) or by throwing on its unique key (Auth.js's SQL adapters; a
+ *   replay sent to another instance then fails as `AdapterError`). An adapter that overwrites the token
+ *   instead (`@auth/unstorage-adapter`) protects only through the instance's memory. Expired records are
+ *   the adapter's to sweep (`authlib db prune`).
+ * - Without those methods, the memory alone protects, so only this instance: behind a load balancer
+ *   without sticky sessions, a replay sent to another instance is not caught (give the adapter the
+ *   verification-token methods).
  *
  * @module webauthn/challenge-store
  */
@@ -70,7 +73,12 @@ export async function usedChallengeKey(challenge: string): Promise<string> {
 export async function claimChallenge(options: InternalOptions, challenge: string, expiresAt: number): Promise<void> {
   const key = await usedChallengeKey(challenge);
   const store = tokenStore(options);
+  // The memory first: it refuses a replay on this instance even with an adapter that overwrites a live
+  // token instead of refusing it.
+  const result = usedChallengeMemory(options).claim(key, expiresAt);
+  if (!result.claimed && result.reason === "used") throw new InvalidCheck("This WebAuthn challenge was answered already. Start again.");
   if (store) {
+    // A full memory is no reason to refuse here: the adapter's record decides.
     const created = await store.createVerificationToken({
       identifier: USED_CHALLENGE_IDENTIFIER,
       token: key,
@@ -79,9 +87,7 @@ export async function claimChallenge(options: InternalOptions, challenge: string
     if (created === null) throw new InvalidCheck("This WebAuthn challenge was answered already. Start again.");
     return;
   }
-  const result = usedChallengeMemory(options).claim(key, expiresAt);
   if (result.claimed) return;
-  if (result.reason === "used") throw new InvalidCheck("This WebAuthn challenge was answered already. Start again.");
   const retryAfter = Math.max(1, Math.ceil((result.retryAt - Date.now()) / 1000));
   const error = new RateLimited("Too many passkey sign-ins are in progress on this server. Try again in a few minutes.", {
     cause: { retryAfter },

@@ -1,5 +1,6 @@
 /**
- * The used-challenge memory of one instance, for adapters without verification-token methods.
+ * The used-challenge memory of one instance: every claim of a challenge goes through it first (the
+ * adapter's verification tokens, when it has them, then record the claim for the other instances).
  *
  * It must never forget a challenge while that challenge could still be answered: forgetting re-opens
  * replay. So an entry leaves only when its challenge has expired, never to make room. What fills it is

@@ -53,11 +53,11 @@ export class CookieJar {
   }
 }
 
-/**
- * A client bound to one config and one cookie jar, on `origin`. `clientAddress` is the connection address
- * handed to `Auth()` (default: none); a request may give its own.
- */
-export function authClient(config: AuthConfig, origin = "http://localhost:3000", clientAddress?: string) {
+/** Sends a request (in process through `Auth()`, or over HTTP) and answers with the response. */
+type Transport = (request: Request, clientAddress: string | undefined) => Promise<Response>;
+
+/** A cookie-jar client over `transport`: what {@link authClient} and {@link httpClient} share. */
+function clientOver(transport: Transport, origin: string, clientAddress?: string) {
   const jar = new CookieJar();
   async function send(path: string, init: RequestInit & { form?: Record<string, string>; json?: unknown; clientAddress?: string } = {}) {
     const headers = new Headers(init.headers);
@@ -70,10 +70,15 @@ export function authClient(config: AuthConfig, origin = "http://localhost:3000",
       headers.set("content-type", "application/json");
       body = JSON.stringify(init.json);
     }
-    const response = await Auth(
-      new Request(new URL(path, origin), { method: init.method ?? (body ? "POST" : "GET"), headers, body, duplex: "half" } as RequestInit),
-      config,
-      { clientAddress: init.clientAddress ?? clientAddress },
+    const response = await transport(
+      new Request(new URL(path, origin), {
+        method: init.method ?? (body ? "POST" : "GET"),
+        headers,
+        body,
+        duplex: "half",
+        redirect: "manual",
+      } as RequestInit),
+      init.clientAddress ?? clientAddress,
     );
     const setCookies = jar.apply(response);
     return Object.assign(response, { setCookies });
@@ -116,4 +121,20 @@ export function formOf(html: string): { action: string; fields: Record<string, s
     fields[input[1] as string] = attributeText(input[2] as string);
   }
   return { action: attributeText(form[1] as string), fields };
+}
+
+/**
+ * A client bound to one config and one cookie jar, on `origin`. `clientAddress` is the connection address
+ * handed to `Auth()` (default: none); a request may give its own.
+ */
+export function authClient(config: AuthConfig, origin = "http://localhost:3000", clientAddress?: string) {
+  return clientOver((request, address) => Auth(request, config, { clientAddress: address }), origin, clientAddress);
+}
+
+/**
+ * The same client over real HTTP: every request goes through `fetch` to the server at `origin` (e.g.
+ * `startNodeServer` of `node-server.ts`); redirects are answered, not followed.
+ */
+export function httpClient(origin: string) {
+  return clientOver((request) => fetch(request), origin);
 }

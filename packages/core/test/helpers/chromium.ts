@@ -42,6 +42,37 @@ export async function addVirtualAuthenticator(context: BrowserContext, page: Pag
   return { cdp, authenticatorId };
 }
 
+/** The session as the page's own script sees it (`GET /auth/session`, never cached). */
+export async function pageSession(page: Page): Promise<{ user?: { id?: string; email?: string | null; name?: string | null } } | null> {
+  return page.evaluate(async () => (await fetch("/auth/session", { cache: "no-store" })).json());
+}
+
+/** Signs out on the built-in sign-out page, which sends the browser to the home page. */
+export async function signOutInPage(page: Page, origin: string): Promise<void> {
+  await page.goto(`${origin}/auth/signout`);
+  await Promise.all([page.waitForURL(`${origin}/`), page.getByRole("button", { name: /sign out/i }).click()]);
+}
+
+/**
+ * Registers a passkey named `name` (default "Ada Lovelace", typed with spaces around it) on the built-in
+ * sign-in page; the page follows the server's answer to the home page.
+ */
+export async function registerPasskey(page: Page, origin: string, name = "  Ada Lovelace "): Promise<void> {
+  await page.goto(`${origin}/auth/signin`);
+  await page.getByLabel("Display name").fill(name);
+  await Promise.all([page.waitForURL(`${origin}/`), page.getByRole("button", { name: "Register a passkey" }).click()]);
+}
+
+/**
+ * Signs in with the "Sign in with Passkey" button of the built-in page (a discoverable credential, no name
+ * typed). Use with `enableConditionalUI: false`: Chrome's virtual authenticator answers an autofill request
+ * at once, which would race the button.
+ */
+export async function signInWithPasskey(page: Page, origin: string): Promise<void> {
+  await page.goto(`${origin}/auth/signin`);
+  await Promise.all([page.waitForURL(`${origin}/`), page.getByRole("button", { name: "Sign in with Passkey" }).click()]);
+}
+
 /** One accessibility rule a page breaks, as axe-core reports it: the rule, its impact, where. */
 export interface AxeViolation {
   id: string;

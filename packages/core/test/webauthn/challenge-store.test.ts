@@ -1,9 +1,9 @@
 /**
  * Single-use WebAuthn challenges (webauthn/challenge-store.ts), driven directly: the key a challenge is
  * recorded under, the record written through an adapter's verification tokens (identifier, key, expiry
- * with its margin, a refused second claim), and the instance's own memory when the adapter has no token
- * methods (one per instance, a second claim refused, a full memory answered with `RateLimited` and its
- * `Retry-After`). Fast: a verification-token store on a Map, no database (the mutation group's statement;
+ * with its margin, a refused second claim), and the instance's own memory, which every claim goes through
+ * first (one per instance, a second claim refused; without adapter token methods a full memory answered
+ * with `RateLimited` and its `Retry-After`). Fast: a verification-token store on a Map, no database (the mutation group's statement;
  * passkey-bounded-state.test.ts states the same with PGlite and two processes on PostgreSQL).
  */
 import { createHash } from "node:crypto";
@@ -103,8 +103,46 @@ describe("claimChallenge with the adapter's verification tokens", () => {
     expect(created).toEqual([
       { identifier: USED_CHALLENGE_IDENTIFIER, token: await usedChallengeKey("chal-1"), expires: new Date(expiresAt + 60_000) },
     ]);
-    // The adapter holds the record: the instance's memory is not used.
-    expect(state.usedChallenges).toBeUndefined();
+    // The instance remembers it too (it refuses a replay here before asking the adapter).
+    expect(state.usedChallenges?.size).toBe(1);
+  });
+
+  it("an adapter that overwrites a live token instead of refusing it (@auth/unstorage-adapter): the instance's memory refuses the replay", async () => {
+    const written: VerificationToken[] = [];
+    const overwriting: Adapter = {
+      createVerificationToken: async (token) => {
+        written.push(token);
+        return token;
+      },
+      useVerificationToken: async () => null,
+    };
+    const options = optionsWith(overwriting);
+    const expiresAt = Date.now() + 60_000;
+    await claimChallenge(options, "chal-1", expiresAt);
+    const error = await failure(claimChallenge(options, "chal-1", expiresAt));
+    expect(error).toBeInstanceOf(InvalidCheck);
+    expect(error.message).toBe(USED);
+    expect(written.map((t) => t.token)).toEqual([await usedChallengeKey("chal-1")]);
+  });
+
+  it("a second instance (its own memory) is refused by the adapter's record", async () => {
+    const { adapter } = tokenAdapter();
+    const expiresAt = Date.now() + 60_000;
+    await claimChallenge(optionsWith(adapter), "chal-1", expiresAt);
+    const error = await failure(claimChallenge(optionsWith(adapter), "chal-1", expiresAt));
+    expect(error).toBeInstanceOf(InvalidCheck);
+    expect(error.message).toBe(USED);
+  });
+
+  it("a full memory refuses nothing when the adapter keeps the records: the adapter decides", async () => {
+    const { adapter, created } = tokenAdapter();
+    const state: InstanceState = { usedChallenges: new UsedChallengeMemory(1) };
+    const options = optionsWith(adapter, state);
+    const expiresAt = Date.now() + 60_000;
+    await claimChallenge(options, "first", expiresAt);
+    await claimChallenge(options, "second", expiresAt);
+    expect(created.map((t) => t.token)).toEqual([await usedChallengeKey("first"), await usedChallengeKey("second")]);
+    expect((await failure(claimChallenge(options, "second", expiresAt))).message).toBe(USED);
   });
 
   it("refuses a second claim of the same challenge (the adapter returned null)", async () => {

@@ -11,7 +11,14 @@ import type { Adapter } from "../../src/adapters.js";
 import { Auth } from "../../src/auth.js";
 import Passkey, { type PasskeyOptions } from "../../src/providers/passkey.js";
 import type { AuthConfig, SessionStrategy } from "../../src/types.js";
-import { addVirtualAuthenticator, launchChromium } from "../helpers/chromium.js";
+import {
+  addVirtualAuthenticator,
+  launchChromium,
+  registerPasskey as register,
+  pageSession as session,
+  signInWithPasskey,
+  signOutInPage as signOut,
+} from "../helpers/chromium.js";
 import { closeSharedPglite, freshDatabase, sharedPglite } from "../helpers/database.js";
 import { type NodeServer, startNodeServer } from "../helpers/node-server.js";
 
@@ -72,27 +79,11 @@ async function openBrowser(): Promise<{
   return { context, page, cdp, authenticatorId, pageErrors };
 }
 
-async function session(page: Page): Promise<{ user?: { email?: string | null; name?: string | null } } | null> {
-  return page.evaluate(async () => (await fetch("/auth/session", { cache: "no-store" })).json());
-}
-
-async function signOut(page: Page, origin: string): Promise<void> {
-  await page.goto(`${origin}/auth/signout`);
-  await Promise.all([page.waitForURL(`${origin}/`), page.getByRole("button", { name: /sign out/i }).click()]);
-}
-
 /** The authenticators of the one user the test registered (a passkey user holds no email, see issue 12). */
 async function authenticatorsOf(app: { adapter: Adapter; client: HostedDbClient }) {
   const users = await app.client.db.authlib_users.filter();
   expect(users).toHaveLength(1);
   return app.adapter.listAuthenticatorsByUserId!(users[0]!.id);
-}
-
-/** Registers "Ada Lovelace" on the built-in page; the page follows the server's {url} to the home page. */
-async function register(page: Page, origin: string): Promise<void> {
-  await page.goto(`${origin}/auth/signin`);
-  await page.getByLabel("Display name").fill("  Ada Lovelace ");
-  await Promise.all([page.waitForURL(`${origin}/`), page.getByRole("button", { name: "Register a passkey" }).click()]);
 }
 
 describe("passkeys in Chromium with a virtual authenticator", () => {
@@ -138,8 +129,7 @@ describe("passkeys in Chromium with a virtual authenticator", () => {
         expect(await session(page)).toBeNull();
 
         // The passkey alone (discoverable credential, no email typed).
-        await page.goto(`${origin}/auth/signin`);
-        await Promise.all([page.waitForURL(`${origin}/`), page.getByRole("button", { name: "Sign in with Passkey" }).click()]);
+        await signInWithPasskey(page, origin);
         expect((await session(page))?.user).toMatchObject({ email: null, name: "Ada Lovelace" });
 
         // The authenticator's signature counter went up, and the database holds the new value.

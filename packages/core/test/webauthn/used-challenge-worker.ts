@@ -12,8 +12,8 @@ import { claimChallenge } from "../../src/webauthn/challenge-store.js";
 
 const [databaseURL, branch, countText] = process.argv.slice(2);
 const client = new HostedDbClient({ databaseURL, branch });
-// claimChallenge reads only the adapter and the configuration (which keys the in-memory fallback).
-const options = { adapter: HostedDbAdapter(client), config: {} as AuthConfig } as InternalOptions;
+// claimChallenge reads only the adapter, the configuration and the instance's state (its used-challenge memory).
+const options = { adapter: HostedDbAdapter(client), config: {} as AuthConfig, instanceState: {} } as InternalOptions;
 const order = Array.from({ length: Number(countText) }, (_, i) => i).sort(() => Math.random() - 0.5);
 const won: number[] = [];
 const expiresAt = Date.now() + 15 * 60 * 1000;
