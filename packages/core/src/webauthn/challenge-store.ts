@@ -29,7 +29,6 @@ import type { Adapter } from "../adapters.js";
 import { sha256Hex } from "../crypto/digest.js";
 import { InvalidCheck, RateLimited } from "../errors.js";
 import type { InternalOptions, UsedChallenges } from "../internal-types.js";
-import type { AuthConfig } from "../types.js";
 import { UsedChallengeMemory } from "./used-challenges.js";
 
 /** The identifier of every used-challenge record; no email address looks like this. */

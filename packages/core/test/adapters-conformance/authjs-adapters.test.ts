@@ -211,8 +211,8 @@ const flows: Partial<Record<Feature, (context: FlowContext) => Promise<void>>> =
     expect(signedIn.headers.get("location")).toBe(`${server.origin}/home`);
     expect((await client.session())?.user.email).toBe("grace@example.com");
     expect((await adapter.getUserByEmail?.("grace@example.com"))?.emailVerified).toBeInstanceOf(Date);
-    // The link is single-use.
-    const replay = await httpClient(server.origin).send(link as string);
+    // The link is single-use: from another browser (its confirmation page, then its button) it is refused.
+    const replay = await httpClient(server.origin).openEmailLink(link as string);
     expect(replay.headers.get("location")).toBe(`${server.origin}/auth/error?error=Verification`);
     expect(errors.splice(0)).toEqual(["Verification: The sign-in link is unknown, used already, or expired."]);
   },
