@@ -234,6 +234,15 @@ describe("sign-in page", () => {
     expectLabelledInputs(form);
   });
 
+  it('names every form that has fields after its button, so a screen reader tells the page\'s several "Email" fields apart', () => {
+    const { html } = signIn();
+    const labels = [...html.matchAll(/<form [^>]*aria-label="([^"]+)"/g)].map((match) => match[1]);
+    expect(labels.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(labels).toContain("Sign in with Credentials");
+    for (const label of labels) expect(html).toContain(label.startsWith("Register") ? "Register a passkey" : `${label}</button>`);
+  });
+
   it("does not spread arbitrary credential attributes (no event handlers, no odd input types)", () => {
     const { html } = signIn({
       providers: [

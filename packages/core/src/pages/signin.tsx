@@ -127,10 +127,13 @@ function OAuthButton({ provider, index, csrfToken, callbackUrl }: IndexedProvide
   );
 }
 
+// Each form with fields has an accessible name (the button's words): the page may have several fields
+// labelled "Email" (the email link, a credentials form, passkeys), and a screen reader says which form a
+// field is in.
 function EmailForm({ provider, index, csrfToken, callbackUrl, email }: IndexedProvider & FormContext & { email?: string }) {
   const inputId = `provider-${index}-email`;
   return (
-    <form action={toSafeNavigationUrl(provider.signinUrl)} method="post">
+    <form action={toSafeNavigationUrl(provider.signinUrl)} method="post" aria-label={`Sign in with ${provider.name}`}>
       <HiddenFields csrfToken={csrfToken} callbackUrl={callbackUrl} />
       <div class="field">
         <label for={inputId}>Email</label>
@@ -166,7 +169,7 @@ function FormField({ inputId, name, field, value }: { inputId: string; name: str
 function CredentialsForm({ provider, index, csrfToken, callbackUrl }: IndexedProvider & FormContext) {
   const fields = Object.entries(provider.credentials ?? {});
   return (
-    <form action={toSafeNavigationUrl(provider.callbackUrl)} method="post">
+    <form action={toSafeNavigationUrl(provider.callbackUrl)} method="post" aria-label={`Sign in with ${provider.name}`}>
       <HiddenFields csrfToken={csrfToken} callbackUrl={callbackUrl} />
       {fields.map(([name, field], fieldIndex) => (
         <FormField key={name} inputId={`provider-${index}-field-${fieldIndex}`} name={name} field={field} />
@@ -223,7 +226,7 @@ function WebAuthnSection({ provider, index, csrfToken, callbackUrl }: IndexedPro
       <button type="button" class="button" data-webauthn-signin="">
         Sign in with {provider.name}
       </button>
-      <form data-webauthn-register="">
+      <form data-webauthn-register="" aria-label={`Register a ${provider.name}`}>
         {fields.map(([name, field], fieldIndex) => (
           <FormField key={name} inputId={`provider-${index}-field-${fieldIndex}`} name={name} field={field} />
         ))}

@@ -68,6 +68,7 @@ main{width:100%;max-width:400px}
 h1{margin:0 0 24px;font-size:1.5rem;line-height:1.25;font-weight:600;text-align:center}
 p{margin:0 0 16px}
 .center{text-align:center}
+.visually-hidden{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 .muted{color:var(--muted);font-size:.9375rem}
 .host{font-weight:600;overflow-wrap:anywhere}
 a{color:var(--link);text-decoration:underline;text-underline-offset:2px}

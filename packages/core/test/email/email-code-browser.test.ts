@@ -73,7 +73,7 @@ async function signedInAs(page: Page): Promise<string | null> {
 async function askForMail(page: Page, email: string): Promise<{ link: string; code: string }> {
   const since = smtp.mails.length;
   await page.goto(`${server.origin}/auth/signin`);
-  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Email", { exact: true }).fill(email);
   await Promise.all([page.waitForURL(/\/auth\/verify-request\?/), page.getByRole("button", { name: /^Sign in with / }).click()]);
   const deadline = Date.now() + 5000;
   while (smtp.mails.length === since && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
