@@ -243,6 +243,16 @@ describe("sign-in page", () => {
     for (const label of labels) expect(html).toContain(label.startsWith("Register") ? "Register a passkey" : `${label}</button>`);
   });
 
+  it("puts the passkey status right under the passkey button, above the registration form (in view where the person clicked)", () => {
+    const { html } = signIn();
+    const button = html.indexOf("data-webauthn-signin");
+    const status = html.indexOf("data-webauthn-status");
+    const registration = html.indexOf("data-webauthn-register");
+    expect(button).toBeGreaterThan(0);
+    expect(status).toBeGreaterThan(button);
+    expect(registration).toBeGreaterThan(status);
+  });
+
   it("does not spread arbitrary credential attributes (no event handlers, no odd input types)", () => {
     const { html } = signIn({
       providers: [

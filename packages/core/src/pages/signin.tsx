@@ -226,6 +226,8 @@ function WebAuthnSection({ provider, index, csrfToken, callbackUrl }: IndexedPro
       <button type="button" class="button" data-webauthn-signin="">
         Sign in with {provider.name}
       </button>
+      {/* Right under the button (and above the registration form): in view where the person clicked. */}
+      <p class="muted center" role="status" aria-live="polite" data-webauthn-status="" />
       <form data-webauthn-register="" aria-label={`Register a ${provider.name}`}>
         {fields.map(([name, field], fieldIndex) => (
           <FormField key={name} inputId={`provider-${index}-field-${fieldIndex}`} name={name} field={field} />
@@ -234,7 +236,6 @@ function WebAuthnSection({ provider, index, csrfToken, callbackUrl }: IndexedPro
           Register a passkey
         </button>
       </form>
-      <p class="muted center" role="status" aria-live="polite" data-webauthn-status="" />
       <noscript>
         <p class="muted center">Passkeys need JavaScript.</p>
       </noscript>
