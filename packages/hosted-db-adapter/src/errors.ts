@@ -7,7 +7,9 @@
 /**
  * What went wrong:
  * - `InvalidOptions`: the client options (or `AUTHLIB_*` environment) cannot work; fix the configuration;
- * - `MissingMigration`: a table or branch does not exist yet; run `npx authlib-db migrate`;
+ * - `MissingMigration`: a table or branch does not exist yet; run `npx authlib db migrate`;
+ * - `MissingDriver`: the database the options name needs a driver package that is not installed
+ *   (`@electric-sql/pglite` for the embedded database, `pg` for a PostgreSQL server); install it;
  * - `NotFound`: a write targeted a record that does not exist;
  * - `UnexpectedData`: a stored value is outside what the adapter contract allows;
  * - `Closed`: the client was used after `close()`;
@@ -18,6 +20,7 @@
 export type HostedDbErrorCode =
   | "InvalidOptions"
   | "MissingMigration"
+  | "MissingDriver"
   | "NotFound"
   | "UnexpectedData"
   | "Closed"
@@ -33,5 +36,27 @@ export class HostedDbError extends Error {
     super(message, options);
     this.name = "HostedDbError";
     this.code = code;
+  }
+}
+
+/**
+ * `import(specifier)` of a database driver, or `MissingDriver` naming the package to install and what
+ * needs it, when the package is not installed (instead of Node's raw "Cannot find package").
+ */
+export async function importDriver<T>(specifier: "pg" | "@electric-sql/pglite", load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const code = (error as { code?: unknown })?.code;
+    if (code !== "ERR_MODULE_NOT_FOUND" || !String((error as Error).message).includes(`'${specifier}'`)) throw error;
+    const what = specifier === "pg" ? "A PostgreSQL server (a postgres:// URL)" : "The embedded database (no URL, file:// or memory://)";
+    const other = specifier === "pg" ? "" : ", or set AUTHLIB_DATABASE_URL (or --url) to your PostgreSQL server's postgres:// URL";
+    throw new HostedDbError(
+      "MissingDriver",
+      `${what} needs the package ${specifier}, which is not installed: npm install ${specifier}${other}.`,
+      {
+        cause: error,
+      },
+    );
   }
 }

@@ -5,6 +5,7 @@
 import { resolve } from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { importDriver } from "../src/errors.js";
 import { DEFAULT_BRANCH, HostedDbClient, HostedDbError } from "../src/index.js";
 
 function clearEnv(): void {
@@ -108,5 +109,33 @@ describe("HostedDbClient options", () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("a driver package that is not installed", () => {
+  /** What Node's loader throws for a package that is not there. */
+  const notFound = (name: string) =>
+    Object.assign(new Error(`Cannot find package '${name}' imported from /app/node_modules/@authlib/hosted-db-adapter/dist/drivers/x.js`), {
+      code: "ERR_MODULE_NOT_FOUND",
+    });
+
+  it.each([
+    [
+      "@electric-sql/pglite" as const,
+      "The embedded database (no URL, file:// or memory://) needs the package @electric-sql/pglite, which is not installed: npm install @electric-sql/pglite, or set AUTHLIB_DATABASE_URL (or --url) to your PostgreSQL server's postgres:// URL.",
+    ],
+    ["pg" as const, "A PostgreSQL server (a postgres:// URL) needs the package pg, which is not installed: npm install pg."],
+  ])("%s: MissingDriver says what to install, instead of Node's raw message", async (name, message) => {
+    const failure = await importDriver(name, () => Promise.reject(notFound(name))).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(HostedDbError);
+    expect(failure).toMatchObject({ code: "MissingDriver", message });
+  });
+
+  it("another module missing, or another failure, passes through unchanged", async () => {
+    const deeper = notFound("some-dependency-of-pglite");
+    await expect(importDriver("@electric-sql/pglite", () => Promise.reject(deeper))).rejects.toBe(deeper);
+    const broken = new TypeError("bad build");
+    await expect(importDriver("pg", () => Promise.reject(broken))).rejects.toBe(broken);
+    await expect(importDriver("pg", async () => "loaded")).resolves.toBe("loaded");
   });
 });

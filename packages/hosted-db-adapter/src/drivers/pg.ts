@@ -8,7 +8,7 @@
  * @module drivers/pg
  */
 
-import { HostedDbError } from "../errors.js";
+import { HostedDbError, importDriver } from "../errors.js";
 import type { Queryable, QueryResult } from "./queryable.js";
 import type { PgPoolClientLike, PgPoolLike } from "./shapes.js";
 
@@ -131,7 +131,7 @@ function connectionQueryable(connection: PgPoolClientLike): Queryable {
  * on first use, so embedded setups never load it.
  */
 export async function openPgPool(connectionString: string, timeouts: PgTimeouts = DEFAULT_PG_TIMEOUTS): Promise<Queryable> {
-  const { default: pg } = await import("pg");
+  const { default: pg } = await importDriver("pg", () => import("pg"));
   const pool = new pg.Pool({
     connectionString,
     connectionTimeoutMillis: timeouts.connectTimeoutMillis,

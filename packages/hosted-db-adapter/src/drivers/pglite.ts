@@ -5,6 +5,7 @@
  * @module drivers/pglite
  */
 
+import { importDriver } from "../errors.js";
 import type { Queryable, QueryResult } from "./queryable.js";
 import type { PGliteLike, PGliteTransactionLike } from "./shapes.js";
 
@@ -44,7 +45,7 @@ function transactionQueryable(tx: PGliteTransactionLike): Queryable {
  * when missing). PGlite is imported here, on first use, so server-only setups never load the WASM.
  */
 export async function openPglite(dataDir: string | undefined): Promise<Queryable> {
-  const { PGlite } = await import("@electric-sql/pglite");
+  const { PGlite } = await importDriver("@electric-sql/pglite", () => import("@electric-sql/pglite"));
   if (dataDir !== undefined) {
     const { mkdir } = await import("node:fs/promises");
     await mkdir(dataDir, { recursive: true });
