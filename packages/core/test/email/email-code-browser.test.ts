@@ -5,12 +5,12 @@
  * the verify-request page with its code form and the confirmation page; no page may report a CSP
  * violation or a script error (contexts that run axe bypass the CSP for its script).
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuthError } from "../../src/errors.js";
 import { createAuth } from "../../src/instance.js";
 import Nodemailer from "../../src/providers/nodemailer.js";
-import { axeViolations, launchChromium } from "../helpers/chromium.js";
+import { axeViolations, launchChromium, openWatchedTab } from "../helpers/chromium.js";
 import { closeSharedPglite, freshDatabase, sharedPglite } from "../helpers/database.js";
 import { type NodeServer, startNodeServer } from "../helpers/node-server.js";
 import { startSmtpServer } from "../helpers/smtp.js";
@@ -51,18 +51,7 @@ afterAll(async () => {
   await closeSharedPglite();
 });
 
-/** A browser context and its page; `problems` collects script errors and CSP violations. */
-async function openTab(axe = false): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await browser.newContext({ bypassCSP: axe });
-  context.setDefaultTimeout(10_000);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (error) => void problems.push(`script error: ${error.message}`));
-  page.on("console", (message) => {
-    if (message.type() === "error" && /Content Security Policy/i.test(message.text())) problems.push(message.text());
-  });
-  return { context, page, problems };
-}
+const openTab = (axe = false) => openWatchedTab(browser, axe);
 
 async function signedInAs(page: Page): Promise<string | null> {
   const session = await page.evaluate(async () => (await fetch("/auth/session", { cache: "no-store" })).json());

@@ -73,6 +73,30 @@ export async function signInWithPasskey(page: Page, origin: string): Promise<voi
   await Promise.all([page.waitForURL(`${origin}/`), page.getByRole("button", { name: "Sign in with Passkey" }).click()]);
 }
 
+/** A browser context and its page; `problems` collects the script errors and CSP violations of its pages. */
+export interface WatchedTab {
+  context: BrowserContext;
+  page: Page;
+  problems: string[];
+}
+
+/**
+ * Opens a context of `browser` whose pages' script errors and CSP violations are collected; `axe: true`
+ * lets axe-core be injected past the pages' CSP (every other context keeps it). A missing element fails a
+ * step in 10 s, well inside a test's own timeout.
+ */
+export async function openWatchedTab(browser: Browser, axe = false): Promise<WatchedTab> {
+  const context = await browser.newContext({ bypassCSP: axe });
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("pageerror", (error) => void problems.push(`script error: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error" && /Content Security Policy/i.test(message.text())) problems.push(message.text());
+  });
+  return { context, page, problems };
+}
+
 /** One accessibility rule a page breaks, as axe-core reports it: the rule, its impact, where. */
 export interface AxeViolation {
   id: string;

@@ -20,7 +20,7 @@
  * other context keeps the CSP, and its pages must report no CSP violation or script error.
  */
 import type { ParsedMail } from "mailparser";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HostedDbAdapter, HostedDbClient } from "../../../hosted-db-adapter/src/index.js";
 import { dropBranch, postgresAnswers, randomBranch, testDatabaseURL } from "../../../hosted-db-adapter/test/helpers.js";
@@ -30,7 +30,7 @@ import { createAuth } from "../../src/instance.js";
 import Nodemailer from "../../src/providers/nodemailer.js";
 import Password from "../../src/providers/password.js";
 import type { AuthConfig, SessionStrategy } from "../../src/types.js";
-import { axeViolations, launchChromium } from "../helpers/chromium.js";
+import { axeViolations, launchChromium, openWatchedTab, type WatchedTab } from "../helpers/chromium.js";
 import { closeSharedPglite, freshDatabase, sharedPglite } from "../helpers/database.js";
 import { type NodeServer, startNodeServer } from "../helpers/node-server.js";
 import { DEFAULT_USERS, opProvider, startTestOP, type TestOP } from "../helpers/oidc-provider.js";
@@ -161,25 +161,11 @@ async function startApp(row: DatabaseRow): Promise<App> {
   };
 }
 
-/** A browser context and its page; `problems` collects script errors and CSP violations of its pages. */
-interface Tab {
-  context: BrowserContext;
-  page: Page;
-  problems: string[];
-}
+type Tab = WatchedTab;
 
 /** Opens a context; `axe: true` lets axe-core be injected past the pages' CSP. */
-async function openTab(axe = false): Promise<Tab> {
-  const context = await browser.newContext({ bypassCSP: axe });
-  // A missing element fails the step in seconds, well inside the test's own timeout.
-  context.setDefaultTimeout(10_000);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (error) => void problems.push(`script error: ${error.message}`));
-  page.on("console", (message) => {
-    if (message.type() === "error" && /Content Security Policy/i.test(message.text())) problems.push(message.text());
-  });
-  return { context, page, problems };
+function openTab(axe = false): Promise<Tab> {
+  return openWatchedTab(browser, axe);
 }
 
 /** The session `/auth/session` answers in the tab's browser (`null` when signed out). */
