@@ -4,8 +4,8 @@
  * mutant (mutation group `password-routes`). The routes that serve them are stated by
  * password/password-routes.test.ts, the pages in Chromium by password/password-browser.test.ts.
  */
-import { describe, expect, it } from "vitest";
-import { type PasswordForm, type PasswordPageParams, renderPasswordPage } from "../../src/pages/index.js";
+import { describe, expect, it, vi } from "vitest";
+import type { PasswordForm, PasswordPageParams } from "../../src/pages/index.js";
 
 const BASE = "https://app.example.com/auth";
 
@@ -15,7 +15,13 @@ function mainOf(html: string): string {
   return main.replace(/></g, ">\n<");
 }
 
-function page(form: PasswordForm, overrides: Partial<PasswordPageParams> = {}): { title: string; main: string } {
+/**
+ * The page rendered by the module loaded afresh: the titles are a module constant, and a mutation run only
+ * sees a module-level value change when the module loads within the test that checks it (docs/testing.md).
+ */
+async function page(form: PasswordForm, overrides: Partial<PasswordPageParams> = {}): Promise<{ title: string; main: string }> {
+  vi.resetModules();
+  const { renderPasswordPage } = await import("../../src/pages/index.js");
   const result = renderPasswordPage({
     form,
     actionUrl: `${BASE}/password/${form}`,
@@ -34,8 +40,8 @@ function page(form: PasswordForm, overrides: Partial<PasswordPageParams> = {}): 
 }
 
 describe("the password pages", () => {
-  it("sign-up: name, email and a new password with its rule; a link to sign in", () => {
-    const { title, main } = page("sign-up");
+  it("sign-up: name, email and a new password with its rule; a link to sign in", async () => {
+    const { title, main } = await page("sign-up");
     expect(title).toBe("Create an account");
     expect(main).toMatchInlineSnapshot(`
       "<main>
@@ -67,8 +73,8 @@ describe("the password pages", () => {
     `);
   });
 
-  it("forgot: the address only, and back to sign in", () => {
-    const { title, main } = page("forgot");
+  it("forgot: the address only, and back to sign in", async () => {
+    const { title, main } = await page("forgot");
     expect(title).toBe("Forgot your password?");
     expect(main).toMatchInlineSnapshot(`
       "<main>
@@ -92,8 +98,8 @@ describe("the password pages", () => {
     `);
   });
 
-  it("reset: the link's token and a new password, with the refusal of a too-short one", () => {
-    const { title, main } = page("reset", { token: "reset-token", error: "InvalidPassword", code: "too-short" });
+  it("reset: the link's token and a new password, with the refusal of a too-short one", async () => {
+    const { title, main } = await page("reset", { token: "reset-token", error: "InvalidPassword", code: "too-short" });
     expect(title).toBe("Choose a new password");
     expect(main).toMatchInlineSnapshot(`
       "<main>
@@ -121,8 +127,8 @@ describe("the password pages", () => {
     `);
   });
 
-  it("verify: one button that posts the link's token", () => {
-    const { title, main } = page("verify", { token: "verify-token" });
+  it("verify: one button that posts the link's token", async () => {
+    const { title, main } = await page("verify", { token: "verify-token" });
     expect(title).toBe("Confirm your email address");
     expect(main).toMatchInlineSnapshot(`
       "<main>
@@ -143,10 +149,10 @@ describe("the password pages", () => {
     `);
   });
 
-  it("a reset or verify page without a token posts an empty one", () => {
+  it("a reset or verify page without a token posts an empty one", async () => {
     for (const form of ["reset", "verify"] as const) {
       // An attribute without a value is the empty string.
-      expect(page(form).main).toContain('<input type="hidden" name="token" value/>');
+      expect((await page(form)).main).toContain('<input type="hidden" name="token" value/>');
     }
   });
 });
