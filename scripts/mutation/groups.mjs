@@ -177,7 +177,13 @@ export const mutationGroups = [
   },
   {
     name: "callback",
-    mutate: [src("oauth/callback.ts"), src("actions/callback.ts"), src("actions/unproven-email.ts")],
+    mutate: [
+      src("oauth/callback.ts"),
+      src("actions/callback.ts"),
+      src("actions/unproven-email.ts"),
+      src("actions/proven-address.ts"),
+      src("session/end-user-sessions.ts"),
+    ],
     // No OpenID Provider or Chromium here: the fake provider (oauth/fake-server.ts) and the in-memory
     // adapter (helpers/memory-adapter.ts) keep each mutant's run short.
     tests: [
@@ -233,15 +239,31 @@ export const mutationGroups = [
       src("password-accounts/sign-in.ts"),
       src("password-accounts/current-password.ts"),
       src("password-accounts/urls.ts"),
+      src("pages/password.tsx"),
     ],
     // The routes on the in-memory adapter with the mails kept in memory: no database or mail server per mutant.
-    tests: [test("password/password-routes.test.ts")],
+    // The pages of the routes (pages/password.tsx) are rendered directly by pages/password.test.ts.
+    tests: [test("password/password-routes.test.ts"), test("pages/password.test.ts")],
   },
   {
     name: "account-lifecycle",
-    mutate: [src("account-lifecycle/email-change.ts"), src("account-lifecycle/delete-account.ts"), src("actions/account-page.ts")],
-    // On the in-memory adapter with the mails kept in memory, like password-routes.
-    tests: [test("password/account-lifecycle.test.ts")],
+    mutate: [
+      src("account-lifecycle/email-change.ts"),
+      src("account-lifecycle/delete-account.ts"),
+      src("actions/account-page.ts"),
+      src("pages/account.tsx"),
+      src("session/signed-in-user.ts"),
+    ],
+    // On the in-memory adapter with the mails kept in memory, like password-routes. The signed-in user the
+    // account's operations read (session/signed-in-user.ts) is stated through the same routes; the account
+    // page (pages/account.tsx) is also rendered directly by pages/account.test.ts.
+    tests: [test("password/account-lifecycle.test.ts"), test("pages/account.test.ts")],
+  },
+  {
+    name: "warnings",
+    mutate: [src("warning-texts.ts")],
+    // The texts load with the first warning (logger.ts), so warning-texts.test.ts loads the module in each test.
+    tests: [test("warning-texts.test.ts")],
   },
 ];
 

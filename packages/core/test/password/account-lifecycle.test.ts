@@ -207,6 +207,8 @@ describe("the account page", () => {
     expect(html).toContain('action="http://localhost:3000/auth/account/delete"');
     expect(html).toContain("Change email address");
     expect(html).toContain("We sent a link to the new address.");
+    // No passkey provider: no passkey count, although the adapter can list authenticators.
+    expect(html).not.toContain("Passkeys");
     expect(await (await browser.send("/auth/account?error=Nope")).text()).toContain("Something went wrong. Please try again.");
   });
 
@@ -326,7 +328,10 @@ describe("the lifecycle's edges", () => {
     expect(html).toContain("1 passkey");
     expect(html).toContain('aria-label="Unlink GitHub"');
     expect(html).toContain(">Link GitHub<");
-    expect(html).not.toContain("<span>passkey</span>");
+    // The passkey's account is counted, not listed; only OAuth providers can be linked from here.
+    expect(html).not.toContain("<span>Passkey</span>");
+    expect(html).not.toContain("Link Passkey");
+    expect(html).not.toContain("Link Password");
     expect(html).toContain('action="http://localhost:3000/auth/password/change"');
     expect(html).toContain('href="http://localhost:3000/auth/signout"');
     expect(html).toContain('action="http://localhost:3000/auth/account/unlink"');
@@ -360,9 +365,54 @@ describe("the lifecycle's edges", () => {
     const error = await auth.api
       .changeEmail({ url: ORIGIN, headers: { "sec-fetch-site": "same-origin" } }, { email: "x@example.com" })
       .catch((e: unknown) => e);
-    expect(error).toMatchObject({ type: "SessionRequired" });
+    expect(error).toMatchObject({ type: "SessionRequired", message: "Sign in first: the request has no session." });
     const browser = a.browser();
     expect((await browser.send("/auth/account/delete")).status).toBe(405);
     expect(a.logs).toContain("MethodNotAllowed: GET is not supported on /account/delete.");
+    await member(a, browser, "m@example.com");
+    expect((await browser.send("/auth/account", { form: { csrfToken: await browser.csrf() } })).status).toBe(405);
+    expect(a.logs).toContain("MethodNotAllowed: POST is not supported on /account.");
+  });
+
+  it("without an adapter that can change addresses or delete users, each operation names what is missing", async () => {
+    const github = {
+      id: "github",
+      name: "GitHub",
+      type: "oauth" as const,
+      clientId: "id",
+      authorization: "https://gh.test/authorize",
+      token: "https://gh.test/token",
+      userinfo: "https://gh.test/user",
+    };
+    const { createAuth } = await import("../../src/instance.js");
+    const request = { url: ORIGIN, headers: { "sec-fetch-site": "same-origin" } };
+    const a = app({ adapter: undefined, providers: [github] });
+    const api = createAuth(a.config).api;
+    expect(await api.changeEmail(request, { email: "x@example.com" }).catch((e: unknown) => e)).toMatchObject({
+      type: "MissingAdapterMethods",
+      message: "Changing an email address needs an adapter with: getUser, getUserByEmail, updateUser, createVerificationToken.",
+    });
+    expect(await api.deleteAccount(request).catch((e: unknown) => e)).toMatchObject({
+      type: "MissingAdapterMethods",
+      message: "Deleting an account needs an adapter with getUser and deleteUser.",
+    });
+    // A passkey-only app passes the start-up check without these methods.
+    const { default: Passkey } = await import("../../src/providers/passkey.js");
+    const b = app({ providers: [Passkey({})], experimental: { enableWebAuthn: true } });
+    const { updateUser: _u, createVerificationToken: _c, deleteUser: _d, ...partial } = b.config.adapter ?? {};
+    const limited = createAuth({ ...b.config, session: { strategy: "jwt" }, adapter: partial }).api;
+    expect(await limited.changeEmail(request, { email: "x@example.com" }).catch((e: unknown) => e)).toMatchObject({
+      type: "MissingAdapterMethods",
+      message: "Changing an email address needs an adapter with: updateUser, createVerificationToken.",
+    });
+    expect(await limited.deleteAccount(request).catch((e: unknown) => e)).toMatchObject({ type: "MissingAdapterMethods" });
+  });
+
+  it("the recent sign-in window is 10 minutes, also in a module loaded afresh", async () => {
+    // Loaded inside the test: a mutation run only sees a module-level constant change when the module loads
+    // within the test that checks it (docs/testing.md).
+    vi.resetModules();
+    const fresh = await import("../../src/account-lifecycle/delete-account.js");
+    expect(fresh.RECENT_SIGN_IN_SECONDS).toBe(600);
   });
 });

@@ -333,6 +333,8 @@ describe("sign-in (POST /callback/password)", () => {
     await member(a, a.browser(), "t@example.com");
     expect(await signIn(a.browser(), ["t@example.com"], "first password")).toBe(refused);
     expect(await signIn(a.browser(), "t@example.com", ["first password"])).toBe(refused);
+    // No password at all: the same refusal.
+    expect(await signIn(a.browser(), "t@example.com", undefined)).toBe(refused);
   });
 });
 
