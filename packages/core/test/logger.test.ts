@@ -37,6 +37,9 @@ const warningCodes = Object.keys({
   "sessions-not-ended": true,
   "rate-limit-behind-proxy": true,
   "rate-limit-memory-store": true,
+  "env-url-alias-conflict": true,
+  "rate-limited": true,
+  "userinfo-unavailable": true,
 } satisfies Record<WarningCode, true>) as WarningCode[];
 
 /** The `type` of every built-in error class. */
