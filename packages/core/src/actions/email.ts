@@ -102,10 +102,15 @@ function verifyRequestUrl(options: InternalOptions, provider: EmailConfig, error
   return `${options.authUrl}/verify-request?${query}`;
 }
 
-/** Tries each secret (newest first), so links sent just before a secret rotation still work. */
-async function redeem(options: InternalOptions, store: EmailStore, provider: EmailConfig, identifier: string, token: string) {
-  for (const secret of secretsOf(options, provider)) {
-    const invite = await store.useVerificationToken({ identifier, token: await hashToken(secret, token) });
+/** The stored hash of `token` under each secret, newest first: links sent just before a secret rotation still work. */
+function hashesOf(options: InternalOptions, provider: EmailConfig, token: string): Promise<string[]> {
+  return Promise.all(secretsOf(options, provider).map((secret) => hashToken(secret, token)));
+}
+
+/** Spends the stored token whose hash is one of `hashes`; the token, or `null`. */
+async function redeem(store: EmailStore, identifier: string, hashes: readonly string[]) {
+  for (const token of hashes) {
+    const invite = await store.useVerificationToken({ identifier, token });
     if (invite) return invite;
   }
   return null;
@@ -125,18 +130,9 @@ function linkOf(provider: EmailConfig, request: RequestInternal): { identifier: 
   return { identifier, token: fields.token };
 }
 
-/** True when this browser's flow cookie is the one of the mail whose link is `link`. */
-async function isFlowOf(
-  options: InternalOptions,
-  provider: EmailConfig,
-  flow: EmailFlow | undefined,
-  link: { identifier: string; token: string },
-) {
-  if (!flow || flow.identifier !== link.identifier) return false;
-  for (const secret of secretsOf(options, provider)) {
-    if ((await hashToken(secret, link.token)) === flow.hashed) return true;
-  }
-  return false;
+/** True when this browser's flow cookie is the one of the mail to `identifier` whose token hashes to one of `hashes`. */
+function isFlowOf(flow: EmailFlow | undefined, identifier: string, hashes: readonly string[]): boolean {
+  return flow !== undefined && flow.identifier === identifier && hashes.includes(flow.hashed);
 }
 
 /**
@@ -151,8 +147,8 @@ export async function emailCallback(
   const store = requireCapability(options.capabilities, "email");
   if (request.method === "POST" && request.body.code !== undefined) return codeSignIn(options, request, provider, store);
   const link = linkOf(provider, request);
-  const flow = await openEmailFlow(options, request, provider.id);
-  const fromAskingBrowser = await isFlowOf(options, provider, flow, link);
+  const hashes = await hashesOf(options, provider, link.token);
+  const fromAskingBrowser = isFlowOf(await openEmailFlow(options, request, provider.id), link.identifier, hashes);
   if (request.method === "GET") {
     const confirm = confirmModeOf(provider);
     if (confirm === "always" || (confirm === "other-browser" && !fromAskingBrowser)) return confirmationPage(options, provider, link);
@@ -160,13 +156,13 @@ export async function emailCallback(
     assertCsrf("email sign-in", options.csrfTokenVerified);
   }
 
-  const invite = await redeem(options, store, provider, link.identifier, link.token);
+  const invite = await redeem(store, link.identifier, hashes);
   const expired = invite ? invite.expires.valueOf() < Date.now() : false;
   // Stryker disable next-line ConditionalExpression: equivalent with every adapter, which finds a token by identifier and hash; kept for an adapter that would not
   if (!invite || expired || invite.identifier !== link.identifier) {
     throw new Verification("The sign-in link is unknown, used already, or expired.", { cause: { hasInvite: !!invite, expired } });
   }
-  return signInAddress(options, request, provider, { identifier: link.identifier, endsFlow: fromAskingBrowser });
+  return signInAddress(options, request, provider, store, { identifier: link.identifier, endsFlow: fromAskingBrowser });
 }
 
 /** The page a link opens outside the browser that asked: one button that POSTs the sign-in (a scanner's GET spends nothing). */
@@ -223,7 +219,7 @@ async function redeemCode(options: InternalOptions, request: RequestInternal, pr
   if (!invite || invite.expires.valueOf() < Date.now()) {
     throw new Verification("The email's code or link was used already, or it expired. Ask for a new email.");
   }
-  return signInAddress(options, request, provider, { identifier: flow.identifier, endsFlow: true });
+  return signInAddress(options, request, provider, store, { identifier: flow.identifier, endsFlow: true });
 }
 
 /**
@@ -234,10 +230,10 @@ async function signInAddress(
   options: InternalOptions,
   request: RequestInternal,
   provider: EmailProvider,
+  store: EmailStore,
   proof: { identifier: string; endsFlow: boolean },
 ): Promise<ResponseInternal> {
   const { identifier } = proof;
-  const store = requireCapability(options.capabilities, "email");
   // Proof wins: a holder that never proved this address loses it to the person who just did.
   const existing = await claimProvenAddress(options, store, identifier);
   const candidate: AdapterUser = existing ?? { id: crypto.randomUUID(), email: identifier, emailVerified: null };

@@ -59,30 +59,21 @@ export async function countCodeTry(
   providerLimit: EmailRateLimit | false | undefined,
 ): Promise<number> {
   const limits = limitsOf(options);
+  // The provider's store, the configured one, else (limits off) this configuration's memory.
+  const store = (providerLimit === false ? undefined : providerLimit?.store) ?? (limits ? storeOf(limits) : memoryCodeStore(options));
   const email = limits ? limits.email : false;
-  if (limits && email) {
+  if (email) {
     const { windowSeconds } = email;
     await countClientRequest(options, request, "code:ip", () => ({ max: email.codeClientMax, windowSeconds }));
     const mailbox: ResolvedLimit = { max: email.codeMailboxMax, windowSeconds };
-    const store = ownStoreOf(providerLimit) ?? storeOf(limits);
     await countRequest(options, store, "code:mbox", deliveryMailbox(attempt.identifier), mailbox, TOO_MANY_CODES_FOR_MAILBOX);
   }
   const key = await limitKey(options, "code:mail", attempt.hashed);
-  const window = await codeStoreOf(options, providerLimit).increment(key, attempt.lifetimeSeconds * 1000);
-  return window.count;
+  return (await store.increment(key, attempt.lifetimeSeconds * 1000)).count;
 }
 
-/** Where the tries of each mail's code are counted: the provider's store, the configured one, else this configuration's memory. */
-function codeStoreOf(options: InternalOptions, providerLimit: EmailRateLimit | false | undefined): RateLimitStore {
-  const own = ownStoreOf(providerLimit);
-  if (own) return own;
-  const limits = limitsOf(options);
-  if (limits) return storeOf(limits);
+/** The memory store that counts code tries when the limits are off (one per configuration). */
+function memoryCodeStore(options: InternalOptions): RateLimitStore {
   options.rateLimits.codeStore ??= memoryRateLimitStore();
   return options.rateLimits.codeStore;
-}
-
-/** The store of an email provider's own `rateLimit`, if it sets one. */
-function ownStoreOf(providerLimit: EmailRateLimit | false | undefined): RateLimitStore | undefined {
-  return providerLimit === false ? undefined : providerLimit?.store;
 }
