@@ -5,69 +5,41 @@
  * the verify-request page with its code form and the confirmation page; no page may report a CSP
  * violation or a script error (contexts that run axe bypass the CSP for its script).
  */
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuthError } from "../../src/errors.js";
-import { createAuth } from "../../src/instance.js";
 import Nodemailer from "../../src/providers/nodemailer.js";
-import { axeViolations, launchChromium, openWatchedTab } from "../helpers/chromium.js";
-import { closeSharedPglite, freshDatabase, sharedPglite } from "../helpers/database.js";
-import { type NodeServer, startNodeServer } from "../helpers/node-server.js";
-import { startSmtpServer } from "../helpers/smtp.js";
+import { axeViolations, openWatchedTab, pageSession } from "../helpers/chromium.js";
+import { type PagesApp, startPagesApp } from "../helpers/pages-app.js";
 
 const BROWSER_TEST_TIMEOUT = 60_000;
-let browser: Browser;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-let server: NodeServer;
 const loggedErrors: string[] = [];
-
-const homePage = () =>
-  new Response('<!doctype html><html lang="en"><meta charset="utf-8"><title>Home</title><h1>Home</h1></html>', {
-    headers: { "content-type": "text/html; charset=utf-8" },
-  });
+let app: PagesApp;
 
 beforeAll(async () => {
-  const [chromium, mailServer] = await Promise.all([launchChromium(), startSmtpServer(), sharedPglite().waitReady]);
-  browser = chromium;
-  smtp = mailServer;
-  const { adapter } = await freshDatabase();
-  const auth = createAuth({
+  app = await startPagesApp((smtp) => ({
     secret: "email-code-browser-secret-0123456789abcdef",
-    trustHost: true,
-    adapter,
-    session: { strategy: "jwt" },
     providers: [Nodemailer({ server: smtp.transport, from: "Demo <no-reply@demo.test>" })],
     logger: { error: (error) => void loggedErrors.push(error instanceof AuthError ? error.type : error.name), warn: () => {} },
-  });
-  server = await startNodeServer((request, { remoteAddress }) => auth.handler(request, { clientAddress: remoteAddress }), {
-    fallback: homePage,
-  });
+  }));
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await smtp?.close();
-  await closeSharedPglite();
-});
+afterAll(() => app?.close());
 
-const openTab = (axe = false) => openWatchedTab(browser, axe);
+const openTab = (axe = false) => openWatchedTab(app.browser, axe);
 
 async function signedInAs(page: Page): Promise<string | null> {
-  const session = await page.evaluate(async () => (await fetch("/auth/session", { cache: "no-store" })).json());
-  return (session as { user?: { email?: string } } | null)?.user?.email ?? null;
+  return (await pageSession(page))?.user?.email ?? null;
 }
 
 /** Asks for a sign-in mail on the built-in sign-in page; the mail's link and code. */
 async function askForMail(page: Page, email: string): Promise<{ link: string; code: string }> {
-  const since = smtp.mails.length;
-  await page.goto(`${server.origin}/auth/signin`);
+  const since = app.smtp.mails.length;
+  await page.goto(`${app.server.origin}/auth/signin`);
   await page.getByLabel("Email", { exact: true }).fill(email);
   await Promise.all([page.waitForURL(/\/auth\/verify-request\?/), page.getByRole("button", { name: /^Sign in with / }).click()]);
-  const deadline = Date.now() + 5000;
-  while (smtp.mails.length === since && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-  const text = smtp.mails.at(-1)?.text ?? "";
-  const link = text.match(new RegExp(`${server.origin}/auth/callback/nodemailer\\?\\S+`))?.[0];
+  const text = (await app.smtp.nextMail(since)).text ?? "";
+  const link = text.match(new RegExp(`${app.server.origin}/auth/callback/nodemailer\\?\\S+`))?.[0];
   const code = text.match(/asked to sign in: (\d{6})/)?.[1];
   if (!link || !code) throw new Error(`no link or code in: ${text}`);
   return { link, code };
@@ -88,7 +60,7 @@ describe("email sign-in in Chromium", () => {
         await expect(page.getByRole("alert").textContent()).resolves.toContain("That is not the code in the email.");
         expect(await axeViolations(page)).toEqual([]);
         await page.getByLabel("Code from the email").fill(code);
-        await Promise.all([page.waitForURL(`${server.origin}/`), page.getByRole("button", { name: "Sign in" }).click()]);
+        await Promise.all([page.waitForURL(`${app.server.origin}/`), page.getByRole("button", { name: "Sign in" }).click()]);
         expect(await signedInAs(page)).toBe("chromium-code@example.com");
         expect(problems).toEqual([]);
       } finally {
@@ -107,12 +79,12 @@ describe("email sign-in in Chromium", () => {
         const { link } = await askForMail(asking.page, "chromium-link@example.com");
         await other.page.goto(link);
         await expect(other.page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(
-          `Sign in to ${new URL(server.origin).host}`,
+          `Sign in to ${new URL(app.server.origin).host}`,
         );
         await expect(other.page.locator("main").textContent()).resolves.toContain("chromium-link@example.com");
         expect(await axeViolations(other.page)).toEqual([]);
         expect(await signedInAs(other.page)).toBeNull();
-        await Promise.all([other.page.waitForURL(`${server.origin}/`), other.page.getByRole("button", { name: "Sign in" }).click()]);
+        await Promise.all([other.page.waitForURL(`${app.server.origin}/`), other.page.getByRole("button", { name: "Sign in" }).click()]);
         expect(await signedInAs(other.page)).toBe("chromium-link@example.com");
         expect(await signedInAs(asking.page)).toBeNull();
         expect([...asking.problems, ...other.problems]).toEqual([]);

@@ -52,9 +52,7 @@ async function askForMail(instance: Instance, person: ReturnType<typeof browser>
   await person.send(instance, { method: "GET", path: "/auth/signin" });
   const asked = await person.send(instance, { method: "POST", path: "/auth/signin/nodemailer", form: { csrfToken: person.csrf(), email } });
   expect(asked.location).toBe(`${ORIGIN}/auth/verify-request?provider=nodemailer&type=email`);
-  const deadline = Date.now() + 5000;
-  while (smtp.mails.length === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
-  const code = smtp.mails.at(-1)?.text?.match(/asked to sign in: (\d{6})/)?.[1];
+  const code = (await smtp.nextMail(before)).text?.match(/asked to sign in: (\d{6})/)?.[1];
   if (!code) throw new Error("no code in the mail");
   return code;
 }

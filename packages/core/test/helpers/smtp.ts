@@ -33,6 +33,14 @@ export async function startSmtpServer() {
     mails,
     state,
     transport: { host: "127.0.0.1", port, secure: false, ignoreTLS: true },
+    /** The first mail after the first `since` ones, waiting up to 5 s for the parser; throws when none came. */
+    async nextMail(since: number): Promise<ParsedMail> {
+      const deadline = Date.now() + 5000;
+      while (mails.length <= since && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+      const mail = mails[since];
+      if (!mail) throw new Error("no mail arrived");
+      return mail;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -5,33 +5,21 @@
  * The pages come from a real Node server running `createAuth` with email sign-in (Nodemailer on a real
  * SMTP server), credentials, `Password()` and passkeys, on PGlite.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAuth } from "../../src/instance.js";
 import Credentials from "../../src/providers/credentials.js";
 import Nodemailer from "../../src/providers/nodemailer.js";
 import Passkey from "../../src/providers/passkey.js";
 import Password from "../../src/providers/password.js";
-import { axeViolations, launchChromium } from "../helpers/chromium.js";
-import { closeSharedPglite, freshDatabase, sharedPglite } from "../helpers/database.js";
-import { type NodeServer, startNodeServer } from "../helpers/node-server.js";
-import { startSmtpServer } from "../helpers/smtp.js";
+import { axeViolations } from "../helpers/chromium.js";
+import { type PagesApp, startPagesApp } from "../helpers/pages-app.js";
 
 const BROWSER_TEST_TIMEOUT = 120_000;
-let browser: Browser;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-let server: NodeServer;
+let app: PagesApp;
 
 beforeAll(async () => {
-  const [chromium, mailServer] = await Promise.all([launchChromium(), startSmtpServer(), sharedPglite().waitReady]);
-  browser = chromium;
-  smtp = mailServer;
-  const { adapter } = await freshDatabase();
-  const auth = createAuth({
+  app = await startPagesApp((smtp) => ({
     secret: "pages-browser-secret-0123456789abcdef0123",
-    trustHost: true,
-    adapter,
-    session: { strategy: "jwt" },
     experimental: { enableWebAuthn: true },
     providers: [
       Nodemailer({ server: smtp.transport, from: "Demo <no-reply@demo.test>" }),
@@ -44,28 +32,20 @@ beforeAll(async () => {
       Passkey(),
     ],
     logger: { error: () => {}, warn: () => {} },
-  });
-  server = await startNodeServer((request, { remoteAddress }) => auth.handler(request, { clientAddress: remoteAddress }));
+  }));
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await smtp?.close();
-  await closeSharedPglite();
-});
+afterAll(() => app?.close());
 
 /** Asks for a sign-in mail in `page` (so its verify-request page has the code form); the mail's link. */
 async function askForMail(page: Page): Promise<string> {
-  const before = smtp.mails.length;
-  await page.goto(`${server.origin}/auth/signin`);
+  const before = app.smtp.mails.length;
+  await page.goto(`${app.server.origin}/auth/signin`);
   const form = page.locator("form").filter({ has: page.getByRole("button", { name: "Sign in with Email" }) });
   // An address per run: the mail limit (5 per address per window) would refuse the sixth.
   await form.getByLabel("Email").fill(`pages-${crypto.randomUUID()}@example.com`);
   await Promise.all([page.waitForURL(/\/auth\/verify-request\?/), form.getByRole("button").click()]);
-  const deadline = Date.now() + 5000;
-  while (smtp.mails.length === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
-  const link = smtp.mails.at(-1)?.text?.match(/http:\/\/\S+\/auth\/callback\/nodemailer\?\S+/)?.[0];
+  const link = (await app.smtp.nextMail(before)).text?.match(/http:\/\/\S+\/auth\/callback\/nodemailer\?\S+/)?.[0];
   if (!link) throw new Error("no link in the mail");
   return link;
 }
@@ -74,7 +54,7 @@ describe.each(["light", "dark"] as const)("the built-in pages, %s", (colorScheme
   it.each([320, 390, 1280])(
     "at %i px: no WCAG 2.1 A/AA violation, no sideways scroll",
     async (width) => {
-      const context = await browser.newContext({ colorScheme, viewport: { width, height: 800 }, bypassCSP: true });
+      const context = await app.browser.newContext({ colorScheme, viewport: { width, height: 800 }, bypassCSP: true });
       context.setDefaultTimeout(10_000);
       try {
         const page = await context.newPage();
@@ -99,11 +79,11 @@ describe.each(["light", "dark"] as const)("the built-in pages, %s", (colorScheme
           const overflow = (await page.evaluate(() => document.documentElement.scrollWidth)) - width;
           if (violations.length > 0 || overflow > 0) found[name] = { violations, overflow };
         };
-        for (const path of pages) await visit(path, `${server.origin}${path}`);
+        for (const path of pages) await visit(path, `${app.server.origin}${path}`);
         // The code form is there (this browser asked), and the link's confirmation page (another browser's view).
-        await page.goto(`${server.origin}/auth/verify-request?provider=nodemailer&type=email`);
+        await page.goto(`${app.server.origin}/auth/verify-request?provider=nodemailer&type=email`);
         expect(await page.getByLabel("Code from the email").count()).toBe(1);
-        const other = await browser.newContext({ colorScheme, viewport: { width, height: 800 }, bypassCSP: true });
+        const other = await app.browser.newContext({ colorScheme, viewport: { width, height: 800 }, bypassCSP: true });
         try {
           const otherPage = await other.newPage();
           await otherPage.goto(link);
