@@ -20,6 +20,11 @@ export class AuthError extends Error {
   type: ErrorType;
   /** Which built-in page the error leads to. */
   kind: ErrorPageKind;
+  /**
+   * A short public name of the cause, for the types that tell causes apart (`CredentialsSignin`,
+   * `EmailSignInError`, a refusal at an OAuth provider): the sign-in or error page gets it as `?code=`.
+   */
+  declare code?: string;
   declare cause?: ErrorCause;
 
   /** The error type of this class. Subclasses override it. */
@@ -97,7 +102,7 @@ export class InvalidCallbackUrl extends AuthError {
 export class CredentialsSignin extends SignInError {
   static override type: ErrorType = "CredentialsSignin";
   /** Shown in the `code` query parameter of the sign-in page. */
-  code = "credentials";
+  override code = "credentials";
 }
 
 /** An OAuth provider has neither an `issuer` nor the endpoint it needs. */
@@ -147,7 +152,7 @@ export class OAuthAccountNotLinked extends SignInError {
  */
 export class OAuthCallbackError extends SignInError {
   static override type: ErrorType = "OAuthCallbackError";
-  code?: "access_denied";
+  declare code?: "access_denied";
 }
 
 /** A provider's `profile()` threw or returned something that is not a profile. */
@@ -171,7 +176,7 @@ export class OAuthSignInError extends SignInError {
  */
 export class EmailSignInError extends SignInError {
   static override type: ErrorType = "EmailSignInError";
-  code: "invalid-address" | "not-sent" = "not-sent";
+  override code: "invalid-address" | "not-sent" = "not-sent";
 }
 
 /** Ending the session failed; the cookies are cleared anyway. */

@@ -12,22 +12,14 @@
  *   data and 400 for any other bad input, body `null`;
  * - JSON answers: `UnknownAction` 400, `RouteNotFound` 404, `MethodNotAllowed` 405, `UntrustedHost` 400;
  * - every other error: a redirect to the sign-in page (sign-in errors) or the error page, with
- *   `?error=<type>` (and `&code=` for `CredentialsSignin`, `EmailSignInError` and a refusal at the provider). Types that are not client-safe show as
+ *   `?error=<type>` (and `&code=` for an error that names its cause: `AuthError.code`). Types that are not client-safe show as
  *   `Configuration`: their details go to the server log only.
  *
  * @module http/error-response
  */
 
 import { inDevelopment } from "../env/read.js";
-import {
-  AuthError,
-  CredentialsSignin,
-  EmailSignInError,
-  type ErrorType,
-  isClientSafeError,
-  OAuthCallbackError,
-  RateLimited,
-} from "../errors.js";
+import { AuthError, type ErrorType, isClientSafeError, RateLimited } from "../errors.js";
 import type { AuthAction, ResponseInternal } from "../internal-types.js";
 import type { PagesOptions } from "../types.js";
 import type { Cookie } from "./cookies.js";
@@ -168,8 +160,6 @@ export function errorResult(error: AuthError, request: { action: AuthAction; met
   url.searchParams.set("error", type);
   // In development (NODE_ENV=development) the page may name the type the server logged, never its message.
   if (type === "Configuration" && inDevelopment()) url.searchParams.set("cause", error.type);
-  const code =
-    error instanceof CredentialsSignin || error instanceof EmailSignInError || error instanceof OAuthCallbackError ? error.code : undefined;
-  if (code) url.searchParams.set("code", code);
+  if (error.code && type !== "Configuration") url.searchParams.set("code", error.code);
   return { redirect: url.href, cookies };
 }
