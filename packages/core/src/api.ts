@@ -13,47 +13,26 @@
  *
  * @module api
  */
-import { InvalidProvider, InvalidSessionId, UnknownAction } from "./errors.js";
+import { inProcessRequest, type RedirectResult, type RequestLike, redirectOf } from "./api-request.js";
+import { createTwoFactorApi, type TwoFactorApi } from "./api-two-factor.js";
+import { InvalidProvider, InvalidSessionId } from "./errors.js";
 import type { Cookie } from "./http/cookies.js";
 import { asAuthError } from "./http/error-response.js";
-import { requestCookies } from "./http/request.js";
 import type { AuthAction, RequestInternal } from "./internal-types.js";
+
+export type { RedirectResult, RequestLike };
+
 import type { LinkedAccount, UnlinkAccountInput } from "./linked-account-types.js";
 import { perform, readSession, type UsableAuth } from "./pipeline.js";
 import { isSessionId, loadRegistry } from "./session/registry-of.js";
 import type { ListedSession } from "./session-registry-types.js";
 import type { Session } from "./types.js";
 
-/**
- * The request an operation is made for: the `Request` itself, or its headers (the `Cookie` header carries
- * the session; `Origin`, `Sec-Fetch-Site`, `Host` and `X-Forwarded-*` are read as for any request) with
- * the URL it came to when known. Without `url`, the origin is the configuration's `url` (`AUTHLIB_URL`),
- * else the `Host` header's, over http: pass `url` (or the `Request`) when the app is served over https.
- */
-export type RequestLike =
-  | Request
-  | {
-      /** The request's headers. */
-      headers: HeadersInit;
-      /** The URL the request came to (any path: only its origin is used). */
-      url?: string | URL;
-      /** The address of the connection the request came on: the per-client rate limits count by it. */
-      clientAddress?: string;
-    };
-
 /** The session of a request, and the cookies to set on the response (a refreshed or cleared session cookie). */
 export interface SessionResult {
   /** The session, or `null` when nobody is signed in (or the session cookie is invalid or expired). */
   session: Session | null;
   /** Cookies to set, in order (a `maxAge` of 0 deletes one). */
-  cookies: Cookie[];
-}
-
-/** Where to send the browser after an operation, and the cookies to set. */
-export interface RedirectResult {
-  /** An absolute URL: the provider's authorization URL, the verify-request page, or where the user wanted to go. */
-  redirect: string;
-  /** Cookies to set, in order: the session cookie after a sign-in, the flow's check cookies, … */
   cookies: Cookie[];
 }
 
@@ -138,7 +117,7 @@ export interface ChangePasswordInput {
 }
 
 /** The in-process operations of an instance (see the module comment). */
-export interface AuthApi {
+export interface AuthApi extends TwoFactorApi {
   /**
    * The session of `request`, read through the session strategy (JWT or database) like
    * `GET <basePath>/session`, with the cookies to set. Throws `UntrustedHost` for a host the trusted-host
@@ -320,6 +299,7 @@ export function createApi(resolved: UsableAuth): AuthApi {
     addEmail: (request, input) => account(request, "email", input),
     confirmEmail: (request, input) => account(request, "confirm-email", input),
     deleteAccount: (request, input) => account(request, "delete", input),
+    ...createTwoFactorApi(resolved),
   };
 
   /** Runs `POST <action>/<form>` with `input` as its posted form (`redirectTo` as its `callbackUrl`). */
@@ -343,79 +323,4 @@ function revokeRequest(resolved: UsableAuth, request: RequestLike, body: Record<
 
 function revokeResult(result: { body?: unknown; cookies?: Cookie[] }): RevokeResult {
   return { revoked: (result.body as { revoked: number }).revoked, cookies: result.cookies ?? [] };
-}
-
-function redirectOf(result: { redirect?: string; cookies?: Cookie[] }): RedirectResult {
-  // Every route an operation runs answers a redirect; anything else is authlib's own bug, said as such.
-  if (!result.redirect) throw new UnknownAction("The operation answered without a redirect.");
-  return { redirect: result.redirect, cookies: result.cookies ?? [] };
-}
-
-interface Operation {
-  method: "GET" | "POST";
-  action: AuthAction;
-  providerId?: string;
-  body?: Record<string, unknown>;
-  query?: Record<string, string>;
-}
-
-/** The parsed request of an operation: as if its form had been posted to its route, marked in process. */
-function inProcessRequest(resolved: UsableAuth, like: RequestLike, operation: Operation): RequestInternal {
-  const headers = operationHeaders(like);
-  const base = urlOf(resolved, like, headers);
-  const path = `${resolved.basePath}/${operation.action}${operation.providerId ? `/${encodeURIComponent(operation.providerId)}` : ""}`;
-  const url = new URL(path, base);
-  for (const [key, value] of Object.entries(operation.query ?? {})) url.searchParams.set(key, value);
-  const parsed: Omit<RequestInternal, "request"> = {
-    url,
-    method: operation.method,
-    action: operation.action,
-    providerId: operation.providerId,
-    query: operation.query ?? {},
-    body: operation.body ?? {},
-    cookies: requestCookies(headers),
-    headers,
-    connectionAddress: like instanceof Request ? undefined : like.clientAddress,
-    inProcess: true,
-  };
-  // The `Request` handed on (to `authorize`, to `sendVerificationRequest`) is made only when one asks:
-  // a session read never does, and a `Request` costs more than the rest of the read.
-  let made: Request | undefined;
-  return Object.defineProperty(parsed, "request", {
-    enumerable: true,
-    get: () => {
-      made ??= new Request(url, { method: operation.method, headers });
-      return made;
-    },
-  }) as RequestInternal;
-}
-
-/**
- * The headers of the operation's request: the incoming ones, without their body framing (the operation's
- * request has no body of its own). A `Request`'s own headers are used as they are when there is nothing to
- * take out (a session read), since nothing here changes them.
- */
-function operationHeaders(like: RequestLike): Headers {
-  if (like instanceof Request && !like.headers.has("content-length") && !like.headers.has("transfer-encoding")) return like.headers;
-  let headers: Headers;
-  try {
-    headers = new Headers(like.headers);
-  } catch (error) {
-    throw new UnknownAction("The request's headers are not valid.", { cause: error as Error });
-  }
-  headers.delete("content-length");
-  headers.delete("transfer-encoding");
-  return headers;
-}
-
-/** The URL the request came to: its own, else the configuration's, else its `Host` header's (http). */
-function urlOf(resolved: UsableAuth, like: RequestLike, headers: Headers): URL {
-  const host = headers.get("host");
-  const given = like.url ?? resolved.config.url ?? (host ? `http://${host}` : undefined);
-  if (given === undefined) throw new UnknownAction("The request has neither a URL nor a Host header: pass the Request, or its url.");
-  try {
-    return new URL(given);
-  } catch (error) {
-    throw new UnknownAction("The request's URL (or Host header) is not valid.", { cause: error as Error });
-  }
 }

@@ -11,6 +11,7 @@ import {
   missingMethods,
   sessionMethods,
   sessionRecordMethods,
+  twoFactorMethods,
   userMethods,
   webAuthnMethods,
 } from "./adapter-capabilities.js";
@@ -34,6 +35,7 @@ import {
 import { checkOriginConfig } from "./http/origin.js";
 import { isOAuthProvider, isRefreshingProvider } from "./provider-kind.js";
 import type { ProviderConfig } from "./provider-types.js";
+import { TWO_FACTOR_PROVIDER } from "./two-factor/row.js";
 import type { AuthConfig, SessionStrategy } from "./types.js";
 
 /** The shortest secret accepted in production, in bytes (UTF-8): what `npx authlib secret` prints is 32 random bytes. */
@@ -126,7 +128,9 @@ export function assertConfig(config: AuthConfig, providers: ProviderConfig[], st
     );
   }
 
-  return sessionConfigError(config, strategy) ?? adapterError(config.adapter, providers, strategy);
+  return (
+    sessionConfigError(config, strategy) ?? twoFactorConfigError(config, providers) ?? adapterError(config.adapter, providers, strategy)
+  );
 }
 
 const registryMethods = ["create", "get", "listByUser", "touch", "delete"] as const;
@@ -186,6 +190,28 @@ function sessionControlError(config: AuthConfig, strategy: SessionStrategy): Aut
   if (missing.length === 0) return undefined;
   const alternative = strategy === "jwt" ? "session.store, or " : "";
   return new MissingAdapterMethods(`${feature} need ${alternative}these adapter methods, which are missing: ${missing.join(", ")}.`);
+}
+
+/** The first error in the `twoFactor` option (and the adapter it needs), or `undefined`. */
+function twoFactorConfigError(config: AuthConfig, providers: ProviderConfig[]): AuthError | undefined {
+  const twoFactor = config.twoFactor;
+  if (twoFactor === undefined) return undefined;
+  if (typeof twoFactor !== "object" || twoFactor === null) return new AuthError("`twoFactor` must be an object (e.g. `{}`).");
+  const { issuer, passkeys, pendingMaxAge } = twoFactor;
+  if (issuer !== undefined && (typeof issuer !== "string" || issuer.trim() === "" || issuer.includes(":")))
+    return new AuthError("twoFactor.issuer must be a name without `:` (authenticator apps show it beside the code).");
+  if (passkeys !== undefined && typeof passkeys !== "boolean") return new AuthError("twoFactor.passkeys must be true or false.");
+  if (pendingMaxAge !== undefined && !(Number.isFinite(pendingMaxAge) && pendingMaxAge >= 60 && pendingMaxAge <= 3600))
+    return new AuthError("twoFactor.pendingMaxAge must be a number of seconds from 60 to 3600.");
+  if (providers.some((provider) => provider.id === TWO_FACTOR_PROVIDER))
+    return new InvalidProvider(`The provider id "${TWO_FACTOR_PROVIDER}" is authlib's own (the second-factor rows): choose another.`);
+  if (!config.adapter) return new MissingAdapter("Second factors (`twoFactor`) need a database adapter: set `adapter` in the config.");
+  const missing = missingMethods(config.adapter, twoFactorMethods);
+  if (missing.length > 0)
+    return new MissingAdapterMethods(
+      `Second factors (\`twoFactor\`) need these adapter methods, which are missing: ${missing.join(", ")}.`,
+    );
+  return undefined;
 }
 
 /** The first missing adapter (method) for the features in use, or `undefined`. */

@@ -35,11 +35,30 @@ export interface User {
   emailVerified?: Date | null;
 }
 
+/** How a session was signed in to (`session/assurance.ts`). */
+export interface SessionAssurance {
+  /** When the user signed in (completed every factor), in seconds since the epoch. */
+  authTime: number;
+  /** The methods of the sign-in, in the order they were used (see {@link DefaultSession.amr}). */
+  amr: string[];
+  /** 1: one factor; 2: two factors, or a passkey that verified its user. */
+  aal: 1 | 2;
+}
+
 /** The session the client sees, before any app augmentation. */
 export interface DefaultSession {
   user?: User;
   /** When the session expires, as an ISO 8601 string. */
   expires: string;
+  /** When the user signed in (completed every factor), in seconds since the epoch; absent for a session from before authlib kept it. */
+  authTime?: number;
+  /**
+   * The methods of the sign-in, in order: `pwd`, `email`, `fed` (OAuth/OIDC), `hwk` (a passkey), then the
+   * second factor's `otp` (TOTP) or `recovery` (a recovery code) or `hwk`.
+   */
+  amr?: string[];
+  /** The assurance level: 1 for one factor, 2 for two factors or a passkey that verified its user. */
+  aal?: 1 | 2;
 }
 
 /** The session the client sees. Extend it by module augmentation. */

@@ -71,6 +71,7 @@ export function wrapEvents(events: Partial<EventCallbacks> | undefined, logger: 
     accountUnlinked: wrap("accountUnlinked"),
     passwordChanged: wrap("passwordChanged"),
     userDeleted: wrap("userDeleted"),
+    twoFactorChanged: wrap("twoFactorChanged"),
   };
 }
 

@@ -65,7 +65,10 @@ export type ErrorType =
   | "PasswordNotSet"
   | "InvalidName"
   | "RecentSignInRequired"
-  | "IncorrectCode";
+  | "IncorrectCode"
+  | "TwoFactorExpired"
+  | "TwoFactorAlreadyEnabled"
+  | "TwoFactorNotEnabled";
 
 /** Where an error sends the user: the sign-in page (`"signIn"`) or the error page (`"error"`). */
 export type ErrorPageKind = "signIn" | "error";

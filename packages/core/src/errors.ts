@@ -440,6 +440,29 @@ export class InvalidName extends AuthError {
  */
 export class RecentSignInRequired extends AuthError {
   static override type: ErrorType = "RecentSignInRequired";
+  /** `requireRecentAuth`: the age the sign-in may have, in seconds. */
+  declare maxAge?: number;
+  /** `requireRecentAuth`: the assurance level the operation needs (2: a second factor). */
+  declare aal?: 1 | 2;
+}
+
+/**
+ * The second step of a sign-in has nothing to complete: no sign-in waits for it in this browser (it was
+ * started in another one, or waited longer than `twoFactor.pendingMaxAge`, or had 5 wrong codes). Sign
+ * in again. Nothing changed.
+ */
+export class TwoFactorExpired extends SignInError {
+  static override type: ErrorType = "TwoFactorExpired";
+}
+
+/** `enrollTotp`: the user has TOTP on already; turn it off first to set up another app. Nothing changed. */
+export class TwoFactorAlreadyEnabled extends AuthError {
+  static override type: ErrorType = "TwoFactorAlreadyEnabled";
+}
+
+/** `confirmTotp` without `enrollTotp` first, or `disableTotp` for a user without TOTP. Nothing changed. */
+export class TwoFactorNotEnabled extends AuthError {
+  static override type: ErrorType = "TwoFactorNotEnabled";
 }
 
 /**
@@ -478,6 +501,9 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "InvalidName",
   "RecentSignInRequired",
   "IncorrectCode",
+  "TwoFactorExpired",
+  "TwoFactorAlreadyEnabled",
+  "TwoFactorNotEnabled",
 ]);
 
 /** True when the error's type may be shown to the user (on the error or sign-in page). */

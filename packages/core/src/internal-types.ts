@@ -6,7 +6,7 @@
  */
 import type { AdapterCapabilities } from "./adapter-capability-types.js";
 import type { Adapter, AdapterUser } from "./adapters.js";
-import type { Account, Profile, Session, Theme, User } from "./base-types.js";
+import type { Account, Profile, Session, SessionAssurance, Theme, User } from "./base-types.js";
 import type { JWT, JWTOptions } from "./jwt-types.js";
 import type { ProviderConfig } from "./provider-types.js";
 import type { RateLimitConfig, RateLimitStore, ResolvedRateLimits } from "./rate-limit-types.js";
@@ -70,7 +70,8 @@ export type AuthAction =
   | "sessions"
   | "accounts"
   | "password"
-  | "account";
+  | "account"
+  | "two-factor";
 
 /** A request, parsed once. */
 export interface RequestInternal {
@@ -196,6 +197,11 @@ export interface SignInResult {
   account: Account | null;
   profile?: Profile;
   isNewUser: boolean;
+  /**
+   * How the session is signed in to. Absent until the sign-in is complete: `completeSignIn` sets it from
+   * the first factor, or holds the sign-in for its second step.
+   */
+  assurance?: SessionAssurance;
 }
 
 /** A session strategy: JWT in a cookie, or a database row the cookie points to. */
@@ -224,6 +230,14 @@ export interface SessionStrategyHandler {
    * when nobody is signed in. No callback runs and no cookie changes.
    */
   currentSession(options: InternalOptions, request: RequestInternal): Promise<{ userId: string; sessionId: string | null } | null>;
+  /**
+   * The live session's user and how it was signed in to (`undefined` for a session from before authlib
+   * kept it), or `null` when nobody is signed in. No callback runs and no cookie changes.
+   */
+  currentAssurance(
+    options: InternalOptions,
+    request: RequestInternal,
+  ): Promise<{ userId: string; assurance: SessionAssurance | undefined } | null>;
   /**
    * The cookies that carry `user`'s new name, email and picture in the request's own session (after the
    * address changed). JWT: the token re-issued with them (same session id, the rest of the payload kept);

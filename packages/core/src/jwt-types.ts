@@ -16,6 +16,12 @@ export interface DefaultJWT extends Record<string, unknown> {
   iat?: number;
   exp?: number;
   jti?: string;
+  /** When the user signed in, in seconds (kept by authlib whatever the `jwt` callback returns). */
+  authTime?: number;
+  /** The methods of the sign-in (`["pwd", "otp"]`, …), kept like `authTime`. */
+  amr?: string[];
+  /** The assurance level (1 or 2), kept like `authTime`. */
+  aal?: 1 | 2;
 }
 
 /** The session token payload: what the `jwt` callback returns. Extend it by module augmentation. */

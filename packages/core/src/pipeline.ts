@@ -32,7 +32,7 @@ export type UsableAuth = ResolvedAuth & { options: NonNullable<ResolvedAuth["opt
 const CONFIGURATION_REFUSAL = { status: 500, type: "Configuration", message: CONFIGURATION_MESSAGE };
 
 /** Pages a browser navigates to: a refusal there is shown as the error page. */
-const pageActions = new Set(["signin", "signout", "error", "verify-request"]);
+const pageActions = new Set(["signin", "signout", "error", "verify-request", "two-factor"]);
 
 /** What an integration knows about a request besides the `Request` itself. */
 export interface AuthRequestOptions {

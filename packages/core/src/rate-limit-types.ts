@@ -88,6 +88,20 @@ export interface EmailRateLimits {
   windowSeconds?: number;
 }
 
+/**
+ * Codes tried at the second step of a sign-in (TOTP and recovery codes) and to turn TOTP off. Only a
+ * caller who passed the first factor (or is signed in) can try one, so an anonymous caller cannot use
+ * these limits to lock a user out. Each pending sign-in also dies after 5 wrong codes, whatever the settings.
+ */
+export interface TwoFactorRateLimits {
+  /** Codes tried for one user per window. Default 10; a correct code clears the count. */
+  userMax?: number;
+  /** Codes tried from one client address per window. Default 30. */
+  clientMax?: number;
+  /** The window, in seconds. Default 900 (15 min). */
+  windowSeconds?: number;
+}
+
 /** A limit on requests from one client address. */
 export interface ClientRequestLimit {
   /** Requests per window. */
@@ -120,6 +134,8 @@ export interface RateLimitConfig {
   passkey?: ClientRequestLimit | false;
   /** `POST /session` (session updates) per client address. Default 60 per 60 s; `false` switches it off. */
   sessionUpdate?: ClientRequestLimit | false;
+  /** Second-factor codes (see {@link TwoFactorRateLimits}), or `false`. */
+  twoFactor?: TwoFactorRateLimits | false;
 }
 
 /** A limit as the limiter uses it: at most `max` per window of `windowSeconds`. */
@@ -157,6 +173,7 @@ export interface ResolvedRateLimits {
   email: Required<EmailRateLimits> | false;
   passkey: ResolvedLimit | false;
   sessionUpdate: ResolvedLimit | false;
+  twoFactor: Required<TwoFactorRateLimits> | false;
   /** Set once "no client address" has been logged for this configuration. */
   saidNoClientAddress: boolean;
   /** Set once `rate-limit-behind-proxy` has been logged for this configuration. */

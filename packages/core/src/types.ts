@@ -20,6 +20,7 @@ import type {
   Profile,
   ProviderType,
   Session,
+  SessionAssurance,
   Theme,
   User,
 } from "./base-types.js";
@@ -43,6 +44,7 @@ export type {
   Provider,
   ProviderType,
   Session,
+  SessionAssurance,
   Theme,
   User,
 };
@@ -101,6 +103,13 @@ export interface CookiesOptions {
    * link sign in at once where it was asked for, and the mailed code be entered here only.
    */
   emailFlow: CookieOption;
+  /**
+   * A sign-in waiting for its second factor (sealed, bound to this browser, short-lived): the first
+   * factor's result, and nothing that signs in by itself.
+   */
+  twoFactor: CookieOption;
+  /** Database sessions: how the session was signed in to (sealed, bound to the session's token). */
+  sessionAssurance: CookieOption;
 }
 
 /** Custom pages. Each is a path (or URL) of the app that replaces the built-in page. */
@@ -110,6 +119,8 @@ export interface PagesOptions {
   /** Receives `?error=<type>`. */
   error: string;
   verifyRequest: string;
+  /** The second step of a sign-in (a TOTP or recovery code, or a passkey); receives `?error=<type>` after a refused code. */
+  twoFactor: string;
   /** Where a user is sent after their first sign-in, if set. */
   newUser: string;
 }
@@ -253,6 +264,22 @@ export interface EventCallbacks {
   passwordChanged: (message: { userId: string; reason: "reset" | "change" }) => Awaitable<void>;
   /** A user deleted their own account (`auth.api.deleteAccount`, `POST <basePath>/account/delete`): the user as it was. */
   userDeleted: (message: { user: User }) => Awaitable<void>;
+  /** A user turned their authenticator app (TOTP) on or off (`auth.api.confirmTotp`, `auth.api.disableTotp`). */
+  twoFactorChanged: (message: { userId: string; change: "enabled" | "disabled" }) => Awaitable<void>;
+}
+
+/** The `twoFactor` option: second factors for users who turn one on. */
+export interface TwoFactorConfig {
+  /** The name authenticator apps show beside the code. Default: the app's host. */
+  issuer?: string;
+  /**
+   * A user's passkey counts as a second factor by itself: a user with a passkey and no TOTP is asked for
+   * it after a password, email or OAuth sign-in. Default `false`: passkeys are offered at the second step
+   * of users who turned TOTP on, and sign in by themselves as always.
+   */
+  passkeys?: boolean;
+  /** How long the second step waits after the first factor, in seconds. Default 600 (10 min). */
+  pendingMaxAge?: number;
 }
 
 /** The configuration of authlib. Only `providers` is required. */
@@ -291,6 +318,12 @@ export interface AuthConfig {
   jwt?: Partial<JWTOptions>;
   logger?: Partial<LoggerInstance>;
   pages?: Partial<PagesOptions>;
+  /**
+   * Second factors (docs/two-factor.md): users may turn on TOTP (with recovery codes) through
+   * `auth.api.enrollTotp`; a user who has one finishes every sign-in but a passkey's with a second step at
+   * `<basePath>/two-factor`. Needs an adapter that keeps accounts. Off when absent.
+   */
+  twoFactor?: TwoFactorConfig;
   /**
    * Rate limits on credentials sign-in, email sign-in requests, passkeys and session updates: on by
    * default (see {@link RateLimitConfig} for each default), `false` switches every one off. The default

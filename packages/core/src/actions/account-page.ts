@@ -12,6 +12,7 @@ import type { InternalOptions, RequestInternal, ResponseInternal } from "../inte
 import { loadPages } from "../pages/lazy.js";
 import { passwordUrl, signInUrl } from "../password-accounts/urls.js";
 import { isOAuthProvider, isPasswordProvider } from "../provider-kind.js";
+import { isSecondFactorRow } from "../two-factor/row.js";
 import { html } from "./pages.js";
 import { withCallbackUrl } from "./sign-in-flow.js";
 
@@ -25,7 +26,8 @@ async function accountPage(options: InternalOptions, request: RequestInternal): 
     return { redirect: withCallbackUrl(signInUrl(options), accountUrl(options)) };
   }
   const { adapter, providers } = options;
-  const accounts = adapter?.listAccountsByUserId ? await adapter.listAccountsByUserId(user.id) : [];
+  const listed = adapter?.listAccountsByUserId ? await adapter.listAccountsByUserId(user.id) : [];
+  const accounts = listed.filter((account) => !isSecondFactorRow(account));
   const named = (id: string) => providers.find((p) => p.id === id);
   const password = providers.find(isPasswordProvider);
   const passkeys = providers.some((p) => p.type === "webauthn") && adapter?.listAuthenticatorsByUserId;

@@ -24,6 +24,7 @@ import { bodyString } from "../http/request.js";
 import { noStoreHeaders } from "../http/response.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import type { LinkedAccount } from "../linked-account-types.js";
+import { isSecondFactorRow } from "../two-factor/row.js";
 
 const json = { "Content-Type": "application/json", ...noStoreHeaders };
 
@@ -60,7 +61,8 @@ export function linkedAccount(account: AdapterAccount): LinkedAccount {
 async function listAccountsAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   const store = requireAccounts(options);
   const user = await callerUser(options, request);
-  const accounts = (await store.listAccountsByUserId(user.id)).map(linkedAccount);
+  // The second-factor row is no way to sign in, and no account to show.
+  const accounts = (await store.listAccountsByUserId(user.id)).filter((account) => !isSecondFactorRow(account)).map(linkedAccount);
   return { body: { accounts }, headers: json };
 }
 
@@ -82,6 +84,8 @@ async function unlinkAction(options: InternalOptions, request: RequestInternal):
   const target = accounts.find((a) => a.provider === provider && a.providerAccountId === providerAccountId);
   if (!target) throw new AccountNotFound("No account of yours is linked with this provider and id.");
   if (target.type === "webauthn") throw new InvalidAccount("A passkey is not unlinked: remove it with the passkey operations.");
+  // Only `disableTotp` (a recent sign-in and a code) turns a second factor off.
+  if (isSecondFactorRow(target)) throw new AccountNotFound("No account of yours is linked with this provider and id.");
   const last = () =>
     new LastSignInMethod("This is your last way to sign in: link another account, add a passkey or prove an address first.");
   const others = accounts.filter((a) => a !== target);

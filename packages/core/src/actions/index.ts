@@ -29,6 +29,7 @@ const sessions = lazy(() => import("./sessions.js"), "sessionsAction");
 const accounts = lazy(() => import("./accounts.js"), "accountsAction");
 const password = lazy(() => import("../password-accounts/routes.js"), "passwordAction");
 const account = lazy(() => import("./account-page.js"), "accountPageAction");
+const twoFactor = lazy(() => import("../two-factor/routes.js"), "twoFactorAction");
 
 /** Pages and forms: a CSRF token (minted if new) for their forms, and where to go afterwards. */
 const form: RouteNeeds = { csrf: "mint", callbackUrl: true };
@@ -63,6 +64,10 @@ const routes: Record<string, Route> = {
   // The built-in account page, and its unlink form.
   "GET account": { handler: account, needs: form },
   "POST account": { handler: account, needs: form },
+  // The second step of a sign-in (its page and its form, bound to this browser's CSRF cookie: minted
+  // only where there is none), and the signed-in user's second-factor settings.
+  "GET two-factor": { handler: twoFactor, needs: { csrf: "mint" } },
+  "POST two-factor": { handler: twoFactor, needs: { csrf: "mint" } },
   "GET error": { handler: errorPage, needs: {} },
   // Its form takes the mailed code (in the browser that asked for the mail).
   "GET verify-request": { handler: verifyRequestPage, needs: { csrf: "mint" } },

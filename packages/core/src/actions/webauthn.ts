@@ -25,7 +25,8 @@ import { noStoreHeaders } from "../http/response.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { unframeableNoStoreHeaders } from "../pages/security-headers.js";
 import { countClientRequest } from "../rate-limit/limiter.js";
-import { authenticationOptions, recordAuthentication, verifyAssertion } from "../webauthn/authentication.js";
+import { nowInSeconds } from "../session/assurance.js";
+import { authenticationOptions, recordAuthentication, userAuthenticationOptions, verifyAssertion } from "../webauthn/authentication.js";
 import { type ChallengeClaims, clearChallenge, type OpenedChallenge, openChallenge, sealChallenge } from "../webauthn/challenge.js";
 import { claimChallenge } from "../webauthn/challenge-store.js";
 import { type WebAuthnContext, webAuthnContext } from "../webauthn/context.js";
@@ -58,12 +59,13 @@ export async function webAuthnOptionsAction(options: InternalOptions, request: R
     const generated = await registrationOptions(ctx, user);
     claims = { provider: ctx.provider.id, action, challenge: generated.challenge, user };
     publicKey = generated;
-  } else if (action === "authenticate") {
-    const generated = await authenticationOptions(ctx);
+  } else if (action === "authenticate" || action === "second-factor") {
+    // The second step's options list the passkeys of the user whose sign-in waits in this browser.
+    const generated = action === "authenticate" ? await authenticationOptions(ctx) : await secondFactorOptions(ctx);
     claims = { provider: ctx.provider.id, action, challenge: generated.challenge };
     publicKey = generated;
   } else {
-    throw new UnknownAction('The WebAuthn options need `action` "register" or "authenticate".');
+    throw new UnknownAction('The WebAuthn options need `action` "register", "authenticate" or "second-factor".');
   }
   const challenge = await sealChallenge(options, claims, await requestBinding(options, request));
   return { body: { action, options: publicKey }, headers: { ...noStoreHeaders }, cookies: [challenge] };
@@ -83,6 +85,8 @@ export async function webAuthnCallback(options: InternalOptions, request: Reques
     const post = readCredentialPost(request.body);
     const binding = await requestBinding(options, request);
     const claims = await openChallenge(options, request, { provider: ctx.provider.id, action: post.action, binding });
+    // A second step's challenge completes a pending sign-in at POST /two-factor, never a sign-in here.
+    if (post.action === "second-factor") throw new UnknownAction("A passkey's second step is posted to /two-factor.");
     const response = post.action === "register" ? await register(ctx, claims, post) : await authenticate(ctx, claims, post);
     return { ...response, cookies: [clear, ...(response.cookies ?? [])] };
   } catch (error) {
@@ -104,13 +108,26 @@ function claim(ctx: WebAuthnContext, claims: OpenedChallenge): Promise<void> {
   return claimChallenge(ctx.options, claims.challenge, claims.expiresAt);
 }
 
-async function authenticate(ctx: WebAuthnContext, claims: OpenedChallenge, post: CredentialPost & { action: "authenticate" }) {
+async function authenticate(
+  ctx: WebAuthnContext,
+  claims: OpenedChallenge,
+  post: CredentialPost & { action: "authenticate" | "second-factor" },
+) {
   const verified = await verifyAssertion(ctx, claims.challenge, post.response);
   await claim(ctx, claims);
   const { user, account } = await recordAuthentication(ctx, verified);
   const redirect = await askSignInCallback(ctx.options, { user, account });
   if (redirect) return { redirect };
-  return completeSignIn(ctx.options, ctx.request, { user, account, isNewUser: false });
+  // A passkey that verified its user is two factors in one (something held, something known or been).
+  const assurance = { authTime: nowInSeconds(), amr: ["hwk"], aal: verified.userVerified ? (2 as const) : (1 as const) };
+  return completeSignIn(ctx.options, ctx.request, { user, account, isNewUser: false, assurance });
+}
+
+/** The options of a passkey as the second factor of this browser's pending sign-in (its user's passkeys). */
+async function secondFactorOptions(ctx: WebAuthnContext) {
+  const { pendingOrExpired } = await import("../two-factor/second-step.js");
+  const pending = await pendingOrExpired(ctx.options, ctx.request);
+  return userAuthenticationOptions(ctx, pending.userId);
 }
 
 /**

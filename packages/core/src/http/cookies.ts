@@ -36,6 +36,8 @@ export function defaultCookies(useSecureCookies: boolean): CookiesOptions {
     webauthnChallenge: { name: `${prefix}authlib.challenge`, options: { ...options, maxAge: CHECK_COOKIE_MAX_AGE } },
     deviceToken: { name: `${prefix}authlib.device-token`, options: { ...options, maxAge: DEVICE_COOKIE_MAX_AGE } },
     emailFlow: { name: `${prefix}authlib.email-flow`, options: { ...options } },
+    twoFactor: { name: `${prefix}authlib.two-factor`, options: { ...options } },
+    sessionAssurance: { name: `${prefix}authlib.session-assurance`, options: { ...options } },
   };
 }
 

@@ -22,6 +22,7 @@ const actions: ReadonlySet<string> = new Set<AuthAction>([
   "accounts",
   "password",
   "account",
+  "two-factor",
 ]);
 /** Actions that take a provider id as second path segment. */
 const actionsWithProvider: ReadonlySet<string> = new Set<AuthAction>(["signin", "callback", "webauthn-options"]);
@@ -31,6 +32,7 @@ const actionsWithSubroute: Readonly<Record<string, ReadonlySet<string>>> = {
   accounts: new Set(["unlink"]),
   password: new Set(["sign-up", "verify", "forgot", "reset", "change"]),
   account: new Set(["unlink", "email", "confirm-email", "delete"]),
+  "two-factor": new Set(["enroll", "confirm", "disable", "status", "assurance"]),
 };
 /** Bodies larger than this are not parsed (a sign-in form is a few hundred bytes). */
 const MAX_BODY_BYTES = 64 * 1024;

@@ -38,6 +38,7 @@ const SIGNIN_ERROR_MESSAGES: Readonly<Record<string, string>> = Object.freeze({
   AccessDenied: "You do not have permission to sign in.",
   Verification: "The sign-in link is no longer valid. It may have been used already or it may have expired.",
   RateLimited: "Too many attempts. Please wait a few minutes and try again.",
+  TwoFactorExpired: "Your sign-in waited too long for its second step, or began in another browser. Sign in again.",
 });
 
 function lookup<T>(table: Readonly<Record<string, T>>, key: string | undefined): T | undefined {
@@ -175,6 +176,20 @@ const CODE_ERRORS: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /** The verify-request page's message for a refused code (`?error=`), or `undefined`. */
+const SECOND_STEP_ERRORS: Readonly<Record<string, string>> = Object.freeze({
+  IncorrectCode: "That code did not work. Check your authenticator app, or use an unused recovery code.",
+  RateLimited: "Too many codes tried. Please wait a few minutes and try again.",
+  MissingCSRF: "The form expired. Please try again.",
+  WebAuthnVerificationError: "The passkey could not be used. Try again, or use a code.",
+  InvalidCheck: "The passkey request expired. Try again.",
+});
+
+/** The message the second step's page shows for `?error=<type>` after a refused try, or `undefined`. */
+export function secondStepErrorMessage(error: string | undefined): string | undefined {
+  if (error === undefined || error === "") return undefined;
+  return lookup(SECOND_STEP_ERRORS, error) ?? "That did not work. Please try again.";
+}
+
 export function codeErrorMessage(error: string | undefined): string | undefined {
   if (error === undefined || error === "") return undefined;
   return lookup(CODE_ERRORS, error) ?? "The code could not be used. Use the link in the email, or ask for a new one.";

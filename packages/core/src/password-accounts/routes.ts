@@ -20,7 +20,7 @@
  */
 
 import { claimProvenAddress, provenHolder } from "../actions/proven-address.js";
-import { askSignInCallback, completeSignIn } from "../actions/sign-in-flow.js";
+import { askSignInCallback, completeSignIn, startSession } from "../actions/sign-in-flow.js";
 import type { AdapterUser } from "../adapters.js";
 import { mailSite, sendAccountMail } from "../email/account-mail.js";
 import { normalizeEmail } from "../email/normalize.js";
@@ -41,6 +41,7 @@ import { hashPassword } from "../password.js";
 import { isPasswordProvider } from "../provider-kind.js";
 import type { PasswordConfig } from "../provider-types.js";
 import { countVerificationMail } from "../rate-limit/email.js";
+import { singleFactor } from "../session/assurance.js";
 import { endUserSessions } from "../session/end-user-sessions.js";
 import { signedInUser } from "../session/signed-in-user.js";
 import type { Account } from "../types.js";
@@ -171,17 +172,24 @@ async function replacePassword(
   change: { store: PasswordAccountStore; user: AdapterUser; password: string; reason: "reset" | "change" },
 ): Promise<ResponseInternal> {
   const { store, user, password, reason } = change;
+  // A reset is a sign-in (a user with a second factor takes the second step); a change keeps the
+  // assurance of the session that made it (read before the user's sessions end).
+  const kept =
+    reason === "change"
+      ? ((await options.sessionStrategy.currentAssurance(options, request))?.assurance ?? singleFactor("pwd"))
+      : undefined;
   await storePasswordHash(store, provider, user.id, await hashPassword(password));
   await endUserSessions(options, store, user.id);
   const account: Account = { providerAccountId: user.id, userId: user.id, type: "credentials", provider: provider.id };
-  const cookies = await options.sessionStrategy.start(options, request, { user, account, isNewUser: false });
+  const started = await startSession(options, request, { user, account, isNewUser: false, ...(kept ? { assurance: kept } : {}) });
+  const cookies = started.cookies;
   await options.events.passwordChanged({ userId: user.id, reason });
   if (user.email) {
     await sendAccountMail(options, user.email, passwordChangedMail(mailSite(options), passwordUrl(options, "forgot"))).catch(
       (error: Error) => options.logger.error(error),
     );
   }
-  return { redirect: options.callbackUrl, cookies };
+  return { redirect: started.secondStep ?? options.callbackUrl, cookies };
 }
 
 /** POST reset. */

@@ -13,6 +13,7 @@ import type {
   ResolvedCredentialsLimits,
   ResolvedLimit,
   ResolvedRateLimits,
+  TwoFactorRateLimits,
 } from "../rate-limit-types.js";
 
 export type {
@@ -24,6 +25,7 @@ export type {
   ResolvedCredentialsLimits,
   ResolvedLimit,
   ResolvedRateLimits,
+  TwoFactorRateLimits,
 } from "../rate-limit-types.js";
 
 /** Every default, in the units of the configuration. */
@@ -39,11 +41,13 @@ const DEFAULTS = {
   email: { mailboxMax: 5, clientMax: 30, codeMailboxMax: 10, codeClientMax: 30, windowSeconds: 900 },
   passkey: { max: 30, windowSeconds: 60 },
   sessionUpdate: { max: 60, windowSeconds: 60 },
+  twoFactor: { userMax: 10, clientMax: 30, windowSeconds: 900 },
 } satisfies {
   credentials: Omit<ResolvedCredentialsLimits, "identifier">;
   email: Required<EmailRateLimits>;
   passkey: ResolvedLimit;
   sessionUpdate: ResolvedLimit;
+  twoFactor: Required<TwoFactorRateLimits>;
 };
 
 /**
@@ -83,6 +87,7 @@ export function resolveRateLimits(config: RateLimitConfig | false | undefined): 
     email: section("email", DEFAULTS.email, config?.email),
     passkey: section("passkey", DEFAULTS.passkey, config?.passkey),
     sessionUpdate: section("sessionUpdate", DEFAULTS.sessionUpdate, config?.sessionUpdate),
+    twoFactor: section("twoFactor", DEFAULTS.twoFactor, config?.twoFactor),
     saidNoClientAddress: false,
     saidBehindProxy: false,
   };

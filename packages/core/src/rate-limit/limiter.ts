@@ -29,7 +29,11 @@ export type LimitScope =
   | "code:ip"
   | "code:mail"
   | "passkey:ip"
-  | "session:ip";
+  | "session:ip"
+  | "2fa:user"
+  | "2fa:ip"
+  | "2fa:try"
+  | "2fa:used";
 
 /**
  * The resolved limits of the request's configuration (`false`: all off), resolved on first use and kept.
@@ -76,6 +80,8 @@ function tooManyMessage(scope: LimitScope): string {
       return "Too many passkey requests from this client; try again later.";
     case "session:ip":
       return "Too many session updates from this client; try again later.";
+    case "2fa:ip":
+      return "Too many codes tried from this client; try again later.";
     default:
       return "Too many requests from this client; try again later.";
   }

@@ -9,6 +9,8 @@ import { cookieNamesOf } from "../http/cookie-chunks.js";
 import { type Cookie, clearChunkedCookie, expiredCookie, incomingSessionCookieName, legacySessionCookieNames } from "../http/cookies.js";
 import type { InternalOptions, RequestInternal, SessionStrategyHandler } from "../internal-types.js";
 import type { Session } from "../types.js";
+import { sessionAssuranceFields } from "./assurance.js";
+import { clearAssurance, openAssurance, sealAssurance } from "./assurance-cookie.js";
 import { refreshAccountsIfDue } from "./refresh.js";
 import { loadRegistry } from "./registry-of.js";
 
@@ -76,7 +78,9 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     const cookie = tokenCookie(options, request);
     if (cookie.unreadable) return { session: null, cookies: clearAllSessionCookies(options, request, cookie.name) };
     if (!sessionToken) return { session: null, cookies: [] };
-    if (!found) return { session: null, cookies: clearAllSessionCookies(options, request, cookie.name) };
+    if (!found)
+      return { session: null, cookies: [...clearAllSessionCookies(options, request, cookie.name), ...clearAssurance(options, request)] };
+    const assurance = await openAssurance(options, request, sessionToken);
 
     const { maxAge, updateAge } = options.session;
     const cookies: Cookie[] = [];
@@ -89,6 +93,7 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
       try {
         stored = (await adapterOf(options).updateSession({ sessionToken, expires })) || { ...stored, expires };
         cookies.push(sessionCookie(options, sessionToken, expires));
+        if (assurance) cookies.push(await sealAssurance(options, sessionToken, assurance, expires));
         const id = found.session.id;
         const registry = options.sessionRegistry;
         if (registry && id) await (await loadRegistry()).touchSession(options, registry, { userId: found.user.id, id }, expires);
@@ -99,7 +104,7 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     const refreshed = await refreshAccountsIfDue(options, found.user.id);
     // The callback gets `expires` as the Date that `AdapterSession` types; the client gets an ISO string.
     const returned = (await options.callbacks.session({
-      session: { ...stored, user: found.user },
+      session: { ...stored, user: found.user, ...sessionAssuranceFields(assurance) },
       user: found.user,
       ...(update ? { trigger: "update" as const, newSession: update.data } : {}),
     })) as Omit<Session, "expires"> & { error?: string; expires: unknown };
@@ -112,7 +117,7 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     return { session, cookies };
   },
 
-  async start(options, request, { user, account }) {
+  async start(options, request, { user, account, assurance }) {
     if (!user.id) throw new SessionTokenError("Cannot start a database session for a user without an id.");
     const expires = new Date(Date.now() + options.session.maxAge * 1000);
     const sessionToken = options.session.generateSessionToken();
@@ -125,15 +130,16 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     // A cookie left under a legacy name would otherwise outlive the new session unseen.
     const legacyNames = legacySessionCookieNames(options.cookies, options.config.acceptAuthjsSessions === true);
     const stale = legacyNames.flatMap((name) => clearAllSessionCookies(options, request, name));
-    return [...stale, sessionCookie(options, sessionToken, expires)];
+    const assured = assurance ? [await sealAssurance(options, sessionToken, assurance, expires)] : [];
+    return [...stale, sessionCookie(options, sessionToken, expires), ...assured];
   },
 
   async end(options, request) {
     const { token: sessionToken, name } = tokenCookie(options, request);
-    if (!sessionToken) return clearAllSessionCookies(options, request, name);
+    if (!sessionToken) return [...clearAllSessionCookies(options, request, name), ...clearAssurance(options, request)];
     const session = await adapterOf(options).deleteSession(sessionToken);
     await options.events.signOut({ session });
-    const cleared = clearAllSessionCookies(options, request, name);
+    const cleared = [...clearAllSessionCookies(options, request, name), ...clearAssurance(options, request)];
     return name === options.cookies.sessionToken.name ? cleared : [...cleared, ...clearSessionCookie(options)];
   },
 
@@ -162,5 +168,11 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
   async currentSession(options, request) {
     const { found } = await lookup(options, request);
     return found ? { userId: found.user.id, sessionId: found.session.id ?? null } : null;
+  },
+
+  async currentAssurance(options, request) {
+    const { sessionToken, found } = await lookup(options, request);
+    if (!found || !sessionToken) return null;
+    return { userId: found.user.id, assurance: await openAssurance(options, request, sessionToken) };
   },
 };

@@ -13,6 +13,7 @@ import type { InternalOptions, RequestInternal, SessionStrategyHandler, SignInRe
 import { decode as builtInDecode, type JWT } from "../jwt.js";
 import type { SessionRecord, SessionRegistry } from "../session-registry-types.js";
 import type { Session } from "../types.js";
+import { assuranceIn, sessionAssuranceFields, withAssurance } from "./assurance.js";
 import { copyJson, sameJson } from "./json-shape.js";
 import { attachOAuthTokens, OAUTH_CLAIM, refreshIfDue } from "./refresh.js";
 import { loadedRegistry, loadRegistry, SESSION_ID_CLAIM } from "./registry-of.js";
@@ -141,8 +142,10 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       ...(update ? { trigger: "update" as const, session: update.data } : {}),
     });
     if (!jwt) return { session: null, cookies: clearSession(options, request, name) };
-    // The registered session's id stays in the token whatever the callback returned.
-    const token = record && jwt[SESSION_ID_CLAIM] !== record.id ? { ...jwt, [SESSION_ID_CLAIM]: record.id } : jwt;
+    // The registered session's id and the sign-in's assurance stay in the token whatever the callback returned.
+    const assurance = assuranceIn(payload);
+    const kept = withAssurance(jwt, assurance);
+    const token = record && kept[SESSION_ID_CLAIM] !== record.id ? { ...kept, [SESSION_ID_CLAIM]: record.id } : kept;
 
     const issuedAt = typeof payload.iat === "number" ? payload.iat : 0;
     const due = nowInSeconds() - issuedAt >= options.session.updateAge;
@@ -165,6 +168,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     const defaultSession: Session = {
       user: { name: token.name ?? null, email: token.email ?? null, image: token.picture ?? null },
       expires: expires.toISOString(),
+      ...sessionAssuranceFields(assurance),
     };
     const session = (await options.callbacks.session({ session: defaultSession, token })) as Session & { error?: unknown };
     if (token.error === "RefreshTokenError") session.error = token.error;
@@ -172,8 +176,11 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     return { session, cookies };
   },
 
-  async start(options, request, { user, account, profile, isNewUser }: SignInResult) {
-    const defaultToken: JWT = { name: user.name, email: user.email, picture: user.image, sub: user.id?.toString() };
+  async start(options, request, { user, account, profile, isNewUser, assurance }: SignInResult) {
+    const defaultToken: JWT = withAssurance(
+      { name: user.name, email: user.email, picture: user.image, sub: user.id?.toString() },
+      assurance,
+    );
     const token = await options.callbacks.jwt({
       token: defaultToken,
       user,
@@ -186,13 +193,13 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     const stale = legacyNames.flatMap((legacy) => clearSession(options, request, legacy));
     if (!token) return [...stale, ...clearChunkedCookie(options.cookies.sessionToken, request.cookies)];
     const registry = options.sessionRegistry;
-    let registered = token;
+    let registered = withAssurance(token, assurance);
     if (registry && typeof token.sub === "string") {
       const provider = options.provider?.id ?? account?.provider ?? null;
       const expires = new Date(Date.now() + options.session.maxAge * 1000);
       const { registerSession, sessionMetadata } = await loadRegistry();
       const id = await registerSession(options, registry, { userId: token.sub, expires, ...sessionMetadata(options, request, provider) });
-      registered = { ...token, [SESSION_ID_CLAIM]: id };
+      registered = { ...registered, [SESSION_ID_CLAIM]: id };
     }
     return [...stale, ...(await writeToken(options, request, attachOAuthTokens(options, registered, account))).cookies];
   },
@@ -238,6 +245,11 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     const id = token[SESSION_ID_CLAIM];
     return { userId: token.sub, sessionId: typeof id === "string" ? id : null };
   },
+
+  async currentAssurance(options, request) {
+    const token = await liveToken(options, request);
+    return token?.sub ? { userId: token.sub, assurance: assuranceIn(token) } : null;
+  },
 };
 
 /**
@@ -250,5 +262,6 @@ async function liveToken(options: InternalOptions, request: RequestInternal): Pr
   const record = await recordOf(options, payload);
   if (record === null || record === "unavailable") return null;
   const token = await options.callbacks.jwt({ token: payload });
-  return token && record ? { ...token, [SESSION_ID_CLAIM]: record.id, sub: record.userId } : token;
+  const kept = token && withAssurance(token, assuranceIn(payload));
+  return kept && record ? { ...kept, [SESSION_ID_CLAIM]: record.id, sub: record.userId } : kept;
 }

@@ -30,10 +30,19 @@ function queryEmail(value: string | undefined): string | undefined {
  * anyone asking whether the address has an account with passkeys.
  */
 export async function authenticationOptions(ctx: WebAuthnContext) {
-  const { adapter, provider, rp } = ctx;
+  const { adapter, provider } = ctx;
   const email = provider.allowCredentialsForEmail === true ? queryEmail(ctx.request.query.email) : undefined;
   const user = email ? await adapter.getUserByEmail(email) : null;
-  const authenticators: AdapterAuthenticator[] = user ? await adapter.listAuthenticatorsByUserId(user.id) : [];
+  return optionsFor(ctx, user ? await adapter.listAuthenticatorsByUserId(user.id) : []);
+}
+
+/** The options of `navigator.credentials.get()` for the passkeys of `userId` only (the second step of a sign-in). */
+export async function userAuthenticationOptions(ctx: WebAuthnContext, userId: string) {
+  return optionsFor(ctx, await ctx.adapter.listAuthenticatorsByUserId(userId));
+}
+
+function optionsFor(ctx: WebAuthnContext, authenticators: AdapterAuthenticator[]) {
+  const { provider, rp } = ctx;
   return ctx.server.generateAuthenticationOptions({
     rpID: rp.id,
     timeout: provider.timeout,
@@ -47,6 +56,8 @@ export interface VerifiedAssertion {
   authenticator: AdapterAuthenticator;
   /** The signature counter the authenticator reported. */
   newCounter: number;
+  /** True when the authenticator verified its user (a PIN, a fingerprint): the passkey was two factors. */
+  userVerified: boolean;
 }
 
 /**
@@ -70,6 +81,7 @@ export async function verifyAssertion(
   if (!authenticator) throw new WebAuthnVerificationError("Unknown passkey: no authenticator has this credential id.");
 
   let newCounter: number | undefined;
+  let userVerified = false;
   try {
     const result = await ctx.server.verifyAuthenticationResponse({
       response,
@@ -84,12 +96,15 @@ export async function verifyAssertion(
       },
       requireUserVerification: ctx.requireUserVerification,
     });
-    if (result.verified) newCounter = result.authenticationInfo.newCounter;
+    if (result.verified) {
+      newCounter = result.authenticationInfo.newCounter;
+      userVerified = result.authenticationInfo.userVerified === true;
+    }
   } catch (error) {
     throw new WebAuthnVerificationError("The passkey's response did not verify.", { cause: error as Error });
   }
   if (newCounter === undefined) throw new WebAuthnVerificationError("The passkey's response did not verify.");
-  return { authenticator, newCounter };
+  return { authenticator, newCounter, userVerified };
 }
 
 /**

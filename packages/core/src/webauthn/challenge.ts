@@ -18,8 +18,8 @@ import { bindingMatches } from "../http/flow-binding.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import { decode, encode } from "../jwt.js";
 
-/** The two WebAuthn ceremonies. */
-export type WebAuthnAction = "register" | "authenticate";
+/** A WebAuthn ceremony: registering a passkey, signing in with one, or a passkey as the second factor of a sign-in. */
+export type WebAuthnAction = "register" | "authenticate" | "second-factor";
 
 /** Who a registration is for: the signed-in user adding a passkey, or a new user. */
 export interface RegistrationSubject {

@@ -6,6 +6,7 @@
  * (`data-options-url`, `data-callback-url`, `data-csrf-url`), the page's CSRF token as a fallback
  * (`data-csrf-token`), where to go afterwards (`data-redirect-to`) and whether to arm conditional UI
  * (`data-conditional-ui="true"`). A `[data-webauthn-signin]` button signs in, a
+ * `[data-webauthn-second-factor]` button completes a sign-in's second step (`action: "second-factor"`), a
  * `form[data-webauthn-register]` (with a `name` field: the display name of a new user, never an email)
  * registers, and `[data-webauthn-status]` shows what went wrong in the browser. The script checks the
  * display name as the server does (webauthn/display-name.ts), so a person sees what to fix at once. Server-side failures come back as `{url}` (the request carries
@@ -101,6 +102,7 @@ export const WEBAUTHN_CLIENT_SCRIPT = `
   function init(section) {
     var status = section.querySelector("[data-webauthn-status]");
     var signIn = section.querySelector("[data-webauthn-signin]");
+    var secondFactor = section.querySelector("[data-webauthn-second-factor]");
     var register = section.querySelector("form[data-webauthn-register]");
     var buttons = section.querySelectorAll("button");
     function say(message) { if (status) status.textContent = message; }
@@ -121,6 +123,7 @@ export const WEBAUTHN_CLIENT_SCRIPT = `
       return;
     }
     if (signIn) signIn.addEventListener("click", function () { run("authenticate", ""); });
+    if (secondFactor) secondFactor.addEventListener("click", function () { run("second-factor", ""); });
     if (register) {
       register.addEventListener("submit", function (event) {
         event.preventDefault();

@@ -12,16 +12,17 @@ import type { WebAuthnAction } from "./challenge.js";
 /** A callback body, checked for shape only: the signature checks come later. */
 export type CredentialPost =
   | { action: "register"; response: RegistrationResponseJSON }
-  | { action: "authenticate"; response: AuthenticationResponseJSON };
+  | { action: "authenticate" | "second-factor"; response: AuthenticationResponseJSON };
 
 function isAction(value: unknown): value is WebAuthnAction {
-  return value === "register" || value === "authenticate";
+  return value === "register" || value === "authenticate" || value === "second-factor";
 }
 
 /** The action and credential response of the body. Throws `WebAuthnVerificationError` for anything malformed. */
 export function readCredentialPost(body: Record<string, unknown>): CredentialPost {
   const { action, data } = body;
-  if (!isAction(action)) throw new WebAuthnVerificationError('The WebAuthn callback needs `action` "register" or "authenticate".');
+  if (!isAction(action))
+    throw new WebAuthnVerificationError('The WebAuthn callback needs `action` "register", "authenticate" or "second-factor".');
   let response: unknown = data;
   if (typeof data === "string") {
     try {

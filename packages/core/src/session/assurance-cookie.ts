@@ -1,0 +1,57 @@
+/**
+ * The assurance of a database session (`session/assurance.ts`), which the adapter's session row has no
+ * column for: a cookie beside the session cookie, sealed (JWE, salt = its name) and bound to the session's
+ * token by a hash of it, so it is read only with the session it was made for (never moved to another
+ * session, never made by anyone without the secret). Without it a session is of level 1 and unknown age.
+ *
+ * @module session/assurance-cookie
+ */
+import { sha256Hex } from "../crypto/digest.js";
+import type { Cookie } from "../http/cookies.js";
+import { expiredCookie } from "../http/cookies.js";
+import type { InternalOptions, RequestInternal } from "../internal-types.js";
+import { decode, encode } from "../jwt.js";
+import { assuranceIn, type SessionAssurance } from "./assurance.js";
+
+/** The hash of the session token the cookie is bound to (128 bits of SHA-256). */
+async function sessionHashOf(sessionToken: string): Promise<string> {
+  return (await sha256Hex(`authlib.session-assurance:${sessionToken}`)).slice(0, 32);
+}
+
+/** The cookie that carries `assurance` for the session `sessionToken`, until `expires`. */
+export async function sealAssurance(
+  options: InternalOptions,
+  sessionToken: string,
+  assurance: SessionAssurance,
+  expires: Date,
+): Promise<Cookie> {
+  const { name, options: cookieOptions } = options.cookies.sessionAssurance;
+  const maxAge = Math.max(1, Math.ceil((expires.valueOf() - Date.now()) / 1000));
+  const token = { ...assurance, session: await sessionHashOf(sessionToken) };
+  const value = await encode({ token, secret: options.secret, salt: name, maxAge });
+  return { name, value, options: { ...cookieOptions, expires } };
+}
+
+/** The assurance this request's cookie holds for the session `sessionToken`, or `undefined`. */
+export async function openAssurance(
+  options: InternalOptions,
+  request: RequestInternal,
+  sessionToken: string,
+): Promise<SessionAssurance | undefined> {
+  const { name } = options.cookies.sessionAssurance;
+  const value = request.cookies[name];
+  if (!value) return undefined;
+  try {
+    const claims = await decode<Record<string, unknown>>({ token: value, secret: options.secret, salt: name });
+    if (!claims || claims.session !== (await sessionHashOf(sessionToken))) return undefined;
+    return assuranceIn(claims);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The cookie that deletes the assurance cookie, when the request has one. */
+export function clearAssurance(options: InternalOptions, request: RequestInternal): Cookie[] {
+  const { name, options: cookieOptions } = options.cookies.sessionAssurance;
+  return request.cookies[name] === undefined ? [] : [expiredCookie(name, cookieOptions)];
+}

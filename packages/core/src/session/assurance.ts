@@ -1,0 +1,70 @@
+/**
+ * How a session was signed in to: when (`authTime`), by which methods (`amr`) and at which assurance level
+ * (`aal`: 1 for one factor, 2 for two, or a passkey that verified its user). Set once at sign-in and kept
+ * for the session's life: a JWT carries it as claims, a database session in a sealed cookie bound to its
+ * token (`session/assurance-cookie.ts`).
+ *
+ * The methods are RFC 8176's names where one fits: `pwd` (a password), `otp` (a TOTP code), `hwk` (a
+ * passkey); and authlib's own for the rest: `email` (an email link or code), `fed` (an OAuth or OIDC
+ * provider), `recovery` (a recovery code).
+ *
+ * @module session/assurance
+ */
+import type { Account, SessionAssurance } from "../base-types.js";
+
+export type { SessionAssurance };
+
+const methodOfAccountType: Readonly<Record<string, string>> = Object.freeze({
+  credentials: "pwd",
+  email: "email",
+  oauth: "fed",
+  oidc: "fed",
+  webauthn: "hwk",
+});
+
+/** The method a sign-in with `account` used (`pwd` for an unknown type: a credentials provider of the app's). */
+export function firstFactorMethod(account: Pick<Account, "type"> | null): string {
+  return (account && Object.hasOwn(methodOfAccountType, account.type) ? methodOfAccountType[account.type] : undefined) ?? "pwd";
+}
+
+/** The assurance of a sign-in that ends with its first factor, now. */
+export function singleFactor(method: string): SessionAssurance {
+  return { authTime: nowInSeconds(), amr: [method], aal: 1 };
+}
+
+/** Seconds since the epoch. */
+export function nowInSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+/**
+ * The assurance held in `claims` (a JWT, a sealed cookie), or `undefined` when it holds none that is
+ * well formed (a session from before assurance was kept: the app treats it as level 1 of unknown age).
+ */
+export function assuranceIn(claims: Record<string, unknown> | null | undefined): SessionAssurance | undefined {
+  if (!claims) return undefined;
+  const { authTime, amr, aal } = claims;
+  if (typeof authTime !== "number" || !Number.isFinite(authTime)) return undefined;
+  if (!Array.isArray(amr) || !amr.every((method) => typeof method === "string")) return undefined;
+  if (aal !== 1 && aal !== 2) return undefined;
+  return { authTime, amr: [...amr], aal };
+}
+
+/**
+ * `claims` carrying `assurance` (its `authTime`, `amr` and `aal`), or `claims` itself when there is none:
+ * how a JWT keeps its assurance whatever the `jwt` callback returned.
+ */
+export function withAssurance<T extends Record<string, unknown>>(claims: T, assurance: SessionAssurance | undefined): T {
+  if (!assurance) return claims;
+  if (claims.authTime === assurance.authTime && claims.aal === assurance.aal && sameMethods(claims.amr, assurance.amr)) return claims;
+  return { ...claims, authTime: assurance.authTime, amr: [...assurance.amr], aal: assurance.aal };
+}
+
+function sameMethods(held: unknown, amr: readonly string[]): boolean {
+  return Array.isArray(held) && held.length === amr.length && held.every((method, i) => method === amr[i]);
+}
+
+/** The fields of the session the client sees that say how it was signed in to (none when unknown). */
+export function sessionAssuranceFields(assurance: SessionAssurance | undefined): Partial<SessionAssurance> {
+  return assurance ? { authTime: assurance.authTime, amr: [...assurance.amr], aal: assurance.aal } : {};
+}

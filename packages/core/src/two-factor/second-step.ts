@@ -1,0 +1,132 @@
+/**
+ * `POST <basePath>/two-factor`: the second step of a sign-in. CSRF-checked; completes the pending sign-in
+ * of this browser (`two-factor/pending.ts`) with `code` (a TOTP or recovery code) or a passkey assertion
+ * (`{ action: "second-factor", data }`, against a challenge from `GET webauthn-options/<passkey>?action=second-factor`).
+ *
+ * Tries are limited per user and per client (`rateLimit.twoFactor`), and each pending sign-in dies after
+ * {@link MAX_WRONG_TRIES} wrong ones. Only a browser that passed the first factor holds a pending sign-in,
+ * so nobody without the first factor can spend a user's tries.
+ *
+ * @module two-factor/second-step
+ */
+import { completeSignIn } from "../actions/sign-in-flow.js";
+import { AuthError, IncorrectCode, InvalidProvider, RateLimited, TwoFactorExpired, WebAuthnVerificationError } from "../errors.js";
+import type { Cookie } from "../http/cookies.js";
+import { assertCsrf } from "../http/csrf.js";
+import { failureCookies, withFailureCookies } from "../http/error-response.js";
+import { requestBinding } from "../http/flow-binding.js";
+import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
+import { clearSecondFactorTries, countSecondFactorTry } from "../rate-limit/two-factor.js";
+import { nowInSeconds } from "../session/assurance.js";
+import { proveWithCode } from "./codes.js";
+import { secondStepUrl } from "./gate.js";
+import { clearPending, openPending, type PendingSignIn, pendingMaxAge } from "./pending.js";
+import { totpFactorOf, twoFactorStore } from "./record.js";
+
+/** Wrong tries a pending sign-in survives. */
+export const MAX_WRONG_TRIES = 5;
+
+/** The refusals a browser's form shows on the second step's page (the rest go to the sign-in or error page). */
+const shownOnPage = new Set(["IncorrectCode", "RateLimited", "MissingCSRF", "WebAuthnVerificationError", "InvalidCheck"]);
+
+function unexpected(cause: unknown): AuthError {
+  return new AuthError("The second sign-in step failed.", { cause: cause as Error });
+}
+
+/** `error`, carrying the cookies that delete this browser's pending sign-in. */
+function endingPending(error: AuthError, options: InternalOptions, request: RequestInternal): AuthError {
+  return withFailureCookies(error, clearPending(options, request), unexpected);
+}
+
+/** The pending sign-in of this browser, or `TwoFactorExpired` (carrying the cookies that delete what is left of it). */
+export async function pendingOrExpired(options: InternalOptions, request: RequestInternal): Promise<PendingSignIn> {
+  const pending = await openPending(options, request);
+  if (pending) return pending;
+  const message = "No sign-in waits for a second step in this browser (it expired, or began elsewhere): sign in again.";
+  throw endingPending(new TwoFactorExpired(message), options, request);
+}
+
+/** What a proof gives: the method it proves, and the cookies to set (a used passkey challenge). */
+interface Proof {
+  method: string;
+  cookies: Cookie[];
+}
+
+/**
+ * The passkey proof: the assertion verifies against one of the pending user's own passkeys, for a
+ * challenge made in this browser for the second step. The challenge cookie is cleared, failed or not.
+ */
+async function proveWithPasskey(options: InternalOptions, request: RequestInternal, pending: PendingSignIn): Promise<Proof> {
+  const provider = options.providers.find((p) => p.type === "webauthn");
+  if (!provider) throw new InvalidProvider("A passkey needs a passkey provider in the configuration.");
+  const [{ webAuthnContext }, challenges, { verifyAssertion }, { claimChallenge }, { readCredentialPost }] = await Promise.all([
+    import("../webauthn/context.js"),
+    import("../webauthn/challenge.js"),
+    import("../webauthn/authentication.js"),
+    import("../webauthn/challenge-store.js"),
+    import("../webauthn/request-body.js"),
+  ]);
+  const clear = challenges.clearChallenge(options);
+  try {
+    const post = readCredentialPost(request.body);
+    if (post.action !== "second-factor")
+      throw new WebAuthnVerificationError('The second step takes a passkey with `action` "second-factor".');
+    const ctx = await webAuthnContext({ ...options, provider }, request);
+    const binding = await requestBinding(options, request);
+    const claims = await challenges.openChallenge(options, request, { provider: provider.id, action: "second-factor", binding });
+    const verified = await verifyAssertion(ctx, claims.challenge, post.response);
+    if (verified.authenticator.userId !== pending.userId)
+      throw new WebAuthnVerificationError("This passkey belongs to another user than the one signing in.");
+    await claimChallenge(options, claims.challenge, claims.expiresAt);
+    await ctx.adapter.updateAuthenticatorCounter(verified.authenticator.credentialID, verified.newCounter);
+    return { method: "hwk", cookies: [clear] };
+  } catch (error) {
+    throw withFailureCookies(error, [clear], unexpected);
+  }
+}
+
+/** Checks the second factor of `pending`: counts the try, then the code or the passkey. */
+async function prove(options: InternalOptions, request: RequestInternal, pending: PendingSignIn): Promise<Proof> {
+  const attempt = { userId: pending.userId, pendingId: pending.id, lifetimeSeconds: pendingMaxAge(options) };
+  const tries = await countSecondFactorTry(options, request, attempt);
+  if (tries > MAX_WRONG_TRIES) throw endingPending(new TwoFactorExpired("Too many wrong tries: sign in again."), options, request);
+  if (request.body.data !== undefined) return proveWithPasskey(options, request, pending);
+  const store = twoFactorStore(options);
+  const factor = await totpFactorOf(options, store, pending.userId);
+  try {
+    if (!factor?.confirmed) throw new IncorrectCode("This account has no authenticator app: use a passkey.");
+    return { method: await proveWithCode(options, store, pending.userId, factor, request.body.code), cookies: [] };
+  } catch (error) {
+    // The last wrong try ends the pending sign-in.
+    if (tries === MAX_WRONG_TRIES && error instanceof IncorrectCode)
+      throw endingPending(new TwoFactorExpired("Too many wrong codes: sign in again."), options, request);
+    throw error;
+  }
+}
+
+/** POST /two-factor: the session, for the right second factor. */
+async function completeSecondStep(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  assertCsrf("second sign-in step", options.csrfTokenVerified);
+  const pending = await pendingOrExpired(options, request);
+  const proof = await prove(options, request, pending);
+  await clearSecondFactorTries(options, pending.userId);
+  const assurance = { authTime: nowInSeconds(), amr: [pending.method, proof.method], aal: 2 as const };
+  const withTarget = { ...options, callbackUrl: pending.callbackUrl };
+  const cookies = [...clearPending(options, request), ...proof.cookies];
+  return completeSignIn(withTarget, request, { ...pending.result, assurance }, cookies);
+}
+
+/**
+ * The second step. `auth.api` callers get the typed error; a browser's form goes back to the second
+ * step's page with `?error=` for a refusal it can fix there (every other goes to the sign-in or error page).
+ */
+export async function secondStepAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  try {
+    return await completeSecondStep(options, request);
+  } catch (error) {
+    if (request.inProcess || !(error instanceof AuthError) || !shownOnPage.has(error.type)) throw error;
+    if (error instanceof RateLimited) options.logger.warn("rate-limited");
+    else options.logger.error(error);
+    return { redirect: secondStepUrl(options, error.type), cookies: failureCookies(error) };
+  }
+}

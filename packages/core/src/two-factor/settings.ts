@@ -1,0 +1,128 @@
+/**
+ * Turning TOTP on and off for the signed-in user: `POST <basePath>/two-factor/enroll` (a new secret, its
+ * `otpauth://` URI and QR code), `/confirm` (a code of the app turns it on, and answers 10 recovery
+ * codes, shown once), `/disable` (a code or a recovery code turns it off), `GET /two-factor/status` and
+ * `GET /two-factor/assurance`. All need a sign-in in the last 10 minutes but the two reads: a stolen
+ * session alone can neither turn a second factor off nor lock its owner out with one of its own.
+ *
+ * @module two-factor/settings
+ */
+import { IncorrectCode, SessionRequired, TwoFactorAlreadyEnabled, TwoFactorNotEnabled, UnknownAction } from "../errors.js";
+import { assertCsrf } from "../http/csrf.js";
+import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
+import { clearSecondFactorTries, countSecondFactorTry } from "../rate-limit/two-factor.js";
+import { RECENT_AUTH_SECONDS, type RecentAuthRequirement, requireRecentSignIn } from "../session/recent-auth.js";
+import { base32Encode } from "./base32.js";
+import { acceptTotp, proveWithCode, typedTotp } from "./codes.js";
+import { secondFactorsOf } from "./gate.js";
+import { removeFactor, storeFactor, totpFactorOf, twoFactorStore } from "./record.js";
+import { hashRecoveryCode, newRecoveryCodes, typedRecoveryCode } from "./recovery-codes.js";
+import { otpauthUri } from "./totp.js";
+
+const json = { "Content-Type": "application/json" };
+/** Bytes of a TOTP secret: 160 bits, the size RFC 4226 recommends for HMAC-SHA-1. */
+const SECRET_BYTES = 20;
+
+/** The signed-in user with a sign-in in the last 10 minutes. */
+function recentUser(options: InternalOptions, request: RequestInternal) {
+  return requireRecentSignIn(options, request, { maxAge: RECENT_AUTH_SECONDS });
+}
+
+/** The QR code of `uri`, as an SVG document (its code loads with the first enrollment). */
+async function qrSvgOf(uri: string): Promise<string> {
+  const { renderSVG } = await import("uqr");
+  return renderSVG(uri, { ecc: "M", border: 2 });
+}
+
+/** POST /two-factor/enroll: `{ secret, uri, qrSvg }` of a new secret, stored unconfirmed. */
+async function enroll(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  assertCsrf("TOTP enrollment", options.csrfTokenVerified);
+  const { userId } = await recentUser(options, request);
+  const store = twoFactorStore(options);
+  if ((await totpFactorOf(options, store, userId))?.confirmed)
+    throw new TwoFactorAlreadyEnabled("Your authenticator app is set up already: turn it off first to set up another.");
+  const secret = base32Encode(crypto.getRandomValues(new Uint8Array(SECRET_BYTES)));
+  await storeFactor(options, store, userId, { secret, confirmed: false, recovery: [] });
+  const user = await store.getUser(userId);
+  const issuer = options.config.twoFactor?.issuer ?? new URL(options.origin).host;
+  const uri = otpauthUri({ secret, issuer, account: user?.email ?? user?.name ?? userId });
+  return { body: { secret, uri, qrSvg: await qrSvgOf(uri) }, headers: json };
+}
+
+/** POST /two-factor/confirm with `code`: TOTP on, and `{ recoveryCodes }` (shown once). */
+async function confirm(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  assertCsrf("TOTP confirmation", options.csrfTokenVerified);
+  const { userId } = await recentUser(options, request);
+  const store = twoFactorStore(options);
+  const factor = await totpFactorOf(options, store, userId);
+  if (!factor) throw new TwoFactorNotEnabled("Set up the authenticator app first (enroll), then confirm it with a code.");
+  if (factor.confirmed) throw new TwoFactorAlreadyEnabled("Your authenticator app is set up already.");
+  await countSecondFactorTry(options, request, { userId, lifetimeSeconds: 0 });
+  const typed = typedTotp(request.body.code);
+  if (typed === undefined) throw new IncorrectCode("Type the 6-digit code your authenticator app shows.");
+  await acceptTotp(options, userId, factor, typed);
+  const recoveryCodes = newRecoveryCodes();
+  const [secret] = options.secret;
+  const recovery = await Promise.all(
+    recoveryCodes.map((code) => hashRecoveryCode(secret as string, userId, typedRecoveryCode(code) as string)),
+  );
+  await storeFactor(options, store, userId, { secret: factor.secret, confirmed: true, recovery });
+  await clearSecondFactorTries(options, userId);
+  await options.events.twoFactorChanged({ userId, change: "enabled" });
+  return { body: { recoveryCodes }, headers: json };
+}
+
+/** POST /two-factor/disable with `code` (of the app, or a recovery code): TOTP off. */
+async function disable(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  assertCsrf("TOTP removal", options.csrfTokenVerified);
+  const { userId } = await recentUser(options, request);
+  const store = twoFactorStore(options);
+  const factor = await totpFactorOf(options, store, userId);
+  if (!factor?.confirmed) throw new TwoFactorNotEnabled("There is no authenticator app to turn off.");
+  await countSecondFactorTry(options, request, { userId, lifetimeSeconds: 0 });
+  await proveWithCode(options, store, userId, factor, request.body.code);
+  await removeFactor(store, userId);
+  await clearSecondFactorTries(options, userId);
+  await options.events.twoFactorChanged({ userId, change: "disabled" });
+  return { body: { disabled: true }, headers: json };
+}
+
+/** GET /two-factor/status: the signed-in user's second factors. */
+async function status(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  const current = await options.sessionStrategy.currentAssurance(options, request);
+  if (!current) throw new SessionRequired("Sign in first: the request has no session.");
+  const factor = await totpFactorOf(options, twoFactorStore(options), current.userId);
+  const { passkeys } = await secondFactorsOf(options, current.userId);
+  const totp = factor?.confirmed === true;
+  return { body: { totp, recoveryCodes: totp ? factor.recovery.length : 0, passkeys }, headers: json };
+}
+
+/** The step-up requirement of `?maxAge=&aal=`, or `undefined` when none is asked. */
+function requirementOf(query: Record<string, string>): RecentAuthRequirement | undefined {
+  if (query.maxAge === undefined) return undefined;
+  const maxAge = Number(query.maxAge);
+  const aal = query.aal === "2" ? 2 : 1;
+  if (!(Number.isFinite(maxAge) && maxAge >= 0)) throw new UnknownAction("`maxAge` must be a number of seconds, 0 or more.");
+  return { maxAge, aal };
+}
+
+/**
+ * GET /two-factor/assurance: how the request's session was signed in to; with `?maxAge=` (and `aal=2`),
+ * `RecentSignInRequired` when it is too old or too weak.
+ */
+async function assurance(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  const requirement = requirementOf(request.query);
+  if (requirement) return { body: await requireRecentSignIn(options, request, requirement), headers: json };
+  const current = await options.sessionStrategy.currentAssurance(options, request);
+  if (!current) throw new SessionRequired("Sign in first: the request has no session.");
+  return { body: { userId: current.userId, assurance: current.assurance ?? null }, headers: json };
+}
+
+/** The settings routes, by method and name. */
+export const settingsRoutes: Record<string, (options: InternalOptions, request: RequestInternal) => Promise<ResponseInternal>> = {
+  "POST enroll": enroll,
+  "POST confirm": confirm,
+  "POST disable": disable,
+  "GET status": status,
+  "GET assurance": assurance,
+};
