@@ -127,7 +127,10 @@ describe("recovery codes", () => {
   });
 
   test("a hash matches its code for its user under any of the secrets, never another user's", async () => {
-    const hashes = [await hashRecoveryCode("old-secret", "user-1", "abcdefghjk"), await hashRecoveryCode("old-secret", "user-1", "zzzzz22222")];
+    const hashes = [
+      await hashRecoveryCode("old-secret", "user-1", "abcdefghjk"),
+      await hashRecoveryCode("old-secret", "user-1", "zzzzz22222"),
+    ];
     expect(await matchingRecoveryHash(["new-secret", "old-secret"], "user-1", "abcdefghjk", hashes)).toBe(hashes[0]);
     expect(await matchingRecoveryHash(["new-secret", "old-secret"], "user-2", "abcdefghjk", hashes)).toBeUndefined();
     expect(await matchingRecoveryHash(["new-secret"], "user-1", "abcdefghjk", hashes)).toBeUndefined();
