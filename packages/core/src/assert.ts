@@ -129,7 +129,9 @@ export function assertConfig(config: AuthConfig, providers: ProviderConfig[], st
   }
 
   return (
-    sessionConfigError(config, strategy) ?? twoFactorConfigError(config, providers) ?? adapterError(config.adapter, providers, strategy)
+    sessionConfigError(config, strategy) ??
+    twoFactorConfigError(config, providers) ??
+    adapterError(config.adapter, providers, strategy, config.twoFactor !== undefined)
   );
 }
 
@@ -192,31 +194,28 @@ function sessionControlError(config: AuthConfig, strategy: SessionStrategy): Aut
   return new MissingAdapterMethods(`${feature} need ${alternative}these adapter methods, which are missing: ${missing.join(", ")}.`);
 }
 
-/** The first error in the `twoFactor` option (and the adapter it needs), or `undefined`. */
+/** The first error in the `twoFactor` option, or `undefined` (its adapter methods: {@link adapterError}). */
 function twoFactorConfigError(config: AuthConfig, providers: ProviderConfig[]): AuthError | undefined {
-  const twoFactor = config.twoFactor;
-  if (twoFactor === undefined) return undefined;
-  if (typeof twoFactor !== "object" || twoFactor === null) return new AuthError("`twoFactor` must be an object (e.g. `{}`).");
-  const { issuer, passkeys, pendingMaxAge } = twoFactor;
-  if (issuer !== undefined && (typeof issuer !== "string" || issuer.trim() === "" || issuer.includes(":")))
-    return new AuthError("twoFactor.issuer must be a name without `:` (authenticator apps show it beside the code).");
-  if (passkeys !== undefined && typeof passkeys !== "boolean") return new AuthError("twoFactor.passkeys must be true or false.");
-  if (pendingMaxAge !== undefined && !(Number.isFinite(pendingMaxAge) && pendingMaxAge >= 60 && pendingMaxAge <= 3600))
-    return new AuthError("twoFactor.pendingMaxAge must be a number of seconds from 60 to 3600.");
+  if (config.twoFactor === undefined) return undefined;
+  const { issuer, passkeys, pendingMaxAge } = config.twoFactor ?? {};
+  const badIssuer = issuer !== undefined && (typeof issuer !== "string" || issuer.trim() === "" || issuer.includes(":"));
+  const badAge = pendingMaxAge !== undefined && !(pendingMaxAge >= 60 && pendingMaxAge <= 3600);
+  if (badIssuer || badAge || (passkeys !== undefined && typeof passkeys !== "boolean"))
+    return new AuthError("twoFactor: `issuer` must be a name without `:`, `passkeys` true or false, `pendingMaxAge` 60 to 3600 seconds.");
   if (providers.some((provider) => provider.id === TWO_FACTOR_PROVIDER))
-    return new InvalidProvider(`The provider id "${TWO_FACTOR_PROVIDER}" is authlib's own (the second-factor rows): choose another.`);
-  if (!config.adapter) return new MissingAdapter("Second factors (`twoFactor`) need a database adapter: set `adapter` in the config.");
-  const missing = missingMethods(config.adapter, twoFactorMethods);
-  if (missing.length > 0)
-    return new MissingAdapterMethods(
-      `Second factors (\`twoFactor\`) need these adapter methods, which are missing: ${missing.join(", ")}.`,
-    );
+    return new InvalidProvider(`The provider id "${TWO_FACTOR_PROVIDER}" is authlib's own (second-factor rows): choose another.`);
   return undefined;
 }
 
 /** The first missing adapter (method) for the features in use, or `undefined`. */
-function adapterError(adapter: Adapter | undefined, providers: ProviderConfig[], strategy: SessionStrategy): AuthError | undefined {
+function adapterError(
+  adapter: Adapter | undefined,
+  providers: ProviderConfig[],
+  strategy: SessionStrategy,
+  twoFactor: boolean,
+): AuthError | undefined {
   const needs: Array<[string, ReadonlyArray<keyof Adapter>]> = [];
+  if (twoFactor) needs.push(["Second factors (`twoFactor`)", twoFactorMethods]);
   if (providers.some((p) => p.type === "email")) needs.push(["Email sign-in", emailMethods]);
   if (strategy === "database") needs.push(["Database sessions", [...userMethods, ...sessionMethods]]);
   // With an adapter, an OAuth sign-in stores its user and account there.

@@ -5,7 +5,7 @@
  *
  * @module instance
  */
-import { type AuthApi, createApi } from "./api.js";
+import type { AuthApi } from "./api.js";
 import { answerToResponse } from "./http/response.js";
 import { type AuthRequestOptions, answer } from "./pipeline.js";
 import { type ResolvedAuth, resolveConfig } from "./resolve.js";
@@ -49,7 +49,7 @@ export function createAuth(config: AuthConfig): AuthInstance {
  * error per request). Its `api` then throws the configuration's error on every call.
  */
 export function instanceOver(resolved: ResolvedAuth): AuthInstance {
-  const api = resolved.error || !resolved.options ? refusingApi(resolved) : createApi(resolved as Parameters<typeof createApi>[0]);
+  const api = resolved.error || !resolved.options ? refusingApi(resolved) : lazyApi(resolved);
   const instance: AuthInstance = {
     basePath: resolved.basePath,
     handler: async (request, options) => answerToResponse(await answer(resolved, request, options)),
@@ -64,6 +64,58 @@ export function resolvedConfigOf(instance: AuthInstance): ResolvedAuth {
   const resolved = resolvedOf.get(instance);
   if (!resolved) throw new TypeError("Not an authlib instance: create it with createAuth(config).");
   return resolved;
+}
+
+/** Every operation of {@link AuthApi} (a test checks the list against `createApi`). */
+export const API_OPERATIONS = [
+  "getSession",
+  "signIn",
+  "signInWithEmailCode",
+  "signOut",
+  "listSessions",
+  "revokeSession",
+  "revokeOtherSessions",
+  "revokeUserSessions",
+  "listAccounts",
+  "unlinkAccount",
+  "signUp",
+  "verifyEmail",
+  "requestPasswordReset",
+  "resetPassword",
+  "changePassword",
+  "changeEmail",
+  "addEmail",
+  "confirmEmail",
+  "deleteAccount",
+  "enrollTotp",
+  "confirmTotp",
+  "disableTotp",
+  "getTwoFactorStatus",
+  "verifyTwoFactor",
+  "requireRecentAuth",
+] as const satisfies ReadonlyArray<keyof AuthApi>;
+
+type Operation = (...args: unknown[]) => Promise<unknown>;
+
+/**
+ * The API of a usable configuration, its code (`api.ts`) loaded with the first operation: an app that
+ * only answers `handler` requests never loads it (`scripts/bundle-budget.mjs`).
+ */
+function lazyApi(resolved: ResolvedAuth): AuthApi {
+  let made: Record<string, Operation> | undefined;
+  let loading: Promise<Record<string, Operation>> | undefined;
+  const load = () => {
+    loading ??= import("./api.js").then((module) => {
+      made = module.createApi(resolved as Parameters<typeof module.createApi>[0]) as unknown as Record<string, Operation>;
+      return made;
+    });
+    return loading;
+  };
+  const operation =
+    (name: string): Operation =>
+    (...args) =>
+      made ? (made[name] as Operation)(...args) : load().then((api) => (api[name] as Operation)(...args));
+  return Object.fromEntries(API_OPERATIONS.map((name) => [name, operation(name)])) as unknown as AuthApi;
 }
 
 /** The API of a configuration with an error: each operation throws that error (logged when resolved). */

@@ -6,7 +6,6 @@ import { AccessDenied, AuthError } from "../errors.js";
 import type { Cookie } from "../http/cookies.js";
 import { resolveRedirect } from "../http/redirect.js";
 import type { InternalOptions, RequestInternal, ResponseInternal, SignInResult } from "../internal-types.js";
-import { firstFactorMethod, singleFactor } from "../session/assurance.js";
 import type { CallbacksOptions } from "../types.js";
 
 /**
@@ -35,25 +34,6 @@ export function withCallbackUrl(page: string, callbackUrl: string): string {
 }
 
 /**
- * The session's cookies for a first factor's `result`, or, for a user with a second factor (and a sign-in
- * that is not a passkey's), a pending sign-in's cookies and the second step's URL (`secondStep`). A
- * `result` that carries its `assurance` is complete: its session starts.
- */
-export async function startSession(
-  options: InternalOptions,
-  request: RequestInternal,
-  result: SignInResult,
-): Promise<{ cookies: Cookie[]; secondStep?: string }> {
-  const method = firstFactorMethod(result.account);
-  if (!result.assurance && options.config.twoFactor && method !== "hwk") {
-    const held = await (await import("../two-factor/gate.js")).holdForSecondStep(options, request, result, method);
-    if (held) return { cookies: held.cookies, secondStep: held.redirect };
-  }
-  const complete = result.assurance ? result : { ...result, assurance: singleFactor(method) };
-  return { cookies: await options.sessionStrategy.start(options, request, complete) };
-}
-
-/**
  * Starts the session (or holds it for its second step), fires `signIn`, and redirects to the callback
  * URL (or `pages.newUser`).
  */
@@ -63,7 +43,8 @@ export async function completeSignIn(
   result: SignInResult,
   cookies: Cookie[] = [],
 ): Promise<ResponseInternal> {
-  const started = await startSession(options, request, result);
+  // Deciding between a session and a second step loads with the first sign-in.
+  const started = await (await import("./start-session.js")).startSession(options, request, result);
   if (started.secondStep) return { redirect: started.secondStep, cookies: [...cookies, ...started.cookies] };
   const sessionCookies = started.cookies;
   await options.events.signIn({ user: result.user, account: result.account, profile: result.profile, isNewUser: result.isNewUser });

@@ -96,27 +96,7 @@ const fetchRouteAnswers: Record<string, { statuses: Partial<Record<ErrorType, nu
   "POST sessions": { statuses: controlRouteStatuses, otherwise: 500 },
   "GET accounts": { statuses: controlRouteStatuses, otherwise: 500 },
   "POST accounts": { statuses: controlRouteStatuses, otherwise: 500 },
-  // The second-factor settings (two-factor/settings.ts); the second step itself (`POST two-factor`) is a form.
-  "POST two-factor/enroll": { statuses: twoFactorStatuses(), otherwise: 500 },
-  "POST two-factor/confirm": { statuses: twoFactorStatuses(), otherwise: 500 },
-  "POST two-factor/disable": { statuses: twoFactorStatuses(), otherwise: 500 },
-  "GET two-factor/status": { statuses: twoFactorStatuses(), otherwise: 500 },
-  "GET two-factor/assurance": { statuses: twoFactorStatuses(), otherwise: 500 },
 };
-
-/** The statuses of the second-factor settings routes. */
-function twoFactorStatuses(): Partial<Record<ErrorType, number>> {
-  return {
-    SessionRequired: 401,
-    IncorrectCode: 400,
-    MissingCSRF: 403,
-    RecentSignInRequired: 403,
-    TwoFactorAlreadyEnabled: 409,
-    TwoFactorNotEnabled: 409,
-    RateLimited: 429,
-    MissingAdapterMethods: 501,
-  };
-}
 
 /**
  * The HTTP status the session control and linked-account routes answer `error` with (401
@@ -150,14 +130,9 @@ export interface ErrorPages {
 }
 
 /** The answer to a failed request (see the module comment). The caller logs the error. */
-export function errorResult(
-  error: AuthError,
-  request: { action: AuthAction; method: string; providerId?: string },
-  where: ErrorPages,
-): ResponseInternal {
+export function errorResult(error: AuthError, request: { action: AuthAction; method: string }, where: ErrorPages): ResponseInternal {
   const cookies = failureCookies(error);
-  const route = `${request.method} ${request.action}`;
-  const fetchRoute = fetchRouteAnswers[`${route}/${request.providerId ?? ""}`] ?? fetchRouteAnswers[route];
+  const fetchRoute = fetchRouteAnswers[`${request.method} ${request.action}`];
   if (fetchRoute) {
     const status = fetchRoute.statuses[error.type] ?? fetchRoute.otherwise;
     if (status !== undefined) {

@@ -20,7 +20,8 @@
  */
 
 import { claimProvenAddress, provenHolder } from "../actions/proven-address.js";
-import { askSignInCallback, completeSignIn, startSession } from "../actions/sign-in-flow.js";
+import { askSignInCallback, completeSignIn } from "../actions/sign-in-flow.js";
+import { startSession } from "../actions/start-session.js";
 import type { AdapterUser } from "../adapters.js";
 import { mailSite, sendAccountMail } from "../email/account-mail.js";
 import { normalizeEmail } from "../email/normalize.js";

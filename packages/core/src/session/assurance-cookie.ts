@@ -7,8 +7,7 @@
  * @module session/assurance-cookie
  */
 import { sha256Hex } from "../crypto/digest.js";
-import type { Cookie } from "../http/cookies.js";
-import { expiredCookie } from "../http/cookies.js";
+import { type Cookie, expiredCookie } from "../http/cookies.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import { decode, encode } from "../jwt.js";
 import { assuranceIn, type SessionAssurance } from "./assurance.js";
@@ -50,8 +49,8 @@ export async function openAssurance(
   }
 }
 
-/** The cookie that deletes the assurance cookie, when the request has one. */
-export function clearAssurance(options: InternalOptions, request: RequestInternal): Cookie[] {
+/** The cookie that deletes the assurance cookie. */
+export function clearAssurance(options: InternalOptions): Cookie[] {
   const { name, options: cookieOptions } = options.cookies.sessionAssurance;
-  return request.cookies[name] === undefined ? [] : [expiredCookie(name, cookieOptions)];
+  return [expiredCookie(name, cookieOptions)];
 }

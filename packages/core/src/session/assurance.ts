@@ -55,16 +55,5 @@ export function assuranceIn(claims: Record<string, unknown> | null | undefined):
  * how a JWT keeps its assurance whatever the `jwt` callback returned.
  */
 export function withAssurance<T extends Record<string, unknown>>(claims: T, assurance: SessionAssurance | undefined): T {
-  if (!assurance) return claims;
-  if (claims.authTime === assurance.authTime && claims.aal === assurance.aal && sameMethods(claims.amr, assurance.amr)) return claims;
-  return { ...claims, authTime: assurance.authTime, amr: [...assurance.amr], aal: assurance.aal };
-}
-
-function sameMethods(held: unknown, amr: readonly string[]): boolean {
-  return Array.isArray(held) && held.length === amr.length && held.every((method, i) => method === amr[i]);
-}
-
-/** The fields of the session the client sees that say how it was signed in to (none when unknown). */
-export function sessionAssuranceFields(assurance: SessionAssurance | undefined): Partial<SessionAssurance> {
-  return assurance ? { authTime: assurance.authTime, amr: [...assurance.amr], aal: assurance.aal } : {};
+  return assurance ? { ...claims, ...assurance } : claims;
 }

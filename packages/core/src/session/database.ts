@@ -9,8 +9,6 @@ import { cookieNamesOf } from "../http/cookie-chunks.js";
 import { type Cookie, clearChunkedCookie, expiredCookie, incomingSessionCookieName, legacySessionCookieNames } from "../http/cookies.js";
 import type { InternalOptions, RequestInternal, SessionStrategyHandler } from "../internal-types.js";
 import type { Session } from "../types.js";
-import { sessionAssuranceFields } from "./assurance.js";
-import { clearAssurance, openAssurance, sealAssurance } from "./assurance-cookie.js";
 import { refreshAccountsIfDue } from "./refresh.js";
 import { loadRegistry } from "./registry-of.js";
 
@@ -64,6 +62,14 @@ async function lookup(options: InternalOptions, request: RequestInternal) {
   return { sessionToken, found };
 }
 
+/** The assurance cookie's code (`session/assurance-cookie.ts`): loaded when a session has such a cookie, or starts with one. */
+const assuranceCookie = () => import("./assurance-cookie.js");
+
+/** True when the request carries an assurance cookie. */
+function hasAssurance(options: InternalOptions, request: RequestInternal): boolean {
+  return request.cookies[options.cookies.sessionAssurance.name] !== undefined;
+}
+
 /** The database session strategy. */
 export const databaseSessionStrategy: SessionStrategyHandler = {
   async read(options, request, update) {
@@ -78,9 +84,13 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     const cookie = tokenCookie(options, request);
     if (cookie.unreadable) return { session: null, cookies: clearAllSessionCookies(options, request, cookie.name) };
     if (!sessionToken) return { session: null, cookies: [] };
+    const code = hasAssurance(options, request) ? await assuranceCookie() : undefined;
     if (!found)
-      return { session: null, cookies: [...clearAllSessionCookies(options, request, cookie.name), ...clearAssurance(options, request)] };
-    const assurance = await openAssurance(options, request, sessionToken);
+      return {
+        session: null,
+        cookies: [...clearAllSessionCookies(options, request, cookie.name), ...(code?.clearAssurance(options) ?? [])],
+      };
+    const assurance = await code?.openAssurance(options, request, sessionToken);
 
     const { maxAge, updateAge } = options.session;
     const cookies: Cookie[] = [];
@@ -93,7 +103,7 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
       try {
         stored = (await adapterOf(options).updateSession({ sessionToken, expires })) || { ...stored, expires };
         cookies.push(sessionCookie(options, sessionToken, expires));
-        if (assurance) cookies.push(await sealAssurance(options, sessionToken, assurance, expires));
+        if (assurance && code) cookies.push(await code.sealAssurance(options, sessionToken, assurance, expires));
         const id = found.session.id;
         const registry = options.sessionRegistry;
         if (registry && id) await (await loadRegistry()).touchSession(options, registry, { userId: found.user.id, id }, expires);
@@ -104,7 +114,7 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     const refreshed = await refreshAccountsIfDue(options, found.user.id);
     // The callback gets `expires` as the Date that `AdapterSession` types; the client gets an ISO string.
     const returned = (await options.callbacks.session({
-      session: { ...stored, user: found.user, ...sessionAssuranceFields(assurance) },
+      session: { ...stored, user: found.user, ...assurance },
       user: found.user,
       ...(update ? { trigger: "update" as const, newSession: update.data } : {}),
     })) as Omit<Session, "expires"> & { error?: string; expires: unknown };
@@ -130,16 +140,17 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     // A cookie left under a legacy name would otherwise outlive the new session unseen.
     const legacyNames = legacySessionCookieNames(options.cookies, options.config.acceptAuthjsSessions === true);
     const stale = legacyNames.flatMap((name) => clearAllSessionCookies(options, request, name));
-    const assured = assurance ? [await sealAssurance(options, sessionToken, assurance, expires)] : [];
+    const assured = assurance ? [await (await assuranceCookie()).sealAssurance(options, sessionToken, assurance, expires)] : [];
     return [...stale, sessionCookie(options, sessionToken, expires), ...assured];
   },
 
   async end(options, request) {
     const { token: sessionToken, name } = tokenCookie(options, request);
-    if (!sessionToken) return [...clearAllSessionCookies(options, request, name), ...clearAssurance(options, request)];
+    const assured = hasAssurance(options, request) ? (await assuranceCookie()).clearAssurance(options) : [];
+    if (!sessionToken) return [...clearAllSessionCookies(options, request, name), ...assured];
     const session = await adapterOf(options).deleteSession(sessionToken);
     await options.events.signOut({ session });
-    const cleared = [...clearAllSessionCookies(options, request, name), ...clearAssurance(options, request)];
+    const cleared = [...clearAllSessionCookies(options, request, name), ...assured];
     return name === options.cookies.sessionToken.name ? cleared : [...cleared, ...clearSessionCookie(options)];
   },
 
@@ -173,6 +184,9 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
   async currentAssurance(options, request) {
     const { sessionToken, found } = await lookup(options, request);
     if (!found || !sessionToken) return null;
-    return { userId: found.user.id, assurance: await openAssurance(options, request, sessionToken) };
+    const assurance = hasAssurance(options, request)
+      ? await (await assuranceCookie()).openAssurance(options, request, sessionToken)
+      : undefined;
+    return { userId: found.user.id, assurance };
   },
 };

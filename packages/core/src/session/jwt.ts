@@ -13,7 +13,7 @@ import type { InternalOptions, RequestInternal, SessionStrategyHandler, SignInRe
 import { decode as builtInDecode, type JWT } from "../jwt.js";
 import type { SessionRecord, SessionRegistry } from "../session-registry-types.js";
 import type { Session } from "../types.js";
-import { assuranceIn, sessionAssuranceFields, withAssurance } from "./assurance.js";
+import { assuranceIn, withAssurance } from "./assurance.js";
 import { copyJson, sameJson } from "./json-shape.js";
 import { attachOAuthTokens, OAUTH_CLAIM, refreshIfDue } from "./refresh.js";
 import { loadedRegistry, loadRegistry, SESSION_ID_CLAIM } from "./registry-of.js";
@@ -168,7 +168,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     const defaultSession: Session = {
       user: { name: token.name ?? null, email: token.email ?? null, image: token.picture ?? null },
       expires: expires.toISOString(),
-      ...sessionAssuranceFields(assurance),
+      ...assurance,
     };
     const session = (await options.callbacks.session({ session: defaultSession, token })) as Session & { error?: unknown };
     if (token.error === "RefreshTokenError") session.error = token.error;

@@ -5,20 +5,50 @@
  *
  * @module two-factor/routes
  */
-import { MethodNotAllowed, UnknownAction } from "../errors.js";
+import { type ErrorType, MethodNotAllowed, UnknownAction } from "../errors.js";
+import { asAuthError } from "../http/error-response.js";
+import { noStoreHeaders } from "../http/response.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { secondStepPage } from "./page.js";
 import { secondStepAction } from "./second-step.js";
 import { settingsRoutes } from "./settings.js";
 
-/** Every `/two-factor` route. */
-export async function twoFactorAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
-  if (request.providerId === undefined)
-    return request.method === "GET" ? secondStepPage(options, request) : secondStepAction(options, request);
+/** The statuses the settings routes answer fetch clients with, by error type; any other error is a 500. */
+const statuses: Partial<Record<ErrorType, number>> = {
+  SessionRequired: 401,
+  IncorrectCode: 400,
+  MissingCSRF: 403,
+  RecentSignInRequired: 403,
+  TwoFactorAlreadyEnabled: 409,
+  TwoFactorNotEnabled: 409,
+  MethodNotAllowed: 405,
+  RateLimited: 429,
+};
+
+/** A settings route. */
+async function settings(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   const route = settingsRoutes[`${request.method} ${request.providerId}`];
   if (!route) throw new MethodNotAllowed(`${request.method} is not supported on /two-factor/${request.providerId}.`);
   // Turning a factor on without the second step in place would protect nothing.
   if (request.providerId !== "assurance" && !options.config.twoFactor)
     throw new UnknownAction("Second factors are off: set `twoFactor` in the configuration to use them.");
   return route(options, request);
+}
+
+/**
+ * Every `/two-factor` route. The settings answer fetch clients JSON: `{ error: <type> }` with a status
+ * (`Configuration` and 500 for an error that is the operator's); `auth.api` gets the typed error.
+ */
+export async function twoFactorAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  if (request.providerId === undefined)
+    return request.method === "GET" ? secondStepPage(options, request) : secondStepAction(options, request);
+  try {
+    return await settings(options, request);
+  } catch (error) {
+    if (request.inProcess) throw error;
+    const authError = asAuthError(error);
+    options.logger.error(authError);
+    const status = statuses[authError.type];
+    return { status: status ?? 500, body: { error: status ? authError.type : "Configuration" }, headers: { ...noStoreHeaders } };
+  }
 }

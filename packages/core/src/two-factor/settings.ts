@@ -9,6 +9,7 @@
  */
 import { IncorrectCode, SessionRequired, TwoFactorAlreadyEnabled, TwoFactorNotEnabled, UnknownAction } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
+import { noStoreHeaders } from "../http/response.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { clearSecondFactorTries, countSecondFactorTry } from "../rate-limit/two-factor.js";
 import { RECENT_AUTH_SECONDS, type RecentAuthRequirement, requireRecentSignIn } from "../session/recent-auth.js";
@@ -19,7 +20,8 @@ import { removeFactor, storeFactor, totpFactorOf, twoFactorStore } from "./recor
 import { hashRecoveryCode, newRecoveryCodes, typedRecoveryCode } from "./recovery-codes.js";
 import { otpauthUri } from "./totp.js";
 
-const json = { "Content-Type": "application/json" };
+// A secret or recovery codes are in some answers: never cached.
+const json = { "Content-Type": "application/json", ...noStoreHeaders };
 /** Bytes of a TOTP secret: 160 bits, the size RFC 4226 recommends for HMAC-SHA-1. */
 const SECRET_BYTES = 20;
 

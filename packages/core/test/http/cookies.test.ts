@@ -50,6 +50,8 @@ describe("default cookie names and attributes", () => {
       webauthnChallenge: { name: "__Host-authlib.challenge", options: { ...secure, maxAge: 900 } },
       deviceToken: { name: "__Host-authlib.device-token", options: { ...secure, maxAge: 31_536_000 } },
       emailFlow: { name: "__Host-authlib.email-flow", options: secure },
+      twoFactor: { name: "__Host-authlib.two-factor", options: secure },
+      sessionAssurance: { name: "__Host-authlib.session-assurance", options: secure },
     });
   });
 
@@ -65,6 +67,8 @@ describe("default cookie names and attributes", () => {
       webauthnChallenge: { name: "authlib.challenge", options: { ...plain, maxAge: check } },
       deviceToken: { name: "authlib.device-token", options: { ...plain, maxAge: 31_536_000 } },
       emailFlow: { name: "authlib.email-flow", options: plain },
+      twoFactor: { name: "authlib.two-factor", options: plain },
+      sessionAssurance: { name: "authlib.session-assurance", options: plain },
     });
   });
 

@@ -426,7 +426,7 @@ describe("the account an attempt is for", () => {
 });
 
 describe("the settings", () => {
-  it("default to 3 free failures, 1 s doubling, 10 failures in 15 min, 50 failures per client in 15 min, 5/30 mails and 10/30 codes in 15 min, 30 passkey and 60 session requests a minute", () => {
+  it("default to 3 free failures, 1 s doubling, 10 failures in 15 min, 50 failures per client in 15 min, 5/30 mails and 10/30 codes in 15 min, 30 passkey and 60 session requests a minute, 10 second-factor codes per user and 30 per client in 15 min", () => {
     expect(resolveRateLimits(undefined)).toEqual({
       store: undefined,
       clientAddress: undefined,
@@ -442,6 +442,7 @@ describe("the settings", () => {
       email: { mailboxMax: 5, clientMax: 30, codeMailboxMax: 10, codeClientMax: 30, windowSeconds: 900 },
       passkey: { max: 30, windowSeconds: 60 },
       sessionUpdate: { max: 60, windowSeconds: 60 },
+      twoFactor: { userMax: 10, clientMax: 30, windowSeconds: 900 },
       saidNoClientAddress: false,
       saidBehindProxy: false,
     });
@@ -459,6 +460,7 @@ describe("the settings", () => {
       email: false,
       passkey: { max: 2 },
       sessionUpdate: { windowSeconds: 1.5 },
+      twoFactor: { userMax: 4 },
     });
     expect(resolved).toEqual({
       store,
@@ -475,13 +477,15 @@ describe("the settings", () => {
       email: false,
       passkey: { max: 2, windowSeconds: 60 },
       sessionUpdate: { max: 60, windowSeconds: 1.5 },
+      twoFactor: { userMax: 4, clientMax: 30, windowSeconds: 900 },
       saidNoClientAddress: false,
       saidBehindProxy: false,
     });
-    expect(resolveRateLimits({ credentials: false, passkey: false, sessionUpdate: false })).toMatchObject({
+    expect(resolveRateLimits({ credentials: false, passkey: false, sessionUpdate: false, twoFactor: false })).toMatchObject({
       credentials: false,
       passkey: false,
       sessionUpdate: false,
+      twoFactor: false,
     });
     expect(resolveRateLimits(false)).toBe(false);
   });

@@ -105,13 +105,13 @@ describe("passkey options route", () => {
     }
   });
 
-  it("an action that is neither register nor authenticate is an UnknownAction naming both", async () => {
+  it("an action that is not register, authenticate or second-factor is an UnknownAction naming them", async () => {
     const app = setup();
     const response = await getOptions(app.client(), "login");
     expect(response.status).toBe(400);
     expect(response.setCookies.some((c) => c.name === CHALLENGE_COOKIE)).toBe(false);
     expect(app.errors.map((e) => [e.type, e.message])).toEqual([
-      ["UnknownAction", 'The WebAuthn options need `action` "register" or "authenticate".'],
+      ["UnknownAction", 'The WebAuthn options need `action` "register", "authenticate" or "second-factor".'],
     ]);
   });
 });

@@ -1,0 +1,28 @@
+/**
+ * Where a sign-in's first factor leads: the session (with the assurance of that factor, or the one a
+ * completed second step gives), or, for a user with a second factor, the second step.
+ *
+ * @module actions/start-session
+ */
+import type { Cookie } from "../http/cookies.js";
+import type { InternalOptions, RequestInternal, SignInResult } from "../internal-types.js";
+import { firstFactorMethod, singleFactor } from "../session/assurance.js";
+
+/**
+ * The session's cookies for a first factor's `result`, or, for a user with a second factor (and a sign-in
+ * that is not a passkey's), a pending sign-in's cookies and the second step's URL (`secondStep`). A
+ * `result` that carries its `assurance` is complete: its session starts.
+ */
+export async function startSession(
+  options: InternalOptions,
+  request: RequestInternal,
+  result: SignInResult,
+): Promise<{ cookies: Cookie[]; secondStep?: string }> {
+  const method = firstFactorMethod(result.account);
+  if (!result.assurance && options.config.twoFactor && method !== "hwk") {
+    const held = await (await import("../two-factor/gate.js")).holdForSecondStep(options, request, result, method);
+    if (held) return { cookies: held.cookies, secondStep: held.redirect };
+  }
+  const complete = result.assurance ? result : { ...result, assurance: singleFactor(method) };
+  return { cookies: await options.sessionStrategy.start(options, request, complete) };
+}
