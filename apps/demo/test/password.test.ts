@@ -4,6 +4,7 @@
  * an account on authlib's built-in page, confirms it from /dev/mailbox, changes the password on the profile
  * page (`useChangePassword`), signs out and signs in with the new password on the app's sign-in page.
  */
+import * as OTPAuth from "otpauth";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { axeViolations, launchChromium, newContext, pathOf } from "./chromium.js";
@@ -56,6 +57,12 @@ async function signUp(page: Page, email: string, from: "/" | "/signin?redirectTo
   // One click on the page the link opens: a mail scanner that only fetches the link confirms nothing.
   await page.getByRole("button", { name: "Confirm email address" }).click();
   await page.waitForURL(`${demo.origin}/profile`);
+}
+
+/** The code an independent TOTP implementation (otpauth) computes for `secret`, `offsetSteps` steps from now. */
+function totpCode(secret: string, offsetSteps = 0): string {
+  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 });
+  return totp.generate({ timestamp: Date.now() + offsetSteps * 30_000 });
 }
 
 describe("password accounts in Chromium", () => {
@@ -133,6 +140,46 @@ describe("password accounts in Chromium", () => {
     await form.getByRole("button", { name: "Change password" }).click();
     await page.getByTestId("current-password-error").waitFor();
     expect(await axeViolations(page)).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test("an authenticator app on the profile (useEnrollTotp, useConfirmTotp): the next sign-in takes the second step; a recovery code turns it off", async () => {
+    const email = "katherine.johnson@example.com";
+    const page = await context.newPage();
+    await signUp(page, email, "/signin?redirectTo=/profile");
+    const section = page.getByTestId("two-factor");
+    expect(await section.getByTestId("two-factor-status").textContent()).toContain("Authenticator app: off.");
+    await section.getByRole("button", { name: "Set up an authenticator app" }).click();
+    const secret = (await section.getByTestId("totp-secret").textContent()) as string;
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(await section.getByRole("img", { name: "QR code for your authenticator app" }).locator("svg").count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    // A wrong code: said in the section, nothing turned on.
+    await section.getByLabel("Code from the app").fill(totpCode(secret, 4) === "000000" ? "111111" : "000000");
+    await section.getByRole("button", { name: "Turn on" }).click();
+    await section.getByTestId("two-factor-error").waitFor();
+    await section.getByLabel("Code from the app").fill(totpCode(secret));
+    await section.getByRole("button", { name: "Turn on" }).click();
+    await section.getByTestId("recovery-codes").waitFor();
+    const recoveryCodes = await section.getByTestId("recovery-code").allTextContents();
+    expect(recoveryCodes).toHaveLength(10);
+    expect(await section.getByTestId("two-factor-status").textContent()).toBe("Authenticator app: on. 10 recovery codes left.");
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await signInWithPassword(page, email, FIRST_PASSWORD);
+    await page.waitForURL((url) => url.pathname === "/auth/two-factor");
+    await page.getByLabel("Code from your authenticator app").fill(totpCode(secret, 1));
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.waitForURL(`${demo.origin}/profile`);
+    const session = JSON.parse((await page.getByTestId("session-json").textContent()) as string);
+    expect([session.aal, session.amr]).toEqual([2, ["pwd", "otp"]]);
+
+    // Off with a recovery code (the sign-in is recent).
+    await section.getByLabel("Code from the app, or a recovery code").fill(recoveryCodes[0] as string);
+    await section.getByRole("button", { name: "Turn off" }).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="two-factor-status"]')?.textContent?.includes("off."));
     await page.close();
   }, 60_000);
 });

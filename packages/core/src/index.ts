@@ -29,6 +29,7 @@ export type {
   SignOutInput,
   SignUpInput,
 } from "./api.js";
+export type { RecentAuthInput, TotpEnrollment, TwoFactorApi, TwoFactorStatus } from "./api-two-factor.js";
 export { Auth, getSession } from "./auth.js";
 export type { EnvWarnings } from "./env/defaults.js";
 export { setEnvDefaults } from "./env/defaults.js";

@@ -14,6 +14,7 @@ import { handleRequest } from "./request.js";
 import { readSession } from "./session.js";
 import { listSessions, type RevokeSessionFailure, revokeSessions, type SessionsResult } from "./session-control.js";
 import { currentPage, isInvalidAddress, startSignIn, startSignOut } from "./sign-in.js";
+import { type TotpEnrollment, type TwoFactorResult, twoFactorSetting, twoFactorStatus } from "./two-factor.js";
 import {
   type ChangePasswordInput,
   changePasswordSchema,
@@ -37,6 +38,8 @@ import {
   signOutFields,
   signOutSchema,
   signUpSchema,
+  type TwoFactorCodeInput,
+  twoFactorCodeSchema,
   type UnlinkAccountInput,
   unlinkAccountFields,
   unlinkAccountSchema,
@@ -238,6 +241,50 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
     validator$((_ev, data) => validateInput(emailCodeSchema, emailCodeSchema.keyof().options, data)),
   );
 
+  /**
+   * The second step of a sign-in (field `code`: a code of the authenticator app, or a recovery code),
+   * typed in the browser that passed the first factor (the app's own page, set as `pages.twoFactor`;
+   * authlib's built-in one has the form already): starts the session and redirects where the sign-in was
+   * to lead. Fails with `IncorrectCode` (400, under `code`), `TwoFactorExpired` (401: sign in again),
+   * `RateLimited` (429), `MissingCSRF`.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useTwoFactor: Action<PasswordResult<TwoFactorCodeInput>, TwoFactorCodeInput> = globalAction$(
+    (form, ev) => passwordAction(ev, configQrl, (api, request) => api.verifyTwoFactor(request, twoFactorCodeSchema.parse(form)), true),
+    validator$((_ev, data) => validateInput(twoFactorCodeSchema, twoFactorCodeSchema.keyof().options, data)),
+  );
+
+  /**
+   * Starts setting up an authenticator app (no fields): `{ secret, uri, qrSvg }` to show (the QR code is
+   * an SVG document). A sign-in older than 10 minutes sends the browser to sign in again first.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useEnrollTotp: Action<TwoFactorResult<TotpEnrollment>> = globalAction$((_form, ev) =>
+    twoFactorSetting(ev, configQrl, (api, request) => api.enrollTotp(request)),
+  );
+
+  /** Turns the app on with its code (field `code`): `{ recoveryCodes }`, to show once. Fails with `IncorrectCode`. */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useConfirmTotp: Action<TwoFactorResult<{ recoveryCodes: string[] }>, TwoFactorCodeInput> = globalAction$(
+    (form, ev) => twoFactorSetting(ev, configQrl, (api, request) => api.confirmTotp(request, twoFactorCodeSchema.parse(form))),
+    validator$((_ev, data) => validateInput(twoFactorCodeSchema, twoFactorCodeSchema.keyof().options, data)),
+  );
+
+  /** Turns the app off with a code of it or a recovery code (field `code`): `{ disabled: true }`. */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useDisableTotp: Action<TwoFactorResult<{ disabled: true }>, TwoFactorCodeInput> = globalAction$(
+    (form, ev) =>
+      twoFactorSetting(ev, configQrl, async (api, request) => {
+        await api.disableTotp(request, twoFactorCodeSchema.parse(form));
+        return { disabled: true as const };
+      }),
+    validator$((_ev, data) => validateInput(twoFactorCodeSchema, twoFactorCodeSchema.keyof().options, data)),
+  );
+
+  /** The signed-in user's second factors (`{ totp, recoveryCodes, passkeys }`), or `null` when signed out. */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useTwoFactorStatus = routeLoader$((ev) => twoFactorStatus(ev, configQrl));
+
   return {
     /**
      * Request hook (export it from `plugin@auth.ts`). Under `basePath` (default `/auth`) it answers as
@@ -256,6 +303,11 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
     useResetPassword,
     useChangePassword,
     useEmailCode,
+    useTwoFactor,
+    useEnrollTotp,
+    useConfirmTotp,
+    useDisableTotp,
+    useTwoFactorStatus,
   };
 }
 

@@ -25,6 +25,10 @@
  *   a user's mistake to the form (`code`: the error's type), never as an error page.
  * - `useEmailCode` signs in with the code of a sign-in mail, typed in the browser that asked for it (the
  *   app's own verify-request page; authlib's built-in one has the form already).
+ * - `useTwoFactor` completes the second step of a sign-in; `useEnrollTotp`, `useConfirmTotp` and
+ *   `useDisableTotp` turn an authenticator app on and off; `useTwoFactorStatus()` says what the user has;
+ *   `requireRecentAuth(ev, { maxAge, aal })` sends a user whose sign-in is too old or too weak to sign in
+ *   again (core's `twoFactor` option, docs/two-factor.md).
  * - `useSessions()` lists the signed-in user's sessions (their devices) and `useRevokeSession` ends one
  *   of them or all others (session control needs a registry: `session.store` for JWT sessions, or an
  *   adapter with the session record methods).
@@ -56,6 +60,7 @@ export type { PasswordError, PasswordFailure, PasswordResult } from "./password.
 export { getSession } from "./session.js";
 export type { RevokeSessionError, RevokeSessionFailure, SessionsError, SessionsResult } from "./session-control.js";
 export { type AuthorizationParams, type SignInOptions, type SignOutOptions, signIn, signOut } from "./sign-in.js";
+export { requireRecentAuth, type TotpEnrollment, type TwoFactorResult, type TwoFactorStatus } from "./two-factor.js";
 export type {
   ChangePasswordInput,
   EmailCodeInput,
@@ -69,5 +74,6 @@ export type {
   SignOutFailure,
   SignOutInput,
   SignUpInput,
+  TwoFactorCodeInput,
   UnlinkAccountInput,
 } from "./validation.js";

@@ -33,6 +33,10 @@ const statuses: Record<Exclude<PasswordError, "Configuration">, number> = {
   MissingCSRF: 403,
   PasswordNotSet: 409,
   RateLimited: 429,
+  TwoFactorExpired: 401,
+  RecentSignInRequired: 403,
+  TwoFactorAlreadyEnabled: 409,
+  TwoFactorNotEnabled: 409,
 };
 
 /** The types of a failed password action: core's, or `"Configuration"` for the operator's (logged). */
@@ -47,6 +51,10 @@ export type PasswordError =
   | "MissingCSRF"
   | "PasswordNotSet"
   | "RateLimited"
+  | "TwoFactorExpired"
+  | "RecentSignInRequired"
+  | "TwoFactorAlreadyEnabled"
+  | "TwoFactorNotEnabled"
   | "Configuration";
 
 /**
@@ -75,7 +83,7 @@ const fields: Partial<Record<string, string>> = {
  * The status of `error`. An `EmailSignInError` with a cause is a mail that could not be sent (503: not the
  * user's doing); without one, an address core refuses (400).
  */
-function statusOf(error: AuthError): number | undefined {
+export function statusOf(error: AuthError): number | undefined {
   if (error.type === "EmailSignInError" && error.cause !== undefined) return 503;
   return (statuses as Partial<Record<string, number>>)[error.type];
 }

@@ -171,3 +171,9 @@ export function validateInput<Field extends string>(
   }
   return { success: false, status: 400, error: { formErrors: flattened.formErrors, fieldErrors } };
 }
+
+/** Input of `useTwoFactor`, `useConfirmTotp` and `useDisableTotp`: a code of the authenticator app, or a recovery code. */
+export type TwoFactorCodeInput = { code: string };
+
+/** Validates a second-factor code. */
+export const twoFactorCodeSchema = z.object({ code: z.string().min(1).max(64) }) satisfies InputSchema<TwoFactorCodeInput>;

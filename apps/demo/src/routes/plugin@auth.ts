@@ -22,6 +22,11 @@ export const {
   useChangePassword,
   // The mailed sign-in code, typed on the app's own /check-email page.
   useEmailCode,
+  // The profile's authenticator app; the second step of a sign-in is authlib's built-in page.
+  useEnrollTotp,
+  useConfirmTotp,
+  useDisableTotp,
+  useTwoFactorStatus,
 } = FrameworkAuth$(async (ev) => {
   // Only the server ever calls this. Saying so lets the client build drop the configuration, and with
   // it the Node-only modules it imports (the database, the dev OP and SMTP server, password hashing).

@@ -106,12 +106,14 @@ export function demoAuthConfig(env: EnvGetter, services: DemoServices): Framewor
       // it), never the session token. The profile page's "update session" sends { name }: it is stored
       // on the user, so every session of theirs shows it.
       async session(params) {
-        const { expires } = params.session;
-        if (!("user" in params)) return { user: params.session.user, expires };
+        // How the session was signed in to (when, by which methods, at which level), for the profile page.
+        const { expires, authTime, amr, aal } = params.session;
+        const assurance = { authTime, amr, aal };
+        if (!("user" in params)) return { user: params.session.user, expires, ...assurance };
         let { user } = params;
         const name = params.trigger === "update" ? requestedName(params.newSession) : undefined;
         if (name !== undefined && name !== user.name) user = await adapter.updateUser({ id: user.id, name });
-        return { user: { id: user.id, name: user.name ?? null, email: user.email, image: user.image ?? null }, expires };
+        return { user: { id: user.id, name: user.name ?? null, email: user.email, image: user.image ?? null }, expires, ...assurance };
       },
     },
     // Every event but the session reads (one per page view: they would bury the rest).
@@ -130,7 +132,13 @@ export function demoAuthConfig(env: EnvGetter, services: DemoServices): Framewor
         const user = await adapter.getUser(userId);
         recordEvent("passwordChanged", user ? who(user) : undefined, reason);
       },
+      twoFactorChanged: async ({ userId, change }) => {
+        const user = await adapter.getUser(userId);
+        recordEvent("twoFactorChanged", user ? who(user) : undefined, `authenticator app ${change}`);
+      },
     },
+    // Users may turn on an authenticator app (the profile page); a sign-in then takes a second step.
+    twoFactor: { issuer: "authlib demo" },
     // The app's own "check your email" page: it takes the mailed sign-in code (useEmailCode).
     pages: { verifyRequest: "/check-email" },
     theme: { colorScheme: "auto", brandColor: "#4f46e5" },

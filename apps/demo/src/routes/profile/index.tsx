@@ -2,6 +2,7 @@ import { SESSION_COOKIE_NAME } from "@authlib/core/jwt";
 import { getSession } from "@authlib/qwik";
 import { $, component$, useSignal } from "@builder.io/qwik";
 import { type DocumentHead, Form, Link, routeLoader$, useLocation } from "@builder.io/qwik-city";
+import { TwoFactorSettings } from "../../components/two-factor-settings";
 import { updateSession } from "../../components/update-session";
 import { listActiveSessions } from "../../server/database";
 import { DEMO_OP_PROVIDER_ID, demoServices } from "../../server/services";
@@ -209,6 +210,7 @@ export default component$(() => {
           Change password
         </button>
       </Form>
+      <TwoFactorSettings />
       <h2>Update the session</h2>
       <p>
         Sent to <code>POST /auth/session</code>; the demo's <code>session</code> callback stores the name on your user, so all your sessions
