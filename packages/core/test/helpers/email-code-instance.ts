@@ -1,12 +1,13 @@
 /**
- * Test fixture: ONE authlib instance with email sign-in in its own process, for the mailed-code tests
- * across instances (`email/email-code-processes.test.ts`). Started as `node --import tsx
+ * Test fixture: ONE authlib instance with email sign-in and second factors in its own process, for the
+ * tests across instances (`email/email-code-processes.test.ts`, `two-factor/two-factor-processes.test.ts`). Started as `node --import tsx
  * email-code-instance.ts` with its settings in the environment: `AUTH_SECRET`, `SMTP_PORT` (the test's
  * SMTP server on 127.0.0.1), `DATABASE_URL` / `BRANCH` (the hosted-db adapter), and `STORE`: `redis`
  * (`REDIS_URL`, `REDIS_PREFIX`) or `postgres` (`hostedDbRateLimitStore` on the same database).
  *
  * Over the IPC channel it answers `{ id, method, path, cookie, form }` (a browser's request, `form` posted
- * URL-encoded) with `{ id, status, location, setCookies }` (each Set-Cookie as `{ name, value }`).
+ * URL-encoded) with `{ id, status, location, setCookies, body }` (each Set-Cookie as `{ name, value }`, the
+ * body as text).
  */
 import { createClient } from "redis";
 import { HostedDbAdapter, HostedDbClient, hostedDbRateLimitStore } from "../../../hosted-db-adapter/src/index.js";
@@ -28,6 +29,7 @@ export interface InstanceAnswer {
   status: number;
   location: string | null;
   setCookies: Array<{ name: string; value: string }>;
+  body: string;
 }
 
 function setting(name: string): string {
@@ -48,6 +50,7 @@ const auth = createAuth({
   session: { strategy: "jwt" },
   providers: [Nodemailer({ server: { host: "127.0.0.1", port: Number(setting("SMTP_PORT")), secure: false, ignoreTLS: true } })],
   rateLimit: { store },
+  twoFactor: {},
   logger: { error: () => {}, warn: () => {} },
 });
 
@@ -65,7 +68,7 @@ async function answer(request: InstanceRequest): Promise<InstanceAnswer> {
     const { name, value } = parseSetCookie(header);
     return { name, value };
   });
-  return { status: response.status, location: response.headers.get("location"), setCookies };
+  return { status: response.status, location: response.headers.get("location"), setCookies, body: await response.text() };
 }
 
 process.on("message", async (message: ({ id: number } & InstanceRequest) | { close: true }) => {
