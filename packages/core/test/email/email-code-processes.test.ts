@@ -5,13 +5,10 @@
  * (5 wrong across both spend the mail), and 50 concurrent redemptions of one code spread over both give
  * exactly one session. Skipped, saying why, when PostgreSQL or Redis does not answer.
  */
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HostedDbClient } from "../../../hosted-db-adapter/src/index.js";
-import { dropBranch, postgresAnswers, randomBranch, testDatabaseURL } from "../../../hosted-db-adapter/test/helpers.js";
-import type { InstanceAnswer, InstanceRequest } from "../helpers/email-code-instance.js";
-import { type ForkedInstance, forkInstance } from "../helpers/forked-instance.js";
-import { redisAnswers, redisURL } from "../helpers/redis.js";
+import { postgresAnswers, testDatabaseURL } from "../../../hosted-db-adapter/test/helpers.js";
+import { type Instance, pairBrowser, startInstancePair } from "../helpers/instance-pair.js";
+import { redisAnswers } from "../helpers/redis.js";
 import { startSmtpServer } from "../helpers/smtp.js";
 
 const secret = "email-code-processes-secret-0123456789abcdef";
@@ -27,27 +24,8 @@ afterAll(async () => {
   await smtp.close();
 });
 
-type Instance = ForkedInstance<InstanceRequest, InstanceAnswer>;
-
-/** One browser whose requests go to whichever instance is named: its cookies follow it. */
-function browser() {
-  const cookies = new Map<string, string>();
-  const header = () => [...cookies].map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join("; ");
-  return {
-    async send(instance: Instance, request: Omit<InstanceRequest, "cookie">): Promise<InstanceAnswer> {
-      const answer = await instance.ask({ ...request, cookie: header() });
-      for (const { name, value } of answer.setCookies) {
-        if (value === "") cookies.delete(name);
-        else cookies.set(name, value);
-      }
-      return answer;
-    },
-    csrf: () => cookies.get("authlib.csrf-token")?.split("|")[0] ?? "",
-  };
-}
-
 /** Asks `instance` for a sign-in mail to `email` in `person`'s browser; the mail's code. */
-async function askForMail(instance: Instance, person: ReturnType<typeof browser>, email: string): Promise<string> {
+async function askForMail(instance: Instance, person: ReturnType<typeof pairBrowser>, email: string): Promise<string> {
   const before = smtp.mails.length;
   await person.send(instance, { method: "GET", path: "/auth/signin" });
   const asked = await person.send(instance, { method: "POST", path: "/auth/signin/nodemailer", form: { csrfToken: person.csrf(), email } });
@@ -57,7 +35,7 @@ async function askForMail(instance: Instance, person: ReturnType<typeof browser>
   return code;
 }
 
-const typeCode = (instance: Instance, person: ReturnType<typeof browser>, code: string) =>
+const typeCode = (instance: Instance, person: ReturnType<typeof pairBrowser>, code: string) =>
   person.send(instance, { method: "POST", path: "/auth/callback/nodemailer", form: { csrfToken: person.csrf(), code } });
 
 const wrong = (code: string, n: number) => String((Number(code) + n) % 1_000_000).padStart(6, "0");
@@ -68,37 +46,22 @@ const rows = [
 ] as const;
 
 describe.each(rows)("two processes on one $store store", ({ store, needs }) => {
-  const branch = randomBranch("code_procs");
-  let database: HostedDbClient;
+  let pair: Awaited<ReturnType<typeof startInstancePair>> | undefined;
   let first: Instance;
   let second: Instance;
 
   beforeAll(async () => {
     if (!needs) return;
-    database = new HostedDbClient({ databaseURL: testDatabaseURL(), branch });
-    await database.migrate();
-    const env = {
-      AUTH_SECRET: secret,
-      SMTP_PORT: String(smtp.port),
-      DATABASE_URL: testDatabaseURL(),
-      BRANCH: branch,
-      STORE: store,
-      REDIS_URL: redisURL,
-      REDIS_PREFIX: `authlib-code-procs-${randomUUID()}:`,
-    };
-    const script = new URL("../helpers/email-code-instance.ts", import.meta.url);
-    [first, second] = await Promise.all([forkInstance(script, env), forkInstance(script, env)]);
+    pair = await startInstancePair({ secret, smtpPort: smtp.port, store, name: "code_procs" });
+    ({ first, second } = pair);
   }, 60_000);
 
   afterAll(async () => {
-    if (!needs) return;
-    await Promise.all([first?.close(), second?.close()]);
-    await dropBranch(database, branch);
-    await database.close();
+    await pair?.close();
   });
 
   it.skipIf(!needs)("5 wrong codes split over both instances spend the mail: its right code is refused on either", async () => {
-    const person = browser();
+    const person = pairBrowser();
     const code = await askForMail(first, person, "split@example.com");
     for (const [n, instance] of [first, second, first, second].entries()) {
       expect((await typeCode(instance, person, wrong(code, n + 1))).location).toContain("error=IncorrectCode");
@@ -109,7 +72,7 @@ describe.each(rows)("two processes on one $store store", ({ store, needs }) => {
   });
 
   it.skipIf(!needs)("50 concurrent redemptions of one code over both instances: exactly one session", async () => {
-    const person = browser();
+    const person = pairBrowser();
     const code = await askForMail(second, person, "race@example.com");
     const answers = await Promise.all(Array.from({ length: 50 }, (_, n) => typeCode(n % 2 ? first : second, person, code)));
     const sessions = answers.filter((a) => a.setCookies.some((c) => c.name === "authlib.session-token" && c.value !== ""));

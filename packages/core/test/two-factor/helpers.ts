@@ -22,14 +22,6 @@ export function requestOf(browser: Browser): Request {
   return new Request(`${browser.origin}/app`, { headers: { cookie: browser.jar.header() } });
 }
 
-/** Applies an API answer's cookies to `browser`'s jar. */
-export function applyCookies(browser: Browser, cookies: Array<{ name: string; value: string; options: { maxAge?: number } }>) {
-  for (const cookie of cookies) {
-    if (cookie.value === "" || cookie.options.maxAge === 0) browser.jar.cookies.delete(cookie.name);
-    else browser.jar.cookies.set(cookie.name, { name: cookie.name, value: cookie.value, attributes: {} });
-  }
-}
-
 /** The password app with `twoFactor` on, and its instance's API. */
 export async function twoFactorApp(smtp: Smtp, options: { strategy?: SessionStrategy; config?: Partial<AuthConfig> } = {}) {
   const app = await passwordApp(smtp, {

@@ -9,7 +9,7 @@ import { RecentSignInRequired } from "../../src/errors.js";
 import { closeSharedPglite, sharedPglite } from "../helpers/database.js";
 import { startSmtpServer } from "../helpers/smtp.js";
 import { linkIn, mailTo, post } from "../password/helpers.js";
-import { applyCookies, codeOf, firstFactor, PASSWORD, requestOf, secondStep, twoFactorApp, userWithTotp } from "./helpers.js";
+import { codeOf, firstFactor, PASSWORD, requestOf, secondStep, twoFactorApp, userWithTotp } from "./helpers.js";
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 beforeAll(async () => {

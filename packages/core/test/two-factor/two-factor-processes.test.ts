@@ -5,13 +5,10 @@
  * (replay), wrong codes of a pending sign-in are counted together, and 20 concurrent second steps with one
  * code spread over both give exactly one session. Skipped, saying why, when PostgreSQL or Redis does not answer.
  */
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HostedDbClient } from "../../../hosted-db-adapter/src/index.js";
-import { dropBranch, postgresAnswers, randomBranch, testDatabaseURL } from "../../../hosted-db-adapter/test/helpers.js";
-import type { InstanceAnswer, InstanceRequest } from "../helpers/email-code-instance.js";
-import { type ForkedInstance, forkInstance } from "../helpers/forked-instance.js";
-import { redisAnswers, redisURL } from "../helpers/redis.js";
+import { postgresAnswers, testDatabaseURL } from "../../../hosted-db-adapter/test/helpers.js";
+import { type Instance, pairBrowser, startInstancePair } from "../helpers/instance-pair.js";
+import { redisAnswers } from "../helpers/redis.js";
 import { startSmtpServer } from "../helpers/smtp.js";
 import { codeOf } from "./helpers.js";
 
@@ -28,26 +25,7 @@ afterAll(async () => {
   await smtp.close();
 });
 
-type Instance = ForkedInstance<InstanceRequest, InstanceAnswer>;
-
-/** One browser whose requests go to whichever instance is named: its cookies follow it. */
-function browser() {
-  const cookies = new Map<string, string>();
-  const header = () => [...cookies].map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join("; ");
-  return {
-    async send(instance: Instance, request: Omit<InstanceRequest, "cookie">): Promise<InstanceAnswer> {
-      const answer = await instance.ask({ ...request, cookie: header() });
-      for (const { name, value } of answer.setCookies) {
-        if (value === "") cookies.delete(name);
-        else cookies.set(name, value);
-      }
-      return answer;
-    },
-    csrf: () => cookies.get("authlib.csrf-token")?.split("|")[0] ?? "",
-    has: (name: string) => cookies.has(name),
-  };
-}
-type Person = ReturnType<typeof browser>;
+type Person = ReturnType<typeof pairBrowser>;
 
 /** The first factor: an email sign-in with the mailed code, in `person`'s browser. Answers where it leads. */
 async function emailSignIn(instance: Instance, person: Person, email: string): Promise<string | null> {
@@ -65,7 +43,7 @@ async function emailSignIn(instance: Instance, person: Person, email: string): P
 
 /** A user signed in through `instance` with TOTP turned on there: their browser and secret. */
 async function userWithTotp(instance: Instance, email: string): Promise<{ person: Person; secret: string }> {
-  const person = browser();
+  const person = pairBrowser();
   expect(await emailSignIn(instance, person, email)).toBe(`${ORIGIN}/`);
   const enrolled = await person.send(instance, { method: "POST", path: "/auth/two-factor/enroll", form: { csrfToken: person.csrf() } });
   const { secret } = JSON.parse(enrolled.body) as { secret: string };
@@ -87,45 +65,30 @@ const rows = [
 ] as const;
 
 describe.each(rows)("two processes on one $store store", ({ store, needs }) => {
-  const branch = randomBranch("tfa_procs");
-  let database: HostedDbClient;
+  let pair: Awaited<ReturnType<typeof startInstancePair>> | undefined;
   let first: Instance;
   let second: Instance;
 
   beforeAll(async () => {
     if (!needs) return;
-    database = new HostedDbClient({ databaseURL: testDatabaseURL(), branch });
-    await database.migrate();
-    const env = {
-      AUTH_SECRET: secret,
-      SMTP_PORT: String(smtp.port),
-      DATABASE_URL: testDatabaseURL(),
-      BRANCH: branch,
-      STORE: store,
-      REDIS_URL: redisURL,
-      REDIS_PREFIX: `authlib-tfa-procs-${randomUUID()}:`,
-    };
-    const script = new URL("../helpers/email-code-instance.ts", import.meta.url);
-    [first, second] = await Promise.all([forkInstance(script, env), forkInstance(script, env)]);
+    pair = await startInstancePair({ secret, smtpPort: smtp.port, store, name: "tfa_procs" });
+    ({ first, second } = pair);
   }, 60_000);
 
   afterAll(async () => {
-    if (!needs) return;
-    await Promise.all([first?.close(), second?.close()]);
-    await dropBranch(database, branch);
-    await database.close();
+    await pair?.close();
   });
 
   it.skipIf(!needs)("a code accepted by one instance is refused by the other; the pending sign-in moves between them", async () => {
     const { secret } = await userWithTotp(first, `replay-${store}@example.com`);
     const code = codeOf(secret, 1);
-    const person = browser();
+    const person = pairBrowser();
     expect(await emailSignIn(first, person, `replay-${store}@example.com`)).toBe(`${ORIGIN}/auth/two-factor`);
     const done = await secondStep(second, person, code);
     expect(done.location).toBe(`${ORIGIN}/`);
     expect(person.has("authlib.session-token")).toBe(true);
 
-    const other = browser();
+    const other = pairBrowser();
     expect(await emailSignIn(second, other, `replay-${store}@example.com`)).toBe(`${ORIGIN}/auth/two-factor`);
     expect((await secondStep(first, other, code)).location).toBe(`${ORIGIN}/auth/two-factor?error=IncorrectCode`);
     expect(other.has("authlib.session-token")).toBe(false);
@@ -133,7 +96,7 @@ describe.each(rows)("two processes on one $store store", ({ store, needs }) => {
 
   it.skipIf(!needs)("wrong codes of one pending sign-in are counted over both: the 5th ends it", async () => {
     const { secret } = await userWithTotp(second, `guess-${store}@example.com`);
-    const person = browser();
+    const person = pairBrowser();
     await emailSignIn(first, person, `guess-${store}@example.com`);
     const right = codeOf(secret, 1);
     const wrong = (n: number) => String((Number(right) + 100 + n) % 1_000_000).padStart(6, "0");
@@ -146,7 +109,7 @@ describe.each(rows)("two processes on one $store store", ({ store, needs }) => {
 
   it.skipIf(!needs)("20 concurrent second steps with one code over both instances: exactly one session", async () => {
     const { secret } = await userWithTotp(first, `race-${store}@example.com`);
-    const person = browser();
+    const person = pairBrowser();
     await emailSignIn(second, person, `race-${store}@example.com`);
     const code = codeOf(secret, 1);
     const answers = await Promise.all(Array.from({ length: 20 }, (_, n) => secondStep(n % 2 ? first : second, person, code)));
