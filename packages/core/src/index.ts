@@ -52,6 +52,7 @@ export type {
   EmailRateLimit,
   EmailRateLimits,
   RateLimitConfig,
+  TwoFactorRateLimits,
 } from "./rate-limit-types.js";
 export type { MemorySessionStoreOptions } from "./session/memory-store.js";
 export { memorySessionStore } from "./session/memory-store.js";
