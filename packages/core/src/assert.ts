@@ -201,9 +201,9 @@ function twoFactorConfigError(config: AuthConfig, providers: ProviderConfig[]): 
   const badIssuer = issuer !== undefined && (typeof issuer !== "string" || issuer.trim() === "" || issuer.includes(":"));
   const badAge = pendingMaxAge !== undefined && !(pendingMaxAge >= 60 && pendingMaxAge <= 3600);
   if (badIssuer || badAge || (passkeys !== undefined && typeof passkeys !== "boolean"))
-    return new AuthError("twoFactor: `issuer` must be a name without `:`, `passkeys` true or false, `pendingMaxAge` 60 to 3600 seconds.");
+    return new AuthError("twoFactor needs issuer without `:`, passkeys true or false, pendingMaxAge 60 to 3600 (s).");
   if (providers.some((provider) => provider.id === TWO_FACTOR_PROVIDER))
-    return new InvalidProvider(`The provider id "${TWO_FACTOR_PROVIDER}" is authlib's own (second-factor rows): choose another.`);
+    return new InvalidProvider(`The provider id "${TWO_FACTOR_PROVIDER}" is reserved: choose another.`);
   return undefined;
 }
 

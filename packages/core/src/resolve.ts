@@ -23,8 +23,8 @@ import type { ConfigOptions, InternalProvider } from "./internal-types.js";
 import { decode, encode } from "./jwt.js";
 import { createLogger } from "./logger.js";
 import type { ProviderConfig } from "./provider-types.js";
-import { databaseSessionStrategy } from "./session/database.js";
 import { jwtSessionStrategy } from "./session/jwt.js";
+import { lazyDatabaseSessionStrategy } from "./session/lazy-database.js";
 import { resolveSessionRegistry } from "./session/registry-of.js";
 import { skipCSRFCheck } from "./symbols.js";
 import type { AuthConfig, CookiesOptions, LoggerInstance } from "./types.js";
@@ -77,7 +77,7 @@ export function resolveConfig(config: AuthConfig): ResolvedAuth {
       adapter,
       capabilities,
       session,
-      sessionStrategy: session.strategy === "database" ? databaseSessionStrategy : jwtSessionStrategy,
+      sessionStrategy: session.strategy === "database" ? lazyDatabaseSessionStrategy : jwtSessionStrategy,
       sessionRegistry: resolveSessionRegistry(session.strategy, capabilities, session.store),
       jwt: { maxAge: config.jwt?.maxAge ?? session.maxAge, encode, decode, ...config.jwt, secret },
       pages: config.pages ?? {},

@@ -47,7 +47,8 @@ export function assuranceIn(claims: Record<string, unknown> | null | undefined):
   if (typeof authTime !== "number" || !Number.isFinite(authTime)) return undefined;
   if (!Array.isArray(amr) || !amr.every((method) => typeof method === "string")) return undefined;
   if (aal !== 1 && aal !== 2) return undefined;
-  return { authTime, amr: [...amr], aal };
+  // The claims' own array: a token the `jwt` callback returned as it came keeps it (see withAssurance).
+  return { authTime, amr, aal };
 }
 
 /**
@@ -55,5 +56,7 @@ export function assuranceIn(claims: Record<string, unknown> | null | undefined):
  * how a JWT keeps its assurance whatever the `jwt` callback returned.
  */
 export function withAssurance<T extends Record<string, unknown>>(claims: T, assurance: SessionAssurance | undefined): T {
-  return assurance ? { ...claims, ...assurance } : claims;
+  // The session check's common case, the claims unchanged, costs no copy.
+  if (!assurance || (claims.authTime === assurance.authTime && claims.amr === assurance.amr && claims.aal === assurance.aal)) return claims;
+  return { ...claims, ...assurance };
 }
