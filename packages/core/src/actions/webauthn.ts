@@ -17,7 +17,8 @@
  *   the reference library, this callback is CSRF-protected.
  * - GET /webauthn-script: the browser code of the built-in sign-in page.
  */
-import { CallbackRouteError, UnknownAction } from "../errors.js";
+import { CallbackRouteError, UnknownAction, WebAuthnVerificationError } from "../errors.js";
+import type { Cookie } from "../http/cookies.js";
 import { assertCsrf } from "../http/csrf.js";
 import { withFailureCookies } from "../http/error-response.js";
 import { requestBinding } from "../http/flow-binding.js";
@@ -123,9 +124,40 @@ async function authenticate(
   return completeSignIn(ctx.options, ctx.request, { user, account, isNewUser: false, assurance });
 }
 
+/**
+ * A passkey as the second factor of this browser's pending sign-in (`two-factor/second-step.ts`): the
+ * assertion must verify, for a second-step challenge made in this browser, against a passkey of
+ * `userId`, the user waiting. Claims the challenge and stores the new counter. Answers the cookie that
+ * clears the challenge; a failure carries it too.
+ */
+export async function secondFactorPasskey(options: InternalOptions, request: RequestInternal, userId: string): Promise<Cookie[]> {
+  const clear = clearChallenge(options);
+  try {
+    const post = readCredentialPost(request.body);
+    if (post.action !== "second-factor")
+      throw new WebAuthnVerificationError('The second step takes a passkey with `action` "second-factor".');
+    const provider = options.providers.find((p) => p.type === "webauthn") as InternalOptions["provider"];
+    const ctx = await webAuthnContext({ ...options, provider }, request);
+    const binding = await requestBinding(options, request);
+    const claims = await openChallenge(options, request, { provider: ctx.provider.id, action: "second-factor", binding });
+    const verified = await verifyAssertion(ctx, claims.challenge, post.response);
+    if (verified.authenticator.userId !== userId)
+      throw new WebAuthnVerificationError("This passkey belongs to another user than the one signing in.");
+    await claim(ctx, claims);
+    await ctx.adapter.updateAuthenticatorCounter(verified.authenticator.credentialID, verified.newCounter);
+    return [clear];
+  } catch (error) {
+    throw withFailureCookies(
+      error,
+      [clear],
+      (cause) => new WebAuthnVerificationError("The passkey could not be checked.", { cause: cause as Error }),
+    );
+  }
+}
+
 /** The options of a passkey as the second factor of this browser's pending sign-in (its user's passkeys). */
 async function secondFactorOptions(ctx: WebAuthnContext) {
-  const { pendingOrExpired } = await import("../two-factor/second-step.js");
+  const { pendingOrExpired } = await import("../two-factor/pending.js");
   const pending = await pendingOrExpired(ctx.options, ctx.request);
   return userAuthenticationOptions(ctx, pending.userId);
 }

@@ -9,7 +9,7 @@ import { html } from "../actions/pages.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { loadPages } from "../pages/lazy.js";
 import { secondFactorsOf, secondStepUrl } from "./gate.js";
-import { pendingOrExpired } from "./second-step.js";
+import { pendingOrExpired } from "./pending.js";
 
 /** GET /two-factor. */
 export async function secondStepPage(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {

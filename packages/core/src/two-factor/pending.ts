@@ -9,8 +9,10 @@
  */
 import type { AdapterUser } from "../adapters.js";
 import type { Account, Profile, User } from "../base-types.js";
+import { TwoFactorExpired } from "../errors.js";
 import { readChunkedCookie } from "../http/cookie-chunks.js";
 import { type Cookie, clearChunkedCookie, writeChunkedCookie } from "../http/cookies.js";
+import { withFailureCookies } from "../http/error-response.js";
 import { bindingMatches, bindingOf } from "../http/flow-binding.js";
 import type { InternalOptions, RequestInternal, SignInResult } from "../internal-types.js";
 import { decode, encode } from "../jwt.js";
@@ -91,4 +93,12 @@ export async function openPending(options: InternalOptions, request: RequestInte
 /** The cookies that delete this browser's pending sign-in. */
 export function clearPending(options: InternalOptions, request: RequestInternal): Cookie[] {
   return clearChunkedCookie(options.cookies.twoFactor, request.cookies);
+}
+
+/** The pending sign-in of this browser, or `TwoFactorExpired` (carrying the cookies that delete what is left of it). */
+export async function pendingOrExpired(options: InternalOptions, request: RequestInternal): Promise<PendingSignIn> {
+  const pending = await openPending(options, request);
+  if (pending) return pending;
+  const message = "No sign-in waits for a second step in this browser (it expired, or began elsewhere): sign in again.";
+  throw withFailureCookies(new TwoFactorExpired(message), clearPending(options, request), (cause) => new TwoFactorExpired(String(cause)));
 }

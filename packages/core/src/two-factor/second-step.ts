@@ -10,17 +10,17 @@
  * @module two-factor/second-step
  */
 import { completeSignIn } from "../actions/sign-in-flow.js";
-import { AuthError, IncorrectCode, InvalidProvider, RateLimited, TwoFactorExpired, WebAuthnVerificationError } from "../errors.js";
+import { webAuthnRoutes } from "../actions/webauthn-routes.js";
+import { AuthError, IncorrectCode, RateLimited, TwoFactorExpired } from "../errors.js";
 import type { Cookie } from "../http/cookies.js";
 import { assertCsrf } from "../http/csrf.js";
 import { failureCookies, withFailureCookies } from "../http/error-response.js";
-import { requestBinding } from "../http/flow-binding.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { clearSecondFactorTries, countSecondFactorTry } from "../rate-limit/two-factor.js";
 import { nowInSeconds } from "../session/assurance.js";
 import { proveWithCode } from "./codes.js";
 import { secondStepUrl } from "./gate.js";
-import { clearPending, openPending, type PendingSignIn, pendingMaxAge } from "./pending.js";
+import { clearPending, type PendingSignIn, pendingMaxAge, pendingOrExpired } from "./pending.js";
 import { totpFactorOf, twoFactorStore } from "./record.js";
 
 /** Wrong tries a pending sign-in survives. */
@@ -38,51 +38,16 @@ function endingPending(error: AuthError, options: InternalOptions, request: Requ
   return withFailureCookies(error, clearPending(options, request), unexpected);
 }
 
-/** The pending sign-in of this browser, or `TwoFactorExpired` (carrying the cookies that delete what is left of it). */
-export async function pendingOrExpired(options: InternalOptions, request: RequestInternal): Promise<PendingSignIn> {
-  const pending = await openPending(options, request);
-  if (pending) return pending;
-  const message = "No sign-in waits for a second step in this browser (it expired, or began elsewhere): sign in again.";
-  throw endingPending(new TwoFactorExpired(message), options, request);
-}
-
 /** What a proof gives: the method it proves, and the cookies to set (a used passkey challenge). */
 interface Proof {
   method: string;
   cookies: Cookie[];
 }
 
-/**
- * The passkey proof: the assertion verifies against one of the pending user's own passkeys, for a
- * challenge made in this browser for the second step. The challenge cookie is cleared, failed or not.
- */
+/** The passkey proof (`actions/webauthn.ts`, loaded through the `Passkey()` provider, as every passkey route). */
 async function proveWithPasskey(options: InternalOptions, request: RequestInternal, pending: PendingSignIn): Promise<Proof> {
-  const provider = options.providers.find((p) => p.type === "webauthn");
-  if (!provider) throw new InvalidProvider("A passkey needs a passkey provider in the configuration.");
-  const [{ webAuthnContext }, challenges, { verifyAssertion }, { claimChallenge }, { readCredentialPost }] = await Promise.all([
-    import("../webauthn/context.js"),
-    import("../webauthn/challenge.js"),
-    import("../webauthn/authentication.js"),
-    import("../webauthn/challenge-store.js"),
-    import("../webauthn/request-body.js"),
-  ]);
-  const clear = challenges.clearChallenge(options);
-  try {
-    const post = readCredentialPost(request.body);
-    if (post.action !== "second-factor")
-      throw new WebAuthnVerificationError('The second step takes a passkey with `action` "second-factor".');
-    const ctx = await webAuthnContext({ ...options, provider }, request);
-    const binding = await requestBinding(options, request);
-    const claims = await challenges.openChallenge(options, request, { provider: provider.id, action: "second-factor", binding });
-    const verified = await verifyAssertion(ctx, claims.challenge, post.response);
-    if (verified.authenticator.userId !== pending.userId)
-      throw new WebAuthnVerificationError("This passkey belongs to another user than the one signing in.");
-    await claimChallenge(options, claims.challenge, claims.expiresAt);
-    await ctx.adapter.updateAuthenticatorCounter(verified.authenticator.credentialID, verified.newCounter);
-    return { method: "hwk", cookies: [clear] };
-  } catch (error) {
-    throw withFailureCookies(error, [clear], unexpected);
-  }
+  const routes = await webAuthnRoutes(options);
+  return { method: "hwk", cookies: await routes.secondFactorPasskey(options, request, pending.userId) };
 }
 
 /** Checks the second factor of `pending`: counts the try, then the code or the passkey. */
