@@ -3,7 +3,8 @@
  * the Qwik optimizer and served by Qwik City's Node middleware on 127.0.0.1.
  */
 import { decode } from "@authlib/core";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import * as OTPAuth from "otpauth";
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { CREDENTIALS_SIGNIN_MESSAGE, RATE_LIMITED_MESSAGE } from "../src/messages.js";
 import { type FixtureApp, startFixture } from "./fixture-app.js";
 import { actionId, CookieJar, postForm, printedJson, request } from "./http.js";
@@ -998,5 +999,114 @@ describe("useSignUp, useRequestPasswordReset, useResetPassword, useChangePasswor
     expect(response.headers.get("location")).toBe("/api/authlib/verify-request?provider=password&type=password-reset");
     expect(app.mailbox.mails.at(-1)).toMatchObject({ to: email, subject: expect.stringContaining("Password reset") });
     expect(() => mailedToken(email, "reset")).toThrow();
+  });
+});
+
+describe("second factors: useTwoFactor, useEnrollTotp, useConfirmTotp, useDisableTotp, useTwoFactorStatus, requireRecentAuth", () => {
+  const PASSWORD = "correct horse battery";
+  let users = 0;
+
+  /** The code otpauth (an independent TOTP implementation) computes for `secret`, `offsetSteps` steps from now. */
+  function totp(secret: string, offsetSteps = 0): string {
+    const generator = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 });
+    return generator.generate({ timestamp: Date.now() + offsetSteps * 30_000 });
+  }
+
+  async function submit(formId: string, fields: Record<string, string>, jar: CookieJar, path = "/two-factor") {
+    const id = await pageActionId(path, formId, jar);
+    return request(url(`${path}?qaction=${id}`), {
+      method: "POST",
+      jar,
+      headers: { origin: app.origin, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    });
+  }
+
+  async function printed(jar: CookieJar, id: string, response?: Response): Promise<any> {
+    return printedJson(await (response ?? (await request(url("/two-factor"), { jar }))).text(), id);
+  }
+
+  /** A password account, signed up and confirmed (useSignUp and the mailed link): signed in in `jar`. */
+  async function account(): Promise<{ jar: CookieJar; email: string }> {
+    const jar = new CookieJar();
+    const email = `second-${++users}-${Date.now()}@example.com`;
+    await submit("sign-up", { email, password: PASSWORD }, jar, "/password");
+    const mail = app.mailbox.mails.findLast((m) => m.to === email);
+    const token = new URL(mail?.text.match(/http\S+\/password\/verify\?\S+/)?.[0] as string).searchParams.get("token") as string;
+    await postForm(url("/api/authlib/password/verify"), { csrfToken: await csrfToken(jar), token }, jar);
+    return { jar, email };
+  }
+
+  test("set up in the app, then a password sign-in ends on the app's /two-factor page and useTwoFactor completes it", async () => {
+    const { jar, email } = await account();
+    expect(await printed(jar, "status")).toEqual({ totp: false, recoveryCodes: 0, passkeys: 0 });
+    const enrolled = await printed(jar, "enroll-result", await submit("enroll", {}, jar));
+    expect(enrolled.secret).toMatch(/^[A-Z2-7]{32}$/);
+    const wrong = await printed(
+      jar,
+      "confirm-result",
+      await submit("confirm", { code: totp(enrolled.secret, 4) === "000000" ? "1" : "000000" }, jar),
+    );
+    expect(wrong).toMatchObject({ failed: true, code: "IncorrectCode" });
+    expect(wrong.fieldErrors.code).toHaveLength(1);
+    const confirmed = await printed(jar, "confirm-result", await submit("confirm", { code: totp(enrolled.secret) }, jar));
+    expect(confirmed.recoveryCodes).toHaveLength(10);
+    expect(await printed(jar, "status")).toEqual({ totp: true, recoveryCodes: 10, passkeys: 0 });
+
+    const browser = new CookieJar();
+    const id = await pageActionId("/", "sign-in");
+    const first = await postForm(
+      url(`/?qaction=${id}`),
+      { providerId: "password", "options.email": email, "options.password": PASSWORD, "options.redirectTo": "/protected" },
+      browser,
+    );
+    expect(first.status).toBe(303);
+    expect(first.headers.get("location")).toBe("/two-factor");
+    expect(await printed(browser, "session")).toBeNull();
+
+    const refused = await submit("second-step", { code: "12" }, browser);
+    expect(await printed(browser, "second-step-result", refused)).toMatchObject({ failed: true, code: "IncorrectCode" });
+    const done = await submit("second-step", { code: totp(enrolled.secret, 1) }, browser);
+    expect(done.status).toBe(303);
+    expect(done.headers.get("location")).toBe("/protected");
+    expect(await printed(browser, "session")).toMatchObject({ user: { email } });
+
+    // Without a waiting sign-in: TwoFactorExpired (401), never an error page.
+    const stranger = new CookieJar();
+    const expired = await submit("second-step", { code: totp(enrolled.secret, 1) }, stranger);
+    expect(expired.status).toBe(401);
+    expect(await printed(stranger, "second-step-result", expired)).toMatchObject({ failed: true, code: "TwoFactorExpired" });
+
+    // Off with a recovery code.
+    const disabled = await submit("disable", { code: confirmed.recoveryCodes[0] }, browser);
+    expect(await printed(browser, "disable-result", disabled)).toEqual({ disabled: true });
+    expect(await printed(browser, "status")).toEqual({ totp: false, recoveryCodes: 0, passkeys: 0 });
+  });
+
+  test("requireRecentAuth: a recent sign-in passes; too old, too weak or signed out goes to sign in again, back to the page", async () => {
+    const { jar } = await account();
+    const fresh = await request(url("/recent?maxAge=600"), { jar });
+    expect(printedJson(await fresh.text(), "recent")).toMatchObject({ aal: 1, amr: ["pwd"] });
+
+    const weak = await request(url("/recent?maxAge=600&aal=2"), { jar });
+    expect(weak.status).toBe(302);
+    expect(new URL(weak.headers.get("location") as string, app.origin).pathname).toBe("/api/authlib/signin");
+    expect(new URL(weak.headers.get("location") as string, app.origin).searchParams.get("callbackUrl")).toBe(
+      url("/recent?maxAge=600&aal=2"),
+    );
+
+    const signedOut = await request(url("/recent?maxAge=600"));
+    expect(signedOut.status).toBe(302);
+
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 11 * 60_000 });
+    try {
+      expect((await request(url("/recent?maxAge=600"), { jar })).status).toBe(302);
+      // The settings actions need a sign-in in the last 10 minutes: the action redirects to sign in again.
+      const enroll = await submit("enroll", {}, jar);
+      expect(enroll.status).toBe(303);
+      expect(new URL(enroll.headers.get("location") as string, app.origin).pathname).toBe("/api/authlib/signin");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

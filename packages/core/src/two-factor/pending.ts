@@ -12,6 +12,7 @@ import type { Account, Profile, User } from "../base-types.js";
 import { TwoFactorExpired } from "../errors.js";
 import { readChunkedCookie } from "../http/cookie-chunks.js";
 import { type Cookie, clearChunkedCookie, writeChunkedCookie } from "../http/cookies.js";
+import { resolveCsrf } from "../http/csrf.js";
 import { withFailureCookies } from "../http/error-response.js";
 import { bindingMatches, bindingOf } from "../http/flow-binding.js";
 import type { InternalOptions, RequestInternal, SignInResult } from "../internal-types.js";
@@ -39,8 +40,8 @@ interface SealedPending extends PendingSignIn {
   browser: string;
 }
 
-function browserOf(options: InternalOptions): Promise<string> {
-  return bindingOf(options.csrfToken, "");
+function browserOf(csrfToken: string): Promise<string> {
+  return bindingOf(csrfToken, "");
 }
 
 /** The lifetime of a pending sign-in in this configuration, in seconds. */
@@ -48,13 +49,21 @@ export function pendingMaxAge(options: InternalOptions): number {
   return options.config.twoFactor?.pendingMaxAge ?? PENDING_MAX_AGE;
 }
 
-/** The cookies that keep `pending` in this browser. */
+/**
+ * The cookies that keep `pending` in this browser, bound to its CSRF token. A first factor whose route
+ * only reads that token (a callback) may meet a browser without one (an app's own sign-in form, in
+ * process): one is made then, and its cookie set with the pending sign-in's.
+ */
 export async function sealPending(options: InternalOptions, request: RequestInternal, pending: PendingSignIn): Promise<Cookie[]> {
   const option = options.cookies.twoFactor;
   const maxAge = pendingMaxAge(options);
-  const payload: SealedPending = { ...pending, browser: await browserOf(options) };
+  const csrf = options.csrfToken
+    ? { token: options.csrfToken, cookie: undefined }
+    : await resolveCsrf(request, options.cookies.csrfToken, options.secret, options.origin, true);
+  const payload: SealedPending = { ...pending, browser: await browserOf(csrf.token) };
   const value = await encode<SealedPending>({ token: payload, secret: options.secret, salt: option.name, maxAge });
-  return writeChunkedCookie(option, value, request.cookies, { maxAge });
+  const sealed = writeChunkedCookie(option, value, request.cookies, { maxAge });
+  return csrf.cookie ? [csrf.cookie, ...sealed] : sealed;
 }
 
 /** A user as the JSON of the cookie gave it back: `emailVerified` a `Date` again. */
@@ -79,7 +88,7 @@ export async function openPending(options: InternalOptions, request: RequestInte
   }
   if (!sealed || typeof sealed.id !== "string" || typeof sealed.userId !== "string" || typeof sealed.method !== "string") return undefined;
   if (typeof sealed.callbackUrl !== "string" || typeof sealed.result?.user !== "object" || sealed.result.user === null) return undefined;
-  if (!bindingMatches(sealed.browser, await browserOf(options))) return undefined;
+  if (!bindingMatches(sealed.browser, await browserOf(options.csrfToken))) return undefined;
   const { user, account, profile, isNewUser } = sealed.result;
   const result: SignInResult = {
     user: revivedUser(user),

@@ -257,6 +257,34 @@ describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
   });
 });
 
+describe("through auth.api, as a framework integration calls it", () => {
+  test("a first factor in a browser with no CSRF cookie yet makes one, binds the pending sign-in to it, and verifyTwoFactor completes it", async () => {
+    const app = await twoFactorApp(smtp);
+    const email = "api@example.com";
+    const { secret } = await userWithTotp(smtp, app, email);
+    const browser = app.browser();
+    const started = await app.auth.api.signIn(requestOf(browser), {
+      providerId: "password",
+      email,
+      password: PASSWORD,
+      redirectTo: "/next",
+    });
+    expect(started.redirect).toBe("http://localhost:3000/auth/two-factor");
+    expect(started.cookies.map((cookie) => cookie.name).sort()).toEqual([
+      "authlib.csrf-token",
+      "authlib.device-token",
+      "authlib.two-factor",
+    ]);
+    for (const cookie of started.cookies) browser.jar.cookies.set(cookie.name, { name: cookie.name, value: cookie.value, attributes: {} });
+    await expect(app.auth.api.verifyTwoFactor(requestOf(app.browser()), { code: codeOf(secret, 1) })).rejects.toMatchObject({
+      type: "TwoFactorExpired",
+    });
+    const done = await app.auth.api.verifyTwoFactor(requestOf(browser), { code: codeOf(secret, 1) });
+    expect(done.redirect).toBe("http://localhost:3000/next");
+    expect(done.cookies.some((cookie) => cookie.name === "authlib.session-token" && cookie.value !== "")).toBe(true);
+  });
+});
+
 describe("setting TOTP up", () => {
   test("enroll answers a secret, its otpauth URI and an SVG QR code; confirm needs the app's code; enroll again is refused", async () => {
     const app = await twoFactorApp(smtp);
