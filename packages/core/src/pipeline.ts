@@ -20,7 +20,7 @@ import { asAuthError, CONFIGURATION_MESSAGE, errorResult, refusalOf } from "./ht
 import { parseRequest } from "./http/request.js";
 import { type AuthAnswer, jsonErrorAnswer, toAnswer } from "./http/response.js";
 import type { RequestInternal, ResponseInternal } from "./internal-types.js";
-import { loadPages } from "./pages/lazy.js";
+import { loadPageText, loadPages } from "./pages/lazy.js";
 import { pageHeaders } from "./pages/security-headers.js";
 import { requestContext } from "./request-context.js";
 import type { ResolvedAuth } from "./resolve.js";
@@ -165,6 +165,7 @@ async function refusal(parsed: RequestInternal, resolved: ResolvedAuth, refused:
   if (parsed.method === "GET" && pageActions.has(parsed.action)) {
     const { renderErrorPage } = await loadPages();
     const page = renderErrorPage({
+      text: await loadPageText(resolved.config, parsed.request),
       error: "Configuration",
       signinUrl: `${resolved.basePath}/signin`,
       homeUrl: "/",

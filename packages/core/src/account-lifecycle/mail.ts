@@ -10,33 +10,33 @@ import { hostHeading, type RenderedMail, renderMail } from "../email/template.js
 /** The link that proves the new address. */
 export function confirmNewAddressMail(site: MailSite, url: string): RenderedMail {
   return renderMail({
-    subject: `Confirm your new email address for ${site.host}`,
-    heading: hostHeading("Confirm your new email address for", site.host),
-    action: { label: "Use this address", url },
-    notes: ["Someone signed in to an account asked to use this address. If it was not you, ignore this email: nothing changes."],
+    subject: site.text.t("mail.newAddress.subject", { host: site.host }),
+    heading: hostHeading(site.text.t("mail.newAddress.heading"), site.host),
+    action: { label: site.text.t("mail.newAddress.button"), url },
+    notes: [site.text.t("mail.newAddress.note")],
     theme: site.theme,
+    text: site.text,
   });
 }
 
 /** Told to an address someone asked to attach to another account while it is this account's. */
 export function addressTakenMail(site: MailSite): RenderedMail {
   return renderMail({
-    subject: `Your email address on ${site.host}`,
-    heading: hostHeading("Your email address on", site.host),
-    notes: [
-      "Someone signed in to another account asked to use this address. It stays yours: nothing changed.",
-      "If it was you, sign in to the account this address belongs to instead.",
-    ],
+    subject: site.text.t("mail.addressTaken.subject", { host: site.host }),
+    heading: hostHeading(site.text.t("mail.addressTaken.heading"), site.host),
+    notes: [site.text.t("mail.addressTaken.note"), site.text.t("mail.addressTaken.ifYou")],
     theme: site.theme,
+    text: site.text,
   });
 }
 
 /** Told to the previous address once the change is made. */
 export function addressChangedMail(site: MailSite): RenderedMail {
   return renderMail({
-    subject: `Your email address for ${site.host} changed`,
-    heading: hostHeading("Your email address changed on", site.host),
-    notes: ["Your account now uses another email address. If you did not ask for this, sign in and change it back, or contact the site."],
+    subject: site.text.t("mail.addressChanged.subject", { host: site.host }),
+    heading: hostHeading(site.text.t("mail.addressChanged.heading"), site.host),
+    notes: [site.text.t("mail.addressChanged.note")],
     theme: site.theme,
+    text: site.text,
   });
 }

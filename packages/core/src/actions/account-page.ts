@@ -9,7 +9,7 @@
  */
 import { AuthError, isClientSafeError, MethodNotAllowed, SessionRequired } from "../errors.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
-import { loadPages } from "../pages/lazy.js";
+import { loadPageText, loadPages } from "../pages/lazy.js";
 import { passwordUrl, signInUrl } from "../password-accounts/urls.js";
 import { isOAuthProvider, isPasswordProvider } from "../provider-kind.js";
 import { isSecondFactorRow } from "../two-factor/row.js";
@@ -34,6 +34,7 @@ async function accountPage(options: InternalOptions, request: RequestInternal): 
   const { renderAccountPage } = await loadPages();
   return html(
     renderAccountPage({
+      text: await loadPageText(options.config, request.request),
       csrfToken: options.csrfToken,
       email: user.email && user.emailVerified !== null ? user.email : null,
       name: user.name ?? null,
@@ -79,6 +80,7 @@ async function confirmEmailPage(options: InternalOptions, request: RequestIntern
   const { renderConfirmEmailPage } = await loadPages();
   return html(
     renderConfirmEmailPage({
+      text: await loadPageText(options.config, request.request),
       actionUrl: `${accountUrl(options)}/confirm-email`,
       csrfToken: options.csrfToken,
       token,

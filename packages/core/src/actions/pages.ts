@@ -2,7 +2,7 @@
 import { inDevelopment } from "../env/read.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import type { PageResult } from "../pages/index.js";
-import { loadPages } from "../pages/lazy.js";
+import { loadPageText, loadPages } from "../pages/lazy.js";
 import { pageHeaders } from "../pages/security-headers.js";
 
 /** A rendered page as a response: never framed, never cached (see `pages/security-headers`). */
@@ -20,9 +20,10 @@ function customPage(options: InternalOptions, path: string, params: Record<strin
 export function signInPage(options: InternalOptions, request: RequestInternal): ResponseInternal | Promise<ResponseInternal> {
   const { error, code } = request.query;
   if (options.pages.signIn) return customPage(options, options.pages.signIn, { callbackUrl: options.callbackUrl, error, code });
-  return loadPages().then(({ renderSignInPage }) =>
+  return Promise.all([loadPages(), loadPageText(options.config, request.request)]).then(([{ renderSignInPage }, text]) =>
     html(
       renderSignInPage({
+        text,
         providers: options.providers,
         csrfToken: options.csrfToken,
         callbackUrl: options.callbackUrl,
@@ -38,9 +39,10 @@ export function signInPage(options: InternalOptions, request: RequestInternal): 
 export function errorPage(options: InternalOptions, request: RequestInternal): ResponseInternal | Promise<ResponseInternal> {
   const { error } = request.query;
   if (options.pages.error) return customPage(options, options.pages.error, { error });
-  return loadPages().then(({ renderErrorPage }) =>
+  return Promise.all([loadPages(), loadPageText(options.config, request.request)]).then(([{ renderErrorPage }, text]) =>
     html(
       renderErrorPage({
+        text,
         error,
         // Shown in development only, and only when it names an error type (see pages/error.tsx).
         cause: inDevelopment() ? request.query.cause : undefined,
@@ -57,6 +59,7 @@ export async function verifyRequestPage(options: InternalOptions, request: Reque
   const { renderVerifyRequestPage } = await loadPages();
   return html(
     renderVerifyRequestPage({
+      text: await loadPageText(options.config, request.request),
       host: new URL(options.origin).host,
       theme: options.theme,
       homeUrl: options.origin,

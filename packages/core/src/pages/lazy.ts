@@ -6,6 +6,9 @@
  * @module pages/lazy
  */
 
+import type { Translator } from "../i18n/types.js";
+import type { AuthConfig } from "../types.js";
+
 /** The page renderers (`pages/index`). */
 export type Pages = typeof import("./index.js");
 
@@ -15,4 +18,13 @@ let loading: Promise<Pages> | undefined;
 export function loadPages(): Promise<Pages> {
   loading ??= import("./index.js");
   return loading;
+}
+
+/**
+ * The texts of `request`'s language under `config` (`locale`, `messages`, `Accept-Language`). The
+ * chooser and the catalogs load with the first page; only the chosen language's catalog is imported.
+ */
+export async function loadPageText(config: Pick<AuthConfig, "locale" | "messages">, request: Request): Promise<Translator> {
+  const { requestTranslator } = await import("../i18n/request.js");
+  return requestTranslator(config, request);
 }

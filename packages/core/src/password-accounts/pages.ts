@@ -7,7 +7,7 @@
 import { html } from "../actions/pages.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
 import type { PasswordForm } from "../pages/index.js";
-import { loadPages } from "../pages/lazy.js";
+import { loadPageText, loadPages } from "../pages/lazy.js";
 import type { PasswordConfig } from "../provider-types.js";
 import { passwordUrl, signInUrl } from "./urls.js";
 
@@ -22,6 +22,7 @@ export async function passwordPage(
   const { minLength, maxLength } = provider.passwordAccounts;
   return html(
     renderPasswordPage({
+      text: await loadPageText(options.config, request.request),
       form,
       actionUrl: passwordUrl(options, form),
       csrfToken: options.csrfToken,

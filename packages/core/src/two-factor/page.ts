@@ -7,7 +7,7 @@
  */
 import { html } from "../actions/pages.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
-import { loadPages } from "../pages/lazy.js";
+import { loadPageText, loadPages } from "../pages/lazy.js";
 import { secondFactorsOf, secondStepUrl } from "./gate.js";
 import { pendingOrExpired } from "./pending.js";
 
@@ -20,6 +20,7 @@ export async function secondStepPage(options: InternalOptions, request: RequestI
   const { renderTwoFactorPage } = await loadPages();
   return html(
     renderTwoFactorPage({
+      text: await loadPageText(options.config, request.request),
       authUrl: options.authUrl,
       csrfToken: options.csrfToken,
       theme: options.theme,
