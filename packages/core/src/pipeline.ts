@@ -20,7 +20,7 @@ import { asAuthError, CONFIGURATION_MESSAGE, errorResult, refusalOf } from "./ht
 import { parseRequest } from "./http/request.js";
 import { type AuthAnswer, jsonErrorAnswer, toAnswer } from "./http/response.js";
 import type { RequestInternal, ResponseInternal } from "./internal-types.js";
-import { loadPageText, loadPages } from "./pages/lazy.js";
+import { loadPages } from "./pages/lazy.js";
 import { pageHeaders } from "./pages/security-headers.js";
 import { requestContext } from "./request-context.js";
 import type { ResolvedAuth } from "./resolve.js";
@@ -163,9 +163,9 @@ export async function answer(resolved: ResolvedAuth, request: Request, options: 
 async function refusal(parsed: RequestInternal, resolved: ResolvedAuth, refused: ReturnType<typeof refusalOf>): Promise<AuthAnswer> {
   const { status, type, message } = refused;
   if (parsed.method === "GET" && pageActions.has(parsed.action)) {
-    const { renderErrorPage } = await loadPages();
+    const { renderErrorPage, text } = await loadPages(resolved.config, parsed.request);
     const page = renderErrorPage({
-      text: await loadPageText(resolved.config, parsed.request),
+      text,
       error: "Configuration",
       signinUrl: `${resolved.basePath}/signin`,
       homeUrl: "/",

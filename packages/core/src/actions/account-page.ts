@@ -9,7 +9,7 @@
  */
 import { AuthError, isClientSafeError, MethodNotAllowed, SessionRequired } from "../errors.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
-import { loadPageText, loadPages } from "../pages/lazy.js";
+import { loadPages } from "../pages/lazy.js";
 import { passwordUrl, signInUrl } from "../password-accounts/urls.js";
 import { isOAuthProvider, isPasswordProvider } from "../provider-kind.js";
 import { isSecondFactorRow } from "../two-factor/row.js";
@@ -31,10 +31,10 @@ async function accountPage(options: InternalOptions, request: RequestInternal): 
   const named = (id: string) => providers.find((p) => p.id === id);
   const password = providers.find(isPasswordProvider);
   const passkeys = providers.some((p) => p.type === "webauthn") && adapter?.listAuthenticatorsByUserId;
-  const { renderAccountPage } = await loadPages();
+  const { renderAccountPage, text } = await loadPages(options.config, request.request);
   return html(
     renderAccountPage({
-      text: await loadPageText(options.config, request.request),
+      text,
       csrfToken: options.csrfToken,
       email: user.email && user.emailVerified !== null ? user.email : null,
       name: user.name ?? null,
@@ -77,10 +77,10 @@ async function confirmEmailPage(options: InternalOptions, request: RequestIntern
     if (!(error instanceof SessionRequired)) throw error;
     return { redirect: withCallbackUrl(signInUrl(options), `${accountUrl(options)}/confirm-email?${new URLSearchParams({ token })}`) };
   }
-  const { renderConfirmEmailPage } = await loadPages();
+  const { renderConfirmEmailPage, text } = await loadPages(options.config, request.request);
   return html(
     renderConfirmEmailPage({
-      text: await loadPageText(options.config, request.request),
+      text,
       actionUrl: `${accountUrl(options)}/confirm-email`,
       csrfToken: options.csrfToken,
       token,

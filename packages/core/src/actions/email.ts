@@ -21,7 +21,7 @@ import { CHECK_COOKIE_MAX_AGE } from "../http/cookies.js";
 import { assertCsrf } from "../http/csrf.js";
 import { bodyString } from "../http/request.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
-import { loadPageText, loadPages } from "../pages/lazy.js";
+import { loadPages } from "../pages/lazy.js";
 import type { EmailConfig } from "../provider-types.js";
 import { countCodeTry, countVerificationMail } from "../rate-limit/email.js";
 import type { Account } from "../types.js";
@@ -80,8 +80,7 @@ export async function emailSignIn(options: InternalOptions, request: RequestInte
 
   await store.createVerificationToken({ identifier, token: hashed, expires });
   // The mail is in the language of the request that asked for it.
-  const { requestTranslator } = await import("../i18n/request.js");
-  const text = await requestTranslator(options.config, request.request);
+  const text = await (await import("../i18n/request.js")).requestTranslator(options.config, request.request);
   try {
     const params = { identifier, token, code, expires, url, provider, theme: options.theme, request: request.request, text };
     await provider.sendVerificationRequest(params);
@@ -170,10 +169,10 @@ export async function emailCallback(
 
 /** The page a link opens outside the browser that asked: one button that POSTs the sign-in (a scanner's GET spends nothing). */
 async function confirmationPage(options: InternalOptions, request: RequestInternal, provider: EmailProvider, link: { identifier: string; token: string }) {
-  const { renderEmailConfirmPage } = await loadPages();
+  const { renderEmailConfirmPage, text } = await loadPages(options.config, request.request);
   return html(
     renderEmailConfirmPage({
-      text: await loadPageText(options.config, request.request),
+      text,
       actionUrl: provider.callbackUrl,
       csrfToken: options.csrfToken,
       callbackUrl: options.callbackUrl,

@@ -2,7 +2,7 @@
 import { inDevelopment } from "../env/read.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import type { PageResult } from "../pages/index.js";
-import { loadPageText, loadPages } from "../pages/lazy.js";
+import { loadPages } from "../pages/lazy.js";
 import { pageHeaders } from "../pages/security-headers.js";
 
 /** A rendered page as a response: never framed, never cached (see `pages/security-headers`). */
@@ -20,7 +20,7 @@ function customPage(options: InternalOptions, path: string, params: Record<strin
 export function signInPage(options: InternalOptions, request: RequestInternal): ResponseInternal | Promise<ResponseInternal> {
   const { error, code } = request.query;
   if (options.pages.signIn) return customPage(options, options.pages.signIn, { callbackUrl: options.callbackUrl, error, code });
-  return Promise.all([loadPages(), loadPageText(options.config, request.request)]).then(([{ renderSignInPage }, text]) =>
+  return loadPages(options.config, request.request).then(({ renderSignInPage, text }) =>
     html(
       renderSignInPage({
         text,
@@ -39,7 +39,7 @@ export function signInPage(options: InternalOptions, request: RequestInternal): 
 export function errorPage(options: InternalOptions, request: RequestInternal): ResponseInternal | Promise<ResponseInternal> {
   const { error } = request.query;
   if (options.pages.error) return customPage(options, options.pages.error, { error });
-  return Promise.all([loadPages(), loadPageText(options.config, request.request)]).then(([{ renderErrorPage }, text]) =>
+  return loadPages(options.config, request.request).then(({ renderErrorPage, text }) =>
     html(
       renderErrorPage({
         text,
@@ -56,10 +56,10 @@ export function errorPage(options: InternalOptions, request: RequestInternal): R
 
 export async function verifyRequestPage(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   if (options.pages.verifyRequest) return customPage(options, options.pages.verifyRequest, request.query);
-  const { renderVerifyRequestPage } = await loadPages();
+  const { renderVerifyRequestPage, text } = await loadPages(options.config, request.request);
   return html(
     renderVerifyRequestPage({
-      text: await loadPageText(options.config, request.request),
+      text,
       host: new URL(options.origin).host,
       theme: options.theme,
       homeUrl: options.origin,

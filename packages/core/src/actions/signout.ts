@@ -4,13 +4,13 @@ import type { Cookie } from "../http/cookies.js";
 import { clearChunkedCookie } from "../http/cookies.js";
 import { assertCsrf } from "../http/csrf.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
-import { loadPageText, loadPages } from "../pages/lazy.js";
+import { loadPages } from "../pages/lazy.js";
 import { html } from "./pages.js";
 import { withCallbackUrl } from "./sign-in-flow.js";
 
 export function signOutPage(options: InternalOptions, request: RequestInternal): ResponseInternal | Promise<ResponseInternal> {
   if (options.pages.signOut) return { redirect: new URL(withCallbackUrl(options.pages.signOut, options.callbackUrl), options.origin).href };
-  return Promise.all([loadPages(), loadPageText(options.config, request.request)]).then(([{ renderSignOutPage }, text]) =>
+  return loadPages(options.config, request.request).then(({ renderSignOutPage, text }) =>
     html(
       renderSignOutPage({
         text,

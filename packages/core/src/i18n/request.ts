@@ -26,15 +26,25 @@ function shippedCatalog(tag: string): CatalogModule | undefined {
   return Object.hasOwn(SHIPPED, tag) ? SHIPPED[tag]?.() : undefined;
 }
 
+function isObject(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === "object" && value !== null;
+}
+
 /** The language tags a request may get: the shipped ones and those the app added in `messages`. */
 function availableLocales(config: Pick<AuthConfig, "messages">): string[] {
-  const added = config.messages ? Object.keys(config.messages) : [];
+  const added = isObject(config.messages) ? Object.keys(config.messages) : [];
   return [...SHIPPED_LOCALES, ...added];
 }
 
 /** What the request asks for: the configured locale (a string, or the function's answer), else its `Accept-Language`. */
 function requested(config: Pick<AuthConfig, "locale">, request: Request): string[] {
-  const configured = typeof config.locale === "function" ? config.locale(request) : config.locale;
+  let configured: unknown;
+  try {
+    configured = typeof config.locale === "function" ? config.locale(request) : config.locale;
+  } catch {
+    // A page must still render (the error page too): a failing locale function means "not decided".
+    configured = undefined;
+  }
   if (typeof configured === "string" && configured !== "") return [configured];
   return parseAcceptLanguage(request.headers.get("accept-language"));
 }
@@ -48,8 +58,8 @@ export function chooseLocale(config: Pick<AuthConfig, "locale" | "messages">, re
 export async function requestTranslator(config: Pick<AuthConfig, "locale" | "messages">, request: Request): Promise<Translator> {
   const locale = chooseLocale(config, request);
   const base = locale.split("-")[0] ?? locale;
-  const added = config.messages ?? {};
-  const own = (tag: string) => (Object.hasOwn(added, tag) ? added[tag] : undefined);
+  const added: Readonly<Record<string, unknown>> = isObject(config.messages) ? config.messages : {};
+  const own = (tag: string) => (Object.hasOwn(added, tag) && isObject(added[tag]) ? added[tag] : undefined);
   if (locale === "en" && own("en") === undefined) return ENGLISH;
   const shipped = (await shippedCatalog(locale.toLowerCase())) ?? (await shippedCatalog(base.toLowerCase()));
   return createTranslator(locale, [own(locale), locale === base ? undefined : own(base), shipped]);

@@ -21,12 +21,12 @@ const PLACEHOLDER = /\{([A-Za-z][A-Za-z0-9]*)\}/g;
  * A translator for `locale` over `layers`, most specific first (app overrides, the shipped catalog of the
  * tag, of its base language): the first layer that has a key as an own string property wins, English last.
  */
-export function createTranslator(locale: string, layers: ReadonlyArray<Partial<Record<string, unknown>> | undefined>): Translator {
+export function createTranslator(locale: string, layers: ReadonlyArray<object | undefined>): Translator {
   const merged: Record<string, string> = { ...en };
   for (const layer of [...layers].reverse()) {
     if (!layer) continue;
     for (const key of Object.keys(layer)) {
-      const value = layer[key];
+      const value: unknown = (layer as Record<string, unknown>)[key];
       // Only our own keys: a catalog cannot add `__proto__` or anything a page would not ask for.
       if (typeof value === "string" && Object.hasOwn(en, key)) merged[key] = value;
     }

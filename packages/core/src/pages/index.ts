@@ -37,6 +37,8 @@ export type {
   VerifyRequestPageParams,
 };
 
+export { requestTranslator as pageText } from "../i18n/request.js";
+
 /** A rendered page: the HTTP status and the HTML document (serve it as `text/html; charset=utf-8`). */
 export interface PageResult {
   status: number;

@@ -14,17 +14,13 @@ export type Pages = typeof import("./index.js");
 
 let loading: Promise<Pages> | undefined;
 
-/** The page renderers; the module is imported once, on the first page a request asks for. */
-export function loadPages(): Promise<Pages> {
-  loading ??= import("./index.js");
-  return loading;
-}
-
 /**
- * The texts of `request`'s language under `config` (`locale`, `messages`, `Accept-Language`). The
- * chooser and the catalogs load with the first page; only the chosen language's catalog is imported.
+ * The page renderers and the texts of `request`'s language under `config` (`locale`, `messages`,
+ * `Accept-Language`). The module is imported once, on the first page a request asks for; only the chosen
+ * language's catalog is imported with it.
  */
-export async function loadPageText(config: Pick<AuthConfig, "locale" | "messages">, request: Request): Promise<Translator> {
-  const { requestTranslator } = await import("../i18n/request.js");
-  return requestTranslator(config, request);
+export async function loadPages(config: Pick<AuthConfig, "locale" | "messages">, request: Request): Promise<Pages & { text: Translator }> {
+  loading ??= import("./index.js");
+  const pages = await loading;
+  return { ...pages, text: await pages.pageText(config, request) };
 }

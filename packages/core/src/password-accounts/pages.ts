@@ -7,7 +7,7 @@
 import { html } from "../actions/pages.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
 import type { PasswordForm } from "../pages/index.js";
-import { loadPageText, loadPages } from "../pages/lazy.js";
+import { loadPages } from "../pages/lazy.js";
 import type { PasswordConfig } from "../provider-types.js";
 import { passwordUrl, signInUrl } from "./urls.js";
 
@@ -18,11 +18,11 @@ export async function passwordPage(
   provider: InternalProvider & PasswordConfig,
 ): Promise<ResponseInternal> {
   const form = request.providerId as PasswordForm;
-  const { renderPasswordPage } = await loadPages();
+  const { renderPasswordPage, text } = await loadPages(options.config, request.request);
   const { minLength, maxLength } = provider.passwordAccounts;
   return html(
     renderPasswordPage({
-      text: await loadPageText(options.config, request.request),
+      text,
       form,
       actionUrl: passwordUrl(options, form),
       csrfToken: options.csrfToken,

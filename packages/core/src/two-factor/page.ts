@@ -7,7 +7,7 @@
  */
 import { html } from "../actions/pages.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
-import { loadPageText, loadPages } from "../pages/lazy.js";
+import { loadPages } from "../pages/lazy.js";
 import { secondFactorsOf, secondStepUrl } from "./gate.js";
 import { pendingOrExpired } from "./pending.js";
 
@@ -17,10 +17,10 @@ export async function secondStepPage(options: InternalOptions, request: RequestI
   const pending = await pendingOrExpired(options, request);
   const factors = await secondFactorsOf(options, pending.userId);
   const passkey = factors.passkeys > 0 ? options.providers.find((provider) => provider.type === "webauthn") : undefined;
-  const { renderTwoFactorPage } = await loadPages();
+  const { renderTwoFactorPage, text } = await loadPages(options.config, request.request);
   return html(
     renderTwoFactorPage({
-      text: await loadPageText(options.config, request.request),
+      text,
       authUrl: options.authUrl,
       csrfToken: options.csrfToken,
       theme: options.theme,

@@ -5,7 +5,9 @@
  *
  * @module i18n/catalogs/en
  */
-export const en = {
+import type { Messages } from "../types.js";
+
+export const en: Messages = {
   // Sign-in page
   "signin.title": "Sign In",
   "signin.withProvider": "Sign in with {provider}",
@@ -196,4 +198,4 @@ export const en = {
   "mail.passwordChanged.heading": "Your password changed on",
   "mail.passwordChanged.button": "It was not me: reset it",
   "mail.passwordChanged.note": "Your password was just changed, and every other device was signed out. If this was you, there is nothing to do.",
-} as const;
+};
