@@ -25,8 +25,8 @@ import type {
   User,
 } from "./base-types.js";
 import type { ErrorType } from "./error-types.js";
-import type { JWT, JWTOptions } from "./jwt-types.js";
 import type { MessageOverrides } from "./i18n/types.js";
+import type { JWT, JWTOptions } from "./jwt-types.js";
 import type { AccountUnlinkedMessage } from "./linked-account-types.js";
 import type { CredentialInput, Provider } from "./provider-types.js";
 import type { RateLimitConfig } from "./rate-limit-types.js";

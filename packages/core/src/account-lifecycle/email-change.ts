@@ -87,7 +87,9 @@ export async function confirmEmailChange(options: InternalOptions, request: Requ
   // This browser's session says the new address at once (a JWT carries it).
   const cookies = await options.sessionStrategy.refreshUser(options, request, updated);
   if (user.email && user.emailVerified && user.email !== link.email) {
-    await sendAccountMail(options, user.email, addressChangedMail(await mailSite(options, request))).catch((error: Error) => options.logger.error(error));
+    await sendAccountMail(options, user.email, addressChangedMail(await mailSite(options, request))).catch((error: Error) =>
+      options.logger.error(error),
+    );
   }
   return { redirect: accountPage(options, "email-changed"), cookies };
 }

@@ -153,7 +153,8 @@ export async function emailCallback(
   const fromAskingBrowser = isFlowOf(await openEmailFlow(options, request, provider.id), link.identifier, hashes);
   if (request.method === "GET") {
     const confirm = confirmModeOf(provider);
-    if (confirm === "always" || (confirm === "other-browser" && !fromAskingBrowser)) return confirmationPage(options, request, provider, link);
+    if (confirm === "always" || (confirm === "other-browser" && !fromAskingBrowser))
+      return confirmationPage(options, request, provider, link);
   } else {
     assertCsrf("email sign-in", options.csrfTokenVerified);
   }
@@ -168,7 +169,12 @@ export async function emailCallback(
 }
 
 /** The page a link opens outside the browser that asked: one button that POSTs the sign-in (a scanner's GET spends nothing). */
-async function confirmationPage(options: InternalOptions, request: RequestInternal, provider: EmailProvider, link: { identifier: string; token: string }) {
+async function confirmationPage(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: EmailProvider,
+  link: { identifier: string; token: string },
+) {
   const { renderEmailConfirmPage, text } = await loadPages(options.config, request.request);
   return html(
     renderEmailConfirmPage({

@@ -85,7 +85,11 @@ export function renderMail(content: MailContent): RenderedMail {
     </body>,
   );
   const text = [heading.text, ...(action ? [action.url] : []), "", ...notes.flatMap((note) => [note, ""])].join("\n");
-  return { subject: content.subject, text, html: `<!doctype html><html lang="${escapeAttribute(language.locale)}" dir="${language.dir}">${html}</html>` };
+  return {
+    subject: content.subject,
+    text,
+    html: `<!doctype html><html lang="${escapeAttribute(language.locale)}" dir="${language.dir}">${html}</html>`,
+  };
 }
 
 /** A heading that names the site: "<lead> <strong>host</strong>". */

@@ -123,7 +123,11 @@ function AccountsSection({ params, text }: Sub) {
                 <HiddenFields csrfToken={params.csrfToken} />
                 <input type="hidden" name="provider" value={account.provider} />
                 <input type="hidden" name="providerAccountId" value={account.providerAccountId} />
-                <button type="submit" class="button button-neutral" aria-label={text.t("account.unlinkLabel", { provider: account.providerName })}>
+                <button
+                  type="submit"
+                  class="button button-neutral"
+                  aria-label={text.t("account.unlinkLabel", { provider: account.providerName })}
+                >
                   {text.t("account.unlink")}
                 </button>
               </form>
@@ -242,7 +246,9 @@ export function renderAccountHtml(params: AccountPageParams): string {
         <PasswordSection params={params} text={text} />
         {params.passkeys === undefined ? null : (
           <Section title={text.t("account.passkeysSection")}>
-            <p class="muted">{params.passkeys === 1 ? text.t("account.onePasskey") : text.t("account.passkeys", { count: params.passkeys })}</p>
+            <p class="muted">
+              {params.passkeys === 1 ? text.t("account.onePasskey") : text.t("account.passkeys", { count: params.passkeys })}
+            </p>
           </Section>
         )}
         <DeleteSection params={params} text={text} />

@@ -22,6 +22,7 @@ import { renderSignOutHtml, type SignOutPageParams } from "./signout.js";
 import { renderTwoFactorHtml, type TwoFactorPageParams } from "./two-factor.js";
 import { renderVerifyRequestHtml, type VerifyRequestPageParams } from "./verify-request.js";
 
+export { requestTranslator as pageText } from "../i18n/request.js";
 export type { PageProvider } from "./signin.js";
 export type {
   AccountPageAccount,
@@ -36,8 +37,6 @@ export type {
   TwoFactorPageParams,
   VerifyRequestPageParams,
 };
-
-export { requestTranslator as pageText } from "../i18n/request.js";
 
 /** A rendered page: the HTTP status and the HTML document (serve it as `text/html; charset=utf-8`). */
 export interface PageResult {

@@ -13,8 +13,8 @@
  * @module pages/layout
  */
 import { type ComponentChildren, Fragment } from "preact";
-import type { Translator } from "../i18n/types.js";
 import { renderToString } from "preact-render-to-string";
+import type { Translator } from "../i18n/types.js";
 import { PAGE_CSS, type ProviderButtonColors, themeCss } from "./styles.js";
 import type { ResolvedTheme } from "./theme.js";
 
@@ -88,7 +88,6 @@ export function Filled({ text, values }: { text: string; values: Readonly<Record
       {parts.map((part, index) =>
         // Odd indexes are the names between braces.
         index % 2 === 1 && Object.hasOwn(values, part) ? (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the parts never reorder
           <Fragment key={index}>{values[part]}</Fragment>
         ) : index % 2 === 1 ? (
           `{${part}}`

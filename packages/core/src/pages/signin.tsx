@@ -137,11 +137,23 @@ function OAuthButton({ provider, index, csrfToken, callbackUrl, text }: IndexedP
 function EmailForm({ provider, index, csrfToken, callbackUrl, email, text }: IndexedProvider & FormContext & { email?: string }) {
   const inputId = `provider-${index}-email`;
   return (
-    <form action={toSafeNavigationUrl(provider.signinUrl)} method="post" aria-label={text.t("signin.withProvider", { provider: provider.name })}>
+    <form
+      action={toSafeNavigationUrl(provider.signinUrl)}
+      method="post"
+      aria-label={text.t("signin.withProvider", { provider: provider.name })}
+    >
       <HiddenFields csrfToken={csrfToken} callbackUrl={callbackUrl} />
       <div class="field">
         <label for={inputId}>{text.t("signin.email")}</label>
-        <input id={inputId} type="email" name="email" autocomplete="email" placeholder={text.t("signin.emailPlaceholder")} value={email ?? ""} required />
+        <input
+          id={inputId}
+          type="email"
+          name="email"
+          autocomplete="email"
+          placeholder={text.t("signin.emailPlaceholder")}
+          value={email ?? ""}
+          required
+        />
       </div>
       <button type="submit" class="button">
         {text.t("signin.withProvider", { provider: provider.name })}
@@ -173,7 +185,11 @@ function FormField({ inputId, name, field, value }: { inputId: string; name: str
 function CredentialsForm({ provider, index, csrfToken, callbackUrl, text }: IndexedProvider & FormContext) {
   const fields = Object.entries(provider.credentials ?? {});
   return (
-    <form action={toSafeNavigationUrl(provider.callbackUrl)} method="post" aria-label={text.t("signin.withProvider", { provider: provider.name })}>
+    <form
+      action={toSafeNavigationUrl(provider.callbackUrl)}
+      method="post"
+      aria-label={text.t("signin.withProvider", { provider: provider.name })}
+    >
       <HiddenFields csrfToken={csrfToken} callbackUrl={callbackUrl} />
       {fields.map(([name, field], fieldIndex) => (
         <FormField key={name} inputId={`provider-${index}-field-${fieldIndex}`} name={name} field={field} />

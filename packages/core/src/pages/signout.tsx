@@ -7,9 +7,10 @@
  *
  * @module pages/signout
  */
+
+import { ENGLISH } from "../i18n/translator.js";
 import type { Translator } from "../i18n/types.js";
 import type { Theme } from "../types.js";
-import { ENGLISH } from "../i18n/translator.js";
 import { HiddenFields, renderDocument } from "./layout.js";
 import { resolveTheme, toSafeNavigationUrl } from "./theme.js";
 

@@ -64,7 +64,17 @@ function CodeForm({ authUrl, csrfToken, text }: Pick<TwoFactorPageParams, "authU
   );
 }
 
-function PasskeyButton({ authUrl, csrfToken, providerId, text }: { authUrl: string; csrfToken: string; providerId: string; text: Translator }) {
+function PasskeyButton({
+  authUrl,
+  csrfToken,
+  providerId,
+  text,
+}: {
+  authUrl: string;
+  csrfToken: string;
+  providerId: string;
+  text: Translator;
+}) {
   return (
     <div
       class="stack"
@@ -106,7 +116,9 @@ export function renderTwoFactorHtml(params: TwoFactorPageParams): string {
           </div>
         ) : null}
         {params.totp ? <CodeForm authUrl={authUrl} csrfToken={csrfToken} text={text} /> : null}
-        {passkeyProviderId !== undefined ? <PasskeyButton authUrl={authUrl} csrfToken={csrfToken} providerId={passkeyProviderId} text={text} /> : null}
+        {passkeyProviderId !== undefined ? (
+          <PasskeyButton authUrl={authUrl} csrfToken={csrfToken} providerId={passkeyProviderId} text={text} />
+        ) : null}
         <p class="center">
           <a href={toSafeNavigationUrl(params.signInUrl) ?? "/"}>{text.t("twoFactor.cancel")}</a>
         </p>

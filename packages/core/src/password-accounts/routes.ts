@@ -143,7 +143,11 @@ async function forgot(options: InternalOptions, request: RequestInternal, provid
   const { resetMaxAge } = provider.passwordAccounts;
   const token = await sealLink(options, "reset", claims, resetMaxAge);
   const mail = owner
-    ? resetMail(await mailSite(options, request), `${passwordUrl(options, "reset")}?${new URLSearchParams({ token })}`, Math.round(resetMaxAge / 60))
+    ? resetMail(
+        await mailSite(options, request),
+        `${passwordUrl(options, "reset")}?${new URLSearchParams({ token })}`,
+        Math.round(resetMaxAge / 60),
+      )
     : noAccountMail(await mailSite(options, request), passwordUrl(options, "sign-up"));
   await sendAccountMail(options, email, mail);
   return checkYourEmail(options, provider, "reset");

@@ -16,9 +16,11 @@ export const de: Messages = {
   "signin.errorCode": "Fehlercode:",
   "signinError.default": "Anmeldung nicht möglich.",
   "signinError.tryAnotherAccount": "Versuchen Sie, sich mit einem anderen Konto anzumelden.",
-  "signinError.useOriginalAccount": "Melden Sie sich zur Bestätigung Ihrer Identität mit demselben Konto an, das Sie ursprünglich verwendet haben.",
+  "signinError.useOriginalAccount":
+    "Melden Sie sich zur Bestätigung Ihrer Identität mit demselben Konto an, das Sie ursprünglich verwendet haben.",
   "signinError.emailNotSent": "Die E-Mail konnte nicht gesendet werden.",
-  "signinError.accessDeniedAtProvider": "Die Anmeldung wurde beim Anbieter abgebrochen oder abgelehnt. Versuchen Sie es erneut oder wählen Sie einen anderen Weg.",
+  "signinError.accessDeniedAtProvider":
+    "Die Anmeldung wurde beim Anbieter abgebrochen oder abgelehnt. Versuchen Sie es erneut oder wählen Sie einen anderen Weg.",
   "signinError.invalidAddress": "An diese E-Mail-Adresse können wir keinen Anmeldelink senden. Prüfen Sie sie und versuchen Sie es erneut.",
   "signinError.credentials": "Anmeldung fehlgeschlagen. Prüfen Sie, ob Ihre Angaben stimmen.",
   "signinError.sessionRequired": "Bitte melden Sie sich an, um diese Seite zu sehen.",
@@ -26,7 +28,8 @@ export const de: Messages = {
   "signinError.accessDenied": "Sie haben keine Berechtigung, sich anzumelden.",
   "signinError.verification": "Der Anmeldelink ist nicht mehr gültig. Er wurde vielleicht schon verwendet oder ist abgelaufen.",
   "signinError.rateLimited": "Zu viele Versuche. Bitte warten Sie einige Minuten und versuchen Sie es erneut.",
-  "signinError.twoFactorExpired": "Der zweite Schritt Ihrer Anmeldung kam zu spät oder begann in einem anderen Browser. Melden Sie sich erneut an.",
+  "signinError.twoFactorExpired":
+    "Der zweite Schritt Ihrer Anmeldung kam zu spät oder begann in einem anderen Browser. Melden Sie sich erneut an.",
   "signout.title": "Abmelden",
   "signout.heading": "Abmelden",
   "signout.question": "Möchten Sie sich wirklich abmelden?",
@@ -47,9 +50,11 @@ export const de: Messages = {
   "error.home": "Zur Startseite",
   "verify.checkEmail": "Sehen Sie in Ihre E-Mails",
   "verify.signInLink": "Ein Anmeldelink wurde an Ihre E-Mail-Adresse gesendet.",
-  "verify.signInLinkAndCode": "Wir haben einen Anmeldelink und einen Code an Ihre E-Mail-Adresse gesendet. Folgen Sie dem Link oder geben Sie den Code hier ein.",
+  "verify.signInLinkAndCode":
+    "Wir haben einen Anmeldelink und einen Code an Ihre E-Mail-Adresse gesendet. Folgen Sie dem Link oder geben Sie den Code hier ein.",
   "verify.passwordSignUp": "Wir haben eine Nachricht an die angegebene Adresse gesendet. Folgen Sie dem Link darin, um abzuschließen.",
-  "verify.passwordReset": "Wir haben eine Nachricht an die angegebene Adresse gesendet. Folgen Sie dem Link darin, um ein neues Passwort zu wählen.",
+  "verify.passwordReset":
+    "Wir haben eine Nachricht an die angegebene Adresse gesendet. Folgen Sie dem Link darin, um ein neues Passwort zu wählen.",
   "verify.passwordVerifiedHeading": "E-Mail-Adresse bestätigt",
   "verify.passwordVerified": "Ihr Konto ist bereit: Melden Sie sich mit E-Mail-Adresse und Passwort an.",
   "verify.linkLeadsTo": "Der Link führt zu {host}. Öffnen Sie keinen Anmeldelink, der woandershin führt.",
@@ -85,7 +90,8 @@ export const de: Messages = {
   "passwordError.missing": "Wählen Sie ein Passwort.",
   "passwordError.invalidName": "Verwenden Sie einen einzeiligen Namen mit höchstens 64 Zeichen.",
   "passwordError.default": "Etwas ist schiefgegangen. Bitte versuchen Sie es erneut.",
-  "formError.emailNotSent": "Prüfen Sie die E-Mail-Adresse. Wenn sie stimmt, konnte die E-Mail nicht gesendet werden: Versuchen Sie es später erneut.",
+  "formError.emailNotSent":
+    "Prüfen Sie die E-Mail-Adresse. Wenn sie stimmt, konnte die E-Mail nicht gesendet werden: Versuchen Sie es später erneut.",
   "formError.expired": "Das Formular ist abgelaufen. Bitte versuchen Sie es erneut.",
   "formError.rateLimited": "Zu viele Versuche. Bitte warten Sie einige Minuten und versuchen Sie es erneut.",
   "formError.linkInvalid": "Dieser Link ist nicht mehr gültig. Fordern Sie einen neuen an.",
@@ -119,9 +125,11 @@ export const de: Messages = {
   "account.signOut": "Abmelden",
   "account.done.passwordChanged": "Ihr Passwort wurde geändert. Ihre anderen Geräte wurden abgemeldet.",
   "account.done.unlinked": "Das Konto wurde getrennt.",
-  "account.done.emailSent": "Wir haben einen Link an die neue Adresse gesendet. Folgen Sie ihm (angemeldet in diesem Konto), um sie zu verwenden.",
+  "account.done.emailSent":
+    "Wir haben einen Link an die neue Adresse gesendet. Folgen Sie ihm (angemeldet in diesem Konto), um sie zu verwenden.",
   "account.done.emailChanged": "Ihre E-Mail-Adresse wurde geändert.",
-  "accountError.lastSignInMethod": "Das ist Ihre letzte Anmeldemöglichkeit: Verknüpfen Sie zuerst ein anderes Konto, fügen Sie einen Passkey hinzu oder legen Sie ein Passwort fest.",
+  "accountError.lastSignInMethod":
+    "Das ist Ihre letzte Anmeldemöglichkeit: Verknüpfen Sie zuerst ein anderes Konto, fügen Sie einen Passkey hinzu oder legen Sie ein Passwort fest.",
   "accountError.accountNotFound": "Dieses Konto ist nicht mit Ihnen verknüpft.",
   "accountError.incorrectPassword": "Das aktuelle Passwort stimmt nicht.",
   "accountError.invalidPassword": "Das neue Passwort kann nicht verwendet werden: Prüfen Sie seine Länge.",
@@ -137,7 +145,8 @@ export const de: Messages = {
   "twoFactor.continue": "Weiter",
   "twoFactor.usePasskey": "Passkey verwenden",
   "twoFactor.cancel": "Abbrechen und neu anmelden",
-  "twoFactorError.incorrect": "Dieser Code hat nicht funktioniert. Prüfen Sie Ihre Authenticator-App oder nutzen Sie einen unbenutzten Wiederherstellungscode.",
+  "twoFactorError.incorrect":
+    "Dieser Code hat nicht funktioniert. Prüfen Sie Ihre Authenticator-App oder nutzen Sie einen unbenutzten Wiederherstellungscode.",
   "twoFactorError.rateLimited": "Zu viele Codes versucht. Bitte warten Sie einige Minuten und versuchen Sie es erneut.",
   "twoFactorError.passkeyFailed": "Der Passkey konnte nicht verwendet werden. Versuchen Sie es erneut oder nutzen Sie einen Code.",
   "twoFactorError.passkeyExpired": "Die Passkey-Anfrage ist abgelaufen. Versuchen Sie es erneut.",
@@ -147,26 +156,32 @@ export const de: Messages = {
   "mail.signIn.button": "Anmelden",
   "mail.signIn.codeNote": "Oder geben Sie diesen Code in dem Browser ein, in dem Sie die Anmeldung angefordert haben: {code}",
   "mail.signIn.ignoreLink": "Wenn Sie diese E-Mail nicht angefordert haben, können Sie sie ignorieren. Der Link funktioniert einmal.",
-  "mail.signIn.ignoreLinkAndCode": "Wenn Sie diese E-Mail nicht angefordert haben, können Sie sie ignorieren. Link und Code funktionieren einmal.",
+  "mail.signIn.ignoreLinkAndCode":
+    "Wenn Sie diese E-Mail nicht angefordert haben, können Sie sie ignorieren. Link und Code funktionieren einmal.",
   "mail.newAddress.subject": "Bestätigen Sie Ihre neue E-Mail-Adresse für {host}",
   "mail.newAddress.heading": "Bestätigen Sie Ihre neue E-Mail-Adresse für",
   "mail.newAddress.button": "Diese Adresse verwenden",
-  "mail.newAddress.note": "Jemand, der in einem Konto angemeldet ist, möchte diese Adresse verwenden. Wenn Sie es nicht waren, ignorieren Sie diese E-Mail: Es ändert sich nichts.",
+  "mail.newAddress.note":
+    "Jemand, der in einem Konto angemeldet ist, möchte diese Adresse verwenden. Wenn Sie es nicht waren, ignorieren Sie diese E-Mail: Es ändert sich nichts.",
   "mail.addressTaken.subject": "Ihre E-Mail-Adresse bei {host}",
   "mail.addressTaken.heading": "Ihre E-Mail-Adresse bei",
-  "mail.addressTaken.note": "Jemand, der in einem anderen Konto angemeldet ist, möchte diese Adresse verwenden. Sie bleibt Ihre: Es hat sich nichts geändert.",
+  "mail.addressTaken.note":
+    "Jemand, der in einem anderen Konto angemeldet ist, möchte diese Adresse verwenden. Sie bleibt Ihre: Es hat sich nichts geändert.",
   "mail.addressTaken.ifYou": "Wenn Sie es waren, melden Sie sich stattdessen in dem Konto an, zu dem diese Adresse gehört.",
   "mail.addressChanged.subject": "Ihre E-Mail-Adresse für {host} wurde geändert",
   "mail.addressChanged.heading": "Ihre E-Mail-Adresse wurde geändert bei",
-  "mail.addressChanged.note": "Ihr Konto verwendet jetzt eine andere E-Mail-Adresse. Wenn Sie das nicht veranlasst haben, melden Sie sich an und ändern Sie sie zurück, oder wenden Sie sich an die Website.",
+  "mail.addressChanged.note":
+    "Ihr Konto verwendet jetzt eine andere E-Mail-Adresse. Wenn Sie das nicht veranlasst haben, melden Sie sich an und ändern Sie sie zurück, oder wenden Sie sich an die Website.",
   "mail.signUp.subject": "Bestätigen Sie Ihre E-Mail-Adresse für {host}",
   "mail.signUp.heading": "Bestätigen Sie Ihre E-Mail-Adresse für",
   "mail.signUp.button": "E-Mail-Adresse bestätigen",
-  "mail.signUp.note": "Jemand (hoffentlich Sie) hat mit dieser Adresse ein Konto erstellt. Wenn Sie es nicht waren, ignorieren Sie diese E-Mail: Es wird kein Konto angelegt.",
+  "mail.signUp.note":
+    "Jemand (hoffentlich Sie) hat mit dieser Adresse ein Konto erstellt. Wenn Sie es nicht waren, ignorieren Sie diese E-Mail: Es wird kein Konto angelegt.",
   "mail.accountExists.subject": "Sie haben bereits ein Konto bei {host}",
   "mail.accountExists.heading": "Sie haben bereits ein Konto bei",
   "mail.accountExists.button": "Anmelden",
-  "mail.accountExists.note": "Jemand wollte mit dieser Adresse ein Konto erstellen. Wenn Sie es waren, melden Sie sich stattdessen an; wenn Sie Ihr Passwort vergessen haben, wählen Sie dort „{forgot}“.",
+  "mail.accountExists.note":
+    "Jemand wollte mit dieser Adresse ein Konto erstellen. Wenn Sie es waren, melden Sie sich stattdessen an; wenn Sie Ihr Passwort vergessen haben, wählen Sie dort „{forgot}“.",
   "mail.accountExists.notYou": "Wenn Sie es nicht waren, ignorieren Sie diese E-Mail: Es hat sich nichts geändert.",
   "mail.reset.subject": "Setzen Sie Ihr Passwort für {host} zurück",
   "mail.reset.heading": "Passwort zurücksetzen für",
@@ -176,9 +191,11 @@ export const de: Messages = {
   "mail.noAccount.subject": "Passwort zurücksetzen für {host}",
   "mail.noAccount.heading": "Passwort zurücksetzen für",
   "mail.noAccount.button": "Konto erstellen",
-  "mail.noAccount.note": "Jemand wollte das Passwort eines Kontos mit dieser Adresse zurücksetzen, aber es gibt keines. Wenn Sie es nicht waren, ignorieren Sie diese E-Mail.",
+  "mail.noAccount.note":
+    "Jemand wollte das Passwort eines Kontos mit dieser Adresse zurücksetzen, aber es gibt keines. Wenn Sie es nicht waren, ignorieren Sie diese E-Mail.",
   "mail.passwordChanged.subject": "Ihr Passwort für {host} wurde geändert",
   "mail.passwordChanged.heading": "Ihr Passwort wurde geändert bei",
   "mail.passwordChanged.button": "Das war ich nicht: zurücksetzen",
-  "mail.passwordChanged.note": "Ihr Passwort wurde soeben geändert, und alle anderen Geräte wurden abgemeldet. Wenn Sie das waren, ist nichts zu tun.",
+  "mail.passwordChanged.note":
+    "Ihr Passwort wurde soeben geändert, und alle anderen Geräte wurden abgemeldet. Wenn Sie das waren, ist nichts zu tun.",
 };

@@ -26,7 +26,8 @@ export const en: Messages = {
   "signinError.tryAnotherAccount": "Try signing in with a different account.",
   "signinError.useOriginalAccount": "To confirm your identity, sign in with the same account you used originally.",
   "signinError.emailNotSent": "The e-mail could not be sent.",
-  "signinError.accessDeniedAtProvider": "The sign-in was cancelled or refused at the provider. Try again, or choose another way to sign in.",
+  "signinError.accessDeniedAtProvider":
+    "The sign-in was cancelled or refused at the provider. Try again, or choose another way to sign in.",
   "signinError.invalidAddress": "That is not an email address we can send a sign-in link to. Check it and try again.",
   "signinError.credentials": "Sign in failed. Check the details you provided are correct.",
   "signinError.sessionRequired": "Please sign in to access this page.",
@@ -168,22 +169,26 @@ export const en: Messages = {
   "mail.newAddress.subject": "Confirm your new email address for {host}",
   "mail.newAddress.heading": "Confirm your new email address for",
   "mail.newAddress.button": "Use this address",
-  "mail.newAddress.note": "Someone signed in to an account asked to use this address. If it was not you, ignore this email: nothing changes.",
+  "mail.newAddress.note":
+    "Someone signed in to an account asked to use this address. If it was not you, ignore this email: nothing changes.",
   "mail.addressTaken.subject": "Your email address on {host}",
   "mail.addressTaken.heading": "Your email address on",
   "mail.addressTaken.note": "Someone signed in to another account asked to use this address. It stays yours: nothing changed.",
   "mail.addressTaken.ifYou": "If it was you, sign in to the account this address belongs to instead.",
   "mail.addressChanged.subject": "Your email address for {host} changed",
   "mail.addressChanged.heading": "Your email address changed on",
-  "mail.addressChanged.note": "Your account now uses another email address. If you did not ask for this, sign in and change it back, or contact the site.",
+  "mail.addressChanged.note":
+    "Your account now uses another email address. If you did not ask for this, sign in and change it back, or contact the site.",
   "mail.signUp.subject": "Confirm your email address for {host}",
   "mail.signUp.heading": "Confirm your email address for",
   "mail.signUp.button": "Confirm email address",
-  "mail.signUp.note": "Someone (hopefully you) created an account with this address. If it was not you, ignore this email: no account is made.",
+  "mail.signUp.note":
+    "Someone (hopefully you) created an account with this address. If it was not you, ignore this email: no account is made.",
   "mail.accountExists.subject": "You already have an account on {host}",
   "mail.accountExists.heading": "You already have an account on",
   "mail.accountExists.button": "Sign in",
-  "mail.accountExists.note": "Someone tried to create an account with this address. If it was you, sign in instead; if you forgot your password, choose \"{forgot}\" there.",
+  "mail.accountExists.note":
+    'Someone tried to create an account with this address. If it was you, sign in instead; if you forgot your password, choose "{forgot}" there.',
   "mail.accountExists.notYou": "If it was not you, ignore this email: nothing changed.",
   "mail.reset.subject": "Reset your password for {host}",
   "mail.reset.heading": "Reset your password for",
@@ -193,9 +198,11 @@ export const en: Messages = {
   "mail.noAccount.subject": "Password reset for {host}",
   "mail.noAccount.heading": "Password reset for",
   "mail.noAccount.button": "Create an account",
-  "mail.noAccount.note": "Someone asked to reset the password of an account with this address, but there is none. If it was not you, ignore this email.",
+  "mail.noAccount.note":
+    "Someone asked to reset the password of an account with this address, but there is none. If it was not you, ignore this email.",
   "mail.passwordChanged.subject": "Your password for {host} changed",
   "mail.passwordChanged.heading": "Your password changed on",
   "mail.passwordChanged.button": "It was not me: reset it",
-  "mail.passwordChanged.note": "Your password was just changed, and every other device was signed out. If this was you, there is nothing to do.",
+  "mail.passwordChanged.note":
+    "Your password was just changed, and every other device was signed out. If this was you, there is nothing to do.",
 };

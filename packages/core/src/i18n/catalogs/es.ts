@@ -18,7 +18,8 @@ export const es: Messages = {
   "signinError.tryAnotherAccount": "Intenta iniciar sesión con otra cuenta.",
   "signinError.useOriginalAccount": "Para confirmar tu identidad, inicia sesión con la misma cuenta que usaste al principio.",
   "signinError.emailNotSent": "No se pudo enviar el correo.",
-  "signinError.accessDeniedAtProvider": "El inicio de sesión se canceló o se rechazó en el proveedor. Vuelve a intentarlo o elige otra forma de iniciar sesión.",
+  "signinError.accessDeniedAtProvider":
+    "El inicio de sesión se canceló o se rechazó en el proveedor. Vuelve a intentarlo o elige otra forma de iniciar sesión.",
   "signinError.invalidAddress": "No podemos enviar un enlace de inicio de sesión a esa dirección. Revísala y vuelve a intentarlo.",
   "signinError.credentials": "No se pudo iniciar sesión. Comprueba que los datos introducidos son correctos.",
   "signinError.sessionRequired": "Inicia sesión para acceder a esta página.",
@@ -26,7 +27,8 @@ export const es: Messages = {
   "signinError.accessDenied": "No tienes permiso para iniciar sesión.",
   "signinError.verification": "El enlace de inicio de sesión ya no es válido. Puede que ya se haya usado o que haya caducado.",
   "signinError.rateLimited": "Demasiados intentos. Espera unos minutos y vuelve a intentarlo.",
-  "signinError.twoFactorExpired": "El segundo paso de tu inicio de sesión tardó demasiado o empezó en otro navegador. Vuelve a iniciar sesión.",
+  "signinError.twoFactorExpired":
+    "El segundo paso de tu inicio de sesión tardó demasiado o empezó en otro navegador. Vuelve a iniciar sesión.",
   "signout.title": "Cerrar sesión",
   "signout.heading": "Cerrar sesión",
   "signout.question": "¿Seguro que quieres cerrar sesión?",
@@ -47,7 +49,8 @@ export const es: Messages = {
   "error.home": "Ir a la página de inicio",
   "verify.checkEmail": "Revisa tu correo",
   "verify.signInLink": "Se ha enviado un enlace de inicio de sesión a tu dirección de correo.",
-  "verify.signInLinkAndCode": "Hemos enviado un enlace de inicio de sesión y un código a tu correo. Sigue el enlace o escribe el código aquí.",
+  "verify.signInLinkAndCode":
+    "Hemos enviado un enlace de inicio de sesión y un código a tu correo. Sigue el enlace o escribe el código aquí.",
   "verify.passwordSignUp": "Hemos enviado un mensaje a la dirección que indicaste. Sigue su enlace para terminar.",
   "verify.passwordReset": "Hemos enviado un mensaje a la dirección que indicaste. Sigue su enlace para elegir una contraseña nueva.",
   "verify.passwordVerifiedHeading": "Dirección de correo confirmada",
@@ -119,9 +122,11 @@ export const es: Messages = {
   "account.signOut": "Cerrar sesión",
   "account.done.passwordChanged": "Tu contraseña se cambió. Se cerró la sesión en tus otros dispositivos.",
   "account.done.unlinked": "La cuenta se desvinculó.",
-  "account.done.emailSent": "Hemos enviado un enlace a la nueva dirección. Síguelo (con la sesión de esta cuenta iniciada) para empezar a usarla.",
+  "account.done.emailSent":
+    "Hemos enviado un enlace a la nueva dirección. Síguelo (con la sesión de esta cuenta iniciada) para empezar a usarla.",
   "account.done.emailChanged": "Tu dirección de correo se cambió.",
-  "accountError.lastSignInMethod": "Es tu última forma de iniciar sesión: primero vincula otra cuenta, añade una llave de acceso o establece una contraseña.",
+  "accountError.lastSignInMethod":
+    "Es tu última forma de iniciar sesión: primero vincula otra cuenta, añade una llave de acceso o establece una contraseña.",
   "accountError.accountNotFound": "Esa cuenta no está vinculada a ti.",
   "accountError.incorrectPassword": "La contraseña actual no es correcta.",
   "accountError.invalidPassword": "No se puede usar la contraseña nueva: revisa su longitud.",
@@ -151,22 +156,26 @@ export const es: Messages = {
   "mail.newAddress.subject": "Confirma tu nueva dirección de correo para {host}",
   "mail.newAddress.heading": "Confirma tu nueva dirección de correo para",
   "mail.newAddress.button": "Usar esta dirección",
-  "mail.newAddress.note": "Alguien con sesión iniciada en una cuenta pidió usar esta dirección. Si no fuiste tú, ignora este correo: no cambia nada.",
+  "mail.newAddress.note":
+    "Alguien con sesión iniciada en una cuenta pidió usar esta dirección. Si no fuiste tú, ignora este correo: no cambia nada.",
   "mail.addressTaken.subject": "Tu dirección de correo en {host}",
   "mail.addressTaken.heading": "Tu dirección de correo en",
   "mail.addressTaken.note": "Alguien con sesión iniciada en otra cuenta pidió usar esta dirección. Sigue siendo tuya: no cambió nada.",
   "mail.addressTaken.ifYou": "Si fuiste tú, inicia sesión en la cuenta a la que pertenece esta dirección.",
   "mail.addressChanged.subject": "Tu dirección de correo para {host} cambió",
   "mail.addressChanged.heading": "Tu dirección de correo cambió en",
-  "mail.addressChanged.note": "Tu cuenta ahora usa otra dirección de correo. Si no lo pediste, inicia sesión y vuelve a cambiarla, o contacta con el sitio.",
+  "mail.addressChanged.note":
+    "Tu cuenta ahora usa otra dirección de correo. Si no lo pediste, inicia sesión y vuelve a cambiarla, o contacta con el sitio.",
   "mail.signUp.subject": "Confirma tu dirección de correo para {host}",
   "mail.signUp.heading": "Confirma tu dirección de correo para",
   "mail.signUp.button": "Confirmar dirección de correo",
-  "mail.signUp.note": "Alguien (esperamos que tú) creó una cuenta con esta dirección. Si no fuiste tú, ignora este correo: no se creará ninguna cuenta.",
+  "mail.signUp.note":
+    "Alguien (esperamos que tú) creó una cuenta con esta dirección. Si no fuiste tú, ignora este correo: no se creará ninguna cuenta.",
   "mail.accountExists.subject": "Ya tienes una cuenta en {host}",
   "mail.accountExists.heading": "Ya tienes una cuenta en",
   "mail.accountExists.button": "Iniciar sesión",
-  "mail.accountExists.note": "Alguien intentó crear una cuenta con esta dirección. Si fuiste tú, inicia sesión; si olvidaste tu contraseña, elige «{forgot}» allí.",
+  "mail.accountExists.note":
+    "Alguien intentó crear una cuenta con esta dirección. Si fuiste tú, inicia sesión; si olvidaste tu contraseña, elige «{forgot}» allí.",
   "mail.accountExists.notYou": "Si no fuiste tú, ignora este correo: no cambió nada.",
   "mail.reset.subject": "Restablece tu contraseña para {host}",
   "mail.reset.heading": "Restablece tu contraseña para",
@@ -176,9 +185,11 @@ export const es: Messages = {
   "mail.noAccount.subject": "Restablecimiento de contraseña para {host}",
   "mail.noAccount.heading": "Restablecimiento de contraseña para",
   "mail.noAccount.button": "Crear una cuenta",
-  "mail.noAccount.note": "Alguien pidió restablecer la contraseña de una cuenta con esta dirección, pero no existe ninguna. Si no fuiste tú, ignora este correo.",
+  "mail.noAccount.note":
+    "Alguien pidió restablecer la contraseña de una cuenta con esta dirección, pero no existe ninguna. Si no fuiste tú, ignora este correo.",
   "mail.passwordChanged.subject": "Tu contraseña para {host} cambió",
   "mail.passwordChanged.heading": "Tu contraseña cambió en",
   "mail.passwordChanged.button": "No fui yo: restablecerla",
-  "mail.passwordChanged.note": "Tu contraseña acaba de cambiar y se cerró la sesión en todos los demás dispositivos. Si fuiste tú, no tienes que hacer nada.",
+  "mail.passwordChanged.note":
+    "Tu contraseña acaba de cambiar y se cerró la sesión en todos los demás dispositivos. Si fuiste tú, no tienes que hacer nada.",
 };

@@ -18,7 +18,8 @@ export const fr: Messages = {
   "signinError.tryAnotherAccount": "Essayez de vous connecter avec un autre compte.",
   "signinError.useOriginalAccount": "Pour confirmer votre identité, connectez-vous avec le compte utilisé la première fois.",
   "signinError.emailNotSent": "L’e-mail n’a pas pu être envoyé.",
-  "signinError.accessDeniedAtProvider": "La connexion a été annulée ou refusée chez le fournisseur. Réessayez ou choisissez un autre moyen de connexion.",
+  "signinError.accessDeniedAtProvider":
+    "La connexion a été annulée ou refusée chez le fournisseur. Réessayez ou choisissez un autre moyen de connexion.",
   "signinError.invalidAddress": "Nous ne pouvons pas envoyer de lien de connexion à cette adresse. Vérifiez-la et réessayez.",
   "signinError.credentials": "Échec de la connexion. Vérifiez que les informations saisies sont correctes.",
   "signinError.sessionRequired": "Connectez-vous pour accéder à cette page.",
@@ -26,7 +27,8 @@ export const fr: Messages = {
   "signinError.accessDenied": "Vous n’avez pas l’autorisation de vous connecter.",
   "signinError.verification": "Le lien de connexion n’est plus valide. Il a peut-être déjà été utilisé ou il a expiré.",
   "signinError.rateLimited": "Trop de tentatives. Attendez quelques minutes et réessayez.",
-  "signinError.twoFactorExpired": "La deuxième étape de votre connexion a trop tardé ou a commencé dans un autre navigateur. Reconnectez-vous.",
+  "signinError.twoFactorExpired":
+    "La deuxième étape de votre connexion a trop tardé ou a commencé dans un autre navigateur. Reconnectez-vous.",
   "signout.title": "Déconnexion",
   "signout.heading": "Se déconnecter",
   "signout.question": "Voulez-vous vraiment vous déconnecter ?",
@@ -47,7 +49,8 @@ export const fr: Messages = {
   "error.home": "Aller à la page d’accueil",
   "verify.checkEmail": "Consultez vos e-mails",
   "verify.signInLink": "Un lien de connexion a été envoyé à votre adresse e-mail.",
-  "verify.signInLinkAndCode": "Nous avons envoyé un lien de connexion et un code à votre adresse e-mail. Suivez le lien ou saisissez le code ici.",
+  "verify.signInLinkAndCode":
+    "Nous avons envoyé un lien de connexion et un code à votre adresse e-mail. Suivez le lien ou saisissez le code ici.",
   "verify.passwordSignUp": "Nous avons envoyé un message à l’adresse indiquée. Suivez son lien pour terminer.",
   "verify.passwordReset": "Nous avons envoyé un message à l’adresse indiquée. Suivez son lien pour choisir un nouveau mot de passe.",
   "verify.passwordVerifiedHeading": "Adresse e-mail confirmée",
@@ -119,9 +122,11 @@ export const fr: Messages = {
   "account.signOut": "Se déconnecter",
   "account.done.passwordChanged": "Votre mot de passe a été changé. Vos autres appareils ont été déconnectés.",
   "account.done.unlinked": "Le compte a été dissocié.",
-  "account.done.emailSent": "Nous avons envoyé un lien à la nouvelle adresse. Suivez-le (connecté à ce compte) pour commencer à l’utiliser.",
+  "account.done.emailSent":
+    "Nous avons envoyé un lien à la nouvelle adresse. Suivez-le (connecté à ce compte) pour commencer à l’utiliser.",
   "account.done.emailChanged": "Votre adresse e-mail a été changée.",
-  "accountError.lastSignInMethod": "C’est votre dernier moyen de connexion : associez d’abord un autre compte, ajoutez une clé d’accès ou définissez un mot de passe.",
+  "accountError.lastSignInMethod":
+    "C’est votre dernier moyen de connexion : associez d’abord un autre compte, ajoutez une clé d’accès ou définissez un mot de passe.",
   "accountError.accountNotFound": "Ce compte ne vous est pas associé.",
   "accountError.incorrectPassword": "Le mot de passe actuel n’est pas correct.",
   "accountError.invalidPassword": "Le nouveau mot de passe ne peut pas être utilisé : vérifiez sa longueur.",
@@ -137,7 +142,8 @@ export const fr: Messages = {
   "twoFactor.continue": "Continuer",
   "twoFactor.usePasskey": "Utiliser une clé d’accès",
   "twoFactor.cancel": "Annuler et se reconnecter",
-  "twoFactorError.incorrect": "Ce code n’a pas fonctionné. Vérifiez votre application d’authentification ou utilisez un code de récupération inutilisé.",
+  "twoFactorError.incorrect":
+    "Ce code n’a pas fonctionné. Vérifiez votre application d’authentification ou utilisez un code de récupération inutilisé.",
   "twoFactorError.rateLimited": "Trop de codes essayés. Attendez quelques minutes et réessayez.",
   "twoFactorError.passkeyFailed": "La clé d’accès n’a pas pu être utilisée. Réessayez ou utilisez un code.",
   "twoFactorError.passkeyExpired": "La demande de clé d’accès a expiré. Réessayez.",
@@ -147,26 +153,32 @@ export const fr: Messages = {
   "mail.signIn.button": "Se connecter",
   "mail.signIn.codeNote": "Ou saisissez ce code dans le navigateur où vous avez demandé à vous connecter : {code}",
   "mail.signIn.ignoreLink": "Si vous n’avez pas demandé cet e-mail, vous pouvez l’ignorer. Le lien ne fonctionne qu’une fois.",
-  "mail.signIn.ignoreLinkAndCode": "Si vous n’avez pas demandé cet e-mail, vous pouvez l’ignorer. Le lien et le code ne fonctionnent qu’une fois.",
+  "mail.signIn.ignoreLinkAndCode":
+    "Si vous n’avez pas demandé cet e-mail, vous pouvez l’ignorer. Le lien et le code ne fonctionnent qu’une fois.",
   "mail.newAddress.subject": "Confirmez votre nouvelle adresse e-mail pour {host}",
   "mail.newAddress.heading": "Confirmez votre nouvelle adresse e-mail pour",
   "mail.newAddress.button": "Utiliser cette adresse",
-  "mail.newAddress.note": "Une personne connectée à un compte a demandé à utiliser cette adresse. Si ce n’était pas vous, ignorez cet e-mail : rien ne change.",
+  "mail.newAddress.note":
+    "Une personne connectée à un compte a demandé à utiliser cette adresse. Si ce n’était pas vous, ignorez cet e-mail : rien ne change.",
   "mail.addressTaken.subject": "Votre adresse e-mail sur {host}",
   "mail.addressTaken.heading": "Votre adresse e-mail sur",
-  "mail.addressTaken.note": "Une personne connectée à un autre compte a demandé à utiliser cette adresse. Elle reste la vôtre : rien n’a changé.",
+  "mail.addressTaken.note":
+    "Une personne connectée à un autre compte a demandé à utiliser cette adresse. Elle reste la vôtre : rien n’a changé.",
   "mail.addressTaken.ifYou": "Si c’était vous, connectez-vous plutôt au compte auquel appartient cette adresse.",
   "mail.addressChanged.subject": "Votre adresse e-mail pour {host} a changé",
   "mail.addressChanged.heading": "Votre adresse e-mail a changé sur",
-  "mail.addressChanged.note": "Votre compte utilise désormais une autre adresse e-mail. Si vous ne l’avez pas demandé, connectez-vous et rétablissez-la, ou contactez le site.",
+  "mail.addressChanged.note":
+    "Votre compte utilise désormais une autre adresse e-mail. Si vous ne l’avez pas demandé, connectez-vous et rétablissez-la, ou contactez le site.",
   "mail.signUp.subject": "Confirmez votre adresse e-mail pour {host}",
   "mail.signUp.heading": "Confirmez votre adresse e-mail pour",
   "mail.signUp.button": "Confirmer l’adresse e-mail",
-  "mail.signUp.note": "Quelqu’un (vous, espérons-le) a créé un compte avec cette adresse. Si ce n’était pas vous, ignorez cet e-mail : aucun compte n’est créé.",
+  "mail.signUp.note":
+    "Quelqu’un (vous, espérons-le) a créé un compte avec cette adresse. Si ce n’était pas vous, ignorez cet e-mail : aucun compte n’est créé.",
   "mail.accountExists.subject": "Vous avez déjà un compte sur {host}",
   "mail.accountExists.heading": "Vous avez déjà un compte sur",
   "mail.accountExists.button": "Se connecter",
-  "mail.accountExists.note": "Quelqu’un a essayé de créer un compte avec cette adresse. Si c’était vous, connectez-vous plutôt ; si vous avez oublié votre mot de passe, choisissez « {forgot} » sur cette page.",
+  "mail.accountExists.note":
+    "Quelqu’un a essayé de créer un compte avec cette adresse. Si c’était vous, connectez-vous plutôt ; si vous avez oublié votre mot de passe, choisissez « {forgot} » sur cette page.",
   "mail.accountExists.notYou": "Si ce n’était pas vous, ignorez cet e-mail : rien n’a changé.",
   "mail.reset.subject": "Réinitialisez votre mot de passe pour {host}",
   "mail.reset.heading": "Réinitialisez votre mot de passe pour",
@@ -176,9 +188,11 @@ export const fr: Messages = {
   "mail.noAccount.subject": "Réinitialisation du mot de passe pour {host}",
   "mail.noAccount.heading": "Réinitialisation du mot de passe pour",
   "mail.noAccount.button": "Créer un compte",
-  "mail.noAccount.note": "Quelqu’un a demandé à réinitialiser le mot de passe d’un compte avec cette adresse, mais il n’en existe aucun. Si ce n’était pas vous, ignorez cet e-mail.",
+  "mail.noAccount.note":
+    "Quelqu’un a demandé à réinitialiser le mot de passe d’un compte avec cette adresse, mais il n’en existe aucun. Si ce n’était pas vous, ignorez cet e-mail.",
   "mail.passwordChanged.subject": "Votre mot de passe pour {host} a changé",
   "mail.passwordChanged.heading": "Votre mot de passe a changé sur",
   "mail.passwordChanged.button": "Ce n’était pas moi : le réinitialiser",
-  "mail.passwordChanged.note": "Votre mot de passe vient d’être changé et tous vos autres appareils ont été déconnectés. Si c’était vous, il n’y a rien à faire.",
+  "mail.passwordChanged.note":
+    "Votre mot de passe vient d’être changé et tous vos autres appareils ont été déconnectés. Si c’était vous, il n’y a rien à faire.",
 };

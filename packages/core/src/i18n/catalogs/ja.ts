@@ -18,7 +18,8 @@ export const ja: Messages = {
   "signinError.tryAnotherAccount": "別のアカウントでログインしてください。",
   "signinError.useOriginalAccount": "本人確認のため、最初に使ったアカウントでログインしてください。",
   "signinError.emailNotSent": "メールを送信できませんでした。",
-  "signinError.accessDeniedAtProvider": "ログインがプロバイダーで取り消されたか拒否されました。もう一度試すか、別の方法でログインしてください。",
+  "signinError.accessDeniedAtProvider":
+    "ログインがプロバイダーで取り消されたか拒否されました。もう一度試すか、別の方法でログインしてください。",
   "signinError.invalidAddress": "このアドレスにはログインリンクを送信できません。確認してもう一度お試しください。",
   "signinError.credentials": "ログインに失敗しました。入力内容が正しいか確認してください。",
   "signinError.sessionRequired": "このページを見るにはログインしてください。",
@@ -121,7 +122,8 @@ export const ja: Messages = {
   "account.done.unlinked": "アカウントの連携を解除しました。",
   "account.done.emailSent": "新しいアドレスにリンクを送信しました。このアカウントでログインした状態でリンクを開くと使えるようになります。",
   "account.done.emailChanged": "メールアドレスを変更しました。",
-  "accountError.lastSignInMethod": "これが最後のログイン方法です。先に別のアカウントを連携するか、パスキーを追加するか、パスワードを設定してください。",
+  "accountError.lastSignInMethod":
+    "これが最後のログイン方法です。先に別のアカウントを連携するか、パスキーを追加するか、パスワードを設定してください。",
   "accountError.accountNotFound": "そのアカウントはあなたと連携していません。",
   "accountError.incorrectPassword": "現在のパスワードが正しくありません。",
   "accountError.invalidPassword": "新しいパスワードは使えません。長さを確認してください。",
@@ -151,22 +153,27 @@ export const ja: Messages = {
   "mail.newAddress.subject": "{host} の新しいメールアドレスの確認",
   "mail.newAddress.heading": "新しいメールアドレスの確認：",
   "mail.newAddress.button": "このアドレスを使う",
-  "mail.newAddress.note": "アカウントにログインしている人が、このアドレスを使うよう依頼しました。心当たりがない場合は、このメールを無視してください。何も変わりません。",
+  "mail.newAddress.note":
+    "アカウントにログインしている人が、このアドレスを使うよう依頼しました。心当たりがない場合は、このメールを無視してください。何も変わりません。",
   "mail.addressTaken.subject": "{host} でのメールアドレスについて",
   "mail.addressTaken.heading": "メールアドレスについて：",
-  "mail.addressTaken.note": "別のアカウントにログインしている人が、このアドレスを使うよう依頼しました。アドレスは引き続きあなたのものです。何も変わっていません。",
+  "mail.addressTaken.note":
+    "別のアカウントにログインしている人が、このアドレスを使うよう依頼しました。アドレスは引き続きあなたのものです。何も変わっていません。",
   "mail.addressTaken.ifYou": "ご自身の操作であれば、このアドレスが属するアカウントでログインしてください。",
   "mail.addressChanged.subject": "{host} のメールアドレスが変更されました",
   "mail.addressChanged.heading": "メールアドレスが変更されました：",
-  "mail.addressChanged.note": "あなたのアカウントは別のメールアドレスを使うようになりました。心当たりがない場合は、ログインして元に戻すか、サイトに問い合わせてください。",
+  "mail.addressChanged.note":
+    "あなたのアカウントは別のメールアドレスを使うようになりました。心当たりがない場合は、ログインして元に戻すか、サイトに問い合わせてください。",
   "mail.signUp.subject": "{host} のメールアドレスの確認",
   "mail.signUp.heading": "メールアドレスの確認：",
   "mail.signUp.button": "メールアドレスを確認",
-  "mail.signUp.note": "このアドレスでアカウントが作成されました（ご本人であることを願っています）。心当たりがない場合は、このメールを無視してください。アカウントは作成されません。",
+  "mail.signUp.note":
+    "このアドレスでアカウントが作成されました（ご本人であることを願っています）。心当たりがない場合は、このメールを無視してください。アカウントは作成されません。",
   "mail.accountExists.subject": "{host} のアカウントはすでにあります",
   "mail.accountExists.heading": "アカウントはすでにあります：",
   "mail.accountExists.button": "ログイン",
-  "mail.accountExists.note": "このアドレスでアカウントを作成しようとした人がいます。ご自身であればログインしてください。パスワードを忘れた場合は、そこで「{forgot}」を選んでください。",
+  "mail.accountExists.note":
+    "このアドレスでアカウントを作成しようとした人がいます。ご自身であればログインしてください。パスワードを忘れた場合は、そこで「{forgot}」を選んでください。",
   "mail.accountExists.notYou": "心当たりがない場合は、このメールを無視してください。何も変わっていません。",
   "mail.reset.subject": "{host} のパスワードの再設定",
   "mail.reset.heading": "パスワードの再設定：",
@@ -176,9 +183,11 @@ export const ja: Messages = {
   "mail.noAccount.subject": "{host} のパスワード再設定",
   "mail.noAccount.heading": "パスワード再設定：",
   "mail.noAccount.button": "アカウントを作成",
-  "mail.noAccount.note": "このアドレスのアカウントのパスワード再設定が依頼されましたが、該当するアカウントはありません。心当たりがない場合は、このメールを無視してください。",
+  "mail.noAccount.note":
+    "このアドレスのアカウントのパスワード再設定が依頼されましたが、該当するアカウントはありません。心当たりがない場合は、このメールを無視してください。",
   "mail.passwordChanged.subject": "{host} のパスワードが変更されました",
   "mail.passwordChanged.heading": "パスワードが変更されました：",
   "mail.passwordChanged.button": "心当たりがない：再設定する",
-  "mail.passwordChanged.note": "パスワードが変更され、ほかのすべてのデバイスはログアウトされました。ご自身の操作であれば、何もする必要はありません。",
+  "mail.passwordChanged.note":
+    "パスワードが変更され、ほかのすべてのデバイスはログアウトされました。ご自身の操作であれば、何もする必要はありません。",
 };

@@ -121,7 +121,8 @@ export const pt: Messages = {
   "account.done.unlinked": "A conta foi desvinculada.",
   "account.done.emailSent": "Enviamos um link para o novo endereço. Siga-o (conectado a esta conta) para começar a usá-lo.",
   "account.done.emailChanged": "Seu endereço de e-mail foi alterado.",
-  "accountError.lastSignInMethod": "Esta é sua última forma de entrar: primeiro vincule outra conta, adicione uma chave de acesso ou defina uma senha.",
+  "accountError.lastSignInMethod":
+    "Esta é sua última forma de entrar: primeiro vincule outra conta, adicione uma chave de acesso ou defina uma senha.",
   "accountError.accountNotFound": "Essa conta não está vinculada a você.",
   "accountError.incorrectPassword": "A senha atual não está correta.",
   "accountError.invalidPassword": "A nova senha não pode ser usada: verifique o tamanho dela.",
@@ -158,15 +159,18 @@ export const pt: Messages = {
   "mail.addressTaken.ifYou": "Se foi você, entre na conta à qual este endereço pertence.",
   "mail.addressChanged.subject": "Seu endereço de e-mail em {host} mudou",
   "mail.addressChanged.heading": "Seu endereço de e-mail mudou em",
-  "mail.addressChanged.note": "Sua conta agora usa outro endereço de e-mail. Se você não pediu isso, entre e altere de volta, ou fale com o site.",
+  "mail.addressChanged.note":
+    "Sua conta agora usa outro endereço de e-mail. Se você não pediu isso, entre e altere de volta, ou fale com o site.",
   "mail.signUp.subject": "Confirme seu endereço de e-mail em {host}",
   "mail.signUp.heading": "Confirme seu endereço de e-mail em",
   "mail.signUp.button": "Confirmar endereço de e-mail",
-  "mail.signUp.note": "Alguém (esperamos que você) criou uma conta com este endereço. Se não foi você, ignore este e-mail: nenhuma conta é criada.",
+  "mail.signUp.note":
+    "Alguém (esperamos que você) criou uma conta com este endereço. Se não foi você, ignore este e-mail: nenhuma conta é criada.",
   "mail.accountExists.subject": "Você já tem uma conta em {host}",
   "mail.accountExists.heading": "Você já tem uma conta em",
   "mail.accountExists.button": "Entrar",
-  "mail.accountExists.note": "Alguém tentou criar uma conta com este endereço. Se foi você, entre; se esqueceu sua senha, escolha “{forgot}” lá.",
+  "mail.accountExists.note":
+    "Alguém tentou criar uma conta com este endereço. Se foi você, entre; se esqueceu sua senha, escolha “{forgot}” lá.",
   "mail.accountExists.notYou": "Se não foi você, ignore este e-mail: nada mudou.",
   "mail.reset.subject": "Redefina sua senha em {host}",
   "mail.reset.heading": "Redefina sua senha em",
@@ -176,9 +180,11 @@ export const pt: Messages = {
   "mail.noAccount.subject": "Redefinição de senha em {host}",
   "mail.noAccount.heading": "Redefinição de senha em",
   "mail.noAccount.button": "Criar uma conta",
-  "mail.noAccount.note": "Alguém pediu para redefinir a senha de uma conta com este endereço, mas não existe nenhuma. Se não foi você, ignore este e-mail.",
+  "mail.noAccount.note":
+    "Alguém pediu para redefinir a senha de uma conta com este endereço, mas não existe nenhuma. Se não foi você, ignore este e-mail.",
   "mail.passwordChanged.subject": "Sua senha em {host} mudou",
   "mail.passwordChanged.heading": "Sua senha mudou em",
   "mail.passwordChanged.button": "Não fui eu: redefinir",
-  "mail.passwordChanged.note": "Sua senha acabou de ser alterada e todos os outros dispositivos foram desconectados. Se foi você, não há nada a fazer.",
+  "mail.passwordChanged.note":
+    "Sua senha acabou de ser alterada e todos os outros dispositivos foram desconectados. Se foi você, não há nada a fazer.",
 };
