@@ -92,3 +92,10 @@ describe("the sign-in mail's language", () => {
     expect(mail.html).toMatch(/^<!doctype html><html lang="es" dir="ltr">/);
   });
 });
+
+describe("right-to-left layout", () => {
+  it("the pages' stylesheet uses no physical left/right (margins, paddings, borders, alignment, floats)", async () => {
+    const { PAGE_CSS } = await import("../../src/pages/styles.js");
+    expect(PAGE_CSS).not.toMatch(/(margin|padding|border)-(left|right)|text-align:\s*(left|right)|float:|[{;]\s*(left|right):/);
+  });
+});
