@@ -16,6 +16,7 @@ export interface Messages {
   "signin.passkeysNeedScript": string;
   "signin.email": string;
   "signin.emailPlaceholder": string;
+  "signin.displayName": string;
   "signin.forgotPassword": string;
   "signin.createAccount": string;
   "signin.noMethods": string;

@@ -10,7 +10,7 @@
  * @module pages/signin
  */
 import { ENGLISH } from "../i18n/translator.js";
-import type { Translator } from "../i18n/types.js";
+import type { MessageKey, Translator } from "../i18n/types.js";
 import { isOAuthProvider } from "../provider-kind.js";
 import type { CredentialInput } from "../provider-types.js";
 import type { Theme } from "../types.js";
@@ -162,13 +162,22 @@ function EmailForm({ provider, index, csrfToken, callbackUrl, email, text }: Ind
   );
 }
 
-function FormField({ inputId, name, field, value }: { inputId: string; name: string; field: CredentialInput; value?: string }) {
+// The labels of the fields of Password() and Passkey(), which this page translates (an app's own labels are its own).
+const BUILT_IN_LABELS: Readonly<Record<string, MessageKey>> = Object.freeze({
+  Email: "signin.email",
+  Password: "password.password",
+  "Display name": "signin.displayName",
+});
+
+function FormField(props: { inputId: string; name: string; field: CredentialInput; value?: string; text: Translator }) {
+  const { inputId, name, field, value, text } = props;
+  const label = optionalString(field.label) ?? name;
   // Only known attributes are rendered: spreading the field object would let any key become an
   // attribute, event handlers included.
   const type = optionalString(field.type);
   return (
     <div class="field">
-      <label for={inputId}>{optionalString(field.label) ?? name}</label>
+      <label for={inputId}>{Object.hasOwn(BUILT_IN_LABELS, label) ? text.t(BUILT_IN_LABELS[label] as MessageKey) : label}</label>
       <input
         id={inputId}
         name={name}
@@ -192,7 +201,7 @@ function CredentialsForm({ provider, index, csrfToken, callbackUrl, text }: Inde
     >
       <HiddenFields csrfToken={csrfToken} callbackUrl={callbackUrl} />
       {fields.map(([name, field], fieldIndex) => (
-        <FormField key={name} inputId={`provider-${index}-field-${fieldIndex}`} name={name} field={field} />
+        <FormField key={name} inputId={`provider-${index}-field-${fieldIndex}`} name={name} field={field} text={text} />
       ))}
       <button type="submit" class="button">
         {text.t("signin.withProvider", { provider: provider.name })}
@@ -250,7 +259,7 @@ function WebAuthnSection({ provider, index, csrfToken, callbackUrl, text }: Inde
       <p class="muted center" role="status" aria-live="polite" data-webauthn-status="" />
       <form data-webauthn-register="" aria-label={text.t("signin.registerPasskeyForm", { provider: provider.name })}>
         {fields.map(([name, field], fieldIndex) => (
-          <FormField key={name} inputId={`provider-${index}-field-${fieldIndex}`} name={name} field={field} />
+          <FormField key={name} inputId={`provider-${index}-field-${fieldIndex}`} name={name} field={field} text={text} />
         ))}
         <button type="submit" class="button button-neutral">
           {text.t("signin.registerPasskey")}

@@ -139,7 +139,13 @@ const providers: PageProvider[] = [
     type: "credentials",
     signinUrl: `${AUTH}/signin/password`,
     callbackUrl: `${AUTH}/callback/password`,
-    credentials: { username: { label: "Username", type: "text" }, secret: { label: "Secret", type: "password" } },
+    // The app's own labels (its data), and the built-in ones of Password() and Passkey(), which are translated.
+    credentials: {
+      username: { label: "Username", type: "text" },
+      secret: { label: "Secret", type: "password" },
+      email: { label: "Email", type: "email" },
+      password: { label: "Password", type: "password" },
+    },
     passwordAccounts: {},
   },
   {
@@ -148,7 +154,7 @@ const providers: PageProvider[] = [
     type: "webauthn",
     signinUrl: `${AUTH}/signin/passkey`,
     callbackUrl: `${AUTH}/callback/passkey`,
-    formFields: { name: { label: "Username", type: "text" } },
+    formFields: { name: { label: "Display name", type: "text" } },
   },
 ];
 

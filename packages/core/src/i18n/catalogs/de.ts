@@ -9,6 +9,7 @@ export const de: Messages = {
   "signin.passkeysNeedScript": "Passkeys brauchen JavaScript.",
   "signin.email": "E-Mail",
   "signin.emailPlaceholder": "name@beispiel.de",
+  "signin.displayName": "Anzeigename",
   "signin.forgotPassword": "Passwort vergessen?",
   "signin.createAccount": "Konto erstellen",
   "signin.noMethods": "Es sind keine Anmeldemethoden eingerichtet.",

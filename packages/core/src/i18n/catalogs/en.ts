@@ -16,6 +16,7 @@ export const en: Messages = {
   "signin.passkeysNeedScript": "Passkeys need JavaScript.",
   "signin.email": "Email",
   "signin.emailPlaceholder": "email@example.com",
+  "signin.displayName": "Display name",
   "signin.forgotPassword": "Forgot your password?",
   "signin.createAccount": "Create an account",
   "signin.noMethods": "No sign-in methods are configured.",

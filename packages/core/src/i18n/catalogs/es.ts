@@ -9,6 +9,7 @@ export const es: Messages = {
   "signin.passkeysNeedScript": "Las llaves de acceso necesitan JavaScript.",
   "signin.email": "Correo electrónico",
   "signin.emailPlaceholder": "nombre@ejemplo.es",
+  "signin.displayName": "Nombre visible",
   "signin.forgotPassword": "¿Olvidaste tu contraseña?",
   "signin.createAccount": "Crear una cuenta",
   "signin.noMethods": "No hay ningún método de inicio de sesión configurado.",

@@ -9,6 +9,7 @@ export const fr: Messages = {
   "signin.passkeysNeedScript": "Les clés d’accès nécessitent JavaScript.",
   "signin.email": "E-mail",
   "signin.emailPlaceholder": "nom@exemple.fr",
+  "signin.displayName": "Nom affiché",
   "signin.forgotPassword": "Mot de passe oublié ?",
   "signin.createAccount": "Créer un compte",
   "signin.noMethods": "Aucun moyen de connexion n’est configuré.",

@@ -9,6 +9,7 @@ export const ja: Messages = {
   "signin.passkeysNeedScript": "パスキーには JavaScript が必要です。",
   "signin.email": "メールアドレス",
   "signin.emailPlaceholder": "name@example.jp",
+  "signin.displayName": "表示名",
   "signin.forgotPassword": "パスワードをお忘れですか？",
   "signin.createAccount": "アカウントを作成",
   "signin.noMethods": "ログイン方法が設定されていません。",

@@ -9,6 +9,7 @@ export const pt: Messages = {
   "signin.passkeysNeedScript": "As chaves de acesso precisam de JavaScript.",
   "signin.email": "E-mail",
   "signin.emailPlaceholder": "nome@exemplo.com",
+  "signin.displayName": "Nome de exibição",
   "signin.forgotPassword": "Esqueceu sua senha?",
   "signin.createAccount": "Criar uma conta",
   "signin.noMethods": "Nenhum método de login está configurado.",

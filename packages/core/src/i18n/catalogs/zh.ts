@@ -9,6 +9,7 @@ export const zh: Messages = {
   "signin.passkeysNeedScript": "通行密钥需要 JavaScript。",
   "signin.email": "电子邮箱",
   "signin.emailPlaceholder": "name@example.cn",
+  "signin.displayName": "显示名称",
   "signin.forgotPassword": "忘记密码？",
   "signin.createAccount": "创建账号",
   "signin.noMethods": "尚未配置任何登录方式。",
