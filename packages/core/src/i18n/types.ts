@@ -22,6 +22,14 @@ export interface Messages {
   "signin.noMethods": string;
   "signin.or": string;
   "signin.errorCode": string;
+  "passkey.cancelled": string;
+  "passkey.registered": string;
+  "passkey.unsupported": string;
+  "passkey.failed": string;
+  "passkey.name": string;
+  "passkey.long": string;
+  "passkey.line": string;
+  "passkey.address": string;
   "signinError.default": string;
   "signinError.tryAnotherAccount": string;
   "signinError.useOriginalAccount": string;

@@ -14,7 +14,8 @@
  */
 import { type ComponentChildren, Fragment } from "preact";
 import { renderToString } from "preact-render-to-string";
-import type { Translator } from "../i18n/types.js";
+import type { MessageKey, Translator } from "../i18n/types.js";
+import { MAX_DISPLAY_NAME_LENGTH } from "../webauthn/display-name.js";
 import { PAGE_CSS, type ProviderButtonColors, themeCss } from "./styles.js";
 import type { ResolvedTheme } from "./theme.js";
 
@@ -96,5 +97,17 @@ export function Filled({ text, values }: { text: string; values: Readonly<Record
         ),
       )}
     </>
+  );
+}
+
+const PASSKEY_MESSAGES = ["cancelled", "registered", "unsupported", "failed", "name", "long", "line", "address"] as const;
+
+/**
+ * The passkey script's messages in the page's language, as `data-msg-<key>` attributes of its section: the
+ * script is one cached file for every language and falls back to English.
+ */
+export function passkeyMessages(text: Translator): Record<string, string> {
+  return Object.fromEntries(
+    PASSKEY_MESSAGES.map((key) => [`data-msg-${key}`, text.t(`passkey.${key}` as MessageKey, { max: MAX_DISPLAY_NAME_LENGTH })]),
   );
 }

@@ -15,7 +15,7 @@ import { isOAuthProvider } from "../provider-kind.js";
 import type { CredentialInput } from "../provider-types.js";
 import type { Theme } from "../types.js";
 import { webAuthnScriptUrl } from "../webauthn/client-script.js";
-import { HiddenFields, renderDocument } from "./layout.js";
+import { HiddenFields, passkeyMessages, renderDocument } from "./layout.js";
 import { displayableErrorCode, signInErrorMessage } from "./messages.js";
 import { type ProviderButtonColors, providerClassName } from "./styles.js";
 import { DEFAULT_BUTTON_TEXT, resolveTheme, toSafeCssColor, toSafeImageUrl, toSafeNavigationUrl } from "./theme.js";
@@ -251,6 +251,7 @@ function WebAuthnSection({ provider, index, csrfToken, callbackUrl, text }: Inde
       data-csrf-token={csrfToken}
       data-redirect-to={callbackUrl}
       data-conditional-ui={provider.enableConditionalUI ? "true" : "false"}
+      {...passkeyMessages(text)}
     >
       <button type="button" class="button" data-webauthn-signin="">
         {text.t("signin.withProvider", { provider: provider.name })}

@@ -12,7 +12,7 @@ import { ENGLISH } from "../i18n/translator.js";
 import type { Translator } from "../i18n/types.js";
 import type { Theme } from "../types.js";
 import { webAuthnScriptUrl } from "../webauthn/client-script.js";
-import { HiddenFields, renderDocument } from "./layout.js";
+import { HiddenFields, passkeyMessages, renderDocument } from "./layout.js";
 import { secondStepErrorMessage } from "./messages.js";
 import { resolveTheme, toSafeNavigationUrl } from "./theme.js";
 
@@ -84,6 +84,7 @@ function PasskeyButton({
       data-csrf-url={`${authUrl}/csrf`}
       data-csrf-token={csrfToken}
       data-conditional-ui="false"
+      {...passkeyMessages(text)}
     >
       <button type="button" class="button button-neutral" data-webauthn-second-factor="">
         {text.t("twoFactor.usePasskey")}

@@ -106,7 +106,7 @@ function leftovers(html: string): string[] {
   if (missing) found.push(`text: ${missing}`);
   for (const tag of withoutCode.matchAll(/<([a-z]+)\b([^>]*)>/g)) {
     const attrs = tag[2] ?? "";
-    for (const attr of attrs.matchAll(/\s(title|aria-label|placeholder|alt|value)="([^"]*)"/g)) {
+    for (const attr of attrs.matchAll(/\s(title|aria-label|placeholder|alt|value|data-msg-[a-z]+)="([^"]*)"/g)) {
       const [name, raw] = [attr[1], attr[2] ?? ""];
       // A value is text only on buttons (hidden and typed-in fields carry data).
       if (name === "value" && !(tag[1] === "button" || /type="(submit|button|reset)"/.test(attrs))) continue;
@@ -185,6 +185,12 @@ describe("every page state is translated", () => {
     ["CredentialsSignin", "bad-otp"],
   ])("sign-in page, error %s with code %s", (error, code) => {
     expectTranslated(renderSignInPage({ providers, csrfToken: "t", callbackUrl: ORIGIN, error, code, theme, text }).html);
+  });
+
+  it("the passkey script's messages are in the page's language (data-msg-*)", () => {
+    const html = renderSignInPage({ providers, csrfToken: "t", callbackUrl: ORIGIN, theme, text }).html;
+    expect(html.match(/data-msg-[a-z]+="⟦/g)).toHaveLength(8);
+    expect(html).toContain(`data-msg-long="${pseudo("A display name has at most {max} characters.").replace("{max}", "64")}"`);
   });
 
   it("sign-in page with no providers", () => {
