@@ -66,9 +66,7 @@ export default component$(() => {
         Name: <strong data-testid="profile-name">{session.value.user?.name ?? "(not set)"}</strong>
       </p>
       <h2>Session</h2>
-      <pre data-testid="session-json">
-        {JSON.stringify(session.value, null, 2)}
-      </pre>
+      <pre data-testid="session-json">{JSON.stringify(session.value, null, 2)}</pre>
       <h2>Active sessions</h2>
       <p>
         Every browser signed in as you has a row in <code>authlib_sessions</code> (database sessions). Signing out deletes this browser's
