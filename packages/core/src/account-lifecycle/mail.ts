@@ -5,38 +5,38 @@
  * @module account-lifecycle/mail
  */
 import type { MailSite } from "../email/account-mail.js";
-import { hostHeading, type RenderedMail, renderMail } from "../email/template.js";
+import { hostHeading, type RenderedMail, renderMail, textOf } from "../email/template.js";
 
 /** The link that proves the new address. */
 export function confirmNewAddressMail(site: MailSite, url: string): RenderedMail {
   return renderMail({
-    subject: site.text.t("mail.newAddress.subject", { host: site.host }),
-    heading: hostHeading(site.text.t("mail.newAddress.heading"), site.host),
-    action: { label: site.text.t("mail.newAddress.button"), url },
-    notes: [site.text.t("mail.newAddress.note")],
+    subject: textOf(site).t("mail.newAddress.subject", { host: site.host }),
+    heading: hostHeading(textOf(site).t("mail.newAddress.heading"), site.host),
+    action: { label: textOf(site).t("mail.newAddress.button"), url },
+    notes: [textOf(site).t("mail.newAddress.note")],
     theme: site.theme,
-    text: site.text,
+    text: textOf(site),
   });
 }
 
 /** Told to an address someone asked to attach to another account while it is this account's. */
 export function addressTakenMail(site: MailSite): RenderedMail {
   return renderMail({
-    subject: site.text.t("mail.addressTaken.subject", { host: site.host }),
-    heading: hostHeading(site.text.t("mail.addressTaken.heading"), site.host),
-    notes: [site.text.t("mail.addressTaken.note"), site.text.t("mail.addressTaken.ifYou")],
+    subject: textOf(site).t("mail.addressTaken.subject", { host: site.host }),
+    heading: hostHeading(textOf(site).t("mail.addressTaken.heading"), site.host),
+    notes: [textOf(site).t("mail.addressTaken.note"), textOf(site).t("mail.addressTaken.ifYou")],
     theme: site.theme,
-    text: site.text,
+    text: textOf(site),
   });
 }
 
 /** Told to the previous address once the change is made. */
 export function addressChangedMail(site: MailSite): RenderedMail {
   return renderMail({
-    subject: site.text.t("mail.addressChanged.subject", { host: site.host }),
-    heading: hostHeading(site.text.t("mail.addressChanged.heading"), site.host),
-    notes: [site.text.t("mail.addressChanged.note")],
+    subject: textOf(site).t("mail.addressChanged.subject", { host: site.host }),
+    heading: hostHeading(textOf(site).t("mail.addressChanged.heading"), site.host),
+    notes: [textOf(site).t("mail.addressChanged.note")],
     theme: site.theme,
-    text: site.text,
+    text: textOf(site),
   });
 }

@@ -19,8 +19,8 @@ import type { RenderedMail } from "./template.js";
 export interface MailSite {
   host: string;
   theme: Theme;
-  /** The language of the request that causes the mail. */
-  text: Translator;
+  /** The language of the request that causes the mail (English when absent). */
+  text?: Translator;
 }
 
 /** The site of the request's app, in the request's language (its catalog loads on first use). */

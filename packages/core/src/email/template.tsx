@@ -92,6 +92,11 @@ export function renderMail(content: MailContent): RenderedMail {
   };
 }
 
+/** The language of a mail to `site`: the request's, English when none is given. */
+export function textOf(site: { text?: Translator }): Translator {
+  return site.text ?? ENGLISH;
+}
+
 /** A heading that names the site: "<lead> <strong>host</strong>". */
 export function hostHeading(lead: string, host: string): MailContent["heading"] {
   return {

@@ -9,67 +9,67 @@
  * @module password-accounts/mail
  */
 import type { MailSite } from "../email/account-mail.js";
-import { hostHeading, type RenderedMail, renderMail } from "../email/template.js";
+import { hostHeading, type RenderedMail, renderMail, textOf } from "../email/template.js";
 
 /** The sign-up verification link. */
 export function signUpMail(site: MailSite, url: string): RenderedMail {
   return renderMail({
-    subject: site.text.t("mail.signUp.subject", { host: site.host }),
-    heading: hostHeading(site.text.t("mail.signUp.heading"), site.host),
-    action: { label: site.text.t("mail.signUp.button"), url },
-    notes: [site.text.t("mail.signUp.note")],
+    subject: textOf(site).t("mail.signUp.subject", { host: site.host }),
+    heading: hostHeading(textOf(site).t("mail.signUp.heading"), site.host),
+    action: { label: textOf(site).t("mail.signUp.button"), url },
+    notes: [textOf(site).t("mail.signUp.note")],
     theme: site.theme,
-    text: site.text,
+    text: textOf(site),
   });
 }
 
 /** Told to the owner of an address someone tried to sign up with again. */
 export function accountExistsMail(site: MailSite, signInUrl: string): RenderedMail {
   return renderMail({
-    subject: site.text.t("mail.accountExists.subject", { host: site.host }),
-    heading: hostHeading(site.text.t("mail.accountExists.heading"), site.host),
-    action: { label: site.text.t("mail.accountExists.button"), url: signInUrl },
+    subject: textOf(site).t("mail.accountExists.subject", { host: site.host }),
+    heading: hostHeading(textOf(site).t("mail.accountExists.heading"), site.host),
+    action: { label: textOf(site).t("mail.accountExists.button"), url: signInUrl },
     notes: [
-      site.text.t("mail.accountExists.note", { forgot: site.text.t("signin.forgotPassword") }),
-      site.text.t("mail.accountExists.notYou"),
+      textOf(site).t("mail.accountExists.note", { forgot: textOf(site).t("signin.forgotPassword") }),
+      textOf(site).t("mail.accountExists.notYou"),
     ],
     theme: site.theme,
-    text: site.text,
+    text: textOf(site),
   });
 }
 
 /** The password-reset link. */
 export function resetMail(site: MailSite, url: string, minutes: number): RenderedMail {
   return renderMail({
-    subject: site.text.t("mail.reset.subject", { host: site.host }),
-    heading: hostHeading(site.text.t("mail.reset.heading"), site.host),
-    action: { label: site.text.t("mail.reset.button"), url },
-    notes: [site.text.t("mail.reset.validity", { minutes }), site.text.t("mail.reset.notYou")],
+    subject: textOf(site).t("mail.reset.subject", { host: site.host }),
+    heading: hostHeading(textOf(site).t("mail.reset.heading"), site.host),
+    action: { label: textOf(site).t("mail.reset.button"), url },
+    notes: [textOf(site).t("mail.reset.validity", { minutes }), textOf(site).t("mail.reset.notYou")],
     theme: site.theme,
-    text: site.text,
+    text: textOf(site),
   });
 }
 
 /** Told to an address that asked for a reset and has no account. */
 export function noAccountMail(site: MailSite, signUpUrl: string): RenderedMail {
   return renderMail({
-    subject: site.text.t("mail.noAccount.subject", { host: site.host }),
-    heading: hostHeading(site.text.t("mail.noAccount.heading"), site.host),
-    action: { label: site.text.t("mail.noAccount.button"), url: signUpUrl },
-    notes: [site.text.t("mail.noAccount.note")],
+    subject: textOf(site).t("mail.noAccount.subject", { host: site.host }),
+    heading: hostHeading(textOf(site).t("mail.noAccount.heading"), site.host),
+    action: { label: textOf(site).t("mail.noAccount.button"), url: signUpUrl },
+    notes: [textOf(site).t("mail.noAccount.note")],
     theme: site.theme,
-    text: site.text,
+    text: textOf(site),
   });
 }
 
 /** Told to the owner after their password changed. */
 export function passwordChangedMail(site: MailSite, forgotUrl: string): RenderedMail {
   return renderMail({
-    subject: site.text.t("mail.passwordChanged.subject", { host: site.host }),
-    heading: hostHeading(site.text.t("mail.passwordChanged.heading"), site.host),
-    action: { label: site.text.t("mail.passwordChanged.button"), url: forgotUrl },
-    notes: [site.text.t("mail.passwordChanged.note")],
+    subject: textOf(site).t("mail.passwordChanged.subject", { host: site.host }),
+    heading: hostHeading(textOf(site).t("mail.passwordChanged.heading"), site.host),
+    action: { label: textOf(site).t("mail.passwordChanged.button"), url: forgotUrl },
+    notes: [textOf(site).t("mail.passwordChanged.note")],
     theme: site.theme,
-    text: site.text,
+    text: textOf(site),
   });
 }
