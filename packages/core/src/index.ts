@@ -36,6 +36,7 @@ export { setEnvDefaults } from "./env/defaults.js";
 export type { EnvSource } from "./env/read.js";
 export * from "./errors.js";
 export type { Cookie } from "./http/cookies.js";
+export type { MessageKey, MessageOverrides, Messages, Translator } from "./i18n/types.js";
 export type { AuthInstance } from "./instance.js";
 export { createAuth } from "./instance.js";
 export type { DefaultJWT, GetTokenParams, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "./jwt.js";

@@ -163,8 +163,9 @@ export async function answer(resolved: ResolvedAuth, request: Request, options: 
 async function refusal(parsed: RequestInternal, resolved: ResolvedAuth, refused: ReturnType<typeof refusalOf>): Promise<AuthAnswer> {
   const { status, type, message } = refused;
   if (parsed.method === "GET" && pageActions.has(parsed.action)) {
-    const { renderErrorPage } = await loadPages();
+    const { renderErrorPage, text } = await loadPages(resolved.config, parsed.request);
     const page = renderErrorPage({
+      text,
       error: "Configuration",
       signinUrl: `${resolved.basePath}/signin`,
       homeUrl: "/",

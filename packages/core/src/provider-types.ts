@@ -8,6 +8,7 @@
  */
 import type { Adapter } from "./adapters.js";
 import type { Account, Awaitable, Profile, ProviderType, Theme, User } from "./base-types.js";
+import type { Translator } from "./i18n/types.js";
 import type { EmailRateLimit } from "./rate-limit-types.js";
 
 export type { ProviderType };
@@ -180,6 +181,11 @@ export interface SendVerificationRequestParams {
   code?: string;
   theme: Theme;
   request: Request;
+  /**
+   * The texts of the request's language (see the configuration's `locale` and `messages`): authlib sets it;
+   * the default sign-in mail is written with it. Absent when a test or app calls the function itself.
+   */
+  text?: Translator;
 }
 
 /** A mail authlib writes (the password provider's verification, reset and notice mails), ready to send. */

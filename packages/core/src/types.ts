@@ -25,6 +25,7 @@ import type {
   User,
 } from "./base-types.js";
 import type { ErrorType } from "./error-types.js";
+import type { MessageOverrides } from "./i18n/types.js";
 import type { JWT, JWTOptions } from "./jwt-types.js";
 import type { AccountUnlinkedMessage } from "./linked-account-types.js";
 import type { CredentialInput, Provider } from "./provider-types.js";
@@ -347,6 +348,19 @@ export interface AuthConfig {
   /** Set to the exported `skipCSRFCheck` to switch off the CSRF check. */
   skipCSRFCheck?: typeof skipCSRFCheck;
   theme?: Theme;
+  /**
+   * The language of the built-in pages and mails: a language tag (`"de"`), or a function of the request
+   * that returns one (`undefined` to fall back). Without it, the request's `Accept-Language` decides. A tag
+   * with no catalog falls back to its base language (`de-AT` → `de`), then English. Shipped: `en`, `de`,
+   * `fr`, `es`, `pt`, `ja`, `zh`; `messages` adds more. See docs/languages.md.
+   */
+  locale?: string | ((request: Request) => string | null | undefined);
+  /**
+   * Texts of the built-in pages and mails by language tag: a new language (`ar: { ... }`), or single
+   * strings over a shipped one (`de: { "signin.title": "Anmelden" }`). Keys are checked by the compiler;
+   * a key left out falls back to the shipped text of the language, then English.
+   */
+  messages?: Readonly<Record<string, MessageOverrides>>;
   /**
    * Trust the request's `Host` / `X-Forwarded-Host` / `X-Forwarded-Proto` headers for the app's origin.
    * Ignored when {@link AuthConfig.url} is set. Without {@link AuthConfig.trustedHosts} any client can pick

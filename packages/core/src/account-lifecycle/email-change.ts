@@ -55,13 +55,13 @@ export async function requestEmailChange(options: InternalOptions, request: Requ
   await countVerificationMail(options, request, email, undefined);
   const owner = await provenHolder(store, email);
   if (owner && owner.id !== user.id) {
-    await sendAccountMail(options, email, addressTakenMail(mailSite(options)));
+    await sendAccountMail(options, email, addressTakenMail(await mailSite(options, request)));
   } else {
     const claims = { email, userId: user.id, binding: "" as const };
     // The link works for an hour (written here, not as a module constant: see docs/testing.md on lazily loaded modules).
     const token = await sealLink(options, "email-change", claims, 60 * 60);
     const url = `${options.authUrl}/account/confirm-email?${new URLSearchParams({ token })}`;
-    await sendAccountMail(options, email, confirmNewAddressMail(mailSite(options), url));
+    await sendAccountMail(options, email, confirmNewAddressMail(await mailSite(options, request), url));
   }
   return { redirect: accountPage(options, "email-sent") };
 }
@@ -87,7 +87,9 @@ export async function confirmEmailChange(options: InternalOptions, request: Requ
   // This browser's session says the new address at once (a JWT carries it).
   const cookies = await options.sessionStrategy.refreshUser(options, request, updated);
   if (user.email && user.emailVerified && user.email !== link.email) {
-    await sendAccountMail(options, user.email, addressChangedMail(mailSite(options))).catch((error: Error) => options.logger.error(error));
+    await sendAccountMail(options, user.email, addressChangedMail(await mailSite(options, request))).catch((error: Error) =>
+      options.logger.error(error),
+    );
   }
   return { redirect: accountPage(options, "email-changed"), cookies };
 }

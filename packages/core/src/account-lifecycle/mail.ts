@@ -5,38 +5,38 @@
  * @module account-lifecycle/mail
  */
 import type { MailSite } from "../email/account-mail.js";
-import { hostHeading, type RenderedMail, renderMail } from "../email/template.js";
+import { hostHeading, type RenderedMail, renderMail, textOf } from "../email/template.js";
 
 /** The link that proves the new address. */
 export function confirmNewAddressMail(site: MailSite, url: string): RenderedMail {
   return renderMail({
-    subject: `Confirm your new email address for ${site.host}`,
-    heading: hostHeading("Confirm your new email address for", site.host),
-    action: { label: "Use this address", url },
-    notes: ["Someone signed in to an account asked to use this address. If it was not you, ignore this email: nothing changes."],
+    subject: textOf(site).t("mail.newAddress.subject", { host: site.host }),
+    heading: hostHeading(textOf(site).t("mail.newAddress.heading"), site.host),
+    action: { label: textOf(site).t("mail.newAddress.button"), url },
+    notes: [textOf(site).t("mail.newAddress.note")],
     theme: site.theme,
+    text: textOf(site),
   });
 }
 
 /** Told to an address someone asked to attach to another account while it is this account's. */
 export function addressTakenMail(site: MailSite): RenderedMail {
   return renderMail({
-    subject: `Your email address on ${site.host}`,
-    heading: hostHeading("Your email address on", site.host),
-    notes: [
-      "Someone signed in to another account asked to use this address. It stays yours: nothing changed.",
-      "If it was you, sign in to the account this address belongs to instead.",
-    ],
+    subject: textOf(site).t("mail.addressTaken.subject", { host: site.host }),
+    heading: hostHeading(textOf(site).t("mail.addressTaken.heading"), site.host),
+    notes: [textOf(site).t("mail.addressTaken.note"), textOf(site).t("mail.addressTaken.ifYou")],
     theme: site.theme,
+    text: textOf(site),
   });
 }
 
 /** Told to the previous address once the change is made. */
 export function addressChangedMail(site: MailSite): RenderedMail {
   return renderMail({
-    subject: `Your email address for ${site.host} changed`,
-    heading: hostHeading("Your email address changed on", site.host),
-    notes: ["Your account now uses another email address. If you did not ask for this, sign in and change it back, or contact the site."],
+    subject: textOf(site).t("mail.addressChanged.subject", { host: site.host }),
+    heading: hostHeading(textOf(site).t("mail.addressChanged.heading"), site.host),
+    notes: [textOf(site).t("mail.addressChanged.note")],
     theme: site.theme,
+    text: textOf(site),
   });
 }

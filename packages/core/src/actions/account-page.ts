@@ -31,9 +31,10 @@ async function accountPage(options: InternalOptions, request: RequestInternal): 
   const named = (id: string) => providers.find((p) => p.id === id);
   const password = providers.find(isPasswordProvider);
   const passkeys = providers.some((p) => p.type === "webauthn") && adapter?.listAuthenticatorsByUserId;
-  const { renderAccountPage } = await loadPages();
+  const { renderAccountPage, text } = await loadPages(options.config, request.request);
   return html(
     renderAccountPage({
+      text,
       csrfToken: options.csrfToken,
       email: user.email && user.emailVerified !== null ? user.email : null,
       name: user.name ?? null,
@@ -76,9 +77,10 @@ async function confirmEmailPage(options: InternalOptions, request: RequestIntern
     if (!(error instanceof SessionRequired)) throw error;
     return { redirect: withCallbackUrl(signInUrl(options), `${accountUrl(options)}/confirm-email?${new URLSearchParams({ token })}`) };
   }
-  const { renderConfirmEmailPage } = await loadPages();
+  const { renderConfirmEmailPage, text } = await loadPages(options.config, request.request);
   return html(
     renderConfirmEmailPage({
+      text,
       actionUrl: `${accountUrl(options)}/confirm-email`,
       csrfToken: options.csrfToken,
       token,

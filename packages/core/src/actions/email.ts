@@ -79,8 +79,10 @@ export async function emailSignIn(options: InternalOptions, request: RequestInte
   const code = length === undefined ? undefined : await codeOf(secret, hashed, length);
 
   await store.createVerificationToken({ identifier, token: hashed, expires });
+  // The mail is in the language of the request that asked for it.
+  const text = await (await import("../i18n/request.js")).requestTranslator(options.config, request.request);
   try {
-    const params = { identifier, token, code, expires, url, provider, theme: options.theme, request: request.request };
+    const params = { identifier, token, code, expires, url, provider, theme: options.theme, request: request.request, text };
     await provider.sendVerificationRequest(params);
   } catch (error) {
     // The mail never left: make sure the stored token cannot be redeemed later.
@@ -151,7 +153,8 @@ export async function emailCallback(
   const fromAskingBrowser = isFlowOf(await openEmailFlow(options, request, provider.id), link.identifier, hashes);
   if (request.method === "GET") {
     const confirm = confirmModeOf(provider);
-    if (confirm === "always" || (confirm === "other-browser" && !fromAskingBrowser)) return confirmationPage(options, provider, link);
+    if (confirm === "always" || (confirm === "other-browser" && !fromAskingBrowser))
+      return confirmationPage(options, request, provider, link);
   } else {
     assertCsrf("email sign-in", options.csrfTokenVerified);
   }
@@ -166,10 +169,16 @@ export async function emailCallback(
 }
 
 /** The page a link opens outside the browser that asked: one button that POSTs the sign-in (a scanner's GET spends nothing). */
-async function confirmationPage(options: InternalOptions, provider: EmailProvider, link: { identifier: string; token: string }) {
-  const { renderEmailConfirmPage } = await loadPages();
+async function confirmationPage(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: EmailProvider,
+  link: { identifier: string; token: string },
+) {
+  const { renderEmailConfirmPage, text } = await loadPages(options.config, request.request);
   return html(
     renderEmailConfirmPage({
+      text,
       actionUrl: provider.callbackUrl,
       csrfToken: options.csrfToken,
       callbackUrl: options.callbackUrl,

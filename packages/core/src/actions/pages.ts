@@ -20,9 +20,10 @@ function customPage(options: InternalOptions, path: string, params: Record<strin
 export function signInPage(options: InternalOptions, request: RequestInternal): ResponseInternal | Promise<ResponseInternal> {
   const { error, code } = request.query;
   if (options.pages.signIn) return customPage(options, options.pages.signIn, { callbackUrl: options.callbackUrl, error, code });
-  return loadPages().then(({ renderSignInPage }) =>
+  return loadPages(options.config, request.request).then(({ renderSignInPage, text }) =>
     html(
       renderSignInPage({
+        text,
         providers: options.providers,
         csrfToken: options.csrfToken,
         callbackUrl: options.callbackUrl,
@@ -38,9 +39,10 @@ export function signInPage(options: InternalOptions, request: RequestInternal): 
 export function errorPage(options: InternalOptions, request: RequestInternal): ResponseInternal | Promise<ResponseInternal> {
   const { error } = request.query;
   if (options.pages.error) return customPage(options, options.pages.error, { error });
-  return loadPages().then(({ renderErrorPage }) =>
+  return loadPages(options.config, request.request).then(({ renderErrorPage, text }) =>
     html(
       renderErrorPage({
+        text,
         error,
         // Shown in development only, and only when it names an error type (see pages/error.tsx).
         cause: inDevelopment() ? request.query.cause : undefined,
@@ -54,9 +56,10 @@ export function errorPage(options: InternalOptions, request: RequestInternal): R
 
 export async function verifyRequestPage(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   if (options.pages.verifyRequest) return customPage(options, options.pages.verifyRequest, request.query);
-  const { renderVerifyRequestPage } = await loadPages();
+  const { renderVerifyRequestPage, text } = await loadPages(options.config, request.request);
   return html(
     renderVerifyRequestPage({
+      text,
       host: new URL(options.origin).host,
       theme: options.theme,
       homeUrl: options.origin,

@@ -8,11 +8,12 @@ import { loadPages } from "../pages/lazy.js";
 import { html } from "./pages.js";
 import { withCallbackUrl } from "./sign-in-flow.js";
 
-export function signOutPage(options: InternalOptions): ResponseInternal | Promise<ResponseInternal> {
+export function signOutPage(options: InternalOptions, request: RequestInternal): ResponseInternal | Promise<ResponseInternal> {
   if (options.pages.signOut) return { redirect: new URL(withCallbackUrl(options.pages.signOut, options.callbackUrl), options.origin).href };
-  return loadPages().then(({ renderSignOutPage }) =>
+  return loadPages(options.config, request.request).then(({ renderSignOutPage, text }) =>
     html(
       renderSignOutPage({
+        text,
         actionUrl: `${options.authUrl}/signout`,
         csrfToken: options.csrfToken,
         callbackUrl: options.callbackUrl,

@@ -7,7 +7,8 @@
  * @module email/account-mail
  */
 import { EmailSignInError } from "../errors.js";
-import type { InternalOptions } from "../internal-types.js";
+import type { Translator } from "../i18n/types.js";
+import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import { passwordMailProvider } from "../password-accounts/config-check.js";
 import { isPasswordProvider } from "../provider-kind.js";
 import type { MailMessage, ProviderConfig } from "../provider-types.js";
@@ -18,11 +19,14 @@ import type { RenderedMail } from "./template.js";
 export interface MailSite {
   host: string;
   theme: Theme;
+  /** The language of the request that causes the mail (English when absent). */
+  text?: Translator;
 }
 
-/** The site of the request's app. */
-export function mailSite(options: InternalOptions): MailSite {
-  return { host: new URL(options.origin).host, theme: options.theme };
+/** The site of the request's app, in the request's language (its catalog loads on first use). */
+export async function mailSite(options: InternalOptions, request: RequestInternal): Promise<MailSite> {
+  const { requestTranslator } = await import("../i18n/request.js");
+  return { host: new URL(options.origin).host, theme: options.theme, text: await requestTranslator(options.config, request.request) };
 }
 
 /** How account mails are sent (see the module comment), or `undefined` when nothing configured can. */

@@ -98,7 +98,13 @@ export function sendThroughService<C extends MailServiceConfig>(
   service: MailService<C>,
   params: SendVerificationRequestParams,
 ): Promise<void> {
-  const rendered = verificationMail({ url: params.url, code: params.code, host: new URL(params.url).host, theme: params.theme });
+  const rendered = verificationMail({
+    url: params.url,
+    code: params.code,
+    host: new URL(params.url).host,
+    theme: params.theme,
+    text: params.text,
+  });
   return sendMailThroughService(service, { to: params.identifier, ...rendered }, params.provider as C);
 }
 

@@ -7,6 +7,8 @@
  */
 import type { ComponentChildren } from "preact";
 import { renderToString } from "preact-render-to-string";
+import { ENGLISH } from "../i18n/translator.js";
+import type { Translator } from "../i18n/types.js";
 import type { Theme } from "../types.js";
 
 const safeColour = /^(#[0-9a-f]{3,8}|[a-z]{3,20})$/i;
@@ -27,15 +29,18 @@ export interface MailContent {
   code?: string;
   notes: readonly string[];
   theme: Theme;
+  /** The language of the request that caused the mail: `<html lang dir>` (default English). */
+  text?: Translator;
 }
 
 /** Renders `content` as a mail (HTML and text). */
 export function renderMail(content: MailContent): RenderedMail {
   const { heading, action, code, notes, theme } = content;
+  const language = content.text ?? ENGLISH;
   const brand = theme.brandColor && safeColour.test(theme.brandColor) ? theme.brandColor : "#346df1";
   const buttonText = theme.buttonText && safeColour.test(theme.buttonText) ? theme.buttonText : "#ffffff";
   const html = renderToString(
-    <body style="background:#f9f9f9;margin:0;padding:24px;font-family:Helvetica,Arial,sans-serif">
+    <body dir={language.dir} style="background:#f9f9f9;margin:0;padding:24px;font-family:Helvetica,Arial,sans-serif">
       <table
         width="100%"
         cellPadding="0"
@@ -80,7 +85,16 @@ export function renderMail(content: MailContent): RenderedMail {
     </body>,
   );
   const text = [heading.text, ...(action ? [action.url] : []), "", ...notes.flatMap((note) => [note, ""])].join("\n");
-  return { subject: content.subject, text, html: `<!doctype html><html lang="en">${html}</html>` };
+  return {
+    subject: content.subject,
+    text,
+    html: `<!doctype html><html lang="${escapeAttribute(language.locale)}" dir="${language.dir}">${html}</html>`,
+  };
+}
+
+/** The language of a mail to `site`: the request's, English when none is given. */
+export function textOf(site: { text?: Translator }): Translator {
+  return site.text ?? ENGLISH;
 }
 
 /** A heading that names the site: "<lead> <strong>host</strong>". */
@@ -99,18 +113,22 @@ export function hostHeading(lead: string, host: string): MailContent["heading"] 
  * The mail to send for a sign-in link, and its one-time code when the provider sends one (the link and
  * the code are one credential: whichever is used first, the other stops working).
  */
-export function verificationMail(params: { url: string; host: string; theme: Theme; code?: string }): RenderedMail {
+export function verificationMail(params: { url: string; host: string; theme: Theme; code?: string; text?: Translator }): RenderedMail {
   const { url, host, theme, code } = params;
-  const codeNotes = code ? [`Or type this code in the browser where you asked to sign in: ${code}`] : [];
+  const text = params.text ?? ENGLISH;
+  const codeNotes = code ? [text.t("mail.signIn.codeNote", { code })] : [];
   return renderMail({
-    subject: `Sign in to ${host}`,
-    heading: hostHeading("Sign in to", host),
-    action: { label: "Sign in", url },
+    subject: text.t("mail.signIn.subject", { host }),
+    heading: hostHeading(text.t("mail.signIn.heading"), host),
+    action: { label: text.t("mail.signIn.button"), url },
     code,
-    notes: [
-      ...codeNotes,
-      `If you did not request this email you can safely ignore it. The ${code ? "link and code work" : "link works"} once.`,
-    ],
+    notes: [...codeNotes, text.t(code ? "mail.signIn.ignoreLinkAndCode" : "mail.signIn.ignoreLink")],
     theme,
+    text,
   });
+}
+
+// The locale is a catalog's tag (letters, digits, hyphens); escaped all the same, as it is written outside the renderer.
+function escapeAttribute(value: string): string {
+  return value.replace(/[^A-Za-z0-9-]/g, "");
 }

@@ -9,6 +9,8 @@
  * @module pages/account
  */
 import type { ComponentChildren } from "preact";
+import { ENGLISH } from "../i18n/translator.js";
+import type { Translator } from "../i18n/types.js";
 import type { Theme } from "../types.js";
 import { HiddenFields, renderDocument } from "./layout.js";
 import { accountNotice } from "./messages.js";
@@ -50,7 +52,11 @@ export interface AccountPageParams {
   error?: string;
   done?: string;
   theme: Theme;
+  /** The request's language (default English). */
+  text?: Translator;
 }
+
+type Sub = { params: AccountPageParams; text: Translator };
 
 function Section({ title, children }: { title: string; children: ComponentChildren }) {
   return (
@@ -61,27 +67,27 @@ function Section({ title, children }: { title: string; children: ComponentChildr
   );
 }
 
-function PasswordSection({ params }: { params: AccountPageParams }) {
+function PasswordSection({ params, text }: Sub) {
   const password = params.password;
   if (!password) return null;
   if (!password.set) {
     return (
-      <Section title="Password">
-        <p class="muted">You sign in without a password.</p>
-        <a href={toSafeNavigationUrl(password.forgotUrl)}>Set a password by email</a>
+      <Section title={text.t("account.passwordSection")}>
+        <p class="muted">{text.t("account.noPassword")}</p>
+        <a href={toSafeNavigationUrl(password.forgotUrl)}>{text.t("account.setPassword")}</a>
       </Section>
     );
   }
   return (
-    <Section title="Change password">
+    <Section title={text.t("account.changePasswordSection")}>
       <form action={toSafeNavigationUrl(password.changeUrl)} method="post">
         <HiddenFields csrfToken={params.csrfToken} callbackUrl={`${params.accountUrl}?done=password-changed`} />
         <div class="field">
-          <label for="current-password">Current password</label>
+          <label for="current-password">{text.t("account.currentPassword")}</label>
           <input id="current-password" name="currentPassword" type="password" autocomplete="current-password" required />
         </div>
         <div class="field">
-          <label for="new-password">New password</label>
+          <label for="new-password">{text.t("account.newPassword")}</label>
           <input
             id="new-password"
             name="password"
@@ -92,21 +98,21 @@ function PasswordSection({ params }: { params: AccountPageParams }) {
             aria-describedby="new-password-hint"
           />
           <p id="new-password-hint" class="muted">
-            At least {password.minLength} characters. Your other devices are signed out.
+            {text.t("account.newPasswordHint", { minLength: password.minLength })}
           </p>
         </div>
         <button type="submit" class="button">
-          Change password
+          {text.t("account.changePasswordButton")}
         </button>
       </form>
     </Section>
   );
 }
 
-function AccountsSection({ params }: { params: AccountPageParams }) {
+function AccountsSection({ params, text }: Sub) {
   return (
-    <Section title="Sign-in methods">
-      {params.accounts.length === 0 ? <p class="muted">No linked accounts.</p> : null}
+    <Section title={text.t("account.methodsSection")}>
+      {params.accounts.length === 0 ? <p class="muted">{text.t("account.noAccounts")}</p> : null}
       <ul class="methods stack">
         {params.accounts.map((account) => (
           // Stryker disable next-line StringLiteral: equivalent, a key only guides Preact's reconciliation; rendering to a string never writes it
@@ -117,8 +123,12 @@ function AccountsSection({ params }: { params: AccountPageParams }) {
                 <HiddenFields csrfToken={params.csrfToken} />
                 <input type="hidden" name="provider" value={account.provider} />
                 <input type="hidden" name="providerAccountId" value={account.providerAccountId} />
-                <button type="submit" class="button button-neutral" aria-label={`Unlink ${account.providerName}`}>
-                  Unlink
+                <button
+                  type="submit"
+                  class="button button-neutral"
+                  aria-label={text.t("account.unlinkLabel", { provider: account.providerName })}
+                >
+                  {text.t("account.unlink")}
                 </button>
               </form>
             ) : null}
@@ -130,7 +140,7 @@ function AccountsSection({ params }: { params: AccountPageParams }) {
           <HiddenFields csrfToken={params.csrfToken} callbackUrl={params.accountUrl} />
           <input type="hidden" name="link" value="true" />
           <button type="submit" class="button button-neutral">
-            Link {provider.name}
+            {text.t("account.link", { provider: provider.name })}
           </button>
         </form>
       ))}
@@ -138,42 +148,42 @@ function AccountsSection({ params }: { params: AccountPageParams }) {
   );
 }
 
-function EmailSection({ params }: { params: AccountPageParams }) {
+function EmailSection({ params, text }: Sub) {
   return (
-    <Section title={params.email ? "Change email address" : "Add an email address"}>
+    <Section title={text.t(params.email ? "account.changeEmailSection" : "account.addEmailSection")}>
       <form action={toSafeNavigationUrl(params.emailUrl)} method="post">
         <HiddenFields csrfToken={params.csrfToken} callbackUrl={params.accountUrl} />
         <div class="field">
-          <label for="new-email">New email address</label>
+          <label for="new-email">{text.t("account.newEmail")}</label>
           <input id="new-email" name="email" type="email" autocomplete="email" required aria-describedby="new-email-hint" />
           <p id="new-email-hint" class="muted">
-            We send a link to the new address; it is used once you follow it.
+            {text.t("account.newEmailHint")}
           </p>
         </div>
         <button type="submit" class="button button-neutral">
-          Send the link
+          {text.t("account.sendLink")}
         </button>
       </form>
     </Section>
   );
 }
 
-function DeleteSection({ params }: { params: AccountPageParams }) {
+function DeleteSection({ params, text }: Sub) {
   if (!params.deleteUrl) return null;
   return (
-    <Section title="Delete account">
+    <Section title={text.t("account.deleteSection")}>
       <form action={toSafeNavigationUrl(params.deleteUrl)} method="post">
         <HiddenFields csrfToken={params.csrfToken} callbackUrl="/" />
         {params.password?.set ? (
           <div class="field">
-            <label for="delete-password">Your password, to confirm</label>
+            <label for="delete-password">{text.t("account.deletePassword")}</label>
             <input id="delete-password" name="currentPassword" type="password" autocomplete="current-password" required />
           </div>
         ) : (
-          <p class="muted">Without a password, deleting needs a sign-in in the last 10 minutes.</p>
+          <p class="muted">{text.t("account.deleteNeedsRecentSignIn")}</p>
         )}
         <button type="submit" class="button button-neutral">
-          Delete my account
+          {text.t("account.deleteButton")}
         </button>
       </form>
     </Section>
@@ -186,21 +196,25 @@ export interface ConfirmEmailPageParams {
   csrfToken: string;
   token: string;
   theme: Theme;
+  /** The request's language (default English). */
+  text?: Translator;
 }
 
 /** The page an email-change link opens: one button that POSTs the change (a scanner's GET changes nothing). */
 export function renderConfirmEmailHtml(params: ConfirmEmailPageParams): string {
+  const text = params.text ?? ENGLISH;
   return renderDocument({
-    title: "Use this email address",
+    title: text.t("confirmEmail.title"),
+    text,
     theme: resolveTheme(params.theme),
     children: (
       <>
-        <h1>Use this email address</h1>
+        <h1>{text.t("confirmEmail.title")}</h1>
         <form action={toSafeNavigationUrl(params.actionUrl)} method="post">
           <HiddenFields csrfToken={params.csrfToken} />
           <input type="hidden" name="token" value={params.token} />
           <button type="submit" class="button">
-            Use this address
+            {text.t("confirmEmail.button")}
           </button>
         </form>
       </>
@@ -210,32 +224,36 @@ export function renderConfirmEmailHtml(params: ConfirmEmailPageParams): string {
 
 /** Renders the account page (a complete HTML document). */
 export function renderAccountHtml(params: AccountPageParams): string {
-  const notice = accountNotice(params.error, params.done);
+  const text = params.text ?? ENGLISH;
+  const notice = accountNotice(text, params.error, params.done);
   return renderDocument({
-    title: "Your account",
+    title: text.t("account.title"),
+    text,
     theme: resolveTheme(params.theme),
     children: (
       <>
-        <h1>Your account</h1>
+        <h1>{text.t("account.title")}</h1>
         {notice ? (
           <div class={notice.error ? "alert" : "notice"} role={notice.error ? "alert" : "status"}>
             <p>{notice.message}</p>
           </div>
         ) : null}
         <p class="center">
-          {params.name ? <strong>{params.name}</strong> : null} {params.email ?? "No email address"}
+          {params.name ? <strong>{params.name}</strong> : null} {params.email ?? text.t("account.noEmail")}
         </p>
-        <EmailSection params={params} />
-        <AccountsSection params={params} />
-        <PasswordSection params={params} />
+        <EmailSection params={params} text={text} />
+        <AccountsSection params={params} text={text} />
+        <PasswordSection params={params} text={text} />
         {params.passkeys === undefined ? null : (
-          <Section title="Passkeys">
-            <p class="muted">{params.passkeys === 1 ? "1 passkey" : `${params.passkeys} passkeys`}</p>
+          <Section title={text.t("account.passkeysSection")}>
+            <p class="muted">
+              {params.passkeys === 1 ? text.t("account.onePasskey") : text.t("account.passkeys", { count: params.passkeys })}
+            </p>
           </Section>
         )}
-        <DeleteSection params={params} />
+        <DeleteSection params={params} text={text} />
         <p class="center">
-          <a href={toSafeNavigationUrl(params.signOutUrl)}>Sign out</a>
+          <a href={toSafeNavigationUrl(params.signOutUrl)}>{text.t("account.signOut")}</a>
         </p>
       </>
     ),

@@ -8,8 +8,10 @@
  *
  * @module pages/email-confirm
  */
+import { ENGLISH } from "../i18n/translator.js";
+import type { Translator } from "../i18n/types.js";
 import type { Theme } from "../types.js";
-import { HiddenFields, renderDocument } from "./layout.js";
+import { Filled, HiddenFields, renderDocument } from "./layout.js";
 import { resolveTheme, toSafeNavigationUrl } from "./theme.js";
 
 /** What the confirmation page of an email sign-in link shows. */
@@ -25,30 +27,34 @@ export interface EmailConfirmPageParams {
   /** The site's host, so the person can tell where they sign in. */
   host: string;
   theme: Theme;
+  /** The request's language (default English). */
+  text?: Translator;
 }
 
 /** Renders the confirmation page of an email sign-in link (a complete HTML document). */
 export function renderEmailConfirmHtml(params: EmailConfirmPageParams): string {
+  const text = params.text ?? ENGLISH;
   return renderDocument({
-    title: `Sign in to ${params.host}`,
+    title: text.t("emailConfirm.title", { host: params.host }),
+    text,
     theme: resolveTheme(params.theme),
     children: (
       <>
         <h1>
-          Sign in to <span class="host">{params.host}</span>
+          <Filled text={text.t("emailConfirm.title")} values={{ host: <span class="host">{params.host}</span> }} />
         </h1>
         <p class="center">
-          Sign in as <strong>{params.email}</strong> in this browser?
+          <Filled text={text.t("emailConfirm.question")} values={{ email: <strong>{params.email}</strong> }} />
         </p>
         <form action={toSafeNavigationUrl(params.actionUrl)} method="post">
           <HiddenFields csrfToken={params.csrfToken} callbackUrl={params.callbackUrl} />
           <input type="hidden" name="email" value={params.email} />
           <input type="hidden" name="token" value={params.token} />
           <button type="submit" class="button">
-            Sign in
+            {text.t("emailConfirm.button")}
           </button>
         </form>
-        <p class="center muted">If you did not ask to sign in, close this page: nothing happens.</p>
+        <p class="center muted">{text.t("emailConfirm.notYou")}</p>
       </>
     ),
   });

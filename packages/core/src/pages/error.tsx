@@ -6,9 +6,11 @@
  *
  * @module pages/error
  */
+import { ENGLISH } from "../i18n/translator.js";
+import type { Translator } from "../i18n/types.js";
 import { TROUBLESHOOTING_URL } from "../logger.js";
 import type { Theme } from "../types.js";
-import { renderDocument } from "./layout.js";
+import { Filled, renderDocument } from "./layout.js";
 import { type ErrorPageContent, errorPageContent } from "./messages.js";
 import { resolveTheme, toSafeNavigationUrl } from "./theme.js";
 
@@ -29,16 +31,20 @@ export interface ErrorPageParams {
   /** The application's home page. */
   homeUrl: string;
   theme: Theme;
+  /** The request's language (default English). */
+  text?: Translator;
 }
 
 /** Renders the error page; returns the HTTP status that goes with the error type, and the document. */
 export function renderErrorHtml(params: ErrorPageParams): { status: number; html: string } {
-  const content: ErrorPageContent = errorPageContent(params.error);
+  const text = params.text ?? ENGLISH;
+  const content: ErrorPageContent = errorPageContent(text, params.error);
   const signinUrl = toSafeNavigationUrl(params.signinUrl);
   const homeUrl = toSafeNavigationUrl(params.homeUrl) ?? "/";
   const cause = params.cause !== undefined && ERROR_TYPE_NAME.test(params.cause) ? params.cause : undefined;
   const html = renderDocument({
     title: content.heading,
+    text,
     theme: resolveTheme(params.theme),
     children: (
       <>
@@ -51,19 +57,19 @@ export function renderErrorHtml(params: ErrorPageParams): { status: number; html
         {cause ? (
           <div class="notice">
             <p>
-              Development: the server logged <code>{cause}</code>.{" "}
-              <a href={`${TROUBLESHOOTING_URL}#${cause.toLowerCase()}`}>What it means and how to fix it</a>
+              <Filled text={text.t("error.devCause")} values={{ cause: <code>{cause}</code> }} />{" "}
+              <a href={`${TROUBLESHOOTING_URL}#${cause.toLowerCase()}`}>{text.t("error.devCauseLink")}</a>
             </p>
           </div>
         ) : null}
         <div class="actions">
           {content.offerSignIn && signinUrl ? (
             <a class="button" href={signinUrl}>
-              Sign in
+              {text.t("error.signIn")}
             </a>
           ) : null}
           <p class="center">
-            <a href={homeUrl}>Go to the home page</a>
+            <a href={homeUrl}>{text.t("error.home")}</a>
           </p>
         </div>
       </>

@@ -22,6 +22,8 @@ import { renderSignOutHtml, type SignOutPageParams } from "./signout.js";
 import { renderTwoFactorHtml, type TwoFactorPageParams } from "./two-factor.js";
 import { renderVerifyRequestHtml, type VerifyRequestPageParams } from "./verify-request.js";
 
+/** The texts of a request's language (see `i18n/request`): loaded with the pages, so the chooser costs nothing before the first page. */
+export { requestTranslator as pageText } from "../i18n/request.js";
 export type { PageProvider } from "./signin.js";
 export type {
   AccountPageAccount,

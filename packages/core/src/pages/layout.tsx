@@ -12,8 +12,10 @@
  *
  * @module pages/layout
  */
-import type { ComponentChildren } from "preact";
+import { type ComponentChildren, Fragment } from "preact";
 import { renderToString } from "preact-render-to-string";
+import type { MessageKey, Translator } from "../i18n/types.js";
+import { MAX_DISPLAY_NAME_LENGTH } from "../webauthn/display-name.js";
 import { PAGE_CSS, type ProviderButtonColors, themeCss } from "./styles.js";
 import type { ResolvedTheme } from "./theme.js";
 
@@ -27,14 +29,16 @@ export interface DocumentProps {
   /** URLs of scripts served by the library itself (loaded with `defer`). */
   scripts?: readonly string[];
   children: ComponentChildren;
+  /** The request's language: `<html lang dir>`. */
+  text: Translator;
 }
 
-function Document({ title, theme, providerColors, scripts, children }: DocumentProps) {
+function Document({ title, theme, providerColors, scripts, children, text }: DocumentProps) {
   // The stylesheet is a text child, not raw HTML: even a value that slipped past validation would be
   // escaped and could not close the <style> element.
   const css = `${PAGE_CSS}\n${themeCss(theme, providerColors)}`;
   return (
-    <html lang="en" class={`theme-${theme.colorScheme}`}>
+    <html lang={text.locale} dir={text.dir} class={`theme-${theme.colorScheme}`}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -71,5 +75,39 @@ export function HiddenFields({ csrfToken, callbackUrl }: { csrfToken: string; ca
       <input type="hidden" name="csrfToken" value={csrfToken} />
       {callbackUrl ? <input type="hidden" name="callbackUrl" value={callbackUrl} /> : null}
     </>
+  );
+}
+
+/**
+ * A translated text whose `{placeholders}` are elements (a `<code>`, the host in a `<span>`): the text is
+ * split around them, so each language places them where its grammar wants. Every part stays escaped text.
+ */
+export function Filled({ text, values }: { text: string; values: Readonly<Record<string, ComponentChildren>> }) {
+  const parts = text.split(/\{([A-Za-z][A-Za-z0-9]*)\}/);
+  return (
+    <>
+      {parts.map((part, index) =>
+        // Odd indexes are the names between braces.
+        index % 2 === 1 && Object.hasOwn(values, part) ? (
+          <Fragment key={index}>{values[part]}</Fragment>
+        ) : index % 2 === 1 ? (
+          `{${part}}`
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
+}
+
+const PASSKEY_MESSAGES = ["cancelled", "registered", "unsupported", "failed", "name", "long", "line", "address"] as const;
+
+/**
+ * The passkey script's messages in the page's language, as `data-msg-<key>` attributes of its section: the
+ * script is one cached file for every language and falls back to English.
+ */
+export function passkeyMessages(text: Translator): Record<string, string> {
+  return Object.fromEntries(
+    PASSKEY_MESSAGES.map((key) => [`data-msg-${key}`, text.t(`passkey.${key}` as MessageKey, { max: MAX_DISPLAY_NAME_LENGTH })]),
   );
 }

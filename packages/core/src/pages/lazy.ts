@@ -6,13 +6,21 @@
  * @module pages/lazy
  */
 
+import type { Translator } from "../i18n/types.js";
+import type { AuthConfig } from "../types.js";
+
 /** The page renderers (`pages/index`). */
 export type Pages = typeof import("./index.js");
 
 let loading: Promise<Pages> | undefined;
 
-/** The page renderers; the module is imported once, on the first page a request asks for. */
-export function loadPages(): Promise<Pages> {
+/**
+ * The page renderers and the texts of `request`'s language under `config` (`locale`, `messages`,
+ * `Accept-Language`). The module is imported once, on the first page a request asks for; only the chosen
+ * language's catalog is imported with it.
+ */
+export async function loadPages(config: Pick<AuthConfig, "locale" | "messages">, request: Request): Promise<Pages & { text: Translator }> {
   loading ??= import("./index.js");
-  return loading;
+  const pages = await loading;
+  return { ...pages, text: await pages.pageText(config, request) };
 }

@@ -8,6 +8,8 @@
  *
  * @module pages/password
  */
+import { ENGLISH } from "../i18n/translator.js";
+import type { MessageKey, Translator } from "../i18n/types.js";
 import type { Theme } from "../types.js";
 import { HiddenFields, renderDocument } from "./layout.js";
 import { passwordErrorMessage } from "./messages.js";
@@ -35,13 +37,15 @@ export interface PasswordPageParams {
   signUpUrl: string;
   forgotUrl: string;
   theme: Theme;
+  /** The request's language (default English). */
+  text?: Translator;
 }
 
-const TITLES: Record<PasswordForm, string> = {
-  "sign-up": "Create an account",
-  forgot: "Forgot your password?",
-  reset: "Choose a new password",
-  verify: "Confirm your email address",
+const TITLES: Record<PasswordForm, MessageKey> = {
+  "sign-up": "password.signUpTitle",
+  forgot: "password.forgotTitle",
+  reset: "password.resetTitle",
+  verify: "password.verifyTitle",
 };
 
 function Field(props: {
@@ -78,41 +82,41 @@ function Field(props: {
   );
 }
 
-function NewPasswordField({ params }: { params: PasswordPageParams }) {
+function NewPasswordField({ params, text }: { params: PasswordPageParams; text: Translator }) {
   return (
     <Field
       id="password"
-      label="Password"
+      label={text.t("password.password")}
       name="password"
       type="password"
       autocomplete="new-password"
       required
       minLength={params.minLength}
-      hint={`At least ${params.minLength} characters.`}
+      hint={text.t("password.hint", { minLength: params.minLength })}
     />
   );
 }
 
-function FormBody({ params }: { params: PasswordPageParams }) {
+function FormBody({ params, text }: { params: PasswordPageParams; text: Translator }) {
   switch (params.form) {
     case "sign-up":
       return (
         <>
-          <Field id="name" label="Name" name="name" type="text" autocomplete="name" maxLength={64} />
-          <Field id="email" label="Email" name="email" type="email" autocomplete="email" required />
-          <NewPasswordField params={params} />
+          <Field id="name" label={text.t("password.name")} name="name" type="text" autocomplete="name" maxLength={64} />
+          <Field id="email" label={text.t("password.email")} name="email" type="email" autocomplete="email" required />
+          <NewPasswordField params={params} text={text} />
           <button type="submit" class="button">
-            Create account
+            {text.t("password.createButton")}
           </button>
         </>
       );
     case "forgot":
       return (
         <>
-          <p class="muted">Enter the address of your account: we will email you a link to choose a new password.</p>
-          <Field id="email" label="Email" name="email" type="email" autocomplete="email" required />
+          <p class="muted">{text.t("password.forgotLead")}</p>
+          <Field id="email" label={text.t("password.email")} name="email" type="email" autocomplete="email" required />
           <button type="submit" class="button">
-            Email me a link
+            {text.t("password.forgotButton")}
           </button>
         </>
       );
@@ -120,19 +124,19 @@ function FormBody({ params }: { params: PasswordPageParams }) {
       return (
         <>
           <input type="hidden" name="token" value={params.token ?? ""} />
-          <NewPasswordField params={params} />
+          <NewPasswordField params={params} text={text} />
           <button type="submit" class="button">
-            Set password and sign in
+            {text.t("password.resetButton")}
           </button>
         </>
       );
     default:
       return (
         <>
-          <p class="muted">Confirm that this address is yours to finish creating your account.</p>
+          <p class="muted">{text.t("password.verifyLead")}</p>
           <input type="hidden" name="token" value={params.token ?? ""} />
           <button type="submit" class="button">
-            Confirm email address
+            {text.t("password.verifyButton")}
           </button>
         </>
       );
@@ -141,10 +145,12 @@ function FormBody({ params }: { params: PasswordPageParams }) {
 
 /** Renders a password page (a complete HTML document). */
 export function renderPasswordHtml(params: PasswordPageParams): string {
-  const title = TITLES[params.form];
-  const message = passwordErrorMessage(params.error, params.code, params);
+  const text = params.text ?? ENGLISH;
+  const title = text.t(TITLES[params.form]);
+  const message = passwordErrorMessage(text, params.error, params.code, params);
   return renderDocument({
     title,
+    text,
     theme: resolveTheme(params.theme),
     children: (
       <>
@@ -156,13 +162,13 @@ export function renderPasswordHtml(params: PasswordPageParams): string {
         ) : null}
         <form action={toSafeNavigationUrl(params.actionUrl)} method="post">
           <HiddenFields csrfToken={params.csrfToken} callbackUrl={params.callbackUrl} />
-          <FormBody params={params} />
+          <FormBody params={params} text={text} />
         </form>
         <p class="center muted">
           {params.form === "sign-up" ? (
-            <a href={toSafeNavigationUrl(params.signInUrl)}>Already have an account? Sign in</a>
+            <a href={toSafeNavigationUrl(params.signInUrl)}>{text.t("password.haveAccount")}</a>
           ) : (
-            <a href={toSafeNavigationUrl(params.signInUrl)}>Back to sign in</a>
+            <a href={toSafeNavigationUrl(params.signInUrl)}>{text.t("password.backToSignIn")}</a>
           )}
         </p>
       </>

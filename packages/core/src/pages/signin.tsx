@@ -9,11 +9,13 @@
  *
  * @module pages/signin
  */
+import { ENGLISH } from "../i18n/translator.js";
+import type { MessageKey, Translator } from "../i18n/types.js";
 import { isOAuthProvider } from "../provider-kind.js";
 import type { CredentialInput } from "../provider-types.js";
 import type { Theme } from "../types.js";
 import { webAuthnScriptUrl } from "../webauthn/client-script.js";
-import { HiddenFields, renderDocument } from "./layout.js";
+import { HiddenFields, passkeyMessages, renderDocument } from "./layout.js";
 import { displayableErrorCode, signInErrorMessage } from "./messages.js";
 import { type ProviderButtonColors, providerClassName } from "./styles.js";
 import { DEFAULT_BUTTON_TEXT, resolveTheme, toSafeCssColor, toSafeImageUrl, toSafeNavigationUrl } from "./theme.js";
@@ -53,8 +55,10 @@ export interface SignInPageParams {
   /** Prefills the email field. */
   email?: string;
   theme: Theme;
-  /** Title and heading of the page. Default "Sign In". */
+  /** Title and heading of the page. Default "Sign In" in the request's language. */
   title?: string;
+  /** The request's language (default English). */
+  text?: Translator;
 }
 
 type IndexedProvider = { provider: PageProvider; index: number };
@@ -111,9 +115,9 @@ function optionalString(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
-type FormContext = { csrfToken: string; callbackUrl: string };
+type FormContext = { csrfToken: string; callbackUrl: string; text: Translator };
 
-function OAuthButton({ provider, index, csrfToken, callbackUrl }: IndexedProvider & FormContext) {
+function OAuthButton({ provider, index, csrfToken, callbackUrl, text }: IndexedProvider & FormContext) {
   const coloured = toSafeCssColor(provider.style?.brandColor) !== undefined;
   const logo = toSafeImageUrl(provider.style?.logo);
   return (
@@ -121,7 +125,7 @@ function OAuthButton({ provider, index, csrfToken, callbackUrl }: IndexedProvide
       <HiddenFields csrfToken={csrfToken} callbackUrl={callbackUrl} />
       <button type="submit" class={coloured ? `button button-provider ${providerClassName(index)}` : "button button-neutral"}>
         {logo ? <img class="provider-logo" src={logo} alt="" width={20} height={20} /> : null}
-        <span>Sign in with {provider.name}</span>
+        <span>{text.t("signin.withProvider", { provider: provider.name })}</span>
       </button>
     </form>
   );
@@ -130,29 +134,50 @@ function OAuthButton({ provider, index, csrfToken, callbackUrl }: IndexedProvide
 // Each form with fields has an accessible name (the button's words): the page may have several fields
 // labelled "Email" (the email link, a credentials form, passkeys), and a screen reader says which form a
 // field is in.
-function EmailForm({ provider, index, csrfToken, callbackUrl, email }: IndexedProvider & FormContext & { email?: string }) {
+function EmailForm({ provider, index, csrfToken, callbackUrl, email, text }: IndexedProvider & FormContext & { email?: string }) {
   const inputId = `provider-${index}-email`;
   return (
-    <form action={toSafeNavigationUrl(provider.signinUrl)} method="post" aria-label={`Sign in with ${provider.name}`}>
+    <form
+      action={toSafeNavigationUrl(provider.signinUrl)}
+      method="post"
+      aria-label={text.t("signin.withProvider", { provider: provider.name })}
+    >
       <HiddenFields csrfToken={csrfToken} callbackUrl={callbackUrl} />
       <div class="field">
-        <label for={inputId}>Email</label>
-        <input id={inputId} type="email" name="email" autocomplete="email" placeholder="email@example.com" value={email ?? ""} required />
+        <label for={inputId}>{text.t("signin.email")}</label>
+        <input
+          id={inputId}
+          type="email"
+          name="email"
+          autocomplete="email"
+          placeholder={text.t("signin.emailPlaceholder")}
+          value={email ?? ""}
+          required
+        />
       </div>
       <button type="submit" class="button">
-        Sign in with {provider.name}
+        {text.t("signin.withProvider", { provider: provider.name })}
       </button>
     </form>
   );
 }
 
-function FormField({ inputId, name, field, value }: { inputId: string; name: string; field: CredentialInput; value?: string }) {
+// The labels of the fields of Password() and Passkey(), which this page translates (an app's own labels are its own).
+const BUILT_IN_LABELS: Readonly<Record<string, MessageKey>> = Object.freeze({
+  Email: "signin.email",
+  Password: "password.password",
+  "Display name": "signin.displayName",
+});
+
+function FormField(props: { inputId: string; name: string; field: CredentialInput; value?: string; text: Translator }) {
+  const { inputId, name, field, value, text } = props;
+  const label = optionalString(field.label) ?? name;
   // Only known attributes are rendered: spreading the field object would let any key become an
   // attribute, event handlers included.
   const type = optionalString(field.type);
   return (
     <div class="field">
-      <label for={inputId}>{optionalString(field.label) ?? name}</label>
+      <label for={inputId}>{Object.hasOwn(BUILT_IN_LABELS, label) ? text.t(BUILT_IN_LABELS[label] as MessageKey) : label}</label>
       <input
         id={inputId}
         name={name}
@@ -166,31 +191,35 @@ function FormField({ inputId, name, field, value }: { inputId: string; name: str
   );
 }
 
-function CredentialsForm({ provider, index, csrfToken, callbackUrl }: IndexedProvider & FormContext) {
+function CredentialsForm({ provider, index, csrfToken, callbackUrl, text }: IndexedProvider & FormContext) {
   const fields = Object.entries(provider.credentials ?? {});
   return (
-    <form action={toSafeNavigationUrl(provider.callbackUrl)} method="post" aria-label={`Sign in with ${provider.name}`}>
+    <form
+      action={toSafeNavigationUrl(provider.callbackUrl)}
+      method="post"
+      aria-label={text.t("signin.withProvider", { provider: provider.name })}
+    >
       <HiddenFields csrfToken={csrfToken} callbackUrl={callbackUrl} />
       {fields.map(([name, field], fieldIndex) => (
-        <FormField key={name} inputId={`provider-${index}-field-${fieldIndex}`} name={name} field={field} />
+        <FormField key={name} inputId={`provider-${index}-field-${fieldIndex}`} name={name} field={field} text={text} />
       ))}
       <button type="submit" class="button">
-        Sign in with {provider.name}
+        {text.t("signin.withProvider", { provider: provider.name })}
       </button>
-      {provider.passwordAccounts ? <PasswordLinks provider={provider} /> : null}
+      {provider.passwordAccounts ? <PasswordLinks provider={provider} text={text} /> : null}
     </form>
   );
 }
 
 /** The Password() provider's links: create an account, forgot password. */
-function PasswordLinks({ provider }: { provider: PageProvider }) {
+function PasswordLinks({ provider, text }: { provider: PageProvider; text: Translator }) {
   const authUrl = authUrlOf(provider);
   if (authUrl === undefined) return null;
   return (
     <p class="center muted">
-      <a href={toSafeNavigationUrl(`${authUrl}/password/forgot`)}>Forgot your password?</a>
+      <a href={toSafeNavigationUrl(`${authUrl}/password/forgot`)}>{text.t("signin.forgotPassword")}</a>
       {" · "}
-      <a href={toSafeNavigationUrl(`${authUrl}/password/sign-up`)}>Create an account</a>
+      <a href={toSafeNavigationUrl(`${authUrl}/password/sign-up`)}>{text.t("signin.createAccount")}</a>
     </p>
   );
 }
@@ -209,7 +238,7 @@ function authUrlOf(provider: PageProvider): string | undefined {
  * `<basePath>/webauthn-script` finds it by `data-authlib-webauthn` and reads its URLs from the data
  * attributes. Without scripts nothing happens but a note.
  */
-function WebAuthnSection({ provider, index, csrfToken, callbackUrl }: IndexedProvider & FormContext) {
+function WebAuthnSection({ provider, index, csrfToken, callbackUrl, text }: IndexedProvider & FormContext) {
   const authUrl = authUrlOf(provider) ?? "";
   const fields = Object.entries(provider.formFields ?? {});
   return (
@@ -222,56 +251,57 @@ function WebAuthnSection({ provider, index, csrfToken, callbackUrl }: IndexedPro
       data-csrf-token={csrfToken}
       data-redirect-to={callbackUrl}
       data-conditional-ui={provider.enableConditionalUI ? "true" : "false"}
+      {...passkeyMessages(text)}
     >
       <button type="button" class="button" data-webauthn-signin="">
-        Sign in with {provider.name}
+        {text.t("signin.withProvider", { provider: provider.name })}
       </button>
       {/* Right under the button (and above the registration form): in view where the person clicked. */}
       <p class="muted center" role="status" aria-live="polite" data-webauthn-status="" />
-      <form data-webauthn-register="" aria-label={`Register a ${provider.name}`}>
+      <form data-webauthn-register="" aria-label={text.t("signin.registerPasskeyForm", { provider: provider.name })}>
         {fields.map(([name, field], fieldIndex) => (
-          <FormField key={name} inputId={`provider-${index}-field-${fieldIndex}`} name={name} field={field} />
+          <FormField key={name} inputId={`provider-${index}-field-${fieldIndex}`} name={name} field={field} text={text} />
         ))}
         <button type="submit" class="button button-neutral">
-          Register a passkey
+          {text.t("signin.registerPasskey")}
         </button>
       </form>
       <noscript>
-        <p class="muted center">Passkeys need JavaScript.</p>
+        <p class="muted center">{text.t("signin.passkeysNeedScript")}</p>
       </noscript>
     </div>
   );
 }
 
-function ErrorAlert({ message, code }: { message: string; code?: string }) {
+function ErrorAlert({ message, code, text }: { message: string; code?: string; text: Translator }) {
   return (
     <div class="alert" role="alert">
       <p>{message}</p>
       {code ? (
         <p>
-          Error code: <code>{code}</code>
+          {text.t("signin.errorCode")} <code>{code}</code>
         </p>
       ) : null}
     </div>
   );
 }
 
-function SignInContent({ params, groups }: { params: SignInPageParams; groups: ProviderGroup[] }) {
+function SignInContent({ params, groups, text }: { params: SignInPageParams; groups: ProviderGroup[]; text: Translator }) {
   const { csrfToken, callbackUrl, email } = params;
-  const message = signInErrorMessage(params.error, params.code);
-  const context = { csrfToken, callbackUrl };
+  const message = signInErrorMessage(text, params.error, params.code);
+  const context = { csrfToken, callbackUrl, text };
   return (
     <>
-      <h1>{params.title ?? "Sign In"}</h1>
-      {message ? <ErrorAlert message={message} code={displayableErrorCode(params.error, params.code)} /> : null}
-      {groups.length === 0 ? <p class="center muted">No sign-in methods are configured.</p> : null}
+      <h1>{params.title ?? text.t("signin.title")}</h1>
+      {message ? <ErrorAlert message={message} code={displayableErrorCode(params.error, params.code)} text={text} /> : null}
+      {groups.length === 0 ? <p class="center muted">{text.t("signin.noMethods")}</p> : null}
       {groups.map((group, groupIndex) => {
         const key = group.kind === "buttons" ? group.members[0].index : group.member.index;
         return (
           <div key={key}>
             {groupIndex > 0 ? (
               <div class="divider">
-                <span>or</span>
+                <span>{text.t("signin.or")}</span>
               </div>
             ) : null}
             {group.kind === "buttons" ? (
@@ -299,11 +329,13 @@ export function renderSignInHtml(params: SignInPageParams): string {
   const groups = groupProviders(params.providers);
   const passkeyGroup = groups.find((group) => group.kind === "webauthn");
   const passkeyAuthUrl = passkeyGroup?.kind === "webauthn" ? authUrlOf(passkeyGroup.member.provider) : undefined;
+  const text = params.text ?? ENGLISH;
   return renderDocument({
-    title: params.title ?? "Sign In",
+    title: params.title ?? text.t("signin.title"),
+    text,
     theme: resolveTheme(params.theme),
     providerColors: providerColors(params.providers),
     scripts: passkeyAuthUrl === undefined ? [] : [webAuthnScriptUrl(passkeyAuthUrl)],
-    children: <SignInContent params={params} groups={groups} />,
+    children: <SignInContent params={params} groups={groups} text={text} />,
   });
 }

@@ -7,6 +7,9 @@
  *
  * @module pages/signout
  */
+
+import { ENGLISH } from "../i18n/translator.js";
+import type { Translator } from "../i18n/types.js";
 import type { Theme } from "../types.js";
 import { HiddenFields, renderDocument } from "./layout.js";
 import { resolveTheme, toSafeNavigationUrl } from "./theme.js";
@@ -19,22 +22,26 @@ export interface SignOutPageParams {
   /** Where to go after signing out; posted back as a hidden field when given. */
   callbackUrl?: string;
   theme: Theme;
+  /** The request's language (default English). */
+  text?: Translator;
 }
 
 /** Renders the sign-out page (a complete HTML document). */
 export function renderSignOutHtml(params: SignOutPageParams): string {
+  const text = params.text ?? ENGLISH;
   return renderDocument({
-    title: "Sign Out",
+    title: text.t("signout.title"),
+    text,
     theme: resolveTheme(params.theme),
     children: (
       <>
-        <h1>Sign out</h1>
-        <p class="center">Are you sure you want to sign out?</p>
+        <h1>{text.t("signout.heading")}</h1>
+        <p class="center">{text.t("signout.question")}</p>
         {/* Without a safe action the form posts to the current URL, which is the sign-out endpoint. */}
         <form action={toSafeNavigationUrl(params.actionUrl)} method="post">
           <HiddenFields csrfToken={params.csrfToken} callbackUrl={params.callbackUrl} />
           <button type="submit" class="button">
-            Sign out
+            {text.t("signout.button")}
           </button>
         </form>
       </>

@@ -8,9 +8,11 @@
  *
  * @module pages/two-factor
  */
+import { ENGLISH } from "../i18n/translator.js";
+import type { Translator } from "../i18n/types.js";
 import type { Theme } from "../types.js";
 import { webAuthnScriptUrl } from "../webauthn/client-script.js";
-import { HiddenFields, renderDocument } from "./layout.js";
+import { HiddenFields, passkeyMessages, renderDocument } from "./layout.js";
 import { secondStepErrorMessage } from "./messages.js";
 import { resolveTheme, toSafeNavigationUrl } from "./theme.js";
 
@@ -28,14 +30,16 @@ export interface TwoFactorPageParams {
   error?: string;
   /** Where "start again" leads: the sign-in page. */
   signInUrl: string;
+  /** The request's language (default English). */
+  text?: Translator;
 }
 
-function CodeForm({ authUrl, csrfToken }: Pick<TwoFactorPageParams, "authUrl" | "csrfToken">) {
+function CodeForm({ authUrl, csrfToken, text }: Pick<TwoFactorPageParams, "authUrl" | "csrfToken"> & { text: Translator }) {
   return (
     <form action={toSafeNavigationUrl(`${authUrl}/two-factor`)} method="post">
       <HiddenFields csrfToken={csrfToken} />
       <div class="field">
-        <label for="code">Code from your authenticator app</label>
+        <label for="code">{text.t("twoFactor.codeLabel")}</label>
         <input
           id="code"
           name="code"
@@ -50,17 +54,27 @@ function CodeForm({ authUrl, csrfToken }: Pick<TwoFactorPageParams, "authUrl" | 
           aria-describedby="code-hint"
         />
         <p id="code-hint" class="muted">
-          6 digits. Lost your phone? Type one of your recovery codes instead.
+          {text.t("twoFactor.codeHint")}
         </p>
       </div>
       <button type="submit" class="button">
-        Continue
+        {text.t("twoFactor.continue")}
       </button>
     </form>
   );
 }
 
-function PasskeyButton({ authUrl, csrfToken, providerId }: { authUrl: string; csrfToken: string; providerId: string }) {
+function PasskeyButton({
+  authUrl,
+  csrfToken,
+  providerId,
+  text,
+}: {
+  authUrl: string;
+  csrfToken: string;
+  providerId: string;
+  text: Translator;
+}) {
   return (
     <div
       class="stack"
@@ -70,13 +84,14 @@ function PasskeyButton({ authUrl, csrfToken, providerId }: { authUrl: string; cs
       data-csrf-url={`${authUrl}/csrf`}
       data-csrf-token={csrfToken}
       data-conditional-ui="false"
+      {...passkeyMessages(text)}
     >
       <button type="button" class="button button-neutral" data-webauthn-second-factor="">
-        Use a passkey
+        {text.t("twoFactor.usePasskey")}
       </button>
       <p class="muted center" role="status" aria-live="polite" data-webauthn-status="" />
       <noscript>
-        <p class="muted center">Passkeys need JavaScript.</p>
+        <p class="muted center">{text.t("signin.passkeysNeedScript")}</p>
       </noscript>
     </div>
   );
@@ -84,25 +99,29 @@ function PasskeyButton({ authUrl, csrfToken, providerId }: { authUrl: string; cs
 
 /** Renders the second step's page (a complete HTML document). */
 export function renderTwoFactorHtml(params: TwoFactorPageParams): string {
-  const message = secondStepErrorMessage(params.error);
+  const text = params.text ?? ENGLISH;
+  const message = secondStepErrorMessage(text, params.error);
   const { authUrl, csrfToken, passkeyProviderId } = params;
   return renderDocument({
-    title: "Confirm it is you",
+    title: text.t("twoFactor.title"),
+    text,
     theme: resolveTheme(params.theme),
     scripts: passkeyProviderId === undefined ? [] : [webAuthnScriptUrl(authUrl)],
     children: (
       <>
-        <h1>Confirm it is you</h1>
-        <p class="center">Your account has two-step verification. Finish signing in with your second factor.</p>
+        <h1>{text.t("twoFactor.title")}</h1>
+        <p class="center">{text.t("twoFactor.lead")}</p>
         {message ? (
           <div class="alert" role="alert">
             <p>{message}</p>
           </div>
         ) : null}
-        {params.totp ? <CodeForm authUrl={authUrl} csrfToken={csrfToken} /> : null}
-        {passkeyProviderId !== undefined ? <PasskeyButton authUrl={authUrl} csrfToken={csrfToken} providerId={passkeyProviderId} /> : null}
+        {params.totp ? <CodeForm authUrl={authUrl} csrfToken={csrfToken} text={text} /> : null}
+        {passkeyProviderId !== undefined ? (
+          <PasskeyButton authUrl={authUrl} csrfToken={csrfToken} providerId={passkeyProviderId} text={text} />
+        ) : null}
         <p class="center">
-          <a href={toSafeNavigationUrl(params.signInUrl) ?? "/"}>Cancel and sign in again</a>
+          <a href={toSafeNavigationUrl(params.signInUrl) ?? "/"}>{text.t("twoFactor.cancel")}</a>
         </p>
       </>
     ),

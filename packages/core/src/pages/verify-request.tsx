@@ -7,8 +7,10 @@
  *
  * @module pages/verify-request
  */
+import { ENGLISH } from "../i18n/translator.js";
+import type { MessageKey, Translator } from "../i18n/types.js";
 import type { Theme } from "../types.js";
-import { HiddenFields, renderDocument } from "./layout.js";
+import { Filled, HiddenFields, renderDocument } from "./layout.js";
 import { codeErrorMessage } from "./messages.js";
 import { resolveTheme, toSafeNavigationUrl } from "./theme.js";
 
@@ -30,11 +32,13 @@ export interface VerifyRequestPageParams {
    * after a refused code (mapped to a message, never shown itself).
    */
   codeForm?: { actionUrl: string; length: number; csrfToken: string; error?: string };
+  /** The request's language (default English). */
+  text?: Translator;
 }
 
 /** The form that takes the mailed code. */
-function CodeForm({ form }: { form: NonNullable<VerifyRequestPageParams["codeForm"]> }) {
-  const message = codeErrorMessage(form.error);
+function CodeForm({ form, text }: { form: NonNullable<VerifyRequestPageParams["codeForm"]>; text: Translator }) {
+  const message = codeErrorMessage(text, form.error);
   return (
     <form action={toSafeNavigationUrl(form.actionUrl)} method="post">
       {message ? (
@@ -44,7 +48,7 @@ function CodeForm({ form }: { form: NonNullable<VerifyRequestPageParams["codeFor
       ) : null}
       <HiddenFields csrfToken={form.csrfToken} />
       <div class="field">
-        <label for="code">Code from the email</label>
+        <label for="code">{text.t("verify.codeLabel")}</label>
         <input
           id="code"
           name="code"
@@ -58,49 +62,48 @@ function CodeForm({ form }: { form: NonNullable<VerifyRequestPageParams["codeFor
           aria-describedby="code-hint"
         />
         <p id="code-hint" class="muted">
-          {form.length} digits. Or follow the link in the email.
+          {text.t("verify.codeHint", { length: form.length })}
         </p>
       </div>
       <button type="submit" class="button">
-        Sign in
+        {text.t("verify.signIn")}
       </button>
     </form>
   );
 }
 
-const LEADS: Readonly<Record<string, { heading: string; lead: string }>> = Object.freeze({
-  "password-sign-up": { heading: "Check your email", lead: "We sent a message to the address you gave. Follow its link to finish." },
-  "password-reset": {
-    heading: "Check your email",
-    lead: "We sent a message to the address you gave. Follow its link to choose a new password.",
-  },
-  "password-verified": { heading: "Email address confirmed", lead: "Your account is ready: sign in with your email address and password." },
+type Lead = { heading: MessageKey; lead: MessageKey };
+
+const LEADS: Readonly<Record<string, Lead>> = Object.freeze({
+  "password-sign-up": { heading: "verify.checkEmail", lead: "verify.passwordSignUp" },
+  "password-reset": { heading: "verify.checkEmail", lead: "verify.passwordReset" },
+  "password-verified": { heading: "verify.passwordVerifiedHeading", lead: "verify.passwordVerified" },
 });
 
-const SIGN_IN_LINK = { heading: "Check your email", lead: "A sign in link has been sent to your email address." };
-const SIGN_IN_LINK_AND_CODE = {
-  heading: "Check your email",
-  lead: "We sent a sign-in link and a code to your email address. Follow the link, or type the code here.",
-};
+const SIGN_IN_LINK: Lead = { heading: "verify.checkEmail", lead: "verify.signInLink" };
+const SIGN_IN_LINK_AND_CODE: Lead = { heading: "verify.checkEmail", lead: "verify.signInLinkAndCode" };
 
 /** Renders the verify-request page (a complete HTML document). */
 export function renderVerifyRequestHtml(params: VerifyRequestPageParams): string {
   const { codeForm } = params;
   const signIn = codeForm ? SIGN_IN_LINK_AND_CODE : SIGN_IN_LINK;
-  const text = (params.type !== undefined && Object.hasOwn(LEADS, params.type) ? LEADS[params.type] : undefined) ?? signIn;
+  const keys = (params.type !== undefined && Object.hasOwn(LEADS, params.type) ? LEADS[params.type] : undefined) ?? signIn;
+  const text = params.text ?? ENGLISH;
+  const host = <span class="host">{params.host}</span>;
   return renderDocument({
-    title: text.heading,
+    title: text.t(keys.heading),
+    text,
     theme: resolveTheme(params.theme),
     children: (
       <>
-        <h1>{text.heading}</h1>
-        <p class="center">{text.lead}</p>
-        {codeForm ? <CodeForm form={codeForm} /> : null}
+        <h1>{text.t(keys.heading)}</h1>
+        <p class="center">{text.t(keys.lead)}</p>
+        {codeForm ? <CodeForm form={codeForm} text={text} /> : null}
         <p class="center muted">
-          The link leads to <span class="host">{params.host}</span>. Do not open a sign-in link that leads anywhere else.
+          <Filled text={text.t("verify.linkLeadsTo")} values={{ host }} />
         </p>
         <p class="center">
-          <a href={toSafeNavigationUrl(params.homeUrl) ?? "/"}>Back to {params.host}</a>
+          <a href={toSafeNavigationUrl(params.homeUrl) ?? "/"}>{text.t("verify.backTo", { host: params.host })}</a>
         </p>
       </>
     ),

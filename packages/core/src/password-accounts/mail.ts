@@ -9,67 +9,67 @@
  * @module password-accounts/mail
  */
 import type { MailSite } from "../email/account-mail.js";
-import { hostHeading, type RenderedMail, renderMail } from "../email/template.js";
+import { hostHeading, type RenderedMail, renderMail, textOf } from "../email/template.js";
 
 /** The sign-up verification link. */
 export function signUpMail(site: MailSite, url: string): RenderedMail {
   return renderMail({
-    subject: `Confirm your email address for ${site.host}`,
-    heading: hostHeading("Confirm your email address for", site.host),
-    action: { label: "Confirm email address", url },
-    notes: ["Someone (hopefully you) created an account with this address. If it was not you, ignore this email: no account is made."],
+    subject: textOf(site).t("mail.signUp.subject", { host: site.host }),
+    heading: hostHeading(textOf(site).t("mail.signUp.heading"), site.host),
+    action: { label: textOf(site).t("mail.signUp.button"), url },
+    notes: [textOf(site).t("mail.signUp.note")],
     theme: site.theme,
+    text: textOf(site),
   });
 }
 
 /** Told to the owner of an address someone tried to sign up with again. */
 export function accountExistsMail(site: MailSite, signInUrl: string): RenderedMail {
   return renderMail({
-    subject: `You already have an account on ${site.host}`,
-    heading: hostHeading("You already have an account on", site.host),
-    action: { label: "Sign in", url: signInUrl },
+    subject: textOf(site).t("mail.accountExists.subject", { host: site.host }),
+    heading: hostHeading(textOf(site).t("mail.accountExists.heading"), site.host),
+    action: { label: textOf(site).t("mail.accountExists.button"), url: signInUrl },
     notes: [
-      'Someone tried to create an account with this address. If it was you, sign in instead; if you forgot your password, choose "Forgot your password?" there.',
-      "If it was not you, ignore this email: nothing changed.",
+      textOf(site).t("mail.accountExists.note", { forgot: textOf(site).t("signin.forgotPassword") }),
+      textOf(site).t("mail.accountExists.notYou"),
     ],
     theme: site.theme,
+    text: textOf(site),
   });
 }
 
 /** The password-reset link. */
 export function resetMail(site: MailSite, url: string, minutes: number): RenderedMail {
   return renderMail({
-    subject: `Reset your password for ${site.host}`,
-    heading: hostHeading("Reset your password for", site.host),
-    action: { label: "Choose a new password", url },
-    notes: [
-      `The link works once, for ${minutes} minutes, in the browser where you asked for it.`,
-      "If you did not ask to reset your password, ignore this email: your password stays as it is.",
-    ],
+    subject: textOf(site).t("mail.reset.subject", { host: site.host }),
+    heading: hostHeading(textOf(site).t("mail.reset.heading"), site.host),
+    action: { label: textOf(site).t("mail.reset.button"), url },
+    notes: [textOf(site).t("mail.reset.validity", { minutes }), textOf(site).t("mail.reset.notYou")],
     theme: site.theme,
+    text: textOf(site),
   });
 }
 
 /** Told to an address that asked for a reset and has no account. */
 export function noAccountMail(site: MailSite, signUpUrl: string): RenderedMail {
   return renderMail({
-    subject: `Password reset for ${site.host}`,
-    heading: hostHeading("Password reset for", site.host),
-    action: { label: "Create an account", url: signUpUrl },
-    notes: [
-      "Someone asked to reset the password of an account with this address, but there is none. If it was not you, ignore this email.",
-    ],
+    subject: textOf(site).t("mail.noAccount.subject", { host: site.host }),
+    heading: hostHeading(textOf(site).t("mail.noAccount.heading"), site.host),
+    action: { label: textOf(site).t("mail.noAccount.button"), url: signUpUrl },
+    notes: [textOf(site).t("mail.noAccount.note")],
     theme: site.theme,
+    text: textOf(site),
   });
 }
 
 /** Told to the owner after their password changed. */
 export function passwordChangedMail(site: MailSite, forgotUrl: string): RenderedMail {
   return renderMail({
-    subject: `Your password for ${site.host} changed`,
-    heading: hostHeading("Your password changed on", site.host),
-    action: { label: "It was not me: reset it", url: forgotUrl },
-    notes: ["Your password was just changed, and every other device was signed out. If this was you, there is nothing to do."],
+    subject: textOf(site).t("mail.passwordChanged.subject", { host: site.host }),
+    heading: hostHeading(textOf(site).t("mail.passwordChanged.heading"), site.host),
+    action: { label: textOf(site).t("mail.passwordChanged.button"), url: forgotUrl },
+    notes: [textOf(site).t("mail.passwordChanged.note")],
     theme: site.theme,
+    text: textOf(site),
   });
 }

@@ -18,10 +18,11 @@ export async function passwordPage(
   provider: InternalProvider & PasswordConfig,
 ): Promise<ResponseInternal> {
   const form = request.providerId as PasswordForm;
-  const { renderPasswordPage } = await loadPages();
+  const { renderPasswordPage, text } = await loadPages(options.config, request.request);
   const { minLength, maxLength } = provider.passwordAccounts;
   return html(
     renderPasswordPage({
+      text,
       form,
       actionUrl: passwordUrl(options, form),
       csrfToken: options.csrfToken,

@@ -90,8 +90,8 @@ async function signUp(options: InternalOptions, request: RequestInternal, provid
   const claims = { email, name, hash, binding: await browserBinding(options), callbackUrl: options.callbackUrl };
   const token = await sealLink(options, "sign-up", claims, provider.passwordAccounts.verificationMaxAge);
   const mail = owner
-    ? accountExistsMail(mailSite(options), signInUrl(options))
-    : signUpMail(mailSite(options), `${passwordUrl(options, "verify")}?${new URLSearchParams({ token })}`);
+    ? accountExistsMail(await mailSite(options, request), signInUrl(options))
+    : signUpMail(await mailSite(options, request), `${passwordUrl(options, "verify")}?${new URLSearchParams({ token })}`);
   await sendAccountMail(options, email, mail);
   return checkYourEmail(options, provider, "sign-up");
 }
@@ -143,8 +143,12 @@ async function forgot(options: InternalOptions, request: RequestInternal, provid
   const { resetMaxAge } = provider.passwordAccounts;
   const token = await sealLink(options, "reset", claims, resetMaxAge);
   const mail = owner
-    ? resetMail(mailSite(options), `${passwordUrl(options, "reset")}?${new URLSearchParams({ token })}`, Math.round(resetMaxAge / 60))
-    : noAccountMail(mailSite(options), passwordUrl(options, "sign-up"));
+    ? resetMail(
+        await mailSite(options, request),
+        `${passwordUrl(options, "reset")}?${new URLSearchParams({ token })}`,
+        Math.round(resetMaxAge / 60),
+      )
+    : noAccountMail(await mailSite(options, request), passwordUrl(options, "sign-up"));
   await sendAccountMail(options, email, mail);
   return checkYourEmail(options, provider, "reset");
 }
@@ -186,7 +190,7 @@ async function replacePassword(
   const cookies = started.cookies;
   await options.events.passwordChanged({ userId: user.id, reason });
   if (user.email) {
-    await sendAccountMail(options, user.email, passwordChangedMail(mailSite(options), passwordUrl(options, "forgot"))).catch(
+    await sendAccountMail(options, user.email, passwordChangedMail(await mailSite(options, request), passwordUrl(options, "forgot"))).catch(
       (error: Error) => options.logger.error(error),
     );
   }

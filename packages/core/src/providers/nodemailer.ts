@@ -44,8 +44,8 @@ async function sendMailWithNodemailer(mail: MailMessage, provider: EmailConfig):
 
 /** Sends the default sign-in mail through the provider's SMTP server. */
 function sendWithNodemailer(params: SendVerificationRequestParams): Promise<void> {
-  const { identifier, url, code, provider, theme } = params;
-  return sendMailWithNodemailer({ to: identifier, ...verificationMail({ url, code, host: new URL(url).host, theme }) }, provider);
+  const { identifier, url, code, provider, theme, text } = params;
+  return sendMailWithNodemailer({ to: identifier, ...verificationMail({ url, code, host: new URL(url).host, theme, text }) }, provider);
 }
 
 /** Makes an SMTP email provider (id `nodemailer` unless set). */

@@ -17,9 +17,10 @@ export async function secondStepPage(options: InternalOptions, request: RequestI
   const pending = await pendingOrExpired(options, request);
   const factors = await secondFactorsOf(options, pending.userId);
   const passkey = factors.passkeys > 0 ? options.providers.find((provider) => provider.type === "webauthn") : undefined;
-  const { renderTwoFactorPage } = await loadPages();
+  const { renderTwoFactorPage, text } = await loadPages(options.config, request.request);
   return html(
     renderTwoFactorPage({
+      text,
       authUrl: options.authUrl,
       csrfToken: options.csrfToken,
       theme: options.theme,

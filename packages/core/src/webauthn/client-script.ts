@@ -52,10 +52,10 @@ export const WEBAUTHN_CLIENT_SCRIPT = `
 
   // The server's rules (webauthn/display-name.ts); the server checks again.
   function nameProblem(name) {
-    if (!name) return MESSAGES.name;
-    if (Array.from(name).length > ${MAX_DISPLAY_NAME_LENGTH}) return MESSAGES.long;
-    if (/[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]/.test(name)) return MESSAGES.line;
-    if (name.normalize("NFKC").indexOf("@") !== -1) return MESSAGES.address;
+    if (!name) return "name";
+    if (Array.from(name).length > ${MAX_DISPLAY_NAME_LENGTH}) return "long";
+    if (/[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]/.test(name)) return "line";
+    if (name.normalize("NFKC").indexOf("@") !== -1) return "address";
     return "";
   }
 
@@ -94,9 +94,9 @@ export const WEBAUTHN_CLIENT_SCRIPT = `
   }
 
   function describe(error) {
-    if (error && error.code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED") return MESSAGES.registered;
-    if (error && (error.name === "NotAllowedError" || error.name === "AbortError")) return MESSAGES.cancelled;
-    return MESSAGES.failed;
+    if (error && error.code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED") return "registered";
+    if (error && (error.name === "NotAllowedError" || error.name === "AbortError")) return "cancelled";
+    return "failed";
   }
 
   function init(section) {
@@ -105,7 +105,8 @@ export const WEBAUTHN_CLIENT_SCRIPT = `
     var secondFactor = section.querySelector("[data-webauthn-second-factor]");
     var register = section.querySelector("form[data-webauthn-register]");
     var buttons = section.querySelectorAll("button");
-    function say(message) { if (status) status.textContent = message; }
+    // The page writes each message in its language (data-msg-<key>); English is the fallback.
+    function say(key) { if (status) status.textContent = key ? section.getAttribute("data-msg-" + key) || MESSAGES[key] : ""; }
     function busy(on) { buttons.forEach(function (button) { button.disabled = on; }); }
     function run(action, name) {
       say("");
@@ -119,7 +120,7 @@ export const WEBAUTHN_CLIENT_SCRIPT = `
 
     if (!lib || !lib.browserSupportsWebAuthn()) {
       busy(true);
-      say(MESSAGES.unsupported);
+      say("unsupported");
       return;
     }
     if (signIn) signIn.addEventListener("click", function () { run("authenticate", ""); });

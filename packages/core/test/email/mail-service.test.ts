@@ -85,7 +85,7 @@ describe("the sign-in mail (template)", () => {
       `Sign in to app.example.com\n${LINK}\n\nIf you did not request this email you can safely ignore it. The link works once.\n`,
     );
     expect(mail.html).toBe(
-      '<!doctype html><html lang="en"><body style="background:#f9f9f9;margin:0;padding:24px;font-family:Helvetica,Arial,sans-serif">' +
+      '<!doctype html><html lang="en" dir="ltr"><body dir="ltr" style="background:#f9f9f9;margin:0;padding:24px;font-family:Helvetica,Arial,sans-serif">' +
         '<table width="100%" cellpadding="0" cellspacing="0" role="presentation" style="max-width:600px;margin:auto;background:#fff;border-radius:10px">' +
         '<tr><td align="center" style="padding:24px 16px 8px;font-size:22px;color:#444">Sign in to <strong>app.example.com</strong></td></tr>' +
         '<tr><td align="center" style="padding:16px"><a href="https://app.example.com/auth/callback/x?token=t&amp;email=a%40b.c" target="_blank" rel="noreferrer" ' +

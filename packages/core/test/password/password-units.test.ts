@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { AdapterAccount } from "../../src/adapters.js";
 import { accountMailer, mailSite, sendAccountMail } from "../../src/email/account-mail.js";
 import { EmailSignInError, InvalidName, InvalidPassword, MissingAdapterMethods, Verification } from "../../src/errors.js";
-import type { InternalOptions } from "../../src/internal-types.js";
+import type { InternalOptions, RequestInternal } from "../../src/internal-types.js";
 import { encode } from "../../src/jwt.js";
 import { hashOf, passwordAccountOf, passwordStore, storePasswordHash } from "../../src/password-accounts/account.js";
 import { passwordConfigError, passwordMailProvider, passwordMethods } from "../../src/password-accounts/config-check.js";
@@ -386,9 +386,12 @@ describe("the account mail transport", () => {
     expect((none as EmailSignInError).cause?.err?.message).toContain("No email provider with sendMail is configured");
   });
 
-  it("names the site by the app's host, with its theme", () => {
+  it("names the site by the app's host, with its theme, in the request's language", async () => {
     const theme = { brandColor: "#123456" };
-    expect(mailSite({ origin: "https://app.test:8443", theme } as unknown as InternalOptions)).toEqual({ host: "app.test:8443", theme });
+    const options = { origin: "https://app.test:8443", theme, config: {} } as unknown as InternalOptions;
+    const request = { request: new Request("https://app.test:8443/auth/password/forgot", { headers: { "accept-language": "fr" } }) };
+    const site = await mailSite(options, request as RequestInternal);
+    expect({ host: site.host, theme: site.theme, locale: site.text?.locale }).toEqual({ host: "app.test:8443", theme, locale: "fr" });
   });
 });
 

@@ -1,0 +1,220 @@
+/**
+ * The types of the message catalogs (types only: no runtime code).
+ *
+ * @module i18n/types
+ */
+/**
+ * A complete catalog: every text of the built-in pages and mails in one language, by key. `{name}` marks
+ * a value filled in. The English texts (`catalogs/en.ts`) say what each one is. A page's new text is a new
+ * key here; the compiler then asks every catalog for it.
+ */
+export interface Messages {
+  "signin.title": string;
+  "signin.withProvider": string;
+  "signin.registerPasskeyForm": string;
+  "signin.registerPasskey": string;
+  "signin.passkeysNeedScript": string;
+  "signin.email": string;
+  "signin.emailPlaceholder": string;
+  "signin.displayName": string;
+  "signin.forgotPassword": string;
+  "signin.createAccount": string;
+  "signin.noMethods": string;
+  "signin.or": string;
+  "signin.errorCode": string;
+  "passkey.cancelled": string;
+  "passkey.registered": string;
+  "passkey.unsupported": string;
+  "passkey.failed": string;
+  "passkey.name": string;
+  "passkey.long": string;
+  "passkey.line": string;
+  "passkey.address": string;
+  "signinError.default": string;
+  "signinError.tryAnotherAccount": string;
+  "signinError.useOriginalAccount": string;
+  "signinError.emailNotSent": string;
+  "signinError.accessDeniedAtProvider": string;
+  "signinError.invalidAddress": string;
+  "signinError.credentials": string;
+  "signinError.sessionRequired": string;
+  "signinError.missingCsrf": string;
+  "signinError.accessDenied": string;
+  "signinError.verification": string;
+  "signinError.rateLimited": string;
+  "signinError.twoFactorExpired": string;
+  "signout.title": string;
+  "signout.heading": string;
+  "signout.question": string;
+  "signout.button": string;
+  "error.configuration.heading": string;
+  "error.configuration.problem": string;
+  "error.configuration.logs": string;
+  "error.accessDenied.heading": string;
+  "error.accessDenied.text": string;
+  "error.verification.heading": string;
+  "error.verification.invalid": string;
+  "error.verification.reason": string;
+  "error.default.heading": string;
+  "error.default.text": string;
+  "error.devCause": string;
+  "error.devCauseLink": string;
+  "error.signIn": string;
+  "error.home": string;
+  "verify.checkEmail": string;
+  "verify.signInLink": string;
+  "verify.signInLinkAndCode": string;
+  "verify.passwordSignUp": string;
+  "verify.passwordReset": string;
+  "verify.passwordVerifiedHeading": string;
+  "verify.passwordVerified": string;
+  "verify.linkLeadsTo": string;
+  "verify.backTo": string;
+  "verify.codeLabel": string;
+  "verify.codeHint": string;
+  "verify.signIn": string;
+  "codeError.incorrect": string;
+  "codeError.rateLimited": string;
+  "codeError.default": string;
+  "emailConfirm.title": string;
+  "emailConfirm.question": string;
+  "emailConfirm.button": string;
+  "emailConfirm.notYou": string;
+  "password.signUpTitle": string;
+  "password.forgotTitle": string;
+  "password.resetTitle": string;
+  "password.verifyTitle": string;
+  "password.name": string;
+  "password.email": string;
+  "password.password": string;
+  "password.hint": string;
+  "password.createButton": string;
+  "password.forgotLead": string;
+  "password.forgotButton": string;
+  "password.resetButton": string;
+  "password.verifyLead": string;
+  "password.verifyButton": string;
+  "password.haveAccount": string;
+  "password.backToSignIn": string;
+  "passwordError.tooShort": string;
+  "passwordError.tooLong": string;
+  "passwordError.missing": string;
+  "passwordError.invalidName": string;
+  "passwordError.default": string;
+  "formError.emailNotSent": string;
+  "formError.expired": string;
+  "formError.rateLimited": string;
+  "formError.linkInvalid": string;
+  "account.title": string;
+  "account.noEmail": string;
+  "account.passwordSection": string;
+  "account.noPassword": string;
+  "account.setPassword": string;
+  "account.changePasswordSection": string;
+  "account.currentPassword": string;
+  "account.newPassword": string;
+  "account.newPasswordHint": string;
+  "account.changePasswordButton": string;
+  "account.methodsSection": string;
+  "account.noAccounts": string;
+  "account.unlinkLabel": string;
+  "account.unlink": string;
+  "account.link": string;
+  "account.changeEmailSection": string;
+  "account.addEmailSection": string;
+  "account.newEmail": string;
+  "account.newEmailHint": string;
+  "account.sendLink": string;
+  "account.deleteSection": string;
+  "account.deletePassword": string;
+  "account.deleteNeedsRecentSignIn": string;
+  "account.deleteButton": string;
+  "account.passkeysSection": string;
+  "account.onePasskey": string;
+  "account.passkeys": string;
+  "account.signOut": string;
+  "account.done.passwordChanged": string;
+  "account.done.unlinked": string;
+  "account.done.emailSent": string;
+  "account.done.emailChanged": string;
+  "accountError.lastSignInMethod": string;
+  "accountError.accountNotFound": string;
+  "accountError.incorrectPassword": string;
+  "accountError.invalidPassword": string;
+  "accountError.passwordNotSet": string;
+  "accountError.recentSignInRequired": string;
+  "accountError.default": string;
+  "confirmEmail.title": string;
+  "confirmEmail.button": string;
+  "twoFactor.title": string;
+  "twoFactor.lead": string;
+  "twoFactor.codeLabel": string;
+  "twoFactor.codeHint": string;
+  "twoFactor.continue": string;
+  "twoFactor.usePasskey": string;
+  "twoFactor.cancel": string;
+  "twoFactorError.incorrect": string;
+  "twoFactorError.rateLimited": string;
+  "twoFactorError.passkeyFailed": string;
+  "twoFactorError.passkeyExpired": string;
+  "twoFactorError.default": string;
+  "mail.signIn.subject": string;
+  "mail.signIn.heading": string;
+  "mail.signIn.button": string;
+  "mail.signIn.codeNote": string;
+  "mail.signIn.ignoreLink": string;
+  "mail.signIn.ignoreLinkAndCode": string;
+  "mail.newAddress.subject": string;
+  "mail.newAddress.heading": string;
+  "mail.newAddress.button": string;
+  "mail.newAddress.note": string;
+  "mail.addressTaken.subject": string;
+  "mail.addressTaken.heading": string;
+  "mail.addressTaken.note": string;
+  "mail.addressTaken.ifYou": string;
+  "mail.addressChanged.subject": string;
+  "mail.addressChanged.heading": string;
+  "mail.addressChanged.note": string;
+  "mail.signUp.subject": string;
+  "mail.signUp.heading": string;
+  "mail.signUp.button": string;
+  "mail.signUp.note": string;
+  "mail.accountExists.subject": string;
+  "mail.accountExists.heading": string;
+  "mail.accountExists.button": string;
+  "mail.accountExists.note": string;
+  "mail.accountExists.notYou": string;
+  "mail.reset.subject": string;
+  "mail.reset.heading": string;
+  "mail.reset.button": string;
+  "mail.reset.validity": string;
+  "mail.reset.notYou": string;
+  "mail.noAccount.subject": string;
+  "mail.noAccount.heading": string;
+  "mail.noAccount.button": string;
+  "mail.noAccount.note": string;
+  "mail.passwordChanged.subject": string;
+  "mail.passwordChanged.heading": string;
+  "mail.passwordChanged.button": string;
+  "mail.passwordChanged.note": string;
+}
+
+/** The key of one text of the built-in pages and mails (`"signin.title"`, `"mail.signIn.subject"`, …). */
+export type MessageKey = keyof Messages;
+
+/**
+ * The texts one language adds or overrides (config `messages`): any subset of the keys. A key that is not
+ * one of ours is a type error; a key left out falls back to the shipped catalog of the language (or its
+ * base language), then to English.
+ */
+export type MessageOverrides = Partial<Messages>;
+
+/** The texts of the language a request gets, with what `<html lang dir>` needs. */
+export interface Translator {
+  /** The chosen language tag (`"de"`, `"pt-BR"`, `"ar"`). A key of the catalogs, never raw header text. */
+  readonly locale: string;
+  /** `"rtl"` for Arabic, Hebrew, Persian and Urdu (and their regional tags), else `"ltr"`. */
+  readonly dir: "ltr" | "rtl";
+  /** The text of `key` with each `{name}` replaced by `values[name]` (a name without a value stays as written). */
+  t(key: MessageKey, values?: Readonly<Record<string, string | number>>): string;
+}
