@@ -1,0 +1,82 @@
+/**
+ * A Vite plugin that fails the client build, with a message that names the culprit, when server-only code
+ * lands in a browser chunk. Without it, a Node built-in imported by code the client build keeps either
+ * breaks `npm run build` with a Rollup error about `__vite-browser-external`, or ships a chunk that fails
+ * in the browser; and the app's `src/server/` modules (database client, mail transport, secrets) would be
+ * served to anyone.
+ *
+ * Used from the app's `vite.config.ts`: `plugins: [qwikCity(), qwikVite(), authlibServerOnly()]`. Plain
+ * code without `$` functions, so it loads in Node as Vite loads its config.
+ *
+ * @module vite
+ */
+
+/** Options of {@link authlibServerOnly}. */
+export interface ServerOnlyOptions {
+  /**
+   * Folders (relative to the app's root, `/`-separated) whose modules must never reach the client build.
+   * Default `["src/server/"]`, where the guide keeps the database client and the mail transport.
+   */
+  serverDirs?: string[];
+}
+
+/** The part of a Vite/Rollup plugin this one uses: structural, so the package needs no Vite types. */
+export interface ServerOnlyPlugin {
+  name: string;
+  apply: "build";
+  configResolved(config: { root: string; build: { ssr?: unknown } }): void;
+  generateBundle(
+    this: { error(message: string): never; environment?: { config?: { consumer?: string } } },
+    options: unknown,
+    bundle: Record<string, { type: string; fileName: string; imports?: string[]; moduleIds?: string[] }>,
+  ): void;
+}
+
+/** Modules Vite puts where a client build imports a Node built-in, and Node built-ins left as imports. */
+const NODE_MODULE = /^(?:node:|\0?__vite-browser-external)/;
+
+/**
+ * The Vite plugin that makes a client build fail with `[authlib:server-only] …` when a browser chunk
+ * contains a Node built-in (`node:*`) or a module from one of `serverDirs`. The server (SSR) build is not
+ * checked: that is where such code belongs.
+ */
+export function authlibServerOnly(options: ServerOnlyOptions = {}): ServerOnlyPlugin {
+  const dirs = (options.serverDirs ?? ["src/server/"]).map((dir) => dir.replace(/^\.?\/+/, ""));
+  let root = "";
+  let ssrBuild = false;
+  return {
+    name: "authlib:server-only",
+    apply: "build",
+    configResolved(config) {
+      root = config.root.replace(/\\/g, "/").replace(/\/?$/, "/");
+      ssrBuild = Boolean(config.build.ssr);
+    },
+    generateBundle(_options, bundle) {
+      // Vite 6+ builds each environment with the same plugin object: its consumer says which one this is.
+      const consumer = this.environment?.config?.consumer;
+      if (consumer ? consumer !== "client" : ssrBuild) return;
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== "chunk") continue;
+        const found = [...(chunk.imports ?? []), ...(chunk.moduleIds ?? [])].find((id) => isServerOnly(id, root, dirs));
+        if (found !== undefined) {
+          this.error(
+            `[authlib:server-only] The client chunk ${chunk.fileName} contains server-only code: ${describe(found, root)}. ` +
+              "Import database clients, mail transports and Node built-ins only from server code (src/routes/plugin@auth.ts " +
+              "inside FrameworkAuth$'s function, routeLoader$, globalAction$, server$), through a src/server/ module.",
+          );
+        }
+      }
+    },
+  };
+}
+
+function isServerOnly(id: string, root: string, dirs: string[]): boolean {
+  if (NODE_MODULE.test(id)) return true;
+  const path = id.replace(/\\/g, "/").split("?")[0] ?? "";
+  return dirs.some((dir) => path.startsWith(root + dir));
+}
+
+function describe(id: string, root: string): string {
+  const path = id.replace(/\\/g, "/").replace(/^\0/, "");
+  return path.startsWith(root) ? path.slice(root.length) : path;
+}
