@@ -25,11 +25,18 @@ export interface ServerOnlyPlugin {
   name: string;
   apply: "build";
   configResolved(config: { root: string; build: { ssr?: unknown } }): void;
+  buildEnd(this: BuildContext, error?: Error & { id?: string }): void;
   generateBundle(
-    this: { error(message: string): never; environment?: { config?: { consumer?: string } } },
+    this: BuildContext,
     options: unknown,
     bundle: Record<string, { type: string; fileName: string; imports?: string[]; moduleIds?: string[] }>,
   ): void;
+}
+
+/** What the plugin uses of Rollup's plugin context. */
+export interface BuildContext {
+  error(message: string): never;
+  environment?: { config?: { consumer?: string } };
 }
 
 /** Modules Vite puts where a client build imports a Node built-in, and Node built-ins left as imports. */
@@ -51,23 +58,37 @@ export function authlibServerOnly(options: ServerOnlyOptions = {}): ServerOnlyPl
       root = config.root.replace(/\\/g, "/").replace(/\/?$/, "/");
       ssrBuild = Boolean(config.build.ssr);
     },
+    buildEnd(error) {
+      // A named import from a Node built-in fails before any chunk exists, with Rollup's "… is not exported
+      // by __vite-browser-external": say what it means and where.
+      if (!error || !isClientBuild(this, ssrBuild) || !error.message.includes("__vite-browser-external")) return;
+      this.error(
+        `[authlib:server-only] The client build imports a Node built-in${error.id ? ` in ${describe(error.id, root)}` : ""}. ${ADVICE} (${error.message})`,
+      );
+    },
     generateBundle(_options, bundle) {
-      // Vite 6+ builds each environment with the same plugin object: its consumer says which one this is.
-      const consumer = this.environment?.config?.consumer;
-      if (consumer ? consumer !== "client" : ssrBuild) return;
+      if (!isClientBuild(this, ssrBuild)) return;
       for (const chunk of Object.values(bundle)) {
         if (chunk.type !== "chunk") continue;
         const found = [...(chunk.imports ?? []), ...(chunk.moduleIds ?? [])].find((id) => isServerOnly(id, root, dirs));
         if (found !== undefined) {
           this.error(
-            `[authlib:server-only] The client chunk ${chunk.fileName} contains server-only code: ${describe(found, root)}. ` +
-              "Import database clients, mail transports and Node built-ins only from server code (src/routes/plugin@auth.ts " +
-              "inside FrameworkAuth$'s function, routeLoader$, globalAction$, server$), through a src/server/ module.",
+            `[authlib:server-only] The client chunk ${chunk.fileName} contains server-only code: ${describe(found, root)}. ${ADVICE}`,
           );
         }
       }
     },
   };
+}
+
+const ADVICE =
+  "Use database clients, mail transports and Node built-ins only in server code (inside FrameworkAuth$'s function in " +
+  "src/routes/plugin@auth.ts, routeLoader$, globalAction$, server$), through a getter in a src/server/ module.";
+
+/** Vite 6+ builds each environment with the same plugin object: its consumer says which one this is. */
+function isClientBuild(context: BuildContext, ssrBuild: boolean): boolean {
+  const consumer = context.environment?.config?.consumer;
+  return consumer ? consumer === "client" : !ssrBuild;
 }
 
 function isServerOnly(id: string, root: string, dirs: string[]): boolean {
