@@ -44,7 +44,9 @@ function buildApp(root: string, ssr: boolean) {
 describe("authlibServerOnly", () => {
   test("a named import from a node: module fails the build with the named message", async () => {
     const root = app("import { readFileSync } from 'node:fs';\nexport const read = () => readFileSync('x', 'utf8');\n");
-    await expect(buildApp(root, false)).rejects.toThrow(/\[authlib:server-only\] The client build imports a Node built-in in src\/entry\.ts/);
+    await expect(buildApp(root, false)).rejects.toThrow(
+      /\[authlib:server-only\] The client build imports a Node built-in in src\/entry\.ts/,
+    );
   });
 
   test("a default import of a node: module (no Rollup error) is caught in the chunk", async () => {
@@ -66,7 +68,9 @@ describe("authlibServerOnly", () => {
   });
 
   test("the server build of the same server-only code is not checked", async () => {
-    const root = app("import { readFileSync } from 'node:fs';\nimport { connect } from './server/db';\nexport const read = () => connect(readFileSync('x', 'utf8'));\n");
+    const root = app(
+      "import { readFileSync } from 'node:fs';\nimport { connect } from './server/db';\nexport const read = () => connect(readFileSync('x', 'utf8'));\n",
+    );
     const result = await buildApp(root, true);
     const outputs = Array.isArray(result) ? result : [result];
     const code = outputs.flatMap((out) => ("output" in out ? out.output : [])).map((file) => ("code" in file ? file.code : ""));
