@@ -106,6 +106,14 @@ export function createApp(dir: string, tarballs: Record<(typeof PACKAGES)[number
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, file.text);
   }
+  // The guide's Vite plugin (docs/getting-started.md, step 7): the client build fails if server-only code reaches it.
+  const viteConfig = join(app, "vite.config.ts");
+  const config = readFileSync(viteConfig, "utf8");
+  if (!config.includes("plugins: [")) throw new Error("the starter's vite.config.ts changed: see consumer/app.ts");
+  writeFileSync(
+    viteConfig,
+    `import { authlibServerOnly } from "@authlib/qwik/vite";\n${config.replace("plugins: [", "plugins: [authlibServerOnly(), ")}`,
+  );
   // The app's own user store the README's plugin@auth.ts imports (not part of the docs).
   cpSync(join(import.meta.dirname, "fixture/src"), join(app, "src"), { recursive: true });
   return app;

@@ -11,7 +11,8 @@ export default defineConfig({
     outDir: "lib",
     minify: false,
     lib: {
-      entry: "./src/index.ts",
+      // `vite` is the Vite plugin (plain code, loaded by Node from the app's vite.config.ts).
+      entry: { index: "./src/index.ts", vite: "./src/vite.ts" },
       formats: ["es"],
       fileName: (_format, entryName) => `${entryName}.qwik.mjs`,
     },

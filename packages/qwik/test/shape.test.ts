@@ -53,9 +53,11 @@ test("builds no Request, parses no Set-Cookie header, has no cookie serialiser o
 // 720 -> 830 for second factors: five members (useTwoFactor on the password runner; useEnrollTotp,
 // useConfirmTotp, useDisableTotp on one settings runner that turns RecentSignInRequired into a
 // re-authentication redirect; the useTwoFactorStatus loader) and requireRecentAuth, about 100 lines.
-test("stays under 830 lines of code", () => {
+// 830 -> 900 for the second entry `@authlib/qwik/vite` (vite.ts, 57 lines, none of it runtime code): the
+// build-time plugin that fails a client build which ships a Node built-in or a src/server/ module.
+test("stays under 900 lines of code", () => {
   const total = sources.reduce((sum, { text }) => sum + codeLines(text), 0);
-  expect(total).toBeLessThan(830);
+  expect(total).toBeLessThan(900);
 });
 
 // Checked by `tsc -p packages/qwik/test/tsconfig.json` (the package's typecheck): Qwik's loaders and
