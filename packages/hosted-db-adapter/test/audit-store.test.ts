@@ -5,13 +5,14 @@
  * skipped, saying why, when no server answers.
  */
 
-import type { AuditEvent, AuditStore, AuthConfig } from "@authlib/core";
+import type { AuditEvent, AuditStore } from "@authlib/core";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword, verifyPassword } from "../../core/src/password.js";
 import Credentials from "../../core/src/providers/credentials.js";
 import { memoryRateLimitStore } from "../../core/src/rate-limit/store.js";
+import type { AuthConfig } from "../../core/src/types.js";
 import { authClient } from "../../core/test/helpers/auth-client.js";
 import { AUDIT_EVENTS_TABLE, type BaseClientOptions, HostedDbClient, hostedDbAuditStore } from "../src/index.js";
 import { dropBranch, postgresAnswers, randomBranch, testDatabaseURL } from "./helpers.js";
