@@ -88,6 +88,9 @@ async function runRoute(resolved: UsableAuth, request: RequestInternal, origin: 
   const route = routeOf(request);
   const { options, cookies } = await requestContext(resolved, request, route.needs, origin);
   if (resolved.audit) options.events = (await loadAuditWriter()).auditedEvents(resolved.audit, options.events, request);
+  const runtime = resolved.telemetry?.config.userId === "hashed" ? resolved.telemetry.runtime : undefined;
+  const trace = runtime && resolved.telemetry?.traces.get(request);
+  if (runtime && trace) options.events = runtime.namingUser(options.events, trace.span, options.secret[0] as string);
   // Integrations that protect POSTs themselves skip the check on purpose; warn (once per instance)
   // only when a client asks for a token that cannot exist.
   if (options.skipCSRFCheck && request.action === "csrf" && !options.warned.has("csrf-disabled")) {

@@ -32,8 +32,11 @@ export interface TelemetryRuntime {
   ): Promise<number>;
   /** A child span around one adapter call (`authlib.adapter.<method>`). */
   adapterCall<T>(method: string, call: () => Promise<T>): Promise<T>;
-  /** Sets the keyed hash of the signed-in user on the active span. */
-  nameUser(hash: string): void;
+  /**
+   * `events` whose `signIn` also names the user on `span` by a keyed hash of their id
+   * (`authlib.user.hash`, for `telemetry: { userId: "hashed" }`).
+   */
+  namingUser<E extends { signIn(message: { user: { id?: string } }): unknown }>(events: E, span: Span, secret: string): E;
   /** Counts an audit store's failed write. */
   auditWriteFailed(): void;
 }
@@ -136,13 +139,39 @@ function createRuntime(api: Api): TelemetryRuntime {
         span.end();
       }
     },
-    nameUser(hash) {
-      api.trace.getActiveSpan()?.setAttribute("authlib.user.hash", hash);
+    namingUser(events, span, secret) {
+      return {
+        ...events,
+        signIn: async (message: Parameters<typeof events.signIn>[0]) => {
+          if (message.user.id) span.setAttribute("authlib.user.hash", await userHash(secret, message.user.id));
+          return events.signIn(message);
+        },
+      };
     },
     auditWriteFailed() {
       auditFailures.add(1);
     },
   };
+}
+
+/** The HMAC keys of user hashes, per secret: derived once (HMAC-SHA256 of a fixed label under the secret). */
+const userHashKeys = new Map<string, Promise<CryptoKey>>();
+
+/** A user's id as a keyed hash: HMAC-SHA256 under a key derived from the secret, 32 hex digits. */
+export async function userHash(secret: string, userId: string): Promise<string> {
+  const encoder = new TextEncoder();
+  let key = userHashKeys.get(secret);
+  if (!key) {
+    key = (async () => {
+      const root = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+      const derived = await crypto.subtle.sign("HMAC", root, encoder.encode("authlib telemetry user id"));
+      return crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    })();
+    if (userHashKeys.size >= 8) userHashKeys.clear();
+    userHashKeys.set(secret, key);
+  }
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await key, encoder.encode(userId)));
+  return Array.from(mac.subarray(0, 16), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 /**

@@ -5,9 +5,11 @@
  * cookies, secret and addresses the flows used: none may appear.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addressPrefix, userAgentLabel } from "../../src/audit/client.js";
 import { hashPassword, verifyPassword } from "../../src/password.js";
 import Credentials from "../../src/providers/credentials.js";
 import { memoryRateLimitStore } from "../../src/rate-limit/store.js";
+import { userHash } from "../../src/telemetry/runtime.js";
 import type { AuditEvent } from "../../src/telemetry/types.js";
 import type { AuthConfig, WarningCode } from "../../src/types.js";
 import { authClient } from "../helpers/auth-client.js";
@@ -153,5 +155,44 @@ describe("telemetry: false", () => {
     sdk.spans.reset();
     expect(await client.session()).toBeNull();
     expect(sdk.finished()).toEqual([]);
+  });
+});
+
+describe('telemetry: { userId: "hashed" }', () => {
+  it("names the signed-in user on the sign-in span by a keyed hash of the id, never the id", async () => {
+    const { signIn } = app({ telemetry: { userId: "hashed" } });
+    sdk.spans.reset();
+    await signIn(PASSWORD);
+    const callback = sdk.finished().find((span) => span.name === "POST /auth/callback/:provider");
+    const expected = await userHash(secret, "user-1");
+    expect(expected).toMatch(/^[0-9a-f]{32}$/);
+    expect(callback?.attributes["authlib.user.hash"]).toBe(expected);
+    expect(await userHash("another-secret-0123456789abcdef0123", "user-1")).not.toBe(expected);
+    expect(JSON.stringify(callback?.attributes)).not.toContain("user-1");
+  });
+});
+
+describe("the audit row's client", () => {
+  it("keeps an address's network only", () => {
+    expect(addressPrefix("198.51.100.23")).toBe("198.51.100.0/24");
+    expect(addressPrefix("::ffff:198.51.100.23")).toBe("198.51.100.0/24");
+    expect(addressPrefix("2001:db8:abcd:12:1:2:3:4")).toBe("2001:db8:abcd::/48");
+    expect(addressPrefix("2001:0db8::1")).toBe("2001:db8:0::/48");
+    expect(addressPrefix("::1")).toBe("0:0:0::/48");
+    expect(addressPrefix("999.1.1.1")).toBeNull();
+    expect(addressPrefix("not an address")).toBeNull();
+    expect(addressPrefix(undefined)).toBeNull();
+  });
+
+  it("labels the browser family and OS from closed lists", () => {
+    expect(userAgentLabel("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/130.0 Safari/537.36 Edg/130.0")).toBe(
+      "Edge on Windows",
+    );
+    expect(
+      userAgentLabel("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1"),
+    ).toBe("Safari on iOS");
+    expect(userAgentLabel("curl/8.5.0")).toBe("curl");
+    expect(userAgentLabel("my-bot <ada@example.com>")).toBe("Other");
+    expect(userAgentLabel(null)).toBeNull();
   });
 });
