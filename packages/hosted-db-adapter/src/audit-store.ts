@@ -41,7 +41,7 @@ interface AuditRow {
 }
 
 /**
- * The audit trail in `client`'s branch. Run `client.migrate()` (or `npx authlib-db migrate`) first. A
+ * The audit trail in `client`'s branch. Run `client.migrate()` (or `npx authlib db migrate`) first. A
  * failed write rejects: authlib logs it (`audit-write-failed`), counts it, and the request goes on.
  *
  * @example
