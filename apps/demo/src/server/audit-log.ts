@@ -38,7 +38,7 @@ export async function listEvents(client: HostedDbClient, adapter: ReturnType<typ
     id: events.length - index,
     at: event.time.toISOString(),
     event: event.type,
-    subject: event.userId ? (names.get(event.userId) ?? event.userId) : "(unknown)",
+    subject: event.userId ? (names.get(event.userId) ?? event.userId) : "(no user: an anonymous attempt)",
     detail: detailOf(event),
   }));
 }
