@@ -155,7 +155,7 @@ export async function answer(resolved: ResolvedAuth, request: Request, options: 
     if (runtime) {
       let answered: AuthAnswer | undefined;
       await runtime.traceRequest(parsed, resolved.basePath, telemetry.providers, async (trace) => {
-        telemetry.traces.set(parsed, trace);
+        if (trace) telemetry.traces.set(parsed, trace);
         answered = await answerParsed(ready, request, parsed, origin);
         return answered.status;
       });

@@ -28,7 +28,7 @@ export interface TelemetryRuntime {
     request: RequestInternal,
     basePath: string,
     providers: ReadonlySet<string>,
-    run: (trace: RequestTrace) => Promise<number>,
+    run: (trace: RequestTrace | undefined) => Promise<number>,
   ): Promise<number>;
   /** A child span around one adapter call (`authlib.adapter.<method>`). */
   adapterCall<T>(method: string, call: () => Promise<T>): Promise<T>;
@@ -78,51 +78,55 @@ function createRuntime(api: Api): TelemetryRuntime {
   const auditFailures: Counter = meter.createCounter("authlib.audit.write_failures", {
     description: "Audit events the store failed to write.",
   });
+  // Without a meter provider registered, the instruments are the API's no-op ones.
+  const metered = !(requestDuration instanceof api.createNoopMeter().createHistogram("probe").constructor);
 
   return {
     async traceRequest(request, basePath, providers, run) {
       const route = routeTemplate(request, basePath);
+      const span = tracer.startSpan(`${request.method} ${route}`, { kind: api.SpanKind.SERVER });
+      // No SDK registered: the span records nothing and the instruments are no-ops, so skip the rest.
+      if (!metered && !span.isRecording()) return run(undefined);
       const provider = request.providerId !== undefined && providers.has(request.providerId) ? request.providerId : undefined;
       const attributes: Attributes = { "http.request.method": request.method, "http.route": route, "authlib.action": request.action };
       if (provider) attributes["authlib.provider"] = provider;
+      span.setAttributes(attributes);
       const started = performance.now();
-      return tracer.startActiveSpan(`${request.method} ${route}`, { kind: api.SpanKind.SERVER, attributes }, async (span) => {
-        const trace: RequestTrace = { span };
-        let status = 500;
-        try {
-          status = await run(trace);
-          return status;
-        } finally {
-          const outcome: Outcome = trace.rateLimited ? "refused" : trace.errorType || status >= 400 ? "failure" : "success";
-          const errorType = trace.errorType && ERROR_TYPE.test(trace.errorType) ? trace.errorType : trace.errorType ? "_OTHER" : undefined;
-          span.setAttribute("http.response.status_code", status);
-          span.setAttribute("authlib.outcome", outcome);
-          if (errorType) {
-            span.setAttribute("error.type", errorType);
-            span.setStatus({ code: api.SpanStatusCode.ERROR });
-          }
-          span.end();
-          const seconds = (performance.now() - started) / 1000;
-          const labels: Attributes = { "http.request.method": request.method, "http.route": route, "http.response.status_code": status };
-          if (errorType) labels["error.type"] = errorType;
-          requestDuration.record(seconds, labels);
-          if (request.action === "session" && request.method === "GET") {
-            sessionChecks.add(1, { "authlib.outcome": outcome });
-            sessionDuration.record(seconds, { "authlib.outcome": outcome });
-          }
-          if (isSignInAttempt(request)) {
-            const signInLabels: Attributes = { "authlib.outcome": outcome };
-            if (provider) signInLabels["authlib.provider"] = provider;
-            if (errorType) signInLabels["error.type"] = errorType;
-            signInAttempts.add(1, signInLabels);
-          }
-          if (trace.rateLimited) {
-            const refusalLabels: Attributes = { "authlib.action": request.action };
-            if (provider) refusalLabels["authlib.provider"] = provider;
-            rateLimitRefusals.add(1, refusalLabels);
-          }
+      const trace: RequestTrace = { span };
+      let status = 500;
+      try {
+        status = await api.context.with(api.trace.setSpan(api.context.active(), span), () => run(trace));
+        return status;
+      } finally {
+        const outcome: Outcome = trace.rateLimited ? "refused" : trace.errorType || status >= 400 ? "failure" : "success";
+        const errorType = trace.errorType && ERROR_TYPE.test(trace.errorType) ? trace.errorType : trace.errorType ? "_OTHER" : undefined;
+        span.setAttribute("http.response.status_code", status);
+        span.setAttribute("authlib.outcome", outcome);
+        if (errorType) {
+          span.setAttribute("error.type", errorType);
+          span.setStatus({ code: api.SpanStatusCode.ERROR });
         }
-      });
+        span.end();
+        const seconds = (performance.now() - started) / 1000;
+        const labels: Attributes = { "http.request.method": request.method, "http.route": route, "http.response.status_code": status };
+        if (errorType) labels["error.type"] = errorType;
+        requestDuration.record(seconds, labels);
+        if (request.action === "session" && request.method === "GET") {
+          sessionChecks.add(1, { "authlib.outcome": outcome });
+          sessionDuration.record(seconds, { "authlib.outcome": outcome });
+        }
+        if (isSignInAttempt(request)) {
+          const signInLabels: Attributes = { "authlib.outcome": outcome };
+          if (provider) signInLabels["authlib.provider"] = provider;
+          if (errorType) signInLabels["error.type"] = errorType;
+          signInAttempts.add(1, signInLabels);
+        }
+        if (trace.rateLimited) {
+          const refusalLabels: Attributes = { "authlib.action": request.action };
+          if (provider) refusalLabels["authlib.provider"] = provider;
+          rateLimitRefusals.add(1, refusalLabels);
+        }
+      }
     },
     async adapterCall(method, call) {
       const span = tracer.startSpan(`authlib.adapter.${method}`, {
