@@ -6,11 +6,11 @@
 // Each row is `on / off` throughput. Part of `npm run bench` (`--no-telemetry` leaves it out); also alone:
 //   node bench/telemetry.mjs
 import { pathToFileURL } from "node:url";
+import { Auth } from "@authlib/core";
+import Credentials from "@authlib/core/providers/credentials";
 import { metrics, trace } from "@opentelemetry/api";
 import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { Auth } from "@authlib/core";
-import Credentials from "@authlib/core/providers/credentials";
 import { commit, machine } from "./environment.mjs";
 import { formatTable, interleave } from "./harness.mjs";
 
