@@ -12,6 +12,7 @@ import { httpRun } from "./http.mjs";
 import { inProcessOperations } from "./inprocess.mjs";
 import { answersIdentical, formatEnumeration, passwordEnumeration } from "./password-enumeration.mjs";
 import { formatRegistryTable, measureRegistry, registryOperations } from "./session-registry.mjs";
+import { formatTelemetryTable, telemetryRun } from "./telemetry.mjs";
 
 const args = new Set(process.argv.slice(2));
 
@@ -85,6 +86,13 @@ if (!args.has("--no-registry")) {
   } finally {
     await close();
   }
+}
+
+if (!args.has("--no-telemetry")) {
+  log("telemetry: JWT session checks with OpenTelemetry on (no SDK, then an SDK registered) vs telemetry: false, interleaved…");
+  const rows = await telemetryRun({ log });
+  console.log("\n## Telemetry (JWT session checks, OpenTelemetry on vs off)\n");
+  console.log(formatTelemetryTable(rows));
 }
 
 if (!args.has("--no-password")) {

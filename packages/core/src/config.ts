@@ -7,6 +7,7 @@ import { DEFAULT_BASE_PATH } from "./env/defaults.js";
 import { AdapterError, EventError } from "./errors.js";
 import { defaultRedirect } from "./http/redirect.js";
 import { DEFAULT_MAX_AGE } from "./jwt.js";
+import type { Telemetry } from "./telemetry/index.js";
 import type { AuthConfig, CallbacksOptions, EventCallbacks, LoggerInstance, Session, SessionOptions } from "./types.js";
 
 /**
@@ -75,8 +76,8 @@ export function wrapEvents(events: Partial<EventCallbacks> | undefined, logger: 
   };
 }
 
-/** The adapter with every method wrapped: failures become `AdapterError`, calls are debug-logged. */
-export function wrapAdapter(adapter: Adapter | undefined, logger: LoggerInstance): Adapter | undefined {
+/** The adapter with every method wrapped: failures become `AdapterError`, calls are debug-logged and traced. */
+export function wrapAdapter(adapter: Adapter | undefined, logger: LoggerInstance, telemetry?: Telemetry): Adapter | undefined {
   if (!adapter) return undefined;
   const wrapped: Adapter = {};
   for (const [name, method] of Object.entries(adapter)) {
@@ -84,7 +85,10 @@ export function wrapAdapter(adapter: Adapter | undefined, logger: LoggerInstance
     (wrapped as Record<string, unknown>)[name] = async (...args: unknown[]) => {
       logger.debug(`adapter_${name}`);
       try {
-        return await method.apply(adapter, args);
+        // A span per call (`authlib.adapter.<method>`) once the OpenTelemetry runtime has loaded.
+        const runtime = telemetry?.runtime;
+        const call = () => method.apply(adapter, args) as Promise<unknown>;
+        return await (runtime ? runtime.adapterCall(name, call) : call());
       } catch (error) {
         throw new AdapterError(`The adapter's ${name} failed.`, { cause: error as Error });
       }

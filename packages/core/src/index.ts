@@ -65,4 +65,5 @@ export type {
   SessionRevokedMessage,
 } from "./session-registry-types.js";
 export { skipCSRFCheck } from "./symbols.js";
+export type { AuditConfig, AuditEvent, AuditEventType, AuditStore, TelemetryConfig } from "./telemetry/types.js";
 export type * from "./types.js";

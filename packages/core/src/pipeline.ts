@@ -14,6 +14,7 @@
  * @module pipeline
  */
 import { routeOf } from "./actions/index.js";
+import { loadAuditWriter } from "./audit/index.js";
 import { type AuthError, RateLimited } from "./errors.js";
 import type { Cookie } from "./http/cookies.js";
 import { asAuthError, CONFIGURATION_MESSAGE, errorResult, refusalOf } from "./http/error-response.js";
@@ -24,6 +25,7 @@ import { loadPages } from "./pages/lazy.js";
 import { pageHeaders } from "./pages/security-headers.js";
 import { requestContext } from "./request-context.js";
 import type { ResolvedAuth } from "./resolve.js";
+import { noteFailure } from "./telemetry/index.js";
 import type { Session } from "./types.js";
 
 /** A configuration that passed the start-up check. */
@@ -72,8 +74,12 @@ export async function perform(resolved: UsableAuth, request: RequestInternal): P
     return await runRoute(resolved, request, origin);
   } catch (error) {
     const authError: AuthError = asAuthError(error);
-    if (authError instanceof RateLimited) resolved.logger.warn("rate-limited");
+    const rateLimited = authError instanceof RateLimited;
+    if (rateLimited) resolved.logger.warn("rate-limited");
     else resolved.logger.error(authError);
+    noteFailure(resolved.telemetry, request, authError, rateLimited);
+    const audit = resolved.audit;
+    if (audit) void loadAuditWriter().then(({ auditFailure }) => auditFailure(audit, request, authError, rateLimited));
     throw authError;
   }
 }
@@ -81,6 +87,10 @@ export async function perform(resolved: UsableAuth, request: RequestInternal): P
 async function runRoute(resolved: UsableAuth, request: RequestInternal, origin: string): Promise<ResponseInternal> {
   const route = routeOf(request);
   const { options, cookies } = await requestContext(resolved, request, route.needs, origin);
+  if (resolved.audit) options.events = (await loadAuditWriter()).auditedEvents(resolved.audit, options.events, request);
+  const runtime = resolved.telemetry?.config.userId === "hashed" ? resolved.telemetry.runtime : undefined;
+  const trace = runtime && resolved.telemetry?.traces.get(request);
+  if (runtime && trace) options.events = runtime.namingUser(options.events, trace.span, options.secret[0] as string);
   // Integrations that protect POSTs themselves skip the check on purpose; warn (once per instance)
   // only when a client asks for a token that cannot exist.
   if (options.skipCSRFCheck && request.action === "csrf" && !options.warned.has("csrf-disabled")) {
@@ -137,10 +147,30 @@ export async function answer(resolved: ResolvedAuth, request: Request, options: 
     return refusal(parsed, resolved, refusalOf(asAuthError(error)));
   }
 
+  const telemetry = resolved.telemetry;
+  if (telemetry) {
+    // Only the first requests of an instance wait for the runtime to load; then it is a property read.
+    if (!telemetry.settled) await telemetry.ready;
+    const runtime = telemetry.runtime;
+    if (runtime) {
+      let answered: AuthAnswer | undefined;
+      await runtime.traceRequest(parsed, resolved.basePath, telemetry.providers, async (trace) => {
+        if (trace) telemetry.traces.set(parsed, trace);
+        answered = await answerParsed(ready, request, parsed, origin);
+        return answered.status;
+      });
+      return answered as AuthAnswer;
+    }
+  }
+  return answerParsed(ready, request, parsed, origin);
+}
+
+/** {@link answer} for a parsed request on a known origin. */
+async function answerParsed(resolved: UsableAuth, request: Request, parsed: RequestInternal, origin: string): Promise<AuthAnswer> {
   // Fetch clients ask for a redirect as JSON; only a redirect reads the header.
   const asJson = (result: ResponseInternal) => result.redirect !== undefined && request.headers.has("x-auth-return-redirect");
   try {
-    const result = await perform(ready, parsed);
+    const result = await perform(resolved, parsed);
     return toAnswer(result, asJson(result));
   } catch (error) {
     try {

@@ -14,6 +14,8 @@
  * @module resolve
  */
 import { type StartupCheck, startupCheck } from "./assert.js";
+import { createAudit } from "./audit/index.js";
+import type { Audit } from "./audit/types.js";
 import { normaliseBasePath, resolveCallbacks, resolveSessionOptions, wrapAdapter, wrapEvents } from "./config.js";
 import { processEnv, readEnv } from "./env/read.js";
 import { AuthError } from "./errors.js";
@@ -27,6 +29,7 @@ import { jwtSessionStrategy } from "./session/jwt.js";
 import { lazyDatabaseSessionStrategy } from "./session/lazy-database.js";
 import { resolveSessionRegistry } from "./session/registry-of.js";
 import { skipCSRFCheck } from "./symbols.js";
+import { createTelemetry, type Telemetry } from "./telemetry/index.js";
 import type { AuthConfig, CookiesOptions, LoggerInstance } from "./types.js";
 
 /** A configuration resolved once: the start-up check's verdict, and what every request shares. */
@@ -48,6 +51,10 @@ export interface ResolvedAuth {
   redirectProxyAllowedOrigins: (origin: string) => string[];
   /** The app's origin for a request (`http/origin.ts`), compiled once. */
   origin: OriginPolicy;
+  /** OpenTelemetry (`telemetry/`); absent with `telemetry: false` or once `@opentelemetry/api` proved absent. */
+  telemetry?: Telemetry;
+  /** The audit trail (`audit/`); absent without `config.audit`. */
+  audit?: Audit;
 }
 
 /**
@@ -62,10 +69,15 @@ export function resolveConfig(config: AuthConfig): ResolvedAuth {
   let providers: ProviderConfig[];
   let check: StartupCheck;
   let options: ConfigOptions;
+  let telemetry: Telemetry | undefined;
+  let audit: Audit | undefined;
   try {
     providers = config.providers.map((entry) => (typeof entry === "function" ? entry() : entry));
     const session = resolveSessionOptions(config);
-    const adapter = wrapAdapter(config.adapter, logger);
+    const providerIds = providers.map((provider) => provider.id);
+    telemetry = createTelemetry(config.telemetry, providerIds);
+    audit = createAudit(config, logger, telemetry, providerIds);
+    const adapter = wrapAdapter(config.adapter, logger, telemetry);
     check = startupCheck(config, providers, session.strategy, adapter);
     const capabilities = check.ok ? check.capabilities : {};
     const secret = (Array.isArray(config.secret) ? config.secret : [config.secret]).filter((s): s is string => !!s);
@@ -118,6 +130,8 @@ export function resolveConfig(config: AuthConfig): ResolvedAuth {
     providersAt: providerRoutes(providers),
     cookies: (isSecure) => (isSecure ? secure : plain),
     redirectProxyAllowedOrigins: (origin) => configured ?? [origin, ...family],
+    ...(telemetry ? { telemetry } : {}),
+    ...(audit ? { audit } : {}),
   };
 }
 

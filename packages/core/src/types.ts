@@ -31,6 +31,7 @@ import type { AccountUnlinkedMessage } from "./linked-account-types.js";
 import type { CredentialInput, Provider } from "./provider-types.js";
 import type { RateLimitConfig } from "./rate-limit-types.js";
 import type { SessionRegistry, SessionRevokedMessage } from "./session-registry-types.js";
+import type { AuditConfig, TelemetryConfig } from "./telemetry/types.js";
 
 export type {
   Account,
@@ -152,7 +153,8 @@ export type WarningCode =
   | "rate-limited"
   | "rate-limit-behind-proxy"
   | "rate-limit-memory-store"
-  | "userinfo-unavailable";
+  | "userinfo-unavailable"
+  | "audit-write-failed";
 
 /** Where the session is kept. */
 export type SessionStrategy = "jwt" | "database";
@@ -314,6 +316,13 @@ export interface AuthConfig {
   /** Log debug messages. Never logs secrets or tokens. */
   debug?: boolean;
   events?: Partial<EventCallbacks>;
+  /**
+   * OpenTelemetry traces and metrics (docs/observability.md): on when `@opentelemetry/api` is installed
+   * and the app registered an SDK; `false` turns them off. Attributes never hold personal data.
+   */
+  telemetry?: TelemetryConfig | boolean;
+  /** The audit trail: sign-ins, sign-outs, revocations, links, failures and limit refusals, written to `store`. */
+  audit?: AuditConfig;
   /** Experimental features; enabling one logs a warning. */
   experimental?: { enableWebAuthn?: boolean };
   jwt?: Partial<JWTOptions>;

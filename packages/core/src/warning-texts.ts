@@ -25,6 +25,8 @@ const warnings: Record<WarningCode, string> = {
   "rate-limited": "A rate limit refused a request (RateLimited).",
   "rate-limit-behind-proxy":
     "Requests carry X-Forwarded-For or Forwarded, but rateLimit.clientAddress is not set: the per-client limits count every client under the proxy's address, so a few failed sign-ins from one attacker refuse everybody. Set rateLimit.clientAddress to read the address your proxy sets.",
+  "audit-write-failed":
+    "The audit store failed to write an event (audit.store): the request went on, the event is lost. Check the store's database.",
   "rate-limit-memory-store":
     "NODE_ENV=production and no rateLimit.store: the rate limits are kept in this instance's memory, so each instance (and each restart) counts apart. Set rateLimit.store to a shared store (PostgreSQL or Redis) when you run more than one instance.",
 };

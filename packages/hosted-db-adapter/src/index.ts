@@ -18,6 +18,7 @@
  * @module @authlib/hosted-db-adapter
  */
 export { HostedDbAdapter } from "./adapter.js";
+export { AUDIT_EVENTS_TABLE, type HostedDbAuditQuery, type HostedDbAuditStore, hostedDbAuditStore } from "./audit-store.js";
 export {
   type BaseClientOptions,
   DEFAULT_BRANCH,

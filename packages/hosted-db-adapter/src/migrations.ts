@@ -139,6 +139,27 @@ export const migrations: readonly HostedDbMigration[] = [
       `CREATE INDEX "authlib_session_records_expires_idx" ON ${s}."authlib_session_records" ("expires")`,
     ],
   },
+  {
+    version: 5,
+    name: "audit events",
+    // The audit trail (audit-store.ts): append-only, read newest first. No foreign key to authlib_users:
+    // a row outlives its user (deleting an account keeps the evidence of its sign-ins), and JWT users
+    // need not be stored there. No column can hold an email, a token or a full address.
+    statements: (s) => [
+      `CREATE TABLE ${s}."authlib_audit_events" (
+        "id" bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        "time" timestamptz NOT NULL,
+        "type" text NOT NULL,
+        "outcome" text NOT NULL,
+        "user_id" text,
+        "provider" text,
+        "client_address_prefix" text,
+        "user_agent_label" text,
+        "detail" text)`,
+      `CREATE INDEX "authlib_audit_events_time_idx" ON ${s}."authlib_audit_events" ("time")`,
+      `CREATE INDEX "authlib_audit_events_user_id_idx" ON ${s}."authlib_audit_events" ("user_id", "time")`,
+    ],
+  },
 ];
 
 /**

@@ -57,6 +57,7 @@ export function runHostedDbSuite(options: HostedDbSuiteOptions): void {
         );
         expect(rows.map((row) => row.table_name)).toEqual([
           "authlib_accounts",
+          "authlib_audit_events",
           "authlib_authenticators",
           "authlib_migrations",
           "authlib_rate_limits",

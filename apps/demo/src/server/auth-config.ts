@@ -3,7 +3,7 @@
  * the credentials provider with the demo user, the development OpenID Provider, email magic links
  * through the development SMTP server, passkeys, email-and-password accounts (`Password()`: sign-up,
  * reset and change, their mails through the same SMTP server), and real provider presets (GitHub,
- * Google) when their env variables are set; a session update hook, and every event into the audit log.
+ * Google) when their env variables are set; a session update hook, and the audit trail in the database.
  *
  * The demo user keeps signing in through its own Credentials provider (id `credentials`); `Password()`
  * (id `password`) is for the accounts visitors create. The two do not meet: the demo user has no password
@@ -16,8 +16,8 @@ import Google from "@authlib/core/providers/google";
 import Nodemailer from "@authlib/core/providers/nodemailer";
 import Passkey from "@authlib/core/providers/passkey";
 import Password from "@authlib/core/providers/password";
+import { hostedDbAuditStore } from "@authlib/hosted-db-adapter";
 import type { FrameworkAuthConfig } from "@authlib/qwik";
-import { recordEvent } from "./audit-log";
 import { authorizeDemoUser } from "./demo-user";
 import { localDevSecret } from "./dev-secret";
 import { DEMO_OP_PROVIDER_ID, type DemoServices } from "./services";
@@ -66,11 +66,6 @@ function requestedName(data: unknown): string | undefined {
   return typeof name === "string" && name.trim() ? name.trim().slice(0, MAX_NAME_LENGTH) : undefined;
 }
 
-/** How the audit log names a user: the address, else (a passkey user has none) the display name, else the id. */
-function who(user: { id?: string; email?: string | null; name?: string | null }): string {
-  return user.email ?? (user.name ? `${user.name} (no email)` : `user ${user.id ?? "?"}`);
-}
-
 /** The configuration, built per request from the env and the running services. */
 export function demoAuthConfig(env: EnvGetter, services: DemoServices): FrameworkAuthConfig {
   const { adapter } = services.database;
@@ -116,27 +111,8 @@ export function demoAuthConfig(env: EnvGetter, services: DemoServices): Framewor
         return { user: { id: user.id, name: user.name ?? null, email: user.email, image: user.image ?? null }, expires, ...assurance };
       },
     },
-    // Every event but the session reads (one per page view: they would bury the rest).
-    events: {
-      signIn: ({ user, account }) => recordEvent("signIn", who(user), account ? `provider ${account.provider}` : ""),
-      signOut: async (message) => {
-        if ("token" in message) return recordEvent("signOut", message.token?.email ?? message.token?.name);
-        const userId = message.session?.userId;
-        const user = userId ? await adapter.getUser(userId) : null;
-        recordEvent("signOut", user ? who(user) : undefined, "database session deleted");
-      },
-      createUser: ({ user }) => recordEvent("createUser", who(user)),
-      updateUser: ({ user }) => recordEvent("updateUser", who(user)),
-      linkAccount: ({ user, account }) => recordEvent("linkAccount", who(user), `provider ${account.provider}`),
-      passwordChanged: async ({ userId, reason }) => {
-        const user = await adapter.getUser(userId);
-        recordEvent("passwordChanged", user ? who(user) : undefined, reason);
-      },
-      twoFactorChanged: async ({ userId, change }) => {
-        const user = await adapter.getUser(userId);
-        recordEvent("twoFactorChanged", user ? who(user) : undefined, `authenticator app ${change}`);
-      },
-    },
+    // The audit trail, in the demo's database: the /audit page reads it back.
+    audit: { store: hostedDbAuditStore(services.database.client) },
     // Users may turn on an authenticator app (the profile page); a sign-in then takes a second step.
     twoFactor: { issuer: "authlib demo" },
     // The app's own "check your email" page: it takes the mailed sign-in code (useEmailCode).

@@ -6,23 +6,28 @@
  * @module session/end-user-sessions
  */
 import type { Adapter } from "../adapters.js";
+import { recordAuditEvent } from "../audit/index.js";
 import type { InternalOptions } from "../internal-types.js";
 import { loadRegistry } from "./registry-of.js";
 
 /**
- * Ends every session of `userId`. When nothing can end them (JWT sessions without a registry, an adapter
- * without `deleteSessionsByUserId`), logs the `sessions-not-ended` warning: they go on until they expire
- * or are signed out.
+ * Ends every session of `userId`. Through the registry when there is one (JWT sessions, or database
+ * sessions whose rows are their records): each ended session fires `sessionRevoked` (reason `"server"`).
+ * Database sessions without records are deleted by the adapter and audited as one revocation. When
+ * nothing can end them (JWT sessions without a registry, an adapter without `deleteSessionsByUserId`),
+ * logs the `sessions-not-ended` warning: they go on until they expire or are signed out.
  */
 export async function endUserSessions(
   options: InternalOptions,
   store: Pick<Adapter, "deleteSessionsByUserId">,
   userId: string,
 ): Promise<void> {
-  const registered = options.session.strategy === "jwt" && options.sessionRegistry !== undefined;
+  const registered = options.sessionRegistry !== undefined;
   if (registered) await (await loadRegistry()).revokeSessions(options, { userId, reason: "server" });
   if (store.deleteSessionsByUserId) {
-    await store.deleteSessionsByUserId(userId);
+    const ended = await store.deleteSessionsByUserId(userId);
+    // Without records there is no session to name in a `sessionRevoked` event; the trail still says it.
+    if (ended > 0 && !registered) recordAuditEvent(options, undefined, { type: "sessionRevoked", userId, detail: "server" });
   } else if (!registered) {
     options.logger.warn("sessions-not-ended");
   }

@@ -2,11 +2,15 @@ import { component$ } from "@builder.io/qwik";
 import { type DocumentHead, Link, routeLoader$ } from "@builder.io/qwik-city";
 import { listEvents } from "../../server/audit-log";
 import { onlyLocalClients } from "../../server/dev-tools";
+import { demoServices } from "../../server/services";
 
 /** The audit log shows who signed in: a development tool, for local clients only. */
 export const onRequest = onlyLocalClients;
 
-export const useAuditLog = routeLoader$(() => listEvents());
+export const useAuditLog = routeLoader$(async () => {
+  const { database } = await demoServices();
+  return listEvents(database.client, database.adapter);
+});
 
 export default component$(() => {
   const log = useAuditLog();
@@ -14,7 +18,8 @@ export default component$(() => {
     <>
       <h1>Audit log</h1>
       <p>
-        authlib's events (<code>config.events</code>), newest first, kept in memory since the server started.{" "}
+        authlib's audit trail (<code>audit: {"{ store: hostedDbAuditStore(client) }"}</code>), newest first, as stored in the database.
+        Session reads are not audited.{" "}
         <Link href="/audit" reload>
           Refresh
         </Link>

@@ -1,0 +1,121 @@
+// What OpenTelemetry costs the session check: `Auth()` GET /session (JWT, 300 users' cookies in rotation),
+// interleaved (bench/harness.mjs) in two phases of one process, since an SDK is registered process-wide:
+//   1. no SDK registered: telemetry on by default (the API installed, doing nothing) vs `telemetry: false`;
+//   2. an SDK registered (tracer provider with a span processor whose exporter drops the spans, meter
+//      provider whose reader never exports): tracing on vs `telemetry: false`.
+// Each row is `on / off` throughput. Part of `npm run bench` (`--no-telemetry` leaves it out); also alone:
+//   node bench/telemetry.mjs
+import { pathToFileURL } from "node:url";
+import { Auth } from "@authlib/core";
+import Credentials from "@authlib/core/providers/credentials";
+import { metrics, trace } from "@opentelemetry/api";
+import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
+import { BasicTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { commit, machine } from "./environment.mjs";
+import { formatTable, interleave } from "./harness.mjs";
+
+const SECRET = "bench-secret-0123456789abcdef0123456789";
+const ORIGIN = "http://localhost:3000";
+const SESSION_COOKIE = "authlib.session-token";
+const USERS = 300;
+
+const authorize = async ({ email }) => ({ id: String(email).split("@")[0], name: String(email), email: String(email) });
+const get = (path, cookie) => new Request(`${ORIGIN}/auth/${path}`, { headers: cookie ? { cookie } : {} });
+
+function check(condition, what) {
+  if (!condition) throw new Error(`bench setup: ${what}`);
+}
+
+function configOf(telemetry) {
+  const config = { secret: SECRET, trustHost: true, providers: [Credentials({ credentials: { email: {}, password: {} }, authorize })] };
+  return telemetry === undefined ? config : { ...config, telemetry };
+}
+
+async function signIn(config, i) {
+  const csrf = await Auth(get("csrf"), config);
+  const { csrfToken } = await csrf.json();
+  const cookie = csrf.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const body = new URLSearchParams({ csrfToken, email: `user-${i}@example.com`, password: "x", callbackUrl: `${ORIGIN}/` });
+  const response = await Auth(
+    new Request(`${ORIGIN}/auth/callback/credentials`, {
+      method: "POST",
+      headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+      body,
+    }),
+    config,
+  );
+  const session = response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+  check(response.status === 302 && session !== undefined, `sign-in of user ${i}`);
+  return session;
+}
+
+/** A checked, rotating session check of `config` over its own signed-in users. */
+async function sessionCheck(config) {
+  const cookies = [];
+  for (let i = 0; i < USERS; i++) cookies.push(await signIn(config, i));
+  for (const [i, cookie] of cookies.entries()) {
+    const session = await (await Auth(get("session", cookie), config)).json();
+    check(session?.user?.email === `user-${i}@example.com`, `GET /session of user ${i}`);
+  }
+  let next = 0;
+  return () => {
+    const cookie = cookies[next];
+    next = (next + 1) % cookies.length;
+    return Auth(get("session", cookie), config);
+  };
+}
+
+/** Registers a tracer and a meter provider that record everything and export nothing. */
+function registerSdk() {
+  const dropping = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(dropping)] });
+  trace.setGlobalTracerProvider(tracerProvider);
+  const exporter = { export: (_metrics, done) => done({ code: 0 }), forceFlush: async () => {}, shutdown: async () => {} };
+  const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 24 * 60 * 60 * 1000 });
+  const meterProvider = new MeterProvider({ readers: [reader] });
+  metrics.setGlobalMeterProvider(meterProvider);
+  return async () => {
+    await tracerProvider.shutdown();
+    await meterProvider.shutdown();
+    trace.disable();
+    metrics.disable();
+  };
+}
+
+/** The two interleaved rows. */
+export async function telemetryRun({ log = () => {} } = {}) {
+  const off = await sessionCheck(configOf(false));
+  log("  phase 1: no SDK registered");
+  const noSdk = await sessionCheck(configOf(undefined));
+  const [first] = await interleave([{ name: "no SDK registered (API installed, default) vs telemetry: false", ours: noSdk, theirs: off }]);
+  log("  phase 2: SDK registered, spans and metrics recorded, exporter drops them");
+  const unregister = registerSdk();
+  try {
+    const traced = await sessionCheck(configOf(undefined));
+    const [second] = await interleave([{ name: "SDK registered, tracing on vs telemetry: false", ours: traced, theirs: off }]);
+    return [first, second];
+  } finally {
+    await unregister();
+  }
+}
+
+export function formatTelemetryTable(rows) {
+  return formatTable(rows, {
+    operation: `JWT session check (Auth() GET /session, ${USERS} users in rotation)`,
+    ours: "telemetry on (ops/s)",
+    theirs: "telemetry: false (ops/s)",
+    ratio: "on / off",
+  });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.log(`# Telemetry overhead\n\n${commit()} · ${new Date().toISOString()} · ${machine()}\n`);
+  const rows = await telemetryRun({ log: (line) => console.error(line) });
+  console.log(formatTelemetryTable(rows));
+}

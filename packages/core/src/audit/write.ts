@@ -1,0 +1,77 @@
+/**
+ * Writing audit rows: the row built from the request (address prefix, user-agent label), the store
+ * called without waiting, its failure logged and counted. Loaded with an instance's first event.
+ *
+ * @module audit/write
+ */
+import type { AuthError } from "../errors.js";
+import type { RequestInternal } from "../internal-types.js";
+import { defaultClientAddress } from "../rate-limit/client-address.js";
+import type { AuditEvent } from "../telemetry/types.js";
+import type { EventCallbacks } from "../types.js";
+import { addressPrefix, userAgentLabel } from "./client.js";
+import type { Audit, AuditEventInput } from "./types.js";
+
+/** `input` as a row, written without waiting; a failure is logged and counted. */
+export function writeAuditEvent(audit: Audit, request: RequestInternal | undefined, input: AuditEventInput): void {
+  let address: string | undefined;
+  try {
+    const clientAddress = (audit.rateLimit || undefined)?.clientAddress ?? defaultClientAddress;
+    address = request ? clientAddress(request.request, request.connectionAddress) : undefined;
+  } catch {
+    address = undefined;
+  }
+  const event: AuditEvent = {
+    time: new Date(),
+    type: input.type,
+    outcome: input.outcome ?? "success",
+    userId: input.userId ?? null,
+    provider: input.provider && audit.providers.includes(input.provider) ? input.provider : null,
+    clientAddressPrefix: addressPrefix(address),
+    userAgentLabel: request ? userAgentLabel(request.headers.get("user-agent")) : null,
+    detail: input.detail ?? null,
+  };
+  const failed = () => {
+    audit.logger.warn("audit-write-failed");
+    audit.telemetry?.runtime?.auditWriteFailed();
+  };
+  try {
+    Promise.resolve(audit.config.store.write(event)).catch(failed);
+  } catch {
+    failed();
+  }
+}
+
+/** `events` for one request: each of the audited ones also records its row with the request's client. */
+export function auditedEvents(audit: Audit, events: EventCallbacks, request: RequestInternal): EventCallbacks {
+  const provider = request.providerId ?? null;
+  return {
+    ...events,
+    signIn: (message) => {
+      writeAuditEvent(audit, request, { type: "signIn", userId: message.user.id ?? null, provider: message.account?.provider ?? provider });
+      return events.signIn(message);
+    },
+    signOut: (message) => {
+      const userId =
+        "session" in message ? (message.session?.userId ?? null) : typeof message.token?.sub === "string" ? message.token.sub : null;
+      writeAuditEvent(audit, request, { type: "signOut", userId });
+      return events.signOut(message);
+    },
+    sessionRevoked: (message) => {
+      writeAuditEvent(audit, request, { type: "sessionRevoked", userId: message.userId, detail: message.reason });
+      return events.sessionRevoked(message);
+    },
+    linkAccount: (message) => {
+      writeAuditEvent(audit, request, { type: "linkAccount", userId: message.user.id ?? null, provider: message.account.provider });
+      return events.linkAccount(message);
+    },
+  };
+}
+
+/** Sign-ins end on a callback: a failure there is a failed sign-in. */
+export function auditFailure(audit: Audit, request: RequestInternal, error: AuthError, rateLimited: boolean): void {
+  const provider = request.providerId ?? null;
+  if (rateLimited) writeAuditEvent(audit, request, { type: "rateLimited", outcome: "failure", provider, detail: error.type });
+  else if (request.action === "callback" || (request.action === "signin" && request.method === "POST"))
+    writeAuditEvent(audit, request, { type: "signInFailed", outcome: "failure", provider, detail: error.type });
+}

@@ -1,0 +1,135 @@
+/**
+ * `hostedDbAuditStore` under real flows through `Auth()` (credentials sign-in refused, rate-limited,
+ * accepted; session reads; sign-out): the rows it stores, on PGlite and on a real PostgreSQL server,
+ * each in a random branch dropped at the end. Session reads leave no row. The PostgreSQL part is
+ * skipped, saying why, when no server answers.
+ */
+
+import type { AuditEvent, AuditStore } from "@authlib/core";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashPassword, verifyPassword } from "../../core/src/password.js";
+import Credentials from "../../core/src/providers/credentials.js";
+import { memoryRateLimitStore } from "../../core/src/rate-limit/store.js";
+import type { AuthConfig } from "../../core/src/types.js";
+import { authClient } from "../../core/test/helpers/auth-client.js";
+import { AUDIT_EVENTS_TABLE, type BaseClientOptions, HostedDbClient, hostedDbAuditStore } from "../src/index.js";
+import { dropBranch, postgresAnswers, randomBranch, testDatabaseURL } from "./helpers.js";
+
+const EMAIL = "grace.hopper@example.com";
+const PASSWORD = "a long and correct password";
+const hash = hashPassword(PASSWORD);
+
+/** `store`, and a way to wait until `count` writes have settled (no clock involved). */
+function counted(store: AuditStore) {
+  const settled: Array<Promise<unknown>> = [];
+  const waiters: Array<{ count: number; resolve: () => void }> = [];
+  return {
+    store: {
+      write(event: AuditEvent) {
+        const written = Promise.resolve(store.write(event));
+        settled.push(written.catch(() => undefined));
+        for (const waiter of waiters.filter((w) => settled.length >= w.count)) void Promise.all(settled).then(waiter.resolve);
+        return written;
+      },
+    },
+    written(count: number): Promise<void> {
+      return new Promise((resolve) => {
+        if (settled.length >= count) void Promise.all(settled).then(() => resolve());
+        else waiters.push({ count, resolve });
+      });
+    },
+  };
+}
+
+function runFlows(name: string, connection: () => BaseClientOptions): void {
+  describe(name, () => {
+    let client: HostedDbClient;
+    beforeAll(async () => {
+      client = new HostedDbClient({ ...connection(), branch: randomBranch("audit") });
+      await client.migrate();
+    });
+    afterAll(async () => {
+      await dropBranch(client, client.branch);
+      await client.close();
+    });
+
+    it("stores each flow's row, and none for session reads", async () => {
+      const trail = counted(hostedDbAuditStore(client));
+      const config: AuthConfig = {
+        secret: "audit-store-test-secret-0123456789abcdef",
+        trustHost: true,
+        providers: [
+          Credentials({
+            credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+            async authorize({ email, password }) {
+              return email === EMAIL && (await verifyPassword(String(password), await hash)) ? { id: "user-7", email: EMAIL } : null;
+            },
+          }),
+        ],
+        rateLimit: { store: memoryRateLimitStore(), credentials: { freeFailures: 1 } },
+        audit: { store: trail.store },
+        logger: { error: () => {}, warn: () => {} },
+      };
+      const browser = authClient(config, "http://localhost:3000", "2001:db8:abcd:12::1");
+      const userAgent = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) Gecko/20100101 Firefox/131.0";
+      const signIn = async (email: string, password: string) =>
+        browser.send("/auth/callback/credentials", {
+          form: { csrfToken: await browser.csrf(), email, password, callbackUrl: "/" },
+          headers: { "user-agent": userAgent },
+        });
+
+      await signIn("other@example.com", "nope");
+      await signIn("other@example.com", "nope again");
+      await signIn(EMAIL, PASSWORD);
+      expect(browser.jar.get("authlib.session-token")).toBeTruthy();
+      expect((await browser.session())?.user?.email).toBe(EMAIL);
+      expect((await browser.session())?.user?.email).toBe(EMAIL);
+      await browser.send("/auth/signout", { form: { csrfToken: await browser.csrf() }, headers: { "user-agent": userAgent } });
+      await trail.written(4);
+
+      const rows = (await hostedDbAuditStore(client).list()).reverse();
+      expect(rows.map((row) => [row.type, row.outcome, row.userId, row.provider, row.detail])).toEqual([
+        ["signInFailed", "failure", null, "credentials", "CredentialsSignin"],
+        ["rateLimited", "failure", null, "credentials", "RateLimited"],
+        ["signIn", "success", "user-7", "credentials", null],
+        ["signOut", "success", "user-7", null, null],
+      ]);
+      for (const row of rows) expect(row).toMatchObject({ clientAddressPrefix: "2001:db8:abcd::/48", userAgentLabel: "Firefox on macOS" });
+      expect((await hostedDbAuditStore(client).list({ userId: "user-7", types: ["signIn"] })).length).toBe(1);
+
+      // Nothing personal in any column: the table holds no email and no full address.
+      const { rows: raw } = await client.query<Record<string, unknown>>(`SELECT * FROM "${client.branch}"."${AUDIT_EVENTS_TABLE}"`);
+      const text = JSON.stringify(raw);
+      expect(text).not.toContain("example.com");
+      expect(text).not.toContain("2001:db8:abcd:12::1");
+      expect(text).not.toContain("Mozilla");
+    });
+  });
+}
+
+describe("on PGlite", () => {
+  let pglite: PGlite;
+  beforeAll(async () => {
+    pglite = await PGlite.create();
+  });
+  afterAll(async () => {
+    await pglite.close();
+  });
+  runFlows("hostedDbAuditStore", () => ({ pglite }));
+});
+
+const databaseURL = testDatabaseURL();
+const postgresAvailable = await postgresAnswers(databaseURL, "the PostgreSQL audit store tests");
+
+describe.skipIf(!postgresAvailable)(`on PostgreSQL at ${new URL(databaseURL).host}`, () => {
+  let pool: pg.Pool;
+  beforeAll(() => {
+    pool = new pg.Pool({ connectionString: databaseURL, max: 4 });
+  });
+  afterAll(async () => {
+    await pool.end();
+  });
+  runFlows("hostedDbAuditStore", () => ({ pool }));
+});
