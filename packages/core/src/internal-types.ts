@@ -6,6 +6,7 @@
  */
 import type { AdapterCapabilities } from "./adapter-capability-types.js";
 import type { Adapter, AdapterUser } from "./adapters.js";
+import type { Audit } from "./audit/types.js";
 import type { Account, Profile, Session, SessionAssurance, Theme, User } from "./base-types.js";
 import type { JWT, JWTOptions } from "./jwt-types.js";
 import type { ProviderConfig } from "./provider-types.js";
@@ -127,6 +128,8 @@ export type InternalProvider = ProviderConfig & {
  * (`resolve.ts`) and shared by every request made with it.
  */
 export interface ConfigOptions {
+  /** The audit trail of this configuration (`audit/`), absent without `config.audit`. */
+  audit?: Audit;
   /** Base path of the routes, without a trailing slash. */
   basePath: string;
   /** Secrets, newest first. */

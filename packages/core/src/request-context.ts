@@ -92,6 +92,7 @@ function withRequest(shared: ConfigOptions, request: RequestOptions): InternalOp
     secret: shared.secret,
     callbacks: shared.callbacks,
     events: shared.events,
+    audit: shared.audit,
     adapter: shared.adapter,
     capabilities: shared.capabilities,
     session: shared.session,

@@ -82,6 +82,7 @@ export function resolveConfig(config: AuthConfig): ResolvedAuth {
     const capabilities = check.ok ? check.capabilities : {};
     const secret = (Array.isArray(config.secret) ? config.secret : [config.secret]).filter((s): s is string => !!s);
     options = {
+      audit,
       basePath,
       secret,
       callbacks: resolveCallbacks(config.callbacks),

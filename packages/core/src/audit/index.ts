@@ -13,10 +13,7 @@ import type { Telemetry } from "../telemetry/index.js";
 import type { AuthConfig, LoggerInstance } from "../types.js";
 import type { Audit, AuditEventInput } from "./types.js";
 
-/** The audit trail of each configuration object, so any code holding the options can record an event. */
-const audits = new WeakMap<AuthConfig, Audit>();
-
-/** The audit trail of `config` (none without `config.audit`). */
+/** The audit trail of `config` (none without `config.audit`), kept on the instance's options. */
 export function createAudit(
   config: AuthConfig,
   logger: LoggerInstance,
@@ -24,9 +21,7 @@ export function createAudit(
   providers: string[],
 ): Audit | undefined {
   if (!config.audit) return undefined;
-  const audit: Audit = { config: config.audit, logger, telemetry, providers, rateLimit: config.rateLimit };
-  audits.set(config, audit);
-  return audit;
+  return { config: config.audit, logger, telemetry, providers, rateLimit: config.rateLimit };
 }
 
 /** The writing half, loaded with the first event of any instance that has an audit trail. */
@@ -48,10 +43,10 @@ export function loadAuditWriter(): Promise<typeof import("./write.js")> {
  * ```
  */
 export function recordAuditEvent(
-  options: Pick<InternalOptions, "config">,
+  options: Pick<InternalOptions, "audit">,
   request: RequestInternal | undefined,
   input: AuditEventInput,
 ): void {
-  const audit = audits.get(options.config);
+  const { audit } = options;
   if (audit) void loadAuditWriter().then(({ writeAuditEvent }) => writeAuditEvent(audit, request, input));
 }

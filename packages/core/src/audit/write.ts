@@ -65,6 +65,11 @@ export function auditedEvents(audit: Audit, events: EventCallbacks, request: Req
       writeAuditEvent(audit, request, { type: "linkAccount", userId: message.user.id ?? null, provider: message.account.provider });
       return events.linkAccount(message);
     },
+    twoFactorChanged: (message) => {
+      const type = message.change === "enabled" ? "twoFactorEnabled" : "twoFactorDisabled";
+      writeAuditEvent(audit, request, { type, userId: message.userId, provider: null });
+      return events.twoFactorChanged(message);
+    },
   };
 }
 
@@ -72,6 +77,8 @@ export function auditedEvents(audit: Audit, events: EventCallbacks, request: Req
 export function auditFailure(audit: Audit, request: RequestInternal, error: AuthError, rateLimited: boolean): void {
   const provider = request.providerId ?? null;
   if (rateLimited) writeAuditEvent(audit, request, { type: "rateLimited", outcome: "failure", provider, detail: error.type });
+  else if (request.action === "two-factor" && request.method === "POST" && request.providerId === undefined)
+    writeAuditEvent(audit, request, { type: "twoFactorFailed", outcome: "failure", provider: null, detail: error.type });
   else if (request.action === "callback" || (request.action === "signin" && request.method === "POST"))
     writeAuditEvent(audit, request, { type: "signInFailed", outcome: "failure", provider, detail: error.type });
 }

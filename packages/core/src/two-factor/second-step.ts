@@ -11,6 +11,7 @@
  */
 import { completeSignIn } from "../actions/sign-in-flow.js";
 import { webAuthnRoutes } from "../actions/webauthn-routes.js";
+import { recordAuditEvent } from "../audit/index.js";
 import { AuthError, IncorrectCode, RateLimited, TwoFactorExpired } from "../errors.js";
 import type { Cookie } from "../http/cookies.js";
 import { assertCsrf } from "../http/csrf.js";
@@ -90,8 +91,11 @@ export async function secondStepAction(options: InternalOptions, request: Reques
     return await completeSecondStep(options, request);
   } catch (error) {
     if (request.inProcess || !(error instanceof AuthError) || !shownOnPage.has(error.type)) throw error;
-    if (error instanceof RateLimited) options.logger.warn("rate-limited");
+    const rateLimited = error instanceof RateLimited;
+    if (rateLimited) options.logger.warn("rate-limited");
     else options.logger.error(error);
+    // Answered as a page, not thrown: the pipeline's audit of failures does not see it.
+    recordAuditEvent(options, request, { type: rateLimited ? "rateLimited" : "twoFactorFailed", outcome: "failure", detail: error.type });
     return { redirect: secondStepUrl(options, error.type), cookies: failureCookies(error) };
   }
 }
