@@ -9,15 +9,18 @@ import { MissingAdapterMethods, RateLimited, RecentSignInRequired, SessionRequir
 import { failureCookies } from "../../src/http/error-response.js";
 import { resolveCookies } from "../../src/http/cookies.js";
 import type { InternalOptions, RequestInternal } from "../../src/internal-types.js";
-import { encode } from "../../src/jwt.js";
+import { decode, encode } from "../../src/jwt.js";
 import { claimCodeUse, clearSecondFactorTries, countSecondFactorTry } from "../../src/rate-limit/two-factor.js";
 import { assuranceIn, firstFactorMethod, singleFactor, withAssurance } from "../../src/session/assurance.js";
 import { clearAssurance, openAssurance, sealAssurance } from "../../src/session/assurance-cookie.js";
 import { meetsRequirement, requireRecentSignIn } from "../../src/session/recent-auth.js";
+import { memoryRateLimitStore, type RateLimitStore } from "../../src/rate-limit/store.js";
 import { base32Decode, base32Encode } from "../../src/two-factor/base32.js";
 import { PENDING_MAX_AGE, type PendingSignIn, clearPending, openPending, pendingOrExpired, sealPending } from "../../src/two-factor/pending.js";
+import { hashRecoveryCode, matchingRecoveryHash } from "../../src/two-factor/recovery-codes.js";
 import { factorRowOf, openFactor, removeFactor, storeFactor, totpFactorOf, twoFactorStore } from "../../src/two-factor/record.js";
 import { isSecondFactorRow, TWO_FACTOR_PROVIDER } from "../../src/two-factor/row.js";
+import { hotp, matchingStep, TOTP_STEP_SECONDS } from "../../src/two-factor/totp.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";
 
 const SECRET = "two-factor-unit-secret-0123456789abcdef";
@@ -52,6 +55,23 @@ describe("base32 edges", () => {
     expect(base32Decode("74")).toEqual(Uint8Array.of(0xff));
     expect(base32Decode("7")).toEqual(new Uint8Array(0));
     expect(base32Decode("\tmy\n")).toEqual(Uint8Array.of(0x66));
+  });
+});
+
+describe("codes that more than one candidate matches", () => {
+  test("a TOTP code of two steps in the window is the earlier step", async () => {
+    // Found by scanning RFC 6238's SHA-1 seed: steps 61331809 and 61331811 share the code 768734.
+    const key = new TextEncoder().encode("12345678901234567890");
+    expect(await hotp(key, 61331809)).toBe("768734");
+    expect(await hotp(key, 61331811)).toBe("768734");
+    expect(await matchingStep(key, "768734", 61331810 * TOTP_STEP_SECONDS)).toBe(61331809);
+  });
+
+  test("a recovery code stored under two secrets matches the hash of the first secret that opens it", async () => {
+    const underOld = await hashRecoveryCode(OLD, "u", "abcdefghjk");
+    const underNew = await hashRecoveryCode(SECRET, "u", "abcdefghjk");
+    expect(await matchingRecoveryHash([SECRET, OLD], "u", "abcdefghjk", [underOld, underNew])).toBe(underNew);
+    expect(await matchingRecoveryHash([OLD, SECRET], "u", "abcdefghjk", [underNew, underOld])).toBe(underOld);
   });
 });
 
@@ -105,6 +125,20 @@ describe("the factor's row", () => {
     expect(await factorRowOf(store, userId)).toBeNull();
     await removeFactor(store, userId);
     expect(memory.accounts).toHaveLength(1);
+  });
+
+  test("a row whose sealed value is gone is still the row: storing updates it, turning off removes it", async () => {
+    const memory = memoryAdapter();
+    const options = optionsWith({ adapter: memory.adapter });
+    const store = twoFactorStore(options);
+    await memory.adapter.linkAccount?.({ provider: TWO_FACTOR_PROVIDER, providerAccountId: "u2", userId: "u2", type: "credentials" });
+    expect((await factorRowOf(store, "u2"))?.providerAccountId).toBe("u2");
+    expect(await totpFactorOf(options, store, "u2")).toBeNull();
+    await storeFactor(options, store, "u2", { secret: "S", confirmed: true, recovery: [] });
+    expect(memory.accounts.filter((a) => a.provider === TWO_FACTOR_PROVIDER)).toHaveLength(1);
+    expect(await totpFactorOf(options, store, "u2")).toEqual({ secret: "S", confirmed: true, recovery: [] });
+    await removeFactor(store, "u2");
+    expect(memory.accounts).toHaveLength(0);
   });
 
   test("a row that is not a well-formed sealed factor opens to null", async () => {
@@ -293,6 +327,9 @@ describe("the assurance cookie of a database session", () => {
     expect(cookie.name).toBe("authlib.session-assurance");
     expect(cookie.options).toMatchObject({ expires, httpOnly: true, sameSite: "lax", path: "/" });
     expect(cookie.value).not.toContain("otp");
+    // Bound by 128 bits of a hash of its token, never the token itself.
+    const claims = await decode<Record<string, unknown>>({ token: cookie.value, secret: SECRET, salt: cookie.name });
+    expect(claims?.session).toMatch(/^[0-9a-f]{32}$/);
     const request = requestWith({ [cookie.name]: cookie.value });
     expect(await openAssurance(options, request, "token-a")).toEqual(assurance);
     expect(await openAssurance(options, request, "token-b")).toBeUndefined();
@@ -442,9 +479,18 @@ describe("the code limits", () => {
     expect(await countSecondFactorTry(options, requestWith({}, "198.51.100.9"), attempt("c"))).toBe(1);
   });
 
-  test("rateLimit.twoFactor off: no user limit, the pending count still holds", async () => {
-    const options = optionsWith({ rateLimits: { config: { twoFactor: false } } });
+  test("rateLimit.twoFactor off: no user limit, the pending count still holds, and clearing asks the store nothing", async () => {
+    const calls: string[] = [];
+    const inner = memoryRateLimitStore();
+    const store: RateLimitStore = {
+      increment: (key, windowMs) => (calls.push(`increment ${key.split(":")[1]}`), inner.increment(key, windowMs)),
+      get: (key) => (calls.push(`get ${key}`), inner.get(key)),
+      reset: (key) => (calls.push(`reset ${key}`), inner.reset(key)),
+    };
+    const options = optionsWith({ rateLimits: { config: { store, twoFactor: false } } });
     for (let i = 1; i <= 20; i++) expect(await countSecondFactorTry(options, requestWith(), { userId: "u", pendingId: `p${i}`, lifetimeSeconds: 60 })).toBe(1);
+    expect(calls).toEqual(Array.from({ length: 20 }, () => "increment 2fa"));
     await clearSecondFactorTries(options, "u");
+    expect(calls).toHaveLength(20);
   });
 });
