@@ -6,19 +6,26 @@
  */
 import { describe, expect, test, vi } from "vitest";
 import { MissingAdapterMethods, RateLimited, RecentSignInRequired, SessionRequired, TwoFactorExpired } from "../../src/errors.js";
-import { failureCookies } from "../../src/http/error-response.js";
 import { resolveCookies } from "../../src/http/cookies.js";
+import { failureCookies } from "../../src/http/error-response.js";
 import type { InternalOptions, RequestInternal } from "../../src/internal-types.js";
 import { decode, encode } from "../../src/jwt.js";
+import { memoryRateLimitStore, type RateLimitStore } from "../../src/rate-limit/store.js";
 import { claimCodeUse, clearSecondFactorTries, countSecondFactorTry } from "../../src/rate-limit/two-factor.js";
 import { assuranceIn, firstFactorMethod, singleFactor, withAssurance } from "../../src/session/assurance.js";
 import { clearAssurance, openAssurance, sealAssurance } from "../../src/session/assurance-cookie.js";
 import { meetsRequirement, requireRecentSignIn } from "../../src/session/recent-auth.js";
-import { memoryRateLimitStore, type RateLimitStore } from "../../src/rate-limit/store.js";
 import { base32Decode, base32Encode } from "../../src/two-factor/base32.js";
-import { PENDING_MAX_AGE, type PendingSignIn, clearPending, openPending, pendingOrExpired, sealPending } from "../../src/two-factor/pending.js";
-import { hashRecoveryCode, matchingRecoveryHash } from "../../src/two-factor/recovery-codes.js";
+import {
+  clearPending,
+  openPending,
+  PENDING_MAX_AGE,
+  type PendingSignIn,
+  pendingOrExpired,
+  sealPending,
+} from "../../src/two-factor/pending.js";
 import { factorRowOf, openFactor, removeFactor, storeFactor, totpFactorOf, twoFactorStore } from "../../src/two-factor/record.js";
+import { hashRecoveryCode, matchingRecoveryHash } from "../../src/two-factor/recovery-codes.js";
 import { isSecondFactorRow, TWO_FACTOR_PROVIDER } from "../../src/two-factor/row.js";
 import { hotp, matchingStep, TOTP_STEP_SECONDS } from "../../src/two-factor/totp.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";
@@ -233,7 +240,10 @@ describe("the pending cookie", () => {
     }
     expect(await openPending(options, await seal({ ...full, result: { user: null } }))).toBeUndefined();
     expect(await openPending(options, await seal({ ...full, result: { user: "u1" } }))).toBeUndefined();
-    const minimal = await openPending(options, await seal({ ...full, result: { user: { id: "u1", emailVerified: null }, isNewUser: "yes" } }));
+    const minimal = await openPending(
+      options,
+      await seal({ ...full, result: { user: { id: "u1", emailVerified: null }, isNewUser: "yes" } }),
+    );
     expect(minimal?.result).toEqual({ user: { id: "u1", emailVerified: null }, account: null, isNewUser: false });
     expect(minimal?.result).not.toHaveProperty("profile");
     const withProfile = await openPending(
@@ -483,12 +493,22 @@ describe("the code limits", () => {
     const calls: string[] = [];
     const inner = memoryRateLimitStore();
     const store: RateLimitStore = {
-      increment: (key, windowMs) => (calls.push(`increment ${key.split(":")[1]}`), inner.increment(key, windowMs)),
-      get: (key) => (calls.push(`get ${key}`), inner.get(key)),
-      reset: (key) => (calls.push(`reset ${key}`), inner.reset(key)),
+      increment(key, windowMs) {
+        calls.push(`increment ${key.split(":")[1]}`);
+        return inner.increment(key, windowMs);
+      },
+      get(key) {
+        calls.push(`get ${key}`);
+        return inner.get(key);
+      },
+      reset(key) {
+        calls.push(`reset ${key}`);
+        return inner.reset(key);
+      },
     };
     const options = optionsWith({ rateLimits: { config: { store, twoFactor: false } } });
-    for (let i = 1; i <= 20; i++) expect(await countSecondFactorTry(options, requestWith(), { userId: "u", pendingId: `p${i}`, lifetimeSeconds: 60 })).toBe(1);
+    for (let i = 1; i <= 20; i++)
+      expect(await countSecondFactorTry(options, requestWith(), { userId: "u", pendingId: `p${i}`, lifetimeSeconds: 60 })).toBe(1);
     expect(calls).toEqual(Array.from({ length: 20 }, () => "increment 2fa"));
     await clearSecondFactorTries(options, "u");
     expect(calls).toHaveLength(20);
