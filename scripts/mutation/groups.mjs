@@ -260,6 +260,42 @@ export const mutationGroups = [
     tests: [test("password/account-lifecycle.test.ts"), test("pages/account.test.ts")],
   },
   {
+    name: "two-factor-units",
+    // The second factor's primitives (TOTP, base32, recovery codes, the sealed row, the pending cookie, the
+    // assurance and its cookie, step-up, the code limits), stated directly by the unit files: no PGlite,
+    // SMTP or Chromium per mutant (two-factor-flows and two-factor-browser state the same end to end).
+    mutate: [
+      src("two-factor/base32.ts"),
+      src("two-factor/totp.ts"),
+      src("two-factor/recovery-codes.ts"),
+      src("two-factor/row.ts"),
+      src("two-factor/record.ts"),
+      src("two-factor/pending.ts"),
+      src("session/assurance.ts"),
+      src("session/assurance-cookie.ts"),
+      src("session/recent-auth.ts"),
+      src("rate-limit/two-factor.ts"),
+    ],
+    tests: [test("two-factor/totp.test.ts"), test("two-factor/two-factor-units.test.ts")],
+  },
+  {
+    name: "two-factor",
+    // The second step, the settings, the routes and the page, through Auth() and auth.api on PGlite with a
+    // real SMTP server (seconds per mutant: run it alone). two-factor-browser.test.ts (Chromium) stays out.
+    mutate: [
+      src("two-factor/gate.ts"),
+      src("two-factor/codes.ts"),
+      src("two-factor/second-step.ts"),
+      src("two-factor/settings.ts"),
+      src("two-factor/routes.ts"),
+      src("two-factor/page.ts"),
+      src("actions/start-session.ts"),
+      src("api-two-factor.ts"),
+      src("pages/two-factor.tsx"),
+    ],
+    tests: [test("two-factor/two-factor-flows.test.ts")],
+  },
+  {
     name: "warnings",
     mutate: [src("warning-texts.ts")],
     // The texts load with the first warning (logger.ts), so warning-texts.test.ts loads the module in each test.

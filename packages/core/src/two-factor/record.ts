@@ -50,7 +50,9 @@ export function twoFactorStore(options: InternalOptions): TwoFactorStore {
 /** The user's second-factor row, or `null`. */
 export async function factorRowOf(store: TwoFactorStore, userId: string): Promise<AdapterAccount | null> {
   const accounts = await store.listAccountsByUserId(userId);
-  return accounts.find((account) => account.provider === TWO_FACTOR_PROVIDER && typeof account.access_token === "string") ?? null;
+  // A row whose sealed value is gone still is the row: storeFactor updates it (linking another would clash with
+  // it on (provider, providerAccountId)) and removeFactor removes it.
+  return accounts.find((account) => account.provider === TWO_FACTOR_PROVIDER) ?? null;
 }
 
 /** The factor sealed in `row`, or `null` when the row does not open (another secret, tampered with). */
