@@ -280,8 +280,9 @@ export const mutationGroups = [
   },
   {
     name: "two-factor",
-    // The second step, the settings, the routes and the page, through Auth() and auth.api on PGlite with a
-    // real SMTP server (seconds per mutant: run it alone). two-factor-browser.test.ts (Chromium) stays out.
+    // The second step, the settings, the routes and the page, through Auth() and auth.api on the in-memory
+    // adapter (two-factor-fast.test.ts, half a second); two-factor-flows (PGlite, SMTP) and
+    // two-factor-browser (Chromium) state the same end to end, too slowly to run per mutant.
     mutate: [
       src("two-factor/gate.ts"),
       src("two-factor/codes.ts"),
@@ -293,7 +294,7 @@ export const mutationGroups = [
       src("api-two-factor.ts"),
       src("pages/two-factor.tsx"),
     ],
-    tests: [test("two-factor/two-factor-flows.test.ts")],
+    tests: [test("two-factor/two-factor-fast.test.ts")],
   },
   {
     name: "warnings",

@@ -1,0 +1,327 @@
+/**
+ * The second step, the settings routes, the page and the API of second factors, in process on the
+ * in-memory adapter with a credentials provider (no PGlite, no SMTP): fast enough to state, for every
+ * mutant, what two-factor-flows.test.ts states end to end. Codes come from otpauth, never from authlib.
+ */
+import { describe, expect, test, vi } from "vitest";
+import { createAuth } from "../../src/instance.js";
+import Credentials from "../../src/providers/credentials.js";
+import { memoryRateLimitStore } from "../../src/rate-limit/store.js";
+import type { AuthConfig } from "../../src/types.js";
+import { authClient } from "../helpers/auth-client.js";
+import { memoryAdapter } from "../helpers/memory-adapter.js";
+import { codeOf } from "./helpers.js";
+
+const ORIGIN = "http://localhost:3000";
+const PASSWORD = "right password";
+
+function app(overrides: Partial<AuthConfig> = {}) {
+  const memory = memoryAdapter();
+  memory.users.set("u1", { id: "u1", email: "ada@example.com", emailVerified: null, name: "Ada" });
+  const errors: string[] = [];
+  const events: string[] = [];
+  const config: AuthConfig = {
+    secret: "two-factor-fast-secret-0123456789abcdef",
+    trustHost: true,
+    adapter: memory.adapter,
+    session: { strategy: "jwt" },
+    providers: [
+      Credentials({
+        credentials: { email: {}, password: { type: "password" } },
+        authorize: ({ email, password }) => (email === "ada@example.com" && password === PASSWORD ? { id: "u1", email } : null),
+      }),
+    ],
+    twoFactor: {},
+    rateLimit: { store: memoryRateLimitStore() },
+    callbacks: { session: ({ session }) => session },
+    events: { twoFactorChanged: ({ userId, change }) => void events.push(`${change} ${userId}`) },
+    logger: { error: (error) => void errors.push((error as { type?: string }).type ?? error.name), warn: () => {} },
+    ...overrides,
+  };
+  const auth = createAuth(config);
+  const browser = () => authClient(config, ORIGIN);
+  return { config, auth, browser, memory, errors, events };
+}
+type App = ReturnType<typeof app>;
+type Browser = ReturnType<App["browser"]>;
+
+const requestOf = (browser: Browser) => new Request(`${ORIGIN}/page`, { headers: { cookie: browser.jar.header() } });
+
+async function post(browser: Browser, path: string, form: Record<string, string>) {
+  return browser.send(path, { form: { csrfToken: await browser.csrf(), ...form } });
+}
+
+async function signIn(a: App) {
+  const browser = a.browser();
+  const response = await post(browser, "/auth/callback/credentials", {
+    email: "ada@example.com",
+    password: PASSWORD,
+    callbackUrl: "/home",
+  });
+  return { browser, response };
+}
+
+async function withTotp(a: App) {
+  const { browser } = await signIn(a);
+  const { secret } = await a.auth.api.enrollTotp(requestOf(browser));
+  const { recoveryCodes } = await a.auth.api.confirmTotp(requestOf(browser), { code: codeOf(secret) });
+  return { browser, secret, recoveryCodes };
+}
+
+const wrongFor = (secret: string) =>
+  ["000000", "111111", "222222"].find((c) => ![-1, 0, 1, 2].some((o) => codeOf(secret, o) === c)) as string;
+
+describe("the gate and the second step", () => {
+  test("a user without a factor signs in at once, level 1, amr [pwd]; with one, a pending sign-in and the page", async () => {
+    const a = app();
+    const plain = await signIn(a);
+    expect(plain.response.headers.get("location")).toBe(`${ORIGIN}/home`);
+    expect(await plain.browser.session()).toMatchObject({ aal: 1, amr: ["pwd"] });
+    const { secret } = await withTotp(a);
+    expect(a.events).toEqual(["enabled u1"]);
+    const held = await signIn(a);
+    expect(held.response.headers.get("location")).toBe(`${ORIGIN}/auth/two-factor`);
+    expect(held.browser.jar.get("authlib.session-token")).toBeUndefined();
+    const page = await held.browser.send("/auth/two-factor");
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain(`action="${ORIGIN}/auth/two-factor"`);
+    expect(html).toContain('name="code"');
+    expect(html).not.toContain("data-webauthn-second-factor");
+    expect(html).not.toContain('role="alert"');
+    expect(html).toContain(`href="${ORIGIN}/auth/signin"`);
+    const done = await post(held.browser, "/auth/two-factor", { code: codeOf(secret, 1) });
+    expect(done.headers.get("location")).toBe(`${ORIGIN}/home`);
+    expect(held.browser.jar.get("authlib.two-factor")).toBeUndefined();
+    const session = await held.browser.session();
+    expect([session?.aal, session?.amr]).toEqual([2, ["pwd", "otp"]]);
+  });
+
+  test("a refused code goes back to the page with its message; the page names the error only from its table", async () => {
+    const a = app();
+    const { secret } = await withTotp(a);
+    const { browser } = await signIn(a);
+    const refused = await post(browser, "/auth/two-factor", { code: wrongFor(secret) });
+    expect(refused.headers.get("location")).toBe(`${ORIGIN}/auth/two-factor?error=IncorrectCode`);
+    expect(a.errors).toContain("IncorrectCode");
+    const page = await (await browser.send("/auth/two-factor?error=IncorrectCode")).text();
+    expect(page).toContain('role="alert"');
+    expect(page).toContain("That code did not work");
+    const unknown = await (await browser.send("/auth/two-factor?error=__proto__")).text();
+    expect(unknown).toContain("That did not work. Please try again.");
+    const missing = await browser.send("/auth/two-factor", { form: { code: codeOf(secret, 1) } });
+    expect(missing.headers.get("location")).toBe(`${ORIGIN}/auth/two-factor?error=MissingCSRF`);
+  });
+
+  test("the app's own page (pages.twoFactor) gets the browser, and the error, instead of the built-in one", async () => {
+    const a = app({ pages: { twoFactor: "/verify" } });
+    const { secret } = await withTotp(a);
+    const { browser, response } = await signIn(a);
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/verify`);
+    expect((await browser.send("/auth/two-factor?error=IncorrectCode")).headers.get("location")).toBe(
+      `${ORIGIN}/verify?error=IncorrectCode`,
+    );
+    const refused = await post(browser, "/auth/two-factor", { code: wrongFor(secret) });
+    expect(refused.headers.get("location")).toBe(`${ORIGIN}/verify?error=IncorrectCode`);
+  });
+
+  test("5 wrong codes end the pending sign-in; the 6th try is refused before any code is checked", async () => {
+    const a = app({ rateLimit: false });
+    const { secret } = await withTotp(a);
+    const { browser } = await signIn(a);
+    const wrong = wrongFor(secret);
+    for (let i = 0; i < 4; i++)
+      expect((await post(browser, "/auth/two-factor", { code: wrong })).headers.get("location")).toContain("error=IncorrectCode");
+    const pending = browser.jar.get("authlib.two-factor") as string;
+    expect((await post(browser, "/auth/two-factor", { code: wrong })).headers.get("location")).toBe(
+      `${ORIGIN}/auth/signin?error=TwoFactorExpired`,
+    );
+    browser.jar.cookies.set("authlib.two-factor", { name: "authlib.two-factor", value: pending, attributes: {} });
+    expect((await post(browser, "/auth/two-factor", { code: codeOf(secret, 1) })).headers.get("location")).toBe(
+      `${ORIGIN}/auth/signin?error=TwoFactorExpired`,
+    );
+  });
+
+  test("a recovery code: once, counted down, written as a second method; the user's tries clear on success", async () => {
+    const a = app({ rateLimit: { store: memoryRateLimitStore(), twoFactor: { userMax: 3 } } });
+    const { secret, recoveryCodes } = await withTotp(a);
+    const first = await signIn(a);
+    await post(first.browser, "/auth/two-factor", { code: wrongFor(secret) });
+    await post(first.browser, "/auth/two-factor", { code: ` ${(recoveryCodes[1] as string).toUpperCase()} ` });
+    expect((await first.browser.session())?.amr).toEqual(["pwd", "recovery"]);
+    expect((await a.auth.api.getTwoFactorStatus(requestOf(first.browser))).recoveryCodes).toBe(9);
+    // Cleared: two more wrong tries and a right one stay under the user's limit of 3.
+    const second = await signIn(a);
+    await post(second.browser, "/auth/two-factor", { code: wrongFor(secret) });
+    await post(second.browser, "/auth/two-factor", { code: recoveryCodes[1] as string });
+    const done = await post(second.browser, "/auth/two-factor", { code: recoveryCodes[2] as string });
+    expect(done.headers.get("location")).toBe(`${ORIGIN}/home`);
+    const third = await signIn(a);
+    for (let i = 0; i < 3; i++) await post(third.browser, "/auth/two-factor", { code: wrongFor(secret) });
+    expect((await post(third.browser, "/auth/two-factor", { code: recoveryCodes[3] as string })).headers.get("location")).toContain(
+      "error=RateLimited",
+    );
+  });
+
+  test("a code of a user whose factor is unconfirmed or gone is refused; a code longer than any is no code", async () => {
+    const a = app();
+    const { browser: owner, secret, recoveryCodes } = await withTotp(a);
+    const { browser } = await signIn(a);
+    await a.auth.api.disableTotp(requestOf(owner), { code: recoveryCodes[0] as string });
+    expect(a.events).toEqual(["enabled u1", "disabled u1"]);
+    expect((await post(browser, "/auth/two-factor", { code: codeOf(secret, 1) })).headers.get("location")).toContain("error=IncorrectCode");
+    const b = app();
+    const withFactor = await withTotp(b);
+    const { browser: other } = await signIn(b);
+    expect((await post(other, "/auth/two-factor", { code: "x".repeat(65) })).headers.get("location")).toContain("error=IncorrectCode");
+    expect(
+      (await post(other, "/auth/two-factor", { code: codeOf(withFactor.secret, 1).padEnd(40, " ") })).headers.get("location"),
+    ).toContain("error=IncorrectCode");
+  });
+
+  test("verifyTwoFactor in process: typed errors, not pages", async () => {
+    const a = app();
+    const { secret } = await withTotp(a);
+    const { browser } = await signIn(a);
+    await expect(a.auth.api.verifyTwoFactor(requestOf(browser), { code: wrongFor(secret) })).rejects.toMatchObject({
+      type: "IncorrectCode",
+    });
+    await expect(a.auth.api.verifyTwoFactor(requestOf(a.browser()), { code: codeOf(secret, 1) })).rejects.toMatchObject({
+      type: "TwoFactorExpired",
+    });
+    const done = await a.auth.api.verifyTwoFactor(requestOf(browser), { code: codeOf(secret, 1) });
+    expect(done.redirect).toBe(`${ORIGIN}/home`);
+  });
+});
+
+describe("the settings", () => {
+  test("statuses over HTTP: 401 signed out, 403 without CSRF, 405 for an unknown route, 409 twice, JSON never cached", async () => {
+    const a = app();
+    expect((await a.browser().send("/auth/two-factor/status")).status).toBe(401);
+    const { browser } = await signIn(a);
+    const noToken = await browser.send("/auth/two-factor/enroll", { method: "POST", json: {} });
+    expect([noToken.status, await noToken.json()]).toEqual([403, { error: "MissingCSRF" }]);
+    expect(noToken.headers.get("cache-control")).toContain("no-store");
+    const unknown = await browser.send("/auth/two-factor/status", { method: "POST", json: { csrfToken: await browser.csrf() } });
+    expect([unknown.status, await unknown.json()]).toEqual([405, { error: "MethodNotAllowed" }]);
+    const enrolled = await browser.send("/auth/two-factor/enroll", { json: { csrfToken: await browser.csrf() } });
+    expect(enrolled.status).toBe(200);
+    expect(enrolled.headers.get("cache-control")).toContain("no-store");
+    const { secret, uri, qrSvg } = (await enrolled.json()) as { secret: string; uri: string; qrSvg: string };
+    expect(uri).toContain(`secret=${secret}`);
+    expect(uri.startsWith("otpauth://totp/localhost%3A3000:ada%40example.com?")).toBe(true);
+    expect(qrSvg).toMatch(/^<svg[^>]*viewBox/);
+    const notYet = await browser.send("/auth/two-factor/disable", { json: { csrfToken: await browser.csrf(), code: codeOf(secret) } });
+    expect([notYet.status, await notYet.json()]).toEqual([409, { error: "TwoFactorNotEnabled" }]);
+    const confirmed = await browser.send("/auth/two-factor/confirm", { json: { csrfToken: await browser.csrf(), code: codeOf(secret) } });
+    expect(((await confirmed.json()) as { recoveryCodes: string[] }).recoveryCodes).toHaveLength(10);
+    const again = await browser.send("/auth/two-factor/enroll", { json: { csrfToken: await browser.csrf() } });
+    expect([again.status, await again.json()]).toEqual([409, { error: "TwoFactorAlreadyEnabled" }]);
+    const status = await browser.send("/auth/two-factor/status");
+    expect(await status.json()).toEqual({ totp: true, recoveryCodes: 10, passkeys: 0 });
+  });
+
+  test("issuer; the account is the email, else the name, else the id; confirm before enroll and typed codes", async () => {
+    const a = app({ twoFactor: { issuer: "Acme" } });
+    const { browser } = await signIn(a);
+    await expect(a.auth.api.confirmTotp(requestOf(browser), { code: "123456" })).rejects.toMatchObject({ type: "TwoFactorNotEnabled" });
+    const { uri, secret } = await a.auth.api.enrollTotp(requestOf(browser));
+    expect(uri.startsWith("otpauth://totp/Acme:ada%40example.com?secret=")).toBe(true);
+    expect(uri).toContain("&issuer=Acme&algorithm=SHA1&digits=6&period=30");
+    await expect(a.auth.api.confirmTotp(requestOf(browser), { code: "12 34" })).rejects.toMatchObject({
+      type: "IncorrectCode",
+      message: "Type the 6-digit code your authenticator app shows.",
+    });
+    await expect(a.auth.api.confirmTotp(requestOf(browser), { code: wrongFor(secret) })).rejects.toMatchObject({ type: "IncorrectCode" });
+    a.memory.users.set("u1", { id: "u1", email: null, emailVerified: null, name: "Ada L" });
+    expect((await a.auth.api.enrollTotp(requestOf(browser))).uri.startsWith("otpauth://totp/Acme:Ada%20L?")).toBe(true);
+    a.memory.users.set("u1", { id: "u1", email: null, emailVerified: null, name: null });
+    expect((await a.auth.api.enrollTotp(requestOf(browser))).uri.startsWith("otpauth://totp/Acme:u1?")).toBe(true);
+  });
+
+  test("without twoFactor in the configuration the settings refuse (the operator's error); assurance still answers", async () => {
+    const a = app({ twoFactor: undefined });
+    const { browser } = await signIn(a);
+    const refused = await browser.send("/auth/two-factor/enroll", { json: { csrfToken: await browser.csrf() } });
+    expect([refused.status, await refused.json()]).toEqual([500, { error: "Configuration" }]);
+    await expect(a.auth.api.getTwoFactorStatus(requestOf(browser))).rejects.toMatchObject({ type: "UnknownAction" });
+    const assurance = await browser.send("/auth/two-factor/assurance");
+    expect(await assurance.json()).toMatchObject({ userId: "u1", assurance: { aal: 1, amr: ["pwd"] } });
+    expect(await (await a.browser().send("/auth/two-factor/assurance")).json()).toEqual({ error: "SessionRequired" });
+  });
+
+  test("requireRecentAuth: the age and level asked; malformed input is a TypeError; ?maxAge= must be a number", async () => {
+    const a = app();
+    const { browser } = await signIn(a);
+    expect(await a.auth.api.requireRecentAuth(requestOf(browser), { maxAge: 60 })).toMatchObject({ userId: "u1", aal: 1, amr: ["pwd"] });
+    await expect(a.auth.api.requireRecentAuth(requestOf(browser), { maxAge: 60, aal: 2 })).rejects.toMatchObject({
+      type: "RecentSignInRequired",
+      aal: 2,
+      maxAge: 60,
+      message: "Sign in again with your second factor to continue.",
+    });
+    await expect(a.auth.api.requireRecentAuth(requestOf(browser), { maxAge: -1 })).rejects.toBeInstanceOf(TypeError);
+    await expect(a.auth.api.requireRecentAuth(requestOf(browser), { maxAge: 60, aal: 3 as 2 })).rejects.toBeInstanceOf(TypeError);
+    const bad = await browser.send("/auth/two-factor/assurance?maxAge=soon");
+    expect([bad.status, await bad.json()]).toEqual([500, { error: "Configuration" }]);
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 120_000 });
+    try {
+      await expect(a.auth.api.requireRecentAuth(requestOf(browser), { maxAge: 60 })).rejects.toMatchObject({
+        message: "Sign in again to continue: this needs a sign-in in the last 1 minutes.",
+      });
+      await expect(a.auth.api.enrollTotp(requestOf(browser))).resolves.toBeDefined();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test("disable: a recent sign-in, a right code (replays refused); TOTP off leaves the user without a second step", async () => {
+    const a = app();
+    const { browser, secret } = await withTotp(a);
+    await expect(a.auth.api.disableTotp(requestOf(browser), { code: codeOf(secret) })).rejects.toMatchObject({
+      message: "This code was used already. Wait for the next one in your app.",
+    });
+    await a.auth.api.disableTotp(requestOf(browser), { code: codeOf(secret, 1) });
+    await expect(a.auth.api.disableTotp(requestOf(browser), { code: codeOf(secret, 1) })).rejects.toMatchObject({
+      type: "TwoFactorNotEnabled",
+    });
+    expect((await signIn(a)).response.headers.get("location")).toBe(`${ORIGIN}/home`);
+  });
+});
+
+describe("passkeys as the second step", () => {
+  test("twoFactor.passkeys: a user with a passkey and no app is held, and the page offers only the passkey", async () => {
+    const passkeyProvider = { id: "passkey", name: "Passkey", type: "webauthn" } as never;
+    const a = app({ twoFactor: { passkeys: true }, experimental: { enableWebAuthn: true } });
+    a.config.providers.push(passkeyProvider);
+    const b = app({ twoFactor: { passkeys: true }, experimental: { enableWebAuthn: true }, providers: [...a.config.providers] });
+    await b.memory.adapter.createAuthenticator?.({
+      credentialID: "cred",
+      userId: "u1",
+      providerAccountId: "cred",
+      credentialPublicKey: "key",
+      counter: 0,
+      credentialDeviceType: "singleDevice",
+      credentialBackedUp: false,
+    });
+    const { browser, response } = await signIn(b);
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/two-factor`);
+    const html = await (await browser.send("/auth/two-factor")).text();
+    expect(html).toContain("data-webauthn-second-factor");
+    expect(html).toContain(`data-options-url="${ORIGIN}/auth/webauthn-options/passkey"`);
+    expect(html).not.toContain('name="code"');
+    expect(await b.auth.api.getTwoFactorStatus(requestOf(browser)).catch((error) => error.type)).toBe("SessionRequired");
+    // Without the option, a passkey alone is no second factor.
+    const c = app({ experimental: { enableWebAuthn: true }, providers: [...a.config.providers] });
+    await c.memory.adapter.createAuthenticator?.({
+      credentialID: "cred",
+      userId: "u1",
+      providerAccountId: "cred",
+      credentialPublicKey: "key",
+      counter: 0,
+      credentialDeviceType: "singleDevice",
+      credentialBackedUp: false,
+    });
+    expect((await signIn(c)).response.headers.get("location")).toBe(`${ORIGIN}/home`);
+  });
+});
