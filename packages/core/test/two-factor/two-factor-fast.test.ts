@@ -325,3 +325,21 @@ describe("passkeys as the second step", () => {
     expect((await signIn(c)).response.headers.get("location")).toBe(`${ORIGIN}/home`);
   });
 });
+
+describe("the audit trail", () => {
+  test("turning TOTP on and off and a refused second step are audit rows, with no code in them", async () => {
+    const rows: Array<{ type: string; outcome: string; userId: string | null; detail: string | null }> = [];
+    const a = app({ audit: { store: { write: (event) => void rows.push(event) } } });
+    const { browser: owner, secret, recoveryCodes } = await withTotp(a);
+    const { browser } = await signIn(a);
+    const wrong = wrongFor(secret);
+    await post(browser, "/auth/two-factor", { code: wrong });
+    await a.auth.api.disableTotp(requestOf(owner), { code: recoveryCodes[0] as string });
+    await vi.waitFor(() => expect(rows.some((row) => row.type === "twoFactorDisabled")).toBe(true));
+    expect(rows.find((row) => row.type === "twoFactorEnabled")).toMatchObject({ outcome: "success", userId: "u1" });
+    expect(rows.find((row) => row.type === "twoFactorFailed")).toMatchObject({ outcome: "failure", detail: "IncorrectCode" });
+    expect(rows.find((row) => row.type === "twoFactorDisabled")).toMatchObject({ outcome: "success", userId: "u1" });
+    const text = JSON.stringify(rows);
+    for (const leaked of [secret, wrong, recoveryCodes[0] as string, PASSWORD]) expect(text).not.toContain(leaked);
+  });
+});
