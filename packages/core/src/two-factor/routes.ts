@@ -13,8 +13,12 @@ import { secondStepPage } from "./page.js";
 import { secondStepAction } from "./second-step.js";
 import { settingsRoutes } from "./settings.js";
 
-/** The statuses the settings routes answer fetch clients with, by error type; any other error is a 500. */
-const statuses: Partial<Record<ErrorType, number>> = {
+/**
+ * The statuses the settings routes answer fetch clients with, by error type; any other error is a 500.
+ * Made at the refusal, not kept in a module constant: this module loads with the first request to it
+ * (docs/testing.md, Scores).
+ */
+const statuses = (): Partial<Record<ErrorType, number>> => ({
   SessionRequired: 401,
   IncorrectCode: 400,
   MissingCSRF: 403,
@@ -23,7 +27,7 @@ const statuses: Partial<Record<ErrorType, number>> = {
   TwoFactorNotEnabled: 409,
   MethodNotAllowed: 405,
   RateLimited: 429,
-};
+});
 
 /** A settings route. */
 async function settings(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
@@ -48,7 +52,7 @@ export async function twoFactorAction(options: InternalOptions, request: Request
     if (request.inProcess) throw error;
     const authError = asAuthError(error);
     options.logger.error(authError);
-    const status = statuses[authError.type];
+    const status = statuses()[authError.type];
     return { status: status ?? 500, body: { error: status ? authError.type : "Configuration" }, headers: { ...noStoreHeaders } };
   }
 }

@@ -27,8 +27,13 @@ import { totpFactorOf, twoFactorStore } from "./record.js";
 /** Wrong tries a pending sign-in survives. */
 export const MAX_WRONG_TRIES = 5;
 
-/** The refusals a browser's form shows on the second step's page (the rest go to the sign-in or error page). */
-const shownOnPage = new Set(["IncorrectCode", "RateLimited", "MissingCSRF", "WebAuthnVerificationError", "InvalidCheck"]);
+/**
+ * True for a refusal a browser's form shows on the second step's page (the rest go to the sign-in or
+ * error page). A function, not a module constant: see routes.ts.
+ */
+function shownOnPage(type: string): boolean {
+  return ["IncorrectCode", "RateLimited", "MissingCSRF", "WebAuthnVerificationError", "InvalidCheck"].includes(type);
+}
 
 function unexpected(cause: unknown): AuthError {
   return new AuthError("The second sign-in step failed.", { cause: cause as Error });
@@ -90,7 +95,7 @@ export async function secondStepAction(options: InternalOptions, request: Reques
   try {
     return await completeSecondStep(options, request);
   } catch (error) {
-    if (request.inProcess || !(error instanceof AuthError) || !shownOnPage.has(error.type)) throw error;
+    if (request.inProcess || !(error instanceof AuthError) || !shownOnPage(error.type)) throw error;
     const rateLimited = error instanceof RateLimited;
     if (rateLimited) options.logger.warn("rate-limited");
     else options.logger.error(error);

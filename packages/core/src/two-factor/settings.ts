@@ -20,8 +20,8 @@ import { removeFactor, storeFactor, totpFactorOf, twoFactorStore } from "./recor
 import { hashRecoveryCode, newRecoveryCodes, typedRecoveryCode } from "./recovery-codes.js";
 import { otpauthUri } from "./totp.js";
 
-// A secret or recovery codes are in some answers: never cached.
-const json = { "Content-Type": "application/json", ...noStoreHeaders };
+/** A JSON answer's headers: a secret or recovery codes are in some, so never cached. A function: see routes.ts. */
+const json = () => ({ "Content-Type": "application/json", ...noStoreHeaders });
 /** Bytes of a TOTP secret: 160 bits, the size RFC 4226 recommends for HMAC-SHA-1. */
 const SECRET_BYTES = 20;
 
@@ -33,7 +33,7 @@ function recentUser(options: InternalOptions, request: RequestInternal) {
 /** The QR code of `uri`, as an SVG document (its code loads with the first enrollment). */
 async function qrSvgOf(uri: string): Promise<string> {
   const { renderSVG } = await import("uqr");
-  return renderSVG(uri, { ecc: "M", border: 2 });
+  return renderSVG(uri);
 }
 
 /** POST /two-factor/enroll: `{ secret, uri, qrSvg }` of a new secret, stored unconfirmed. */
@@ -44,11 +44,12 @@ async function enroll(options: InternalOptions, request: RequestInternal): Promi
   if ((await totpFactorOf(options, store, userId))?.confirmed)
     throw new TwoFactorAlreadyEnabled("Your authenticator app is set up already: turn it off first to set up another.");
   const secret = base32Encode(crypto.getRandomValues(new Uint8Array(SECRET_BYTES)));
+  // Stryker disable next-line ArrayDeclaration: equivalent, an unconfirmed factor's recovery list is never read: confirm replaces it, and the status counts only a confirmed factor's
   await storeFactor(options, store, userId, { secret, confirmed: false, recovery: [] });
   const user = await store.getUser(userId);
   const issuer = options.config.twoFactor?.issuer ?? new URL(options.origin).host;
   const uri = otpauthUri({ secret, issuer, account: user?.email ?? user?.name ?? userId });
-  return { body: { secret, uri, qrSvg: await qrSvgOf(uri) }, headers: json };
+  return { body: { secret, uri, qrSvg: await qrSvgOf(uri) }, headers: json() };
 }
 
 /** POST /two-factor/confirm with `code`: TOTP on, and `{ recoveryCodes }` (shown once). */
@@ -71,7 +72,7 @@ async function confirm(options: InternalOptions, request: RequestInternal): Prom
   await storeFactor(options, store, userId, { secret: factor.secret, confirmed: true, recovery });
   await clearSecondFactorTries(options, userId);
   await options.events.twoFactorChanged({ userId, change: "enabled" });
-  return { body: { recoveryCodes }, headers: json };
+  return { body: { recoveryCodes }, headers: json() };
 }
 
 /** POST /two-factor/disable with `code` (of the app, or a recovery code): TOTP off. */
@@ -86,7 +87,7 @@ async function disable(options: InternalOptions, request: RequestInternal): Prom
   await removeFactor(store, userId);
   await clearSecondFactorTries(options, userId);
   await options.events.twoFactorChanged({ userId, change: "disabled" });
-  return { body: { disabled: true }, headers: json };
+  return { body: { disabled: true }, headers: json() };
 }
 
 /** GET /two-factor/status: the signed-in user's second factors. */
@@ -96,7 +97,7 @@ async function status(options: InternalOptions, request: RequestInternal): Promi
   const factor = await totpFactorOf(options, twoFactorStore(options), current.userId);
   const { passkeys } = await secondFactorsOf(options, current.userId);
   const totp = factor?.confirmed === true;
-  return { body: { totp, recoveryCodes: totp ? factor.recovery.length : 0, passkeys }, headers: json };
+  return { body: { totp, recoveryCodes: totp ? factor.recovery.length : 0, passkeys }, headers: json() };
 }
 
 /** The step-up requirement of `?maxAge=&aal=`, or `undefined` when none is asked. */
@@ -114,10 +115,10 @@ function requirementOf(query: Record<string, string>): RecentAuthRequirement | u
  */
 async function assurance(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   const requirement = requirementOf(request.query);
-  if (requirement) return { body: await requireRecentSignIn(options, request, requirement), headers: json };
+  if (requirement) return { body: await requireRecentSignIn(options, request, requirement), headers: json() };
   const current = await options.sessionStrategy.currentAssurance(options, request);
   if (!current) throw new SessionRequired("Sign in first: the request has no session.");
-  return { body: { userId: current.userId, assurance: current.assurance ?? null }, headers: json };
+  return { body: { userId: current.userId, assurance: current.assurance ?? null }, headers: json() };
 }
 
 /** The settings routes, by method and name. */

@@ -19,6 +19,7 @@ function app(overrides: Partial<AuthConfig> = {}) {
   const memory = memoryAdapter();
   memory.users.set("u1", { id: "u1", email: "ada@example.com", emailVerified: null, name: "Ada" });
   const errors: string[] = [];
+  const warnings: string[] = [];
   const events: string[] = [];
   const config: AuthConfig = {
     secret: "two-factor-fast-secret-0123456789abcdef",
@@ -35,12 +36,15 @@ function app(overrides: Partial<AuthConfig> = {}) {
     rateLimit: { store: memoryRateLimitStore() },
     callbacks: { session: ({ session }) => session },
     events: { twoFactorChanged: ({ userId, change }) => void events.push(`${change} ${userId}`) },
-    logger: { error: (error) => void errors.push((error as { type?: string }).type ?? error.name), warn: () => {} },
+    logger: {
+      error: (error) => void errors.push((error as { type?: string }).type ?? error.name, error.message),
+      warn: (code) => void warnings.push(code),
+    },
     ...overrides,
   };
   const auth = createAuth(config);
   const browser = () => authClient(config, ORIGIN);
-  return { config, auth, browser, memory, errors, events };
+  return { config, auth, browser, memory, errors, warnings, events };
 }
 type App = ReturnType<typeof app>;
 type Browser = ReturnType<App["browser"]>;
@@ -341,5 +345,193 @@ describe("the audit trail", () => {
     expect(rows.find((row) => row.type === "twoFactorDisabled")).toMatchObject({ outcome: "success", userId: "u1" });
     const text = JSON.stringify(rows);
     for (const leaked of [secret, wrong, recoveryCodes[0] as string, PASSWORD]) expect(text).not.toContain(leaked);
+  });
+});
+
+describe("the exact refusals", () => {
+  const authenticator = {
+    credentialID: "cred",
+    userId: "u1",
+    providerAccountId: "cred",
+    credentialPublicKey: "key",
+    counter: 0,
+    credentialDeviceType: "singleDevice",
+    credentialBackedUp: false,
+  };
+  const passkeyProvider = { id: "passkey", name: "Passkey", type: "webauthn" } as never;
+
+  test("codes: spaces and padding are read, other characters are no TOTP code; each refusal says why", async () => {
+    const a = app();
+    const { secret } = await withTotp(a);
+    const held = async () => (await signIn(a)).browser;
+    const verify = async (browser: Browser, code: string) =>
+      a.auth.api.verifyTwoFactor(requestOf(browser), { code }).then(
+        () => "ok",
+        (error) => error.message,
+      );
+    const spaced = codeOf(secret, 1).replace(/^(\d{3})/, "$1 ");
+    expect(await verify(await held(), spaced.padEnd(32, " "))).toBe("ok");
+    expect(await verify(await held(), `a${codeOf(secret, 1).slice(1)}`)).toBe(
+      "That is not a code of your authenticator app or an unused recovery code.",
+    );
+    expect(await verify(await held(), `${codeOf(secret, 1)}7`)).toBe(
+      "That is not a code of your authenticator app or an unused recovery code.",
+    );
+    expect(await verify(await held(), wrongFor(secret))).toBe("That is not the code your authenticator app shows. Check it and try again.");
+    expect(await verify(await held(), codeOf(secret, 1).padEnd(33, " "))).toBe(
+      "That is not a code of your authenticator app or an unused recovery code.",
+    );
+  });
+
+  test("a code accepted once stays refused while it could still be valid (the next step too)", async () => {
+    const a = app();
+    const { secret } = await withTotp(a);
+    const code = codeOf(secret, 1);
+    await a.auth.api.verifyTwoFactor(requestOf((await signIn(a)).browser), { code });
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 30_000 });
+    try {
+      const { browser } = await signIn(a);
+      await expect(a.auth.api.verifyTwoFactor(requestOf(browser), { code })).rejects.toMatchObject({
+        message: "This code was used already. Wait for the next one in your app.",
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test("a recovery code padded to 64 characters is read; longer is no code", async () => {
+    const a = app();
+    const { recoveryCodes } = await withTotp(a);
+    const ok = await a.auth.api.verifyTwoFactor(requestOf((await signIn(a)).browser), {
+      code: (recoveryCodes[0] as string).padEnd(64, " "),
+    });
+    expect(ok.redirect).toBe(`${ORIGIN}/home`);
+    await expect(
+      a.auth.api.verifyTwoFactor(requestOf((await signIn(a)).browser), { code: (recoveryCodes[1] as string).padEnd(65, " ") }),
+    ).rejects.toMatchObject({ type: "IncorrectCode" });
+  });
+
+  test("the 5th code may still be right; the 5th wrong one ends it; the 6th try is refused unread", async () => {
+    const a = app({ rateLimit: false });
+    const { secret } = await withTotp(a);
+    const first = (await signIn(a)).browser;
+    for (let i = 0; i < 4; i++)
+      await expect(a.auth.api.verifyTwoFactor(requestOf(first), { code: wrongFor(secret) })).rejects.toBeDefined();
+    expect((await a.auth.api.verifyTwoFactor(requestOf(first), { code: codeOf(secret, 1) })).redirect).toBe(`${ORIGIN}/home`);
+    const second = (await signIn(a)).browser;
+    for (let i = 0; i < 4; i++)
+      await expect(a.auth.api.verifyTwoFactor(requestOf(second), { code: wrongFor(secret) })).rejects.toBeDefined();
+    await expect(a.auth.api.verifyTwoFactor(requestOf(second), { code: wrongFor(secret) })).rejects.toMatchObject({
+      type: "TwoFactorExpired",
+      message: "Too many wrong codes: sign in again.",
+    });
+    await expect(a.auth.api.verifyTwoFactor(requestOf(second), { code: codeOf(secret, 2) })).rejects.toMatchObject({
+      message: "Too many wrong tries: sign in again.",
+    });
+  });
+
+  test("labels and messages of the settings' refusals", async () => {
+    const a = app();
+    await expect(a.auth.api.getTwoFactorStatus(requestOf(a.browser()))).rejects.toMatchObject({
+      message: "Sign in first: the request has no session.",
+    });
+    const { browser, secret } = await withTotp(a);
+    await expect(a.auth.api.enrollTotp(requestOf(browser))).rejects.toMatchObject({
+      message: "Your authenticator app is set up already: turn it off first to set up another.",
+    });
+    await expect(a.auth.api.confirmTotp(requestOf(browser), { code: codeOf(secret, 1) })).rejects.toMatchObject({
+      type: "TwoFactorAlreadyEnabled",
+      message: "Your authenticator app is set up already.",
+    });
+    const b = app();
+    const { browser: fresh } = await signIn(b);
+    await expect(b.auth.api.confirmTotp(requestOf(fresh), { code: "123456" })).rejects.toMatchObject({
+      message: "Set up the authenticator app first (enroll), then confirm it with a code.",
+    });
+    await expect(b.auth.api.disableTotp(requestOf(fresh), { code: "123456" })).rejects.toMatchObject({
+      message: "There is no authenticator app to turn off.",
+    });
+    await expect(b.auth.api.disableTotp(requestOf(fresh), undefined as never)).rejects.toMatchObject({ type: "TwoFactorNotEnabled" });
+    for (const [path, label] of [
+      ["enroll", "TOTP enrollment"],
+      ["confirm", "TOTP confirmation"],
+      ["disable", "TOTP removal"],
+    ] as const) {
+      await fresh.send(`/auth/two-factor/${path}`, { method: "POST", json: {} });
+      expect(b.errors).toContain(`The CSRF token was missing or wrong during the ${label} action.`);
+    }
+    const wrongMethod = await fresh.send("/auth/two-factor/assurance", { method: "POST", json: { csrfToken: await fresh.csrf() } });
+    expect(wrongMethod.status).toBe(405);
+    expect(b.errors).toContain("POST is not supported on /two-factor/assurance.");
+    const off = app({ twoFactor: undefined });
+    const { browser: plain } = await signIn(off);
+    await expect(off.auth.api.getTwoFactorStatus(requestOf(plain))).rejects.toMatchObject({
+      message: "Second factors are off: set `twoFactor` in the configuration to use them.",
+    });
+    const disabled = await browser.send("/auth/two-factor/disable", { json: { csrfToken: await browser.csrf(), code: codeOf(secret, 1) } });
+    expect([disabled.status, await disabled.json()]).toEqual([200, { disabled: true }]);
+  });
+
+  test("the second step's own refusals: the CSRF label, a rate limit is a warning, a passkey answer without a passkey provider", async () => {
+    const a = app({ rateLimit: { store: memoryRateLimitStore(), twoFactor: { userMax: 1 } } });
+    const { secret } = await withTotp(a);
+    const { browser } = await signIn(a);
+    await browser.send("/auth/two-factor", { form: { code: codeOf(secret, 1) } });
+    expect(a.errors).toContain("The CSRF token was missing or wrong during the second sign-in step action.");
+    await post(browser, "/auth/two-factor", { code: wrongFor(secret) });
+    expect((await post(browser, "/auth/two-factor", { code: codeOf(secret, 1) })).headers.get("location")).toContain("error=RateLimited");
+    expect(a.warnings).toContain("rate-limited");
+    expect(a.errors).not.toContain("RateLimited");
+    const b = app();
+    const withCode = await withTotp(b);
+    const held = (await signIn(b)).browser;
+    const passkeyAnswer = await post(held, "/auth/two-factor", { action: "second-factor", data: "{}", code: codeOf(withCode.secret, 1) });
+    // No passkey provider: UnknownAction (400), and no code was looked at.
+    expect(passkeyAnswer.status).toBe(400);
+    expect(held.jar.get("authlib.session-token")).toBeUndefined();
+  });
+
+  test("passkeys count only with a passkey provider and at least one passkey; a passkey-only user types no code", async () => {
+    const noProvider = app({ twoFactor: { passkeys: true } });
+    await noProvider.memory.adapter.createAuthenticator?.(authenticator);
+    expect((await signIn(noProvider)).response.headers.get("location")).toBe(`${ORIGIN}/home`);
+    const none = app({ twoFactor: { passkeys: true }, experimental: { enableWebAuthn: true } });
+    none.config.providers.push(passkeyProvider);
+    const noneAuth = app({ twoFactor: { passkeys: true }, experimental: { enableWebAuthn: true }, providers: [...none.config.providers] });
+    expect((await signIn(noneAuth)).response.headers.get("location")).toBe(`${ORIGIN}/home`);
+    const totpOnly = await withTotp(noneAuth);
+    const page = await (await (await signIn(noneAuth)).browser.send("/auth/two-factor")).text();
+    expect(page).not.toContain("data-webauthn-second-factor");
+    expect(page).not.toContain("webauthn-script");
+    expect(page).toContain('spellcheck="false"');
+    expect(totpOnly.secret).toBeDefined();
+    const passkeyOnly = app({
+      twoFactor: { passkeys: true },
+      experimental: { enableWebAuthn: true },
+      providers: [...none.config.providers],
+    });
+    await passkeyOnly.memory.adapter.createAuthenticator?.(authenticator);
+    const held = (await signIn(passkeyOnly)).browser;
+    const html = await (await held.send("/auth/two-factor")).text();
+    expect(html).toContain(`data-callback-url="${ORIGIN}/auth/two-factor"`);
+    expect(html).toContain(`data-csrf-url="${ORIGIN}/auth/csrf"`);
+    expect(html).toMatch(/<script src="http:\/\/localhost:3000\/auth\/webauthn-script\?v=[^"]+" defer>/);
+    await expect(passkeyOnly.auth.api.verifyTwoFactor(requestOf(held), { code: "123456" })).rejects.toMatchObject({
+      message: "This account has no authenticator app: use a passkey.",
+    });
+  });
+
+  test("?maxAge= is checked; requireRecentAuth's input too; verifyTwoFactor without input is a wrong code", async () => {
+    const a = app();
+    const { browser } = await withTotp(a);
+    const held = (await signIn(a)).browser;
+    expect((await browser.send("/auth/two-factor/assurance?maxAge=-1")).status).toBe(500);
+    expect((await browser.send("/auth/two-factor/assurance?maxAge=0")).status).not.toBe(500);
+    const zero = await a.auth.api.requireRecentAuth(requestOf(browser), { maxAge: 0 }).catch((error) => error);
+    expect(zero).not.toBeInstanceOf(TypeError);
+    await expect(a.auth.api.requireRecentAuth(requestOf(browser), { maxAge: Number.NaN })).rejects.toThrow(
+      "requireRecentAuth needs `maxAge` (seconds, 0 or more) and `aal` 1 or 2.",
+    );
+    await expect(a.auth.api.verifyTwoFactor(requestOf(held), undefined as never)).rejects.toMatchObject({ type: "IncorrectCode" });
   });
 });
