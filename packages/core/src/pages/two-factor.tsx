@@ -121,8 +121,8 @@ export function renderTwoFactorHtml(params: TwoFactorPageParams): string {
           <PasskeyButton authUrl={authUrl} csrfToken={csrfToken} providerId={passkeyProviderId} text={text} />
         ) : null}
         <p class="center">
-          {/* Stryker disable next-line StringLiteral: equivalent, unreachable: createAuth refuses a pages.signIn that is not a page of the app, so the sign-in URL is always safe */}
-          <a href={toSafeNavigationUrl(params.signInUrl) ?? "/"}>{text.t("twoFactor.cancel")}</a>
+          {/* createAuth refuses a pages.signIn that is not a page of the app: the URL is always safe. */}
+          <a href={toSafeNavigationUrl(params.signInUrl)}>{text.t("twoFactor.cancel")}</a>
         </p>
       </>
     ),

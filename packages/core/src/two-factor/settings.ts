@@ -2,7 +2,7 @@
  * Turning TOTP on and off for the signed-in user: `POST <basePath>/two-factor/enroll` (a new secret, its
  * `otpauth://` URI and QR code), `/confirm` (a code of the app turns it on, and answers 10 recovery
  * codes, shown once), `/disable` (a code or a recovery code turns it off), `GET /two-factor/status` and
- * `GET /two-factor/assurance`. All need a sign-in in the last 10 minutes but the two reads: a stolen
+ * `GET /two-factor/assurance` (JSON, never cached). All need a sign-in in the last 10 minutes but the two reads: a stolen
  * session alone can neither turn a second factor off nor lock its owner out with one of its own.
  *
  * @module two-factor/settings
@@ -20,10 +20,13 @@ import { removeFactor, storeFactor, totpFactorOf, twoFactorStore } from "./recor
 import { hashRecoveryCode, newRecoveryCodes, typedRecoveryCode } from "./recovery-codes.js";
 import { otpauthUri } from "./totp.js";
 
-/** A JSON answer's headers: a secret or recovery codes are in some, so never cached. A function: see routes.ts. */
-const json = () => ({ "Content-Type": "application/json", ...noStoreHeaders });
 /** Bytes of a TOTP secret: 160 bits, the size RFC 4226 recommends for HMAC-SHA-1. */
 const SECRET_BYTES = 20;
+
+/** Some answers hold a secret or recovery codes: none is ever cached (the JSON type is set for every object body). */
+function noStore() {
+  return { ...noStoreHeaders };
+}
 
 /** The signed-in user with a sign-in in the last 10 minutes. */
 function recentUser(options: InternalOptions, request: RequestInternal) {
@@ -49,7 +52,7 @@ async function enroll(options: InternalOptions, request: RequestInternal): Promi
   const user = await store.getUser(userId);
   const issuer = options.config.twoFactor?.issuer ?? new URL(options.origin).host;
   const uri = otpauthUri({ secret, issuer, account: user?.email ?? user?.name ?? userId });
-  return { body: { secret, uri, qrSvg: await qrSvgOf(uri) }, headers: json() };
+  return { body: { secret, uri, qrSvg: await qrSvgOf(uri) }, headers: noStore() };
 }
 
 /** POST /two-factor/confirm with `code`: TOTP on, and `{ recoveryCodes }` (shown once). */
@@ -72,7 +75,7 @@ async function confirm(options: InternalOptions, request: RequestInternal): Prom
   await storeFactor(options, store, userId, { secret: factor.secret, confirmed: true, recovery });
   await clearSecondFactorTries(options, userId);
   await options.events.twoFactorChanged({ userId, change: "enabled" });
-  return { body: { recoveryCodes }, headers: json() };
+  return { body: { recoveryCodes }, headers: noStore() };
 }
 
 /** POST /two-factor/disable with `code` (of the app, or a recovery code): TOTP off. */
@@ -87,7 +90,7 @@ async function disable(options: InternalOptions, request: RequestInternal): Prom
   await removeFactor(store, userId);
   await clearSecondFactorTries(options, userId);
   await options.events.twoFactorChanged({ userId, change: "disabled" });
-  return { body: { disabled: true }, headers: json() };
+  return { body: { disabled: true }, headers: noStore() };
 }
 
 /** GET /two-factor/status: the signed-in user's second factors. */
@@ -97,7 +100,7 @@ async function status(options: InternalOptions, request: RequestInternal): Promi
   const factor = await totpFactorOf(options, twoFactorStore(options), current.userId);
   const { passkeys } = await secondFactorsOf(options, current.userId);
   const totp = factor?.confirmed === true;
-  return { body: { totp, recoveryCodes: totp ? factor.recovery.length : 0, passkeys }, headers: json() };
+  return { body: { totp, recoveryCodes: totp ? factor.recovery.length : 0, passkeys }, headers: noStore() };
 }
 
 /** The step-up requirement of `?maxAge=&aal=`, or `undefined` when none is asked. */
@@ -115,10 +118,10 @@ function requirementOf(query: Record<string, string>): RecentAuthRequirement | u
  */
 async function assurance(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   const requirement = requirementOf(request.query);
-  if (requirement) return { body: await requireRecentSignIn(options, request, requirement), headers: json() };
+  if (requirement) return { body: await requireRecentSignIn(options, request, requirement), headers: noStore() };
   const current = await options.sessionStrategy.currentAssurance(options, request);
   if (!current) throw new SessionRequired("Sign in first: the request has no session.");
-  return { body: { userId: current.userId, assurance: current.assurance ?? null }, headers: json() };
+  return { body: { userId: current.userId, assurance: current.assurance ?? null }, headers: noStore() };
 }
 
 /** The settings routes, by method and name. */
