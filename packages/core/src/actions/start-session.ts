@@ -9,9 +9,10 @@ import type { InternalOptions, RequestInternal, SignInResult } from "../internal
 import { firstFactorMethod, singleFactor } from "../session/assurance.js";
 
 /**
- * The session's cookies for a first factor's `result`, or, for a user with a second factor (and a sign-in
- * that is not a passkey's), a pending sign-in's cookies and the second step's URL (`secondStep`). A
- * `result` that carries its `assurance` is complete: its session starts.
+ * The session's cookies for a first factor's `result`, or, for a user with a second factor, a pending
+ * sign-in's cookies and the second step's URL (`secondStep`). A `result` that carries its `assurance` is
+ * complete and its session starts: a passkey sign-in (`actions/webauthn.ts`) and a finished second step
+ * carry one. (A passkey registration carries none, and is a new user's, who has no second factor yet.)
  */
 export async function startSession(
   options: InternalOptions,
@@ -19,7 +20,7 @@ export async function startSession(
   result: SignInResult,
 ): Promise<{ cookies: Cookie[]; secondStep?: string }> {
   const method = firstFactorMethod(result.account);
-  if (!result.assurance && options.config.twoFactor && method !== "hwk") {
+  if (!result.assurance && options.config.twoFactor) {
     const held = await (await import("../two-factor/gate.js")).holdForSecondStep(options, request, result, method);
     if (held) return { cookies: held.cookies, secondStep: held.redirect };
   }
