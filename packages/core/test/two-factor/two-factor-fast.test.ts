@@ -73,6 +73,18 @@ async function withTotp(a: App) {
   return { browser, secret, recoveryCodes };
 }
 
+/** A passkey of the user, and a passkey provider made by hand (no ceremony runs in this file). */
+const authenticator = {
+  credentialID: "cred",
+  userId: "u1",
+  providerAccountId: "cred",
+  credentialPublicKey: "key",
+  counter: 0,
+  credentialDeviceType: "singleDevice",
+  credentialBackedUp: false,
+};
+const passkeyProvider = { id: "passkey", name: "Passkey", type: "webauthn" } as never;
+
 const wrongFor = (secret: string) =>
   ["000000", "111111", "222222"].find((c) => ![-1, 0, 1, 2].some((o) => codeOf(secret, o) === c)) as string;
 
@@ -296,19 +308,10 @@ describe("the settings", () => {
 
 describe("passkeys as the second step", () => {
   test("twoFactor.passkeys: a user with a passkey and no app is held, and the page offers only the passkey", async () => {
-    const passkeyProvider = { id: "passkey", name: "Passkey", type: "webauthn" } as never;
     const a = app({ twoFactor: { passkeys: true }, experimental: { enableWebAuthn: true } });
     a.config.providers.push(passkeyProvider);
     const b = app({ twoFactor: { passkeys: true }, experimental: { enableWebAuthn: true }, providers: [...a.config.providers] });
-    await b.memory.adapter.createAuthenticator?.({
-      credentialID: "cred",
-      userId: "u1",
-      providerAccountId: "cred",
-      credentialPublicKey: "key",
-      counter: 0,
-      credentialDeviceType: "singleDevice",
-      credentialBackedUp: false,
-    });
+    await b.memory.adapter.createAuthenticator?.(authenticator);
     const { browser, response } = await signIn(b);
     expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/two-factor`);
     const html = await (await browser.send("/auth/two-factor")).text();
@@ -318,15 +321,7 @@ describe("passkeys as the second step", () => {
     expect(await b.auth.api.getTwoFactorStatus(requestOf(browser)).catch((error) => error.type)).toBe("SessionRequired");
     // Without the option, a passkey alone is no second factor.
     const c = app({ experimental: { enableWebAuthn: true }, providers: [...a.config.providers] });
-    await c.memory.adapter.createAuthenticator?.({
-      credentialID: "cred",
-      userId: "u1",
-      providerAccountId: "cred",
-      credentialPublicKey: "key",
-      counter: 0,
-      credentialDeviceType: "singleDevice",
-      credentialBackedUp: false,
-    });
+    await c.memory.adapter.createAuthenticator?.(authenticator);
     expect((await signIn(c)).response.headers.get("location")).toBe(`${ORIGIN}/home`);
   });
 });
@@ -350,17 +345,6 @@ describe("the audit trail", () => {
 });
 
 describe("the exact refusals", () => {
-  const authenticator = {
-    credentialID: "cred",
-    userId: "u1",
-    providerAccountId: "cred",
-    credentialPublicKey: "key",
-    counter: 0,
-    credentialDeviceType: "singleDevice",
-    credentialBackedUp: false,
-  };
-  const passkeyProvider = { id: "passkey", name: "Passkey", type: "webauthn" } as never;
-
   test("codes: spaces and padding are read, other characters are no TOTP code; each refusal says why", async () => {
     const a = app();
     const { secret } = await withTotp(a);
