@@ -226,6 +226,18 @@ describe("the pending cookie", () => {
     expect(await openPending(noCsrf, requestWith(jar(unbound)))).toBeUndefined();
   });
 
+  test("a browser without a CSRF token gets one first, and the pending sign-in opens with that token only", async () => {
+    const noCsrf = optionsWith({ csrfToken: "" });
+    const cookies = await sealPending(noCsrf, requestWith(), pending);
+    expect(cookies.map((c) => c.name)).toEqual(["authlib.csrf-token", "authlib.two-factor"]);
+    const [token, mac] = (cookies[0]?.value as string).split("|");
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
+    expect(mac).toMatch(/^[0-9a-f]+$/);
+    const minted = optionsWith({ csrfToken: token });
+    expect((await openPending(minted, requestWith(jar(cookies))))?.id).toBe("pending-1");
+    expect(await openPending(optionsWith(), requestWith(jar(cookies)))).toBeUndefined();
+  });
+
   test("a sealed value missing any field opens to nothing", async () => {
     const options = optionsWith();
     const browser = await (await import("../../src/http/flow-binding.js")).bindingOf("csrf-1", "");
