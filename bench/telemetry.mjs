@@ -10,7 +10,7 @@ import { Auth } from "@authlib/core";
 import Credentials from "@authlib/core/providers/credentials";
 import { metrics, trace } from "@opentelemetry/api";
 import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
-import { BasicTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { commit, machine } from "./environment.mjs";
 import { formatTable, interleave } from "./harness.mjs";
 
@@ -26,7 +26,7 @@ function check(condition, what) {
   if (!condition) throw new Error(`bench setup: ${what}`);
 }
 
-function configOf(telemetry) {
+export function configOf(telemetry) {
   const config = { secret: SECRET, trustHost: true, providers: [Credentials({ credentials: { email: {}, password: {} }, authorize })] };
   return telemetry === undefined ? config : { ...config, telemetry };
 }
@@ -56,7 +56,7 @@ async function signIn(config, i) {
 }
 
 /** A checked, rotating session check of `config` over its own signed-in users. */
-async function sessionCheck(config) {
+export async function sessionCheck(config) {
   const cookies = [];
   for (let i = 0; i < USERS; i++) cookies.push(await signIn(config, i));
   for (const [i, cookie] of cookies.entries()) {
@@ -72,9 +72,9 @@ async function sessionCheck(config) {
 }
 
 /** Registers a tracer and a meter provider that record everything and export nothing. */
-function registerSdk() {
+export function registerSdk() {
   const dropping = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(dropping)] });
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropping)] });
   trace.setGlobalTracerProvider(tracerProvider);
   const exporter = { export: (_metrics, done) => done({ code: 0 }), forceFlush: async () => {}, shutdown: async () => {} };
   const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 24 * 60 * 60 * 1000 });

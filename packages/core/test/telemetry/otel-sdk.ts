@@ -2,7 +2,8 @@
  * The OpenTelemetry SDK registered for a test file, with in-memory exporters, and every text the
  * telemetry produced (span names, attributes, events, status messages, metric names and labels).
  */
-import { metrics, trace } from "@opentelemetry/api";
+import { context, metrics, trace } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 
@@ -12,8 +13,13 @@ export interface MetricPoint {
   value: unknown;
 }
 
-/** Registers a tracer and a meter provider globally (as an app's SDK set-up does) and returns their exporters. */
+/**
+ * Registers a context manager, a tracer and a meter provider globally (as an app's SDK set-up, such as
+ * `NodeSDK`, does) and returns their exporters.
+ */
 export function registerInMemorySdk() {
+  const contextManager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(contextManager);
   const spans = new InMemorySpanExporter();
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
   trace.setGlobalTracerProvider(tracerProvider);
@@ -56,6 +62,7 @@ export function registerInMemorySdk() {
     await meterProvider.shutdown();
     trace.disable();
     metrics.disable();
+    context.disable();
   }
 
   return { spans, finished, collect, everyText, shutdown };
