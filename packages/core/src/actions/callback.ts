@@ -8,7 +8,6 @@ import { AuthError, CallbackRouteError, CredentialsSignin, InvalidProvider } fro
 import { assertCsrf } from "../http/csrf.js";
 import { requestBinding } from "../http/flow-binding.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
-import { finishAuthorization } from "../oauth/index.js";
 import { isOAuthProvider, isPasswordProvider } from "../provider-kind.js";
 import type { CredentialsConfig, EmailConfig, OAuthConfig, PasswordConfig, ProviderConfig } from "../provider-types.js";
 import { malformedCredentialFields } from "../providers/credentials.js";
@@ -72,6 +71,7 @@ async function oauthCallback(
   }
   const params = new URLSearchParams(Object.entries(request.query));
   const flow = { binding: await requestBinding(options, request) };
+  const { finishAuthorization } = await import("../oauth/index.js");
   const result = await finishAuthorization(oauthContext(options, request, provider, flow), params);
   if (result.kind === "proxy-redirect") return { redirect: result.url };
   const { profile, account, cookies } = result;

@@ -12,7 +12,6 @@ import { assertCsrf } from "../http/csrf.js";
 import { ANONYMOUS, bindingOf, currentSubject } from "../http/flow-binding.js";
 import { bodyString } from "../http/request.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
-import { startAuthorization } from "../oauth/index.js";
 import { isOAuthProvider } from "../provider-kind.js";
 import type { EmailConfig, ProviderConfig } from "../provider-types.js";
 import { oauthContext } from "./oauth-context.js";
@@ -50,6 +49,7 @@ async function oauthSignIn(options: InternalOptions, request: RequestInternal, p
   if (link && subject === ANONYMOUS) throw new OAuthAccountNotLinked("Sign in first, then link another account.");
   const flow = { binding: await bindingOf(options.csrfToken, subject), link };
   try {
+    const { startAuthorization } = await import("../oauth/index.js");
     const { url, cookies } = await startAuthorization(oauthContext(options, request, provider, flow), authorizationParams);
     return { redirect: url, cookies };
   } catch (error) {

@@ -5,10 +5,8 @@
  * @module oauth/http
  */
 import * as oauth from "oauth4webapi";
-import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES, type ReadResponse, responseLimitOf } from "./bounded-fetch.js";
-
-/** How long one request to a provider may take before it is aborted. */
-export const PROVIDER_REQUEST_TIMEOUT_MS = 10_000;
+import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES } from "./bounded-fetch.js";
+import { PROVIDER_REQUEST_TIMEOUT_MS } from "./provider-fetch.js";
 
 /** True for `localhost`, `*.localhost`, 127.0.0.0/8 and `[::1]`: hosts that never leave the machine. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -57,17 +55,4 @@ export function requestOptions(allowInsecure: boolean, maxResponseBytes = DEFAUL
   };
   if (allowInsecure) options[oauth.allowInsecureRequests] = true;
   return options;
-}
-
-/**
- * A request of a provider preset's own (GitHub's `/user/emails`, Bitbucket's `/2.0/user`): the same
- * timeout and byte limit as every other provider request. The body is read (and, for JSON, parsed) once;
- * throws `ProviderResponseTooLarge` past the provider's `maxResponseBytes`.
- */
-export function providerFetch(
-  provider: { id: string; maxResponseBytes?: number },
-  url: string,
-  init: RequestInit = {},
-): Promise<ReadResponse> {
-  return boundedFetch(responseLimitOf(provider))(url, { ...init, signal: AbortSignal.timeout(PROVIDER_REQUEST_TIMEOUT_MS) });
 }

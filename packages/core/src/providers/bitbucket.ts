@@ -7,7 +7,7 @@
  *
  * @module providers/bitbucket
  */
-import { providerFetch } from "../oauth/http.js";
+import { providerFetch } from "../oauth/provider-fetch.js";
 import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 import { configuredUserinfoUrl } from "./preset-request.js";

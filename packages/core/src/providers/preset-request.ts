@@ -5,7 +5,7 @@
  *
  * @module providers/preset-request
  */
-import { providerFetch } from "../oauth/http.js";
+import { providerFetch } from "../oauth/provider-fetch.js";
 import type { OAuthConfig } from "../provider-types.js";
 
 /** The URL of the provider's `userinfo` option, or `fallback` when it names none. */

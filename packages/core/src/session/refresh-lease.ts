@@ -13,7 +13,7 @@
  */
 import { AdapterError, OAuthCallbackError } from "../errors.js";
 import type { InternalOptions } from "../internal-types.js";
-import { PROVIDER_REQUEST_TIMEOUT_MS } from "../oauth/http.js";
+import { PROVIDER_REQUEST_TIMEOUT_MS } from "../oauth/provider-fetch.js";
 import type { RateLimitStore } from "../rate-limit/store.js";
 
 /**

@@ -31,7 +31,6 @@ import type { AdapterAccount } from "../adapters.js";
 import { sha256Hex } from "../crypto/digest.js";
 import type { InternalOptions } from "../internal-types.js";
 import type { JWT } from "../jwt.js";
-import { refreshAccessToken } from "../oauth/index.js";
 import { isRefreshingProvider } from "../provider-kind.js";
 import type { OAuthConfig, TokenSet } from "../provider-types.js";
 import type { Account } from "../types.js";
@@ -49,6 +48,11 @@ export const REUSE_GRACE_MS = 30_000;
 const tokenRefreshes = new SingleFlight<TokenSet>(REUSE_GRACE_MS);
 /** Database sessions: refreshes by provider + account; the row is the shared state, so no grace. */
 const accountRefreshes = new SingleFlight<void>(0);
+
+/** The provider's refresh grant: the OAuth client loads on the first refresh, not with the session code. */
+async function refreshAccessToken(provider: OAuthConfig, refreshToken: string): Promise<TokenSet> {
+  return (await import("../oauth/index.js")).refreshAccessToken(provider, refreshToken);
+}
 
 /** One refresh per provider + refresh token in this process (see the module comment). */
 async function sharedRefresh(provider: OAuthConfig, refreshToken: string): Promise<TokenSet> {
