@@ -1,16 +1,19 @@
 // What OpenTelemetry costs the session check: `Auth()` GET /session (JWT, 300 users' cookies in rotation),
 // interleaved (bench/harness.mjs) in two phases of one process, since an SDK is registered process-wide:
 //   1. no SDK registered: telemetry on by default (the API installed, doing nothing) vs `telemetry: false`;
-//   2. an SDK registered (tracer provider with a span processor whose exporter drops the spans, meter
-//      provider whose reader never exports): tracing on vs `telemetry: false`.
+//   2. an SDK registered as NodeSDK does (an AsyncLocalStorage context manager, a tracer provider with a
+//      batch span processor whose exporter drops the spans, a meter provider whose reader never exports),
+//      every request sampled: tracing on vs `telemetry: false`;
+//   3. the same with the usual production sampler, ParentBased(TraceIdRatioBased(0.1)).
 // Each row is `on / off` throughput. Part of `npm run bench` (`--no-telemetry` leaves it out); also alone:
 //   node bench/telemetry.mjs
 import { pathToFileURL } from "node:url";
 import { Auth } from "@authlib/core";
 import Credentials from "@authlib/core/providers/credentials";
-import { metrics, trace } from "@opentelemetry/api";
+import { context, metrics, trace } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
-import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } from "@opentelemetry/sdk-trace-base";
 import { commit, machine } from "./environment.mjs";
 import { formatTable, interleave } from "./harness.mjs";
 
@@ -71,10 +74,15 @@ export async function sessionCheck(config) {
   };
 }
 
-/** Registers a tracer and a meter provider that record everything and export nothing. */
-export function registerSdk() {
+/**
+ * Registers what an app's SDK set-up (`NodeSDK`) registers: a context manager (so child spans find their
+ * parent), a tracer provider with a batch span processor, and a meter provider. Everything is recorded;
+ * the exporters drop it.
+ */
+export function registerSdk(sampler) {
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   const dropping = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropping)] });
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropping)], ...(sampler ? { sampler } : {}) });
   trace.setGlobalTracerProvider(tracerProvider);
   const exporter = { export: (_metrics, done) => done({ code: 0 }), forceFlush: async () => {}, shutdown: async () => {} };
   const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 24 * 60 * 60 * 1000 });
@@ -85,24 +93,34 @@ export function registerSdk() {
     await meterProvider.shutdown();
     trace.disable();
     metrics.disable();
+    context.disable();
   };
 }
 
-/** The two interleaved rows. */
+/** One interleaved row of telemetry on (a fresh instance, made with the SDK `sampler` registered) vs `off`. */
+async function tracedRow(name, off, sampler) {
+  const unregister = registerSdk(sampler);
+  try {
+    const traced = await sessionCheck(configOf(undefined));
+    const [row] = await interleave([{ name, ours: traced, theirs: off }]);
+    return row;
+  } finally {
+    await unregister();
+  }
+}
+
+/** The three interleaved rows. */
 export async function telemetryRun({ log = () => {} } = {}) {
   const off = await sessionCheck(configOf(false));
   log("  phase 1: no SDK registered");
   const noSdk = await sessionCheck(configOf(undefined));
   const [first] = await interleave([{ name: "no SDK registered (API installed, default) vs telemetry: false", ours: noSdk, theirs: off }]);
-  log("  phase 2: SDK registered, spans and metrics recorded, exporter drops them");
-  const unregister = registerSdk();
-  try {
-    const traced = await sessionCheck(configOf(undefined));
-    const [second] = await interleave([{ name: "SDK registered, tracing on vs telemetry: false", ours: traced, theirs: off }]);
-    return [first, second];
-  } finally {
-    await unregister();
-  }
+  log("  phase 2: SDK registered, every request sampled (spans and metrics recorded, exporters drop them)");
+  const second = await tracedRow("SDK registered, every request traced vs telemetry: false", off);
+  log("  phase 3: SDK registered, 10 % of traces sampled (ParentBased(TraceIdRatioBased(0.1)))");
+  const sampler = new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(0.1) });
+  const third = await tracedRow("SDK registered, 10 % of traces sampled vs telemetry: false", off, sampler);
+  return [first, second, third];
 }
 
 export function formatTelemetryTable(rows) {

@@ -7,7 +7,7 @@ import { DEFAULT_BASE_PATH } from "./env/defaults.js";
 import { AdapterError, EventError } from "./errors.js";
 import { defaultRedirect } from "./http/redirect.js";
 import { DEFAULT_MAX_AGE } from "./jwt.js";
-import type { Telemetry } from "./telemetry/index.js";
+import { inSpan, type Telemetry } from "./telemetry/index.js";
 import type { AuthConfig, CallbacksOptions, EventCallbacks, LoggerInstance, Session, SessionOptions } from "./types.js";
 
 /**
@@ -82,17 +82,19 @@ export function wrapAdapter(adapter: Adapter | undefined, logger: LoggerInstance
   const wrapped: Adapter = {};
   for (const [name, method] of Object.entries(adapter)) {
     if (typeof method !== "function") continue;
-    (wrapped as Record<string, unknown>)[name] = async (...args: unknown[]) => {
+    const call = async (args: unknown[]) => {
       logger.debug(`adapter_${name}`);
       try {
-        // A span per call (`authlib.adapter.<method>`) once the OpenTelemetry runtime has loaded.
-        const runtime = telemetry?.runtime;
-        const call = () => method.apply(adapter, args) as Promise<unknown>;
-        return await (runtime ? runtime.adapterCall(name, call) : call());
+        return await method.apply(adapter, args);
       } catch (error) {
         throw new AdapterError(`The adapter's ${name} failed.`, { cause: error as Error });
       }
     };
+    // A span per call (`authlib.adapter.<method>`) inside the instance's traced requests.
+    const attributes = { "authlib.adapter.method": name };
+    (wrapped as Record<string, unknown>)[name] = telemetry
+      ? (...args: unknown[]) => inSpan(`authlib.adapter.${name}`, attributes, () => call(args))
+      : (...args: unknown[]) => call(args);
   }
   return wrapped;
 }

@@ -4,6 +4,7 @@
  * both session strategies implement, so that actions never branch on the strategy. The strategy and the
  * options name each other, so they are declared together.
  */
+
 import type { AdapterCapabilities } from "./adapter-capability-types.js";
 import type { Adapter, AdapterUser } from "./adapters.js";
 import type { Audit } from "./audit/types.js";
@@ -12,6 +13,7 @@ import type { JWT, JWTOptions } from "./jwt-types.js";
 import type { ProviderConfig } from "./provider-types.js";
 import type { RateLimitConfig, RateLimitStore, ResolvedRateLimits } from "./rate-limit-types.js";
 import type { SessionRecord, SessionRegistry } from "./session-registry-types.js";
+import type { RequestTrace } from "./telemetry/runtime.js";
 import type {
   AuthConfig,
   CallbacksOptions,
@@ -78,6 +80,8 @@ export type AuthAction =
 export interface RequestInternal {
   /** The request; when authlib read its body, a copy with the same body (made on first access). */
   request: Request;
+  /** The request's span and what it learns, when the instance's telemetry traces it (`telemetry/`). */
+  trace?: RequestTrace;
   url: URL;
   method: "GET" | "POST";
   action: AuthAction;

@@ -25,7 +25,7 @@ import { loadPages } from "./pages/lazy.js";
 import { pageHeaders } from "./pages/security-headers.js";
 import { requestContext } from "./request-context.js";
 import type { ResolvedAuth } from "./resolve.js";
-import { noteFailure } from "./telemetry/index.js";
+import { noteFailure, type Telemetry } from "./telemetry/index.js";
 import type { Session } from "./types.js";
 
 /** A configuration that passed the start-up check. */
@@ -77,7 +77,7 @@ export async function perform(resolved: UsableAuth, request: RequestInternal): P
     const rateLimited = authError instanceof RateLimited;
     if (rateLimited) resolved.logger.warn("rate-limited");
     else resolved.logger.error(authError);
-    noteFailure(resolved.telemetry, request, authError, rateLimited);
+    noteFailure(request, authError, rateLimited);
     const audit = resolved.audit;
     if (audit) void loadAuditWriter().then(({ auditFailure }) => auditFailure(audit, request, authError, rateLimited));
     throw authError;
@@ -89,7 +89,7 @@ async function runRoute(resolved: UsableAuth, request: RequestInternal, origin: 
   const { options, cookies } = await requestContext(resolved, request, route.needs, origin);
   if (resolved.audit) options.events = (await loadAuditWriter()).auditedEvents(resolved.audit, options.events, request);
   const runtime = resolved.telemetry?.config.userId === "hashed" ? resolved.telemetry.runtime : undefined;
-  const trace = runtime && resolved.telemetry?.traces.get(request);
+  const trace = runtime && request.trace;
   if (runtime && trace) options.events = runtime.namingUser(options.events, trace.span, options.secret[0] as string);
   // Integrations that protect POSTs themselves skip the check on purpose; warn (once per instance)
   // only when a client asks for a token that cannot exist.
@@ -112,13 +112,25 @@ export async function readSession(resolved: UsableAuth, request: RequestInternal
   const origin = originOf(resolved, request);
   try {
     const { options } = await requestContext(resolved, request, {}, origin);
-    const { session, cookies } = await options.sessionStrategy.read(options, request);
+    const read = () => options.sessionStrategy.read(options, request);
+    const { session, cookies } = await readTraced(resolved.telemetry, options.session.strategy, read);
     return { session: session && typeof session === "object" ? session : null, cookies };
   } catch (error) {
     const authError = asAuthError(error);
     resolved.logger.error(authError);
     throw authError;
   }
+}
+
+/**
+ * An in-process session read (no request span around it) as its own `authlib.session.read` span, when the
+ * instance's telemetry is on: a child of the app's active span, with the adapter's calls below it.
+ */
+async function readTraced<T>(telemetry: Telemetry | undefined, strategy: string, read: () => Promise<T>): Promise<T> {
+  if (!telemetry) return read();
+  if (!telemetry.settled) await telemetry.ready;
+  const runtime = telemetry.runtime;
+  return runtime ? runtime.step("authlib.session.read", { "authlib.session.strategy": strategy }, read, true) : read();
 }
 
 /**
@@ -155,7 +167,7 @@ export async function answer(resolved: ResolvedAuth, request: Request, options: 
     if (runtime) {
       let answered: AuthAnswer | undefined;
       await runtime.traceRequest(parsed, resolved.basePath, telemetry.providers, async (trace) => {
-        if (trace) telemetry.traces.set(parsed, trace);
+        parsed.trace = trace;
         answered = await answerParsed(ready, request, parsed, origin);
         return answered.status;
       });

@@ -13,6 +13,7 @@ import { assertCsrf } from "../http/csrf.js";
 import { noStoreHeaders } from "../http/response.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { nestsDeeperThan } from "../session/json-shape.js";
+import { inSpan } from "../telemetry/index.js";
 
 /** The deepest nesting of objects and arrays `POST /session` accepts in `data`. */
 export const SESSION_DATA_MAX_DEPTH = 32;
@@ -44,6 +45,8 @@ export async function sessionAction(options: InternalOptions, request: RequestIn
     }
     assertSessionData(request.body.data);
   }
-  const { session, cookies } = await options.sessionStrategy.read(options, request, isUpdate ? { data: request.body.data } : undefined);
+  const update = isUpdate ? { data: request.body.data } : undefined;
+  const read = () => options.sessionStrategy.read(options, request, update);
+  const { session, cookies } = await inSpan("authlib.session.read", { "authlib.session.strategy": options.session.strategy }, read);
   return { body: session, cookies, headers: { "Content-Type": "application/json", ...noStoreHeaders } };
 }

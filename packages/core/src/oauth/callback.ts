@@ -4,6 +4,7 @@
  * @module oauth/callback
  */
 import * as oauth from "oauth4webapi";
+import { inSpan } from "../telemetry/index.js";
 import { checkBinding, clearCheckCookies, flowIsLink, openCheck, resolveChecks } from "./checks.js";
 import { clientAuthentication, clientMetadata } from "./client-auth.js";
 import { conformTokenRequestOptions, conformTokenResponse } from "./conform.js";
@@ -80,8 +81,10 @@ export async function finishAuthorization(ctx: OAuthContext, params: URLSearchPa
   let tokenServer = server;
   let response: oauth.TokenEndpointResponse;
   try {
+    const grant = () =>
+      oauth.authorizationCodeGrantRequest(server.as, client, clientAuth, validated, flow.redirectUri, codeVerifier, options);
     const raw = await conformTokenResponse(
-      await oauth.authorizationCodeGrantRequest(server.as, client, clientAuth, validated, flow.redirectUri, codeVerifier, options),
+      await inSpan("authlib.oauth.token", { "authlib.provider": provider.id }, grant),
       provider.tokenResponseQuirks,
     );
     tokenServer = await serverForTokenResponse(server, raw);

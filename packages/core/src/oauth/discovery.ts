@@ -7,6 +7,7 @@
 import * as oauth from "oauth4webapi";
 import { InvalidEndpoints } from "../errors.js";
 import type { OAuthConfig } from "../provider-types.js";
+import { inSpan } from "../telemetry/index.js";
 import { type ReadResponse, responseLimitOf } from "./bounded-fetch.js";
 import { endpointUrl, hasUserinfoRequest } from "./endpoints.js";
 import { allowsInsecureRequests, requestOptions } from "./http.js";
@@ -177,7 +178,10 @@ async function buildServer(
   const needsUserinfo = provider.type === "oauth" && userinfo === undefined && !hasUserinfoRequest(provider);
   const needsDiscovery = provider.type === "oidc" || !authorization || !token || needsUserinfo;
   if (needsDiscovery && provider.issuer) {
-    const discovered = await discover(provider.issuer, maxResponseBytes);
+    const issuer = provider.issuer;
+    const discovered = await inSpan("authlib.oauth.discovery", { "authlib.provider": provider.id }, () =>
+      discover(issuer, maxResponseBytes),
+    );
     if (!authorization && !token && !userinfo) return discovered;
     const as: oauth.AuthorizationServer = {
       ...discovered.as,

@@ -5,6 +5,7 @@
  */
 import * as oauth from "oauth4webapi";
 import type { OAuthConfig, TokenSet } from "../provider-types.js";
+import { inSpan } from "../telemetry/index.js";
 import { clientAuthentication, clientMetadata } from "./client-auth.js";
 import { conformTokenRequestOptions, conformTokenResponse } from "./conform.js";
 import { resolveServer } from "./discovery.js";
@@ -36,7 +37,9 @@ export async function refreshAccessToken(provider: OAuthConfig, refreshToken: st
   );
   try {
     const response = await conformTokenResponse(
-      await oauth.refreshTokenGrantRequest(server.as, client, clientAuth, refreshToken, options),
+      await inSpan("authlib.oauth.refresh", { "authlib.provider": provider.id }, () =>
+        oauth.refreshTokenGrantRequest(server.as, client, clientAuth, refreshToken, options),
+      ),
       provider.tokenResponseQuirks,
     );
     const tokenServer = await serverForTokenResponse(server, response);

@@ -8,6 +8,7 @@
 import * as oauth from "oauth4webapi";
 import { InvalidEndpoints, OAuthCallbackError } from "../errors.js";
 import type { OAuthConfig, TokenSet } from "../provider-types.js";
+import { inSpan } from "../telemetry/index.js";
 import type { LoggerInstance, Profile } from "../types.js";
 import type { ResolvedServer } from "./discovery.js";
 import { endpointSearchParams, endpointUrl } from "./endpoints.js";
@@ -44,7 +45,8 @@ export async function loadProfile(source: ProfileSource): Promise<Profile> {
     if (!claims) throw new OAuthCallbackError(`Provider "${provider.id}" returned no ID token.`, { cause: { providerId: provider.id } });
     const profile: Profile = { ...claims };
     const mode = userinfoMode(source, claims);
-    const userinfo = mode === "skip" ? undefined : await oidcUserinfo(source, mode);
+    const userinfo =
+      mode === "skip" ? undefined : await inSpan("authlib.oauth.userinfo", attributesOf(source), () => oidcUserinfo(source, mode));
     if (userinfo) {
       if (userinfo.sub !== undefined && userinfo.sub !== claims.sub) {
         throw new OAuthCallbackError("The userinfo subject differs from the ID token subject.", {
@@ -57,7 +59,12 @@ export async function loadProfile(source: ProfileSource): Promise<Profile> {
     if (appleUser && profile.user === undefined) profile.user = appleUser;
     return profile;
   }
-  return userinfoForOAuth(source);
+  return inSpan("authlib.oauth.userinfo", attributesOf(source), () => userinfoForOAuth(source));
+}
+
+/** The userinfo span's attributes: the configured provider's id. */
+function attributesOf(source: ProfileSource): Record<string, string> {
+  return { "authlib.provider": source.provider.id };
 }
 
 /**

@@ -30,6 +30,7 @@
 import type { Cookie } from "../http/cookies.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import type { CredentialsConfig } from "../provider-types.js";
+import { inSpan } from "../telemetry/index.js";
 import type { ResolvedCredentialsLimits, ResolvedRateLimits } from "./config.js";
 import { knownDevice, rememberDevice } from "./device-token.js";
 import { clientAddressOf, isOver, limitKey, limitsOf, refusal, storeOf } from "./limiter.js";
@@ -134,12 +135,14 @@ export async function admitCredentialsAttempt(
   const account = accountOf(provider, settings, credentials);
   const device =
     account === undefined ? undefined : await knownDevice(options.secret, provider.id, account, deviceCookieOf(options, request));
-  // A known device answers for itself (its own count below): its client address's count does not refuse
-  // it, though its failures still count there.
-  const clientKey = await checkClient(options, limits, settings, request, provider, device === undefined);
-
-  const keys = account === undefined ? undefined : await accountKeys(options, provider, account, device);
-  if (keys) await claimAccountAttempt(options, store, settings, keys);
+  const { clientKey, keys } = await inSpan("authlib.rate_limit", { "authlib.rate_limit.rule": "credentials" }, async () => {
+    // A known device answers for itself (its own count below): its client address's count does not refuse
+    // it, though its failures still count there.
+    const clientKey = await checkClient(options, limits, settings, request, provider, device === undefined);
+    const keys = account === undefined ? undefined : await accountKeys(options, provider, account, device);
+    if (keys) await claimAccountAttempt(options, store, settings, keys);
+    return { clientKey, keys };
+  });
 
   return {
     async succeeded() {

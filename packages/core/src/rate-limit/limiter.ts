@@ -12,6 +12,7 @@ import { hmacHex } from "../crypto/digest.js";
 import { processEnv, readEnv } from "../env/read.js";
 import { RateLimited } from "../errors.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
+import { inSpan } from "../telemetry/index.js";
 import { clientBucket, defaultClientAddress } from "./client-address.js";
 import { type RateLimitConfig, type ResolvedLimit, type ResolvedRateLimits, resolveRateLimits } from "./config.js";
 import { memoryRateLimitStore, type RateLimitStore, type RateLimitWindow } from "./store.js";
@@ -150,9 +151,11 @@ export async function countRequest(
   limit: ResolvedLimit,
   message: string,
 ): Promise<void> {
-  const key = await limitKey(options, scope, identifier);
-  const window = await store.increment(key, limit.windowSeconds * 1000);
-  if (window.count > limit.max) throw refusal(options, key, window.resetAt, message);
+  await inSpan("authlib.rate_limit", { "authlib.rate_limit.rule": scope }, async () => {
+    const key = await limitKey(options, scope, identifier);
+    const window = await store.increment(key, limit.windowSeconds * 1000);
+    if (window.count > limit.max) throw refusal(options, key, window.resetAt, message);
+  });
 }
 
 /** Counts a request from the client of `request` against `limit` (nothing when no address is known). */

@@ -8,6 +8,7 @@ import { SessionTokenError, UnknownCredentialsUser } from "../errors.js";
 import { cookieNamesOf } from "../http/cookie-chunks.js";
 import { type Cookie, clearChunkedCookie, expiredCookie, incomingSessionCookieName, legacySessionCookieNames } from "../http/cookies.js";
 import type { InternalOptions, RequestInternal, SessionStrategyHandler } from "../internal-types.js";
+import { inSpan } from "../telemetry/index.js";
 import type { Session } from "../types.js";
 import { refreshAccountsIfDue } from "./refresh.js";
 import { loadRegistry } from "./registry-of.js";
@@ -101,12 +102,14 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     if (due) {
       const expires = new Date(Date.now() + maxAge * 1000);
       try {
-        stored = (await adapterOf(options).updateSession({ sessionToken, expires })) || { ...stored, expires };
-        cookies.push(sessionCookie(options, sessionToken, expires));
-        if (assurance && code) cookies.push(await code.sealAssurance(options, sessionToken, assurance, expires));
-        const id = found.session.id;
-        const registry = options.sessionRegistry;
-        if (registry && id) await (await loadRegistry()).touchSession(options, registry, { userId: found.user.id, id }, expires);
+        await inSpan("authlib.session.refresh", { "authlib.session.strategy": "database" }, async () => {
+          stored = (await adapterOf(options).updateSession({ sessionToken, expires })) || { ...stored, expires };
+          cookies.push(sessionCookie(options, sessionToken, expires));
+          if (assurance && code) cookies.push(await code.sealAssurance(options, sessionToken, assurance, expires));
+          const id = found.session.id;
+          const registry = options.sessionRegistry;
+          if (registry && id) await (await loadRegistry()).touchSession(options, registry, { userId: found.user.id, id }, expires);
+        });
       } catch (error) {
         options.logger.error(new SessionTokenError("Could not extend the database session.", { cause: error as Error }));
       }

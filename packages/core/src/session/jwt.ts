@@ -12,6 +12,7 @@ import { clearChunkedCookie, incomingSessionCookieName, legacySessionCookieNames
 import type { InternalOptions, RequestInternal, SessionStrategyHandler, SignInResult } from "../internal-types.js";
 import { decode as builtInDecode, type JWT } from "../jwt.js";
 import type { SessionRecord, SessionRegistry } from "../session-registry-types.js";
+import { inSpan } from "../telemetry/index.js";
 import type { Session } from "../types.js";
 import { assuranceIn, withAssurance } from "./assurance.js";
 import { copyJson, sameJson } from "./json-shape.js";
@@ -154,9 +155,12 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     // An adopted session (its token had no `sid`) is re-issued at once, carrying its new `sid`.
     const adopted = record && payload[SESSION_ID_CLAIM] === undefined;
     if (update || due || adopted || before === undefined || !sameJson(before, token)) {
-      ({ cookies, expires } = await writeToken(options, request, token));
-      if (record && due && options.sessionRegistry)
-        await (await loadRegistry()).touchSession(options, options.sessionRegistry, record, expires);
+      ({ cookies, expires } = await inSpan("authlib.session.refresh", { "authlib.session.strategy": "jwt" }, async () => {
+        const written = await writeToken(options, request, token);
+        if (record && due && options.sessionRegistry)
+          await (await loadRegistry()).touchSession(options, options.sessionRegistry, record, written.expires);
+        return written;
+      }));
     } else {
       expires = new Date(typeof payload.exp === "number" ? payload.exp * 1000 : Date.now() + options.session.maxAge * 1000);
     }

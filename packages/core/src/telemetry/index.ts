@@ -7,7 +7,7 @@
  */
 import type { AuthError } from "../errors.js";
 import type { RequestInternal } from "../internal-types.js";
-import type { RequestTrace, TelemetryRuntime } from "./runtime.js";
+import type { TelemetryRuntime } from "./runtime.js";
 import type { TelemetryConfig } from "./types.js";
 
 /** One instance's telemetry: the runtime once loaded, and what each traced request learns. */
@@ -18,11 +18,24 @@ export interface Telemetry {
   ready: Promise<void>;
   /** `true` once `ready` settled: the pipeline awaits it only before. */
   settled: boolean;
-  /** The spans of requests in flight, so the pipeline's error handling can note a failure on its request. */
-  traces: WeakMap<RequestInternal, RequestTrace>;
   /** The configured providers' ids: the only provider values an attribute may hold. */
   providers: ReadonlySet<string>;
   config: TelemetryConfig;
+}
+
+/**
+ * The loaded runtime's span maker. The OpenTelemetry API is one per process, and so is this: an instance
+ * with `telemetry: false` never loads the runtime, and a step makes a span only inside a traced request
+ * or operation of an instance whose telemetry is on (see `TelemetryRuntime.step`).
+ */
+let loadedStep: TelemetryRuntime["step"] | undefined;
+
+/**
+ * Runs `run` in a child span `name` (attributes from closed sets only: ids of configured providers,
+ * rule names, strategies) when it runs inside authlib's traced work; else only runs it.
+ */
+export function inSpan<T>(name: string, attributes: Record<string, string>, run: () => Promise<T>): Promise<T> {
+  return loadedStep ? loadedStep(name, attributes, run) : run();
 }
 
 /** The telemetry of a configuration, or `undefined` for `telemetry: false`. Starts loading the runtime. */
@@ -31,7 +44,6 @@ export function createTelemetry(option: TelemetryConfig | boolean | undefined, p
   const telemetry: Telemetry = {
     ready: Promise.resolve(),
     settled: false,
-    traces: new WeakMap(),
     providers: new Set(providerIds),
     config: typeof option === "object" ? option : {},
   };
@@ -40,6 +52,7 @@ export function createTelemetry(option: TelemetryConfig | boolean | undefined, p
     .then(
       (runtime) => {
         telemetry.runtime = runtime;
+        loadedStep ??= runtime?.step;
       },
       () => undefined,
     )
@@ -50,8 +63,8 @@ export function createTelemetry(option: TelemetryConfig | boolean | undefined, p
 }
 
 /** Notes on the request's span that it failed with `error` (no-op when the request is not traced). */
-export function noteFailure(telemetry: Telemetry | undefined, request: RequestInternal, error: AuthError, rateLimited: boolean): void {
-  const trace = telemetry?.traces.get(request);
+export function noteFailure(request: RequestInternal, error: AuthError, rateLimited: boolean): void {
+  const trace = request.trace;
   if (!trace) return;
   trace.errorType = error.type;
   trace.rateLimited = rateLimited;

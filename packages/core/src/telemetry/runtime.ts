@@ -6,7 +6,7 @@
  *
  * @module telemetry/runtime
  */
-import type { Attributes, Counter, Histogram, Span, Tracer } from "@opentelemetry/api";
+import type { Attributes, Histogram, Meter, Span, Tracer } from "@opentelemetry/api";
 import type { RequestInternal } from "../internal-types.js";
 
 type Api = typeof import("@opentelemetry/api");
@@ -30,8 +30,14 @@ export interface TelemetryRuntime {
     providers: ReadonlySet<string>,
     run: (trace: RequestTrace | undefined) => Promise<number>,
   ): Promise<number>;
-  /** A child span around one adapter call (`authlib.adapter.<method>`). */
-  adapterCall<T>(method: string, call: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `run` in a span `name`: a child of the active context when that context is inside one of
+   * authlib's traced requests or operations, or, with `root`, always (an in-process operation that is
+   * one of its own, such as `auth()` reading the session). Anywhere else it only runs `run`: a step
+   * never makes spans for an instance whose telemetry is off, nor outside authlib's work. The span ends
+   * with `authlib.outcome` (`refused` for `RateLimited`) and, on a failure, `error.type`.
+   */
+  step<T>(name: string, attributes: Attributes, run: () => Promise<T>, root?: boolean): Promise<T>;
   /**
    * `events` whose `signIn` also names the user on `span` by a keyed hash of their id
    * (`authlib.user.hash`, for `telemetry: { userId: "hashed" }`).
@@ -45,6 +51,15 @@ const SCOPE = "@authlib/core";
 
 /** The error types are class names of authlib's errors; anything else is reported as `_OTHER`. */
 const ERROR_TYPE = /^[A-Z][A-Za-z]{1,63}$/;
+
+/** An error's type for `error.type`: an authlib error's `type` (a class name), else `_OTHER`. */
+function errorTypeOf(error: unknown): string {
+  const type = (error as { type?: unknown } | null)?.type;
+  return typeof type === "string" && ERROR_TYPE.test(type) ? type : "_OTHER";
+}
+
+/** Spans whose work is a call to another system (a provider, a database): OpenTelemetry's CLIENT kind. */
+const CLIENT_STEP = /^authlib\.(oauth|adapter)\./;
 
 /** The runtime over the installed API; `undefined` when the package cannot be loaded. */
 export async function loadTelemetryRuntime(): Promise<TelemetryRuntime | undefined> {
@@ -61,85 +76,83 @@ export async function loadTelemetryRuntime(): Promise<TelemetryRuntime | undefin
 
 function createRuntime(api: Api): TelemetryRuntime {
   const tracer: Tracer = api.trace.getTracer(SCOPE);
+  // Marks a context as inside authlib's traced work (`Symbol.for`: the same key for every instance).
+  const traced = api.createContextKey("authlib.traced");
   const meter = api.metrics.getMeter(SCOPE);
   const requestDuration: Histogram = meter.createHistogram("http.server.request.duration", {
     unit: "s",
-    description: "Duration of authlib's HTTP requests.",
+    description: "Duration of authlib's HTTP requests (session checks: `http.route` <basePath>/session).",
   });
-  const sessionDuration: Histogram = meter.createHistogram("authlib.session.read.duration", {
-    unit: "s",
-    description: "Duration of session checks (GET <basePath>/session).",
-  });
-  const signInAttempts: Counter = meter.createCounter("authlib.sign_in.attempts", {
-    description: "Sign-in attempts by provider and outcome.",
-  });
-  const sessionChecks: Counter = meter.createCounter("authlib.session.checks", { description: "Session checks by outcome." });
-  const rateLimitRefusals: Counter = meter.createCounter("authlib.rate_limit.refusals", { description: "Requests a rate limit refused." });
-  const auditFailures: Counter = meter.createCounter("authlib.audit.write_failures", {
-    description: "Audit events the store failed to write.",
-  });
+  const signInAttempts = tally(meter, "authlib.sign_in.attempts", "Sign-in attempts by provider and outcome.");
+  const sessionChecks = tally(meter, "authlib.session.checks", "Session checks by outcome.");
+  const rateLimitRefusals = tally(meter, "authlib.rate_limit.refusals", "Requests a rate limit refused.");
+  const auditFailures = tally(meter, "authlib.audit.write_failures", "Audit events the store failed to write.");
   // Without a meter provider registered, the instruments are the API's no-op ones.
   const metered = !(requestDuration instanceof api.createNoopMeter().createHistogram("probe").constructor);
 
   return {
     async traceRequest(request, basePath, providers, run) {
       const route = routeTemplate(request, basePath);
-      const span = tracer.startSpan(`${request.method} ${route}`, { kind: api.SpanKind.SERVER });
-      // No SDK registered: the span records nothing and the instruments are no-ops, so skip the rest.
-      if (!metered && !span.isRecording()) return run(undefined);
       const provider = request.providerId !== undefined && providers.has(request.providerId) ? request.providerId : undefined;
       const attributes: Attributes = { "http.request.method": request.method, "http.route": route, "authlib.action": request.action };
       if (provider) attributes["authlib.provider"] = provider;
-      span.setAttributes(attributes);
+      const span = tracer.startSpan(`${request.method} ${route}`, { kind: api.SpanKind.SERVER, attributes });
+      // A span the sampler dropped records nothing and has no children: only the metrics remain to take.
+      const recording = span.isRecording();
+      if (!metered && !recording) return run(undefined);
       const started = performance.now();
       const trace: RequestTrace = { span };
       let status = 500;
       try {
-        status = await api.context.with(api.trace.setSpan(api.context.active(), span), () => run(trace));
+        const context = recording ? api.trace.setSpan(api.context.active(), span).setValue(traced, true) : undefined;
+        status = await (context ? api.context.with(context, () => run(trace)) : run(trace));
         return status;
       } finally {
         const outcome: Outcome = trace.rateLimited ? "refused" : trace.errorType || status >= 400 ? "failure" : "success";
         const errorType = trace.errorType && ERROR_TYPE.test(trace.errorType) ? trace.errorType : trace.errorType ? "_OTHER" : undefined;
-        span.setAttribute("http.response.status_code", status);
-        span.setAttribute("authlib.outcome", outcome);
-        if (errorType) {
-          span.setAttribute("error.type", errorType);
-          span.setStatus({ code: api.SpanStatusCode.ERROR });
+        if (recording) {
+          span.setAttributes({ "http.response.status_code": status, "authlib.outcome": outcome });
+          if (errorType) {
+            span.setAttribute("error.type", errorType);
+            span.setStatus({ code: api.SpanStatusCode.ERROR });
+          }
         }
         span.end();
-        const seconds = (performance.now() - started) / 1000;
         const labels: Attributes = { "http.request.method": request.method, "http.route": route, "http.response.status_code": status };
         if (errorType) labels["error.type"] = errorType;
-        requestDuration.record(seconds, labels);
-        if (request.action === "session" && request.method === "GET") {
-          sessionChecks.add(1, { "authlib.outcome": outcome });
-          sessionDuration.record(seconds, { "authlib.outcome": outcome });
-        }
+        requestDuration.record((performance.now() - started) / 1000, labels);
+        if (request.action === "session" && request.method === "GET") sessionChecks(outcome, () => ({ "authlib.outcome": outcome }));
         if (isSignInAttempt(request)) {
-          const signInLabels: Attributes = { "authlib.outcome": outcome };
-          if (provider) signInLabels["authlib.provider"] = provider;
-          if (errorType) signInLabels["error.type"] = errorType;
-          signInAttempts.add(1, signInLabels);
+          signInAttempts(`${outcome} ${provider} ${errorType}`, () => {
+            const labels: Attributes = { "authlib.outcome": outcome };
+            if (provider) labels["authlib.provider"] = provider;
+            if (errorType) labels["error.type"] = errorType;
+            return labels;
+          });
         }
         if (trace.rateLimited) {
-          const refusalLabels: Attributes = { "authlib.action": request.action };
-          if (provider) refusalLabels["authlib.provider"] = provider;
-          rateLimitRefusals.add(1, refusalLabels);
+          rateLimitRefusals(`${request.action} ${provider}`, () =>
+            provider ? { "authlib.action": request.action, "authlib.provider": provider } : { "authlib.action": request.action },
+          );
         }
       }
     },
-    async adapterCall(method, call) {
-      const span = tracer.startSpan(`authlib.adapter.${method}`, {
-        kind: api.SpanKind.CLIENT,
-        attributes: { "authlib.adapter.method": method },
-      });
+    async step(name, attributes, run, root = false) {
+      const parent = api.context.active();
+      if (!root && parent.getValue(traced) !== true) return run();
+      const kind = CLIENT_STEP.test(name) ? api.SpanKind.CLIENT : api.SpanKind.INTERNAL;
+      const span = tracer.startSpan(name, { kind, attributes }, parent);
+      let outcome: Outcome = "success";
       try {
-        return await call();
+        return await api.context.with(api.trace.setSpan(parent, span).setValue(traced, true), run);
       } catch (error) {
-        span.setAttribute("error.type", "AdapterError");
+        const errorType = errorTypeOf(error);
+        outcome = errorType === "RateLimited" ? "refused" : "failure";
+        span.setAttribute("error.type", errorType);
         span.setStatus({ code: api.SpanStatusCode.ERROR });
         throw error;
       } finally {
+        span.setAttribute("authlib.outcome", outcome);
         span.end();
       }
     },
@@ -153,8 +166,26 @@ function createRuntime(api: Api): TelemetryRuntime {
       };
     },
     auditWriteFailed() {
-      auditFailures.add(1);
+      auditFailures("", () => ({}));
     },
+  };
+}
+
+/**
+ * A counter kept in memory and reported when the SDK collects (an observable counter): counting on the
+ * request's path is one map update. Its labels come from closed sets (see the module comment), so the map
+ * stays small.
+ */
+function tally(meter: Meter, name: string, description: string): (key: string, labels: () => Attributes) => void {
+  const counts = new Map<string, { labels: Attributes; value: number }>();
+  meter.createObservableCounter(name, { description }).addCallback((result) => {
+    for (const { labels, value } of counts.values()) result.observe(value, labels);
+  });
+  // `key` names the labels (their values joined); `labels` makes them, the first time only.
+  return (key, labels) => {
+    const count = counts.get(key);
+    if (count) count.value += 1;
+    else counts.set(key, { labels: labels(), value: 1 });
   };
 }
 
