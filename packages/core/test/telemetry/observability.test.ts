@@ -4,8 +4,10 @@
  * in-memory exporters. Then every span and metric text is scanned for the emails, passwords, tokens,
  * cookies, secret and addresses the flows used: none may appear.
  */
+import { context, trace } from "@opentelemetry/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addressPrefix, userAgentLabel } from "../../src/audit/client.js";
+import { createAuth } from "../../src/instance.js";
 import { hashPassword, verifyPassword } from "../../src/password.js";
 import Credentials from "../../src/providers/credentials.js";
 import { memoryRateLimitStore } from "../../src/rate-limit/store.js";
@@ -153,6 +155,25 @@ describe("telemetry and audit over the credentials flows", () => {
     const text = await sdk.everyText();
     expect(text.length).toBeGreaterThan(0);
     for (const value of secrets) expect(text.includes(value), value).toBe(false);
+  });
+});
+
+describe("an in-process session read", () => {
+  it("is its own span, a child of the app's active span", async () => {
+    const { config, signIn, client } = app();
+    await signIn(PASSWORD);
+    const auth = createAuth(config);
+    const request = new Request("http://localhost:3000/welcome", {
+      headers: { cookie: `authlib.session-token=${client.jar.get("authlib.session-token")}` },
+    });
+    sdk.spans.reset();
+    const appSpan = trace.getTracer("app").startSpan("GET /welcome");
+    const read = await context.with(trace.setSpan(context.active(), appSpan), () => auth.api.getSession(request));
+    appSpan.end();
+    expect(read.session?.user?.email).toBe(EMAIL);
+    const span = sdk.finished().find((s) => s.name === "authlib.session.read");
+    expect(span?.parentSpanContext?.spanId).toBe(appSpan.spanContext().spanId);
+    expect(span?.attributes).toEqual({ "authlib.session.strategy": "jwt", "authlib.outcome": "success" });
   });
 });
 
