@@ -37,8 +37,13 @@ export async function openPage(browser: Browser): Promise<WatchedPage> {
   page.on("request", (request) => requests.push(request.url()));
   page.on("pageerror", (error) => errors.push(error.message));
   page.on("console", (message) => {
-    // A rejected sign-in is a 401 answer to the action, which Chromium reports as a console error.
-    if (message.type() === "error" && !message.text().includes("status of 401")) errors.push(message.text());
+    // Failed loads are recorded with their URL below.
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
+  });
+  page.on("response", (response) => {
+    // A rejected sign-in is a 401 answer to the action; the OP's pages have no favicon.
+    const ignored = response.status() === 401 || new URL(response.url()).pathname === "/favicon.ico";
+    if (response.status() >= 400 && !ignored) errors.push(`${response.status()} ${response.url()}`);
   });
   return { page, requests, errors, close: () => context.close() };
 }
@@ -53,7 +58,7 @@ async function signInWithPassword(page: Page, email: string, password: string): 
 async function expectSignedInAs(page: Page, origin: string, name: string): Promise<void> {
   await page.goto(`${origin}/protected/`);
   expect(new URL(page.url()).pathname).toBe("/protected/");
-  await expect.poll(() => page.getByText("Signed in as").textContent()).toBe(`Signed in as ${name}`.trimEnd());
+  await expect.poll(async () => (await page.getByText("Signed in as").textContent())?.trim()).toBe(`Signed in as ${name}`.trim());
 }
 
 /** Signs out with the protected page's form; the session cookie is gone and the page is closed again. */
