@@ -117,6 +117,9 @@ export function createApp(dir: string, tarballs: Record<(typeof PACKAGES)[number
   if (!server.includes("server.listen(PORT, ")) throw new Error("the node-server starter changed: see consumer/app.ts");
   writeFileSync(entry, server.replace("server.listen(PORT, ", 'server.listen(Number(PORT), "127.0.0.1", '));
 
+  // Qwik's CLI (`qwik build`, which `npm run build` runs) requires `ignore`, which the app has only through
+  // the starter's eslint, dropped above.
+  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline", "-D", "ignore@^7"], app);
   // The README's install line, then the guide's for the database and the mail transport (step 7).
   installWithTarballs(app, readmeInstall(), tarballs);
   const install = guideCommands(SERVER_ONLY_SECTION).find((command) => command.startsWith("npm install "));
