@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { addAdapterFiles } from "./adapters.js";
-import { guideCommands, guideFilesFor } from "./guide.js";
+import { guideCommands, guideFilesFor, SECTIONS } from "./guide.js";
 
 const REPO = resolve(import.meta.dirname, "..");
 /** The packages a user installs, by workspace folder. */
@@ -75,9 +75,6 @@ export function readmeInstall(): string[] {
   return line[1].trim().split(/\s+/);
 }
 
-/** The guide's section on server-only objects: its install line and its migration command. */
-export const SERVER_ONLY_SECTION = "Server-only objects: `src/server/`, created on first use";
-
 /** `npm install …` with each @authlib package replaced by its tarball. */
 function installWithTarballs(app: string, words: string[], tarballs: Record<(typeof PACKAGES)[number], string>): void {
   const byName: Record<string, string> = {
@@ -122,12 +119,15 @@ export function createApp(dir: string, tarballs: Record<(typeof PACKAGES)[number
   run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline", "-D", "ignore@^7"], app);
   // The README's install line, then the guide's for the database and the mail transport (step 7).
   installWithTarballs(app, readmeInstall(), tarballs);
-  const install = guideCommands(SERVER_ONLY_SECTION).find((command) => command.startsWith("npm install "));
-  if (!install) throw new Error(`docs/getting-started.md has no \`npm install\` under "${SERVER_ONLY_SECTION}"`);
+  const install = guideCommands(SECTIONS.serverOnly).find((command) => command.startsWith("npm install "));
+  if (!install) throw new Error(`docs/getting-started.md has no \`npm install\` under "${SECTIONS.serverOnly}"`);
   installWithTarballs(app, install.slice("npm install ".length).split(/\s+/), tarballs);
 
   // The README's set-up files, then the guide's (a later file of the same path wins: step 7's plugin@auth.ts).
-  writeAppFiles(app, readmeFiles().map((file) => [file.path, file.text] as const));
+  writeAppFiles(
+    app,
+    readmeFiles().map((file) => [file.path, file.text] as const),
+  );
   writeAppFiles(app, guideFilesFor());
   // The guide's Vite plugin (docs/getting-started.md, step 7): the client build fails if server-only code reaches it.
   const viteConfig = join(app, "vite.config.ts");

@@ -8,7 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import { beforeEach, expect, onTestFailed, test } from "vitest";
 import { CREDENTIALS_SIGNIN_MESSAGE } from "../packages/qwik/src/messages.js";
 import type { AppServer } from "./server.js";
-import { SSO, type Services } from "./services.js";
+import { type Services, SSO } from "./services.js";
 
 /** The user the guide's `src/server/users.ts` seeds (step 3). */
 export const ADA = { email: "ada@example.com", password: "correct horse battery staple", name: "Ada Lovelace" };

@@ -7,6 +7,15 @@ import { resolve } from "node:path";
 
 const GUIDE = resolve(import.meta.dirname, "../docs/getting-started.md");
 
+/** The guide's sections the consumer test follows, by heading (guide.test.ts accounts for every other command). */
+export const SECTIONS = {
+  secret: "2. A secret",
+  pages: "5. Pages",
+  serverOnly: "Server-only objects: `src/server/`, created on first use",
+  node: "A Node server",
+  cloudflare: "Cloudflare Pages (workerd)",
+} as const;
+
 /** One fenced block of the guide, under the nearest `##`/`###` heading before it. */
 export interface GuideBlock {
   /** The heading's text, e.g. `A Node server` or `1. An app and the packages`. */

@@ -16,8 +16,10 @@ export type GuideStep =
   | { kind: "add-adapter"; adapter: AdapterName }
   /** `npm run build`, run as written. */
   | { kind: "build" }
-  /** `echo "NAME=…" >> .dev.vars`: the test writes that variable with its own value. */
-  | { kind: "dev-var"; name: string }
+  /** `echo "NAME=…" >> .env` (or `.dev.vars`): the test writes that variable, with its own value, to that file. */
+  | { kind: "var"; file: ".env" | ".dev.vars"; name: string }
+  /** `npm run dev`: the starter's `vite --mode ssr`, on a port of the test's (server.ts). */
+  | { kind: "dev" }
   /** `npm run serve`: the adapter's script (wrangler pages dev), mapped in workerd.ts. */
   | { kind: "serve" }
   /** `[VAR=value …] node …`, run as written (with the test's Node). */
@@ -35,8 +37,9 @@ export function readStep(command: string): GuideStep {
   if (command === "npm run serve") return { kind: "serve" };
   if (command === "npx authlib db migrate") return { kind: "migrate" };
   if (command.startsWith("npm install ")) return { kind: "install", command };
-  const devVar = command.match(/^echo "([A-Z_]+)=.*" >> \.dev\.vars$/);
-  if (devVar) return { kind: "dev-var", name: devVar[1] };
+  if (command === "npm run dev") return { kind: "dev" };
+  const variable = command.match(/^echo "([A-Z_]+)=.*" >> (\.env|\.dev\.vars)$/);
+  if (variable) return { kind: "var", file: variable[2] as ".env" | ".dev.vars", name: variable[1] };
   if (/^([A-Z_]+=\S+ )*node /.test(command)) return { kind: "node", command };
   throw new Error(`the consumer test does not know how to run the guide's command: ${command}`);
 }

@@ -5,35 +5,38 @@
  * command (production.ts), and neither may put a `node:` module into a client chunk.
  */
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { useAdapter } from "./adapters.js";
+import { appScript, useAdapter } from "./adapters.js";
 import { writeAppFiles } from "./app.js";
-import { guideFilesFor } from "./guide.js";
 import { openPage, registerFlows } from "./flows.js";
+import { guideFilesFor, SECTIONS } from "./guide.js";
 import { guideSteps, migrate, nodeModulesInClientChunks, npm } from "./production.js";
-import { appScript } from "./adapters.js";
 import { type AppServer, newSecret, startDev, startNodeCommand, writeVars } from "./server.js";
 import { serviceVars, useServices } from "./services.js";
 import { parsePagesDev, parseVars, startPagesDev } from "./workerd.js";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 
 const app = inject("consumerApp");
 const services = useServices(["dev", "node", "workerd"]);
-
-/** The guide's section headings the test follows. */
-const NODE_SECTION = "A Node server";
-const CLOUDFLARE_SECTION = "Cloudflare Pages (workerd)";
 
 describe("vite dev", () => {
   let server: AppServer;
   beforeAll(async () => {
     // The Node configuration (a rerun on a kept app may have left the Cloudflare one), its database.
     writeAppFiles(app, guideFilesFor());
-    migrate(app);
-    // Step 2's `.env` and step 7's providers: nothing else in development.
-    writeVars(app, ".env", { AUTH_SECRET: newSecret(), ...serviceVars(services(), true) });
-    server = await startDev(app, services().ports.dev);
+    for (const step of guideSteps(SECTIONS.serverOnly)) if (step.kind === "migrate") migrate(app);
+    // Step 2's `.env` (and step 7's providers' variables): nothing else in development; step 5 starts it.
+    const values: Record<string, string> = { AUTH_SECRET: newSecret() };
+    const env: Record<string, string> = {};
+    for (const step of [...guideSteps(SECTIONS.secret), ...guideSteps(SECTIONS.pages)]) {
+      if (step.kind === "var" && step.file === ".env") env[step.name] = values[step.name];
+      else if (step.kind === "dev") {
+        writeVars(app, ".env", { ...env, ...serviceVars(services(), true) });
+        server = await startDev(app, services().ports.dev);
+      } else throw new Error(`unexpected step in the guide's development steps: ${JSON.stringify(step)}`);
+    }
+    if (!server) throw new Error(`"${SECTIONS.pages}" starts no server`);
     // Vite optimizes dependencies on the first visit and may reload once: let it settle first.
     const { page, close } = await openPage(services().browser);
     await page.goto(`${server.url}/signin/`, { waitUntil: "networkidle" });
@@ -51,7 +54,7 @@ describe("the guide's Node server", () => {
   beforeAll(async () => {
     writeAppFiles(app, guideFilesFor());
     const port = services().ports.node;
-    for (const step of guideSteps(NODE_SECTION)) {
+    for (const step of guideSteps(SECTIONS.node)) {
       if (step.kind === "add-adapter") useAdapter(app, step.adapter);
       else if (step.kind === "build") build = npm(app, "run", "build");
       else if (step.kind === "node") {
@@ -59,9 +62,9 @@ describe("the guide's Node server", () => {
         const vars = { AUTH_SECRET: newSecret(), AUTHLIB_URL: `http://127.0.0.1:${port}/auth`, PORT: String(port) };
         writeVars(app, ".env", { ...vars, ...serviceVars(services(), true) });
         server = await startNodeCommand(app, step.command, port);
-      } else throw new Error(`unexpected step under "${NODE_SECTION}": ${JSON.stringify(step)}`);
+      } else throw new Error(`unexpected step under "${SECTIONS.node}": ${JSON.stringify(step)}`);
     }
-    if (!server) throw new Error(`"${NODE_SECTION}" starts no server`);
+    if (!server) throw new Error(`"${SECTIONS.node}" starts no server`);
   });
   afterAll(async () => {
     await server?.stop();
@@ -82,10 +85,10 @@ describe("the guide's Cloudflare Pages build on workerd", () => {
     const port = services().ports.workerd;
     const values: Record<string, string> = { AUTH_SECRET: newSecret(), AUTHLIB_URL: `http://127.0.0.1:${port}/auth` };
     const devVars: Record<string, string> = {};
-    for (const step of guideSteps(CLOUDFLARE_SECTION)) {
+    for (const step of guideSteps(SECTIONS.cloudflare)) {
       if (step.kind === "add-adapter") useAdapter(app, step.adapter);
       else if (step.kind === "build") build = npm(app, "run", "build");
-      else if (step.kind === "dev-var") {
+      else if (step.kind === "var" && step.file === ".dev.vars") {
         if (!(step.name in values)) throw new Error(`the test has no value for the guide's ${step.name}`);
         devVars[step.name] = values[step.name];
       } else if (step.kind === "serve") {
@@ -93,9 +96,9 @@ describe("the guide's Cloudflare Pages build on workerd", () => {
         writeVars(app, ".dev.vars", { ...devVars, ...serviceVars(services(), false) });
         const vars = parseVars(readFileSync(join(app, ".dev.vars"), "utf8"));
         server = await startPagesDev(app, parsePagesDev(appScript(app, "serve")), vars, port);
-      } else throw new Error(`unexpected step under "${CLOUDFLARE_SECTION}": ${JSON.stringify(step)}`);
+      } else throw new Error(`unexpected step under "${SECTIONS.cloudflare}": ${JSON.stringify(step)}`);
     }
-    if (!server) throw new Error(`"${CLOUDFLARE_SECTION}" starts no server`);
+    if (!server) throw new Error(`"${SECTIONS.cloudflare}" starts no server`);
   });
   afterAll(async () => {
     await server?.stop();

@@ -5,8 +5,8 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:net";
 import { writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 
 /** A running server and how to stop it. */
@@ -46,7 +46,12 @@ export function shellEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 
 /** Writes `KEY=value` lines to `app/<file>` (`.env`, `.dev.vars`), replacing the file. */
 export function writeVars(app: string, file: string, vars: Record<string, string>): void {
-  writeFileSync(join(app, file), Object.entries(vars).map(([name, value]) => `${name}=${value}\n`).join(""));
+  writeFileSync(
+    join(app, file),
+    Object.entries(vars)
+      .map(([name, value]) => `${name}=${value}\n`)
+      .join(""),
+  );
 }
 
 async function start(child: ChildProcess, url: string): Promise<AppServer> {
