@@ -117,11 +117,13 @@ export function createApp(dir: string, tarballs: Record<(typeof PACKAGES)[number
   // Qwik's CLI (`qwik build`, which `npm run build` runs) requires `ignore`, which the app has only through
   // the starter's eslint, dropped above.
   run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline", "-D", "ignore@^7"], app);
-  // The README's install line, then the guide's for the database and the mail transport (step 7).
+  // The README's install line, then the guide's for the database and the mail transport (step 7, Node and Cloudflare).
   installWithTarballs(app, readmeInstall(), tarballs);
-  const install = guideCommands(SECTIONS.serverOnly).find((command) => command.startsWith("npm install "));
-  if (!install) throw new Error(`docs/getting-started.md has no \`npm install\` under "${SECTIONS.serverOnly}"`);
-  installWithTarballs(app, install.slice("npm install ".length).split(/\s+/), tarballs);
+  for (const section of [SECTIONS.serverOnly, SECTIONS.cloudflare]) {
+    const install = guideCommands(section).find((command) => command.startsWith("npm install "));
+    if (!install) throw new Error(`docs/getting-started.md has no \`npm install\` under "${section}"`);
+    installWithTarballs(app, install.slice("npm install ".length).split(/\s+/), tarballs);
+  }
 
   // The README's set-up files, then the guide's (a later file of the same path wins: step 7's plugin@auth.ts).
   writeAppFiles(

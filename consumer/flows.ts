@@ -1,21 +1,22 @@
 /**
  * The sign-in flows of the guide, in Chromium, against any running consumer app (vite dev, a production
  * server, workerd): credentials, a wrong password shown on the form, OAuth at the local OpenID Provider,
- * an email link, sign-out. {@link registerFlows} registers them as tests of the calling `describe`, so
+ * an email link (SMTP or an HTTP mail API, see mailbox.ts), sign-out. {@link registerFlows} registers them as tests of the calling `describe`, so
  * every app and mode runs the same ones.
  */
 import type { Browser, Page } from "playwright-core";
 import { beforeEach, expect, onTestFailed, test } from "vitest";
 import { CREDENTIALS_SIGNIN_MESSAGE } from "../packages/qwik/src/messages.js";
+import type { Mailbox } from "./mailbox.js";
 import type { AppServer } from "./server.js";
 import { type Services, SSO } from "./services.js";
 
 /** The user the guide's `src/server/users.ts` seeds (step 3). */
 export const ADA = { email: "ada@example.com", password: "correct horse battery staple", name: "Ada Lovelace" };
 
-/** Which flows a mode runs: email links need a database and SMTP, which workerd has not. */
+/** What a mode's flows need beyond the app: where its email provider's mails arrive. */
 export interface FlowOptions {
-  email: boolean;
+  mailbox: () => Mailbox;
 }
 
 /** A page that records what the browser loaded and every error it reported. */
@@ -131,30 +132,29 @@ export function registerFlows(server: () => AppServer, services: () => Services,
     await close();
   });
 
-  if (options.email)
-    test("email: the built-in page mails a link over SMTP; the link signs in; sign-out ends it", async () => {
-      const { page, errors, close } = await openPage(services().browser);
-      const origin = server().url;
-      const { smtp } = services();
-      const since = smtp.mails.length;
-      const address = `grace-${since}@example.com`;
-      await page.goto(`${origin}/auth/signin`);
-      const form = page.getByRole("form", { name: "Sign in with Email" });
-      await form.getByLabel("Email").fill(address);
-      await form.getByRole("button", { name: "Sign in with Email" }).click();
-      await page.waitForURL((url) => url.pathname === "/auth/verify-request");
+  test("email: the built-in page mails a link; the link signs in; sign-out ends it", async () => {
+    const { page, errors, close } = await openPage(services().browser);
+    const origin = server().url;
+    const mailbox = options.mailbox();
+    const since = mailbox.count();
+    const address = `grace-${since}@example.com`;
+    await page.goto(`${origin}/auth/signin`);
+    const form = page.getByRole("form", { name: "Sign in with Email" });
+    await form.getByLabel("Email").fill(address);
+    await form.getByRole("button", { name: "Sign in with Email" }).click();
+    await page.waitForURL((url) => url.pathname === "/auth/verify-request");
 
-      const mail = await smtp.nextMail(since);
-      expect(mail.to && "value" in mail.to ? mail.to.value[0]?.address : undefined).toBe(address);
-      const link = String(mail.text).match(/https?:\/\/\S+\/auth\/callback\/nodemailer\S*/)?.[0];
-      expect(link, String(mail.text)).toBeDefined();
-      await page.goto(link as string);
-      await page.waitForURL((url) => !url.pathname.startsWith("/auth/callback"));
-      expect(await sessionEmail(page)).toBe(address);
-      // An email-only user has no name yet: the page says "Signed in as" and nothing after it.
-      await expectSignedInAs(page, origin, "");
-      await signOut(page, origin);
-      expect(errors).toEqual([]);
-      await close();
-    });
+    const mail = await mailbox.nextMail(since);
+    expect(mail.to).toBe(address);
+    const link = mail.text.match(new RegExp(`https?://\\S+/auth/callback/${mailbox.providerId}\\S*`))?.[0];
+    expect(link, mail.text).toBeDefined();
+    await page.goto(link as string);
+    await page.waitForURL((url) => !url.pathname.startsWith("/auth/callback"));
+    expect(await sessionEmail(page)).toBe(address);
+    // An email-only user has no name yet: the page says "Signed in as" and nothing after it.
+    await expectSignedInAs(page, origin, "");
+    await signOut(page, origin);
+    expect(errors).toEqual([]);
+    await close();
+  });
 }

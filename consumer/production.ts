@@ -26,6 +26,8 @@ export type GuideStep =
   | { kind: "node"; command: string }
   /** `npx authlib db migrate`, run as written. */
   | { kind: "migrate" }
+  /** `npm pkg set …` (a change to the app's package.json): run as written, in a shell. */
+  | { kind: "shell"; command: string }
   /** `npm install …`: done once when the app is made (app.ts). */
   | { kind: "install"; command: string };
 
@@ -37,6 +39,7 @@ export function readStep(command: string): GuideStep {
   if (command === "npm run serve") return { kind: "serve" };
   if (command === "npx authlib db migrate") return { kind: "migrate" };
   if (command.startsWith("npm install ")) return { kind: "install", command };
+  if (command.startsWith("npm pkg set ")) return { kind: "shell", command };
   if (command === "npm run dev") return { kind: "dev" };
   const variable = command.match(/^echo "([A-Z_]+)=.*" >> (\.env|\.dev\.vars)$/);
   if (variable) return { kind: "var", file: variable[2] as ".env" | ".dev.vars", name: variable[1] };
@@ -54,6 +57,14 @@ export function npm(app: string, ...args: string[]): string {
   const result = spawnSync("npm", args, { cwd: app, encoding: "utf8", env: shellEnv() });
   const output = `${result.stdout}${result.stderr}`;
   if (result.status !== 0) throw new Error(`npm ${args.join(" ")} failed (${result.status}):\n${output}`);
+  return output;
+}
+
+/** Runs a guide's command line in `app` through `sh`, as a reader's shell would. */
+export function shell(app: string, command: string): string {
+  const result = spawnSync("sh", ["-c", command], { cwd: app, encoding: "utf8", env: shellEnv() });
+  const output = `${result.stdout}${result.stderr}`;
+  if (result.status !== 0) throw new Error(`${command} failed (${result.status}):\n${output}`);
   return output;
 }
 

@@ -12,7 +12,8 @@ import { appScript, useAdapter } from "./adapters.js";
 import { writeAppFiles } from "./app.js";
 import { openPage, registerFlows } from "./flows.js";
 import { guideFilesFor, SECTIONS } from "./guide.js";
-import { guideSteps, migrate, nodeModulesInClientChunks, npm } from "./production.js";
+import { resendMailbox, smtpMailbox } from "./mailbox.js";
+import { guideSteps, migrate, nodeModulesInClientChunks, npm, shell } from "./production.js";
 import { type AppServer, newSecret, startDev, startNodeCommand, writeVars } from "./server.js";
 import { serviceVars, useServices } from "./services.js";
 import { parsePagesDev, parseVars, startPagesDev } from "./workerd.js";
@@ -45,7 +46,7 @@ describe("vite dev", () => {
   afterAll(async () => {
     await server?.stop();
   });
-  registerFlows(() => server, services, { email: true });
+  registerFlows(() => server, services, { mailbox: () => smtpMailbox(services().smtp) });
 });
 
 describe("the guide's Node server", () => {
@@ -74,19 +75,28 @@ describe("the guide's Node server", () => {
     expect(build).not.toMatch(/externalized for browser compatibility/);
     expect(nodeModulesInClientChunks(app)).toEqual([]);
   });
-  registerFlows(() => server, services, { email: true });
+  registerFlows(() => server, services, { mailbox: () => smtpMailbox(services().smtp) });
 });
 
 describe("the guide's Cloudflare Pages build on workerd", () => {
   let server: AppServer;
+  // Resend's API, which the worker's requests to api.resend.com reach instead of the real one.
+  const mailApi = resendMailbox(`re_${newSecret()}`);
   let build = "";
   beforeAll(async () => {
     writeAppFiles(app, guideFilesFor("Cloudflare"));
     const port = services().ports.workerd;
-    const values: Record<string, string> = { AUTH_SECRET: newSecret(), AUTHLIB_URL: `http://127.0.0.1:${port}/auth` };
+    const values: Record<string, string> = {
+      AUTH_SECRET: newSecret(),
+      AUTHLIB_URL: `http://127.0.0.1:${port}/auth`,
+      AUTH_RESEND_KEY: mailApi.apiKey,
+    };
     const devVars: Record<string, string> = {};
     for (const step of guideSteps(SECTIONS.cloudflare)) {
       if (step.kind === "add-adapter") useAdapter(app, step.adapter);
+      else if (step.kind === "install")
+        continue; // app.ts ran it when it made the app
+      else if (step.kind === "shell") shell(app, step.command);
       else if (step.kind === "build") build = npm(app, "run", "build");
       else if (step.kind === "var" && step.file === ".dev.vars") {
         if (!(step.name in values)) throw new Error(`the test has no value for the guide's ${step.name}`);
@@ -95,7 +105,7 @@ describe("the guide's Cloudflare Pages build on workerd", () => {
         // `.dev.vars`: the guide's lines, and the provider's variables it names beside them.
         writeVars(app, ".dev.vars", { ...devVars, ...serviceVars(services(), false) });
         const vars = parseVars(readFileSync(join(app, ".dev.vars"), "utf8"));
-        server = await startPagesDev(app, parsePagesDev(appScript(app, "serve")), vars, port);
+        server = await startPagesDev(app, parsePagesDev(appScript(app, "serve")), vars, port, mailApi);
       } else throw new Error(`unexpected step under "${SECTIONS.cloudflare}": ${JSON.stringify(step)}`);
     }
     if (!server) throw new Error(`"${SECTIONS.cloudflare}" starts no server`);
@@ -111,8 +121,7 @@ describe("the guide's Cloudflare Pages build on workerd", () => {
     expect(build).not.toMatch(/externalized for browser compatibility/);
     expect(nodeModulesInClientChunks(app)).toEqual([]);
   });
-  // No email on workerd: it has no database driver or SMTP here (see the guide's Cloudflare section).
-  registerFlows(() => server, services, { email: false });
+  registerFlows(() => server, services, { mailbox: () => mailApi });
 });
 
 test("the set-up type-checks in the app (the starter's `build.types`)", () => {

@@ -2,7 +2,7 @@
  * The Cloudflare Pages build served on workerd, as the adapter's `npm run serve` (`wrangler pages dev
  * <dir> --compatibility-flags=…`) would: `<dir>/_worker.js` bundled with esbuild (wrangler bundles an
  * advanced-mode `_worker.js` too), run by miniflare on a loopback port with the script's compatibility
- * flags and `.dev.vars` as bindings, and the static files of `<dir>` behind `env.ASSETS`, which Qwik
+ * flags, KV namespaces and `.dev.vars` as bindings, and the static files of `<dir>` behind `env.ASSETS`, which Qwik
  * City's Cloudflare middleware asks for `/build/*` and `/assets/*`.
  */
 import { existsSync } from "node:fs";
@@ -20,20 +20,25 @@ export interface PagesDevArgs {
   /** The build's output folder, relative to the app. */
   readonly dir: string;
   readonly compatibilityFlags: string[];
+  /** KV namespaces to bind (`--kv=NAME`), empty and local. */
+  readonly kv: string[];
 }
 
-/** Reads a `wrangler pages dev <dir> [--compatibility-flags=a,b]` command line; throws on anything else. */
+/** Reads a `wrangler pages dev <dir> [--compatibility-flags=a,b] [--kv=NAME]` command line; throws on anything else. */
 export function parsePagesDev(command: string): PagesDevArgs {
   const words = command.trim().split(/\s+/);
   if (words[0] !== "wrangler" || words[1] !== "pages" || words[2] !== "dev" || !words[3])
     throw new Error(`not a \`wrangler pages dev <dir>\` command: ${command}`);
   const compatibilityFlags: string[] = [];
+  const kv: string[] = [];
   for (const word of words.slice(4)) {
     const flags = word.match(/^--compatibility-flags?=(.+)$/);
-    if (!flags) throw new Error(`consumer/workerd.ts does not map the wrangler option ${word}`);
-    compatibilityFlags.push(...flags[1].split(","));
+    const namespace = word.match(/^--kv=(\w+)$/);
+    if (flags) compatibilityFlags.push(...flags[1].split(","));
+    else if (namespace) kv.push(namespace[1]);
+    else throw new Error(`consumer/workerd.ts does not map the wrangler option ${word}`);
   }
-  return { dir: words[3], compatibilityFlags };
+  return { dir: words[3], compatibilityFlags, kv };
 }
 
 /** `KEY=value` lines (`.dev.vars`, `.env`): blank lines and `#` comments skipped, no quoting rules. */
@@ -66,8 +71,18 @@ function assetServer(root: string): (request: Request) => Promise<Response> {
   };
 }
 
-/** Serves `app`'s Cloudflare Pages build on workerd at `127.0.0.1:<port>`; `vars` are the worker's bindings. */
-export async function startPagesDev(app: string, args: PagesDevArgs, vars: Record<string, string>, port: number): Promise<AppServer> {
+/**
+ * Serves `app`'s Cloudflare Pages build on workerd at `127.0.0.1:<port>`; `vars` are the worker's bindings.
+ * The worker's outbound requests go out as they are, except those to `api.origin`, which `api` answers
+ * (the mail API the app sends through).
+ */
+export async function startPagesDev(
+  app: string,
+  args: PagesDevArgs,
+  vars: Record<string, string>,
+  port: number,
+  api: { origin: string; answer(request: Request): Promise<Response> },
+): Promise<AppServer> {
   const root = join(app, args.dir);
   const worker = join(app, ".consumer-worker/_worker.mjs");
   await build({
@@ -93,6 +108,8 @@ export async function startPagesDev(app: string, args: PagesDevArgs, vars: Recor
     cf: false,
     bindings: vars,
     serviceBindings: { ASSETS: assetServer(root) },
+    kvNamespaces: args.kv,
+    outboundService: (request: Request) => (new URL(request.url).origin === api.origin ? api.answer(request) : fetch(request)),
     handleRuntimeStdio(stdout, stderr) {
       stdout.on("data", (chunk) => (output += chunk));
       stderr.on("data", (chunk) => (output += chunk));
