@@ -54,7 +54,16 @@ describe("the guide's commands", () => {
 
   test("each production section adds its adapter, builds with `npm run build` and serves as its adapter says", () => {
     expect(guideSteps(SECTIONS.node).map((step) => step.kind)).toEqual(["add-adapter", "build", "node"]);
-    expect(guideSteps(SECTIONS.cloudflare).map((step) => step.kind)).toEqual(["add-adapter", "install", "shell", "build", "var", "var", "var", "serve"]);
+    expect(guideSteps(SECTIONS.cloudflare).map((step) => step.kind)).toEqual([
+      "add-adapter",
+      "install",
+      "shell",
+      "build",
+      "var",
+      "var",
+      "var",
+      "serve",
+    ]);
     // The node command runs the adapter's own server entry; `npm run serve` is wrangler pages dev on ./dist.
     const node = guideSteps(SECTIONS.node).find((step) => step.kind === "node");
     expect(node && "command" in node ? node.command : "").toMatch(
@@ -74,7 +83,10 @@ describe("the guide's files", () => {
     const inApp = guideFilesFor();
     for (const [path, text] of inApp) expect(readFileSync(join(app, path), "utf8"), path).toBe(text);
     const variants = guideFiles().filter((file) => file.variant !== undefined);
-    expect(variants.map((file) => `${file.path} (${file.variant})`)).toEqual(["src/server/kv.ts (Cloudflare)", "src/routes/plugin@auth.ts (Cloudflare)"]);
+    expect(variants.map((file) => `${file.path} (${file.variant})`)).toEqual([
+      "src/server/kv.ts (Cloudflare)",
+      "src/routes/plugin@auth.ts (Cloudflare)",
+    ]);
     // Every unqualified file is the last of its path: the app has the guide's final word on each.
     expect([...inApp.keys()].sort()).toEqual(["src/routes/plugin@auth.ts", "src/server/db.ts", "src/server/users.ts"]);
   });

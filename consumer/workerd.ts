@@ -71,6 +71,16 @@ function assetServer(root: string): (request: Request) => Promise<Response> {
   };
 }
 
+/** Sends the worker's request on from Node, as it is (miniflare's `Request` is not Node's: copied field by field). */
+async function passThrough(request: Request): Promise<Response> {
+  const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+  const headers = new Headers(request.headers);
+  // fetch sets its own; a copied one would conflict.
+  headers.delete("host");
+  headers.delete("content-length");
+  return fetch(request.url, { method: request.method, headers, body, redirect: "manual" });
+}
+
 /**
  * Serves `app`'s Cloudflare Pages build on workerd at `127.0.0.1:<port>`; `vars` are the worker's bindings.
  * The worker's outbound requests go out as they are, except those to `api.origin`, which `api` answers
@@ -109,7 +119,7 @@ export async function startPagesDev(
     bindings: vars,
     serviceBindings: { ASSETS: assetServer(root) },
     kvNamespaces: args.kv,
-    outboundService: (request: Request) => (new URL(request.url).origin === api.origin ? api.answer(request) : fetch(request)),
+    outboundService: (request: Request) => (new URL(request.url).origin === api.origin ? api.answer(request) : passThrough(request)),
     handleRuntimeStdio(stdout, stderr) {
       stdout.on("data", (chunk) => (output += chunk));
       stderr.on("data", (chunk) => (output += chunk));
