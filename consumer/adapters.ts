@@ -3,10 +3,10 @@
  * adapter's starter files (they ship inside `@builder.io/qwik/dist/starters/adapters/<adapter>`) copied
  * into the app and its `package.json` scripts merged into the app's.
  *
- * Why not the command itself: Qwik's CLI needs the starter's lint tools (`ignore`, from eslint's tree),
- * which the consumer app does not install, and `qwik add cloudflare-pages` installs wrangler (a second
- * workerd binary); the test serves the Cloudflare build with the root's miniflare and workerd instead
- * (see workerd.ts).
+ * Why not the command itself: `qwik add cloudflare-pages` installs wrangler (a second workerd binary, a
+ * download CI does not need: the test serves the Cloudflare build with the root's miniflare and workerd,
+ * see workerd.ts), and the one app switches between the two adapters, which `qwik add` would do by
+ * copying the starter files again over the test's loopback-only change to the Node entry (app.ts).
  *
  * Both adapters live in the one app (their files do not overlap); {@link useAdapter} switches the
  * scripts, as adding that adapter last would leave them.
