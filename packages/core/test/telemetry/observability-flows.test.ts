@@ -9,6 +9,7 @@
  */
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AuditEvent } from "../../src/telemetry/types.js";
 import { closeSharedPglite } from "../helpers/database.js";
 import { type FlowServices, runFlows, type Secrets, startFlowServices } from "../helpers/sensitive-flows.js";
 import { type MetricPoint, registerInMemorySdk } from "./otel-sdk.js";
@@ -18,10 +19,14 @@ let services: FlowServices;
 let secrets: Secrets;
 let spans: ReadableSpan[];
 let points: MetricPoint[];
+const audit: AuditEvent[] = [];
 
 beforeAll(async () => {
   services = await startFlowServices();
-  secrets = await runFlows(services, { logger: { error: () => {}, warn: () => {}, debug: () => {} } });
+  secrets = await runFlows(services, {
+    logger: { error: () => {}, warn: () => {}, debug: () => {} },
+    audit: { store: { write: (event) => void audit.push(event) } },
+  });
   spans = sdk.finished();
   points = await sdk.collect();
 }, 120_000);
@@ -151,6 +156,24 @@ describe("every flow yields its metrics", () => {
     for (const route of ["/auth/csrf", "/auth/session", "/auth/signout", "/auth/signin/:provider", "/auth/callback/:provider"]) {
       expect(routes, route).toContain(route);
     }
+  });
+});
+
+describe("the audit trail of the same flows", () => {
+  it("a row per sign-in, failure, link and sign-out, with provider and outcome; none for session reads", () => {
+    const rows = audit.map((row) => [row.type, row.outcome, row.provider, row.detail]);
+    for (const expected of [
+      ["signInFailed", "failure", "credentials", "CredentialsSignin"],
+      ["signIn", "success", "credentials", null],
+      ["signOut", "success", null, null],
+      ["linkAccount", "success", "op", null],
+      ["signIn", "success", "op", null],
+      ["signInFailed", "failure", "op", "InvalidCheck"],
+      ["signIn", "success", "nodemailer", null],
+    ]) {
+      expect(rows, expected.join(" ")).toContainEqual(expected);
+    }
+    expect(new Set(audit.map((row) => row.type))).not.toContain("session");
   });
 });
 
