@@ -21,7 +21,9 @@ export function registerInMemorySdk() {
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   const spans = new InMemorySpanExporter();
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
+  // Every span of the file, never reset (a test resets `spans` to see its own): what the scan reads.
+  const everySpan = new InMemorySpanExporter();
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans), new SimpleSpanProcessor(everySpan)] });
   trace.setGlobalTracerProvider(tracerProvider);
   const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
   // Exports only when the test asks (forceFlush): no timer decides what a test sees.
@@ -48,9 +50,12 @@ export function registerInMemorySdk() {
   /** The finished spans so far. */
   const finished = (): ReadableSpan[] => spans.getFinishedSpans();
 
-  /** Every text the telemetry holds, to scan for personal data and secrets. */
+  /** Every span finished since the SDK was registered, whatever was reset since. */
+  const allFinished = (): ReadableSpan[] => everySpan.getFinishedSpans();
+
+  /** Every text the telemetry holds (every span of the file), to scan for personal data and secrets. */
   async function everyText(): Promise<string> {
-    const spanTexts = finished().map((span) =>
+    const spanTexts = allFinished().map((span) =>
       JSON.stringify({ name: span.name, attributes: span.attributes, events: span.events, status: span.status, links: span.links }),
     );
     const metricTexts = (await collect()).map((point) => JSON.stringify({ name: point.name, attributes: point.attributes }));
@@ -65,5 +70,5 @@ export function registerInMemorySdk() {
     context.disable();
   }
 
-  return { spans, finished, collect, everyText, shutdown };
+  return { spans, finished, allFinished, collect, everyText, shutdown };
 }
