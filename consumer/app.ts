@@ -1,11 +1,14 @@
 /**
  * Makes the consumer app: `npm pack` of each package, a fresh Qwik City app from `create-qwik`'s `empty`
- * starter with the node-server adapter that ships inside `@builder.io/qwik`, the tarballs installed as the
- * Qwik README says, and the README's own set-up files written into it verbatim.
+ * starter with the node-server and cloudflare-pages adapters that ship inside `@builder.io/qwik`, the
+ * tarballs installed as the Qwik README and the guide say, and the README's and the guide's files
+ * (docs/getting-started.md) written into it verbatim.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { addAdapterFiles } from "./adapters.js";
+import { guideCommands, guideFilesFor, SECTIONS } from "./guide.js";
 
 const REPO = resolve(import.meta.dirname, "..");
 /** The packages a user installs, by workspace folder. */
@@ -72,40 +75,62 @@ export function readmeInstall(): string[] {
   return line[1].trim().split(/\s+/);
 }
 
+/** `npm install …` with each @authlib package replaced by its tarball. */
+function installWithTarballs(app: string, words: string[], tarballs: Record<(typeof PACKAGES)[number], string>): void {
+  const byName: Record<string, string> = {
+    "@authlib/core": tarballs.core,
+    "@authlib/qwik": tarballs.qwik,
+    "@authlib/hosted-db-adapter": tarballs["hosted-db-adapter"],
+  };
+  const args = words.map((word) => byName[word] ?? word);
+  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline", ...args], app);
+}
+
+/** Writes `files` (path → text) into `app`. */
+export function writeAppFiles(app: string, files: Iterable<readonly [string, string]>): void {
+  for (const [path, text] of files) {
+    const target = join(app, path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, text);
+  }
+}
+
 /** Creates the app in `dir/app` and installs the tarballs; returns the app's folder. */
 export function createApp(dir: string, tarballs: Record<(typeof PACKAGES)[number], string>): string {
+  // The guide's `npm create qwik@latest empty my-app`, pinned and offline (see guide.test.ts).
   run("npx", ["--yes", `create-qwik@${QWIK_VERSION}`, "empty", "app"], dir);
   const app = join(dir, "app");
   const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
   for (const name of Object.keys(manifest.devDependencies)) if (UNUSED_STARTER_TOOLS.test(name)) delete manifest.devDependencies[name];
+  // Their scripts go with them (`qwik build` would run `lint`).
+  for (const name of ["lint", "fmt", "fmt.check"]) delete manifest.scripts[name];
   writeFileSync(join(app, "package.json"), JSON.stringify(manifest, null, 2));
 
-  // The node-server adapter, as `qwik add node-server` would add it (its files ship inside @builder.io/qwik).
-  const adapter = join(REPO, "node_modules/@builder.io/qwik/dist/starters/adapters/node-server");
-  cpSync(join(adapter, "adapters"), join(app, "adapters"), { recursive: true });
-  cpSync(join(adapter, "src"), join(app, "src"), { recursive: true });
+  // Both adapters of the guide's step 7, as `qwik add` would add them (see adapters.ts).
+  for (const adapter of ["node-server", "cloudflare-pages"] as const) addAdapterFiles(app, adapter);
   // The one change to the starter's code: its server listens on every interface; the test's, on loopback only.
   const entry = join(app, "src/entry.node-server.tsx");
   const server = readFileSync(entry, "utf8");
   if (!server.includes("server.listen(PORT, ")) throw new Error("the node-server starter changed: see consumer/app.ts");
   writeFileSync(entry, server.replace("server.listen(PORT, ", 'server.listen(Number(PORT), "127.0.0.1", '));
 
-  // The README's install line, with each @authlib package replaced by its tarball.
-  const byName: Record<string, string> = {
-    "@authlib/core": tarballs.core,
-    "@authlib/qwik": tarballs.qwik,
-    "@authlib/hosted-db-adapter": tarballs["hosted-db-adapter"],
-  };
-  const args = readmeInstall().map((word) => byName[word] ?? word);
-  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline", ...args], app);
-  // The adapter too, so the plain Node consumers can import every package from this app.
-  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline", "-D", tarballs["hosted-db-adapter"]], app);
-
-  for (const file of readmeFiles()) {
-    const target = join(app, file.path);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, file.text);
+  // Qwik's CLI (`qwik build`, which `npm run build` runs) requires `ignore`, which the app has only through
+  // the starter's eslint, dropped above.
+  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline", "-D", "ignore@^7"], app);
+  // The README's install line, then the guide's for the database and the mail transport (step 7, Node and Cloudflare).
+  installWithTarballs(app, readmeInstall(), tarballs);
+  for (const section of [SECTIONS.serverOnly, SECTIONS.cloudflare]) {
+    const install = guideCommands(section).find((command) => command.startsWith("npm install "));
+    if (!install) throw new Error(`docs/getting-started.md has no \`npm install\` under "${section}"`);
+    installWithTarballs(app, install.slice("npm install ".length).split(/\s+/), tarballs);
   }
+
+  // The README's set-up files, then the guide's (a later file of the same path wins: step 7's plugin@auth.ts).
+  writeAppFiles(
+    app,
+    readmeFiles().map((file) => [file.path, file.text] as const),
+  );
+  writeAppFiles(app, guideFilesFor());
   // The guide's Vite plugin (docs/getting-started.md, step 7): the client build fails if server-only code reaches it.
   const viteConfig = join(app, "vite.config.ts");
   const config = readFileSync(viteConfig, "utf8");
@@ -114,8 +139,6 @@ export function createApp(dir: string, tarballs: Record<(typeof PACKAGES)[number
     viteConfig,
     `import { authlibServerOnly } from "@authlib/qwik/vite";\n${config.replace("plugins: [", "plugins: [authlibServerOnly(), ")}`,
   );
-  // The app's own user store the README's plugin@auth.ts imports (not part of the docs).
-  cpSync(join(import.meta.dirname, "fixture/src"), join(app, "src"), { recursive: true });
   return app;
 }
 

@@ -1,139 +1,145 @@
 /**
- * The fresh Qwik City app, with the Qwik README's set-up, driven in Chromium: in `vite` dev mode and as a
- * production build on the node-server adapter. Credentials sign-in, a wrong password shown on the form,
- * the protected page, sign-out.
+ * The fresh Qwik City app, set up as the Qwik README and docs/getting-started.md say, driven in Chromium
+ * in `vite` dev mode, as the guide's Node server build and as its Cloudflare Pages build on workerd: every
+ * flow of flows.ts in each. The production builds are made by following the guide's sections command by
+ * command (production.ts), and neither may put a `node:` module into a client chunk.
  */
 import { spawnSync } from "node:child_process";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, onTestFailed, test } from "vitest";
-import { launchChromium } from "../packages/core/test/helpers/chromium.js";
-import { CREDENTIALS_SIGNIN_MESSAGE } from "../packages/qwik/src/messages.js";
-import { ADA } from "./fixture/src/server/users.js";
-import { type AppServer, startDev, startProduction } from "./server.js";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { appScript, useAdapter } from "./adapters.js";
+import { readmeFiles, writeAppFiles } from "./app.js";
+import { openPage, registerFlows } from "./flows.js";
+import { guideFilesFor, SECTIONS } from "./guide.js";
+import { resendMailbox, smtpMailbox } from "./mailbox.js";
+import { guideSteps, migrate, nodeModulesInClientChunks, npm, shell } from "./production.js";
+import { type AppServer, newSecret, startDev, startNodeCommand, writeVars } from "./server.js";
+import { serviceVars, useServices } from "./services.js";
+import { parsePagesDev, parseVars, startPagesDev } from "./workerd.js";
 
 const app = inject("consumerApp");
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-/** A page that records what the browser loaded and every error it reported. */
-async function openPage(): Promise<{ page: Page; requests: string[]; errors: string[]; close(): Promise<void> }> {
-  const context = await browser.newContext();
-  // Fail a step with its own message well before the test's time runs out.
-  context.setDefaultTimeout(15_000);
-  const page = await context.newPage();
-  const requests: string[] = [];
-  const errors: string[] = [];
-  page.on("request", (request) => requests.push(request.url()));
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    // A rejected sign-in is a 401 answer to the action, which Chromium reports as a console error.
-    if (message.type() === "error" && !message.text().includes("status of 401")) errors.push(message.text());
-  });
-  return { page, requests, errors, close: () => context.close() };
-}
-
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
-
-/** `vite build` in the app, as a production build; returns what it printed. */
-function viteBuild(...args: string[]): string {
-  // vitest sets NODE_ENV=test, which would make Vite build something else than a production build.
-  const env = { ...process.env, NODE_ENV: "production" };
-  const vite = `${app}/node_modules/vite/bin/vite.js`;
-  const result = spawnSync(process.execPath, [vite, "build", ...args], { cwd: app, encoding: "utf8", env });
-  const output = `${result.stdout}${result.stderr}`;
-  if (result.status !== 0) throw new Error(`vite build ${args.join(" ")} failed:\n${output}`);
-  return output;
-}
-
-/** The README's flow, the same against both servers. */
-function signInFlow(server: () => AppServer): void {
-  beforeEach(() => {
-    onTestFailed(() => console.error(`server output:\n${server().output()}`));
-  });
-
-  test("the protected page sends a signed-out visitor to the sign-in page", async () => {
-    const { page, close } = await openPage();
-    await page.goto(`${server().url}/protected/`);
-    expect(new URL(page.url()).pathname).toBe("/signin/");
-    await close();
-  });
-
-  test("a wrong password stays on the form and shows the error; the right one reaches the protected page; sign-out ends it", async () => {
-    const { page, requests, errors, close } = await openPage();
-    await page.goto(`${server().url}/signin/`, { waitUntil: "networkidle" });
-
-    await signIn(page, ADA.email, "not the password");
-    await expect.poll(() => page.getByRole("alert").textContent()).toContain(CREDENTIALS_SIGNIN_MESSAGE);
-    expect(new URL(page.url()).pathname).toBe("/signin/");
-
-    await signIn(page, ADA.email, ADA.password);
-    await page.waitForURL((url) => url.pathname === "/protected/");
-    await expect.poll(() => page.getByText("Signed in as").textContent()).toBe(`Signed in as ${ADA.name}`);
-    const cookies = await page.context().cookies();
-    expect(cookies.some((cookie) => cookie.name.endsWith("session-token") && cookie.httpOnly)).toBe(true);
-
-    await page.getByRole("button", { name: "Sign out" }).click();
-    await page.waitForURL((url) => url.pathname === "/signin/");
-    expect((await page.context().cookies()).some((cookie) => cookie.name.endsWith("session-token"))).toBe(false);
-    await page.goto(`${server().url}/protected/`);
-    expect(new URL(page.url()).pathname).toBe("/signin/");
-
-    // The client never loaded core (its server-only modules) and no script failed.
-    // (Its errors module, which imports nothing, may load: the hooks' `instanceof` checks use it.)
-    expect(requests.filter((url) => /\/cookie\/|@authlib\/core\/dist\/(index|password|webauthn)/.test(url))).toEqual([]);
-    expect(errors).toEqual([]);
-    await close();
-  });
-}
+const services = useServices(["dev", "node", "workerd"]);
 
 describe("vite dev", () => {
   let server: AppServer;
   beforeAll(async () => {
-    server = await startDev(app);
+    // The Node configuration (a rerun on a kept app may have left the Cloudflare one), its database.
+    writeAppFiles(app, guideFilesFor());
+    for (const step of guideSteps(SECTIONS.serverOnly)) if (step.kind === "migrate") migrate(app);
+    // Step 2's `.env` (and step 7's providers' variables): nothing else in development; step 5 starts it.
+    const values: Record<string, string> = { AUTH_SECRET: newSecret() };
+    const env: Record<string, string> = {};
+    for (const step of [...guideSteps(SECTIONS.secret), ...guideSteps(SECTIONS.pages)]) {
+      if (step.kind === "var" && step.file === ".env") env[step.name] = values[step.name];
+      else if (step.kind === "dev") {
+        writeVars(app, ".env", { ...env, ...serviceVars(services(), true) });
+        server = await startDev(app, services().ports.dev);
+      } else throw new Error(`unexpected step in the guide's development steps: ${JSON.stringify(step)}`);
+    }
+    if (!server) throw new Error(`"${SECTIONS.pages}" starts no server`);
     // Vite optimizes dependencies on the first visit and may reload once: let it settle first.
-    const { page, close } = await openPage();
+    const { page, close } = await openPage(services().browser);
     await page.goto(`${server.url}/signin/`, { waitUntil: "networkidle" });
     await close();
   });
   afterAll(async () => {
     await server?.stop();
   });
-  signInFlow(() => server);
+  registerFlows(() => server, services, { mailbox: () => smtpMailbox(services().smtp) });
 });
 
-describe("vite build + node server", () => {
+describe("the guide's Node server", () => {
   let server: AppServer;
-  let clientBuild = "";
+  let build = "";
   beforeAll(async () => {
-    clientBuild = viteBuild();
-    viteBuild("-c", "adapters/node-server/vite.config.ts");
-    server = await startProduction(app);
+    writeAppFiles(app, guideFilesFor());
+    const port = services().ports.node;
+    for (const step of guideSteps(SECTIONS.node)) {
+      if (step.kind === "add-adapter") useAdapter(app, step.adapter);
+      else if (step.kind === "build") build = npm(app, "run", "build");
+      else if (step.kind === "node") {
+        // The production `.env` the section's command reads (`--env-file=.env`).
+        const vars = { AUTH_SECRET: newSecret(), AUTHLIB_URL: `http://127.0.0.1:${port}/auth`, PORT: String(port) };
+        writeVars(app, ".env", { ...vars, ...serviceVars(services(), true) });
+        server = await startNodeCommand(app, step.command, port);
+      } else throw new Error(`unexpected step under "${SECTIONS.node}": ${JSON.stringify(step)}`);
+    }
+    if (!server) throw new Error(`"${SECTIONS.node}" starts no server`);
   });
   afterAll(async () => {
     await server?.stop();
   });
 
-  test("the client build has no Node-only module in it", () => {
-    expect(clientBuild).not.toMatch(/externalized for browser compatibility/);
+  test("no client chunk has a Node-only module in it", () => {
+    expect(build).not.toMatch(/externalized for browser compatibility/);
+    expect(nodeModulesInClientChunks(app)).toEqual([]);
   });
-  signInFlow(() => server);
+  registerFlows(() => server, services, { mailbox: () => smtpMailbox(services().smtp) });
 });
 
-test("the README's set-up type-checks in the app (the starter's `build.types`)", () => {
-  const result = spawnSync(process.execPath, [`${app}/node_modules/typescript/bin/tsc`, "--incremental", "--noEmit"], {
-    cwd: app,
-    encoding: "utf8",
+describe("the guide's Cloudflare Pages build on workerd", () => {
+  let server: AppServer;
+  // Resend's API, which the worker's requests to api.resend.com reach instead of the real one.
+  const mailApi = resendMailbox(`re_${newSecret()}`);
+  let build = "";
+  beforeAll(async () => {
+    writeAppFiles(app, guideFilesFor("Cloudflare"));
+    const port = services().ports.workerd;
+    const values: Record<string, string> = {
+      AUTH_SECRET: newSecret(),
+      AUTHLIB_URL: `http://127.0.0.1:${port}/auth`,
+      AUTH_RESEND_KEY: mailApi.apiKey,
+    };
+    const devVars: Record<string, string> = {};
+    for (const step of guideSteps(SECTIONS.cloudflare)) {
+      if (step.kind === "add-adapter") useAdapter(app, step.adapter);
+      else if (step.kind === "install")
+        continue; // app.ts ran it when it made the app
+      else if (step.kind === "shell") shell(app, step.command);
+      else if (step.kind === "build") build = npm(app, "run", "build");
+      else if (step.kind === "var" && step.file === ".dev.vars") {
+        if (!(step.name in values)) throw new Error(`the test has no value for the guide's ${step.name}`);
+        devVars[step.name] = values[step.name];
+      } else if (step.kind === "serve") {
+        // `.dev.vars`: the guide's lines, and the provider's variables it names beside them.
+        writeVars(app, ".dev.vars", { ...devVars, ...serviceVars(services(), false) });
+        const vars = parseVars(readFileSync(join(app, ".dev.vars"), "utf8"));
+        server = await startPagesDev(app, parsePagesDev(appScript(app, "serve")), vars, port, mailApi);
+      } else throw new Error(`unexpected step under "${SECTIONS.cloudflare}": ${JSON.stringify(step)}`);
+    }
+    if (!server) throw new Error(`"${SECTIONS.cloudflare}" starts no server`);
   });
-  expect(`${result.stdout}${result.stderr}`).toBe("");
-  expect(result.status).toBe(0);
+  afterAll(async () => {
+    await server?.stop();
+    // Back to the Node configuration for what runs after (the type check, a rerun on a kept app).
+    writeAppFiles(app, guideFilesFor());
+    useAdapter(app, "node-server");
+  });
+
+  test("no client chunk has a Node-only module in it", () => {
+    expect(build).not.toMatch(/externalized for browser compatibility/);
+    expect(nodeModulesInClientChunks(app)).toEqual([]);
+  });
+  registerFlows(() => server, services, { mailbox: () => mailApi });
+});
+
+test("the set-up type-checks in the app (the starter's `build.types`), the README's own plugin@auth.ts too", () => {
+  // The app runs the guide's step-7 plugin@auth.ts, which replaces the README's; the README's files are
+  // type-checked beside it, in a folder Qwik City does not route (removed afterwards).
+  const readme = "src/readme-setup";
+  writeAppFiles(
+    app,
+    readmeFiles().map((file) => [file.path.replace(/^src\//, `${readme}/`), file.text] as const),
+  );
+  try {
+    const result = spawnSync(process.execPath, [`${app}/node_modules/typescript/bin/tsc`, "--incremental", "--noEmit"], {
+      cwd: app,
+      encoding: "utf8",
+    });
+    expect(`${result.stdout}${result.stderr}`).toBe("");
+    expect(result.status).toBe(0);
+  } finally {
+    rmSync(join(app, readme), { recursive: true, force: true });
+  }
 });

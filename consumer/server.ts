@@ -1,9 +1,11 @@
 /**
- * The consumer app's servers: `vite` dev and the node-server production build, each on a free port of
- * 127.0.0.1, each stopped by its own process id.
+ * The consumer app's servers: `vite` dev and the node-server production build, each on a port of
+ * 127.0.0.1, each stopped by its own process id (the workerd one is workerd.ts), and the environment
+ * they start with.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 
@@ -26,15 +28,30 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** The environment the app runs with: a fresh secret, and the public URL (production) or trust in Host (dev). */
-export function appEnv(url: string, mode: "dev" | "production"): NodeJS.ProcessEnv {
-  const secret = Buffer.from(crypto.getRandomValues(new Uint8Array(33))).toString("base64");
-  const env: NodeJS.ProcessEnv = { ...process.env, AUTH_SECRET: secret, NODE_ENV: mode === "dev" ? "development" : "production" };
-  if (mode === "dev") env.AUTH_TRUST_HOST = "true";
-  else env.AUTHLIB_URL = `${url}/auth`;
-  // Qwik City checks the Origin of action POSTs against this.
-  env.ORIGIN = url;
-  return env;
+/** A fresh `AUTH_SECRET`, as `openssl rand -base64 33` makes one. */
+export function newSecret(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(33))).toString("base64");
+}
+
+/**
+ * The environment of a process the test starts: the shell's basics and `extra`, nothing of vitest's own
+ * (its `NODE_ENV=test` would make Vite build something else than a production build, and the app must get
+ * its variables from where the guide says, not inherit them).
+ */
+export function shellEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { NPM_CONFIG_FUND: "false", NPM_CONFIG_AUDIT: "false", NPM_CONFIG_UPDATE_NOTIFIER: "false" };
+  for (const name of ["PATH", "HOME", "TMPDIR", "LANG"]) if (process.env[name] !== undefined) env[name] = process.env[name];
+  return { ...env, ...extra };
+}
+
+/** Writes `KEY=value` lines to `app/<file>` (`.env`, `.dev.vars`), replacing the file. */
+export function writeVars(app: string, file: string, vars: Record<string, string>): void {
+  writeFileSync(
+    join(app, file),
+    Object.entries(vars)
+      .map(([name, value]) => `${name}=${value}\n`)
+      .join(""),
+  );
 }
 
 async function start(child: ChildProcess, url: string): Promise<AppServer> {
@@ -65,27 +82,30 @@ async function start(child: ChildProcess, url: string): Promise<AppServer> {
   }
 }
 
-/** `vite --mode ssr` (the starter's `dev` script) on a free port. */
-export async function startDev(app: string): Promise<AppServer> {
-  const port = await freePort();
+/** The starter's `npm run dev` (`vite --mode ssr`) on `port`: its variables come from the app's `.env`. */
+export async function startDev(app: string, port: number): Promise<AppServer> {
   const url = `http://127.0.0.1:${port}`;
   const vite = join(app, "node_modules/vite/bin/vite.js");
   const child = spawn(process.execPath, [vite, "--mode", "ssr", "--host", "127.0.0.1", "--port", String(port), "--strictPort"], {
     cwd: app,
-    env: appEnv(url, "dev"),
+    env: shellEnv(),
     stdio: ["ignore", "pipe", "pipe"],
   });
   return start(child, url);
 }
 
-/** The node-server adapter's production server (`npm run serve`), after the builds. */
-export async function startProduction(app: string): Promise<AppServer> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["server/entry.node-server"], {
-    cwd: app,
-    env: { ...appEnv(url, "production"), PORT: String(port) },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return start(child, url);
+/**
+ * Runs a guide's `[VAR=value …] node <args…>` command line in `app` (the Node server of step 7), with the
+ * test's own Node; the server listens on `port` (`PORT` in the `.env` the command reads).
+ */
+export async function startNodeCommand(app: string, command: string, port: number): Promise<AppServer> {
+  const words = command.trim().split(/\s+/);
+  const assignments: Record<string, string> = {};
+  while (words.length && /^[A-Z_]+=/.test(words[0])) {
+    const [name, ...value] = (words.shift() as string).split("=");
+    assignments[name] = value.join("=");
+  }
+  if (words.shift() !== "node") throw new Error(`not a \`node …\` command: ${command}`);
+  const child = spawn(process.execPath, words, { cwd: app, env: shellEnv(assignments), stdio: ["ignore", "pipe", "pipe"] });
+  return start(child, `http://127.0.0.1:${port}`);
 }

@@ -21,11 +21,15 @@ export async function signUp(name: string, email: string, password: string): Pro
   return user;
 }
 
-/** One user to try it with (a real app signs users up from a form). */
-const seeded = signUp("Ada Lovelace", "ada@example.com", "correct horse battery staple");
+/**
+ * One user to try it with (a real app signs users up from a form), made on first use: workerd
+ * (Cloudflare) refuses random values and hashing at a module's top level.
+ */
+let seeded: Promise<AppUser> | undefined;
 
 /** The user with this email, or `null`. */
 export async function findUserByEmail(email: string): Promise<AppUser | null> {
+  seeded ??= signUp("Ada Lovelace", "ada@example.com", "correct horse battery staple");
   await seeded;
   return users.get(email.toLowerCase()) ?? null;
 }

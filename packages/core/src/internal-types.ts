@@ -13,7 +13,6 @@ import type { JWT, JWTOptions } from "./jwt-types.js";
 import type { ProviderConfig } from "./provider-types.js";
 import type { RateLimitConfig, RateLimitStore, ResolvedRateLimits } from "./rate-limit-types.js";
 import type { SessionRecord, SessionRegistry } from "./session-registry-types.js";
-import type { RequestTrace } from "./telemetry/runtime.js";
 import type {
   AuthConfig,
   CallbacksOptions,
@@ -75,6 +74,18 @@ export type AuthAction =
   | "password"
   | "account"
   | "two-factor";
+
+/** The part of a request's span authlib writes to outside `telemetry/runtime.ts`. */
+export interface TraceSpan {
+  setAttribute(key: string, value: string): unknown;
+}
+
+/** What a traced request's span learns while the request runs (its failure, noted by the pipeline). */
+export interface RequestTrace {
+  span: TraceSpan;
+  errorType?: string;
+  rateLimited?: boolean;
+}
 
 /** A request, parsed once. */
 export interface RequestInternal {

@@ -78,24 +78,25 @@ export async function finishAuthorization(ctx: OAuthContext, params: URLSearchPa
   const expectedNonce = checks.has("nonce") ? await openCheck(ctx, "nonce", binding) : oauth.expectNoNonce;
   const clientAuth = clientAuthentication(provider);
 
-  let tokenServer = server;
-  let response: oauth.TokenEndpointResponse;
-  try {
-    const grant = () =>
-      oauth.authorizationCodeGrantRequest(server.as, client, clientAuth, validated, flow.redirectUri, codeVerifier, options);
-    const raw = await conformTokenResponse(
-      await inSpan("authlib.oauth.token", { "authlib.provider": provider.id }, grant),
-      provider.tokenResponseQuirks,
-    );
-    tokenServer = await serverForTokenResponse(server, raw);
-    response = await oauth.processAuthorizationCodeResponse(tokenServer.as, client, raw, {
-      expectedNonce,
-      requireIdToken: provider.type === "oidc",
-    });
-    assertTokenResponse(provider.id, client, response);
-  } catch (error) {
-    throw callbackError(provider.id, error);
-  }
+  // The code exchanged at the token endpoint, and the answer checked: the token step's span.
+  const exchange = async () => {
+    try {
+      const raw = await conformTokenResponse(
+        await oauth.authorizationCodeGrantRequest(server.as, client, clientAuth, validated, flow.redirectUri, codeVerifier, options),
+        provider.tokenResponseQuirks,
+      );
+      const tokenServer = await serverForTokenResponse(server, raw);
+      const response = await oauth.processAuthorizationCodeResponse(tokenServer.as, client, raw, {
+        expectedNonce,
+        requireIdToken: provider.type === "oidc",
+      });
+      assertTokenResponse(provider.id, client, response);
+      return { tokenServer, response };
+    } catch (error) {
+      throw callbackError(provider.id, error);
+    }
+  };
+  const { tokenServer, response } = await inSpan("authlib.oauth.token", { "authlib.provider": provider.id }, exchange);
 
   const tokens = toTokenSet(response);
   let profile: Awaited<ReturnType<typeof loadProfile>>;

@@ -27,7 +27,11 @@ import { assertTokenResponse } from "./token-response.js";
  * `invalid_grant`: the user must sign in again) or answers something invalid, and `InvalidEndpoints` /
  * `InvalidProvider` for a provider that is not configured for it.
  */
-export async function refreshAccessToken(provider: OAuthConfig, refreshToken: string): Promise<TokenSet> {
+export function refreshAccessToken(provider: OAuthConfig, refreshToken: string): Promise<TokenSet> {
+  return inSpan("authlib.oauth.refresh", { "authlib.provider": provider.id }, () => refreshGrant(provider, refreshToken));
+}
+
+async function refreshGrant(provider: OAuthConfig, refreshToken: string): Promise<TokenSet> {
   const server = await resolveServer(provider, "token");
   const client = clientMetadata(provider);
   const clientAuth = clientAuthentication(provider);
@@ -37,9 +41,7 @@ export async function refreshAccessToken(provider: OAuthConfig, refreshToken: st
   );
   try {
     const response = await conformTokenResponse(
-      await inSpan("authlib.oauth.refresh", { "authlib.provider": provider.id }, () =>
-        oauth.refreshTokenGrantRequest(server.as, client, clientAuth, refreshToken, options),
-      ),
+      await oauth.refreshTokenGrantRequest(server.as, client, clientAuth, refreshToken, options),
       provider.tokenResponseQuirks,
     );
     const tokenServer = await serverForTokenResponse(server, response);

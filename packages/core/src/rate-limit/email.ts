@@ -12,9 +12,8 @@
  */
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import type { EmailRateLimit, ResolvedLimit } from "../rate-limit-types.js";
-import { countClientRequest, countRequest, limitKey, limitsOf, storeOf } from "./limiter.js";
+import { codeTryStore, countClientRequest, countRequest, limitKey, limitsOf, storeOf } from "./limiter.js";
 import { deliveryMailbox } from "./mailbox.js";
-import { memoryRateLimitStore, type RateLimitStore } from "./store.js";
 
 export type { EmailRateLimit };
 
@@ -60,7 +59,7 @@ export async function countCodeTry(
 ): Promise<number> {
   const limits = limitsOf(options);
   // The provider's store, the configured one, else (limits off) this configuration's memory.
-  const store = (providerLimit === false ? undefined : providerLimit?.store) ?? (limits ? storeOf(limits) : memoryCodeStore(options));
+  const store = (providerLimit === false ? undefined : providerLimit?.store) ?? codeTryStore(options);
   const email = limits ? limits.email : false;
   if (email) {
     const { windowSeconds } = email;
@@ -70,10 +69,4 @@ export async function countCodeTry(
   }
   const key = await limitKey(options, "code:mail", attempt.hashed);
   return (await store.increment(key, attempt.lifetimeSeconds * 1000)).count;
-}
-
-/** The memory store that counts code tries when the limits are off (one per configuration). */
-function memoryCodeStore(options: InternalOptions): RateLimitStore {
-  options.rateLimits.codeStore ??= memoryRateLimitStore();
-  return options.rateLimits.codeStore;
 }

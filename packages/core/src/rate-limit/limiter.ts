@@ -94,6 +94,17 @@ export function storeOf(limits: ResolvedRateLimits): RateLimitStore {
   return limits.store;
 }
 
+/**
+ * Where single-use codes count their tries (email codes, second-factor codes): the limits' store, else,
+ * with `rateLimit: false`, this configuration's own memory store, since those counts are never optional.
+ */
+export function codeTryStore(options: InternalOptions): RateLimitStore {
+  const limits = limitsOf(options);
+  if (limits) return storeOf(limits);
+  options.rateLimits.codeStore ??= memoryRateLimitStore();
+  return options.rateLimits.codeStore;
+}
+
 /** Hex characters of the hash kept in a key: 128 bits. */
 const HASH_LENGTH = 32;
 

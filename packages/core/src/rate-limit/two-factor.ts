@@ -7,18 +7,9 @@
  * @module rate-limit/two-factor
  */
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
-import { countClientRequest, countRequest, limitKey, limitsOf, storeOf } from "./limiter.js";
-import { memoryRateLimitStore, type RateLimitStore } from "./store.js";
+import { codeTryStore, countClientRequest, countRequest, limitKey, limitsOf } from "./limiter.js";
 
 const TOO_MANY_FOR_USER = "Too many codes tried for this account; try again later.";
-
-/** The store the second factor counts in: the configured limits' store, else this configuration's memory. */
-function storeFor(options: InternalOptions): RateLimitStore {
-  const limits = limitsOf(options);
-  if (limits) return storeOf(limits);
-  options.rateLimits.codeStore ??= memoryRateLimitStore();
-  return options.rateLimits.codeStore;
-}
 
 /**
  * Counts one code tried for `userId` (at the second step of the pending sign-in `pendingId`, or to turn
@@ -31,7 +22,7 @@ export async function countSecondFactorTry(
   attempt: { userId: string; pendingId?: string; lifetimeSeconds: number },
 ): Promise<number> {
   const limits = limitsOf(options);
-  const store = storeFor(options);
+  const store = codeTryStore(options);
   const twoFactor = limits ? limits.twoFactor : false;
   if (twoFactor) {
     const { windowSeconds } = twoFactor;
@@ -47,7 +38,7 @@ export async function countSecondFactorTry(
 export async function clearSecondFactorTries(options: InternalOptions, userId: string): Promise<void> {
   const limits = limitsOf(options);
   // biome-ignore lint/complexity/useOptionalChain: `limits` is `false` when off, which has no fields to chain
-  if (limits && limits.twoFactor) await storeFor(options).reset(await limitKey(options, "2fa:user", userId));
+  if (limits && limits.twoFactor) await codeTryStore(options).reset(await limitKey(options, "2fa:user", userId));
 }
 
 /**
@@ -57,5 +48,5 @@ export async function clearSecondFactorTries(options: InternalOptions, userId: s
  */
 export async function claimCodeUse(options: InternalOptions, userId: string, code: string, seconds: number): Promise<boolean> {
   const key = await limitKey(options, "2fa:used", `${userId}:${code}`);
-  return (await storeFor(options).increment(key, seconds * 1000)).count === 1;
+  return (await codeTryStore(options).increment(key, seconds * 1000)).count === 1;
 }

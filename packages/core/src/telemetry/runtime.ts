@@ -6,20 +6,13 @@
  *
  * @module telemetry/runtime
  */
-import type { Attributes, Histogram, Meter, Span, Tracer } from "@opentelemetry/api";
-import type { RequestInternal } from "../internal-types.js";
+import type { Attributes, Histogram, Meter, Tracer } from "@opentelemetry/api";
+import type { RequestInternal, RequestTrace, TraceSpan } from "../internal-types.js";
 
 type Api = typeof import("@opentelemetry/api");
 
 /** How a request ended, as a closed set of names. */
 export type Outcome = "success" | "failure" | "refused";
-
-/** What a request's span learns while the request runs (its failure, set by the pipeline). */
-export interface RequestTrace {
-  span: Span;
-  errorType?: string;
-  rateLimited?: boolean;
-}
 
 /** The instruments and tracer of one instance. */
 export interface TelemetryRuntime {
@@ -42,7 +35,7 @@ export interface TelemetryRuntime {
    * `events` whose `signIn` also names the user on `span` by a keyed hash of their id
    * (`authlib.user.hash`, for `telemetry: { userId: "hashed" }`).
    */
-  namingUser<E extends { signIn(message: { user: { id?: string } }): unknown }>(events: E, span: Span, secret: string): E;
+  namingUser<E extends { signIn(message: { user: { id?: string } }): unknown }>(events: E, span: TraceSpan, secret: string): E;
   /** Counts an audit store's failed write. */
   auditWriteFailed(): void;
 }

@@ -19,6 +19,7 @@ import { failureCookies, withFailureCookies } from "../http/error-response.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { clearSecondFactorTries, countSecondFactorTry } from "../rate-limit/two-factor.js";
 import { nowInSeconds } from "../session/assurance.js";
+import { noteFailure } from "../telemetry/index.js";
 import { proveWithCode } from "./codes.js";
 import { secondStepUrl } from "./gate.js";
 import { clearPending, type PendingSignIn, pendingMaxAge, pendingOrExpired } from "./pending.js";
@@ -102,7 +103,8 @@ export async function secondStepAction(options: InternalOptions, request: Reques
     const rateLimited = error instanceof RateLimited;
     if (rateLimited) options.logger.warn("rate-limited");
     else options.logger.error(error);
-    // Answered as a page, not thrown: the pipeline's audit of failures does not see it.
+    // Answered as a page, not thrown: the pipeline's audit and telemetry of failures do not see it.
+    noteFailure(request, error, rateLimited);
     recordAuditEvent(options, request, { type: rateLimited ? "rateLimited" : "twoFactorFailed", outcome: "failure", detail: error.type });
     return { redirect: secondStepUrl(options, error.type), cookies: failureCookies(error) };
   }

@@ -30,8 +30,9 @@ import { redisAnswers, redisURL } from "../helpers/redis.js";
 const refreshMock = vi.hoisted(() => ({
   fn: undefined as undefined | ((provider: { id: string }, refreshToken: string) => Promise<unknown>),
 }));
-vi.mock("../../src/oauth/index.js", async (importOriginal) => {
-  const original = await importOriginal<typeof import("../../src/oauth/index.js")>();
+// The refresh grant's own module (the session code loads the OAuth client, which imports it, on first use).
+vi.mock("../../src/oauth/refresh.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../src/oauth/refresh.js")>();
   return {
     ...original,
     refreshAccessToken: (provider: { id: string }, refreshToken: string) =>

@@ -230,7 +230,7 @@ describe("the pending cookie", () => {
     const noCsrf = optionsWith({ csrfToken: "" });
     const cookies = await sealPending(noCsrf, requestWith(), pending);
     expect(cookies.map((c) => c.name)).toEqual(["authlib.csrf-token", "authlib.two-factor"]);
-    const [token, mac] = (cookies[0]?.value as string).split("|");
+    const [token, mac] = String(cookies[0]?.value).split("|");
     expect(token).toMatch(/^[0-9a-f]{64}$/);
     expect(mac).toMatch(/^[0-9a-f]+$/);
     const minted = optionsWith({ csrfToken: token });
