@@ -9,9 +9,10 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { launchChromium } from "../packages/core/test/helpers/chromium.js";
-import { listFiles } from "./app.js";
-import { type AppServer, startDev, startProduction } from "./server.js";
-import { openPage, signInFlow, viteBuild } from "./sign-in-flow.js";
+import { openPage } from "./flows.js";
+import { nodeModulesInClientChunks } from "./production.js";
+import { type AppServer, freePort, newSecret, shellEnv, startDev, startNodeCommand, writeVars } from "./server.js";
+import { signInFlow } from "./sign-in-flow.js";
 
 const app = inject("consumerQwik2App");
 let browser: Browser;
@@ -28,6 +29,19 @@ function installedVersion(name: string): string {
   return JSON.parse(readFileSync(join(app, "node_modules", name, "package.json"), "utf8")).version;
 }
 
+/** `vite build` in the app, as a production build; returns what it printed. */
+function viteBuild(...args: string[]): string {
+  const vite = join(app, "node_modules/vite/bin/vite.js");
+  const result = spawnSync(process.execPath, [vite, "build", ...args], {
+    cwd: app,
+    encoding: "utf8",
+    env: shellEnv({ NODE_ENV: "production" }),
+  });
+  const output = `${result.stdout}${result.stderr}`;
+  if (result.status !== 0) throw new Error(`vite build ${args.join(" ")} failed:\n${output}`);
+  return output;
+}
+
 test("the app runs Qwik 2 and @authlib/qwik/qwik2, without Qwik 1", () => {
   expect(installedVersion("@qwik.dev/core")).toMatch(/^2\./);
   expect(installedVersion("@qwik.dev/router")).toMatch(/^2\./);
@@ -38,7 +52,9 @@ test("the app runs Qwik 2 and @authlib/qwik/qwik2, without Qwik 1", () => {
 describe("vite dev", () => {
   let server: AppServer;
   beforeAll(async () => {
-    server = await startDev(app);
+    // The README's development set-up: `AUTH_SECRET` in `.env`, nothing else.
+    writeVars(app, ".env", { AUTH_SECRET: newSecret() });
+    server = await startDev(app, await freePort());
     // Vite optimizes dependencies on the first visit and may reload once: let it settle first.
     const { page, close } = await openPage(browser);
     await page.goto(`${server.url}/signin/`, { waitUntil: "networkidle" });
@@ -57,9 +73,12 @@ describe("vite build + node server", () => {
   let server: AppServer;
   let clientBuild = "";
   beforeAll(async () => {
-    clientBuild = viteBuild(app);
-    viteBuild(app, "-c", "adapters/node-server/vite.config.ts");
-    server = await startProduction(app);
+    clientBuild = viteBuild();
+    viteBuild("-c", "adapters/node-server/vite.config.ts");
+    // The README's production checklist: the public URL, the secret, NODE_ENV, from `.env` on Node.
+    const port = await freePort();
+    writeVars(app, ".env", { AUTH_SECRET: newSecret(), AUTHLIB_URL: `http://127.0.0.1:${port}/auth`, PORT: String(port) });
+    server = await startNodeCommand(app, "NODE_ENV=production node --env-file=.env server/entry.node-server", port);
   });
   afterAll(async () => {
     await server?.stop();
@@ -67,12 +86,7 @@ describe("vite build + node server", () => {
 
   test("the client build has no Node-only module in it", () => {
     expect(clientBuild).not.toMatch(/externalized for browser compatibility/);
-    const chunks = listFiles(join(app, "dist")).filter((file) => /\.m?js$/.test(file));
-    expect(chunks.length).toBeGreaterThan(0);
-    const withNode = chunks.filter((file) =>
-      /\bfrom\s*["']node:|\bimport\s*\(\s*["']node:|\brequire\(\s*["']node:/.test(readFileSync(join(app, "dist", file), "utf8")),
-    );
-    expect(withNode).toEqual([]);
+    expect(nodeModulesInClientChunks(app)).toEqual([]);
   });
   signInFlow(
     () => browser,

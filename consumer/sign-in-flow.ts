@@ -1,58 +1,20 @@
 /**
  * The README's sign-in flow, driven in Chromium against a consumer app's server: the protected page sends a
  * signed-out visitor to sign-in, a wrong password shows the error on the form, the right one reaches the
- * protected page, sign-out ends the session. Shared by the consumer tests of each Qwik major.
+ * protected page, sign-out ends the session: the README's credentials-only set-up (flows.ts has the guide's
+ * full set of flows, which need its providers and services).
  */
-import { spawnSync } from "node:child_process";
 import type { Browser, Page } from "playwright-core";
 import { beforeEach, expect, onTestFailed, test } from "vitest";
 import { CREDENTIALS_SIGNIN_MESSAGE } from "../packages/qwik/src/messages.js";
 import { ADA } from "./fixture/src/server/users.js";
+import { openPage } from "./flows.js";
 import type { AppServer } from "./server.js";
-
-/** A page in a fresh browser context, with what the browser loaded and every error it reported. */
-export interface WatchedPage {
-  page: Page;
-  requests: string[];
-  errors: string[];
-  close(): Promise<void>;
-}
-
-/** Opens a page that records what the browser loaded and every error it reported. */
-export async function openPage(browser: Browser): Promise<WatchedPage> {
-  const context = await browser.newContext();
-  // Fail a step with its own message well before the test's time runs out.
-  context.setDefaultTimeout(15_000);
-  const page = await context.newPage();
-  const requests: string[] = [];
-  const errors: string[] = [];
-  page.on("request", (request) => requests.push(request.url()));
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    // A rejected sign-in is a 401 answer to the action, which Chromium reports as a console error.
-    if (message.type() === "error" && !message.text().includes("status of 401")) errors.push(message.text());
-  });
-  return { page, requests, errors, close: () => context.close() };
-}
 
 async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-}
-
-/** `vite build` in the app, as a production build; returns what it printed. */
-export function viteBuild(app: string, ...args: string[]): string {
-  // vitest sets NODE_ENV=test, which would make Vite build something else than a production build.
-  const env = { ...process.env, NODE_ENV: "production" };
-  const result = spawnSync(process.execPath, [`${app}/node_modules/vite/bin/vite.js`, "build", ...args], {
-    cwd: app,
-    encoding: "utf8",
-    env,
-  });
-  const output = `${result.stdout}${result.stderr}`;
-  if (result.status !== 0) throw new Error(`vite build ${args.join(" ")} failed:\n${output}`);
-  return output;
 }
 
 /** The README's flow as tests, the same against every server. */

@@ -4,9 +4,9 @@
  * the Qwik README's "Qwik 2" section says, and that section's set-up files written into it verbatim.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import type { PACKAGES } from "../app.js";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type PACKAGES, writeAppFiles } from "../app.js";
 import { readmeSection, sectionFiles, sectionInstall } from "../readme-section.js";
 
 /** The starter's version: the newest 2.0 beta of `create-qwik` (its app then installs Qwik 2.0.0-beta.45 or newer). */
@@ -57,11 +57,10 @@ export function createQwik2App(dir: string, tarballs: Record<(typeof PACKAGES)[n
   // The one change to the starter's code: its server listens on every interface; the test's, on loopback only.
   patch(app, "src/entry.node-server.tsx", "server.listen(PORT, ", 'server.listen(Number(PORT), "127.0.0.1", ');
 
-  for (const file of sectionFiles(section)) {
-    const target = join(app, file.path);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, file.text);
-  }
+  writeAppFiles(
+    app,
+    sectionFiles(section).map((file) => [file.path, file.text] as const),
+  );
   // The guide's Vite plugin: the client build fails if server-only code reaches it.
   patch(app, "vite.config.ts", "plugins: [", "plugins: [authlibServerOnly(), ");
   patch(app, "vite.config.ts", "import { defineConfig", 'import { authlibServerOnly } from "@authlib/qwik/vite";\nimport { defineConfig');
