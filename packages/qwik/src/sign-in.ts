@@ -166,10 +166,13 @@ export function currentPage(ev: RequestEventCommon): string {
 
 /**
  * Sends the user to `url` with a 303: by throwing Qwik's redirect for a normal form POST. A script-driven
- * submission (Qwik's `<Form>` with JS, which posts to `…/q-data.json`) instead gets the URL in Qwik's
- * response data, from which Qwik's client does a full navigation; a thrown redirect would make Qwik
- * rewrite it into a `q-data.json` fetch, which only works for Qwik routes, not for the provider or for
- * the pages under `basePath`.
+ * submission (Qwik's `<Form>` with JS) must end in a full navigation, as a form POST does: the target may
+ * be the provider or a page under `basePath`, which are not Qwik routes. Qwik 1's client posts to
+ * `…/q-data.json` and navigates to a `Location` in its response data; a thrown redirect would make Qwik
+ * rewrite it into a `q-data.json` fetch. Qwik 2's client posts `?qaction=…` with `Accept: application/json`,
+ * turns a thrown redirect into a client-side navigation (which, in 2.0.0-beta.45, updates the address
+ * but does not render the page), and navigates as a document after a real redirect: so this sends one
+ * for a same-origin target (another origin is a document navigation for its client anyway).
  */
 export function redirect(ev: RequestEventCommon, url: string): void {
   const target = new URL(url, ev.url);
@@ -181,7 +184,16 @@ export function redirect(ev: RequestEventCommon, url: string): void {
     ev.headers.set("Location", location);
     return;
   }
+  if (isQwik2ScriptAction(ev) && target.origin === ev.url.origin) {
+    ev.headers.set("Location", location);
+    throw ev.send(303, "");
+  }
   throw ev.redirect(303, location);
+}
+
+/** A Qwik 2 `<Form>` submission by its script (Qwik 1's go to `q-data.json`, its plain form posts accept HTML). */
+function isQwik2ScriptAction(ev: RequestEventCommon): boolean {
+  return ev.method === "POST" && ev.url.searchParams.has("qaction") && !!ev.request.headers.get("accept")?.includes("application/json");
 }
 
 /** True for an address core sends no sign-in mail to: the user's typing, shown on their form. */
