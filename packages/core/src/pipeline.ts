@@ -164,14 +164,13 @@ export async function answer(resolved: ResolvedAuth, request: Request, options: 
     // Only the first requests of an instance wait for the runtime to load; then it is a property read.
     if (!telemetry.settled) await telemetry.ready;
     const runtime = telemetry.runtime;
-    if (runtime) {
-      let answered: AuthAnswer | undefined;
-      await runtime.traceRequest(parsed, resolved.basePath, telemetry.providers, async (trace) => {
-        parsed.trace = trace;
-        answered = await answerParsed(ready, request, parsed, origin);
-        return answered.status;
-      });
-      return answered as AuthAnswer;
+    const record = runtime?.startRequest(parsed, resolved.basePath, telemetry.providers);
+    if (runtime && record) {
+      parsed.trace = record;
+      // answerParsed never throws: the request's span always ends.
+      const answered = await runtime.within(record, () => answerParsed(ready, request, parsed, origin));
+      runtime.endRequest(parsed, record, answered.status);
+      return answered;
     }
   }
   return answerParsed(ready, request, parsed, origin);

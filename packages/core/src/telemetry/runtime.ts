@@ -6,7 +6,7 @@
  *
  * @module telemetry/runtime
  */
-import type { Attributes, Histogram, Meter, Tracer } from "@opentelemetry/api";
+import type { Attributes, Histogram, Meter, Span, Tracer } from "@opentelemetry/api";
 import type { RequestInternal, RequestTrace, TraceSpan } from "../internal-types.js";
 
 type Api = typeof import("@opentelemetry/api");
@@ -14,15 +14,28 @@ type Api = typeof import("@opentelemetry/api");
 /** How a request ended, as a closed set of names. */
 export type Outcome = "success" | "failure" | "refused";
 
+/** A traced request as the runtime keeps it between its start and its end. */
+export interface RequestRecord extends RequestTrace {
+  span: Span;
+  /** False when the sampler dropped the span: then only the metrics are taken. */
+  recording: boolean;
+  route: string;
+  /** The id of the configured provider the request names, if any. */
+  provider: string | undefined;
+  started: number;
+}
+
 /** The instruments and tracer of one instance. */
 export interface TelemetryRuntime {
-  /** Runs `run` under the request's span; records the request's metrics when it ends. */
-  traceRequest(
-    request: RequestInternal,
-    basePath: string,
-    providers: ReadonlySet<string>,
-    run: (trace: RequestTrace | undefined) => Promise<number>,
-  ): Promise<number>;
+  /**
+   * Starts the request's span (a child of the active context) and its clock; `undefined` when there is
+   * nothing to record (no SDK registered).
+   */
+  startRequest(request: RequestInternal, basePath: string, providers: ReadonlySet<string>): RequestRecord | undefined;
+  /** Runs `run` in the context of the request's span, so its steps are children; only runs it when the sampler dropped the span. */
+  within<T>(record: RequestRecord, run: () => Promise<T>): Promise<T>;
+  /** Ends the request's span with its status and outcome, and records the request's metrics. */
+  endRequest(request: RequestInternal, record: RequestRecord, status: number): void;
   /**
    * Runs `run` in a span `name`: a child of the active context when that context is inside one of
    * authlib's traced requests or operations, or, with `root`, always (an in-process operation that is
@@ -84,7 +97,7 @@ function createRuntime(api: Api): TelemetryRuntime {
   const metered = !(requestDuration instanceof api.createNoopMeter().createHistogram("probe").constructor);
 
   return {
-    async traceRequest(request, basePath, providers, run) {
+    startRequest(request, basePath, providers) {
       const route = routeTemplate(request, basePath);
       const provider = request.providerId !== undefined && providers.has(request.providerId) ? request.providerId : undefined;
       const attributes: Attributes = { "http.request.method": request.method, "http.route": route, "authlib.action": request.action };
@@ -92,42 +105,41 @@ function createRuntime(api: Api): TelemetryRuntime {
       const span = tracer.startSpan(`${request.method} ${route}`, { kind: api.SpanKind.SERVER, attributes });
       // A span the sampler dropped records nothing and has no children: only the metrics remain to take.
       const recording = span.isRecording();
-      if (!metered && !recording) return run(undefined);
-      const started = performance.now();
-      const trace: RequestTrace = { span };
-      let status = 500;
-      try {
-        const context = recording ? api.trace.setSpan(api.context.active(), span).setValue(traced, true) : undefined;
-        status = await (context ? api.context.with(context, () => run(trace)) : run(trace));
-        return status;
-      } finally {
-        const outcome: Outcome = trace.rateLimited ? "refused" : trace.errorType || status >= 400 ? "failure" : "success";
-        const errorType = trace.errorType && ERROR_TYPE.test(trace.errorType) ? trace.errorType : trace.errorType ? "_OTHER" : undefined;
-        if (recording) {
-          span.setAttributes({ "http.response.status_code": status, "authlib.outcome": outcome });
-          if (errorType) {
-            span.setAttribute("error.type", errorType);
-            span.setStatus({ code: api.SpanStatusCode.ERROR });
-          }
+      if (!metered && !recording) return undefined;
+      return { span, recording, route, provider, started: performance.now() };
+    },
+    within(record, run) {
+      if (!record.recording) return run();
+      return api.context.with(api.trace.setSpan(api.context.active(), record.span).setValue(traced, true), run);
+    },
+    endRequest(request, record, status) {
+      const { span, route, provider } = record;
+      const outcome: Outcome = record.rateLimited ? "refused" : record.errorType || status >= 400 ? "failure" : "success";
+      const errorType = record.errorType && ERROR_TYPE.test(record.errorType) ? record.errorType : record.errorType ? "_OTHER" : undefined;
+      if (record.recording) {
+        span.setAttributes({ "http.response.status_code": status, "authlib.outcome": outcome });
+        if (errorType) {
+          span.setAttribute("error.type", errorType);
+          span.setStatus({ code: api.SpanStatusCode.ERROR });
         }
-        span.end();
-        const labels: Attributes = { "http.request.method": request.method, "http.route": route, "http.response.status_code": status };
-        if (errorType) labels["error.type"] = errorType;
-        requestDuration.record((performance.now() - started) / 1000, labels);
-        if (request.action === "session" && request.method === "GET") sessionChecks(outcome, () => ({ "authlib.outcome": outcome }));
-        if (isSignInAttempt(request)) {
-          signInAttempts(`${outcome} ${provider} ${errorType}`, () => {
-            const labels: Attributes = { "authlib.outcome": outcome };
-            if (provider) labels["authlib.provider"] = provider;
-            if (errorType) labels["error.type"] = errorType;
-            return labels;
-          });
-        }
-        if (trace.rateLimited) {
-          rateLimitRefusals(`${request.action} ${provider}`, () =>
-            provider ? { "authlib.action": request.action, "authlib.provider": provider } : { "authlib.action": request.action },
-          );
-        }
+      }
+      span.end();
+      const labels: Attributes = { "http.request.method": request.method, "http.route": route, "http.response.status_code": status };
+      if (errorType) labels["error.type"] = errorType;
+      requestDuration.record((performance.now() - record.started) / 1000, labels);
+      if (request.action === "session" && request.method === "GET") sessionChecks(outcome, () => ({ "authlib.outcome": outcome }));
+      if (isSignInAttempt(request)) {
+        signInAttempts(`${outcome} ${provider} ${errorType}`, () => {
+          const labels: Attributes = { "authlib.outcome": outcome };
+          if (provider) labels["authlib.provider"] = provider;
+          if (errorType) labels["error.type"] = errorType;
+          return labels;
+        });
+      }
+      if (record.rateLimited) {
+        rateLimitRefusals(`${request.action} ${provider}`, () =>
+          provider ? { "authlib.action": request.action, "authlib.provider": provider } : { "authlib.action": request.action },
+        );
       }
     },
     async step(name, attributes, run, root = false) {
