@@ -1,7 +1,8 @@
 /**
  * `hostedDbAuditStore` under real flows through `Auth()` (credentials sign-in refused, rate-limited,
  * accepted; session reads; sign-out): the rows it stores, on PGlite and on a real PostgreSQL server,
- * each in a random branch dropped at the end. Session reads leave no row. The PostgreSQL part is
+ * each in a random branch dropped at the end; then the rows of the OIDC and email flows (a real OpenID
+ * Provider and SMTP server, `core/test/helpers/sensitive-flows.ts`). Session reads leave no row. The PostgreSQL part is
  * skipped, saying why, when no server answers.
  */
 
@@ -14,6 +15,8 @@ import Credentials from "../../core/src/providers/credentials.js";
 import { memoryRateLimitStore } from "../../core/src/rate-limit/store.js";
 import type { AuthConfig } from "../../core/src/types.js";
 import { authClient } from "../../core/test/helpers/auth-client.js";
+import { closeSharedPglite } from "../../core/test/helpers/database.js";
+import { type FlowServices, runFlows as runSensitiveFlows, startFlowServices } from "../../core/test/helpers/sensitive-flows.js";
 import { AUDIT_EVENTS_TABLE, type BaseClientOptions, HostedDbClient, hostedDbAuditStore } from "../src/index.js";
 import { dropBranch, postgresAnswers, randomBranch, testDatabaseURL } from "./helpers.js";
 
@@ -106,8 +109,36 @@ function runFlows(name: string, connection: () => BaseClientOptions): void {
       expect(text).not.toContain("2001:db8:abcd:12::1");
       expect(text).not.toContain("Mozilla");
     });
+
+    it("stores the rows of the OIDC and email flows too (a real OpenID Provider, a real SMTP server)", async () => {
+      const trail = counted(hostedDbAuditStore(client));
+      await runSensitiveFlows(services, { audit: { store: trail.store }, logger: { error: () => {}, warn: () => {}, debug: () => {} } });
+      const expected = [
+        ["signInFailed", "failure", "credentials", "CredentialsSignin"],
+        ["signIn", "success", "credentials", null],
+        ["signOut", "success", null, null],
+        ["linkAccount", "success", "op", null],
+        ["signIn", "success", "op", null],
+        ["signInFailed", "failure", "op", "InvalidCheck"],
+        ["signIn", "success", "nodemailer", null],
+      ];
+      // The last flow's write settles after its answer: read until every row is there.
+      const stored = async () => (await hostedDbAuditStore(client).list()).map((row) => [row.type, row.outcome, row.provider, row.detail]);
+      await expect.poll(stored).toEqual(expect.arrayContaining(expected));
+      const { rows: raw } = await client.query<Record<string, unknown>>(`SELECT * FROM "${client.branch}"."${AUDIT_EVENTS_TABLE}"`);
+      expect(JSON.stringify(raw)).not.toContain("example.com");
+    });
   });
 }
+
+let services: FlowServices;
+beforeAll(async () => {
+  services = await startFlowServices();
+}, 120_000);
+afterAll(async () => {
+  await Promise.all([services?.op.close(), services?.smtp.close()]);
+  await closeSharedPglite();
+});
 
 describe("on PGlite", () => {
   let pglite: PGlite;
