@@ -15,9 +15,11 @@ const REPO = resolve(import.meta.dirname, "..");
 export const PACKAGES = ["core", "qwik", "hosted-db-adapter"] as const;
 const QWIK_VERSION = "1.20.1";
 /** Lint and format tools of the starter: nothing here uses them, and installing them costs half the time. */
-const UNUSED_STARTER_TOOLS = /^(eslint|@eslint\/|eslint-plugin-|globals$|prettier$|typescript-eslint$|typescript-plugin-css-modules$)/;
+export const UNUSED_STARTER_TOOLS =
+  /^(eslint|@eslint\/|eslint-plugin-|globals$|prettier$|typescript-eslint$|typescript-plugin-css-modules$)/;
 
-function run(command: string, args: string[], cwd: string): string {
+/** Runs `command` in `cwd` without npm's funding and audit chatter; returns its output, throws when it fails. */
+export function run(command: string, args: string[], cwd: string): string {
   return execFileSync(command, args, {
     cwd,
     encoding: "utf8",
@@ -76,7 +78,7 @@ export function readmeInstall(): string[] {
 }
 
 /** `npm install …` with each @authlib package replaced by its tarball. */
-function installWithTarballs(app: string, words: string[], tarballs: Record<(typeof PACKAGES)[number], string>): void {
+export function installWithTarballs(app: string, words: string[], tarballs: Record<(typeof PACKAGES)[number], string>): void {
   const byName: Record<string, string> = {
     "@authlib/core": tarballs.core,
     "@authlib/qwik": tarballs.qwik,

@@ -3,26 +3,13 @@
  * node-server adapter from the files that ship inside its `@qwik.dev/core`, the packed tarballs installed as
  * the Qwik README's "Qwik 2" section says, and that section's set-up files written into it verbatim.
  */
-import { execFileSync } from "node:child_process";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type PACKAGES, writeAppFiles } from "../app.js";
+import { installWithTarballs, type PACKAGES, run, UNUSED_STARTER_TOOLS, writeAppFiles } from "../app.js";
 import { readmeSection, sectionFiles, sectionInstall } from "../readme-section.js";
 
 /** The starter's version: the newest 2.0 beta of `create-qwik` (its app then installs Qwik 2.0.0-beta.45 or newer). */
 const CREATE_QWIK2_VERSION = "2.0.0-beta.43";
-/** Lint and format tools of the starter: nothing here uses them, and they cost install time. */
-const UNUSED_STARTER_TOOLS = /^(eslint|@eslint\/|eslint-plugin-|globals$|prettier$|typescript-eslint$|typescript-plugin-css-modules$)/;
-
-function run(command: string, args: string[], cwd: string): string {
-  return execFileSync(command, args, {
-    cwd,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, NPM_CONFIG_FUND: "false", NPM_CONFIG_AUDIT: "false" },
-  });
-}
-
 /** Replaces `find` in the app's file, or fails naming the starter file that changed. */
 function patch(app: string, file: string, find: string, replace: string): void {
   const path = join(app, file);
@@ -42,13 +29,7 @@ export function createQwik2App(dir: string, tarballs: Record<(typeof PACKAGES)[n
   // The README's install line, with each @authlib package replaced by its tarball (the starter installs
   // nothing itself: this installs its dependencies too).
   const section = readmeSection("Qwik 2");
-  const byName: Record<string, string> = {
-    "@authlib/core": tarballs.core,
-    "@authlib/qwik": tarballs.qwik,
-    "@authlib/hosted-db-adapter": tarballs["hosted-db-adapter"],
-  };
-  const args = sectionInstall(section).map((word) => byName[word] ?? word);
-  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline", ...args], app);
+  installWithTarballs(app, sectionInstall(section), tarballs);
 
   // The node-server adapter, as `qwik add node-server` would add it (its files ship inside @qwik.dev/core).
   const adapter = join(app, "node_modules/@qwik.dev/core/dist/starters/adapters/node-server");

@@ -24,6 +24,21 @@ const clientSecret = "log-secrets-client-secret-9876543210";
 const password = "correct horse battery staple";
 const SESSION = "authlib.session-token";
 
+/**
+ * Audit rows the flows leave, as `[type, outcome, provider, detail]` (among others): a refused and an
+ * accepted credentials sign-in, a sign-out, the OIDC sign-in with its account link and its replayed code,
+ * the email link.
+ */
+export const FLOW_AUDIT_ROWS: ReadonlyArray<readonly [string, string, string | null, string | null]> = [
+  ["signInFailed", "failure", "credentials", "CredentialsSignin"],
+  ["signIn", "success", "credentials", null],
+  ["signOut", "success", null, null],
+  ["linkAccount", "success", "op", null],
+  ["signIn", "success", "op", null],
+  ["signInFailed", "failure", "op", "InvalidCheck"],
+  ["signIn", "success", "nodemailer", null],
+];
+
 /** The secrets one run of the flows handled. */
 export class Secrets {
   readonly values = new Set<string>();
