@@ -40,9 +40,17 @@ async function build(app) {
 
 /** Starts one app's server on a free port; resolves when it listens. */
 function start(app) {
+  return serve(["server/entry.node-server.js"], `${HTTP_DIR}${app}`).then((server) => ({ app, ...server }));
+}
+
+/**
+ * Starts `node <args>` in `cwd` (production mode, `PORT=0`) as a server that prints `listening <port>`;
+ * resolves with the child and its `http://127.0.0.1:<port>` URL once it does.
+ */
+export function serve(args, cwd) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["server/entry.node-server.js"], {
-      cwd: `${HTTP_DIR}${app}`,
+    const child = spawn(process.execPath, args, {
+      cwd,
       env: { ...process.env, PORT: "0", NODE_ENV: "production" },
       stdio: ["ignore", "pipe", "inherit"],
     });
@@ -50,9 +58,9 @@ function start(app) {
     child.stdout.on("data", (data) => {
       buffered += data;
       const match = /listening (\d+)/.exec(buffered);
-      if (match) resolve({ app, child, url: `http://127.0.0.1:${match[1]}` });
+      if (match) resolve({ child, url: `http://127.0.0.1:${match[1]}` });
     });
-    child.on("exit", (code) => reject(new Error(`${app} server exited (${code}) before listening`)));
+    child.on("exit", (code) => reject(new Error(`node ${args.join(" ")} exited (${code}) before listening`)));
   });
 }
 
@@ -66,10 +74,39 @@ function peakRssMb(pid) {
   }
 }
 
-function cannon(url, cookie, { duration, connections }) {
+/**
+ * One autocannon run against `url` for `duration` seconds over `connections` connections, with `cookie`
+ * on every request, or with a list of cookies sent in rotation (so a per-cookie cache never helps).
+ */
+export function cannon(url, cookie, { duration, connections }) {
+  const options = { url, duration, connections };
+  if (Array.isArray(cookie)) {
+    let next = 0;
+    options.requests = [
+      { setupRequest: (request) => ({ ...request, headers: { ...request.headers, cookie: cookie[next++ % cookie.length] } }) },
+    ];
+  } else options.headers = { cookie };
   return new Promise((resolve, reject) => {
-    autocannon({ url, duration, connections, headers: { cookie } }, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
   });
+}
+
+/**
+ * Runs `measure(side)` for each side `rounds` times, alternating which side goes first, after one
+ * `warm(side)` each; returns each side's results in order. A result with errors or non-2xx answers fails.
+ */
+export async function alternate(sides, { rounds, measure, warm }) {
+  for (const side of sides) await warm(side);
+  const samples = Object.fromEntries(sides.map((side) => [side, []]));
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? sides : [...sides].reverse();
+    for (const side of order) {
+      const result = await measure(side);
+      if (result.errors || result.non2xx) throw new Error(`${side}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+      samples[side].push(result);
+    }
+  }
+  return samples;
 }
 
 /**
@@ -94,21 +131,15 @@ export async function httpRun({ rounds = 3, duration = 5, connections = 10, warm
     }
     const rows = [];
     for (const route of ROUTES) {
-      const samples = { ours: [], theirs: [] };
-      for (const side of ["ours", "theirs"]) await cannon(servers[side].url + route.path, cookies[side], { duration: warmup, connections });
-      for (let round = 0; round < rounds; round++) {
-        const order = round % 2 === 0 ? ["ours", "theirs"] : ["theirs", "ours"];
-        for (const side of order) {
-          const result = await cannon(servers[side].url + route.path, cookies[side], { duration, connections });
-          if (result.errors || result.non2xx)
-            throw new Error(`${side} ${route.path}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
-          samples[side].push({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 });
-        }
-      }
+      const samples = await alternate(["ours", "theirs"], {
+        rounds,
+        warm: (side) => cannon(servers[side].url + route.path, cookies[side], { duration: warmup, connections }),
+        measure: (side) => cannon(servers[side].url + route.path, cookies[side], { duration, connections }),
+      });
       const summary = (list) => ({
-        rps: median(list.map((s) => s.rps)),
-        p50: median(list.map((s) => s.p50)),
-        p99: median(list.map((s) => s.p99)),
+        rps: median(list.map((s) => s.requests.average)),
+        p50: median(list.map((s) => s.latency.p50)),
+        p99: median(list.map((s) => s.latency.p99)),
       });
       const row = { route: route.name, ours: summary(samples.ours), theirs: summary(samples.theirs) };
       row.ratio = row.ours.rps / row.theirs.rps;

@@ -12,7 +12,7 @@ import { httpRun } from "./http.mjs";
 import { inProcessOperations } from "./inprocess.mjs";
 import { answersIdentical, formatEnumeration, passwordEnumeration } from "./password-enumeration.mjs";
 import { formatRegistryTable, measureRegistry, registryOperations } from "./session-registry.mjs";
-import { formatTelemetryTable, telemetryRun } from "./telemetry.mjs";
+import { formatTelemetryHttpTable, formatTelemetryTable, telemetryHttpRun, telemetryRun } from "./telemetry.mjs";
 
 const args = new Set(process.argv.slice(2));
 
@@ -93,6 +93,8 @@ if (!args.has("--no-telemetry")) {
   const rows = await telemetryRun({ log });
   console.log("\n## Telemetry (JWT session checks, OpenTelemetry on vs off)\n");
   console.log(formatTelemetryTable(rows));
+  log("telemetry over HTTP: GET /auth/session served by two processes (on, off), autocannon, alternating (about 1 minute)…");
+  console.log(`\n${formatTelemetryHttpTable(await telemetryHttpRun({ log }))}`);
 }
 
 if (!args.has("--no-password")) {

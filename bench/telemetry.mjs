@@ -7,7 +7,7 @@
 //   3. the same with the usual production sampler, ParentBased(TraceIdRatioBased(0.1)).
 // Each row is `on / off` throughput. Part of `npm run bench` (`--no-telemetry` leaves it out); also alone:
 //   node bench/telemetry.mjs
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Auth } from "@authlib/core";
 import Credentials from "@authlib/core/providers/credentials";
 import { context, metrics, trace } from "@opentelemetry/api";
@@ -15,7 +15,8 @@ import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-ho
 import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } from "@opentelemetry/sdk-trace-base";
 import { commit, machine } from "./environment.mjs";
-import { formatTable, interleave } from "./harness.mjs";
+import { formatTable, interleave, median } from "./harness.mjs";
+import { alternate, cannon, serve } from "./http.mjs";
 
 const SECRET = "bench-secret-0123456789abcdef0123456789";
 const ORIGIN = "http://localhost:3000";
@@ -58,10 +59,16 @@ async function signIn(config, i) {
   return session;
 }
 
-/** A checked, rotating session check of `config` over its own signed-in users. */
-export async function sessionCheck(config) {
+/** The session cookies of the bench's users, signed in through `config` (any instance with the bench's secret reads them). */
+export async function signInCookies(config) {
   const cookies = [];
   for (let i = 0; i < USERS; i++) cookies.push(await signIn(config, i));
+  return cookies;
+}
+
+/** A checked, rotating session check of `config` over its own signed-in users. */
+export async function sessionCheck(config) {
+  const cookies = await signInCookies(config);
   for (const [i, cookie] of cookies.entries()) {
     const session = await (await Auth(get("session", cookie), config)).json();
     check(session?.user?.email === `user-${i}@example.com`, `GET /session of user ${i}`);
@@ -97,6 +104,11 @@ export function registerSdk(sampler) {
   };
 }
 
+/** The usual production sampler: 10 % of new traces, a child sampled as its parent is. */
+export function productionSampler() {
+  return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(0.1) });
+}
+
 /** One interleaved row of telemetry on (a fresh instance, made with the SDK `sampler` registered) vs `off`. */
 async function tracedRow(name, off, sampler) {
   const unregister = registerSdk(sampler);
@@ -118,9 +130,56 @@ export async function telemetryRun({ log = () => {} } = {}) {
   log("  phase 2: SDK registered, every request sampled (spans and metrics recorded, exporters drop them)");
   const second = await tracedRow("SDK registered, every request traced vs telemetry: false", off);
   log("  phase 3: SDK registered, 10 % of traces sampled (ParentBased(TraceIdRatioBased(0.1)))");
-  const sampler = new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(0.1) });
-  const third = await tracedRow("SDK registered, 10 % of traces sampled vs telemetry: false", off, sampler);
+  const third = await tracedRow("SDK registered, 10 % of traces sampled vs telemetry: false", off, productionSampler());
   return [first, second, third];
+}
+
+const BENCH_DIR = fileURLToPath(new URL(".", import.meta.url));
+
+/**
+ * GET /auth/session over HTTP, the way an app serves it: two server processes (bench/telemetry-server.mjs,
+ * an SDK registered in each), one with telemetry on and one with `telemetry: false`, up at once and hit
+ * with autocannon in alternating runs, the users' cookies in rotation. One row per sampling: every request
+ * traced, then 10 % of traces sampled. Each row is the median `on / off` requests per second.
+ */
+export async function telemetryHttpRun({ rounds = 5, duration = 3, connections = 8, log = () => {} } = {}) {
+  const cookies = await signInCookies(configOf(false));
+  const rows = [];
+  for (const [name, sampling] of [
+    ["SDK registered, every request traced vs telemetry: false", []],
+    ["SDK registered, 10 % of traces sampled vs telemetry: false", ["sampled"]],
+  ]) {
+    log(`  over HTTP: ${name}`);
+    const servers = {
+      on: await serve(["telemetry-server.mjs", "on", ...sampling], BENCH_DIR),
+      off: await serve(["telemetry-server.mjs", "off", ...sampling], BENCH_DIR),
+    };
+    try {
+      for (const side of ["on", "off"]) {
+        const session = await (await fetch(`${servers[side].url}/auth/session`, { headers: { cookie: cookies[0] } })).json();
+        check(session?.user?.email === "user-0@example.com", `GET /auth/session over HTTP (${side})`);
+      }
+      const samples = await alternate(["on", "off"], {
+        rounds,
+        warm: (side) => cannon(`${servers[side].url}/auth/session`, cookies, { duration: 1, connections }),
+        measure: (side) => cannon(`${servers[side].url}/auth/session`, cookies, { duration, connections }),
+      });
+      const [on, off] = ["on", "off"].map((side) => median(samples[side].map((result) => result.requests.average)));
+      rows.push({ operation: name, ours: on, theirs: off, ratio: on / off });
+    } finally {
+      for (const { child } of Object.values(servers)) child.kill("SIGTERM");
+    }
+  }
+  return rows;
+}
+
+export function formatTelemetryHttpTable(rows) {
+  return formatTable(rows, {
+    operation: `GET /auth/session over HTTP (toNodeHandler on node:http, ${USERS} users in rotation)`,
+    ours: "telemetry on (req/s)",
+    theirs: "telemetry: false (req/s)",
+    ratio: "on / off",
+  });
 }
 
 export function formatTelemetryTable(rows) {
@@ -134,6 +193,7 @@ export function formatTelemetryTable(rows) {
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   console.log(`# Telemetry overhead\n\n${commit()} · ${new Date().toISOString()} · ${machine()}\n`);
-  const rows = await telemetryRun({ log: (line) => console.error(line) });
-  console.log(formatTelemetryTable(rows));
+  const log = (line) => console.error(line);
+  console.log(formatTelemetryTable(await telemetryRun({ log })));
+  console.log(`\n${formatTelemetryHttpTable(await telemetryHttpRun({ log }))}`);
 }
