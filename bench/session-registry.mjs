@@ -8,15 +8,9 @@
 import { pathToFileURL } from "node:url";
 import { Auth, createAuth, memorySessionStore } from "@authlib/core";
 import { decode } from "@authlib/core/jwt";
-import Credentials from "@authlib/core/providers/credentials";
+import { check, credentialsConfig, get, rotatingCheck, SECRET, SESSION_COOKIE, signIn } from "./credentials-users.mjs";
 import { commit, machine } from "./environment.mjs";
 import { formatTable, interleave, median, slice } from "./harness.mjs";
-
-const SECRET = "bench-secret-0123456789abcdef0123456789";
-const ORIGIN = "http://localhost:3000";
-/** The session cookie's name on http (no `__Host-` prefix), which is also the token's salt. */
-const SESSION_COOKIE = "authlib.session-token";
-const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
 /** The issue's load goal: at least this many session checks per side of each row. */
 export const REGISTRY_CHECKS = 100_000;
@@ -28,50 +22,8 @@ export const REGISTRY_CHECKS = 100_000;
  */
 export const REGISTRY_USERS = 300;
 
-/** An authorize that accepts anyone and does no hashing; the user's id comes from the address. */
-const authorize = async ({ email }) => ({ id: String(email).split("@")[0], name: String(email), email: String(email) });
-
-const get = (path, cookie) => new Request(`${ORIGIN}/auth/${path}`, { headers: cookie ? { cookie } : {} });
-
-function check(condition, what) {
-  if (!condition) throw new Error(`bench setup: ${what}`);
-}
-
 /** The configuration of one side: the in-process JWT row's, with `session` added when given. */
-function configOf(session) {
-  const config = {
-    secret: SECRET,
-    trustHost: true,
-    basePath: "/auth",
-    providers: [Credentials({ credentials: { email: {}, password: {} }, authorize })],
-  };
-  return session ? { ...config, session } : config;
-}
-
-/** Signs user `i` in through the credentials form of `config` (CSRF flow) and returns its session cookie. */
-async function signIn(config, i) {
-  const csrf = await Auth(get("csrf"), config);
-  const { csrfToken } = await csrf.json();
-  const cookie = csrf.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const body = new URLSearchParams({ csrfToken, email: `user-${i}@example.com`, password: "x", callbackUrl: `${ORIGIN}/` });
-  const response = await Auth(
-    new Request(`${ORIGIN}/auth/callback/credentials`, {
-      method: "POST",
-      headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded", "user-agent": USER_AGENT },
-      body,
-    }),
-    config,
-  );
-  const session = response.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .find((c) => c.startsWith(`${SESSION_COOKIE}=`));
-  check(response.status === 302 && session !== undefined, `sign-in of user ${i} set no session cookie (status ${response.status})`);
-  return session;
-}
+const configOf = (session) => credentialsConfig(session ? { session } : {});
 
 /**
  * Signs `users` users in on `config` and checks every cookie once: GET /session must answer that user,
@@ -87,16 +39,6 @@ async function signedInCookies(config, users, registered) {
     check(registered === (typeof token?.sid === "string"), `user ${i}'s token ${registered ? "lacks" : "has"} a sid`);
   }
   return cookies;
-}
-
-/** A session check that sends the next cookie in rotation (a counter of its own, so each side rotates alike). */
-function rotatingCheck(config, cookies) {
-  let next = 0;
-  return () => {
-    const cookie = cookies[next];
-    next = (next + 1) % cookies.length;
-    return Auth(get("session", cookie), config);
-  };
 }
 
 /**

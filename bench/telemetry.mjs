@@ -9,55 +9,18 @@
 //   node bench/telemetry.mjs
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Auth } from "@authlib/core";
-import Credentials from "@authlib/core/providers/credentials";
 import { context, metrics, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } from "@opentelemetry/sdk-trace-base";
+import { check, credentialsConfig, get, rotatingCheck, signIn } from "./credentials-users.mjs";
 import { commit, machine } from "./environment.mjs";
 import { formatTable, interleave, median } from "./harness.mjs";
 import { alternate, cannon, serve } from "./http.mjs";
 
-const SECRET = "bench-secret-0123456789abcdef0123456789";
-const ORIGIN = "http://localhost:3000";
-const SESSION_COOKIE = "authlib.session-token";
 const USERS = 300;
 
-const authorize = async ({ email }) => ({ id: String(email).split("@")[0], name: String(email), email: String(email) });
-const get = (path, cookie) => new Request(`${ORIGIN}/auth/${path}`, { headers: cookie ? { cookie } : {} });
-
-function check(condition, what) {
-  if (!condition) throw new Error(`bench setup: ${what}`);
-}
-
-export function configOf(telemetry) {
-  const config = { secret: SECRET, trustHost: true, providers: [Credentials({ credentials: { email: {}, password: {} }, authorize })] };
-  return telemetry === undefined ? config : { ...config, telemetry };
-}
-
-async function signIn(config, i) {
-  const csrf = await Auth(get("csrf"), config);
-  const { csrfToken } = await csrf.json();
-  const cookie = csrf.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const body = new URLSearchParams({ csrfToken, email: `user-${i}@example.com`, password: "x", callbackUrl: `${ORIGIN}/` });
-  const response = await Auth(
-    new Request(`${ORIGIN}/auth/callback/credentials`, {
-      method: "POST",
-      headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
-      body,
-    }),
-    config,
-  );
-  const session = response.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .find((c) => c.startsWith(`${SESSION_COOKIE}=`));
-  check(response.status === 302 && session !== undefined, `sign-in of user ${i}`);
-  return session;
-}
+export const configOf = (telemetry) => credentialsConfig(telemetry === undefined ? {} : { telemetry });
 
 /** The session cookies of the bench's users, signed in through `config` (any instance with the bench's secret reads them). */
 export async function signInCookies(config) {
@@ -73,12 +36,7 @@ export async function sessionCheck(config) {
     const session = await (await Auth(get("session", cookie), config)).json();
     check(session?.user?.email === `user-${i}@example.com`, `GET /session of user ${i}`);
   }
-  let next = 0;
-  return () => {
-    const cookie = cookies[next];
-    next = (next + 1) % cookies.length;
-    return Auth(get("session", cookie), config);
-  };
+  return rotatingCheck(config, cookies);
 }
 
 /**
