@@ -70,18 +70,26 @@ function originOf(resolved: UsableAuth, request: RequestInternal): string {
  */
 export async function perform(resolved: UsableAuth, request: RequestInternal): Promise<ResponseInternal> {
   const origin = originOf(resolved, request);
+  let result: ResponseInternal;
   try {
-    return await runRoute(resolved, request, origin);
+    result = await runRoute(resolved, request, origin);
   } catch (error) {
     const authError: AuthError = asAuthError(error);
-    const rateLimited = authError instanceof RateLimited;
-    if (rateLimited) resolved.logger.warn("rate-limited");
-    else resolved.logger.error(authError);
-    noteFailure(request, authError, rateLimited);
-    const audit = resolved.audit;
-    if (audit) void loadAuditWriter().then(({ auditFailure }) => auditFailure(audit, request, authError, rateLimited));
+    reportFailure(resolved, request, authError);
     throw authError;
   }
+  if (result.failure) reportFailure(resolved, request, result.failure);
+  return result;
+}
+
+/** Logs, traces and audits a failed request, thrown or answered as a page (`ResponseInternal.failure`). */
+function reportFailure(resolved: UsableAuth, request: RequestInternal, error: AuthError): void {
+  const rateLimited = error instanceof RateLimited;
+  if (rateLimited) resolved.logger.warn("rate-limited");
+  else resolved.logger.error(error);
+  noteFailure(request, error, rateLimited);
+  const audit = resolved.audit;
+  if (audit) void loadAuditWriter().then(({ auditFailure }) => auditFailure(audit, request, error, rateLimited));
 }
 
 async function runRoute(resolved: UsableAuth, request: RequestInternal, origin: string): Promise<ResponseInternal> {

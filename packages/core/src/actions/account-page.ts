@@ -117,7 +117,7 @@ export async function accountPageAction(options: InternalOptions, request: Reque
     return await post(options, request);
   } catch (error) {
     if (request.inProcess || !(error instanceof AuthError) || !isClientSafeError(error)) throw error;
-    options.logger.error(error);
-    return { redirect: `${accountUrl(options)}?${new URLSearchParams({ error: error.type })}` };
+    // Answered as a page: `failure` has the pipeline log, trace and audit it.
+    return { redirect: `${accountUrl(options)}?${new URLSearchParams({ error: error.type })}`, failure: error };
   }
 }

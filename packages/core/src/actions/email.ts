@@ -202,9 +202,8 @@ async function codeSignIn(options: InternalOptions, request: RequestInternal, pr
     return await redeemCode(options, request, provider, store);
   } catch (error) {
     if (request.inProcess || !(error instanceof AuthError) || !shownOnPage.has(error.type)) throw error;
-    if (error instanceof RateLimited) options.logger.warn("rate-limited");
-    else options.logger.error(error);
-    return { redirect: verifyRequestUrl(options, provider, error.type) };
+    // Answered as a page: `failure` has the pipeline log, trace and audit it as a failed sign-in.
+    return { redirect: verifyRequestUrl(options, provider, error.type), failure: error };
   }
 }
 

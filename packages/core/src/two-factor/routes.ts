@@ -51,8 +51,9 @@ export async function twoFactorAction(options: InternalOptions, request: Request
   } catch (error) {
     if (request.inProcess) throw error;
     const authError = asAuthError(error);
-    options.logger.error(authError);
     const status = statuses()[authError.type];
-    return { status: status ?? 500, body: { error: status ? authError.type : "Configuration" }, headers: { ...noStoreHeaders } };
+    // `failure` has the pipeline log, trace and audit it.
+    const body = { error: status ? authError.type : "Configuration" };
+    return { status: status ?? 500, body, headers: { ...noStoreHeaders }, failure: authError };
   }
 }

@@ -11,15 +11,13 @@
  */
 import { completeSignIn } from "../actions/sign-in-flow.js";
 import { webAuthnRoutes } from "../actions/webauthn-routes.js";
-import { recordAuditEvent } from "../audit/index.js";
-import { AuthError, IncorrectCode, RateLimited, TwoFactorExpired } from "../errors.js";
+import { AuthError, IncorrectCode, TwoFactorExpired } from "../errors.js";
 import type { Cookie } from "../http/cookies.js";
 import { assertCsrf } from "../http/csrf.js";
 import { failureCookies, withFailureCookies } from "../http/error-response.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { clearSecondFactorTries, countSecondFactorTry } from "../rate-limit/two-factor.js";
 import { nowInSeconds } from "../session/assurance.js";
-import { noteFailure } from "../telemetry/index.js";
 import { proveWithCode } from "./codes.js";
 import { secondStepUrl } from "./gate.js";
 import { clearPending, type PendingSignIn, pendingMaxAge, pendingOrExpired } from "./pending.js";
@@ -100,12 +98,7 @@ export async function secondStepAction(options: InternalOptions, request: Reques
     return await completeSecondStep(options, request);
   } catch (error) {
     if (request.inProcess || !(error instanceof AuthError) || !shownOnPage(error.type)) throw error;
-    const rateLimited = error instanceof RateLimited;
-    if (rateLimited) options.logger.warn("rate-limited");
-    else options.logger.error(error);
-    // Answered as a page, not thrown: the pipeline's audit and telemetry of failures do not see it.
-    noteFailure(request, error, rateLimited);
-    recordAuditEvent(options, request, { type: rateLimited ? "rateLimited" : "twoFactorFailed", outcome: "failure", detail: error.type });
-    return { redirect: secondStepUrl(options, error.type), cookies: failureCookies(error) };
+    // Answered as a page, not thrown: `failure` has the pipeline log, trace and audit it all the same.
+    return { redirect: secondStepUrl(options, error.type), cookies: failureCookies(error), failure: error };
   }
 }

@@ -8,6 +8,7 @@ import { HostedDbAdapter, HostedDbClient } from "@authlib/hosted-db-adapter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropBranch, postgresAnswers, randomBranch, testDatabaseURL } from "../../../hosted-db-adapter/test/helpers.js";
 import type { Adapter } from "../../src/adapters.js";
+import type { AuditEvent } from "../../src/telemetry/types.js";
 import { createAuth } from "../../src/instance.js";
 import Nodemailer from "../../src/providers/nodemailer.js";
 import type { RateLimitStore } from "../../src/rate-limit/store.js";
@@ -223,6 +224,21 @@ describe("the one-time code in the mail", () => {
     const page = await person.send("/auth/verify-request?provider=nodemailer&type=email&error=IncorrectCode");
     expect(await page.text()).toContain("That is not the code in the email.");
     expect(await person.typeCode(` ${code?.slice(0, 3)} ${code?.slice(3)} `)).toBe(`${ORIGIN}/welcome`);
+  });
+
+  it("a wrong code answered on the page is a failed sign-in in the audit trail and the log, like a thrown one", async () => {
+    const rows: AuditEvent[] = [];
+    const { browser, errors } = await app({ config: { audit: { store: { write: (event) => void rows.push(event) } } } });
+    const person = browser();
+    const { code } = await person.ask("audited@example.com");
+    expect(await person.typeCode(wrong(code))).toContain("error=IncorrectCode");
+    expect(await person.typeCode(code as string)).toBe(`${ORIGIN}/welcome`);
+    await expect.poll(() => rows.length).toBe(2);
+    expect(rows.map((row) => [row.type, row.outcome, row.provider, row.detail])).toEqual([
+      ["signInFailed", "failure", "nodemailer", "IncorrectCode"],
+      ["signIn", "success", "nodemailer", null],
+    ]);
+    expect(errors).toEqual(["IncorrectCode"]);
   });
 
   it("5 wrong codes: the mail is dead, its right code and its link are refused", async () => {

@@ -43,7 +43,8 @@ function app(overrides: Partial<AuthConfig> = {}) {
         },
       }),
     ],
-    rateLimit: { store: memoryRateLimitStore(), credentials: { freeFailures: 1 } },
+    // The second wrong password falls inside the first one's wait however slow the machine: it is refused.
+    rateLimit: { store: memoryRateLimitStore(), credentials: { freeFailures: 1, initialDelaySeconds: 60 } },
     audit: { store: { write: (event) => void rows.push(event) } },
     logger: { warn: (code) => void warnings.push(code), error: () => {} },
     ...overrides,
