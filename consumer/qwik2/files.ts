@@ -6,11 +6,15 @@
 import { qwik2Source } from "../../packages/qwik/scripts/qwik2.mjs";
 import { guideFilesFor } from "../guide.js";
 
-/**
- * `text` in Qwik 2's names: `@builder.io/qwik…` → `@qwik.dev/core…`, `@builder.io/qwik-city…` →
- * `@qwik.dev/router…`, `@authlib/qwik` → `@authlib/qwik/qwik2`, and the adapters' global platform type
- * `QwikCityPlatform` → `QwikRouterPlatform`.
- */
+/** What changes in a user's file on Qwik 2, as docs/getting-started.md's "Qwik 2" section lists it (guide.test.ts checks it does). */
+export const QWIK2_RENAMES = [
+  ["@authlib/qwik", "@authlib/qwik/qwik2"],
+  ["@builder.io/qwik", "@qwik.dev/core"],
+  ["@builder.io/qwik-city", "@qwik.dev/router"],
+  ["QwikCityPlatform", "QwikRouterPlatform"],
+] as const;
+
+/** `text` with {@link QWIK2_RENAMES} applied: the Qwik module names by the package's own mapping, the rest here. */
 export function toQwik2(text: string): string {
   return qwik2Source(text)
     .replace(/(["'])@authlib\/qwik\1/g, "$1@authlib/qwik/qwik2$1")
