@@ -97,35 +97,61 @@ export function writeAppFiles(app: string, files: Iterable<readonly [string, str
   }
 }
 
-/** Creates the app in `dir/app` and installs the tarballs; returns the app's folder. */
-export function createApp(dir: string, tarballs: Record<(typeof PACKAGES)[number], string>): string {
-  // The guide's `npm create qwik@latest empty my-app`, pinned and offline (see guide.test.ts).
-  run("npx", ["--yes", `create-qwik@${QWIK_VERSION}`, "empty", "app"], dir);
-  const app = join(dir, "app");
-  const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
+/** Drops the starter's {@link UNUSED_STARTER_TOOLS} from `app`'s package.json, and their scripts (`qwik build` would run `lint`). */
+export function dropUnusedStarterTools(app: string): void {
+  const path = join(app, "package.json");
+  const manifest = JSON.parse(readFileSync(path, "utf8"));
   for (const name of Object.keys(manifest.devDependencies)) if (UNUSED_STARTER_TOOLS.test(name)) delete manifest.devDependencies[name];
-  // Their scripts go with them (`qwik build` would run `lint`).
   for (const name of ["lint", "fmt", "fmt.check"]) delete manifest.scripts[name];
-  writeFileSync(join(app, "package.json"), JSON.stringify(manifest, null, 2));
+  writeFileSync(path, JSON.stringify(manifest, null, 2));
+}
 
-  // Both adapters of the guide's step 7, as `qwik add` would add them (see adapters.ts).
-  for (const adapter of ["node-server", "cloudflare-pages"] as const) addAdapterFiles(app, adapter);
-  // The one change to the starter's code: its server listens on every interface; the test's, on loopback only.
-  const entry = join(app, "src/entry.node-server.tsx");
-  const server = readFileSync(entry, "utf8");
-  if (!server.includes("server.listen(PORT, ")) throw new Error("the node-server starter changed: see consumer/app.ts");
-  writeFileSync(entry, server.replace("server.listen(PORT, ", 'server.listen(Number(PORT), "127.0.0.1", '));
+/** Replaces `find` in the app's file, or fails naming the starter file that changed. */
+export function patchStarterFile(app: string, file: string, find: string, replace: string): void {
+  const path = join(app, file);
+  const text = readFileSync(path, "utf8");
+  if (!text.includes(find)) throw new Error(`the starter's ${file} changed (no \`${find}\`): see consumer/app.ts`);
+  writeFileSync(path, text.replace(find, replace));
+}
 
-  // Qwik's CLI (`qwik build`, which `npm run build` runs) requires `ignore`, which the app has only through
-  // the starter's eslint, dropped above.
-  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline", "-D", "ignore@^7"], app);
-  // The README's install line, then the guide's for the database and the mail transport (step 7, Node and Cloudflare).
-  installWithTarballs(app, readmeInstall(), tarballs);
+/** The one change to the node-server starter's code: its server listens on every interface; the test's, on loopback only. */
+export function listenOnLoopback(app: string): void {
+  patchStarterFile(app, "src/entry.node-server.tsx", "server.listen(PORT, ", 'server.listen(Number(PORT), "127.0.0.1", ');
+}
+
+/** The guide's `npm install` lines for the database and the mail transport (step 7, Node and Cloudflare). */
+export function installGuidePackages(app: string, tarballs: Record<(typeof PACKAGES)[number], string>): void {
   for (const section of [SECTIONS.serverOnly, SECTIONS.cloudflare]) {
     const install = guideCommands(section).find((command) => command.startsWith("npm install "));
     if (!install) throw new Error(`docs/getting-started.md has no \`npm install\` under "${section}"`);
     installWithTarballs(app, install.slice("npm install ".length).split(/\s+/), tarballs);
   }
+}
+
+/** The guide's Vite plugin (docs/getting-started.md, step 7): the client build fails if server-only code reaches it. */
+export function addServerOnlyPlugin(app: string): void {
+  patchStarterFile(app, "vite.config.ts", "plugins: [", "plugins: [authlibServerOnly(), ");
+  const path = join(app, "vite.config.ts");
+  writeFileSync(path, `import { authlibServerOnly } from "@authlib/qwik/vite";\n${readFileSync(path, "utf8")}`);
+}
+
+/** Creates the app in `dir/app` and installs the tarballs; returns the app's folder. */
+export function createApp(dir: string, tarballs: Record<(typeof PACKAGES)[number], string>): string {
+  // The guide's `npm create qwik@latest empty my-app`, pinned and offline (see guide.test.ts).
+  run("npx", ["--yes", `create-qwik@${QWIK_VERSION}`, "empty", "app"], dir);
+  const app = join(dir, "app");
+  dropUnusedStarterTools(app);
+
+  // Both adapters of the guide's step 7, as `qwik add` would add them (see adapters.ts).
+  for (const adapter of ["node-server", "cloudflare-pages"] as const) addAdapterFiles(app, adapter);
+  listenOnLoopback(app);
+
+  // Qwik's CLI (`qwik build`, which `npm run build` runs) requires `ignore`, which the app has only through
+  // the starter's eslint, dropped above.
+  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline", "-D", "ignore@^7"], app);
+  // The README's install line, then the guide's for the database and the mail transport.
+  installWithTarballs(app, readmeInstall(), tarballs);
+  installGuidePackages(app, tarballs);
 
   // The README's set-up files, then the guide's (a later file of the same path wins: step 7's plugin@auth.ts).
   writeAppFiles(
@@ -133,14 +159,7 @@ export function createApp(dir: string, tarballs: Record<(typeof PACKAGES)[number
     readmeFiles().map((file) => [file.path, file.text] as const),
   );
   writeAppFiles(app, guideFilesFor());
-  // The guide's Vite plugin (docs/getting-started.md, step 7): the client build fails if server-only code reaches it.
-  const viteConfig = join(app, "vite.config.ts");
-  const config = readFileSync(viteConfig, "utf8");
-  if (!config.includes("plugins: [")) throw new Error("the starter's vite.config.ts changed: see consumer/app.ts");
-  writeFileSync(
-    viteConfig,
-    `import { authlibServerOnly } from "@authlib/qwik/vite";\n${config.replace("plugins: [", "plugins: [authlibServerOnly(), ")}`,
-  );
+  addServerOnlyPlugin(app);
   return app;
 }
 

@@ -11,6 +11,7 @@ import { adapterScripts } from "./adapters.js";
 import { readmeInstall } from "./app.js";
 import { guideBlocks, guideCommands, guideFiles, guideFilesFor, SECTIONS } from "./guide.js";
 import { guideSteps, readStep } from "./production.js";
+import { QWIK2_RENAMES, qwik2GuideFiles } from "./qwik2/files.js";
 import { parsePagesDev } from "./workerd.js";
 
 const app = inject("consumerApp");
@@ -89,5 +90,17 @@ describe("the guide's files", () => {
     ]);
     // Every unqualified file is the last of its path: the app has the guide's final word on each.
     expect([...inApp.keys()].sort()).toEqual(["src/routes/plugin@auth.ts", "src/server/db.ts", "src/server/users.ts"]);
+  });
+});
+
+describe("the guide's Qwik 2 section", () => {
+  test("names every change the Qwik 2 app's files get, and those leave no Qwik 1 name in them", () => {
+    const guide = readFileSync(join(import.meta.dirname, "../docs/getting-started.md"), "utf8");
+    const section = guide.slice(guide.indexOf("\n## Qwik 2\n"), guide.indexOf("\n## Next\n"));
+    for (const [from, to] of QWIK2_RENAMES) expect(section, from).toMatch(new RegExp(`\`${from}\`[^\`]*\`${to}\``));
+    for (const variant of [undefined, "Cloudflare"])
+      for (const [path, text] of qwik2GuideFiles(variant))
+        expect(text, path).not.toMatch(/@builder\.io|QwikCityPlatform|["']@authlib\/qwik["']/);
+    expect(qwik2GuideFiles().get("src/routes/plugin@auth.ts")).toContain('from "@authlib/qwik/qwik2"');
   });
 });

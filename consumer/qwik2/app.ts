@@ -1,51 +1,59 @@
 /**
  * Makes the Qwik 2 consumer app: a fresh app from the Qwik 2 starter (`create-qwik` 2.0 beta, `empty`), the
- * node-server adapter from the files that ship inside its `@qwik.dev/core`, the packed tarballs installed as
- * the Qwik README's "Qwik 2" section says, and that section's set-up files written into it verbatim.
+ * packed tarballs installed as the Qwik README's "Qwik 2" section and the guide say, the node-server and
+ * cloudflare-pages adapters from the files that ship inside its `@qwik.dev/core`, that section's set-up
+ * files and the guide's files (in Qwik 2's names, files.ts) written into it.
  */
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { installWithTarballs, type PACKAGES, run, UNUSED_STARTER_TOOLS, writeAppFiles } from "../app.js";
+import { addAdapterFiles } from "../adapters.js";
+import {
+  addServerOnlyPlugin,
+  dropUnusedStarterTools,
+  installGuidePackages,
+  installWithTarballs,
+  listenOnLoopback,
+  type PACKAGES,
+  run,
+  writeAppFiles,
+} from "../app.js";
+import type { QwikMajor } from "../guide-modes.js";
 import { readmeSection, sectionFiles, sectionInstall } from "../readme-section.js";
+import { qwik2GuideFiles } from "./files.js";
 
 /** The starter's version: the newest 2.0 beta of `create-qwik` (its app then installs Qwik 2.0.0-beta.45 or newer). */
 const CREATE_QWIK2_VERSION = "2.0.0-beta.43";
-/** Replaces `find` in the app's file, or fails naming the starter file that changed. */
-function patch(app: string, file: string, find: string, replace: string): void {
-  const path = join(app, file);
-  const text = readFileSync(path, "utf8");
-  if (!text.includes(find)) throw new Error(`the Qwik 2 starter's ${file} changed: see consumer/qwik2/app.ts`);
-  writeFileSync(path, text.replace(find, replace));
+
+/** The README's Qwik 2 set-up files. */
+export function qwik2ReadmeFiles(): { path: string; text: string }[] {
+  return sectionFiles(readmeSection("Qwik 2"));
+}
+
+/** The Qwik 2 app as the guide's modes see it: the guide's files in Qwik 2's names, the adapters of its own `@qwik.dev/core`. */
+export function qwik2Major(app: string): QwikMajor {
+  return { guideFiles: qwik2GuideFiles, starters: join(app, "node_modules/@qwik.dev/core/dist/starters/adapters") };
 }
 
 /** Creates the Qwik 2 app in `dir/qwik2-app` and installs the tarballs; returns the app's folder. */
 export function createQwik2App(dir: string, tarballs: Record<(typeof PACKAGES)[number], string>): string {
   run("npx", ["--yes", `create-qwik@${CREATE_QWIK2_VERSION}`, "empty", "qwik2-app"], dir);
   const app = join(dir, "qwik2-app");
-  const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
-  for (const name of Object.keys(manifest.devDependencies)) if (UNUSED_STARTER_TOOLS.test(name)) delete manifest.devDependencies[name];
-  writeFileSync(join(app, "package.json"), JSON.stringify(manifest, null, 2));
+  dropUnusedStarterTools(app);
 
   // The README's install line, with each @authlib package replaced by its tarball (the starter installs
-  // nothing itself: this installs its dependencies too).
-  const section = readmeSection("Qwik 2");
-  installWithTarballs(app, sectionInstall(section), tarballs);
+  // nothing itself: this installs its dependencies too), then the guide's for the database and the mail.
+  installWithTarballs(app, sectionInstall(readmeSection("Qwik 2")), tarballs);
+  installGuidePackages(app, tarballs);
 
-  // The node-server adapter, as `qwik add node-server` would add it (its files ship inside @qwik.dev/core).
-  const adapter = join(app, "node_modules/@qwik.dev/core/dist/starters/adapters/node-server");
-  cpSync(join(adapter, "adapters"), join(app, "adapters"), { recursive: true });
-  cpSync(join(adapter, "src"), join(app, "src"), { recursive: true });
-  // The one change to the starter's code: its server listens on every interface; the test's, on loopback only.
-  patch(app, "src/entry.node-server.tsx", "server.listen(PORT, ", 'server.listen(Number(PORT), "127.0.0.1", ');
+  // Both adapters of the guide's step 7, as `qwik add` would add them (their files ship inside @qwik.dev/core).
+  for (const adapter of ["node-server", "cloudflare-pages"] as const) addAdapterFiles(app, adapter, qwik2Major(app).starters);
+  listenOnLoopback(app);
 
+  // The README's Qwik 2 set-up files, then the guide's (step 7's plugin@auth.ts replaces the README's).
   writeAppFiles(
     app,
-    sectionFiles(section).map((file) => [file.path, file.text] as const),
+    qwik2ReadmeFiles().map((file) => [file.path, file.text] as const),
   );
-  // The guide's Vite plugin: the client build fails if server-only code reaches it.
-  patch(app, "vite.config.ts", "plugins: [", "plugins: [authlibServerOnly(), ");
-  patch(app, "vite.config.ts", "import { defineConfig", 'import { authlibServerOnly } from "@authlib/qwik/vite";\nimport { defineConfig');
-  // The app's own user store the README's plugin@auth.ts imports (not part of the docs).
-  cpSync(join(import.meta.dirname, "../fixture/src"), join(app, "src"), { recursive: true });
+  writeAppFiles(app, qwik2GuideFiles());
+  addServerOnlyPlugin(app);
   return app;
 }

@@ -4,7 +4,8 @@
  * `@builder.io/qwik` to `@qwik.dev/core` and `@builder.io/qwik-city` to `@qwik.dev/router`, with the same
  * exports for everything this package uses (`implicit$FirstArg`, `isServer`, `routeLoader$`,
  * `globalAction$`, `validator$`, `z`, the request-event types). The Vite build maps its imports with
- * {@link qwik2Specifier}; run as a script, this writes the Qwik 2 declarations (`lib/qwik2/types/`) from
+ * {@link qwik2Specifier} (and the consumer test writes the guide's files into its Qwik 2 app with
+ * {@link qwik2Source}); run as a script, this writes the Qwik 2 declarations (`lib/qwik2/types/`) from
  * the Qwik 1 ones (`lib/types/`) with the same mapping.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -29,6 +30,16 @@ export function qwik2Specifier(specifier) {
 }
 
 /**
+ * `text` (a declaration file, or an app's source) with every quoted Qwik 1 module specifier mapped to its
+ * Qwik 2 name; the rest of it unchanged.
+ * @param {string} text
+ * @returns {string}
+ */
+export function qwik2Source(text) {
+  return text.replace(/(["'])(@builder\.io\/qwik[^"']*)\1/g, (_, quote, name) => quote + qwik2Specifier(name) + quote);
+}
+
+/**
  * Copies the declarations under `from` to `to`, every quoted module specifier mapped to its Qwik 2 name.
  * @param {string} from
  * @param {string} to
@@ -38,10 +49,7 @@ export function writeQwik2Declarations(from, to) {
     if (!entry.isFile() || !entry.name.endsWith(".d.ts")) continue;
     const source = join(entry.parentPath, entry.name);
     const target = join(to, source.slice(from.length));
-    const text = readFileSync(source, "utf8").replace(
-      /(["'])(@builder\.io\/qwik[^"']*)\1/g,
-      (_, quote, name) => quote + qwik2Specifier(name) + quote,
-    );
+    const text = qwik2Source(readFileSync(source, "utf8"));
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, text);
   }
