@@ -9,7 +9,6 @@ import type { AdapterCapabilities } from "./adapter-capability-types.js";
 import type { Adapter, AdapterUser } from "./adapters.js";
 import type { Audit } from "./audit/types.js";
 import type { Account, Profile, Session, SessionAssurance, Theme, User } from "./base-types.js";
-import type { AuthError } from "./errors.js";
 import type { JWT, JWTOptions } from "./jwt-types.js";
 import type { ProviderConfig } from "./provider-types.js";
 import type { RateLimitConfig, RateLimitStore, ResolvedRateLimits } from "./rate-limit-types.js";
@@ -131,9 +130,10 @@ export interface ResponseInternal {
   cookies?: Cookie[];
   /**
    * The request failed, and the action answers it as a page (e.g. back to a form with `?error=`) instead of
-   * throwing: the pipeline logs, traces and audits it as it does a thrown error.
+   * throwing: the pipeline logs, traces and audits it as it does a thrown error. (An `AuthError`; typed
+   * `Error` so this types-only module imports no runtime one.)
    */
-  failure?: AuthError;
+  failure?: Error;
 }
 
 /** A provider with the URLs of its routes. */

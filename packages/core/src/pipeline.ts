@@ -78,7 +78,7 @@ export async function perform(resolved: UsableAuth, request: RequestInternal): P
     reportFailure(resolved, request, authError);
     throw authError;
   }
-  if (result.failure) reportFailure(resolved, request, result.failure);
+  if (result.failure) reportFailure(resolved, request, asAuthError(result.failure));
   return result;
 }
 
