@@ -355,6 +355,9 @@ describe("the audit trail", () => {
     expect((await post(browser, "/auth/two-factor/confirm", { code: wrong })).status).toBe(400);
     await expect(a.auth.api.confirmTotp(requestOf(browser), { code: wrong })).rejects.toMatchObject({ type: "IncorrectCode" });
     await a.auth.api.confirmTotp(requestOf(browser), { code: codeOf(secret) });
+    // Refusals that check no factor leave no row: a second enrollment, a GET of a POST route.
+    expect((await post(browser, "/auth/two-factor/enroll", {})).status).toBe(409);
+    expect((await browser.send("/auth/two-factor/disable")).status).toBe(405);
     expect((await post(browser, "/auth/two-factor/disable", { code: wrong })).status).toBe(400);
     await expect(a.auth.api.disableTotp(requestOf(browser), { code: wrong })).rejects.toMatchObject({ type: "IncorrectCode" });
     await vi.waitFor(() => expect(rows.filter((row) => row.type === "twoFactorFailed").length).toBe(4));
