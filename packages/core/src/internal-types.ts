@@ -112,6 +112,11 @@ export interface RequestInternal {
    * carry a CSRF token, so the check is that the browser did not send the request from another site.
    */
   inProcess?: boolean;
+  /**
+   * The user a failure of this request concerns, set once the route knows them (the second step: the
+   * user whose sign-in waits): the audit row of the failure names them, as it would a success.
+   */
+  auditUserId?: string;
 }
 
 /** A cookie to write on the response. A `maxAge` of 0 deletes it. */

@@ -2,7 +2,8 @@
  * `hostedDbAuditStore` under real flows through `Auth()` (credentials sign-in refused, rate-limited,
  * accepted; session reads; sign-out): the rows it stores, on PGlite and on a real PostgreSQL server,
  * each in a random branch dropped at the end; then the rows of the OIDC and email flows (a real OpenID
- * Provider and SMTP server, `core/test/helpers/sensitive-flows.ts`). Session reads leave no row. The PostgreSQL part is
+ * Provider and SMTP server, `core/test/helpers/sensitive-flows.ts`), and of the passkey and second-factor
+ * flows (`core/test/helpers/second-factor-flows.ts`). Session reads leave no row. The PostgreSQL part is
  * skipped, saying why, when no server answers.
  */
 
@@ -16,6 +17,7 @@ import { memoryRateLimitStore } from "../../core/src/rate-limit/store.js";
 import type { AuthConfig } from "../../core/src/types.js";
 import { authClient } from "../../core/test/helpers/auth-client.js";
 import { closeSharedPglite } from "../../core/test/helpers/database.js";
+import { runSecondFactorFlows, secondFactorAuditRows } from "../../core/test/helpers/second-factor-flows.js";
 import {
   FLOW_AUDIT_ROWS,
   type FlowServices,
@@ -47,6 +49,21 @@ function counted(store: AuditStore) {
         if (settled.length >= count) void Promise.all(settled).then(() => resolve());
         else waiters.push({ count, resolve });
       });
+    },
+  };
+}
+
+/**
+ * `store`, each write started after the previous one settled: two rows of one request (a passkey's
+ * `linkAccount` and `signIn`) can share their millisecond, and the list orders those by insertion.
+ */
+function inOrder(store: AuditStore): AuditStore {
+  let last: Promise<unknown> = Promise.resolve();
+  return {
+    write(event) {
+      const written = last.then(() => store.write(event));
+      last = written.catch(() => undefined);
+      return written;
     },
   };
 }
@@ -123,6 +140,37 @@ function runFlows(name: string, connection: () => BaseClientOptions): void {
       await expect.poll(stored).toEqual(expect.arrayContaining(FLOW_AUDIT_ROWS.map((row) => [...row])));
       const { rows: raw } = await client.query<Record<string, unknown>>(`SELECT * FROM "${client.branch}"."${AUDIT_EVENTS_TABLE}"`);
       expect(JSON.stringify(raw)).not.toContain("example.com");
+    });
+
+    it("stores the rows of the passkey and second-factor flows, with their client, and none of their secrets", async () => {
+      const before = (await hostedDbAuditStore(client).list({ limit: 1000 })).length;
+      const { handled, passkeyUserId } = await runSecondFactorFlows(
+        "audit-store-second-factor-secret-0123456789",
+        { audit: { store: inOrder(hostedDbAuditStore(client)) } },
+        { address: "2001:db8:abcd:12::1", userAgent: "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) Gecko/20100101 Firefox/131.0" },
+      );
+      const expected = secondFactorAuditRows(passkeyUserId).map((row) => [...row]);
+      // The last flow's write settles after its answer: read until every row is there.
+      const added = async () => {
+        const rows = await hostedDbAuditStore(client).list({ limit: 1000 });
+        return rows.slice(0, rows.length - before).reverse();
+      };
+      await expect
+        .poll(async () => (await added()).map((row) => [row.type, row.outcome, row.userId, row.provider, row.detail]))
+        .toEqual(expected);
+      for (const row of await added())
+        expect(row).toMatchObject({ clientAddressPrefix: "2001:db8:abcd::/48", userAgentLabel: "Firefox on macOS" });
+
+      const { rows: raw } = await client.query<Record<string, unknown>>(`SELECT * FROM "${client.branch}"."${AUDIT_EVENTS_TABLE}"`);
+      const text = JSON.stringify(raw);
+      expect(handled.length).toBeGreaterThan(20);
+      for (const value of handled) {
+        // A code of digits is looked for as a whole number (not inside a longer one, such as a timestamp).
+        const found = /^\d+$/.test(value) ? new RegExp(`(?<!\\d)${value}(?!\\d)`).test(text) : text.includes(value);
+        expect(found, value).toBe(false);
+      }
+      expect(text).not.toContain("2001:db8:abcd:12::1");
+      expect(text).not.toContain("Mozilla");
     });
   });
 }

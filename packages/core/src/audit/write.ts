@@ -73,12 +73,24 @@ export function auditedEvents(audit: Audit, events: EventCallbacks, request: Req
   };
 }
 
-/** Sign-ins end on a callback: a failure there is a failed sign-in. */
+/** True for a `/two-factor` route that checks a second factor: the second step, turning TOTP on, turning it off. */
+function checksSecondFactor(request: RequestInternal): boolean {
+  const route = request.providerId;
+  return (
+    request.action === "two-factor" && request.method === "POST" && (route === undefined || route === "confirm" || route === "disable")
+  );
+}
+
+/**
+ * Sign-ins end on a callback: a failure there is a failed sign-in; a refusal where a second factor is
+ * checked is a failed second factor (a wrong code turning TOTP off may be someone who holds the session
+ * but not the app). The row names the user when the route learnt who it concerns (`request.auditUserId`).
+ */
 export function auditFailure(audit: Audit, request: RequestInternal, error: AuthError, rateLimited: boolean): void {
   const provider = request.providerId ?? null;
-  if (rateLimited) writeAuditEvent(audit, request, { type: "rateLimited", outcome: "failure", provider, detail: error.type });
-  else if (request.action === "two-factor" && request.method === "POST" && request.providerId === undefined)
-    writeAuditEvent(audit, request, { type: "twoFactorFailed", outcome: "failure", provider: null, detail: error.type });
+  const failure = { outcome: "failure", userId: request.auditUserId, detail: error.type } as const;
+  if (rateLimited) writeAuditEvent(audit, request, { type: "rateLimited", provider, ...failure });
+  else if (checksSecondFactor(request)) writeAuditEvent(audit, request, { type: "twoFactorFailed", provider: null, ...failure });
   else if (request.action === "callback" || (request.action === "signin" && request.method === "POST"))
-    writeAuditEvent(audit, request, { type: "signInFailed", outcome: "failure", provider, detail: error.type });
+    writeAuditEvent(audit, request, { type: "signInFailed", provider, ...failure });
 }

@@ -81,6 +81,7 @@ async function prove(options: InternalOptions, request: RequestInternal, pending
 async function completeSecondStep(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   assertCsrf("second sign-in step", options.csrfTokenVerified);
   const pending = await pendingOrExpired(options, request);
+  request.auditUserId = pending.userId;
   const proof = await prove(options, request, pending);
   await clearSecondFactorTries(options, pending.userId);
   const assurance = { authTime: nowInSeconds(), amr: [pending.method, proof.method], aal: 2 as const };

@@ -28,9 +28,11 @@ function noStore() {
   return { ...noStoreHeaders };
 }
 
-/** The signed-in user with a sign-in in the last 10 minutes. */
-function recentUser(options: InternalOptions, request: RequestInternal) {
-  return requireRecentSignIn(options, request, { maxAge: RECENT_AUTH_SECONDS });
+/** The signed-in user with a sign-in in the last 10 minutes; the audit row of a failure from here on names them. */
+async function recentUser(options: InternalOptions, request: RequestInternal) {
+  const user = await requireRecentSignIn(options, request, { maxAge: RECENT_AUTH_SECONDS });
+  request.auditUserId = user.userId;
+  return user;
 }
 
 /** The QR code of `uri`, as an SVG document (its code loads with the first enrollment). */

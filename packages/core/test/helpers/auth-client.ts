@@ -56,11 +56,15 @@ export class CookieJar {
 /** Sends a request (in process through `Auth()`, or over HTTP) and answers with the response. */
 type Transport = (request: Request, clientAddress: string | undefined) => Promise<Response>;
 
-/** A cookie-jar client over `transport`: what {@link authClient} and {@link httpClient} share. */
-function clientOver(transport: Transport, origin: string, clientAddress?: string) {
+/**
+ * A cookie-jar client over `transport`: what {@link authClient} and {@link httpClient} share. `defaults`
+ * go with every request (a browser's user-agent), under the request's own headers.
+ */
+function clientOver(transport: Transport, origin: string, clientAddress?: string, defaults?: HeadersInit) {
   const jar = new CookieJar();
   async function send(path: string, init: RequestInit & { form?: Record<string, string>; json?: unknown; clientAddress?: string } = {}) {
-    const headers = new Headers(init.headers);
+    const headers = new Headers(defaults);
+    for (const [name, value] of new Headers(init.headers)) headers.set(name, value);
     if (jar.cookies.size > 0 && !headers.has("cookie")) headers.set("cookie", jar.header());
     let body = init.body;
     if (init.form) {
@@ -125,10 +129,10 @@ export function formOf(html: string): { action: string; fields: Record<string, s
 
 /**
  * A client bound to one config and one cookie jar, on `origin`. `clientAddress` is the connection address
- * handed to `Auth()` (default: none); a request may give its own.
+ * handed to `Auth()` (default: none); a request may give its own. `headers` go with every request.
  */
-export function authClient(config: AuthConfig, origin = "http://localhost:3000", clientAddress?: string) {
-  return clientOver((request, address) => Auth(request, config, { clientAddress: address }), origin, clientAddress);
+export function authClient(config: AuthConfig, origin = "http://localhost:3000", clientAddress?: string, headers?: HeadersInit) {
+  return clientOver((request, address) => Auth(request, config, { clientAddress: address }), origin, clientAddress, headers);
 }
 
 /**

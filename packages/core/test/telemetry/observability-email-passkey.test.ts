@@ -2,24 +2,29 @@
  * OpenTelemetry traces and metrics over the email, passkey and second-factor flows of the end-to-end tests
  * (issue 34), with the real SDK and its in-memory exporters: email link and code through a real SMTP
  * server (users on PGlite), passkey registration and sign-in with the software authenticator, password
- * sign-in held for a TOTP code, and rate-limit refusals on the email and passkey routes. The OAuth flows
+ * sign-in held for a TOTP code (the passkey and TOTP steps are helpers/second-factor-flows.ts's, which the
+ * hosted-db audit test runs too), and rate-limit refusals on the email and passkey routes. The OAuth flows
  * and database sessions are observability-oauth.test.ts. Every value the flows used that names a person
  * or grants access is remembered; at the end no span or metric text may hold one, and every attribute
  * value must come from a closed grammar.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAuth } from "../../src/instance.js";
-import Credentials from "../../src/providers/credentials.js";
 import Nodemailer from "../../src/providers/nodemailer.js";
-import Passkey from "../../src/providers/passkey.js";
 import { memoryRateLimitStore } from "../../src/rate-limit/store.js";
 import type { AuthConfig } from "../../src/types.js";
 import { authClient } from "../helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase, sharedPglite } from "../helpers/database.js";
-import { memoryAdapter } from "../helpers/memory-adapter.js";
+import {
+  PASSKEY_NAME,
+  passkeyApp,
+  passkeyCeremony,
+  passwordSignIn,
+  TOTP_USER,
+  totpApp,
+  turnOnTotp,
+} from "../helpers/second-factor-flows.js";
 import { startSmtpServer } from "../helpers/smtp.js";
-import { codeOf } from "../two-factor/helpers.js";
-import { SoftAuthenticator } from "../webauthn/soft-authenticator.js";
+import { codeOf, secondStep } from "../two-factor/helpers.js";
 import { ADDRESS, CLIENT, type Client, flowTelemetry, INTERNAL, ORIGIN } from "./flow-telemetry.js";
 import { registerInMemorySdk } from "./otel-sdk.js";
 
@@ -154,36 +159,15 @@ describe("email sign-in through real SMTP", () => {
 });
 
 describe("passkeys with the software authenticator", () => {
-  function passkeyApp(rateLimit?: AuthConfig["rateLimit"]) {
-    const memory = memoryAdapter();
-    const config: AuthConfig = {
-      secret,
-      trustHost: true,
-      adapter: memory.adapter,
-      providers: [Passkey({})],
-      experimental: { enableWebAuthn: true },
-      logger: { error: () => {}, warn: () => {} },
-      ...(rateLimit ? { rateLimit } : {}),
-    };
-    return { config, memory, authenticator: new SoftAuthenticator(ORIGIN) };
-  }
-  async function ceremony(client: Client, authenticator: SoftAuthenticator, action: "register" | "authenticate") {
-    const query = new URLSearchParams(action === "register" ? { action, name: "Hedy Lamarr" } : { action });
-    const { options } = (await (await client.send(`/auth/webauthn-options/passkey?${query}`)).json()) as { options: any };
-    remember(options.challenge, options.user?.id);
-    const answer = action === "register" ? await authenticator.register(options) : await authenticator.authenticate(options);
-    remember(answer.id, answer.rawId);
-    const csrfToken = await client.csrf();
-    remember(csrfToken);
-    return client.send("/auth/callback/passkey", { json: { action, data: JSON.stringify(answer), csrfToken } });
-  }
+  const passkeys = (rateLimit?: AuthConfig["rateLimit"]) => passkeyApp(secret, rateLimit ? { rateLimit } : {});
 
   it("registration and sign-in: their spans and metrics", async () => {
-    remember("Hedy Lamarr");
-    const { config, authenticator, memory } = passkeyApp();
+    remember(PASSKEY_NAME);
+    const { config, authenticator, memory } = passkeys();
     sdk.spans.reset();
     const registering = authClient(config, ORIGIN, ADDRESS);
-    expect((await ceremony(registering, authenticator, "register")).headers.get("location")).toBe(`${ORIGIN}/`);
+    const registered = await passkeyCeremony(registering, authenticator, "register", remember);
+    expect(registered.response.headers.get("location")).toBe(`${ORIGIN}/`);
     rememberJar(registering);
     for (const user of memory.users.values()) remember(user.id);
     expectRequestSpan(lastRequestSpan("GET", "/auth/webauthn-options/:provider"), {
@@ -202,9 +186,10 @@ describe("passkeys with the software authenticator", () => {
     });
 
     const signingIn = authClient(config, ORIGIN, ADDRESS);
-    expect((await ceremony(signingIn, authenticator, "authenticate")).headers.get("location")).toBe(`${ORIGIN}/`);
+    const signedIn = await passkeyCeremony(signingIn, authenticator, "authenticate", remember);
+    expect(signedIn.response.headers.get("location")).toBe(`${ORIGIN}/`);
     rememberJar(signingIn);
-    expect((await signingIn.session())?.user?.name).toBe("Hedy Lamarr");
+    expect((await signingIn.session())?.user?.name).toBe(PASSKEY_NAME);
     expect(requestSpans("POST", "/auth/callback/:provider").map((span) => span.attributes["authlib.outcome"])).toEqual([
       "success",
       "success",
@@ -215,7 +200,7 @@ describe("passkeys with the software authenticator", () => {
   });
 
   it("options past the per-client limit: 429, refused, counted", async () => {
-    const { config } = passkeyApp({ store: memoryRateLimitStore(), passkey: { max: 1, windowSeconds: 60 } });
+    const { config } = passkeys({ store: memoryRateLimitStore(), passkey: { max: 1, windowSeconds: 60 } });
     const client = authClient(config, ORIGIN, ADDRESS);
     sdk.spans.reset();
     expect((await client.send("/auth/webauthn-options/passkey?action=authenticate")).status).toBe(200);
@@ -239,51 +224,21 @@ describe("passkeys with the software authenticator", () => {
 
 describe("second factor (TOTP)", () => {
   it("password sign-in → pending → POST /auth/two-factor with a code", async () => {
-    const PASSWORD = "totp flow password 4242";
-    const memory = memoryAdapter();
-    memory.users.set("u-totp-7", { id: "u-totp-7", email: "ada@example.com", emailVerified: null, name: "Ada" });
-    remember(PASSWORD, "u-totp-7", "ada@example.com");
-    const config: AuthConfig = {
-      secret,
-      trustHost: true,
-      adapter: memory.adapter,
-      session: { strategy: "jwt" },
-      providers: [
-        Credentials({
-          credentials: { email: {}, password: { type: "password" } },
-          authorize: ({ email, password }) => (email === "ada@example.com" && password === PASSWORD ? { id: "u-totp-7", email } : null),
-        }),
-      ],
-      twoFactor: {},
-      rateLimit: { store: memoryRateLimitStore() },
-      logger: { error: () => {}, warn: () => {} },
-    };
-    const auth = createAuth(config);
-    const signIn = async (client: Client) => {
-      const csrfToken = await client.csrf();
-      remember(csrfToken);
-      return client.send("/auth/callback/credentials", {
-        form: { csrfToken, email: "ada@example.com", password: PASSWORD, callbackUrl: "/home" },
-      });
-    };
+    const { config } = totpApp(secret);
+    remember(TOTP_USER.id);
     const enrolling = authClient(config, ORIGIN, ADDRESS);
-    await signIn(enrolling);
+    await passwordSignIn(enrolling, remember);
     rememberJar(enrolling);
-    const requestOf = (client: Client) => new Request(`${ORIGIN}/page`, { headers: { cookie: client.jar.header() } });
-    const { secret: totpSecret, uri } = (await auth.api.enrollTotp(requestOf(enrolling))) as { secret: string; uri?: string };
-    const first = codeOf(totpSecret);
-    const { recoveryCodes } = await auth.api.confirmTotp(requestOf(enrolling), { code: first });
-    remember(totpSecret, uri, first, ...recoveryCodes);
+    const { secret: totpSecret } = await turnOnTotp(enrolling, remember);
 
     sdk.spans.reset();
     const browser = authClient(config, ORIGIN, ADDRESS);
-    const held = await signIn(browser);
+    const held = await passwordSignIn(browser, remember);
     expect(held.headers.get("location")).toBe(`${ORIGIN}/auth/two-factor`);
     rememberJar(browser);
     const code = codeOf(totpSecret, 1);
-    const csrfToken = await browser.csrf();
-    remember(code, csrfToken);
-    const done = await browser.send("/auth/two-factor", { form: { csrfToken, code } });
+    remember(code);
+    const done = await secondStep(browser, code);
     expect(done.headers.get("location")).toBe(`${ORIGIN}/home`);
     rememberJar(browser);
 

@@ -17,6 +17,11 @@ export function codeOf(secret: string, offsetSteps = 0): string {
   return totp.generate({ timestamp: Date.now() + offsetSteps * 30_000 });
 }
 
+/** A code `secret` does not give in the steps around now: a wrong code, whatever the clock. */
+export function wrongCodeFor(secret: string): string {
+  return ["000000", "111111", "222222"].find((code) => ![-1, 0, 1, 2].some((offset) => codeOf(secret, offset) === code)) as string;
+}
+
 /** A request carrying `browser`'s cookies, for `auth.api`. */
 export function requestOf(browser: Browser): Request {
   return new Request(`${browser.origin}/app`, { headers: { cookie: browser.jar.header() } });

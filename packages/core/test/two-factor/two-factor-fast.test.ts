@@ -10,7 +10,7 @@ import { memoryRateLimitStore } from "../../src/rate-limit/store.js";
 import type { AuthConfig } from "../../src/types.js";
 import { authClient } from "../helpers/auth-client.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";
-import { codeOf } from "./helpers.js";
+import { codeOf, wrongCodeFor } from "./helpers.js";
 
 const ORIGIN = "http://localhost:3000";
 const PASSWORD = "right password";
@@ -85,9 +85,6 @@ const authenticator = {
 };
 const passkeyProvider = { id: "passkey", name: "Passkey", type: "webauthn" } as never;
 
-const wrongFor = (secret: string) =>
-  ["000000", "111111", "222222"].find((c) => ![-1, 0, 1, 2].some((o) => codeOf(secret, o) === c)) as string;
-
 describe("the gate and the second step", () => {
   test("a user without a factor signs in at once, level 1, amr [pwd]; with one, a pending sign-in and the page", async () => {
     const a = app();
@@ -118,7 +115,7 @@ describe("the gate and the second step", () => {
     const a = app();
     const { secret } = await withTotp(a);
     const { browser } = await signIn(a);
-    const refused = await post(browser, "/auth/two-factor", { code: wrongFor(secret) });
+    const refused = await post(browser, "/auth/two-factor", { code: wrongCodeFor(secret) });
     expect(refused.headers.get("location")).toBe(`${ORIGIN}/auth/two-factor?error=IncorrectCode`);
     expect(a.errors).toContain("IncorrectCode");
     const page = await (await browser.send("/auth/two-factor?error=IncorrectCode")).text();
@@ -138,7 +135,7 @@ describe("the gate and the second step", () => {
     expect((await browser.send("/auth/two-factor?error=IncorrectCode")).headers.get("location")).toBe(
       `${ORIGIN}/verify?error=IncorrectCode`,
     );
-    const refused = await post(browser, "/auth/two-factor", { code: wrongFor(secret) });
+    const refused = await post(browser, "/auth/two-factor", { code: wrongCodeFor(secret) });
     expect(refused.headers.get("location")).toBe(`${ORIGIN}/verify?error=IncorrectCode`);
   });
 
@@ -146,7 +143,7 @@ describe("the gate and the second step", () => {
     const a = app({ rateLimit: false });
     const { secret } = await withTotp(a);
     const { browser } = await signIn(a);
-    const wrong = wrongFor(secret);
+    const wrong = wrongCodeFor(secret);
     for (let i = 0; i < 4; i++)
       expect((await post(browser, "/auth/two-factor", { code: wrong })).headers.get("location")).toContain("error=IncorrectCode");
     const pending = browser.jar.get("authlib.two-factor") as string;
@@ -163,18 +160,18 @@ describe("the gate and the second step", () => {
     const a = app({ rateLimit: { store: memoryRateLimitStore(), twoFactor: { userMax: 3 } } });
     const { secret, recoveryCodes } = await withTotp(a);
     const first = await signIn(a);
-    await post(first.browser, "/auth/two-factor", { code: wrongFor(secret) });
+    await post(first.browser, "/auth/two-factor", { code: wrongCodeFor(secret) });
     await post(first.browser, "/auth/two-factor", { code: ` ${(recoveryCodes[1] as string).toUpperCase()} ` });
     expect((await first.browser.session())?.amr).toEqual(["pwd", "recovery"]);
     expect((await a.auth.api.getTwoFactorStatus(requestOf(first.browser))).recoveryCodes).toBe(9);
     // Cleared: two more wrong tries and a right one stay under the user's limit of 3.
     const second = await signIn(a);
-    await post(second.browser, "/auth/two-factor", { code: wrongFor(secret) });
+    await post(second.browser, "/auth/two-factor", { code: wrongCodeFor(secret) });
     await post(second.browser, "/auth/two-factor", { code: recoveryCodes[1] as string });
     const done = await post(second.browser, "/auth/two-factor", { code: recoveryCodes[2] as string });
     expect(done.headers.get("location")).toBe(`${ORIGIN}/home`);
     const third = await signIn(a);
-    for (let i = 0; i < 3; i++) await post(third.browser, "/auth/two-factor", { code: wrongFor(secret) });
+    for (let i = 0; i < 3; i++) await post(third.browser, "/auth/two-factor", { code: wrongCodeFor(secret) });
     expect((await post(third.browser, "/auth/two-factor", { code: recoveryCodes[3] as string })).headers.get("location")).toContain(
       "error=RateLimited",
     );
@@ -200,7 +197,7 @@ describe("the gate and the second step", () => {
     const a = app();
     const { secret } = await withTotp(a);
     const { browser } = await signIn(a);
-    await expect(a.auth.api.verifyTwoFactor(requestOf(browser), { code: wrongFor(secret) })).rejects.toMatchObject({
+    await expect(a.auth.api.verifyTwoFactor(requestOf(browser), { code: wrongCodeFor(secret) })).rejects.toMatchObject({
       type: "IncorrectCode",
     });
     await expect(a.auth.api.verifyTwoFactor(requestOf(a.browser()), { code: codeOf(secret, 1) })).rejects.toMatchObject({
@@ -249,7 +246,9 @@ describe("the settings", () => {
       type: "IncorrectCode",
       message: "Type the 6-digit code your authenticator app shows.",
     });
-    await expect(a.auth.api.confirmTotp(requestOf(browser), { code: wrongFor(secret) })).rejects.toMatchObject({ type: "IncorrectCode" });
+    await expect(a.auth.api.confirmTotp(requestOf(browser), { code: wrongCodeFor(secret) })).rejects.toMatchObject({
+      type: "IncorrectCode",
+    });
     a.memory.users.set("u1", { id: "u1", email: null, emailVerified: null, name: "Ada L" });
     expect((await a.auth.api.enrollTotp(requestOf(browser))).uri.startsWith("otpauth://totp/Acme:Ada%20L?")).toBe(true);
     a.memory.users.set("u1", { id: "u1", email: null, emailVerified: null, name: null });
@@ -327,20 +326,63 @@ describe("passkeys as the second step", () => {
 });
 
 describe("the audit trail", () => {
-  test("turning TOTP on and off and a refused second step are audit rows, with no code in them", async () => {
+  test("turning TOTP on and off and a refused second step are audit rows, naming the user, with no code in them", async () => {
     const rows: Array<{ type: string; outcome: string; userId: string | null; detail: string | null }> = [];
     const a = app({ audit: { store: { write: (event) => void rows.push(event) } } });
     const { browser: owner, secret, recoveryCodes } = await withTotp(a);
     const { browser } = await signIn(a);
-    const wrong = wrongFor(secret);
+    const wrong = wrongCodeFor(secret);
     await post(browser, "/auth/two-factor", { code: wrong });
+    await expect(a.auth.api.verifyTwoFactor(requestOf(browser), { code: wrong })).rejects.toMatchObject({ type: "IncorrectCode" });
     await a.auth.api.disableTotp(requestOf(owner), { code: recoveryCodes[0] as string });
     await vi.waitFor(() => expect(rows.some((row) => row.type === "twoFactorDisabled")).toBe(true));
     expect(rows.find((row) => row.type === "twoFactorEnabled")).toMatchObject({ outcome: "success", userId: "u1" });
-    expect(rows.find((row) => row.type === "twoFactorFailed")).toMatchObject({ outcome: "failure", detail: "IncorrectCode" });
+    // A refused second step names the user whose sign-in waits (the page's form, then auth.api): their password is known.
+    expect(rows.filter((row) => row.type === "twoFactorFailed")).toEqual([
+      expect.objectContaining({ outcome: "failure", userId: "u1", detail: "IncorrectCode" }),
+      expect.objectContaining({ outcome: "failure", userId: "u1", detail: "IncorrectCode" }),
+    ]);
     expect(rows.find((row) => row.type === "twoFactorDisabled")).toMatchObject({ outcome: "success", userId: "u1" });
     const text = JSON.stringify(rows);
     for (const leaked of [secret, wrong, recoveryCodes[0] as string, PASSWORD]) expect(text).not.toContain(leaked);
+  });
+  test("a code refused turning TOTP on or off is a failed second factor of that user, over HTTP and through auth.api", async () => {
+    const rows: Array<{ type: string; outcome: string; userId: string | null; detail: string | null }> = [];
+    const a = app({ audit: { store: { write: (event) => void rows.push(event) } } });
+    const { browser } = await signIn(a);
+    const { secret } = await a.auth.api.enrollTotp(requestOf(browser));
+    const wrong = wrongCodeFor(secret);
+    expect((await post(browser, "/auth/two-factor/confirm", { code: wrong })).status).toBe(400);
+    await expect(a.auth.api.confirmTotp(requestOf(browser), { code: wrong })).rejects.toMatchObject({ type: "IncorrectCode" });
+    await a.auth.api.confirmTotp(requestOf(browser), { code: codeOf(secret) });
+    // Refusals that check no factor leave no row: a second enrollment, a GET of a POST route.
+    expect((await post(browser, "/auth/two-factor/enroll", {})).status).toBe(409);
+    expect((await browser.send("/auth/two-factor/disable")).status).toBe(405);
+    expect((await post(browser, "/auth/two-factor/disable", { code: wrong })).status).toBe(400);
+    await expect(a.auth.api.disableTotp(requestOf(browser), { code: wrong })).rejects.toMatchObject({ type: "IncorrectCode" });
+    await vi.waitFor(() => expect(rows.filter((row) => row.type === "twoFactorFailed").length).toBe(4));
+    expect(rows.map((row) => [row.type, row.outcome, row.userId, row.detail])).toEqual([
+      ["signIn", "success", "u1", null],
+      ...Array(2).fill(["twoFactorFailed", "failure", "u1", "IncorrectCode"]),
+      ["twoFactorEnabled", "success", "u1", null],
+      ...Array(2).fill(["twoFactorFailed", "failure", "u1", "IncorrectCode"]),
+    ]);
+  });
+  test("a limit's refusal turning TOTP on over HTTP (answered as JSON) is a rateLimited row of that user", async () => {
+    const rows: Array<{ type: string; userId: string | null; detail: string | null }> = [];
+    const a = app({
+      audit: { store: { write: (event) => void rows.push(event) } },
+      rateLimit: { store: memoryRateLimitStore(), twoFactor: { userMax: 1 } },
+    });
+    const { browser } = await signIn(a);
+    const { secret } = await a.auth.api.enrollTotp(requestOf(browser));
+    expect((await post(browser, "/auth/two-factor/confirm", { code: wrongCodeFor(secret) })).status).toBe(400);
+    expect((await post(browser, "/auth/two-factor/confirm", { code: wrongCodeFor(secret) })).status).toBe(429);
+    await vi.waitFor(() => expect(rows.length).toBe(3));
+    expect(rows.slice(1).map((row) => [row.type, row.userId, row.detail])).toEqual([
+      ["twoFactorFailed", "u1", "IncorrectCode"],
+      ["rateLimited", "u1", "RateLimited"],
+    ]);
   });
 });
 
@@ -362,7 +404,9 @@ describe("the exact refusals", () => {
     expect(await verify(await held(), `${codeOf(secret, 1)}7`)).toBe(
       "That is not a code of your authenticator app or an unused recovery code.",
     );
-    expect(await verify(await held(), wrongFor(secret))).toBe("That is not the code your authenticator app shows. Check it and try again.");
+    expect(await verify(await held(), wrongCodeFor(secret))).toBe(
+      "That is not the code your authenticator app shows. Check it and try again.",
+    );
     expect(await verify(await held(), codeOf(secret, 1).padEnd(33, " "))).toBe(
       "That is not a code of your authenticator app or an unused recovery code.",
     );
@@ -401,12 +445,12 @@ describe("the exact refusals", () => {
     const { secret } = await withTotp(a);
     const first = (await signIn(a)).browser;
     for (let i = 0; i < 4; i++)
-      await expect(a.auth.api.verifyTwoFactor(requestOf(first), { code: wrongFor(secret) })).rejects.toBeDefined();
+      await expect(a.auth.api.verifyTwoFactor(requestOf(first), { code: wrongCodeFor(secret) })).rejects.toBeDefined();
     expect((await a.auth.api.verifyTwoFactor(requestOf(first), { code: codeOf(secret, 1) })).redirect).toBe(`${ORIGIN}/home`);
     const second = (await signIn(a)).browser;
     for (let i = 0; i < 4; i++)
-      await expect(a.auth.api.verifyTwoFactor(requestOf(second), { code: wrongFor(secret) })).rejects.toBeDefined();
-    await expect(a.auth.api.verifyTwoFactor(requestOf(second), { code: wrongFor(secret) })).rejects.toMatchObject({
+      await expect(a.auth.api.verifyTwoFactor(requestOf(second), { code: wrongCodeFor(secret) })).rejects.toBeDefined();
+    await expect(a.auth.api.verifyTwoFactor(requestOf(second), { code: wrongCodeFor(secret) })).rejects.toMatchObject({
       type: "TwoFactorExpired",
       message: "Too many wrong codes: sign in again.",
     });
@@ -463,7 +507,7 @@ describe("the exact refusals", () => {
     const { browser } = await signIn(a);
     await browser.send("/auth/two-factor", { form: { code: codeOf(secret, 1) } });
     expect(a.errors).toContain("The CSRF token was missing or wrong during the second sign-in step action.");
-    await post(browser, "/auth/two-factor", { code: wrongFor(secret) });
+    await post(browser, "/auth/two-factor", { code: wrongCodeFor(secret) });
     expect((await post(browser, "/auth/two-factor", { code: codeOf(secret, 1) })).headers.get("location")).toBe(
       `${ORIGIN}/auth/two-factor?error=RateLimited`,
     );
