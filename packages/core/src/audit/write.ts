@@ -65,6 +65,18 @@ export function auditedEvents(audit: Audit, events: EventCallbacks, request: Req
       writeAuditEvent(audit, request, { type: "linkAccount", userId: message.user.id ?? null, provider: message.account.provider });
       return events.linkAccount(message);
     },
+    accountUnlinked: (message) => {
+      writeAuditEvent(audit, request, { type: "accountUnlinked", userId: message.userId, provider: message.account.provider });
+      return events.accountUnlinked(message);
+    },
+    passwordChanged: (message) => {
+      writeAuditEvent(audit, request, { type: "passwordChanged", userId: message.userId, provider: null, detail: message.reason });
+      return events.passwordChanged(message);
+    },
+    userDeleted: (message) => {
+      writeAuditEvent(audit, request, { type: "userDeleted", userId: message.user.id ?? null, provider: null });
+      return events.userDeleted(message);
+    },
     twoFactorChanged: (message) => {
       const type = message.change === "enabled" ? "twoFactorEnabled" : "twoFactorDisabled";
       writeAuditEvent(audit, request, { type, userId: message.userId, provider: null });

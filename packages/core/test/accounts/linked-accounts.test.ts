@@ -14,6 +14,7 @@ import Credentials from "../../src/providers/credentials.js";
 import Email from "../../src/providers/email.js";
 import Passkey from "../../src/providers/passkey.js";
 import type { OAuthConfig } from "../../src/providers/types.js";
+import type { AuditEvent } from "../../src/telemetry/types.js";
 import type { AuthConfig } from "../../src/types.js";
 import { authClient } from "../helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "../helpers/database.js";
@@ -71,6 +72,7 @@ interface Setup {
 /** A configuration over `adapter`: credentials sign-in for the seeded users, two OIDC providers, and the extras asked for. */
 function configOf(adapter: Adapter, setup: Setup) {
   const unlinked: AccountUnlinkedMessage[] = [];
+  const audited: AuditEvent[] = [];
   const config: AuthConfig = {
     secret,
     trustHost: true,
@@ -85,9 +87,10 @@ function configOf(adapter: Adapter, setup: Setup) {
       ...(setup.passkey ? [Passkey({})] : []),
     ],
     events: { accountUnlinked: (message) => void unlinked.push(message) },
+    audit: { store: { write: (event) => void audited.push(event) } },
     logger: { error: () => {}, warn: () => {} },
   };
-  return { config, unlinked };
+  return { config, unlinked, audited };
 }
 
 async function seedUser(adapter: Adapter, name: string, email: { address: string; proven: boolean } | null = null): Promise<AdapterUser> {
@@ -161,7 +164,7 @@ describe.each(stores)("linked accounts on the %s", (_name, open) => {
       await seedUser(adapter, "ada");
       await seedAccount(adapter, "u-ada", "op-a", "ada-at-a");
       await seedAccount(adapter, "u-ada", "op-b", "ada-at-b");
-      const { config, unlinked } = configOf(adapter, { strategy });
+      const { config, unlinked, audited } = configOf(adapter, { strategy });
       const auth = createAuth(config);
       const ada = await signedIn(config, "ada");
 
@@ -190,6 +193,10 @@ describe.each(stores)("linked accounts on the %s", (_name, open) => {
       );
       expect(await providersOf(adapter, "u-ada")).toEqual(["op-b:ada-at-b"]);
       expect(unlinked).toHaveLength(1);
+      // The audit trail has the unlinking, once: the user and the unlinked account's provider.
+      const unlinkRows = () => audited.filter((row) => row.type === "accountUnlinked");
+      await expect.poll(() => unlinkRows().length).toBe(1);
+      expect(unlinkRows().map((row) => [row.outcome, row.userId, row.provider])).toEqual([["success", "u-ada", "op-a"]]);
     });
 
     it("cross-user: unlinking another user's account is AccountNotFound and changes nothing (route and API)", async () => {
