@@ -1,11 +1,14 @@
 // What OpenTelemetry costs the session check: `Auth()` GET /session (JWT, 300 users' cookies in rotation),
-// interleaved (bench/harness.mjs) in two phases of one process, since an SDK is registered process-wide:
+// interleaved (bench/harness.mjs) in five phases of one process, since an SDK is registered process-wide:
 //   1. no SDK registered: telemetry on by default (the API installed, doing nothing) vs `telemetry: false`;
 //   2. an SDK registered as NodeSDK does (an AsyncLocalStorage context manager, a tracer provider with a
 //      batch span processor whose exporter drops the spans, a meter provider whose reader never exports),
 //      every request sampled: tracing on vs `telemetry: false`;
-//   3. the same with the usual production sampler, ParentBased(TraceIdRatioBased(0.1)).
-// Each row is `on / off` throughput. Part of `npm run bench` (`--no-telemetry` leaves it out); also alone:
+//   3. the same with the usual production sampler, ParentBased(TraceIdRatioBased(0.1));
+//   4. as 2, with both sides inside a context of the app's (as its HTTP instrumentation makes per request),
+//      so the context manager's cost is on both sides;
+//   5. as 2, with no span processor: spans are made and ended, and none is kept or handed on.
+// Then GET /auth/session over HTTP (telemetryHttpRun). Each row is `on / off` throughput. Part of `npm run bench` (`--no-telemetry` leaves it out); also alone:
 //   node bench/telemetry.mjs
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Auth } from "@authlib/core";
@@ -42,12 +45,16 @@ export async function sessionCheck(config) {
 /**
  * Registers what an app's SDK set-up (`NodeSDK`) registers: a context manager (so child spans find their
  * parent), a tracer provider with a batch span processor, and a meter provider. Everything is recorded;
- * the exporters drop it.
+ * the exporters drop it. With `spanProcessor: false`, the tracer provider has no span processor: spans are
+ * made and ended, and none is kept or handed on.
  */
-export function registerSdk(sampler) {
+export function registerSdk(sampler, { spanProcessor = true } = {}) {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   const dropping = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropping)], ...(sampler ? { sampler } : {}) });
+  const tracerProvider = new BasicTracerProvider({
+    spanProcessors: spanProcessor ? [new BatchSpanProcessor(dropping)] : [],
+    ...(sampler ? { sampler } : {}),
+  });
   trace.setGlobalTracerProvider(tracerProvider);
   const exporter = { export: (_metrics, done) => done({ code: 0 }), forceFlush: async () => {}, shutdown: async () => {} };
   const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 24 * 60 * 60 * 1000 });
@@ -67,19 +74,34 @@ export function productionSampler() {
   return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(0.1) });
 }
 
-/** One interleaved row of telemetry on (a fresh instance, made with the SDK `sampler` registered) vs `off`. */
-async function tracedRow(name, off, sampler) {
-  const unregister = registerSdk(sampler);
+/**
+ * `check` run inside a context of the app's own, as an app's HTTP instrumentation makes one per request:
+ * a sampled span of the app (a span context only, so it costs nothing itself) is the active span.
+ */
+function inAppContext(check) {
+  const appSpan = trace.wrapSpanContext({ traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", traceFlags: 1 });
+  const appContext = trace.setSpan(context.active(), appSpan);
+  return () => context.with(appContext, check);
+}
+
+/**
+ * One interleaved row of telemetry on (a fresh instance, made with the SDK `sampler` registered) vs `off`;
+ * with `appContext`, both sides run inside a context of the app's (see {@link inAppContext}); with
+ * `spanProcessor: false`, the SDK keeps no span (see {@link registerSdk}).
+ */
+async function tracedRow(name, off, sampler, { appContext = false, spanProcessor = true } = {}) {
+  const unregister = registerSdk(sampler, { spanProcessor });
   try {
     const traced = await sessionCheck(configOf(undefined));
-    const [row] = await interleave([{ name, ours: traced, theirs: off }]);
+    const sides = appContext ? { ours: inAppContext(traced), theirs: inAppContext(off) } : { ours: traced, theirs: off };
+    const [row] = await interleave([{ name, ...sides }]);
     return row;
   } finally {
     await unregister();
   }
 }
 
-/** The three interleaved rows. */
+/** The five interleaved rows. */
 export async function telemetryRun({ log = () => {} } = {}) {
   const off = await sessionCheck(configOf(false));
   log("  phase 1: no SDK registered");
@@ -89,7 +111,20 @@ export async function telemetryRun({ log = () => {} } = {}) {
   const second = await tracedRow("SDK registered, every request traced vs telemetry: false", off);
   log("  phase 3: SDK registered, 10 % of traces sampled (ParentBased(TraceIdRatioBased(0.1)))");
   const third = await tracedRow("SDK registered, 10 % of traces sampled vs telemetry: false", off, productionSampler());
-  return [first, second, third];
+  log("  phase 4: SDK registered, both sides inside the app's own request context (as its HTTP instrumentation makes)");
+  const fourth = await tracedRow(
+    "SDK registered, both sides in the app's request context, every request traced vs telemetry: false",
+    off,
+    undefined,
+    {
+      appContext: true,
+    },
+  );
+  log("  phase 5: SDK registered without a span processor (spans made and ended, none kept), every request traced");
+  const fifth = await tracedRow("SDK registered without a span processor, every request traced vs telemetry: false", off, undefined, {
+    spanProcessor: false,
+  });
+  return [first, second, third, fourth, fifth];
 }
 
 const BENCH_DIR = fileURLToPath(new URL(".", import.meta.url));
