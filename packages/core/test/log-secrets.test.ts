@@ -20,7 +20,7 @@ beforeAll(async () => {
   services = await startFlowServices();
 }, 120_000);
 afterAll(async () => {
-  await Promise.all([services?.op.close(), services?.smtp.close()]);
+  await services?.close();
   await closeSharedPglite();
 });
 

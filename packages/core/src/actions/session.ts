@@ -51,7 +51,7 @@ export async function sessionAction(options: InternalOptions, request: RequestIn
   // A session check's request span is the read itself: it gets the strategy, and no child span (the
   // hottest route's one span fewer). An update is more than a read: its read is a child step.
   if (!isUpdate) request.trace?.span.setAttribute("authlib.session.strategy", strategy);
-  const traced = isUpdate ? inSpan("authlib.session.read", { "authlib.session.strategy": strategy }, read) : read();
-  const { session, cookies } = await traced;
+  const reading = isUpdate ? inSpan("authlib.session.read", { "authlib.session.strategy": strategy }, read) : read();
+  const { session, cookies } = await reading;
   return { body: session, cookies, headers: { "Content-Type": "application/json", ...noStoreHeaders } };
 }

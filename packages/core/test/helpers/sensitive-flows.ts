@@ -84,6 +84,8 @@ async function sessionOf(send: Client["send"]) {
 export interface FlowServices {
   op: TestOP;
   smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  /** Stops both. */
+  close(): Promise<void>;
 }
 
 /** Starts the flows' OpenID Provider (its client `app`) and SMTP server on loopback. */
@@ -92,7 +94,7 @@ export async function startFlowServices(): Promise<FlowServices> {
     startTestOP({ clients: [{ client_id: "app", client_secret: clientSecret, redirect_uris: [`${ORIGIN}/auth/callback/op`] }] }),
     startSmtpServer(),
   ]);
-  return { op, smtp };
+  return { op, smtp, close: async () => void (await Promise.all([op.close(), smtp.close()])) };
 }
 
 /**

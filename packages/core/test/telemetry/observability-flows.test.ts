@@ -31,7 +31,7 @@ beforeAll(async () => {
   points = await sdk.collect();
 }, 120_000);
 afterAll(async () => {
-  await Promise.all([services?.op.close(), services?.smtp.close()]);
+  await services?.close();
   await closeSharedPglite();
   await sdk.shutdown();
 });
