@@ -16,7 +16,7 @@ import { clearEmailFlow, type EmailFlow, openEmailFlow, sealEmailFlow } from "..
 import { InvalidEmailAddress, normalizeEmail } from "../email/normalize.js";
 import { codeLengthOf, confirmModeOf } from "../email/settings.js";
 import { codeOf, isCodeOf, MAX_WRONG_CODES, typedCode } from "../email/sign-in-code.js";
-import { AuthError, EmailSignInError, IncorrectCode, RateLimited, Verification } from "../errors.js";
+import { AuthError, EmailSignInError, IncorrectCode, Verification } from "../errors.js";
 import { CHECK_COOKIE_MAX_AGE } from "../http/cookies.js";
 import { assertCsrf } from "../http/csrf.js";
 import { bodyString } from "../http/request.js";

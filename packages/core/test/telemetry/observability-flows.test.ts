@@ -114,7 +114,9 @@ describe("the steps are child spans of their requests", () => {
     expect(checks.length).toBeGreaterThanOrEqual(6);
     for (const span of checks) expect(span.attributes["authlib.session.strategy"]).toBe("jwt");
     const reads = named("authlib.session.read");
-    expect(reads.map((span) => [requestOf(span)?.name, span.attributes["authlib.session.strategy"]])).toEqual([["POST /auth/session", "jwt"]]);
+    expect(reads.map((span) => [requestOf(span)?.name, span.attributes["authlib.session.strategy"]])).toEqual([
+      ["POST /auth/session", "jwt"],
+    ]);
     const refreshes = named("authlib.session.refresh");
     expect(refreshes.length).toBeGreaterThanOrEqual(1);
     for (const span of refreshes) expect(requestOf(span)?.attributes["authlib.action"]).toBe("session");

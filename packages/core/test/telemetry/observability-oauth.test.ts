@@ -22,10 +22,8 @@ const secret = "observability-oauth-secret-0123456789abcdef";
 const SESSION = "authlib.session-token";
 
 const sdk = registerInMemorySdk();
-const { remember, rememberJar, lastRequestSpan, expectRequestSpan, expectChildSpans, childrenOf, metricPoint, describeScan } = flowTelemetry(
-  sdk,
-  secret,
-);
+const { remember, rememberJar, lastRequestSpan, expectRequestSpan, expectChildSpans, childrenOf, metricPoint, describeScan } =
+  flowTelemetry(sdk, secret);
 let op: TestOP;
 
 beforeAll(async () => {
