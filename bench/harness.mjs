@@ -90,16 +90,17 @@ const number = (value, digits = 0) =>
 /**
  * The rows as a Markdown table: operation | ours (ops/s) | theirs (ops/s) | ratio, and, when a row has a
  * floor, two more columns: floor (ops/s) | ours / floor (empty for the rows without one). `headings`
- * renames the first four columns for a bench whose sides are not ours and the reference's.
+ * renames the columns for a bench whose sides are not ours, the reference's and a floor.
  *
  * @param {Row[]} rows
- * @param {{ operation?: string, ours?: string, theirs?: string, ratio?: string }} [headings]
+ * @param {{ operation?: string, ours?: string, theirs?: string, ratio?: string, floor?: string, floorRatio?: string }} [headings]
  */
 export function formatTable(rows, headings = {}) {
   const withFloor = rows.some((row) => row.floor !== undefined);
   const { operation = "operation", ours = "ours (ops/s)", theirs = "theirs (ops/s)", ratio = "ratio" } = headings;
+  const { floor: floorHeading = "floor (ops/s)", floorRatio: floorRatioHeading = "ours / floor" } = headings;
   const head = [`| ${operation} | ${ours} | ${theirs} | ${ratio} |`, "| --- | ---: | ---: | ---: |"];
-  const lines = withFloor ? [`${head[0]} floor (ops/s) | ours / floor |`, `${head[1]} ---: | ---: |`] : head;
+  const lines = withFloor ? [`${head[0]} ${floorHeading} | ${floorRatioHeading} |`, `${head[1]} ---: | ---: |`] : head;
   const ratioOf = (value) => (value === null || value === undefined ? "–" : `${value.toFixed(2)}x`);
   for (const row of rows) {
     const name = row.note ? `${row.operation} (${row.note})` : row.operation;

@@ -44,8 +44,9 @@ function start(app) {
 }
 
 /**
- * Starts `node <args>` in `cwd` (production mode, `PORT=0`) as a server that prints `listening <port>`;
- * resolves with the child and its `http://127.0.0.1:<port>` URL once it does.
+ * Starts `node <args>` in `cwd` (production mode, `PORT=0`) as a server that prints `listening <port>`
+ * (or `listening <port> <port>…` for one that listens on several); resolves with the child, the URL of its
+ * first port, `http://127.0.0.1:<port>`, and the URLs of all of them, once it does.
  */
 export function serve(args, cwd) {
   return new Promise((resolve, reject) => {
@@ -57,8 +58,10 @@ export function serve(args, cwd) {
     let buffered = "";
     child.stdout.on("data", (data) => {
       buffered += data;
-      const match = /listening (\d+)/.exec(buffered);
-      if (match) resolve({ child, url: `http://127.0.0.1:${match[1]}` });
+      const match = /listening (\d+(?: \d+)*)\n/.exec(buffered);
+      if (!match) return;
+      const urls = match[1].split(" ").map((port) => `http://127.0.0.1:${port}`);
+      resolve({ child, url: urls[0], urls });
     });
     child.on("exit", (code) => reject(new Error(`node ${args.join(" ")} exited (${code}) before listening`)));
   });
@@ -92,14 +95,14 @@ export function cannon(url, cookie, { duration, connections }) {
 }
 
 /**
- * Runs `measure(side)` for each side `rounds` times, alternating which side goes first, after one
+ * Runs `measure(side)` for each side `rounds` times, rotating which side goes first, after one
  * `warm(side)` each; returns each side's results in order. A result with errors or non-2xx answers fails.
  */
 export async function alternate(sides, { rounds, measure, warm }) {
   for (const side of sides) await warm(side);
   const samples = Object.fromEntries(sides.map((side) => [side, []]));
   for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? sides : [...sides].reverse();
+    const order = sides.map((_, i) => sides[(i + round) % sides.length]);
     for (const side of order) {
       const result = await measure(side);
       if (result.errors || result.non2xx) throw new Error(`${side}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);

@@ -93,7 +93,9 @@ if (!args.has("--no-telemetry")) {
   const rows = await telemetryRun({ log });
   console.log("\n## Telemetry (JWT session checks, OpenTelemetry on vs off)\n");
   console.log(formatTelemetryTable(rows));
-  log("telemetry over HTTP: GET /auth/session served by two processes (on, off), autocannon, alternating (about 1 minute)…");
+  log(
+    "telemetry over HTTP: GET /auth/session served by one process (on, off, least instrumentation), autocannon, rotating (about 2 minutes)…",
+  );
   console.log(`\n${formatTelemetryHttpTable(await telemetryHttpRun({ log }))}`);
 }
 

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { formatHttpTable, formatTable, interleave, median } from "../harness.mjs";
+import { alternate } from "../http.mjs";
 
 describe("the benchmark harness", () => {
   it("alternates the sides every round after warming both up, and reports one row per operation", async () => {
@@ -94,6 +95,14 @@ describe("the benchmark harness", () => {
     expect(head).toBe("| check | with (ops/s) | without (ops/s) | with / without |");
   });
 
+  it("renames the floor's columns when asked", () => {
+    const [head] = formatTable([{ operation: "x", ours: 2, theirs: 1, ratio: 2, floor: 2, floorRatio: 1 }], {
+      floor: "least (ops/s)",
+      floorRatio: "ours / least",
+    }).split("\n");
+    expect(head).toBe("| operation | ours (ops/s) | theirs (ops/s) | ratio | least (ops/s) | ours / least |");
+  });
+
   it("prints a Markdown table: operation, ours, theirs, ratio", () => {
     const table = formatTable([
       { operation: "decode", ours: 12_345.6, theirs: 1_234.5, ratio: 10.0004 },
@@ -135,5 +144,24 @@ describe("the benchmark harness", () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(() => median([])).toThrow();
+  });
+});
+
+describe("alternate (the HTTP runs)", () => {
+  it("warms every side once, then rotates which side goes first, and refuses a run with errors", async () => {
+    const calls: string[] = [];
+    const result = (side: string) => ({ side, errors: 0, non2xx: 0 });
+    const samples = await alternate(["on", "off", "least"], {
+      rounds: 3,
+      warm: async (side: string) => calls.push(`warm ${side}`),
+      measure: async (side: string) => {
+        calls.push(side);
+        return result(side);
+      },
+    });
+    expect(calls).toEqual(["warm on", "warm off", "warm least", "on", "off", "least", "off", "least", "on", "least", "on", "off"]);
+    expect(samples.least.map((sample: { side: string }) => sample.side)).toEqual(["least", "least", "least"]);
+    const failing = alternate(["on"], { rounds: 1, warm: async () => {}, measure: async () => ({ errors: 1, non2xx: 0 }) });
+    await expect(failing).rejects.toThrow("on: 1 errors, 0 non-2xx answers");
   });
 });
