@@ -113,10 +113,13 @@ export interface RequestInternal {
    */
   inProcess?: boolean;
   /**
-   * The user a failure of this request concerns, set once the route knows them (the second step: the
-   * user whose sign-in waits): the audit row of the failure names them, as it would a success.
+   * The user a failure of this request concerns, set once the route knows them (the signed-in user of an
+   * account change, the user whose sign-in waits at the second step): the audit row of the failure names
+   * them, as it would a success.
    */
   auditUserId?: string;
+  /** The second factor a two-step sign-in proved (its `amr` value: `otp`, `recovery`, `hwk`), for its audit row. */
+  secondFactor?: string;
 }
 
 /** A cookie to write on the response. A `maxAge` of 0 deletes it. */

@@ -48,7 +48,13 @@ export function auditedEvents(audit: Audit, events: EventCallbacks, request: Req
   return {
     ...events,
     signIn: (message) => {
-      writeAuditEvent(audit, request, { type: "signIn", userId: message.user.id ?? null, provider: message.account?.provider ?? provider });
+      const userId = message.user.id ?? null;
+      writeAuditEvent(audit, request, {
+        type: "signIn",
+        userId,
+        provider: message.account?.provider ?? provider,
+        detail: request.secondFactor,
+      });
       return events.signIn(message);
     },
     signOut: (message) => {
@@ -96,13 +102,17 @@ function checksSecondFactor(request: RequestInternal): boolean {
 /**
  * Sign-ins end on a callback: a failure there is a failed sign-in; a refusal where a second factor is
  * checked is a failed second factor (a wrong code turning TOTP off may be someone who holds the session
- * but not the app). The row names the user when the route learnt who it concerns (`request.auditUserId`).
+ * but not the app); a wrong current password for an account change is a failed re-authentication (the
+ * same someone, guessing the password). The row names the user when the route learnt who it concerns
+ * (`request.auditUserId`).
  */
 export function auditFailure(audit: Audit, request: RequestInternal, error: AuthError, rateLimited: boolean): void {
   const provider = request.providerId ?? null;
   const failure = { outcome: "failure", userId: request.auditUserId, detail: error.type } as const;
   if (rateLimited) writeAuditEvent(audit, request, { type: "rateLimited", provider, ...failure });
   else if (checksSecondFactor(request)) writeAuditEvent(audit, request, { type: "twoFactorFailed", provider: null, ...failure });
+  else if (error.type === "IncorrectPassword")
+    writeAuditEvent(audit, request, { type: "reauthenticationFailed", provider: null, ...failure });
   else if (request.action === "callback" || (request.action === "signin" && request.method === "POST"))
     writeAuditEvent(audit, request, { type: "signInFailed", provider, ...failure });
 }

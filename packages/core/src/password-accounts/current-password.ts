@@ -1,6 +1,7 @@
 /**
  * Proof of the current password for a sensitive change (a new password, deleting the account): checked
  * under the account's credentials limits, as a sign-in is, so a stolen session cannot guess it freely.
+ * A wrong one is audited (`reauthenticationFailed`, naming the signed-in user).
  *
  * @module password-accounts/current-password
  */

@@ -25,16 +25,7 @@ import { startSession } from "../actions/start-session.js";
 import type { AdapterUser } from "../adapters.js";
 import { mailSite, sendAccountMail } from "../email/account-mail.js";
 import { normalizeEmail } from "../email/normalize.js";
-import {
-  AuthError,
-  type ErrorType,
-  InvalidPassword,
-  InvalidProvider,
-  MethodNotAllowed,
-  PasswordNotSet,
-  RateLimited,
-  Verification,
-} from "../errors.js";
+import { AuthError, type ErrorType, InvalidPassword, InvalidProvider, MethodNotAllowed, PasswordNotSet, Verification } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
 import { bindingMatches, bindingOf } from "../http/flow-binding.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
@@ -261,16 +252,15 @@ function formPage(options: InternalOptions, form: string): URL | undefined {
 
 /**
  * A refusal of a form a browser posted, as the way back to its page with `?error=` (the password rule in
- * `code`, a reset form's token). Logged as the pipeline logs refusals.
+ * `code`, a reset form's token). Answered as a page, not thrown: `failure` has the pipeline log, trace
+ * and audit it all the same.
  */
-function backToForm(options: InternalOptions, request: RequestInternal, page: URL, error: AuthError): ResponseInternal {
-  if (error instanceof RateLimited) options.logger.warn("rate-limited");
-  else options.logger.error(error);
+function backToForm(request: RequestInternal, page: URL, error: AuthError): ResponseInternal {
   page.searchParams.set("error", error.type);
   if (error instanceof InvalidPassword) page.searchParams.set("code", error.rule);
   const token = request.body.token;
   if (request.providerId === "reset" && typeof token === "string") page.searchParams.set("token", token);
-  return { redirect: page.href };
+  return { redirect: page.href, failure: error };
 }
 
 /** `<basePath>/password/<route>`. */
@@ -285,7 +275,7 @@ export async function passwordAction(options: InternalOptions, request: RequestI
   } catch (error) {
     // `auth.api` callers get the typed error; a browser's form post goes back to its page.
     const page = !request.inProcess && error instanceof AuthError && shownOnForm.has(error.type) ? formPage(options, route) : undefined;
-    if (page) return backToForm(options, request, page, error as AuthError);
+    if (page) return backToForm(request, page, error as AuthError);
     throw error;
   }
 }

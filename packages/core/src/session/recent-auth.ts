@@ -32,7 +32,8 @@ export function meetsRequirement(assurance: SessionAssurance | undefined, requir
 /**
  * The signed-in user's id and session assurance when the sign-in meets `requirement`. Throws
  * `SessionRequired` when nobody is signed in, `RecentSignInRequired` (with the `maxAge` and `aal` asked
- * for) when the sign-in is too old or too weak.
+ * for) when the sign-in is too old or too weak. Once the session names a user, a failure of the request
+ * (this refusal included) is audited as theirs.
  */
 export async function requireRecentSignIn(
   options: InternalOptions,
@@ -41,6 +42,7 @@ export async function requireRecentSignIn(
 ): Promise<{ userId: string; assurance: SessionAssurance }> {
   const current = await options.sessionStrategy.currentAssurance(options, request);
   if (!current) throw new SessionRequired("Sign in first: the request has no session.");
+  request.auditUserId = current.userId;
   const { assurance } = current;
   if (!assurance || !meetsRequirement(assurance, requirement)) {
     const needsSecond = (requirement.aal ?? 1) > (assurance?.aal ?? 1);

@@ -8,7 +8,7 @@ import type { Adapter, AdapterUser } from "../adapters.js";
 import { SessionRequired } from "../errors.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 
-/** The signed-in user, read from `store`, or `SessionRequired`. */
+/** The signed-in user, read from `store` (a failure of the request from here on is audited as theirs), or `SessionRequired`. */
 export async function signedInUser(
   options: InternalOptions,
   request: RequestInternal,
@@ -17,5 +17,6 @@ export async function signedInUser(
   const current = await options.sessionStrategy.currentUser(options, request);
   const user = current?.id ? await store.getUser?.(current.id) : null;
   if (!user) throw new SessionRequired("Sign in first: the request has no session.");
+  request.auditUserId = user.id;
   return user;
 }

@@ -31,7 +31,8 @@ export type AuditEventType =
   | "rateLimited"
   | "twoFactorEnabled"
   | "twoFactorDisabled"
-  | "twoFactorFailed";
+  | "twoFactorFailed"
+  | "reauthenticationFailed";
 
 /** One row of the audit trail. No email, name, token, cookie, full address or raw user-agent header. */
 export interface AuditEvent {
@@ -48,7 +49,10 @@ export interface AuditEvent {
   clientAddressPrefix: string | null;
   /** The browser family and OS read from the user-agent header (`"Chrome on Linux"`), never the header itself. */
   userAgentLabel: string | null;
-  /** The error's type (`CredentialsSignin`, `RateLimited`, …) for a failure; the reason of a revocation. */
+  /**
+   * The error's type (`CredentialsSignin`, `RateLimited`, …) for a failure; the reason of a revocation; the
+   * second factor (`otp`, `recovery`, `hwk`) of a sign-in that took two steps.
+   */
   detail: string | null;
 }
 

@@ -87,6 +87,7 @@ async function completeSecondStep(options: InternalOptions, request: RequestInte
   const assurance = { authTime: nowInSeconds(), amr: [pending.method, proof.method], aal: 2 as const };
   const withTarget = { ...options, callbackUrl: pending.callbackUrl };
   const cookies = [...clearPending(options, request), ...proof.cookies];
+  request.secondFactor = proof.method;
   return completeSignIn(withTarget, request, { ...pending.result, assurance }, cookies);
 }
 

@@ -28,11 +28,9 @@ function noStore() {
   return { ...noStoreHeaders };
 }
 
-/** The signed-in user with a sign-in in the last 10 minutes; the audit row of a failure from here on names them. */
-async function recentUser(options: InternalOptions, request: RequestInternal) {
-  const user = await requireRecentSignIn(options, request, { maxAge: RECENT_AUTH_SECONDS });
-  request.auditUserId = user.userId;
-  return user;
+/** The signed-in user with a sign-in in the last 10 minutes (the audit row of a failure names them). */
+function recentUser(options: InternalOptions, request: RequestInternal) {
+  return requireRecentSignIn(options, request, { maxAge: RECENT_AUTH_SECONDS });
 }
 
 /** The QR code of `uri`, as an SVG document (its code loads with the first enrollment). */

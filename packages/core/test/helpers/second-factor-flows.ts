@@ -126,7 +126,7 @@ export async function turnOnTotp(client: Client, remember: Remember = forget) {
 
 /**
  * The audit rows of {@link runSecondFactorFlows}, oldest first, as `[type, outcome, userId, provider,
- * detail]`; the passkey user's id is the one the run answers.
+ * detail]` (a two-step sign-in's detail is its second factor); the passkey user's id is the one the run answers.
  */
 export function secondFactorAuditRows(passkeyUserId: string) {
   const ada = TOTP_USER.id;
@@ -141,8 +141,8 @@ export function secondFactorAuditRows(passkeyUserId: string) {
     ["signIn", "success", ada, "credentials", null],
     ["twoFactorEnabled", "success", ada, null, null],
     ["twoFactorFailed", "failure", ada, null, "IncorrectCode"],
-    ["signIn", "success", ada, "credentials", null],
-    ["signIn", "success", ada, "credentials", null],
+    ["signIn", "success", ada, "credentials", "otp"],
+    ["signIn", "success", ada, "credentials", "recovery"],
     ["twoFactorFailed", "failure", ada, null, "IncorrectCode"],
     ["twoFactorDisabled", "success", ada, null, null],
   ] as const;

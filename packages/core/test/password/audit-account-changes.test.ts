@@ -52,3 +52,29 @@ it("change, reset and deletion are rows of the user: passwordChanged (change, re
   for (const secret of ["audited@example.com", "first password 1", "second password 2", "third password 3", token])
     expect(text).not.toContain(secret);
 });
+
+it("a wrong current password, changing the password or deleting the account, is a reauthenticationFailed row of the signed-in user", async () => {
+  const rows: AuditEvent[] = [];
+  const app = await passwordApp(smtp, { config: { audit: { store: { write: (event) => void rows.push(event) } } } });
+  const browser = app.browser();
+  await signUpAndVerify(smtp, browser, "guessed@example.com", "the real password 1");
+  const userId = (await app.adapter.getUserByEmail?.("guessed@example.com"))?.id;
+  expect(userId).toBeTruthy();
+
+  const change = await post(browser, "/auth/password/change", { currentPassword: "a guess 1", password: "new password 22" });
+  expect(change.headers.get("location")).toContain("error=IncorrectPassword");
+  const deletion = await post(browser, "/auth/account/delete", { currentPassword: "a guess 2" });
+  expect(deletion.headers.get("location")).toContain("error=IncorrectPassword");
+  expect(await browser.session()).not.toBeNull();
+
+  await expect.poll(() => rows.filter((row) => row.type === "reauthenticationFailed").length).toBe(2);
+  expect(
+    rows.filter((row) => row.type === "reauthenticationFailed").map((row) => [row.outcome, row.userId, row.provider, row.detail]),
+  ).toEqual([
+    ["failure", userId, null, "IncorrectPassword"],
+    ["failure", userId, null, "IncorrectPassword"],
+  ]);
+  const text = JSON.stringify(rows);
+  for (const secret of ["guessed@example.com", "the real password 1", "a guess 1", "a guess 2", "new password 22"])
+    expect(text).not.toContain(secret);
+});

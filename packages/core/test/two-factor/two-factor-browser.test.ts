@@ -4,7 +4,7 @@
  * - password sign-in → the `/two-factor` page → a TOTP computed by an independent implementation
  *   (`otpauth`) → a session of level 2; a wrong code is shown on the page; a recovery code works once;
  * - a passkey as the second factor of a password sign-in (Chromium's virtual authenticator), and a passkey
- *   sign-in on its own (no second step, level 2);
+ *   sign-in on its own (no second step, level 2), each an audit row (the two-step one names its second factor);
  * - an OAuth sign-in at the OP ends in the second step too;
  * - axe-core finds no WCAG 2.1 A/AA violation on the second step's page (code form, passkey button, error).
  * TOTP is set up through the settings routes over HTTP, as a page's script would (`fetch` with the CSRF token).
@@ -15,6 +15,7 @@ import { createAuth } from "../../src/instance.js";
 import Nodemailer from "../../src/providers/nodemailer.js";
 import Passkey from "../../src/providers/passkey.js";
 import Password from "../../src/providers/password.js";
+import type { AuditEvent } from "../../src/telemetry/types.js";
 import {
   addVirtualAuthenticator,
   axeViolations,
@@ -36,6 +37,7 @@ let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let server: NodeServer;
 let op: TestOP;
 const tabs: WatchedTab[] = [];
+const auditRows: AuditEvent[] = [];
 
 const homePage = () =>
   new Response('<!doctype html><html lang="en"><meta charset="utf-8"><title>Home</title><h1>Home</h1></html>', {
@@ -67,6 +69,7 @@ beforeAll(async () => {
       opProvider(op),
     ],
     twoFactor: { passkeys: true },
+    audit: { store: { write: (event) => void auditRows.push(event) } },
     callbacks: { session: ({ session }) => session },
   });
   handler = (request, clientAddress) => auth.handler(request, { clientAddress });
@@ -210,6 +213,14 @@ describe("second factors in Chromium", () => {
       await Promise.all([page.waitForURL(`${server.origin}/`), page.getByRole("button", { name: "Sign in with Passkey" }).click()]);
       const passkeyOnly = await session(page);
       expect([passkeyOnly?.user?.email, passkeyOnly?.aal, passkeyOnly?.amr]).toEqual(["bob@example.com", 2, ["hwk"]]);
+      // The audit trail: the two-step sign-in names its second factor; the passkey alone is one step.
+      const signIns = () => auditRows.filter((row) => row.type === "signIn").map((row) => [row.provider, row.detail]);
+      await expect
+        .poll(() => signIns().slice(-2))
+        .toEqual([
+          ["password", "hwk"],
+          ["passkey", null],
+        ]);
       expect(problems).toEqual([]);
     },
     TIMEOUT,

@@ -368,6 +368,37 @@ describe("the audit trail", () => {
       ...Array(2).fill(["twoFactorFailed", "failure", "u1", "IncorrectCode"]),
     ]);
   });
+  test("a session too old to turn TOTP off is refused as a failed second factor that names the session's user", async () => {
+    const rows: Array<{ type: string; outcome: string; userId: string | null; detail: string | null }> = [];
+    const a = app({ audit: { store: { write: (event) => void rows.push(event) } } });
+    const { browser, secret } = await withTotp(a);
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 11 * 60_000 });
+    try {
+      const refused = await post(browser, "/auth/two-factor/disable", { code: codeOf(secret) });
+      expect([refused.status, await refused.json()]).toEqual([403, { error: "RecentSignInRequired" }]);
+    } finally {
+      vi.useRealTimers();
+    }
+    await vi.waitFor(() => expect(rows.some((row) => row.type === "twoFactorFailed")).toBe(true));
+    expect(rows.filter((row) => row.type === "twoFactorFailed")).toEqual([
+      expect.objectContaining({ outcome: "failure", userId: "u1", detail: "RecentSignInRequired" }),
+    ]);
+  });
+  test("a two-step sign-in's row names its second factor: otp for the app's code, recovery for a recovery code", async () => {
+    const rows: Array<{ type: string; userId: string | null; detail: string | null }> = [];
+    const a = app({ audit: { store: { write: (event) => void rows.push(event) } } });
+    const { secret, recoveryCodes } = await withTotp(a);
+    const byCode = await signIn(a);
+    expect((await post(byCode.browser, "/auth/two-factor", { code: codeOf(secret, 1) })).headers.get("location")).not.toContain("error=");
+    const byRecovery = await signIn(a);
+    await post(byRecovery.browser, "/auth/two-factor", { code: recoveryCodes[0] as string });
+    await vi.waitFor(() => expect(rows.filter((row) => row.type === "signIn").length).toBe(3));
+    expect(rows.filter((row) => row.type === "signIn").map((row) => [row.userId, row.detail])).toEqual([
+      ["u1", null],
+      ["u1", "otp"],
+      ["u1", "recovery"],
+    ]);
+  });
   test("a limit's refusal turning TOTP on over HTTP (answered as JSON) is a rateLimited row of that user", async () => {
     const rows: Array<{ type: string; userId: string | null; detail: string | null }> = [];
     const a = app({
