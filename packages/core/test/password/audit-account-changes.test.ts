@@ -18,13 +18,19 @@ afterAll(async () => {
   await closeSharedPglite();
 });
 
-it("change, reset and deletion are rows of the user: passwordChanged (change, reset), userDeleted", async () => {
+/** A Password() app whose audit rows are kept, and a browser signed in as a new user of `email`. */
+async function signedUpWithAudit(email: string, password: string) {
   const rows: AuditEvent[] = [];
   const app = await passwordApp(smtp, { config: { audit: { store: { write: (event) => void rows.push(event) } } } });
   const browser = app.browser();
-  await signUpAndVerify(smtp, browser, "audited@example.com", "first password 1");
-  const userId = (await app.adapter.getUserByEmail?.("audited@example.com"))?.id;
+  await signUpAndVerify(smtp, browser, email, password);
+  const userId = (await app.adapter.getUserByEmail?.(email))?.id;
   expect(userId).toBeTruthy();
+  return { rows, browser, userId };
+}
+
+it("change, reset and deletion are rows of the user: passwordChanged (change, reset), userDeleted", async () => {
+  const { rows, browser, userId } = await signedUpWithAudit("audited@example.com", "first password 1");
 
   const changed = await post(browser, "/auth/password/change", { currentPassword: "first password 1", password: "second password 2" });
   expect(changed.status).toBe(302);
@@ -54,12 +60,7 @@ it("change, reset and deletion are rows of the user: passwordChanged (change, re
 });
 
 it("a wrong current password, changing the password or deleting the account, is a reauthenticationFailed row of the signed-in user", async () => {
-  const rows: AuditEvent[] = [];
-  const app = await passwordApp(smtp, { config: { audit: { store: { write: (event) => void rows.push(event) } } } });
-  const browser = app.browser();
-  await signUpAndVerify(smtp, browser, "guessed@example.com", "the real password 1");
-  const userId = (await app.adapter.getUserByEmail?.("guessed@example.com"))?.id;
-  expect(userId).toBeTruthy();
+  const { rows, browser, userId } = await signedUpWithAudit("guessed@example.com", "the real password 1");
 
   const change = await post(browser, "/auth/password/change", { currentPassword: "a guess 1", password: "new password 22" });
   expect(change.headers.get("location")).toContain("error=IncorrectPassword");
