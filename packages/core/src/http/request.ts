@@ -37,13 +37,18 @@ const actionsWithSubroute: Readonly<Record<string, ReadonlySet<string>>> = {
 /** Bodies larger than this are not parsed (a sign-in form is a few hundred bytes). */
 const MAX_BODY_BYTES = 64 * 1024;
 
+/** True when `second` is one of `action`'s fixed subroutes (`sessions/revoke`): a name of authlib's, never a client's text. */
+export function isSubroute(action: string, second: string): boolean {
+  return actionsWithSubroute[action]?.has(second) === true;
+}
+
 /** Splits `<basePath>/<action>[/<providerId>]`; throws `RouteNotFound` for anything else. */
 export function parseActionAndProvider(pathname: string, basePath: string): { action: AuthAction; providerId?: string } {
   const base = basePath.replace(/\/+$/, "");
   if (!(pathname === base || pathname.startsWith(`${base}/`))) throw new RouteNotFound(`Not under the base path: ${pathname}`);
   const segments = pathname.slice(base.length).split("/").filter(Boolean);
   const [action, providerId, ...rest] = segments;
-  const takesSecond = (name: string, second: string) => actionsWithProvider.has(name) || actionsWithSubroute[name]?.has(second) === true;
+  const takesSecond = (name: string, second: string) => actionsWithProvider.has(name) || isSubroute(name, second);
   if (!action || !actions.has(action) || rest.length > 0 || (providerId !== undefined && !takesSecond(action, providerId))) {
     throw new RouteNotFound(`Cannot parse action at ${pathname}`);
   }

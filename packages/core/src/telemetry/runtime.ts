@@ -7,6 +7,7 @@
  * @module telemetry/runtime
  */
 import type { Attributes, Histogram, Meter, Span, Tracer } from "@opentelemetry/api";
+import { isSubroute } from "../http/request.js";
 import type { RequestInternal, RequestTrace, TraceSpan } from "../internal-types.js";
 
 type Api = typeof import("@opentelemetry/api");
@@ -219,7 +220,10 @@ export async function userHash(secret: string, userId: string): Promise<string> 
  * provider's id is an attribute of its own, and only when it is a configured provider.
  */
 function routeTemplate(request: RequestInternal, basePath: string): string {
-  return request.providerId === undefined ? `${basePath}/${request.action}` : `${basePath}/${request.action}/:provider`;
+  const { action, providerId } = request;
+  if (providerId === undefined) return `${basePath}/${action}`;
+  // A fixed subroute keeps its name (`/password/change`); anything else there is a provider's id.
+  return isSubroute(action, providerId) ? `${basePath}/${action}/${providerId}` : `${basePath}/${action}/:provider`;
 }
 
 /**
