@@ -7,7 +7,7 @@
 //      made active, ended, and one histogram record around `telemetry: false`);
 //   3. the same with the usual production sampler, ParentBased(TraceIdRatioBased(0.1)).
 // Then GET /auth/session over HTTP (telemetryHttpRun), the same three sides served by one process. Each row
-// is `on / off` and `on / minimum` throughput. Part of `npm run bench` (`--no-telemetry` leaves it out); also alone:
+// is `on / off` and `on / least` throughput. Part of `npm run bench` (`--no-telemetry` leaves it out); also alone:
 //   node bench/telemetry.mjs
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Auth } from "@authlib/core";
@@ -44,16 +44,12 @@ export async function sessionCheck(config) {
 /**
  * Registers what an app's SDK set-up (`NodeSDK`) registers: a context manager (so child spans find their
  * parent), a tracer provider with a batch span processor, and a meter provider. Everything is recorded;
- * the exporters drop it. With `spanProcessor: false`, the tracer provider has no span processor: spans are
- * made and ended, and none is kept or handed on.
+ * the exporters drop it.
  */
-export function registerSdk(sampler, { spanProcessor = true } = {}) {
+export function registerSdk(sampler) {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   const dropping = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
-  const tracerProvider = new BasicTracerProvider({
-    spanProcessors: spanProcessor ? [new BatchSpanProcessor(dropping)] : [],
-    ...(sampler ? { sampler } : {}),
-  });
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropping)], ...(sampler ? { sampler } : {}) });
   trace.setGlobalTracerProvider(tracerProvider);
   const exporter = { export: (_metrics, done) => done({ code: 0 }), forceFlush: async () => {}, shutdown: async () => {} };
   const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 24 * 60 * 60 * 1000 });
