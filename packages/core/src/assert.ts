@@ -131,6 +131,7 @@ export function assertConfig(config: AuthConfig, providers: ProviderConfig[], st
   return (
     sessionConfigError(config, strategy) ??
     twoFactorConfigError(config, providers) ??
+    ownerPresentConfigError(config) ??
     adapterError(config.adapter, providers, strategy, config.twoFactor !== undefined)
   );
 }
@@ -205,6 +206,13 @@ function twoFactorConfigError(config: AuthConfig, providers: ProviderConfig[]): 
   if (providers.some((provider) => provider.id === TWO_FACTOR_PROVIDER))
     return new InvalidProvider(`The provider id "${TWO_FACTOR_PROVIDER}" is reserved: choose another.`);
   return undefined;
+}
+
+/** An `ownerPresent` option that is not `{ maxAge }` of 60 to 86400 seconds, or `undefined`. */
+function ownerPresentConfigError(config: AuthConfig): AuthError | undefined {
+  const maxAge = config.ownerPresent?.maxAge;
+  if (maxAge === undefined || (Number.isInteger(maxAge) && maxAge >= 60 && maxAge <= 86400)) return undefined;
+  return new AuthError("ownerPresent.maxAge is the age a recent sign-in may have: a whole number of seconds from 60 to 86400.");
 }
 
 /** The first missing adapter (method) for the features in use, or `undefined`. */

@@ -435,15 +435,20 @@ export class InvalidName extends AuthError {
 }
 
 /**
- * Deleting the account needs proof that its owner is at the keyboard: the current password when the user
- * has one, else a session started in the last 10 minutes (sign in again). Nothing changed.
+ * The operation changes how the user signs in (a passkey, the address, the password, a linked account, a
+ * second factor), ends other sessions or deletes the account, and needs its owner present now: a sign-in
+ * in the last `ownerPresent.maxAge` seconds (default 10 minutes), at level 2 when the user has a second
+ * factor, or the current password. Sign in again (the built-in pages send the browser there and back) and
+ * repeat the operation. Also `auth.api.requireRecentAuth`'s refusal. Nothing changed.
  */
 export class RecentSignInRequired extends AuthError {
   static override type: ErrorType = "RecentSignInRequired";
-  /** `requireRecentAuth`: the age the sign-in may have, in seconds. */
+  /** The age the sign-in may have, in seconds. */
   declare maxAge?: number;
-  /** `requireRecentAuth`: the assurance level the operation needs (2: a second factor). */
+  /** The assurance level the operation needs (2: a second factor). */
   declare aal?: 1 | 2;
+  /** The owner-present operation that was refused (`addPasskey`, `changeEmail`, …); absent for `requireRecentAuth`. */
+  declare operation?: string;
 }
 
 /**

@@ -118,6 +118,8 @@ export interface RequestInternal {
    * them, as it would a success.
    */
   auditUserId?: string;
+  /** The request's `currentPassword` was checked and right (the owner-present rule checked it): not checked twice. */
+  currentPasswordProven?: boolean;
   /** The second factor a two-step sign-in proved (its `amr` value: `otp`, `recovery`, `hwk`), for its audit row. */
   secondFactor?: string;
 }

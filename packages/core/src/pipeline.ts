@@ -7,7 +7,8 @@
  *    method authlib does not answer is `RouteNotFound` / `MethodNotAllowed`;
  * 3. the origin (`http/origin.ts`, compiled once): a host the trusted-host list refuses is `UntrustedHost`;
  * 4. the route (`actions/index.ts`) and the per-request context it declares it needs
- *    (`request-context.ts`): CSRF state, callback URL;
+ *    (`request-context.ts`): CSRF state, callback URL; an operation that changes how someone signs in
+ *    needs its owner present (`sign-in/owner-present.ts`);
  * 5. the action, which returns a result or throws; a thrown error carries the cookies it must still set
  *    (`http/error-response.ts`), and its answer is chosen by its type there.
  *
@@ -25,6 +26,7 @@ import { loadPages } from "./pages/lazy.js";
 import { pageHeaders } from "./pages/security-headers.js";
 import { requestContext } from "./request-context.js";
 import type { ResolvedAuth } from "./resolve.js";
+import { guardedOperation, ownerPresentOrRefusal } from "./sign-in/owner-present.js";
 import { noteFailure, type Telemetry } from "./telemetry/index.js";
 import type { Session } from "./types.js";
 
@@ -105,7 +107,11 @@ async function runRoute(resolved: UsableAuth, request: RequestInternal, origin: 
     options.warned.add("csrf-disabled");
     options.logger.warn("csrf-disabled");
   }
-  const response = await route.handler(options, request);
+  // The owner-present rule (sign-in/owner-present.ts): one check for every operation that changes how
+  // someone signs in, before its route runs.
+  const operation = guardedOperation(options, request);
+  const refused = operation && (await ownerPresentOrRefusal(options, request, operation));
+  const response = refused || (await route.handler(options, request));
   // Copied only when the context has cookies to put first (most session checks have none).
   return cookies.length === 0 ? response : { ...response, cookies: [...cookies, ...(response.cookies ?? [])] };
 }

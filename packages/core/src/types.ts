@@ -335,6 +335,13 @@ export interface AuthConfig {
    */
   twoFactor?: TwoFactorConfig;
   /**
+   * The owner-present rule (SECURITY.md): an operation that changes how the user signs in or recovers the
+   * account (a passkey, the address, the password, a linked account, a second factor), ends other sessions
+   * or deletes the account needs a sign-in in the last `maxAge` seconds (at level 2 when the user has a
+   * second factor), or the current password. Default `{ maxAge: 600 }`; `maxAge` from 60 to 86400.
+   */
+  ownerPresent?: { maxAge?: number };
+  /**
    * Rate limits on credentials sign-in, email sign-in requests, passkeys and session updates: on by
    * default (see {@link RateLimitConfig} for each default), `false` switches every one off. The default
    * store is in this process's memory; give every instance the same shared store (PostgreSQL or Redis) so

@@ -3,14 +3,13 @@
  * their accounts, sessions and passkeys go (the adapter's `deleteUser`), every session ends, and the
  * `userDeleted` event fires.
  *
- * A stolen session alone must not be enough, so the owner proves they are at the keyboard: with the
- * current password when they have one (counted under the credentials limits, like a sign-in), else with
- * a session that started in the last {@link RECENT_SIGN_IN_SECONDS} seconds (its record's `createdAt`:
- * sign in again to delete).
+ * A stolen session alone must not be enough: the owner-present rule (`sign-in/owner-present.ts`) asks
+ * for a recent sign-in or the current password before this runs, and a user who has a password types it
+ * here in any case (counted under the credentials limits, like a sign-in).
  *
  * @module account-lifecycle/delete-account
  */
-import { MissingAdapterMethods, RecentSignInRequired } from "../errors.js";
+import { MissingAdapterMethods } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { hashOf, passwordAccountOf } from "../password-accounts/account.js";
@@ -18,16 +17,6 @@ import { checkCurrentPassword } from "../password-accounts/current-password.js";
 import { isPasswordProvider } from "../provider-kind.js";
 import { endUserSessions } from "../session/end-user-sessions.js";
 import { signedInUser } from "../session/signed-in-user.js";
-
-/** How recent a sign-in must be to delete an account without a password. */
-export const RECENT_SIGN_IN_SECONDS = 10 * 60;
-
-/** True when the request's session started within {@link RECENT_SIGN_IN_SECONDS} (its record says so). */
-async function signedInRecently(options: InternalOptions, request: RequestInternal): Promise<boolean> {
-  const current = await options.sessionStrategy.currentSession(options, request);
-  const record = current?.sessionId ? await options.sessionRegistry?.get(current.userId, current.sessionId) : null;
-  return record ? Date.now() - record.createdAt.getTime() <= RECENT_SIGN_IN_SECONDS * 1000 : false;
-}
 
 /** POST /account/delete (`currentPassword` when the user has a password). */
 export async function deleteAccount(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
@@ -39,11 +28,7 @@ export async function deleteAccount(options: InternalOptions, request: RequestIn
   const password = options.providers.find(isPasswordProvider);
   const { listAccountsByUserId } = adapter;
   const hash = password && listAccountsByUserId ? hashOf(await passwordAccountOf({ listAccountsByUserId }, password, user.id)) : undefined;
-  if (hash && password) {
-    await checkCurrentPassword(options, request, password, { user, hash }, request.body.currentPassword);
-  } else if (!(await signedInRecently(options, request))) {
-    throw new RecentSignInRequired("Sign in again (within 10 minutes) to delete your account.");
-  }
+  if (hash && password) await checkCurrentPassword(options, request, password, { user, hash }, request.body.currentPassword);
   const cookies = await options.sessionStrategy.end(options, request);
   await endUserSessions(options, adapter, user.id);
   await adapter.deleteUser(user.id);

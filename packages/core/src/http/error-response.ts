@@ -77,6 +77,7 @@ const controlRouteStatuses: Partial<Record<ErrorType, number>> = {
   InvalidSessionId: 400,
   InvalidAccount: 400,
   MissingCSRF: 403,
+  RecentSignInRequired: 403,
   SessionNotFound: 404,
   AccountNotFound: 404,
   MethodNotAllowed: 405,
@@ -91,7 +92,7 @@ const controlRouteStatuses: Partial<Record<ErrorType, number>> = {
  */
 const fetchRouteAnswers: Record<string, { statuses: Partial<Record<ErrorType, number>>; otherwise?: number }> = {
   "POST session": { statuses: { RateLimited: 429, SessionDataTooLarge: 413 }, otherwise: 400 },
-  "GET webauthn-options": { statuses: { RateLimited: 429 } },
+  "GET webauthn-options": { statuses: { RateLimited: 429, RecentSignInRequired: 403 } },
   "GET sessions": { statuses: controlRouteStatuses, otherwise: 500 },
   "POST sessions": { statuses: controlRouteStatuses, otherwise: 500 },
   "GET accounts": { statuses: controlRouteStatuses, otherwise: 500 },

@@ -43,6 +43,7 @@ export interface Messages {
   "signinError.verification": string;
   "signinError.rateLimited": string;
   "signinError.twoFactorExpired": string;
+  "signinError.recentSignInRequired": string;
   "signout.title": string;
   "signout.heading": string;
   "signout.question": string;

@@ -36,6 +36,7 @@ const SIGNIN_ERROR_MESSAGES: Readonly<Record<string, MessageKey>> = Object.freez
   Verification: "signinError.verification",
   RateLimited: "signinError.rateLimited",
   TwoFactorExpired: "signinError.twoFactorExpired",
+  RecentSignInRequired: "signinError.recentSignInRequired",
 });
 
 function lookup<T>(table: Readonly<Record<string, T>>, key: string | undefined): T | undefined {

@@ -20,6 +20,7 @@ export async function checkCurrentPassword(
   account: { user: AdapterUser; hash: string },
   given: unknown,
 ): Promise<void> {
+  if (request.currentPasswordProven) return;
   const limiter = options.rateLimits.config === false ? undefined : await import("../rate-limit/credentials.js");
   const { user, hash } = account;
   const attempt = await limiter?.admitCredentialsAttempt(options, request, provider, { email: user.email ?? user.id });
@@ -29,4 +30,5 @@ export async function checkCurrentPassword(
     throw new IncorrectPassword("The current password is not right.");
   }
   await attempt?.succeeded();
+  request.currentPasswordProven = true;
 }

@@ -52,11 +52,18 @@ export function assuranceIn(claims: Record<string, unknown> | null | undefined):
 }
 
 /**
- * `claims` carrying `assurance` (its `authTime`, `amr` and `aal`), or `claims` itself when there is none:
- * how a JWT keeps its assurance whatever the `jwt` callback returned.
+ * `claims` carrying `assurance` (its `authTime`, `amr` and `aal`), or without any of the three when there
+ * is none: how a JWT keeps its assurance whatever the `jwt` callback returned. The assurance is authlib's
+ * (set at sign-in); a callback that merges client data into the token (`{ ...token, ...session }` on
+ * `update`) cannot give a token without it a level or a fresh age.
  */
 export function withAssurance<T extends Record<string, unknown>>(claims: T, assurance: SessionAssurance | undefined): T {
+  if (!assurance) {
+    if (!("authTime" in claims || "amr" in claims || "aal" in claims)) return claims;
+    const { authTime: _time, amr: _amr, aal: _aal, ...rest } = claims;
+    return rest as T;
+  }
   // The session check's common case, the claims unchanged, costs no copy.
-  if (!assurance || (claims.authTime === assurance.authTime && claims.amr === assurance.amr && claims.aal === assurance.aal)) return claims;
+  if (claims.authTime === assurance.authTime && claims.amr === assurance.amr && claims.aal === assurance.aal) return claims;
   return { ...claims, ...assurance };
 }

@@ -2,8 +2,9 @@
  * Turning TOTP on and off for the signed-in user: `POST <basePath>/two-factor/enroll` (a new secret, its
  * `otpauth://` URI and QR code), `/confirm` (a code of the app turns it on, and answers 10 recovery
  * codes, shown once), `/disable` (a code or a recovery code turns it off), `GET /two-factor/status` and
- * `GET /two-factor/assurance` (JSON, never cached). All need a sign-in in the last 10 minutes but the two reads: a stolen
- * session alone can neither turn a second factor off nor lock its owner out with one of its own.
+ * `GET /two-factor/assurance` (JSON, never cached). All but the two reads are owner-present operations
+ * (`sign-in/owner-present.ts`): a stolen session alone can neither turn a second factor off nor lock its
+ * owner out with one of its own.
  *
  * @module two-factor/settings
  */
@@ -12,7 +13,7 @@ import { assertCsrf } from "../http/csrf.js";
 import { noStoreHeaders } from "../http/response.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { clearSecondFactorTries, countSecondFactorTry } from "../rate-limit/two-factor.js";
-import { RECENT_AUTH_SECONDS, type RecentAuthRequirement, requireRecentSignIn } from "../session/recent-auth.js";
+import { type RecentAuthRequirement, requireRecentSignIn } from "../session/recent-auth.js";
 import { base32Encode } from "./base32.js";
 import { acceptTotp, proveWithCode, typedTotp } from "./codes.js";
 import { secondFactorsOf } from "./gate.js";
@@ -28,9 +29,15 @@ function noStore() {
   return { ...noStoreHeaders };
 }
 
-/** The signed-in user with a sign-in in the last 10 minutes (the audit row of a failure names them). */
-function recentUser(options: InternalOptions, request: RequestInternal) {
-  return requireRecentSignIn(options, request, { maxAge: RECENT_AUTH_SECONDS });
+/**
+ * The signed-in user (the audit row of a failure names them), or `SessionRequired`. The owner-present rule
+ * (`sign-in/owner-present.ts`) already asked for a recent sign-in, at level 2 for a user with a second factor.
+ */
+async function signedInUserId(options: InternalOptions, request: RequestInternal): Promise<{ userId: string }> {
+  const current = await options.sessionStrategy.currentAssurance(options, request);
+  if (!current) throw new SessionRequired("Sign in first: the request has no session.");
+  request.auditUserId = current.userId;
+  return { userId: current.userId };
 }
 
 /** The QR code of `uri`, as an SVG document (its code loads with the first enrollment). */
@@ -42,7 +49,7 @@ async function qrSvgOf(uri: string): Promise<string> {
 /** POST /two-factor/enroll: `{ secret, uri, qrSvg }` of a new secret, stored unconfirmed. */
 async function enroll(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   assertCsrf("TOTP enrollment", options.csrfTokenVerified);
-  const { userId } = await recentUser(options, request);
+  const { userId } = await signedInUserId(options, request);
   const store = twoFactorStore(options);
   if ((await totpFactorOf(options, store, userId))?.confirmed)
     throw new TwoFactorAlreadyEnabled("Your authenticator app is set up already: turn it off first to set up another.");
@@ -58,7 +65,7 @@ async function enroll(options: InternalOptions, request: RequestInternal): Promi
 /** POST /two-factor/confirm with `code`: TOTP on, and `{ recoveryCodes }` (shown once). */
 async function confirm(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   assertCsrf("TOTP confirmation", options.csrfTokenVerified);
-  const { userId } = await recentUser(options, request);
+  const { userId } = await signedInUserId(options, request);
   const store = twoFactorStore(options);
   const factor = await totpFactorOf(options, store, userId);
   if (!factor) throw new TwoFactorNotEnabled("Set up the authenticator app first (enroll), then confirm it with a code.");
@@ -81,7 +88,7 @@ async function confirm(options: InternalOptions, request: RequestInternal): Prom
 /** POST /two-factor/disable with `code` (of the app, or a recovery code): TOTP off. */
 async function disable(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   assertCsrf("TOTP removal", options.csrfTokenVerified);
-  const { userId } = await recentUser(options, request);
+  const { userId } = await signedInUserId(options, request);
   const store = twoFactorStore(options);
   const factor = await totpFactorOf(options, store, userId);
   if (!factor?.confirmed) throw new TwoFactorNotEnabled("There is no authenticator app to turn off.");

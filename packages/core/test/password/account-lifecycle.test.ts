@@ -12,6 +12,8 @@ import { authClient } from "../helpers/auth-client.js";
 import { memoryAdapter, withVerificationTokens } from "../helpers/memory-adapter.js";
 
 const ORIGIN = "http://localhost:3000";
+/** Where a refused account form sends the browser: to sign in again, and back to the account page. */
+const REAUTHENTICATE = `${ORIGIN}/auth/signin?callbackUrl=${encodeURIComponent(`${ORIGIN}/auth/account`)}&error=RecentSignInRequired`;
 const secret = "account-lifecycle-secret-0123456789abcdef";
 
 afterEach(() => {
@@ -177,18 +179,26 @@ describe("deleting the account", () => {
     const browser = await passwordlessMember(a);
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 10 * 60 * 1000 + 1000);
-    expect(await post(browser, "/auth/account/delete", {})).toBe(`${ORIGIN}/auth/account?error=RecentSignInRequired`);
-    expect(a.logs.at(-1)).toBe("RecentSignInRequired: Sign in again (within 10 minutes) to delete your account.");
+    // The browser is sent to sign in again, and back to the account page.
+    expect(await post(browser, "/auth/account/delete", {})).toBe(REAUTHENTICATE);
+    expect(a.logs.at(-1)).toBe(
+      "RecentSignInRequired: Sign in again to continue: changing how you sign in needs a sign-in in the last 10 minutes.",
+    );
     vi.setSystemTime(Date.now() - 2000);
     expect(await post(browser, "/auth/account/delete", {})).toBe(`${ORIGIN}/`);
     expect(a.users.has("np")).toBe(false);
   });
 
-  it("without session records, a user without a password cannot tell a recent sign-in: refused", async () => {
+  it("without session records, the session's own sign-in time decides: 30 minutes old is refused", async () => {
     const a = app({}, false);
     const browser = await passwordlessMember(a);
-    expect(await post(browser, "/auth/account/delete", {})).toBe(`${ORIGIN}/auth/account?error=RecentSignInRequired`);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 30 * 60 * 1000);
+    expect(await post(browser, "/auth/account/delete", {})).toBe(REAUTHENTICATE);
     expect(a.users.has("np")).toBe(true);
+    vi.useRealTimers();
+    expect(await post(browser, "/auth/account/delete", {})).toBe(`${ORIGIN}/`);
+    expect(a.users.has("np")).toBe(false);
   });
 });
 
@@ -285,12 +295,12 @@ describe("the lifecycle's edges", () => {
   it("deleting without a password: exactly 10 minutes after the sign-in is still recent", async () => {
     const a = app();
     const browser = await passwordlessMember(a);
-    // Database sessions (the adapter's default): the session's row is its record.
-    const record = [...a.sessions.values()].find((r) => r.userId === "np");
+    // The sign-in's time, in whole seconds, as the session keeps it (`authTime`).
+    const signedInAt = Number((await browser.session())?.authTime) * 1000;
     vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime((record?.createdAt.getTime() ?? 0) + 10 * 60 * 1000 + 1);
-    expect(await post(browser, "/auth/account/delete", {})).toBe(`${ORIGIN}/auth/account?error=RecentSignInRequired`);
-    vi.setSystemTime((record?.createdAt.getTime() ?? 0) + 10 * 60 * 1000);
+    vi.setSystemTime(signedInAt + 10 * 60 * 1000 + 1000);
+    expect(await post(browser, "/auth/account/delete", {})).toBe(REAUTHENTICATE);
+    vi.setSystemTime(signedInAt + 10 * 60 * 1000 + 999);
     expect(await post(browser, "/auth/account/delete", {})).toBe(`${ORIGIN}/`);
   });
 
@@ -412,7 +422,7 @@ describe("the lifecycle's edges", () => {
     // Loaded inside the test: a mutation run only sees a module-level constant change when the module loads
     // within the test that checks it (docs/testing.md).
     vi.resetModules();
-    const fresh = await import("../../src/account-lifecycle/delete-account.js");
-    expect(fresh.RECENT_SIGN_IN_SECONDS).toBe(600);
+    const fresh = await import("../../src/sign-in/owner-present.js");
+    expect(fresh.OWNER_PRESENT_SECONDS).toBe(600);
   });
 });

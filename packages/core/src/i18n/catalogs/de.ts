@@ -37,6 +37,8 @@ export const de: Messages = {
   "signinError.accessDenied": "Sie haben keine Berechtigung, sich anzumelden.",
   "signinError.verification": "Der Anmeldelink ist nicht mehr gültig. Er wurde vielleicht schon verwendet oder ist abgelaufen.",
   "signinError.rateLimited": "Zu viele Versuche. Bitte warten Sie einige Minuten und versuchen Sie es erneut.",
+  "signinError.recentSignInRequired":
+    "Melden Sie sich erneut an, um fortzufahren: Änderungen an Ihrer Anmeldung erfordern eine aktuelle Anmeldung.",
   "signinError.twoFactorExpired":
     "Der zweite Schritt Ihrer Anmeldung kam zu spät oder begann in einem anderen Browser. Melden Sie sich erneut an.",
   "signout.title": "Abmelden",
@@ -143,7 +145,8 @@ export const de: Messages = {
   "accountError.incorrectPassword": "Das aktuelle Passwort stimmt nicht.",
   "accountError.invalidPassword": "Das neue Passwort kann nicht verwendet werden: Prüfen Sie seine Länge.",
   "accountError.passwordNotSet": "Sie haben noch kein Passwort: Legen Sie eines per E-Mail fest.",
-  "accountError.recentSignInRequired": "Melden Sie sich erneut an (innerhalb von 10 Minuten), um Ihr Konto zu löschen.",
+  "accountError.recentSignInRequired":
+    "Melden Sie sich erneut an, um fortzufahren: Änderungen an Ihrer Anmeldung erfordern eine Anmeldung in den letzten Minuten.",
   "accountError.default": "Etwas ist schiefgegangen. Bitte versuchen Sie es erneut.",
   "confirmEmail.title": "Diese E-Mail-Adresse verwenden",
   "confirmEmail.button": "Diese Adresse verwenden",

@@ -45,6 +45,7 @@ export const en: Messages = {
   "signinError.verification": "The sign-in link is no longer valid. It may have been used already or it may have expired.",
   "signinError.rateLimited": "Too many attempts. Please wait a few minutes and try again.",
   "signinError.twoFactorExpired": "Your sign-in waited too long for its second step, or began in another browser. Sign in again.",
+  "signinError.recentSignInRequired": "Sign in again to continue: changing how you sign in needs a recent sign-in.",
   // Sign-out page
   "signout.title": "Sign Out",
   "signout.heading": "Sign out",
@@ -151,7 +152,7 @@ export const en: Messages = {
   "accountError.incorrectPassword": "The current password is not right.",
   "accountError.invalidPassword": "The new password cannot be used: check its length.",
   "accountError.passwordNotSet": "You have no password yet: set one by email.",
-  "accountError.recentSignInRequired": "Sign in again (within 10 minutes) to delete your account.",
+  "accountError.recentSignInRequired": "Sign in again to continue: changing how you sign in needs a sign-in in the last few minutes.",
   "accountError.default": "Something went wrong. Please try again.",
   "confirmEmail.title": "Use this email address",
   "confirmEmail.button": "Use this address",

@@ -36,6 +36,8 @@ export const es: Messages = {
   "signinError.accessDenied": "No tienes permiso para iniciar sesión.",
   "signinError.verification": "El enlace de inicio de sesión ya no es válido. Puede que ya se haya usado o que haya caducado.",
   "signinError.rateLimited": "Demasiados intentos. Espera unos minutos y vuelve a intentarlo.",
+  "signinError.recentSignInRequired":
+    "Vuelve a iniciar sesión para continuar: cambiar cómo inicias sesión requiere un inicio de sesión reciente.",
   "signinError.twoFactorExpired":
     "El segundo paso de tu inicio de sesión tardó demasiado o empezó en otro navegador. Vuelve a iniciar sesión.",
   "signout.title": "Cerrar sesión",
@@ -140,7 +142,8 @@ export const es: Messages = {
   "accountError.incorrectPassword": "La contraseña actual no es correcta.",
   "accountError.invalidPassword": "No se puede usar la contraseña nueva: revisa su longitud.",
   "accountError.passwordNotSet": "Aún no tienes contraseña: establece una por correo.",
-  "accountError.recentSignInRequired": "Vuelve a iniciar sesión (en los próximos 10 minutos) para eliminar tu cuenta.",
+  "accountError.recentSignInRequired":
+    "Vuelve a iniciar sesión para continuar: cambiar cómo inicias sesión requiere haber iniciado sesión en los últimos minutos.",
   "accountError.default": "Algo salió mal. Vuelve a intentarlo.",
   "confirmEmail.title": "Usar esta dirección de correo",
   "confirmEmail.button": "Usar esta dirección",

@@ -36,6 +36,8 @@ export const fr: Messages = {
   "signinError.accessDenied": "Vous n’avez pas l’autorisation de vous connecter.",
   "signinError.verification": "Le lien de connexion n’est plus valide. Il a peut-être déjà été utilisé ou il a expiré.",
   "signinError.rateLimited": "Trop de tentatives. Attendez quelques minutes et réessayez.",
+  "signinError.recentSignInRequired":
+    "Reconnectez-vous pour continuer : modifier votre façon de vous connecter demande une connexion récente.",
   "signinError.twoFactorExpired":
     "La deuxième étape de votre connexion a trop tardé ou a commencé dans un autre navigateur. Reconnectez-vous.",
   "signout.title": "Déconnexion",
@@ -140,7 +142,8 @@ export const fr: Messages = {
   "accountError.incorrectPassword": "Le mot de passe actuel n’est pas correct.",
   "accountError.invalidPassword": "Le nouveau mot de passe ne peut pas être utilisé : vérifiez sa longueur.",
   "accountError.passwordNotSet": "Vous n’avez pas encore de mot de passe : définissez-en un par e-mail.",
-  "accountError.recentSignInRequired": "Reconnectez-vous (dans les 10 minutes) pour supprimer votre compte.",
+  "accountError.recentSignInRequired":
+    "Reconnectez-vous pour continuer : modifier votre façon de vous connecter demande une connexion dans les dernières minutes.",
   "accountError.default": "Un problème est survenu. Veuillez réessayer.",
   "confirmEmail.title": "Utiliser cette adresse e-mail",
   "confirmEmail.button": "Utiliser cette adresse",

@@ -1,0 +1,236 @@
+/**
+ * The owner-present rule: an operation that adds, changes or removes a way to sign in or to recover the
+ * account, or that ends other sessions, needs its owner at the keyboard now, not only a session. A
+ * session cookie can be copied (malware, a shared computer, a proxy log); without this rule a copy
+ * becomes the account for good (a passkey of the thief's, the address changed then reset).
+ *
+ * The owner is present when the session was signed in to in the last `ownerPresent.maxAge` seconds
+ * (default 600), or when the request carries the user's current password (counted under the credentials
+ * limits, as a sign-in is). A user with a second factor needs a session of level 2 as well: a password
+ * alone is one factor. The age and level are authlib's own (`authTime` and `aal`, set at sign-in and sealed
+ * with the session): a session without them (issued before they existed, or by Auth.js) is of unknown
+ * age, never recent.
+ *
+ * The pipeline asks {@link guardedOperation} of every request and runs {@link requireOwnerPresent} before
+ * the route's handler, so no route checks this by itself and none can forget it. The table of operations
+ * is {@link OWNER_PRESENT_OPERATIONS}.
+ *
+ * @module sign-in/owner-present
+ */
+import type { SessionAssurance } from "../base-types.js";
+import { AuthError, isClientSafeError, RecentSignInRequired } from "../errors.js";
+import { assertCsrf } from "../http/csrf.js";
+import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
+import { signInUrl } from "../password-accounts/urls.js";
+import { isPasswordProvider } from "../provider-kind.js";
+import { nowInSeconds } from "../session/assurance.js";
+
+/** How recent a sign-in must be for the owner to count as present, by default, in seconds. */
+export const OWNER_PRESENT_SECONDS = 10 * 60;
+
+/** The operations the rule guards (their names are in the refusal, the docs and SECURITY.md). */
+export type OwnerOperation =
+  | "addPasskey"
+  | "removePasskey"
+  | "changeEmail"
+  | "changePassword"
+  | "linkAccount"
+  | "unlinkAccount"
+  | "revokeSessions"
+  | "deleteAccount"
+  | "enrollTotp"
+  | "confirmTotp"
+  | "disableTotp";
+
+/** Each operation as its refusals name it. */
+const LABELS: Readonly<Record<OwnerOperation, string>> = Object.freeze({
+  addPasskey: "passkey registration",
+  removePasskey: "passkey removal",
+  changeEmail: "email change",
+  changePassword: "password change",
+  linkAccount: "account link",
+  unlinkAccount: "account unlink",
+  revokeSessions: "session revoke",
+  deleteAccount: "account deletion",
+  enrollTotp: "TOTP enrollment",
+  confirmTotp: "TOTP confirmation",
+  disableTotp: "TOTP removal",
+});
+
+type Match = (options: InternalOptions, request: RequestInternal) => OwnerOperation | undefined;
+
+/** The operation a route's sub-route names, from `table`. */
+function subroute(table: Readonly<Record<string, OwnerOperation>>): Match {
+  return (_options, request) => {
+    const name = request.providerId;
+    return name !== undefined && Object.hasOwn(table, name) ? table[name] : undefined;
+  };
+}
+
+/** True when `request` names a passkey provider of the configuration. */
+function isPasskeyProvider(options: InternalOptions, request: RequestInternal): boolean {
+  return options.providers.some((provider) => provider.id === request.providerId && provider.type === "webauthn");
+}
+
+/**
+ * Every guarded operation, by method and route. A passkey registered while signed out is a sign-up, and
+ * a request without a session is refused by its route (`SessionRequired`): the rule applies to a session.
+ */
+export const OWNER_PRESENT_OPERATIONS: Readonly<Record<string, Match>> = Object.freeze({
+  "GET webauthn-options": (options, request) =>
+    request.query.action === "register" && isPasskeyProvider(options, request) ? "addPasskey" : undefined,
+  "POST callback": (options, request) =>
+    request.body.action === "register" && isPasskeyProvider(options, request) ? "addPasskey" : undefined,
+  "POST signin": (_options, request) => (request.body.link === "true" ? "linkAccount" : undefined),
+  "POST accounts": subroute({ unlink: "unlinkAccount" }),
+  "POST account": subroute({ unlink: "unlinkAccount", email: "changeEmail", delete: "deleteAccount" }),
+  "POST password": subroute({ change: "changePassword" }),
+  "POST sessions": subroute({ revoke: "revokeSessions" }),
+  "POST passkeys": subroute({ remove: "removePasskey" }),
+  "POST two-factor": subroute({ enroll: "enrollTotp", confirm: "confirmTotp", disable: "disableTotp" }),
+});
+
+/** The owner-present operation `request` asks for, or `undefined` (most requests: one property read). */
+export function guardedOperation(options: InternalOptions, request: RequestInternal): OwnerOperation | undefined {
+  const match = OWNER_PRESENT_OPERATIONS[`${request.method} ${request.action}`];
+  return match?.(options, request);
+}
+
+/** What the rule weighs, all of it authlib's own (never the client's). */
+export interface PresenceFacts {
+  /** The session's assurance, `undefined` when it has none (unknown age, level 1). */
+  assurance: SessionAssurance | undefined;
+  /** The user has a second factor: the session must be of level 2. */
+  hasSecondFactor: boolean;
+  /** The request carried the user's current password, and it was right. */
+  passwordProven: boolean;
+  /** How old a sign-in may be, in seconds. */
+  maxAge: number;
+  /** Now, in seconds since the epoch. */
+  now: number;
+}
+
+/** What the rule asks for when the owner is not present: the sign-in's greatest age and its level. */
+export interface PresenceNeed {
+  maxAge: number;
+  aal: 1 | 2;
+}
+
+/** `undefined` when the owner is present by `facts`, else what a new sign-in must give. */
+export function missingPresence(facts: PresenceFacts): PresenceNeed | undefined {
+  const aal = facts.hasSecondFactor ? 2 : 1;
+  const { assurance } = facts;
+  const levelMet = (assurance?.aal ?? 1) >= aal;
+  const age = assurance ? facts.now - assurance.authTime : Number.POSITIVE_INFINITY;
+  // A sign-in "from the future" (a clock moved back) is no proof of presence either.
+  const recent = age >= 0 && age <= facts.maxAge;
+  return levelMet && (recent || facts.passwordProven) ? undefined : { maxAge: facts.maxAge, aal };
+}
+
+/** The configured age of a recent sign-in, in seconds. */
+export function ownerPresentMaxAge(options: InternalOptions): number {
+  return options.config.ownerPresent?.maxAge ?? OWNER_PRESENT_SECONDS;
+}
+
+/** True when the user has a second factor (only a configuration with `twoFactor` can give one). */
+async function hasSecondFactor(options: InternalOptions, userId: string): Promise<boolean> {
+  if (!options.config.twoFactor) return false;
+  const { needsSecondStep, secondFactorsOf } = await import("../two-factor/gate.js");
+  return needsSecondStep(options, await secondFactorsOf(options, userId));
+}
+
+/**
+ * True when the request carries the user's right current password (`currentPassword`); throws
+ * `IncorrectPassword` (counted) for a wrong one. `false` when there is none to check: no Password()
+ * provider, no password of the user's, or no `currentPassword` in the body.
+ */
+async function provesPassword(options: InternalOptions, request: RequestInternal, userId: string): Promise<boolean> {
+  const provider = options.providers.find(isPasswordProvider);
+  if (!provider || request.body.currentPassword === undefined || !options.adapter?.getUser) return false;
+  const [{ hashOf, passwordAccountOf, passwordStore }, { checkCurrentPassword }] = await Promise.all([
+    import("../password-accounts/account.js"),
+    import("../password-accounts/current-password.js"),
+  ]);
+  const store = passwordStore(options);
+  const [user, account] = await Promise.all([store.getUser(userId), passwordAccountOf(store, provider, userId)]);
+  const hash = hashOf(account);
+  if (!user || !hash) return false;
+  await checkCurrentPassword(options, request, provider, { user, hash }, request.body.currentPassword);
+  return true;
+}
+
+/** True when a revoke names the request's own session: signing out of this device takes no proof. */
+async function endsOnlyThisSession(options: InternalOptions, request: RequestInternal): Promise<boolean> {
+  const { sessionId } = request.body;
+  if (typeof sessionId !== "string" || request.body.all !== undefined) return false;
+  return (await options.sessionStrategy.currentSession(options, request))?.sessionId === sessionId;
+}
+
+/**
+ * Resolves when the owner of the request's session is present for `operation`; throws
+ * `RecentSignInRequired` (with `maxAge`, `aal` and `operation`) otherwise, `IncorrectPassword` for a wrong
+ * current password, `MissingCSRF` for a cross-site POST (before any password is counted). A request with
+ * no session goes on: its route refuses it, or (a passkey registered signed out) it is a sign-up.
+ */
+export async function requireOwnerPresent(options: InternalOptions, request: RequestInternal, operation: OwnerOperation): Promise<void> {
+  if (request.method === "POST") assertCsrf(LABELS[operation], options.csrfTokenVerified);
+  const current = await options.sessionStrategy.currentAssurance(options, request);
+  if (!current || (operation === "revokeSessions" && (await endsOnlyThisSession(options, request)))) return;
+  request.auditUserId = current.userId;
+  const maxAge = ownerPresentMaxAge(options);
+  const facts = { assurance: current.assurance, maxAge, now: nowInSeconds(), passwordProven: false };
+  const secondFactor = await hasSecondFactor(options, current.userId);
+  let need = missingPresence({ ...facts, hasSecondFactor: secondFactor });
+  // The password is checked (and counted) only when it can make the difference.
+  if (need && need.aal <= (current.assurance?.aal ?? 1) && (await provesPassword(options, request, current.userId)))
+    need = missingPresence({ ...facts, hasSecondFactor: secondFactor, passwordProven: true });
+  if (!need) return;
+  const minutes = Math.max(1, Math.round(need.maxAge / 60));
+  const error = new RecentSignInRequired(
+    need.aal === 2
+      ? "Sign in again with your second factor to continue: this changes how you sign in."
+      : `Sign in again to continue: changing how you sign in needs a sign-in in the last ${minutes} minutes.`,
+  );
+  error.maxAge = need.maxAge;
+  error.aal = need.aal;
+  error.operation = operation;
+  throw error;
+}
+
+/**
+ * The page a browser's form of `request` comes back to (the account page's forms to it; a password change
+ * and a link to their callback URL), or `undefined` for a fetch route or an `auth.api` call, whose refusal
+ * is thrown.
+ */
+function formPageOf(options: InternalOptions, request: RequestInternal): string | undefined {
+  if (request.inProcess || request.method !== "POST") return undefined;
+  if (request.action === "account") return `${options.authUrl}/account`;
+  if (request.action === "password" || request.action === "signin") return options.callbackUrl;
+  return undefined;
+}
+
+/**
+ * {@link requireOwnerPresent} for the pipeline: `undefined` when the owner is present; for a browser's form,
+ * its refusal as a page (`RecentSignInRequired`: the sign-in page, coming back to the form's page after;
+ * any other refusal: back to the form's page with `?error=`), with `failure` so that it is logged, traced
+ * and audited; thrown otherwise.
+ */
+export async function ownerPresentOrRefusal(
+  options: InternalOptions,
+  request: RequestInternal,
+  operation: OwnerOperation,
+): Promise<ResponseInternal | undefined> {
+  try {
+    await requireOwnerPresent(options, request, operation);
+    return undefined;
+  } catch (error) {
+    const page = formPageOf(options, request);
+    if (!page || !(error instanceof AuthError) || !isClientSafeError(error)) throw error;
+    const signIn = new URL(signInUrl(options));
+    const target = error instanceof RecentSignInRequired ? signIn : new URL(page);
+    if (target === signIn) signIn.searchParams.set("callbackUrl", page);
+    target.searchParams.delete("done");
+    target.searchParams.set("error", error.type);
+    return { redirect: target.href, failure: error };
+  }
+}
