@@ -20,6 +20,7 @@
 import type { SessionAssurance } from "../base-types.js";
 import { AuthError, isClientSafeError, RecentSignInRequired } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
+import { noStoreHeaders } from "../http/response.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { signInUrl } from "../password-accounts/urls.js";
 import { isPasswordProvider } from "../provider-kind.js";
@@ -57,6 +58,12 @@ const LABELS: Readonly<Record<OwnerOperation, string>> = Object.freeze({
   disableTotp: "TOTP removal",
 });
 
+/**
+ * Operations whose request proves the second factor itself (turning TOTP off takes one of its codes): the
+ * session need not be of level 2, only recent.
+ */
+const PROVES_SECOND_FACTOR: ReadonlySet<OwnerOperation> = new Set(["disableTotp"]);
+
 type Match = (options: InternalOptions, request: RequestInternal) => OwnerOperation | undefined;
 
 /** The operation a route's sub-route names, from `table`. */
@@ -75,12 +82,12 @@ function isPasskeyProvider(options: InternalOptions, request: RequestInternal): 
 /**
  * Every guarded operation, by method and route. A passkey registered while signed out is a sign-up, and
  * a request without a session is refused by its route (`SessionRequired`): the rule applies to a session.
+ * Adding a passkey is checked where its challenge is made: the callback verifies only a challenge this
+ * browser got for the same signed-in user (`webauthn/registration.ts` `assertSubjectStillValid`).
  */
 export const OWNER_PRESENT_OPERATIONS: Readonly<Record<string, Match>> = Object.freeze({
   "GET webauthn-options": (options, request) =>
     request.query.action === "register" && isPasskeyProvider(options, request) ? "addPasskey" : undefined,
-  "POST callback": (options, request) =>
-    request.body.action === "register" && isPasskeyProvider(options, request) ? "addPasskey" : undefined,
   "POST signin": (_options, request) => (request.body.link === "true" ? "linkAccount" : undefined),
   "POST accounts": subroute({ unlink: "unlinkAccount" }),
   "POST account": subroute({ unlink: "unlinkAccount", email: "changeEmail", delete: "deleteAccount" }),
@@ -100,7 +107,7 @@ export function guardedOperation(options: InternalOptions, request: RequestInter
 export interface PresenceFacts {
   /** The session's assurance, `undefined` when it has none (unknown age, level 1). */
   assurance: SessionAssurance | undefined;
-  /** The user has a second factor: the session must be of level 2. */
+  /** The user has a second factor older than the session's sign-in: the session must be of level 2. */
   hasSecondFactor: boolean;
   /** The request carried the user's current password, and it was right. */
   passwordProven: boolean;
@@ -132,11 +139,17 @@ export function ownerPresentMaxAge(options: InternalOptions): number {
   return options.config.ownerPresent?.maxAge ?? OWNER_PRESENT_SECONDS;
 }
 
-/** True when the user has a second factor (only a configuration with `twoFactor` can give one). */
-async function hasSecondFactor(options: InternalOptions, userId: string): Promise<boolean> {
+/**
+ * True when the session must be of level 2: the user has a second factor that was in place when the session
+ * was signed in to (a TOTP turned on later was set up from this session, within its recent sign-in).
+ */
+async function needsSecondLevel(options: InternalOptions, userId: string, signedInAt: number | undefined): Promise<boolean> {
   if (!options.config.twoFactor) return false;
   const { needsSecondStep, secondFactorsOf } = await import("../two-factor/gate.js");
-  return needsSecondStep(options, await secondFactorsOf(options, userId));
+  const factors = await secondFactorsOf(options, userId);
+  if (!needsSecondStep(options, factors)) return false;
+  if (options.config.twoFactor.passkeys === true && factors.passkeys > 0) return true;
+  return factors.totpSince === undefined || signedInAt === undefined || factors.totpSince < signedInAt;
 }
 
 /**
@@ -179,7 +192,8 @@ export async function requireOwnerPresent(options: InternalOptions, request: Req
   request.auditUserId = current.userId;
   const maxAge = ownerPresentMaxAge(options);
   const facts = { assurance: current.assurance, maxAge, now: nowInSeconds(), passwordProven: false };
-  const secondFactor = await hasSecondFactor(options, current.userId);
+  const signedInAt = current.assurance?.authTime;
+  const secondFactor = !PROVES_SECOND_FACTOR.has(operation) && (await needsSecondLevel(options, current.userId, signedInAt));
   let need = missingPresence({ ...facts, hasSecondFactor: secondFactor });
   // The password is checked (and counted) only when it can make the difference.
   if (need && need.aal <= (current.assurance?.aal ?? 1) && (await provesPassword(options, request, current.userId)))
@@ -199,21 +213,40 @@ export async function requireOwnerPresent(options: InternalOptions, request: Req
 
 /**
  * The page a browser's form of `request` comes back to (the account page's forms to it; a password change
- * and a link to their callback URL), or `undefined` for a fetch route or an `auth.api` call, whose refusal
- * is thrown.
+ * and a link to their callback URL), or `undefined` for a route that is not a form.
  */
 function formPageOf(options: InternalOptions, request: RequestInternal): string | undefined {
-  if (request.inProcess || request.method !== "POST") return undefined;
   if (request.action === "account") return `${options.authUrl}/account`;
   if (request.action === "password" || request.action === "signin") return options.callbackUrl;
   return undefined;
 }
 
 /**
- * {@link requireOwnerPresent} for the pipeline: `undefined` when the owner is present; for a browser's form,
- * its refusal as a page (`RecentSignInRequired`: the sign-in page, coming back to the form's page after;
- * any other refusal: back to the form's page with `?error=`), with `failure` so that it is logged, traced
- * and audited; thrown otherwise.
+ * A refusal as the route presents it: a form's as a page (`RecentSignInRequired`: the sign-in page, coming
+ * back to the form's page after; any other: back to the form's page with `?error=`); the second-factor
+ * settings' as their JSON (`{ error }`, 403, never cached); `undefined` where it is thrown (an `auth.api`
+ * call, the fetch routes, whose statuses are in `http/error-response.ts`).
+ */
+function presented(options: InternalOptions, request: RequestInternal, error: AuthError): ResponseInternal | undefined {
+  if (request.inProcess || !isClientSafeError(error)) return undefined;
+  if (request.action === "two-factor") {
+    const status = error.type === "IncorrectPassword" ? 400 : 403;
+    return { status, body: { error: error.type }, headers: { ...noStoreHeaders }, failure: error };
+  }
+  const page = formPageOf(options, request);
+  if (!page) return undefined;
+  const back = new URL(page);
+  back.searchParams.delete("done");
+  const target = error instanceof RecentSignInRequired ? new URL(signInUrl(options)) : back;
+  if (target !== back) target.searchParams.set("callbackUrl", back.href);
+  target.searchParams.set("error", error.type);
+  return { redirect: target.href, failure: error };
+}
+
+/**
+ * {@link requireOwnerPresent} for the pipeline: `undefined` when the owner is present, else the refusal as
+ * the route presents it, with `failure` so that it is logged, traced and audited (see {@link presented});
+ * thrown where the route throws.
  */
 export async function ownerPresentOrRefusal(
   options: InternalOptions,
@@ -224,13 +257,8 @@ export async function ownerPresentOrRefusal(
     await requireOwnerPresent(options, request, operation);
     return undefined;
   } catch (error) {
-    const page = formPageOf(options, request);
-    if (!page || !(error instanceof AuthError) || !isClientSafeError(error)) throw error;
-    const signIn = new URL(signInUrl(options));
-    const target = error instanceof RecentSignInRequired ? signIn : new URL(page);
-    if (target === signIn) signIn.searchParams.set("callbackUrl", page);
-    target.searchParams.delete("done");
-    target.searchParams.set("error", error.type);
-    return { redirect: target.href, failure: error };
+    const answer = error instanceof AuthError ? presented(options, request, error) : undefined;
+    if (!answer) throw error;
+    return answer;
   }
 }

@@ -14,6 +14,8 @@ import { type TwoFactorStore, totpFactorOf, twoFactorStore } from "./record.js";
 export interface SecondFactors {
   /** TOTP is on (confirmed): a code from the app, or a recovery code. */
   totp: boolean;
+  /** When TOTP was turned on (seconds since the epoch), when the factor's row says. */
+  totpSince?: number;
   /** Passkeys the user can use at the second step (a passkey provider is configured). */
   passkeys: number;
 }
@@ -28,7 +30,8 @@ async function passkeysOf(options: InternalOptions, store: TwoFactorStore, userI
 export async function secondFactorsOf(options: InternalOptions, userId: string): Promise<SecondFactors> {
   const store = twoFactorStore(options);
   const [factor, passkeys] = await Promise.all([totpFactorOf(options, store, userId), passkeysOf(options, store, userId)]);
-  return { totp: factor?.confirmed === true, passkeys };
+  const totp = factor?.confirmed === true;
+  return totp && factor.confirmedAt !== undefined ? { totp, totpSince: factor.confirmedAt, passkeys } : { totp, passkeys };
 }
 
 /** True when a sign-in of a user with `factors` must take the second step. */

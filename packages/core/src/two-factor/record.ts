@@ -32,6 +32,12 @@ export interface TotpFactor {
   confirmed: boolean;
   /** The keyed hashes of the recovery codes not used yet. */
   recovery: string[];
+  /**
+   * When it was confirmed, in seconds since the epoch (absent in rows from before it was kept: as old as
+   * any session). A session signed in before it needs its second step for the owner-present rule; one
+   * signed in after the factor was set up from it does not.
+   */
+  confirmedAt?: number;
 }
 
 const SALT = "authlib.two-factor";
@@ -61,7 +67,10 @@ export async function openFactor(options: InternalOptions, row: AdapterAccount |
   try {
     const sealed = await decode<Partial<TotpFactor>>({ token: row.access_token, secret: options.secret, salt: SALT });
     if (!sealed || typeof sealed.secret !== "string" || !Array.isArray(sealed.recovery)) return null;
-    return { secret: sealed.secret, confirmed: sealed.confirmed === true, recovery: sealed.recovery.filter((h) => typeof h === "string") };
+    const recovery = sealed.recovery.filter((h) => typeof h === "string");
+    const factor: TotpFactor = { secret: sealed.secret, confirmed: sealed.confirmed === true, recovery };
+    if (typeof sealed.confirmedAt === "number") factor.confirmedAt = sealed.confirmedAt;
+    return factor;
   } catch {
     return null;
   }

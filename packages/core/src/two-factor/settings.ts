@@ -13,6 +13,7 @@ import { assertCsrf } from "../http/csrf.js";
 import { noStoreHeaders } from "../http/response.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { clearSecondFactorTries, countSecondFactorTry } from "../rate-limit/two-factor.js";
+import { nowInSeconds } from "../session/assurance.js";
 import { type RecentAuthRequirement, requireRecentSignIn } from "../session/recent-auth.js";
 import { base32Encode } from "./base32.js";
 import { acceptTotp, proveWithCode, typedTotp } from "./codes.js";
@@ -79,7 +80,7 @@ async function confirm(options: InternalOptions, request: RequestInternal): Prom
   const recovery = await Promise.all(
     recoveryCodes.map((code) => hashRecoveryCode(secret as string, userId, typedRecoveryCode(code) as string)),
   );
-  await storeFactor(options, store, userId, { secret: factor.secret, confirmed: true, recovery });
+  await storeFactor(options, store, userId, { secret: factor.secret, confirmed: true, recovery, confirmedAt: nowInSeconds() });
   await clearSecondFactorTries(options, userId);
   await options.events.twoFactorChanged({ userId, change: "enabled" });
   return { body: { recoveryCodes }, headers: noStore() };

@@ -176,7 +176,10 @@ describe("deleting one's account", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 11 * 60 * 1000);
     const stale = await post(browser, "/auth/account/delete", {});
-    expect(stale.headers.get("location")).toBe(`${ORIGIN}/auth/account?error=RecentSignInRequired`);
+    // Sent to sign in again, and back to the account page.
+    expect(stale.headers.get("location")).toBe(
+      `${ORIGIN}/auth/signin?callbackUrl=${encodeURIComponent(`${ORIGIN}/auth/account`)}&error=RecentSignInRequired`,
+    );
     vi.useRealTimers();
 
     const recent = await post(browser, "/auth/account/delete", {});

@@ -325,7 +325,12 @@ describe("assurance", () => {
   test("withAssurance adds the fields, and gives the claims back unchanged when they hold them", () => {
     const amr = ["pwd"];
     const claims = { sub: "u", authTime: 5, amr, aal: 1 as const };
-    expect(withAssurance(claims, undefined)).toBe(claims);
+    // Without an assurance of authlib's, a token holds none, whatever a callback put in it.
+    expect(withAssurance(claims, undefined)).toEqual({ sub: "u" });
+    for (const forged of [{ authTime: 5 }, { amr }, { aal: 2 }])
+      expect(withAssurance({ sub: "u", ...forged }, undefined)).toEqual({ sub: "u" });
+    const plain = { sub: "u" };
+    expect(withAssurance(plain, undefined)).toBe(plain);
     expect(withAssurance(claims, { authTime: 5, amr, aal: 1 })).toBe(claims);
     for (const assurance of [
       { authTime: 6, amr, aal: 1 as const },

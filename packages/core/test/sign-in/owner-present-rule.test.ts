@@ -1,0 +1,258 @@
+/**
+ * The owner-present rule's decision and its table, in process on the in-memory adapter (fast enough per
+ * mutant: mutation group `owner-present`). The attacks end to end on PGlite and PostgreSQL:
+ * owner-present-attacks.test.ts.
+ */
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { createAuth } from "../../src/instance.js";
+import { encode } from "../../src/jwt.js";
+import Credentials from "../../src/providers/credentials.js";
+import GitHub from "../../src/providers/github.js";
+import Passkey from "../../src/providers/passkey.js";
+import { memoryRateLimitStore } from "../../src/rate-limit/store.js";
+import { guardedOperation, missingPresence, OWNER_PRESENT_SECONDS } from "../../src/sign-in/owner-present.js";
+import type { AuthConfig } from "../../src/types.js";
+import { authClient } from "../helpers/auth-client.js";
+import { memoryAdapter } from "../helpers/memory-adapter.js";
+import { codeOf } from "../two-factor/helpers.js";
+
+const ORIGIN = "http://localhost:3000";
+const PASSWORD = "right password";
+const secret = "owner-present-rule-secret-0123456789abcdef";
+const REAUTHENTICATE = `${ORIGIN}/auth/signin?callbackUrl=${encodeURIComponent(`${ORIGIN}/auth/account`)}&error=RecentSignInRequired`;
+
+afterEach(() => void vi.useRealTimers());
+
+function app(overrides: Partial<AuthConfig> = {}, sessionRecords = true) {
+  const memory = memoryAdapter({ sessionRecords });
+  memory.users.set("u1", { id: "u1", email: "ada@example.com", emailVerified: null, name: "Ada" });
+  const errors: string[] = [];
+  const config: AuthConfig = {
+    secret,
+    trustHost: true,
+    adapter: memory.adapter,
+    session: { strategy: "jwt" },
+    providers: [
+      Credentials({
+        credentials: { email: {}, password: { type: "password" } },
+        authorize: ({ email, password }) => (email === "ada@example.com" && password === PASSWORD ? { id: "u1", email } : null),
+      }),
+    ],
+    rateLimit: { store: memoryRateLimitStore({ now: () => Date.now() }) },
+    callbacks: { session: ({ session }) => session },
+    logger: { error: (error) => void errors.push((error as { type?: string }).type ?? error.name), warn: () => {} },
+    ...overrides,
+  };
+  const auth = createAuth(config);
+  return { config, auth, memory, errors, browser: () => authClient(config, ORIGIN) };
+}
+type App = ReturnType<typeof app>;
+type Browser = ReturnType<App["browser"]>;
+
+async function post(browser: Browser, path: string, form: Record<string, string>) {
+  return browser.send(path, { form: { csrfToken: await browser.csrf(), ...form } });
+}
+
+async function signedIn(a: App): Promise<Browser> {
+  const browser = a.browser();
+  await post(browser, "/auth/callback/credentials", { email: "ada@example.com", password: PASSWORD });
+  return browser;
+}
+
+const requestOf = (browser: Browser) => new Request(`${ORIGIN}/page`, { headers: { cookie: browser.jar.header() } });
+const later = (seconds: number) => vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + seconds * 1000 });
+
+describe("the decision", () => {
+  const now = 1_000_000;
+  const base = { maxAge: 600, now, passwordProven: false, hasSecondFactor: false };
+  const signedInAgo = (seconds: number, aal: 1 | 2 = 1) => ({ authTime: now - seconds, amr: ["pwd"], aal });
+
+  test("a sign-in at most maxAge seconds ago, at the level the user needs, is presence; older is not", () => {
+    expect(missingPresence({ ...base, assurance: signedInAgo(0) })).toBeUndefined();
+    expect(missingPresence({ ...base, assurance: signedInAgo(600) })).toBeUndefined();
+    expect(missingPresence({ ...base, assurance: signedInAgo(601) })).toEqual({ maxAge: 600, aal: 1 });
+    expect(missingPresence({ ...base, maxAge: 120, assurance: signedInAgo(121) })).toEqual({ maxAge: 120, aal: 1 });
+  });
+
+  test("a session of unknown age, or from the future, is never recent; the password stands for a sign-in", () => {
+    expect(missingPresence({ ...base, assurance: undefined })).toEqual({ maxAge: 600, aal: 1 });
+    expect(missingPresence({ ...base, assurance: signedInAgo(-1) })).toEqual({ maxAge: 600, aal: 1 });
+    expect(missingPresence({ ...base, assurance: undefined, passwordProven: true })).toBeUndefined();
+    expect(missingPresence({ ...base, assurance: signedInAgo(5000), passwordProven: true })).toBeUndefined();
+  });
+
+  test("a user with a second factor needs a session of level 2, recent or with the password", () => {
+    const factor = { ...base, hasSecondFactor: true };
+    expect(missingPresence({ ...factor, assurance: signedInAgo(10, 1) })).toEqual({ maxAge: 600, aal: 2 });
+    expect(missingPresence({ ...factor, assurance: signedInAgo(10, 1), passwordProven: true })).toEqual({ maxAge: 600, aal: 2 });
+    expect(missingPresence({ ...factor, assurance: undefined, passwordProven: true })).toEqual({ maxAge: 600, aal: 2 });
+    expect(missingPresence({ ...factor, assurance: signedInAgo(10, 2) })).toBeUndefined();
+    expect(missingPresence({ ...factor, assurance: signedInAgo(5000, 2) })).toEqual({ maxAge: 600, aal: 2 });
+    expect(missingPresence({ ...factor, assurance: signedInAgo(5000, 2), passwordProven: true })).toBeUndefined();
+    expect(OWNER_PRESENT_SECONDS).toBe(600);
+  });
+});
+
+describe("the table", () => {
+  const a = app({ providers: [GitHub({ clientId: "i", clientSecret: "s" }), Passkey({})], experimental: { enableWebAuthn: true } });
+  const options = {
+    providers: [
+      { id: "passkey", type: "webauthn" },
+      { id: "github", type: "oauth" },
+    ],
+  } as never;
+  const request = (method: "GET" | "POST", action: string, rest: Record<string, unknown> = {}) =>
+    ({ method, action, query: {}, body: {}, ...rest }) as never;
+
+  test("names every operation that changes how someone signs in, and nothing else", () => {
+    expect(a).toBeDefined();
+    const cases: Array<[unknown, string | undefined]> = [
+      [request("GET", "webauthn-options", { providerId: "passkey", query: { action: "register" } }), "addPasskey"],
+      [request("GET", "webauthn-options", { providerId: "passkey", query: { action: "authenticate" } }), undefined],
+      [request("GET", "webauthn-options", { providerId: "github", query: { action: "register" } }), undefined],
+      [request("POST", "signin", { providerId: "github", body: { link: "true" } }), "linkAccount"],
+      [request("POST", "signin", { providerId: "github", body: {} }), undefined],
+      [request("POST", "accounts", { providerId: "unlink" }), "unlinkAccount"],
+      [request("GET", "accounts"), undefined],
+      [request("POST", "account", { providerId: "unlink" }), "unlinkAccount"],
+      [request("POST", "account", { providerId: "email" }), "changeEmail"],
+      [request("POST", "account", { providerId: "delete" }), "deleteAccount"],
+      [request("POST", "account", { providerId: "confirm-email" }), undefined],
+      [request("POST", "account", { providerId: "toString" }), undefined],
+      [request("POST", "password", { providerId: "change" }), "changePassword"],
+      [request("POST", "password", { providerId: "reset" }), undefined],
+      [request("POST", "sessions", { providerId: "revoke" }), "revokeSessions"],
+      [request("POST", "passkeys", { providerId: "remove" }), "removePasskey"],
+      [request("POST", "two-factor", { providerId: "enroll" }), "enrollTotp"],
+      [request("POST", "two-factor", { providerId: "confirm" }), "confirmTotp"],
+      [request("POST", "two-factor", { providerId: "disable" }), "disableTotp"],
+      [request("POST", "two-factor"), undefined],
+      [request("GET", "session"), undefined],
+    ];
+    for (const [req, operation] of cases) expect([req, guardedOperation(options, req as never)]).toEqual([req, operation]);
+  });
+});
+
+describe("the rule in the pipeline", () => {
+  test("no session: the route answers (SessionRequired), the rule asks nothing", async () => {
+    const a = app();
+    const response = await post(a.browser(), "/auth/accounts/unlink", { provider: "x", providerAccountId: "y" });
+    expect([response.status, await response.json()]).toEqual([401, { error: "SessionRequired" }]);
+  });
+
+  test("a cross-site POST is MissingCSRF before any password is checked or counted", async () => {
+    const a = app();
+    const browser = await signedIn(a);
+    later(3600);
+    const response = await browser.send("/auth/accounts/unlink", {
+      form: { provider: "x", providerAccountId: "y", currentPassword: "guess" },
+    });
+    expect([response.status, await response.json()]).toEqual([403, { error: "MissingCSRF" }]);
+  });
+
+  test("signing out this device through revoke takes no proof; ending the others does", async () => {
+    const a = app({ session: { strategy: "database" } });
+    const browser = await signedIn(a);
+    const [own] = await a.auth.api.listSessions(requestOf(browser));
+    later(3600);
+    const others = await post(browser, "/auth/sessions/revoke", { all: "others" });
+    expect([others.status, await others.json()]).toEqual([403, { error: "RecentSignInRequired" }]);
+    const mixed = await post(browser, "/auth/sessions/revoke", { sessionId: own?.id as string, all: "others" });
+    expect(mixed.status).toBe(403);
+    const self = await post(browser, "/auth/sessions/revoke", { sessionId: own?.id as string });
+    expect([self.status, await self.json()]).toEqual([200, { revoked: 1 }]);
+  });
+
+  test("refusals come back as the route presents them: the sign-in page and back, JSON, or thrown", async () => {
+    const a = app();
+    const browser = await signedIn(a);
+    later(3600);
+    expect((await post(browser, "/auth/account/unlink", { provider: "x", providerAccountId: "y" })).headers.get("location")).toBe(
+      REAUTHENTICATE,
+    );
+    const pwd = await post(browser, "/auth/password/change", { password: "x", callbackUrl: `${ORIGIN}/settings?done=saved` });
+    expect(pwd.headers.get("location")).toBe(
+      `${ORIGIN}/auth/signin?callbackUrl=${encodeURIComponent(`${ORIGIN}/settings`)}&error=RecentSignInRequired`,
+    );
+    const link = await post(browser, "/auth/signin/credentials", { link: "true", callbackUrl: `${ORIGIN}/me` });
+    expect(link.headers.get("location")).toBe(
+      `${ORIGIN}/auth/signin?callbackUrl=${encodeURIComponent(`${ORIGIN}/me`)}&error=RecentSignInRequired`,
+    );
+    const totp = await post(browser, "/auth/two-factor/enroll", {});
+    expect([totp.status, totp.headers.get("cache-control"), await totp.json()]).toEqual([
+      403,
+      expect.stringContaining("no-store"),
+      { error: "RecentSignInRequired" },
+    ]);
+    await expect(a.auth.api.revokeOtherSessions(requestOf(browser))).rejects.toMatchObject({ type: "RecentSignInRequired" });
+    expect(a.errors.filter((type) => type === "RecentSignInRequired")).toHaveLength(5);
+  });
+
+  test("ownerPresent.maxAge is the window; a value outside 60..86400 is a start-up error", async () => {
+    const a = app({ ownerPresent: { maxAge: 120 } });
+    const browser = await signedIn(a);
+    later(119);
+    await expect(a.auth.api.revokeOtherSessions(requestOf(browser))).resolves.toMatchObject({ revoked: 0 });
+    later(122);
+    await expect(a.auth.api.revokeOtherSessions(requestOf(browser))).rejects.toMatchObject({
+      type: "RecentSignInRequired",
+      maxAge: 120,
+      aal: 1,
+      message: "Sign in again to continue: changing how you sign in needs a sign-in in the last 2 minutes.",
+    });
+    for (const maxAge of [59, 86401, 600.5, Number.NaN]) expect(() => app({ ownerPresent: { maxAge } })).toThrow("ownerPresent.maxAge");
+    for (const maxAge of [60, 86400]) expect(() => app({ ownerPresent: { maxAge } })).not.toThrow();
+  });
+
+  test("a user with TOTP: an old level-1 session is refused at level 2; a TOTP turned on from this session counts", async () => {
+    // No session records: a token made here is a session.
+    const a = app({ twoFactor: {} }, false);
+    const browser = await signedIn(a);
+    const { secret: totpSecret } = await a.auth.api.enrollTotp(requestOf(browser));
+    // Turned on after this session signed in: the session set it up, and stays enough while recent.
+    later(2);
+    await a.auth.api.confirmTotp(requestOf(browser), { code: codeOf(totpSecret) });
+    await expect(a.auth.api.revokeOtherSessions(requestOf(browser))).rejects.toMatchObject({ type: "SessionRegistryMissing" });
+    // A level-1 session signed in after the factor was on (twoFactor turned on since, a token from before
+    // assurance levels): the factor must be proven.
+    later(60);
+    const old = a.browser();
+    const token = await encode({
+      token: { sub: "u1", authTime: Math.floor(Date.now() / 1000) - 30, amr: ["pwd"], aal: 1 },
+      secret,
+      salt: "authlib.session-token",
+    });
+    old.jar.cookies.set("authlib.session-token", { name: "authlib.session-token", value: token, attributes: {} } as never);
+    await expect(a.auth.api.revokeOtherSessions(requestOf(old))).rejects.toMatchObject({
+      type: "RecentSignInRequired",
+      aal: 2,
+      message: "Sign in again with your second factor to continue: this changes how you sign in.",
+    });
+    // Turning TOTP off takes one of its codes: that proves the factor, the session need only be recent.
+    await expect(a.auth.api.disableTotp(requestOf(old), { code: "000000" })).rejects.not.toMatchObject({ type: "RecentSignInRequired" });
+  });
+});
+
+describe("assurance never comes from the client", () => {
+  test("a token without assurance stays level 1 of unknown age, whatever an update merges into it", async () => {
+    const a = app({
+      callbacks: {
+        session: ({ session }) => session,
+        // A common Auth.js pattern: merge the update's data into the token.
+        jwt: ({ token, trigger, session }) => (trigger === "update" ? { ...token, ...(session as object) } : token),
+      },
+    });
+    const browser = a.browser();
+    const token = await encode({ token: { sub: "u1", email: "ada@example.com" }, secret, salt: "authlib.session-token" });
+    browser.jar.cookies.set("authlib.session-token", { name: "authlib.session-token", value: token, attributes: {} } as never);
+    const forged = { authTime: Math.floor(Date.now() / 1000), amr: ["otp"], aal: 2 };
+    const updated = await browser.send("/auth/session", { json: { csrfToken: (await browser.csrf()).split("|")[0], data: forged } });
+    expect(updated.status).toBe(200);
+    const session = (await browser.session()) as Record<string, unknown>;
+    expect(session.user).toMatchObject({ email: "ada@example.com" });
+    expect([session.authTime, session.amr, session.aal]).toEqual([undefined, undefined, undefined]);
+    await expect(a.auth.api.revokeOtherSessions(requestOf(browser))).rejects.toMatchObject({ type: "RecentSignInRequired" });
+    const assurance = await a.auth.api.requireRecentAuth(requestOf(browser), { maxAge: 600, aal: 1 }).catch((e: unknown) => e);
+    expect(assurance).toMatchObject({ type: "RecentSignInRequired" });
+  });
+});
