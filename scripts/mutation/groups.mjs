@@ -302,6 +302,12 @@ export const mutationGroups = [
     // The texts load with the first warning (logger.ts), so warning-texts.test.ts loads the module in each test.
     tests: [test("warning-texts.test.ts")],
   },
+  {
+    // The one place that decides "owner present" (issue 44): the rule's decision, its table, its presentations.
+    name: "owner-present",
+    mutate: [src("sign-in/owner-present.ts")],
+    tests: [test("sign-in/owner-present-rule.test.ts"), test("password/account-lifecycle.test.ts")],
+  },
 ];
 
 /** The group named by `MUTATION_GROUP`; throws for an unknown or missing name. */

@@ -54,6 +54,6 @@ export async function unlinkAccount(
     return await context.auth.api.unlinkAccount(operationRequest(ev), input);
   } catch (error) {
     // The status core's `POST <basePath>/accounts/unlink` answers for it.
-    return operationFailure<"provider" | "providerAccountId", UnlinkAccountError>(ev, error, UNLINK_FAILED_MESSAGE);
+    return operationFailure<"provider" | "providerAccountId", UnlinkAccountError>(ev, context, error, UNLINK_FAILED_MESSAGE);
   }
 }

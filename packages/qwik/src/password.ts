@@ -105,7 +105,7 @@ export async function passwordAction<Field extends string>(
   try {
     result = await operation(context.auth.api, operationRequest(ev));
   } catch (error) {
-    const { status, failure } = await operationFailure<Field, PasswordError>(ev, error, PASSWORD_FAILED_MESSAGE, statusOf);
+    const { status, failure } = await operationFailure<Field, PasswordError>(ev, context, error, PASSWORD_FAILED_MESSAGE, statusOf);
     const shown: PasswordFailure<Field> = { ...failure };
     const field = status === 503 ? undefined : fields[failure.code ?? ""];
     if (field) Object.assign(shown, { formErrors: [], fieldErrors: { [field]: failure.formErrors } });

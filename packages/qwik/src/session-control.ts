@@ -74,6 +74,6 @@ export async function revokeSessions(
     return { revoked: result.revoked };
   } catch (error) {
     // The status core's `POST <basePath>/sessions/revoke` answers for it.
-    return operationFailure<"sessionId" | "all", RevokeSessionError>(ev, error, REVOKE_FAILED_MESSAGE);
+    return operationFailure<"sessionId" | "all", RevokeSessionError>(ev, context, error, REVOKE_FAILED_MESSAGE);
   }
 }

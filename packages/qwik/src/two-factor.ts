@@ -9,18 +9,10 @@ import type { RecentAuthInput, SessionAssurance, TotpEnrollment, TwoFactorStatus
 import { AuthError, RecentSignInRequired, SessionRequired } from "@authlib/core/errors";
 import type { FailReturn, RequestEventCommon } from "@builder.io/qwik-city";
 import { type AuthContext, type FrameworkAuthConfigQrl, loadAuthContext, requireAuthContext } from "./context.js";
-import { operationFailure } from "./control.js";
+import { operationFailure, reauthenticationUrl } from "./control.js";
 import { PASSWORD_FAILED_MESSAGE } from "./messages.js";
 import { operationRequest } from "./operation.js";
 import { type PasswordFailure, statusOf } from "./password.js";
-import { currentPage, redirect } from "./sign-in.js";
-
-/** Where a user signs in again to come back to this page (the app's sign-in page, else the built-in one). */
-function reauthenticationUrl(ev: RequestEventCommon, context: AuthContext): string {
-  const page = new URL(context.config.pages?.signIn ?? `${context.basePath}/signin`, ev.url);
-  page.searchParams.set("callbackUrl", currentPage(ev));
-  return page.href;
-}
 
 /**
  * Step-up for the app's own loaders and actions: the session's assurance when the user signed in at most
@@ -32,7 +24,8 @@ export async function requireRecentAuth(ev: RequestEventCommon, input: RecentAut
   try {
     return await context.auth.api.requireRecentAuth(operationRequest(ev), input);
   } catch (error) {
-    if (error instanceof RecentSignInRequired || error instanceof SessionRequired) throw ev.redirect(302, reauthenticationUrl(ev, context));
+    if (error instanceof RecentSignInRequired || error instanceof SessionRequired)
+      throw ev.redirect(302, reauthenticationUrl(ev, context, error instanceof RecentSignInRequired ? error.type : undefined));
     throw error;
   }
 }
@@ -56,12 +49,9 @@ export async function twoFactorSetting<Value extends object>(
   try {
     return await operation(context.auth.api, operationRequest(ev));
   } catch (error) {
-    if (error instanceof RecentSignInRequired) {
-      redirect(ev, reauthenticationUrl(ev, context));
-      return ev.fail(403, { formErrors: [error.message], fieldErrors: {}, code: "RecentSignInRequired" });
-    }
     const { status, failure } = await operationFailure<"code", PasswordFailure<"code">["code"] & string>(
       ev,
+      context,
       error,
       PASSWORD_FAILED_MESSAGE,
       statusOf,
