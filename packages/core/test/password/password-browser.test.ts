@@ -21,7 +21,7 @@
  */
 import type { ParsedMail } from "mailparser";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { HostedDbAdapter, HostedDbClient } from "../../../hosted-db-adapter/src/index.js";
 import { dropBranch, postgresAnswers, randomBranch, testDatabaseURL } from "../../../hosted-db-adapter/test/helpers.js";
 import type { Adapter } from "../../src/adapters.js";
@@ -434,6 +434,46 @@ describe.each(rows.filter((row) => row.available))("Password() in Chromium on $n
       expect(await signedInAs(other.page)).toBe(linus.email);
       expect([...problems, ...other.problems]).toEqual([]);
       expectLogged(["IncorrectPassword", "CredentialsSignin"]);
+    },
+    BROWSER_TEST_TIMEOUT,
+  );
+
+  it(
+    "a session 30 minutes old changing the address: sent to sign in again, told why, back on the account page where it works",
+    async () => {
+      const { origin } = app;
+      const { page, problems } = await tab(true);
+      const owner = { name: "Owner", email: "owner@example.com", password: "owner password 1" };
+      await signUpAndConfirm(page, origin, owner);
+      // The server's clock moves on: the session is now a copy as good as a stolen one.
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 30 * 60_000 });
+      try {
+        await page.goto(`${origin}/auth/account`);
+        await page.getByLabel("New email address").fill("owner.new@example.com");
+        await Promise.all([page.waitForURL(/\/auth\/signin\?/), page.getByRole("button", { name: "Send the link" }).click()]);
+        const signIn = new URL(page.url());
+        expect(signIn.searchParams.get("callbackUrl")).toBe(`${origin}/auth/account`);
+        await expect(page.getByRole("alert").textContent()).resolves.toBe(
+          "Sign in again to continue: changing how you sign in needs a recent sign-in.",
+        );
+        await expectAccessible(page);
+        // Nothing changed, and the owner is still signed in.
+        expect(await signedInAs(page)).toBe(owner.email);
+        const form = passwordForm(page);
+        await form.getByLabel("Email").fill(owner.email);
+        await form.getByLabel("Password").fill(owner.password);
+        await Promise.all([page.waitForURL(`${origin}/auth/account`), form.getByRole("button").click()]);
+        await page.getByLabel("New email address").fill("owner.new@example.com");
+        await Promise.all([
+          page.waitForURL(/\/auth\/account\?done=email-sent/),
+          page.getByRole("button", { name: "Send the link" }).click(),
+        ]);
+        await expect(notice(page).textContent()).resolves.toContain("We sent a link to the new address.");
+      } finally {
+        vi.useRealTimers();
+      }
+      expect(problems).toEqual([]);
+      expectLogged(["RecentSignInRequired"]);
     },
     BROWSER_TEST_TIMEOUT,
   );
