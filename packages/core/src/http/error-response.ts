@@ -77,7 +77,10 @@ const controlRouteStatuses: Partial<Record<ErrorType, number>> = {
   InvalidSessionId: 400,
   InvalidAccount: 400,
   MissingCSRF: 403,
+  // The owner-present rule (sign-in/owner-present.ts): a stale session, a wrong current password, too many.
   RecentSignInRequired: 403,
+  IncorrectPassword: 403,
+  RateLimited: 429,
   SessionNotFound: 404,
   AccountNotFound: 404,
   MethodNotAllowed: 405,

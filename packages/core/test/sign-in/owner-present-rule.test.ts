@@ -256,3 +256,105 @@ describe("assurance never comes from the client", () => {
     expect(assurance).toMatchObject({ type: "RecentSignInRequired" });
   });
 });
+
+describe("the refusal's wording and its CSRF check", () => {
+  test("every operation names itself in a cross-site refusal, checked before the session is read", async () => {
+    const { requireOwnerPresent } = await import("../../src/sign-in/owner-present.js");
+    const labels = {
+      addPasskey: "passkey registration",
+      removePasskey: "passkey removal",
+      changeEmail: "email change",
+      changePassword: "password change",
+      linkAccount: "account link",
+      unlinkAccount: "account unlink",
+      revokeSessions: "session revoke",
+      deleteAccount: "account deletion",
+      enrollTotp: "TOTP enrollment",
+      confirmTotp: "TOTP confirmation",
+      disableTotp: "TOTP removal",
+    } as const;
+    const strategy = { currentAssurance: () => Promise.reject(new Error("read before the CSRF check")) };
+    for (const [operation, label] of Object.entries(labels)) {
+      const options = { csrfTokenVerified: false, sessionStrategy: strategy } as never;
+      await expect(requireOwnerPresent(options, { method: "POST", body: {} } as never, operation as never)).rejects.toMatchObject({
+        type: "MissingCSRF",
+        message: `The CSRF token was missing or wrong during the ${label} action.`,
+      });
+    }
+    // A GET (a passkey's options) carries no form token: only the session is asked.
+    const signedOut = { csrfTokenVerified: false, sessionStrategy: { currentAssurance: async () => null } } as never;
+    await expect(requireOwnerPresent(signedOut, { method: "GET", body: {} } as never, "addPasskey")).resolves.toBeUndefined();
+  });
+
+  test("a recent session gets a passkey's registration options", async () => {
+    const a = app({ providers: [...app().config.providers, Passkey({})], experimental: { enableWebAuthn: true } });
+    const browser = await signedIn(a);
+    const options = await browser.send("/auth/webauthn-options/passkey?action=register");
+    expect(options.status).toBe(200);
+    later(601);
+    expect((await browser.send("/auth/webauthn-options/passkey?action=register")).status).toBe(403);
+  });
+});
+
+describe("with passkeys as the second factor, and with the current password", () => {
+  const passkey = {
+    credentialID: "cred",
+    userId: "u1",
+    providerAccountId: "cred",
+    credentialPublicKey: "key",
+    counter: 0,
+    credentialDeviceType: "singleDevice",
+    credentialBackedUp: false,
+  };
+
+  /** A session of `a` made by hand: `assurance` claims, or none. */
+  async function sessionWith(a: App, assurance: Record<string, unknown>): Promise<Browser> {
+    const browser = a.browser();
+    const token = await encode({ token: { sub: "u1", ...assurance }, secret, salt: "authlib.session-token" });
+    browser.jar.cookies.set("authlib.session-token", { name: "authlib.session-token", value: token, attributes: {} } as never);
+    return browser;
+  }
+  const now = () => Math.floor(Date.now() / 1000);
+
+  test("a user whose passkey is a second factor needs a level-2 session; without twoFactor.passkeys a passkey is no factor", async () => {
+    for (const passkeys of [true, false]) {
+      const a = app(
+        { providers: [...app().config.providers, Passkey({})], experimental: { enableWebAuthn: true }, twoFactor: { passkeys } },
+        false,
+      );
+      await a.memory.adapter.createAuthenticator?.(passkey as never);
+      const browser = await sessionWith(a, { authTime: now() - 5, amr: ["pwd"], aal: 1 });
+      const answer = await a.auth.api.revokeOtherSessions(requestOf(browser)).catch((e: unknown) => e);
+      if (passkeys) expect(answer).toMatchObject({ type: "RecentSignInRequired", aal: 2 });
+      else expect(answer).toMatchObject({ type: "SessionRegistryMissing" });
+      const strong = await sessionWith(a, { authTime: now() - 5, amr: ["pwd", "hwk"], aal: 2 });
+      await expect(a.auth.api.revokeOtherSessions(requestOf(strong))).rejects.toMatchObject({ type: "SessionRegistryMissing" });
+    }
+  });
+
+  test("the current password stands for a recent sign-in, not for the second factor; a wrong one is counted", async () => {
+    const { default: Password } = await import("../../src/providers/password.js");
+    const { withVerificationTokens } = await import("../helpers/memory-adapter.js");
+    const { hashPassword } = await import("../../src/password.js");
+    const memory = memoryAdapter({ sessionRecords: false });
+    memory.users.set("u1", { id: "u1", email: "ada@example.com", emailVerified: new Date(), name: "Ada" });
+    const hash = await hashPassword(PASSWORD);
+    memory.accounts.push({ userId: "u1", type: "credentials", provider: "password", providerAccountId: "u1", access_token: hash });
+    const a = app({ adapter: withVerificationTokens(memory.adapter), providers: [Password({ sendMail: () => {} })] }, false);
+    const old = await sessionWith(a, { authTime: now() - 3600, amr: ["pwd"], aal: 1 });
+    const unknown = await sessionWith(a, {});
+    const unlink = async (browser: Browser, currentPassword?: string) => {
+      const form = { provider: "nope", providerAccountId: "nope", ...(currentPassword === undefined ? {} : { currentPassword }) };
+      const response = await post(browser, "/auth/accounts/unlink", form);
+      return [response.status, await response.json()];
+    };
+    expect(await unlink(old)).toEqual([403, { error: "RecentSignInRequired" }]);
+    expect(await unlink(old, "wrong password")).toEqual([403, { error: "IncorrectPassword" }]);
+    // The password proves presence: the route runs (and finds no such account).
+    expect(await unlink(old, PASSWORD)).toEqual([404, { error: "AccountNotFound" }]);
+    expect(await unlink(unknown, PASSWORD)).toEqual([404, { error: "AccountNotFound" }]);
+    // A user without a password: a `currentPassword` proves nothing.
+    memory.accounts.splice(0);
+    expect(await unlink(old, PASSWORD)).toEqual([403, { error: "RecentSignInRequired" }]);
+  });
+});
