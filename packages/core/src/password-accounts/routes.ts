@@ -97,14 +97,16 @@ async function signUp(options: InternalOptions, request: RequestInternal, provid
  * A user who holds the proven address by now (signed in with an email link or OAuth since the sign-up)
  * gets nothing: the link's password is whoever signed up's, and anybody can sign up with anybody's
  * address. The page says the address has an account and offers "Forgot your password?" (a reset link goes
- * to the address, so only its owner sets a password that way). Nothing is spent: the link changes nothing.
+ * to the address, so only its owner sets a password that way). The link is spent all the same.
  */
 async function verify(options: InternalOptions, request: RequestInternal, provider: Password): Promise<ResponseInternal> {
   assertCsrf("email verification", options.csrfTokenVerified);
   const link = await openLink(options, "sign-up", request.body.token);
   const store = passwordStore(options);
-  if (await claimProvenAddress(options, store, link.email)) return checkYourEmail(options, provider, "exists");
+  const existing = await claimProvenAddress(options, store, link.email);
+  // Spent either way: a second use of this link is "used already", whatever the first one did.
   await spendLink(options, store, link);
+  if (existing) return checkYourEmail(options, provider, "exists");
   const candidate: AdapterUser = { id: crypto.randomUUID(), email: link.email, emailVerified: null, name: link.name };
   const account: Account = { providerAccountId: candidate.id, userId: candidate.id, type: "credentials", provider: provider.id };
   const refused = await askSignInCallback(options, { user: candidate, account });
