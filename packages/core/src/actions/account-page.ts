@@ -112,8 +112,9 @@ const posts: Record<string, Post> = {
 
 /**
  * `GET <basePath>/account` (and `/account/confirm-email?token=`), and the POSTs of its forms: `unlink`,
- * `email`, `confirm-email`, `delete`; and `/account/revert-email` (GET its page, POST the revert). A browser's refused form comes back to the page with `?error=<type>`;
- * `auth.api` callers get the typed error.
+ * `email`, `confirm-email`, `delete`; and `/account/revert-email` (GET its page, POST the revert). A
+ * browser's refused form comes back to the page with `?error=<type>`; `auth.api` callers get the typed
+ * error.
  */
 export async function accountPageAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   const route = request.providerId;
