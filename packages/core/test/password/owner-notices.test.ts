@@ -10,12 +10,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { de } from "../../src/i18n/catalogs/de.js";
 import { en } from "../../src/i18n/catalogs/en.js";
 import type { Messages } from "../../src/i18n/types.js";
+import type { SessionStrategy } from "../../src/index.js";
 import Nodemailer from "../../src/providers/nodemailer.js";
 import Passkey from "../../src/providers/passkey.js";
 import Password from "../../src/providers/password.js";
 import { authClient } from "../helpers/auth-client.js";
 import { closeSharedPglite, sharedPglite } from "../helpers/database.js";
 import { opProvider, startTestOP, type TestOP } from "../helpers/oidc-provider.js";
+import { passwordSignIn, totpApp, turnOnTotp } from "../helpers/second-factor-flows.js";
 import { startSmtpServer } from "../helpers/smtp.js";
 import { codeOf, secondStep } from "../two-factor/helpers.js";
 import { SoftAuthenticator } from "../webauthn/soft-authenticator.js";
@@ -41,8 +43,9 @@ afterEach(() => {
 });
 
 /** The password app with passkeys, TOTP and an OIDC provider to link; browsers that ask for `language`. */
-async function noticeApp(language = "en") {
+async function noticeApp(language = "en", strategy: SessionStrategy = "jwt") {
   const app = await passwordApp(smtp, {
+    strategy,
     config: {
       providers: [
         Nodemailer({ server: smtp.transport, from: "Demo <no-reply@demo.test>" }),
@@ -222,76 +225,79 @@ async function moveAddress(thief: Browser, from: string, to: string): Promise<UR
 }
 
 describe("the revert link of an email change", () => {
-  it("gives the address back, ends every session, retires the password the thief set and the reset links made since", async () => {
-    const app = await noticeApp();
-    const { owner, thief } = await ownerAndThief(app, "victim@example.com");
-    const revert = await moveAddress(thief, "victim@example.com", "thief@example.com");
+  it.each(["jwt", "database"] as const)(
+    "gives the address back, ends every session, retires the password the thief set and the reset links made since (%s sessions)",
+    async (strategy) => {
+      const app = await noticeApp("en", strategy);
+      const { owner, thief } = await ownerAndThief(app, "victim@example.com");
+      const revert = await moveAddress(thief, "victim@example.com", "thief@example.com");
 
-    // The thief takes over the password through the moved address, and keeps a second reset link for later.
-    let since = smtp.mails.length;
-    await post(thief, "/auth/password/forgot", { email: "thief@example.com" });
-    const reset = linkIn(mailTo(smtp, "thief@example.com", since), "/auth/password/reset");
-    await post(thief, "/auth/password/reset", { token: reset.searchParams.get("token") as string, password: "thief password 1" });
-    expect((await thief.session())?.user?.email).toBe("thief@example.com");
-    since = smtp.mails.length;
-    await post(thief, "/auth/password/forgot", { email: "thief@example.com" });
-    const spare = linkIn(mailTo(smtp, "thief@example.com", since), "/auth/password/reset");
+      // The thief takes over the password through the moved address, and keeps a second reset link for later.
+      let since = smtp.mails.length;
+      await post(thief, "/auth/password/forgot", { email: "thief@example.com" });
+      const reset = linkIn(mailTo(smtp, "thief@example.com", since), "/auth/password/reset");
+      await post(thief, "/auth/password/reset", { token: reset.searchParams.get("token") as string, password: "thief password 1" });
+      expect((await thief.session())?.user?.email).toBe("thief@example.com");
+      since = smtp.mails.length;
+      await post(thief, "/auth/password/forgot", { email: "thief@example.com" });
+      const spare = linkIn(mailTo(smtp, "thief@example.com", since), "/auth/password/reset");
 
-    // The owner follows the link from the old address in a browser with no session: a page, then one POST.
-    const mailbox = app.browser();
-    const page = await mailbox.send(revert.href);
-    expect(page.status).toBe(200);
-    expect(page.headers.get("referrer-policy")).toBe("no-referrer");
-    const html = await page.text();
-    expect(html).toContain("Undo the email address change");
-    expect(html).toContain(`action="${ORIGIN}/auth/account/revert-email"`);
-    expect((await app.adapter.getUserByEmail("thief@example.com"))?.email).toBe("thief@example.com");
-    const token = revert.searchParams.get("token") as string;
-    const done = await post(mailbox, "/auth/account/revert-email", { token });
-    expect(done.headers.get("location")).toBe(`${ORIGIN}/auth/verify-request?type=email-reverted`);
-    const donePage = await (await mailbox.send(done.headers.get("location") as string)).text();
-    expect(donePage).toContain("Your email address is back");
-    expect(donePage).toContain(`href="${ORIGIN}/auth/password/forgot"`);
+      // The owner follows the link from the old address in a browser with no session: a page, then one POST.
+      const mailbox = app.browser();
+      const page = await mailbox.send(revert.href);
+      expect(page.status).toBe(200);
+      expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+      const html = await page.text();
+      expect(html).toContain("Undo the email address change");
+      expect(html).toContain(`action="${ORIGIN}/auth/account/revert-email"`);
+      expect((await app.adapter.getUserByEmail("thief@example.com"))?.email).toBe("thief@example.com");
+      const token = revert.searchParams.get("token") as string;
+      const done = await post(mailbox, "/auth/account/revert-email", { token });
+      expect(done.headers.get("location")).toBe(`${ORIGIN}/auth/verify-request?type=email-reverted`);
+      const donePage = await (await mailbox.send(done.headers.get("location") as string)).text();
+      expect(donePage).toContain("Your email address is back");
+      expect(donePage).toContain(`href="${ORIGIN}/auth/password/forgot"`);
 
-    const restored = await app.adapter.getUserByEmail("victim@example.com");
-    expect(restored?.emailVerified).toBeInstanceOf(Date);
-    expect(await app.adapter.getUserByEmail("thief@example.com")).toBeNull();
-    // Every session ended: the thief's copy, the thief's own from the reset, the owner's.
-    expect(await thief.session()).toBeNull();
-    expect(await owner.session()).toBeNull();
-    // No password signs in: neither the thief's nor the owner's old one; the spare reset link is dead.
-    for (const [address, password] of [
-      ["victim@example.com", "thief password 1"],
-      ["thief@example.com", "thief password 1"],
-      ["victim@example.com", "owner password 1"],
-    ]) {
-      expect((await signIn(app.browser(), address as string, password as string)).headers.get("location")).toContain(
-        "error=CredentialsSignin",
-      );
-    }
-    const spent = await post(thief, "/auth/password/reset", {
-      token: spare.searchParams.get("token") as string,
-      password: "thief password 2",
-    });
-    expect(spent.headers.get("location")).toContain("error=Verification");
+      const restored = await app.adapter.getUserByEmail("victim@example.com");
+      expect(restored?.emailVerified).toBeInstanceOf(Date);
+      expect(await app.adapter.getUserByEmail("thief@example.com")).toBeNull();
+      // Every session ended: the thief's copy, the thief's own from the reset, the owner's.
+      expect(await thief.session()).toBeNull();
+      expect(await owner.session()).toBeNull();
+      // No password signs in: neither the thief's nor the owner's old one; the spare reset link is dead.
+      for (const [address, password] of [
+        ["victim@example.com", "thief password 1"],
+        ["thief@example.com", "thief password 1"],
+        ["victim@example.com", "owner password 1"],
+      ]) {
+        expect((await signIn(app.browser(), address as string, password as string)).headers.get("location")).toContain(
+          "error=CredentialsSignin",
+        );
+      }
+      const spent = await post(thief, "/auth/password/reset", {
+        token: spare.searchParams.get("token") as string,
+        password: "thief password 2",
+      });
+      expect(spent.headers.get("location")).toContain("error=Verification");
 
-    // The owner chooses a new password through the restored address.
-    const fresh = app.browser();
-    since = smtp.mails.length;
-    await post(fresh, "/auth/password/forgot", { email: "victim@example.com" });
-    const ownReset = linkIn(mailTo(smtp, "victim@example.com", since), "/auth/password/reset");
-    await post(fresh, "/auth/password/reset", { token: ownReset.searchParams.get("token") as string, password: "owner password 2" });
-    expect((await signIn(app.browser(), "victim@example.com", "owner password 2")).headers.get("location")).toBe(`${ORIGIN}/home`);
+      // The owner chooses a new password through the restored address.
+      const fresh = app.browser();
+      since = smtp.mails.length;
+      await post(fresh, "/auth/password/forgot", { email: "victim@example.com" });
+      const ownReset = linkIn(mailTo(smtp, "victim@example.com", since), "/auth/password/reset");
+      await post(fresh, "/auth/password/reset", { token: ownReset.searchParams.get("token") as string, password: "owner password 2" });
+      expect((await signIn(app.browser(), "victim@example.com", "owner password 2")).headers.get("location")).toBe(`${ORIGIN}/home`);
 
-    // Single use: a second POST is refused by name, and its page says so; nothing changed.
-    const replay = await post(mailbox, "/auth/account/revert-email", { token });
-    expect(replay.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=LinkAlreadyUsed`);
-    const replayPage = await mailbox.send(replay.headers.get("location") as string);
-    expect(replayPage.status).toBe(410);
-    expect(await replayPage.text()).toContain("This link was used already");
-    expect(app.logs).toContain("LinkAlreadyUsed: This link was used already: nothing changed this time.");
-    expect((await signIn(app.browser(), "victim@example.com", "owner password 2")).headers.get("location")).toBe(`${ORIGIN}/home`);
-  });
+      // Single use: a second POST is refused by name, and its page says so; nothing changed.
+      const replay = await post(mailbox, "/auth/account/revert-email", { token });
+      expect(replay.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=LinkAlreadyUsed`);
+      const replayPage = await mailbox.send(replay.headers.get("location") as string);
+      expect(replayPage.status).toBe(410);
+      expect(await replayPage.text()).toContain("This link was used already");
+      expect(app.logs).toContain("LinkAlreadyUsed: This link was used already: nothing changed this time.");
+      expect((await signIn(app.browser(), "victim@example.com", "owner password 2")).headers.get("location")).toBe(`${ORIGIN}/home`);
+    },
+  );
 
   it("works for 7 days, not longer", async () => {
     const app = await noticeApp();
@@ -345,5 +351,21 @@ describe("a notice that cannot be sent", () => {
       "EmailSignInError: The notice of a sign-in change (twoFactorEnabled) could not be sent to its owner (Error, response code 550).",
     );
     expect(app.logs.join("\n")).not.toContain("refused@example.com");
+  });
+});
+
+describe("without a mailer", () => {
+  it("nothing is sent and nothing fails: the change is made, nothing is logged", async () => {
+    const logs: string[] = [];
+    const { config } = totpApp("owner-notices-secret-0123456789abcdef", {
+      logger: { error: (e) => void logs.push(`${e.name}: ${e.message}`), warn: (code) => void logs.push(`warn ${code}`) },
+    });
+    const browser = authClient(config, ORIGIN);
+    await passwordSignIn(browser);
+    const since = smtp.mails.length;
+    const { recoveryCodes } = await turnOnTotp(browser);
+    expect(recoveryCodes).toHaveLength(10);
+    expect(logs).toEqual([]);
+    expect(smtp.mails.length).toBe(since);
   });
 });
