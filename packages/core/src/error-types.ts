@@ -35,6 +35,7 @@ export type ErrorType =
   | "InvalidProvider"
   | "UntrustedHost"
   | "Verification"
+  | "LinkAlreadyUsed"
   | "MissingCSRF"
   | "AccountNotLinked"
   | "DuplicateConditionalUI"

@@ -478,6 +478,14 @@ export class IncorrectCode extends AuthError {
   static override type: ErrorType = "IncorrectCode";
 }
 
+/**
+ * A single-use link was used already (the revert link of an email change): nothing changed this time.
+ * The first use made the change; sign in, or ask for a new password by email.
+ */
+export class LinkAlreadyUsed extends AuthError {
+  static override type: ErrorType = "LinkAlreadyUsed";
+}
+
 /** Error types whose name may be shown to the user; every other error is reported as `Configuration`. */
 const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "CredentialsSignin",
@@ -485,6 +493,7 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "OAuthCallbackError",
   "AccessDenied",
   "Verification",
+  "LinkAlreadyUsed",
   "MissingCSRF",
   "AccountNotLinked",
   "WebAuthnVerificationError",

@@ -1,7 +1,8 @@
 /**
  * Adding or changing the signed-in user's email address (`POST <basePath>/account/email`,
  * `auth.api.changeEmail` / `addEmail`): the new address is proven by a link sent to it, and only then
- * becomes the user's `email` (with `emailVerified`). The previous address is told.
+ * becomes the user's `email` (with `emailVerified`). The previous address is told, with a link that
+ * undoes the change for 7 days (email-revert.ts).
  *
  * - The answer is the same whether the new address is free or another account's: a free one gets the
  *   link, an owned one a note saying someone tried (it stays its owner's).
@@ -26,10 +27,21 @@ import type { InternalOptions, RequestInternal, ResponseInternal } from "../inte
 import { openLink, sealLink, spendLink } from "../password-accounts/tokens.js";
 import { countVerificationMail } from "../rate-limit/email.js";
 import { signedInUser } from "../session/signed-in-user.js";
-import { addressChangedMail, addressTakenMail, confirmNewAddressMail } from "./mail.js";
+import { addressTakenMail, confirmNewAddressMail } from "./mail.js";
+import { notifyOwner } from "./notify.js";
 
 type AddressStore = Required<Pick<Adapter, "getUser" | "getUserByEmail" | "updateUser" | "createVerificationToken">> &
   Pick<Adapter, "deleteSessionsByUserId">;
+
+/** How long the revert link of an email change works: 7 days. */
+export const REVERT_LINK_SECONDS = 7 * 24 * 60 * 60;
+
+/** The revert link of `userId`'s change from `previousEmail` to `changedTo`, mailed to `previousEmail`. */
+export async function revertLinkFor(options: InternalOptions, userId: string, previousEmail: string, changedTo: string): Promise<string> {
+  const claims = { email: previousEmail, userId, changedTo, binding: "" as const };
+  const token = await sealLink(options, "email-revert", claims, REVERT_LINK_SECONDS);
+  return `${options.authUrl}/account/revert-email?${new URLSearchParams({ token })}`;
+}
 
 /** The adapter's methods for an address change, or `MissingAdapterMethods`. */
 export function addressStore(options: InternalOptions): AddressStore {
@@ -87,9 +99,8 @@ export async function confirmEmailChange(options: InternalOptions, request: Requ
   // This browser's session says the new address at once (a JWT carries it).
   const cookies = await options.sessionStrategy.refreshUser(options, request, updated);
   if (user.email && user.emailVerified && user.email !== link.email) {
-    await sendAccountMail(options, user.email, addressChangedMail(await mailSite(options, request))).catch((error: Error) =>
-      options.logger.error(error),
-    );
+    const revertUrl = await revertLinkFor(options, user.id, user.email, link.email);
+    await notifyOwner(options, request, updated, { kind: "emailChanged", previousEmail: user.email, revertUrl });
   }
   return { redirect: accountPage(options, "email-changed"), cookies };
 }

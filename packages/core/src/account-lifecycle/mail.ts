@@ -1,6 +1,6 @@
 /**
- * The mails of an email-address change: the link to the new address, the note to an address that
- * belongs to another account, and the notice to the previous address.
+ * The mails of an email-address change: the link to the new address and the note to an address that
+ * belongs to another account (the notice to the previous address, with its revert link, is notify.ts's).
  *
  * @module account-lifecycle/mail
  */
@@ -25,17 +25,6 @@ export function addressTakenMail(site: MailSite): RenderedMail {
     subject: textOf(site).t("mail.addressTaken.subject", { host: site.host }),
     heading: hostHeading(textOf(site).t("mail.addressTaken.heading"), site.host),
     notes: [textOf(site).t("mail.addressTaken.note"), textOf(site).t("mail.addressTaken.ifYou")],
-    theme: site.theme,
-    text: textOf(site),
-  });
-}
-
-/** Told to the previous address once the change is made. */
-export function addressChangedMail(site: MailSite): RenderedMail {
-  return renderMail({
-    subject: textOf(site).t("mail.addressChanged.subject", { host: site.host }),
-    heading: hostHeading(textOf(site).t("mail.addressChanged.heading"), site.host),
-    notes: [textOf(site).t("mail.addressChanged.note")],
     theme: site.theme,
     text: textOf(site),
   });

@@ -89,6 +89,14 @@ async function confirmEmailPage(options: InternalOptions, request: RequestIntern
   );
 }
 
+/** `GET|POST /account/revert-email` (account-lifecycle/email-revert.ts). */
+async function revertEmail(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  const revert = await import("../account-lifecycle/email-revert.js");
+  if (request.method === "GET") return revert.revertEmailPage(options, request);
+  if (request.method === "POST") return revert.revertEmailChange(options, request);
+  throw new MethodNotAllowed(`${request.method} is not supported on /account/revert-email.`);
+}
+
 type Post = (options: InternalOptions, request: RequestInternal) => Promise<ResponseInternal>;
 
 /** The account page's forms, by subroute: each loads its code with its first use. */
@@ -104,13 +112,16 @@ const posts: Record<string, Post> = {
 
 /**
  * `GET <basePath>/account` (and `/account/confirm-email?token=`), and the POSTs of its forms: `unlink`,
- * `email`, `confirm-email`, `delete`. A browser's refused form comes back to the page with `?error=<type>`;
- * `auth.api` callers get the typed error.
+ * `email`, `confirm-email`, `delete`; and `/account/revert-email` (GET its page, POST the revert). A
+ * browser's refused form comes back to the page with `?error=<type>`; `auth.api` callers get the typed
+ * error.
  */
 export async function accountPageAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   const route = request.providerId;
   if (request.method === "GET" && route === undefined) return accountPage(options, request);
   if (request.method === "GET" && route === "confirm-email") return confirmEmailPage(options, request);
+  // Signed out, from a mail: a refusal goes to the error page (the account page would ask to sign in first).
+  if (route === "revert-email") return revertEmail(options, request);
   const post = request.method === "POST" && route !== undefined ? posts[route] : undefined;
   if (!post) throw new MethodNotAllowed(`${request.method} is not supported on /account${route ? `/${route}` : ""}.`);
   try {

@@ -13,6 +13,7 @@
  * its account back and is refused, so at least one way in always remains.
  */
 
+import { notifyOwner } from "../account-lifecycle/notify.js";
 import { countSignInWays, isWayIn } from "../accounts/sign-in-ways.js";
 import { missingMethods } from "../adapter-capabilities.js";
 import type { LinkedAccountMethod, LinkedAccountStore } from "../adapter-capability-types.js";
@@ -101,6 +102,7 @@ async function unlinkAction(options: InternalOptions, request: RequestInternal):
     }
   }
   await options.events.accountUnlinked({ userId: user.id, account: linkedAccount(target) });
+  await notifyOwner(options, request, { id: user.id, email: user.email }, "accountUnlinked");
   return { body: { unlinked: 1 }, headers: json };
 }
 

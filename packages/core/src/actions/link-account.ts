@@ -14,6 +14,7 @@
  * Without an adapter there is nothing to store: the user id is derived from provider + account id, so
  * it is the same at every sign-in (the reference library makes a random one each time).
  */
+import { tellOwner } from "../account-lifecycle/tell-owner.js";
 import type { UserStore } from "../adapter-capabilities.js";
 import type { AdapterAccount, AdapterUser } from "../adapters.js";
 import { sha256Hex } from "../crypto/digest.js";
@@ -71,6 +72,7 @@ export async function findOrCreateOAuthUser(
     }
     await users.linkAccount(accountRow(provider, account, current.id));
     await events.linkAccount({ user: current, account, profile: profileUser });
+    await tellOwner(options, request, { id: current.id, email: current.email }, "accountLinked");
     return { user: current, isNewUser: false };
   }
 
@@ -85,6 +87,7 @@ export async function findOrCreateOAuthUser(
     }
     await users.linkAccount(accountRow(provider, account, sameEmail.id));
     await events.linkAccount({ user: sameEmail, account, profile: profileUser });
+    await tellOwner(options, request, sameEmail, "accountLinked");
     return { user: sameEmail, isNewUser: false };
   }
 

@@ -4,6 +4,8 @@ import type { InternalOptions, RequestInternal, ResponseInternal } from "../inte
 import type { PageResult } from "../pages/index.js";
 import { loadPages } from "../pages/lazy.js";
 import { pageHeaders } from "../pages/security-headers.js";
+import { passwordUrl } from "../password-accounts/urls.js";
+import { isPasswordProvider } from "../provider-kind.js";
 
 /** A rendered page as a response: never framed, never cached (see `pages/security-headers`). */
 export async function html(page: PageResult): Promise<ResponseInternal> {
@@ -64,6 +66,7 @@ export async function verifyRequestPage(options: InternalOptions, request: Reque
       theme: options.theme,
       homeUrl: options.origin,
       type: request.query.type,
+      forgotUrl: options.providers.some(isPasswordProvider) ? passwordUrl(options, "forgot") : undefined,
       // The form of the mailed code: its code loads with the first verify-request page that has one.
       codeForm: request.query.provider ? await (await import("../email/code-form.js")).codeFormOf(options, request) : undefined,
     }),

@@ -7,6 +7,7 @@
  * A user can only ever reach their own sessions: the registry deletes by user and id together, and an id
  * that is not one of the caller's live sessions is `SessionNotFound` whoever it belongs to.
  */
+import { notifyOwner } from "../account-lifecycle/notify.js";
 import { InvalidSessionId, MethodNotAllowed, SessionNotFound, SessionRegistryMissing, SessionRequired } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
 import { noStoreHeaders } from "../http/response.js";
@@ -61,6 +62,7 @@ async function revokeAction(options: InternalOptions, request: RequestInternal):
   const { sessionId, all } = request.body;
   if (all === "others") {
     const ended = await revokeSessions(options, { userId, except: by, reason: "others", by });
+    if (ended.length > 0) await notifyOwner(options, request, { id: userId }, "otherSessionsEnded");
     return { body: { revoked: ended.length }, headers: json };
   }
   if (!isSessionId(sessionId)) throw new InvalidSessionId("Give the id of a session to revoke (`sessionId`), or `all=others`.");

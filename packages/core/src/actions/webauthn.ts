@@ -17,6 +17,7 @@
  *   the reference library, this callback is CSRF-protected.
  * - GET /webauthn-script: the browser code of the built-in sign-in page.
  */
+import { notifyOwner } from "../account-lifecycle/notify.js";
 import { CallbackRouteError, UnknownAction, WebAuthnVerificationError } from "../errors.js";
 import type { Cookie } from "../http/cookies.js";
 import { assertCsrf } from "../http/csrf.js";
@@ -179,7 +180,10 @@ async function register(
   const redirect = await askSignInCallback(ctx.options, candidate);
   if (redirect) return { redirect };
   const { user, account } = await storeRegistration(ctx, subject, candidate, passkey);
-  if (subject.signedIn) return { redirect: ctx.options.callbackUrl };
+  if (subject.signedIn) {
+    await notifyOwner(ctx.options, ctx.request, user, "passkeyAdded");
+    return { redirect: ctx.options.callbackUrl };
+  }
   return completeSignIn(ctx.options, ctx.request, { user, account, isNewUser: true });
 }
 

@@ -31,7 +31,7 @@ const actionsWithSubroute: Readonly<Record<string, ReadonlySet<string>>> = {
   sessions: new Set(["revoke"]),
   accounts: new Set(["unlink"]),
   password: new Set(["sign-up", "verify", "forgot", "reset", "change"]),
-  account: new Set(["unlink", "email", "confirm-email", "delete"]),
+  account: new Set(["unlink", "email", "confirm-email", "revert-email", "delete"]),
   "two-factor": new Set(["enroll", "confirm", "disable", "status", "assurance"]),
 };
 /** Bodies larger than this are not parsed (a sign-in form is a few hundred bytes). */

@@ -198,6 +198,31 @@ export interface Messages {
   "mail.passwordChanged.heading": string;
   "mail.passwordChanged.button": string;
   "mail.passwordChanged.note": string;
+  "verify.addressHasAccountHeading": string;
+  "verify.addressHasAccount": string;
+  "verify.emailRevertedHeading": string;
+  "verify.emailReverted": string;
+  "revertEmail.title": string;
+  "revertEmail.lead": string;
+  "revertEmail.button": string;
+  "error.linkUsed.heading": string;
+  "error.linkUsed.text": string;
+  "mail.addressChanged.button": string;
+  "mail.addressChanged.undo": string;
+  "mail.change.subject": string;
+  "mail.change.heading": string;
+  "mail.change.button": string;
+  "mail.change.notYou": string;
+  "mail.change.passkeyAdded": string;
+  "mail.change.passkeyRemoved": string;
+  "mail.change.passwordSet": string;
+  "mail.change.twoFactorEnabled": string;
+  "mail.change.twoFactorDisabled": string;
+  "mail.change.recoveryCodeUsed": string;
+  "mail.change.recoveryCodesCreated": string;
+  "mail.change.accountLinked": string;
+  "mail.change.accountUnlinked": string;
+  "mail.change.otherSessionsEnded": string;
 }
 
 /** The key of one text of the built-in pages and mails (`"signin.title"`, `"mail.signIn.subject"`, …). */

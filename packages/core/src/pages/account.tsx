@@ -196,25 +196,33 @@ export interface ConfirmEmailPageParams {
   csrfToken: string;
   token: string;
   theme: Theme;
+  /** `"change"` (the default): the link to a new address; `"revert"`: the link that gives the previous address back. */
+  purpose?: "change" | "revert";
   /** The request's language (default English). */
   text?: Translator;
 }
 
-/** The page an email-change link opens: one button that POSTs the change (a scanner's GET changes nothing). */
+/**
+ * The page an email-change link (or its revert link) opens: one button that POSTs the change (a scanner's
+ * GET changes nothing).
+ */
 export function renderConfirmEmailHtml(params: ConfirmEmailPageParams): string {
   const text = params.text ?? ENGLISH;
+  const revert = params.purpose === "revert";
+  const title = text.t(revert ? "revertEmail.title" : "confirmEmail.title");
   return renderDocument({
-    title: text.t("confirmEmail.title"),
+    title,
     text,
     theme: resolveTheme(params.theme),
     children: (
       <>
-        <h1>{text.t("confirmEmail.title")}</h1>
+        <h1>{title}</h1>
+        {revert ? <p class="center">{text.t("revertEmail.lead")}</p> : null}
         <form action={toSafeNavigationUrl(params.actionUrl)} method="post">
           <HiddenFields csrfToken={params.csrfToken} />
           <input type="hidden" name="token" value={params.token} />
           <button type="submit" class="button">
-            {text.t("confirmEmail.button")}
+            {text.t(revert ? "revertEmail.button" : "confirmEmail.button")}
           </button>
         </form>
       </>

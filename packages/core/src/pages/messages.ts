@@ -98,6 +98,7 @@ const ERROR_PAGE_CONTENT: Readonly<Record<string, ErrorPageKeys>> = Object.freez
     paragraphs: ["error.verification.invalid", "error.verification.reason"],
     offerSignIn: true,
   },
+  LinkAlreadyUsed: { status: 410, heading: "error.linkUsed.heading", paragraphs: ["error.linkUsed.text"], offerSignIn: true },
 });
 
 /**

@@ -23,9 +23,13 @@ export interface VerifyRequestPageParams {
   homeUrl: string;
   /**
    * Which mail was sent (`?type=`): `email` (a sign-in link, the default), `password-sign-up`,
-   * `password-reset`; or `password-verified` (an address confirmed in another browser than the sign-up's).
+   * `password-reset`; or `password-verified` (an address confirmed in another browser than the sign-up's),
+   * `password-exists` (a sign-up link for an address that has an account by now: no password was added),
+   * `email-reverted` (an email change undone from the previous address).
    */
   type?: string;
+  /** "Forgot your password?" (`<authUrl>/password/forgot`), offered after `password-exists` and `email-reverted`. */
+  forgotUrl?: string;
   /**
    * The form for the mailed code, shown in the browser that asked for a sign-in mail whose provider sends
    * codes: where it posts (`<authUrl>/callback/<id>`), the code's length, the CSRF token, and `?error=`
@@ -72,12 +76,14 @@ function CodeForm({ form, text }: { form: NonNullable<VerifyRequestPageParams["c
   );
 }
 
-type Lead = { heading: MessageKey; lead: MessageKey };
+type Lead = { heading: MessageKey; lead: MessageKey; offerForgot?: true };
 
 const LEADS: Readonly<Record<string, Lead>> = Object.freeze({
   "password-sign-up": { heading: "verify.checkEmail", lead: "verify.passwordSignUp" },
   "password-reset": { heading: "verify.checkEmail", lead: "verify.passwordReset" },
   "password-verified": { heading: "verify.passwordVerifiedHeading", lead: "verify.passwordVerified" },
+  "password-exists": { heading: "verify.addressHasAccountHeading", lead: "verify.addressHasAccount", offerForgot: true },
+  "email-reverted": { heading: "verify.emailRevertedHeading", lead: "verify.emailReverted", offerForgot: true },
 });
 
 const SIGN_IN_LINK: Lead = { heading: "verify.checkEmail", lead: "verify.signInLink" };
@@ -98,6 +104,11 @@ export function renderVerifyRequestHtml(params: VerifyRequestPageParams): string
       <>
         <h1>{text.t(keys.heading)}</h1>
         <p class="center">{text.t(keys.lead)}</p>
+        {keys.offerForgot && params.forgotUrl ? (
+          <p class="center">
+            <a href={toSafeNavigationUrl(params.forgotUrl) ?? "#"}>{text.t("signin.forgotPassword")}</a>
+          </p>
+        ) : null}
         {codeForm ? <CodeForm form={codeForm} text={text} /> : null}
         <p class="center muted">
           <Filled text={text.t("verify.linkLeadsTo")} values={{ host }} />

@@ -6,7 +6,7 @@
  * | `GET sign-up`, `GET forgot` | the built-in forms |
  * | `POST sign-up` (`email`, `password`, `name`) | mails a verification link, or tells the owner an account exists |
  * | `GET verify?token=` | a page that confirms the address with one click (a POST, so a mail scanner's GET spends nothing) |
- * | `POST verify` (`token`) | creates the account (or adds the password to the address's user) and signs in |
+ * | `POST verify` (`token`) | creates the account and signs in; never adds the password to a user who has the address by then |
  * | `POST forgot` (`email`) | mails a reset link, or tells the address it has no account |
  * | `GET reset?token=` | the new-password form, in the browser that asked for the link only |
  * | `POST reset` (`token`, `password`) | sets the password, ends every session, signs this browser in |
@@ -19,6 +19,7 @@
  * @module password-accounts/routes
  */
 
+import { notifyOwner } from "../account-lifecycle/notify.js";
 import { claimProvenAddress, provenHolder } from "../actions/proven-address.js";
 import { askSignInCallback, completeSignIn } from "../actions/sign-in-flow.js";
 import { startSession } from "../actions/start-session.js";
@@ -39,7 +40,7 @@ import { signedInUser } from "../session/signed-in-user.js";
 import type { Account } from "../types.js";
 import { hashOf, type PasswordAccountStore, passwordAccountOf, passwordStore, storePasswordHash } from "./account.js";
 import { checkCurrentPassword } from "./current-password.js";
-import { accountExistsMail, noAccountMail, passwordChangedMail, resetMail, signUpMail } from "./mail.js";
+import { accountExistsMail, noAccountMail, resetMail, signUpMail } from "./mail.js";
 import { newPassword, signUpName } from "./rules.js";
 import { assertSameBrowser, openLink, passwordFingerprint, sealLink, spendLink } from "./tokens.js";
 import { passwordUrl, signInUrl } from "./urls.js";
@@ -59,10 +60,11 @@ function browserBinding(options: InternalOptions): Promise<string> {
 }
 
 /**
- * The verify-request page: "check your email" after a password mail (the same whichever mail it was), or
- * "confirmed" after an address was confirmed in another browser.
+ * The verify-request page: "check your email" after a password mail (the same whichever mail it was),
+ * "confirmed" after an address was confirmed in another browser, or "this address has an account" for a
+ * sign-up link whose address got a user since.
  */
-function checkYourEmail(options: InternalOptions, provider: Password, type: "sign-up" | "reset" | "verified"): ResponseInternal {
+function checkYourEmail(options: InternalOptions, provider: Password, type: "sign-up" | "reset" | "verified" | "exists"): ResponseInternal {
   return { redirect: `${options.authUrl}/verify-request?${new URLSearchParams({ provider: provider.id, type: `password-${type}` })}` };
 }
 
@@ -88,35 +90,36 @@ async function signUp(options: InternalOptions, request: RequestInternal, provid
 }
 
 /**
- * POST verify: the address is proven. Its user (the one who proved it before, or a new one) gets the
- * password, and this browser is signed in when it is the one that signed up; elsewhere the address is
- * confirmed and the person signs in with the password.
+ * POST verify: the address is proven, and a new user gets it with the link's password; this browser is
+ * signed in when it is the one that signed up; elsewhere the address is confirmed and the person signs
+ * in with the password.
+ *
+ * A user who holds the proven address by now (signed in with an email link or OAuth since the sign-up)
+ * gets nothing: the link's password is whoever signed up's, and anybody can sign up with anybody's
+ * address. The page says the address has an account and offers "Forgot your password?" (a reset link goes
+ * to the address, so only its owner sets a password that way). The link is spent all the same.
  */
 async function verify(options: InternalOptions, request: RequestInternal, provider: Password): Promise<ResponseInternal> {
   assertCsrf("email verification", options.csrfTokenVerified);
   const link = await openLink(options, "sign-up", request.body.token);
   const store = passwordStore(options);
   const existing = await claimProvenAddress(options, store, link.email);
-  if (existing && (await passwordAccountOf(store, provider, existing.id))) {
-    throw new Verification("This address already has a password: sign in, or reset the password.");
-  }
+  // Spent either way: a second use of this link is "used already", whatever the first one did.
   await spendLink(options, store, link);
-  const candidate: AdapterUser = existing ?? { id: crypto.randomUUID(), email: link.email, emailVerified: null, name: link.name };
+  if (existing) return checkYourEmail(options, provider, "exists");
+  const candidate: AdapterUser = { id: crypto.randomUUID(), email: link.email, emailVerified: null, name: link.name };
   const account: Account = { providerAccountId: candidate.id, userId: candidate.id, type: "credentials", provider: provider.id };
   const refused = await askSignInCallback(options, { user: candidate, account });
   if (refused) return { redirect: refused };
 
-  let user = existing;
-  if (!user) {
-    user = await store.createUser({ ...candidate, emailVerified: new Date() });
-    await options.events.createUser({ user });
-  }
+  const user = await store.createUser({ ...candidate, emailVerified: new Date() });
+  await options.events.createUser({ user });
   await storePasswordHash(store, provider, user.id, link.hash);
   if (!bindingMatches(link.binding, await browserBinding(options))) {
     return checkYourEmail(options, provider, "verified");
   }
   // The link's own target, checked by the redirect callback when the link was asked for, and sealed since.
-  return completeSignIn({ ...options, callbackUrl: link.callbackUrl }, request, { user, account, isNewUser: !existing });
+  return completeSignIn({ ...options, callbackUrl: link.callbackUrl }, request, { user, account, isNewUser: true });
 }
 
 /** POST forgot. */
@@ -159,7 +162,8 @@ async function liveResetLink(options: InternalOptions, store: PasswordAccountSto
 
 /**
  * Sets `user`'s password to `password`, ends every session they have and starts one for this browser;
- * tells the owner by mail (a failed notice is logged, not fatal: the password did change).
+ * tells the owner by mail, "changed" or "set" for a user who had none (a failed notice is logged, not
+ * fatal: the password did change).
  */
 async function replacePassword(
   options: InternalOptions,
@@ -168,6 +172,7 @@ async function replacePassword(
   change: { store: PasswordAccountStore; user: AdapterUser; password: string; reason: "reset" | "change" },
 ): Promise<ResponseInternal> {
   const { store, user, password, reason } = change;
+  const hadPassword = reason === "change" || (await passwordAccountOf(store, provider, user.id)) !== null;
   // A reset is a sign-in (a user with a second factor takes the second step); a change keeps the
   // assurance of the session that made it (read before the user's sessions end).
   const kept =
@@ -180,11 +185,7 @@ async function replacePassword(
   const started = await startSession(options, request, { user, account, isNewUser: false, ...(kept ? { assurance: kept } : {}) });
   const cookies = started.cookies;
   await options.events.passwordChanged({ userId: user.id, reason });
-  if (user.email) {
-    await sendAccountMail(options, user.email, passwordChangedMail(await mailSite(options, request), passwordUrl(options, "forgot"))).catch(
-      (error: Error) => options.logger.error(error),
-    );
-  }
+  await notifyOwner(options, request, user, hadPassword ? "passwordChanged" : "passwordSet");
   return { redirect: started.secondStep ?? options.callbackUrl, cookies };
 }
 

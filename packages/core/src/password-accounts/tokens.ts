@@ -1,5 +1,5 @@
 /**
- * The links of the account flows (sign-up verification, password reset, email change) carry their whole state in a
+ * The links of the account flows (sign-up verification, password reset, email change and its revert) carry their whole state in a
  * sealed token: a JWE (`dir` + A256CBC-HS512, the session tokens' format) encrypted with the secret under
  * a salt of its own, so a session token, a check cookie or the other kind of link never opens as one
  * (token confusion). Nothing is stored when a link is asked for: an anonymous caller makes authlib keep no
@@ -51,8 +51,25 @@ export interface EmailChangeClaims {
   binding: "";
 }
 
-type LinkKind = "sign-up" | "reset" | "email-change";
-type ClaimsOf<K extends LinkKind> = K extends "sign-up" ? SignUpClaims : K extends "reset" ? ResetClaims : EmailChangeClaims;
+/**
+ * What the revert link of an email change carries (mailed to the previous address): the user, the
+ * address to give back (`email`) and the one it was changed to.
+ */
+export interface EmailRevertClaims {
+  email: string;
+  userId: string;
+  changedTo: string;
+  binding: "";
+}
+
+type LinkKind = "sign-up" | "reset" | "email-change" | "email-revert";
+type ClaimsOf<K extends LinkKind> = K extends "sign-up"
+  ? SignUpClaims
+  : K extends "reset"
+    ? ResetClaims
+    : K extends "email-change"
+      ? EmailChangeClaims
+      : EmailRevertClaims;
 
 /** The longest token a link may carry (the body of a request is bounded anyway). */
 const MAX_TOKEN_LENGTH = 8192;
@@ -61,6 +78,7 @@ const SALT: Record<LinkKind, string> = {
   "sign-up": "authlib.password-sign-up",
   reset: "authlib.password-reset",
   "email-change": "authlib.email-change",
+  "email-revert": "authlib.email-revert",
 };
 
 /** The sealed link token of `claims`, valid `maxAge` seconds. */

@@ -9,6 +9,7 @@
  *
  * @module two-factor/second-step
  */
+import { tellOwner } from "../account-lifecycle/tell-owner.js";
 import { completeSignIn } from "../actions/sign-in-flow.js";
 import { webAuthnRoutes } from "../actions/webauthn-routes.js";
 import { AuthError, IncorrectCode, TwoFactorExpired } from "../errors.js";
@@ -88,7 +89,10 @@ async function completeSecondStep(options: InternalOptions, request: RequestInte
   const withTarget = { ...options, callbackUrl: pending.callbackUrl };
   const cookies = [...clearPending(options, request), ...proof.cookies];
   request.secondFactor = proof.method;
-  return completeSignIn(withTarget, request, { ...pending.result, assurance }, cookies);
+  const response = await completeSignIn(withTarget, request, { ...pending.result, assurance }, cookies);
+  // A recovery code is the way in of someone who lost the app, or who stole the codes: the owner hears of it.
+  if (proof.method === "recovery") await tellOwner(options, request, { id: pending.userId }, "recoveryCodeUsed");
+  return response;
 }
 
 /**

@@ -8,6 +8,7 @@
  *
  * @module two-factor/settings
  */
+import { notifyOwner } from "../account-lifecycle/notify.js";
 import { IncorrectCode, SessionRequired, TwoFactorAlreadyEnabled, TwoFactorNotEnabled, UnknownAction } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
 import { noStoreHeaders } from "../http/response.js";
@@ -83,6 +84,7 @@ async function confirm(options: InternalOptions, request: RequestInternal): Prom
   await storeFactor(options, store, userId, { secret: factor.secret, confirmed: true, recovery, confirmedAt: nowInSeconds() });
   await clearSecondFactorTries(options, userId);
   await options.events.twoFactorChanged({ userId, change: "enabled" });
+  await notifyOwner(options, request, { id: userId }, "twoFactorEnabled");
   return { body: { recoveryCodes }, headers: noStore() };
 }
 
@@ -98,6 +100,7 @@ async function disable(options: InternalOptions, request: RequestInternal): Prom
   await removeFactor(store, userId);
   await clearSecondFactorTries(options, userId);
   await options.events.twoFactorChanged({ userId, change: "disabled" });
+  await notifyOwner(options, request, { id: userId }, "twoFactorDisabled");
   return { body: { disabled: true }, headers: noStore() };
 }
 

@@ -5,7 +5,8 @@
  * does not come from the catalog, apart from the user's and the app's data (address, host, names).
  */
 import { describe, expect, it } from "vitest";
-import { addressChangedMail, addressTakenMail, confirmNewAddressMail } from "../../src/account-lifecycle/mail.js";
+import { addressTakenMail, confirmNewAddressMail } from "../../src/account-lifecycle/mail.js";
+import { addressChangedMail, type SignInChange, signInChangeMail } from "../../src/account-lifecycle/notify.js";
 import type { MailSite } from "../../src/email/account-mail.js";
 import { type RenderedMail, verificationMail } from "../../src/email/template.js";
 import { createTranslator, ENGLISH_MESSAGES } from "../../src/i18n/translator.js";
@@ -201,7 +202,7 @@ describe("every page state is translated", () => {
     expectTranslated(renderSignOutPage({ actionUrl: `${AUTH}/signout`, csrfToken: "t", theme, text }).html);
   });
 
-  it.each([undefined, "Configuration", "AccessDenied", "Verification", "Unknown"])("error page, %s", (error) => {
+  it.each([undefined, "Configuration", "AccessDenied", "Verification", "LinkAlreadyUsed", "Unknown"])("error page, %s", (error) => {
     expectTranslated(renderErrorPage({ error, signinUrl: `${AUTH}/signin`, homeUrl: ORIGIN, theme, text }).html);
   });
 
@@ -211,9 +212,13 @@ describe("every page state is translated", () => {
     );
   });
 
-  it.each([undefined, "email", "password-sign-up", "password-reset", "password-verified"])("verify-request page, type %s", (type) => {
-    expectTranslated(renderVerifyRequestPage({ host: HOST, homeUrl: ORIGIN, type, theme, text }).html);
-  });
+  it.each([undefined, "email", "password-sign-up", "password-reset", "password-verified", "password-exists", "email-reverted"])(
+    "verify-request page, type %s",
+    (type) => {
+      const forgotUrl = `${AUTH}/password/forgot`;
+      expectTranslated(renderVerifyRequestPage({ host: HOST, homeUrl: ORIGIN, type, forgotUrl, theme, text }).html);
+    },
+  );
 
   it.each([undefined, "IncorrectCode", "RateLimited", "MissingCSRF", "Other"])("verify-request code form, error %s", (error) => {
     const codeForm = { actionUrl: `${AUTH}/callback/email`, length: 6, csrfToken: "t", error };
@@ -321,6 +326,11 @@ describe("every page state is translated", () => {
     expectTranslated(renderConfirmEmailPage({ actionUrl: `${AUTH}/account/confirm-email`, csrfToken: "t", token: "k", theme, text }).html);
   });
 
+  it("email-change revert page", () => {
+    const params = { actionUrl: `${AUTH}/account/revert-email`, csrfToken: "t", token: "k", theme, text, purpose: "revert" as const };
+    expectTranslated(renderConfirmEmailPage(params).html);
+  });
+
   it.each([undefined, "IncorrectCode", "RateLimited", "MissingCSRF", "WebAuthnVerificationError", "InvalidCheck", "Other"])(
     "second-step page, error %s",
     (error) => {
@@ -346,12 +356,26 @@ describe("every mail is translated", () => {
     ["sign-in link and code", verificationMail({ url: `${AUTH}/callback/email?token=k`, host: HOST, theme, code: "4711", text })],
     ["new address", confirmNewAddressMail(site, `${AUTH}/account/confirm-email?token=k`)],
     ["address taken", addressTakenMail(site)],
-    ["address changed", addressChangedMail(site)],
+    ["address changed", addressChangedMail(site, `${AUTH}/account/revert-email?token=k`)],
     ["sign-up", signUpMail(site, `${AUTH}/password/verify?token=k`)],
     ["account exists", accountExistsMail(site, `${AUTH}/signin`)],
     ["reset", resetMail(site, `${AUTH}/password/reset?token=k`, 30)],
     ["no account", noAccountMail(site, `${AUTH}/password/sign-up`)],
     ["password changed", passwordChangedMail(site, `${AUTH}/password/forgot`)],
+    ...(
+      [
+        "passkeyAdded",
+        "passkeyRemoved",
+        "passwordSet",
+        "twoFactorEnabled",
+        "twoFactorDisabled",
+        "recoveryCodeUsed",
+        "recoveryCodesCreated",
+        "accountLinked",
+        "accountUnlinked",
+        "otherSessionsEnded",
+      ] as const satisfies ReadonlyArray<Exclude<SignInChange, "passwordChanged">>
+    ).map((change): [string, RenderedMail] => [`notice: ${change}`, signInChangeMail(site, change, `${AUTH}/account`)]),
   ];
   it.each(mails)("%s: subject, text and HTML", (_, mail) => {
     expect(untranslated(mail.subject)).toBeUndefined();

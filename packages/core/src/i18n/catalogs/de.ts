@@ -182,8 +182,7 @@ export const de: Messages = {
   "mail.addressTaken.ifYou": "Wenn Sie es waren, melden Sie sich stattdessen in dem Konto an, zu dem diese Adresse gehört.",
   "mail.addressChanged.subject": "Ihre E-Mail-Adresse für {host} wurde geändert",
   "mail.addressChanged.heading": "Ihre E-Mail-Adresse wurde geändert bei",
-  "mail.addressChanged.note":
-    "Ihr Konto verwendet jetzt eine andere E-Mail-Adresse. Wenn Sie das nicht veranlasst haben, melden Sie sich an und ändern Sie sie zurück, oder wenden Sie sich an die Website.",
+  "mail.addressChanged.note": "Ihr Konto verwendet jetzt eine andere E-Mail-Adresse.",
   "mail.signUp.subject": "Bestätigen Sie Ihre E-Mail-Adresse für {host}",
   "mail.signUp.heading": "Bestätigen Sie Ihre E-Mail-Adresse für",
   "mail.signUp.button": "E-Mail-Adresse bestätigen",
@@ -210,4 +209,40 @@ export const de: Messages = {
   "mail.passwordChanged.button": "Das war ich nicht: zurücksetzen",
   "mail.passwordChanged.note":
     "Ihr Passwort wurde soeben geändert, und alle anderen Geräte wurden abgemeldet. Wenn Sie das waren, ist nichts zu tun.",
+  // Notices of sign-in changes, the email-change revert link, stale sign-up links
+  "verify.addressHasAccountHeading": "Diese Adresse hat bereits ein Konto",
+  "verify.addressHasAccount":
+    "Das bei der Registrierung gewählte Passwort wurde ihm nicht hinzugefügt. Melden Sie sich wie gewohnt an, oder wählen Sie per E-Mail ein neues Passwort.",
+  "verify.emailRevertedHeading": "Ihre E-Mail-Adresse ist wiederhergestellt",
+  "verify.emailReverted":
+    "Alle Geräte wurden von Ihrem Konto abgemeldet. Um sich mit einem Passwort anzumelden, wählen Sie zuerst ein neues.",
+  "revertEmail.title": "Änderung der E-Mail-Adresse rückgängig machen",
+  "revertEmail.lead":
+    "Ihr Konto erhält diese Adresse zurück, alle Geräte werden abgemeldet, und für die Anmeldung mit Passwort ist ein neues Passwort nötig.",
+  "revertEmail.button": "Meine Adresse zurückholen",
+  "error.linkUsed.heading": "Dieser Link wurde bereits verwendet",
+  "error.linkUsed.text":
+    "Er funktioniert nur einmal, und diesmal hat sich nichts geändert. Melden Sie sich an, oder wählen Sie per E-Mail ein neues Passwort.",
+  "mail.addressChanged.button": "Das war ich nicht: rückgängig machen",
+  "mail.addressChanged.undo":
+    "Wenn Sie das nicht veranlasst haben, verwenden Sie die Schaltfläche innerhalb von 7 Tagen: Ihr Konto erhält diese Adresse zurück, alle Geräte werden abgemeldet, und Sie wählen ein neues Passwort.",
+  "mail.change.subject": "Eine Änderung an Ihrer Anmeldung bei {host}",
+  "mail.change.heading": "Eine Änderung an Ihrer Anmeldung bei",
+  "mail.change.button": "Mein Konto prüfen",
+  "mail.change.notYou":
+    "Wenn Sie das waren, ist nichts zu tun. Wenn nicht, melden Sie sich an, wählen Sie per E-Mail ein neues Passwort, und prüfen Sie die Anmeldemethoden Ihres Kontos.",
+  "mail.change.passkeyAdded": "Ihrem Konto wurde ein Passkey hinzugefügt: Er kann sich jetzt damit anmelden.",
+  "mail.change.passkeyRemoved": "Ein Passkey wurde aus Ihrem Konto entfernt: Er meldet sich nicht mehr an.",
+  "mail.change.passwordSet":
+    "Für Ihr Konto wurde ein Passwort festgelegt: Man kann sich jetzt mit Ihrer E-Mail-Adresse und diesem Passwort anmelden.",
+  "mail.change.twoFactorEnabled":
+    "Die Bestätigung in zwei Schritten wurde mit einer Authenticator-App eingeschaltet, und neue Wiederherstellungscodes wurden erstellt.",
+  "mail.change.twoFactorDisabled":
+    "Die Bestätigung in zwei Schritten wurde ausgeschaltet: Ihr Konto fragt nicht mehr nach einem Code Ihrer Authenticator-App.",
+  "mail.change.recoveryCodeUsed":
+    "Ein Wiederherstellungscode wurde verwendet, um sich bei Ihrem Konto anzumelden. Jeder Code funktioniert einmal: Zählen Sie, wie viele Ihnen bleiben.",
+  "mail.change.recoveryCodesCreated": "Für Ihr Konto wurden neue Wiederherstellungscodes erstellt: Die früheren funktionieren nicht mehr.",
+  "mail.change.accountLinked": "Ein anderes Konto wurde mit Ihrem verknüpft: Man kann sich jetzt damit bei Ihrem Konto anmelden.",
+  "mail.change.accountUnlinked": "Ein Konto wurde von Ihrem getrennt: Man kann sich damit nicht mehr bei Ihrem Konto anmelden.",
+  "mail.change.otherSessionsEnded": "Alle anderen Geräte wurden von Ihrem Konto abgemeldet.",
 };

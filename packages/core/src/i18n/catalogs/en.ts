@@ -187,8 +187,7 @@ export const en: Messages = {
   "mail.addressTaken.ifYou": "If it was you, sign in to the account this address belongs to instead.",
   "mail.addressChanged.subject": "Your email address for {host} changed",
   "mail.addressChanged.heading": "Your email address changed on",
-  "mail.addressChanged.note":
-    "Your account now uses another email address. If you did not ask for this, sign in and change it back, or contact the site.",
+  "mail.addressChanged.note": "Your account now uses another email address.",
   "mail.signUp.subject": "Confirm your email address for {host}",
   "mail.signUp.heading": "Confirm your email address for",
   "mail.signUp.button": "Confirm email address",
@@ -215,4 +214,36 @@ export const en: Messages = {
   "mail.passwordChanged.button": "It was not me: reset it",
   "mail.passwordChanged.note":
     "Your password was just changed, and every other device was signed out. If this was you, there is nothing to do.",
+  // Notices of sign-in changes, the email-change revert link, stale sign-up links
+  "verify.addressHasAccountHeading": "This address already has an account",
+  "verify.addressHasAccount":
+    "The password chosen at sign-up was not added to it. Sign in the way you usually do, or choose a new password by email.",
+  "verify.emailRevertedHeading": "Your email address is back",
+  "verify.emailReverted": "Every device was signed out of your account. To sign in with a password, choose a new one first.",
+  "revertEmail.title": "Undo the email address change",
+  "revertEmail.lead":
+    "Your account gets this address back, every device is signed out, and a new password is needed to sign in with a password.",
+  "revertEmail.button": "Give my address back",
+  "error.linkUsed.heading": "This link was used already",
+  "error.linkUsed.text": "It works once, and nothing changed this time. Sign in, or choose a new password by email.",
+  "mail.addressChanged.button": "It was not me: undo it",
+  "mail.addressChanged.undo":
+    "If you did not ask for this, use the button within 7 days: your account gets this address back, every device is signed out, and you choose a new password.",
+  "mail.change.subject": "A change to how you sign in to {host}",
+  "mail.change.heading": "A change to how you sign in on",
+  "mail.change.button": "Review my account",
+  "mail.change.notYou":
+    "If this was you, there is nothing to do. If it was not, sign in, choose a new password by email, and check the sign-in methods of your account.",
+  "mail.change.passkeyAdded": "A passkey was added to your account: it can sign in to it now.",
+  "mail.change.passkeyRemoved": "A passkey was removed from your account: it no longer signs in.",
+  "mail.change.passwordSet": "A password was set for your account: it can sign in with your email address and this password now.",
+  "mail.change.twoFactorEnabled": "Two-step verification was turned on with an authenticator app, and new recovery codes were made.",
+  "mail.change.twoFactorDisabled":
+    "Two-step verification was turned off: your account no longer asks for a code from your authenticator app.",
+  "mail.change.recoveryCodeUsed":
+    "A recovery code was used to sign in to your account. Each code works once: count how many you have left.",
+  "mail.change.recoveryCodesCreated": "New recovery codes were made for your account: the earlier ones no longer work.",
+  "mail.change.accountLinked": "Another account was linked to yours: it can sign in to your account now.",
+  "mail.change.accountUnlinked": "An account was unlinked from yours: it no longer signs in to your account.",
+  "mail.change.otherSessionsEnded": "Every other device was signed out of your account.",
 };

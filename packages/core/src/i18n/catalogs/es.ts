@@ -176,8 +176,7 @@ export const es: Messages = {
   "mail.addressTaken.ifYou": "Si fuiste tú, inicia sesión en la cuenta a la que pertenece esta dirección.",
   "mail.addressChanged.subject": "Tu dirección de correo para {host} cambió",
   "mail.addressChanged.heading": "Tu dirección de correo cambió en",
-  "mail.addressChanged.note":
-    "Tu cuenta ahora usa otra dirección de correo. Si no lo pediste, inicia sesión y vuelve a cambiarla, o contacta con el sitio.",
+  "mail.addressChanged.note": "Tu cuenta ahora usa otra dirección de correo.",
   "mail.signUp.subject": "Confirma tu dirección de correo para {host}",
   "mail.signUp.heading": "Confirma tu dirección de correo para",
   "mail.signUp.button": "Confirmar dirección de correo",
@@ -204,4 +203,38 @@ export const es: Messages = {
   "mail.passwordChanged.button": "No fui yo: restablecerla",
   "mail.passwordChanged.note":
     "Tu contraseña acaba de cambiar y se cerró la sesión en todos los demás dispositivos. Si fuiste tú, no tienes que hacer nada.",
+  // Notices of sign-in changes, the email-change revert link, stale sign-up links
+  "verify.addressHasAccountHeading": "Esta dirección ya tiene una cuenta",
+  "verify.addressHasAccount":
+    "La contraseña elegida al registrarse no se le añadió. Inicia sesión como sueles hacerlo, o elige una contraseña nueva por correo.",
+  "verify.emailRevertedHeading": "Tu dirección de correo ha sido restaurada",
+  "verify.emailReverted":
+    "Se cerró la sesión de tu cuenta en todos los dispositivos. Para iniciar sesión con contraseña, elige primero una nueva.",
+  "revertEmail.title": "Deshacer el cambio de dirección de correo",
+  "revertEmail.lead":
+    "Tu cuenta recupera esta dirección, se cierra la sesión en todos los dispositivos y hará falta una contraseña nueva para entrar con contraseña.",
+  "revertEmail.button": "Recuperar mi dirección",
+  "error.linkUsed.heading": "Este enlace ya se usó",
+  "error.linkUsed.text": "Solo funciona una vez, y esta vez no cambió nada. Inicia sesión, o elige una contraseña nueva por correo.",
+  "mail.addressChanged.button": "No fui yo: deshacerlo",
+  "mail.addressChanged.undo":
+    "Si no lo pediste, usa el botón antes de 7 días: tu cuenta recupera esta dirección, se cierra la sesión en todos los dispositivos y eliges una contraseña nueva.",
+  "mail.change.subject": "Un cambio en cómo inicias sesión en {host}",
+  "mail.change.heading": "Un cambio en cómo inicias sesión en",
+  "mail.change.button": "Revisar mi cuenta",
+  "mail.change.notYou":
+    "Si fuiste tú, no hay nada que hacer. Si no, inicia sesión, elige una contraseña nueva por correo y revisa los métodos de inicio de sesión de tu cuenta.",
+  "mail.change.passkeyAdded": "Se añadió una llave de acceso a tu cuenta: ahora puede iniciar sesión en ella.",
+  "mail.change.passkeyRemoved": "Se quitó una llave de acceso de tu cuenta: ya no inicia sesión.",
+  "mail.change.passwordSet":
+    "Se estableció una contraseña para tu cuenta: ahora se puede iniciar sesión con tu dirección de correo y esa contraseña.",
+  "mail.change.twoFactorEnabled":
+    "Se activó la verificación en dos pasos con una app de autenticación y se crearon códigos de recuperación nuevos.",
+  "mail.change.twoFactorDisabled": "Se desactivó la verificación en dos pasos: tu cuenta ya no pide un código de tu app de autenticación.",
+  "mail.change.recoveryCodeUsed":
+    "Se usó un código de recuperación para iniciar sesión en tu cuenta. Cada código funciona una vez: cuenta cuántos te quedan.",
+  "mail.change.recoveryCodesCreated": "Se crearon códigos de recuperación nuevos para tu cuenta: los anteriores ya no funcionan.",
+  "mail.change.accountLinked": "Se vinculó otra cuenta a la tuya: ahora puede iniciar sesión en tu cuenta.",
+  "mail.change.accountUnlinked": "Se desvinculó una cuenta de la tuya: ya no inicia sesión en tu cuenta.",
+  "mail.change.otherSessionsEnded": "Se cerró la sesión de tu cuenta en todos los demás dispositivos.",
 };

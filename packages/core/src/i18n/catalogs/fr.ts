@@ -179,8 +179,7 @@ export const fr: Messages = {
   "mail.addressTaken.ifYou": "Si c’était vous, connectez-vous plutôt au compte auquel appartient cette adresse.",
   "mail.addressChanged.subject": "Votre adresse e-mail pour {host} a changé",
   "mail.addressChanged.heading": "Votre adresse e-mail a changé sur",
-  "mail.addressChanged.note":
-    "Votre compte utilise désormais une autre adresse e-mail. Si vous ne l’avez pas demandé, connectez-vous et rétablissez-la, ou contactez le site.",
+  "mail.addressChanged.note": "Votre compte utilise désormais une autre adresse e-mail.",
   "mail.signUp.subject": "Confirmez votre adresse e-mail pour {host}",
   "mail.signUp.heading": "Confirmez votre adresse e-mail pour",
   "mail.signUp.button": "Confirmer l’adresse e-mail",
@@ -207,4 +206,41 @@ export const fr: Messages = {
   "mail.passwordChanged.button": "Ce n’était pas moi : le réinitialiser",
   "mail.passwordChanged.note":
     "Votre mot de passe vient d’être changé et tous vos autres appareils ont été déconnectés. Si c’était vous, il n’y a rien à faire.",
+  // Notices of sign-in changes, the email-change revert link, stale sign-up links
+  "verify.addressHasAccountHeading": "Cette adresse a déjà un compte",
+  "verify.addressHasAccount":
+    "Le mot de passe choisi à l’inscription ne lui a pas été ajouté. Connectez-vous comme d’habitude, ou choisissez un nouveau mot de passe par e-mail.",
+  "verify.emailRevertedHeading": "Votre adresse e-mail est rétablie",
+  "verify.emailReverted":
+    "Tous les appareils ont été déconnectés de votre compte. Pour vous connecter avec un mot de passe, choisissez-en d’abord un nouveau.",
+  "revertEmail.title": "Annuler le changement d’adresse e-mail",
+  "revertEmail.lead":
+    "Votre compte récupère cette adresse, tous les appareils sont déconnectés, et un nouveau mot de passe est nécessaire pour se connecter avec un mot de passe.",
+  "revertEmail.button": "Récupérer mon adresse",
+  "error.linkUsed.heading": "Ce lien a déjà été utilisé",
+  "error.linkUsed.text":
+    "Il ne fonctionne qu’une fois, et rien n’a changé cette fois-ci. Connectez-vous, ou choisissez un nouveau mot de passe par e-mail.",
+  "mail.addressChanged.button": "Ce n’était pas moi : annuler",
+  "mail.addressChanged.undo":
+    "Si vous ne l’avez pas demandé, utilisez le bouton dans les 7 jours : votre compte récupère cette adresse, tous les appareils sont déconnectés, et vous choisissez un nouveau mot de passe.",
+  "mail.change.subject": "Un changement dans votre connexion à {host}",
+  "mail.change.heading": "Un changement dans votre connexion à",
+  "mail.change.button": "Vérifier mon compte",
+  "mail.change.notYou":
+    "Si c’était vous, il n’y a rien à faire. Sinon, connectez-vous, choisissez un nouveau mot de passe par e-mail et vérifiez les méthodes de connexion de votre compte.",
+  "mail.change.passkeyAdded": "Une clé d’accès a été ajoutée à votre compte : elle peut désormais s’y connecter.",
+  "mail.change.passkeyRemoved": "Une clé d’accès a été retirée de votre compte : elle ne permet plus de se connecter.",
+  "mail.change.passwordSet":
+    "Un mot de passe a été défini pour votre compte : on peut désormais s’y connecter avec votre adresse e-mail et ce mot de passe.",
+  "mail.change.twoFactorEnabled":
+    "La validation en deux étapes a été activée avec une application d’authentification, et de nouveaux codes de récupération ont été créés.",
+  "mail.change.twoFactorDisabled":
+    "La validation en deux étapes a été désactivée : votre compte ne demande plus de code de votre application d’authentification.",
+  "mail.change.recoveryCodeUsed":
+    "Un code de récupération a été utilisé pour se connecter à votre compte. Chaque code ne fonctionne qu’une fois : comptez ceux qu’il vous reste.",
+  "mail.change.recoveryCodesCreated":
+    "De nouveaux codes de récupération ont été créés pour votre compte : les précédents ne fonctionnent plus.",
+  "mail.change.accountLinked": "Un autre compte a été associé au vôtre : il peut désormais se connecter à votre compte.",
+  "mail.change.accountUnlinked": "Un compte a été dissocié du vôtre : il ne permet plus de se connecter à votre compte.",
+  "mail.change.otherSessionsEnded": "Tous les autres appareils ont été déconnectés de votre compte.",
 };

@@ -172,8 +172,7 @@ export const ja: Messages = {
   "mail.addressTaken.ifYou": "ご自身の操作であれば、このアドレスが属するアカウントでログインしてください。",
   "mail.addressChanged.subject": "{host} のメールアドレスが変更されました",
   "mail.addressChanged.heading": "メールアドレスが変更されました：",
-  "mail.addressChanged.note":
-    "あなたのアカウントは別のメールアドレスを使うようになりました。心当たりがない場合は、ログインして元に戻すか、サイトに問い合わせてください。",
+  "mail.addressChanged.note": "あなたのアカウントは別のメールアドレスを使うようになりました。",
   "mail.signUp.subject": "{host} のメールアドレスの確認",
   "mail.signUp.heading": "メールアドレスの確認：",
   "mail.signUp.button": "メールアドレスを確認",
@@ -200,4 +199,37 @@ export const ja: Messages = {
   "mail.passwordChanged.button": "心当たりがない：再設定する",
   "mail.passwordChanged.note":
     "パスワードが変更され、ほかのすべてのデバイスはログアウトされました。ご自身の操作であれば、何もする必要はありません。",
+  // Notices of sign-in changes, the email-change revert link, stale sign-up links
+  "verify.addressHasAccountHeading": "このアドレスにはすでにアカウントがあります",
+  "verify.addressHasAccount":
+    "登録時に選んだパスワードは追加されていません。いつもの方法でログインするか、メールで新しいパスワードを設定してください。",
+  "verify.emailRevertedHeading": "メールアドレスを元に戻しました",
+  "verify.emailReverted":
+    "すべてのデバイスでアカウントからサインアウトしました。パスワードでログインするには、まず新しいパスワードを設定してください。",
+  "revertEmail.title": "メールアドレスの変更を取り消す",
+  "revertEmail.lead":
+    "アカウントにこのアドレスが戻り、すべてのデバイスがサインアウトされます。パスワードでログインするには新しいパスワードが必要です。",
+  "revertEmail.button": "アドレスを元に戻す",
+  "error.linkUsed.heading": "このリンクはすでに使用されています",
+  "error.linkUsed.text":
+    "リンクは一度だけ使えます。今回は何も変更されていません。ログインするか、メールで新しいパスワードを設定してください。",
+  "mail.addressChanged.button": "自分ではありません：元に戻す",
+  "mail.addressChanged.undo":
+    "心当たりがない場合は、7日以内にボタンを押してください。アカウントにこのアドレスが戻り、すべてのデバイスがサインアウトされ、新しいパスワードを設定します。",
+  "mail.change.subject": "{host} へのログイン方法が変更されました",
+  "mail.change.heading": "ログイン方法の変更：",
+  "mail.change.button": "アカウントを確認する",
+  "mail.change.notYou":
+    "ご自身による操作であれば、何もする必要はありません。心当たりがない場合は、ログインしてメールで新しいパスワードを設定し、アカウントのログイン方法を確認してください。",
+  "mail.change.passkeyAdded": "アカウントにパスキーが追加されました。このパスキーでログインできるようになりました。",
+  "mail.change.passkeyRemoved": "アカウントからパスキーが削除されました。このパスキーではログインできなくなりました。",
+  "mail.change.passwordSet": "アカウントにパスワードが設定されました。メールアドレスとこのパスワードでログインできるようになりました。",
+  "mail.change.twoFactorEnabled": "認証アプリによる2段階認証がオンになり、新しいリカバリーコードが作成されました。",
+  "mail.change.twoFactorDisabled": "2段階認証がオフになりました。アカウントは認証アプリのコードを求めなくなりました。",
+  "mail.change.recoveryCodeUsed":
+    "リカバリーコードを使ってアカウントにログインしました。各コードは一度だけ使えます。残りの数を確認してください。",
+  "mail.change.recoveryCodesCreated": "アカウントの新しいリカバリーコードが作成されました。以前のコードは使えなくなりました。",
+  "mail.change.accountLinked": "別のアカウントがあなたのアカウントにリンクされました。そのアカウントでログインできるようになりました。",
+  "mail.change.accountUnlinked": "アカウントのリンクが解除されました。そのアカウントではログインできなくなりました。",
+  "mail.change.otherSessionsEnded": "ほかのすべてのデバイスでアカウントからサインアウトしました。",
 };

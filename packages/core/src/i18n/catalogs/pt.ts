@@ -169,8 +169,7 @@ export const pt: Messages = {
   "mail.addressTaken.ifYou": "Se foi você, entre na conta à qual este endereço pertence.",
   "mail.addressChanged.subject": "Seu endereço de e-mail em {host} mudou",
   "mail.addressChanged.heading": "Seu endereço de e-mail mudou em",
-  "mail.addressChanged.note":
-    "Sua conta agora usa outro endereço de e-mail. Se você não pediu isso, entre e altere de volta, ou fale com o site.",
+  "mail.addressChanged.note": "Sua conta agora usa outro endereço de e-mail.",
   "mail.signUp.subject": "Confirme seu endereço de e-mail em {host}",
   "mail.signUp.heading": "Confirme seu endereço de e-mail em",
   "mail.signUp.button": "Confirmar endereço de e-mail",
@@ -197,4 +196,37 @@ export const pt: Messages = {
   "mail.passwordChanged.button": "Não fui eu: redefinir",
   "mail.passwordChanged.note":
     "Sua senha acabou de ser alterada e todos os outros dispositivos foram desconectados. Se foi você, não há nada a fazer.",
+  // Notices of sign-in changes, the email-change revert link, stale sign-up links
+  "verify.addressHasAccountHeading": "Este endereço já tem uma conta",
+  "verify.addressHasAccount":
+    "A senha escolhida no cadastro não foi adicionada a ela. Entre como você costuma entrar, ou escolha uma nova senha por e-mail.",
+  "verify.emailRevertedHeading": "Seu endereço de e-mail foi restaurado",
+  "verify.emailReverted": "Todos os dispositivos foram desconectados da sua conta. Para entrar com senha, escolha uma nova primeiro.",
+  "revertEmail.title": "Desfazer a troca de endereço de e-mail",
+  "revertEmail.lead":
+    "Sua conta recebe este endereço de volta, todos os dispositivos são desconectados, e uma nova senha é necessária para entrar com senha.",
+  "revertEmail.button": "Recuperar meu endereço",
+  "error.linkUsed.heading": "Este link já foi usado",
+  "error.linkUsed.text": "Ele funciona uma vez só, e nada mudou desta vez. Entre, ou escolha uma nova senha por e-mail.",
+  "mail.addressChanged.button": "Não fui eu: desfazer",
+  "mail.addressChanged.undo":
+    "Se não foi você que pediu, use o botão em até 7 dias: sua conta recebe este endereço de volta, todos os dispositivos são desconectados e você escolhe uma nova senha.",
+  "mail.change.subject": "Uma mudança na forma como você entra em {host}",
+  "mail.change.heading": "Uma mudança na forma como você entra em",
+  "mail.change.button": "Revisar minha conta",
+  "mail.change.notYou":
+    "Se foi você, não há nada a fazer. Se não foi, entre, escolha uma nova senha por e-mail e verifique os métodos de acesso da sua conta.",
+  "mail.change.passkeyAdded": "Uma chave de acesso foi adicionada à sua conta: agora ela pode entrar nela.",
+  "mail.change.passkeyRemoved": "Uma chave de acesso foi removida da sua conta: ela não entra mais.",
+  "mail.change.passwordSet": "Uma senha foi definida para sua conta: agora é possível entrar com seu endereço de e-mail e essa senha.",
+  "mail.change.twoFactorEnabled":
+    "A verificação em duas etapas foi ativada com um app autenticador, e novos códigos de recuperação foram criados.",
+  "mail.change.twoFactorDisabled":
+    "A verificação em duas etapas foi desativada: sua conta não pede mais um código do seu app autenticador.",
+  "mail.change.recoveryCodeUsed":
+    "Um código de recuperação foi usado para entrar na sua conta. Cada código funciona uma vez: confira quantos restam.",
+  "mail.change.recoveryCodesCreated": "Novos códigos de recuperação foram criados para sua conta: os anteriores não funcionam mais.",
+  "mail.change.accountLinked": "Outra conta foi vinculada à sua: agora ela pode entrar na sua conta.",
+  "mail.change.accountUnlinked": "Uma conta foi desvinculada da sua: ela não entra mais na sua conta.",
+  "mail.change.otherSessionsEnded": "Todos os outros dispositivos foram desconectados da sua conta.",
 };
