@@ -60,6 +60,7 @@ export type ErrorType =
   | "AccountNotFound"
   | "InvalidAccount"
   | "LastSignInMethod"
+  | "PasskeyNotFound"
   | "InvalidPassword"
   | "IncorrectPassword"
   | "PasswordNotSet"
