@@ -308,7 +308,9 @@ for (const storage of storages) {
           // Nor with options of its own making: the callback is guarded too (a registration answer to
           // options the thief got from a fresh, signed-out browser).
           const signedOut = authClient(a.config, ORIGIN);
-          const fresh = await signedOut.send(`/auth/webauthn-options/passkey?${new URLSearchParams({ action: "register", name: "Thief" })}`);
+          const fresh = await signedOut.send(
+            `/auth/webauthn-options/passkey?${new URLSearchParams({ action: "register", name: "Thief" })}`,
+          );
           const answer = await thiefAuthenticator.register(((await fresh.json()) as { options: any }).options);
           const posted = await thief.send("/auth/callback/passkey", {
             json: { action: "register", data: JSON.stringify(answer), csrfToken: await thief.csrf() },
