@@ -366,3 +366,38 @@ describe("passkey management without the adapter methods", () => {
     expect((await browser.send("/auth/passkeys")).status).toBe(400);
   });
 });
+
+describe("the account page's passkeys", () => {
+  it("lists them, renames and removes through its forms; an old session's removal goes to sign in again and back", async () => {
+    const a = await app(storages[0] as Storage, "jwt");
+    const browser = await ownerWithPasskeys(a, 2);
+    const page = await (await browser.send("/auth/account")).text();
+    const [first, second] = await a.auth.api.listPasskeys(requestOf(browser));
+    expect(page).toContain(`<strong>${first?.name}</strong>`);
+    expect(page).toContain("data-webauthn-add");
+    expect(page).toContain("/auth/webauthn-script?v=");
+    const form = async (route: string, body: Record<string, string>) =>
+      browser.send(`/auth/account/${route}`, { form: { csrfToken: await browser.csrf(), ...body } });
+    const renamed = await form("passkey-rename", { id: first?.id as string, name: "Work laptop" });
+    expect(renamed.headers.get("location")).toBe(`${ORIGIN}/auth/account?done=passkey-renamed`);
+    expect(await (await browser.send("/auth/account?done=passkey-renamed")).text()).toContain("The passkey was renamed.");
+    const badName = await form("passkey-rename", { id: first?.id as string, name: "" });
+    expect(badName.headers.get("location")).toBe(`${ORIGIN}/auth/account?error=InvalidName`);
+    const foreign = await form("passkey-remove", { id: "bm9ib2R5J3M=" });
+    expect(foreign.headers.get("location")).toBe(`${ORIGIN}/auth/account?error=PasskeyNotFound`);
+    const removed = await form("passkey-remove", { id: first?.id as string });
+    expect(removed.headers.get("location")).toBe(`${ORIGIN}/auth/account?done=passkey-removed`);
+    expect((await a.auth.api.listPasskeys(requestOf(browser))).map((p) => p.id)).toEqual([second?.id]);
+    const last = await form("passkey-remove", { id: second?.id as string });
+    expect(last.headers.get("location")).toBe(`${ORIGIN}/auth/account?error=LastSignInMethod`);
+    await later(HALF_AN_HOUR, async () => {
+      const old = await form("passkey-remove", { id: second?.id as string });
+      const target = new URL(old.headers.get("location") ?? "");
+      expect([target.pathname, target.searchParams.get("error"), target.searchParams.get("callbackUrl")]).toEqual([
+        "/auth/signin",
+        "RecentSignInRequired",
+        `${ORIGIN}/auth/account`,
+      ]);
+    });
+  });
+});
