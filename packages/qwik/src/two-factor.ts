@@ -16,7 +16,7 @@ import { type PasswordFailure, statusOf } from "./password.js";
 import { currentPage, redirect } from "./sign-in.js";
 
 /** Where a user signs in again to come back to this page (the app's sign-in page, else the built-in one). */
-function reauthenticationUrl(ev: RequestEventCommon, context: AuthContext): string {
+export function reauthenticationUrl(ev: RequestEventCommon, context: AuthContext): string {
   const page = new URL(context.config.pages?.signIn ?? `${context.basePath}/signin`, ev.url);
   page.searchParams.set("callbackUrl", currentPage(ev));
   return page.href;

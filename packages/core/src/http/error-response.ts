@@ -80,6 +80,9 @@ const controlRouteStatuses: Partial<Record<ErrorType, number>> = {
   InvalidName: 400,
   MissingCSRF: 403,
   RecentSignInRequired: 403,
+  // A wrong `currentPassword` offered for the owner-present rule (sign-in/owner-present.ts), and its limit.
+  IncorrectPassword: 403,
+  RateLimited: 429,
   SessionNotFound: 404,
   AccountNotFound: 404,
   PasskeyNotFound: 404,
