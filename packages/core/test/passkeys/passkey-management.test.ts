@@ -238,6 +238,29 @@ for (const storage of storages) {
         expect(await a.auth.api.listPasskeys(requestOf(browser))).toHaveLength(1);
       });
 
+      it("two removals of a user's last two ways in at once leave one: the later finds none left and puts its passkey back", async () => {
+        const a = await app(storage, strategy);
+        const browser = await ownerWithPasskeys(a, 2);
+        const ids = (await list(browser)).body.passkeys.map((p) => p.id as string);
+        const results = await Promise.allSettled(ids.map((id) => a.auth.api.removePasskey(requestOf(browser), { id })));
+        const left = (await a.auth.api.listPasskeys(requestOf(browser))).map((p) => p.id);
+        expect(left.length).toBeGreaterThanOrEqual(1);
+        expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(2 - left.length);
+        for (const refused of results.filter((r) => r.status === "rejected")) {
+          expect((refused as PromiseRejectedResult).reason).toMatchObject({ type: "LastSignInMethod" });
+        }
+        // What stays still signs in.
+        const [kept] = left;
+        const credential = a.authenticator.credentials.find((c) => Buffer.from(c.id, "base64url").toString("base64") === kept);
+        const stranger = authClient(a.config, ORIGIN);
+        const { options } = (await (await stranger.send("/auth/webauthn-options/passkey?action=authenticate")).json()) as { options: any };
+        const answer = await a.authenticator.authenticate(options, { credential });
+        const signedIn = await stranger.send("/auth/callback/passkey", {
+          json: { action: "authenticate", data: JSON.stringify(answer), csrfToken: await stranger.csrf() },
+        });
+        expect(signedIn.headers.get("location")).toBe(`${ORIGIN}/`);
+      });
+
       it("another user's passkey id is PasskeyNotFound, the same answer as an id nobody has; nothing changes", async () => {
         const a = await app(storage, strategy);
         const owner = await ownerWithPasskeys(a, 2);
