@@ -374,6 +374,20 @@ describe("passkey management without the adapter methods", () => {
     expect((await passkeyCeremony(authClient(config, ORIGIN), authenticator, "authenticate")).response.status).toBe(302);
   });
 
+  it("an adapter with one of updateAuthenticator and deleteAuthenticator but not the other is refused at start-up", () => {
+    const { deleteAuthenticator: _delete, ...half } = memoryAdapter().adapter;
+    const config: AuthConfig = {
+      secret: SECRET,
+      trustHost: true,
+      adapter: half,
+      providers: [Passkey({})],
+      experimental: { enableWebAuthn: true },
+    };
+    expect(() => createAuth({ ...config, logger: { error: () => {}, warn: () => {} } })).toThrow(
+      "Managing passkeys needs both updateAuthenticator and deleteAuthenticator; missing: deleteAuthenticator.",
+    );
+  });
+
   it("without a passkey provider the routes are an UnknownAction (400)", async () => {
     const memory = memoryAdapter();
     const config: AuthConfig = {
