@@ -1,9 +1,10 @@
 /**
  * The built-in account page (`GET <basePath>/account`, pages/account.tsx) of the signed-in user, and its
  * forms: unlink (the linked-account unlink of `accounts.ts`, CSRF-checked there), change the email address
- * (`account-lifecycle/email-change.ts`) and delete the account (`account-lifecycle/delete-account.ts`),
- * each coming back to the page with what happened. The password form posts to `password/change`, the link
- * buttons to `signin/<id>` with `link`.
+ * (`account-lifecycle/email-change.ts`), delete the account (`account-lifecycle/delete-account.ts`), and
+ * rename or remove a passkey (`actions/passkeys.ts`), each coming back to the page with what happened. The
+ * password form posts to `password/change`, the link buttons to `signin/<id>` with `link`, the "Add a
+ * passkey" button (the passkey script) to the passkey provider's options and callback.
  *
  * @module actions/account-page
  */
