@@ -2,11 +2,12 @@
  * The account page's passkeys section in Debian's Chromium with virtual authenticators (Chrome DevTools
  * Protocol), Auth() behind a node:http server and the hosted-db adapter on in-memory PGlite: the page
  * lists the passkey, "Add a passkey" adds one through the library's script, a passkey is renamed and
- * removed through its forms, the last one is refused, and axe-core finds no WCAG 2.1 A/AA violation on
+ * removed through its forms, the last one is refused, an add with a sign-in half an hour old goes to sign
+ * in again and back, and axe-core finds no WCAG 2.1 A/AA violation on
  * the page (two passkeys listed, then an error shown).
  */
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAuth } from "../../src/instance.js";
 import Passkey from "../../src/providers/passkey.js";
 import { addVirtualAuthenticator, axeViolations, launchChromium, openWatchedTab, registerPasskey } from "../helpers/chromium.js";
@@ -50,7 +51,7 @@ afterAll(async () => {
 
 describe("the account page's passkeys in Chromium", () => {
   it(
-    "lists the passkey, adds another with the button, renames one, removes it, refuses the last; no axe violation",
+    "lists the passkey, adds another with the button, renames one, removes it, refuses the last, sends an old sign-in to sign in again; no axe violation",
     async () => {
       const { origin } = server;
       const { context, page, problems } = await openWatchedTab(browser, true);
@@ -101,6 +102,23 @@ describe("the account page's passkeys in Chromium", () => {
         expect(await page.getByRole("alert").textContent()).toMatch(/last way to sign in/);
         expect(await section.locator("li").count()).toBe(1);
         expect(await axeViolations(page)).toEqual([]);
+
+        // Half an hour later (the server's clock: it runs in this process) the sign-in is too old to add a
+        // passkey: the options answer 403 RecentSignInRequired, and the page goes to sign in again and back.
+        vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 30 * 60 * 1000 });
+        try {
+          await Promise.all([
+            page.waitForURL((url) => url.pathname === "/auth/signin"),
+            page.getByRole("button", { name: "Add a passkey" }).click(),
+          ]);
+        } finally {
+          vi.useRealTimers();
+        }
+        const signIn = new URL(page.url());
+        expect([signIn.searchParams.get("callbackUrl"), signIn.searchParams.get("error")]).toEqual([
+          `${origin}/auth/account`,
+          "RecentSignInRequired",
+        ]);
         expect(problems).toEqual([]);
       } finally {
         await context.close();
