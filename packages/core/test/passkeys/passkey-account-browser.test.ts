@@ -3,8 +3,8 @@
  * Protocol), Auth() behind a node:http server and the hosted-db adapter on in-memory PGlite: the page
  * lists the passkey, "Add a passkey" adds one through the library's script, a passkey is renamed and
  * removed through its forms, the last one is refused, an add with a sign-in half an hour old goes to sign
- * in again and back, and axe-core finds no WCAG 2.1 A/AA violation on
- * the page (two passkeys listed, then an error shown).
+ * in again and back, and axe-core finds no WCAG 2.1 A/AA violation on the page (two passkeys listed,
+ * then an error shown).
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
