@@ -17,6 +17,8 @@ import type {
   AddressStore,
   EmailMethod,
   EmailStore,
+  PasskeyMethod,
+  PasskeyStore,
   SessionMethod,
   SessionRecordMethod,
   SessionRecordStore,
@@ -34,6 +36,7 @@ export type {
   AdapterCapabilities,
   AddressStore,
   EmailStore,
+  PasskeyStore,
   SessionRecordStore,
   SessionStore,
   UserStore,
@@ -83,6 +86,16 @@ export const webAuthnMethods = methodsOf<WebAuthnMethod>({
   createAuthenticator: true,
   listAuthenticatorsByUserId: true,
   updateAuthenticatorCounter: true,
+});
+/** Passkeys managed like any factor (the passkey routes check for them when used, not at start-up). */
+export const passkeyMethods = methodsOf<PasskeyMethod>({
+  listAuthenticatorsByUserId: true,
+  updateAuthenticator: true,
+  deleteAuthenticator: true,
+  createAuthenticator: true,
+  listAccountsByUserId: true,
+  unlinkAccount: true,
+  linkAccount: true,
 });
 /** Access-token refresh with database sessions: the tokens live in the account rows. */
 export const accountTokenMethods = methodsOf<AccountTokenMethod>({ listAccountsByUserId: true, updateAccount: true });

@@ -34,6 +34,18 @@ export type SessionRecordMethod =
   | "deleteSessionRecords";
 /** The methods access-token refresh with database sessions needs: the tokens live in the account rows. */
 export type AccountTokenMethod = "listAccountsByUserId" | "updateAccount";
+/**
+ * The methods managing a user's passkeys needs (list, rename, remove; the accounts to count the ways in
+ * that remain, and to put back a passkey a race left the user without).
+ */
+export type PasskeyMethod =
+  | "listAuthenticatorsByUserId"
+  | "updateAuthenticator"
+  | "deleteAuthenticator"
+  | "createAuthenticator"
+  | "listAccountsByUserId"
+  | "unlinkAccount"
+  | "linkAccount";
 /** The methods listing and unlinking a user's accounts need (`linkAccount` puts back one a race left the user without). */
 export type LinkedAccountMethod = "listAccountsByUserId" | "unlinkAccount" | "linkAccount";
 
@@ -43,8 +55,11 @@ export type UserStore = Needs<UserMethod> & Pick<Adapter, "deleteUser" | "delete
 export type SessionStore = Needs<SessionMethod>;
 /** Email sign-in. `deleteSessionsByUserId` is optional (see `actions/unproven-email.ts`). */
 export type EmailStore = Needs<EmailMethod> & Pick<Adapter, "deleteSessionsByUserId">;
-/** Passkeys. `deleteUser` (undo a half-finished registration) is optional. */
-export type WebAuthnStore = Needs<WebAuthnMethod> & Pick<Adapter, "deleteUser">;
+/**
+ * Passkeys. `deleteUser` (undo a half-finished registration) is optional; so is `updateAuthenticator`
+ * (with it a passkey gets a name, and a sign-in records its last use in the counter's write).
+ */
+export type WebAuthnStore = Needs<WebAuthnMethod> & Pick<Adapter, "deleteUser" | "updateAuthenticator">;
 /** Refreshed tokens in account rows. `swapAccountTokens` (compare-and-swap) and `getAccount` are optional. */
 export type AccountTokenStore = Needs<AccountTokenMethod> & Pick<Adapter, "swapAccountTokens" | "getAccount">;
 /** What the users of an address need to move it to the person who proved it (`users` and `email` both do). */
@@ -55,6 +70,9 @@ export type AddressStore = Needs<"getUserByEmail" | "updateUser"> & Pick<Adapter
  * {@link AdapterCapabilities}: its check loads with the account routes (`actions/accounts.ts`).
  */
 export type LinkedAccountStore = Needs<LinkedAccountMethod> & Pick<Adapter, "listAuthenticatorsByUserId">;
+
+/** Passkeys managed like any factor. Not one of the {@link AdapterCapabilities}: its check loads with the passkey routes. */
+export type PasskeyStore = Needs<PasskeyMethod>;
 
 /** Session records. */
 export type SessionRecordStore = Needs<SessionRecordMethod>;

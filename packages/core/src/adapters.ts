@@ -71,7 +71,20 @@ export interface AdapterAuthenticator {
   credentialPublicKey: string;
   credentialDeviceType: string;
   transports?: string | null;
+  /**
+   * The name the user sees and may change (one line, at most 64 characters). Set at registration (the
+   * authenticator's maker when its AAGUID is known, else "Passkey" and the date); `null` or absent for a
+   * passkey stored by an adapter that keeps no name.
+   */
+  name?: string | null;
+  /** When the passkey was registered; `null` or absent when the adapter does not know. */
+  createdAt?: Date | null;
+  /** When the passkey last signed in (or completed a second step); `null` until then. */
+  lastUsedAt?: Date | null;
 }
+
+/** What {@link Adapter.updateAuthenticator} may change. */
+export type AuthenticatorUpdate = Partial<Pick<AdapterAuthenticator, "counter" | "name" | "lastUsedAt">>;
 
 /**
  * A database adapter. Every method is optional in the type; which ones are required depends on the
@@ -177,4 +190,18 @@ export interface Adapter {
     credentialID: AdapterAuthenticator["credentialID"],
     newCounter: AdapterAuthenticator["counter"],
   ): Awaitable<AdapterAuthenticator>;
+  /**
+   * Updates the given fields of an authenticator (its name; its counter and last use at a sign-in, in
+   * one write) and returns it, or `null` when it does not exist. Optional: the passkey routes need it
+   * (`MissingAdapterMethods` without it); without it a sign-in updates only the counter.
+   */
+  updateAuthenticator?(
+    credentialID: AdapterAuthenticator["credentialID"],
+    update: AuthenticatorUpdate,
+  ): Awaitable<AdapterAuthenticator | null>;
+  /**
+   * Deletes an authenticator and returns it, or `null` when there was none. Its `webauthn` account row is
+   * authlib's to remove (`unlinkAccount`). Optional: removing a passkey needs it.
+   */
+  deleteAuthenticator?(credentialID: AdapterAuthenticator["credentialID"]): Awaitable<AdapterAuthenticator | null>;
 }

@@ -23,6 +23,7 @@ import type { AuthAction, RequestInternal } from "./internal-types.js";
 export type { RedirectResult, RequestLike };
 
 import type { LinkedAccount, UnlinkAccountInput } from "./linked-account-types.js";
+import type { ListedPasskey, RemovePasskeyInput, RenamePasskeyInput } from "./passkey-types.js";
 import { perform, readSession, type UsableAuth } from "./pipeline.js";
 import { isSessionId, loadRegistry } from "./session/registry-of.js";
 import type { ListedSession } from "./session-registry-types.js";
@@ -172,6 +173,27 @@ export interface AuthApi extends TwoFactorApi {
    */
   unlinkAccount(request: RequestLike, input: UnlinkAccountInput): Promise<{ unlinked: number }>;
   /**
+   * The signed-in user's passkeys, oldest first: `id`, `name`, `createdAt`, `lastUsedAt`, `deviceType`,
+   * `backedUp`; never a public key or counter. Throws `SessionRequired` when nobody is signed in,
+   * `MissingAdapterMethods` when the adapter cannot manage passkeys (`updateAuthenticator`,
+   * `deleteAuthenticator`), `UnknownAction` without a passkey provider (docs/passkeys.md).
+   */
+  listPasskeys(request: RequestLike): Promise<ListedPasskey[]>;
+  /**
+   * Renames one of the signed-in user's passkeys and answers it as listed. Throws `InvalidName` (blank,
+   * over 64 characters, not one line), `PasskeyNotFound` for an id that is not one of the caller's
+   * passkeys (another user's included: nothing changes), `SessionRequired`, `MissingCSRF` (cross-site).
+   */
+  renamePasskey(request: RequestLike, input: RenamePasskeyInput): Promise<ListedPasskey>;
+  /**
+   * Removes one of the signed-in user's passkeys: it no longer signs in. The owner must be present (a
+   * sign-in in the last `ownerPresent.maxAge` seconds, at level 2 for a user with a second factor, or
+   * `currentPassword`). Throws `RecentSignInRequired`, `LastSignInMethod` when it is their last way to
+   * sign in, `PasskeyNotFound` for an id that is not one of theirs (another user's included),
+   * `SessionRequired`, `MissingCSRF` (cross-site).
+   */
+  removePasskey(request: RequestLike, input: RemovePasskeyInput & { currentPassword?: string }): Promise<{ removed: number }>;
+  /**
    * `Password()` sign-up: mails a verification link to `email`, or, when the address has an account,
    * tells its owner so (the answer is the same: the verify-request page). Nothing is stored until the
    * link is followed. Throws `InvalidPassword` (with its `rule`), `InvalidName`, `EmailSignInError` (a bad
@@ -290,6 +312,18 @@ export function createApi(resolved: UsableAuth): AuthApi {
       const parsed = inProcessRequest(resolved, request, { method: "POST", action: "accounts", providerId: "unlink", body });
       return (await perform(resolved, parsed)).body as { unlinked: number };
     },
+    async listPasskeys(request) {
+      const result = await perform(resolved, inProcessRequest(resolved, request, { method: "GET", action: "passkeys" }));
+      return (result.body as { passkeys: ListedPasskey[] }).passkeys;
+    },
+    async renamePasskey(request, input) {
+      const result = await perform(resolved, passkeyRequest(resolved, request, "rename", { id: input?.id, name: input?.name }));
+      return (result.body as { passkey: ListedPasskey }).passkey;
+    },
+    async removePasskey(request, input) {
+      const body = { id: input?.id, ...(input?.currentPassword === undefined ? {} : { currentPassword: input.currentPassword }) };
+      return (await perform(resolved, passkeyRequest(resolved, request, "remove", body))).body as { removed: number };
+    },
     signUp: (request, input) => password(request, "sign-up", input),
     verifyEmail: (request, input) => password(request, "verify", input),
     requestPasswordReset: (request, input) => password(request, "forgot", input),
@@ -315,6 +349,10 @@ export function createApi(resolved: UsableAuth): AuthApi {
   function account(request: RequestLike, form: string, input: object | undefined) {
     return post("account", request, form, input);
   }
+}
+
+function passkeyRequest(resolved: UsableAuth, request: RequestLike, route: string, body: Record<string, unknown>): RequestInternal {
+  return inProcessRequest(resolved, request, { method: "POST", action: "passkeys", providerId: route, body });
 }
 
 function revokeRequest(resolved: UsableAuth, request: RequestLike, body: Record<string, unknown>): RequestInternal {

@@ -238,7 +238,18 @@ function adapterError(
     if (missing.length > 0)
       return new MissingAdapterMethods(`${feature} needs these adapter methods, which are missing: ${missing.join(", ")}.`);
   }
-  return undefined;
+  return passkeyManagementError(adapter);
+}
+
+/**
+ * Managing passkeys (`actions/passkeys.ts`) is optional, and checked when its routes are used; an adapter
+ * with one of its two methods and not the other was meant to have both, and is refused here.
+ */
+function passkeyManagementError(adapter: Adapter | undefined): AuthError | undefined {
+  const methods: ReadonlyArray<keyof Adapter> = ["updateAuthenticator", "deleteAuthenticator"];
+  const missing = adapter ? missingMethods(adapter, methods) : [];
+  if (missing.length !== 1) return undefined;
+  return new MissingAdapterMethods(`Managing passkeys needs both updateAuthenticator and deleteAuthenticator; missing: ${missing[0]}.`);
 }
 
 /** The outcome of the start-up check: the first configuration error, or the adapter's typed capabilities. */

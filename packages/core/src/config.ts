@@ -70,6 +70,8 @@ export function wrapEvents(events: Partial<EventCallbacks> | undefined, logger: 
     session: wrap("session"),
     sessionRevoked: wrap("sessionRevoked"),
     accountUnlinked: wrap("accountUnlinked"),
+    passkeyAdded: wrap("passkeyAdded"),
+    passkeyRemoved: wrap("passkeyRemoved"),
     passwordChanged: wrap("passwordChanged"),
     userDeleted: wrap("userDeleted"),
     twoFactorChanged: wrap("twoFactorChanged"),

@@ -61,6 +61,7 @@ export type ErrorType =
   | "AccountNotFound"
   | "InvalidAccount"
   | "LastSignInMethod"
+  | "PasskeyNotFound"
   | "InvalidPassword"
   | "IncorrectPassword"
   | "PasswordNotSet"

@@ -406,6 +406,15 @@ export class LastSignInMethod extends AuthError {
 }
 
 /**
+ * The passkey to rename or remove is not one of the caller's: not named, never registered, removed
+ * already, or another user's (the same answer, so a guess tells nothing about other users). Nothing
+ * changed. HTTP 404 on the passkey routes.
+ */
+export class PasskeyNotFound extends AuthError {
+  static override type: ErrorType = "PasskeyNotFound";
+}
+
+/**
  * A new password breaks one of the password rules (`Password({ minLength, maxLength })`, 8 to 128
  * characters by default). `rule` says which (`"too-short"`, `"too-long"`, `"missing"`); the message says
  * the limit. Nothing changed. Shown on the form that sent it.
@@ -509,6 +518,7 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "AccountNotFound",
   "InvalidAccount",
   "LastSignInMethod",
+  "PasskeyNotFound",
   "InvalidPassword",
   "IncorrectPassword",
   "PasswordNotSet",

@@ -42,6 +42,7 @@ export { createAuth } from "./instance.js";
 export type { DefaultJWT, GetTokenParams, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "./jwt.js";
 export { decode, encode, getToken } from "./jwt.js";
 export type { AccountUnlinkedMessage, LinkedAccount, UnlinkAccountInput } from "./linked-account-types.js";
+export type { ListedPasskey, PasskeyChangedMessage, RemovePasskeyInput, RenamePasskeyInput } from "./passkey-types.js";
 export type { AuthRequestOptions } from "./pipeline.js";
 export type * from "./providers/types.js";
 export type { MemoryRateLimitStoreOptions, RateLimitStore, RateLimitWindow } from "./rate-limit/store.js";

@@ -73,7 +73,8 @@ export type AuthAction =
   | "accounts"
   | "password"
   | "account"
-  | "two-factor";
+  | "two-factor"
+  | "passkeys";
 
 /** The part of a request's span authlib writes to outside `telemetry/runtime.ts`. */
 export interface TraceSpan {

@@ -28,6 +28,7 @@ import type { ErrorType } from "./error-types.js";
 import type { MessageOverrides } from "./i18n/types.js";
 import type { JWT, JWTOptions } from "./jwt-types.js";
 import type { AccountUnlinkedMessage } from "./linked-account-types.js";
+import type { PasskeyChangedMessage } from "./passkey-types.js";
 import type { CredentialInput, Provider } from "./provider-types.js";
 import type { RateLimitConfig } from "./rate-limit-types.js";
 import type { SessionRegistry, SessionRevokedMessage } from "./session-registry-types.js";
@@ -259,6 +260,10 @@ export interface EventCallbacks {
   sessionRevoked: (message: SessionRevokedMessage) => Awaitable<void>;
   /** The user unlinked one of their accounts (`unlinkAccount`, `POST /accounts/unlink`). */
   accountUnlinked: (message: AccountUnlinkedMessage) => Awaitable<void>;
+  /** A signed-in user added a passkey to their account (a new user's first passkey is `createUser` and `linkAccount`). */
+  passkeyAdded: (message: PasskeyChangedMessage) => Awaitable<void>;
+  /** The user removed one of their passkeys (`removePasskey`, `POST /passkeys/remove`): it no longer signs in. */
+  passkeyRemoved: (message: PasskeyChangedMessage) => Awaitable<void>;
   /**
    * A user's password was set or changed (`Password()` provider): `reason` is `"reset"` (through an
    * emailed link, which also sets a first password) or `"change"` (signed in, with the current one).

@@ -271,6 +271,8 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
         credentialPublicKey: authenticator.credentialPublicKey,
         credentialDeviceType: authenticator.credentialDeviceType,
         transports: authenticator.transports ?? null,
+        name: authenticator.name ?? null,
+        lastUsedAt: authenticator.lastUsedAt ?? null,
         user: { id: authenticator.userId },
       });
       return toAdapterAuthenticator(record);
@@ -285,6 +287,16 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
       const [record] = await db.authlib_authenticators.updateWhere({ credentialID }, { counter: newCounter });
       if (!record) throw new HostedDbError("NotFound", "updateAuthenticatorCounter: there is no authenticator with this credentialID.");
       return toAdapterAuthenticator(record);
+    },
+
+    async updateAuthenticator(credentialID, { counter, name, lastUsedAt }) {
+      const [record] = await db.authlib_authenticators.updateWhere({ credentialID }, { counter, name, lastUsedAt });
+      return record ? toAdapterAuthenticator(record) : null;
+    },
+
+    async deleteAuthenticator(credentialID) {
+      const [record] = await db.authlib_authenticators.deleteWhere({ credentialID });
+      return record ? toAdapterAuthenticator(record) : null;
     },
   };
 }
@@ -386,5 +398,8 @@ function toAdapterAuthenticator(record: AuthlibAuthenticatorRecord): AdapterAuth
     credentialPublicKey: required(record.credentialPublicKey, table, "credentialPublicKey"),
     credentialDeviceType: required(record.credentialDeviceType, table, "credentialDeviceType"),
     transports: record.transports ?? null,
+    name: record.name ?? null,
+    createdAt: record.meta.createdAt,
+    lastUsedAt: record.lastUsedAt ?? null,
   };
 }

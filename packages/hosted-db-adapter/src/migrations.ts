@@ -160,6 +160,18 @@ export const migrations: readonly HostedDbMigration[] = [
       `CREATE INDEX "authlib_audit_events_user_id_idx" ON ${s}."authlib_audit_events" ("user_id", "time")`,
     ],
   },
+  {
+    version: 6,
+    name: "passkey names",
+    // Passkeys managed like any factor (listed, renamed, removed): a name the user sees and the time of
+    // the last sign-in. Nullable columns: adding them rewrites no row, and a passkey from before lists
+    // with a default name and "never used" until it signs in. Its registration time is `created_at`.
+    statements: (s) => [
+      `ALTER TABLE ${s}."authlib_authenticators"
+        ADD COLUMN "name" text,
+        ADD COLUMN "last_used_at" timestamptz`,
+    ],
+  },
 ];
 
 /**

@@ -113,6 +113,10 @@ export interface AuthlibAuthenticatorRecord extends HostedDbRecord {
   providerAccountId?: string | null;
   /** Comma-separated transports, e.g. "usb,nfc". */
   transports?: string | null;
+  /** The name the user sees (migration 6). */
+  name?: string | null;
+  /** When the passkey last signed in (migration 6). */
+  lastUsedAt?: Date | null;
   /** The owner. Deleting the user deletes the authenticator. */
   user?: HostedDbLink | null;
 }

@@ -65,6 +65,8 @@ const TABLE_SPECS: { readonly [T in HostedDbTableName]: TableSpec<DatabaseSchema
     credentialPublicKey: text("credentialPublicKey"),
     providerAccountId: text("providerAccountId"),
     transports: text("transports"),
+    name: text("name"),
+    lastUsedAt: timestamp("last_used_at"),
     user: link("user_id"),
   },
 };

@@ -60,6 +60,8 @@ const ADAPTER_METHODS = [
   "createAuthenticator",
   "listAuthenticatorsByUserId",
   "updateAuthenticatorCounter",
+  "updateAuthenticator",
+  "deleteAuthenticator",
   "listAccountsByUserId",
   "updateAccount",
   "swapAccountTokens",
@@ -573,6 +575,37 @@ export function runAdapterConformanceSuite(options: AdapterConformanceOptions): 
         const updated = await adapter.updateAuthenticatorCounter(authenticator.credentialID, newCounter);
         expect(updated).toMatchObject({ ...authenticator, counter: newCounter });
         expect(await db.authenticator(authenticator.credentialID)).toMatchObject({ counter: newCounter });
+      });
+
+      it("a new authenticator has its registration time, its name, and no last use", async () => {
+        const { authenticator } = await userWithPasskeyAccount();
+        const before = Date.now();
+        const created = await adapter.createAuthenticator({ ...authenticator, name: "Phone" });
+        expect(created).toMatchObject({ name: "Phone", lastUsedAt: null });
+        expect(created.createdAt?.getTime()).toBeGreaterThanOrEqual(before - 5 * SECOND);
+        expect(await adapter.getAuthenticator(authenticator.credentialID)).toMatchObject({ name: "Phone", createdAt: created.createdAt });
+      });
+
+      it("updateAuthenticator sets the given fields and keeps the others; null for an unknown credential", async () => {
+        const { authenticator } = await userWithPasskeyAccount();
+        await adapter.createAuthenticator({ ...authenticator, name: "Phone" });
+        expect(await adapter.updateAuthenticator(randomUUID(), { name: "x" })).toBeNull();
+        const lastUsedAt = dateIn(0);
+        const used = await adapter.updateAuthenticator(authenticator.credentialID, { counter: authenticator.counter + 5, lastUsedAt });
+        expect(used).toMatchObject({ ...authenticator, counter: authenticator.counter + 5, name: "Phone", lastUsedAt });
+        const renamed = await adapter.updateAuthenticator(authenticator.credentialID, { name: "Laptop" });
+        expect(renamed).toMatchObject({ counter: authenticator.counter + 5, name: "Laptop", lastUsedAt });
+        expect(await adapter.getAuthenticator(authenticator.credentialID)).toMatchObject({ name: "Laptop", lastUsedAt });
+      });
+
+      it("deleteAuthenticator deletes and returns the authenticator, null when there is none", async () => {
+        const { user, authenticator } = await userWithPasskeyAccount();
+        await adapter.createAuthenticator(authenticator);
+        expect(await adapter.deleteAuthenticator(randomUUID())).toBeNull();
+        expect(await adapter.deleteAuthenticator(authenticator.credentialID)).toMatchObject(authenticator);
+        expect(await adapter.getAuthenticator(authenticator.credentialID)).toBeNull();
+        expect(await adapter.listAuthenticatorsByUserId(user.id)).toEqual([]);
+        expect(await adapter.deleteAuthenticator(authenticator.credentialID)).toBeNull();
       });
     });
 

@@ -107,6 +107,9 @@ export function hostedDbView(client: () => HostedDbClient): AdapterConformanceDb
         credentialPublicKey: record.credentialPublicKey ?? "",
         credentialDeviceType: record.credentialDeviceType ?? "",
         transports: record.transports ?? null,
+        name: record.name ?? null,
+        createdAt: record.meta.createdAt,
+        lastUsedAt: record.lastUsedAt ?? null,
       };
     },
   };

@@ -1,7 +1,7 @@
 /**
  * `FrameworkAuth$`: the members an app exports from `src/routes/plugin@auth.ts`.
  */
-import type { Session } from "@authlib/core";
+import type { ListedPasskey, Session } from "@authlib/core";
 import { CredentialsSignin, InvalidProvider, RateLimited } from "@authlib/core/errors";
 import { implicit$FirstArg } from "@builder.io/qwik";
 import { isServer } from "@builder.io/qwik/build";
@@ -9,6 +9,7 @@ import { type Action, globalAction$, type RequestEventCommon, routeLoader$, vali
 import { type AccountsResult, listAccounts, type UnlinkAccountFailure, unlinkAccount } from "./accounts.js";
 import { type FrameworkAuthConfig, type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
 import { CREDENTIALS_SIGNIN_MESSAGE, INVALID_ADDRESS_MESSAGE, RATE_LIMITED_MESSAGE } from "./messages.js";
+import { listPasskeys, type PasskeyFailure, type PasskeysResult, passkeyChange } from "./passkeys.js";
 import { type PasswordResult, passwordAction } from "./password.js";
 import { handleRequest } from "./request.js";
 import { readSession } from "./session.js";
@@ -21,9 +22,13 @@ import {
   type EmailCodeInput,
   emailCodeSchema,
   type FormResult,
+  type RemovePasskeyInput,
+  type RenamePasskeyInput,
   type RequestPasswordResetInput,
   type ResetPasswordInput,
   type RevokeSessionInput,
+  removePasskeySchema,
+  renamePasskeySchema,
   requestPasswordResetSchema,
   resetPasswordSchema,
   revokeSessionFields,
@@ -167,6 +172,50 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
     validator$((_ev, data) => validateInput(unlinkAccountSchema, unlinkAccountFields, data)),
   );
 
+  /**
+   * The signed-in user's passkeys, oldest first (`id`, `name`, `createdAt`, `lastUsedAt`, `deviceType`,
+   * `backedUp`), or `{ passkeys: null, error }`: `SessionRequired`, `UnknownAction` (no passkey
+   * provider), `MissingAdapterMethods` (the adapter has no `updateAuthenticator` / `deleteAuthenticator`),
+   * `Configuration`.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const usePasskeys = routeLoader$(async (ev): Promise<PasskeysResult> => listPasskeys(ev, await loadAuthContext(ev, configQrl)));
+
+  /**
+   * Renames one of the signed-in user's passkeys (fields `id`, as `usePasskeys` lists it, and `name`: one
+   * line, at most 64 characters): answers `{ passkey }`. A failure is `{ failed: true, formErrors,
+   * fieldErrors, code }`: `InvalidName` (400), `PasskeyNotFound` (404: not one of the user's passkeys),
+   * `SessionRequired` (401), `MissingCSRF` (403), `Configuration` (500). Nothing changed after any of them.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useRenamePasskey: Action<PasskeyResult<{ passkey: ListedPasskey }>, RenamePasskeyInput> = globalAction$(
+    async (form, ev) => {
+      const input = renamePasskeySchema.parse(form);
+      const result = await passkeyChange(ev, await loadAuthContext(ev, configQrl), async (api, request) => ({
+        passkey: await api.renamePasskey(request, input),
+      }));
+      return "failure" in result ? ev.fail(result.status, result.failure) : result;
+    },
+    validator$((_ev, data) => validateInput(renamePasskeySchema, renamePasskeySchema.keyof().options, data)),
+  );
+
+  /**
+   * Removes one of the signed-in user's passkeys (field `id`; `currentPassword` optional): answers
+   * `{ removed }`. It needs the owner present: a sign-in that is too old sends the browser to sign in
+   * again and back to this page (`code: "RecentSignInRequired"`, 403). Other failures: `LastSignInMethod`
+   * (409: the user would have no way left to sign in), `PasskeyNotFound` (404), `IncorrectPassword` (403),
+   * `SessionRequired` (401), `MissingCSRF` (403), `Configuration` (500). Nothing changed after any of them.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useRemovePasskey: Action<PasskeyResult<{ removed: number }>, RemovePasskeyInput> = globalAction$(
+    async (form, ev) => {
+      const input = removePasskeySchema.parse(form);
+      const result = await passkeyChange(ev, await loadAuthContext(ev, configQrl), (api, request) => api.removePasskey(request, input));
+      return "failure" in result ? ev.fail(result.status, result.failure) : result;
+    },
+    validator$((_ev, data) => validateInput(removePasskeySchema, removePasskeySchema.keyof().options, data)),
+  );
+
   // The password actions (core's `Password()` provider). Each redirects (303) on success, as `useSignIn`
   // does (a script-driven `<Form>` gets the URL in Qwik's data); a failure is `{ failed: true, formErrors,
   // fieldErrors, code }` (password.ts): `InvalidPassword` (400, with `rule`), `InvalidName` (400),
@@ -298,6 +347,9 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
     useRevokeSession,
     useAccounts,
     useUnlinkAccount,
+    usePasskeys,
+    useRenamePasskey,
+    useRemovePasskey,
     useSignUp,
     useRequestPasswordReset,
     useResetPassword,
@@ -315,6 +367,9 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
 export type UnlinkAccountResult =
   | { unlinked: number; failed?: undefined }
   | ({ failed: true; unlinked?: undefined } & UnlinkAccountFailure);
+
+/** The value of `useRenamePasskey` and `useRemovePasskey`: what the operation answered, or the failure. */
+export type PasskeyResult<Value> = (Value & { failed?: undefined }) | ({ failed: true } & PasskeyFailure);
 
 /** The value of `useRevokeSession`: `{ revoked }` after a revocation, or the failure. */
 export type RevokeSessionResult = { revoked: number; failed?: undefined } | ({ failed: true; revoked?: undefined } & RevokeSessionFailure);

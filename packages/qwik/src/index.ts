@@ -40,6 +40,7 @@ export type {
   Account,
   DefaultSession,
   LinkedAccount,
+  ListedPasskey,
   ListedSession,
   Profile,
   Session,
@@ -52,10 +53,12 @@ export {
   FrameworkAuth$,
   FrameworkAuthQrl,
   type FrameworkAuthResult,
+  type PasskeyResult,
   type RevokeSessionResult,
   type UnlinkAccountResult,
 } from "./framework-auth.js";
 export { CREDENTIALS_SIGNIN_MESSAGE } from "./messages.js";
+export type { PasskeyError, PasskeyFailure, PasskeysError, PasskeysResult } from "./passkeys.js";
 export type { PasswordError, PasswordFailure, PasswordResult } from "./password.js";
 export { getSession } from "./session.js";
 export type { RevokeSessionError, RevokeSessionFailure, SessionsError, SessionsResult } from "./session-control.js";
@@ -66,6 +69,8 @@ export type {
   EmailCodeInput,
   FormFailure,
   FormResult,
+  RemovePasskeyInput,
+  RenamePasskeyInput,
   RequestPasswordResetInput,
   ResetPasswordInput,
   RevokeSessionInput,

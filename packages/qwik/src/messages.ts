@@ -6,6 +6,9 @@ export const RATE_LIMITED_MESSAGE = "Too many attempts. Please wait a few minute
 export const REVOKE_FAILED_MESSAGE = "The session could not be ended. Please try again later.";
 /** The message a form shows when an account could not be unlinked for a reason that is the operator's (the details are in the server log). */
 export const UNLINK_FAILED_MESSAGE = "The account could not be unlinked. Please try again later.";
+
+/** Shown when a passkey could not be renamed or removed for a reason that is the operator's (the adapter failed, …). */
+export const PASSKEY_FAILED_MESSAGE = "The passkey could not be changed. Please try again later.";
 /** The message a password form shows when the action failed for a reason that is the operator's (the details are in the server log). */
 export const PASSWORD_FAILED_MESSAGE = "That did not work because of a problem on our side. Please try again later.";
 /** The message a sign-in form shows for an address core sends no sign-in mail to: the same words as core's built-in sign-in page. */

@@ -86,6 +86,24 @@ export const unlinkAccountSchema = z.object({
   providerAccountId: accountId,
 }) satisfies InputSchema<UnlinkAccountInput>;
 
+/** Input of `useRenamePasskey`: the passkey's `id`, as `usePasskeys` lists it, and its new `name`. */
+export type RenamePasskeyInput = { id: string; name: string };
+
+/** Input of `useRemovePasskey`: the passkey's `id`, and the `currentPassword` when the sign-in is not recent. */
+export type RemovePasskeyInput = { id: string; currentPassword?: string };
+
+/** Longest passkey id sent on to core (a credential id is at most 1023 bytes, 1364 in base64: core's own bound). */
+const passkeyId = z.string().min(1).max(1400);
+
+/** Validates the input of `useRenamePasskey` (core checks the name: one line, at most 64 characters). */
+export const renamePasskeySchema = z.object({ id: passkeyId, name: z.string().max(256) }) satisfies InputSchema<RenamePasskeyInput>;
+
+/** Validates the input of `useRemovePasskey`. */
+export const removePasskeySchema = z.object({
+  id: passkeyId,
+  currentPassword: z.string().max(4096).optional(),
+}) satisfies InputSchema<RemovePasskeyInput>;
+
 // The password actions' bounds are against junk only, above core's own rules, which answer with typed
 // errors the form can show (a password is at most 1024 characters in any configuration, a name 64, a
 // link's token 8192). Empty strings go on to core, which names what is missing (`InvalidPassword`, rule

@@ -10,6 +10,9 @@ import type {
   ChangePasswordInput,
   EmailCodeInput,
   FrameworkAuthResult,
+  ListedPasskey,
+  PasskeyResult,
+  PasskeysResult,
   PasswordResult,
   RequestPasswordResetInput,
   ResetPasswordInput,
@@ -55,9 +58,12 @@ test("builds no Request, parses no Set-Cookie header, has no cookie serialiser o
 // re-authentication redirect; the useTwoFactorStatus loader) and requireRecentAuth, about 100 lines.
 // 830 -> 900 for the second entry `@authlib/qwik/vite` (vite.ts, 57 lines, none of it runtime code): the
 // build-time plugin that fails a client build which ships a Node built-in or a src/server/ module.
-test("stays under 900 lines of code", () => {
+// 900 -> 1000 for passkeys managed like any factor (usePasskeys, useRenamePasskey, useRemovePasskey):
+// one loader and two actions, their bounded schemas, and one runner (passkeys.ts) on control.ts's
+// failure mapping and two-factor.ts's re-authentication redirect; about 90 lines (main stood at 899).
+test("stays under 1000 lines of code", () => {
   const total = sources.reduce((sum, { text }) => sum + codeLines(text), 0);
-  expect(total).toBeLessThan(900);
+  expect(total).toBeLessThan(1000);
 });
 
 // Checked by `tsc -p packages/qwik/test/tsconfig.json` (the package's typecheck): Qwik's loaders and
@@ -72,6 +78,9 @@ test("FrameworkAuth$ returns the request hook, the loaders and the actions an ap
     | "useRevokeSession"
     | "useAccounts"
     | "useUnlinkAccount"
+    | "usePasskeys"
+    | "useRenamePasskey"
+    | "useRemovePasskey"
     | "useSignUp"
     | "useRequestPasswordReset"
     | "useResetPassword"
@@ -90,6 +99,13 @@ test("FrameworkAuth$ returns the request hook, the loaders and the actions an ap
   expectTypeOf<ReturnType<FrameworkAuthResult["useRevokeSession"]>["value"]>().toEqualTypeOf<RevokeSessionResult | undefined>();
   expectTypeOf<ReturnType<FrameworkAuthResult["useAccounts"]>["value"]>().toEqualTypeOf<AccountsResult>();
   expectTypeOf<ReturnType<FrameworkAuthResult["useUnlinkAccount"]>["value"]>().toEqualTypeOf<UnlinkAccountResult | undefined>();
+  expectTypeOf<ReturnType<FrameworkAuthResult["usePasskeys"]>["value"]>().toEqualTypeOf<PasskeysResult>();
+  expectTypeOf<ReturnType<FrameworkAuthResult["useRenamePasskey"]>["value"]>().toEqualTypeOf<
+    PasskeyResult<{ passkey: ListedPasskey }> | undefined
+  >();
+  expectTypeOf<ReturnType<FrameworkAuthResult["useRemovePasskey"]>["value"]>().toEqualTypeOf<
+    PasskeyResult<{ removed: number }> | undefined
+  >();
   expectTypeOf<ReturnType<FrameworkAuthResult["useSignUp"]>["value"]>().toEqualTypeOf<PasswordResult<SignUpInput> | undefined>();
   expectTypeOf<ReturnType<FrameworkAuthResult["useRequestPasswordReset"]>["value"]>().toEqualTypeOf<
     PasswordResult<RequestPasswordResetInput> | undefined

@@ -1,14 +1,17 @@
 /**
  * The built-in account page (`GET <basePath>/account`, pages/account.tsx) of the signed-in user, and its
  * forms: unlink (the linked-account unlink of `accounts.ts`, CSRF-checked there), change the email address
- * (`account-lifecycle/email-change.ts`) and delete the account (`account-lifecycle/delete-account.ts`),
- * each coming back to the page with what happened. The password form posts to `password/change`, the link
- * buttons to `signin/<id>` with `link`.
+ * (`account-lifecycle/email-change.ts`), delete the account (`account-lifecycle/delete-account.ts`), and
+ * rename or remove a passkey (`actions/passkeys.ts`), each coming back to the page with what happened. The
+ * password form posts to `password/change`, the link buttons to `signin/<id>` with `link`, the "Add a
+ * passkey" button (the passkey script) to the passkey provider's options and callback.
  *
  * @module actions/account-page
  */
+import { missingMethods, passkeyMethods } from "../adapter-capabilities.js";
 import { AuthError, isClientSafeError, MethodNotAllowed, SessionRequired } from "../errors.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
+import type { AccountPagePasskeys } from "../pages/account-passkeys.js";
 import { loadPages } from "../pages/lazy.js";
 import { passwordUrl, signInUrl } from "../password-accounts/urls.js";
 import { isOAuthProvider, isPasswordProvider } from "../provider-kind.js";
@@ -30,7 +33,7 @@ async function accountPage(options: InternalOptions, request: RequestInternal): 
   const accounts = listed.filter((account) => !isSecondFactorRow(account));
   const named = (id: string) => providers.find((p) => p.id === id);
   const password = providers.find(isPasswordProvider);
-  const passkeys = providers.some((p) => p.type === "webauthn") && adapter?.listAuthenticatorsByUserId;
+  const passkeys = await passkeysPart(options, user.id);
   const { renderAccountPage, text } = await loadPages(options.config, request.request);
   return html(
     renderAccountPage({
@@ -52,7 +55,8 @@ async function accountPage(options: InternalOptions, request: RequestInternal): 
         changeUrl: passwordUrl(options, "change"),
         forgotUrl: passwordUrl(options, "forgot"),
       },
-      passkeys: passkeys ? (await passkeys(user.id)).length : undefined,
+      passkeys,
+      authUrl: options.authUrl,
       linkable: providers.filter(isOAuthProvider).map((p) => ({ id: p.id, name: p.name, signinUrl: p.signinUrl })),
       unlinkUrl: `${accountUrl(options)}/unlink`,
       emailUrl: `${accountUrl(options)}/email`,
@@ -64,6 +68,34 @@ async function accountPage(options: InternalOptions, request: RequestInternal): 
       theme: options.theme,
     }),
   );
+}
+
+/**
+ * The page's passkeys part: the user's passkeys, where their forms post (when the adapter can rename and
+ * remove them), and the "Add a passkey" button's routes; `undefined` without a passkey provider.
+ */
+async function passkeysPart(options: InternalOptions, userId: string): Promise<AccountPagePasskeys | undefined> {
+  const provider = options.providers.find((p) => p.type === "webauthn");
+  const adapter = options.adapter;
+  if (!provider || !adapter?.listAuthenticatorsByUserId) return undefined;
+  const { listedPasskey } = await import("./passkeys.js");
+  const page = accountUrl(options);
+  const list = (await adapter.listAuthenticatorsByUserId(userId)).map(listedPasskey);
+  list.sort((a, b) => (a.createdAt ?? "").localeCompare(b.createdAt ?? ""));
+  const manageable = missingMethods(adapter, passkeyMethods).length === 0;
+  const reauth = new URL(withCallbackUrl(signInUrl(options), page));
+  reauth.searchParams.set("error", "RecentSignInRequired");
+  const id = encodeURIComponent(provider.id);
+  return {
+    list,
+    renameUrl: manageable ? `${page}/passkey-rename` : undefined,
+    removeUrl: manageable ? `${page}/passkey-remove` : undefined,
+    optionsUrl: `${options.authUrl}/webauthn-options/${id}`,
+    callbackUrl: `${options.authUrl}/callback/${id}`,
+    csrfUrl: `${options.authUrl}/csrf`,
+    addedUrl: `${page}?done=passkey-added`,
+    reauthUrl: reauth.href,
+  };
 }
 
 /** The confirm page of an email-change link (signed out: sign in first, then back here). */
@@ -108,13 +140,22 @@ const posts: Record<string, Post> = {
   email: async (options, request) => (await import("../account-lifecycle/email-change.js")).requestEmailChange(options, request),
   "confirm-email": async (options, request) => (await import("../account-lifecycle/email-change.js")).confirmEmailChange(options, request),
   delete: async (options, request) => (await import("../account-lifecycle/delete-account.js")).deleteAccount(options, request),
+  async "passkey-rename"(options, request) {
+    await (await import("./passkeys.js")).renamePasskeyAction(options, request);
+    return { redirect: `${accountUrl(options)}?done=passkey-renamed` };
+  },
+  // An owner-present operation: a refusal sends the browser to sign in again and back (sign-in/owner-present.ts).
+  async "passkey-remove"(options, request) {
+    await (await import("./passkeys.js")).removePasskeyAction(options, request);
+    return { redirect: `${accountUrl(options)}?done=passkey-removed` };
+  },
 };
 
 /**
  * `GET <basePath>/account` (and `/account/confirm-email?token=`), and the POSTs of its forms: `unlink`,
- * `email`, `confirm-email`, `delete`; and `/account/revert-email` (GET its page, POST the revert). A
- * browser's refused form comes back to the page with `?error=<type>`; `auth.api` callers get the typed
- * error.
+ * `email`, `confirm-email`, `delete`, `passkey-rename`, `passkey-remove`; and `/account/revert-email` (GET
+ * its page, POST the revert). A browser's refused form comes back to the page with `?error=<type>`;
+ * `auth.api` callers get the typed error.
  */
 export async function accountPageAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   const route = request.providerId;

@@ -30,6 +30,7 @@ const accounts = lazy(() => import("./accounts.js"), "accountsAction");
 const password = lazy(() => import("../password-accounts/routes.js"), "passwordAction");
 const account = lazy(() => import("./account-page.js"), "accountPageAction");
 const twoFactor = lazy(() => import("../two-factor/routes.js"), "twoFactorAction");
+const passkeys = lazy(() => import("./passkeys.js"), "passkeysAction");
 
 /** Pages and forms: a CSRF token (minted if new) for their forms, and where to go afterwards. */
 const form: RouteNeeds = { csrf: "mint", callbackUrl: true };
@@ -58,6 +59,9 @@ const routes: Record<string, Route> = {
   // Linked accounts: the same pattern, their code loaded with the first request to them.
   "GET accounts": { handler: accounts, needs: {} },
   "POST accounts": { handler: accounts, needs: { csrf: "mint" } },
+  // The signed-in user's passkeys: listed, renamed, removed (actions/passkeys.ts).
+  "GET passkeys": { handler: passkeys, needs: {} },
+  "POST passkeys": { handler: passkeys, needs: { csrf: "mint" } },
   // The Password() provider's forms and links (password-accounts/routes.ts).
   "GET password": { handler: password, needs: form },
   "POST password": { handler: password, needs: form },

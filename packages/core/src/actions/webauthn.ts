@@ -28,7 +28,13 @@ import type { InternalOptions, RequestInternal, ResponseInternal } from "../inte
 import { unframeableNoStoreHeaders } from "../pages/security-headers.js";
 import { countClientRequest } from "../rate-limit/limiter.js";
 import { nowInSeconds } from "../session/assurance.js";
-import { authenticationOptions, recordAuthentication, userAuthenticationOptions, verifyAssertion } from "../webauthn/authentication.js";
+import {
+  authenticationOptions,
+  recordAuthentication,
+  recordPasskeyUse,
+  userAuthenticationOptions,
+  verifyAssertion,
+} from "../webauthn/authentication.js";
 import { type ChallengeClaims, clearChallenge, type OpenedChallenge, openChallenge, sealChallenge } from "../webauthn/challenge.js";
 import { claimChallenge } from "../webauthn/challenge-store.js";
 import { type WebAuthnContext, webAuthnContext } from "../webauthn/context.js";
@@ -145,7 +151,7 @@ export async function secondFactorPasskey(options: InternalOptions, request: Req
     if (verified.authenticator.userId !== userId)
       throw new WebAuthnVerificationError("This passkey belongs to another user than the one signing in.");
     await claim(ctx, claims);
-    await ctx.adapter.updateAuthenticatorCounter(verified.authenticator.credentialID, verified.newCounter);
+    await recordPasskeyUse(ctx, verified);
     return [clear];
   } catch (error) {
     throw withFailureCookies(

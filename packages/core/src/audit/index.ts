@@ -3,8 +3,8 @@
  * logged (`audit-write-failed`) and counted, and never fails the request.
  *
  * The one entry point for every feature is {@link recordAuditEvent}; the pipeline also records the
- * events (`signIn`, `signOut`, `sessionRevoked`, `linkAccount`, `accountUnlinked`, `passwordChanged`,
- * `userDeleted`, `twoFactorChanged`) and the failures of each request, thrown or answered as a page
+ * events (`signIn`, `signOut`, `sessionRevoked`, `linkAccount`, `accountUnlinked`, `passkeyAdded`,
+ * `passkeyRemoved`, `passwordChanged`, `userDeleted`, `twoFactorChanged`) and the failures of each request, thrown or answered as a page
  * (`ResponseInternal.failure`). The code that writes (`write.ts`) loads with the first event.
  *
  * @module audit

@@ -76,6 +76,14 @@ export function auditedEvents(audit: Audit, events: EventCallbacks, request: Req
       writeAuditEvent(audit, request, { type: "accountUnlinked", userId: message.userId, provider: message.account.provider });
       return events.accountUnlinked(message);
     },
+    passkeyAdded: (message) => {
+      writeAuditEvent(audit, request, { type: "passkeyAdded", userId: message.userId, provider });
+      return events.passkeyAdded(message);
+    },
+    passkeyRemoved: (message) => {
+      writeAuditEvent(audit, request, { type: "passkeyRemoved", userId: message.userId, provider: null });
+      return events.passkeyRemoved(message);
+    },
     passwordChanged: (message) => {
       writeAuditEvent(audit, request, { type: "passwordChanged", userId: message.userId, provider: null, detail: message.reason });
       return events.passwordChanged(message);

@@ -69,13 +69,15 @@ const jsonAnswers: Partial<Record<ErrorType, JsonErrorRule>> = {
 };
 
 /**
- * The statuses of the session control routes (`actions/sessions.ts`) and the linked-account routes
- * (`actions/accounts.ts`); integrations answer the same (`sessionErrorStatus`).
+ * The statuses of the session control routes (`actions/sessions.ts`), the linked-account routes
+ * (`actions/accounts.ts`) and the passkey routes (`actions/passkeys.ts`); integrations answer the same
+ * (`sessionErrorStatus`).
  */
 const controlRouteStatuses: Partial<Record<ErrorType, number>> = {
   SessionRequired: 401,
   InvalidSessionId: 400,
   InvalidAccount: 400,
+  InvalidName: 400,
   MissingCSRF: 403,
   // The owner-present rule (sign-in/owner-present.ts): a stale session, a wrong current password, too many.
   RecentSignInRequired: 403,
@@ -83,10 +85,18 @@ const controlRouteStatuses: Partial<Record<ErrorType, number>> = {
   RateLimited: 429,
   SessionNotFound: 404,
   AccountNotFound: 404,
+  PasskeyNotFound: 404,
   MethodNotAllowed: 405,
   LastSignInMethod: 409,
   SessionRegistryMissing: 501,
   AccountsUnavailable: 501,
+};
+
+/** The statuses of the passkey routes (`actions/passkeys.ts`): the control routes', and their own. */
+const passkeyRouteStatuses: Partial<Record<ErrorType, number>> = {
+  ...controlRouteStatuses,
+  UnknownAction: 400,
+  MissingAdapterMethods: 501,
 };
 
 /**
@@ -100,6 +110,8 @@ const fetchRouteAnswers: Record<string, { statuses: Partial<Record<ErrorType, nu
   "POST sessions": { statuses: controlRouteStatuses, otherwise: 500 },
   "GET accounts": { statuses: controlRouteStatuses, otherwise: 500 },
   "POST accounts": { statuses: controlRouteStatuses, otherwise: 500 },
+  "GET passkeys": { statuses: passkeyRouteStatuses, otherwise: 500 },
+  "POST passkeys": { statuses: passkeyRouteStatuses, otherwise: 500 },
 };
 
 /**

@@ -23,6 +23,7 @@ const actions: ReadonlySet<string> = new Set<AuthAction>([
   "password",
   "account",
   "two-factor",
+  "passkeys",
 ]);
 /** Actions that take a provider id as second path segment. */
 const actionsWithProvider: ReadonlySet<string> = new Set<AuthAction>(["signin", "callback", "webauthn-options"]);
@@ -31,7 +32,8 @@ const actionsWithSubroute: Readonly<Record<string, ReadonlySet<string>>> = {
   sessions: new Set(["revoke"]),
   accounts: new Set(["unlink"]),
   password: new Set(["sign-up", "verify", "forgot", "reset", "change"]),
-  account: new Set(["unlink", "email", "confirm-email", "revert-email", "delete"]),
+  account: new Set(["unlink", "email", "confirm-email", "revert-email", "delete", "passkey-rename", "passkey-remove"]),
+  passkeys: new Set(["rename", "remove"]),
   "two-factor": new Set(["enroll", "confirm", "disable", "status", "assurance"]),
 };
 /** Bodies larger than this are not parsed (a sign-in form is a few hundred bytes). */

@@ -4,7 +4,8 @@
 /**
  * The account page (`<basePath>/account`) of the signed-in user: their proven address, the accounts they
  * sign in with (each OAuth/OIDC one with an Unlink button), their password (change it, or set a first
- * one by email), their passkeys, and buttons to link another provider. Plain forms, no script.
+ * one by email), their passkeys (pages/account-passkeys.tsx), and buttons to link another provider. Plain
+ * forms; the passkey script only for "Add a passkey".
  *
  * @module pages/account
  */
@@ -12,6 +13,8 @@ import type { ComponentChildren } from "preact";
 import { ENGLISH } from "../i18n/translator.js";
 import type { Translator } from "../i18n/types.js";
 import type { Theme } from "../types.js";
+import { webAuthnScriptUrl } from "../webauthn/client-script.js";
+import { type AccountPagePasskeys, PasskeysSection } from "./account-passkeys.js";
 import { HiddenFields, renderDocument } from "./layout.js";
 import { accountNotice } from "./messages.js";
 import { resolveTheme, toSafeNavigationUrl } from "./theme.js";
@@ -35,8 +38,8 @@ export interface AccountPageParams {
   accounts: readonly AccountPageAccount[];
   /** The Password() provider's part: whether the user has a password, and the rules; absent without one. */
   password?: { set: boolean; minLength: number; changeUrl: string; forgotUrl: string };
-  /** How many passkeys the user has (absent without a passkey provider). */
-  passkeys?: number;
+  /** The user's passkeys and the routes that manage them (absent without a passkey provider). */
+  passkeys?: AccountPagePasskeys;
   /** OAuth/OIDC providers another account can be linked from: where their link form posts. */
   linkable: ReadonlyArray<{ id: string; name: string; signinUrl: string }>;
   /** Where the Unlink buttons post. */
@@ -47,6 +50,8 @@ export interface AccountPageParams {
   deleteUrl?: string;
   /** This page, where every form comes back to. */
   accountUrl: string;
+  /** `<origin><basePath>`: the passkey script is served under it (needed with `passkeys`). */
+  authUrl?: string;
   signOutUrl: string;
   /** `?error=` and `?done=` of the request: mapped to a message, never shown themselves. */
   error?: string;
@@ -238,6 +243,7 @@ export function renderAccountHtml(params: AccountPageParams): string {
     title: text.t("account.title"),
     text,
     theme: resolveTheme(params.theme),
+    scripts: params.passkeys && params.authUrl ? [webAuthnScriptUrl(params.authUrl)] : [],
     children: (
       <>
         <h1>{text.t("account.title")}</h1>
@@ -252,13 +258,7 @@ export function renderAccountHtml(params: AccountPageParams): string {
         <EmailSection params={params} text={text} />
         <AccountsSection params={params} text={text} />
         <PasswordSection params={params} text={text} />
-        {params.passkeys === undefined ? null : (
-          <Section title={text.t("account.passkeysSection")}>
-            <p class="muted">
-              {params.passkeys === 1 ? text.t("account.onePasskey") : text.t("account.passkeys", { count: params.passkeys })}
-            </p>
-          </Section>
-        )}
+        {params.passkeys === undefined ? null : <PasskeysSection params={params.passkeys} csrfToken={params.csrfToken} text={text} />}
         <DeleteSection params={params} text={text} />
         <p class="center">
           <a href={toSafeNavigationUrl(params.signOutUrl)}>{text.t("account.signOut")}</a>

@@ -155,11 +155,16 @@ const ACCOUNT_NOTICES: Readonly<Record<string, MessageKey>> = Object.freeze({
   unlinked: "account.done.unlinked",
   "email-sent": "account.done.emailSent",
   "email-changed": "account.done.emailChanged",
+  "passkey-added": "account.done.passkeyAdded",
+  "passkey-renamed": "account.done.passkeyRenamed",
+  "passkey-removed": "account.done.passkeyRemoved",
 });
 
 const ACCOUNT_ERRORS: Readonly<Record<string, MessageKey>> = Object.freeze({
   LastSignInMethod: "accountError.lastSignInMethod",
   AccountNotFound: "accountError.accountNotFound",
+  PasskeyNotFound: "accountError.passkeyNotFound",
+  InvalidName: "accountError.invalidName",
   IncorrectPassword: "accountError.incorrectPassword",
   InvalidPassword: "accountError.invalidPassword",
   PasswordNotSet: "accountError.passwordNotSet",

@@ -90,7 +90,12 @@ export const OWNER_PRESENT_OPERATIONS: Readonly<Record<string, Match>> = Object.
     request.query.action === "register" && isPasskeyProvider(options, request) ? "addPasskey" : undefined,
   "POST signin": (_options, request) => (request.body.link === "true" ? "linkAccount" : undefined),
   "POST accounts": subroute({ unlink: "unlinkAccount" }),
-  "POST account": subroute({ unlink: "unlinkAccount", email: "changeEmail", delete: "deleteAccount" }),
+  "POST account": subroute({
+    unlink: "unlinkAccount",
+    email: "changeEmail",
+    delete: "deleteAccount",
+    "passkey-remove": "removePasskey",
+  }),
   "POST password": subroute({ change: "changePassword" }),
   "POST sessions": subroute({ revoke: "revokeSessions" }),
   "POST passkeys": subroute({ remove: "removePasskey" }),

@@ -26,6 +26,8 @@ export type AuditEventType =
   | "sessionRevoked"
   | "linkAccount"
   | "accountUnlinked"
+  | "passkeyAdded"
+  | "passkeyRemoved"
   | "passwordChanged"
   | "userDeleted"
   | "rateLimited"

@@ -108,6 +108,22 @@ export async function verifyAssertion(
 }
 
 /**
+ * Stores a verified assertion's new signature counter and, with an adapter that can
+ * (`updateAuthenticator`), the passkey's last use, in the same one write. A passkey removed since it was
+ * read is `WebAuthnVerificationError`.
+ */
+export async function recordPasskeyUse(ctx: Pick<WebAuthnContext, "adapter">, verified: VerifiedAssertion): Promise<void> {
+  const { adapter } = ctx;
+  const { credentialID } = verified.authenticator;
+  if (!adapter.updateAuthenticator) {
+    await adapter.updateAuthenticatorCounter(credentialID, verified.newCounter);
+    return;
+  }
+  const updated = await adapter.updateAuthenticator(credentialID, { counter: verified.newCounter, lastUsedAt: new Date() });
+  if (!updated) throw new WebAuthnVerificationError("Unknown passkey: it was removed.");
+}
+
+/**
  * Acts on a verified assertion (after its challenge was claimed): stores the authenticator's new
  * signature counter and returns the passkey's user and account. A passkey without its account or user
  * (or of another provider) is `AccountNotLinked`.
@@ -118,7 +134,7 @@ export async function recordAuthentication(
 ): Promise<{ user: AdapterUser; account: AdapterAccount }> {
   const { adapter } = ctx;
   const { authenticator } = verified;
-  await adapter.updateAuthenticatorCounter(authenticator.credentialID, verified.newCounter);
+  await recordPasskeyUse(ctx, verified);
 
   const account = await adapter.getAccount(authenticator.providerAccountId, ctx.provider.id);
   if (!account || account.userId !== authenticator.userId) {

@@ -8,7 +8,9 @@
  * (`data-conditional-ui="true"`). A `[data-webauthn-signin]` button signs in, a
  * `[data-webauthn-second-factor]` button completes a sign-in's second step (`action: "second-factor"`), a
  * `form[data-webauthn-register]` (with a `name` field: the display name of a new user, never an email)
- * registers, and `[data-webauthn-status]` shows what went wrong in the browser. The script checks the
+ * registers, a `[data-webauthn-add]` button adds a passkey to the signed-in user (the account page; when
+ * the options answer `RecentSignInRequired` the browser goes to `data-reauth-url`, to sign in again and
+ * come back), and `[data-webauthn-status]` shows what went wrong in the browser. The script checks the
  * display name as the server does (webauthn/display-name.ts), so a person sees what to fix at once. Server-side failures come back as `{url}` (the request carries
  * `X-Auth-Return-Redirect`) and are followed like a successful sign-in.
  *
@@ -46,7 +48,11 @@ export const WEBAUTHN_CLIENT_SCRIPT = `
     var response = await fetch(url, Object.assign({}, init, { headers: headers, credentials: "same-origin", cache: "no-store" }));
     var body = await response.json().catch(function () { return null; });
     if (body && typeof body.url === "string") return { redirect: body.url };
-    if (!response.ok || !body) throw new Error("Request failed with status " + response.status);
+    if (!response.ok || !body) {
+      var failure = new Error("Request failed with status " + response.status);
+      failure.type = body && typeof body.error === "string" ? body.error : "";
+      throw failure;
+    }
     return { body: body };
   }
 
@@ -104,6 +110,7 @@ export const WEBAUTHN_CLIENT_SCRIPT = `
     var signIn = section.querySelector("[data-webauthn-signin]");
     var secondFactor = section.querySelector("[data-webauthn-second-factor]");
     var register = section.querySelector("form[data-webauthn-register]");
+    var add = section.querySelector("[data-webauthn-add]");
     var buttons = section.querySelectorAll("button");
     // The page writes each message in its language (data-msg-<key>); English is the fallback.
     function say(key) { if (status) status.textContent = key ? section.getAttribute("data-msg-" + key) || MESSAGES[key] : ""; }
@@ -114,7 +121,12 @@ export const WEBAUTHN_CLIENT_SCRIPT = `
       section.setAttribute("aria-busy", "true");
       ceremony(section, action, name, false)
         .then(function (outcome) { if (outcome !== "redirected") busy(false); })
-        .catch(function (error) { busy(false); say(describe(error)); })
+        .catch(function (error) {
+          // Adding a passkey needs a recent sign-in: sign in again, then back to this page.
+          if (error && error.type === "RecentSignInRequired" && section.dataset.reauthUrl) return follow(section.dataset.reauthUrl);
+          busy(false);
+          say(describe(error));
+        })
         .finally(function () { section.removeAttribute("aria-busy"); });
     }
 
@@ -125,6 +137,8 @@ export const WEBAUTHN_CLIENT_SCRIPT = `
     }
     if (signIn) signIn.addEventListener("click", function () { run("authenticate", ""); });
     if (secondFactor) secondFactor.addEventListener("click", function () { run("second-factor", ""); });
+    // A signed-in user adding a passkey: the server names it, no display name is asked.
+    if (add) add.addEventListener("click", function () { run("register", ""); });
     if (register) {
       register.addEventListener("submit", function (event) {
         event.preventDefault();

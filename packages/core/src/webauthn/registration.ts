@@ -8,6 +8,7 @@
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters.js";
 import { AccountNotLinked, WebAuthnVerificationError } from "../errors.js";
+import { defaultPasskeyName } from "../passkeys/name.js";
 import type { RegistrationSubject } from "./challenge.js";
 import type { WebAuthnContext } from "./context.js";
 import { passkeyDisplayName } from "./display-name.js";
@@ -110,6 +111,7 @@ export async function verifyRegistration(
     credentialDeviceType: info.credentialDeviceType,
     credentialBackedUp: info.credentialBackedUp,
     transports: joinTransports(info.credential.transports ?? response.response.transports),
+    name: defaultPasskeyName(info.aaguid, new Date()),
   };
 }
 
@@ -130,8 +132,10 @@ export async function registrationCandidate(
 
 /**
  * Stores the registration: the user (when new), the account (type `webauthn`, providerAccountId = the
- * credential id) and the authenticator, firing `createUser` and `linkAccount`. A new user whose
- * registration fails half-way is deleted again, so no user without a passkey is left behind.
+ * credential id) and the authenticator, firing `createUser` and `linkAccount` (and `passkeyAdded` when a
+ * signed-in user added it). A new user whose registration fails half-way is deleted again, so no user
+ * without a passkey is left behind. The passkey's name is stored only by an adapter that can rename it
+ * (`updateAuthenticator`): one written for Auth.js may refuse a field it does not know.
  */
 export async function storeRegistration(
   ctx: WebAuthnContext,
@@ -145,14 +149,24 @@ export async function storeRegistration(
     user = await adapter.createUser(candidate.user);
   }
   const account: AdapterAccount = { ...candidate.account, userId: user.id };
+  let authenticator: AdapterAuthenticator;
   try {
     await adapter.linkAccount(account);
-    await adapter.createAuthenticator({ ...passkey, userId: user.id, providerAccountId: account.providerAccountId });
+    const { name: _name, ...unnamed } = passkey;
+    const stored = { ...(adapter.updateAuthenticator ? passkey : unnamed), userId: user.id, providerAccountId: account.providerAccountId };
+    authenticator = (await adapter.createAuthenticator(stored)) ?? stored;
   } catch (error) {
     if (!subject.signedIn) await Promise.resolve(adapter.deleteUser?.(user.id)).catch(() => undefined);
     throw error;
   }
   if (!subject.signedIn) await options.events.createUser({ user });
   await options.events.linkAccount({ user, account, profile: user });
+  if (subject.signedIn) await passkeyAdded(options, user.id, authenticator);
   return { user, account };
+}
+
+/** The `passkeyAdded` event of a passkey a signed-in user added (its listing code loads with it). */
+async function passkeyAdded(options: WebAuthnContext["options"], userId: string, authenticator: AdapterAuthenticator): Promise<void> {
+  const { listedPasskey } = await import("../actions/passkeys.js");
+  await options.events.passkeyAdded({ userId, passkey: listedPasskey(authenticator) });
 }

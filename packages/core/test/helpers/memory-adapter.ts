@@ -159,9 +159,11 @@ export function memoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
       return stored ?? null;
     },
     getAuthenticator: (credentialID) => authenticators.get(credentialID) ?? null,
+    // A database's default: the row's creation time.
     createAuthenticator: (authenticator) => {
-      authenticators.set(authenticator.credentialID, authenticator);
-      return authenticator;
+      const stored = { ...authenticator, createdAt: authenticator.createdAt ?? new Date() };
+      authenticators.set(authenticator.credentialID, stored);
+      return stored;
     },
     listAuthenticatorsByUserId: (userId) => [...authenticators.values()].filter((a) => a.userId === userId),
     updateAuthenticatorCounter: (credentialID, counter) => {
@@ -170,6 +172,18 @@ export function memoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
       const updated = { ...authenticator, counter };
       authenticators.set(credentialID, updated);
       return updated;
+    },
+    updateAuthenticator: (credentialID, update) => {
+      const authenticator = authenticators.get(credentialID);
+      if (!authenticator) return null;
+      const updated = { ...authenticator, ...update };
+      authenticators.set(credentialID, updated);
+      return updated;
+    },
+    deleteAuthenticator: (credentialID) => {
+      const authenticator = authenticators.get(credentialID);
+      authenticators.delete(credentialID);
+      return authenticator ?? null;
     },
   };
   if (options.sessionRecords) Object.assign(adapter, sessionRecordMethods(sessions, records));

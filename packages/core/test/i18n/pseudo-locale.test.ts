@@ -290,19 +290,44 @@ describe("every page state is translated", () => {
     text,
   };
   const password = { minLength: 8, changeUrl: `${AUTH}/password/change`, forgotUrl: `${AUTH}/password/forgot` };
-  const accountStates = [
-    { name: "full, password set, 2 passkeys", email: EMAIL, name_: "Ada Lovelace", password: { ...password, set: true }, passkeys: 2 },
-    { name: "no password, 1 passkey, no email", email: null, name_: null, password: { ...password, set: false }, passkeys: 1 },
-    { name: "no accounts", email: EMAIL, name_: null, accounts: [], passkeys: 0 },
-    ...["password-changed", "unlinked", "email-sent", "email-changed"].map((done) => ({
-      name: `done ${done}`,
-      email: EMAIL,
-      name_: null,
-      done,
+  const passkeysOf = (count: number) => ({
+    list: Array.from({ length: count }, (_, i) => ({
+      id: `c${i}`,
+      name: `Passkey 2026-11-0${i + 1}`,
+      createdAt: "2026-11-01T10:00:00.000Z",
+      lastUsedAt: i === 0 ? "2026-11-20T08:00:00.000Z" : null,
     })),
+    renameUrl: `${AUTH}/account/passkey-rename`,
+    removeUrl: `${AUTH}/account/passkey-remove`,
+    optionsUrl: `${AUTH}/webauthn-options/passkey`,
+    callbackUrl: `${AUTH}/callback/passkey`,
+    csrfUrl: `${AUTH}/csrf`,
+    addedUrl: `${AUTH}/account?done=passkey-added`,
+    reauthUrl: `${AUTH}/signin?error=RecentSignInRequired`,
+  });
+  const accountStates = [
+    {
+      name: "full, password set, 2 passkeys",
+      email: EMAIL,
+      name_: "Ada Lovelace",
+      password: { ...password, set: true },
+      passkeys: passkeysOf(2),
+    },
+    { name: "no password, 1 passkey, no email", email: null, name_: null, password: { ...password, set: false }, passkeys: passkeysOf(1) },
+    { name: "no accounts", email: EMAIL, name_: null, accounts: [], passkeys: passkeysOf(0) },
+    ...["password-changed", "unlinked", "email-sent", "email-changed", "passkey-added", "passkey-renamed", "passkey-removed"].map(
+      (done) => ({
+        name: `done ${done}`,
+        email: EMAIL,
+        name_: null,
+        done,
+      }),
+    ),
     ...[
       "LastSignInMethod",
       "AccountNotFound",
+      "PasskeyNotFound",
+      "InvalidName",
       "IncorrectPassword",
       "InvalidPassword",
       "PasswordNotSet",

@@ -15,6 +15,25 @@ function mainOf(html: string): string {
   return main.replace(/></g, ">\n<");
 }
 
+/** The passkeys part with `count` passkeys: the first one named after its password manager and used. */
+function passkeys(count: number, manageable = true): AccountPageParams["passkeys"] {
+  return {
+    list: Array.from({ length: count }, (_, i) => ({
+      id: `cred+${i}/=`,
+      name: i === 0 ? "iCloud Keychain" : `Passkey 2026-11-0${i + 1}`,
+      createdAt: `2026-11-0${i + 1}T10:00:00.000Z`,
+      lastUsedAt: i === 0 ? "2026-11-20T08:00:00.000Z" : null,
+    })),
+    renameUrl: manageable ? `${BASE}/account/passkey-rename` : undefined,
+    removeUrl: manageable ? `${BASE}/account/passkey-remove` : undefined,
+    optionsUrl: `${BASE}/webauthn-options/passkey`,
+    callbackUrl: `${BASE}/callback/passkey`,
+    csrfUrl: `${BASE}/csrf`,
+    addedUrl: `${BASE}/account?done=passkey-added`,
+    reauthUrl: `${BASE}/signin?callbackUrl=${encodeURIComponent(`${BASE}/account`)}&error=RecentSignInRequired`,
+  };
+}
+
 function page(overrides: Partial<AccountPageParams> = {}): string {
   const params: AccountPageParams = {
     csrfToken: "csrf-1",
@@ -27,6 +46,7 @@ function page(overrides: Partial<AccountPageParams> = {}): string {
     deleteUrl: `${BASE}/account/delete`,
     accountUrl: `${BASE}/account`,
     signOutUrl: `${BASE}/signout`,
+    authUrl: BASE,
     theme: {},
     ...overrides,
   };
@@ -44,7 +64,7 @@ describe("the account page", () => {
         { provider: "github", providerName: "GitHub", providerAccountId: "gh-1", unlinkable: true },
       ],
       password: { set: true, minLength: 12, changeUrl: `${BASE}/password/change`, forgotUrl: `${BASE}/password/forgot` },
-      passkeys: 2,
+      passkeys: passkeys(2),
       linkable: [{ id: "google", name: "Google", signinUrl: `${BASE}/signin/google` }],
       done: "password-changed",
     });
@@ -110,9 +130,55 @@ describe("the account page", () => {
       <button type="submit" class="button">Change password</button>
       </form>
       </section>
-      <section class="stack">
-      <h2>Passkeys</h2>
+      <section class="stack" aria-labelledby="passkeys-heading">
+      <h2 id="passkeys-heading">Passkeys</h2>
       <p class="muted">2 passkeys</p>
+      <ul class="methods stack">
+      <li class="stack">
+      <strong>iCloud Keychain</strong>
+      <span class="muted">Added Nov 1, 2026 · Last used Nov 20, 2026</span>
+      <form action="https://app.example.com/auth/account/passkey-rename" method="post">
+      <input type="hidden" name="csrfToken" value="csrf-1"/>
+      <input type="hidden" name="id" value="cred+0/="/>
+      <div class="field">
+      <label for="passkey-name-0">New name for iCloud Keychain</label>
+      <input id="passkey-name-0" name="name" type="text" required maxlength="64" value="iCloud Keychain"/>
+      </div>
+      <button type="submit" class="button button-neutral">Rename</button>
+      </form>
+      <form action="https://app.example.com/auth/account/passkey-remove" method="post">
+      <input type="hidden" name="csrfToken" value="csrf-1"/>
+      <input type="hidden" name="id" value="cred+0/="/>
+      <button type="submit" class="button button-neutral" aria-label="Remove iCloud Keychain">Remove</button>
+      </form>
+      </li>
+      <li class="stack">
+      <strong>Passkey 2026-11-02</strong>
+      <span class="muted">Added Nov 2, 2026 · Not used yet</span>
+      <form action="https://app.example.com/auth/account/passkey-rename" method="post">
+      <input type="hidden" name="csrfToken" value="csrf-1"/>
+      <input type="hidden" name="id" value="cred+1/="/>
+      <div class="field">
+      <label for="passkey-name-1">New name for Passkey 2026-11-02</label>
+      <input id="passkey-name-1" name="name" type="text" required maxlength="64" value="Passkey 2026-11-02"/>
+      </div>
+      <button type="submit" class="button button-neutral">Rename</button>
+      </form>
+      <form action="https://app.example.com/auth/account/passkey-remove" method="post">
+      <input type="hidden" name="csrfToken" value="csrf-1"/>
+      <input type="hidden" name="id" value="cred+1/="/>
+      <button type="submit" class="button button-neutral" aria-label="Remove Passkey 2026-11-02">Remove</button>
+      </form>
+      </li>
+      </ul>
+      <div class="stack" data-authlib-webauthn data-options-url="https://app.example.com/auth/webauthn-options/passkey" data-callback-url="https://app.example.com/auth/callback/passkey" data-csrf-url="https://app.example.com/auth/csrf" data-csrf-token="csrf-1" data-redirect-to="https://app.example.com/auth/account?done=passkey-added" data-reauth-url="https://app.example.com/auth/signin?callbackUrl=https%3A%2F%2Fapp.example.com%2Fauth%2Faccount&amp;error=RecentSignInRequired" data-conditional-ui="false" data-msg-cancelled="The passkey request was cancelled or timed out." data-msg-registered="This passkey is registered already. Sign in with it instead." data-msg-unsupported="This browser does not support passkeys." data-msg-failed="Something went wrong. Please try again." data-msg-name="Enter a display name to register a passkey." data-msg-long="A display name has at most 64 characters." data-msg-line="A display name is one line of text." data-msg-address="Enter a name, not an email address: a passkey attaches no address.">
+      <button type="button" class="button" data-webauthn-add>Add a passkey</button>
+      <p class="muted center" role="status" aria-live="polite" data-webauthn-status>
+      </p>
+      <noscript>
+      <p class="muted center">Passkeys need JavaScript.</p>
+      </noscript>
+      </div>
       </section>
       <section class="stack">
       <h2>Delete account</h2>
@@ -139,7 +205,7 @@ describe("the account page", () => {
       email: null,
       name: null,
       password: { set: false, minLength: 8, changeUrl: `${BASE}/password/change`, forgotUrl: `${BASE}/password/forgot` },
-      passkeys: 1,
+      passkeys: passkeys(1, false),
       deleteUrl: undefined,
       error: "SessionRequired",
     });
@@ -175,9 +241,23 @@ describe("the account page", () => {
       <p class="muted">You sign in without a password.</p>
       <a href="https://app.example.com/auth/password/forgot">Set a password by email</a>
       </section>
-      <section class="stack">
-      <h2>Passkeys</h2>
+      <section class="stack" aria-labelledby="passkeys-heading">
+      <h2 id="passkeys-heading">Passkeys</h2>
       <p class="muted">1 passkey</p>
+      <ul class="methods stack">
+      <li class="stack">
+      <strong>iCloud Keychain</strong>
+      <span class="muted">Added Nov 1, 2026 · Last used Nov 20, 2026</span>
+      </li>
+      </ul>
+      <div class="stack" data-authlib-webauthn data-options-url="https://app.example.com/auth/webauthn-options/passkey" data-callback-url="https://app.example.com/auth/callback/passkey" data-csrf-url="https://app.example.com/auth/csrf" data-csrf-token="csrf-1" data-redirect-to="https://app.example.com/auth/account?done=passkey-added" data-reauth-url="https://app.example.com/auth/signin?callbackUrl=https%3A%2F%2Fapp.example.com%2Fauth%2Faccount&amp;error=RecentSignInRequired" data-conditional-ui="false" data-msg-cancelled="The passkey request was cancelled or timed out." data-msg-registered="This passkey is registered already. Sign in with it instead." data-msg-unsupported="This browser does not support passkeys." data-msg-failed="Something went wrong. Please try again." data-msg-name="Enter a display name to register a passkey." data-msg-long="A display name has at most 64 characters." data-msg-line="A display name is one line of text." data-msg-address="Enter a name, not an email address: a passkey attaches no address.">
+      <button type="button" class="button" data-webauthn-add>Add a passkey</button>
+      <p class="muted center" role="status" aria-live="polite" data-webauthn-status>
+      </p>
+      <noscript>
+      <p class="muted center">Passkeys need JavaScript.</p>
+      </noscript>
+      </div>
       </section>
       <p class="center">
       <a href="https://app.example.com/auth/signout">Sign out</a>
