@@ -14,6 +14,7 @@
  * (`actions/accounts.ts`): of two requests removing a user's last two ways in at once, the one that finds
  * none left puts its passkey back and is refused, so at least one way in always remains.
  */
+import { notifyOwner } from "../account-lifecycle/notify.js";
 import { countSignInWays } from "../accounts/sign-in-ways.js";
 import { missingMethods, type PasskeyStore, passkeyMethods } from "../adapter-capabilities.js";
 import type { AdapterAuthenticator, AdapterUser } from "../adapters.js";
@@ -132,6 +133,7 @@ export async function removePasskeyAction(options: InternalOptions, request: Req
   const account = accounts.find((a) => a.type === "webauthn" && a.providerAccountId === removed.providerAccountId);
   if (account) await store.unlinkAccount({ provider: account.provider, providerAccountId: account.providerAccountId });
   await options.events.passkeyRemoved({ userId: user.id, passkey: listedPasskey(removed) });
+  await notifyOwner(options, request, user, "passkeyRemoved");
   return { body: { removed: 1 }, headers: json };
 }
 
