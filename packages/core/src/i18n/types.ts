@@ -135,6 +135,7 @@ export interface Messages {
   "account.signOut": string;
   "account.done.passwordChanged": string;
   "account.done.unlinked": string;
+  "account.done.linked": string;
   "account.done.emailSent": string;
   "account.done.emailChanged": string;
   "accountError.lastSignInMethod": string;

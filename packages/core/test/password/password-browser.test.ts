@@ -449,7 +449,8 @@ describe.each(rows.filter((row) => row.available))("Password() in Chromium on $n
       await page.goto(`${origin}/auth/account`);
       await page.getByRole("button", { name: "Link Test OP" }).click();
       await signInAtOP(page, origin, "alice");
-      expect(page.url()).toBe(`${origin}/auth/account`);
+      expect(page.url()).toBe(`${origin}/auth/account?done=linked`);
+      await expect(notice(page).textContent()).resolves.toBe("The account was linked. You can now sign in with it too.");
       expect(await methods(page)).toEqual(expect.arrayContaining(["Password", "Test OP"]));
       expect((await app.adapter.getUserByAccount?.({ provider: "op", providerAccountId: "alice" }))?.id).toBe(user?.id);
       // Still the same person: linking changed neither who is signed in nor their address.

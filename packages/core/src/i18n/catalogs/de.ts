@@ -134,6 +134,7 @@ export const de: Messages = {
   "account.signOut": "Abmelden",
   "account.done.passwordChanged": "Ihr Passwort wurde geändert. Ihre anderen Geräte wurden abgemeldet.",
   "account.done.unlinked": "Das Konto wurde getrennt.",
+  "account.done.linked": "Das Konto wurde verknüpft. Sie können sich jetzt auch damit anmelden.",
   "account.done.emailSent":
     "Wir haben einen Link an die neue Adresse gesendet. Folgen Sie ihm (angemeldet in diesem Konto), um sie zu verwenden.",
   "account.done.emailChanged": "Ihre E-Mail-Adresse wurde geändert.",

@@ -144,6 +144,7 @@ export const en: Messages = {
   "account.signOut": "Sign out",
   "account.done.passwordChanged": "Your password was changed. Your other devices were signed out.",
   "account.done.unlinked": "The account was unlinked.",
+  "account.done.linked": "The account was linked. You can now sign in with it too.",
   "account.done.emailSent": "We sent a link to the new address. Follow it (signed in to this account) to start using it.",
   "account.done.emailChanged": "Your email address was changed.",
   "accountError.lastSignInMethod": "That is your last way to sign in: link another account, add a passkey or set a password first.",

@@ -131,6 +131,7 @@ export const es: Messages = {
   "account.signOut": "Cerrar sesión",
   "account.done.passwordChanged": "Tu contraseña se cambió. Se cerró la sesión en tus otros dispositivos.",
   "account.done.unlinked": "La cuenta se desvinculó.",
+  "account.done.linked": "La cuenta se vinculó. Ahora también puedes iniciar sesión con ella.",
   "account.done.emailSent":
     "Hemos enviado un enlace a la nueva dirección. Síguelo (con la sesión de esta cuenta iniciada) para empezar a usarla.",
   "account.done.emailChanged": "Tu dirección de correo se cambió.",

@@ -131,6 +131,7 @@ export const fr: Messages = {
   "account.signOut": "Se déconnecter",
   "account.done.passwordChanged": "Votre mot de passe a été changé. Vos autres appareils ont été déconnectés.",
   "account.done.unlinked": "Le compte a été dissocié.",
+  "account.done.linked": "Le compte a été associé. Vous pouvez désormais aussi vous connecter avec lui.",
   "account.done.emailSent":
     "Nous avons envoyé un lien à la nouvelle adresse. Suivez-le (connecté à ce compte) pour commencer à l’utiliser.",
   "account.done.emailChanged": "Votre adresse e-mail a été changée.",

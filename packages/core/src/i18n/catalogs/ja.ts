@@ -129,6 +129,7 @@ export const ja: Messages = {
   "account.signOut": "ログアウト",
   "account.done.passwordChanged": "パスワードを変更しました。ほかのデバイスはログアウトされました。",
   "account.done.unlinked": "アカウントの連携を解除しました。",
+  "account.done.linked": "アカウントを連携しました。今後はこのアカウントでもログインできます。",
   "account.done.emailSent": "新しいアドレスにリンクを送信しました。このアカウントでログインした状態でリンクを開くと使えるようになります。",
   "account.done.emailChanged": "メールアドレスを変更しました。",
   "accountError.lastSignInMethod":

@@ -128,6 +128,7 @@ export const pt: Messages = {
   "account.signOut": "Sair",
   "account.done.passwordChanged": "Sua senha foi alterada. Seus outros dispositivos foram desconectados.",
   "account.done.unlinked": "A conta foi desvinculada.",
+  "account.done.linked": "A conta foi vinculada. Agora você também pode entrar com ela.",
   "account.done.emailSent": "Enviamos um link para o novo endereço. Siga-o (conectado a esta conta) para começar a usá-lo.",
   "account.done.emailChanged": "Seu endereço de e-mail foi alterado.",
   "accountError.lastSignInMethod":

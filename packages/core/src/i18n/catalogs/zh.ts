@@ -128,6 +128,7 @@ export const zh: Messages = {
   "account.signOut": "退出登录",
   "account.done.passwordChanged": "你的密码已修改。你的其他设备已退出登录。",
   "account.done.unlinked": "账号已取消关联。",
+  "account.done.linked": "账号已关联。现在你也可以用它登录。",
   "account.done.emailSent": "我们已向新地址发送链接。请在登录此账号的状态下打开链接，开始使用新地址。",
   "account.done.emailChanged": "你的邮箱地址已修改。",
   "accountError.lastSignInMethod": "这是你最后一种登录方式：请先关联其他账号、添加通行密钥或设置密码。",
