@@ -94,6 +94,10 @@ export interface Messages {
   "password.resetButton": string;
   "password.verifyLead": string;
   "password.verifyButton": string;
+  "password.resendTitle": string;
+  "password.resendLead": string;
+  "password.resendHere": string;
+  "password.resendButton": string;
   "password.haveAccount": string;
   "password.backToSignIn": string;
   "passwordError.tooShort": string;

@@ -101,6 +101,12 @@ export const en: Messages = {
   "password.resetButton": "Set password and sign in",
   "password.verifyLead": "Confirm that this address is yours to finish creating your account.",
   "password.verifyButton": "Confirm email address",
+  "password.resendTitle": "This link was asked for in another browser",
+  "password.resendLead":
+    "A password-reset link works only in the browser where it was asked for, so that a link that reaches someone else cannot be used to take over your account. This link is still valid and has not been used.",
+  "password.resendHere":
+    "To choose a new password here, we can email you a new link that works in this browser. Or open this link in the browser where you asked for it.",
+  "password.resendButton": "Email me a link for this browser",
   "password.haveAccount": "Already have an account? Sign in",
   "password.backToSignIn": "Back to sign in",
   "passwordError.tooShort": "Use at least {minLength} characters for your password.",
