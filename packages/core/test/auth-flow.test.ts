@@ -265,6 +265,8 @@ describe("CSRF", () => {
     [{ origin: "null", "sec-fetch-site": "same-site" }],
     [{ origin: "null", "sec-fetch-site": "none" }],
     [{ origin: "null", "sec-fetch-site": "cross-site" }],
+    // Only a null origin: another origin is not ours whatever Sec-Fetch-Site claims.
+    [{ origin: "https://evil.example", "sec-fetch-site": "same-origin" }],
     [{ origin: "http://localhost:3000.evil.example" }],
     [{ origin: "https://localhost:3000" }],
     [{ "sec-fetch-site": "cross-site" }],
