@@ -11,9 +11,11 @@
  * - the new link is bound to the browser that clicked: in the laptop it shows the same page;
  * - a dead link (used, password changed) says so everywhere and mails nothing;
  * - the button counts against the email limits (`RateLimited` shown on the page, token kept);
- * - the page speaks the request's language.
+ * - the page speaks the request's language;
+ * - `auth.api.resendPasswordReset` does the same for an app's own pages.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAuth } from "../../src/instance.js";
 import { closeSharedPglite, sharedPglite } from "../helpers/database.js";
 import { startSmtpServer } from "../helpers/smtp.js";
 import { type Browser, linkIn, mailTo, ORIGIN, passwordApp, post, type Smtp, signIn, signUpAndVerify } from "./helpers.js";
@@ -154,6 +156,28 @@ describe("what the button refuses", () => {
     const html = await page.text();
     expect(html).toContain(`<h1>${TITLE}</h1>`);
     expect(html).toContain('role="alert"');
+  });
+
+  it("auth.api.resendPasswordReset: the same for an app's own pages; resetPassword there takes the new link only", async () => {
+    const app = await passwordApp(smtp);
+    const auth = createAuth(app.config);
+    const email = "api-resend@example.com";
+    await signUpAndVerify(smtp, app.browser(), email, "first password 1");
+    const token = await askReset(app.browser(), email);
+    const phone = app.browser();
+    await phone.csrf();
+    const request = () => new Request(`${ORIGIN}/app`, { headers: { cookie: phone.jar.header(), "sec-fetch-site": "same-origin" } });
+    await expect(auth.api.resetPassword(request(), { token, password: "phone password 2" })).rejects.toMatchObject({
+      type: "Verification",
+    });
+
+    const since = smtp.mails.length;
+    const resent = await auth.api.resendPasswordReset(request(), { token });
+    expect(resent.redirect).toBe(`${ORIGIN}/auth/verify-request?provider=password&type=password-reset`);
+    const fresh = linkIn(mailTo(smtp, email, since), "/auth/password/reset").searchParams.get("token") as string;
+    const done = await auth.api.resetPassword(request(), { token: fresh, password: "phone password 2" });
+    expect(done.redirect).toBe(`${ORIGIN}/after-reset`);
+    await expect(auth.api.resendPasswordReset(request(), { token })).rejects.toMatchObject({ type: "Verification" });
   });
 
   it("speaks the request's language", async () => {
