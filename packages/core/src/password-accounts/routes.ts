@@ -211,11 +211,11 @@ async function reset(options: InternalOptions, request: RequestInternal, provide
  * leaks out of a mailbox (a forwarded mail, a shared inbox, a scanner's log) cannot be used by whoever
  * holds it. Continuing here must prove what the first request proved: that whoever is at this browser
  * reads that mailbox. A new mail proves exactly that, in one click and with nothing to type, and needs
- * nothing from the asking browser (which may be closed, or a device the person no longer has at hand). Whoever
- * holds a leaked link gets nothing from the button: the new link goes to the owner's mailbox, and is
- * bound to the holder's browser only if they can read that mailbox too, in which case they could ask
- * for a reset themselves anyway. It sends one more mail to an address that asked for a reset, counted
- * against the same email limits as `forgot`. The old link stays good in the browser that asked for it.
+ * nothing from the asking browser (which may be closed, or out of reach). Whoever holds a leaked link
+ * gets nothing from the button: the new link goes to the owner's mailbox, and is of use to the holder's
+ * browser only if they read that mailbox too, in which case they could ask for a reset themselves
+ * anyway. It sends one more mail to an address that asked for a reset, counted against the same email
+ * limits as `forgot`. The old link stays good in the browser that asked for it.
  */
 async function resend(options: InternalOptions, request: RequestInternal, provider: Password): Promise<ResponseInternal> {
   assertCsrf("password reset request", options.csrfTokenVerified);
