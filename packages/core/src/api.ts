@@ -218,6 +218,13 @@ export interface AuthApi extends TwoFactorApi {
    */
   resetPassword(request: RequestLike, input: ResetPasswordInput): Promise<RedirectResult>;
   /**
+   * For a reset link's `token` opened in a browser other than the one that asked for it (`resetPassword`
+   * refuses it there): mails a new reset link to the account's address, bound to this browser
+   * (docs/password.md). Throws `Verification` (not valid, expired, used, or the password changed since),
+   * `EmailSignInError`, `RateLimited`, `MissingCSRF`.
+   */
+  resendPasswordReset(request: RequestLike, input: { token: string }): Promise<RedirectResult>;
+  /**
    * Changes the signed-in user's password: ends their other sessions (this one is renewed: apply
    * `cookies`). Throws `SessionRequired`, `PasswordNotSet`, `IncorrectPassword`, `InvalidPassword`,
    * `RateLimited`, `MissingCSRF`.
@@ -328,6 +335,7 @@ export function createApi(resolved: UsableAuth): AuthApi {
     verifyEmail: (request, input) => password(request, "verify", input),
     requestPasswordReset: (request, input) => password(request, "forgot", input),
     resetPassword: (request, input) => password(request, "reset", input),
+    resendPasswordReset: (request, input) => password(request, "resend", input),
     changePassword: (request, input) => password(request, "change", input),
     changeEmail: (request, input) => account(request, "email", input),
     addEmail: (request, input) => account(request, "email", input),

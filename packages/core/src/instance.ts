@@ -85,6 +85,7 @@ export const API_OPERATIONS = [
   "verifyEmail",
   "requestPasswordReset",
   "resetPassword",
+  "resendPasswordReset",
   "changePassword",
   "changeEmail",
   "addEmail",

@@ -1,6 +1,8 @@
 /**
- * The logger. Log lines carry error names, messages and causes' messages, never tokens, cookies or
- * secrets: errors are built so that their messages hold none.
+ * The logger. Log lines carry error names and messages, and of each cause its name, its codes and (unless
+ * it quotes a server's reply) its message; never tokens, cookies or secrets: errors are built so that
+ * their messages hold none. A server's reply can quote what the user typed (an SMTP refusal names the
+ * recipient), so a cause carrying one is logged by its name and codes only (see email/mail-failure.ts).
  */
 import { AuthError, CredentialsSignin } from "./errors.js";
 import type { AuthConfig, LoggerInstance, WarningCode } from "./types.js";
@@ -34,10 +36,26 @@ export function describeError(error: Error): string {
   const parts = [`${error.name}: ${error.message || fallback}${code}`];
   let cause = error instanceof AuthError ? error.cause?.err : (error.cause as Error | undefined);
   for (let depth = 0; cause instanceof Error && depth < 3; depth++) {
-    parts.push(`caused by ${cause.name}: ${cause.message}`);
+    parts.push(`caused by ${describeCause(cause)}`);
     cause = cause.cause as Error | undefined;
   }
   return parts.join(" — ");
+}
+
+/**
+ * A cause as a log line shows it: `Name (code X, response code N): message`. The message is left out when
+ * the cause carries a server's reply (`responseCode` or `response`, as nodemailer's errors do): that text
+ * can quote the address the user typed.
+ */
+function describeCause(cause: Error): string {
+  const fields = cause as Error & { code?: unknown; responseCode?: unknown; response?: unknown };
+  const codes = [
+    typeof fields.code === "string" || typeof fields.code === "number" ? `code ${fields.code}` : "",
+    typeof fields.responseCode === "number" ? `response code ${fields.responseCode}` : "",
+  ].filter(Boolean);
+  const quotesServer = fields.responseCode !== undefined || fields.response !== undefined;
+  const message = quotesServer || !cause.message ? "" : `: ${cause.message}`;
+  return `${cause.name}${codes.length > 0 ? ` (${codes.join(", ")})` : ""}${message}`;
 }
 
 /** The logger for a configuration: the user's levels where given, the built-in ones otherwise. */

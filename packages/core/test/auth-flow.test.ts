@@ -261,6 +261,12 @@ describe("CSRF", () => {
   it.each([
     [{ origin: "https://evil.example" }],
     [{ origin: "null" }],
+    // A null origin is ours only with the browser's own word for it (a page under no-referrer, below).
+    [{ origin: "null", "sec-fetch-site": "same-site" }],
+    [{ origin: "null", "sec-fetch-site": "none" }],
+    [{ origin: "null", "sec-fetch-site": "cross-site" }],
+    // Only a null origin: another origin is not ours whatever Sec-Fetch-Site claims.
+    [{ origin: "https://evil.example", "sec-fetch-site": "same-origin" }],
     [{ origin: "http://localhost:3000.evil.example" }],
     [{ origin: "https://localhost:3000" }],
     [{ "sec-fetch-site": "cross-site" }],
@@ -278,6 +284,8 @@ describe("CSRF", () => {
     [{ origin: "http://localhost:3000", "sec-fetch-site": "same-origin" }],
     [{ "sec-fetch-site": "same-site" }],
     [{ "sec-fetch-site": "none" }],
+    // A form of a page sent with Referrer-Policy: no-referrer (every built-in page): the browser nulls the Origin.
+    [{ origin: "null", "sec-fetch-site": "same-origin" }],
   ])("accepts a POST from our own site with a valid token (%o), as every browser sends it", async (headers) => {
     const { config } = makeConfig();
     const client = authClient(config);

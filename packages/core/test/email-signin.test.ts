@@ -614,8 +614,8 @@ describe("why an address or a link is refused", () => {
     expect(logs.join("\n")).not.toContain("limited@example.com");
   });
 
-  it("a mail that could not be sent is logged as EmailSignInError, with the sender's failure as its cause", async () => {
-    const failure = new Error("mail provider down");
+  it("a mail that could not be sent is logged as EmailSignInError, with the sender's failure summarised as its cause", async () => {
+    const failure = Object.assign(new Error("mail provider down for <unsent-logged@example.com>"), { code: "EDOWN" });
     const errors: Error[] = [];
     const sendVerificationRequest = () => {
       throw failure;
@@ -624,6 +624,8 @@ describe("why an address or a link is refused", () => {
     await requestLink(client, "unsent-logged@example.com");
     const logged = errors.find((e) => e.name === "EmailSignInError");
     expect(logged?.message).toBe("The sign-in email could not be sent.");
-    expect((logged?.cause as { err?: unknown } | undefined)?.err).toBe(failure);
+    // Its name and code, not its text: a sender's message can quote the address (email/mail-failure.ts).
+    const cause = (logged?.cause as { err?: Error & { code?: string } } | undefined)?.err;
+    expect([cause?.name, cause?.message, cause?.code]).toEqual(["Error", "", "EDOWN"]);
   });
 });

@@ -88,13 +88,17 @@ async function oauthCallback(
   if (redirect) return { redirect, cookies };
   // Finding or creating the user (and the address rules behind it) loads with the first OAuth sign-in.
   const { findOrCreateOAuthUser } = await import("./link-account.js");
-  const { user, isNewUser } = await findOrCreateOAuthUser(options, request, {
+  const { user, isNewUser, linkedToSession } = await findOrCreateOAuthUser(options, request, {
     provider,
     profileUser,
     account,
     link: result.link,
     linked: userByAccount,
   });
+  // A link is not a sign-in: the session that asked for it goes on exactly as it was (its authTime, amr and
+  // aal neither raised nor reset, no second step for a user with TOTP, no signIn event), back to where the
+  // link was asked from (the account page asks with `?done=linked`).
+  if (linkedToSession) return { redirect: options.callbackUrl, cookies };
   return completeSignIn(options, request, { user, account, profile, isNewUser }, cookies);
 }
 

@@ -13,6 +13,7 @@ import { type EmailStore, requireCapability } from "../adapter-capabilities.js";
 import type { AdapterUser } from "../adapters.js";
 import { hmacHex, randomHex } from "../crypto/digest.js";
 import { clearEmailFlow, type EmailFlow, openEmailFlow, sealEmailFlow } from "../email/flow-cookie.js";
+import { mailFailureCause } from "../email/mail-failure.js";
 import { InvalidEmailAddress, normalizeEmail } from "../email/normalize.js";
 import { codeLengthOf, confirmModeOf } from "../email/settings.js";
 import { codeOf, isCodeOf, MAX_WRONG_CODES, typedCode } from "../email/sign-in-code.js";
@@ -88,7 +89,8 @@ export async function emailSignIn(options: InternalOptions, request: RequestInte
     // The mail never left: make sure the stored token cannot be redeemed later.
     // Stryker disable next-line ArrowFunction: equivalent, the clean-up's result is discarded (`null` or `undefined` alike); only that a failed clean-up never replaces the send failure matters
     await Promise.resolve(store.useVerificationToken({ identifier, token: hashed })).catch(() => null);
-    throw new EmailSignInError("The sign-in email could not be sent.", { cause: error as Error });
+    // The failure's name and codes, not its text: a server's refusal quotes the address (email/mail-failure.ts).
+    throw new EmailSignInError("The sign-in email could not be sent.", { cause: mailFailureCause(error) });
   }
   // Without a CSRF token (none was minted) the cookie could never be opened again: none is set. It lives
   // as long as the link, and at least as long as a check cookie (the token's own expiry is what counts).

@@ -48,12 +48,16 @@ export interface OAuthSignIn {
   linked: AdapterUser | null;
 }
 
-/** The user for this sign-in and whether it was just created. */
+/**
+ * The user for this sign-in and whether it was just created. `linkedToSession` is true when the flow was
+ * a link (`link`) and the account is now (or already was) the signed-in user's: the caller keeps that
+ * session as it is instead of starting one.
+ */
 export async function findOrCreateOAuthUser(
   options: InternalOptions,
   request: RequestInternal,
   signIn: OAuthSignIn,
-): Promise<{ user: User | AdapterUser; isNewUser: boolean }> {
+): Promise<{ user: User | AdapterUser; isNewUser: boolean; linkedToSession?: true }> {
   const { provider, profileUser, account, link = false, linked } = signIn;
   const { events } = options;
   const { users } = options.capabilities;
@@ -63,7 +67,7 @@ export async function findOrCreateOAuthUser(
   const current = await options.sessionStrategy.currentUser(options, request);
   if (linked) {
     if (current?.id && current.id !== linked.id) throw new OAuthAccountNotLinked("This account is already linked to another user.");
-    return { user: linked, isNewUser: false };
+    return { user: linked, isNewUser: false, ...(link && current?.id ? { linkedToSession: true as const } : {}) };
   }
 
   if (current?.id) {
@@ -73,7 +77,7 @@ export async function findOrCreateOAuthUser(
     await users.linkAccount(accountRow(provider, account, current.id));
     await events.linkAccount({ user: current, account, profile: profileUser });
     await tellOwner(options, request, { id: current.id, email: current.email }, "accountLinked");
-    return { user: current, isNewUser: false };
+    return { user: current, isNewUser: false, linkedToSession: true };
   }
 
   // Only a proven email reaches here (`withProvenEmail`): an unverified claim never links nor refuses.

@@ -13,6 +13,7 @@ import { passwordMailProvider } from "../password-accounts/config-check.js";
 import { isPasswordProvider } from "../provider-kind.js";
 import type { MailMessage, ProviderConfig } from "../provider-types.js";
 import type { Awaitable, Theme } from "../types.js";
+import { AuthlibMailError, mailFailureCause } from "./mail-failure.js";
 import type { RenderedMail } from "./template.js";
 
 /** The site a mail names: its host (so a reader can tell a real mail from a phishing one) and theme. */
@@ -38,13 +39,16 @@ export function accountMailer(providers: readonly ProviderConfig[]): ((mail: Mai
   return email && send ? (mail) => send(mail, email) : undefined;
 }
 
-/** Sends `mail` to `to`; a failure is `EmailSignInError` (the address is not logged). */
+/**
+ * Sends `mail` to `to`; a failure is `EmailSignInError`, whose cause keeps the failure's name and codes
+ * but not its text (a server's refusal quotes the address: see email/mail-failure.ts).
+ */
 export async function sendAccountMail(options: InternalOptions, to: string, mail: RenderedMail): Promise<void> {
   const send = accountMailer(options.providers);
   try {
-    if (!send) throw new Error("No email provider with sendMail is configured, and Password() has no sendMail.");
+    if (!send) throw new AuthlibMailError("No email provider with sendMail is configured, and Password() has no sendMail.");
     await send({ to, ...mail });
   } catch (error) {
-    throw new EmailSignInError("The email could not be sent. Try again later.", { cause: error as Error });
+    throw new EmailSignInError("The email could not be sent. Try again later.", { cause: mailFailureCause(error) });
   }
 }

@@ -8,6 +8,7 @@
  * @module email/mail-service
  */
 import type { EmailConfig, MailMessage, SendVerificationRequestParams } from "../provider-types.js";
+import { AuthlibMailError } from "./mail-failure.js";
 import { checkEmailSettings } from "./settings.js";
 import { verificationMail } from "./template.js";
 
@@ -46,7 +47,7 @@ export interface MailService<C extends MailServiceConfig> {
 }
 
 /** Thrown when a mail service cannot be reached or refuses the message; the sign-in reports `EmailSignInError`. */
-export class MailServiceError extends Error {
+export class MailServiceError extends AuthlibMailError {
   override name = "MailServiceError";
 }
 

@@ -2,7 +2,9 @@
  * CSRF protection, double-submit style: the cookie holds `<token>|<hmac>`; a state-changing POST must send
  * the same token in its body. The HMAC (keyed by the secret) stops an attacker who can plant a cookie
  * (a sibling subdomain) from choosing the token. On top of that, POSTs that browsers mark as cross-site
- * (`Sec-Fetch-Site: cross-site`, or an `Origin` that is not ours, `null` included) are refused.
+ * (`Sec-Fetch-Site: cross-site`, or an `Origin` that is not ours, `null` included) are refused, but for
+ * one case: `Origin: null` with `Sec-Fetch-Site: same-origin` is the form of one of our own pages (see
+ * {@link isCrossSite}).
  */
 import { timingSafeEqual } from "../crypto/compare.js";
 import { hmacHex, randomHex } from "../crypto/digest.js";
@@ -60,12 +62,21 @@ export async function resolveCsrf(
   return { token, verified: false, cookie: { name: option.name, value: `${token}|${mac}`, options: { ...option.options } } };
 }
 
-/** True when the browser says the request came from another site. */
+/**
+ * True when the browser says the request came from another site.
+ *
+ * Every built-in page is sent with `Referrer-Policy: no-referrer` (pages/security-headers.ts), and under
+ * that policy browsers serialise the `Origin` of the page's own form posts as `null` (Fetch, "serializing
+ * a request origin"). `Sec-Fetch-Site` is set by the browser alone (no page can forge it) and says
+ * `same-origin` for exactly those posts; a null origin with any other value (a sandboxed frame or a
+ * `data:` page elsewhere is `cross-site`), or without one, is still refused.
+ */
 export function isCrossSite(request: Pick<RequestInternal, "headers">, ownOrigin: string): boolean {
   const site = request.headers.get("sec-fetch-site");
   if (site === "cross-site") return true;
   const origin = request.headers.get("origin");
   if (origin === null) return false;
+  if (origin === "null" && site === "same-origin") return false;
   return origin !== ownOrigin;
 }
 

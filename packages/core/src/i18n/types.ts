@@ -95,6 +95,10 @@ export interface Messages {
   "password.resetButton": string;
   "password.verifyLead": string;
   "password.verifyButton": string;
+  "password.resendTitle": string;
+  "password.resendLead": string;
+  "password.resendHere": string;
+  "password.resendButton": string;
   "password.haveAccount": string;
   "password.backToSignIn": string;
   "passwordError.tooShort": string;
@@ -145,6 +149,7 @@ export interface Messages {
   "account.signOut": string;
   "account.done.passwordChanged": string;
   "account.done.unlinked": string;
+  "account.done.linked": string;
   "account.done.emailSent": string;
   "account.done.emailChanged": string;
   "account.done.passkeyAdded": string;

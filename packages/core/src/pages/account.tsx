@@ -142,7 +142,7 @@ function AccountsSection({ params, text }: Sub) {
       </ul>
       {params.linkable.map((provider) => (
         <form key={provider.id} action={toSafeNavigationUrl(provider.signinUrl)} method="post">
-          <HiddenFields csrfToken={params.csrfToken} callbackUrl={params.accountUrl} />
+          <HiddenFields csrfToken={params.csrfToken} callbackUrl={`${params.accountUrl}?done=linked`} />
           <input type="hidden" name="link" value="true" />
           <button type="submit" class="button button-neutral">
             {text.t("account.link", { provider: provider.name })}

@@ -153,6 +153,7 @@ export function passwordErrorMessage(
 const ACCOUNT_NOTICES: Readonly<Record<string, MessageKey>> = Object.freeze({
   "password-changed": "account.done.passwordChanged",
   unlinked: "account.done.unlinked",
+  linked: "account.done.linked",
   "email-sent": "account.done.emailSent",
   "email-changed": "account.done.emailChanged",
   "passkey-added": "account.done.passkeyAdded",

@@ -3,7 +3,8 @@
 // The pragmas keep these files on the Preact runtime under any transpiler, e.g. Qwik's Vite config.
 /**
  * The Password() provider's pages: create an account, forgot password, choose a new password (from a
- * reset link), and confirm an address (from a sign-up link: one click that POSTs, so a mail scanner that
+ * reset link; in another browser than the one that asked, a button that mails a link for this one), and
+ * confirm an address (from a sign-up link: one click that POSTs, so a mail scanner that
  * only fetches the link spends nothing). Plain forms, no script.
  *
  * @module pages/password
@@ -15,8 +16,8 @@ import { HiddenFields, renderDocument } from "./layout.js";
 import { passwordErrorMessage } from "./messages.js";
 import { resolveTheme, toSafeNavigationUrl } from "./theme.js";
 
-/** The password pages. */
-export type PasswordForm = "sign-up" | "forgot" | "reset" | "verify";
+/** The password pages (`resend`: a reset link opened in a browser other than the one that asked for it). */
+export type PasswordForm = "sign-up" | "forgot" | "reset" | "verify" | "resend";
 
 /** What a password page shows. */
 export interface PasswordPageParams {
@@ -46,6 +47,7 @@ const TITLES: Record<PasswordForm, MessageKey> = {
   forgot: "password.forgotTitle",
   reset: "password.resetTitle",
   verify: "password.verifyTitle",
+  resend: "password.resendTitle",
 };
 
 function Field(props: {
@@ -127,6 +129,17 @@ function FormBody({ params, text }: { params: PasswordPageParams; text: Translat
           <NewPasswordField params={params} text={text} />
           <button type="submit" class="button">
             {text.t("password.resetButton")}
+          </button>
+        </>
+      );
+    case "resend":
+      return (
+        <>
+          <p>{text.t("password.resendLead")}</p>
+          <p class="muted">{text.t("password.resendHere")}</p>
+          <input type="hidden" name="token" value={params.token ?? ""} />
+          <button type="submit" class="button">
+            {text.t("password.resendButton")}
           </button>
         </>
       );

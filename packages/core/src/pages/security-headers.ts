@@ -8,6 +8,11 @@
  * own passkey script from the app's origin. `form-action` is left out on purpose: a sign-in form posts to
  * authlib, which answers with a redirect to the provider, and browsers apply `form-action` to that redirect.
  *
+ * `Referrer-Policy: no-referrer` on every page, not only on the ones that carry a token in their URL today
+ * (a reset, sign-up, email-change or sign-in link): a page that links out, loads an image from https or
+ * posts to another origin would otherwise hand its own URL, token included, to that site in `Referer`.
+ * One rule for every page cannot miss the next page that takes a `?token=`.
+ *
  * @module pages/security-headers
  */
 
@@ -35,11 +40,12 @@ export async function pageContentSecurityPolicy(html: string): Promise<string> {
   ].join("; ");
 }
 
-/** No framing, no caching: for every response that is a page, or the script a page loads. */
+/** No framing, no caching, no referrer: for every response that is a page, or the script a page loads. */
 export const unframeableNoStoreHeaders = {
   "X-Frame-Options": "DENY",
   "Cache-Control": "no-store",
   "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
 } as const;
 
 /** Every header a rendered HTML page is served with. */

@@ -11,13 +11,16 @@ import { loadPages } from "../pages/lazy.js";
 import type { PasswordConfig } from "../provider-types.js";
 import { passwordUrl, signInUrl } from "./urls.js";
 
-/** The page of `request`'s form (`sign-up`, `forgot`, `reset` or `verify`). */
+/**
+ * The page of `request`'s form (`sign-up`, `forgot`, `reset` or `verify`), or of `form` when given (`resend`:
+ * a reset link opened in another browser).
+ */
 export async function passwordPage(
   options: InternalOptions,
   request: RequestInternal,
   provider: InternalProvider & PasswordConfig,
+  form = request.providerId as PasswordForm,
 ): Promise<ResponseInternal> {
-  const form = request.providerId as PasswordForm;
   const { renderPasswordPage, text } = await loadPages(options.config, request.request);
   const { minLength, maxLength } = provider.passwordAccounts;
   return html(

@@ -8,8 +8,9 @@
  * | `GET verify?token=` | a page that confirms the address with one click (a POST, so a mail scanner's GET spends nothing) |
  * | `POST verify` (`token`) | creates the account and signs in; never adds the password to a user who has the address by then |
  * | `POST forgot` (`email`) | mails a reset link, or tells the address it has no account |
- * | `GET reset?token=` | the new-password form, in the browser that asked for the link only |
+ * | `GET reset?token=` | the new-password form in the browser that asked for the link; elsewhere, "send a link for this browser" |
  * | `POST reset` (`token`, `password`) | sets the password, ends every session, signs this browser in |
+ * | `POST resend` (`token`) | a live reset link opened in another browser: mails a new one, bound to this browser |
  * | `POST change` (`currentPassword`, `password`) | signed in: sets the password, ends every other session |
  *
  * Every POST is CSRF-checked. Sign-up and reset requests answer the same page whether the address has an
@@ -147,10 +148,12 @@ async function forgot(options: InternalOptions, request: RequestInternal, provid
   return checkYourEmail(options, provider, "reset");
 }
 
-/** A reset link of this browser, for a user who still proves its address and has not changed password since. */
+/**
+ * A reset link for a user who still proves its address and has not changed password since, opened in any
+ * browser (the callers check which: {@link reset} needs the asking one).
+ */
 async function liveResetLink(options: InternalOptions, store: PasswordAccountStore, provider: Password, token: unknown) {
   const link = await openLink(options, "reset", token);
-  assertSameBrowser(link, await browserBinding(options));
   const user = await store.getUser(link.userId);
   if (!user?.emailVerified || user.email !== link.email) throw new Verification("The link is not valid any more. Ask for a new one.");
   const current = hashOf(await passwordAccountOf(store, provider, user.id));
@@ -194,10 +197,39 @@ async function reset(options: InternalOptions, request: RequestInternal, provide
   assertCsrf("password reset", options.csrfTokenVerified);
   const store = passwordStore(options);
   const { link, user } = await liveResetLink(options, store, provider, request.body.token);
+  assertSameBrowser(link, await browserBinding(options));
   const password = newPassword(request.body.password, provider.passwordAccounts);
   await spendLink(options, store, link);
   const withLinkTarget = { ...options, callbackUrl: link.callbackUrl };
   return replacePassword(withLinkTarget, request, provider, { store, user, password, reason: "reset" });
+}
+
+/**
+ * POST resend: a reset link opened in a browser other than the one that asked for it (a phone reading the
+ * mail, a laptop that asked) mails a new link, bound to this browser, to the same address.
+ *
+ * Why this and not "type a code shown in the asking browser": the binding exists so that a link that
+ * leaks out of a mailbox (a forwarded mail, a shared inbox, a scanner's log) cannot be used by whoever
+ * holds it. Continuing here must prove what the first request proved: that whoever is at this browser
+ * reads that mailbox. A new mail proves exactly that, in one click and with nothing to type, and needs
+ * nothing from the asking browser (which may be closed, or out of reach). Whoever holds a leaked link
+ * gets nothing from the button: the new link goes to the owner's mailbox, and is of use to the holder's
+ * browser only if they read that mailbox too, in which case they could ask for a reset themselves
+ * anyway. It sends one more mail to an address that asked for a reset, counted against the same email
+ * limits as `forgot`. The old link stays good in the browser that asked for it.
+ */
+async function resend(options: InternalOptions, request: RequestInternal, provider: Password): Promise<ResponseInternal> {
+  assertCsrf("password reset request", options.csrfTokenVerified);
+  const store = passwordStore(options);
+  const { link } = await liveResetLink(options, store, provider, request.body.token);
+  await countVerificationMail(options, request, link.email, undefined);
+  const { email, userId, fingerprint, callbackUrl } = link;
+  const claims = { email, userId, fingerprint, binding: await browserBinding(options), callbackUrl };
+  const { resetMaxAge } = provider.passwordAccounts;
+  const token = await sealLink(options, "reset", claims, resetMaxAge);
+  const url = `${passwordUrl(options, "reset")}?${new URLSearchParams({ token })}`;
+  await sendAccountMail(options, email, resetMail(await mailSite(options, request), url, Math.round(resetMaxAge / 60)));
+  return checkYourEmail(options, provider, "reset");
 }
 
 /** POST change: the signed-in user, with their current password. */
@@ -214,7 +246,7 @@ async function change(options: InternalOptions, request: RequestInternal, provid
 
 type PasswordRoute = (options: InternalOptions, request: RequestInternal, provider: Password) => Promise<ResponseInternal>;
 
-const posts: Record<string, PasswordRoute> = { "sign-up": signUp, verify, forgot, reset, change };
+const posts: Record<string, PasswordRoute> = { "sign-up": signUp, verify, forgot, reset, resend, change };
 
 /** The built-in pages of the GET routes (loaded with the pages). */
 async function page(options: InternalOptions, request: RequestInternal, provider: Password): Promise<ResponseInternal> {
@@ -222,7 +254,11 @@ async function page(options: InternalOptions, request: RequestInternal, provider
   const form = request.providerId as string;
   // A link that cannot be used says so at once, before the person types a new password.
   if (form === "verify") await openLink(options, "sign-up", request.query.token);
-  if (form === "reset") await liveResetLink(options, passwordStore(options), provider, request.query.token);
+  if (form === "reset") {
+    const { link } = await liveResetLink(options, passwordStore(options), provider, request.query.token);
+    // A live link of another browser: no password form, but a way to go on here (see `resend`).
+    if (!bindingMatches(link.binding, await browserBinding(options))) return passwordPage(options, request, provider, "resend");
+  }
   return passwordPage(options, request, provider);
 }
 
@@ -240,10 +276,12 @@ const shownOnForm = new Set<ErrorType>([
 ]);
 
 /**
- * The page a refused form goes back to: the built-in form of `sign-up`, `forgot` and `reset`; for
- * `change`, the page it came from (its callback URL, same-origin, e.g. the account page).
+ * The page a refused form goes back to: the built-in form of `sign-up`, `forgot` and `reset` (`resend`'s
+ * too: the reset link's page); for `change`, the page it came from (its callback URL, same-origin, e.g. the
+ * account page).
  */
 function formPage(options: InternalOptions, form: string): URL | undefined {
+  if (form === "resend") return new URL(passwordUrl(options, "reset"));
   if (form === "sign-up" || form === "forgot" || form === "reset") return new URL(passwordUrl(options, form));
   if (form !== "change") return undefined;
   const page = new URL(options.callbackUrl);
@@ -260,7 +298,8 @@ function backToForm(request: RequestInternal, page: URL, error: AuthError): Resp
   page.searchParams.set("error", error.type);
   if (error instanceof InvalidPassword) page.searchParams.set("code", error.rule);
   const token = request.body.token;
-  if (request.providerId === "reset" && typeof token === "string") page.searchParams.set("token", token);
+  if ((request.providerId === "reset" || request.providerId === "resend") && typeof token === "string")
+    page.searchParams.set("token", token);
   return { redirect: page.href, failure: error };
 }
 

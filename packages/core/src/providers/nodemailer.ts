@@ -6,6 +6,7 @@
  * ```
  */
 
+import { AuthlibMailError } from "../email/mail-failure.js";
 import { checkEmailSettings } from "../email/settings.js";
 import { verificationMail } from "../email/template.js";
 import { AuthError } from "../errors.js";
@@ -39,7 +40,7 @@ async function sendMailWithNodemailer(mail: MailMessage, provider: EmailConfig):
   const transport = createTransport(withSmtpTimeouts(provider.server) as Parameters<typeof createTransport>[0]);
   const result = await transport.sendMail({ from: provider.from, ...mail });
   const refused = [...(result.rejected ?? []), ...((result as { pending?: unknown[] }).pending ?? [])];
-  if (refused.length > 0) throw new Error(`The SMTP server refused the recipient (${refused.length} address).`);
+  if (refused.length > 0) throw new AuthlibMailError(`The SMTP server refused the recipient (${refused.length} address).`);
 }
 
 /** Sends the default sign-in mail through the provider's SMTP server. */

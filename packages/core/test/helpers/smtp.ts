@@ -1,6 +1,6 @@
 /**
  * A real SMTP server (smtp-server) on 127.0.0.1 that keeps the parsed mails (mailparser), for email
- * sign-in tests. `refuse` makes it reject recipients. And a broken one: a port that accepts connections
+ * sign-in tests. `refuse` makes it reject recipients (with a reply of `refusal`'s making). And a broken one: a port that accepts connections
  * and hangs up at once, as a crashing mail server does.
  */
 import { type AddressInfo, createServer } from "node:net";
@@ -9,13 +9,14 @@ import { SMTPServer } from "smtp-server";
 
 export async function startSmtpServer() {
   const mails: ParsedMail[] = [];
-  const state = { refuse: false };
+  /** `refuse`: reject every recipient, with the reply `refusal` makes of the address (a real server's quotes it). */
+  const state = { refuse: false, refusal: (_address: string) => "Mailbox unavailable" };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
-    onRcptTo(_address, _session, callback) {
-      callback(state.refuse ? Object.assign(new Error("Mailbox unavailable"), { responseCode: 550 }) : undefined);
+    onRcptTo(address, _session, callback) {
+      callback(state.refuse ? Object.assign(new Error(state.refusal(address.address)), { responseCode: 550 }) : undefined);
     },
     onData(stream, _session, callback) {
       simpleParser(stream)

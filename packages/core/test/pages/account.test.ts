@@ -108,7 +108,7 @@ describe("the account page", () => {
       </ul>
       <form action="https://app.example.com/auth/signin/google" method="post">
       <input type="hidden" name="csrfToken" value="csrf-1"/>
-      <input type="hidden" name="callbackUrl" value="https://app.example.com/auth/account"/>
+      <input type="hidden" name="callbackUrl" value="https://app.example.com/auth/account?done=linked"/>
       <input type="hidden" name="link" value="true"/>
       <button type="submit" class="button button-neutral">Link Google</button>
       </form>

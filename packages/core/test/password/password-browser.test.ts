@@ -8,8 +8,10 @@
  *
  * - sign up → the mail's verification link in the same browser → confirm → signed in → sign out → sign
  *   in with the password;
- * - forgot → reset: the link is refused in another browser; in the asking one the new password signs in,
- *   the old one is refused and every other session has ended;
+ * - forgot → reset: in another browser the link's page says it was asked for elsewhere (no password form);
+ *   in the asking one the new password signs in, the old one is refused and every other session has ended;
+ * - a reset link opened on another device: "Email me a link for this browser" mails a new link, which
+ *   resets there; the first link is dead afterwards;
  * - change on the account page: a wrong current password is shown there; the new password signs in, the
  *   old one does not;
  * - link the OP's account on the account page (through the OP's login page), see it listed, unlink it;
@@ -338,7 +340,7 @@ describe.each(rows.filter((row) => row.available))("Password() in Chromium on $n
   );
 
   it(
-    "forgot → reset: refused in another browser; in the asking one the new password signs in, the old is refused, other sessions end",
+    "forgot → reset: no password form in another browser; in the asking one the new password signs in, the old is refused, other sessions end",
     async () => {
       const { origin } = app;
       const grace = { name: "Grace Hopper", email: "grace@example.com", password: "first password 1" };
@@ -367,12 +369,13 @@ describe.each(rows.filter((row) => row.available))("Password() in Chromium on $n
       expect(mail.subject).toBe(`Reset your password for ${new URL(origin).host}`);
       const link = linkIn(mail, origin, "/auth/password/reset");
 
-      // The link in a browser that did not ask for it: refused, no form to type a password into.
+      // The link in a browser that did not ask for it: it says so, with no form to type a password into.
       const stranger = await tab();
-      const refused = await stranger.page.goto(link);
-      expect(refused?.status()).toBe(403);
-      expect(new URL(stranger.page.url()).searchParams.get("error")).toBe("Verification");
-      await expect(stranger.page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Unable to sign in");
+      const elsewhere = await stranger.page.goto(link);
+      expect(elsewhere?.status()).toBe(200);
+      await expect(stranger.page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(
+        "This link was asked for in another browser",
+      );
       expect(await stranger.page.getByLabel("Password").count()).toBe(0);
 
       await asker.page.goto(link);
@@ -400,7 +403,59 @@ describe.each(rows.filter((row) => row.available))("Password() in Chromium on $n
       // Spent: the link does not open a second time, even in the browser that asked.
       expect((await asker.page.goto(link))?.status()).toBe(403);
       for (const t of [laptop, phone, stranger, asker]) expect(t.problems).toEqual([]);
-      expectLogged(["Verification", "CredentialsSignin", "Verification"]);
+      expectLogged(["CredentialsSignin", "Verification"]);
+    },
+    BROWSER_TEST_TIMEOUT,
+  );
+
+  it(
+    "a reset link opened on another device: 'Email me a link for this browser', then the new link resets there",
+    async () => {
+      const { origin } = app;
+      const lin = { name: "Lin Ye", email: "lin@example.com", password: "first password 1" };
+      const laptop = await tab();
+      await signUpAndConfirm(laptop.page, origin, lin);
+      await signOut(laptop.page, origin);
+      await laptop.page.goto(`${origin}/auth/password/forgot`);
+      let since = smtp.mails.length;
+      await laptop.page.getByLabel("Email").fill(lin.email);
+      await Promise.all([
+        laptop.page.waitForURL(/\/auth\/verify-request\?/),
+        laptop.page.getByRole("button", { name: "Email me a link" }).click(),
+      ]);
+      const first = linkIn(await mailTo(lin.email, since), origin, "/auth/password/reset");
+
+      // The mail is read on the phone: the page says where the link belongs and how to go on here.
+      const phone = await tab(true);
+      const opened = await phone.page.goto(first);
+      expect(opened?.status()).toBe(200);
+      expect(await opened?.headerValue("referrer-policy")).toBe("no-referrer");
+      await expect(phone.page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("This link was asked for in another browser");
+      await expect(phone.page.locator("body").textContent()).resolves.toContain("This link is still valid and has not been used.");
+      expect(await phone.page.getByLabel("Password").count()).toBe(0);
+      await expectAccessible(phone.page);
+      since = smtp.mails.length;
+      await Promise.all([
+        phone.page.waitForURL(/\/auth\/verify-request\?/),
+        phone.page.getByRole("button", { name: "Email me a link for this browser" }).click(),
+      ]);
+      await expect(phone.page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Check your email");
+      const second = linkIn(await mailTo(lin.email, since), origin, "/auth/password/reset");
+      expect(second).not.toBe(first);
+
+      await phone.page.goto(second);
+      await expect(phone.page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Choose a new password");
+      await phone.page.getByLabel("Password").fill("second password 2");
+      await Promise.all([
+        leaving(phone.page, "/auth/password/"),
+        phone.page.getByRole("button", { name: "Set password and sign in" }).click(),
+      ]);
+      expect(await signedInAs(phone.page)).toBe(lin.email);
+
+      // The laptop's link died with the old password.
+      expect((await laptop.page.goto(first))?.status()).toBe(403);
+      for (const t of [laptop, phone]) expect(t.problems).toEqual([]);
+      expectLogged(["Verification"]);
     },
     BROWSER_TEST_TIMEOUT,
   );
@@ -489,7 +544,8 @@ describe.each(rows.filter((row) => row.available))("Password() in Chromium on $n
       await page.goto(`${origin}/auth/account`);
       await page.getByRole("button", { name: "Link Test OP" }).click();
       await signInAtOP(page, origin, "alice");
-      expect(page.url()).toBe(`${origin}/auth/account`);
+      expect(page.url()).toBe(`${origin}/auth/account?done=linked`);
+      await expect(notice(page).textContent()).resolves.toBe("The account was linked. You can now sign in with it too.");
       expect(await methods(page)).toEqual(expect.arrayContaining(["Password", "Test OP"]));
       expect((await app.adapter.getUserByAccount?.({ provider: "op", providerAccountId: "alice" }))?.id).toBe(user?.id);
       // Still the same person: linking changed neither who is signed in nor their address.

@@ -394,7 +394,7 @@ describe("the routes themselves", () => {
     const browser = a.browser();
     await browser.csrf();
     const answers: Array<string | null> = [];
-    for (const route of ["sign-up", "verify", "forgot", "reset", "change"]) {
+    for (const route of ["sign-up", "verify", "forgot", "reset", "resend", "change"]) {
       const response = await browser.send(`/auth/password/${route}`, {
         form: { email: "a@example.com", password: "first password", token: "t" },
       });
@@ -405,6 +405,7 @@ describe("the routes themselves", () => {
       `${ORIGIN}/auth/signin?error=MissingCSRF`,
       `${ORIGIN}/auth/password/forgot?error=MissingCSRF`,
       `${ORIGIN}/auth/password/reset?error=MissingCSRF&token=t`,
+      `${ORIGIN}/auth/password/reset?error=MissingCSRF&token=t`,
       `${ORIGIN}/?error=MissingCSRF`,
     ]);
     expect(a.logs).toEqual([
@@ -412,6 +413,7 @@ describe("the routes themselves", () => {
       "MissingCSRF: The CSRF token was missing or wrong during the email verification action.",
       "MissingCSRF: The CSRF token was missing or wrong during the password reset request action.",
       "MissingCSRF: The CSRF token was missing or wrong during the password reset action.",
+      "MissingCSRF: The CSRF token was missing or wrong during the password reset request action.",
       "MissingCSRF: The CSRF token was missing or wrong during the password change action.",
     ]);
     expect(a.mails).toEqual([]);

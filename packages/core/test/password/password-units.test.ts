@@ -376,12 +376,14 @@ describe("the account mail transport", () => {
     expect(sent).toEqual([{ to: "to@example.com", ...mail }]);
   });
 
-  it("a failed or impossible send is EmailSignInError, with the cause kept", async () => {
-    const failing = { providers: [Password({ sendMail: () => Promise.reject(new Error("smtp down")) })] } as unknown as InternalOptions;
+  it("a failed or impossible send is EmailSignInError, with the cause's name and code kept (not its text)", async () => {
+    const refusal = Object.assign(new Error("550 5.1.1 <to@example.com> unknown"), { code: "EENVELOPE", responseCode: 550 });
+    const failing = { providers: [Password({ sendMail: () => Promise.reject(refusal) })] } as unknown as InternalOptions;
     const error = await sendAccountMail(failing, "to@example.com", mail).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EmailSignInError);
     expect((error as EmailSignInError).message).toBe("The email could not be sent. Try again later.");
-    expect((error as EmailSignInError).cause?.err?.message).toBe("smtp down");
+    const cause = (error as EmailSignInError).cause?.err as Error & { code?: string; responseCode?: number };
+    expect([cause.name, cause.message, cause.code, cause.responseCode]).toEqual(["Error", "", "EENVELOPE", 550]);
     const none = await sendAccountMail({ providers: [] } as unknown as InternalOptions, "to@example.com", mail).catch((e: unknown) => e);
     expect((none as EmailSignInError).cause?.err?.message).toContain("No email provider with sendMail is configured");
   });

@@ -6,6 +6,8 @@
  * - a passkey as the second factor of a password sign-in (Chromium's virtual authenticator), and a passkey
  *   sign-in on its own (no second step, level 2), each an audit row (the two-step one names its second factor);
  * - an OAuth sign-in at the OP ends in the second step too;
+ * - linking the OP's account on the account page while TOTP is on is no sign-in: back to the account page
+ *   with "linked", the level-2 session as it was (no "Confirm it is you");
  * - axe-core finds no WCAG 2.1 A/AA violation on the second step's page (code form, passkey button, error).
  * TOTP is set up through the settings routes over HTTP, as a page's script would (`fetch` with the CSRF token).
  */
@@ -90,7 +92,7 @@ async function tab(axe = false): Promise<WatchedTab> {
   return opened;
 }
 
-type Assured = { user?: { email?: string | null }; aal?: number; amr?: string[] } | null;
+type Assured = { user?: { email?: string | null }; aal?: number; amr?: string[]; authTime?: number } | null;
 
 function session(page: Page): Promise<Assured> {
   return page.evaluate(async () => (await fetch("/auth/session", { cache: "no-store" })).json());
@@ -245,6 +247,36 @@ describe("second factors in Chromium", () => {
       expect(await session(page)).toBeNull();
       await typeCode(page, codeOf(secret, 1), `${server.origin}/`);
       expect((await session(page))?.amr).toEqual(["fed", "otp"]);
+      expect(problems).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "linking the OP's account on the account page while TOTP is on: back to the account page with 'linked', the session as it was",
+    async () => {
+      const { page, problems } = await tab();
+      await signUp(page, "cara@example.com");
+      const { secret } = await turnOnTotp(page);
+      await signOutInPage(page, server.origin);
+      await passwordThenSecondStep(page, "cara@example.com");
+      await typeCode(page, codeOf(secret, 1), `${server.origin}/`);
+      const before = await session(page);
+      expect([before?.user?.email, before?.aal, before?.amr]).toEqual(["cara@example.com", 2, ["pwd", "otp"]]);
+      // A session started anew would have a later authTime.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+
+      await page.goto(`${server.origin}/auth/account`);
+      await page.getByRole("button", { name: "Link Test OP" }).click();
+      await page.waitForURL((url) => url.pathname.startsWith("/interaction/"));
+      await page.getByLabel("Account").fill("bob");
+      await Promise.all([
+        page.waitForURL(`${server.origin}/auth/account?done=linked`),
+        page.getByRole("button", { name: "Sign in", exact: true }).click(),
+      ]);
+      await expect(page.getByRole("status").textContent()).resolves.toBe("The account was linked. You can now sign in with it too.");
+      await expect(page.locator("ul.methods li span").allTextContents()).resolves.toEqual(expect.arrayContaining(["Password", "Test OP"]));
+      expect(await session(page)).toEqual(before);
       expect(problems).toEqual([]);
     },
     TIMEOUT,

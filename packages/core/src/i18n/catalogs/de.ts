@@ -94,6 +94,12 @@ export const de: Messages = {
   "password.resetButton": "Passwort setzen und anmelden",
   "password.verifyLead": "Bestätigen Sie, dass diese Adresse Ihnen gehört, um Ihr Konto fertig zu erstellen.",
   "password.verifyButton": "E-Mail-Adresse bestätigen",
+  "password.resendTitle": "Dieser Link wurde in einem anderen Browser angefordert",
+  "password.resendLead":
+    "Ein Link zum Zurücksetzen des Passworts funktioniert nur in dem Browser, in dem er angefordert wurde. So kann niemand, an den der Link gelangt, damit Ihr Konto übernehmen. Dieser Link ist noch gültig und wurde nicht verwendet.",
+  "password.resendHere":
+    "Um hier ein neues Passwort zu wählen, können wir Ihnen einen neuen Link senden, der in diesem Browser funktioniert. Oder öffnen Sie diesen Link in dem Browser, in dem Sie ihn angefordert haben.",
+  "password.resendButton": "Link für diesen Browser senden",
   "password.haveAccount": "Schon ein Konto? Anmelden",
   "password.backToSignIn": "Zurück zur Anmeldung",
   "passwordError.tooShort": "Verwenden Sie mindestens {minLength} Zeichen für Ihr Passwort.",
@@ -145,6 +151,7 @@ export const de: Messages = {
   "account.signOut": "Abmelden",
   "account.done.passwordChanged": "Ihr Passwort wurde geändert. Ihre anderen Geräte wurden abgemeldet.",
   "account.done.unlinked": "Das Konto wurde getrennt.",
+  "account.done.linked": "Das Konto wurde verknüpft. Sie können sich jetzt auch damit anmelden.",
   "account.done.emailSent":
     "Wir haben einen Link an die neue Adresse gesendet. Folgen Sie ihm (angemeldet in diesem Konto), um sie zu verwenden.",
   "account.done.emailChanged": "Ihre E-Mail-Adresse wurde geändert.",

@@ -102,6 +102,12 @@ export const en: Messages = {
   "password.resetButton": "Set password and sign in",
   "password.verifyLead": "Confirm that this address is yours to finish creating your account.",
   "password.verifyButton": "Confirm email address",
+  "password.resendTitle": "This link was asked for in another browser",
+  "password.resendLead":
+    "A password-reset link works only in the browser where it was asked for, so that a link that reaches someone else cannot be used to take over your account. This link is still valid and has not been used.",
+  "password.resendHere":
+    "To choose a new password here, we can email you a new link that works in this browser. Or open this link in the browser where you asked for it.",
+  "password.resendButton": "Email me a link for this browser",
   "password.haveAccount": "Already have an account? Sign in",
   "password.backToSignIn": "Back to sign in",
   "passwordError.tooShort": "Use at least {minLength} characters for your password.",
@@ -154,6 +160,7 @@ export const en: Messages = {
   "account.signOut": "Sign out",
   "account.done.passwordChanged": "Your password was changed. Your other devices were signed out.",
   "account.done.unlinked": "The account was unlinked.",
+  "account.done.linked": "The account was linked. You can now sign in with it too.",
   "account.done.emailSent": "We sent a link to the new address. Follow it (signed in to this account) to start using it.",
   "account.done.emailChanged": "Your email address was changed.",
   "account.done.passkeyAdded": "The passkey was added: it signs in to your account now.",

@@ -92,6 +92,12 @@ export const es: Messages = {
   "password.resetButton": "Guardar contraseña e iniciar sesión",
   "password.verifyLead": "Confirma que esta dirección es tuya para terminar de crear tu cuenta.",
   "password.verifyButton": "Confirmar dirección de correo",
+  "password.resendTitle": "Este enlace se pidió en otro navegador",
+  "password.resendLead":
+    "Un enlace para restablecer la contraseña solo funciona en el navegador donde se pidió, para que nadie más que lo reciba pueda usarlo para apoderarse de tu cuenta. Este enlace sigue siendo válido y no se ha usado.",
+  "password.resendHere":
+    "Para elegir una nueva contraseña aquí, podemos enviarte un nuevo enlace que funcione en este navegador. O abre este enlace en el navegador donde lo pediste.",
+  "password.resendButton": "Enviarme un enlace para este navegador",
   "password.haveAccount": "¿Ya tienes una cuenta? Inicia sesión",
   "password.backToSignIn": "Volver a iniciar sesión",
   "passwordError.tooShort": "Usa al menos {minLength} caracteres para tu contraseña.",
@@ -142,6 +148,7 @@ export const es: Messages = {
   "account.signOut": "Cerrar sesión",
   "account.done.passwordChanged": "Tu contraseña se cambió. Se cerró la sesión en tus otros dispositivos.",
   "account.done.unlinked": "La cuenta se desvinculó.",
+  "account.done.linked": "La cuenta se vinculó. Ahora también puedes iniciar sesión con ella.",
   "account.done.emailSent":
     "Hemos enviado un enlace a la nueva dirección. Síguelo (con la sesión de esta cuenta iniciada) para empezar a usarla.",
   "account.done.emailChanged": "Tu dirección de correo se cambió.",

@@ -92,6 +92,12 @@ export const fr: Messages = {
   "password.resetButton": "Enregistrer et se connecter",
   "password.verifyLead": "Confirmez que cette adresse est la vôtre pour terminer la création de votre compte.",
   "password.verifyButton": "Confirmer l’adresse e-mail",
+  "password.resendTitle": "Ce lien a été demandé dans un autre navigateur",
+  "password.resendLead":
+    "Un lien de réinitialisation du mot de passe ne fonctionne que dans le navigateur où il a été demandé : ainsi, personne d’autre qui le recevrait ne peut s’en servir pour prendre le contrôle de votre compte. Ce lien est toujours valide et n’a pas été utilisé.",
+  "password.resendHere":
+    "Pour choisir un nouveau mot de passe ici, nous pouvons vous envoyer un nouveau lien qui fonctionne dans ce navigateur. Ou ouvrez ce lien dans le navigateur où vous l’avez demandé.",
+  "password.resendButton": "M’envoyer un lien pour ce navigateur",
   "password.haveAccount": "Vous avez déjà un compte ? Connectez-vous",
   "password.backToSignIn": "Retour à la connexion",
   "passwordError.tooShort": "Utilisez au moins {minLength} caractères pour votre mot de passe.",
@@ -142,6 +148,7 @@ export const fr: Messages = {
   "account.signOut": "Se déconnecter",
   "account.done.passwordChanged": "Votre mot de passe a été changé. Vos autres appareils ont été déconnectés.",
   "account.done.unlinked": "Le compte a été dissocié.",
+  "account.done.linked": "Le compte a été associé. Vous pouvez désormais aussi vous connecter avec lui.",
   "account.done.emailSent":
     "Nous avons envoyé un lien à la nouvelle adresse. Suivez-le (connecté à ce compte) pour commencer à l’utiliser.",
   "account.done.emailChanged": "Votre adresse e-mail a été changée.",

@@ -89,6 +89,12 @@ export const ja: Messages = {
   "password.resetButton": "パスワードを設定してログイン",
   "password.verifyLead": "このアドレスがご自身のものであることを確認して、アカウントの作成を完了してください。",
   "password.verifyButton": "メールアドレスを確認",
+  "password.resendTitle": "このリンクは別のブラウザーでリクエストされました",
+  "password.resendLead":
+    "パスワード再設定のリンクは、リクエストしたブラウザーでのみ使えます。リンクがほかの人の手に渡っても、アカウントを乗っ取られないようにするためです。このリンクはまだ有効で、使われていません。",
+  "password.resendHere":
+    "ここで新しいパスワードを設定するには、このブラウザーで使える新しいリンクをメールでお送りします。または、リクエストしたブラウザーでこのリンクを開いてください。",
+  "password.resendButton": "このブラウザー用のリンクを送信",
   "password.haveAccount": "アカウントをお持ちですか？ログイン",
   "password.backToSignIn": "ログインに戻る",
   "passwordError.tooShort": "パスワードは {minLength} 文字以上にしてください。",
@@ -139,6 +145,7 @@ export const ja: Messages = {
   "account.signOut": "ログアウト",
   "account.done.passwordChanged": "パスワードを変更しました。ほかのデバイスはログアウトされました。",
   "account.done.unlinked": "アカウントの連携を解除しました。",
+  "account.done.linked": "アカウントを連携しました。今後はこのアカウントでもログインできます。",
   "account.done.emailSent": "新しいアドレスにリンクを送信しました。このアカウントでログインした状態でリンクを開くと使えるようになります。",
   "account.done.emailChanged": "メールアドレスを変更しました。",
   "account.done.passkeyAdded": "パスキーを追加しました。このパスキーでサインインできます。",

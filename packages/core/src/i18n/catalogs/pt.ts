@@ -88,6 +88,12 @@ export const pt: Messages = {
   "password.resetButton": "Definir senha e entrar",
   "password.verifyLead": "Confirme que este endereço é seu para concluir a criação da sua conta.",
   "password.verifyButton": "Confirmar endereço de e-mail",
+  "password.resendTitle": "Este link foi pedido em outro navegador",
+  "password.resendLead":
+    "Um link de redefinição de senha só funciona no navegador em que foi pedido, para que ninguém que o receba possa usá-lo para tomar sua conta. Este link ainda é válido e não foi usado.",
+  "password.resendHere":
+    "Para escolher uma nova senha aqui, podemos enviar por e-mail um novo link que funciona neste navegador. Ou abra este link no navegador em que você o pediu.",
+  "password.resendButton": "Enviar um link para este navegador",
   "password.haveAccount": "Já tem uma conta? Entrar",
   "password.backToSignIn": "Voltar para o login",
   "passwordError.tooShort": "Use pelo menos {minLength} caracteres na sua senha.",
@@ -138,6 +144,7 @@ export const pt: Messages = {
   "account.signOut": "Sair",
   "account.done.passwordChanged": "Sua senha foi alterada. Seus outros dispositivos foram desconectados.",
   "account.done.unlinked": "A conta foi desvinculada.",
+  "account.done.linked": "A conta foi vinculada. Agora você também pode entrar com ela.",
   "account.done.emailSent": "Enviamos um link para o novo endereço. Siga-o (conectado a esta conta) para começar a usá-lo.",
   "account.done.emailChanged": "Seu endereço de e-mail foi alterado.",
   "account.done.passkeyAdded": "A chave de acesso foi adicionada: agora você pode entrar com ela.",

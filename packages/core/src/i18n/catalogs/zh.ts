@@ -88,6 +88,12 @@ export const zh: Messages = {
   "password.resetButton": "设置密码并登录",
   "password.verifyLead": "确认此地址属于你，即可完成账号创建。",
   "password.verifyButton": "确认邮箱地址",
+  "password.resendTitle": "此链接是在另一个浏览器中申请的",
+  "password.resendLead":
+    "密码重置链接只能在申请它的浏览器中使用，这样即使链接落入他人手中，也无法用来盗用你的账号。此链接仍然有效，尚未被使用。",
+  "password.resendHere":
+    "要在这里设置新密码，我们可以向你发送一封新邮件，其中的链接可在此浏览器中使用。你也可以在申请链接的浏览器中打开此链接。",
+  "password.resendButton": "发送适用于此浏览器的链接",
   "password.haveAccount": "已有账号？登录",
   "password.backToSignIn": "返回登录",
   "passwordError.tooShort": "密码至少需要 {minLength} 个字符。",
@@ -138,6 +144,7 @@ export const zh: Messages = {
   "account.signOut": "退出登录",
   "account.done.passwordChanged": "你的密码已修改。你的其他设备已退出登录。",
   "account.done.unlinked": "账号已取消关联。",
+  "account.done.linked": "账号已关联。现在你也可以用它登录。",
   "account.done.emailSent": "我们已向新地址发送链接。请在登录此账号的状态下打开链接，开始使用新地址。",
   "account.done.emailChanged": "你的邮箱地址已修改。",
   "account.done.passkeyAdded": "已添加通行密钥：现在可以用它登录你的账号。",
