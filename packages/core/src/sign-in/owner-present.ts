@@ -234,10 +234,8 @@ function formPageOf(options: InternalOptions, request: RequestInternal): string 
  */
 function presented(options: InternalOptions, request: RequestInternal, error: AuthError): ResponseInternal | undefined {
   if (request.inProcess || !isClientSafeError(error)) return undefined;
-  if (request.action === "two-factor") {
-    const status = error.type === "IncorrectPassword" ? 400 : 403;
-    return { status, body: { error: error.type }, headers: { ...noStoreHeaders }, failure: error };
-  }
+  // A stale session, a wrong current password or a cross-site post: 403, as the other JSON routes answer.
+  if (request.action === "two-factor") return { status: 403, body: { error: error.type }, headers: { ...noStoreHeaders }, failure: error };
   const page = formPageOf(options, request);
   if (!page) return undefined;
   const back = new URL(page);

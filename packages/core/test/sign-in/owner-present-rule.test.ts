@@ -159,8 +159,37 @@ describe("the rule in the pipeline", () => {
     expect([others.status, await others.json()]).toEqual([403, { error: "RecentSignInRequired" }]);
     const mixed = await post(browser, "/auth/sessions/revoke", { sessionId: own?.id as string, all: "others" });
     expect(mixed.status).toBe(403);
+    // Another session's id, or this one's id in another operation's body, is no sign-out of this device.
+    const another = await post(browser, "/auth/sessions/revoke", { sessionId: "s".repeat(32) });
+    expect([another.status, await another.json()]).toEqual([403, { error: "RecentSignInRequired" }]);
+    const unlink = await post(browser, "/auth/accounts/unlink", { sessionId: own?.id as string, provider: "x", providerAccountId: "y" });
+    expect([unlink.status, await unlink.json()]).toEqual([403, { error: "RecentSignInRequired" }]);
     const self = await post(browser, "/auth/sessions/revoke", { sessionId: own?.id as string });
     expect([self.status, await self.json()]).toEqual([200, { revoked: 1 }]);
+  });
+
+  test("JWT sessions without records have no session id: a revoke naming none is no sign-out of this device", async () => {
+    const a = app({}, false);
+    const browser = await signedIn(a);
+    later(3600);
+    const response = await browser.send("/auth/sessions/revoke", {
+      json: { csrfToken: (await browser.csrf()).split("|")[0], sessionId: null },
+    });
+    expect([response.status, await response.json()]).toEqual([403, { error: "RecentSignInRequired" }]);
+  });
+
+  test("auth.api gets the refusal thrown, for the account page's operations too", async () => {
+    const a = app();
+    const browser = await signedIn(a);
+    later(3600);
+    await expect(a.auth.api.changeEmail(requestOf(browser), { email: "new@example.com" })).rejects.toMatchObject({
+      type: "RecentSignInRequired",
+      operation: "changeEmail",
+    });
+    await expect(a.auth.api.deleteAccount(requestOf(browser))).rejects.toMatchObject({
+      type: "RecentSignInRequired",
+      operation: "deleteAccount",
+    });
   });
 
   test("refusals come back as the route presents them: the sign-in page and back, JSON, or thrown", async () => {
@@ -207,10 +236,11 @@ describe("the rule in the pipeline", () => {
   test("a user with TOTP: an old level-1 session is refused at level 2; a TOTP turned on from this session counts", async () => {
     // No session records: a token made here is a session.
     const a = app({ twoFactor: {} }, false);
+    // Signed in and turned on within one second: the factor is no older than the session.
+    vi.useFakeTimers({ toFake: ["Date"], now: Math.floor(Date.now() / 1000) * 1000 });
     const browser = await signedIn(a);
     const { secret: totpSecret } = await a.auth.api.enrollTotp(requestOf(browser));
     // Turned on after this session signed in: the session set it up, and stays enough while recent.
-    later(2);
     await a.auth.api.confirmTotp(requestOf(browser), { code: codeOf(totpSecret) });
     await expect(a.auth.api.revokeOtherSessions(requestOf(browser))).rejects.toMatchObject({ type: "SessionRegistryMissing" });
     // A level-1 session signed in after the factor was on (twoFactor turned on since, a token from before
@@ -329,10 +359,26 @@ describe("with passkeys as the second factor, and with the current password", ()
       else expect(answer).toMatchObject({ type: "SessionRegistryMissing" });
       const strong = await sessionWith(a, { authTime: now() - 5, amr: ["pwd", "hwk"], aal: 2 });
       await expect(a.auth.api.revokeOtherSessions(requestOf(strong))).rejects.toMatchObject({ type: "SessionRegistryMissing" });
+      if (!passkeys) continue;
+      // A TOTP turned on after the weak session signed in does not excuse it: the passkey was there before.
+      const { secret: totpSecret } = await a.auth.api.enrollTotp(requestOf(strong));
+      await a.auth.api.confirmTotp(requestOf(strong), { code: codeOf(totpSecret) });
+      await expect(a.auth.api.revokeOtherSessions(requestOf(browser))).rejects.toMatchObject({ type: "RecentSignInRequired", aal: 2 });
     }
   });
 
-  test("the current password stands for a recent sign-in, not for the second factor; a wrong one is counted", async () => {
+  test("a user whose TOTP is older than the session: level 2, and a password cannot stand for it (not even checked)", async () => {
+    const a = app({ twoFactor: {} }, false);
+    const signedIn1 = await sessionWith(a, { authTime: now(), amr: ["pwd"], aal: 1 });
+    const { secret: totpSecret } = await a.auth.api.enrollTotp(requestOf(signedIn1));
+    await a.auth.api.confirmTotp(requestOf(signedIn1), { code: codeOf(totpSecret) });
+    later(3600);
+    const weak = await sessionWith(a, { authTime: now() - 1800, amr: ["pwd"], aal: 1 });
+    const response = await post(weak, "/auth/accounts/unlink", { provider: "x", providerAccountId: "y", currentPassword: "anything" });
+    expect([response.status, await response.json()]).toEqual([403, { error: "RecentSignInRequired" }]);
+  });
+
+  test("the current password stands for a recent sign-in, not for the second factor; a wrong one is refused", async () => {
     const { default: Password } = await import("../../src/providers/password.js");
     const { withVerificationTokens } = await import("../helpers/memory-adapter.js");
     const { hashPassword } = await import("../../src/password.js");
@@ -340,7 +386,7 @@ describe("with passkeys as the second factor, and with the current password", ()
     memory.users.set("u1", { id: "u1", email: "ada@example.com", emailVerified: new Date(), name: "Ada" });
     const hash = await hashPassword(PASSWORD);
     memory.accounts.push({ userId: "u1", type: "credentials", provider: "password", providerAccountId: "u1", access_token: hash });
-    const a = app({ adapter: withVerificationTokens(memory.adapter), providers: [Password({ sendMail: () => {} })] }, false);
+    const a = app({ adapter: withVerificationTokens(memory.adapter), providers: [Password({ sendMail: () => {} })], twoFactor: {} }, false);
     const old = await sessionWith(a, { authTime: now() - 3600, amr: ["pwd"], aal: 1 });
     const unknown = await sessionWith(a, {});
     const unlink = async (browser: Browser, currentPassword?: string) => {
@@ -353,6 +399,14 @@ describe("with passkeys as the second factor, and with the current password", ()
     // The password proves presence: the route runs (and finds no such account).
     expect(await unlink(old, PASSWORD)).toEqual([404, { error: "AccountNotFound" }]);
     expect(await unlink(unknown, PASSWORD)).toEqual([404, { error: "AccountNotFound" }]);
+    // A recent session needs no password: a wrong one is not even checked.
+    const recent = await sessionWith(a, { authTime: now() - 5, amr: ["pwd"], aal: 1 });
+    expect(await unlink(recent, "wrong password")).toEqual([404, { error: "AccountNotFound" }]);
+    // A form's wrong password goes back to its page, without a way to sign in.
+    const form = await post(old, "/auth/account/email", { email: "x@example.com", currentPassword: "wrong password" });
+    expect(form.headers.get("location")).toBe(`${ORIGIN}/auth/account?error=IncorrectPassword`);
+    const totp = await post(old, "/auth/two-factor/enroll", { currentPassword: "wrong password" });
+    expect([totp.status, await totp.json()]).toEqual([403, { error: "IncorrectPassword" }]);
     // A user without a password: a `currentPassword` proves nothing.
     memory.accounts.splice(0);
     expect(await unlink(old, PASSWORD)).toEqual([403, { error: "RecentSignInRequired" }]);
