@@ -57,7 +57,7 @@ export function canonicalText(input: string): string {
   // ignore the Hangul fillers and invisible operators an older table refuses); the joiners stay, as UTS #46
   // keeps them (deviations), and so do the bidi controls, which it disallows: the checks after refuse both.
   return mapped
-    .replace(/(?![\u200c\u200d\p{Bidi_Control}])\p{Default_Ignorable_Code_Point}/gu, "")
+    .replace(/(?!\u200c|\u200d|\p{Bidi_Control})\p{Default_Ignorable_Code_Point}/gu, "")
     .trim()
     .toLowerCase();
 }
