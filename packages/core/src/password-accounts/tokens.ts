@@ -51,8 +51,19 @@ export interface EmailChangeClaims {
   binding: "";
 }
 
-type LinkKind = "sign-up" | "reset" | "email-change";
-type ClaimsOf<K extends LinkKind> = K extends "sign-up" ? SignUpClaims : K extends "reset" ? ResetClaims : EmailChangeClaims;
+/** What a recovery link carries (`recovery.ts`): the address whose owner it lets in (`binding` is empty: any browser). */
+export interface RecoveryClaims {
+  email: string;
+  binding: "";
+}
+type LinkKind = "sign-up" | "reset" | "email-change" | "recovery";
+type ClaimsOf<K extends LinkKind> = K extends "sign-up"
+  ? SignUpClaims
+  : K extends "reset"
+    ? ResetClaims
+    : K extends "recovery"
+      ? RecoveryClaims
+      : EmailChangeClaims;
 
 /** The longest token a link may carry (the body of a request is bounded anyway). */
 const MAX_TOKEN_LENGTH = 8192;
@@ -61,6 +72,7 @@ const SALT: Record<LinkKind, string> = {
   "sign-up": "authlib.password-sign-up",
   reset: "authlib.password-reset",
   "email-change": "authlib.email-change",
+  recovery: "authlib.password-recovery",
 };
 
 /** The sealed link token of `claims`, valid `maxAge` seconds. */
