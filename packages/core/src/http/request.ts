@@ -30,7 +30,7 @@ const actionsWithProvider: ReadonlySet<string> = new Set<AuthAction>(["signin", 
 const actionsWithSubroute: Readonly<Record<string, ReadonlySet<string>>> = {
   sessions: new Set(["revoke"]),
   accounts: new Set(["unlink"]),
-  password: new Set(["sign-up", "verify", "forgot", "reset", "change"]),
+  password: new Set(["sign-up", "verify", "forgot", "reset", "change", "unlock"]),
   account: new Set(["unlink", "email", "confirm-email", "delete"]),
   "two-factor": new Set(["enroll", "confirm", "disable", "status", "assurance"]),
 };
