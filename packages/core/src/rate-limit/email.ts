@@ -43,9 +43,10 @@ const TOO_MANY_CODES_FOR_MAILBOX = "Too many sign-in codes tried for this addres
  * someone who signed in with its password or opened the recovery mail sent to it).
  */
 export async function isKnownDeviceOf(options: InternalOptions, request: RequestInternal, address: string): Promise<boolean> {
-  const password = options.providers.find((provider) => isPasswordProvider(provider));
   const cookie = request.cookies[options.cookies.deviceToken.name];
-  if (!password || !cookie) return false;
+  if (!cookie) return false;
+  const password = options.providers.find((provider) => isPasswordProvider(provider));
+  if (!password) return false;
   return (await knownDevice(options.secret, password.id, address, cookie)) !== undefined;
 }
 
