@@ -176,6 +176,16 @@ describe("canonicalText and canonicalAccountName", () => {
     expect(() => normalizeEmail(" ")).toThrow("Missing email address.");
     expect(() => normalizeEmail(42)).toThrow("Missing email address.");
     expect(() => normalizeEmail(`${"a".repeat(250)}@example.com`)).toThrow("Email address too long.");
+    // The bounds themselves: 254 characters in all, 64 in the local part.
+    const longest = `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(57)}.com`;
+    expect(longest).toHaveLength(254);
+    expect(normalizeEmail(longest)).toBe(longest);
+    expect(() => normalizeEmail(`a${longest}`)).toThrow("Email address too long.");
+    expect(normalizeEmail(`${"a".repeat(64)}@example.com`)).toBe(`${"a".repeat(64)}@example.com`);
+    expect(() => normalizeEmail(`${"a".repeat(65)}@example.com`)).toThrow("Invalid email address format.");
+    expect(() => normalizeEmail("@example.com")).toThrow("Invalid email address format.");
+    expect(() => normalizeEmail("a@b@example.com")).toThrow("Invalid email address format.");
+    expect(() => normalizeEmail("a..b@example.com")).toThrow("Invalid email address format.");
     expect(() => normalizeEmail("victim@exa%6dple.com")).toThrow("Invalid email domain.");
     expect(() => normalizeEmail("victim@exa\u202Emple.com")).toThrow("Invalid email address format.");
     expect(() => normalizeEmail("victim@a-.com")).toThrow("Invalid email domain.");
