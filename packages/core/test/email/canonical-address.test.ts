@@ -45,6 +45,15 @@ function lookup(address: string): string {
   }
 }
 
+/**
+ * What the limits key `address` by: the lockout's account name and the mail limits' mailbox. A store key
+ * is a keyed hash of exactly that (`limitKey`), so equal names are equal keys; {@link limitKeysOf} shows it.
+ */
+function limitNamesOf(address: string): string {
+  const account = accountOf(provider, settings, { email: address, password: "x" }) as string;
+  return `${account} ${deliveryMailbox(address)}`;
+}
+
 /** The store keys an attempt or a mail for `address` counts under: the lockout's and the mailbox's. */
 async function limitKeysOf(address: string): Promise<string[]> {
   const account = accountOf(provider, settings, { email: address, password: "x" }) as string;
@@ -105,9 +114,10 @@ describe("the canonical address over every UTS #46 ignored and mapped code point
         if (got !== expected) expect.fail(`U+${codePoint.toString(16)} in ${JSON.stringify(variant)}: ${got}, plain ${expected}`);
         if (expected === "refused") continue;
         accepted++;
-        const [variantKeys, plainKeys] = [await limitKeysOf(variant), await limitKeysOf(plain)];
-        if (variantKeys.join() !== plainKeys.join())
+        if (limitNamesOf(variant) !== limitNamesOf(plain))
           expect.fail(`U+${codePoint.toString(16)} in ${JSON.stringify(variant)}: other limit keys`);
+        // The store keys themselves, for one code point in fifty (each is two keyed hashes).
+        if (accepted % 50 === 0) expect(await limitKeysOf(variant)).toEqual(await limitKeysOf(plain));
       }
     }
     // The whole table was walked: thousands of variants, most of them addresses that exist.
@@ -117,7 +127,7 @@ describe("the canonical address over every UTS #46 ignored and mapped code point
     expect(newerThanRuntime.length).toBeLessThan(200);
     // … and so are the mappings that changed between the runtime's IDNA version and tr46's (ẞ, the final sigmas).
     expect(otherVersion.length).toBeLessThan(20);
-  });
+  }, 120_000);
 
   it("the reported cases: variation selectors, U+034F, U+180B–U+180D, soft hyphen, fullwidth letters", () => {
     for (const variant of [
