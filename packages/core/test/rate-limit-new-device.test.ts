@@ -36,7 +36,12 @@ afterAll(async () => {
 /** An app with the victim signed up, the store on a clock the test moves, and a new browser per client address. */
 async function victimApp() {
   let now = Date.now();
-  const clock = { now: () => now, advance: (ms: number) => void (now += ms) };
+  const clock = {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
   const app = await passwordApp(smtp, { config: { rateLimit: { store: memoryRateLimitStore({ now: clock.now }) } } });
   await signUpAndVerify(smtp, app.browser(), VICTIM, PASSWORD);
   // The sign-up's own mail is in a window of its own, long over.

@@ -31,6 +31,7 @@ const RECOVERY_LINK_SECONDS = 60 * 60;
 /** How long a recovery link is good for: an hour, or the mail window when that is longer. */
 function recoveryLifetime(options: InternalOptions): number {
   const limits = limitsOf(options);
+  // biome-ignore lint/complexity/useOptionalChain: `limits` is `false` when off, which has no fields to chain
   const window = limits && limits.email ? limits.email.windowSeconds : 0;
   return Math.max(RECOVERY_LINK_SECONDS, window);
 }
