@@ -123,7 +123,7 @@ describe("an attacker who knows only the address cannot keep the owner's new dev
 
     // The attacker's browsers are still locked out, and a wrong guess from the phone counts only for it.
     expect(outcome(await signIn(setup.attackerBrowser(), VICTIM, PASSWORD))).toBe("RateLimited");
-  }, 180_000);
+  }, 300_000);
 
   it("an owner who lost the password too: the recovered device asks for a reset link, anonymous requests cannot spend its allowance", async () => {
     const setup = await victimApp();
@@ -147,7 +147,7 @@ describe("an attacker who knows only the address cannot keep the owner's new dev
     expect(outcome(done)).toBe("/home");
     expect((await tablet.session())?.user?.email).toBe(VICTIM);
     expect((await mailsTo(VICTIM, since)).filter((mail) => mail.subject === "A way back in to localhost:3000")).toHaveLength(1);
-  }, 180_000);
+  }, 300_000);
 
   it("window after window: each repetition of the sequence mails the owner a new way in", async () => {
     const setup = await victimApp();
@@ -161,7 +161,7 @@ describe("an attacker who knows only the address cannot keep the owner's new dev
       expect(outcome(await signIn(device, VICTIM, PASSWORD))).toBe("/home");
       setup.clock.advance(WINDOW + 1);
     }
-  }, 240_000);
+  }, 300_000);
 
   it("a recovery link that is not ours, tampered with or expired makes no known device", async () => {
     const setup = await victimApp();
@@ -186,7 +186,7 @@ describe("an attacker who knows only the address cannot keep the owner's new dev
     }
     expect(stranger.jar.cookies.has("authlib.device-token")).toBe(false);
     expect(outcome(await signIn(stranger, VICTIM, PASSWORD))).toBe("RateLimited");
-  }, 180_000);
+  }, 300_000);
 });
 
 describe("the mail-bombing bound", () => {
@@ -208,5 +208,5 @@ describe("the mail-bombing bound", () => {
       setup.clock.advance(WINDOW + 1);
     }
     expect(perWindow).toEqual([6, 6, 6, 6]);
-  }, 240_000);
+  }, 300_000);
 });
