@@ -129,6 +129,6 @@ describe.each(rows)("two processes on one $store store", ({ store, needs }) => {
       expect(done).toBe(`${ORIGIN}/home`);
       expect(phone.has("authlib.session-token")).toBe(true);
     },
-    120_000,
+    300_000,
   );
 });
