@@ -17,6 +17,8 @@ import { EmailSignInError } from "../errors.js";
 
 /** The longest address SMTP allows. */
 const MAX_LENGTH = 254;
+/** The longest text {@link canonicalText} maps code point by code point. */
+const MAX_MAPPED_LENGTH = 1024;
 /** Local part: dot-atom characters only (RFC 5322 atext), no leading/trailing/double dots. */
 const localPart = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
 /** Domain: LDH labels (an IDN is converted to punycode by the URL parser below). */
@@ -51,6 +53,9 @@ function canonicalCodePoint(char: string): string {
  * login name), so both spell a name the same way.
  */
 export function canonicalText(input: string): string {
+  // Mapping costs a parse per non-ASCII code point: a text longer than any address with room for invisible
+  // code points is keyed as typed (NFKC, lower case), and is no address (longer than 254 that way too).
+  if (input.length > MAX_MAPPED_LENGTH) return input.normalize("NFKC").trim().toLowerCase();
   let mapped = "";
   for (const char of input) mapped += char < "\u0080" ? char : canonicalCodePoint(char);
   // Default-ignorable code points go whatever the runtime's IDNA version says of them (newer versions

@@ -165,6 +165,14 @@ describe("canonicalText and canonicalAccountName", () => {
     expect(canonicalAccountName("Bob@Example.COM")).toBe("bob@example.com");
     expect(canonicalAccountName("bob@bücher.de")).toBe("bob@xn--bcher-kva.de");
     expect(canonicalAccountName("not an address@x")).toBe("not an address@x");
+    // Past 1,024 characters a text is keyed as typed (NFKC, lower case), unmapped: the cost of mapping is
+    // bounded, and such a text is never an address.
+    const long = `Ｂob\u00AD${"é".repeat(1020)}`;
+    expect(long).toHaveLength(1024);
+    expect(canonicalText(long)).toBe(`bob${"é".repeat(1020)}`);
+    expect(canonicalText(`${long}x`)).toBe(`bob\u00AD${"é".repeat(1020)}x`);
+    expect(() => normalizeEmail(`victim@e${"\uFE00".repeat(1100)}xample.com`)).toThrow("Email address too long.");
+    expect(normalizeEmail(`victim@e${"\uFE00".repeat(1000)}xample.com`)).toBe("victim@example.com");
   });
 
   it("the joiners stay (UTS #46 deviations) and are refused; so are bidi-breaking and ASCII URL syntax", () => {
