@@ -41,6 +41,14 @@ export const mutationGroups = [
     tests: [test("email-signin.test.ts")],
   },
   {
+    name: "canonical-address",
+    // Issue 44: the one canonical address of the account lookup and of every limit key. Its unit file walks
+    // the whole UTS #46 table of tr46 (under a second); the lockout attack through a variant
+    // (canonical-address-attack.test.ts: PGlite, SMTP, real password hashes) stays out.
+    mutate: [src("email/normalize.ts")],
+    tests: [test("email/canonical-address.test.ts")],
+  },
+  {
     name: "oauth",
     mutate: [src("oauth/checks.ts")],
     tests: [test("oauth/checks.test.ts"), test("oauth/units.test.ts")],

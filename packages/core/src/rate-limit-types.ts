@@ -76,7 +76,11 @@ export interface CredentialsRateLimit {
  * mailbox) and per client address. An email provider's own `rateLimit` overrides the per-mailbox limit.
  */
 export interface EmailRateLimits {
-  /** Mails to one mailbox per window. Default 5. */
+  /**
+   * Mails to one mailbox per window asked for by anonymous requests. Default 5. The mailbox's known devices
+   * (a `Password()` device token for the address) have as many of their own, and once anonymous requests
+   * have spent theirs, the address is sent one recovery mail per window (docs/production.md).
+   */
   mailboxMax?: number;
   /** Sign-in mail requests from one client address per window. Default 30. */
   clientMax?: number;

@@ -23,6 +23,7 @@ import { assertCsrf } from "../http/csrf.js";
 import { bodyString } from "../http/request.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { loadPages } from "../pages/lazy.js";
+import { recoveryFor } from "../password-accounts/recovery.js";
 import type { EmailConfig } from "../provider-types.js";
 import { countCodeTry, countVerificationMail } from "../rate-limit/email.js";
 import type { Account } from "../types.js";
@@ -62,7 +63,7 @@ export async function emailSignIn(options: InternalOptions, request: RequestInte
   const store = requireCapability(options.capabilities, "email");
   const identifier = normalise(provider, bodyString(request.body, "email"));
   // Counted first: a refused request (RateLimited) costs no lookup and sends nothing.
-  await countVerificationMail(options, request, identifier, provider.rateLimit);
+  await countVerificationMail(options, request, identifier, provider.rateLimit, recoveryFor(options, request, identifier));
   // A holder that never proved the address is not who this mail is for (see unproven-email.ts).
   const existing = await provenHolder(store, identifier);
   const user = existing ?? { id: crypto.randomUUID(), email: identifier, emailVerified: null };

@@ -210,6 +210,11 @@ export interface Messages {
   "mail.reset.validity": string;
   "mail.reset.notYou": string;
   "mail.noAccount.subject": string;
+  "mail.recovery.subject": string;
+  "mail.recovery.heading": string;
+  "mail.recovery.button": string;
+  "mail.recovery.note": string;
+  "mail.recovery.notYou": string;
   "mail.noAccount.heading": string;
   "mail.noAccount.button": string;
   "mail.noAccount.note": string;

@@ -12,6 +12,7 @@
  * | `POST reset` (`token`, `password`) | sets the password, ends every session, signs this browser in |
  * | `POST resend` (`token`) | a live reset link opened in another browser: mails a new one, bound to this browser |
  * | `POST change` (`currentPassword`, `password`) | signed in: sets the password, ends every other session |
+ * | `GET unlock?token=` | the recovery link (`recovery.ts`): this browser becomes a known device of the address |
  *
  * Every POST is CSRF-checked. Sign-up and reset requests answer the same page whether the address has an
  * account or not, after the same work (a hash, a lookup, one mail); the mail says which it was, to the
@@ -42,6 +43,7 @@ import type { Account } from "../types.js";
 import { hashOf, type PasswordAccountStore, passwordAccountOf, passwordStore, storePasswordHash } from "./account.js";
 import { checkCurrentPassword } from "./current-password.js";
 import { accountExistsMail, noAccountMail, resetMail, signUpMail } from "./mail.js";
+import { recoveryFor, unlock } from "./recovery.js";
 import { newPassword, signUpName } from "./rules.js";
 import { assertSameBrowser, openLink, passwordFingerprint, sealLink, spendLink } from "./tokens.js";
 import { passwordUrl, signInUrl } from "./urls.js";
@@ -75,7 +77,7 @@ async function signUp(options: InternalOptions, request: RequestInternal, provid
   const email = normalizeEmail(request.body.email);
   const password = newPassword(request.body.password, provider.passwordAccounts);
   const name = signUpName(request.body.name);
-  await countVerificationMail(options, request, email, undefined);
+  await countVerificationMail(options, request, email, undefined, recoveryFor(options, request, email));
   const store = passwordStore(options);
   // Hashed whoever owns the address, so both answers take the same time.
   const hash = await hashPassword(password);
@@ -127,7 +129,7 @@ async function verify(options: InternalOptions, request: RequestInternal, provid
 async function forgot(options: InternalOptions, request: RequestInternal, provider: Password): Promise<ResponseInternal> {
   assertCsrf("password reset request", options.csrfTokenVerified);
   const email = normalizeEmail(request.body.email);
-  await countVerificationMail(options, request, email, undefined);
+  await countVerificationMail(options, request, email, undefined, recoveryFor(options, request, email));
   const store = passwordStore(options);
   const owner = await provenHolder(store, email);
   // The same reads and the same sealing whoever owns the address (a random user id has no account):
@@ -308,6 +310,7 @@ export async function passwordAction(options: InternalOptions, request: RequestI
   const route = request.providerId ?? "";
   const provider = passwordProviderOf(options);
   if (request.method === "GET" && pages.has(route)) return page(options, request, provider);
+  if (request.method === "GET" && route === "unlock") return unlock(options, request, provider);
   const post = request.method === "POST" ? posts[route] : undefined;
   if (!post) throw new MethodNotAllowed(`${request.method} is not supported on /password/${route}.`);
   try {

@@ -62,14 +62,22 @@ export interface EmailRevertClaims {
   binding: "";
 }
 
-type LinkKind = "sign-up" | "reset" | "email-change" | "email-revert";
+/** What a recovery link carries (`recovery.ts`): the address whose owner it lets in (`binding` is empty: any browser). */
+export interface RecoveryClaims {
+  email: string;
+  binding: "";
+}
+
+type LinkKind = "sign-up" | "reset" | "email-change" | "email-revert" | "recovery";
 type ClaimsOf<K extends LinkKind> = K extends "sign-up"
   ? SignUpClaims
   : K extends "reset"
     ? ResetClaims
     : K extends "email-change"
       ? EmailChangeClaims
-      : EmailRevertClaims;
+      : K extends "recovery"
+        ? RecoveryClaims
+        : EmailRevertClaims;
 
 /** The longest token a link may carry (the body of a request is bounded anyway). */
 const MAX_TOKEN_LENGTH = 8192;
@@ -79,6 +87,7 @@ const SALT: Record<LinkKind, string> = {
   reset: "authlib.password-reset",
   "email-change": "authlib.email-change",
   "email-revert": "authlib.email-revert",
+  recovery: "authlib.password-recovery",
 };
 
 /** The sealed link token of `claims`, valid `maxAge` seconds. */

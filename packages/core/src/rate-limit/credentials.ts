@@ -27,6 +27,7 @@
  *
  * @module rate-limit/credentials
  */
+import { canonicalAccountName } from "../email/normalize.js";
 import type { Cookie } from "../http/cookies.js";
 import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import type { CredentialsConfig } from "../provider-types.js";
@@ -64,7 +65,8 @@ function refusalMessage(reason: "account-locked" | "account-too-soon" | "client-
 
 /**
  * The account an attempt is for: the configured `identifier`, else the first credential field that is
- * not a password (else `email`, else `username`), trimmed, NFKC-normalised and lower-cased.
+ * not a password (else `email`, else `username`) in canonical form (`canonicalAccountName`: an address
+ * exactly as the account lookup reads it, a login name mapped the same way).
  */
 export function accountOf(
   provider: CredentialsConfig,
@@ -79,7 +81,7 @@ export function accountOf(
   const named = fields.find(([, input]) => input?.type !== "password")?.[0];
   for (const field of [named, "email", "username"]) {
     const value = field === undefined ? undefined : credentials[field];
-    if (typeof value === "string" && value.trim() !== "") return value.normalize("NFKC").trim().toLowerCase();
+    if (typeof value === "string" && value.trim() !== "") return canonicalAccountName(value);
   }
   return undefined;
 }

@@ -25,6 +25,8 @@ export type LimitScope =
   | "cred:dwait"
   | "cred:ip"
   | "email:mbox"
+  | "email:dev"
+  | "email:rec"
   | "email:ip"
   | "code:mbox"
   | "code:ip"

@@ -3,16 +3,18 @@
  * tests across instances (`email/email-code-processes.test.ts`, `two-factor/two-factor-processes.test.ts`). Started as `node --import tsx
  * email-code-instance.ts` with its settings in the environment: `AUTH_SECRET`, `SMTP_PORT` (the test's
  * SMTP server on 127.0.0.1), `DATABASE_URL` / `BRANCH` (the hosted-db adapter), and `STORE`: `redis`
- * (`REDIS_URL`, `REDIS_PREFIX`) or `postgres` (`hostedDbRateLimitStore` on the same database).
+ * (`REDIS_URL`, `REDIS_PREFIX`) or `postgres` (`hostedDbRateLimitStore` on the same database). With
+ * `PASSWORD=1` it has the Password() provider too (`rate-limit-new-device-processes.test.ts`).
  *
- * Over the IPC channel it answers `{ id, method, path, cookie, form }` (a browser's request, `form` posted
- * URL-encoded) with `{ id, status, location, setCookies, body }` (each Set-Cookie as `{ name, value }`, the
+ * Over the IPC channel it answers `{ id, method, path, cookie, form, clientAddress }` (a browser's request,
+ * `form` posted URL-encoded, from `clientAddress`, 203.0.113.10 unless given) with `{ id, status, location, setCookies, body }` (each Set-Cookie as `{ name, value }`, the
  * body as text).
  */
 import { createClient } from "redis";
 import { HostedDbAdapter, HostedDbClient, hostedDbRateLimitStore } from "../../../hosted-db-adapter/src/index.js";
 import { createAuth } from "../../src/instance.js";
 import Nodemailer from "../../src/providers/nodemailer.js";
+import Password from "../../src/providers/password.js";
 import { redisRateLimitStore } from "../../src/rate-limit/redis.js";
 import { parseSetCookie } from "./auth-client.js";
 
@@ -22,6 +24,8 @@ export interface InstanceRequest {
   path: string;
   cookie: string;
   form?: Record<string, string>;
+  /** The connection address the request comes from (default 203.0.113.10). */
+  clientAddress?: string;
 }
 
 /** The instance's answer. */
@@ -48,7 +52,10 @@ const auth = createAuth({
   url: ORIGIN,
   adapter: HostedDbAdapter(database),
   session: { strategy: "jwt" },
-  providers: [Nodemailer({ server: { host: "127.0.0.1", port: Number(setting("SMTP_PORT")), secure: false, ignoreTLS: true } })],
+  providers: [
+    Nodemailer({ server: { host: "127.0.0.1", port: Number(setting("SMTP_PORT")), secure: false, ignoreTLS: true } }),
+    ...(process.env.PASSWORD === "1" ? [Password()] : []),
+  ],
   rateLimit: { store },
   twoFactor: {},
   logger: { error: () => {}, warn: () => {} },
@@ -62,7 +69,7 @@ async function answer(request: InstanceRequest): Promise<InstanceAnswer> {
     body = new URLSearchParams(request.form).toString();
   }
   const response = await auth.handler(new Request(new URL(request.path, ORIGIN), { method: request.method, headers, body }), {
-    clientAddress: "203.0.113.10",
+    clientAddress: request.clientAddress ?? "203.0.113.10",
   });
   const setCookies = response.headers.getSetCookie().map((header) => {
     const { name, value } = parseSetCookie(header);

@@ -32,7 +32,14 @@ export function pairBrowser() {
 }
 
 /** The two instances on a fresh branch, sending mail to the SMTP server on `smtpPort`; `close` drops the branch. */
-export async function startInstancePair(settings: { secret: string; smtpPort: number; store: "redis" | "postgres"; name: string }) {
+export async function startInstancePair(settings: {
+  secret: string;
+  smtpPort: number;
+  store: "redis" | "postgres";
+  name: string;
+  /** With the Password() provider too. */
+  password?: boolean;
+}) {
   const branch = randomBranch(settings.name);
   const database = new HostedDbClient({ databaseURL: testDatabaseURL(), branch });
   await database.migrate();
@@ -44,6 +51,7 @@ export async function startInstancePair(settings: { secret: string; smtpPort: nu
     STORE: settings.store,
     REDIS_URL: redisURL,
     REDIS_PREFIX: `authlib-${settings.name}-${randomUUID()}:`,
+    PASSWORD: settings.password ? "1" : "",
   };
   const script = new URL("./email-code-instance.ts", import.meta.url);
   const fork = () => forkInstance<InstanceRequest, InstanceAnswer>(script, env);

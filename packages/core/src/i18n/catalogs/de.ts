@@ -220,6 +220,13 @@ export const de: Messages = {
   "mail.reset.button": "Neues Passwort wählen",
   "mail.reset.validity": "Der Link funktioniert einmal, {minutes} Minuten lang, in dem Browser, in dem Sie ihn angefordert haben.",
   "mail.reset.notYou": "Wenn Sie das Zurücksetzen nicht angefordert haben, ignorieren Sie diese E-Mail: Ihr Passwort bleibt, wie es ist.",
+  "mail.recovery.subject": "Ein Weg zurück zu {host}",
+  "mail.recovery.heading": "Ein Weg zurück zu",
+  "mail.recovery.button": "Dieses Gerät verwenden",
+  "mail.recovery.note":
+    "Für diese Adresse wurden viele Anmelde-E-Mails angefordert, daher werden weitere eine Weile zurückgehalten. Wenn Sie es waren, öffnen Sie diesen Link auf dem Gerät, das Sie verwenden möchten (er gilt {minutes} Minuten): Dieses Gerät kann sich dann mit Ihrem Passwort anmelden oder erneut einen Link zum Zurücksetzen anfordern.",
+  "mail.recovery.notYou":
+    "Wenn Sie es nicht waren, ignorieren Sie diese E-Mail: Es hat sich nichts geändert, und ohne Ihr Postfach kann niemand diesen Link verwenden.",
   "mail.noAccount.subject": "Passwort zurücksetzen für {host}",
   "mail.noAccount.heading": "Passwort zurücksetzen für",
   "mail.noAccount.button": "Konto erstellen",

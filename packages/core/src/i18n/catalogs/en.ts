@@ -225,6 +225,12 @@ export const en: Messages = {
   "mail.reset.button": "Choose a new password",
   "mail.reset.validity": "The link works once, for {minutes} minutes, in the browser where you asked for it.",
   "mail.reset.notYou": "If you did not ask to reset your password, ignore this email: your password stays as it is.",
+  "mail.recovery.subject": "A way back in to {host}",
+  "mail.recovery.heading": "A way back in to",
+  "mail.recovery.button": "Use this device",
+  "mail.recovery.note":
+    "Many sign-in emails were asked for this address, so more are held back for a while. If it was you, open this link on the device you want to use (it works for {minutes} minutes): that device can then sign in with your password, or ask for a reset link again.",
+  "mail.recovery.notYou": "If it was not you, ignore this email: nothing changed, and nobody can use this link without your mailbox.",
   "mail.noAccount.subject": "Password reset for {host}",
   "mail.noAccount.heading": "Password reset for",
   "mail.noAccount.button": "Create an account",

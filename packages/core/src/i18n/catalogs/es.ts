@@ -214,6 +214,12 @@ export const es: Messages = {
   "mail.reset.button": "Elegir una contraseña nueva",
   "mail.reset.validity": "El enlace funciona una vez, durante {minutes} minutos, en el navegador donde lo pediste.",
   "mail.reset.notYou": "Si no pediste restablecer tu contraseña, ignora este correo: tu contraseña sigue igual.",
+  "mail.recovery.subject": "Una forma de volver a {host}",
+  "mail.recovery.heading": "Una forma de volver a",
+  "mail.recovery.button": "Usar este dispositivo",
+  "mail.recovery.note":
+    "Se pidieron muchos correos de inicio de sesión para esta dirección, así que los siguientes se retienen un tiempo. Si fuiste tú, abre este enlace en el dispositivo que quieras usar (funciona durante {minutes} minutos): ese dispositivo podrá iniciar sesión con tu contraseña o volver a pedir un enlace para restablecerla.",
+  "mail.recovery.notYou": "Si no fuiste tú, ignora este correo: no cambió nada, y nadie puede usar este enlace sin tu buzón.",
   "mail.noAccount.subject": "Restablecimiento de contraseña para {host}",
   "mail.noAccount.heading": "Restablecimiento de contraseña para",
   "mail.noAccount.button": "Crear una cuenta",

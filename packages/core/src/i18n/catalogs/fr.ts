@@ -217,6 +217,13 @@ export const fr: Messages = {
   "mail.reset.button": "Choisir un nouveau mot de passe",
   "mail.reset.validity": "Le lien fonctionne une fois, pendant {minutes} minutes, dans le navigateur où vous l’avez demandé.",
   "mail.reset.notYou": "Si vous n’avez pas demandé de réinitialisation, ignorez cet e-mail : votre mot de passe reste inchangé.",
+  "mail.recovery.subject": "Un moyen de revenir sur {host}",
+  "mail.recovery.heading": "Un moyen de revenir sur",
+  "mail.recovery.button": "Utiliser cet appareil",
+  "mail.recovery.note":
+    "De nombreux e-mails de connexion ont été demandés pour cette adresse ; les suivants sont retenus un moment. Si c'était vous, ouvrez ce lien sur l'appareil que vous voulez utiliser (il est valable {minutes} minutes) : cet appareil pourra se connecter avec votre mot de passe ou redemander un lien de réinitialisation.",
+  "mail.recovery.notYou":
+    "Si ce n'était pas vous, ignorez cet e-mail : rien n'a changé, et personne ne peut utiliser ce lien sans votre boîte mail.",
   "mail.noAccount.subject": "Réinitialisation du mot de passe pour {host}",
   "mail.noAccount.heading": "Réinitialisation du mot de passe pour",
   "mail.noAccount.button": "Créer un compte",

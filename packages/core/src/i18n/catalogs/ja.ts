@@ -210,6 +210,13 @@ export const ja: Messages = {
   "mail.reset.button": "新しいパスワードを設定",
   "mail.reset.validity": "リンクは、依頼したブラウザーで {minutes} 分間、1回だけ使えます。",
   "mail.reset.notYou": "パスワードの再設定を依頼していない場合は、このメールを無視してください。パスワードは変わりません。",
+  "mail.recovery.subject": "{host} に戻る方法",
+  "mail.recovery.heading": "戻る方法：",
+  "mail.recovery.button": "このデバイスを使う",
+  "mail.recovery.note":
+    "このアドレスに多くのサインインメールが要求されたため、しばらくの間これ以上は送信されません。ご本人の場合は、使いたいデバイスでこのリンクを開いてください（{minutes} 分間有効）。そのデバイスでパスワードでサインインするか、もう一度リセットリンクを要求できます。",
+  "mail.recovery.notYou":
+    "心当たりがない場合は、このメールを無視してください。何も変更されておらず、メールボックスがなければ誰もこのリンクを使えません。",
   "mail.noAccount.subject": "{host} のパスワード再設定",
   "mail.noAccount.heading": "パスワード再設定：",
   "mail.noAccount.button": "アカウントを作成",

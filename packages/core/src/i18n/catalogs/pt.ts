@@ -207,6 +207,12 @@ export const pt: Messages = {
   "mail.reset.button": "Escolher uma nova senha",
   "mail.reset.validity": "O link funciona uma vez, por {minutes} minutos, no navegador em que você o pediu.",
   "mail.reset.notYou": "Se você não pediu para redefinir sua senha, ignore este e-mail: sua senha continua a mesma.",
+  "mail.recovery.subject": "Uma forma de voltar a {host}",
+  "mail.recovery.heading": "Uma forma de voltar a",
+  "mail.recovery.button": "Usar este dispositivo",
+  "mail.recovery.note":
+    "Foram pedidos muitos e-mails de início de sessão para este endereço, por isso os próximos ficam retidos por algum tempo. Se foi você, abra este link no dispositivo que quer usar (vale por {minutes} minutos): esse dispositivo poderá entrar com a sua senha ou pedir de novo um link de redefinição.",
+  "mail.recovery.notYou": "Se não foi você, ignore este e-mail: nada mudou, e ninguém pode usar este link sem a sua caixa de correio.",
   "mail.noAccount.subject": "Redefinição de senha em {host}",
   "mail.noAccount.heading": "Redefinição de senha em",
   "mail.noAccount.button": "Criar uma conta",

@@ -204,6 +204,12 @@ export const zh: Messages = {
   "mail.reset.button": "设置新密码",
   "mail.reset.validity": "该链接只能在你发出请求的浏览器中使用一次，有效期 {minutes} 分钟。",
   "mail.reset.notYou": "如果你没有请求重置密码，请忽略此邮件：你的密码保持不变。",
+  "mail.recovery.subject": "返回 {host} 的途径",
+  "mail.recovery.heading": "返回途径：",
+  "mail.recovery.button": "使用此设备",
+  "mail.recovery.note":
+    "此地址被请求了大量登录邮件，因此暂时不再发送更多邮件。如果是您本人，请在您想使用的设备上打开此链接（{minutes} 分钟内有效）：该设备随后可以用密码登录，或再次请求重置链接。",
+  "mail.recovery.notYou": "如果不是您本人，请忽略此邮件：没有任何更改，没有您的邮箱，任何人都无法使用此链接。",
   "mail.noAccount.subject": "{host} 的密码重置",
   "mail.noAccount.heading": "密码重置：",
   "mail.noAccount.button": "创建账号",
