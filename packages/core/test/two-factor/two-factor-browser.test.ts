@@ -274,7 +274,7 @@ describe("second factors in Chromium", () => {
         page.waitForURL(`${server.origin}/auth/account?done=linked`),
         page.getByRole("button", { name: "Sign in", exact: true }).click(),
       ]);
-      await expect(page.getByRole("status").textContent()).resolves.toBe("The account was linked. You can now sign in with it too.");
+      await expect(page.locator(".notice").textContent()).resolves.toBe("The account was linked. You can now sign in with it too.");
       await expect(page.locator("ul.methods li span").allTextContents()).resolves.toEqual(expect.arrayContaining(["Password", "Test OP"]));
       expect(await session(page)).toEqual(before);
       expect(problems).toEqual([]);
