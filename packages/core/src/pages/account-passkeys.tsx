@@ -11,7 +11,7 @@
  */
 import type { Translator } from "../i18n/types.js";
 import { MAX_PASSKEY_NAME_LENGTH } from "../passkeys/name.js";
-import { HiddenFields, passkeyMessages } from "./layout.js";
+import { HiddenFields, PasskeyStatus, passkeyMessages } from "./layout.js";
 import { toSafeNavigationUrl } from "./theme.js";
 
 /** A passkey as the account page lists it. */
@@ -124,10 +124,7 @@ export function PasskeysSection({ params, csrfToken, text }: SectionProps) {
         <button type="button" class="button" data-webauthn-add="">
           {text.t("account.addPasskey")}
         </button>
-        <p class="muted center" role="status" aria-live="polite" data-webauthn-status="" />
-        <noscript>
-          <p class="muted center">{text.t("signin.passkeysNeedScript")}</p>
-        </noscript>
+        <PasskeyStatus text={text} />
       </div>
     </section>
   );

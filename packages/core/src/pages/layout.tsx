@@ -111,3 +111,18 @@ export function passkeyMessages(text: Translator): Record<string, string> {
     PASSKEY_MESSAGES.map((key) => [`data-msg-${key}`, text.t(`passkey.${key}` as MessageKey, { max: MAX_DISPLAY_NAME_LENGTH })]),
   );
 }
+
+/**
+ * Where the passkey script says what happened (`data-webauthn-status`), and what a browser without
+ * JavaScript sees instead of the button: shared by every page with a passkey button.
+ */
+export function PasskeyStatus({ text }: { text: Translator }) {
+  return (
+    <>
+      <p class="muted center" role="status" aria-live="polite" data-webauthn-status="" />
+      <noscript>
+        <p class="muted center">{text.t("signin.passkeysNeedScript")}</p>
+      </noscript>
+    </>
+  );
+}

@@ -12,7 +12,7 @@ import { ENGLISH } from "../i18n/translator.js";
 import type { Translator } from "../i18n/types.js";
 import type { Theme } from "../types.js";
 import { webAuthnScriptUrl } from "../webauthn/client-script.js";
-import { HiddenFields, passkeyMessages, renderDocument } from "./layout.js";
+import { HiddenFields, PasskeyStatus, passkeyMessages, renderDocument } from "./layout.js";
 import { secondStepErrorMessage } from "./messages.js";
 import { resolveTheme, toSafeNavigationUrl } from "./theme.js";
 
@@ -89,10 +89,7 @@ function PasskeyButton({
       <button type="button" class="button button-neutral" data-webauthn-second-factor="">
         {text.t("twoFactor.usePasskey")}
       </button>
-      <p class="muted center" role="status" aria-live="polite" data-webauthn-status="" />
-      <noscript>
-        <p class="muted center">{text.t("signin.passkeysNeedScript")}</p>
-      </noscript>
+      <PasskeyStatus text={text} />
     </div>
   );
 }
