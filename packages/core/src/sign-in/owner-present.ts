@@ -237,7 +237,8 @@ function presented(options: InternalOptions, request: RequestInternal, error: Au
   // A stale session, a wrong current password or a cross-site post: 403, as the other JSON routes answer.
   if (request.action === "two-factor") return { status: 403, body: { error: error.type }, headers: { ...noStoreHeaders }, failure: error };
   const page = formPageOf(options, request);
-  if (!page) return undefined;
+  // A link's other refusals are a sign-in's: the sign-in page shows them (`http/error-response.ts`).
+  if (!page || (request.action === "signin" && !(error instanceof RecentSignInRequired))) return undefined;
   const back = new URL(page);
   back.searchParams.delete("done");
   const target = error instanceof RecentSignInRequired ? new URL(signInUrl(options)) : back;

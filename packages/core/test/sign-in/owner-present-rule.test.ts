@@ -207,6 +207,9 @@ describe("the rule in the pipeline", () => {
     expect(link.headers.get("location")).toBe(
       `${ORIGIN}/auth/signin?callbackUrl=${encodeURIComponent(`${ORIGIN}/me`)}&error=RecentSignInRequired`,
     );
+    // A link's other refusals are a sign-in's, on the sign-in page.
+    const crossSite = await browser.send("/auth/signin/credentials", { form: { link: "true" } });
+    expect(crossSite.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=MissingCSRF`);
     const totp = await post(browser, "/auth/two-factor/enroll", {});
     expect([totp.status, totp.headers.get("cache-control"), await totp.json()]).toEqual([
       403,
@@ -215,6 +218,7 @@ describe("the rule in the pipeline", () => {
     ]);
     await expect(a.auth.api.revokeOtherSessions(requestOf(browser))).rejects.toMatchObject({ type: "RecentSignInRequired" });
     expect(a.errors.filter((type) => type === "RecentSignInRequired")).toHaveLength(5);
+    expect(a.errors.filter((type) => type === "MissingCSRF")).toHaveLength(1);
   });
 
   test("ownerPresent.maxAge is the window; a value outside 60..86400 is a start-up error", async () => {
