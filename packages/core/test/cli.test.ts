@@ -165,20 +165,20 @@ describe("authlib db on PGlite (a folder)", () => {
     const before = await runAuthlib(["db", "status", "--url", url]);
     expect(before).toMatchObject({ code: 1, stderr: "" });
     expect(before.stdout).toBe(
-      `Database: ${url}, branch "main"\nApplied:  none\nPending:  1, 2, 3, 4, 5 (run \`authlib db migrate\`)\nTables:   none\n`,
+      `Database: ${url}, branch "main"\nApplied:  none\nPending:  1, 2, 3, 4, 5, 6 (run \`authlib db migrate\`)\nTables:   none\n`,
     );
 
     const migrate = await runAuthlib(["db", "migrate", "--url", url]);
     expect(migrate).toMatchObject({
       code: 0,
       stderr: "",
-      stdout: `Applied migration(s) 1, 2, 3, 4, 5 to branch "main" of ${url}; now at version 5.\n`,
+      stdout: `Applied migration(s) 1, 2, 3, 4, 5, 6 to branch "main" of ${url}; now at version 6.\n`,
     });
 
     const after = await runAuthlib(["db", "status"], { env: { AUTHLIB_DATABASE_URL: url } });
     expect(after).toMatchObject({ code: 0, stderr: "" });
     expect(after.stdout).toMatch(
-      /^Applied: {2}1 \(authlib tables, \d{4}-\d\d-\d\dT[\d:.]+Z\), 2 \(rate-limit windows, \d{4}-\d\d-\d\dT[\d:.]+Z\), 3 \(verification-token expiry index, \d{4}-\d\d-\d\dT[\d:.]+Z\), 4 \(session records, \d{4}-\d\d-\d\dT[\d:.]+Z\), 5 \(audit events, \d{4}-\d\d-\d\dT[\d:.]+Z\)$/m,
+      /^Applied: {2}1 \(authlib tables, \d{4}-\d\d-\d\dT[\d:.]+Z\), 2 \(rate-limit windows, \d{4}-\d\d-\d\dT[\d:.]+Z\), 3 \(verification-token expiry index, \d{4}-\d\d-\d\dT[\d:.]+Z\), 4 \(session records, \d{4}-\d\d-\d\dT[\d:.]+Z\), 5 \(audit events, \d{4}-\d\d-\d\dT[\d:.]+Z\), 6 \(passkey names, \d{4}-\d\d-\d\dT[\d:.]+Z\)$/m,
     );
     expect(after.stdout).toContain("Pending:  none\n");
     expect(after.stdout).toContain(
@@ -273,12 +273,12 @@ describe.skipIf(!(await postgresAnswers(postgresURL, "authlib db on PostgreSQL")
     const env = { AUTHLIB_DATABASE_URL: postgresURL, AUTHLIB_BRANCH: branch };
     const before = await runAuthlib(["db", "status"], { env });
     expect(before).toMatchObject({ code: 1, stderr: "" });
-    expect(before.stdout).toContain(`branch "${branch}"\nApplied:  none\nPending:  1, 2, 3, 4, 5 `);
+    expect(before.stdout).toContain(`branch "${branch}"\nApplied:  none\nPending:  1, 2, 3, 4, 5, 6 `);
 
     const migrate = await runAuthlib(["db", "migrate"], { env });
     expect(migrate).toMatchObject({
       code: 0,
-      stdout: `Applied migration(s) 1, 2, 3, 4, 5 to branch "${branch}" of ${postgresURL}; now at version 5.\n`,
+      stdout: `Applied migration(s) 1, 2, 3, 4, 5, 6 to branch "${branch}" of ${postgresURL}; now at version 6.\n`,
     });
     const { rows } = await pool.query("SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = $1", [branch]);
     expect(rows).toEqual([{ tables: 11 }]);
@@ -289,7 +289,7 @@ describe.skipIf(!(await postgresAnswers(postgresURL, "authlib db on PostgreSQL")
     expect(after.stdout).toContain("(11)\n");
 
     const again = await runAuthlib(["db", "migrate"], { env });
-    expect(again).toMatchObject({ code: 0, stdout: `Up to date: branch "${branch}" of ${postgresURL} is at version 5.\n` });
+    expect(again).toMatchObject({ code: 0, stdout: `Up to date: branch "${branch}" of ${postgresURL} is at version 6.\n` });
   }, 60_000);
 
   it("prune deletes the expired rows (sign-in links, used passkey challenges, sessions, JWT session records, rate-limit windows) and nothing live", async () => {

@@ -64,10 +64,10 @@ describe("authlib-db", () => {
     const folder = join(dataDir, "db");
     const first = await runCli(["migrate"], { AUTHLIB_DATABASE_URL: `file://${folder}` });
     expect(first).toMatchObject({ code: 0, stderr: "" });
-    expect(first.stdout).toBe(`Applied migration(s) 1, 2, 3, 4, 5 to branch "main" of file://${folder}; now at version 5.\n`);
+    expect(first.stdout).toBe(`Applied migration(s) 1, 2, 3, 4, 5, 6 to branch "main" of file://${folder}; now at version 6.\n`);
 
     const second = await runCli(["migrate", "--url", `file://${folder}`]);
-    expect(second).toMatchObject({ code: 0, stdout: `Up to date: branch "main" of file://${folder} is at version 5.\n` });
+    expect(second).toMatchObject({ code: 0, stdout: `Up to date: branch "main" of file://${folder} is at version 6.\n` });
     // Two PGlite starts in child processes, the first one writing a fresh database to disk (~10 s alone).
   }, 120_000);
 
@@ -108,7 +108,7 @@ describe.skipIf(!(await postgresAnswers()))("authlib-db migrate on PostgreSQL", 
 
   it("creates the branch schema with its tables", async () => {
     const run = await runCli(["migrate", "--branch", branch], { AUTHLIB_DATABASE_URL: postgresURL });
-    expect(run).toMatchObject({ code: 0, stdout: expect.stringContaining(`Applied migration(s) 1, 2, 3, 4, 5 to branch "${branch}"`) });
+    expect(run).toMatchObject({ code: 0, stdout: expect.stringContaining(`Applied migration(s) 1, 2, 3, 4, 5, 6 to branch "${branch}"`) });
     const { rows } = await pool.query("SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = $1", [branch]);
     expect(rows).toEqual([{ tables: 11 }]);
   });
