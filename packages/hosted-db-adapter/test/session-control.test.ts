@@ -61,7 +61,9 @@ async function signIn(auth: Auth, who: string, userAgent = CHROME_MAC): Promise<
   );
   const session = cookies.find((cookie) => cookie.name.endsWith("session-token") && cookie.value !== "");
   if (!session) throw new Error(`signing in ${who} set no session cookie`);
-  const cookie = `${session.name}=${encodeURIComponent(session.value)}`;
+  // The session cookie and its sealed assurance (when the sign-in was): what the browser sends back.
+  const kept = cookies.filter((c) => c.value !== "" && (c === session || c.name.endsWith("session-assurance")));
+  const cookie = kept.map((c) => `${c.name}=${encodeURIComponent(c.value)}`).join("; ");
   return { cookie, sessionToken: session.value, request: () => ({ headers: { cookie, "user-agent": userAgent }, url: ORIGIN }) };
 }
 
