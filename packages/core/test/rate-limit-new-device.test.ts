@@ -114,7 +114,7 @@ describe("an attacker who knows only the address cannot keep the owner's new dev
     const opened = await phone.send(link.href);
     expect(opened.status).toBe(302);
     expect(opened.headers.get("location")).toBe(`${ORIGIN}/auth/signin`);
-    expect(opened.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(opened.headers.get("referrer-policy")).toBe("same-origin");
     expect(phone.jar.cookies.has("authlib.device-token")).toBe(true);
 
     // The phone is a known device now: the account's lockout does not refuse it, the right password signs in.

@@ -36,7 +36,7 @@ import { isPasswordProvider } from "../provider-kind.js";
 import { endUserSessions } from "../session/end-user-sessions.js";
 import { addressStore } from "./email-change.js";
 
-const NO_REFERRER = { "Referrer-Policy": "no-referrer" };
+const NO_REFERRER = { "Referrer-Policy": "same-origin" };
 
 function revertUrl(options: InternalOptions): string {
   return `${options.authUrl}/account/revert-email`;

@@ -8,10 +8,12 @@
  * own passkey script from the app's origin. `form-action` is left out on purpose: a sign-in form posts to
  * authlib, which answers with a redirect to the provider, and browsers apply `form-action` to that redirect.
  *
- * `Referrer-Policy: no-referrer` on every page, not only on the ones that carry a token in their URL today
+ * `Referrer-Policy: same-origin` on every page, not only on the ones that carry a token in their URL today
  * (a reset, sign-up, email-change or sign-in link): a page that links out, loads an image from https or
  * posts to another origin would otherwise hand its own URL, token included, to that site in `Referer`.
- * One rule for every page cannot miss the next page that takes a `?token=`.
+ * One rule for every page cannot miss the next page that takes a `?token=`. Not `no-referrer`: under it a
+ * browser sends the pages' own form posts with `Origin: null`, which the frameworks' own origin checks
+ * (Qwik City 2's) refuse before authlib sees them; `same-origin` keeps the URL inside the app that made it.
  *
  * @module pages/security-headers
  */
@@ -45,7 +47,7 @@ export const unframeableNoStoreHeaders = {
   "X-Frame-Options": "DENY",
   "Cache-Control": "no-store",
   "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "no-referrer",
+  "Referrer-Policy": "same-origin",
 } as const;
 
 /** Every header a rendered HTML page is served with. */

@@ -79,6 +79,6 @@ export async function unlock(
     redirect: signInUrl(options),
     cookies: [{ name: option.name, value, options: option.options }],
     // The token is in this URL: the next page must not send it on.
-    headers: { "Referrer-Policy": "no-referrer" },
+    headers: { "Referrer-Policy": "same-origin" },
   };
 }

@@ -29,7 +29,7 @@ async function page(browser: Browser, url: string | URL) {
   return response;
 }
 
-describe("Referrer-Policy: no-referrer", () => {
+describe("Referrer-Policy: same-origin", () => {
   it("every page that carries a token in its URL sends it", async () => {
     const app = await passwordApp(smtp);
     const pages: Array<[string, Response]> = [];
@@ -70,7 +70,7 @@ describe("Referrer-Policy: no-referrer", () => {
 
     for (const [name, response] of pages) {
       expect(response.status, name).toBe(name === "bad token's error page" ? 403 : 200);
-      expect(response.headers.get("referrer-policy"), name).toBe("no-referrer");
+      expect(response.headers.get("referrer-policy"), name).toBe("same-origin");
     }
     expect(pages).toHaveLength(6);
   });
@@ -92,7 +92,7 @@ describe("Referrer-Policy: no-referrer", () => {
     ];
     for (const [browser, path] of paths) {
       const response = await page(browser, path);
-      expect(response.headers.get("referrer-policy"), path).toBe("no-referrer");
+      expect(response.headers.get("referrer-policy"), path).toBe("same-origin");
     }
   });
 

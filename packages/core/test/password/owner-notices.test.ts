@@ -246,7 +246,7 @@ describe("the revert link of an email change", () => {
       const mailbox = app.browser();
       const page = await mailbox.send(revert.href);
       expect(page.status).toBe(200);
-      expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+      expect(page.headers.get("referrer-policy")).toBe("same-origin");
       const html = await page.text();
       expect(html).toContain("Undo the email address change");
       expect(html).toContain(`action="${ORIGIN}/auth/account/revert-email"`);

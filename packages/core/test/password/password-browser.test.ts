@@ -429,7 +429,7 @@ describe.each(rows.filter((row) => row.available))("Password() in Chromium on $n
       const phone = await tab(true);
       const opened = await phone.page.goto(first);
       expect(opened?.status()).toBe(200);
-      expect(await opened?.headerValue("referrer-policy")).toBe("no-referrer");
+      expect(await opened?.headerValue("referrer-policy")).toBe("same-origin");
       await expect(phone.page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("This link was asked for in another browser");
       await expect(phone.page.locator("body").textContent()).resolves.toContain("This link is still valid and has not been used.");
       expect(await phone.page.getByLabel("Password").count()).toBe(0);

@@ -53,7 +53,7 @@ describe.each(["jwt", "database"] as const)("a reset link in another browser, %s
     const phone = app.browser();
     const page = await resetPage(phone, token);
     expect(page.status).toBe(200);
-    expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(page.headers.get("referrer-policy")).toBe("same-origin");
     const html = await page.text();
     expect(html).toContain(`<h1>${TITLE}</h1>`);
     expect(html).toContain("This link is still valid and has not been used.");
