@@ -65,9 +65,9 @@ export async function resolveCsrf(
 /**
  * True when the browser says the request came from another site.
  *
- * Every built-in page is sent with `Referrer-Policy: no-referrer` (pages/security-headers.ts), and under
- * that policy browsers serialise the `Origin` of the page's own form posts as `null` (Fetch, "serializing
- * a request origin"). `Sec-Fetch-Site` is set by the browser alone (no page can forge it) and says
+ * A page sent with `Referrer-Policy: no-referrer` (an app's own page may be; authlib's are `same-origin`)
+ * has browsers serialise the `Origin` of its own form posts as `null` (Fetch, "serializing a request
+ * origin"). `Sec-Fetch-Site` is set by the browser alone (no page can forge it) and says
  * `same-origin` for exactly those posts; a null origin with any other value (a sandboxed frame or a
  * `data:` page elsewhere is `cross-site`), or without one, is still refused.
  */
