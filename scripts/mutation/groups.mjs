@@ -55,7 +55,7 @@ export const mutationGroups = [
   },
   {
     name: "linking",
-    mutate: [src("actions/link-account.ts")],
+    mutate: [src("sign-in/link-account.ts")],
     // planted-cookies.test.ts owns the explicit-link rules (link=true, signed in as another user).
     tests: [test("oauth-auth.test.ts"), test("planted-cookies.test.ts")],
   },
@@ -74,7 +74,7 @@ export const mutationGroups = [
   },
   {
     name: "origin",
-    mutate: [src("http/origin.ts"), src("request-context.ts")],
+    mutate: [src("http/origin.ts"), src("kernel/request-context.ts")],
     // origin.test.ts (the attacker walk-through) starts SMTP, an OP and PGlite: too slow per mutant.
     tests: [test("http/origin.test.ts")],
   },
@@ -149,7 +149,7 @@ export const mutationGroups = [
       src("session/session-id.ts"),
       src("session/memory-store.ts"),
       src("session/device.ts"),
-      src("actions/sessions.ts"),
+      src("features/sessions/routes.ts"),
     ],
     tests: [
       test("session/session-control.test.ts"),
@@ -188,8 +188,8 @@ export const mutationGroups = [
     mutate: [
       src("oauth/callback.ts"),
       src("actions/callback.ts"),
-      src("actions/unproven-email.ts"),
-      src("actions/proven-address.ts"),
+      src("sign-in/unproven-email.ts"),
+      src("sign-in/proven-address.ts"),
       src("session/end-user-sessions.ts"),
     ],
     // No OpenID Provider or Chromium here: the fake provider (oauth/fake-server.ts) and the in-memory
@@ -228,11 +228,11 @@ export const mutationGroups = [
   {
     name: "password",
     mutate: [
-      src("password-accounts/rules.ts"),
-      src("password-accounts/tokens.ts"),
-      src("password-accounts/config-check.ts"),
-      src("password-accounts/account.ts"),
-      src("password-accounts/mail.ts"),
+      src("features/password/rules.ts"),
+      src("features/password/tokens.ts"),
+      src("features/password/config-check.ts"),
+      src("features/password/account.ts"),
+      src("features/password/mail.ts"),
       src("providers/password.ts"),
       src("email/account-mail.ts"),
     ],
@@ -243,10 +243,10 @@ export const mutationGroups = [
   {
     name: "password-routes",
     mutate: [
-      src("password-accounts/routes.ts"),
-      src("password-accounts/sign-in.ts"),
-      src("password-accounts/current-password.ts"),
-      src("password-accounts/urls.ts"),
+      src("features/password/routes.ts"),
+      src("features/password/sign-in.ts"),
+      src("features/password/current-password.ts"),
+      src("features/password/urls.ts"),
       src("pages/password.tsx"),
     ],
     // The routes on the in-memory adapter with the mails kept in memory: no database or mail server per mutant.
@@ -256,9 +256,9 @@ export const mutationGroups = [
   {
     name: "account-lifecycle",
     mutate: [
-      src("account-lifecycle/email-change.ts"),
-      src("account-lifecycle/delete-account.ts"),
-      src("actions/account-page.ts"),
+      src("features/account/email-change.ts"),
+      src("features/account/delete-account.ts"),
+      src("features/account/page-routes.ts"),
       src("pages/account.tsx"),
       src("session/signed-in-user.ts"),
     ],
@@ -273,12 +273,12 @@ export const mutationGroups = [
     // assurance and its cookie, step-up, the code limits), stated directly by the unit files: no PGlite,
     // SMTP or Chromium per mutant (two-factor-flows and two-factor-browser state the same end to end).
     mutate: [
-      src("two-factor/base32.ts"),
-      src("two-factor/totp.ts"),
-      src("two-factor/recovery-codes.ts"),
-      src("two-factor/row.ts"),
-      src("two-factor/record.ts"),
-      src("two-factor/pending.ts"),
+      src("features/two-factor/base32.ts"),
+      src("features/two-factor/totp.ts"),
+      src("features/two-factor/recovery-codes.ts"),
+      src("features/two-factor/row.ts"),
+      src("features/two-factor/record.ts"),
+      src("features/two-factor/pending.ts"),
       src("session/assurance.ts"),
       src("session/assurance-cookie.ts"),
       src("session/recent-auth.ts"),
@@ -292,14 +292,14 @@ export const mutationGroups = [
     // adapter (two-factor-fast.test.ts, half a second); two-factor-flows (PGlite, SMTP) and
     // two-factor-browser (Chromium) state the same end to end, too slowly to run per mutant.
     mutate: [
-      src("two-factor/gate.ts"),
-      src("two-factor/codes.ts"),
-      src("two-factor/second-step.ts"),
-      src("two-factor/settings.ts"),
-      src("two-factor/routes.ts"),
-      src("two-factor/page.ts"),
-      src("actions/start-session.ts"),
-      src("api-two-factor.ts"),
+      src("features/two-factor/gate.ts"),
+      src("features/two-factor/codes.ts"),
+      src("features/two-factor/second-step.ts"),
+      src("features/two-factor/settings.ts"),
+      src("features/two-factor/routes.ts"),
+      src("features/two-factor/page.ts"),
+      src("sign-in/start-session.ts"),
+      src("kernel/api-two-factor.ts"),
       src("pages/two-factor.tsx"),
     ],
     tests: [test("two-factor/two-factor-fast.test.ts")],

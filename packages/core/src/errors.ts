@@ -5,7 +5,7 @@
  * @module errors
  */
 
-import type { ErrorCause, ErrorPageKind, ErrorType } from "./error-types.js";
+import type { ErrorCause, ErrorPageKind, ErrorType } from "./types/errors.js";
 
 export type { ErrorCause, ErrorPageKind, ErrorType };
 
@@ -26,11 +26,18 @@ export class AuthError extends Error {
    */
   declare code?: string;
   declare cause?: ErrorCause;
+  /** The HTTP status of this refusal where it is answered as JSON (see {@link AuthError.status | the class's}). */
+  status: number | undefined;
 
   /** The error type of this class. Subclasses override it. */
   static type: ErrorType | "AuthError" = "AuthError";
   /** The page this class of error leads to. */
   static kind: ErrorPageKind = "error";
+  /**
+   * The HTTP status of this class of refusal where it is answered as JSON (a route scripts call with
+   * `fetch`): `undefined` for an error that is the operator's (answered as a 500 that names no detail).
+   */
+  static status: number | undefined = undefined;
 
   constructor(message?: string | Error | ErrorOptions, errorOptions?: ErrorOptions) {
     if (message instanceof Error) {
@@ -48,6 +55,7 @@ export class AuthError extends Error {
     this.name = Object.hasOwn(ctor, "type") ? ctor.type : ctor.name;
     this.type = ctor.type as ErrorType;
     this.kind = ctor.kind;
+    this.status = ctor.status;
     Error.captureStackTrace?.(this, new.target);
   }
 }
@@ -128,6 +136,7 @@ export class MissingAdapter extends AuthError {
 /** The adapter lacks methods a configured feature needs. The message lists them. */
 export class MissingAdapterMethods extends AuthError {
   static override type: ErrorType = "MissingAdapterMethods";
+  static override status: number | undefined = 501;
 }
 
 /** A credentials provider has no `authorize` function. */
@@ -187,16 +196,19 @@ export class SignOutError extends AuthError {
 /** The request path or method does not match any action. */
 export class UnknownAction extends AuthError {
   static override type: ErrorType = "UnknownAction";
+  static override status: number | undefined = 400;
 }
 
 /** The path is not one of authlib's routes under its base path (answered with HTTP 404). */
 export class RouteNotFound extends UnknownAction {
   static override type: ErrorType = "RouteNotFound";
+  static override status: number | undefined = 404;
 }
 
 /** The request's method is neither GET nor POST (answered with HTTP 405). */
 export class MethodNotAllowed extends UnknownAction {
   static override type: ErrorType = "MethodNotAllowed";
+  static override status: number | undefined = 405;
 }
 
 /** The chosen session strategy cannot work with the configured providers. */
@@ -215,6 +227,7 @@ export class InvalidProvider extends AuthError {
 /** The request host is not trusted. Set `trustHost: true` (or `AUTH_TRUST_HOST=true`) behind a proxy you control. */
 export class UntrustedHost extends AuthError {
   static override type: ErrorType = "UntrustedHost";
+  static override status: number | undefined = 400;
 }
 
 /** An email sign-in link is unknown, used already, expired or for another address. */
@@ -225,6 +238,7 @@ export class Verification extends AuthError {
 /** A state-changing request came without a valid CSRF token. */
 export class MissingCSRF extends SignInError {
   static override type: ErrorType = "MissingCSRF";
+  static override status: number | undefined = 403;
 }
 
 /** A passkey could not be linked to the user (its email belongs to another user). */
@@ -259,6 +273,7 @@ export class ExperimentalFeatureNotEnabled extends AuthError {
  */
 export class RateLimited extends SignInError {
   static override type: ErrorType = "RateLimited";
+  static override status: number | undefined = 429;
   /** Seconds until a new attempt may be accepted, when known (sent as `Retry-After` to fetch clients). */
   retryAfter?: number;
 }
@@ -340,6 +355,7 @@ export class UnknownCredentialsUser extends AuthError {
  */
 export class SessionRequired extends AuthError {
   static override type: ErrorType = "SessionRequired";
+  static override status: number | undefined = 401;
 }
 
 /**
@@ -349,6 +365,7 @@ export class SessionRequired extends AuthError {
  */
 export class SessionRegistryMissing extends AuthError {
   static override type: ErrorType = "SessionRegistryMissing";
+  static override status: number | undefined = 501;
 }
 
 /**
@@ -358,6 +375,7 @@ export class SessionRegistryMissing extends AuthError {
  */
 export class SessionNotFound extends AuthError {
   static override type: ErrorType = "SessionNotFound";
+  static override status: number | undefined = 404;
 }
 
 /** A `session` option of the configuration is not valid (`revocation`, `revalidateAfter`, `maxPerUser`, `store`). Reported at start-up. */
@@ -368,6 +386,7 @@ export class InvalidSessionConfig extends AuthError {
 /** The session id given is not one (malformed, or missing). Nothing changed. HTTP 400 on the session routes. */
 export class InvalidSessionId extends AuthError {
   static override type: ErrorType = "InvalidSessionId";
+  static override status: number | undefined = 400;
 }
 
 /**
@@ -376,6 +395,7 @@ export class InvalidSessionId extends AuthError {
  */
 export class AccountsUnavailable extends AuthError {
   static override type: ErrorType = "AccountsUnavailable";
+  static override status: number | undefined = 501;
 }
 
 /**
@@ -385,6 +405,7 @@ export class AccountsUnavailable extends AuthError {
  */
 export class AccountNotFound extends AuthError {
   static override type: ErrorType = "AccountNotFound";
+  static override status: number | undefined = 404;
 }
 
 /**
@@ -394,6 +415,7 @@ export class AccountNotFound extends AuthError {
  */
 export class InvalidAccount extends AuthError {
   static override type: ErrorType = "InvalidAccount";
+  static override status: number | undefined = 400;
 }
 
 /**
@@ -403,6 +425,7 @@ export class InvalidAccount extends AuthError {
  */
 export class LastSignInMethod extends AuthError {
   static override type: ErrorType = "LastSignInMethod";
+  static override status: number | undefined = 409;
 }
 
 /**
@@ -412,6 +435,7 @@ export class LastSignInMethod extends AuthError {
  */
 export class PasskeyNotFound extends AuthError {
   static override type: ErrorType = "PasskeyNotFound";
+  static override status: number | undefined = 404;
 }
 
 /**
@@ -428,6 +452,7 @@ export class InvalidPassword extends AuthError {
 /** The current password given to change it is wrong. Nothing changed; the attempt counts toward the account's limit. */
 export class IncorrectPassword extends AuthError {
   static override type: ErrorType = "IncorrectPassword";
+  static override status: number | undefined = 403;
 }
 
 /**
@@ -441,6 +466,7 @@ export class PasswordNotSet extends AuthError {
 /** The name given at sign-up is not one line of at most 64 characters. Nothing changed. */
 export class InvalidName extends AuthError {
   static override type: ErrorType = "InvalidName";
+  static override status: number | undefined = 400;
 }
 
 /**
@@ -452,6 +478,7 @@ export class InvalidName extends AuthError {
  */
 export class RecentSignInRequired extends AuthError {
   static override type: ErrorType = "RecentSignInRequired";
+  static override status: number | undefined = 403;
   /** The age the sign-in may have, in seconds. */
   declare maxAge?: number;
   /** The assurance level the operation needs (2: a second factor). */
@@ -472,11 +499,13 @@ export class TwoFactorExpired extends SignInError {
 /** `enrollTotp`: the user has TOTP on already; turn it off first to set up another app. Nothing changed. */
 export class TwoFactorAlreadyEnabled extends AuthError {
   static override type: ErrorType = "TwoFactorAlreadyEnabled";
+  static override status: number | undefined = 409;
 }
 
 /** `confirmTotp` without `enrollTotp` first, or `disableTotp` for a user without TOTP. Nothing changed. */
 export class TwoFactorNotEnabled extends AuthError {
   static override type: ErrorType = "TwoFactorNotEnabled";
+  static override status: number | undefined = 409;
 }
 
 /**
@@ -485,6 +514,7 @@ export class TwoFactorNotEnabled extends AuthError {
  */
 export class IncorrectCode extends AuthError {
   static override type: ErrorType = "IncorrectCode";
+  static override status: number | undefined = 400;
 }
 
 /**

@@ -13,12 +13,33 @@
  * @module @authlib/core
  */
 
-export type * from "./adapters.js";
+export type { EnvWarnings } from "./env/defaults.js";
+export { setEnvDefaults } from "./env/defaults.js";
+export type { EnvSource } from "./env/read.js";
+export * from "./errors.js";
+export type { FeatureDefinition, OperationDeclaration, OperationHandler, OperationNeeds, Presentation } from "./features/define.js";
+export { defineFeature, lazyHandler } from "./features/define.js";
+export type { Cookie } from "./http/cookies.js";
+export type { DefaultJWT, GetTokenParams, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "./jwt.js";
+export { decode, encode, getToken } from "./jwt.js";
+export { Auth, getSession } from "./kernel/auth.js";
+export type { AuthInstance } from "./kernel/instance.js";
+export { createAuth } from "./kernel/instance.js";
+export type { AuthRequestOptions } from "./kernel/pipeline.js";
+export type * from "./providers/types.js";
+export type { MemoryRateLimitStoreOptions, RateLimitStore, RateLimitWindow } from "./rate-limit/store.js";
+export { memoryRateLimitStore } from "./rate-limit/store.js";
+export type { MemorySessionStoreOptions } from "./session/memory-store.js";
+export { memorySessionStore } from "./session/memory-store.js";
+export { skipCSRFCheck } from "./symbols.js";
+export type * from "./types/adapters.js";
 export type {
   AuthApi,
   ChangePasswordInput,
   EmailCodeInput,
+  OperationResult,
   PasswordResetRequestInput,
+  RecentAuthInput,
   RedirectResult,
   RequestLike,
   ResetPasswordInput,
@@ -28,25 +49,14 @@ export type {
   SignInInput,
   SignOutInput,
   SignUpInput,
-} from "./api.js";
-export type { RecentAuthInput, TotpEnrollment, TwoFactorApi, TwoFactorStatus } from "./api-two-factor.js";
-export { Auth, getSession } from "./auth.js";
-export type { EnvWarnings } from "./env/defaults.js";
-export { setEnvDefaults } from "./env/defaults.js";
-export type { EnvSource } from "./env/read.js";
-export * from "./errors.js";
-export type { Cookie } from "./http/cookies.js";
-export type { MessageKey, MessageOverrides, Messages, Translator } from "./i18n/types.js";
-export type { AuthInstance } from "./instance.js";
-export { createAuth } from "./instance.js";
-export type { DefaultJWT, GetTokenParams, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "./jwt.js";
-export { decode, encode, getToken } from "./jwt.js";
-export type { AccountUnlinkedMessage, LinkedAccount, UnlinkAccountInput } from "./linked-account-types.js";
-export type { ListedPasskey, PasskeyChangedMessage, RemovePasskeyInput, RenamePasskeyInput } from "./passkey-types.js";
-export type { AuthRequestOptions } from "./pipeline.js";
-export type * from "./providers/types.js";
-export type { MemoryRateLimitStoreOptions, RateLimitStore, RateLimitWindow } from "./rate-limit/store.js";
-export { memoryRateLimitStore } from "./rate-limit/store.js";
+  TotpEnrollment,
+  TwoFactorApi,
+  TwoFactorStatus,
+} from "./types/api.js";
+export type * from "./types/config.js";
+export type { MessageKey, MessageOverrides, Messages, Translator } from "./types/i18n.js";
+export type { AccountUnlinkedMessage, LinkedAccount, UnlinkAccountInput } from "./types/linked-accounts.js";
+export type { ListedPasskey, PasskeyChangedMessage, RemovePasskeyInput, RenamePasskeyInput } from "./types/passkeys.js";
 export type {
   ClientAddressFunction,
   ClientRequestLimit,
@@ -55,16 +65,12 @@ export type {
   EmailRateLimits,
   RateLimitConfig,
   TwoFactorRateLimits,
-} from "./rate-limit-types.js";
-export type { MemorySessionStoreOptions } from "./session/memory-store.js";
-export { memorySessionStore } from "./session/memory-store.js";
+} from "./types/rate-limit.js";
 export type {
   ListedSession,
   SessionRecord,
   SessionRegistry,
   SessionRevocationReason,
   SessionRevokedMessage,
-} from "./session-registry-types.js";
-export { skipCSRFCheck } from "./symbols.js";
-export type { AuditConfig, AuditEvent, AuditEventType, AuditStore, TelemetryConfig } from "./telemetry/types.js";
-export type * from "./types.js";
+} from "./types/session-registry.js";
+export type { AuditConfig, AuditEvent, AuditEventType, AuditStore, TelemetryConfig } from "./types/telemetry.js";

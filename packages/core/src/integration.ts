@@ -6,17 +6,17 @@
  * @module @authlib/core/integration
  */
 
-import { instanceFor } from "./auth.js";
 import { failureCookies, sessionErrorStatus } from "./http/error-response.js";
 import { type AuthAnswer, serializeCookie } from "./http/response.js";
-import { type AuthInstance, resolvedConfigOf } from "./instance.js";
-import { type AuthRequestOptions, answer, errorRedirect as redirectAfter } from "./pipeline.js";
-import type { AuthConfig } from "./types.js";
+import { instanceFor } from "./kernel/auth.js";
+import { type AuthInstance, resolvedConfigOf } from "./kernel/instance.js";
+import { type AuthRequestOptions, answer, errorRedirect as redirectAfter } from "./kernel/pipeline.js";
+import type { AuthConfig } from "./types/config.js";
 
 export { setEnvDefaults } from "./env/defaults.js";
 export type { Cookie } from "./http/cookies.js";
 export type { AuthAnswer } from "./http/response.js";
-export type { AuthRequestOptions } from "./pipeline.js";
+export type { AuthRequestOptions } from "./kernel/pipeline.js";
 export { failureCookies, serializeCookie, sessionErrorStatus };
 
 /**

@@ -16,8 +16,8 @@ import { webCryptoDecrypt, webCryptoEncrypt } from "./crypto/jwe-webcrypto.js";
 import { processEnv, readCanonicalUrlEnv, readEnv } from "./env/read.js";
 import { JWTSessionError, MissingSecret } from "./errors.js";
 import { hasChunkedCookie, readChunkedCookie } from "./http/cookie-chunks.js";
-import type { DefaultJWT, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "./jwt-types.js";
-import type { LoggerInstance } from "./types.js";
+import type { LoggerInstance } from "./types/config.js";
+import type { DefaultJWT, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "./types/jwt.js";
 
 export type { DefaultJWT, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions };
 

@@ -5,7 +5,7 @@
  * recipient), so a cause carrying one is logged by its name and codes only (see email/mail-failure.ts).
  */
 import { AuthError, CredentialsSignin } from "./errors.js";
-import type { AuthConfig, LoggerInstance, WarningCode } from "./types.js";
+import type { AuthConfig, LoggerInstance, WarningCode } from "./types/config.js";
 
 /**
  * The warnings' texts load with the first warning the built-in logger prints: most processes print none,

@@ -21,11 +21,11 @@
  * @module node
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { instanceFor } from "./auth.js";
 import { setEnvDefaults } from "./env/defaults.js";
 import { type EnvSource, processEnv } from "./env/read.js";
-import type { AuthInstance } from "./instance.js";
-import type { AuthConfig } from "./types.js";
+import { instanceFor } from "./kernel/auth.js";
+import type { AuthInstance } from "./kernel/instance.js";
+import type { AuthConfig } from "./types/config.js";
 
 /** Default of {@link NodeHandlerOptions.maxBodyBytes}: 64 KiB, the most `Auth()` reads of a body anyway. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;

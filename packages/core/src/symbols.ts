@@ -1,4 +1,4 @@
-import type { AuthConfig } from "./types.js";
+import type { AuthConfig } from "./types/config.js";
 
 /**
  * Pass as `config.skipCSRFCheck` to turn the built-in CSRF check off, for integrations that protect

@@ -3,7 +3,7 @@
  *
  * @module warning-texts
  */
-import type { WarningCode } from "./types.js";
+import type { WarningCode } from "./types/config.js";
 
 const warnings: Record<WarningCode, string> = {
   "debug-enabled": "Debug logging is on. Turn it off in production.",

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Auth, getSession } from "../src/auth.js";
 import { CredentialsSignin } from "../src/errors.js";
 import { decode, encode } from "../src/jwt.js";
+import { Auth, getSession } from "../src/kernel/auth.js";
 import Credentials from "../src/providers/credentials.js";
 import { skipCSRFCheck } from "../src/symbols.js";
-import type { AuthConfig } from "../src/types.js";
+import type { AuthConfig } from "../src/types/config.js";
 import { authClient } from "./helpers/auth-client.js";
 
 const secret = "engine-test-secret-0123456789abcdef";

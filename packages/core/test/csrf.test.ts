@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { defaultCookies } from "../src/http/cookies.js";
 import { resolveCsrf } from "../src/http/csrf.js";
-import type { RequestInternal } from "../src/internal-types.js";
+import type { RequestInternal } from "../src/types/internal.js";
 
 const secrets = ["csrf-unit-secret-0123456789abcdef"];
 const origin = "http://localhost:3000";

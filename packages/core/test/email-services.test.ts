@@ -13,7 +13,7 @@ import Resend from "../src/providers/resend.js";
 import SendGrid from "../src/providers/sendgrid.js";
 import type { EmailConfig } from "../src/providers/types.js";
 import { memoryRateLimitStore } from "../src/rate-limit/store.js";
-import type { AuthConfig } from "../src/types.js";
+import type { AuthConfig } from "../src/types/config.js";
 import { authClient } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "./helpers/database.js";
 import { type NodeServer, startNodeServer } from "./helpers/node-server.js";

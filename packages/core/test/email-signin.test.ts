@@ -4,7 +4,7 @@ import { normalizeEmail } from "../src/email/normalize.js";
 import { AuthError } from "../src/errors.js";
 import Nodemailer, { SMTP_TIMEOUTS, withSmtpTimeouts } from "../src/providers/nodemailer.js";
 import { memoryRateLimitStore } from "../src/rate-limit/store.js";
-import type { AuthConfig } from "../src/types.js";
+import type { AuthConfig } from "../src/types/config.js";
 import { authClient } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "./helpers/database.js";
 import { startHangUpServer, startSmtpServer } from "./helpers/smtp.js";

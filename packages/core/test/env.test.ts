@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
-import { Auth } from "../src/auth.js";
 import { setEnvDefaults } from "../src/env/defaults.js";
 import { readEnv } from "../src/env/read.js";
 import { encode } from "../src/jwt.js";
+import { Auth } from "../src/kernel/auth.js";
 import type { ProviderConfig } from "../src/providers/types.js";
-import type { AuthConfig } from "../src/types.js";
+import type { AuthConfig } from "../src/types/config.js";
 
 const oauth = (id: string, extra: Partial<ProviderConfig> = {}) => ({ id, name: id, type: "oidc", ...extra }) as ProviderConfig;
 

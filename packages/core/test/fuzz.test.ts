@@ -4,10 +4,10 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Auth } from "../src/auth.js";
 import { getToken } from "../src/jwt.js";
+import { Auth } from "../src/kernel/auth.js";
 import Credentials from "../src/providers/credentials.js";
-import type { AuthConfig } from "../src/types.js";
+import type { AuthConfig } from "../src/types/config.js";
 
 const config: AuthConfig = {
   secret: "fuzz-secret-0123456789abcdef0123456789",

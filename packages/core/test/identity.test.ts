@@ -5,13 +5,13 @@
  */
 import type { EventEmitter } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AdapterUser } from "../src/adapters.js";
 import { decode, encode } from "../src/jwt.js";
 import Nodemailer from "../src/providers/nodemailer.js";
 import Passkey from "../src/providers/passkey.js";
 import type { OAuthConfig } from "../src/providers/types.js";
 import { memoryRateLimitStore } from "../src/rate-limit/store.js";
-import type { AuthConfig } from "../src/types.js";
+import type { AdapterUser } from "../src/types/adapters.js";
+import type { AuthConfig } from "../src/types/config.js";
 import { authClient } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "./helpers/database.js";
 import { opProvider, startTestOP, type TestOP } from "./helpers/oidc-provider.js";
@@ -314,7 +314,7 @@ describe("database sessions: the session callback", () => {
 
 describe("which presets vouch for an email", () => {
   it("trustEmail only where the provider guarantees a verified address; the email_verified claim decides elsewhere", async () => {
-    const { providerVouchesForEmail } = await import("../src/actions/unproven-email.js");
+    const { providerVouchesForEmail } = await import("../src/sign-in/unproven-email.js");
     const presets = await import("../src/providers/index.js");
     const vouches = (preset: (options?: any) => OAuthConfig, profile: Record<string, unknown>) =>
       providerVouchesForEmail(preset(), profile);

@@ -114,16 +114,16 @@ function declaresOnlyTypes(file: string, source: string): boolean {
  * its empty output) stands on the same floor and follows the same rule.
  */
 const namedTypeModules = [
-  "packages/core/src/adapter-capability-types.ts",
-  "packages/core/src/adapters.ts",
-  "packages/core/src/base-types.ts",
-  "packages/core/src/error-types.ts",
-  "packages/core/src/internal-types.ts",
-  "packages/core/src/jwt-types.ts",
-  "packages/core/src/provider-types.ts",
+  "packages/core/src/types/adapter-capabilities.ts",
+  "packages/core/src/types/adapters.ts",
+  "packages/core/src/types/base.ts",
+  "packages/core/src/types/errors.ts",
+  "packages/core/src/types/internal.ts",
+  "packages/core/src/types/jwt.ts",
+  "packages/core/src/types/providers.ts",
   "packages/core/src/providers/types.ts",
-  "packages/core/src/rate-limit-types.ts",
-  "packages/core/src/types.ts",
+  "packages/core/src/types/rate-limit.ts",
+  "packages/core/src/types/config.ts",
   "packages/hosted-db-adapter/src/command-types.ts",
 ];
 

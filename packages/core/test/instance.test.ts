@@ -5,7 +5,6 @@
  * the integrations the operations as data, and `@authlib/core/integration` answers as `handler` does.
  */
 import { describe, expect, it } from "vitest";
-import { Auth, getSession } from "../src/auth.js";
 import * as errors from "../src/errors.js";
 import {
   AuthError,
@@ -21,10 +20,11 @@ import {
 } from "../src/errors.js";
 import { serializeCookie } from "../src/http/response.js";
 import * as core from "../src/index.js";
-import { createAuth } from "../src/instance.js";
 import { answerRequest, errorRedirect, failureCookies } from "../src/integration.js";
+import { Auth, getSession } from "../src/kernel/auth.js";
+import { createAuth } from "../src/kernel/instance.js";
 import Credentials from "../src/providers/credentials.js";
-import type { AuthConfig, Provider } from "../src/types.js";
+import type { AuthConfig, Provider } from "../src/types/config.js";
 import { authClient } from "./helpers/auth-client.js";
 
 const secret = "instance-secret-0123456789abcdefghijklmn";
@@ -359,8 +359,8 @@ describe("public API: the export names of each entry point", () => {
       "sessionErrorStatus",
       "setEnvDefaults",
     ]);
-    expect(await names(import("../src/types.js"))).toEqual([]);
-    expect(await names(import("../src/adapters.js"))).toEqual([]);
+    expect(await names(import("../src/types/config.js"))).toEqual([]);
+    expect(await names(import("../src/types/adapters.js"))).toEqual([]);
     expect(await names(import("../src/providers/index.js"))).toEqual(
       "Apple Atlassian Auth0 Authentik AzureADB2C BattleNet Bitbucket Box Cognito Coinbase Credentials Descope Discord Dropbox DuendeIdentityServer Email Facebook Figma Frontegg FusionAuth GitHub GitLab Google HubSpot HuggingFace Instagram Kakao Keycloak Kick Kinde Line Linear LinkedIn Logto Mailgun Mastodon MicrosoftEntraID Naver Nextcloud Nodemailer Notion OAuthProvider Okta OneLogin OryHydra Passkey Password Patreon PayPal PingId Pinterest Postmark Reddit Resend Roblox Salesforce SendGrid Slack Spotify Strava TikTok Twitch Twitter Vercel Vk WeChat Wikimedia WordPress WorkOS Yandex Zitadel Zoom".split(
         " ",

@@ -10,7 +10,7 @@
  */
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { LoggerInstance } from "../src/types.js";
+import type { LoggerInstance } from "../src/types/config.js";
 import { closeSharedPglite } from "./helpers/database.js";
 import { type FlowServices, runFlows, type Secrets, startFlowServices } from "./helpers/sensitive-flows.js";
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import * as errors from "../src/errors.js";
 import { CredentialsSignin, MissingSecret, UntrustedHost } from "../src/errors.js";
 import { createLogger, TROUBLESHOOTING_URL } from "../src/logger.js";
-import type { WarningCode } from "../src/types.js";
+import type { WarningCode } from "../src/types/config.js";
 
 const troubleshooting = readFileSync(join(import.meta.dirname, "../../../docs/troubleshooting.md"), "utf8");
 

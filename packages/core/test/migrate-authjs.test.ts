@@ -16,9 +16,9 @@ import PostgresAdapter from "@auth/pg-adapter";
 import { HostedDbAdapter, HostedDbClient, importFromAuthjs } from "@authlib/hosted-db-adapter";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Auth } from "../src/auth.js";
 import { setEnvDefaults } from "../src/env/defaults.js";
-import type { AuthConfig } from "../src/types.js";
+import { Auth } from "../src/kernel/auth.js";
+import type { AuthConfig } from "../src/types/config.js";
 import { CookieJar } from "./helpers/auth-client.js";
 import { opProvider, startTestOP, type TestOP } from "./helpers/oidc-provider.js";
 

@@ -8,16 +8,16 @@ import { once } from "node:events";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { AuthRequestOptions } from "../src/kernel/pipeline.js";
 import { toNodeHandler } from "../src/node.js";
-import type { AuthRequestOptions } from "../src/pipeline.js";
 import Credentials from "../src/providers/credentials.js";
-import type { AuthConfig } from "../src/types.js";
+import type { AuthConfig } from "../src/types/config.js";
 import { CookieJar } from "./helpers/auth-client.js";
 
 /** The options of every `handler` call of the configuration's instance: the real handler runs, its options are recorded. */
 const seenOptions: Array<AuthRequestOptions | undefined> = [];
-vi.mock("../src/auth.js", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../src/auth.js")>();
+vi.mock("../src/kernel/auth.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../src/kernel/auth.js")>();
   return {
     ...real,
     instanceFor: (config: AuthConfig) => {

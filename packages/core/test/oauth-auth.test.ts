@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decode, encode } from "../src/jwt.js";
 import Credentials from "../src/providers/credentials.js";
 import type { OAuthConfig } from "../src/providers/types.js";
-import type { AuthConfig } from "../src/types.js";
+import type { AuthConfig } from "../src/types/config.js";
 import { authClient } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase, sharedPglite } from "./helpers/database.js";
 import { opProvider, startTestOP, type TestOP } from "./helpers/oidc-provider.js";

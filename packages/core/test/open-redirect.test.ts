@@ -12,7 +12,7 @@ import { encode } from "../src/jwt.js";
 import Credentials from "../src/providers/credentials.js";
 import Nodemailer from "../src/providers/nodemailer.js";
 import { memoryRateLimitStore } from "../src/rate-limit/store.js";
-import type { AuthConfig, PagesOptions } from "../src/types.js";
+import type { AuthConfig, PagesOptions } from "../src/types/config.js";
 import { authClient } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "./helpers/database.js";
 import { opProvider, startTestOP, type TestOP } from "./helpers/oidc-provider.js";

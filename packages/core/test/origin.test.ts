@@ -8,16 +8,16 @@
  * - With a trusted-host list the forged host is refused (400 UntrustedHost) and never echoed.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { Auth } from "../src/auth.js";
 import { setEnvDefaults } from "../src/env/defaults.js";
 import { type AuthError, InvalidOriginConfig } from "../src/errors.js";
 import { canonicalOrigin, compileHostPattern, isAllowedOrigin, isTrustedHost } from "../src/http/origin.js";
 import { decode, getToken } from "../src/jwt.js";
+import { Auth } from "../src/kernel/auth.js";
 import Credentials from "../src/providers/credentials.js";
 import Nodemailer from "../src/providers/nodemailer.js";
 import Passkey from "../src/providers/passkey.js";
 import { memoryRateLimitStore } from "../src/rate-limit/store.js";
-import type { AuthConfig } from "../src/types.js";
+import type { AuthConfig } from "../src/types/config.js";
 import { authClient } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase, sharedPglite } from "./helpers/database.js";
 import { opProvider, startTestOP, type TestOP } from "./helpers/oidc-provider.js";

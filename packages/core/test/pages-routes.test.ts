@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { hashPassword, verifyPassword } from "../src/password.js";
 import Credentials from "../src/providers/credentials.js";
-import type { AuthConfig } from "../src/types.js";
+import type { AuthConfig } from "../src/types/config.js";
 import { authClient } from "./helpers/auth-client.js";
 import { memoryAdapter } from "./helpers/memory-adapter.js";
 

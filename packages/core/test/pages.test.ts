@@ -10,7 +10,7 @@ import {
 } from "../src/pages/index.js";
 import { PAGE_CSS } from "../src/pages/styles.js";
 import { DEFAULT_BRAND_COLOR, resolveTheme, toSafeCssColor, toSafeImageUrl, toSafeNavigationUrl } from "../src/pages/theme.js";
-import type { Theme } from "../src/types.js";
+import type { Theme } from "../src/types/config.js";
 
 // --- helpers -------------------------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ import { resolveCookies } from "../src/http/cookies.js";
 import { decode, encode, getToken } from "../src/jwt.js";
 import Credentials from "../src/providers/credentials.js";
 import type { OAuthConfig } from "../src/providers/types.js";
-import type { AuthConfig, CookieOption } from "../src/types.js";
+import type { AuthConfig, CookieOption } from "../src/types/config.js";
 import { authClient, parseSetCookie } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "./helpers/database.js";
 import { opProvider, startTestOP, type TestOP } from "./helpers/oidc-provider.js";

@@ -4,13 +4,13 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { Auth } from "../src/auth.js";
 import { hashPasswordWith, verifyPasswordWith } from "../src/crypto/password-hash.js";
 import { defaultScrypt, nobleScrypt, nodeScrypt, type ScryptFunction } from "../src/crypto/scrypt.js";
+import { Auth } from "../src/kernel/auth.js";
 import { hashPassword, verifyPassword } from "../src/password.js";
 import Credentials from "../src/providers/credentials.js";
 import { skipCSRFCheck } from "../src/symbols.js";
-import type { AuthConfig } from "../src/types.js";
+import type { AuthConfig } from "../src/types/config.js";
 import { closeSharedPglite, freshDatabase } from "./helpers/database.js";
 
 const native = nodeScrypt() as ScryptFunction;

@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import Credentials from "../src/providers/credentials.js";
 import { DEVICE_TOKEN_MAX_AGE, knownDevice, MAX_DEVICE_TOKENS, rememberDevice } from "../src/rate-limit/device-token.js";
 import type { RateLimitStore } from "../src/rate-limit/store.js";
-import type { AuthConfig } from "../src/types.js";
+import type { AuthConfig } from "../src/types/config.js";
 import { authClient } from "./helpers/auth-client.js";
 import { storeKinds } from "./helpers/store-kinds.js";
 

@@ -8,7 +8,7 @@ import Nodemailer from "../src/providers/nodemailer.js";
 import Passkey from "../src/providers/passkey.js";
 import type { RateLimitConfig } from "../src/rate-limit/config.js";
 import { memoryRateLimitStore } from "../src/rate-limit/store.js";
-import type { AuthConfig } from "../src/types.js";
+import type { AuthConfig } from "../src/types/config.js";
 import { authClient } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase, sharedPglite } from "./helpers/database.js";
 import { startSmtpServer } from "./helpers/smtp.js";

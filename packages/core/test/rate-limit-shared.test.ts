@@ -8,11 +8,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Adapter } from "../src/adapters.js";
 import Credentials from "../src/providers/credentials.js";
 import Email from "../src/providers/email.js";
 import { memoryRateLimitStore, type RateLimitStore } from "../src/rate-limit/store.js";
-import type { AuthConfig } from "../src/types.js";
+import type { Adapter } from "../src/types/adapters.js";
+import type { AuthConfig } from "../src/types/config.js";
 import { authClient } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "./helpers/database.js";
 import { storeKinds } from "./helpers/store-kinds.js";

@@ -7,11 +7,11 @@
  * `authlib doctor` reports the same (cli-doctor.test.ts).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Auth } from "../src/auth.js";
+import { Auth } from "../src/kernel/auth.js";
 import Credentials from "../src/providers/credentials.js";
 import type { RateLimitConfig } from "../src/rate-limit/config.js";
 import { memoryRateLimitStore } from "../src/rate-limit/store.js";
-import type { AuthConfig, WarningCode } from "../src/types.js";
+import type { AuthConfig, WarningCode } from "../src/types/config.js";
 import { authClient } from "./helpers/auth-client.js";
 
 const secret = "rate-limit-warnings-secret-0123456789abcdef";

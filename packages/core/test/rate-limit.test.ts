@@ -6,12 +6,12 @@
  * memory store's injected clock, never the wall clock.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { Auth } from "../src/auth.js";
+import { Auth } from "../src/kernel/auth.js";
 import { hashPassword, verifyPassword } from "../src/password.js";
 import Credentials from "../src/providers/credentials.js";
 import type { RateLimitConfig } from "../src/rate-limit/config.js";
 import { memoryRateLimitStore } from "../src/rate-limit/store.js";
-import type { AuthConfig } from "../src/types.js";
+import type { AuthConfig } from "../src/types/config.js";
 import { authClient, CookieJar } from "./helpers/auth-client.js";
 import { type NodeServer, startNodeServer } from "./helpers/node-server.js";
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { InvalidCallbackUrl } from "../src/errors.js";
 import { defaultRedirect, isSameOrigin, resolveRedirect, resolveUrl } from "../src/http/redirect.js";
-import type { CallbacksOptions, LoggerInstance } from "../src/types.js";
+import type { CallbacksOptions, LoggerInstance } from "../src/types/config.js";
 
 /** A logger that keeps the errors it is given. */
 function recordingLogger(): LoggerInstance & { errors: Error[] } {

@@ -15,7 +15,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HostedDbAdapter, HostedDbClient } from "../../hosted-db-adapter/src/index.js";
 import { dropBranch, postgresAnswers, randomBranch, testDatabaseURL } from "../../hosted-db-adapter/test/helpers.js";
-import type { AuthConfig } from "../src/types.js";
+import type { AuthConfig } from "../src/types/config.js";
 import { authClient } from "./helpers/auth-client.js";
 import { forkInstance } from "./helpers/forked-instance.js";
 import { opProvider, startTestOP, type TestOP } from "./helpers/oidc-provider.js";

@@ -10,10 +10,10 @@ import { randomUUID } from "node:crypto";
 import { createClient, type RedisClientType } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AdapterError, OAuthCallbackError } from "../src/errors.js";
-import type { InternalOptions } from "../src/internal-types.js";
 import { redisRateLimitStore } from "../src/rate-limit/redis.js";
 import { memoryRateLimitStore } from "../src/rate-limit/store.js";
 import { type LeaseStore, refreshLeaseStore, underRefreshLease } from "../src/session/refresh-lease.js";
+import type { InternalOptions } from "../src/types/internal.js";
 import { redisAnswers, redisURL } from "./helpers/redis.js";
 
 const available = await redisAnswers("the refresh lease rules on Redis");

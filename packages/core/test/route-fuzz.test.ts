@@ -12,12 +12,12 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Auth } from "../src/auth.js";
+import { Auth } from "../src/kernel/auth.js";
 import Credentials from "../src/providers/credentials.js";
 import Email from "../src/providers/email.js";
 import Passkey from "../src/providers/passkey.js";
 import type { OAuthConfig } from "../src/providers/types.js";
-import type { AuthConfig } from "../src/types.js";
+import type { AuthConfig } from "../src/types/config.js";
 import { authClient } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "./helpers/database.js";
 

@@ -9,7 +9,7 @@ import { SESSION_DATA_MAX_BYTES, SESSION_DATA_MAX_DEPTH } from "../src/actions/s
 import { decode } from "../src/jwt.js";
 import Credentials from "../src/providers/credentials.js";
 import { copyJson, nestsDeeperThan, sameJson } from "../src/session/json-shape.js";
-import type { AuthConfig } from "../src/types.js";
+import type { AuthConfig } from "../src/types/config.js";
 import { authClient } from "./helpers/auth-client.js";
 
 const secret = "session-data-test-secret-0123456789abcdef";

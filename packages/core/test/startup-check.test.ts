@@ -4,6 +4,8 @@
  * clicks a button, and the error page reveals nothing.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { setEnvDefaults } from "../src/env/defaults.js";
+import { InvalidSessionConfig, MissingAdapterMethods } from "../src/errors.js";
 import {
   accountTokenMethods,
   emailMethods,
@@ -11,18 +13,16 @@ import {
   sessionRecordMethods,
   userMethods,
   webAuthnMethods,
-} from "../src/adapter-capabilities.js";
-import type { Adapter } from "../src/adapters.js";
-import { MIN_SECRET_BYTES, secretByteLength } from "../src/assert.js";
-import { Auth } from "../src/auth.js";
-import { setEnvDefaults } from "../src/env/defaults.js";
-import { InvalidSessionConfig, MissingAdapterMethods } from "../src/errors.js";
-import { createAuth } from "../src/instance.js";
+} from "../src/kernel/adapter-capabilities.js";
+import { MIN_SECRET_BYTES, secretByteLength } from "../src/kernel/assert.js";
+import { Auth } from "../src/kernel/auth.js";
+import { createAuth } from "../src/kernel/instance.js";
 import Credentials from "../src/providers/credentials.js";
 import GitHub from "../src/providers/github.js";
 import Passkey from "../src/providers/passkey.js";
 import type { OIDCConfig } from "../src/providers/types.js";
-import type { AuthConfig } from "../src/types.js";
+import type { Adapter } from "../src/types/adapters.js";
+import type { AuthConfig } from "../src/types/config.js";
 import { memoryAdapter, withVerificationTokens } from "./helpers/memory-adapter.js";
 
 const ORIGIN = "http://localhost:3000";

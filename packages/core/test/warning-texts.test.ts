@@ -4,7 +4,7 @@
  * first warning, so each test loads it afresh (mutation group `warnings`).
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { WarningCode } from "../src/types.js";
+import type { WarningCode } from "../src/types/config.js";
 
 /** Every warning code (the `satisfies` keeps the list complete when the tests are type-checked). */
 const warningCodes = Object.keys({

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword, verifyPassword } from "../../core/src/password.js";
 import Credentials from "../../core/src/providers/credentials.js";
 import { memoryRateLimitStore } from "../../core/src/rate-limit/store.js";
-import type { AuthConfig } from "../../core/src/types.js";
+import type { AuthConfig } from "../../core/src/types/config.js";
 import { authClient } from "../../core/test/helpers/auth-client.js";
 import { closeSharedPglite } from "../../core/test/helpers/database.js";
 import { runSecondFactorFlows, secondFactorAuditRows } from "../../core/test/helpers/second-factor-flows.js";

@@ -3,18 +3,19 @@
  * (GET, or POST for `response_mode=form_post`); the credentials form posts here (CSRF-checked); email
  * sign-in links land here (GET), and their confirmation page and mailed codes post here.
  */
-import type { AdapterUser } from "../adapters.js";
+
 import { AuthError, CallbackRouteError, CredentialsSignin, InvalidProvider } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
 import { requestBinding } from "../http/flow-binding.js";
-import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
-import { isOAuthProvider, isPasswordProvider } from "../provider-kind.js";
-import type { CredentialsConfig, EmailConfig, OAuthConfig, PasswordConfig, ProviderConfig } from "../provider-types.js";
 import { malformedCredentialFields } from "../providers/credentials.js";
-import type { Account, User } from "../types.js";
-import { oauthContext } from "./oauth-context.js";
-import { askSignInCallback, completeSignIn } from "./sign-in-flow.js";
-import { withProvenEmail } from "./unproven-email.js";
+import { isOAuthProvider, isPasswordProvider } from "../providers/kind.js";
+import { askSignInCallback, completeSignIn } from "../sign-in/flow.js";
+import { oauthContext } from "../sign-in/oauth-context.js";
+import { withProvenEmail } from "../sign-in/unproven-email.js";
+import type { AdapterUser } from "../types/adapters.js";
+import type { Account, User } from "../types/config.js";
+import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../types/internal.js";
+import type { CredentialsConfig, EmailConfig, OAuthConfig, PasswordConfig, ProviderConfig } from "../types/providers.js";
 import { webAuthnRoutes } from "./webauthn-routes.js";
 
 type CallbackHandler = (options: InternalOptions, request: RequestInternal, provider: InternalProvider) => Promise<ResponseInternal>;
@@ -87,7 +88,7 @@ async function oauthCallback(
   const redirect = await askSignInCallback(options, { user: userByAccount ?? profileUser, account, profile, ...(link ? { link } : {}) });
   if (redirect) return { redirect, cookies };
   // Finding or creating the user (and the address rules behind it) loads with the first OAuth sign-in.
-  const { findOrCreateOAuthUser } = await import("./link-account.js");
+  const { findOrCreateOAuthUser } = await import("../sign-in/link-account.js");
   const { user, isNewUser, linkedToSession } = await findOrCreateOAuthUser(options, request, {
     provider,
     profileUser,
@@ -106,7 +107,7 @@ const formFields = new Set(["csrfToken", "callbackUrl"]);
 
 /** The password provider with the password check (loaded with its first sign-in) as its `authorize`. */
 async function passwordChecker(options: InternalOptions, provider: PasswordConfig): Promise<CredentialsConfig> {
-  const { passwordSignIn } = await import("../password-accounts/sign-in.js");
+  const { passwordSignIn } = await import("../features/password/sign-in.js");
   return { ...provider, authorize: (credentials) => passwordSignIn(options, provider, credentials) };
 }
 

@@ -1,7 +1,7 @@
 /** GET /csrf: the CSRF token for forms and fetch clients. */
 import { expiredCookie } from "../http/cookies.js";
 import { noStoreHeaders } from "../http/response.js";
-import type { InternalOptions, ResponseInternal } from "../internal-types.js";
+import type { InternalOptions, ResponseInternal } from "../types/internal.js";
 
 export function csrfAction(options: InternalOptions): ResponseInternal {
   if (options.skipCSRFCheck) {

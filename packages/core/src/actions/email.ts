@@ -9,8 +9,7 @@
  * button POSTs (CSRF-checked), and only that spends the token (`confirm`, see `EmailConfig`). `HEAD` and
  * `OPTIONS` are not routed to the callback at all.
  */
-import { type EmailStore, requireCapability } from "../adapter-capabilities.js";
-import type { AdapterUser } from "../adapters.js";
+
 import { hmacHex, randomHex } from "../crypto/digest.js";
 import { clearEmailFlow, type EmailFlow, openEmailFlow, sealEmailFlow } from "../email/flow-cookie.js";
 import { mailFailureCause } from "../email/mail-failure.js";
@@ -18,18 +17,20 @@ import { InvalidEmailAddress, normalizeEmail } from "../email/normalize.js";
 import { codeLengthOf, confirmModeOf } from "../email/settings.js";
 import { codeOf, isCodeOf, MAX_WRONG_CODES, typedCode } from "../email/sign-in-code.js";
 import { AuthError, EmailSignInError, IncorrectCode, Verification } from "../errors.js";
+import { recoveryFor } from "../features/password/recovery.js";
 import { CHECK_COOKIE_MAX_AGE } from "../http/cookies.js";
 import { assertCsrf } from "../http/csrf.js";
 import { bodyString } from "../http/request.js";
-import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
+import { type EmailStore, requireCapability } from "../kernel/adapter-capabilities.js";
 import { loadPages } from "../pages/lazy.js";
-import { recoveryFor } from "../password-accounts/recovery.js";
-import type { EmailConfig } from "../provider-types.js";
 import { countCodeTry, countVerificationMail } from "../rate-limit/email.js";
-import type { Account } from "../types.js";
+import { askSignInCallback, completeSignIn } from "../sign-in/flow.js";
+import { claimProvenAddress, provenHolder } from "../sign-in/proven-address.js";
+import type { AdapterUser } from "../types/adapters.js";
+import type { Account } from "../types/config.js";
+import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../types/internal.js";
+import type { EmailConfig } from "../types/providers.js";
 import { html } from "./pages.js";
-import { claimProvenAddress, provenHolder } from "./proven-address.js";
-import { askSignInCallback, completeSignIn } from "./sign-in-flow.js";
 
 type EmailProvider = InternalProvider & EmailConfig;
 

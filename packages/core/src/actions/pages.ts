@@ -1,11 +1,11 @@
 /** GET /signin, /error and /verify-request: the built-in pages, or redirects to the app's own pages. */
 import { inDevelopment } from "../env/read.js";
-import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
+import { passwordUrl } from "../features/password/urls.js";
 import type { PageResult } from "../pages/index.js";
 import { loadPages } from "../pages/lazy.js";
 import { pageHeaders } from "../pages/security-headers.js";
-import { passwordUrl } from "../password-accounts/urls.js";
-import { isPasswordProvider } from "../provider-kind.js";
+import { isPasswordProvider } from "../providers/kind.js";
+import type { InternalOptions, RequestInternal, ResponseInternal } from "../types/internal.js";
 
 /** A rendered page as a response: never framed, never cached (see `pages/security-headers`). */
 export async function html(page: PageResult): Promise<ResponseInternal> {

@@ -1,5 +1,5 @@
 /** GET /providers: the configured providers and their URLs, for custom sign-in pages. */
-import type { InternalOptions, ResponseInternal } from "../internal-types.js";
+import type { InternalOptions, ResponseInternal } from "../types/internal.js";
 
 export function providersAction(options: InternalOptions): ResponseInternal {
   const body = Object.fromEntries(

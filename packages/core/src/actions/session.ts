@@ -11,9 +11,9 @@
 import { SessionDataTooDeep, SessionDataTooLarge } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
 import { noStoreHeaders } from "../http/response.js";
-import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { nestsDeeperThan } from "../session/json-shape.js";
 import { inSpan } from "../telemetry/index.js";
+import type { InternalOptions, RequestInternal, ResponseInternal } from "../types/internal.js";
 
 /** The deepest nesting of objects and arrays `POST /session` accepts in `data`. */
 export const SESSION_DATA_MAX_DEPTH = 32;

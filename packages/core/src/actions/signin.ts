@@ -11,10 +11,10 @@ import { AuthError, InvalidProvider, OAuthAccountNotLinked, OAuthSignInError } f
 import { assertCsrf } from "../http/csrf.js";
 import { ANONYMOUS, bindingOf, currentSubject } from "../http/flow-binding.js";
 import { bodyString } from "../http/request.js";
-import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../internal-types.js";
-import { isOAuthProvider } from "../provider-kind.js";
-import type { EmailConfig, ProviderConfig } from "../provider-types.js";
-import { oauthContext } from "./oauth-context.js";
+import { isOAuthProvider } from "../providers/kind.js";
+import { oauthContext } from "../sign-in/oauth-context.js";
+import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../types/internal.js";
+import type { EmailConfig, ProviderConfig } from "../types/providers.js";
 
 type SignInHandler = (options: InternalOptions, request: RequestInternal, provider: InternalProvider) => Promise<ResponseInternal>;
 

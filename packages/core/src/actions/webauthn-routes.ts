@@ -6,7 +6,7 @@
  * @module actions/webauthn-routes
  */
 import { InvalidProvider, UnknownAction } from "../errors.js";
-import type { InternalOptions } from "../internal-types.js";
+import type { InternalOptions } from "../types/internal.js";
 
 /** The passkey route handlers (`actions/webauthn.ts`). */
 export type WebAuthnRoutes = typeof import("./webauthn.js");

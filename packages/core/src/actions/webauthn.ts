@@ -17,17 +17,19 @@
  *   the reference library, this callback is CSRF-protected.
  * - GET /webauthn-script: the browser code of the built-in sign-in page.
  */
-import { notifyOwner } from "../account-lifecycle/notify.js";
+
 import { CallbackRouteError, UnknownAction, WebAuthnVerificationError } from "../errors.js";
+import { notifyOwner } from "../features/account/notify.js";
 import type { Cookie } from "../http/cookies.js";
 import { assertCsrf } from "../http/csrf.js";
 import { withFailureCookies } from "../http/error-response.js";
 import { requestBinding } from "../http/flow-binding.js";
 import { noStoreHeaders } from "../http/response.js";
-import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import { unframeableNoStoreHeaders } from "../pages/security-headers.js";
 import { countClientRequest } from "../rate-limit/limiter.js";
 import { nowInSeconds } from "../session/assurance.js";
+import { askSignInCallback, completeSignIn } from "../sign-in/flow.js";
+import type { InternalOptions, RequestInternal, ResponseInternal } from "../types/internal.js";
 import {
   authenticationOptions,
   recordAuthentication,
@@ -48,7 +50,6 @@ import {
 } from "../webauthn/registration.js";
 import { type CredentialPost, readCredentialPost } from "../webauthn/request-body.js";
 import { loadWebAuthnScript } from "../webauthn/script-asset.js";
-import { askSignInCallback, completeSignIn } from "./sign-in-flow.js";
 
 /** Counts a passkey request (options or callback) from the client (`rateLimit.passkey`), or throws `RateLimited`. */
 function countPasskeyRequest(options: InternalOptions, request: RequestInternal): Promise<void> {
@@ -164,7 +165,7 @@ export async function secondFactorPasskey(options: InternalOptions, request: Req
 
 /** The options of a passkey as the second factor of this browser's pending sign-in (its user's passkeys). */
 async function secondFactorOptions(ctx: WebAuthnContext) {
-  const { pendingOrExpired } = await import("../two-factor/pending.js");
+  const { pendingOrExpired } = await import("../features/two-factor/pending.js");
   const pending = await pendingOrExpired(ctx.options, ctx.request);
   return userAuthenticationOptions(ctx, pending.userId);
 }

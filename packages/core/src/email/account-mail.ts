@@ -7,12 +7,12 @@
  * @module email/account-mail
  */
 import { EmailSignInError } from "../errors.js";
-import type { Translator } from "../i18n/types.js";
-import type { InternalOptions, RequestInternal } from "../internal-types.js";
-import { passwordMailProvider } from "../password-accounts/config-check.js";
-import { isPasswordProvider } from "../provider-kind.js";
-import type { MailMessage, ProviderConfig } from "../provider-types.js";
-import type { Awaitable, Theme } from "../types.js";
+import { passwordMailProvider } from "../features/password/config-check.js";
+import { isPasswordProvider } from "../providers/kind.js";
+import type { Awaitable, Theme } from "../types/config.js";
+import type { Translator } from "../types/i18n.js";
+import type { InternalOptions, RequestInternal } from "../types/internal.js";
+import type { MailMessage, ProviderConfig } from "../types/providers.js";
 import { AuthlibMailError, mailFailureCause } from "./mail-failure.js";
 import type { RenderedMail } from "./template.js";
 

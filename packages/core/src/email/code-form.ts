@@ -4,7 +4,7 @@
  *
  * @module email/code-form
  */
-import type { InternalOptions, RequestInternal } from "../internal-types.js";
+import type { InternalOptions, RequestInternal } from "../types/internal.js";
 import { openEmailFlow } from "./flow-cookie.js";
 import { codeLengthOf } from "./settings.js";
 

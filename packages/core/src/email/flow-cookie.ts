@@ -13,8 +13,8 @@
 import type { Cookie } from "../http/cookies.js";
 import { expiredCookie } from "../http/cookies.js";
 import { bindingMatches, bindingOf } from "../http/flow-binding.js";
-import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import { decode, encode } from "../jwt.js";
+import type { InternalOptions, RequestInternal } from "../types/internal.js";
 
 /** What the flow cookie holds. */
 export interface EmailFlow {

@@ -7,7 +7,7 @@
  *
  * @module email/mail-service
  */
-import type { EmailConfig, MailMessage, SendVerificationRequestParams } from "../provider-types.js";
+import type { EmailConfig, MailMessage, SendVerificationRequestParams } from "../types/providers.js";
 import { AuthlibMailError } from "./mail-failure.js";
 import { checkEmailSettings } from "./settings.js";
 import { verificationMail } from "./template.js";

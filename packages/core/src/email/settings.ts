@@ -7,7 +7,7 @@
  * @module email/settings
  */
 import { AuthError } from "../errors.js";
-import type { EmailConfig, ProviderConfig } from "../provider-types.js";
+import type { EmailConfig, ProviderConfig } from "../types/providers.js";
 
 /** Digits of a code unless the provider sets `code.length`. */
 export const DEFAULT_CODE_LENGTH = 6;

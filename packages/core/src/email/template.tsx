@@ -8,8 +8,8 @@
 import type { ComponentChildren } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { ENGLISH } from "../i18n/translator.js";
-import type { Translator } from "../i18n/types.js";
-import type { Theme } from "../types.js";
+import type { Theme } from "../types/config.js";
+import type { Translator } from "../types/i18n.js";
 
 const safeColour = /^(#[0-9a-f]{3,8}|[a-z]{3,20})$/i;
 

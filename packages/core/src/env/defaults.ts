@@ -5,9 +5,9 @@
  * @module env/defaults
  */
 import { createLogger } from "../logger.js";
-import { isOAuthProvider } from "../provider-kind.js";
-import type { ProviderConfig } from "../provider-types.js";
-import type { AuthConfig, LoggerInstance } from "../types.js";
+import { isOAuthProvider } from "../providers/kind.js";
+import type { AuthConfig, LoggerInstance } from "../types/config.js";
+import type { ProviderConfig } from "../types/providers.js";
 import { type EnvSource, parseBooleanEnv, providerEnvPrefix, readCanonicalUrlEnv, readEnv, readList } from "./read.js";
 
 /** Default base path of authlib's routes. */

@@ -1,8 +1,9 @@
 /**
  * Cookie names and options, and the cookies an action wants to set on its response.
  */
-import type { Cookie } from "../internal-types.js";
-import type { CookieOption, CookiesOptions } from "../types.js";
+
+import type { CookieOption, CookiesOptions } from "../types/config.js";
+import type { Cookie } from "../types/internal.js";
 import { cookieNamesOf, hasChunkedCookie, splitIntoChunks } from "./cookie-chunks.js";
 
 export type { Cookie };

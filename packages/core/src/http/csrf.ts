@@ -9,8 +9,8 @@
 import { timingSafeEqual } from "../crypto/compare.js";
 import { hmacHex, randomHex } from "../crypto/digest.js";
 import { MissingCSRF } from "../errors.js";
-import type { RequestInternal } from "../internal-types.js";
-import type { CookieOption } from "../types.js";
+import type { CookieOption } from "../types/config.js";
+import type { RequestInternal } from "../types/internal.js";
 import type { Cookie } from "./cookies.js";
 import { bodyString } from "./request.js";
 

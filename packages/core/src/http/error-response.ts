@@ -6,10 +6,9 @@
  * attaches it to the error with {@link withFailureCookies}; the answer carries it, and an integration
  * calling the in-process API reads it with {@link failureCookies}.
  *
- * The policy, keyed by the error's `type` (never its message), in two tables:
- * - routes fetch clients call (`POST /session`, `GET /webauthn-options`): `RateLimited` is 429 with
- *   `Retry-After` (seconds) when the limit knows when it ends; a session update answers 413 for too much
- *   data and 400 for any other bad input, body `null`;
+ * The policy, by the error's class (never its message):
+ * - an operation presented as JSON (a route scripts call with `fetch`, its declaration says so): the
+ *   class's `status` ({@link jsonRefusal}); a form's refusal is its declaration's to present;
  * - JSON answers: `UnknownAction` 400, `RouteNotFound` 404, `MethodNotAllowed` 405, `UntrustedHost` 400;
  * - every other error: a redirect to the sign-in page (sign-in errors) or the error page, with
  *   `?error=<type>` (and `&code=` for an error that names its cause: `AuthError.code`). Types that are not client-safe show as
@@ -20,9 +19,10 @@
 
 import { inDevelopment } from "../env/read.js";
 import { AuthError, type ErrorType, isClientSafeError, RateLimited } from "../errors.js";
-import type { AuthAction, ResponseInternal } from "../internal-types.js";
-import type { PagesOptions } from "../types.js";
+import type { PagesOptions } from "../types/config.js";
+import type { ResponseInternal } from "../types/internal.js";
 import type { Cookie } from "./cookies.js";
+import { noStoreHeaders } from "./response.js";
 
 const attached = new WeakMap<AuthError, Cookie[]>();
 
@@ -69,58 +69,27 @@ const jsonAnswers: Partial<Record<ErrorType, JsonErrorRule>> = {
 };
 
 /**
- * The statuses of the session control routes (`actions/sessions.ts`), the linked-account routes
- * (`actions/accounts.ts`) and the passkey routes (`actions/passkeys.ts`); integrations answer the same
- * (`sessionErrorStatus`).
- */
-const controlRouteStatuses: Partial<Record<ErrorType, number>> = {
-  SessionRequired: 401,
-  InvalidSessionId: 400,
-  InvalidAccount: 400,
-  InvalidName: 400,
-  MissingCSRF: 403,
-  // The owner-present rule (sign-in/owner-present.ts): a stale session, a wrong current password, too many.
-  RecentSignInRequired: 403,
-  IncorrectPassword: 403,
-  RateLimited: 429,
-  SessionNotFound: 404,
-  AccountNotFound: 404,
-  PasskeyNotFound: 404,
-  MethodNotAllowed: 405,
-  LastSignInMethod: 409,
-  SessionRegistryMissing: 501,
-  AccountsUnavailable: 501,
-};
-
-/** The statuses of the passkey routes (`actions/passkeys.ts`): the control routes', and their own. */
-const passkeyRouteStatuses: Partial<Record<ErrorType, number>> = {
-  ...controlRouteStatuses,
-  UnknownAction: 400,
-  MissingAdapterMethods: 501,
-};
-
-/**
- * Routes that scripts call with `fetch`: an error there is a status, never a page. `statuses` maps a type
- * to its status; any other type gets `otherwise` (`undefined`: the general policy applies).
- */
-const fetchRouteAnswers: Record<string, { statuses: Partial<Record<ErrorType, number>>; otherwise?: number }> = {
-  "POST session": { statuses: { RateLimited: 429, SessionDataTooLarge: 413 }, otherwise: 400 },
-  "GET webauthn-options": { statuses: { RateLimited: 429, RecentSignInRequired: 403 } },
-  "GET sessions": { statuses: controlRouteStatuses, otherwise: 500 },
-  "POST sessions": { statuses: controlRouteStatuses, otherwise: 500 },
-  "GET accounts": { statuses: controlRouteStatuses, otherwise: 500 },
-  "POST accounts": { statuses: controlRouteStatuses, otherwise: 500 },
-  "GET passkeys": { statuses: passkeyRouteStatuses, otherwise: 500 },
-  "POST passkeys": { statuses: passkeyRouteStatuses, otherwise: 500 },
-};
-
-/**
- * The HTTP status the session control and linked-account routes answer `error` with (401
- * `SessionRequired`, 404 `SessionNotFound`, 409 `LastSignInMethod`, …), or `undefined` for a type they do
- * not name (the operator's: a 500 `Configuration`).
+ * The HTTP status a route answered as JSON gives `error` (401 `SessionRequired`, 404 `SessionNotFound`,
+ * 409 `LastSignInMethod`, …: the error class's own `status`), or `undefined` for a type that is the
+ * operator's (a 500 `Configuration`). Integrations answer the same.
  */
 export function sessionErrorStatus(error: AuthError): number | undefined {
-  return controlRouteStatuses[error.type];
+  return error.status;
+}
+
+/**
+ * A refusal of a route scripts call with `fetch` (an operation presented as JSON): `{ error: <type> }`
+ * with the error class's status, or `{ error: "Configuration" }` and 500 for an error that is the
+ * operator's; never cached; `Retry-After` (seconds) for a limit that knows when it ends. `failure` has the
+ * pipeline log, trace and audit it.
+ */
+export function jsonRefusal(error: AuthError): ResponseInternal {
+  const status = error.status;
+  const headers: Record<string, string> = { ...noStoreHeaders };
+  if (error instanceof RateLimited && error.retryAfter) headers["Retry-After"] = `${error.retryAfter}`;
+  // An app error class (a feature's own) is named by its class, authlib's by its type (the same name).
+  const body = { error: status === undefined ? "Configuration" : error.name };
+  return { status: status ?? 500, body, headers, cookies: failureCookies(error), failure: error };
 }
 
 /** What the client is told when the error's details are the operator's only. */
@@ -146,21 +115,8 @@ export interface ErrorPages {
 }
 
 /** The answer to a failed request (see the module comment). The caller logs the error. */
-export function errorResult(error: AuthError, request: { action: AuthAction; method: string }, where: ErrorPages): ResponseInternal {
+export function errorResult(error: AuthError, where: ErrorPages): ResponseInternal {
   const cookies = failureCookies(error);
-  const fetchRoute = fetchRouteAnswers[`${request.method} ${request.action}`];
-  if (fetchRoute) {
-    const status = fetchRoute.statuses[error.type] ?? fetchRoute.otherwise;
-    if (status !== undefined) {
-      // A session update answers `null`; other fetch routes name the error.
-      // An error the route does not name (the adapter failed, …) is the operator's: its type is not told.
-      const named = fetchRoute.statuses[error.type] !== undefined || isClientSafeError(error);
-      const body = request.action === "session" ? null : { error: named ? error.type : "Configuration" };
-      const answer: ResponseInternal = { status, body, cookies };
-      if (error instanceof RateLimited) answer.headers = error.retryAfter ? { "Retry-After": `${error.retryAfter}` } : {};
-      return answer;
-    }
-  }
   const rule = jsonAnswers[error.type];
   if (rule) {
     const { status, type, message } = refusalOf(error);

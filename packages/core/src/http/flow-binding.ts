@@ -24,7 +24,7 @@
  */
 import { timingSafeEqual } from "../crypto/compare.js";
 import { hmacHex, sha256Hex } from "../crypto/digest.js";
-import type { InternalOptions, RequestInternal } from "../internal-types.js";
+import type { InternalOptions, RequestInternal } from "../types/internal.js";
 
 const LABEL = "authlib.flow-binding";
 

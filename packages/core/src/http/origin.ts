@@ -29,7 +29,7 @@
  * @module http/origin
  */
 import { InvalidOriginConfig, UntrustedHost } from "../errors.js";
-import type { AuthConfig } from "../types.js";
+import type { AuthConfig } from "../types/config.js";
 
 /** The configuration fields the origin depends on. */
 export type OriginConfig = Pick<AuthConfig, "url" | "trustHost" | "trustedHosts">;

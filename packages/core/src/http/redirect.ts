@@ -6,7 +6,7 @@
  * browser would actually do with them, and the resolved URL (not the raw input) is what we redirect to.
  */
 import { InvalidCallbackUrl } from "../errors.js";
-import type { CallbacksOptions, LoggerInstance } from "../types.js";
+import type { CallbacksOptions, LoggerInstance } from "../types/config.js";
 
 /** `url` resolved against `baseUrl`, or `null` when it is not a valid http(s) URL. */
 export function resolveUrl(url: string, baseUrl: string): URL | null {

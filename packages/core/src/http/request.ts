@@ -4,78 +4,65 @@
  */
 import { parse as parseCookies } from "cookie";
 import { MethodNotAllowed, RouteNotFound, UnknownAction } from "../errors.js";
-import type { AuthAction, RequestInternal } from "../internal-types.js";
+import type { RequestInternal } from "../types/internal.js";
 import { readAtMost } from "./read-stream.js";
 
-const actions: ReadonlySet<string> = new Set<AuthAction>([
-  "providers",
-  "csrf",
-  "session",
-  "signin",
-  "callback",
-  "signout",
-  "error",
-  "verify-request",
-  "webauthn-options",
-  "webauthn-script",
-  "sessions",
-  "accounts",
-  "password",
-  "account",
-  "two-factor",
-  "passkeys",
-]);
-/** Actions that take a provider id as second path segment. */
-const actionsWithProvider: ReadonlySet<string> = new Set<AuthAction>(["signin", "callback", "webauthn-options"]);
-/** Actions whose second path segment is one of a few fixed names (`sessions/revoke`), kept in `providerId`. */
-const actionsWithSubroute: Readonly<Record<string, ReadonlySet<string>>> = {
-  sessions: new Set(["revoke"]),
-  accounts: new Set(["unlink"]),
-  password: new Set(["sign-up", "verify", "forgot", "reset", "resend", "change", "unlock"]),
-  account: new Set(["unlink", "email", "confirm-email", "revert-email", "delete", "passkey-rename", "passkey-remove"]),
-  passkeys: new Set(["rename", "remove"]),
-  "two-factor": new Set(["enroll", "confirm", "disable", "status", "assurance"]),
-};
 /** Bodies larger than this are not parsed (a sign-in form is a few hundred bytes). */
 const MAX_BODY_BYTES = 64 * 1024;
 
-/** True when `second` is one of `action`'s fixed subroutes (`sessions/revoke`): a name of authlib's, never a client's text. */
-export function isSubroute(action: string, second: string): boolean {
-  return actionsWithSubroute[action]?.has(second) === true;
+/** Where a path leads: its first segment, the route template matched for the method, a provider's id. */
+export interface RouteMatch {
+  action: string;
+  /** `undefined` when the path exists, but not for this method. */
+  route?: string;
+  providerId?: string;
 }
 
-/** Splits `<basePath>/<action>[/<providerId>]`; throws `RouteNotFound` for anything else. */
-export function parseActionAndProvider(pathname: string, basePath: string): { action: AuthAction; providerId?: string } {
+/** The paths an instance answers (its router, `kernel/router.ts`): `undefined` for a path it does not know. */
+export interface RoutePaths {
+  match(method: string, first: string, second: string | undefined): RouteMatch | undefined;
+}
+
+/** Splits `<basePath>/<action>[/<second>]` and matches it; throws `RouteNotFound` for anything else. */
+export function parseActionAndProvider(
+  pathname: string,
+  basePath: string,
+  paths: RoutePaths,
+  method = "GET",
+): RouteMatch & { path: string } {
   const base = basePath.replace(/\/+$/, "");
   if (!(pathname === base || pathname.startsWith(`${base}/`))) throw new RouteNotFound(`Not under the base path: ${pathname}`);
   const segments = pathname.slice(base.length).split("/").filter(Boolean);
-  const [action, providerId, ...rest] = segments;
-  const takesSecond = (name: string, second: string) => actionsWithProvider.has(name) || isSubroute(name, second);
-  if (!action || !actions.has(action) || rest.length > 0 || (providerId !== undefined && !takesSecond(action, providerId))) {
-    throw new RouteNotFound(`Cannot parse action at ${pathname}`);
-  }
-  let decodedProvider: string | undefined;
-  if (providerId !== undefined) {
+  const [action, second, ...rest] = segments;
+  let decoded: string | undefined;
+  if (second !== undefined) {
     try {
-      decodedProvider = decodeURIComponent(providerId);
+      decoded = decodeURIComponent(second);
     } catch {
       throw new RouteNotFound(`Cannot parse provider id at ${pathname}`);
     }
   }
-  return { action: action as AuthAction, providerId: decodedProvider };
+  const match = action && rest.length === 0 ? paths.match(method, action, decoded) : undefined;
+  if (!match) throw new RouteNotFound(`Cannot parse action at ${pathname}`);
+  return { ...match, path: `/${segments.join("/")}` };
 }
 
 /**
  * Parses the request, which came on a connection from `connectionAddress` (when the integration knows
  * it). Throws `RouteNotFound` for a path, `MethodNotAllowed` for a method authlib does not answer.
  */
-export async function parseRequest(request: Request, basePath: string, connectionAddress?: string): Promise<RequestInternal> {
+export async function parseRequest(
+  request: Request,
+  basePath: string,
+  paths: RoutePaths,
+  connectionAddress?: string,
+): Promise<RequestInternal> {
   const method = request.method.toUpperCase();
   let text: string | undefined;
   const internal = await parsed(
     request,
     method,
-    basePath,
+    { basePath, paths },
     async () => {
       const read = await readBody(request);
       text = read.text;
@@ -128,7 +115,7 @@ export interface AuthRequestParts {
  * Parses a request given as its parts. The `Request` the actions hand on (to `authorize`, to
  * `sendVerificationRequest`) carries the URL, method and headers; its body is empty: `body` is the body.
  */
-export async function parseRequestParts(parts: AuthRequestParts, basePath: string): Promise<RequestInternal> {
+export async function parseRequestParts(parts: AuthRequestParts, basePath: string, paths: RoutePaths): Promise<RequestInternal> {
   const method = (parts.method ?? "GET").toUpperCase();
   // Checked before a Request is made from it: the constructor throws on some methods (CONNECT, TRACE).
   if (method !== "GET" && method !== "POST") throw new MethodNotAllowed(`Method not allowed: ${method}`);
@@ -140,24 +127,26 @@ export async function parseRequestParts(parts: AuthRequestParts, basePath: strin
   }
   // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent, `parsed` hands on a body only for a POST, and `typeof` refuses an absent body (null spreads to {})
   const body = method === "POST" && parts.body && typeof parts.body === "object" ? { ...parts.body } : {};
-  return parsed(request, method, basePath, async () => body, parts.clientAddress);
+  return parsed(request, method, { basePath, paths }, async () => body, parts.clientAddress);
 }
 
 async function parsed(
   request: Request,
   method: string,
-  basePath: string,
+  where: { basePath: string; paths: RoutePaths },
   readPostBody: () => Promise<Record<string, unknown>>,
   connectionAddress: string | undefined,
 ): Promise<RequestInternal> {
   const url = new URL(request.url);
   if (method !== "GET" && method !== "POST") throw new MethodNotAllowed(`Method not allowed: ${method}`);
-  const { action, providerId } = parseActionAndProvider(url.pathname, basePath);
+  const { action, route, providerId, path } = parseActionAndProvider(url.pathname, where.basePath, where.paths, method);
   return {
     request,
     url,
     method,
     action,
+    route,
+    path,
     providerId,
     query: url.search === "" ? {} : Object.fromEntries(url.searchParams),
     // Stryker disable next-line ConditionalExpression: equivalent, a GET Request has no body to read, and parseRequestParts gives {} for anything but a POST

@@ -1,6 +1,6 @@
 /** Turns what an action returns into a Web `Response`. */
 import { serialize } from "cookie";
-import type { ResponseInternal } from "../internal-types.js";
+import type { ResponseInternal } from "../types/internal.js";
 import type { Cookie } from "./cookies.js";
 
 /** Headers that keep a response out of every cache: it carries a session or a token. */

@@ -5,10 +5,10 @@
  *
  * @module i18n/request
  */
-import type { AuthConfig } from "../types.js";
+import type { AuthConfig } from "../types/config.js";
+import type { Messages, Translator } from "../types/i18n.js";
 import { matchLocale, parseAcceptLanguage, SHIPPED_LOCALES } from "./locale.js";
 import { createTranslator, ENGLISH } from "./translator.js";
-import type { Messages, Translator } from "./types.js";
 
 type CatalogModule = Promise<Messages>;
 

@@ -4,8 +4,9 @@
  *
  * @module i18n/translator
  */
+
+import type { MessageKey, Messages, Translator } from "../types/i18n.js";
 import { en } from "./catalogs/en.js";
-import type { MessageKey, Messages, Translator } from "./types.js";
 
 // The primary subtags of the languages written right to left that an app may add a catalog for.
 const RIGHT_TO_LEFT = new Set(["ar", "he", "iw", "fa", "ur", "ps", "sd", "yi", "ckb", "dv"]);

@@ -5,7 +5,7 @@
  */
 import * as oauth from "oauth4webapi";
 import type { Cookie } from "../http/cookies.js";
-import type { CookieOption } from "../types.js";
+import type { CookieOption } from "../types/config.js";
 import { checkBinding, resolveChecks, sealCheck } from "./checks.js";
 import { clientMetadata } from "./client-auth.js";
 import { conformAuthorizationUrl } from "./conform.js";

@@ -16,8 +16,8 @@ import { InvalidCheck, JWTSessionError } from "../errors.js";
 import { CHECK_COOKIE_MAX_AGE, type Cookie, expiredCookie } from "../http/cookies.js";
 import { bindingMatches } from "../http/flow-binding.js";
 import { decode, encode } from "../jwt.js";
-import type { OAuthConfig } from "../provider-types.js";
-import type { CookieOption, LoggerInstance } from "../types.js";
+import type { CookieOption, LoggerInstance } from "../types/config.js";
+import type { OAuthConfig } from "../types/providers.js";
 import type { OAuthContext } from "./context.js";
 import { endpointUrl } from "./endpoints.js";
 

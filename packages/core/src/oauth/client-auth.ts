@@ -6,7 +6,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { InvalidProvider } from "../errors.js";
-import type { OAuthConfig } from "../provider-types.js";
+import type { OAuthConfig } from "../types/providers.js";
 import { CLOCK_TOLERANCE_SECONDS } from "./token-response.js";
 
 function isJsonValue(value: unknown): value is oauth.JsonValue {

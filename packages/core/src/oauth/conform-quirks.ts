@@ -8,7 +8,7 @@
  *
  * @module oauth/conform-quirks
  */
-import type { OAuthRequestQuirks } from "../provider-types.js";
+import type { OAuthRequestQuirks } from "../types/providers.js";
 import type { ProviderFetchInit } from "./bounded-fetch.js";
 
 function jsonResponse(response: Response, body: unknown, status: number): Response {

@@ -8,7 +8,7 @@
  * @module oauth/conform
  */
 import * as oauth from "oauth4webapi";
-import type { OAuthRequestQuirks, TokenResponseQuirk } from "../provider-types.js";
+import type { OAuthRequestQuirks, TokenResponseQuirk } from "../types/providers.js";
 import { parsedJson, ReadResponse } from "./bounded-fetch.js";
 import type { ProviderRequestOptions } from "./http.js";
 

@@ -3,9 +3,10 @@
  *
  * @module oauth/context
  */
-import type { Cookie } from "../internal-types.js";
-import type { OAuthConfig } from "../provider-types.js";
-import type { Account, CookiesOptions, LoggerInstance, Profile, User } from "../types.js";
+
+import type { Account, CookiesOptions, LoggerInstance, Profile, User } from "../types/config.js";
+import type { Cookie } from "../types/internal.js";
+import type { OAuthConfig } from "../types/providers.js";
 
 /** Everything one OAuth sign-in step needs to know about the request and the configuration. */
 export interface OAuthContext {

@@ -6,8 +6,8 @@
  */
 import * as oauth from "oauth4webapi";
 import { InvalidEndpoints } from "../errors.js";
-import type { OAuthConfig } from "../provider-types.js";
 import { inSpan } from "../telemetry/index.js";
+import type { OAuthConfig } from "../types/providers.js";
 import { type ReadResponse, responseLimitOf } from "./bounded-fetch.js";
 import { endpointUrl, hasUserinfoRequest } from "./endpoints.js";
 import { allowsInsecureRequests, requestOptions } from "./http.js";

@@ -4,7 +4,7 @@
  *
  * @module oauth/endpoints
  */
-import type { EndpointConfig, OAuthConfig } from "../provider-types.js";
+import type { EndpointConfig, OAuthConfig } from "../types/providers.js";
 
 /** The URL of an endpoint option, if it names one. */
 export function endpointUrl(endpoint: OAuthConfig["userinfo"] | EndpointConfig | undefined): string | undefined {

@@ -6,8 +6,8 @@
  */
 import type * as oauth from "oauth4webapi";
 import { OAuthProfileParseError } from "../errors.js";
-import type { OAuthConfig, TokenSet } from "../provider-types.js";
-import type { Account, Profile, User } from "../types.js";
+import type { Account, Profile, User } from "../types/config.js";
+import type { OAuthConfig, TokenSet } from "../types/providers.js";
 
 /**
  * The default `profile()`: `{ id: sub ?? id, name: name ?? nickname ?? preferred_username, email,

@@ -24,7 +24,7 @@ import { InvalidCheck, InvalidEndpoints, UntrustedRedirectTarget } from "../erro
 import { CHECK_COOKIE_MAX_AGE } from "../http/cookies.js";
 import { isAllowedOrigin } from "../http/origin.js";
 import { decode, encode } from "../jwt.js";
-import type { OAuthConfig } from "../provider-types.js";
+import type { OAuthConfig } from "../types/providers.js";
 import type { OAuthContext } from "./context.js";
 import { endpointParams, endpointUrl } from "./endpoints.js";
 import { isLoopbackHost } from "./http.js";

@@ -4,8 +4,8 @@
  * @module oauth/refresh
  */
 import * as oauth from "oauth4webapi";
-import type { OAuthConfig, TokenSet } from "../provider-types.js";
 import { inSpan } from "../telemetry/index.js";
+import type { OAuthConfig, TokenSet } from "../types/providers.js";
 import { clientAuthentication, clientMetadata } from "./client-auth.js";
 import { conformTokenRequestOptions, conformTokenResponse } from "./conform.js";
 import { resolveServer } from "./discovery.js";

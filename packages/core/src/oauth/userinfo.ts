@@ -7,9 +7,9 @@
  */
 import * as oauth from "oauth4webapi";
 import { InvalidEndpoints, OAuthCallbackError } from "../errors.js";
-import type { OAuthConfig, TokenSet } from "../provider-types.js";
 import { inSpan } from "../telemetry/index.js";
-import type { LoggerInstance, Profile } from "../types.js";
+import type { LoggerInstance, Profile } from "../types/config.js";
+import type { OAuthConfig, TokenSet } from "../types/providers.js";
 import type { ResolvedServer } from "./discovery.js";
 import { endpointSearchParams, endpointUrl } from "./endpoints.js";
 import { requestOptions } from "./http.js";

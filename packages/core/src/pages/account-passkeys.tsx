@@ -9,8 +9,8 @@
  *
  * @module pages/account-passkeys
  */
-import type { Translator } from "../i18n/types.js";
-import { MAX_PASSKEY_NAME_LENGTH } from "../passkeys/name.js";
+import type { Translator } from "../types/i18n.js";
+import { MAX_PASSKEY_NAME_LENGTH } from "../webauthn/passkey-name.js";
 import { HiddenFields, PasskeyStatus, passkeyMessages } from "./layout.js";
 import { toSafeNavigationUrl } from "./theme.js";
 

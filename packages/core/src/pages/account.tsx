@@ -11,8 +11,8 @@
  */
 import type { ComponentChildren } from "preact";
 import { ENGLISH } from "../i18n/translator.js";
-import type { Translator } from "../i18n/types.js";
-import type { Theme } from "../types.js";
+import type { Theme } from "../types/config.js";
+import type { Translator } from "../types/i18n.js";
 import { webAuthnScriptUrl } from "../webauthn/client-script.js";
 import { type AccountPagePasskeys, PasskeysSection } from "./account-passkeys.js";
 import { HiddenFields, renderDocument } from "./layout.js";

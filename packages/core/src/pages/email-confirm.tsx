@@ -9,8 +9,8 @@
  * @module pages/email-confirm
  */
 import { ENGLISH } from "../i18n/translator.js";
-import type { Translator } from "../i18n/types.js";
-import type { Theme } from "../types.js";
+import type { Theme } from "../types/config.js";
+import type { Translator } from "../types/i18n.js";
 import { Filled, HiddenFields, renderDocument } from "./layout.js";
 import { resolveTheme, toSafeNavigationUrl } from "./theme.js";
 

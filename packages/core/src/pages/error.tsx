@@ -7,9 +7,9 @@
  * @module pages/error
  */
 import { ENGLISH } from "../i18n/translator.js";
-import type { Translator } from "../i18n/types.js";
 import { TROUBLESHOOTING_URL } from "../logger.js";
-import type { Theme } from "../types.js";
+import type { Theme } from "../types/config.js";
+import type { Translator } from "../types/i18n.js";
 import { Filled, renderDocument } from "./layout.js";
 import { type ErrorPageContent, errorPageContent } from "./messages.js";
 import { resolveTheme, toSafeNavigationUrl } from "./theme.js";

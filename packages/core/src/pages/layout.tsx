@@ -14,7 +14,7 @@
  */
 import { type ComponentChildren, Fragment } from "preact";
 import { renderToString } from "preact-render-to-string";
-import type { MessageKey, Translator } from "../i18n/types.js";
+import type { MessageKey, Translator } from "../types/i18n.js";
 import { MAX_DISPLAY_NAME_LENGTH } from "../webauthn/display-name.js";
 import { PAGE_CSS, type ProviderButtonColors, themeCss } from "./styles.js";
 import type { ResolvedTheme } from "./theme.js";

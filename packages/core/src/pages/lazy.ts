@@ -6,8 +6,8 @@
  * @module pages/lazy
  */
 
-import type { Translator } from "../i18n/types.js";
-import type { AuthConfig } from "../types.js";
+import type { AuthConfig } from "../types/config.js";
+import type { Translator } from "../types/i18n.js";
 
 /** The page renderers (`pages/index`). */
 export type Pages = typeof import("./index.js");

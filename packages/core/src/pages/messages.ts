@@ -6,7 +6,7 @@
  *
  * @module pages/messages
  */
-import type { MessageKey, Translator } from "../i18n/types.js";
+import type { MessageKey, Translator } from "../types/i18n.js";
 
 const TRY_ANOTHER_ACCOUNT: MessageKey = "signinError.tryAnotherAccount";
 const USE_ORIGINAL_ACCOUNT: MessageKey = "signinError.useOriginalAccount";

@@ -10,8 +10,8 @@
  * @module pages/password
  */
 import { ENGLISH } from "../i18n/translator.js";
-import type { MessageKey, Translator } from "../i18n/types.js";
-import type { Theme } from "../types.js";
+import type { Theme } from "../types/config.js";
+import type { MessageKey, Translator } from "../types/i18n.js";
 import { HiddenFields, renderDocument } from "./layout.js";
 import { passwordErrorMessage } from "./messages.js";
 import { resolveTheme, toSafeNavigationUrl } from "./theme.js";

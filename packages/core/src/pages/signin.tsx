@@ -10,10 +10,10 @@
  * @module pages/signin
  */
 import { ENGLISH } from "../i18n/translator.js";
-import type { MessageKey, Translator } from "../i18n/types.js";
-import { isOAuthProvider } from "../provider-kind.js";
-import type { CredentialInput } from "../provider-types.js";
-import type { Theme } from "../types.js";
+import { isOAuthProvider } from "../providers/kind.js";
+import type { Theme } from "../types/config.js";
+import type { MessageKey, Translator } from "../types/i18n.js";
+import type { CredentialInput } from "../types/providers.js";
 import { webAuthnScriptUrl } from "../webauthn/client-script.js";
 import { HiddenFields, passkeyMessages, renderDocument } from "./layout.js";
 import { displayableErrorCode, signInErrorMessage } from "./messages.js";

@@ -6,7 +6,7 @@
  *
  * @module pages/theme
  */
-import type { Theme } from "../types.js";
+import type { Theme } from "../types/config.js";
 
 declare const safeColor: unique symbol;
 declare const safeUrl: unique symbol;

@@ -9,8 +9,8 @@
  * @module pages/two-factor
  */
 import { ENGLISH } from "../i18n/translator.js";
-import type { Translator } from "../i18n/types.js";
-import type { Theme } from "../types.js";
+import type { Theme } from "../types/config.js";
+import type { Translator } from "../types/i18n.js";
 import { webAuthnScriptUrl } from "../webauthn/client-script.js";
 import { HiddenFields, PasskeyStatus, passkeyMessages, renderDocument } from "./layout.js";
 import { secondStepErrorMessage } from "./messages.js";

@@ -8,8 +8,8 @@
  * @module pages/verify-request
  */
 import { ENGLISH } from "../i18n/translator.js";
-import type { MessageKey, Translator } from "../i18n/types.js";
-import type { Theme } from "../types.js";
+import type { Theme } from "../types/config.js";
+import type { MessageKey, Translator } from "../types/i18n.js";
 import { Filled, HiddenFields, renderDocument } from "./layout.js";
 import { codeErrorMessage } from "./messages.js";
 import { resolveTheme, toSafeNavigationUrl } from "./theme.js";

@@ -19,7 +19,7 @@
  * `authorize` that calls `String()` on it while the per-account lockout, which counts strings only,
  * looks the other way.
  */
-import type { CredentialInput, CredentialsConfig } from "../provider-types.js";
+import type { CredentialInput, CredentialsConfig } from "../types/providers.js";
 
 /** Options of {@link Credentials}: `authorize` is required; `id`, `name`, `credentials` have defaults. */
 export type CredentialsOptions<C extends Record<string, CredentialInput>> = Partial<Omit<CredentialsConfig<C>, "type" | "authorize">> &

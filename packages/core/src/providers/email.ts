@@ -3,7 +3,7 @@
  * `@authlib/core/providers/nodemailer`. Email sign-in needs an adapter (verification tokens are stored).
  */
 import { checkEmailSettings } from "../email/settings.js";
-import type { EmailConfig } from "../provider-types.js";
+import type { EmailConfig } from "../types/providers.js";
 
 /** Options of {@link Email}: `sendVerificationRequest` is required. */
 export type EmailOptions = Partial<Omit<EmailConfig, "type">> & Pick<EmailConfig, "sendVerificationRequest">;

@@ -6,7 +6,7 @@
  */
 
 export type { MailServiceConfig } from "../email/mail-service.js";
-export type * from "../provider-types.js";
+export type * from "../types/providers.js";
 // The types their signatures name, for apps that type their own profile callbacks and options.
 export type { AppleProfile } from "./apple.js";
 export { default as Apple } from "./apple.js";

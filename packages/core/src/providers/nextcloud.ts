@@ -11,7 +11,7 @@
  * @module providers/nextcloud
  */
 
-import type { OAuthConfig, TokenSet } from "../provider-types.js";
+import type { OAuthConfig, TokenSet } from "../types/providers.js";
 import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 import { presetJson } from "./preset-request.js";

@@ -10,7 +10,7 @@ import { AuthlibMailError } from "../email/mail-failure.js";
 import { checkEmailSettings } from "../email/settings.js";
 import { verificationMail } from "../email/template.js";
 import { AuthError } from "../errors.js";
-import type { EmailConfig, MailMessage, SendVerificationRequestParams } from "../provider-types.js";
+import type { EmailConfig, MailMessage, SendVerificationRequestParams } from "../types/providers.js";
 
 /** Options of {@link Nodemailer}: `server` (a URL like `smtp://user:pass@host:587`, or transport options) is required. */
 export type NodemailerOptions = Partial<Omit<EmailConfig, "type">> & { server: unknown };

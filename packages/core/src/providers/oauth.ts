@@ -5,8 +5,8 @@
  * @module providers/oauth
  */
 
-import type { OAuthConfig } from "../provider-types.js";
-import type { User } from "../types.js";
+import type { User } from "../types/config.js";
+import type { OAuthConfig } from "../types/providers.js";
 
 /** The options a preset accepts: any provider field; endpoint `params`, `client` and `style` are merged. */
 export type OAuthUserConfig<P> = Partial<OAuthConfig<P>>;

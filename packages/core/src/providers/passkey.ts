@@ -23,7 +23,7 @@
  */
 
 import { WEBAUTHN_ROUTES } from "../actions/webauthn-routes.js";
-import type { WebAuthnConfig } from "../provider-types.js";
+import type { WebAuthnConfig } from "../types/providers.js";
 
 /** Options of {@link Passkey}: every field of a WebAuthn provider except `type`, all optional. */
 export type PasskeyOptions = Partial<Omit<WebAuthnConfig, "type">>;

@@ -21,9 +21,9 @@
  * @module providers/password
  */
 import { AuthError } from "../errors.js";
-import { passwordConfigError } from "../password-accounts/config-check.js";
-import { MAX_PASSWORD_LENGTH } from "../password-accounts/rules.js";
-import type { PasswordConfig, PasswordSettings } from "../provider-types.js";
+import { passwordConfigError } from "../features/password/config-check.js";
+import { MAX_PASSWORD_LENGTH } from "../features/password/rules.js";
+import type { PasswordConfig, PasswordSettings } from "../types/providers.js";
 
 /** Options of {@link Password}; every one has a default. */
 export type PasswordOptions = Partial<PasswordSettings> & {

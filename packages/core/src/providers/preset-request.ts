@@ -6,7 +6,7 @@
  * @module providers/preset-request
  */
 import { providerFetch } from "../oauth/provider-fetch.js";
-import type { OAuthConfig } from "../provider-types.js";
+import type { OAuthConfig } from "../types/providers.js";
 
 /** The URL of the provider's `userinfo` option, or `fallback` when it names none. */
 export function configuredUserinfoUrl(provider: Pick<OAuthConfig<never>, "userinfo">, fallback: string): string {

@@ -3,4 +3,4 @@
  *
  * @module providers/types
  */
-export type * from "../provider-types.js";
+export type * from "../types/providers.js";

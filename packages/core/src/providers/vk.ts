@@ -10,7 +10,7 @@
  * @module providers/vk
  */
 import { providerFetch } from "../oauth/provider-fetch.js";
-import type { OAuthConfig } from "../provider-types.js";
+import type { OAuthConfig } from "../types/providers.js";
 import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 import { configuredUserinfoUrl } from "./preset-request.js";

@@ -14,7 +14,7 @@
  * @module providers/wechat
  */
 import { providerFetch } from "../oauth/provider-fetch.js";
-import type { OAuthConfig, TokenSet } from "../provider-types.js";
+import type { OAuthConfig, TokenSet } from "../types/providers.js";
 import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 import { configuredUserinfoUrl } from "./preset-request.js";

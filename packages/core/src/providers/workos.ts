@@ -14,7 +14,7 @@
  * @module providers/workos
  */
 
-import type { TokenSet } from "../provider-types.js";
+import type { TokenSet } from "../types/providers.js";
 import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 

@@ -9,7 +9,7 @@
  * @module providers/yandex
  */
 
-import type { OAuthConfig, TokenSet } from "../provider-types.js";
+import type { OAuthConfig, TokenSet } from "../types/providers.js";
 import type { PresetMeta } from "./meta.js";
 import { mergeProviderOptions, type OAuthPresetConfig, type OAuthUserConfig } from "./oauth.js";
 import { configuredUserinfoUrl, presetJson } from "./preset-request.js";

@@ -14,7 +14,7 @@ import type {
   ResolvedLimit,
   ResolvedRateLimits,
   TwoFactorRateLimits,
-} from "../rate-limit-types.js";
+} from "../types/rate-limit.js";
 
 export type {
   ClientAddressFunction,
@@ -26,7 +26,7 @@ export type {
   ResolvedLimit,
   ResolvedRateLimits,
   TwoFactorRateLimits,
-} from "../rate-limit-types.js";
+} from "../types/rate-limit.js";
 
 /** Every default, in the units of the configuration. */
 const DEFAULTS = {

@@ -29,9 +29,9 @@
  */
 import { canonicalAccountName } from "../email/normalize.js";
 import type { Cookie } from "../http/cookies.js";
-import type { InternalOptions, RequestInternal } from "../internal-types.js";
-import type { CredentialsConfig } from "../provider-types.js";
 import { inSpan } from "../telemetry/index.js";
+import type { InternalOptions, RequestInternal } from "../types/internal.js";
+import type { CredentialsConfig } from "../types/providers.js";
 import type { ResolvedCredentialsLimits, ResolvedRateLimits } from "./config.js";
 import { knownDevice, rememberDevice } from "./device-token.js";
 import { clientAddressOf, isOver, limitKey, limitsOf, refusal, storeOf } from "./limiter.js";

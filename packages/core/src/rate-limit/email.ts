@@ -24,9 +24,9 @@
  * @module rate-limit/email
  */
 import { RateLimited } from "../errors.js";
-import type { InternalOptions, RequestInternal } from "../internal-types.js";
-import { isPasswordProvider } from "../provider-kind.js";
-import type { EmailRateLimit, ResolvedLimit } from "../rate-limit-types.js";
+import { isPasswordProvider } from "../providers/kind.js";
+import type { InternalOptions, RequestInternal } from "../types/internal.js";
+import type { EmailRateLimit, ResolvedLimit } from "../types/rate-limit.js";
 import { knownDevice } from "./device-token.js";
 import { codeTryStore, countClientRequest, countRequest, limitKey, limitsOf, storeOf } from "./limiter.js";
 import { deliveryMailbox } from "./mailbox.js";

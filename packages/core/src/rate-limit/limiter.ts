@@ -11,8 +11,8 @@
 import { hmacHex } from "../crypto/digest.js";
 import { processEnv, readEnv } from "../env/read.js";
 import { RateLimited } from "../errors.js";
-import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import { inSpan } from "../telemetry/index.js";
+import type { InternalOptions, RequestInternal } from "../types/internal.js";
 import { clientBucket, defaultClientAddress } from "./client-address.js";
 import { type RateLimitConfig, type ResolvedLimit, type ResolvedRateLimits, resolveRateLimits } from "./config.js";
 import { memoryRateLimitStore, type RateLimitStore, type RateLimitWindow } from "./store.js";

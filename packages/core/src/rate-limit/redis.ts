@@ -20,7 +20,7 @@
  *
  * @module rate-limit/redis
  */
-import { CachedScript, type RedisScriptArguments, type RedisScriptClient } from "../redis-script.js";
+import { CachedScript, type RedisScriptArguments, type RedisScriptClient } from "./redis-script.js";
 import type { RateLimitStore, RateLimitWindow } from "./store.js";
 
 export type { RedisScriptArguments, RedisScriptClient };

@@ -9,7 +9,7 @@
  * @module rate-limit/store
  */
 
-import type { RateLimitStore, RateLimitWindow } from "../rate-limit-types.js";
+import type { RateLimitStore, RateLimitWindow } from "../types/rate-limit.js";
 
 export type { RateLimitStore, RateLimitWindow };
 

@@ -6,7 +6,7 @@
  *
  * @module rate-limit/two-factor
  */
-import type { InternalOptions, RequestInternal } from "../internal-types.js";
+import type { InternalOptions, RequestInternal } from "../types/internal.js";
 import { codeTryStore, countClientRequest, countRequest, limitKey, limitsOf } from "./limiter.js";
 
 const TOO_MANY_FOR_USER = "Too many codes tried for this account; try again later.";

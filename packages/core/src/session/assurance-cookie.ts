@@ -8,8 +8,8 @@
  */
 import { sha256Hex } from "../crypto/digest.js";
 import { type Cookie, expiredCookie } from "../http/cookies.js";
-import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import { decode, encode } from "../jwt.js";
+import type { InternalOptions, RequestInternal } from "../types/internal.js";
 import { assuranceIn, type SessionAssurance } from "./assurance.js";
 
 /** The hash of the session token the cookie is bound to (128 bits of SHA-256). */

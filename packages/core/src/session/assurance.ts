@@ -10,7 +10,7 @@
  *
  * @module session/assurance
  */
-import type { Account, SessionAssurance } from "../base-types.js";
+import type { Account, SessionAssurance } from "../types/base.js";
 
 export type { SessionAssurance };
 

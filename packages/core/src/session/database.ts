@@ -2,14 +2,15 @@
  * The database strategy: the cookie holds only a random session token; the session lives in the adapter.
  * A session check costs one adapter call (`getSessionAndUser`) unless an update is due (`updateAge`).
  */
-import { requireCapability, type SessionStore } from "../adapter-capabilities.js";
-import type { AdapterSession } from "../adapters.js";
+
 import { SessionTokenError, UnknownCredentialsUser } from "../errors.js";
 import { cookieNamesOf } from "../http/cookie-chunks.js";
 import { type Cookie, clearChunkedCookie, expiredCookie, incomingSessionCookieName, legacySessionCookieNames } from "../http/cookies.js";
-import type { InternalOptions, RequestInternal, SessionStrategyHandler } from "../internal-types.js";
+import { requireCapability, type SessionStore } from "../kernel/adapter-capabilities.js";
 import { inSpan } from "../telemetry/index.js";
-import type { Session } from "../types.js";
+import type { AdapterSession } from "../types/adapters.js";
+import type { Session } from "../types/config.js";
+import type { InternalOptions, RequestInternal, SessionStrategyHandler } from "../types/internal.js";
 import { refreshAccountsIfDue } from "./refresh.js";
 import { loadRegistry } from "./registry-of.js";
 

@@ -5,9 +5,10 @@
  *
  * @module session/end-user-sessions
  */
-import type { Adapter } from "../adapters.js";
-import { recordAuditEvent } from "../audit/index.js";
-import type { InternalOptions } from "../internal-types.js";
+
+import { recordAuditEvent } from "../features/audit/index.js";
+import type { Adapter } from "../types/adapters.js";
+import type { InternalOptions } from "../types/internal.js";
 import { loadRegistry } from "./registry-of.js";
 
 /**

@@ -9,11 +9,11 @@
 import { JWTSessionError, SessionTokenError } from "../errors.js";
 import { hasChunkedCookie, readChunkedCookie } from "../http/cookie-chunks.js";
 import { clearChunkedCookie, incomingSessionCookieName, legacySessionCookieNames, writeChunkedCookie } from "../http/cookies.js";
-import type { InternalOptions, RequestInternal, SessionStrategyHandler, SignInResult } from "../internal-types.js";
 import { decode as builtInDecode, type JWT } from "../jwt.js";
-import type { SessionRecord, SessionRegistry } from "../session-registry-types.js";
 import { inSpan } from "../telemetry/index.js";
-import type { Session } from "../types.js";
+import type { Session } from "../types/config.js";
+import type { InternalOptions, RequestInternal, SessionStrategyHandler, SignInResult } from "../types/internal.js";
+import type { SessionRecord, SessionRegistry } from "../types/session-registry.js";
 import { assuranceIn, withAssurance } from "./assurance.js";
 import { copyJson, sameJson } from "./json-shape.js";
 import { attachOAuthTokens, OAUTH_CLAIM, refreshIfDue } from "./refresh.js";

@@ -4,7 +4,7 @@
  *
  * @module session/lazy-database
  */
-import type { SessionStrategyHandler } from "../internal-types.js";
+import type { SessionStrategyHandler } from "../types/internal.js";
 
 let loaded: Promise<SessionStrategyHandler> | undefined;
 

@@ -9,7 +9,7 @@
  *
  * @module session/memory-store
  */
-import type { SessionRecord, SessionRegistry } from "../session-registry-types.js";
+import type { SessionRecord, SessionRegistry } from "../types/session-registry.js";
 
 /** Settings of {@link memorySessionStore}. */
 export interface MemorySessionStoreOptions {

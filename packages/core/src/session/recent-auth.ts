@@ -6,9 +6,10 @@
  *
  * @module session/recent-auth
  */
-import type { SessionAssurance } from "../base-types.js";
+
 import { RecentSignInRequired, SessionRequired } from "../errors.js";
-import type { InternalOptions, RequestInternal } from "../internal-types.js";
+import type { SessionAssurance } from "../types/base.js";
+import type { InternalOptions, RequestInternal } from "../types/internal.js";
 import { nowInSeconds } from "./assurance.js";
 
 /** How recent a sign-in must be for authlib's own account-protecting operations, in seconds. */

@@ -24,8 +24,8 @@
  *
  * @module session/redis
  */
-import { CachedScript, type RedisScriptClient } from "../redis-script.js";
-import type { SessionRecord, SessionRegistry } from "../session-registry-types.js";
+import { CachedScript, type RedisScriptClient } from "../rate-limit/redis-script.js";
+import type { SessionRecord, SessionRegistry } from "../types/session-registry.js";
 
 /** Settings of {@link redisSessionStore}. */
 export interface RedisSessionStoreOptions {

@@ -12,9 +12,9 @@
  * @module session/refresh-lease
  */
 import { AdapterError, OAuthCallbackError } from "../errors.js";
-import type { InternalOptions } from "../internal-types.js";
 import { PROVIDER_REQUEST_TIMEOUT_MS } from "../oauth/provider-fetch.js";
 import type { RateLimitStore } from "../rate-limit/store.js";
+import type { InternalOptions } from "../types/internal.js";
 
 /**
  * How long a lease lasts unless released: longer than a refresh can take (discovery and token request,

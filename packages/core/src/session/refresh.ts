@@ -26,14 +26,15 @@
  * moment both spend the refresh token. Route a user's requests to one instance (sticky sessions) or use
  * database sessions and a shared store when the provider rotates refresh tokens.
  */
-import type { AccountTokenStore } from "../adapter-capabilities.js";
-import type { AdapterAccount } from "../adapters.js";
+
 import { sha256Hex } from "../crypto/digest.js";
-import type { InternalOptions } from "../internal-types.js";
 import type { JWT } from "../jwt.js";
-import { isRefreshingProvider } from "../provider-kind.js";
-import type { OAuthConfig, TokenSet } from "../provider-types.js";
-import type { Account } from "../types.js";
+import type { AccountTokenStore } from "../kernel/adapter-capabilities.js";
+import { isRefreshingProvider } from "../providers/kind.js";
+import type { AdapterAccount } from "../types/adapters.js";
+import type { Account } from "../types/config.js";
+import type { InternalOptions } from "../types/internal.js";
+import type { OAuthConfig, TokenSet } from "../types/providers.js";
 import { refreshLeaseStore, underRefreshLease } from "./refresh-lease.js";
 import { SingleFlight } from "./single-flight.js";
 

@@ -6,8 +6,8 @@
  *
  * @module session/registry-of
  */
-import type { InternalOptions } from "../internal-types.js";
-import type { SessionRegistry } from "../session-registry-types.js";
+import type { InternalOptions } from "../types/internal.js";
+import type { SessionRegistry } from "../types/session-registry.js";
 
 export { isSessionId, SESSION_ID_CLAIM } from "./session-id.js";
 

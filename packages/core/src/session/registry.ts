@@ -19,13 +19,14 @@
  *
  * @module session/registry
  */
-import type { SessionMetadata } from "../adapters.js";
+
 import { sha256Hex } from "../crypto/digest.js";
 import { SessionRegistryMissing } from "../errors.js";
-import type { InternalOptions, RequestInternal } from "../internal-types.js";
-import type { JWT } from "../jwt-types.js";
 import { addressPrefix } from "../rate-limit/client-address.js";
-import type { SessionRecord, SessionRegistry, SessionRevocationReason } from "../session-registry-types.js";
+import type { SessionMetadata } from "../types/adapters.js";
+import type { InternalOptions, RequestInternal } from "../types/internal.js";
+import type { JWT } from "../types/jwt.js";
+import type { SessionRecord, SessionRegistry, SessionRevocationReason } from "../types/session-registry.js";
 import { describeUserAgent } from "./device.js";
 import { isSessionId, SESSION_ID_CLAIM } from "./session-id.js";
 

@@ -4,9 +4,10 @@
  *
  * @module session/signed-in-user
  */
-import type { Adapter, AdapterUser } from "../adapters.js";
+
 import { SessionRequired } from "../errors.js";
-import type { InternalOptions, RequestInternal } from "../internal-types.js";
+import type { Adapter, AdapterUser } from "../types/adapters.js";
+import type { InternalOptions, RequestInternal } from "../types/internal.js";
 
 /** The signed-in user, read from `store` (a failure of the request from here on is audited as theirs), or `SessionRequired`. */
 export async function signedInUser(

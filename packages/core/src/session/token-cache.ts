@@ -18,8 +18,9 @@
  *
  * @module session/token-cache
  */
-import type { DecodedTokenCache, InternalOptions } from "../internal-types.js";
+
 import type { JWT } from "../jwt.js";
+import type { DecodedTokenCache, InternalOptions } from "../types/internal.js";
 import { copyJson } from "./json-shape.js";
 
 /** How many decoded tokens one secret set keeps (least recently used first out). */

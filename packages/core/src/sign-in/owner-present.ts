@@ -13,35 +13,24 @@
  *
  * The pipeline asks {@link guardedOperation} of every request and runs {@link requireOwnerPresent} before
  * the route's handler, so no route checks this by itself and none can forget it. The table of operations
- * is {@link OWNER_PRESENT_OPERATIONS}.
+ * is the `ownerPresent` need of the operations' declarations.
  *
  * @module sign-in/owner-present
  */
-import type { SessionAssurance } from "../base-types.js";
-import { AuthError, isClientSafeError, RecentSignInRequired } from "../errors.js";
+
+import { RecentSignInRequired } from "../errors.js";
+import { signInUrl } from "../features/password/urls.js";
 import { assertCsrf } from "../http/csrf.js";
-import { noStoreHeaders } from "../http/response.js";
-import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
-import { signInUrl } from "../password-accounts/urls.js";
-import { isPasswordProvider } from "../provider-kind.js";
+import { isPasswordProvider } from "../providers/kind.js";
 import { nowInSeconds } from "../session/assurance.js";
+import type { SessionAssurance } from "../types/base.js";
+import type { InternalOptions, RequestInternal, ResponseInternal } from "../types/internal.js";
+import type { OperationDeclaration, OwnerOperation } from "../types/operation.js";
 
 /** How recent a sign-in must be for the owner to count as present, by default, in seconds. */
 export const OWNER_PRESENT_SECONDS = 10 * 60;
 
-/** The operations the rule guards (their names are in the refusal, the docs and SECURITY.md). */
-export type OwnerOperation =
-  | "addPasskey"
-  | "removePasskey"
-  | "changeEmail"
-  | "changePassword"
-  | "linkAccount"
-  | "unlinkAccount"
-  | "revokeSessions"
-  | "deleteAccount"
-  | "enrollTotp"
-  | "confirmTotp"
-  | "disableTotp";
+export type { OwnerOperation };
 
 /** Each operation as its refusals name it. */
 const LABELS: Readonly<Record<OwnerOperation, string>> = Object.freeze({
@@ -64,48 +53,21 @@ const LABELS: Readonly<Record<OwnerOperation, string>> = Object.freeze({
  */
 const PROVES_SECOND_FACTOR: ReadonlySet<OwnerOperation> = new Set(["disableTotp"]);
 
-type Match = (options: InternalOptions, request: RequestInternal) => OwnerOperation | undefined;
-
-/** The operation a route's sub-route names, from `table`. */
-function subroute(table: Readonly<Record<string, OwnerOperation>>): Match {
-  return (_options, request) => {
-    const name = request.providerId;
-    return name !== undefined && Object.hasOwn(table, name) ? table[name] : undefined;
-  };
-}
-
-/** True when `request` names a passkey provider of the configuration. */
-function isPasskeyProvider(options: InternalOptions, request: RequestInternal): boolean {
-  return options.providers.some((provider) => provider.id === request.providerId && provider.type === "webauthn");
-}
-
 /**
- * Every guarded operation, by method and route. A passkey registered while signed out is a sign-up, and
- * a request without a session is refused by its route (`SessionRequired`): the rule applies to a session.
- * Adding a passkey is checked where its challenge is made: the callback verifies only a challenge this
- * browser got for the same signed-in user (`webauthn/registration.ts` `assertSubjectStillValid`).
+ * The owner-present operation `request` asks for, or `undefined` (most requests: one property read): its
+ * operation's declaration says (`needs.ownerPresent`), always or as the request decides (a sign-in that
+ * links an account, a passkey registration by a signed-in user). A request without a session is refused
+ * by its route (`SessionRequired`): the rule applies to a session. Adding a passkey is checked where its
+ * challenge is made: the callback verifies only a challenge this browser got for the same signed-in user
+ * (`webauthn/registration.ts` `assertSubjectStillValid`).
  */
-export const OWNER_PRESENT_OPERATIONS: Readonly<Record<string, Match>> = Object.freeze({
-  "GET webauthn-options": (options, request) =>
-    request.query.action === "register" && isPasskeyProvider(options, request) ? "addPasskey" : undefined,
-  "POST signin": (_options, request) => (request.body.link === "true" ? "linkAccount" : undefined),
-  "POST accounts": subroute({ unlink: "unlinkAccount" }),
-  "POST account": subroute({
-    unlink: "unlinkAccount",
-    email: "changeEmail",
-    delete: "deleteAccount",
-    "passkey-remove": "removePasskey",
-  }),
-  "POST password": subroute({ change: "changePassword" }),
-  "POST sessions": subroute({ revoke: "revokeSessions" }),
-  "POST passkeys": subroute({ remove: "removePasskey" }),
-  "POST two-factor": subroute({ enroll: "enrollTotp", confirm: "confirmTotp", disable: "disableTotp" }),
-});
-
-/** The owner-present operation `request` asks for, or `undefined` (most requests: one property read). */
-export function guardedOperation(options: InternalOptions, request: RequestInternal): OwnerOperation | undefined {
-  const match = OWNER_PRESENT_OPERATIONS[`${request.method} ${request.action}`];
-  return match?.(options, request);
+export function guardedOperation(
+  options: InternalOptions,
+  request: RequestInternal,
+  operation: OperationDeclaration,
+): OwnerOperation | undefined {
+  const needed = operation.needs?.ownerPresent;
+  return typeof needed === "function" ? needed(options, request) : needed;
 }
 
 /** What the rule weighs, all of it authlib's own (never the client's). */
@@ -150,7 +112,7 @@ export function ownerPresentMaxAge(options: InternalOptions): number {
  */
 async function needsSecondLevel(options: InternalOptions, userId: string, signedInAt: number | undefined): Promise<boolean> {
   if (!options.config.twoFactor) return false;
-  const { needsSecondStep, secondFactorsOf } = await import("../two-factor/gate.js");
+  const { needsSecondStep, secondFactorsOf } = await import("../features/two-factor/gate.js");
   const factors = await secondFactorsOf(options, userId);
   if (!needsSecondStep(options, factors)) return false;
   if (options.config.twoFactor.passkeys === true && factors.passkeys > 0) return true;
@@ -166,8 +128,8 @@ async function provesPassword(options: InternalOptions, request: RequestInternal
   const provider = options.providers.find(isPasswordProvider);
   if (!provider || request.body.currentPassword === undefined || !options.adapter?.getUser) return false;
   const [{ hashOf, passwordAccountOf, passwordStore }, { checkCurrentPassword }] = await Promise.all([
-    import("../password-accounts/account.js"),
-    import("../password-accounts/current-password.js"),
+    import("../features/password/account.js"),
+    import("../features/password/current-password.js"),
   ]);
   const store = passwordStore(options);
   const [user, account] = await Promise.all([store.getUser(userId), passwordAccountOf(store, provider, userId)]);
@@ -217,52 +179,15 @@ export async function requireOwnerPresent(options: InternalOptions, request: Req
 }
 
 /**
- * The page a browser's form of `request` comes back to (the account page's forms to it; a password change
- * and a link to their callback URL), or `undefined` for a route that is not a form.
+ * A form's `RecentSignInRequired` refusal, presented: the sign-in page, coming back to `formPage` after
+ * (its `done` notice dropped). Every form that runs an owner-present operation presents it so
+ * (`Presentation` of its declaration).
  */
-function formPageOf(options: InternalOptions, request: RequestInternal): string | undefined {
-  if (request.action === "account") return `${options.authUrl}/account`;
-  if (request.action === "password" || request.action === "signin") return options.callbackUrl;
-  return undefined;
-}
-
-/**
- * A refusal as the route presents it: a form's as a page (`RecentSignInRequired`: the sign-in page, coming
- * back to the form's page after; any other: back to the form's page with `?error=`); the second-factor
- * settings' as their JSON (`{ error }`, 403, never cached); `undefined` where it is thrown (an `auth.api`
- * call, the fetch routes, whose statuses are in `http/error-response.ts`).
- */
-function presented(options: InternalOptions, request: RequestInternal, error: AuthError): ResponseInternal | undefined {
-  if (request.inProcess || !isClientSafeError(error)) return undefined;
-  // A stale session, a wrong current password or a cross-site post: 403, as the other JSON routes answer.
-  if (request.action === "two-factor") return { status: 403, body: { error: error.type }, headers: { ...noStoreHeaders }, failure: error };
-  const page = formPageOf(options, request);
-  // A link's other refusals are a sign-in's: the sign-in page shows them (`http/error-response.ts`).
-  if (!page || (request.action === "signin" && !(error instanceof RecentSignInRequired))) return undefined;
-  const back = new URL(page);
+export function signInAgain(options: InternalOptions, formPage: string, error: RecentSignInRequired): ResponseInternal {
+  const back = new URL(formPage);
   back.searchParams.delete("done");
-  const target = error instanceof RecentSignInRequired ? new URL(signInUrl(options)) : back;
-  if (target !== back) target.searchParams.set("callbackUrl", back.href);
+  const target = new URL(signInUrl(options));
+  target.searchParams.set("callbackUrl", back.href);
   target.searchParams.set("error", error.type);
   return { redirect: target.href, failure: error };
-}
-
-/**
- * {@link requireOwnerPresent} for the pipeline: `undefined` when the owner is present, else the refusal as
- * the route presents it, with `failure` so that it is logged, traced and audited (see {@link presented});
- * thrown where the route throws.
- */
-export async function ownerPresentOrRefusal(
-  options: InternalOptions,
-  request: RequestInternal,
-  operation: OwnerOperation,
-): Promise<ResponseInternal | undefined> {
-  try {
-    await requireOwnerPresent(options, request, operation);
-    return undefined;
-  } catch (error) {
-    const answer = error instanceof AuthError ? presented(options, request, error) : undefined;
-    if (!answer) throw error;
-    return answer;
-  }
 }

@@ -6,9 +6,9 @@
  * @module telemetry
  */
 import type { AuthError } from "../errors.js";
-import type { RequestInternal } from "../internal-types.js";
+import type { RequestInternal } from "../types/internal.js";
+import type { TelemetryConfig } from "../types/telemetry.js";
 import type { TelemetryRuntime } from "./runtime.js";
-import type { TelemetryConfig } from "./types.js";
 
 /** One instance's telemetry: the runtime once loaded, and what each traced request learns. */
 export interface Telemetry {

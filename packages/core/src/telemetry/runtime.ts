@@ -7,8 +7,7 @@
  * @module telemetry/runtime
  */
 import type { Attributes, Histogram, Meter, Span, Tracer } from "@opentelemetry/api";
-import { isSubroute } from "../http/request.js";
-import type { RequestInternal, RequestTrace, TraceSpan } from "../internal-types.js";
+import type { RequestInternal, RequestTrace, TraceSpan } from "../types/internal.js";
 
 type Api = typeof import("@opentelemetry/api");
 
@@ -216,14 +215,14 @@ export async function userHash(secret: string, userId: string): Promise<string> 
 }
 
 /**
- * The route as a template: `<basePath>/<action>`, with `/:provider` for the routes that name one. The
- * provider's id is an attribute of its own, and only when it is a configured provider.
+ * The route as a template: the operation's declared path (`<basePath>/password/change`,
+ * `<basePath>/signin/:provider`), never the client's text; a path the router knows for another method only
+ * is its first segment. The provider's id is an attribute of its own, and only when it is a configured provider.
  */
 function routeTemplate(request: RequestInternal, basePath: string): string {
-  const { action, providerId } = request;
-  if (providerId === undefined) return `${basePath}/${action}`;
-  // A fixed subroute keeps its name (`/password/change`); anything else there is a provider's id.
-  return isSubroute(action, providerId) ? `${basePath}/${action}/${providerId}` : `${basePath}/${action}/:provider`;
+  const { route, providerId } = request;
+  if (route === undefined) return `${basePath}/${request.action}`;
+  return `${basePath}/${providerId === undefined ? route.replace(/\/:provider$/, "") : route}`;
 }
 
 /**

@@ -7,9 +7,9 @@
  * @module webauthn/authentication
  */
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
-import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters.js";
 import { normalizeEmail } from "../email/normalize.js";
 import { AccountNotLinked, WebAuthnVerificationError } from "../errors.js";
+import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../types/adapters.js";
 import type { WebAuthnContext } from "./context.js";
 import { base64ToBytes, browserCredentialId, splitTransports, storedCredentialId } from "./encoding.js";
 

@@ -25,10 +25,11 @@
  *
  * @module webauthn/challenge-store
  */
-import type { Adapter } from "../adapters.js";
+
 import { sha256Hex } from "../crypto/digest.js";
 import { InvalidCheck, RateLimited } from "../errors.js";
-import type { InternalOptions, UsedChallenges } from "../internal-types.js";
+import type { Adapter } from "../types/adapters.js";
+import type { InternalOptions, UsedChallenges } from "../types/internal.js";
 import { UsedChallengeMemory } from "./used-challenges.js";
 
 /** The identifier of every used-challenge record; no email address looks like this. */

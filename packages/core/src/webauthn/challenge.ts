@@ -15,8 +15,8 @@ import { CLOCK_TOLERANCE } from "../crypto/jwe-rules.js";
 import { InvalidCheck } from "../errors.js";
 import { CHECK_COOKIE_MAX_AGE, type Cookie, expiredCookie } from "../http/cookies.js";
 import { bindingMatches } from "../http/flow-binding.js";
-import type { InternalOptions, RequestInternal } from "../internal-types.js";
 import { decode, encode } from "../jwt.js";
+import type { InternalOptions, RequestInternal } from "../types/internal.js";
 
 /** A WebAuthn ceremony: registering a passkey, signing in with one, or a passkey as the second factor of a sign-in. */
 export type WebAuthnAction = "register" | "authenticate" | "second-factor";

@@ -6,13 +6,13 @@
  * @module webauthn/registration
  */
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
-import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters.js";
 import { AccountNotLinked, WebAuthnVerificationError } from "../errors.js";
-import { defaultPasskeyName } from "../passkeys/name.js";
+import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../types/adapters.js";
 import type { RegistrationSubject } from "./challenge.js";
 import type { WebAuthnContext } from "./context.js";
 import { passkeyDisplayName } from "./display-name.js";
 import { browserCredentialId, bytesToBase64, joinTransports, splitTransports, storedCredentialId } from "./encoding.js";
+import { defaultPasskeyName } from "./passkey-name.js";
 
 /** The WebAuthn user handle is at most 64 bytes. */
 const MAX_USER_HANDLE_BYTES = 64;
@@ -167,6 +167,6 @@ export async function storeRegistration(
 
 /** The `passkeyAdded` event of a passkey a signed-in user added (its listing code loads with it). */
 async function passkeyAdded(options: WebAuthnContext["options"], userId: string, authenticator: AdapterAuthenticator): Promise<void> {
-  const { listedPasskey } = await import("../actions/passkeys.js");
+  const { listedPasskey } = await import("../features/passkeys/routes.js");
   await options.events.passkeyAdded({ userId, passkey: listedPasskey(authenticator) });
 }

@@ -3,7 +3,7 @@
  *
  * @module webauthn/relying-party
  */
-import type { WebAuthnConfig } from "../provider-types.js";
+import type { WebAuthnConfig } from "../types/providers.js";
 
 /** The relying party with every field resolved. */
 export interface ResolvedRelyingParty {

@@ -14,7 +14,7 @@
  *
  * @module webauthn/used-challenges
  */
-import type { ClaimResult, UsedChallenges } from "../internal-types.js";
+import type { ClaimResult, UsedChallenges } from "../types/internal.js";
 
 /** Live used challenges one instance remembers at most (about 250 bytes each: ~12 MB when full). */
 export const MAX_REMEMBERED_CHALLENGES = 50_000;

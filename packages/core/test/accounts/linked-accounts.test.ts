@@ -6,16 +6,16 @@
  * user's accounts; bad input is a typed error that changes nothing.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser, VerificationToken } from "../../src/adapters.js";
 import { AccountNotFound, AccountsUnavailable, InvalidAccount, LastSignInMethod, MissingCSRF, SessionRequired } from "../../src/errors.js";
-import { createAuth } from "../../src/instance.js";
-import type { AccountUnlinkedMessage } from "../../src/linked-account-types.js";
+import { createAuth } from "../../src/kernel/instance.js";
 import Credentials from "../../src/providers/credentials.js";
 import Email from "../../src/providers/email.js";
 import Passkey from "../../src/providers/passkey.js";
 import type { OAuthConfig } from "../../src/providers/types.js";
-import type { AuditEvent } from "../../src/telemetry/types.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser, VerificationToken } from "../../src/types/adapters.js";
+import type { AuthConfig } from "../../src/types/config.js";
+import type { AccountUnlinkedMessage } from "../../src/types/linked-accounts.js";
+import type { AuditEvent } from "../../src/types/telemetry.js";
 import { authClient } from "../helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "../helpers/database.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";

@@ -4,13 +4,13 @@
  * form_post bounce, what the `signIn` callback sees, and how failures surface to the browser and the log.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Adapter } from "../../src/adapters.js";
 import type { AuthError } from "../../src/errors.js";
 import { clearDiscoveryCache, startAuthorization } from "../../src/oauth/index.js";
 import Credentials from "../../src/providers/credentials.js";
 import Email from "../../src/providers/email.js";
 import type { OAuthConfig } from "../../src/providers/types.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { Adapter } from "../../src/types/adapters.js";
+import type { AuthConfig } from "../../src/types/config.js";
 import { authClient } from "../helpers/auth-client.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";
 import { type FakeServer, startFakeServer } from "../oauth/fake-server.js";

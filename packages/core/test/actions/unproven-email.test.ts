@@ -4,15 +4,15 @@
  * it, and how a proven address is claimed from a holder who never proved it ("proof wins").
  */
 import { describe, expect, it } from "vitest";
-import { claimProvenAddress } from "../../src/actions/proven-address.js";
-import { providerVouchesForEmail, withProvenEmail } from "../../src/actions/unproven-email.js";
-import type { AddressStore } from "../../src/adapter-capabilities.js";
-import type { AdapterUser } from "../../src/adapters.js";
-import type { InternalOptions } from "../../src/internal-types.js";
+import type { AddressStore } from "../../src/kernel/adapter-capabilities.js";
 import type { OAuthConfig } from "../../src/providers/types.js";
 import { memorySessionStore } from "../../src/session/memory-store.js";
-import type { SessionRegistry } from "../../src/session-registry-types.js";
-import type { Profile, User } from "../../src/types.js";
+import { claimProvenAddress } from "../../src/sign-in/proven-address.js";
+import { providerVouchesForEmail, withProvenEmail } from "../../src/sign-in/unproven-email.js";
+import type { AdapterUser } from "../../src/types/adapters.js";
+import type { Profile, User } from "../../src/types/config.js";
+import type { InternalOptions } from "../../src/types/internal.js";
+import type { SessionRegistry } from "../../src/types/session-registry.js";
 import { sessionRecord } from "../helpers/session-registry-conformance.js";
 
 function provider(trustEmail?: OAuthConfig["trustEmail"]): OAuthConfig {

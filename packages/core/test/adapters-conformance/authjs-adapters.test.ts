@@ -16,6 +16,7 @@ import { readFileSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresAnswers, testDatabaseURL } from "../../../hosted-db-adapter/test/helpers.js";
+import { MissingAdapterMethods } from "../../src/errors.js";
 import {
   accountTokenMethods,
   emailMethods,
@@ -24,14 +25,13 @@ import {
   sessionRecordMethods,
   userMethods,
   webAuthnMethods,
-} from "../../src/adapter-capabilities.js";
-import type { Adapter, AdapterUser } from "../../src/adapters.js";
-import { MissingAdapterMethods } from "../../src/errors.js";
-import { type AuthInstance, createAuth } from "../../src/instance.js";
+} from "../../src/kernel/adapter-capabilities.js";
+import { type AuthInstance, createAuth } from "../../src/kernel/instance.js";
 import Credentials from "../../src/providers/credentials.js";
 import Nodemailer from "../../src/providers/nodemailer.js";
 import Passkey from "../../src/providers/passkey.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { Adapter, AdapterUser } from "../../src/types/adapters.js";
+import type { AuthConfig } from "../../src/types/config.js";
 import { httpClient } from "../helpers/auth-client.js";
 import {
   addVirtualAuthenticator,

@@ -21,7 +21,7 @@ import { PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { createStorage } from "unstorage";
 import memoryDriver from "unstorage/drivers/memory";
-import type { Adapter } from "../../src/adapters.js";
+import type { Adapter } from "../../src/types/adapters.js";
 
 /** Where an adapter keeps its rows. */
 export type AdapterStore = "PostgreSQL" | "PGlite" | "memory";

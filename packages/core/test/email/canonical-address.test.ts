@@ -19,7 +19,7 @@ import { resolveRateLimits } from "../../src/rate-limit/config.js";
 import { accountOf } from "../../src/rate-limit/credentials.js";
 import { limitKey } from "../../src/rate-limit/limiter.js";
 import { deliveryMailbox } from "../../src/rate-limit/mailbox.js";
-import type { ResolvedCredentialsLimits } from "../../src/rate-limit-types.js";
+import type { ResolvedCredentialsLimits } from "../../src/types/rate-limit.js";
 
 const require = createRequire(import.meta.url);
 const punycode = require("punycode.js") as { toUnicode(domain: string): string };

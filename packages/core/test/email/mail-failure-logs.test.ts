@@ -13,7 +13,7 @@ import { describeError } from "../../src/logger.js";
 import Nodemailer from "../../src/providers/nodemailer.js";
 import Password from "../../src/providers/password.js";
 import { memoryRateLimitStore } from "../../src/rate-limit/store.js";
-import type { AuthConfig, LoggerInstance } from "../../src/types.js";
+import type { AuthConfig, LoggerInstance } from "../../src/types/config.js";
 import { authClient } from "../helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "../helpers/database.js";
 import { startSmtpServer } from "../helpers/smtp.js";

@@ -21,7 +21,7 @@ import Postmark from "../../src/providers/postmark.js";
 import Resend from "../../src/providers/resend.js";
 import SendGrid from "../../src/providers/sendgrid.js";
 import type { EmailConfig, SendVerificationRequestParams } from "../../src/providers/types.js";
-import type { Theme } from "../../src/types.js";
+import type { Theme } from "../../src/types/config.js";
 import { type NodeServer, startNodeServer } from "../helpers/node-server.js";
 
 const apiKey = "key-0123456789";

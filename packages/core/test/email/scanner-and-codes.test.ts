@@ -7,13 +7,13 @@
 import { HostedDbAdapter, HostedDbClient } from "@authlib/hosted-db-adapter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropBranch, postgresAnswers, randomBranch, testDatabaseURL } from "../../../hosted-db-adapter/test/helpers.js";
-import type { Adapter } from "../../src/adapters.js";
-import { createAuth } from "../../src/instance.js";
+import { createAuth } from "../../src/kernel/instance.js";
 import Nodemailer from "../../src/providers/nodemailer.js";
 import type { RateLimitStore } from "../../src/rate-limit/store.js";
 import { memoryRateLimitStore } from "../../src/rate-limit/store.js";
-import type { AuditEvent } from "../../src/telemetry/types.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { Adapter } from "../../src/types/adapters.js";
+import type { AuthConfig } from "../../src/types/config.js";
+import type { AuditEvent } from "../../src/types/telemetry.js";
 import { authClient } from "../helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "../helpers/database.js";
 import { startSmtpServer } from "../helpers/smtp.js";

@@ -2,8 +2,8 @@
  * A tiny browser stand-in for driving `Auth()` in tests: a cookie jar that honours Set-Cookie (including
  * deletions), and helpers for GET/POST with the jar's cookies.
  */
-import { Auth } from "../../src/auth.js";
-import type { AuthConfig } from "../../src/types.js";
+import { Auth } from "../../src/kernel/auth.js";
+import type { AuthConfig } from "../../src/types/config.js";
 
 export interface StoredCookie {
   name: string;

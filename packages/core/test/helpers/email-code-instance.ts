@@ -12,7 +12,7 @@
  */
 import { createClient } from "redis";
 import { HostedDbAdapter, HostedDbClient, hostedDbRateLimitStore } from "../../../hosted-db-adapter/src/index.js";
-import { createAuth } from "../../src/instance.js";
+import { createAuth } from "../../src/kernel/instance.js";
 import Nodemailer from "../../src/providers/nodemailer.js";
 import Password from "../../src/providers/password.js";
 import { redisRateLimitStore } from "../../src/rate-limit/redis.js";

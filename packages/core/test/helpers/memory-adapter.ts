@@ -18,8 +18,8 @@ import type {
   AdapterUser,
   SessionMetadata,
   VerificationToken,
-} from "../../src/adapters.js";
-import type { SessionRecord } from "../../src/session-registry-types.js";
+} from "../../src/types/adapters.js";
+import type { SessionRecord } from "../../src/types/session-registry.js";
 
 /** The adapter and the state behind it, which tests read and change directly. */
 export interface MemoryAdapter {

@@ -6,11 +6,11 @@
  * owner, signed in again (or typing the current password), gets through.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Adapter } from "../../src/adapters.js";
-import { createAuth } from "../../src/instance.js";
+import { createAuth } from "../../src/kernel/instance.js";
 import GitHub from "../../src/providers/github.js";
 import Passkey from "../../src/providers/passkey.js";
-import type { AuthConfig, SessionStrategy } from "../../src/types.js";
+import type { Adapter } from "../../src/types/adapters.js";
+import type { AuthConfig, SessionStrategy } from "../../src/types/config.js";
 import { type Browser, ORIGIN, passwordApp, post, type Smtp, signIn, signUpAndVerify } from "../password/helpers.js";
 
 const PASSWORD = "correct horse battery staple";
@@ -112,6 +112,7 @@ export function ownerPresentSuite(name: string, smtp: () => Smtp, database: () =
             ["unlinkAccount", () => app.auth.api.unlinkAccount(request, account)],
             ["revokeSessions", () => app.auth.api.revokeOtherSessions(request)],
             ["deleteAccount", () => app.auth.api.deleteAccount(request, {})],
+            // @ts-expect-error the thief does not know the current password
             ["changePassword", () => app.auth.api.changePassword(request, { password: "the thief's new password" })],
             ["enrollTotp", () => app.auth.api.enrollTotp(request)],
           ];

@@ -4,8 +4,8 @@
  * configuration the test gives; other paths answer a plain home page.
  */
 import type { Browser } from "playwright-core";
-import { createAuth } from "../../src/instance.js";
-import type { AuthConfig } from "../../src/types.js";
+import { createAuth } from "../../src/kernel/instance.js";
+import type { AuthConfig } from "../../src/types/config.js";
 import { launchChromium } from "./chromium.js";
 import { closeSharedPglite, freshDatabase, sharedPglite } from "./database.js";
 import { type NodeServer, startNodeServer } from "./node-server.js";

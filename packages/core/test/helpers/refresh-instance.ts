@@ -18,7 +18,7 @@ import { HostedDbAdapter, HostedDbClient, hostedDbRateLimitStore } from "../../.
 import { Auth } from "../../src/index.js";
 import { redisRateLimitStore } from "../../src/rate-limit/redis.js";
 import type { RateLimitStore } from "../../src/rate-limit/store.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { AuthConfig } from "../../src/types/config.js";
 
 /** A message from the test. */
 export type InstanceCommand = { id: number; cookie: string; parallel: number } | { close: true };

@@ -10,7 +10,7 @@ import { expect } from "vitest";
 import Credentials from "../../src/providers/credentials.js";
 import Passkey from "../../src/providers/passkey.js";
 import { memoryRateLimitStore } from "../../src/rate-limit/store.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { AuthConfig } from "../../src/types/config.js";
 import { codeOf, secondStep, wrongCodeFor } from "../two-factor/helpers.js";
 import { SoftAuthenticator } from "../webauthn/soft-authenticator.js";
 import { authClient } from "./auth-client.js";

@@ -12,7 +12,7 @@ import { decode, encode } from "../../src/jwt.js";
 import Credentials from "../../src/providers/credentials.js";
 import Nodemailer from "../../src/providers/nodemailer.js";
 import { memoryRateLimitStore } from "../../src/rate-limit/store.js";
-import type { Account, AuthConfig } from "../../src/types.js";
+import type { Account, AuthConfig } from "../../src/types/config.js";
 import { authClient } from "./auth-client.js";
 import { freshDatabase } from "./database.js";
 import { opProvider, startTestOP, type TestOP } from "./oidc-provider.js";

@@ -3,8 +3,8 @@
  * password "pw"), the given registry as `session.store`, and the `sessionRevoked` events collected.
  */
 import Credentials from "../../src/providers/credentials.js";
-import type { SessionRegistry, SessionRevokedMessage } from "../../src/session-registry-types.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { AuthConfig } from "../../src/types/config.js";
+import type { SessionRegistry, SessionRevokedMessage } from "../../src/types/session-registry.js";
 
 const secret = "session-control-secret-0123456789abcdefgh";
 export const users: Record<string, { id: string; name: string; email: string }> = {

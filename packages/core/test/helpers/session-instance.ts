@@ -15,10 +15,10 @@
  */
 import { createClient } from "redis";
 import { HostedDbAdapter, HostedDbClient, hostedDbSessionStore } from "../../../hosted-db-adapter/src/index.js";
-import { createAuth } from "../../src/instance.js";
+import { createAuth } from "../../src/kernel/instance.js";
 import Credentials from "../../src/providers/credentials.js";
 import { redisSessionStore } from "../../src/session/redis.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { AuthConfig } from "../../src/types/config.js";
 
 /** A message from the test. */
 export type SessionInstanceCommand =

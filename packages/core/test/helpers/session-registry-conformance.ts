@@ -3,7 +3,7 @@
  * hosted database store and an adapter's session record methods all run these same cases.
  */
 import { expect, it } from "vitest";
-import type { SessionRecord, SessionRegistry } from "../../src/session-registry-types.js";
+import type { SessionRecord, SessionRegistry } from "../../src/types/session-registry.js";
 
 let counter = 0;
 

@@ -28,8 +28,8 @@ import {
   requestBinding,
   sealCallbackUrl,
 } from "../../src/http/flow-binding.js";
-import type { InternalOptions, RequestInternal } from "../../src/internal-types.js";
-import type { CookiesOptions } from "../../src/types.js";
+import type { CookiesOptions } from "../../src/types/config.js";
+import type { InternalOptions, RequestInternal } from "../../src/types/internal.js";
 
 const base = { httpOnly: true, sameSite: "lax", path: "/" } as const;
 const check = CHECK_COOKIE_MAX_AGE;

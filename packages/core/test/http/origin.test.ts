@@ -5,7 +5,6 @@
  * statement of the same rules, exact messages included (operators read them in their logs).
  */
 import { describe, expect, it } from "vitest";
-import { Auth } from "../../src/auth.js";
 import { InvalidOriginConfig, UntrustedHost } from "../../src/errors.js";
 import {
   canonicalOrigin,
@@ -16,9 +15,10 @@ import {
   resolveOrigin,
   shouldWarnUnrestrictedTrustHost,
 } from "../../src/http/origin.js";
+import { Auth } from "../../src/kernel/auth.js";
 import Credentials from "../../src/providers/credentials.js";
 import { skipCSRFCheck } from "../../src/symbols.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { AuthConfig } from "../../src/types/config.js";
 import { authClient } from "../helpers/auth-client.js";
 
 const secret = "origin-testsuite-secret-0123456789abcdef";

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { matchLocale, parseAcceptLanguage, SHIPPED_LOCALES } from "../../src/i18n/locale.js";
 import { chooseLocale, requestTranslator } from "../../src/i18n/request.js";
 import { createTranslator, directionOf } from "../../src/i18n/translator.js";
-import type { MessageOverrides } from "../../src/i18n/types.js";
+import type { MessageOverrides } from "../../src/types/i18n.js";
 
 const request = (acceptLanguage?: string) =>
   new Request("https://app.example.com/auth/signin", {

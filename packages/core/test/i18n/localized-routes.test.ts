@@ -6,10 +6,10 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { verificationMail } from "../../src/email/template.js";
-import type { Translator } from "../../src/i18n/types.js";
-import type { SendVerificationRequestParams } from "../../src/provider-types.js";
 import Credentials from "../../src/providers/credentials.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { AuthConfig } from "../../src/types/config.js";
+import type { Translator } from "../../src/types/i18n.js";
+import type { SendVerificationRequestParams } from "../../src/types/providers.js";
 import { authClient } from "../helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "../helpers/database.js";
 

@@ -5,12 +5,12 @@
  * does not come from the catalog, apart from the user's and the app's data (address, host, names).
  */
 import { describe, expect, it } from "vitest";
-import { addressTakenMail, confirmNewAddressMail } from "../../src/account-lifecycle/mail.js";
-import { addressChangedMail, type SignInChange, signInChangeMail } from "../../src/account-lifecycle/notify.js";
 import type { MailSite } from "../../src/email/account-mail.js";
 import { type RenderedMail, verificationMail } from "../../src/email/template.js";
+import { addressTakenMail, confirmNewAddressMail } from "../../src/features/account/mail.js";
+import { addressChangedMail, type SignInChange, signInChangeMail } from "../../src/features/account/notify.js";
+import { accountExistsMail, noAccountMail, passwordChangedMail, resetMail, signUpMail } from "../../src/features/password/mail.js";
 import { createTranslator, ENGLISH_MESSAGES } from "../../src/i18n/translator.js";
-import type { Messages } from "../../src/i18n/types.js";
 import {
   type PageProvider,
   renderAccountPage,
@@ -23,7 +23,7 @@ import {
   renderTwoFactorPage,
   renderVerifyRequestPage,
 } from "../../src/pages/index.js";
-import { accountExistsMail, noAccountMail, passwordChangedMail, resetMail, signUpMail } from "../../src/password-accounts/mail.js";
+import type { Messages } from "../../src/types/i18n.js";
 
 const ACCENTS: Readonly<Record<string, string>> = {
   a: "á",

@@ -8,7 +8,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Account, AuthConfig, User } from "../../src/types.js";
+import type { Account, AuthConfig, User } from "../../src/types/config.js";
 import { authClient } from "../helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase, sharedPglite } from "../helpers/database.js";
 import { type FakePreset, type PresetFixture, startFakePreset } from "./preset-harness.js";

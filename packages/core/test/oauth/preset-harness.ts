@@ -55,7 +55,7 @@ import { readFileSync } from "node:fs";
 import { expect } from "vitest";
 import { clearDiscoveryCache } from "../../src/oauth/index.js";
 import type { OAuthConfig } from "../../src/providers/types.js";
-import type { User } from "../../src/types.js";
+import type { User } from "../../src/types/config.js";
 import { type FakeRequest, type FakeResponse, type FakeServer, startFakeServer } from "./fake-server.js";
 
 /** The client id every fixture's provider is registered with at the fake. */

@@ -5,9 +5,9 @@
  */
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { assertConfig } from "../../src/assert.js";
 import { setEnvDefaults } from "../../src/env/defaults.js";
 import { InvalidEndpoints } from "../../src/errors.js";
+import { assertConfig } from "../../src/kernel/assert.js";
 import { conformTokenResponse } from "../../src/oauth/conform.js";
 import { startAuthorization } from "../../src/oauth/index.js";
 import Apple from "../../src/providers/apple.js";
@@ -34,7 +34,7 @@ import Twitch from "../../src/providers/twitch.js";
 import Twitter from "../../src/providers/twitter.js";
 import type { OAuthConfig, Provider, TokenSet } from "../../src/providers/types.js";
 import Zitadel from "../../src/providers/zitadel.js";
-import type { AuthConfig, Profile, User } from "../../src/types.js";
+import type { AuthConfig, Profile, User } from "../../src/types/config.js";
 import { contextFor } from "./support.js";
 
 function fixture<T = Profile>(name: string): T {

@@ -11,7 +11,7 @@ import { conformAuthorizationUrl, conformTokenRequestOptions, conformTokenRespon
 import { requestOptions } from "../../src/oauth/http.js";
 import Nextcloud from "../../src/providers/nextcloud.js";
 import type { OAuthConfig } from "../../src/providers/types.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { AuthConfig } from "../../src/types/config.js";
 import { authClient } from "../helpers/auth-client.js";
 import { startFakeServer } from "./fake-server.js";
 import wechat from "./preset-fixtures/wechat.js";

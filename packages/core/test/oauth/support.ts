@@ -5,7 +5,7 @@
 import { type Cookie, defaultCookies } from "../../src/http/cookies.js";
 import type { OAuthContext } from "../../src/oauth/index.js";
 import type { OAuthConfig } from "../../src/providers/types.js";
-import type { LoggerInstance } from "../../src/types.js";
+import type { LoggerInstance } from "../../src/types/config.js";
 
 export const SECRET = "a-test-secret-that-is-long-enough-0123456789";
 export const APP_ORIGIN = "http://localhost:3000";

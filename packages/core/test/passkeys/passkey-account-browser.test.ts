@@ -8,7 +8,7 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createAuth } from "../../src/instance.js";
+import { createAuth } from "../../src/kernel/instance.js";
 import Passkey from "../../src/providers/passkey.js";
 import { addVirtualAuthenticator, axeViolations, launchChromium, openWatchedTab, registerPasskey } from "../helpers/chromium.js";
 import { closeSharedPglite, freshDatabase, sharedPglite } from "../helpers/database.js";

@@ -12,14 +12,14 @@
 import { HostedDbAdapter, HostedDbClient } from "@authlib/hosted-db-adapter";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { dropBranch, postgresAnswers, randomBranch, testDatabaseURL } from "../../../hosted-db-adapter/test/helpers.js";
-import type { Adapter, AdapterUser } from "../../src/adapters.js";
 import type { AuditEvent } from "../../src/index.js";
-import { createAuth } from "../../src/instance.js";
-import type { PasskeyChangedMessage } from "../../src/passkey-types.js";
+import { createAuth } from "../../src/kernel/instance.js";
 import Credentials from "../../src/providers/credentials.js";
 import Passkey from "../../src/providers/passkey.js";
 import { memoryRateLimitStore } from "../../src/rate-limit/store.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { Adapter, AdapterUser } from "../../src/types/adapters.js";
+import type { AuthConfig } from "../../src/types/config.js";
+import type { PasskeyChangedMessage } from "../../src/types/passkeys.js";
 import { authClient } from "../helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase } from "../helpers/database.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { InvalidName } from "../../src/errors.js";
-import { defaultPasskeyName, MAX_PASSKEY_NAME_LENGTH, passkeyName } from "../../src/passkeys/name.js";
+import { defaultPasskeyName, MAX_PASSKEY_NAME_LENGTH, passkeyName } from "../../src/webauthn/passkey-name.js";
 
 describe("passkeyName", () => {
   it("trims and NFC-normalises; an @ is fine (a passkey's name is not a user's display name)", () => {

@@ -4,10 +4,10 @@
  * PGlite with a real SMTP server and in Chromium: account-page.test.ts, password-browser.test.ts.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { AdapterUser } from "../../src/adapters.js";
-import type { MailMessage } from "../../src/provider-types.js";
 import Password from "../../src/providers/password.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { AdapterUser } from "../../src/types/adapters.js";
+import type { AuthConfig } from "../../src/types/config.js";
+import type { MailMessage } from "../../src/types/providers.js";
 import { authClient } from "../helpers/auth-client.js";
 import { memoryAdapter, withVerificationTokens } from "../helpers/memory-adapter.js";
 
@@ -372,7 +372,7 @@ describe("the lifecycle's edges", () => {
 
   it("auth.api callers get the typed error; an unknown POST is refused with its path", async () => {
     const a = app();
-    const { createAuth } = await import("../../src/instance.js");
+    const { createAuth } = await import("../../src/kernel/instance.js");
     const auth = createAuth(a.config);
     const error = await auth.api
       .changeEmail({ url: ORIGIN, headers: { "sec-fetch-site": "same-origin" } }, { email: "x@example.com" })
@@ -396,7 +396,7 @@ describe("the lifecycle's edges", () => {
       token: "https://gh.test/token",
       userinfo: "https://gh.test/user",
     };
-    const { createAuth } = await import("../../src/instance.js");
+    const { createAuth } = await import("../../src/kernel/instance.js");
     const request = { url: ORIGIN, headers: { "sec-fetch-site": "same-origin" } };
     const a = app({ adapter: undefined, providers: [github] });
     const api = createAuth(a.config).api;

@@ -4,7 +4,7 @@
  * through the Password() provider's real routes, a real SMTP server and PGlite. No row holds the password.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { AuditEvent } from "../../src/telemetry/types.js";
+import type { AuditEvent } from "../../src/types/telemetry.js";
 import { closeSharedPglite } from "../helpers/database.js";
 import { startSmtpServer } from "../helpers/smtp.js";
 import { linkIn, mailTo, ORIGIN, passwordApp, post, type Smtp, signUpAndVerify } from "./helpers.js";

@@ -4,12 +4,12 @@
  * packages/hosted-db-adapter/test/password-postgres.test.ts), and browsers (cookie jars) driving `Auth()`.
  */
 import type { ParsedMail } from "mailparser";
-import type { Adapter } from "../../src/adapters.js";
 import type { SessionStrategy } from "../../src/index.js";
 import Nodemailer from "../../src/providers/nodemailer.js";
 import Password, { type PasswordOptions } from "../../src/providers/password.js";
 import { memoryRateLimitStore } from "../../src/rate-limit/store.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { Adapter } from "../../src/types/adapters.js";
+import type { AuthConfig } from "../../src/types/config.js";
 import { authClient } from "../helpers/auth-client.js";
 import { freshDatabase } from "../helpers/database.js";
 import type { startSmtpServer } from "../helpers/smtp.js";

@@ -3,7 +3,7 @@
  * typed errors instead of pages, and the cross-site refusal an operation has instead of a form token.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAuth } from "../../src/instance.js";
+import { createAuth } from "../../src/kernel/instance.js";
 import { closeSharedPglite } from "../helpers/database.js";
 import { startSmtpServer } from "../helpers/smtp.js";
 import { linkIn, mailTo, ORIGIN, passwordApp, type Smtp } from "./helpers.js";

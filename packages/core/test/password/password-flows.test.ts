@@ -5,8 +5,8 @@
  * links, wrong current passwords, token confusion.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAuth } from "../../src/instance.js";
 import { encode } from "../../src/jwt.js";
+import { createAuth } from "../../src/kernel/instance.js";
 import Nodemailer from "../../src/providers/nodemailer.js";
 import Password from "../../src/providers/password.js";
 import { closeSharedPglite } from "../helpers/database.js";
@@ -340,7 +340,7 @@ describe("Password(): bad input", () => {
     await post(browser, "/auth/password/verify", { token: signUp });
     const user = await app.adapter.getUserByEmail("kinds@example.com");
     const account = (await app.adapter.listAccountsByUserId?.(user?.id as string))?.[0];
-    const { passwordFingerprint } = await import("../../src/password-accounts/tokens.js");
+    const { passwordFingerprint } = await import("../../src/features/password/tokens.js");
     const { bindingOf } = await import("../../src/http/flow-binding.js");
     const fingerprint = await passwordFingerprint({ secret: [secret] } as never, account?.access_token ?? undefined);
     const claims = {

@@ -5,11 +5,11 @@
  * password-flows, account-page, password-browser and the hosted-db adapter's password-postgres tests.
  */
 import { describe, expect, it } from "vitest";
-import type { AdapterUser } from "../../src/adapters.js";
-import type { MailMessage } from "../../src/provider-types.js";
 import Credentials from "../../src/providers/credentials.js";
 import Password, { type PasswordOptions } from "../../src/providers/password.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { AdapterUser } from "../../src/types/adapters.js";
+import type { AuthConfig } from "../../src/types/config.js";
+import type { MailMessage } from "../../src/types/providers.js";
 import { authClient } from "../helpers/auth-client.js";
 import { memoryAdapter, withVerificationTokens } from "../helpers/memory-adapter.js";
 
@@ -457,7 +457,7 @@ describe("the routes themselves", () => {
 
   it("auth.api callers get the typed error, not the form", async () => {
     const a = app();
-    const { createAuth } = await import("../../src/instance.js");
+    const { createAuth } = await import("../../src/kernel/instance.js");
     const auth = createAuth(a.config);
     const refused = await auth.api
       .signUp({ url: ORIGIN, headers: { "sec-fetch-site": "same-origin" } }, { email: "a@example.com", password: "x" })

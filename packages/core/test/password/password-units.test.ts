@@ -4,20 +4,20 @@
  * password-flows.test.ts; this file is what the mutation group `password` runs.
  */
 import { describe, expect, it } from "vitest";
-import type { AdapterAccount } from "../../src/adapters.js";
 import { accountMailer, mailSite, sendAccountMail } from "../../src/email/account-mail.js";
 import { EmailSignInError, InvalidName, InvalidPassword, MissingAdapterMethods, Verification } from "../../src/errors.js";
-import type { InternalOptions, RequestInternal } from "../../src/internal-types.js";
+import { hashOf, passwordAccountOf, passwordStore, storePasswordHash } from "../../src/features/password/account.js";
+import { passwordConfigError, passwordMailProvider, passwordMethods } from "../../src/features/password/config-check.js";
+import { accountExistsMail, noAccountMail, passwordChangedMail, resetMail, signUpMail } from "../../src/features/password/mail.js";
+import { MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, newPassword, normalisedPassword, signUpName } from "../../src/features/password/rules.js";
+import { assertSameBrowser, openLink, passwordFingerprint, sealLink, spendLink } from "../../src/features/password/tokens.js";
 import { encode } from "../../src/jwt.js";
-import { hashOf, passwordAccountOf, passwordStore, storePasswordHash } from "../../src/password-accounts/account.js";
-import { passwordConfigError, passwordMailProvider, passwordMethods } from "../../src/password-accounts/config-check.js";
-import { accountExistsMail, noAccountMail, passwordChangedMail, resetMail, signUpMail } from "../../src/password-accounts/mail.js";
-import { MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, newPassword, normalisedPassword, signUpName } from "../../src/password-accounts/rules.js";
-import { assertSameBrowser, openLink, passwordFingerprint, sealLink, spendLink } from "../../src/password-accounts/tokens.js";
-import { isPasswordProvider } from "../../src/provider-kind.js";
-import type { EmailConfig } from "../../src/provider-types.js";
 import Credentials from "../../src/providers/credentials.js";
+import { isPasswordProvider } from "../../src/providers/kind.js";
 import Password from "../../src/providers/password.js";
+import type { AdapterAccount } from "../../src/types/adapters.js";
+import type { InternalOptions, RequestInternal } from "../../src/types/internal.js";
+import type { EmailConfig } from "../../src/types/providers.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";
 
 const rules = { minLength: 8, maxLength: 12 };

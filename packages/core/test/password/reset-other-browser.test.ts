@@ -15,7 +15,7 @@
  * - `auth.api.resendPasswordReset` does the same for an app's own pages.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAuth } from "../../src/instance.js";
+import { createAuth } from "../../src/kernel/instance.js";
 import { closeSharedPglite, sharedPglite } from "../helpers/database.js";
 import { startSmtpServer } from "../helpers/smtp.js";
 import { type Browser, linkIn, mailTo, ORIGIN, passwordApp, post, type Smtp, signIn, signUpAndVerify } from "./helpers.js";

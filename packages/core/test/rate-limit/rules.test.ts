@@ -9,7 +9,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AuthError, RateLimited } from "../../src/errors.js";
 import { defaultCookies } from "../../src/http/cookies.js";
-import type { InternalOptions, RequestInternal } from "../../src/internal-types.js";
 import Credentials from "../../src/providers/credentials.js";
 import type { CredentialsConfig } from "../../src/providers/types.js";
 import { clientBucket, defaultClientAddress } from "../../src/rate-limit/client-address.js";
@@ -27,6 +26,7 @@ import {
   storeOf,
 } from "../../src/rate-limit/limiter.js";
 import { memoryRateLimitStore, type RateLimitStore } from "../../src/rate-limit/store.js";
+import type { InternalOptions, RequestInternal } from "../../src/types/internal.js";
 
 const secret = "rate-limit-testsuite-secret-0123456789abcdef";
 const START = Date.UTC(2026, 0, 1);

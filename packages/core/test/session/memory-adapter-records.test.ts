@@ -4,8 +4,8 @@
  * database strategy and the session routes rely on (the browser test drives them through the routes).
  */
 import { describe, expect, it } from "vitest";
-import type { Adapter } from "../../src/adapters.js";
-import type { SessionRegistry } from "../../src/session-registry-types.js";
+import type { Adapter } from "../../src/types/adapters.js";
+import type { SessionRegistry } from "../../src/types/session-registry.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";
 import { sessionRegistryContract } from "../helpers/session-registry-conformance.js";
 

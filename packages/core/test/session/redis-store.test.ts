@@ -8,11 +8,11 @@
 import { randomUUID } from "node:crypto";
 import { createClient, type RedisClientType } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAuth } from "../../src/instance.js";
+import { createAuth } from "../../src/kernel/instance.js";
 import Credentials from "../../src/providers/credentials.js";
 import { redisSessionStore } from "../../src/session/redis.js";
-import type { SessionRegistry } from "../../src/session-registry-types.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { AuthConfig } from "../../src/types/config.js";
+import type { SessionRegistry } from "../../src/types/session-registry.js";
 import { redisAnswers, redisURL } from "../helpers/redis.js";
 import { sessionRecord, sessionRegistryContract } from "../helpers/session-registry-conformance.js";
 

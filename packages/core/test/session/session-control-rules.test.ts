@@ -5,8 +5,8 @@
  * the memory store's own bound, the route's methods, and the device labels.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createAuth } from "../../src/instance.js";
 import { encode } from "../../src/jwt.js";
+import { createAuth } from "../../src/kernel/instance.js";
 import { describeUserAgent } from "../../src/session/device.js";
 import { memorySessionStore } from "../../src/session/memory-store.js";
 import { newSessionId } from "../../src/session/registry.js";

@@ -13,10 +13,10 @@ import {
   SessionRegistryMissing,
   SessionRequired,
 } from "../../src/errors.js";
-import { createAuth } from "../../src/instance.js";
+import { createAuth } from "../../src/kernel/instance.js";
 import { memorySessionStore } from "../../src/session/memory-store.js";
-import type { ListedSession } from "../../src/session-registry-types.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { AuthConfig } from "../../src/types/config.js";
+import type { ListedSession } from "../../src/types/session-registry.js";
 import { authClient } from "../helpers/auth-client.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";
 import { sessionControlConfig, users } from "../helpers/session-control.js";

@@ -6,13 +6,13 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { InvalidSessionId } from "../../src/errors.js";
-import { createAuth } from "../../src/instance.js";
 import { encode } from "../../src/jwt.js";
+import { createAuth } from "../../src/kernel/instance.js";
 import { addressPrefix } from "../../src/rate-limit/client-address.js";
 import { describeUserAgent } from "../../src/session/device.js";
 import { memorySessionStore } from "../../src/session/memory-store.js";
-import type { SessionRecord, SessionRegistry } from "../../src/session-registry-types.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { AuthConfig } from "../../src/types/config.js";
+import type { SessionRecord, SessionRegistry } from "../../src/types/session-registry.js";
 import { sessionControlConfig } from "../helpers/session-control.js";
 
 const ORIGIN = "http://localhost:3000";

@@ -8,12 +8,10 @@
  */
 import { createClient, type RedisClientType } from "redis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Adapter, AdapterAccount, AdapterSession } from "../../src/adapters.js";
-import { instanceFor } from "../../src/auth.js";
 import { sha256Hex } from "../../src/crypto/digest.js";
-import { resolvedConfigOf } from "../../src/instance.js";
-import type { InternalOptions, RequestInternal } from "../../src/internal-types.js";
 import { decode, encode, type JWT } from "../../src/jwt.js";
+import { instanceFor } from "../../src/kernel/auth.js";
+import { resolvedConfigOf } from "../../src/kernel/instance.js";
 import Credentials from "../../src/providers/credentials.js";
 import type { OAuthConfig, TokenSet } from "../../src/providers/types.js";
 import { redisRateLimitStore } from "../../src/rate-limit/redis.js";
@@ -22,7 +20,9 @@ import { copyJson } from "../../src/session/json-shape.js";
 import { jwtSessionStrategy } from "../../src/session/jwt.js";
 import { attachOAuthTokens, OAUTH_CLAIM, REUSE_GRACE_MS, refreshAccountsIfDue, refreshIfDue } from "../../src/session/refresh.js";
 import type { LeaseStore } from "../../src/session/refresh-lease.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { Adapter, AdapterAccount, AdapterSession } from "../../src/types/adapters.js";
+import type { AuthConfig } from "../../src/types/config.js";
+import type { InternalOptions, RequestInternal } from "../../src/types/internal.js";
 import { authClient } from "../helpers/auth-client.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";
 import { redisAnswers, redisURL } from "../helpers/redis.js";

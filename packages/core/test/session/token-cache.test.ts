@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { decode, encode, type JWT } from "../../src/jwt.js";
 import Credentials from "../../src/providers/credentials.js";
 import { decodeCached, TOKEN_CACHE_MAX_ENTRIES, TokenCache } from "../../src/session/token-cache.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { AuthConfig } from "../../src/types/config.js";
 import { authClient } from "../helpers/auth-client.js";
 
 const secret = "token-cache-test-secret-0123456789abcdef";

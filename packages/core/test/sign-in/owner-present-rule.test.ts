@@ -4,14 +4,14 @@
  * owner-present-attacks.test.ts.
  */
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { createAuth } from "../../src/instance.js";
 import { encode } from "../../src/jwt.js";
+import { createAuth } from "../../src/kernel/instance.js";
 import Credentials from "../../src/providers/credentials.js";
 import GitHub from "../../src/providers/github.js";
 import Passkey from "../../src/providers/passkey.js";
 import { memoryRateLimitStore } from "../../src/rate-limit/store.js";
 import { guardedOperation, missingPresence, OWNER_PRESENT_SECONDS } from "../../src/sign-in/owner-present.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { AuthConfig } from "../../src/types/config.js";
 import { authClient } from "../helpers/auth-client.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";
 import { codeOf } from "../two-factor/helpers.js";

@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memorySessionStore } from "../../src/session/memory-store.js";
-import type { AuditEvent } from "../../src/telemetry/types.js";
+import type { AuditEvent } from "../../src/types/telemetry.js";
 import { closeSharedPglite } from "../helpers/database.js";
 import { startSmtpServer } from "../helpers/smtp.js";
 import { type Browser, linkIn, mailTo, passwordApp, post, type Smtp, secret, signUpAndVerify } from "../password/helpers.js";

@@ -9,7 +9,7 @@
  */
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AuditEvent } from "../../src/telemetry/types.js";
+import type { AuditEvent } from "../../src/types/telemetry.js";
 import { closeSharedPglite } from "../helpers/database.js";
 import { FLOW_AUDIT_ROWS, type FlowServices, runFlows, type Secrets, startFlowServices } from "../helpers/sensitive-flows.js";
 import { type MetricPoint, registerInMemorySdk } from "./otel-sdk.js";

@@ -9,9 +9,9 @@
 import { context, trace } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAuth } from "../../src/instance.js";
 import { decode, encode } from "../../src/jwt.js";
-import type { AuthConfig } from "../../src/types.js";
+import { createAuth } from "../../src/kernel/instance.js";
+import type { AuthConfig } from "../../src/types/config.js";
 import { authClient } from "../helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase, sharedPglite } from "../helpers/database.js";
 import { opProvider, startTestOP, type TestOP } from "../helpers/oidc-provider.js";

@@ -6,14 +6,14 @@
  */
 import { context, trace } from "@opentelemetry/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addressPrefix, userAgentLabel } from "../../src/audit/client.js";
-import { createAuth } from "../../src/instance.js";
+import { addressPrefix, userAgentLabel } from "../../src/features/audit/client.js";
+import { createAuth } from "../../src/kernel/instance.js";
 import { hashPassword, verifyPassword } from "../../src/password.js";
 import Credentials from "../../src/providers/credentials.js";
 import { memoryRateLimitStore } from "../../src/rate-limit/store.js";
 import { userHash } from "../../src/telemetry/runtime.js";
-import type { AuditEvent } from "../../src/telemetry/types.js";
-import type { AuthConfig, WarningCode } from "../../src/types.js";
+import type { AuthConfig, WarningCode } from "../../src/types/config.js";
+import type { AuditEvent } from "../../src/types/telemetry.js";
 import { authClient } from "../helpers/auth-client.js";
 import { registerInMemorySdk } from "./otel-sdk.js";
 

@@ -5,8 +5,8 @@
  */
 import * as OTPAuth from "otpauth";
 import type { SessionStrategy } from "../../src/index.js";
-import { createAuth } from "../../src/instance.js";
-import type { AuthConfig } from "../../src/types.js";
+import { createAuth } from "../../src/kernel/instance.js";
+import type { AuthConfig } from "../../src/types/config.js";
 import { type Browser, passwordApp, post, type Smtp, signIn, signUpAndVerify } from "../password/helpers.js";
 
 export const PASSWORD = "correct horse battery staple";

@@ -4,15 +4,15 @@
  */
 import * as OTPAuth from "otpauth";
 import { describe, expect, test } from "vitest";
-import { base32Decode, base32Encode } from "../../src/two-factor/base32.js";
+import { base32Decode, base32Encode } from "../../src/features/two-factor/base32.js";
 import {
   hashRecoveryCode,
   matchingRecoveryHash,
   newRecoveryCodes,
   RECOVERY_CODE_COUNT,
   typedRecoveryCode,
-} from "../../src/two-factor/recovery-codes.js";
-import { hotp, matchingStep, otpauthUri, stepAt, totpAt } from "../../src/two-factor/totp.js";
+} from "../../src/features/two-factor/recovery-codes.js";
+import { hotp, matchingStep, otpauthUri, stepAt, totpAt } from "../../src/features/two-factor/totp.js";
 
 const ascii = (text: string) => new TextEncoder().encode(text);
 /** RFC 6238 Appendix B: the seeds (the SHA-1 seed repeated to the hash's length). */

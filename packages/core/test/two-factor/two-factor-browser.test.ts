@@ -13,11 +13,11 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAuth } from "../../src/instance.js";
+import { createAuth } from "../../src/kernel/instance.js";
 import Nodemailer from "../../src/providers/nodemailer.js";
 import Passkey from "../../src/providers/passkey.js";
 import Password from "../../src/providers/password.js";
-import type { AuditEvent } from "../../src/telemetry/types.js";
+import type { AuditEvent } from "../../src/types/telemetry.js";
 import {
   addVirtualAuthenticator,
   axeViolations,

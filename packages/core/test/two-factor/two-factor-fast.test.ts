@@ -4,10 +4,10 @@
  * mutant, what two-factor-flows.test.ts states end to end. Codes come from otpauth, never from authlib.
  */
 import { describe, expect, test, vi } from "vitest";
-import { createAuth } from "../../src/instance.js";
+import { createAuth } from "../../src/kernel/instance.js";
 import Credentials from "../../src/providers/credentials.js";
 import { memoryRateLimitStore } from "../../src/rate-limit/store.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { AuthConfig } from "../../src/types/config.js";
 import { authClient } from "../helpers/auth-client.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";
 import { codeOf, wrongCodeFor } from "./helpers.js";

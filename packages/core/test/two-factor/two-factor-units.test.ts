@@ -6,16 +6,7 @@
  */
 import { describe, expect, test, vi } from "vitest";
 import { MissingAdapterMethods, RateLimited, RecentSignInRequired, SessionRequired, TwoFactorExpired } from "../../src/errors.js";
-import { resolveCookies } from "../../src/http/cookies.js";
-import { failureCookies } from "../../src/http/error-response.js";
-import type { InternalOptions, RequestInternal } from "../../src/internal-types.js";
-import { decode, encode } from "../../src/jwt.js";
-import { memoryRateLimitStore, type RateLimitStore } from "../../src/rate-limit/store.js";
-import { claimCodeUse, clearSecondFactorTries, countSecondFactorTry } from "../../src/rate-limit/two-factor.js";
-import { assuranceIn, firstFactorMethod, singleFactor, withAssurance } from "../../src/session/assurance.js";
-import { clearAssurance, openAssurance, sealAssurance } from "../../src/session/assurance-cookie.js";
-import { meetsRequirement, requireRecentSignIn } from "../../src/session/recent-auth.js";
-import { base32Decode, base32Encode } from "../../src/two-factor/base32.js";
+import { base32Decode, base32Encode } from "../../src/features/two-factor/base32.js";
 import {
   clearPending,
   openPending,
@@ -23,11 +14,20 @@ import {
   type PendingSignIn,
   pendingOrExpired,
   sealPending,
-} from "../../src/two-factor/pending.js";
-import { factorRowOf, openFactor, removeFactor, storeFactor, totpFactorOf, twoFactorStore } from "../../src/two-factor/record.js";
-import { hashRecoveryCode, matchingRecoveryHash } from "../../src/two-factor/recovery-codes.js";
-import { isSecondFactorRow, TWO_FACTOR_PROVIDER } from "../../src/two-factor/row.js";
-import { hotp, matchingStep, TOTP_STEP_SECONDS } from "../../src/two-factor/totp.js";
+} from "../../src/features/two-factor/pending.js";
+import { factorRowOf, openFactor, removeFactor, storeFactor, totpFactorOf, twoFactorStore } from "../../src/features/two-factor/record.js";
+import { hashRecoveryCode, matchingRecoveryHash } from "../../src/features/two-factor/recovery-codes.js";
+import { isSecondFactorRow, TWO_FACTOR_PROVIDER } from "../../src/features/two-factor/row.js";
+import { hotp, matchingStep, TOTP_STEP_SECONDS } from "../../src/features/two-factor/totp.js";
+import { resolveCookies } from "../../src/http/cookies.js";
+import { failureCookies } from "../../src/http/error-response.js";
+import { decode, encode } from "../../src/jwt.js";
+import { memoryRateLimitStore, type RateLimitStore } from "../../src/rate-limit/store.js";
+import { claimCodeUse, clearSecondFactorTries, countSecondFactorTry } from "../../src/rate-limit/two-factor.js";
+import { assuranceIn, firstFactorMethod, singleFactor, withAssurance } from "../../src/session/assurance.js";
+import { clearAssurance, openAssurance, sealAssurance } from "../../src/session/assurance-cookie.js";
+import { meetsRequirement, requireRecentSignIn } from "../../src/session/recent-auth.js";
+import type { InternalOptions, RequestInternal } from "../../src/types/internal.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";
 
 const SECRET = "two-factor-unit-secret-0123456789abcdef";

@@ -6,7 +6,7 @@ import { createClient, createClientPool, createCluster } from "redis";
 import { type RedisRateLimitClient, redisRateLimitStore } from "../../src/rate-limit/redis.js";
 import type { RateLimitStore } from "../../src/rate-limit/store.js";
 import { redisSessionStore } from "../../src/session/redis.js";
-import type { SessionRegistry } from "../../src/session-registry-types.js";
+import type { SessionRegistry } from "../../src/types/session-registry.js";
 
 export const fromClient: RateLimitStore = redisRateLimitStore({ client: createClient() });
 export const fromResp2Client: RateLimitStore = redisRateLimitStore({ client: createClient({ RESP: 2 }), prefix: "app:" });

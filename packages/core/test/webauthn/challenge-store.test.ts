@@ -8,9 +8,9 @@
  */
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Adapter, VerificationToken } from "../../src/adapters.js";
 import { InvalidCheck, RateLimited } from "../../src/errors.js";
-import type { InstanceState, InternalOptions } from "../../src/internal-types.js";
+import type { Adapter, VerificationToken } from "../../src/types/adapters.js";
+import type { InstanceState, InternalOptions } from "../../src/types/internal.js";
 import { claimChallenge, USED_CHALLENGE_IDENTIFIER, usedChallengeKey, usedChallengeMemory } from "../../src/webauthn/challenge-store.js";
 import { UsedChallengeMemory } from "../../src/webauthn/used-challenges.js";
 

@@ -11,9 +11,9 @@ import { nodeJwe } from "../../src/crypto/jwe-node.js";
 import { CLOCK_TOLERANCE } from "../../src/crypto/jwe-rules.js";
 import { InvalidCheck } from "../../src/errors.js";
 import { CHECK_COOKIE_MAX_AGE, resolveCookies } from "../../src/http/cookies.js";
-import type { InternalOptions, RequestInternal } from "../../src/internal-types.js";
 import { decode, encode } from "../../src/jwt.js";
-import type { CookiesOptions } from "../../src/types.js";
+import type { CookiesOptions } from "../../src/types/config.js";
+import type { InternalOptions, RequestInternal } from "../../src/types/internal.js";
 import { type ChallengeClaims, clearChallenge, openChallenge, sealChallenge } from "../../src/webauthn/challenge.js";
 
 const secret = "challenge-unit-secret-0123456789abcdef";

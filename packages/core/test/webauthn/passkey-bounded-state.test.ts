@@ -7,14 +7,14 @@
  * challenges were used meanwhile.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Adapter } from "../../src/adapters.js";
-import { instanceFor } from "../../src/auth.js";
 import type { AuthError } from "../../src/errors.js";
-import { resolvedConfigOf } from "../../src/instance.js";
-import type { InternalOptions } from "../../src/internal-types.js";
 import { decode, encode } from "../../src/jwt.js";
+import { instanceFor } from "../../src/kernel/auth.js";
+import { resolvedConfigOf } from "../../src/kernel/instance.js";
 import Passkey from "../../src/providers/passkey.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { Adapter } from "../../src/types/adapters.js";
+import type { AuthConfig } from "../../src/types/config.js";
+import type { InternalOptions } from "../../src/types/internal.js";
 import { usedChallengeKey, usedChallengeMemory } from "../../src/webauthn/challenge-store.js";
 import { MAX_REMEMBERED_CHALLENGES, UsedChallengeMemory } from "../../src/webauthn/used-challenges.js";
 import { authClient } from "../helpers/auth-client.js";

@@ -7,10 +7,10 @@
 import type { HostedDbClient } from "@authlib/hosted-db-adapter";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Adapter } from "../../src/adapters.js";
-import { Auth } from "../../src/auth.js";
+import { Auth } from "../../src/kernel/auth.js";
 import Passkey, { type PasskeyOptions } from "../../src/providers/passkey.js";
-import type { AuthConfig, SessionStrategy } from "../../src/types.js";
+import type { Adapter } from "../../src/types/adapters.js";
+import type { AuthConfig, SessionStrategy } from "../../src/types/config.js";
 import {
   addVirtualAuthenticator,
   launchChromium,

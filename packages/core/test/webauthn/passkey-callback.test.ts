@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthError } from "../../src/errors.js";
 import Passkey from "../../src/providers/passkey.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { AuthConfig } from "../../src/types/config.js";
 import { authClient } from "../helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase, sharedPglite } from "../helpers/database.js";
 import { SoftAuthenticator } from "./soft-authenticator.js";

@@ -9,10 +9,10 @@ import { fileURLToPath } from "node:url";
 import { HostedDbAdapter, HostedDbClient } from "@authlib/hosted-db-adapter";
 import { afterAll, describe, expect, it } from "vitest";
 import { postgresAnswers, randomBranch, testDatabaseURL } from "../../../hosted-db-adapter/test/helpers.js";
-import type { Adapter } from "../../src/adapters.js";
 import type { AuthError } from "../../src/errors.js";
 import Passkey from "../../src/providers/passkey.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { Adapter } from "../../src/types/adapters.js";
+import type { AuthConfig } from "../../src/types/config.js";
 import { authClient } from "../helpers/auth-client.js";
 import { SoftAuthenticator } from "./soft-authenticator.js";
 

@@ -5,12 +5,12 @@
  */
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Auth } from "../../src/auth.js";
 import { AuthError } from "../../src/errors.js";
-import { createAuth } from "../../src/instance.js";
 import { failureCookies } from "../../src/integration.js";
+import { Auth } from "../../src/kernel/auth.js";
+import { createAuth } from "../../src/kernel/instance.js";
 import Passkey, { type PasskeyOptions } from "../../src/providers/passkey.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { AuthConfig } from "../../src/types/config.js";
 import { storedCredentialId } from "../../src/webauthn/encoding.js";
 import { authClient } from "../helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase, sharedPglite } from "../helpers/database.js";

@@ -5,12 +5,12 @@
  * how a failure is reported (the logged error, the cleared challenge cookie), and the script route.
  */
 import { describe, expect, it } from "vitest";
-import { Auth } from "../../src/auth.js";
 import { type AuthError, UnknownAction } from "../../src/errors.js";
-import type { InternalOptions } from "../../src/internal-types.js";
+import { Auth } from "../../src/kernel/auth.js";
 import Credentials from "../../src/providers/credentials.js";
 import Passkey from "../../src/providers/passkey.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { AuthConfig } from "../../src/types/config.js";
+import type { InternalOptions } from "../../src/types/internal.js";
 import { authClient } from "../helpers/auth-client.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";
 import { SoftAuthenticator } from "./soft-authenticator.js";

@@ -6,8 +6,8 @@
  */
 import { HostedDbAdapter, HostedDbClient } from "@authlib/hosted-db-adapter";
 import { InvalidCheck } from "../../src/errors.js";
-import type { InternalOptions } from "../../src/internal-types.js";
-import type { AuthConfig } from "../../src/types.js";
+import type { AuthConfig } from "../../src/types/config.js";
+import type { InternalOptions } from "../../src/types/internal.js";
 import { claimChallenge } from "../../src/webauthn/challenge-store.js";
 
 const [databaseURL, branch, countText] = process.argv.slice(2);

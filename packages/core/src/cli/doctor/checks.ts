@@ -4,13 +4,14 @@
  *
  * @module cli/doctor/checks
  */
-import { assertConfig, MIN_SECRET_BYTES, secretByteLength } from "../../assert.js";
-import { resolveSessionOptions } from "../../config.js";
+
 import { providerEnvPrefix } from "../../env/read.js";
 import { shouldWarnUnrestrictedTrustHost } from "../../http/origin.js";
-import { isOAuthProvider } from "../../provider-kind.js";
-import type { ProviderConfig } from "../../provider-types.js";
-import type { AuthConfig } from "../../types.js";
+import { assertConfig, MIN_SECRET_BYTES, secretByteLength } from "../../kernel/assert.js";
+import { resolveSessionOptions } from "../../kernel/config.js";
+import { isOAuthProvider } from "../../providers/kind.js";
+import type { AuthConfig } from "../../types/config.js";
+import type { ProviderConfig } from "../../types/providers.js";
 import { error, type Finding, warning } from "./findings.js";
 
 /** What the checks look at: the configuration after `setEnvDefaults`, and facts about its source. */

@@ -5,7 +5,7 @@
  *
  * @module cli/doctor/database
  */
-import type { Adapter } from "../../adapters.js";
+import type { Adapter } from "../../types/adapters.js";
 import { loadDbCommands } from "../db.js";
 import { error, type Finding } from "./findings.js";
 

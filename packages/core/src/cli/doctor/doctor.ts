@@ -12,8 +12,8 @@
  */
 import { setEnvDefaults } from "../../env/defaults.js";
 import { parseBooleanEnv, readEnv } from "../../env/read.js";
-import type { ProviderConfig } from "../../provider-types.js";
-import type { AuthConfig } from "../../types.js";
+import type { AuthConfig } from "../../types/config.js";
+import type { ProviderConfig } from "../../types/providers.js";
 import { paint, type Terminal } from "../terminal.js";
 import { type CheckedSetup, originFindings, providerFindings, secretFindings, startupFindings } from "./checks.js";
 import { adapterFindings, hostedDatabaseFindings } from "./database.js";

@@ -4,13 +4,13 @@
  * is called with a request-event stand-in whose `env.get` reads the doctor's environment.
  *
  * The module is imported by Node: a `.js`/`.mjs` file, or TypeScript when Node runs with a loader
- * (`NODE_OPTIONS="--import tsx" npx authlib doctor --config src/auth.ts`).
+ * (`NODE_OPTIONS="--import tsx" npx authlib doctor --config src/kernel/auth.ts`).
  *
  * @module cli/doctor/load-config
  */
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { AuthConfig } from "../../types.js";
+import type { AuthConfig } from "../../types/config.js";
 
 /** The loaded configuration, or why it could not be loaded (one line) and how to fix that. */
 export type LoadedConfig = { ok: true; config: AuthConfig } | { ok: false; problem: string; fix: string };

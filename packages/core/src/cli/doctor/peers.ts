@@ -8,7 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { ProviderConfig } from "../../provider-types.js";
+import type { ProviderConfig } from "../../types/providers.js";
 import { DB_PACKAGE } from "../db.js";
 import { error, type Finding } from "./findings.js";
 

@@ -5,7 +5,7 @@
  *
  * @module i18n/catalogs/en
  */
-import type { Messages } from "../types.js";
+import type { Messages } from "../../types/i18n.js";
 
 export const en: Messages = {
   // Sign-in page

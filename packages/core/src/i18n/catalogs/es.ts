@@ -1,5 +1,5 @@
 /** Spanish texts of the built-in pages and mails (keys and placeholders as in `en.ts`). @module i18n/catalogs/es */
-import type { Messages } from "../types.js";
+import type { Messages } from "../../types/i18n.js";
 
 export const es: Messages = {
   "signin.title": "Iniciar sesión",

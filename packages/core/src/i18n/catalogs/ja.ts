@@ -1,5 +1,5 @@
 /** Japanese texts of the built-in pages and mails (keys and placeholders as in `en.ts`). @module i18n/catalogs/ja */
-import type { Messages } from "../types.js";
+import type { Messages } from "../../types/i18n.js";
 
 export const ja: Messages = {
   "signin.title": "ログイン",

@@ -1,5 +1,5 @@
 /** Chinese (Simplified) texts of the built-in pages and mails (keys and placeholders as in `en.ts`). @module i18n/catalogs/zh */
-import type { Messages } from "../types.js";
+import type { Messages } from "../../types/i18n.js";
 
 export const zh: Messages = {
   "signin.title": "登录",

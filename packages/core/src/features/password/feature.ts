@@ -1,0 +1,62 @@
+/**
+ * Password accounts (docs/password.md): the `Password()` provider's forms and links under
+ * `<basePath>/password/`. Sign-in itself is the provider's callback (`sign-in.ts`). Turned on by a
+ * `Password()` provider; its code loads with the first request to it.
+ *
+ * @module features/password
+ */
+import type { RouteNeeds } from "../../types/internal.js";
+import type { OperationDeclaration } from "../../types/operation.js";
+import { defineFeature } from "../define.js";
+import type { PasswordPage, PasswordPost } from "./routes.js";
+
+const routes = () => import("./routes.js");
+
+/** Pages and forms: a CSRF token (minted if new) for their forms, and where to go afterwards. */
+const form: RouteNeeds = { csrf: "mint", callbackUrl: true };
+
+function page(name: string, path: PasswordPage): OperationDeclaration {
+  return {
+    name,
+    method: "GET",
+    path: `password/${path}`,
+    needs: form,
+    presentation: "page",
+    handler: async (options, request) => (await routes()).passwordPage(path, options, request),
+  };
+}
+
+function post(name: string, path: PasswordPost, ownerPresent?: "changePassword"): OperationDeclaration {
+  return {
+    name,
+    method: "POST",
+    path: `password/${path}`,
+    needs: ownerPresent ? { ...form, ownerPresent } : form,
+    presentation: async (options, request, error) => (await routes()).passwordFormRefusal(path, options, request, error),
+    handler: async (options, request) => (await routes()).passwordPost(path, options, request),
+  };
+}
+
+export const passwordFeature = defineFeature({
+  name: "password",
+  operations: [
+    page("signUpPage", "sign-up"),
+    page("forgotPasswordPage", "forgot"),
+    page("resetPasswordPage", "reset"),
+    page("verifyEmailPage", "verify"),
+    {
+      name: "unlockPage",
+      method: "GET",
+      path: "password/unlock",
+      needs: form,
+      presentation: "page",
+      handler: async (options, request) => (await routes()).unlockPage(options, request),
+    },
+    post("signUp", "sign-up"),
+    post("verifyEmail", "verify"),
+    post("requestPasswordReset", "forgot"),
+    post("resetPassword", "reset"),
+    post("resendPasswordReset", "resend"),
+    post("changePassword", "change", "changePassword"),
+  ],
+});

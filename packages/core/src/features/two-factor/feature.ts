@@ -1,0 +1,66 @@
+/**
+ * The second factor (docs/two-factor.md): the second step of a sign-in (`GET <basePath>/two-factor` its
+ * page, `POST` the step itself, `second-step.ts`) and the signed-in user's settings (`/enroll`,
+ * `/confirm`, `/disable`, `/status`, `settings.ts`, answered as JSON). Turned on by `twoFactor` in the
+ * configuration; its code loads with the first request to it.
+ *
+ * @module features/two-factor
+ */
+import { defineFeature, lazyHandler } from "../define.js";
+
+const settings = () => import("./settings.js");
+
+export const twoFactorFeature = defineFeature({
+  name: "two-factor",
+  enabled: (config) => Boolean(config.twoFactor),
+  operations: [
+    // The second step's page and form, bound to this browser's CSRF cookie (minted only where there is none).
+    {
+      name: "twoFactorPage",
+      method: "GET",
+      path: "two-factor",
+      needs: { csrf: "mint" },
+      presentation: "page",
+      handler: lazyHandler(() => import("./page.js"), "secondStepPage"),
+    },
+    {
+      name: "verifyTwoFactor",
+      method: "POST",
+      path: "two-factor",
+      needs: { csrf: "mint" },
+      handler: lazyHandler(() => import("./second-step.js"), "secondStepAction"),
+    },
+    {
+      name: "enrollTotp",
+      method: "POST",
+      path: "two-factor/enroll",
+      needs: { csrf: "mint", ownerPresent: "enrollTotp" },
+      presentation: "json",
+      handler: lazyHandler(settings, "enroll"),
+    },
+    {
+      name: "confirmTotp",
+      method: "POST",
+      path: "two-factor/confirm",
+      needs: { csrf: "mint", ownerPresent: "confirmTotp" },
+      presentation: "json",
+      handler: lazyHandler(settings, "confirm"),
+    },
+    {
+      name: "disableTotp",
+      method: "POST",
+      path: "two-factor/disable",
+      needs: { csrf: "mint", ownerPresent: "disableTotp" },
+      presentation: "json",
+      handler: lazyHandler(settings, "disable"),
+    },
+    {
+      name: "getTwoFactorStatus",
+      method: "GET",
+      path: "two-factor/status",
+      needs: { csrf: "mint" },
+      presentation: "json",
+      handler: lazyHandler(settings, "status"),
+    },
+  ],
+});

@@ -1,0 +1,111 @@
+/**
+ * `POST <basePath>/two-factor`: the second step of a sign-in. CSRF-checked; completes the pending sign-in
+ * of this browser (`two-factor/pending.ts`) with `code` (a TOTP or recovery code) or a passkey assertion
+ * (`{ action: "second-factor", data }`, against a challenge from `GET webauthn-options/<passkey>?action=second-factor`).
+ *
+ * Tries are limited per user and per client (`rateLimit.twoFactor`), and each pending sign-in dies after
+ * {@link MAX_WRONG_TRIES} wrong ones. Only a browser that passed the first factor holds a pending sign-in,
+ * so nobody without the first factor can spend a user's tries.
+ *
+ * @module two-factor/second-step
+ */
+
+import { webAuthnRoutes } from "../../actions/webauthn-routes.js";
+import { AuthError, IncorrectCode, TwoFactorExpired } from "../../errors.js";
+import type { Cookie } from "../../http/cookies.js";
+import { assertCsrf } from "../../http/csrf.js";
+import { failureCookies, withFailureCookies } from "../../http/error-response.js";
+import { clearSecondFactorTries, countSecondFactorTry } from "../../rate-limit/two-factor.js";
+import { nowInSeconds } from "../../session/assurance.js";
+import { completeSignIn } from "../../sign-in/flow.js";
+import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
+import { tellOwner } from "../account/tell-owner.js";
+import { proveWithCode } from "./codes.js";
+import { secondStepUrl } from "./gate.js";
+import { clearPending, type PendingSignIn, pendingMaxAge, pendingOrExpired } from "./pending.js";
+import { totpFactorOf, twoFactorStore } from "./record.js";
+
+/** Wrong tries a pending sign-in survives. */
+export const MAX_WRONG_TRIES = 5;
+
+/**
+ * True for a refusal a browser's form shows on the second step's page (the rest go to the sign-in or
+ * error page). A function, not a module constant: see routes.ts.
+ */
+function shownOnPage(type: string): boolean {
+  const passkeyRefusals = [
+    // Stryker disable next-line StringLiteral: a passkey's refusals are stated by two-factor-browser.test.ts (Chromium), not run per mutant
+    "WebAuthnVerificationError",
+    // Stryker disable next-line StringLiteral: as above
+    "InvalidCheck",
+  ];
+  return ["IncorrectCode", "RateLimited", "MissingCSRF", ...passkeyRefusals].includes(type);
+}
+
+/** `error`, carrying the cookies that delete this browser's pending sign-in. */
+function endingPending(error: AuthError, options: InternalOptions, request: RequestInternal): AuthError {
+  return withFailureCookies(error, clearPending(options, request), () => error);
+}
+
+/** What a proof gives: the method it proves, and the cookies to set (a used passkey challenge). */
+interface Proof {
+  method: string;
+  cookies: Cookie[];
+}
+
+/** The passkey proof (`actions/webauthn.ts`, loaded through the `Passkey()` provider, as every passkey route). */
+async function proveWithPasskey(options: InternalOptions, request: RequestInternal, pending: PendingSignIn): Promise<Proof> {
+  const routes = await webAuthnRoutes(options);
+  // Stryker disable next-line StringLiteral: the passkey path is stated by two-factor-browser.test.ts (Chromium, amr ["pwd", "hwk"]), not run per mutant
+  return { method: "hwk", cookies: await routes.secondFactorPasskey(options, request, pending.userId) };
+}
+
+/** Checks the second factor of `pending`: counts the try, then the code or the passkey. */
+async function prove(options: InternalOptions, request: RequestInternal, pending: PendingSignIn): Promise<Proof> {
+  const attempt = { userId: pending.userId, pendingId: pending.id, lifetimeSeconds: pendingMaxAge(options) };
+  const tries = await countSecondFactorTry(options, request, attempt);
+  if (tries > MAX_WRONG_TRIES) throw endingPending(new TwoFactorExpired("Too many wrong tries: sign in again."), options, request);
+  if (request.body.data !== undefined) return proveWithPasskey(options, request, pending);
+  const store = twoFactorStore(options);
+  const factor = await totpFactorOf(options, store, pending.userId);
+  try {
+    if (!factor?.confirmed) throw new IncorrectCode("This account has no authenticator app: use a passkey.");
+    return { method: await proveWithCode(options, store, pending.userId, factor, request.body.code), cookies: [] };
+  } catch (error) {
+    // The last wrong try ends the pending sign-in.
+    if (tries === MAX_WRONG_TRIES && error instanceof IncorrectCode)
+      throw endingPending(new TwoFactorExpired("Too many wrong codes: sign in again."), options, request);
+    throw error;
+  }
+}
+
+/** POST /two-factor: the session, for the right second factor. */
+async function completeSecondStep(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  assertCsrf("second sign-in step", options.csrfTokenVerified);
+  const pending = await pendingOrExpired(options, request);
+  request.auditUserId = pending.userId;
+  const proof = await prove(options, request, pending);
+  await clearSecondFactorTries(options, pending.userId);
+  const assurance = { authTime: nowInSeconds(), amr: [pending.method, proof.method], aal: 2 as const };
+  const withTarget = { ...options, callbackUrl: pending.callbackUrl };
+  const cookies = [...clearPending(options, request), ...proof.cookies];
+  request.secondFactor = proof.method;
+  const response = await completeSignIn(withTarget, request, { ...pending.result, assurance }, cookies);
+  // A recovery code is the way in of someone who lost the app, or who stole the codes: the owner hears of it.
+  if (proof.method === "recovery") await tellOwner(options, request, { id: pending.userId }, "recoveryCodeUsed");
+  return response;
+}
+
+/**
+ * The second step. `auth.api` callers get the typed error; a browser's form goes back to the second
+ * step's page with `?error=` for a refusal it can fix there (every other goes to the sign-in or error page).
+ */
+export async function secondStepAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  try {
+    return await completeSecondStep(options, request);
+  } catch (error) {
+    if (request.inProcess || !(error instanceof AuthError) || !shownOnPage(error.type)) throw error;
+    // Answered as a page, not thrown: `failure` has the pipeline log, trace and audit it all the same.
+    return { redirect: secondStepUrl(options, error.type), cookies: failureCookies(error), failure: error };
+  }
+}

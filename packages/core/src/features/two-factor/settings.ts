@@ -1,0 +1,117 @@
+/**
+ * Turning TOTP on and off for the signed-in user: `POST <basePath>/two-factor/enroll` (a new secret, its
+ * `otpauth://` URI and QR code), `/confirm` (a code of the app turns it on, and answers 10 recovery
+ * codes, shown once), `/disable` (a code or a recovery code turns it off), `GET /two-factor/status` and
+ * `GET /two-factor/assurance` (JSON, never cached). All but the two reads are owner-present operations
+ * (`sign-in/owner-present.ts`): a stolen session alone can neither turn a second factor off nor lock its
+ * owner out with one of its own.
+ *
+ * @module two-factor/settings
+ */
+
+import { IncorrectCode, SessionRequired, TwoFactorAlreadyEnabled, TwoFactorNotEnabled } from "../../errors.js";
+import { assertCsrf } from "../../http/csrf.js";
+import { noStoreHeaders } from "../../http/response.js";
+import { clearSecondFactorTries, countSecondFactorTry } from "../../rate-limit/two-factor.js";
+import { nowInSeconds } from "../../session/assurance.js";
+import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
+import { notifyOwner } from "../account/notify.js";
+import { base32Encode } from "./base32.js";
+import { acceptTotp, proveWithCode, typedTotp } from "./codes.js";
+import { secondFactorsOf } from "./gate.js";
+import { removeFactor, storeFactor, totpFactorOf, twoFactorStore } from "./record.js";
+import { hashRecoveryCode, newRecoveryCodes, typedRecoveryCode } from "./recovery-codes.js";
+import { otpauthUri } from "./totp.js";
+
+/** Bytes of a TOTP secret: 160 bits, the size RFC 4226 recommends for HMAC-SHA-1. */
+const SECRET_BYTES = 20;
+
+/** Some answers hold a secret or recovery codes: none is ever cached (the JSON type is set for every object body). */
+function noStore() {
+  return { ...noStoreHeaders };
+}
+
+/**
+ * The signed-in user (the audit row of a failure names them), or `SessionRequired`. The owner-present rule
+ * (`sign-in/owner-present.ts`) already asked for a recent sign-in, at level 2 for a user with a second factor.
+ */
+async function signedInUserId(options: InternalOptions, request: RequestInternal): Promise<{ userId: string }> {
+  const current = await options.sessionStrategy.currentAssurance(options, request);
+  if (!current) throw new SessionRequired("Sign in first: the request has no session.");
+  request.auditUserId = current.userId;
+  return { userId: current.userId };
+}
+
+/** The QR code of `uri`, as an SVG document (its code loads with the first enrollment). */
+async function qrSvgOf(uri: string): Promise<string> {
+  const { renderSVG } = await import("uqr");
+  return renderSVG(uri);
+}
+
+/** POST /two-factor/enroll: `{ secret, uri, qrSvg }` of a new secret, stored unconfirmed. */
+async function enroll(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  assertCsrf("TOTP enrollment", options.csrfTokenVerified);
+  const { userId } = await signedInUserId(options, request);
+  const store = twoFactorStore(options);
+  if ((await totpFactorOf(options, store, userId))?.confirmed)
+    throw new TwoFactorAlreadyEnabled("Your authenticator app is set up already: turn it off first to set up another.");
+  const secret = base32Encode(crypto.getRandomValues(new Uint8Array(SECRET_BYTES)));
+  // Stryker disable next-line ArrayDeclaration: equivalent, an unconfirmed factor's recovery list is never read: confirm replaces it, and the status counts only a confirmed factor's
+  await storeFactor(options, store, userId, { secret, confirmed: false, recovery: [] });
+  const user = await store.getUser(userId);
+  const issuer = options.config.twoFactor?.issuer ?? new URL(options.origin).host;
+  const uri = otpauthUri({ secret, issuer, account: user?.email ?? user?.name ?? userId });
+  return { body: { secret, uri, qrSvg: await qrSvgOf(uri) }, headers: noStore() };
+}
+
+/** POST /two-factor/confirm with `code`: TOTP on, and `{ recoveryCodes }` (shown once). */
+async function confirm(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  assertCsrf("TOTP confirmation", options.csrfTokenVerified);
+  const { userId } = await signedInUserId(options, request);
+  const store = twoFactorStore(options);
+  const factor = await totpFactorOf(options, store, userId);
+  if (!factor) throw new TwoFactorNotEnabled("Set up the authenticator app first (enroll), then confirm it with a code.");
+  if (factor.confirmed) throw new TwoFactorAlreadyEnabled("Your authenticator app is set up already.");
+  await countSecondFactorTry(options, request, { userId, lifetimeSeconds: 0 });
+  const typed = typedTotp(request.body.code);
+  if (typed === undefined) throw new IncorrectCode("Type the 6-digit code your authenticator app shows.");
+  await acceptTotp(options, userId, factor, typed);
+  const recoveryCodes = newRecoveryCodes();
+  const [secret] = options.secret;
+  const recovery = await Promise.all(
+    recoveryCodes.map((code) => hashRecoveryCode(secret as string, userId, typedRecoveryCode(code) as string)),
+  );
+  await storeFactor(options, store, userId, { secret: factor.secret, confirmed: true, recovery, confirmedAt: nowInSeconds() });
+  await clearSecondFactorTries(options, userId);
+  await options.events.twoFactorChanged({ userId, change: "enabled" });
+  await notifyOwner(options, request, { id: userId }, "twoFactorEnabled");
+  return { body: { recoveryCodes }, headers: noStore() };
+}
+
+/** POST /two-factor/disable with `code` (of the app, or a recovery code): TOTP off. */
+async function disable(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  assertCsrf("TOTP removal", options.csrfTokenVerified);
+  const { userId } = await signedInUserId(options, request);
+  const store = twoFactorStore(options);
+  const factor = await totpFactorOf(options, store, userId);
+  if (!factor?.confirmed) throw new TwoFactorNotEnabled("There is no authenticator app to turn off.");
+  await countSecondFactorTry(options, request, { userId, lifetimeSeconds: 0 });
+  await proveWithCode(options, store, userId, factor, request.body.code);
+  await removeFactor(store, userId);
+  await clearSecondFactorTries(options, userId);
+  await options.events.twoFactorChanged({ userId, change: "disabled" });
+  await notifyOwner(options, request, { id: userId }, "twoFactorDisabled");
+  return { body: { disabled: true }, headers: noStore() };
+}
+
+/** GET /two-factor/status: the signed-in user's second factors. */
+async function status(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  const current = await options.sessionStrategy.currentAssurance(options, request);
+  if (!current) throw new SessionRequired("Sign in first: the request has no session.");
+  const factor = await totpFactorOf(options, twoFactorStore(options), current.userId);
+  const { passkeys } = await secondFactorsOf(options, current.userId);
+  const totp = factor?.confirmed === true;
+  return { body: { totp, recoveryCodes: totp ? factor.recovery.length : 0, passkeys }, headers: noStore() };
+}
+
+export { confirm, disable, enroll, status };

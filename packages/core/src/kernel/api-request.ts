@@ -1,0 +1,84 @@
+/**
+ * The request of an `auth.api` operation: the caller's request (or its headers) turned into the parsed
+ * request of the route the operation runs, as if its form had been posted there, marked in process.
+ *
+ * @module api-request
+ */
+import { UnknownAction } from "../errors.js";
+import { requestCookies } from "../http/request.js";
+import type { RequestLike } from "../types/api.js";
+import type { RequestInternal } from "../types/internal.js";
+import type { UsableAuth } from "./pipeline.js";
+
+/** A call of an operation: its name, the provider it names (for a route that takes one), its form or query. */
+export interface OperationCall {
+  operation: string;
+  providerId?: string;
+  body?: Record<string, unknown>;
+  query?: Record<string, string>;
+}
+
+/** The parsed request of an operation: as if its form had been posted to its route, marked in process. */
+export function inProcessRequest(resolved: UsableAuth, like: RequestLike, call: OperationCall): RequestInternal {
+  const { method, path: route } = resolved.router.named(call.operation);
+  const headers = operationHeaders(like);
+  const base = urlOf(resolved, like, headers);
+  const provider = call.providerId === undefined ? "" : `/${encodeURIComponent(call.providerId)}`;
+  const path = `/${route.replace(/\/:provider$/, provider)}`;
+  const url = new URL(`${resolved.basePath}${path}`, base);
+  for (const [key, value] of Object.entries(call.query ?? {})) url.searchParams.set(key, value);
+  const parsed: Omit<RequestInternal, "request"> = {
+    url,
+    method,
+    action: route.split("/")[0] as string,
+    route,
+    path,
+    providerId: call.providerId,
+    query: call.query ?? {},
+    body: call.body ?? {},
+    cookies: requestCookies(headers),
+    headers,
+    connectionAddress: like instanceof Request ? undefined : like.clientAddress,
+    inProcess: true,
+  };
+  // The `Request` handed on (to `authorize`, to `sendVerificationRequest`) is made only when one asks:
+  // a session read never does, and a `Request` costs more than the rest of the read.
+  let made: Request | undefined;
+  return Object.defineProperty(parsed, "request", {
+    enumerable: true,
+    get: () => {
+      made ??= new Request(url, { method, headers });
+      return made;
+    },
+  }) as RequestInternal;
+}
+
+/**
+ * The headers of the operation's request: the incoming ones, without their body framing (the operation's
+ * request has no body of its own). A `Request`'s own headers are used as they are when there is nothing to
+ * take out (a session read), since nothing here changes them.
+ */
+function operationHeaders(like: RequestLike): Headers {
+  if (like instanceof Request && !like.headers.has("content-length") && !like.headers.has("transfer-encoding")) return like.headers;
+  let headers: Headers;
+  try {
+    headers = new Headers(like.headers);
+  } catch (error) {
+    throw new UnknownAction("The request's headers are not valid.", { cause: error as Error });
+  }
+  headers.delete("content-length");
+  headers.delete("transfer-encoding");
+  return headers;
+}
+
+/** The URL the request came to: its own, else the configuration's, else its `Host` header's (http). */
+function urlOf(resolved: UsableAuth, like: RequestLike, headers: Headers): URL {
+  const host = headers.get("host");
+  const given = like.url ?? resolved.config.url ?? (host ? `http://${host}` : undefined);
+  if (given === undefined) throw new UnknownAction("The request has neither a URL nor a Host header: pass the Request, or its url.");
+  try {
+    return new URL(given);
+  } catch (error) {
+    throw new UnknownAction("The request's URL (or Host header) is not valid.", { cause: error as Error });
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The feature list: authlib's own capabilities, each one module (`features/<name>/feature.ts`), then the
+ * app's (`config.features`). The kernel names no feature anywhere else: the router takes their
+ * operations from here. A feature's code loads with the first request to one of its operations.
+ *
+ * @module kernel/features
+ */
+import { coreOperations } from "../actions/operations.js";
+import { accountFeature } from "../features/account/feature.js";
+import { accountsFeature } from "../features/accounts/feature.js";
+import { passkeysFeature } from "../features/passkeys/feature.js";
+import { passwordFeature } from "../features/password/feature.js";
+import { sessionsFeature } from "../features/sessions/feature.js";
+import { twoFactorFeature } from "../features/two-factor/feature.js";
+import type { AuthConfig } from "../types/config.js";
+import type { FeatureDefinition, OperationDeclaration } from "../types/operation.js";
+
+/** authlib's own features, in the order their routes are listed. */
+export const builtInFeatures: readonly FeatureDefinition[] = [
+  sessionsFeature,
+  accountsFeature,
+  passkeysFeature,
+  passwordFeature,
+  accountFeature,
+  twoFactorFeature,
+];
+
+/** The features `config` turns on: the built-in ones it enables, then the app's own. */
+export function enabledFeatures(config: AuthConfig): FeatureDefinition[] {
+  const own = (config.features ?? []).map(checkedFeature);
+  return [...builtInFeatures, ...own].filter((feature) => feature.enabled?.(config) ?? true);
+}
+
+/** Every operation of `config`: the spec's, then each enabled feature's. */
+export function operationsOf(config: AuthConfig): OperationDeclaration[] {
+  return [...coreOperations, ...enabledFeatures(config).flatMap((feature) => feature.operations)];
+}
+
+/** An app's feature, checked for the shape `defineFeature` gives (a `TypeError` names what is wrong). */
+function checkedFeature(feature: unknown): FeatureDefinition {
+  const candidate = feature as Partial<FeatureDefinition> | undefined;
+  if (typeof candidate?.name !== "string" || !Array.isArray(candidate.operations))
+    throw new TypeError("A feature needs a `name` and its `operations`: make it with defineFeature().");
+  for (const operation of candidate.operations as Partial<OperationDeclaration>[]) {
+    const { name, method, path, handler } = operation;
+    if (typeof name !== "string" || (method !== "GET" && method !== "POST") || typeof path !== "string" || typeof handler !== "function")
+      throw new TypeError(`Feature "${candidate.name}": each operation needs a name, GET or POST, a path and a handler.`);
+    if (!/^[a-z0-9-]+(\/([a-z0-9-]+|:provider))?$/.test(path))
+      throw new TypeError(`Feature "${candidate.name}": "${path}" is not a path of one or two lower-case segments.`);
+  }
+  return candidate as FeatureDefinition;
+}

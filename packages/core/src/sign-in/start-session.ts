@@ -1,0 +1,29 @@
+/**
+ * Where a sign-in's first factor leads: the session (with the assurance of that factor, or the one a
+ * completed second step gives), or, for a user with a second factor, the second step.
+ *
+ * @module actions/start-session
+ */
+import type { Cookie } from "../http/cookies.js";
+import { firstFactorMethod, singleFactor } from "../session/assurance.js";
+import type { InternalOptions, RequestInternal, SignInResult } from "../types/internal.js";
+
+/**
+ * The session's cookies for a first factor's `result`, or, for a user with a second factor, a pending
+ * sign-in's cookies and the second step's URL (`secondStep`). A `result` that carries its `assurance` is
+ * complete and its session starts: a passkey sign-in (`actions/webauthn.ts`) and a finished second step
+ * carry one. (A passkey registration carries none, and is a new user's, who has no second factor yet.)
+ */
+export async function startSession(
+  options: InternalOptions,
+  request: RequestInternal,
+  result: SignInResult,
+): Promise<{ cookies: Cookie[]; secondStep?: string }> {
+  const method = firstFactorMethod(result.account);
+  if (!result.assurance && options.config.twoFactor) {
+    const held = await (await import("../features/two-factor/gate.js")).holdForSecondStep(options, request, result, method);
+    if (held) return { cookies: held.cookies, secondStep: held.redirect };
+  }
+  const complete = result.assurance ? result : { ...result, assurance: singleFactor(method) };
+  return { cookies: await options.sessionStrategy.start(options, request, complete) };
+}

@@ -1,0 +1,341 @@
+/**
+ * The shapes of `auth.api` (`kernel/api.ts`): what each operation takes and answers. The app's own
+ * server code and framework integrations call them in process (docs/architecture.md).
+ *
+ * @module types/api
+ */
+
+import type { SessionAssurance } from "./base.js";
+import type { Session } from "./config.js";
+import type { Cookie } from "./internal.js";
+import type { LinkedAccount, UnlinkAccountInput } from "./linked-accounts.js";
+import type { ListedPasskey, RemovePasskeyInput, RenamePasskeyInput } from "./passkeys.js";
+import type { ListedSession } from "./session-registry.js";
+
+/**
+ * The request an operation is made for: the `Request` itself, or its headers (the `Cookie` header carries
+ * the session; `Origin`, `Sec-Fetch-Site`, `Host` and `X-Forwarded-*` are read as for any request) with
+ * the URL it came to when known. Without `url`, the origin is the configuration's `url` (`AUTHLIB_URL`),
+ * else the `Host` header's, over http: pass `url` (or the `Request`) when the app is served over https.
+ */
+export type RequestLike =
+  | Request
+  | {
+      /** The request's headers. */
+      headers: HeadersInit;
+      /** The URL the request came to (any path: only its origin is used). */
+      url?: string | URL;
+      /** The address of the connection the request came on: the per-client rate limits count by it. */
+      clientAddress?: string;
+    };
+
+/** Where to send the browser after an operation, and the cookies to set. */
+export interface RedirectResult {
+  /** An absolute URL: the provider's authorization URL, the verify-request page, or where the user wanted to go. */
+  redirect: string;
+  /** Cookies to set, in order: the session cookie after a sign-in, the flow's check cookies, … */
+  cookies: Cookie[];
+}
+
+/** What {@link TwoFactorApi.enrollTotp} answers: what the authenticator app needs. */
+export interface TotpEnrollment {
+  /** The shared secret, base32 (for typing it into the app by hand). */
+  secret: string;
+  /** The `otpauth://totp/…` URI the app reads. */
+  uri: string;
+  /** The URI as a QR code: an SVG document (escape nothing: it is authlib's own markup, with no user data but the URI). */
+  qrSvg: string;
+}
+
+/** The signed-in user's second factors. */
+export interface TwoFactorStatus {
+  /** The authenticator app (TOTP) is on. */
+  totp: boolean;
+  /** Recovery codes not used yet (0 without TOTP). */
+  recoveryCodes: number;
+  /** Passkeys the user can use at the second step. */
+  passkeys: number;
+}
+
+/** What {@link TwoFactorApi.requireRecentAuth} asks for. */
+export interface RecentAuthInput {
+  /** The age the sign-in may have, in seconds. */
+  maxAge: number;
+  /** The assurance level needed: 2 asks for a sign-in with a second factor (or a passkey). Default 1. */
+  aal?: 1 | 2;
+}
+
+/** The second-factor operations (part of `AuthApi`). */
+export interface TwoFactorApi {
+  /**
+   * Starts setting up an authenticator app for the signed-in user: a new secret (not in use until
+   * {@link TwoFactorApi.confirmTotp}), its URI and QR code. Needs a sign-in in the last 10 minutes. Throws
+   * `RecentSignInRequired`, `TwoFactorAlreadyEnabled`, `SessionRequired`, `MissingCSRF` (cross-site).
+   */
+  enrollTotp(request: RequestLike): Promise<TotpEnrollment>;
+  /**
+   * Turns TOTP on with a code of the app, and answers 10 single-use recovery codes (stored hashed: show
+   * them once). Throws `IncorrectCode`, `TwoFactorNotEnabled` (no enrollment), `RecentSignInRequired`, `RateLimited`.
+   */
+  confirmTotp(request: RequestLike, input: { code: string }): Promise<{ recoveryCodes: string[] }>;
+  /**
+   * Turns TOTP off with a code of the app or a recovery code; needs a sign-in in the last 10 minutes.
+   * Throws `RecentSignInRequired`, `IncorrectCode`, `TwoFactorNotEnabled`, `RateLimited`, `MissingCSRF`.
+   */
+  disableTotp(request: RequestLike, input: { code: string }): Promise<void>;
+  /** The signed-in user's second factors. Throws `SessionRequired`. */
+  getTwoFactorStatus(request: RequestLike): Promise<TwoFactorStatus>;
+  /**
+   * Completes the sign-in waiting for its second step in this browser (its pending cookie) with `code`: a
+   * code of the authenticator app or a recovery code. Answers the session's cookies and where to go.
+   * Throws `IncorrectCode`, `TwoFactorExpired` (no sign-in waits here: sign in again), `RateLimited`.
+   */
+  verifyTwoFactor(request: RequestLike, input: { code: string }): Promise<RedirectResult>;
+  /**
+   * Step-up: the request's session assurance when its sign-in is at most `maxAge` seconds old and of at
+   * least level `aal`. Throws `RecentSignInRequired` (with `maxAge` and `aal`) otherwise — send the user
+   * to sign in again (the Qwik helpers do) — and `SessionRequired` when nobody is signed in.
+   */
+  requireRecentAuth(request: RequestLike, input: RecentAuthInput): Promise<SessionAssurance & { userId: string }>;
+}
+
+/** The session of a request, and the cookies to set on the response (a refreshed or cleared session cookie). */
+export interface SessionResult {
+  /** The session, or `null` when nobody is signed in (or the session cookie is invalid or expired). */
+  session: Session | null;
+  /** Cookies to set, in order (a `maxAge` of 0 deletes one). */
+  cookies: Cookie[];
+}
+
+/** What {@link AuthApi.signIn} takes: the provider, and the fields that provider reads. */
+export interface SignInInput {
+  /** The id of a configured provider (`"github"`, `"credentials"`, `"nodemailer"`, `"passkey"`, …). */
+  providerId: string;
+  /** Where to send the user after signing in. Same-origin only (the `redirect` callback decides). Default: the app's root. */
+  redirectTo?: string;
+  /** OAuth/OIDC only: link the provider's account to the signed-in user (refused with `OAuthAccountNotLinked` when nobody is). */
+  link?: boolean;
+  /** OAuth/OIDC only: extra parameters of the authorization request, e.g. `{ prompt: "login" }`. */
+  authorizationParams?: Record<string, string>;
+  /**
+   * The fields the provider reads: `email` for an email provider; the declared credentials for a
+   * credentials provider (e.g. `email`, `password`); the WebAuthn response fields for a passkey provider.
+   */
+  [field: string]: unknown;
+}
+
+/** What {@link AuthApi.signInWithEmailCode} takes. */
+export interface EmailCodeInput {
+  /** The code from the mail, as typed (spaces and dashes are ignored). */
+  code: string;
+  /** The email provider's id. Default: the configured email provider. */
+  providerId?: string;
+  /** Where to send the user after signing in. Same-origin only. Default: where the mail was asked to lead. */
+  redirectTo?: string;
+}
+
+/** What {@link AuthApi.signOut} takes. */
+export interface SignOutInput {
+  /** Where to send the user after signing out. Same-origin only. Default: the app's root. */
+  redirectTo?: string;
+}
+
+/** What the revoking operations answer. */
+export interface RevokeResult {
+  /** How many sessions ended. */
+  revoked: number;
+  /** Cookies to set: the cleared session cookie when the caller's own session ended, else none. */
+  cookies: Cookie[];
+}
+
+/** What {@link AuthApi.revokeUserSessions} takes. */
+export interface RevokeUserSessionsInput {
+  /** The user whose sessions end. */
+  userId: string;
+  /** A session id to keep (e.g. the one that just changed the password). */
+  except?: string;
+}
+
+/** What {@link AuthApi.signUp} takes (the `Password()` provider). */
+export interface SignUpInput {
+  email: string;
+  password: string;
+  /** The user's name (optional, one line, at most 64 characters). */
+  name?: string;
+  /** Where the verification link signs the user in to. Same-origin only. Default: the app's root. */
+  redirectTo?: string;
+}
+
+/** What {@link AuthApi.requestPasswordReset} takes. */
+export interface PasswordResetRequestInput {
+  email: string;
+  /** Where the reset link signs the user in to. Same-origin only. Default: the app's root. */
+  redirectTo?: string;
+}
+
+/** What {@link AuthApi.resetPassword} takes: the token of the reset link, and the new password. */
+export interface ResetPasswordInput {
+  token: string;
+  password: string;
+}
+
+/** What {@link AuthApi.changePassword} takes. */
+export interface ChangePasswordInput {
+  currentPassword: string;
+  password: string;
+  /** Where to go afterwards (answered as `redirect`). Default: the app's root. */
+  redirectTo?: string;
+}
+
+/** What {@link AuthApi.run} answers: the operation's result as data. */
+export interface OperationResult {
+  /** The operation's data (a JSON route's body), when it answers data. */
+  body?: unknown;
+  /** An absolute URL to send the browser to, when it answers a redirect. */
+  redirect?: string;
+  /** Cookies to set, in order. */
+  cookies: Cookie[];
+}
+
+/** The in-process operations of an instance (see the module comment). */
+export interface AuthApi extends TwoFactorApi {
+  /**
+   * Runs any operation of the instance by its name, an app feature's included (`config.features`,
+   * docs/architecture.md): `input` is its form (a POST) or its query (a GET), and the same checks run as
+   * over HTTP (CSRF as for every operation here, session, owner present). Throws the operation's typed error.
+   */
+  run(request: RequestLike, operation: string, input?: Record<string, unknown>): Promise<OperationResult>;
+  /**
+   * The session of `request`, read through the session strategy (JWT or database) like
+   * `GET <basePath>/session`, with the cookies to set. Throws `UntrustedHost` for a host the trusted-host
+   * list refuses; an unreadable session is `null`, not an error.
+   */
+  getSession(request: RequestLike): Promise<SessionResult>;
+  /**
+   * Signs in with `input.providerId`: an OAuth/OIDC provider answers the authorization URL to redirect
+   * to (with the flow's check cookies); an email provider sends the sign-in mail and answers the
+   * verify-request page; credentials and passkeys are checked and answer `redirectTo` with the session
+   * cookie. Throws `InvalidProvider`, `CredentialsSignin`, `RateLimited`, `AccessDenied`, … (typed).
+   */
+  signIn(request: RequestLike, input: SignInInput): Promise<RedirectResult>;
+  /**
+   * Signs in with the one-time code of a sign-in mail, typed in the browser that asked for the mail (the
+   * request carries its flow cookie). The mail's link stops working. `providerId`: the email provider
+   * (default: the configured one). Throws `IncorrectCode` (5 wrong codes spend the mail), `Verification`
+   * (used, expired, too many wrong codes, or asked for in another browser), `RateLimited`, `MissingCSRF`.
+   */
+  signInWithEmailCode(request: RequestLike, input: EmailCodeInput): Promise<RedirectResult>;
+  /** Ends the session of `request` (its database row too) and answers the cookies that clear it. */
+  signOut(request: RequestLike, input?: SignOutInput): Promise<RedirectResult>;
+  /**
+   * The signed-in user's sessions (their devices), most recently seen first, the request's own marked
+   * `current`. Throws `SessionRequired` when nobody is signed in, `SessionRegistryMissing` when this
+   * configuration cannot list sessions (docs/sessions.md).
+   */
+  listSessions(request: RequestLike): Promise<ListedSession[]>;
+  /**
+   * Ends one of the signed-in user's sessions. Ending the request's own clears its cookie (in `cookies`).
+   * Throws `SessionNotFound` for an id that is not one of the caller's live sessions (another user's
+   * included: nothing changes), `InvalidSessionId`, `SessionRequired`, `MissingCSRF` (cross-site).
+   */
+  revokeSession(request: RequestLike, input: { sessionId: string }): Promise<RevokeResult>;
+  /** Ends every session of the signed-in user but the request's own ("sign out everywhere else"). */
+  revokeOtherSessions(request: RequestLike): Promise<RevokeResult>;
+  /**
+   * For server code (after a password change, by an admin): ends every session of `userId` but `except`.
+   * No request and no CSRF check: never call it with a user id taken from a request unchecked.
+   */
+  revokeUserSessions(input: RevokeUserSessionsInput): Promise<{ revoked: number }>;
+  /**
+   * The signed-in user's linked accounts (`provider`, `type`, `providerAccountId`; passkeys as `type:
+   * "webauthn"`), never their tokens. Throws `SessionRequired` when nobody is signed in,
+   * `AccountsUnavailable` without an adapter that can list them (docs/accounts.md).
+   */
+  listAccounts(request: RequestLike): Promise<LinkedAccount[]>;
+  /**
+   * Removes one of the signed-in user's accounts. Throws `LastSignInMethod` when it is their last way to
+   * sign in, `AccountNotFound` for an account that is not theirs (another user's included: nothing
+   * changes), `InvalidAccount` (not named, or a passkey), `SessionRequired`, `MissingCSRF` (cross-site).
+   */
+  unlinkAccount(request: RequestLike, input: UnlinkAccountInput): Promise<{ unlinked: number }>;
+  /**
+   * The signed-in user's passkeys, oldest first: `id`, `name`, `createdAt`, `lastUsedAt`, `deviceType`,
+   * `backedUp`; never a public key or counter. Throws `SessionRequired` when nobody is signed in,
+   * `MissingAdapterMethods` when the adapter cannot manage passkeys (`updateAuthenticator`,
+   * `deleteAuthenticator`), `UnknownAction` without a passkey provider (docs/passkeys.md).
+   */
+  listPasskeys(request: RequestLike): Promise<ListedPasskey[]>;
+  /**
+   * Renames one of the signed-in user's passkeys and answers it as listed. Throws `InvalidName` (blank,
+   * over 64 characters, not one line), `PasskeyNotFound` for an id that is not one of the caller's
+   * passkeys (another user's included: nothing changes), `SessionRequired`, `MissingCSRF` (cross-site).
+   */
+  renamePasskey(request: RequestLike, input: RenamePasskeyInput): Promise<ListedPasskey>;
+  /**
+   * Removes one of the signed-in user's passkeys: it no longer signs in. The owner must be present (a
+   * sign-in in the last `ownerPresent.maxAge` seconds, at level 2 for a user with a second factor, or
+   * `currentPassword`). Throws `RecentSignInRequired`, `LastSignInMethod` when it is their last way to
+   * sign in, `PasskeyNotFound` for an id that is not one of theirs (another user's included),
+   * `SessionRequired`, `MissingCSRF` (cross-site).
+   */
+  removePasskey(request: RequestLike, input: RemovePasskeyInput & { currentPassword?: string }): Promise<{ removed: number }>;
+  /**
+   * `Password()` sign-up: mails a verification link to `email`, or, when the address has an account,
+   * tells its owner so (the answer is the same: the verify-request page). Nothing is stored until the
+   * link is followed. Throws `InvalidPassword` (with its `rule`), `InvalidName`, `EmailSignInError` (a bad
+   * address, or the mail could not be sent), `RateLimited`, `MissingCSRF` (cross-site).
+   */
+  signUp(request: RequestLike, input: SignUpInput): Promise<RedirectResult>;
+  /**
+   * Redeems a sign-up link's `token`: creates the account and signs in (the session cookie in `cookies`)
+   * when this browser asked for the link; from another browser the address is confirmed and nobody is
+   * signed in. Throws `Verification` for a link that is not valid, expired or used.
+   */
+  verifyEmail(request: RequestLike, input: { token: string }): Promise<RedirectResult>;
+  /**
+   * Mails a password-reset link to `email` (bound to this browser), or, when it has no account, says
+   * so to the address; the answer is the same. Throws `EmailSignInError`, `RateLimited`, `MissingCSRF`.
+   */
+  requestPasswordReset(request: RequestLike, input: PasswordResetRequestInput): Promise<RedirectResult>;
+  /**
+   * Sets a new password with a reset link's `token` (in the browser that asked for it), ends every
+   * session of the user and signs this browser in. Throws `Verification` (not valid, expired, used, another
+   * browser, or the password changed since), `InvalidPassword`.
+   */
+  resetPassword(request: RequestLike, input: ResetPasswordInput): Promise<RedirectResult>;
+  /**
+   * For a reset link's `token` opened in a browser other than the one that asked for it (`resetPassword`
+   * refuses it there): mails a new reset link to the account's address, bound to this browser
+   * (docs/password.md). Throws `Verification` (not valid, expired, used, or the password changed since),
+   * `EmailSignInError`, `RateLimited`, `MissingCSRF`.
+   */
+  resendPasswordReset(request: RequestLike, input: { token: string }): Promise<RedirectResult>;
+  /**
+   * Changes the signed-in user's password: ends their other sessions (this one is renewed: apply
+   * `cookies`). Throws `SessionRequired`, `PasswordNotSet`, `IncorrectPassword`, `InvalidPassword`,
+   * `RateLimited`, `MissingCSRF`.
+   */
+  changePassword(request: RequestLike, input: ChangePasswordInput): Promise<RedirectResult>;
+  /**
+   * Asks to change the signed-in user's email address to `email`: a link goes to the new address (or,
+   * when it is another account's, a note), and the address changes once the link is confirmed by this
+   * user ({@link AuthApi.confirmEmail}); the previous address is told. The answer is the same either way.
+   * Throws `SessionRequired`, `EmailSignInError` (a bad address, or the mail could not be sent),
+   * `RateLimited`, `MissingCSRF`.
+   */
+  changeEmail(request: RequestLike, input: { email: string; redirectTo?: string }): Promise<RedirectResult>;
+  /** {@link AuthApi.changeEmail} for a user without an address (a passkey or OAuth user): the same operation. */
+  addEmail(request: RequestLike, input: { email: string; redirectTo?: string }): Promise<RedirectResult>;
+  /**
+   * Confirms an email-change link's `token` for the signed-in user who asked for it. Throws `Verification`
+   * (not valid, expired, used, another user's, or the address was proven by another account since),
+   * `SessionRequired`.
+   */
+  confirmEmail(request: RequestLike, input: { token: string }): Promise<RedirectResult>;
+  /**
+   * Deletes the signed-in user's account (user, accounts, sessions, passkeys) and clears the session
+   * cookie (in `cookies`). Needs `currentPassword` when the user has a password, else a sign-in in the
+   * last 10 minutes. Throws `IncorrectPassword`, `RecentSignInRequired`, `SessionRequired`, `MissingCSRF`.
+   */
+  deleteAccount(request: RequestLike, input?: { currentPassword?: string; redirectTo?: string }): Promise<RedirectResult>;
+}

@@ -1,0 +1,293 @@
+/**
+ * Types shared by the request pipeline: the parsed request, the response an action returns (with its
+ * cookies), the options of a request (its configuration's part and its own part), and the one interface
+ * both session strategies implement, so that actions never branch on the strategy. The strategy and the
+ * options name each other, so they are declared together.
+ */
+
+import type { AdapterCapabilities } from "./adapter-capabilities.js";
+import type { Adapter, AdapterUser } from "./adapters.js";
+import type { Audit } from "./audit.js";
+import type { Account, Profile, Session, SessionAssurance, Theme, User } from "./base.js";
+import type {
+  AuthConfig,
+  CallbacksOptions,
+  CookieOption,
+  CookiesOptions,
+  EventCallbacks,
+  LoggerInstance,
+  PagesOptions,
+  SessionOptions,
+} from "./config.js";
+import type { JWT, JWTOptions } from "./jwt.js";
+import type { ProviderConfig } from "./providers.js";
+import type { RateLimitConfig, RateLimitStore, ResolvedRateLimits } from "./rate-limit.js";
+import type { SessionRecord, SessionRegistry } from "./session-registry.js";
+
+/** Whether a used passkey challenge was claimed now (`webauthn/used-challenges.ts`), and if not, why. */
+export type ClaimResult = { claimed: true } | { claimed: false; reason: "used" } | { claimed: false; reason: "full"; retryAt: number };
+
+/** The used-challenge memory of an instance (`webauthn/used-challenges.ts`). */
+export interface UsedChallenges {
+  /** How many challenges it holds. */
+  readonly size: number;
+  /** Claims `key` until `expiresAt` (ms): once per key while it lives. */
+  claim(key: string, expiresAt: number, now?: number): ClaimResult;
+}
+
+/** Decoded session tokens of one secret set (`session/token-cache.ts`). */
+export interface DecodedTokenCache {
+  /** How many tokens it holds. */
+  readonly size: number;
+  /** Empties it when `secrets` is not the set its entries were decoded under. */
+  useSecrets(secrets: readonly string[]): void;
+  /** The stored payload of `token` read under `salt`, if held and not expired at `now` (ms). Not a copy: never hand it out. */
+  get(salt: string, token: string, now: number): JWT | undefined;
+  /** Remembers `payload` (already a private copy) as the decoding of `token` under `salt`. */
+  set(salt: string, token: string, payload: JWT): void;
+}
+
+/** What an instance keeps for the features whose code loads on first use (see `ConfigOptions.instanceState`). */
+export interface InstanceState {
+  /** The passkey answers verified without adapter token methods. */
+  usedChallenges?: UsedChallenges;
+  /** Session tokens the built-in `decode` decoded, made by the first session check. */
+  tokenCache?: DecodedTokenCache;
+  /** JWT sessions: this instance's last registry read of each (eventual revocation, `session/registry.ts`). */
+  sessionVerdicts?: Map<string, { record: SessionRecord | null; checkedAt: number }>;
+}
+
+/**
+ * The first segment of a route under the base path (`session`, `signin`, `two-factor`, or a feature's
+ * own): the operations of the instance declare them (`kernel/router.ts`).
+ */
+export type AuthAction = string;
+
+/** The part of a request's span authlib writes to outside `telemetry/runtime.ts`. */
+export interface TraceSpan {
+  setAttribute(key: string, value: string): unknown;
+}
+
+/** What a traced request's span learns while the request runs (its failure, noted by the pipeline). */
+export interface RequestTrace {
+  span: TraceSpan;
+  errorType?: string;
+  rateLimited?: boolean;
+}
+
+/** A request, parsed once. */
+export interface RequestInternal {
+  /** The request; when authlib read its body, a copy with the same body (made on first access). */
+  request: Request;
+  /** The request's span and what it learns, when the instance's telemetry traces it (`telemetry/`). */
+  trace?: RequestTrace;
+  url: URL;
+  method: "GET" | "POST";
+  action: AuthAction;
+  /**
+   * The route template of the operation the request runs (`sessions/revoke`, `signin/:provider`), as the
+   * router matched it; `undefined` when the path exists but not for this method.
+   */
+  route?: string;
+  /** The path under the base path, as sent (`/password/change`), for messages. */
+  path: string;
+  /** A provider's id, from a route that names one (`signin/:provider`): never anything else. */
+  providerId?: string;
+  query: Record<string, string>;
+  /** The parsed form or JSON body of a POST; `{}` when absent. */
+  body: Record<string, unknown>;
+  cookies: Record<string, string | undefined>;
+  headers: Headers;
+  /**
+   * The address of the connection the request came on, as the framework integration gave it
+   * (`Auth(request, config, { clientAddress })`); the per-client rate limits start from it.
+   */
+  connectionAddress?: string;
+  /**
+   * True for an operation of `auth.api` (the app's own server code, in process): there is no form to
+   * carry a CSRF token, so the check is that the browser did not send the request from another site.
+   */
+  inProcess?: boolean;
+  /**
+   * The user a failure of this request concerns, set once the route knows them (the signed-in user of an
+   * account change, the user whose sign-in waits at the second step): the audit row of the failure names
+   * them, as it would a success.
+   */
+  auditUserId?: string;
+  /** The request's `currentPassword` was checked and right (the owner-present rule checked it): not checked twice. */
+  currentPasswordProven?: boolean;
+  /** The second factor a two-step sign-in proved (its `amr` value: `otp`, `recovery`, `hwk`), for its audit row. */
+  secondFactor?: string;
+}
+
+/** A cookie to write on the response. A `maxAge` of 0 deletes it. */
+export interface Cookie {
+  name: string;
+  value: string;
+  options: CookieOption["options"];
+}
+
+/** What an action answers. `redirect` makes a 302 (or `{url}` JSON for fetch clients). */
+export interface ResponseInternal {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  redirect?: string;
+  cookies?: Cookie[];
+  /**
+   * The request failed, and the action answers it as a page (e.g. back to a form with `?error=`) instead of
+   * throwing: the pipeline logs, traces and audits it as it does a thrown error. (An `AuthError`; typed
+   * `Error` so this types-only module imports no runtime one.)
+   */
+  failure?: Error;
+}
+
+/** A provider with the URLs of its routes. */
+export type InternalProvider = ProviderConfig & {
+  /** `<origin><basePath>/signin/<id>` */
+  signinUrl: string;
+  /** `<origin><basePath>/callback/<id>` */
+  callbackUrl: string;
+};
+
+/**
+ * What an action needs that depends only on the configuration object: resolved once per object
+ * (`resolve.ts`) and shared by every request made with it.
+ */
+export interface ConfigOptions {
+  /** The audit trail of this configuration (`audit/`), absent without `config.audit`. */
+  audit?: Audit;
+  /** Base path of the routes, without a trailing slash. */
+  basePath: string;
+  /** Secrets, newest first. */
+  secret: string[];
+  callbacks: CallbacksOptions;
+  /** Events, wrapped so a failing handler is logged and never breaks the flow. */
+  events: EventCallbacks;
+  /** The adapter, wrapped so its failures become `AdapterError`. */
+  adapter?: Adapter;
+  /** What the adapter can do, per feature (the start-up check proved the features in use). */
+  capabilities: AdapterCapabilities;
+  session: SessionOptions;
+  /** The session strategy in use. */
+  sessionStrategy: SessionStrategyHandler;
+  /** Where session records live (`session/registry.ts`); absent when sessions cannot be listed. */
+  sessionRegistry?: SessionRegistry;
+  jwt: JWTOptions & { secret: string[] };
+  pages: Partial<PagesOptions>;
+  theme: Theme;
+  logger: LoggerInstance;
+  /** Keys of the warnings this instance has said: each is said once per instance, not per request. */
+  warned: Set<string>;
+  /** State of features whose code loads on first use, kept per instance (one object, shared by its requests). */
+  instanceState: InstanceState;
+  skipCSRFCheck: boolean;
+  redirectProxyUrl?: string;
+  experimental: NonNullable<AuthConfig["experimental"]>;
+  /**
+   * The rate limits: the configuration's `rateLimit`, resolved (with the limiter's code loaded) by the
+   * first request a limit applies to, and kept here for every later one.
+   */
+  /** The `rateLimit` setting, resolved on first use; `codeStore` counts mailed-code tries when the limits are off. */
+  rateLimits: { config: RateLimitConfig | false | undefined; resolved?: ResolvedRateLimits | false; codeStore?: RateLimitStore };
+  /** The configuration as given. */
+  config: AuthConfig;
+}
+
+/**
+ * What depends on the request: computed per request (`request-context.ts`). CSRF state and the
+ * callback URL are computed only for the routes that declare they need them (`actions/index.ts`);
+ * elsewhere they are `""` / unverified and the origin's root.
+ */
+export interface RequestOptions {
+  /** The app's origin (scheme + host) for this request: `config.url`'s, else the request's as `resolveOrigin` trusts it. */
+  origin: string;
+  /** `origin + basePath`. */
+  authUrl: string;
+  action: AuthAction;
+  provider?: InternalProvider;
+  providers: InternalProvider[];
+  cookies: CookiesOptions;
+  useSecureCookies: boolean;
+  csrfToken: string;
+  /** True when the POST carried the right CSRF token (or the check is skipped). */
+  csrfTokenVerified: boolean;
+  /** Where to go after the action, already validated by the redirect callback. */
+  callbackUrl: string;
+  /** Origin patterns the redirect proxy may forward to (the configured list, or the default origin family). */
+  redirectProxyAllowedOrigins: string[];
+}
+
+/** Everything an action needs: the configuration's part and the request's part. */
+export interface InternalOptions extends ConfigOptions, RequestOptions {}
+
+/** What a successful sign-in hands to the strategy. */
+export interface SignInResult {
+  user: User | AdapterUser;
+  account: Account | null;
+  profile?: Profile;
+  isNewUser: boolean;
+  /**
+   * How the session is signed in to. Absent until the sign-in is complete: `completeSignIn` sets it from
+   * the first factor, or holds the sign-in for its second step.
+   */
+  assurance?: SessionAssurance;
+}
+
+/** A session strategy: JWT in a cookie, or a database row the cookie points to. */
+export interface SessionStrategyHandler {
+  /** GET /session (and POST /session with `update`): the session the client sees, and cookie changes. */
+  read(
+    options: InternalOptions,
+    request: RequestInternal,
+    update?: { data: unknown },
+  ): Promise<{ session: Session | null; cookies: Cookie[] }>;
+  /** After a successful sign-in: the cookies that carry the new session. */
+  start(options: InternalOptions, request: RequestInternal, signIn: SignInResult): Promise<Cookie[]>;
+  /** Sign-out: ends the session (firing `signOut`) and returns the cookies that clear it. */
+  end(options: InternalOptions, request: RequestInternal): Promise<Cookie[]>;
+  /**
+   * The user a credentials sign-in (`authorize()`'s user) starts a session for. JWT: that user. Database:
+   * the adapter's user with its id, else its email (a session row must point at a stored user); an
+   * unknown user is `UnknownCredentialsUser` (a configuration error: the password was right).
+   */
+  credentialsUser(options: InternalOptions, user: User & { id: string }): Promise<User | AdapterUser>;
+  /** The signed-in user of this request, or `null` (used to link accounts). */
+  currentUser(options: InternalOptions, request: RequestInternal): Promise<User | AdapterUser | null>;
+  /**
+   * The live session of this request as the session APIs see it: its user and its record's id (`null`
+   * when the session has no record: database sessions in an adapter without session records). `null`
+   * when nobody is signed in. No callback runs and no cookie changes.
+   */
+  currentSession(options: InternalOptions, request: RequestInternal): Promise<{ userId: string; sessionId: string | null } | null>;
+  /**
+   * The live session's user and how it was signed in to (`undefined` for a session from before authlib
+   * kept it), or `null` when nobody is signed in. No callback runs and no cookie changes.
+   */
+  currentAssurance(
+    options: InternalOptions,
+    request: RequestInternal,
+  ): Promise<{ userId: string; assurance: SessionAssurance | undefined } | null>;
+  /**
+   * The cookies that carry `user`'s new name, email and picture in the request's own session (after the
+   * address changed). JWT: the token re-issued with them (same session id, the rest of the payload kept);
+   * database: none (the session reads the user each time).
+   */
+  refreshUser(options: InternalOptions, request: RequestInternal, user: User): Promise<Cookie[]>;
+}
+
+/**
+ * What a route needs computed before its action runs.
+ * - `csrf`: `"mint"` reads the CSRF cookie and makes one when there is none (forms, POSTs, the start of a
+ *   flow); `"read"` only reads it (a flow's callback must not replace the cookie its flow is bound to: a
+ *   `form_post` bounce arrives without cookies). The flow binding (`http/flow-binding.ts`) is made from
+ *   the token, so every step of a sign-in flow reads it, even when an integration skips the POST check.
+ * - `"prove"`: as `"mint"`, and the request must prove it (a POST's form token, or an in-process call not
+ *   sent from another site): `MissingCSRF` otherwise, before the handler runs.
+ * - `callbackUrl`: the validated callback URL (from the request, else the sealed cookie), and the
+ *   cookie that remembers it.
+ */
+export interface RouteNeeds {
+  csrf?: "mint" | "read" | "prove";
+  callbackUrl?: boolean;
+}

@@ -1,0 +1,83 @@
+/**
+ * The shapes of an operation and of a feature: what the kernel reads to route a request, run its checks,
+ * present its answer and offer it to `auth.api`. They stand on the types floor, below every feature and
+ * below the kernel, so that a feature (built in or the app's own) declares its operations without
+ * importing the kernel, and the kernel's feature list imports the features without a circle.
+ *
+ * @module types/operation
+ */
+import type { AuthError } from "../errors.js";
+import type { AuthConfig, AuthFeature } from "./config.js";
+import type { InternalOptions, RequestInternal, ResponseInternal, RouteNeeds } from "./internal.js";
+
+/** The operations the owner-present rule guards (their names are in the refusal, the docs and SECURITY.md). */
+export type OwnerOperation =
+  | "addPasskey"
+  | "removePasskey"
+  | "changeEmail"
+  | "changePassword"
+  | "linkAccount"
+  | "unlinkAccount"
+  | "revokeSessions"
+  | "deleteAccount"
+  | "enrollTotp"
+  | "confirmTotp"
+  | "disableTotp";
+
+/** Runs an operation over a parsed request: returns the route's result, or throws an `AuthError`. */
+export type OperationHandler = (options: InternalOptions, request: RequestInternal) => ResponseInternal | Promise<ResponseInternal>;
+
+/**
+ * What an operation needs before its handler runs: the request context's CSRF state and callback URL,
+ * and whether the owner must be present (`sign-in/owner-present.ts`): always (an operation name), or as
+ * the request decides (a sign-in that links an account, a passkey registration).
+ */
+export interface OperationNeeds extends RouteNeeds {
+  ownerPresent?: OwnerOperation | ((options: InternalOptions, request: RequestInternal) => OwnerOperation | undefined);
+}
+
+/**
+ * How a refusal is answered to a browser or a script over HTTP (`auth.api` always gets the typed error):
+ * - `"page"`: a page a browser navigates to; a refusal before any handler runs is the error page;
+ * - `"json"`: a route scripts call with `fetch`; a refusal is `{ error: <type> }` with the error's HTTP
+ *   status (`Configuration` and 500 for an error that is the operator's);
+ * - a function: a form that goes back to its page with `?error=<type>`: it answers the refusal
+ *   (`undefined`: the general policy, the sign-in or the error page).
+ * Default: the general policy (`http/error-response.ts`).
+ */
+export type Presentation =
+  | "page"
+  | "json"
+  | ((
+      options: InternalOptions,
+      request: RequestInternal,
+      error: AuthError,
+    ) => ResponseInternal | undefined | Promise<ResponseInternal | undefined>);
+
+/** One operation: its route, what it needs, how its refusals are answered, and its handler. */
+export interface OperationDeclaration {
+  /** A name unique in the instance: how `auth.api` and the integrations reach it (`listSessions`). */
+  name: string;
+  method: "GET" | "POST";
+  /**
+   * Its path under the base path: a fixed one (`sessions`, `sessions/revoke`), or one whose last segment
+   * is a provider's id (`signin/:provider`).
+   */
+  path: string;
+  needs?: OperationNeeds;
+  presentation?: Presentation;
+  handler: OperationHandler;
+}
+
+/**
+ * A capability of authlib as one module: its operations, turned on by its part of the configuration.
+ * The kernel keeps a list of them and names none.
+ */
+export interface FeatureDefinition extends AuthFeature {
+  /** The feature's name (`two-factor`, `sessions`, or the app's own). */
+  name: string;
+  /** True when the configuration turns the feature on (default: always). */
+  enabled?: (config: AuthConfig) => boolean;
+  /** The operations it adds. Their code should load with their first request (`lazyHandler`). */
+  operations: readonly OperationDeclaration[];
+}
