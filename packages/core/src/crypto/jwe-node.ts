@@ -132,12 +132,10 @@ function decryptContent(
   try {
     if (key.mac) {
       // Encrypt-then-MAC: nothing is decrypted until the tag is proven, in constant time.
-      // Stryker disable next-line StringLiteral: equivalent, thrown inside the try below, whose catch replaces it with "decryption failed"; the reason never leaves
       if (!nc.timingSafeEqual(tag, cbcTag(nc, key.mac, aad, iv, ciphertext, aadLength))) throw rejected("bad tag");
       const decipher = nc.createDecipheriv("aes-256-cbc", key.cipher, iv);
       return Buffer.concat([decipher.update(ciphertext), decipher.final()]);
     }
-    // Stryker disable next-line ObjectLiteral: equivalent, checkParts has already required a 16-byte tag, which is also node's default GCM tag length
     const decipher = nc.createDecipheriv("aes-256-gcm", key.cipher, iv, { authTagLength: 16 });
     decipher.setAAD(aad);
     decipher.setAuthTag(tag);
@@ -277,7 +275,6 @@ export function nodeJwe(): SyncJwe | undefined {
   if (memo === undefined) {
     const nc = builtin<NodeCrypto>("node:crypto");
     const buffer = builtin<typeof import("node:buffer")>("node:buffer");
-    // Stryker disable next-line ConditionalExpression: equivalent for the hkdfSync/createSecretKey checks, a codec built without them throws a TypeError in its self-test, which refuses it the same
     const usable = nc && buffer && typeof nc.hkdfSync === "function" && typeof nc.createSecretKey === "function";
     const candidate = usable ? createNodeJwe(nc, buffer.Buffer) : undefined;
     memo = candidate && selfTest(candidate) ? candidate : null;

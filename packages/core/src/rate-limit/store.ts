@@ -91,7 +91,7 @@ class WeightedWindows {
 
   drop(key: string, entry: Entry): void {
     this.#windows.delete(key);
-    // Stryker disable next-line OptionalChaining: equivalent, every entry in `windows` was filed, so its class's map exists (the `?.` is for the index type)
+    // Stryker disable next-line OptionalChaining: equivalent (see mutation notes: weighted-windows-drop)
     this.#classes[entry.weight]?.delete(key);
   }
 
@@ -106,7 +106,6 @@ class WeightedWindows {
     // The least recently used window of each class, lightest first; an ended one goes before any live one.
     const heads: Array<[string, Entry]> = [];
     for (const bucket of this.#classes) {
-      // Stryker disable next-line OptionalChaining: equivalent, `classes` has no holes: a count grows by one from 1, so a key is filed in every class below its own (weightOf is the whole log2)
       const head = bucket?.entries().next().value;
       if (head) heads.push(head);
     }
