@@ -1,13 +1,28 @@
-import ts from "typescript";
-import { readFileSync, readdirSync } from "node:fs";
+// Lists the functions longer than 60 lines under the given folders (the measure of packages/core/test/function-length.test.ts).
+// Usage: node scripts/long-functions.mjs packages/core/src packages/qwik/src packages/hosted-db-adapter/src
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-const roots = process.argv.slice(2);
+import ts from "typescript";
+
 const out = [];
-for (const root of roots) for (const f of readdirSync(root, { recursive: true })) {
-  if (!/\.tsx?$/.test(f) || f.endsWith(".d.ts") || f.includes("generated")) continue;
-  const path = join(root, f); const text = readFileSync(path, "utf8");
-  const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, f.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
-  const visit = (n) => { if (ts.isFunctionLike(n) && n.body) { const a = sf.getLineAndCharacterOfPosition(n.getStart()).line; const b = sf.getLineAndCharacterOfPosition(n.end).line; if (b - a + 1 > 60) out.push(`${b-a+1}\t${path}:${a+1}\t${n.name?.getText?.() ?? "(anon)"}`); } ts.forEachChild(n, visit); };
-  visit(sf);
+
+function measure(sf, node) {
+  if (ts.isFunctionLike(node) && node.body) {
+    const a = sf.getLineAndCharacterOfPosition(node.getStart()).line;
+    const b = sf.getLineAndCharacterOfPosition(node.end).line;
+    if (b - a + 1 > 60) out.push(`${b - a + 1}\t${sf.fileName}:${a + 1}\t${node.name?.getText?.() ?? "(anon)"}`);
+  }
+  ts.forEachChild(node, (child) => measure(sf, child));
 }
-console.log(out.sort((x,y)=>parseInt(y)-parseInt(x)).join("\n")); console.log(out.length);
+
+for (const root of process.argv.slice(2)) {
+  for (const f of readdirSync(root, { recursive: true })) {
+    if (!/\.tsx?$/.test(f) || f.endsWith(".d.ts") || f.includes("generated")) continue;
+    const path = join(root, f);
+    const kind = f.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+    const sf = ts.createSourceFile(path, readFileSync(path, "utf8"), ts.ScriptTarget.Latest, true, kind);
+    measure(sf, sf);
+  }
+}
+console.log(out.sort((x, y) => parseInt(y, 10) - parseInt(x, 10)).join("\n"));
+console.log(out.length);

@@ -32,10 +32,7 @@ export const MAX_WRONG_TRIES = 5;
  * error page). A function, not a module constant: see routes.ts.
  */
 function shownOnPage(type: string): boolean {
-  const passkeyRefusals = [
-    "WebAuthnVerificationError",
-    "InvalidCheck",
-  ];
+  const passkeyRefusals = ["WebAuthnVerificationError", "InvalidCheck"];
   return ["IncorrectCode", "RateLimited", "MissingCSRF", ...passkeyRefusals].includes(type);
 }
 
