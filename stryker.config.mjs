@@ -16,6 +16,9 @@ export default {
   testRunner: "vitest",
   vitest: { configFile: "vitest.mutation.config.ts", related: false },
   checkers: ["typescript"],
+  // The equivalent mutants' notes (scripts/mutation/equivalent-mutants.mjs), applied by their ignorer.
+  plugins: ["@stryker-mutator/*", "./scripts/mutation/equivalent-ignorer.mjs"],
+  ignorers: ["equivalent-mutants"],
   tsconfigFile: "packages/core/tsconfig.json",
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },
   coverageAnalysis: "perTest",

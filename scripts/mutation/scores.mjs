@@ -1,7 +1,8 @@
 /**
  * The per-file mutation score table (Markdown) from StrykerJS JSON reports. Score = (killed + timeout) /
  * (killed + timeout + survived + no coverage): mutants that do not compile, error at run time or are
- * disabled by a reasoned `// Stryker disable` comment are not valid mutants and are not counted.
+ * ignored as equivalent (a note of equivalent-mutants.mjs, or a short `// Stryker disable` comment pointing at
+ * one) are not valid mutants and are not counted.
  */
 import { readFileSync } from "node:fs";
 

@@ -72,35 +72,74 @@ export function hostedDbRateLimitStore(client: HostedDbClient, options: HostedDb
   if (!(sweepIntervalMs >= 0) || !Number.isSafeInteger(sweepLimit) || sweepLimit < 1) {
     throw new RangeError("hostedDbRateLimitStore: sweepIntervalMs must be >= 0 and sweepLimit a whole number >= 1.");
   }
-  const table = `${quoteIdentifier(client.branch)}.${quoteIdentifier(RATE_LIMIT_TABLE)}`;
+  const sql = rateLimitStatements(`${quoteIdentifier(client.branch)}.${quoteIdentifier(RATE_LIMIT_TABLE)}`, sweepLimit);
+  const { deleteEndedWindows, sweepIfDue } = endedWindowSweeper(client, sql.sweep, sweepIntervalMs);
+
+  return {
+    async increment(key, windowMs) {
+      const { rows } = await client.query<WindowRow>(sql.increment, [storedKey(key), windowMilliseconds(windowMs)]);
+      sweepIfDue();
+      return toWindow(rows[0]);
+    },
+    async get(key) {
+      const { rows } = await client.query<WindowRow>(sql.get, [storedKey(key)]);
+      return rows[0] === undefined ? null : toWindow(rows[0]);
+    },
+    async reset(key) {
+      await client.query(sql.reset, [storedKey(key)]);
+    },
+    async lease(key, ttlMs) {
+      const token = leaseToken();
+      const { rows } = await client.query(sql.lease, [storedKey(key), token, windowMilliseconds(ttlMs)]);
+      sweepIfDue();
+      return rows.length === 1 ? token : null;
+    },
+    async release(key, token) {
+      // A token this store never issued matches no row (and is no bigint for Postgres): nothing to end.
+      if (!/^[1-4][0-9]{18}$/.test(token)) return;
+      await client.query(sql.release, [storedKey(key), token]);
+    },
+    deleteEndedWindows,
+  };
+}
+
+/** The store's statements over `table` (quoted), each one statement. */
+function rateLimitStatements(table: string, sweepLimit: number) {
   // Windows are whole milliseconds, so the resetAt the store returns is exactly the stored end.
   const resetAtMs = `(extract(epoch FROM "reset_at") * 1000)::bigint AS "reset_at"`;
-
-  const incrementSql = `
+  return {
+    increment: `
     INSERT INTO ${table} AS w ("key", "count", "reset_at")
     VALUES ($1, 1, date_trunc('milliseconds', now()) + $2::bigint * interval '1 millisecond')
     ON CONFLICT ("key") DO UPDATE SET
       "count" = CASE WHEN w."reset_at" > now() THEN w."count" + 1 ELSE 1 END,
       "reset_at" = CASE WHEN w."reset_at" > now() THEN w."reset_at" ELSE EXCLUDED."reset_at" END
-    RETURNING "count", ${resetAtMs}`;
-  const getSql = `SELECT "count", ${resetAtMs} FROM ${table} WHERE "key" = $1 AND "reset_at" > now()`;
-  const resetSql = `DELETE FROM ${table} WHERE "key" = $1`;
-  // The conflict branch writes only over an ended row, so no row comes back while a live lease is held.
-  const leaseSql = `
+    RETURNING "count", ${resetAtMs}`,
+    get: `SELECT "count", ${resetAtMs} FROM ${table} WHERE "key" = $1 AND "reset_at" > now()`,
+    reset: `DELETE FROM ${table} WHERE "key" = $1`,
+    // The conflict branch writes only over an ended row, so no row comes back while a live lease is held.
+    lease: `
     INSERT INTO ${table} AS w ("key", "count", "reset_at")
     VALUES ($1, $2::bigint, date_trunc('milliseconds', now()) + $3::bigint * interval '1 millisecond')
     ON CONFLICT ("key") DO UPDATE SET "count" = EXCLUDED."count", "reset_at" = EXCLUDED."reset_at"
       WHERE w."reset_at" <= now()
-    RETURNING 1`;
-  const releaseSql = `DELETE FROM ${table} WHERE "key" = $1 AND "count" = $2::bigint`;
-  // SKIP LOCKED: never wait for a row a hit is writing. The outer condition is checked again on a row a
-  // hit renewed meanwhile, so a live window is never deleted.
-  const sweepSql = `
+    RETURNING 1`,
+    release: `DELETE FROM ${table} WHERE "key" = $1 AND "count" = $2::bigint`,
+    // SKIP LOCKED: never wait for a row a hit is writing. The outer condition is checked again on a row a
+    // hit renewed meanwhile, so a live window is never deleted.
+    sweep: `
     DELETE FROM ${table} WHERE "key" IN (
       SELECT "key" FROM ${table} WHERE "reset_at" <= now() LIMIT ${sweepLimit} FOR UPDATE SKIP LOCKED
     ) AND "reset_at" <= now()
-    RETURNING 1`;
+    RETURNING 1`,
+  };
+}
 
+/**
+ * The sweep of ended windows: `deleteEndedWindows` runs it now (one at a time: a call during a sweep
+ * shares it), `sweepIfDue` starts one in the background when the last is older than the interval.
+ */
+function endedWindowSweeper(client: HostedDbClient, sweepSql: string, sweepIntervalMs: number) {
   let lastSweep = Number.NEGATIVE_INFINITY;
   let sweeping: Promise<number> | undefined;
 
@@ -114,7 +153,6 @@ export function hostedDbRateLimitStore(client: HostedDbClient, options: HostedDb
     return sweeping;
   };
 
-  /** Starts a background sweep when the last one is older than the interval. */
   const sweepIfDue = () => {
     const time = Date.now();
     if (time - lastSweep < sweepIntervalMs) return;
@@ -122,33 +160,7 @@ export function hostedDbRateLimitStore(client: HostedDbClient, options: HostedDb
     // A failed sweep is not the hit's failure; the next interval tries again.
     deleteEndedWindows().catch(() => {});
   };
-
-  return {
-    async increment(key, windowMs) {
-      const { rows } = await client.query<WindowRow>(incrementSql, [storedKey(key), windowMilliseconds(windowMs)]);
-      sweepIfDue();
-      return toWindow(rows[0]);
-    },
-    async get(key) {
-      const { rows } = await client.query<WindowRow>(getSql, [storedKey(key)]);
-      return rows[0] === undefined ? null : toWindow(rows[0]);
-    },
-    async reset(key) {
-      await client.query(resetSql, [storedKey(key)]);
-    },
-    async lease(key, ttlMs) {
-      const token = leaseToken();
-      const { rows } = await client.query(leaseSql, [storedKey(key), token, windowMilliseconds(ttlMs)]);
-      sweepIfDue();
-      return rows.length === 1 ? token : null;
-    },
-    async release(key, token) {
-      // A token this store never issued matches no row (and is no bigint for Postgres): nothing to end.
-      if (!/^[1-4][0-9]{18}$/.test(token)) return;
-      await client.query(releaseSql, [storedKey(key), token]);
-    },
-    deleteEndedWindows,
-  };
+  return { deleteEndedWindows, sweepIfDue };
 }
 
 /** A window as the statements return it: `pg` gives bigint columns as strings, PGlite as numbers. */

@@ -51,11 +51,11 @@ function tablesOf(client: HostedDbClient): { records: string; sessions: string }
  * the caller.
  */
 export function hostedDbSessionStore(client: HostedDbClient): SessionRegistry {
-  const { records, sessions } = tablesOf(client);
+  const sql = sessionRecordStatements(tablesOf(client));
 
   return {
     async create(record) {
-      await client.query(`INSERT INTO ${records} (${RECORD_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
+      await client.query(sql.create, [
         record.id,
         record.userId,
         record.createdAt,
@@ -68,39 +68,43 @@ export function hostedDbSessionStore(client: HostedDbClient): SessionRegistry {
     },
 
     async get(userId, id) {
-      const { rows } = await client.query<RecordRow>(
-        `SELECT ${RECORD_COLUMNS} FROM ${records} WHERE "id" = $1 AND "user_id" = $2 AND "expires" > now()`,
-        [id, userId],
-      );
+      const { rows } = await client.query<RecordRow>(sql.get, [id, userId]);
       return rows[0] === undefined ? null : toSessionRecord(rows[0]);
     },
 
     async listByUser(userId) {
-      const { rows } = await client.query<RecordRow>(
-        `SELECT ${RECORD_COLUMNS} FROM ${records} WHERE "user_id" = $1 AND "expires" > now()
-         UNION ALL
-         SELECT ${SESSION_ROW_COLUMNS} FROM ${sessions} WHERE "user_id" = $1 AND "expires" > now()`,
-        [userId],
-      );
+      const { rows } = await client.query<RecordRow>(sql.listByUser, [userId]);
       return rows.map(toSessionRecord);
     },
 
     async touch(userId, id, lastSeenAt, expires) {
-      // authlib touches a database session by its row id when it extends it (after `updateSession`), so
-      // both tables are written; the id is in at most one of them.
-      await client.query(
-        `WITH jwt AS (
+      await client.query(sql.touch, [id, userId, lastSeenAt, expires]);
+    },
+
+    async delete(userId, ids, except) {
+      // An expired row goes too, but is not answered: it had ended already, nobody revoked it.
+      const { rows } = await client.query<RecordRow>(sql.delete, [userId, ids === undefined ? null : [...ids], except ?? null]);
+      return rows.map(toSessionRecord);
+    },
+  };
+}
+
+/** The store's statements over the two tables (quoted), each one statement. */
+function sessionRecordStatements({ records, sessions }: { records: string; sessions: string }) {
+  return {
+    create: `INSERT INTO ${records} (${RECORD_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    get: `SELECT ${RECORD_COLUMNS} FROM ${records} WHERE "id" = $1 AND "user_id" = $2 AND "expires" > now()`,
+    listByUser: `SELECT ${RECORD_COLUMNS} FROM ${records} WHERE "user_id" = $1 AND "expires" > now()
+         UNION ALL
+         SELECT ${SESSION_ROW_COLUMNS} FROM ${sessions} WHERE "user_id" = $1 AND "expires" > now()`,
+    // authlib touches a database session by its row id when it extends it (after `updateSession`), so
+    // both tables are written; the id is in at most one of them.
+    touch: `WITH jwt AS (
            UPDATE ${records} SET "last_seen_at" = $3, "expires" = $4 WHERE "id" = $1 AND "user_id" = $2 RETURNING 1
          )
          UPDATE ${sessions} SET "last_seen_at" = $3, "expires" = $4, "updated_at" = now(), "version" = "version" + 1
          WHERE "id" = $1 AND "user_id" = $2`,
-        [id, userId, lastSeenAt, expires],
-      );
-    },
-
-    async delete(userId, ids, except) {
-      const { rows } = await client.query<RecordRow>(
-        `WITH jwt AS (
+    delete: `WITH jwt AS (
            DELETE FROM ${records}
            WHERE "user_id" = $1 AND ($2::text[] IS NULL OR "id" = ANY($2::text[])) AND "id" IS DISTINCT FROM $3::text
            RETURNING ${RECORD_COLUMNS}
@@ -110,11 +114,6 @@ export function hostedDbSessionStore(client: HostedDbClient): SessionRegistry {
            RETURNING ${SESSION_ROW_COLUMNS}
          )
          SELECT * FROM jwt WHERE "expires" > now() UNION ALL SELECT * FROM db WHERE "expires" > now()`,
-        // An expired row goes too, but is not answered: it had ended already, nobody revoked it.
-        [userId, ids === undefined ? null : [...ids], except ?? null],
-      );
-      return rows.map(toSessionRecord);
-    },
   };
 }
 

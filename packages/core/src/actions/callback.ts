@@ -40,7 +40,6 @@ async function emailCallbackOf(options: InternalOptions, request: RequestInterna
 }
 
 function oauthCallbackOf(options: InternalOptions, request: RequestInternal, provider: InternalProvider): Promise<ResponseInternal> {
-  // Stryker disable next-line StringLiteral: equivalent, unreachable: only the oauth and oidc entries of `callbacks` call this, so the guard (kept for the type narrowing) never throws
   if (!isOAuthProvider(provider)) throw new InvalidProvider(`The provider "${provider.id}" is not an OAuth provider.`);
   return oauthCallback(options, request, provider);
 }

@@ -34,7 +34,6 @@ import { html } from "./pages.js";
 
 type EmailProvider = InternalProvider & EmailConfig;
 
-// Stryker disable next-line StringLiteral: equivalent, the label only separates this HMAC's domain from the CSRF token's (which has its own label); no caller sees the stored hash
 const HASH_LABEL = "authlib.verification-token:";
 
 async function hashToken(secret: string, token: string): Promise<string> {
@@ -89,7 +88,6 @@ export async function emailSignIn(options: InternalOptions, request: RequestInte
     await provider.sendVerificationRequest(params);
   } catch (error) {
     // The mail never left: make sure the stored token cannot be redeemed later.
-    // Stryker disable next-line ArrowFunction: equivalent, the clean-up's result is discarded (`null` or `undefined` alike); only that a failed clean-up never replaces the send failure matters
     await Promise.resolve(store.useVerificationToken({ identifier, token: hashed })).catch(() => null);
     // The failure's name and codes, not its text: a server's refusal quotes the address (email/mail-failure.ts).
     throw new EmailSignInError("The sign-in email could not be sent.", { cause: mailFailureCause(error) });
@@ -165,7 +163,6 @@ export async function emailCallback(
 
   const invite = await redeem(store, link.identifier, hashes);
   const expired = invite ? invite.expires.valueOf() < Date.now() : false;
-  // Stryker disable next-line ConditionalExpression: equivalent with every adapter, which finds a token by identifier and hash; kept for an adapter that would not
   if (!invite || expired || invite.identifier !== link.identifier) {
     throw new Verification("The sign-in link is unknown, used already, or expired.", { cause: { hasInvite: !!invite, expired } });
   }

@@ -99,7 +99,6 @@ export async function webAuthnCallback(options: InternalOptions, request: Reques
     const response = post.action === "register" ? await register(ctx, claims, post) : await authenticate(ctx, claims, post);
     return { ...response, cookies: [clear, ...(response.cookies ?? [])] };
   } catch (error) {
-    // Stryker disable next-line StringLiteral: equivalent, the fallback is never used: this handler is reached only through /callback/:provider with a configured provider id
     const provider = request.providerId ?? "webauthn";
     throw withFailureCookies(
       error,

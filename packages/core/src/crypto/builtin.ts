@@ -13,7 +13,7 @@ export type NodeCrypto = typeof import("node:crypto");
 /** The built-in module `id` (e.g. `"node:crypto"`), or `undefined` where the runtime has none. */
 export function builtin<T>(id: string): T | undefined {
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  // Stryker disable BlockStatement: equivalent for the catch block, an empty one returns undefined as well (a next-line comment cannot reach a catch clause; restored right after this function)
+  // Stryker disable BlockStatement: equivalent (see mutation notes: builtin-catch)
   try {
     return proc?.getBuiltinModule?.(id) as T | undefined;
   } catch {

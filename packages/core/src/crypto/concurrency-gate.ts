@@ -50,7 +50,6 @@ export class ConcurrencyGate {
    * `maxRunning` tasks run and `maxQueued` wait already.
    */
   run<T>(task: () => Promise<T>): Promise<T> {
-    // Stryker disable next-line ConditionalExpression: equivalent, a free slot never coexists with waiting tasks (every slot freed or added starts them synchronously in #startWaiting), so queued === 0 whenever running < maxRunning
     if (this.#running < this.maxRunning && this.load.queued === 0) return this.#start(task);
     if (this.load.queued >= this.maxQueued) return Promise.reject(this.refuse());
     return new Promise<T>((resolve, reject) => {
@@ -76,7 +75,6 @@ export class ConcurrencyGate {
       this.#head += 1;
       next();
     }
-    // Stryker disable next-line ConditionalExpression, BlockStatement: equivalent, resetting the drained queue only frees memory; load and order are computed from length − head either way
     if (this.#head === this.#queue.length) {
       this.#queue = [];
       this.#head = 0;

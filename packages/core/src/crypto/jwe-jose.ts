@@ -18,7 +18,6 @@ export async function joseDecrypt(token: string, secrets: readonly string[], sal
     const { payload } = await jwtDecrypt(
       token,
       async ({ kid, enc }) => {
-        // Stryker disable next-line StringLiteral: equivalent, unreachable: jwtDecrypt refuses an enc outside contentEncryptionAlgorithms before it calls this resolver
         if (!isSupportedEncryption(enc)) throw new JWTSessionError(`Unsupported content encryption: ${String(enc)}`);
         for (const candidate of secrets) {
           const derived = await deriveEncryptionKey(enc, candidate, salt);

@@ -63,95 +63,154 @@ const MAX_CACHED_HEADER_LENGTH = 512;
 const keyLengths: Record<ContentEncryption, number> = { "A256CBC-HS512": 64, A256GCM: 32 };
 const encoder = new TextEncoder();
 
-// Buffer comes from node:buffer too: not every runtime with node:crypto has a global Buffer.
-function createNodeJwe(nc: NodeCrypto, Buffer: BufferClass): SyncJwe {
-  const keys = new Map<string, NodeKey>();
-  const headers = new Map<string, HeaderFacts>();
+/**
+ * The keys of `secret` + `salt` for `enc`, derived as Auth.js v5 does. `Buffer` comes from node:buffer
+ * too: not every runtime with node:crypto has a global Buffer.
+ */
+function deriveNodeKey(nc: NodeCrypto, Buffer: BufferClass, enc: ContentEncryption, secret: string, salt: string): NodeKey {
+  const length = keyLengths[enc];
+  // Auth.js v5's derivation: HKDF-SHA-256, salt = the salt argument, a fixed info naming it.
+  const info = encoder.encode(`Auth.js Generated Encryption Key (${salt})`);
+  const raw = Buffer.from(nc.hkdfSync("sha256", encoder.encode(secret), encoder.encode(salt), info, length));
+  // The key id is the RFC 7638 thumbprint of the oct JWK, hashed with SHA-(key bits) as Auth.js does.
+  const jwk = `{"k":"${raw.toString("base64url")}","kty":"oct"}`;
+  const kid = nc
+    .createHash(`sha${length * 8}`)
+    .update(jwk)
+    .digest("base64url");
+  const header = Buffer.from(JSON.stringify({ alg: "dir", enc, kid })).toString("base64url");
+  const key: NodeKey =
+    enc === "A256CBC-HS512"
+      ? { kid, header, mac: nc.createSecretKey(raw.subarray(0, 32)), cipher: nc.createSecretKey(raw.subarray(32)) }
+      : { kid, header, cipher: nc.createSecretKey(raw) };
+  raw.fill(0);
+  return key;
+}
 
-  function derive(enc: ContentEncryption, secret: string, salt: string): NodeKey {
+/** The canonical bytes of a base64url part (one spelling per token: see jwt.ts), or `notCompact`. */
+function canonicalPart(Buffer: BufferClass, text: string): Buffer {
+  const bytes = Buffer.from(text, "base64url");
+  if (bytes.toString("base64url") !== text) throw notCompact();
+  return bytes;
+}
+
+function cbcTag(nc: NodeCrypto, mac: KeyObject, aad: Buffer, iv: Uint8Array, ciphertext: Uint8Array, aadLength: Uint8Array): Buffer {
+  const hmac = nc.createHmac("sha512", mac).update(aad).update(iv).update(ciphertext).update(aadLength);
+  return hmac.digest().subarray(0, 32);
+}
+
+/** The verdict on a canonical encoded header: {@link checkHeader}'s, which throws for a header jose refuses. */
+function readHeaderFacts(Buffer: BufferClass, encodedHeader: string, bytes: Buffer): HeaderFacts {
+  const checked = checkHeader(bytes);
+  // The claims check reads the header (replicated iss/sub/aud): frozen, so no reader can change it for the next token.
+  return checked === USE_JOSE
+    ? USE_JOSE
+    : {
+        checked: { ...checked, header: Object.freeze(checked.header) },
+        // The AAD is the encoded header's ASCII bytes (canonical base64url is ASCII).
+        aad: Buffer.from(encodedHeader, "latin1"),
+        aadLength: aadLengthBlock(encodedHeader.length),
+      };
+}
+
+/** The parts of a compact JWE after its header, each as its canonical bytes. */
+interface BodyParts {
+  iv: Buffer;
+  ciphertext: Buffer;
+  tag: Buffer;
+}
+
+/** The plaintext of a token's ciphertext under `key`, authenticated first; any failure is "decryption failed". */
+function decryptContent(
+  nc: NodeCrypto,
+  Buffer: BufferClass,
+  key: NodeKey,
+  facts: Exclude<HeaderFacts, typeof USE_JOSE>,
+  { iv, ciphertext, tag }: BodyParts,
+): Buffer {
+  const { aad, aadLength } = facts;
+  try {
+    if (key.mac) {
+      // Encrypt-then-MAC: nothing is decrypted until the tag is proven, in constant time.
+      if (!nc.timingSafeEqual(tag, cbcTag(nc, key.mac, aad, iv, ciphertext, aadLength))) throw rejected("bad tag");
+      const decipher = nc.createDecipheriv("aes-256-cbc", key.cipher, iv);
+      return Buffer.concat([decipher.update(ciphertext), decipher.final()]);
+    }
+    const decipher = nc.createDecipheriv("aes-256-gcm", key.cipher, iv, { authTagLength: 16 });
+    decipher.setAAD(aad);
+    decipher.setAuthTag(tag);
+    // final() throws on a wrong tag; the bytes update() returned are used only after it passed.
+    return Buffer.concat([decipher.update(ciphertext), decipher.final()]);
+  } catch {
+    throw rejected("decryption failed");
+  }
+}
+
+/** A compact `dir` + `A256CBC-HS512` JWE of `claims` under `key`. */
+function encryptClaims(nc: NodeCrypto, Buffer: BufferClass, key: NodeKey, claims: Record<string, unknown>): string {
+  const iv = nc.randomBytes(16);
+  const cipher = nc.createCipheriv("aes-256-cbc", key.cipher, iv);
+  const ciphertext = Buffer.concat([cipher.update(JSON.stringify(claims), "utf8"), cipher.final()]);
+  const aad = Buffer.from(key.header, "latin1");
+  const tag = cbcTag(nc, key.mac as KeyObject, aad, iv, ciphertext, aadLengthBlock(aad.length));
+  return `${key.header}..${iv.toString("base64url")}.${ciphertext.toString("base64url")}.${tag.toString("base64url")}`;
+}
+
+/**
+ * The derived keys of one codec: bounded (oldest out), plus the key the last token was read with (an app
+ * reads nearly every token with one key, and this skips building and hashing the cache id per token).
+ */
+class NodeKeyCache {
+  readonly #keys = new Map<string, NodeKey>();
+  #last: { enc: ContentEncryption; secret: string; salt: string; key: NodeKey } | undefined;
+
+  constructor(
+    readonly nc: NodeCrypto,
+    readonly Buffer: BufferClass,
+  ) {}
+
+  derive(enc: ContentEncryption, secret: string, salt: string): NodeKey {
     const id = `${enc}\u0000${salt}\u0000${secret}`;
-    const cached = keys.get(id);
+    const cached = this.#keys.get(id);
     if (cached) return cached;
-    const length = keyLengths[enc];
-    // Auth.js v5's derivation: HKDF-SHA-256, salt = the salt argument, a fixed info naming it.
-    const info = encoder.encode(`Auth.js Generated Encryption Key (${salt})`);
-    const raw = Buffer.from(nc.hkdfSync("sha256", encoder.encode(secret), encoder.encode(salt), info, length));
-    // The key id is the RFC 7638 thumbprint of the oct JWK, hashed with SHA-(key bits) as Auth.js does.
-    const jwk = `{"k":"${raw.toString("base64url")}","kty":"oct"}`;
-    const kid = nc
-      .createHash(`sha${length * 8}`)
-      .update(jwk)
-      .digest("base64url");
-    const header = Buffer.from(JSON.stringify({ alg: "dir", enc, kid })).toString("base64url");
-    const key: NodeKey =
-      enc === "A256CBC-HS512"
-        ? { kid, header, mac: nc.createSecretKey(raw.subarray(0, 32)), cipher: nc.createSecretKey(raw.subarray(32)) }
-        : { kid, header, cipher: nc.createSecretKey(raw) };
-    raw.fill(0);
-    if (keys.size >= MAX_CACHED_KEYS) keys.delete(keys.keys().next().value as string);
-    keys.set(id, key);
+    const key = deriveNodeKey(this.nc, this.Buffer, enc, secret, salt);
+    if (this.#keys.size >= MAX_CACHED_KEYS) this.#keys.delete(this.#keys.keys().next().value as string);
+    this.#keys.set(id, key);
     return key;
   }
 
-  // The key the last token was read with: an app reads nearly every token with one key, and this skips
-  // building and hashing the cache id per token.
-  let last: { enc: ContentEncryption; secret: string; salt: string; key: NodeKey } | undefined;
-
-  function derived(enc: ContentEncryption, secret: string, salt: string): NodeKey {
+  /** {@link derive}, remembering the last key. */
+  derived(enc: ContentEncryption, secret: string, salt: string): NodeKey {
+    const last = this.#last;
     if (last !== undefined && last.enc === enc && last.secret === secret && last.salt === salt) return last.key;
-    const key = derive(enc, secret, salt);
-    last = { enc, secret, salt, key };
+    const key = this.derive(enc, secret, salt);
+    this.#last = { enc, secret, salt, key };
     return key;
   }
+}
+
+/** The codec over `nc`, with its caches: derived keys and header verdicts. */
+function createNodeJwe(nc: NodeCrypto, Buffer: BufferClass): SyncJwe {
+  const keys = new NodeKeyCache(nc, Buffer);
+  const headers = new Map<string, HeaderFacts>();
 
   function keyFor(checked: CheckedHeader, secrets: readonly string[], salt: string): NodeKey {
     for (const secret of secrets) {
-      const key = derived(checked.enc, secret, salt);
+      const key = keys.derived(checked.enc, secret, salt);
       // A token without a kid can only come from the first (current) secret.
       if (checked.kid === undefined || key.kid === checked.kid) return key;
     }
     throw noMatchingSecret();
   }
 
-  /** The bytes of a canonical base64url string, else undefined (one spelling per token: see jwt.ts). */
-  function canonical(part: string): Buffer | undefined {
-    const bytes = Buffer.from(part, "base64url");
-    return bytes.toString("base64url") === part ? bytes : undefined;
-  }
-
-  function cbcTag(mac: KeyObject, aad: Buffer, iv: Uint8Array, ciphertext: Uint8Array, aadLength: Uint8Array): Buffer {
-    const hmac = nc.createHmac("sha512", mac).update(aad).update(iv).update(ciphertext).update(aadLength);
-    return hmac.digest().subarray(0, 32);
-  }
-
-  /**
-   * The verdict on a canonical encoded header ({@link checkHeader}'s, which throws for a header jose
-   * refuses), parsed once per header text (see {@link MAX_CACHED_HEADERS}). Refusals are not kept.
-   */
+  /** {@link readHeaderFacts}, parsed once per header text (see {@link MAX_CACHED_HEADERS}); refusals are not kept. */
   function headerFacts(encodedHeader: string, bytes: Buffer): HeaderFacts {
-    const checked = checkHeader(bytes);
-    // The claims check reads the header (replicated iss/sub/aud): frozen, so no reader can change it for the next token.
-    const facts: HeaderFacts =
-      checked === USE_JOSE
-        ? USE_JOSE
-        : {
-            checked: { ...checked, header: Object.freeze(checked.header) },
-            // The AAD is the encoded header's ASCII bytes (canonical base64url is ASCII).
-            aad: Buffer.from(encodedHeader, "latin1"),
-            aadLength: aadLengthBlock(encodedHeader.length),
-          };
+    const facts = readHeaderFacts(Buffer, encodedHeader, bytes);
     if (encodedHeader.length <= MAX_CACHED_HEADER_LENGTH) {
       if (headers.size >= MAX_CACHED_HEADERS) headers.delete(headers.keys().next().value as string);
       headers.set(encodedHeader, facts);
     }
     return facts;
-  }
-
-  /** The canonical bytes of a part, or `notCompact`. */
-  function part(text: string): Buffer {
-    const bytes = canonical(text);
-    if (bytes === undefined) throw notCompact();
-    return bytes;
   }
 
   return {
@@ -162,46 +221,22 @@ function createNodeJwe(nc: NodeCrypto, Buffer: BufferClass): SyncJwe {
       if (parts.length !== 5) throw notCompact();
       const [encodedHeader, encryptedKeyText, ivText, ciphertextText, tagText] = parts as [string, string, string, string, string];
       const known = headers.get(encodedHeader);
-      const headerBytes = known === undefined ? part(encodedHeader) : undefined;
-      const encryptedKey = part(encryptedKeyText);
-      const iv = part(ivText);
-      const ciphertext = part(ciphertextText);
-      const tag = part(tagText);
+      const headerBytes = known === undefined ? canonicalPart(Buffer, encodedHeader) : undefined;
+      const encryptedKey = canonicalPart(Buffer, encryptedKeyText);
+      const body: BodyParts = {
+        iv: canonicalPart(Buffer, ivText),
+        ciphertext: canonicalPart(Buffer, ciphertextText),
+        tag: canonicalPart(Buffer, tagText),
+      };
       const facts = known ?? headerFacts(encodedHeader, headerBytes as Buffer);
       if (facts === USE_JOSE) return USE_JOSE;
-      const { checked, aad, aadLength } = facts;
-      const key = keyFor(checked, secrets, salt);
-      checkParts(checked.enc, encryptedKey, iv, tag);
-      let plaintext: Buffer;
-      try {
-        if (key.mac) {
-          // Encrypt-then-MAC: nothing is decrypted until the tag is proven, in constant time.
-          // Stryker disable next-line StringLiteral: equivalent, thrown inside the try below, whose catch replaces it with "decryption failed"; the reason never leaves
-          if (!nc.timingSafeEqual(tag, cbcTag(key.mac, aad, iv, ciphertext, aadLength))) throw rejected("bad tag");
-          const decipher = nc.createDecipheriv("aes-256-cbc", key.cipher, iv);
-          plaintext = Buffer.concat([decipher.update(ciphertext), decipher.final()]);
-        } else {
-          // Stryker disable next-line ObjectLiteral: equivalent, checkParts has already required a 16-byte tag, which is also node's default GCM tag length
-          const decipher = nc.createDecipheriv("aes-256-gcm", key.cipher, iv, { authTagLength: 16 });
-          decipher.setAAD(aad);
-          decipher.setAuthTag(tag);
-          // final() throws on a wrong tag; the bytes update() returned are used only after it passed.
-          plaintext = Buffer.concat([decipher.update(ciphertext), decipher.final()]);
-        }
-      } catch {
-        throw rejected("decryption failed");
-      }
-      return checkClaims(checked.header, plaintext);
+      const key = keyFor(facts.checked, secrets, salt);
+      checkParts(facts.checked.enc, encryptedKey, body.iv, body.tag);
+      return checkClaims(facts.checked.header, decryptContent(nc, Buffer, key, facts, body));
     },
 
     encrypt(claims, secret, salt) {
-      const key = derive("A256CBC-HS512", secret, salt);
-      const iv = nc.randomBytes(16);
-      const cipher = nc.createCipheriv("aes-256-cbc", key.cipher, iv);
-      const ciphertext = Buffer.concat([cipher.update(JSON.stringify(claims), "utf8"), cipher.final()]);
-      const aad = Buffer.from(key.header, "latin1");
-      const tag = cbcTag(key.mac as KeyObject, aad, iv, ciphertext, aadLengthBlock(aad.length));
-      return `${key.header}..${iv.toString("base64url")}.${ciphertext.toString("base64url")}.${tag.toString("base64url")}`;
+      return encryptClaims(nc, Buffer, keys.derive("A256CBC-HS512", secret, salt), claims);
     },
   };
 }
@@ -240,7 +275,6 @@ export function nodeJwe(): SyncJwe | undefined {
   if (memo === undefined) {
     const nc = builtin<NodeCrypto>("node:crypto");
     const buffer = builtin<typeof import("node:buffer")>("node:buffer");
-    // Stryker disable next-line ConditionalExpression: equivalent for the hkdfSync/createSecretKey checks, a codec built without them throws a TypeError in its self-test, which refuses it the same
     const usable = nc && buffer && typeof nc.hkdfSync === "function" && typeof nc.createSecretKey === "function";
     const candidate = usable ? createNodeJwe(nc, buffer.Buffer) : undefined;
     memo = candidate && selfTest(candidate) ? candidate : null;

@@ -42,7 +42,6 @@ export function noMatchingSecret(): JWTSessionError {
 
 /** jose's `isObject`: a plain object (prototype Object.prototype or null), not an array or class instance. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  // Stryker disable next-line ConditionalExpression: equivalent for value === null, Object.prototype.toString gives "[object Null]" for null, refused by the next test
   if (typeof value !== "object" || value === null || Object.prototype.toString.call(value) !== "[object Object]") return false;
   const prototype = Object.getPrototypeOf(value);
   return prototype === null || Object.getPrototypeOf(prototype) === null;
@@ -145,7 +144,6 @@ export function checkClaims(header: Record<string, unknown>, plaintext: Uint8Arr
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   let diff = 0;
-  // Stryker disable next-line EqualityOperator: equivalent, index a.length is past both arrays (their lengths are equal here), undefined ^ undefined is 0
   for (let i = 0; i < a.length; i++) diff |= (a[i] as number) ^ (b[i] as number);
   return diff === 0;
 }
@@ -171,7 +169,6 @@ export function issuedClaims(token: Record<string, unknown>, now: number, maxAge
 
 /** True when jose's `EncryptJWT` would issue these claims as they are (else it throws: let it). */
 export function issuable(token: unknown, maxAge: unknown): token is Record<string, unknown> {
-  // Stryker disable next-line ConditionalExpression: equivalent for the typeof check, Number.isFinite is false for every non-number, refused by the next test
   if (!isPlainObject(token) || typeof maxAge !== "number" || !Number.isFinite(maxAge)) return false;
   const nbf = token.nbf;
   return typeof nbf !== "number" || Number.isFinite(nbf);

@@ -45,13 +45,10 @@ async function importKeys(enc: ContentEncryption, secret: string, salt: string):
   const header = base64url.encode(JSON.stringify({ alg: "dir", enc, kid }));
   try {
     if (enc === "A256GCM") {
-      // Stryker disable next-line BooleanLiteral: equivalent, the CryptoKey stays in this module's cache and is never exported
       return { kid, header, cipher: await crypto.subtle.importKey("raw", key, "AES-GCM", false, ["encrypt", "decrypt"]) };
     }
     const [mac, cipher] = await Promise.all([
-      // Stryker disable next-line BooleanLiteral: equivalent, the CryptoKey stays in this module's cache and is never exported
       crypto.subtle.importKey("raw", key.subarray(0, 32), { name: "HMAC", hash: "SHA-512" }, false, ["sign"]),
-      // Stryker disable next-line BooleanLiteral: equivalent, the CryptoKey stays in this module's cache and is never exported
       crypto.subtle.importKey("raw", key.subarray(32), "AES-CBC", false, ["encrypt", "decrypt"]),
     ]);
     return { kid, header, mac, cipher };
@@ -122,7 +119,6 @@ export async function webCryptoDecrypt(
   try {
     if (key.mac) {
       // Encrypt-then-MAC: nothing is decrypted until the tag is proven, in constant time.
-      // Stryker disable next-line StringLiteral: equivalent, thrown inside the try below, whose catch replaces it with "decryption failed"; the reason never leaves
       if (!bytesEqual(tag, await cbcTag(key.mac, aad, iv, ciphertext))) throw rejected("bad tag");
       plaintext = new Uint8Array(await crypto.subtle.decrypt({ name: "AES-CBC", iv: iv as Bytes }, key.cipher, ciphertext as Bytes));
     } else {

@@ -50,7 +50,6 @@ export async function verifyPasswordWith(scrypt: ScryptFunction, password: strin
   if (expected.length !== KEY_LENGTH) return false;
   const actual = await scrypt(passwordBytes(password), saltBytes, { N: params[0], r: params[1], p: params[2], dkLen: KEY_LENGTH });
   let diff = 0;
-  // Stryker disable next-line EqualityOperator: equivalent, index KEY_LENGTH is past both keys (the derived key and the checked 64-byte expected key), undefined ^ undefined is 0
   for (let i = 0; i < KEY_LENGTH; i++) diff |= (actual[i] as number) ^ (expected[i] as number);
   return diff === 0;
 }

@@ -59,7 +59,6 @@ function envKeyName(id: string): string {
 export function parseAddress(address: string): { email: string; name?: string } {
   const match = /^\s*(.*?)\s*<([^<>]+)>\s*$/.exec(address);
   if (!match) return { email: address.trim() };
-  // Stryker disable next-line OptionalChaining: equivalent, group 1 (.*?) always takes part in a match, so match[1] is always a string
   const name = match[1]?.replace(/^"(.*)"$/, "$1");
   return name ? { email: (match[2] as string).trim(), name } : { email: (match[2] as string).trim() };
 }

@@ -56,7 +56,6 @@ export async function requestBinding(options: InternalOptions, request: RequestI
 
 /** True when a binding read from a sealed cookie is the binding of this browser. */
 export function bindingMatches(sealed: unknown, current: string): boolean {
-  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent, either emptiness check alone refuses "" (an empty string equals only an empty one), so dropping one of them changes no answer
   return typeof sealed === "string" && sealed !== "" && current !== "" && timingSafeEqual(sealed, current);
 }
 

@@ -53,7 +53,6 @@ function invalid(what: string, value: string, why: string): InvalidOriginConfig 
 export function compileHostPattern(pattern: string, what = "The trusted host pattern"): HostPattern {
   const match = patternSyntax.exec(pattern);
   if (!match) throw invalid(what, pattern, "use lower-case host[:port], e.g. app.example.com or *.preview.example.com:8443");
-  // Stryker disable next-line StringLiteral: equivalent, group 1 of patternSyntax always takes part in a match, so the default is never used
   const [, hostname = "", port] = match;
   if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) throw invalid(what, pattern, "the port is out of range");
   const escapeRegExp = (s: string) => s.replace(/[.\-[\]]/g, "\\$&");
@@ -68,7 +67,6 @@ export function compileHostPattern(pattern: string, what = "The trusted host pat
     return { hostname: new RegExp(`^${escapeRegExp(hostname)}$`), port };
   }
   const labels = hostname.split(".");
-  // Stryker disable next-line StringLiteral: equivalent, split always gives at least one label, so the default is never used
   const [first = "", ...rest] = labels;
   if (first.split("*").length !== 2 || rest.some((l) => l.includes("*"))) {
     throw invalid(what, pattern, "`*` may appear once, in the leftmost label only");
@@ -77,7 +75,6 @@ export function compileHostPattern(pattern: string, what = "The trusted host pat
   if (!labelSyntax.test(first.replace("*", "x")) || !rest.every((l) => labelSyntax.test(l))) {
     throw invalid(what, pattern, "labels may only hold a-z, 0-9 and -");
   }
-  // Stryker disable next-line StringLiteral: equivalent, `first` holds exactly one `*` (checked above), so split gives two parts and the defaults are never used
   const [before = "", after = ""] = first.split("*");
   const source = `^${escapeRegExp(before)}[a-z0-9-]+${escapeRegExp(after)}\\.${rest.map(escapeRegExp).join("\\.")}$`;
   return { hostname: new RegExp(source), port };
@@ -209,7 +206,6 @@ function unrestrictedOriginRule(): OriginPolicy {
     const key = `${proto}\n${host}`;
     if (remembered.has(key)) return remembered.get(key);
     const origin = parseOrigin(proto, host)?.origin;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, when the memo drops an entry changes only how much it remembers, never an answer
     if (remembered.size >= MAX_REMEMBERED_HOSTS) remembered.delete(remembered.keys().next().value as string);
     remembered.set(key, origin);
     return origin;
@@ -227,7 +223,6 @@ function listedOrigin(request: Pick<Request, "headers">, url: URL, trustedHosts:
   const protos = (headerValues(request, "x-forwarded-proto") ?? [url.protocol.slice(0, -1)]).map((p) => p.toLowerCase());
   const refuse = (why: string) =>
     new UntrustedHost(`Refused a request: ${why}. Add the host to trustedHosts (AUTH_TRUSTED_HOSTS) if it is yours.`);
-  // Stryker disable next-line MethodExpression: equivalent, upper-casing every host tells the same hosts apart as lower-casing them
   if (new Set(protos).size !== 1 || new Set(hosts.map((h) => h.toLowerCase())).size !== 1) {
     throw refuse("its forwarded host or protocol headers hold several different values");
   }

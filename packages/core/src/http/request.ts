@@ -70,7 +70,6 @@ export async function parseRequest(
     },
     connectionAddress,
   );
-  // Stryker disable next-line ConditionalExpression: equivalent, only a POST's body is read (`parsed`), and a GET Request cannot have one, so no other method arrives here with a used body
   if (method === "POST" && request.bodyUsed) replayBodyOnDemand(internal, request, text);
   return internal;
 }
@@ -125,7 +124,6 @@ export async function parseRequestParts(parts: AuthRequestParts, basePath: strin
   } catch (error) {
     throw new UnknownAction("The request URL or headers are not valid.", { cause: error as Error });
   }
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent, `parsed` hands on a body only for a POST, and `typeof` refuses an absent body (null spreads to {})
   const body = method === "POST" && parts.body && typeof parts.body === "object" ? { ...parts.body } : {};
   return parsed(request, method, { basePath, paths }, async () => body, parts.clientAddress);
 }
@@ -149,7 +147,6 @@ async function parsed(
     path,
     providerId,
     query: url.search === "" ? {} : Object.fromEntries(url.searchParams),
-    // Stryker disable next-line ConditionalExpression: equivalent, a GET Request has no body to read, and parseRequestParts gives {} for anything but a POST
     body: method === "POST" ? await readPostBody() : {},
     cookies: requestCookies(request.headers),
     headers: request.headers,
@@ -161,7 +158,7 @@ async function parsed(
 export function requestCookies(headers: Headers): Record<string, string | undefined> {
   try {
     return parseCookies(headers.get("cookie") ?? "");
-  } catch /* Stryker disable next-line BlockStatement: equivalent, `cookie` 1.x never throws on a string (bad encodings are kept raw); a guard for another version */ {
+  } catch /* Stryker disable next-line BlockStatement: equivalent (see mutation notes: request-cookies-catch) */ {
     return {};
   }
 }
@@ -192,12 +189,11 @@ function bodyFields(type: string, text: string): Record<string, unknown> {
 
 /** The body as text, or `undefined` when it is larger than `limit` bytes or cannot be read. */
 async function readLimited(body: ReadableStream<Uint8Array> | null, limit: number): Promise<string | undefined> {
-  // Stryker disable next-line StringLiteral: equivalent, readBody never passes a null body (it checks first); kept so the helper stands alone
   if (!body) return "";
   try {
     const result = await readAtMost(body, limit);
     return "bytes" in result ? new TextDecoder().decode(result.bytes) : undefined;
-  } catch /* Stryker disable next-line BlockStatement: equivalent, an empty catch block also ends the function with undefined */ {
+  } catch /* Stryker disable next-line BlockStatement: equivalent (see mutation notes: read-limited-catch) */ {
     return undefined;
   }
 }

@@ -65,6 +65,19 @@ function hasEndpoint(value: unknown): boolean {
 
 /** The first configuration error, or `undefined` when the configuration is usable. */
 export function assertConfig(config: AuthConfig, providers: ProviderConfig[], strategy: SessionStrategy): AuthError | undefined {
+  return (
+    hostAndSecretError(config) ??
+    providersError(config, providers) ??
+    webAuthnConfigError(config, providers) ??
+    sessionConfigError(config, strategy) ??
+    twoFactorConfigError(config, providers) ??
+    ownerPresentConfigError(config) ??
+    adapterError(config.adapter, providers, strategy, config.twoFactor !== undefined)
+  );
+}
+
+/** The first error in the origin settings, the host's trust or the secrets, or `undefined`. */
+function hostAndSecretError(config: AuthConfig): AuthError | undefined {
   const originError = checkOriginConfig(config);
   if (originError) return originError;
   // A canonical URL or a trusted-host list is an explicit decision about the origin; so is trustHost.
@@ -77,9 +90,11 @@ export function assertConfig(config: AuthConfig, providers: ProviderConfig[], st
   if (!secrets.some((s) => typeof s === "string" && s.length > 0)) {
     return new MissingSecret("No secret is configured. Set AUTH_SECRET (e.g. `npx authlib secret`) or `secret` in the config.");
   }
-  const weak = weakSecretError(secrets, readEnv(processEnv(), "NODE_ENV"));
-  if (weak) return weak;
+  return weakSecretError(secrets, readEnv(processEnv(), "NODE_ENV"));
+}
 
+/** The first provider with an invalid or duplicate id or an incomplete configuration, as its error. */
+function providersError(config: AuthConfig, providers: ProviderConfig[]): AuthError | undefined {
   const ids = new Set<string>();
   for (const provider of providers) {
     if (!provider?.id || typeof provider.id !== "string" || !/^[A-Za-z0-9_-]+$/.test(provider.id)) {
@@ -87,25 +102,35 @@ export function assertConfig(config: AuthConfig, providers: ProviderConfig[], st
     }
     if (ids.has(provider.id)) return new InvalidProvider(`Two providers share the id "${provider.id}". Give one of them another \`id\`.`);
     ids.add(provider.id);
+    const error = providerConfigError(config, provider, providers);
+    if (error) return error;
+  }
+  return undefined;
+}
 
-    if (isOAuthProvider(provider) && (typeof provider.clientId !== "string" || provider.clientId === "")) {
-      return new InvalidProvider(`Provider "${provider.id}" has no client id: set ${providerEnvPrefix(provider.id)}ID or \`clientId\`.`);
-    }
-    if (isOAuthProvider(provider) && !provider.issuer) {
-      for (const key of ["authorization", "token", "userinfo"] as const) {
-        if (key === "userinfo" && provider.type === "oidc") continue;
-        if (!hasEndpoint(provider[key])) {
-          return new InvalidEndpoints(`Provider "${provider.id}" has neither an \`issuer\` nor a \`${key}\` endpoint. Set one of them.`);
-        }
+/** The first error in one provider's own settings (client id, endpoints, `authorize`, its `checkConfig`). */
+function providerConfigError(config: AuthConfig, provider: ProviderConfig, providers: ProviderConfig[]): AuthError | undefined {
+  if (isOAuthProvider(provider) && (typeof provider.clientId !== "string" || provider.clientId === "")) {
+    return new InvalidProvider(`Provider "${provider.id}" has no client id: set ${providerEnvPrefix(provider.id)}ID or \`clientId\`.`);
+  }
+  if (isOAuthProvider(provider) && !provider.issuer) {
+    for (const key of ["authorization", "token", "userinfo"] as const) {
+      if (key === "userinfo" && provider.type === "oidc") continue;
+      if (!hasEndpoint(provider[key])) {
+        return new InvalidEndpoints(`Provider "${provider.id}" has neither an \`issuer\` nor a \`${key}\` endpoint. Set one of them.`);
       }
     }
-    if (provider.type === "credentials" && typeof provider.authorize !== "function") {
-      return new MissingAuthorize(`The credentials provider "${provider.id}" needs an \`authorize(credentials, request)\` function.`);
-    }
-    const own = provider.checkConfig?.({ provider, providers, adapter: config.adapter });
-    if (own) return own instanceof AuthError ? own : new InvalidProvider(own.message);
   }
+  if (provider.type === "credentials" && typeof provider.authorize !== "function") {
+    return new MissingAuthorize(`The credentials provider "${provider.id}" needs an \`authorize(credentials, request)\` function.`);
+  }
+  const own = provider.checkConfig?.({ provider, providers, adapter: config.adapter });
+  if (own) return own instanceof AuthError ? own : new InvalidProvider(own.message);
+  return undefined;
+}
 
+/** The first error in the WebAuthn providers' settings (experimental flag, conditional UI), or `undefined`. */
+function webAuthnConfigError(config: AuthConfig, providers: ProviderConfig[]): AuthError | undefined {
   const webAuthn = providers.filter((p) => p.type === "webauthn");
   if (webAuthn.length > 0 && !config.experimental?.enableWebAuthn) {
     return new ExperimentalFeatureNotEnabled(
@@ -127,13 +152,7 @@ export function assertConfig(config: AuthConfig, providers: ProviderConfig[], st
       `The WebAuthn provider "${withoutAutocomplete.id}" enables conditional UI, so one of its \`formFields\` needs \`autocomplete\` containing "webauthn" (e.g. "username webauthn").`,
     );
   }
-
-  return (
-    sessionConfigError(config, strategy) ??
-    twoFactorConfigError(config, providers) ??
-    ownerPresentConfigError(config) ??
-    adapterError(config.adapter, providers, strategy, config.twoFactor !== undefined)
-  );
+  return undefined;
 }
 
 const registryMethods = ["create", "get", "listByUser", "touch", "delete"] as const;

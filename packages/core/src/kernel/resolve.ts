@@ -71,58 +71,87 @@ export function resolveConfig(config: AuthConfig): ResolvedAuth {
   const basePath = normaliseBasePath(config.basePath);
   const base = { config, logger, basePath, origin: refuseOrigin, router: routerOf(config) };
   if (config.debug) logger.warn("debug-enabled");
-  let providers: ProviderConfig[];
-  let check: StartupCheck;
-  let options: ConfigOptions;
-  let telemetry: Telemetry | undefined;
-  let audit: Audit | undefined;
-  let router: Router;
+  let read: ReadConfig;
   try {
-    // An app's feature that is not well made (`features`) is a configuration error.
-    router = createRouter(operationsOf(config));
-    providers = config.providers.map((entry) => (typeof entry === "function" ? entry() : entry));
-    const session = resolveSessionOptions(config);
-    const providerIds = providers.map((provider) => provider.id);
-    telemetry = createTelemetry(config.telemetry, providerIds);
-    audit = createAudit(config, logger, telemetry, providerIds);
-    const adapter = wrapAdapter(config.adapter, logger, telemetry);
-    check = startupCheck(config, providers, session.strategy, adapter);
-    const capabilities = check.ok ? check.capabilities : {};
-    const secret = (Array.isArray(config.secret) ? config.secret : [config.secret]).filter((s): s is string => !!s);
-    options = {
-      audit,
-      basePath,
-      secret,
-      callbacks: resolveCallbacks(config.callbacks),
-      events: wrapEvents(config.events, logger),
-      adapter,
-      capabilities,
-      session,
-      sessionStrategy: session.strategy === "database" ? lazyDatabaseSessionStrategy : jwtSessionStrategy,
-      sessionRegistry: resolveSessionRegistry(session.strategy, capabilities, session.store),
-      jwt: { maxAge: config.jwt?.maxAge ?? session.maxAge, encode, decode, ...config.jwt, secret },
-      pages: config.pages ?? {},
-      theme: { colorScheme: "auto", ...config.theme },
-      logger,
-      warned: new Set(),
-      instanceState: {},
-      skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
-      redirectProxyUrl: config.redirectProxyUrl,
-      experimental: config.experimental ?? {},
-      rateLimits: { config: config.rateLimit },
-      config,
-    };
+    read = readConfig(config, logger, basePath);
   } catch (error) {
     const unreadable = new AuthError("The configuration could not be read.", { cause: error as Error });
     logger.error(unreadable);
     return { ...base, error: unreadable, ...unusable([]) };
   }
+  const { providers, check, options, telemetry, audit, router } = read;
   if (!check.ok) {
     logger.error(check.error);
     return { ...base, error: check.error, ...unusable(providers) };
   }
 
   warnAboutConfig(config, providers, logger);
+  const { cookies, redirectProxyAllowedOrigins } = cookiesAndProxyOrigins(config);
+  return {
+    ...base,
+    router,
+    origin: compileOriginPolicy(config),
+    options,
+    providers,
+    providersAt: providerRoutes(providers),
+    cookies,
+    redirectProxyAllowedOrigins,
+    ...(telemetry ? { telemetry } : {}),
+    ...(audit ? { audit } : {}),
+  };
+}
+
+/** What reading a configuration makes: its providers, the start-up check's verdict, the shared options. */
+interface ReadConfig {
+  providers: ProviderConfig[];
+  check: StartupCheck;
+  options: ConfigOptions;
+  telemetry: Telemetry | undefined;
+  audit: Audit | undefined;
+  router: Router;
+}
+
+/** Reads `config` (this throws for a configuration that cannot be read) and runs the start-up check. */
+function readConfig(config: AuthConfig, logger: LoggerInstance, basePath: string): ReadConfig {
+  // An app's feature that is not well made (`features`) is a configuration error.
+  const router = createRouter(operationsOf(config));
+  const providers = config.providers.map((entry) => (typeof entry === "function" ? entry() : entry));
+  const session = resolveSessionOptions(config);
+  const providerIds = providers.map((provider) => provider.id);
+  const telemetry = createTelemetry(config.telemetry, providerIds);
+  const audit = createAudit(config, logger, telemetry, providerIds);
+  const adapter = wrapAdapter(config.adapter, logger, telemetry);
+  const check = startupCheck(config, providers, session.strategy, adapter);
+  const capabilities = check.ok ? check.capabilities : {};
+  const secret = (Array.isArray(config.secret) ? config.secret : [config.secret]).filter((s): s is string => !!s);
+  const options: ConfigOptions = {
+    audit,
+    basePath,
+    secret,
+    callbacks: resolveCallbacks(config.callbacks),
+    events: wrapEvents(config.events, logger),
+    adapter,
+    capabilities,
+    session,
+    sessionStrategy: session.strategy === "database" ? lazyDatabaseSessionStrategy : jwtSessionStrategy,
+    sessionRegistry: resolveSessionRegistry(session.strategy, capabilities, session.store),
+    jwt: { maxAge: config.jwt?.maxAge ?? session.maxAge, encode, decode, ...config.jwt, secret },
+    pages: config.pages ?? {},
+    theme: { colorScheme: "auto", ...config.theme },
+    logger,
+    warned: new Set(),
+    instanceState: {},
+    skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
+    redirectProxyUrl: config.redirectProxyUrl,
+    experimental: config.experimental ?? {},
+    rateLimits: { config: config.rateLimit },
+    config,
+  };
+  return { providers, check, options, telemetry, audit, router };
+}
+
+/** The cookies for both values of the secure flag, and the redirect proxy's allowed origins. */
+function cookiesAndProxyOrigins(config: AuthConfig): Pick<ResolvedAuth, "cookies" | "redirectProxyAllowedOrigins"> {
   // Shared by every request: frozen, so an action that changed one would fail loudly instead of leaking
   // its change into other requests.
   const secure = freezeCookies(resolveCookies(true, config.cookies));
@@ -132,16 +161,8 @@ export function resolveConfig(config: AuthConfig): ResolvedAuth {
   const family = (config.trustedHosts ?? []).flatMap((host) => [`https://${host}`, `http://${host}`]);
   const configured = config.redirectProxyAllowedOrigins;
   return {
-    ...base,
-    router,
-    origin: compileOriginPolicy(config),
-    options,
-    providers,
-    providersAt: providerRoutes(providers),
     cookies: (isSecure) => (isSecure ? secure : plain),
     redirectProxyAllowedOrigins: (origin) => configured ?? [origin, ...family],
-    ...(telemetry ? { telemetry } : {}),
-    ...(audit ? { audit } : {}),
   };
 }
 

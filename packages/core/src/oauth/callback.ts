@@ -4,20 +4,22 @@
  * @module oauth/callback
  */
 import * as oauth from "oauth4webapi";
+import type { OAuthConfig } from "../provider-types.js";
 import { inSpan } from "../telemetry/index.js";
-import { checkBinding, clearCheckCookies, flowIsLink, openCheck, resolveChecks } from "./checks.js";
+import type { Profile } from "../types.js";
+import { type CheckBinding, type CheckName, checkBinding, clearCheckCookies, flowIsLink, openCheck, resolveChecks } from "./checks.js";
 import { clientAuthentication, clientMetadata } from "./client-auth.js";
 import { conformTokenRequestOptions, conformTokenResponse } from "./conform.js";
 import type { AuthorizationResult, OAuthContext } from "./context.js";
-import { resolveServer } from "./discovery.js";
+import { type ResolvedServer, resolveServer } from "./discovery.js";
 import { endpointSearchParams } from "./endpoints.js";
 import { callbackError } from "./failure.js";
-import { requestOptions } from "./http.js";
+import { type ProviderRequestOptions, requestOptions } from "./http.js";
 import { mapProfile, toAccount, toTokenSet } from "./profile.js";
 import { proxyForwardUrl, redirectFlow, usesFormPost } from "./redirect-proxy.js";
 import { serverForTokenResponse } from "./tenant.js";
 import { assertTokenResponse } from "./token-response.js";
-import { loadProfile } from "./userinfo.js";
+import { loadProfile, type ProfileSource } from "./userinfo.js";
 
 /**
  * Completes a sign-in from the provider's callback parameters (the query of a GET, the body of a
@@ -67,48 +69,86 @@ export async function finishAuthorization(ctx: OAuthContext, params: URLSearchPa
     provider.requestQuirks,
   );
 
-  const expectedState = checks.has("state") ? await openCheck(ctx, "state", binding) : oauth.skipStateCheck;
-  let validated: URLSearchParams;
-  try {
-    validated = oauth.validateAuthResponse(server.as, client, params, expectedState);
-  } catch (error) {
-    throw callbackError(provider.id, error);
-  }
+  const validated = await validateCallbackParams(ctx, server, client, params, checks, binding);
   const codeVerifier = checks.has("pkce") ? await openCheck(ctx, "pkce", binding) : oauth.nopkce;
   const expectedNonce = checks.has("nonce") ? await openCheck(ctx, "nonce", binding) : oauth.expectNoNonce;
   const clientAuth = clientAuthentication(provider);
-
-  // The code exchanged at the token endpoint, and the answer checked: the token step's span.
-  const exchange = async () => {
-    try {
-      const raw = await conformTokenResponse(
-        await oauth.authorizationCodeGrantRequest(server.as, client, clientAuth, validated, flow.redirectUri, codeVerifier, options),
-        provider.tokenResponseQuirks,
-      );
-      const tokenServer = await serverForTokenResponse(server, raw);
-      const response = await oauth.processAuthorizationCodeResponse(tokenServer.as, client, raw, {
-        expectedNonce,
-        requireIdToken: provider.type === "oidc",
-      });
-      assertTokenResponse(provider.id, client, response);
-      return { tokenServer, response };
-    } catch (error) {
-      throw callbackError(provider.id, error);
-    }
-  };
-  const { tokenServer, response } = await inSpan("authlib.oauth.token", { "authlib.provider": provider.id }, exchange);
+  const grant: CodeGrant = { clientAuth, validated, redirectUri: flow.redirectUri, codeVerifier, expectedNonce, options };
+  const { tokenServer, response } = await inSpan("authlib.oauth.token", { "authlib.provider": provider.id }, () =>
+    exchangeCode(provider, server, client, grant),
+  );
 
   const tokens = toTokenSet(response);
-  let profile: Awaited<ReturnType<typeof loadProfile>>;
-  try {
-    profile = await loadProfile({ provider, server: tokenServer, client, response, tokens, params, logger: ctx.logger });
-  } catch (error) {
-    throw callbackError(provider.id, error, `Loading the profile from provider "${provider.id}" failed.`);
-  }
+  const profile = await loadProviderProfile(ctx, { server: tokenServer, client, response, tokens, params });
   const user = await mapProfile(provider, profile, tokens);
   const account = toAccount(provider, tokens, user.id);
   const crossSite = usesFormPost(provider) ? ({ sameSite: "none", secure: true } as const) : {};
 
   ctx.logger.debug("oauth: signed in", { provider: provider.id, checks: [...checks] });
   return { kind: "signed-in", profile, user, account, cookies: clearCheckCookies(ctx, checks, crossSite), link: flowIsLink(ctx) };
+}
+
+/**
+ * The callback's parameters as oauth4webapi validated them (`iss`, `state`, `error`), against the state
+ * cookie when the state check is on.
+ */
+async function validateCallbackParams(
+  ctx: OAuthContext,
+  server: ResolvedServer,
+  client: oauth.Client,
+  params: URLSearchParams,
+  checks: ReadonlySet<CheckName>,
+  binding: CheckBinding,
+): Promise<URLSearchParams> {
+  const expectedState = checks.has("state") ? await openCheck(ctx, "state", binding) : oauth.skipStateCheck;
+  try {
+    return oauth.validateAuthResponse(server.as, client, params, expectedState);
+  } catch (error) {
+    throw callbackError(ctx.provider.id, error);
+  }
+}
+
+/** What the token request sends: the validated callback, the opened checks and the request's options. */
+interface CodeGrant {
+  clientAuth: oauth.ClientAuth;
+  validated: URLSearchParams;
+  redirectUri: string;
+  codeVerifier: string | typeof oauth.nopkce;
+  expectedNonce: string | typeof oauth.expectNoNonce;
+  options: ProviderRequestOptions;
+}
+
+/** The code exchanged at the token endpoint and the answer checked (the token step's span runs this). */
+async function exchangeCode(
+  provider: OAuthConfig,
+  server: ResolvedServer,
+  client: oauth.Client,
+  grant: CodeGrant,
+): Promise<{ tokenServer: ResolvedServer; response: oauth.TokenEndpointResponse }> {
+  const { clientAuth, validated, redirectUri, codeVerifier, expectedNonce, options } = grant;
+  try {
+    const raw = await conformTokenResponse(
+      await oauth.authorizationCodeGrantRequest(server.as, client, clientAuth, validated, redirectUri, codeVerifier, options),
+      provider.tokenResponseQuirks,
+    );
+    const tokenServer = await serverForTokenResponse(server, raw);
+    const response = await oauth.processAuthorizationCodeResponse(tokenServer.as, client, raw, {
+      expectedNonce,
+      requireIdToken: provider.type === "oidc",
+    });
+    assertTokenResponse(provider.id, client, response);
+    return { tokenServer, response };
+  } catch (error) {
+    throw callbackError(provider.id, error);
+  }
+}
+
+/** The provider's profile (ID token claims and/or userinfo); a failure is the callback's error. */
+async function loadProviderProfile(ctx: OAuthContext, source: Omit<ProfileSource, "provider" | "logger">): Promise<Profile> {
+  const { provider } = ctx;
+  try {
+    return await loadProfile({ ...source, provider, logger: ctx.logger });
+  } catch (error) {
+    throw callbackError(provider.id, error, `Loading the profile from provider "${provider.id}" failed.`);
+  }
 }

@@ -120,7 +120,6 @@ function AccountsSection({ params, text }: Sub) {
       {params.accounts.length === 0 ? <p class="muted">{text.t("account.noAccounts")}</p> : null}
       <ul class="methods stack">
         {params.accounts.map((account) => (
-          // Stryker disable next-line StringLiteral: equivalent, a key only guides Preact's reconciliation; rendering to a string never writes it
           <li key={`${account.provider}:${account.providerAccountId}`}>
             <span>{account.providerName}</span>
             {account.unlinkable ? (

@@ -39,6 +39,82 @@ function weightOf(count: number): number {
 const SWEEP_INTERVAL_MS = 1000;
 
 /**
+ * The held windows, each filed under its weight class, and the eviction rule that makes room among them
+ * (see {@link memoryRateLimitStore}).
+ */
+class WeightedWindows {
+  readonly #windows = new Map<string, Entry>();
+  // One map per weight class, each in least-recently-used-first order (Map keeps insertion order).
+  readonly #classes: Array<Map<string, Entry>> = [];
+  #lastSweep = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    readonly maxKeys: number,
+    readonly now: () => number,
+  ) {}
+
+  get size(): number {
+    return this.#windows.size;
+  }
+
+  /** The window of `key`, or its entry dropped and null once it has ended. */
+  live(key: string): Entry | null {
+    const entry = this.#windows.get(key);
+    if (!entry) return null;
+    if (entry.resetAt > this.now()) return entry;
+    this.drop(key, entry);
+    return null;
+  }
+
+  /** The entry of `key` as held, ended or not. */
+  held(key: string): Entry | undefined {
+    return this.#windows.get(key);
+  }
+
+  /** Holds a new window for `key`. */
+  open(key: string, entry: Entry): void {
+    this.#windows.set(key, entry);
+    this.file(key, entry);
+  }
+
+  /** Files `entry` under its (new) weight class, as the most recently used there. */
+  file(key: string, entry: Entry): void {
+    this.#classes[entry.weight]?.delete(key);
+    entry.weight = weightOf(entry.count);
+    let bucket = this.#classes[entry.weight];
+    if (!bucket) {
+      bucket = new Map();
+      this.#classes[entry.weight] = bucket;
+    }
+    bucket.set(key, entry);
+  }
+
+  drop(key: string, entry: Entry): void {
+    this.#windows.delete(key);
+    // Stryker disable next-line OptionalChaining: equivalent (see mutation notes: weighted-windows-drop)
+    this.#classes[entry.weight]?.delete(key);
+  }
+
+  /** Frees one place (see the eviction rule of {@link memoryRateLimitStore}). */
+  makeRoom(): void {
+    const time = this.now();
+    if (time - this.#lastSweep >= SWEEP_INTERVAL_MS) {
+      this.#lastSweep = time;
+      for (const [key, entry] of this.#windows) if (entry.resetAt <= time) this.drop(key, entry);
+      if (this.#windows.size < this.maxKeys) return;
+    }
+    // The least recently used window of each class, lightest first; an ended one goes before any live one.
+    const heads: Array<[string, Entry]> = [];
+    for (const bucket of this.#classes) {
+      const head = bucket?.entries().next().value;
+      if (head) heads.push(head);
+    }
+    const [key, entry] = heads.find(([, candidate]) => candidate.resetAt <= time) ?? (heads[0] as [string, Entry]);
+    this.drop(key, entry);
+  }
+}
+
+/**
  * Counters in this process's memory: right for one instance, useless across several (use the PostgreSQL
  * or Redis store there).
  *
@@ -52,79 +128,31 @@ export function memoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
   const maxKeys = options.maxKeys ?? 100_000;
   if (!Number.isSafeInteger(maxKeys) || maxKeys < 1) throw new RangeError(`maxKeys must be a whole number of at least 1, got ${maxKeys}`);
   const now = options.now ?? Date.now;
-  const windows = new Map<string, Entry>();
-  // One map per weight class, each in least-recently-used-first order (Map keeps insertion order).
-  const classes: Array<Map<string, Entry>> = [];
-  let lastSweep = Number.NEGATIVE_INFINITY;
-
-  const file = (key: string, entry: Entry) => {
-    classes[entry.weight]?.delete(key);
-    entry.weight = weightOf(entry.count);
-    let bucket = classes[entry.weight];
-    if (!bucket) {
-      bucket = new Map();
-      classes[entry.weight] = bucket;
-    }
-    bucket.set(key, entry);
-  };
-
-  const drop = (key: string, entry: Entry) => {
-    windows.delete(key);
-    // Stryker disable next-line OptionalChaining: equivalent, every entry in `windows` was filed, so its class's map exists (the `?.` is for the index type)
-    classes[entry.weight]?.delete(key);
-  };
-
-  const live = (key: string): Entry | null => {
-    const entry = windows.get(key);
-    if (!entry) return null;
-    if (entry.resetAt > now()) return entry;
-    drop(key, entry);
-    return null;
-  };
-
-  /** Frees one place (see the eviction rule above). */
-  const makeRoom = () => {
-    const time = now();
-    if (time - lastSweep >= SWEEP_INTERVAL_MS) {
-      lastSweep = time;
-      for (const [key, entry] of windows) if (entry.resetAt <= time) drop(key, entry);
-      if (windows.size < maxKeys) return;
-    }
-    // The least recently used window of each class, lightest first; an ended one goes before any live one.
-    const heads: Array<[string, Entry]> = [];
-    for (const bucket of classes) {
-      // Stryker disable next-line OptionalChaining: equivalent, `classes` has no holes: a count grows by one from 1, so a key is filed in every class below its own (weightOf is the whole log2)
-      const head = bucket?.entries().next().value;
-      if (head) heads.push(head);
-    }
-    const [key, entry] = heads.find(([, candidate]) => candidate.resetAt <= time) ?? (heads[0] as [string, Entry]);
-    drop(key, entry);
-  };
+  const windows = new WeightedWindows(maxKeys, now);
 
   return {
     async increment(key, windowMs) {
-      const current = live(key);
+      const current = windows.live(key);
       if (current) {
         current.count += 1;
-        file(key, current);
+        windows.file(key, current);
         return { count: current.count, resetAt: current.resetAt };
       }
-      if (windows.size >= maxKeys) makeRoom();
+      if (windows.size >= maxKeys) windows.makeRoom();
       const opened: Entry = { count: 1, resetAt: now() + windowMs, weight: 0 };
-      windows.set(key, opened);
-      file(key, opened);
+      windows.open(key, opened);
       return { count: 1, resetAt: opened.resetAt };
     },
     async get(key) {
-      const current = live(key);
+      const current = windows.live(key);
       if (!current) return null;
       // Being read (a refused attempt checks its lockout) is being used.
-      file(key, current);
+      windows.file(key, current);
       return { count: current.count, resetAt: current.resetAt };
     },
     async reset(key) {
-      const entry = windows.get(key);
-      if (entry) drop(key, entry);
+      const entry = windows.held(key);
+      if (entry) windows.drop(key, entry);
     },
   };
 }

@@ -53,7 +53,6 @@ function adapterOf(options: InternalOptions): SessionStore {
 /** The live session and user of this request's cookie, deleting it when expired. */
 async function lookup(options: InternalOptions, request: RequestInternal) {
   const sessionToken = tokenCookie(options, request).token;
-  // Stryker disable next-line ObjectLiteral: equivalent, `{}` gives both fields as undefined, and every caller treats an undefined token or session like the empty ones returned here
   if (!sessionToken) return { sessionToken, found: null };
   const adapter = adapterOf(options);
   const found = await adapter.getSessionAndUser(sessionToken);

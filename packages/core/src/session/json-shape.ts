@@ -25,7 +25,6 @@ export function nestsDeeperThan(value: unknown, maxDepth: number, maxNodes = MAX
     const { value: current, depth } = stack.pop() as { value: unknown; depth: number };
     if (!isContainer(current)) continue;
     if (depth + 1 > maxDepth || ++visited > maxNodes) return true;
-    // Stryker disable next-line ConditionalExpression: equivalent when made `true`, a primitive pushed anyway is skipped by the `isContainer` check when popped and never counted (`false`, no children walked, is asserted)
     for (const child of Object.values(current)) if (isContainer(child)) stack.push({ value: child, depth: depth + 1 });
   }
   return false;
@@ -36,7 +35,6 @@ function jsonValue(value: unknown): unknown {
   if (isContainer(value) && typeof (value as { toJSON?: unknown }).toJSON === "function") {
     return (value as { toJSON: () => unknown }).toJSON();
   }
-  // Stryker disable next-line ConditionalExpression: equivalent for the `value === undefined` operand, `undefined` falls through to `return value`, which is `undefined` (the function and symbol operands are asserted)
   if (typeof value === "function" || typeof value === "symbol" || value === undefined) return undefined;
   if (typeof value === "number" && !Number.isFinite(value)) return null;
   return value;
@@ -63,7 +61,6 @@ export function sameJson(a: unknown, b: unknown, maxNodes = MAX_NODES): boolean 
     const [rawLeft, rawRight] = stack.pop() as [unknown, unknown];
     const left = jsonValue(rawLeft);
     const right = jsonValue(rawRight);
-    // Stryker disable next-line LogicalOperator,ConditionalExpression: equivalent, a BigInt is never `===` a value of another type, so checking one side (or both) answers the same; only two equal BigInts need the check (asserted)
     if (typeof left === "bigint" || typeof right === "bigint") return false;
     if (!isContainer(left) || !isContainer(right)) {
       if (left !== right) return false;
@@ -73,7 +70,6 @@ export function sameJson(a: unknown, b: unknown, maxNodes = MAX_NODES): boolean 
     if (Array.isArray(left) && Array.isArray(right)) {
       if (left.length !== right.length) return false;
       // In arrays, JSON writes undefined and functions as null.
-      // Stryker disable next-line EqualityOperator: equivalent, `i <= length` compares one extra pair (undefined ?? null on both sides), which is always equal
       for (let i = 0; i < left.length; i++) stack.push([jsonValue(left[i]) ?? null, jsonValue(right[i]) ?? null]);
       continue;
     }
@@ -124,7 +120,6 @@ export function copyJson(value: unknown, maxNodes = MAX_NODES): unknown {
   if (flat !== NOT_FLAT) return flat;
   const root: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
   const stack: Array<{ from: Record<string, unknown> | unknown[]; to: Record<string, unknown> | unknown[]; path: Set<object> }> = [
-    // Stryker disable next-line ArrayDeclaration: equivalent, without the root in its first path a cycle through the root is found one level later, and the answer is still undefined
     { from: value, to: root, path: new Set([value]) },
   ];
   let visited = 0;

@@ -27,70 +27,90 @@ function copy(record: SessionRecord): SessionRecord {
   };
 }
 
-/** Session records in memory (see the module comment). */
-export function memorySessionStore(options: MemorySessionStoreOptions = {}): SessionRegistry {
-  const maxSessions = options.maxSessions ?? 100_000;
-  const byId = new Map<string, SessionRecord>();
-  const byUser = new Map<string, Set<string>>();
+/** The records by id and each user's record ids, bounded by `maxSessions` (see the module comment). */
+class SessionRecords {
+  readonly byId = new Map<string, SessionRecord>();
+  readonly #byUser = new Map<string, Set<string>>();
 
-  const remove = (id: string): SessionRecord | undefined => {
-    const record = byId.get(id);
+  constructor(readonly maxSessions: number) {}
+
+  /** The ids of `userId`'s records, live or not. */
+  idsOf(userId: string): string[] {
+    return [...(this.#byUser.get(userId) ?? [])];
+  }
+
+  /** Keeps `record` (a copy), in place of any record with its id. */
+  add(record: SessionRecord): void {
+    if (this.byId.size >= this.maxSessions) this.#makeRoom();
+    this.remove(record.id);
+    this.byId.set(record.id, copy(record));
+    const ids = this.#byUser.get(record.userId) ?? new Set<string>();
+    this.#byUser.set(record.userId, ids);
+    ids.add(record.id);
+  }
+
+  remove(id: string): SessionRecord | undefined {
+    const record = this.byId.get(id);
     if (!record) return undefined;
-    byId.delete(id);
-    const ids = byUser.get(record.userId);
+    this.byId.delete(id);
+    const ids = this.#byUser.get(record.userId);
     ids?.delete(id);
-    if (ids?.size === 0) byUser.delete(record.userId);
+    if (ids?.size === 0) this.#byUser.delete(record.userId);
     return record;
-  };
-  const live = (id: string, now: number): SessionRecord | undefined => {
-    const record = byId.get(id);
+  }
+
+  /** The record `id` while it has not expired at `now`; an expired one is removed. */
+  live(id: string, now: number): SessionRecord | undefined {
+    const record = this.byId.get(id);
     if (record && record.expires.getTime() <= now) {
-      remove(id);
+      this.remove(id);
       return undefined;
     }
     return record;
-  };
-  const makeRoom = () => {
+  }
+
+  /** Drops every expired record, then the records closest to their expiry until one more fits. */
+  #makeRoom(): void {
     const now = Date.now();
-    for (const [id, record] of byId) if (record.expires.getTime() <= now) remove(id);
-    while (byId.size >= maxSessions) {
+    for (const [id, record] of this.byId) if (record.expires.getTime() <= now) this.remove(id);
+    while (this.byId.size >= this.maxSessions) {
       let soonest: SessionRecord | undefined;
-      for (const record of byId.values()) if (!soonest || record.expires < soonest.expires) soonest = record;
-      remove((soonest as SessionRecord).id);
+      for (const record of this.byId.values()) if (!soonest || record.expires < soonest.expires) soonest = record;
+      this.remove((soonest as SessionRecord).id);
     }
-  };
+  }
+}
+
+/** Session records in memory (see the module comment). */
+export function memorySessionStore(options: MemorySessionStoreOptions = {}): SessionRegistry {
+  const records = new SessionRecords(options.maxSessions ?? 100_000);
 
   return {
     async create(record) {
-      if (byId.size >= maxSessions) makeRoom();
-      remove(record.id);
-      byId.set(record.id, copy(record));
-      const ids = byUser.get(record.userId) ?? new Set<string>();
-      byUser.set(record.userId, ids);
-      ids.add(record.id);
+      records.add(record);
     },
     async get(userId, id) {
-      const record = live(id, Date.now());
+      const record = records.live(id, Date.now());
       return record?.userId === userId ? copy(record) : null;
     },
     async listByUser(userId) {
       const now = Date.now();
-      return [...(byUser.get(userId) ?? [])].flatMap((id) => {
-        const record = live(id, now);
+      return records.idsOf(userId).flatMap((id) => {
+        const record = records.live(id, now);
         return record ? [copy(record)] : [];
       });
     },
     async touch(userId, id, lastSeenAt, expires) {
-      const record = byId.get(id);
-      if (record?.userId === userId) byId.set(id, { ...record, lastSeenAt: new Date(lastSeenAt), expires: new Date(expires) });
+      const record = records.byId.get(id);
+      if (record?.userId === userId) records.byId.set(id, { ...record, lastSeenAt: new Date(lastSeenAt), expires: new Date(expires) });
     },
     async delete(userId, ids, except) {
-      const candidates = ids ?? [...(byUser.get(userId) ?? [])];
+      const candidates = ids ?? records.idsOf(userId);
       const deleted: SessionRecord[] = [];
       const now = Date.now();
       for (const id of candidates) {
-        if (id === except || byId.get(id)?.userId !== userId) continue;
-        const record = remove(id) as SessionRecord;
+        if (id === except || records.byId.get(id)?.userId !== userId) continue;
+        const record = records.remove(id) as SessionRecord;
         // An expired record was no session any more: dropped, not answered as ended.
         if (record.expires.getTime() > now) deleted.push(record);
       }

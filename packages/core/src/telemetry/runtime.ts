@@ -80,21 +80,38 @@ export async function loadTelemetryRuntime(): Promise<TelemetryRuntime | undefin
   return createRuntime(api);
 }
 
-function createRuntime(api: Api): TelemetryRuntime {
-  const tracer: Tracer = api.trace.getTracer(SCOPE);
-  // Marks a context as inside authlib's traced work (`Symbol.for`: the same key for every instance).
-  const traced = api.createContextKey("authlib.traced");
+/** The instruments of one instance's metrics. */
+interface Instruments {
+  requestDuration: Histogram;
+  signInAttempts: Tally;
+  sessionChecks: Tally;
+  rateLimitRefusals: Tally;
+  auditFailures: Tally;
+  /** False without a meter provider registered: then the instruments are the API's no-op ones. */
+  metered: boolean;
+}
+
+function createInstruments(api: Api): Instruments {
   const meter = api.metrics.getMeter(SCOPE);
   const requestDuration: Histogram = meter.createHistogram("http.server.request.duration", {
     unit: "s",
     description: "Duration of authlib's HTTP requests (session checks: `http.route` <basePath>/session).",
   });
-  const signInAttempts = tally(meter, "authlib.sign_in.attempts", "Sign-in attempts by provider and outcome.");
-  const sessionChecks = tally(meter, "authlib.session.checks", "Session checks by outcome.");
-  const rateLimitRefusals = tally(meter, "authlib.rate_limit.refusals", "Requests a rate limit refused.");
-  const auditFailures = tally(meter, "authlib.audit.write_failures", "Audit events the store failed to write.");
-  // Without a meter provider registered, the instruments are the API's no-op ones.
-  const metered = !(requestDuration instanceof api.createNoopMeter().createHistogram("probe").constructor);
+  return {
+    requestDuration,
+    signInAttempts: tally(meter, "authlib.sign_in.attempts", "Sign-in attempts by provider and outcome."),
+    sessionChecks: tally(meter, "authlib.session.checks", "Session checks by outcome."),
+    rateLimitRefusals: tally(meter, "authlib.rate_limit.refusals", "Requests a rate limit refused."),
+    auditFailures: tally(meter, "authlib.audit.write_failures", "Audit events the store failed to write."),
+    metered: !(requestDuration instanceof api.createNoopMeter().createHistogram("probe").constructor),
+  };
+}
+
+function createRuntime(api: Api): TelemetryRuntime {
+  const tracer: Tracer = api.trace.getTracer(SCOPE);
+  // Marks a context as inside authlib's traced work (`Symbol.for`: the same key for every instance).
+  const traced = api.createContextKey("authlib.traced");
+  const instruments = createInstruments(api);
 
   return {
     startRequest(request, basePath, providers) {
@@ -105,7 +122,7 @@ function createRuntime(api: Api): TelemetryRuntime {
       const span = tracer.startSpan(`${request.method} ${route}`, { kind: api.SpanKind.SERVER, attributes });
       // A span the sampler dropped records nothing and has no children: only the metrics remain to take.
       const recording = span.isRecording();
-      if (!metered && !recording) return undefined;
+      if (!instruments.metered && !recording) return undefined;
       return { span, recording, route, provider, started: performance.now() };
     },
     within(record, run) {
@@ -113,9 +130,9 @@ function createRuntime(api: Api): TelemetryRuntime {
       return api.context.with(api.trace.setSpan(api.context.active(), record.span).setValue(traced, true), run);
     },
     endRequest(request, record, status) {
-      const { span, route, provider } = record;
       const outcome: Outcome = record.rateLimited ? "refused" : record.errorType || status >= 400 ? "failure" : "success";
       const errorType = record.errorType && ERROR_TYPE.test(record.errorType) ? record.errorType : record.errorType ? "_OTHER" : undefined;
+      const { span } = record;
       if (record.recording) {
         span.setAttributes({ "http.response.status_code": status, "authlib.outcome": outcome });
         if (errorType) {
@@ -124,64 +141,97 @@ function createRuntime(api: Api): TelemetryRuntime {
         }
       }
       span.end();
-      const labels: Attributes = { "http.request.method": request.method, "http.route": route, "http.response.status_code": status };
-      if (errorType) labels["error.type"] = errorType;
-      requestDuration.record((performance.now() - record.started) / 1000, labels);
-      if (request.action === "session" && request.method === "GET") sessionChecks(outcome, () => ({ "authlib.outcome": outcome }));
-      if (isSignInAttempt(request)) {
-        signInAttempts(`${outcome} ${provider} ${errorType}`, () => {
-          const labels: Attributes = { "authlib.outcome": outcome };
-          if (provider) labels["authlib.provider"] = provider;
-          if (errorType) labels["error.type"] = errorType;
-          return labels;
-        });
-      }
-      if (record.rateLimited) {
-        rateLimitRefusals(`${request.action} ${provider}`, () =>
-          provider ? { "authlib.action": request.action, "authlib.provider": provider } : { "authlib.action": request.action },
-        );
-      }
+      recordRequestMetrics(instruments, request, record, { status, outcome, errorType });
     },
-    async step(name, attributes, run, root = false) {
-      const parent = api.context.active();
-      if (!root && parent.getValue(traced) !== true) return run();
-      const kind = CLIENT_STEP.test(name) ? api.SpanKind.CLIENT : api.SpanKind.INTERNAL;
-      const span = tracer.startSpan(name, { kind, attributes }, parent);
-      let outcome: Outcome = "success";
-      try {
-        return await api.context.with(api.trace.setSpan(parent, span).setValue(traced, true), run);
-      } catch (error) {
-        const errorType = errorTypeOf(error);
-        outcome = errorType === "RateLimited" ? "refused" : "failure";
-        span.setAttribute("error.type", errorType);
-        span.setStatus({ code: api.SpanStatusCode.ERROR });
-        throw error;
-      } finally {
-        span.setAttribute("authlib.outcome", outcome);
-        span.end();
-      }
-    },
-    namingUser(events, span, secret) {
-      return {
-        ...events,
-        signIn: async (message: Parameters<typeof events.signIn>[0]) => {
-          if (message.user.id) span.setAttribute("authlib.user.hash", await userHash(secret, message.user.id));
-          return events.signIn(message);
-        },
-      };
-    },
+    step: (name, attributes, run, root = false) => runStep(api, tracer, traced, { name, attributes, root }, run),
+    namingUser: eventsNamingUser,
     auditWriteFailed() {
-      auditFailures("", () => ({}));
+      instruments.auditFailures("", () => ({}));
     },
   };
 }
+
+/** How a request ended, as its metrics label it. */
+interface RequestEnd {
+  status: number;
+  outcome: Outcome;
+  errorType: string | undefined;
+}
+
+/** The metrics of an ended request: its duration, and the counters it belongs to. */
+function recordRequestMetrics(instruments: Instruments, request: RequestInternal, record: RequestRecord, end: RequestEnd): void {
+  const { route, provider } = record;
+  const { status, outcome, errorType } = end;
+  const labels: Attributes = { "http.request.method": request.method, "http.route": route, "http.response.status_code": status };
+  if (errorType) labels["error.type"] = errorType;
+  instruments.requestDuration.record((performance.now() - record.started) / 1000, labels);
+  if (request.action === "session" && request.method === "GET") instruments.sessionChecks(outcome, () => ({ "authlib.outcome": outcome }));
+  if (isSignInAttempt(request)) {
+    instruments.signInAttempts(`${outcome} ${provider} ${errorType}`, () => {
+      const labels: Attributes = { "authlib.outcome": outcome };
+      if (provider) labels["authlib.provider"] = provider;
+      if (errorType) labels["error.type"] = errorType;
+      return labels;
+    });
+  }
+  if (record.rateLimited) {
+    instruments.rateLimitRefusals(`${request.action} ${provider}`, () =>
+      provider ? { "authlib.action": request.action, "authlib.provider": provider } : { "authlib.action": request.action },
+    );
+  }
+}
+
+/** {@link TelemetryRuntime.step}: `run` in a span `name` when the active context is traced (or `root`). */
+async function runStep<T>(
+  api: Api,
+  tracer: Tracer,
+  traced: symbol,
+  { name, attributes, root }: { name: string; attributes: Attributes; root: boolean },
+  run: () => Promise<T>,
+): Promise<T> {
+  const parent = api.context.active();
+  if (!root && parent.getValue(traced) !== true) return run();
+  const kind = CLIENT_STEP.test(name) ? api.SpanKind.CLIENT : api.SpanKind.INTERNAL;
+  const span = tracer.startSpan(name, { kind, attributes }, parent);
+  let outcome: Outcome = "success";
+  try {
+    return await api.context.with(api.trace.setSpan(parent, span).setValue(traced, true), run);
+  } catch (error) {
+    const errorType = errorTypeOf(error);
+    outcome = errorType === "RateLimited" ? "refused" : "failure";
+    span.setAttribute("error.type", errorType);
+    span.setStatus({ code: api.SpanStatusCode.ERROR });
+    throw error;
+  } finally {
+    span.setAttribute("authlib.outcome", outcome);
+    span.end();
+  }
+}
+
+/** {@link TelemetryRuntime.namingUser}. */
+function eventsNamingUser<E extends { signIn(message: { user: { id?: string } }): unknown }>(
+  events: E,
+  span: TraceSpan,
+  secret: string,
+): E {
+  return {
+    ...events,
+    signIn: async (message: Parameters<typeof events.signIn>[0]) => {
+      if (message.user.id) span.setAttribute("authlib.user.hash", await userHash(secret, message.user.id));
+      return events.signIn(message);
+    },
+  };
+}
+
+/** Counts one more under the labels `key` names (see {@link tally}). */
+type Tally = (key: string, labels: () => Attributes) => void;
 
 /**
  * A counter kept in memory and reported when the SDK collects (an observable counter): counting on the
  * request's path is one map update. Its labels come from closed sets (see the module comment), so the map
  * stays small.
  */
-function tally(meter: Meter, name: string, description: string): (key: string, labels: () => Attributes) => void {
+function tally(meter: Meter, name: string, description: string): Tally {
   const counts = new Map<string, { labels: Attributes; value: number }>();
   meter.createObservableCounter(name, { description }).addCallback((result) => {
     for (const { labels, value } of counts.values()) result.observe(value, labels);

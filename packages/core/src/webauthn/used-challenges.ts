@@ -44,7 +44,6 @@ export class UsedChallengeMemory implements UsedChallenges {
   claim(key: string, expiresAt: number, now = Date.now()): ClaimResult {
     this.#forgetExpired(now);
     if (this.#expiries.has(key)) return { claimed: false, reason: "used" };
-    // Stryker disable next-line OptionalChaining: equivalent, the heap is never empty here: #expiries and #heap gain and lose an entry together (claim pushes one per key set, #forgetExpired deletes one per entry popped), and a full memory holds capacity >= 1 keys
     if (this.#expiries.size >= this.capacity) return { claimed: false, reason: "full", retryAt: this.#heap[0]?.[0] ?? now };
     this.#expiries.set(key, expiresAt);
     this.#push([expiresAt, key]);

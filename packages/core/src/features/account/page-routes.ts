@@ -103,7 +103,6 @@ async function passkeysPart(options: InternalOptions, userId: string): Promise<A
 /** The confirm page of an email-change link (signed out: sign in first, then back here). */
 async function confirmEmailPage(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   const { liveEmailChangeLink } = await import("./email-change.js");
-  // Stryker disable next-line StringLiteral: equivalent, a missing token is refused (Verification) by liveEmailChangeLink before it is used below
   const token = request.query.token ?? "";
   try {
     await liveEmailChangeLink(options, request, request.query.token);

@@ -101,7 +101,6 @@ export type OpenedLink<K extends LinkKind> = ClaimsOf<K> & { id: string; expires
 /** The claims of a link token of `kind`, or `Verification` (not ours, tampered with, of another kind, expired). */
 export async function openLink<K extends LinkKind>(options: InternalOptions, kind: K, token: unknown): Promise<OpenedLink<K>> {
   // A link's token is a few hundred characters; a longer one is not ours, and is not decrypted.
-  // Stryker disable next-line EqualityOperator: equivalent, no token of ours is near the bound, and a longer string fails to decrypt anyway
   const readable = typeof token === "string" && token.length <= MAX_TOKEN_LENGTH;
   const payload = readable
     ? await decode<Record<string, unknown>>({ token, secret: options.secret, salt: SALT[kind] }).catch(() => null)
@@ -133,6 +132,5 @@ export async function spendLink(
 
 /** A fingerprint of the user's current password hash (`none` without one): what a reset link is tied to. */
 export function passwordFingerprint(options: InternalOptions, hash: string | undefined): string | Promise<string> {
-  // Stryker disable next-line StringLiteral: equivalent, any text no scrypt hash can be stands for "no password"
   return hmacHex(options.secret[0] as string, `authlib.password-fingerprint:${hash ?? "none"}`);
 }

@@ -14,7 +14,6 @@ export function base32Encode(bytes: Uint8Array): string {
   for (const byte of bytes) {
     buffer = (buffer << 8) | byte;
     bits += 8;
-    // Stryker disable next-line EqualityOperator: equivalent, with `>` a full group of exactly 5 bits waits in the buffer and is written by the next byte's loop or by the tail below, in the same place
     while (bits >= 5) {
       out += ALPHABET[(buffer >>> (bits - 5)) & 31];
       bits -= 5;

@@ -22,7 +22,6 @@ function usedCodeSeconds(): number {
  * decides two requests spending the same code at the same moment.
  */
 function usedRecoverySeconds(): number {
-  // Stryker disable next-line ArithmeticOperator: equivalent, any positive lifetime longer than the request covers the race it decides; a later use finds no hash in the list
   return 24 * 60 * 60;
 }
 
@@ -79,7 +78,6 @@ export async function proveWithCode(
  * at once by two requests could each write a list with the other's code still in it.
  */
 async function spendRecoveryHash(options: InternalOptions, store: TwoFactorStore, userId: string, hash: string): Promise<void> {
-  // Stryker disable next-line EqualityOperator,UpdateOperator: equivalent, the loop ends as soon as the hash is gone, which one write does unless another request wrote at the same moment
   for (let attempt = 0; attempt < 3; attempt++) {
     const current = await totpFactorOf(options, store, userId);
     if (!current?.recovery.includes(hash)) return;

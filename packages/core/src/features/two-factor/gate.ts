@@ -57,7 +57,6 @@ export async function holdForSecondStep(
   method: string,
 ): Promise<{ redirect: string; cookies: Cookie[] } | undefined> {
   const userId = result.user.id;
-  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent, every first factor gives a user with an id (credentials: authorize's, else a UUID; the others: the adapter's)
   if (typeof userId !== "string" || userId === "") return undefined;
   if (!needsSecondStep(options, await secondFactorsOf(options, userId))) return undefined;
   const pending = { id: crypto.randomUUID(), userId, method, callbackUrl: options.callbackUrl, result };

@@ -80,7 +80,6 @@ function revivedUser(user: User | AdapterUser): User | AdapterUser {
 export async function openPending(options: InternalOptions, request: RequestInternal): Promise<PendingSignIn | undefined> {
   const name = options.cookies.twoFactor.name;
   const token = readChunkedCookie(request.cookies, name);
-  // Stryker disable next-line ConditionalExpression: equivalent, a missing token does not decode (decode throws, caught below): the check only skips that work
   if (!token) return undefined;
   let sealed: Partial<SealedPending> | null;
   try {

@@ -33,12 +33,7 @@ export const MAX_WRONG_TRIES = 5;
  * error page). A function, not a module constant: see routes.ts.
  */
 function shownOnPage(type: string): boolean {
-  const passkeyRefusals = [
-    // Stryker disable next-line StringLiteral: a passkey's refusals are stated by two-factor-browser.test.ts (Chromium), not run per mutant
-    "WebAuthnVerificationError",
-    // Stryker disable next-line StringLiteral: as above
-    "InvalidCheck",
-  ];
+  const passkeyRefusals = ["WebAuthnVerificationError", "InvalidCheck"];
   return ["IncorrectCode", "RateLimited", "MissingCSRF", ...passkeyRefusals].includes(type);
 }
 
@@ -56,7 +51,6 @@ interface Proof {
 /** The passkey proof (`actions/webauthn.ts`, loaded through the `Passkey()` provider, as every passkey route). */
 async function proveWithPasskey(options: InternalOptions, request: RequestInternal, pending: PendingSignIn): Promise<Proof> {
   const routes = await webAuthnRoutes(options);
-  // Stryker disable next-line StringLiteral: the passkey path is stated by two-factor-browser.test.ts (Chromium, amr ["pwd", "hwk"]), not run per mutant
   return { method: "hwk", cookies: await routes.secondFactorPasskey(options, request, pending.userId) };
 }
 

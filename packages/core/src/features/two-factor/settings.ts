@@ -56,7 +56,6 @@ async function enroll(options: InternalOptions, request: RequestInternal): Promi
   if ((await totpFactorOf(options, store, userId))?.confirmed)
     throw new TwoFactorAlreadyEnabled("Your authenticator app is set up already: turn it off first to set up another.");
   const secret = base32Encode(crypto.getRandomValues(new Uint8Array(SECRET_BYTES)));
-  // Stryker disable next-line ArrayDeclaration: equivalent, an unconfirmed factor's recovery list is never read: confirm replaces it, and the status counts only a confirmed factor's
   await storeFactor(options, store, userId, { secret, confirmed: false, recovery: [] });
   const user = await store.getUser(userId);
   const issuer = options.config.twoFactor?.issuer ?? new URL(options.origin).host;
