@@ -103,6 +103,29 @@ function kindOf(symbol) {
   return [...kinds].sort(byText).join(" + ");
 }
 
+/** `, deprecated` when the declaration's TSDoc has `@deprecated` (a deprecation is a change of the API too). */
+function deprecation(symbol) {
+  const tagged = (symbol.declarations ?? []).some((declaration) =>
+    ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === "deprecated"),
+  );
+  return tagged ? ", deprecated" : "";
+}
+
+/** A line naming each member (at any depth) whose TSDoc says `@deprecated`, for the lines under a declaration. */
+function deprecatedMembers(declarations) {
+  const found = [];
+  function visit(node, path) {
+    const name = node.name && (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name)) ? node.name.text : undefined;
+    const here = name === undefined ? path : [...path, name];
+    if (path.length > 0 && name !== undefined && ts.getJSDocTags(node).some((tag) => tag.tagName.text === "deprecated")) {
+      found.push(here.join("."));
+    }
+    ts.forEachChild(node, (child) => visit(child, here));
+  }
+  for (const declaration of declarations) if (!ts.isSourceFile(declaration)) visit(declaration, []);
+  return found.length === 0 ? [] : [`Deprecated: ${[...new Set(found)].map((member) => `\`${member}\``).join(", ")}.`, ""];
+}
+
 function resolveAlias(checker, symbol) {
   return symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
 }
@@ -150,12 +173,12 @@ export function apiReport(pkg) {
       const declarations = target.declarations ?? [];
       const own = declarations.some(isOwn);
       const declaredAs = target.name !== name.name && target.name !== "default" ? ` (declared as \`${target.name}\`)` : "";
-      lines.push(`### \`${name.name}\`: ${kindOf(target)}${declaredAs}`, "");
+      lines.push(`### \`${name.name}\`: ${kindOf(target)}${declaredAs}${deprecation(target)}`, "");
       if (!own && declarations.length > 0) {
         lines.push(`Re-exported from \`${packageNameOf(declarations[0].getSourceFile().fileName)}\`.`, "");
         continue;
       }
-      lines.push("```ts", ...declarations.map(declarationText), "```", "");
+      lines.push("```ts", ...declarations.map(declarationText), "```", "", ...deprecatedMembers(declarations));
       pending.push(...declarations);
     }
     sections.push({ title: `## \`${entry.specifier}\``, lines });
@@ -192,8 +215,9 @@ export function apiReport(pkg) {
   while (pending.length > 0) visit(pending.shift());
   const internal = [...reached.entries()]
     .map(([symbol, declarations]) => ({
-      heading: `### \`${symbol.name}\`: ${kindOf(symbol)}`,
+      heading: `### \`${symbol.name}\`: ${kindOf(symbol)}${deprecation(symbol)}`,
       text: declarations.map(declarationText).join("\n"),
+      declarations,
     }))
     .sort((a, b) => byText(a.heading, b.heading) || byText(a.text, b.text));
 
@@ -210,7 +234,8 @@ export function apiReport(pkg) {
   for (const section of sections) out.push(section.title, "", ...section.lines);
   out.push("## Named by the API, exported by no entry point", "");
   if (internal.length === 0) out.push("(none)", "");
-  for (const { heading, text } of internal) out.push(heading, "", "```ts", text, "```", "");
+  for (const { heading, text, declarations } of internal)
+    out.push(heading, "", "```ts", text, "```", "", ...deprecatedMembers(declarations));
   return `${out.join("\n").trimEnd()}\n`;
 }
 
