@@ -85,6 +85,19 @@ function declarationText(node) {
     .trimEnd();
 }
 
+/**
+ * The texts of a symbol's declarations: in source order within a file (overloads keep their order), files
+ * in the order of their text (a name merged across files must not depend on where the files are).
+ */
+function declarationTexts(declarations) {
+  const byFile = new Map();
+  for (const declaration of declarations) {
+    const file = declaration.getSourceFile().fileName;
+    byFile.set(file, [...(byFile.get(file) ?? []), declarationText(declaration)]);
+  }
+  return [...byFile.values()].map((texts) => texts.join("\n")).sort(byText);
+}
+
 /** A symbol's kind in words: `class`, `interface`, `type`, `function`, `const`, `enum`, `namespace`, joined when one name is several. */
 function kindOf(symbol) {
   const kinds = new Set();
@@ -123,7 +136,7 @@ function deprecatedMembers(declarations) {
     ts.forEachChild(node, (child) => visit(child, here));
   }
   for (const declaration of declarations) if (!ts.isSourceFile(declaration)) visit(declaration, []);
-  return found.length === 0 ? [] : [`Deprecated: ${[...new Set(found)].map((member) => `\`${member}\``).join(", ")}.`, ""];
+  return found.length === 0 ? [] : [`Deprecated: ${[...new Set(found)].sort(byText).map((member) => `\`${member}\``).join(", ")}.`, ""];
 }
 
 function resolveAlias(checker, symbol) {
@@ -172,13 +185,14 @@ export function apiReport(pkg) {
       exported.add(target);
       const declarations = target.declarations ?? [];
       const own = declarations.some(isOwn);
-      const declaredAs = target.name !== name.name && target.name !== "default" ? ` (declared as \`${target.name}\`)` : "";
-      lines.push(`### \`${name.name}\`: ${kindOf(target)}${declaredAs}${deprecation(target)}`, "");
+      // (The name it is declared under shows in its text; how it is exported, \`export default\` or
+      // \`export { X as default }\`, directly or re-exported, is no part of the API.)
+      lines.push(`### \`${name.name}\`: ${kindOf(target)}${deprecation(target)}`, "");
       if (!own && declarations.length > 0) {
         lines.push(`Re-exported from \`${packageNameOf(declarations[0].getSourceFile().fileName)}\`.`, "");
         continue;
       }
-      lines.push("```ts", ...declarations.map(declarationText), "```", "", ...deprecatedMembers(declarations));
+      lines.push("```ts", ...declarationTexts(declarations), "```", "", ...deprecatedMembers(declarations));
       pending.push(...declarations);
     }
     sections.push({ title: `## \`${entry.specifier}\``, lines });
@@ -216,7 +230,7 @@ export function apiReport(pkg) {
   const internal = [...reached.entries()]
     .map(([symbol, declarations]) => ({
       heading: `### \`${symbol.name}\`: ${kindOf(symbol)}${deprecation(symbol)}`,
-      text: declarations.map(declarationText).join("\n"),
+      text: declarationTexts(declarations).join("\n"),
       declarations,
     }))
     .sort((a, b) => byText(a.heading, b.heading) || byText(a.text, b.text));
