@@ -136,7 +136,15 @@ function deprecatedMembers(declarations) {
     ts.forEachChild(node, (child) => visit(child, here));
   }
   for (const declaration of declarations) if (!ts.isSourceFile(declaration)) visit(declaration, []);
-  return found.length === 0 ? [] : [`Deprecated: ${[...new Set(found)].sort(byText).map((member) => `\`${member}\``).join(", ")}.`, ""];
+  return found.length === 0
+    ? []
+    : [
+        `Deprecated: ${[...new Set(found)]
+          .sort(byText)
+          .map((member) => `\`${member}\``)
+          .join(", ")}.`,
+        "",
+      ];
 }
 
 function resolveAlias(checker, symbol) {

@@ -7,8 +7,8 @@
 import { AuthError, CallbackRouteError, CredentialsSignin, InvalidProvider } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
 import { requestBinding } from "../http/flow-binding.js";
+import { isOAuthProvider, isPasswordProvider } from "../provider-kind.js";
 import { malformedCredentialFields } from "../providers/credentials.js";
-import { isOAuthProvider, isPasswordProvider } from "../providers/kind.js";
 import { askSignInCallback, completeSignIn } from "../sign-in/flow.js";
 import { oauthContext } from "../sign-in/oauth-context.js";
 import { withProvenEmail } from "../sign-in/unproven-email.js";

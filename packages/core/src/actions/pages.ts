@@ -4,7 +4,7 @@ import { passwordUrl } from "../features/password/urls.js";
 import type { PageResult } from "../pages/index.js";
 import { loadPages } from "../pages/lazy.js";
 import { pageHeaders } from "../pages/security-headers.js";
-import { isPasswordProvider } from "../providers/kind.js";
+import { isPasswordProvider } from "../provider-kind.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../types/internal.js";
 
 /** A rendered page as a response: never framed, never cached (see `pages/security-headers`). */

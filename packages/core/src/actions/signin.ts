@@ -11,7 +11,7 @@ import { AuthError, InvalidProvider, OAuthAccountNotLinked, OAuthSignInError } f
 import { assertCsrf } from "../http/csrf.js";
 import { ANONYMOUS, bindingOf, currentSubject } from "../http/flow-binding.js";
 import { bodyString } from "../http/request.js";
-import { isOAuthProvider } from "../providers/kind.js";
+import { isOAuthProvider } from "../provider-kind.js";
 import { oauthContext } from "../sign-in/oauth-context.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../types/internal.js";
 import type { EmailConfig, ProviderConfig } from "../types/providers.js";

@@ -8,7 +8,7 @@
  */
 import { EmailSignInError } from "../errors.js";
 import { passwordMailProvider } from "../features/password/config-check.js";
-import { isPasswordProvider } from "../providers/kind.js";
+import { isPasswordProvider } from "../provider-kind.js";
 import type { Awaitable, Theme } from "../types/config.js";
 import type { Translator } from "../types/i18n.js";
 import type { InternalOptions, RequestInternal } from "../types/internal.js";

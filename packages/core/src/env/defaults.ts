@@ -5,7 +5,7 @@
  * @module env/defaults
  */
 import { createLogger } from "../logger.js";
-import { isOAuthProvider } from "../providers/kind.js";
+import { isOAuthProvider } from "../provider-kind.js";
 import type { AuthConfig, LoggerInstance } from "../types/config.js";
 import type { ProviderConfig } from "../types/providers.js";
 import { type EnvSource, parseBooleanEnv, providerEnvPrefix, readCanonicalUrlEnv, readEnv, readList } from "./read.js";

@@ -21,7 +21,7 @@ import {
 } from "../errors.js";
 import { TWO_FACTOR_PROVIDER } from "../features/two-factor/row.js";
 import { checkOriginConfig } from "../http/origin.js";
-import { isOAuthProvider, isRefreshingProvider } from "../providers/kind.js";
+import { isOAuthProvider, isRefreshingProvider } from "../provider-kind.js";
 import type { Adapter } from "../types/adapters.js";
 import type { AuthConfig, SessionStrategy } from "../types/config.js";
 import type { ProviderConfig } from "../types/providers.js";

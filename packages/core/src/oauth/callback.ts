@@ -4,9 +4,9 @@
  * @module oauth/callback
  */
 import * as oauth from "oauth4webapi";
-import type { OAuthConfig } from "../provider-types.js";
 import { inSpan } from "../telemetry/index.js";
-import type { Profile } from "../types.js";
+import type { Profile } from "../types/config.js";
+import type { OAuthConfig } from "../types/providers.js";
 import { type CheckBinding, type CheckName, checkBinding, clearCheckCookies, flowIsLink, openCheck, resolveChecks } from "./checks.js";
 import { clientAuthentication, clientMetadata } from "./client-auth.js";
 import { conformTokenRequestOptions, conformTokenResponse } from "./conform.js";

@@ -10,7 +10,7 @@
  * @module pages/signin
  */
 import { ENGLISH } from "../i18n/translator.js";
-import { isOAuthProvider } from "../providers/kind.js";
+import { isOAuthProvider } from "../provider-kind.js";
 import type { Theme } from "../types/config.js";
 import type { MessageKey, Translator } from "../types/i18n.js";
 import type { CredentialInput } from "../types/providers.js";

@@ -24,7 +24,7 @@
  * @module rate-limit/email
  */
 import { RateLimited } from "../errors.js";
-import { isPasswordProvider } from "../providers/kind.js";
+import { isPasswordProvider } from "../provider-kind.js";
 import type { InternalOptions, RequestInternal } from "../types/internal.js";
 import type { EmailRateLimit, ResolvedLimit } from "../types/rate-limit.js";
 import { knownDevice } from "./device-token.js";

@@ -30,7 +30,7 @@
 import { sha256Hex } from "../crypto/digest.js";
 import type { JWT } from "../jwt.js";
 import type { AccountTokenStore } from "../kernel/adapter-capabilities.js";
-import { isRefreshingProvider } from "../providers/kind.js";
+import { isRefreshingProvider } from "../provider-kind.js";
 import type { AdapterAccount } from "../types/adapters.js";
 import type { Account } from "../types/config.js";
 import type { InternalOptions } from "../types/internal.js";

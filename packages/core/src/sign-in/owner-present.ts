@@ -21,7 +21,7 @@
 import { RecentSignInRequired } from "../errors.js";
 import { signInUrl } from "../features/password/urls.js";
 import { assertCsrf } from "../http/csrf.js";
-import { isPasswordProvider } from "../providers/kind.js";
+import { isPasswordProvider } from "../provider-kind.js";
 import { nowInSeconds } from "../session/assurance.js";
 import type { SessionAssurance } from "../types/base.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../types/internal.js";

@@ -21,7 +21,8 @@ function config(features: AuthConfig["features"]): AuthConfig {
     providers: [
       Credentials({
         credentials: { email: {}, password: { type: "password" } },
-        authorize: ({ email, password }) => (email === "ada@example.com" && password === "right" ? { id: "u1", email: "ada@example.com" } : null),
+        authorize: ({ email, password }) =>
+          email === "ada@example.com" && password === "right" ? { id: "u1", email: "ada@example.com" } : null,
       }),
     ],
     features,
@@ -92,7 +93,9 @@ describe("an app's own feature (docs/examples/invite-codes.ts)", () => {
     await expect(auth.api.run(user.request(), "redeemInvite", { code: "WELCOME" })).rejects.toMatchObject({ type: "SessionRequired" });
     await user.signIn();
     // Sent from another site: refused as every in-process operation is.
-    const crossSite = new Request(new URL("/", origin), { headers: { cookie: user.request().headers.get("cookie") ?? "", "sec-fetch-site": "cross-site" } });
+    const crossSite = new Request(new URL("/", origin), {
+      headers: { cookie: user.request().headers.get("cookie") ?? "", "sec-fetch-site": "cross-site" },
+    });
     await expect(auth.api.run(crossSite, "redeemInvite", { code: "WELCOME" })).rejects.toMatchObject({ type: "MissingCSRF" });
     expect((await auth.api.run(user.request(), "redeemInvite", { code: "WELCOME" })).body).toEqual({ redeemed: true });
     await expect(auth.api.run(user.request(), "redeemInvite", { code: "WELCOME" })).rejects.toBeInstanceOf(InvalidInvite);

@@ -12,8 +12,8 @@ import { accountExistsMail, noAccountMail, passwordChangedMail, resetMail, signU
 import { MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, newPassword, normalisedPassword, signUpName } from "../../src/features/password/rules.js";
 import { assertSameBrowser, openLink, passwordFingerprint, sealLink, spendLink } from "../../src/features/password/tokens.js";
 import { encode } from "../../src/jwt.js";
+import { isPasswordProvider } from "../../src/provider-kind.js";
 import Credentials from "../../src/providers/credentials.js";
-import { isPasswordProvider } from "../../src/providers/kind.js";
 import Password from "../../src/providers/password.js";
 import type { AdapterAccount } from "../../src/types/adapters.js";
 import type { InternalOptions, RequestInternal } from "../../src/types/internal.js";

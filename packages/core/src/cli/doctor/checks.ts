@@ -9,7 +9,7 @@ import { providerEnvPrefix } from "../../env/read.js";
 import { shouldWarnUnrestrictedTrustHost } from "../../http/origin.js";
 import { assertConfig, MIN_SECRET_BYTES, secretByteLength } from "../../kernel/assert.js";
 import { resolveSessionOptions } from "../../kernel/config.js";
-import { isOAuthProvider } from "../../providers/kind.js";
+import { isOAuthProvider } from "../../provider-kind.js";
 import type { AuthConfig } from "../../types/config.js";
 import type { ProviderConfig } from "../../types/providers.js";
 import { error, type Finding, warning } from "./findings.js";

@@ -11,7 +11,7 @@
  */
 import { MissingAdapterMethods } from "../../errors.js";
 import { assertCsrf } from "../../http/csrf.js";
-import { isPasswordProvider } from "../../providers/kind.js";
+import { isPasswordProvider } from "../../provider-kind.js";
 import { endUserSessions } from "../../session/end-user-sessions.js";
 import { signedInUser } from "../../session/signed-in-user.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";

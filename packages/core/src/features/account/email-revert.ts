@@ -28,7 +28,7 @@ import { LinkAlreadyUsed, Verification } from "../../errors.js";
 import { assertCsrf } from "../../http/csrf.js";
 import { loadPages } from "../../pages/lazy.js";
 import { hashPassword } from "../../password.js";
-import { isPasswordProvider } from "../../providers/kind.js";
+import { isPasswordProvider } from "../../provider-kind.js";
 import { endUserSessions } from "../../session/end-user-sessions.js";
 import { claimProvenAddress } from "../../sign-in/proven-address.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";

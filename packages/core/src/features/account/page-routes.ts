@@ -14,7 +14,7 @@ import { type AuthError, isClientSafeError, RecentSignInRequired, SessionRequire
 import { missingMethods, passkeyMethods } from "../../kernel/adapter-capabilities.js";
 import type { AccountPagePasskeys } from "../../pages/account-passkeys.js";
 import { loadPages } from "../../pages/lazy.js";
-import { isOAuthProvider, isPasswordProvider } from "../../providers/kind.js";
+import { isOAuthProvider, isPasswordProvider } from "../../provider-kind.js";
 import { withCallbackUrl } from "../../sign-in/flow.js";
 import { signInAgain } from "../../sign-in/owner-present.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";

@@ -17,7 +17,7 @@
  */
 import { type MailSite, mailSite, sendAccountMail } from "../../email/account-mail.js";
 import { hostHeading, type RenderedMail, renderMail, textOf } from "../../email/template.js";
-import { isPasswordProvider } from "../../providers/kind.js";
+import { isPasswordProvider } from "../../provider-kind.js";
 import { rememberDevice } from "../../rate-limit/device-token.js";
 import { limitsOf } from "../../rate-limit/limiter.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../../types/internal.js";

@@ -35,7 +35,7 @@ import {
 import { assertCsrf } from "../../http/csrf.js";
 import { bindingMatches, bindingOf } from "../../http/flow-binding.js";
 import { hashPassword } from "../../password.js";
-import { isPasswordProvider } from "../../providers/kind.js";
+import { isPasswordProvider } from "../../provider-kind.js";
 import { countVerificationMail } from "../../rate-limit/email.js";
 import { singleFactor } from "../../session/assurance.js";
 import { endUserSessions } from "../../session/end-user-sessions.js";

@@ -4,7 +4,7 @@
  *
  * @module provider-kind
  */
-import type { OAuthConfig, PasswordConfig, ProviderConfig } from "../types/providers.js";
+import type { OAuthConfig, PasswordConfig, ProviderConfig } from "./types/providers.js";
 
 /** True for an OAuth 2 or OpenID Connect provider. */
 export function isOAuthProvider<P extends Pick<ProviderConfig, "type">>(provider: P | undefined): provider is P & OAuthConfig {
