@@ -55,7 +55,7 @@ export const equivalentMutants = [
     reason: "equivalent with every adapter, which finds a token by identifier and hash; kept for an adapter that would not",
   },
   {
-    file: "packages/core/src/actions/webauthn.ts",
+    file: "packages/core/src/webauthn/routes.ts",
     anchor: 'const provider = request.providerId ?? "webauthn";',
     mutators: ["StringLiteral"],
     reason:
@@ -169,13 +169,13 @@ export const equivalentMutants = [
     reason: "equivalent, group 1 (.*?) always takes part in a match, so match[1] is always a string",
   },
   {
-    file: "packages/core/src/email/normalize.ts",
+    file: "packages/core/src/address/normalize.ts",
     anchor: 'const [local = "", domain = ""] = parts;',
     mutators: ["StringLiteral"],
     reason: "equivalent, the defaults are never used (exactly two parts, checked above); they only type the parts as strings",
   },
   {
-    file: "packages/core/src/email/normalize.ts",
+    file: "packages/core/src/address/normalize.ts",
     anchor: 'if (/^\\d+$/.test(labels[labels.length - 1] as string)) throw new InvalidEmailAddress("Invalid email domain.");',
     mutators: ["all"],
     reason: "unreachable with a WHATWG URL parser, to which a numeric last label is an IPv4 address (refused above); kept for a laxer one",
@@ -302,13 +302,13 @@ export const equivalentMutants = [
     reason: "equivalent, a password too long is refused below whatever text is verified",
   },
   {
-    file: "packages/core/src/features/password/tokens.ts",
+    file: "packages/core/src/sign-in/link-tokens.ts",
     anchor: 'const readable = typeof token === "string" && token.length <= MAX_TOKEN_LENGTH;',
     mutators: ["EqualityOperator"],
     reason: "equivalent, no token of ours is near the bound, and a longer string fails to decrypt anyway",
   },
   {
-    file: "packages/core/src/features/password/tokens.ts",
+    file: "packages/core/src/sign-in/link-tokens.ts",
     anchor: 'return hmacHex(options.secret[0] as string, `authlib.password-fingerprint:${hash ?? "none"}`);',
     mutators: ["StringLiteral"],
     reason: 'equivalent, any text no scrypt hash can be stands for "no password"',

@@ -37,7 +37,7 @@ export const mutationGroups = [
   },
   {
     name: "email",
-    mutate: [src("email/normalize.ts"), src("actions/email.ts")],
+    mutate: [src("address/normalize.ts"), src("actions/email.ts")],
     tests: [test("email-signin.test.ts")],
   },
   {
@@ -45,7 +45,7 @@ export const mutationGroups = [
     // Issue 44: the one canonical address of the account lookup and of every limit key. Its unit file walks
     // the whole UTS #46 table of tr46 (under a second); the lockout attack through a variant
     // (canonical-address-attack.test.ts: PGlite, SMTP, real password hashes) stays out.
-    mutate: [src("email/normalize.ts")],
+    mutate: [src("address/normalize.ts")],
     tests: [test("email/canonical-address.test.ts")],
   },
   {
@@ -208,7 +208,7 @@ export const mutationGroups = [
   {
     name: "webauthn",
     mutate: [
-      src("actions/webauthn.ts"),
+      src("webauthn/routes.ts"),
       src("webauthn/challenge.ts"),
       src("webauthn/challenge-store.ts"),
       src("webauthn/used-challenges.ts"),
@@ -228,13 +228,13 @@ export const mutationGroups = [
   {
     name: "password",
     mutate: [
-      src("features/password/rules.ts"),
-      src("features/password/tokens.ts"),
-      src("features/password/config-check.ts"),
-      src("features/password/account.ts"),
-      src("features/password/mail.ts"),
+      src("sign-in/password-rules.ts"),
+      src("sign-in/link-tokens.ts"),
+      src("sign-in/password-config.ts"),
+      src("sign-in/password-account.ts"),
+      src("sign-in/password-mail.ts"),
       src("providers/password.ts"),
-      src("email/account-mail.ts"),
+      src("sign-in/account-mail.ts"),
     ],
     // The flows over HTTP (password-flows, account-page: PGlite and an SMTP server per file) state the
     // routes; the parts are stated directly by the fast unit file, which is what a mutant can afford.
@@ -245,8 +245,8 @@ export const mutationGroups = [
     mutate: [
       src("features/password/routes.ts"),
       src("features/password/sign-in.ts"),
-      src("features/password/current-password.ts"),
-      src("features/password/urls.ts"),
+      src("sign-in/current-password.ts"),
+      src("sign-in/urls.ts"),
       src("pages/password.tsx"),
     ],
     // The routes on the in-memory adapter with the mails kept in memory: no database or mail server per mutant.
@@ -276,7 +276,7 @@ export const mutationGroups = [
       src("features/two-factor/base32.ts"),
       src("features/two-factor/totp.ts"),
       src("features/two-factor/recovery-codes.ts"),
-      src("features/two-factor/row.ts"),
+      src("sign-in/second-factor-row.ts"),
       src("features/two-factor/record.ts"),
       src("features/two-factor/pending.ts"),
       src("session/assurance.ts"),

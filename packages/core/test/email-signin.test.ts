@@ -1,6 +1,6 @@
 import { type AddressInfo, createServer as createNetServer, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { normalizeEmail } from "../src/email/normalize.js";
+import { normalizeEmail } from "../src/address/normalize.js";
 import { AuthError } from "../src/errors.js";
 import Nodemailer, { SMTP_TIMEOUTS, withSmtpTimeouts } from "../src/providers/nodemailer.js";
 import { memoryRateLimitStore } from "../src/rate-limit/store.js";

@@ -4,8 +4,6 @@
  * clicks a button, and the error page reveals nothing.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { setEnvDefaults } from "../src/env/defaults.js";
-import { InvalidSessionConfig, MissingAdapterMethods } from "../src/errors.js";
 import {
   accountTokenMethods,
   emailMethods,
@@ -13,7 +11,9 @@ import {
   sessionRecordMethods,
   userMethods,
   webAuthnMethods,
-} from "../src/kernel/adapter-capabilities.js";
+} from "../src/adapter/capabilities.js";
+import { setEnvDefaults } from "../src/env/defaults.js";
+import { InvalidSessionConfig, MissingAdapterMethods } from "../src/errors.js";
 import { MIN_SECRET_BYTES, secretByteLength } from "../src/kernel/assert.js";
 import { Auth } from "../src/kernel/auth.js";
 import { createAuth } from "../src/kernel/instance.js";

@@ -16,7 +16,7 @@ import type { AdapterUser } from "../types/adapters.js";
 import type { Account, User } from "../types/config.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../types/internal.js";
 import type { CredentialsConfig, EmailConfig, OAuthConfig, PasswordConfig, ProviderConfig } from "../types/providers.js";
-import { webAuthnRoutes } from "./webauthn-routes.js";
+import { webAuthnRoutes } from "../webauthn/routes-loader.js";
 
 type CallbackHandler = (options: InternalOptions, request: RequestInternal, provider: InternalProvider) => Promise<ResponseInternal>;
 
@@ -106,8 +106,9 @@ const formFields = new Set(["csrfToken", "callbackUrl"]);
 
 /** The password provider with the password check (loaded with its first sign-in) as its `authorize`. */
 async function passwordChecker(options: InternalOptions, provider: PasswordConfig): Promise<CredentialsConfig> {
-  const { passwordSignIn } = await import("../features/password/sign-in.js");
-  return { ...provider, authorize: (credentials) => passwordSignIn(options, provider, credentials) };
+  const check = options.hooks?.checkPassword;
+  if (!check) throw new InvalidProvider(`The provider "${provider.id}" has no password feature to check it.`);
+  return { ...provider, authorize: (credentials) => check(options, provider, credentials) };
 }
 
 async function credentialsCallback(

@@ -10,18 +10,18 @@
  * `OPTIONS` are not routed to the callback at all.
  */
 
+import { type EmailStore, requireCapability } from "../adapter/capabilities.js";
+import { InvalidEmailAddress, normalizeEmail } from "../address/normalize.js";
 import { hmacHex, randomHex } from "../crypto/digest.js";
 import { clearEmailFlow, type EmailFlow, openEmailFlow, sealEmailFlow } from "../email/flow-cookie.js";
 import { mailFailureCause } from "../email/mail-failure.js";
-import { InvalidEmailAddress, normalizeEmail } from "../email/normalize.js";
 import { codeLengthOf, confirmModeOf } from "../email/settings.js";
 import { codeOf, isCodeOf, MAX_WRONG_CODES, typedCode } from "../email/sign-in-code.js";
 import { AuthError, EmailSignInError, IncorrectCode, Verification } from "../errors.js";
-import { recoveryFor } from "../features/password/recovery.js";
 import { CHECK_COOKIE_MAX_AGE } from "../http/cookies.js";
 import { assertCsrf } from "../http/csrf.js";
 import { bodyString } from "../http/request.js";
-import { type EmailStore, requireCapability } from "../kernel/adapter-capabilities.js";
+import { html } from "../pages/html.js";
 import { loadPages } from "../pages/lazy.js";
 import { countCodeTry, countVerificationMail } from "../rate-limit/email.js";
 import { askSignInCallback, completeSignIn } from "../sign-in/flow.js";
@@ -30,7 +30,6 @@ import type { AdapterUser } from "../types/adapters.js";
 import type { Account } from "../types/config.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../types/internal.js";
 import type { EmailConfig } from "../types/providers.js";
-import { html } from "./pages.js";
 
 type EmailProvider = InternalProvider & EmailConfig;
 
@@ -63,7 +62,13 @@ export async function emailSignIn(options: InternalOptions, request: RequestInte
   const store = requireCapability(options.capabilities, "email");
   const identifier = normalise(provider, bodyString(request.body, "email"));
   // Counted first: a refused request (RateLimited) costs no lookup and sends nothing.
-  await countVerificationMail(options, request, identifier, provider.rateLimit, recoveryFor(options, request, identifier));
+  await countVerificationMail(
+    options,
+    request,
+    identifier,
+    provider.rateLimit,
+    options.hooks?.mailboxRecovery?.(options, request, identifier),
+  );
   // A holder that never proved the address is not who this mail is for (see unproven-email.ts).
   const existing = await provenHolder(store, identifier);
   const user = existing ?? { id: crypto.randomUUID(), email: identifier, emailVerified: null };

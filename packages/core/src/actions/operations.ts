@@ -10,6 +10,7 @@ import { failureCookies, jsonRefusal } from "../http/error-response.js";
 import { signInAgain } from "../sign-in/owner-present.js";
 import type { ResponseInternal, RouteNeeds } from "../types/internal.js";
 import type { OperationDeclaration, OperationHandler, Presentation } from "../types/operation.js";
+import { webAuthnRoutes } from "../webauthn/routes-loader.js";
 import { assurance } from "./assurance.js";
 import { callbackAction } from "./callback.js";
 import { csrfAction } from "./csrf.js";
@@ -18,7 +19,6 @@ import { providersAction } from "./providers.js";
 import { sessionAction } from "./session.js";
 import { signInAction } from "./signin.js";
 import { signOutAction, signOutPage } from "./signout.js";
-import { webAuthnRoutes } from "./webauthn-routes.js";
 
 /** Pages and forms: a CSRF token (minted if new) for their forms, and where to go afterwards. */
 const form: RouteNeeds = { csrf: "mint", callbackUrl: true };

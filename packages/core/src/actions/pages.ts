@@ -1,16 +1,10 @@
 /** GET /signin, /error and /verify-request: the built-in pages, or redirects to the app's own pages. */
 import { inDevelopment } from "../env/read.js";
-import { passwordUrl } from "../features/password/urls.js";
-import type { PageResult } from "../pages/index.js";
+import { html } from "../pages/html.js";
 import { loadPages } from "../pages/lazy.js";
-import { pageHeaders } from "../pages/security-headers.js";
 import { isPasswordProvider } from "../provider-kind.js";
+import { passwordUrl } from "../sign-in/urls.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../types/internal.js";
-
-/** A rendered page as a response: never framed, never cached (see `pages/security-headers`). */
-export async function html(page: PageResult): Promise<ResponseInternal> {
-  return { status: page.status, body: page.html, headers: await pageHeaders(page.html) };
-}
 
 /** The app's custom page `path` (relative to the origin) with `params` appended to its query. */
 function customPage(options: InternalOptions, path: string, params: Record<string, string | undefined>): ResponseInternal {

@@ -3,10 +3,10 @@ import { SignOutError } from "../errors.js";
 import type { Cookie } from "../http/cookies.js";
 import { clearChunkedCookie } from "../http/cookies.js";
 import { assertCsrf } from "../http/csrf.js";
+import { html } from "../pages/html.js";
 import { loadPages } from "../pages/lazy.js";
 import { withCallbackUrl } from "../sign-in/flow.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../types/internal.js";
-import { html } from "./pages.js";
 
 export function signOutPage(options: InternalOptions, request: RequestInternal): ResponseInternal | Promise<ResponseInternal> {
   if (options.pages.signOut) return { redirect: new URL(withCallbackUrl(options.pages.signOut, options.callbackUrl), options.origin).href };

@@ -3,6 +3,18 @@
  * any action runs; the user sees a generic error page and the details go to the server log only.
  */
 
+import {
+  type AdapterCapabilities,
+  accountTokenMethods,
+  adapterCapabilities,
+  emailMethods,
+  missingMethods,
+  sessionMethods,
+  sessionRecordMethods,
+  twoFactorMethods,
+  userMethods,
+  webAuthnMethods,
+} from "../adapter/capabilities.js";
 import { processEnv, providerEnvPrefix, readEnv } from "../env/read.js";
 import {
   AuthError,
@@ -19,24 +31,12 @@ import {
   UntrustedHost,
   WeakSecret,
 } from "../errors.js";
-import { TWO_FACTOR_PROVIDER } from "../features/two-factor/row.js";
 import { checkOriginConfig } from "../http/origin.js";
 import { isOAuthProvider, isRefreshingProvider } from "../provider-kind.js";
+import { TWO_FACTOR_PROVIDER } from "../sign-in/second-factor-row.js";
 import type { Adapter } from "../types/adapters.js";
 import type { AuthConfig, SessionStrategy } from "../types/config.js";
 import type { ProviderConfig } from "../types/providers.js";
-import {
-  type AdapterCapabilities,
-  accountTokenMethods,
-  adapterCapabilities,
-  emailMethods,
-  missingMethods,
-  sessionMethods,
-  sessionRecordMethods,
-  twoFactorMethods,
-  userMethods,
-  webAuthnMethods,
-} from "./adapter-capabilities.js";
 
 /** The shortest secret accepted in production, in bytes (UTF-8): what `npx authlib secret` prints is 32 random bytes. */
 export const MIN_SECRET_BYTES = 32;

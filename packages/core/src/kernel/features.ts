@@ -13,6 +13,7 @@ import { passwordFeature } from "../features/password/feature.js";
 import { sessionsFeature } from "../features/sessions/feature.js";
 import { twoFactorFeature } from "../features/two-factor/feature.js";
 import type { AuthConfig } from "../types/config.js";
+import type { SignInHooks } from "../types/internal.js";
 import type { FeatureDefinition, OperationDeclaration } from "../types/operation.js";
 
 /** authlib's own features, in the order their routes are listed. */
@@ -34,6 +35,18 @@ export function enabledFeatures(config: AuthConfig): FeatureDefinition[] {
 /** Every operation of `config`: the spec's, then each enabled feature's. */
 export function operationsOf(config: AuthConfig): OperationDeclaration[] {
   return [...coreOperations, ...enabledFeatures(config).flatMap((feature) => feature.operations)];
+}
+
+/** The sign-in hooks of the features `config` turns on (one feature per hook: a second one would be ambiguous). */
+export function hooksOf(config: AuthConfig): SignInHooks {
+  const hooks: SignInHooks = {};
+  for (const feature of enabledFeatures(config)) {
+    for (const [name, hook] of Object.entries(feature.hooks ?? {})) {
+      if (name in hooks) throw new TypeError(`Two features take the sign-in hook "${name}".`);
+      Object.assign(hooks, { [name]: hook });
+    }
+  }
+  return hooks;
 }
 
 /** An app's feature, checked for the shape `defineFeature` gives (a `TypeError` names what is wrong). */

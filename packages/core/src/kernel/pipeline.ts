@@ -15,15 +15,15 @@
  * @module pipeline
  */
 
+import { loadAuditWriter } from "../audit/index.js";
 import { type AuthError, RateLimited } from "../errors.js";
-import { loadAuditWriter } from "../features/audit/index.js";
 import type { Cookie } from "../http/cookies.js";
 import { assertCsrf } from "../http/csrf.js";
 import { asAuthError, CONFIGURATION_MESSAGE, errorResult, jsonRefusal, refusalOf } from "../http/error-response.js";
 import { parseRequest } from "../http/request.js";
 import { type AuthAnswer, jsonErrorAnswer, toAnswer } from "../http/response.js";
+import { pageHeaders } from "../http/security-headers.js";
 import { loadPages } from "../pages/lazy.js";
-import { pageHeaders } from "../pages/security-headers.js";
 import { guardedOperation, requireOwnerPresent } from "../sign-in/owner-present.js";
 import { noteFailure, type Telemetry } from "../telemetry/index.js";
 import type { Session } from "../types/config.js";

@@ -107,6 +107,7 @@ function withRequest(shared: ConfigOptions, request: RequestOptions): InternalOp
     redirectProxyUrl: shared.redirectProxyUrl,
     experimental: shared.experimental,
     rateLimits: shared.rateLimits,
+    hooks: shared.hooks,
     config: shared.config,
     origin: request.origin,
     authUrl: request.authUrl,

@@ -14,9 +14,9 @@
  * @module resolve
  */
 
+import { createAudit } from "../audit/index.js";
 import { processEnv, readEnv } from "../env/read.js";
 import { AuthError } from "../errors.js";
-import { createAudit } from "../features/audit/index.js";
 import { resolveCookies } from "../http/cookies.js";
 import { compileOriginPolicy, type OriginPolicy, shouldWarnUnrestrictedTrustHost } from "../http/origin.js";
 import { decode, encode } from "../jwt.js";
@@ -32,7 +32,7 @@ import type { ConfigOptions, InternalProvider } from "../types/internal.js";
 import type { ProviderConfig } from "../types/providers.js";
 import { type StartupCheck, startupCheck } from "./assert.js";
 import { normaliseBasePath, resolveCallbacks, resolveSessionOptions, wrapAdapter, wrapEvents } from "./config.js";
-import { operationsOf } from "./features.js";
+import { hooksOf, operationsOf } from "./features.js";
 import { createRouter, type Router } from "./router.js";
 
 /** A configuration resolved once: the start-up check's verdict, and what every request shares. */
@@ -126,6 +126,7 @@ function readConfig(config: AuthConfig, logger: LoggerInstance, basePath: string
   const secret = (Array.isArray(config.secret) ? config.secret : [config.secret]).filter((s): s is string => !!s);
   const options: ConfigOptions = {
     audit,
+    hooks: hooksOf(config),
     basePath,
     secret,
     callbacks: resolveCallbacks(config.callbacks),

@@ -22,8 +22,8 @@
  * @module providers/passkey
  */
 
-import { WEBAUTHN_ROUTES } from "../actions/webauthn-routes.js";
 import type { WebAuthnConfig } from "../types/providers.js";
+import { WEBAUTHN_ROUTES } from "../webauthn/routes-loader.js";
 
 /** Options of {@link Passkey}: every field of a WebAuthn provider except `type`, all optional. */
 export type PasskeyOptions = Partial<Omit<WebAuthnConfig, "type">>;
@@ -48,6 +48,6 @@ export default function Passkey(options: PasskeyOptions = {}): WebAuthnConfig {
     ...options,
     type: "webauthn",
     // The passkey routes load from here, so only apps that use Passkey() bundle them (see actions/webauthn-routes).
-    [WEBAUTHN_ROUTES]: () => import("../actions/webauthn.js"),
+    [WEBAUTHN_ROUTES]: () => import("../webauthn/routes.js"),
   };
 }

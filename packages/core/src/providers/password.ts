@@ -21,8 +21,8 @@
  * @module providers/password
  */
 import { AuthError } from "../errors.js";
-import { passwordConfigError } from "../features/password/config-check.js";
-import { MAX_PASSWORD_LENGTH } from "../features/password/rules.js";
+import { passwordConfigError } from "../sign-in/password-config.js";
+import { MAX_PASSWORD_LENGTH } from "../sign-in/password-rules.js";
 import type { PasswordConfig, PasswordSettings } from "../types/providers.js";
 
 /** Options of {@link Password}; every one has a default. */

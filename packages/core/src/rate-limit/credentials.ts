@@ -27,7 +27,7 @@
  *
  * @module rate-limit/credentials
  */
-import { canonicalAccountName } from "../email/normalize.js";
+import { canonicalAccountName } from "../address/normalize.js";
 import type { Cookie } from "../http/cookies.js";
 import { inSpan } from "../telemetry/index.js";
 import type { InternalOptions, RequestInternal } from "../types/internal.js";

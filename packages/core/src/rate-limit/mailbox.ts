@@ -14,7 +14,7 @@
  *
  * @module rate-limit/mailbox
  */
-import { normalizeEmail } from "../email/normalize.js";
+import { normalizeEmail } from "../address/normalize.js";
 
 /** Domains whose mail service ignores dots in the local part (Google's consumer mail). */
 export const DOT_INSENSITIVE_DOMAINS: ReadonlySet<string> = new Set(["gmail.com", "googlemail.com"]);

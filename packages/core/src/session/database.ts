@@ -3,10 +3,10 @@
  * A session check costs one adapter call (`getSessionAndUser`) unless an update is due (`updateAge`).
  */
 
+import { requireCapability, type SessionStore } from "../adapter/capabilities.js";
 import { SessionTokenError, UnknownCredentialsUser } from "../errors.js";
 import { cookieNamesOf } from "../http/cookie-chunks.js";
 import { type Cookie, clearChunkedCookie, expiredCookie, incomingSessionCookieName, legacySessionCookieNames } from "../http/cookies.js";
-import { requireCapability, type SessionStore } from "../kernel/adapter-capabilities.js";
 import { inSpan } from "../telemetry/index.js";
 import type { AdapterSession } from "../types/adapters.js";
 import type { Session } from "../types/config.js";

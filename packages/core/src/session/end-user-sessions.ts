@@ -6,7 +6,7 @@
  * @module session/end-user-sessions
  */
 
-import { recordAuditEvent } from "../features/audit/index.js";
+import { recordAuditEvent } from "../audit/index.js";
 import type { Adapter } from "../types/adapters.js";
 import type { InternalOptions } from "../types/internal.js";
 import { loadRegistry } from "./registry-of.js";

@@ -27,9 +27,9 @@
  * database sessions and a shared store when the provider rotates refresh tokens.
  */
 
+import type { AccountTokenStore } from "../adapter/capabilities.js";
 import { sha256Hex } from "../crypto/digest.js";
 import type { JWT } from "../jwt.js";
-import type { AccountTokenStore } from "../kernel/adapter-capabilities.js";
 import { isRefreshingProvider } from "../provider-kind.js";
 import type { AdapterAccount } from "../types/adapters.js";
 import type { Account } from "../types/config.js";

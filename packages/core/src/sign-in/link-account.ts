@@ -15,16 +15,16 @@
  * it is the same at every sign-in (the reference library makes a random one each time).
  */
 
+import type { UserStore } from "../adapter/capabilities.js";
 import { sha256Hex } from "../crypto/digest.js";
 import { OAuthAccountNotLinked } from "../errors.js";
-import { tellOwner } from "../features/account/tell-owner.js";
-import type { UserStore } from "../kernel/adapter-capabilities.js";
 import { storedAccount } from "../oauth/index.js";
 import type { AdapterAccount, AdapterUser } from "../types/adapters.js";
 import type { Account, User } from "../types/config.js";
 import type { InternalOptions, RequestInternal } from "../types/internal.js";
 import type { OAuthConfig } from "../types/providers.js";
 import { claimProvenAddress } from "./proven-address.js";
+import { tellOwner } from "./tell-owner.js";
 
 /** A stable, UUID-shaped user id for provider + account id (used without an adapter). */
 export async function stableUserId(provider: string, providerAccountId: string): Promise<string> {

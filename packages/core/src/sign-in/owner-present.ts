@@ -19,13 +19,13 @@
  */
 
 import { RecentSignInRequired } from "../errors.js";
-import { signInUrl } from "../features/password/urls.js";
 import { assertCsrf } from "../http/csrf.js";
 import { isPasswordProvider } from "../provider-kind.js";
 import { nowInSeconds } from "../session/assurance.js";
 import type { SessionAssurance } from "../types/base.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../types/internal.js";
 import type { OperationDeclaration, OwnerOperation } from "../types/operation.js";
+import { signInUrl } from "./urls.js";
 
 /** How recent a sign-in must be for the owner to count as present, by default, in seconds. */
 export const OWNER_PRESENT_SECONDS = 10 * 60;
@@ -107,19 +107,6 @@ export function ownerPresentMaxAge(options: InternalOptions): number {
 }
 
 /**
- * True when the session must be of level 2: the user has a second factor that was in place when the session
- * was signed in to (a TOTP turned on later was set up from this session, within its recent sign-in).
- */
-async function needsSecondLevel(options: InternalOptions, userId: string, signedInAt: number | undefined): Promise<boolean> {
-  if (!options.config.twoFactor) return false;
-  const { needsSecondStep, secondFactorsOf } = await import("../features/two-factor/gate.js");
-  const factors = await secondFactorsOf(options, userId);
-  if (!needsSecondStep(options, factors)) return false;
-  if (options.config.twoFactor.passkeys === true && factors.passkeys > 0) return true;
-  return factors.totpSince === undefined || signedInAt === undefined || factors.totpSince < signedInAt;
-}
-
-/**
  * True when the request carries the user's right current password (`currentPassword`); throws
  * `IncorrectPassword` (counted) for a wrong one. `false` when there is none to check: no Password()
  * provider, no password of the user's, or no `currentPassword` in the body.
@@ -128,8 +115,8 @@ async function provesPassword(options: InternalOptions, request: RequestInternal
   const provider = options.providers.find(isPasswordProvider);
   if (!provider || request.body.currentPassword === undefined || !options.adapter?.getUser) return false;
   const [{ hashOf, passwordAccountOf, passwordStore }, { checkCurrentPassword }] = await Promise.all([
-    import("../features/password/account.js"),
-    import("../features/password/current-password.js"),
+    import("./password-account.js"),
+    import("./current-password.js"),
   ]);
   const store = passwordStore(options);
   const [user, account] = await Promise.all([store.getUser(userId), passwordAccountOf(store, provider, userId)]);
@@ -160,7 +147,8 @@ export async function requireOwnerPresent(options: InternalOptions, request: Req
   const maxAge = ownerPresentMaxAge(options);
   const facts = { assurance: current.assurance, maxAge, now: nowInSeconds(), passwordProven: false };
   const signedInAt = current.assurance?.authTime;
-  const secondFactor = !PROVES_SECOND_FACTOR.has(operation) && (await needsSecondLevel(options, current.userId, signedInAt));
+  const secondFactor =
+    !PROVES_SECOND_FACTOR.has(operation) && ((await options.hooks?.needsSecondLevel?.(options, current.userId, signedInAt)) ?? false);
   let need = missingPresence({ ...facts, hasSecondFactor: secondFactor });
   // The password is checked (and counted) only when it can make the difference.
   if (need && need.aal <= (current.assurance?.aal ?? 1) && (await provesPassword(options, request, current.userId)))

@@ -7,7 +7,7 @@
  * keeps their user, accounts and passkeys, just without the address. See `unproven-email.ts` for what
  * counts as proof.
  */
-import type { AddressStore } from "../kernel/adapter-capabilities.js";
+import type { AddressStore } from "../adapter/capabilities.js";
 import { endUserSessions } from "../session/end-user-sessions.js";
 import type { AdapterUser } from "../types/adapters.js";
 import type { InternalOptions } from "../types/internal.js";

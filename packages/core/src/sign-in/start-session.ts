@@ -20,10 +20,9 @@ export async function startSession(
   result: SignInResult,
 ): Promise<{ cookies: Cookie[]; secondStep?: string }> {
   const method = firstFactorMethod(result.account);
-  if (!result.assurance && options.config.twoFactor) {
-    const held = await (await import("../features/two-factor/gate.js")).holdForSecondStep(options, request, result, method);
-    if (held) return { cookies: held.cookies, secondStep: held.redirect };
-  }
+  // A feature may hold the sign-in here (the second factor: its step comes first).
+  const held = result.assurance ? undefined : await options.hooks?.afterFirstFactor?.(options, request, result, method);
+  if (held) return { cookies: held.cookies, secondStep: held.redirect };
   const complete = result.assurance ? result : { ...result, assurance: singleFactor(method) };
   return { cookies: await options.sessionStrategy.start(options, request, complete) };
 }

@@ -77,3 +77,15 @@ export type ErrorPageKind = "signIn" | "error";
 
 /** Extra data attached to an error; `err` is the underlying error, when there is one. */
 export type ErrorCause = Record<string, unknown> & { err?: Error };
+
+/**
+ * What every authlib error is, as a shape (the classes are in `errors.ts`): what a type-only module names
+ * when it speaks of an error without importing the classes.
+ */
+export interface AuthErrorShape extends Error {
+  type: ErrorType;
+  kind: ErrorPageKind;
+  code?: string;
+  /** The HTTP status of this refusal where it is answered as JSON; `undefined` for the operator's errors. */
+  status: number | undefined;
+}

@@ -20,7 +20,7 @@ import type {
   SessionOptions,
 } from "./config.js";
 import type { JWT, JWTOptions } from "./jwt.js";
-import type { ProviderConfig } from "./providers.js";
+import type { PasswordConfig, ProviderConfig } from "./providers.js";
 import type { RateLimitConfig, RateLimitStore, ResolvedRateLimits } from "./rate-limit.js";
 import type { SessionRecord, SessionRegistry } from "./session-registry.js";
 
@@ -157,6 +157,8 @@ export type InternalProvider = ProviderConfig & {
 export interface ConfigOptions {
   /** The audit trail of this configuration (`audit/`), absent without `config.audit`. */
   audit?: Audit;
+  /** The sign-in hooks of the enabled features (`kernel/features.ts`): the sign-in core calls them, never a feature by name. */
+  hooks?: SignInHooks;
   /** Base path of the routes, without a trailing slash. */
   basePath: string;
   /** Secrets, newest first. */
@@ -222,6 +224,34 @@ export interface RequestOptions {
 export interface InternalOptions extends ConfigOptions, RequestOptions {}
 
 /** What a successful sign-in hands to the strategy. */
+/**
+ * Named points of the sign-in flow where a feature takes part (the second factor does, through all three).
+ * Each runs only when a feature of the configuration declares it.
+ */
+export interface SignInHooks {
+  /**
+   * After a first factor, before the session starts: hold the sign-in (its cookies and where the browser
+   * goes next, e.g. the second step), or `undefined` to let the session start.
+   */
+  afterFirstFactor?(
+    options: InternalOptions,
+    request: RequestInternal,
+    result: SignInResult,
+    method: string,
+  ): Promise<{ redirect: string; cookies: Cookie[] } | undefined>;
+  /** The owner-present rule: true when the user's session must be of level 2 (signed in at `signedInAt`). */
+  needsSecondLevel?(options: InternalOptions, userId: string, signedInAt: number | undefined): Promise<boolean>;
+  /** The user whose sign-in waits in this browser for its second step; throws when none does. */
+  pendingSecondStepUser?(options: InternalOptions, request: RequestInternal): Promise<string>;
+  /** A password provider's sign-in: the user whose password `credentials` holds, or `null`. */
+  checkPassword?(options: InternalOptions, provider: PasswordConfig, credentials: Record<string, unknown>): Promise<AdapterUser | null>;
+  /**
+   * The owner's way back into a mailbox whose anonymous allowance is spent (`rate-limit/email.ts`): sends
+   * the recovery mail; `undefined` when the configuration has none.
+   */
+  mailboxRecovery?(options: InternalOptions, request: RequestInternal, address: string): (() => Promise<void>) | undefined;
+}
+
 export interface SignInResult {
   user: User | AdapterUser;
   account: Account | null;

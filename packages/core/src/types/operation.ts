@@ -6,9 +6,9 @@
  *
  * @module types/operation
  */
-import type { AuthError } from "../errors.js";
 import type { AuthConfig, AuthFeature } from "./config.js";
-import type { InternalOptions, RequestInternal, ResponseInternal, RouteNeeds } from "./internal.js";
+import type { AuthErrorShape } from "./errors.js";
+import type { InternalOptions, RequestInternal, ResponseInternal, RouteNeeds, SignInHooks } from "./internal.js";
 
 /** The operations the owner-present rule guards (their names are in the refusal, the docs and SECURITY.md). */
 export type OwnerOperation =
@@ -51,7 +51,7 @@ export type Presentation =
   | ((
       options: InternalOptions,
       request: RequestInternal,
-      error: AuthError,
+      error: AuthErrorShape,
     ) => ResponseInternal | undefined | Promise<ResponseInternal | undefined>);
 
 /** One operation: its route, what it needs, how its refusals are answered, and its handler. */
@@ -80,4 +80,6 @@ export interface FeatureDefinition extends AuthFeature {
   enabled?: (config: AuthConfig) => boolean;
   /** The operations it adds. Their code should load with their first request (`lazyHandler`). */
   operations: readonly OperationDeclaration[];
+  /** Where it takes part in the sign-in flow (`SignInHooks`). */
+  hooks?: SignInHooks;
 }

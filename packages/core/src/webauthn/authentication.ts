@@ -7,7 +7,7 @@
  * @module webauthn/authentication
  */
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
-import { normalizeEmail } from "../email/normalize.js";
+import { normalizeEmail } from "../address/normalize.js";
 import { AccountNotLinked, WebAuthnVerificationError } from "../errors.js";
 import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../types/adapters.js";
 import type { WebAuthnContext } from "./context.js";

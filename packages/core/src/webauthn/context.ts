@@ -5,8 +5,8 @@
  * @module webauthn/context
  */
 
+import { requireCapability, type WebAuthnStore } from "../adapter/capabilities.js";
 import { InvalidProvider } from "../errors.js";
-import { requireCapability, type WebAuthnStore } from "../kernel/adapter-capabilities.js";
 import type { InternalOptions, InternalProvider, RequestInternal } from "../types/internal.js";
 import type { WebAuthnConfig } from "../types/providers.js";
 import { type ResolvedRelyingParty, resolveRelyingParty } from "./relying-party.js";

@@ -6,6 +6,8 @@
  * @module passkeys/name
  */
 import { InvalidName } from "../errors.js";
+import type { AdapterAuthenticator } from "../types/adapters.js";
+import type { ListedPasskey } from "../types/passkeys.js";
 
 /** The longest passkey name, in characters (as a passkey's display name, webauthn/display-name.ts). */
 export const MAX_PASSKEY_NAME_LENGTH = 64;
@@ -51,4 +53,25 @@ export function defaultPasskeyName(aaguid: string | undefined, now: Date): strin
   const key = aaguid?.toLowerCase();
   const known = key !== undefined && Object.hasOwn(KNOWN_AUTHENTICATORS, key) ? KNOWN_AUTHENTICATORS[key] : undefined;
   return known ?? `Passkey ${now.toISOString().slice(0, 10)}`;
+}
+
+/** A date an adapter gave (a `Date`, or text from one that stores it so), as ISO 8601, or `null`. */
+function isoDate(value: Date | string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+/** An authenticator as the listing shows it: never its public key or counter. */
+export function listedPasskey(authenticator: AdapterAuthenticator): ListedPasskey {
+  const createdAt = isoDate(authenticator.createdAt);
+  return {
+    id: authenticator.credentialID,
+    // A passkey stored without a name (before names, or by an adapter that keeps none) gets the default.
+    name: authenticator.name || (createdAt ? defaultPasskeyName(undefined, new Date(createdAt)) : "Passkey"),
+    createdAt,
+    lastUsedAt: isoDate(authenticator.lastUsedAt),
+    deviceType: authenticator.credentialDeviceType,
+    backedUp: authenticator.credentialBackedUp,
+  };
 }

@@ -167,6 +167,6 @@ export async function storeRegistration(
 
 /** The `passkeyAdded` event of a passkey a signed-in user added (its listing code loads with it). */
 async function passkeyAdded(options: WebAuthnContext["options"], userId: string, authenticator: AdapterAuthenticator): Promise<void> {
-  const { listedPasskey } = await import("../features/passkeys/routes.js");
+  const { listedPasskey } = await import("./passkey-name.js");
   await options.events.passkeyAdded({ userId, passkey: listedPasskey(authenticator) });
 }

@@ -4,7 +4,7 @@
  * it, and how a proven address is claimed from a holder who never proved it ("proof wins").
  */
 import { describe, expect, it } from "vitest";
-import type { AddressStore } from "../../src/kernel/adapter-capabilities.js";
+import type { AddressStore } from "../../src/adapter/capabilities.js";
 import type { OAuthConfig } from "../../src/providers/types.js";
 import { memorySessionStore } from "../../src/session/memory-store.js";
 import { claimProvenAddress } from "../../src/sign-in/proven-address.js";

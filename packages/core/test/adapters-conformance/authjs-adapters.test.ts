@@ -16,7 +16,6 @@ import { readFileSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresAnswers, testDatabaseURL } from "../../../hosted-db-adapter/test/helpers.js";
-import { MissingAdapterMethods } from "../../src/errors.js";
 import {
   accountTokenMethods,
   emailMethods,
@@ -25,7 +24,8 @@ import {
   sessionRecordMethods,
   userMethods,
   webAuthnMethods,
-} from "../../src/kernel/adapter-capabilities.js";
+} from "../../src/adapter/capabilities.js";
+import { MissingAdapterMethods } from "../../src/errors.js";
 import { type AuthInstance, createAuth } from "../../src/kernel/instance.js";
 import Credentials from "../../src/providers/credentials.js";
 import Nodemailer from "../../src/providers/nodemailer.js";

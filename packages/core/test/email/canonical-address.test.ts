@@ -13,7 +13,7 @@
  */
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { canonicalAccountName, canonicalText, InvalidEmailAddress, normalizeEmail } from "../../src/email/normalize.js";
+import { canonicalAccountName, canonicalText, InvalidEmailAddress, normalizeEmail } from "../../src/address/normalize.js";
 import Credentials from "../../src/providers/credentials.js";
 import { resolveRateLimits } from "../../src/rate-limit/config.js";
 import { accountOf } from "../../src/rate-limit/credentials.js";

@@ -5,11 +5,8 @@
  * does not come from the catalog, apart from the user's and the app's data (address, host, names).
  */
 import { describe, expect, it } from "vitest";
-import type { MailSite } from "../../src/email/account-mail.js";
 import { type RenderedMail, verificationMail } from "../../src/email/template.js";
 import { addressTakenMail, confirmNewAddressMail } from "../../src/features/account/mail.js";
-import { addressChangedMail, type SignInChange, signInChangeMail } from "../../src/features/account/notify.js";
-import { accountExistsMail, noAccountMail, passwordChangedMail, resetMail, signUpMail } from "../../src/features/password/mail.js";
 import { createTranslator, ENGLISH_MESSAGES } from "../../src/i18n/translator.js";
 import {
   type PageProvider,
@@ -23,6 +20,9 @@ import {
   renderTwoFactorPage,
   renderVerifyRequestPage,
 } from "../../src/pages/index.js";
+import type { MailSite } from "../../src/sign-in/account-mail.js";
+import { addressChangedMail, type SignInChange, signInChangeMail } from "../../src/sign-in/notify-owner.js";
+import { accountExistsMail, noAccountMail, passwordChangedMail, resetMail, signUpMail } from "../../src/sign-in/password-mail.js";
 import type { Messages } from "../../src/types/i18n.js";
 
 const ACCENTS: Readonly<Record<string, string>> = {

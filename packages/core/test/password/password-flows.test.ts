@@ -340,7 +340,7 @@ describe("Password(): bad input", () => {
     await post(browser, "/auth/password/verify", { token: signUp });
     const user = await app.adapter.getUserByEmail("kinds@example.com");
     const account = (await app.adapter.listAccountsByUserId?.(user?.id as string))?.[0];
-    const { passwordFingerprint } = await import("../../src/features/password/tokens.js");
+    const { passwordFingerprint } = await import("../../src/sign-in/link-tokens.js");
     const { bindingOf } = await import("../../src/http/flow-binding.js");
     const fingerprint = await passwordFingerprint({ secret: [secret] } as never, account?.access_token ?? undefined);
     const claims = {

@@ -4,17 +4,17 @@
  * password-flows.test.ts; this file is what the mutation group `password` runs.
  */
 import { describe, expect, it } from "vitest";
-import { accountMailer, mailSite, sendAccountMail } from "../../src/email/account-mail.js";
 import { EmailSignInError, InvalidName, InvalidPassword, MissingAdapterMethods, Verification } from "../../src/errors.js";
-import { hashOf, passwordAccountOf, passwordStore, storePasswordHash } from "../../src/features/password/account.js";
-import { passwordConfigError, passwordMailProvider, passwordMethods } from "../../src/features/password/config-check.js";
-import { accountExistsMail, noAccountMail, passwordChangedMail, resetMail, signUpMail } from "../../src/features/password/mail.js";
-import { MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, newPassword, normalisedPassword, signUpName } from "../../src/features/password/rules.js";
-import { assertSameBrowser, openLink, passwordFingerprint, sealLink, spendLink } from "../../src/features/password/tokens.js";
+import { assertSameBrowser, openLink, passwordFingerprint, sealLink, spendLink } from "../../src/sign-in/link-tokens.js";
 import { encode } from "../../src/jwt.js";
 import { isPasswordProvider } from "../../src/provider-kind.js";
 import Credentials from "../../src/providers/credentials.js";
 import Password from "../../src/providers/password.js";
+import { accountMailer, mailSite, sendAccountMail } from "../../src/sign-in/account-mail.js";
+import { hashOf, passwordAccountOf, passwordStore, storePasswordHash } from "../../src/sign-in/password-account.js";
+import { passwordConfigError, passwordMailProvider, passwordMethods } from "../../src/sign-in/password-config.js";
+import { accountExistsMail, noAccountMail, passwordChangedMail, resetMail, signUpMail } from "../../src/sign-in/password-mail.js";
+import { MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, newPassword, normalisedPassword, signUpName } from "../../src/sign-in/password-rules.js";
 import type { AdapterAccount } from "../../src/types/adapters.js";
 import type { InternalOptions, RequestInternal } from "../../src/types/internal.js";
 import type { EmailConfig } from "../../src/types/providers.js";

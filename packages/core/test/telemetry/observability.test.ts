@@ -6,7 +6,7 @@
  */
 import { context, trace } from "@opentelemetry/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addressPrefix, userAgentLabel } from "../../src/features/audit/client.js";
+import { addressPrefix, userAgentLabel } from "../../src/audit/client.js";
 import { createAuth } from "../../src/kernel/instance.js";
 import { hashPassword, verifyPassword } from "../../src/password.js";
 import Credentials from "../../src/providers/credentials.js";

@@ -17,7 +17,6 @@ import {
 } from "../../src/features/two-factor/pending.js";
 import { factorRowOf, openFactor, removeFactor, storeFactor, totpFactorOf, twoFactorStore } from "../../src/features/two-factor/record.js";
 import { hashRecoveryCode, matchingRecoveryHash } from "../../src/features/two-factor/recovery-codes.js";
-import { isSecondFactorRow, TWO_FACTOR_PROVIDER } from "../../src/features/two-factor/row.js";
 import { hotp, matchingStep, TOTP_STEP_SECONDS } from "../../src/features/two-factor/totp.js";
 import { resolveCookies } from "../../src/http/cookies.js";
 import { failureCookies } from "../../src/http/error-response.js";
@@ -27,6 +26,7 @@ import { claimCodeUse, clearSecondFactorTries, countSecondFactorTry } from "../.
 import { assuranceIn, firstFactorMethod, singleFactor, withAssurance } from "../../src/session/assurance.js";
 import { clearAssurance, openAssurance, sealAssurance } from "../../src/session/assurance-cookie.js";
 import { meetsRequirement, requireRecentSignIn } from "../../src/session/recent-auth.js";
+import { isSecondFactorRow, TWO_FACTOR_PROVIDER } from "../../src/sign-in/second-factor-row.js";
 import type { InternalOptions, RequestInternal } from "../../src/types/internal.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";
 

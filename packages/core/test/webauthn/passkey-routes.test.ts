@@ -247,7 +247,7 @@ describe("passkey script route", () => {
   it("the script action itself refuses an instance without a WebAuthn provider (UnknownAction), whatever other providers it has", async () => {
     // The route loads the action only when a WebAuthn provider is configured; the action keeps the rule for any other caller.
     // Imported here, like the route does on first use, so its module is not loaded before the tests run.
-    const { webAuthnScriptAction } = await import("../../src/actions/webauthn.js");
+    const { webAuthnScriptAction } = await import("../../src/webauthn/routes.js");
     for (const providers of [[], [{ id: "credentials", type: "credentials" }], [{ id: "github", type: "oauth" }]]) {
       const refused = await webAuthnScriptAction({ providers } as unknown as InternalOptions).then(
         () => undefined,

@@ -14,9 +14,9 @@ import { assertCsrf } from "../../http/csrf.js";
 import { isPasswordProvider } from "../../provider-kind.js";
 import { endUserSessions } from "../../session/end-user-sessions.js";
 import { signedInUser } from "../../session/signed-in-user.js";
+import { checkCurrentPassword } from "../../sign-in/current-password.js";
+import { hashOf, passwordAccountOf } from "../../sign-in/password-account.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
-import { hashOf, passwordAccountOf } from "../password/account.js";
-import { checkCurrentPassword } from "../password/current-password.js";
 
 /** POST /account/delete (`currentPassword` when the user has a password). */
 export async function deleteAccount(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {

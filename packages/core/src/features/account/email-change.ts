@@ -16,19 +16,19 @@
  * @module account-lifecycle/email-change
  */
 
-import { mailSite, sendAccountMail } from "../../email/account-mail.js";
-import { normalizeEmail } from "../../email/normalize.js";
+import { missingMethods } from "../../adapter/capabilities.js";
+import { normalizeEmail } from "../../address/normalize.js";
 import { MissingAdapterMethods, Verification } from "../../errors.js";
 import { assertCsrf } from "../../http/csrf.js";
-import { missingMethods } from "../../kernel/adapter-capabilities.js";
 import { countVerificationMail } from "../../rate-limit/email.js";
 import { signedInUser } from "../../session/signed-in-user.js";
+import { mailSite, sendAccountMail } from "../../sign-in/account-mail.js";
+import { openLink, sealLink, spendLink } from "../../sign-in/link-tokens.js";
+import { notifyOwner } from "../../sign-in/notify-owner.js";
 import { claimProvenAddress, provenHolder } from "../../sign-in/proven-address.js";
 import type { Adapter } from "../../types/adapters.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
-import { openLink, sealLink, spendLink } from "../password/tokens.js";
 import { addressTakenMail, confirmNewAddressMail } from "./mail.js";
-import { notifyOwner } from "./notify.js";
 
 type AddressStore = Required<Pick<Adapter, "getUser" | "getUserByEmail" | "updateUser" | "createVerificationToken">> &
   Pick<Adapter, "deleteSessionsByUserId">;

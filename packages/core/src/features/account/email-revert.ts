@@ -23,17 +23,17 @@
  * @module account-lifecycle/email-revert
  */
 
-import { html } from "../../actions/pages.js";
 import { LinkAlreadyUsed, Verification } from "../../errors.js";
 import { assertCsrf } from "../../http/csrf.js";
+import { html } from "../../pages/html.js";
 import { loadPages } from "../../pages/lazy.js";
 import { hashPassword } from "../../password.js";
 import { isPasswordProvider } from "../../provider-kind.js";
 import { endUserSessions } from "../../session/end-user-sessions.js";
+import { openLink, spendLink } from "../../sign-in/link-tokens.js";
+import { passwordAccountOf, passwordStore, storePasswordHash } from "../../sign-in/password-account.js";
 import { claimProvenAddress } from "../../sign-in/proven-address.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
-import { passwordAccountOf, passwordStore, storePasswordHash } from "../password/account.js";
-import { openLink, spendLink } from "../password/tokens.js";
 import { addressStore } from "./email-change.js";
 
 const NO_REFERRER = { "Referrer-Policy": "same-origin" };

@@ -4,18 +4,14 @@
  *
  * @module features/account
  */
-import type { RouteNeeds } from "../../types/internal.js";
-import type { OperationDeclaration, Presentation } from "../../types/operation.js";
+import { accountFormRefusal, formNeeds } from "../../sign-in/account-form.js";
+import type { OperationDeclaration } from "../../types/operation.js";
 import { defineFeature, lazyHandler } from "../define.js";
 
 const routes = () => import("./page-routes.js");
 const revert = () => import("./email-revert.js");
 
-/** Pages and forms: a CSRF token (minted if new) for their forms, and where to go afterwards. */
-const form: RouteNeeds = { csrf: "mint", callbackUrl: true };
-
-/** A refused form goes back to the account page (`?error=<type>`). */
-const backToPage: Presentation = async (options, request, error) => (await routes()).accountFormRefusal(options, request, error);
+const form = formNeeds;
 
 /** A POST of one of the account page's forms. */
 function accountForm(
@@ -29,7 +25,7 @@ function accountForm(
     method: "POST",
     path: `account/${path}`,
     needs: ownerPresent ? { ...form, ownerPresent } : form,
-    presentation: backToPage,
+    presentation: accountFormRefusal,
     handler: lazyHandler(routes, handler),
   } satisfies OperationDeclaration;
 }
@@ -46,12 +42,9 @@ export const accountFeature = defineFeature({
       presentation: "page",
       handler: lazyHandler(routes, "confirmEmailPage"),
     },
-    accountForm("unlinkAccountForm", "unlink", "unlinkForm", "unlinkAccount"),
     accountForm("changeEmail", "email", "emailForm", "changeEmail"),
     accountForm("confirmEmail", "confirm-email", "confirmEmailForm"),
     accountForm("deleteAccount", "delete", "deleteForm", "deleteAccount"),
-    accountForm("renamePasskeyForm", "passkey-rename", "renamePasskeyForm"),
-    accountForm("removePasskeyForm", "passkey-remove", "removePasskeyForm", "removePasskey"),
     // Signed out, from a mail: a refusal goes to the error page (the account page would ask to sign in first).
     {
       name: "revertEmailPage",

@@ -4,8 +4,9 @@
  *
  * @module account-lifecycle/mail
  */
-import type { MailSite } from "../../email/account-mail.js";
+
 import { hostHeading, type RenderedMail, renderMail, textOf } from "../../email/template.js";
+import type { MailSite } from "../../sign-in/account-mail.js";
 
 /** The link that proves the new address. */
 export function confirmNewAddressMail(site: MailSite, url: string): RenderedMail {

@@ -9,21 +9,17 @@
  * @module actions/account-page
  */
 
-import { html } from "../../actions/pages.js";
-import { type AuthError, isClientSafeError, RecentSignInRequired, SessionRequired } from "../../errors.js";
-import { missingMethods, passkeyMethods } from "../../kernel/adapter-capabilities.js";
+import { missingMethods, passkeyMethods } from "../../adapter/capabilities.js";
+import { SessionRequired } from "../../errors.js";
 import type { AccountPagePasskeys } from "../../pages/account-passkeys.js";
+import { html } from "../../pages/html.js";
 import { loadPages } from "../../pages/lazy.js";
 import { isOAuthProvider, isPasswordProvider } from "../../provider-kind.js";
+import { accountUrl } from "../../sign-in/account-form.js";
 import { withCallbackUrl } from "../../sign-in/flow.js";
-import { signInAgain } from "../../sign-in/owner-present.js";
+import { isSecondFactorRow } from "../../sign-in/second-factor-row.js";
+import { passwordUrl, signInUrl } from "../../sign-in/urls.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
-import { passwordUrl, signInUrl } from "../password/urls.js";
-import { isSecondFactorRow } from "../two-factor/row.js";
-
-function accountUrl(options: InternalOptions): string {
-  return `${options.authUrl}/account`;
-}
 
 async function accountPage(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   const user = await options.sessionStrategy.currentUser(options, request);
@@ -80,7 +76,7 @@ async function passkeysPart(options: InternalOptions, userId: string): Promise<A
   const provider = options.providers.find((p) => p.type === "webauthn");
   const adapter = options.adapter;
   if (!provider || !adapter?.listAuthenticatorsByUserId) return undefined;
-  const { listedPasskey } = await import("../passkeys/routes.js");
+  const { listedPasskey } = await import("../../webauthn/passkey-name.js");
   const page = accountUrl(options);
   const list = (await adapter.listAuthenticatorsByUserId(userId)).map(listedPasskey);
   list.sort((a, b) => (a.createdAt ?? "").localeCompare(b.createdAt ?? ""));
@@ -124,31 +120,9 @@ async function confirmEmailPage(options: InternalOptions, request: RequestIntern
 
 type Post = (options: InternalOptions, request: RequestInternal) => Promise<ResponseInternal>;
 
-/** The account page's forms: each loads its code with its first use and comes back to the page with what happened. */
-export const unlinkForm: Post = async (options, request) => {
-  await (await import("../accounts/routes.js")).unlinkAction(options, request);
-  return { redirect: `${accountUrl(options)}?done=unlinked` };
-};
+/** The account page's own forms: each loads its code with its first use. */
 export const emailForm: Post = async (options, request) => (await import("./email-change.js")).requestEmailChange(options, request);
 export const confirmEmailForm: Post = async (options, request) => (await import("./email-change.js")).confirmEmailChange(options, request);
 export const deleteForm: Post = async (options, request) => (await import("./delete-account.js")).deleteAccount(options, request);
-export const renamePasskeyForm: Post = async (options, request) => {
-  await (await import("../passkeys/routes.js")).renamePasskeyAction(options, request);
-  return { redirect: `${accountUrl(options)}?done=passkey-renamed` };
-};
-export const removePasskeyForm: Post = async (options, request) => {
-  await (await import("../passkeys/routes.js")).removePasskeyAction(options, request);
-  return { redirect: `${accountUrl(options)}?done=passkey-removed` };
-};
-
-/**
- * A browser's refused account form: back to the page with `?error=<type>` (answered as a page: `failure`
- * has the pipeline log, trace and audit it). An error that is the operator's takes the general policy.
- */
-export function accountFormRefusal(options: InternalOptions, _request: RequestInternal, error: AuthError): ResponseInternal | undefined {
-  if (error instanceof RecentSignInRequired) return signInAgain(options, accountUrl(options), error);
-  if (!isClientSafeError(error)) return undefined;
-  return { redirect: `${accountUrl(options)}?${new URLSearchParams({ error: error.type })}`, failure: error };
-}
 
 export { accountPage, confirmEmailPage };

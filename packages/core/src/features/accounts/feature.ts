@@ -4,6 +4,7 @@
  *
  * @module features/accounts
  */
+import { accountFormRefusal, formNeeds } from "../../sign-in/account-form.js";
 import { defineFeature, lazyHandler } from "../define.js";
 
 const routes = () => import("./routes.js");
@@ -19,6 +20,14 @@ export const accountsFeature = defineFeature({
       needs: { csrf: "mint", ownerPresent: "unlinkAccount" },
       presentation: "json",
       handler: lazyHandler(routes, "unlinkAction"),
+    },
+    {
+      name: "unlinkAccountForm",
+      method: "POST",
+      path: "account/unlink",
+      needs: { ...formNeeds, ownerPresent: "unlinkAccount" },
+      presentation: accountFormRefusal,
+      handler: lazyHandler(routes, "unlinkForm"),
     },
   ],
 });

@@ -13,19 +13,20 @@
  * its account back and is refused, so at least one way in always remains.
  */
 
+import { missingMethods } from "../../adapter/capabilities.js";
 import { AccountNotFound, AccountsUnavailable, InvalidAccount, LastSignInMethod, SessionRequired } from "../../errors.js";
 import { assertCsrf } from "../../http/csrf.js";
 import { bodyString } from "../../http/request.js";
 import { noStoreHeaders } from "../../http/response.js";
-import { missingMethods } from "../../kernel/adapter-capabilities.js";
+import { accountUrl } from "../../sign-in/account-form.js";
+import { notifyOwner } from "../../sign-in/notify-owner.js";
+import { isSecondFactorRow } from "../../sign-in/second-factor-row.js";
 import { countSignInWays, isWayIn } from "../../sign-in/ways-in.js";
 import type { LinkedAccountMethod, LinkedAccountStore } from "../../types/adapter-capabilities.js";
 import type { AdapterAccount } from "../../types/adapters.js";
 import type { User } from "../../types/base.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import type { LinkedAccount } from "../../types/linked-accounts.js";
-import { notifyOwner } from "../account/notify.js";
-import { isSecondFactorRow } from "../two-factor/row.js";
 
 const json = { "Content-Type": "application/json", ...noStoreHeaders };
 
@@ -104,4 +105,10 @@ export async function unlinkAction(options: InternalOptions, request: RequestInt
   await options.events.accountUnlinked({ userId: user.id, account: linkedAccount(target) });
   await notifyOwner(options, request, { id: user.id, email: user.email }, "accountUnlinked");
   return { body: { unlinked: 1 }, headers: json };
+}
+
+/** The account page's unlink form: the same unlink, back to the page with what happened. */
+export async function unlinkForm(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  await unlinkAction(options, request);
+  return { redirect: `${accountUrl(options)}?done=unlinked` };
 }

@@ -4,6 +4,7 @@
  *
  * @module features/passkeys
  */
+import { accountFormRefusal, formNeeds } from "../../sign-in/account-form.js";
 import { defineFeature, lazyHandler } from "../define.js";
 
 const routes = () => import("./routes.js");
@@ -27,6 +28,23 @@ export const passkeysFeature = defineFeature({
       needs: { csrf: "mint", ownerPresent: "removePasskey" },
       presentation: "json",
       handler: lazyHandler(routes, "removePasskeyAction"),
+    },
+    // The account page's forms for the same operations, back to the page.
+    {
+      name: "renamePasskeyForm",
+      method: "POST",
+      path: "account/passkey-rename",
+      needs: formNeeds,
+      presentation: accountFormRefusal,
+      handler: lazyHandler(routes, "renamePasskeyForm"),
+    },
+    {
+      name: "removePasskeyForm",
+      method: "POST",
+      path: "account/passkey-remove",
+      needs: { ...formNeeds, ownerPresent: "removePasskey" },
+      presentation: accountFormRefusal,
+      handler: lazyHandler(routes, "removePasskeyForm"),
     },
   ],
 });

@@ -15,17 +15,17 @@
  * none left puts its passkey back and is refused, so at least one way in always remains.
  */
 
+import { missingMethods, type PasskeyStore, passkeyMethods } from "../../adapter/capabilities.js";
 import { LastSignInMethod, MissingAdapterMethods, PasskeyNotFound, SessionRequired, UnknownAction } from "../../errors.js";
 import { assertCsrf } from "../../http/csrf.js";
 import { bodyString } from "../../http/request.js";
 import { noStoreHeaders } from "../../http/response.js";
-import { missingMethods, type PasskeyStore, passkeyMethods } from "../../kernel/adapter-capabilities.js";
+import { accountUrl } from "../../sign-in/account-form.js";
+import { notifyOwner } from "../../sign-in/notify-owner.js";
 import { countSignInWays } from "../../sign-in/ways-in.js";
 import type { AdapterAuthenticator, AdapterUser } from "../../types/adapters.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
-import type { ListedPasskey } from "../../types/passkeys.js";
-import { defaultPasskeyName, passkeyName } from "../../webauthn/passkey-name.js";
-import { notifyOwner } from "../account/notify.js";
+import { listedPasskey, passkeyName } from "../../webauthn/passkey-name.js";
 
 const json = { "Content-Type": "application/json", ...noStoreHeaders };
 
@@ -53,27 +53,6 @@ async function callerUser(options: InternalOptions, request: RequestInternal): P
   const user = await options.sessionStrategy.currentUser(options, request);
   if (!user?.id) throw new SessionRequired("Sign in first: the request has no session.");
   return user as AdapterUser;
-}
-
-/** A date an adapter gave (a `Date`, or text from one that stores it so), as ISO 8601, or `null`. */
-function isoDate(value: Date | string | null | undefined): string | null {
-  if (value === null || value === undefined) return null;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
-}
-
-/** An authenticator as the listing shows it: never its public key or counter. */
-export function listedPasskey(authenticator: AdapterAuthenticator): ListedPasskey {
-  const createdAt = isoDate(authenticator.createdAt);
-  return {
-    id: authenticator.credentialID,
-    // A passkey stored without a name (before names, or by an adapter that keeps none) gets the default.
-    name: authenticator.name || (createdAt ? defaultPasskeyName(undefined, new Date(createdAt)) : "Passkey"),
-    createdAt,
-    lastUsedAt: isoDate(authenticator.lastUsedAt),
-    deviceType: authenticator.credentialDeviceType,
-    backedUp: authenticator.credentialBackedUp,
-  };
 }
 
 /** The caller's passkeys, oldest first (as registered). */
@@ -136,4 +115,16 @@ export async function removePasskeyAction(options: InternalOptions, request: Req
   await options.events.passkeyRemoved({ userId: user.id, passkey: listedPasskey(removed) });
   await notifyOwner(options, request, user, "passkeyRemoved");
   return { body: { removed: 1 }, headers: json };
+}
+
+/** The account page's rename form: back to the page with what happened. */
+export async function renamePasskeyForm(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  await renamePasskeyAction(options, request);
+  return { redirect: `${accountUrl(options)}?done=passkey-renamed` };
+}
+
+/** The account page's remove form (owner-present: a refusal sends the browser to sign in again and back). */
+export async function removePasskeyForm(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  await removePasskeyAction(options, request);
+  return { redirect: `${accountUrl(options)}?done=passkey-removed` };
 }

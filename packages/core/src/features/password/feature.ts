@@ -5,12 +5,14 @@
  *
  * @module features/password
  */
+import { isPasswordProvider } from "../../provider-kind.js";
 import type { RouteNeeds } from "../../types/internal.js";
 import type { OperationDeclaration } from "../../types/operation.js";
 import { defineFeature } from "../define.js";
 import type { PasswordPage, PasswordPost } from "./routes.js";
 
 const routes = () => import("./routes.js");
+const recovery = () => import("./recovery.js");
 
 /** Pages and forms: a CSRF token (minted if new) for their forms, and where to go afterwards. */
 const form: RouteNeeds = { csrf: "mint", callbackUrl: true };
@@ -39,6 +41,11 @@ function post(name: string, path: PasswordPost, ownerPresent?: "changePassword")
 
 export const passwordFeature = defineFeature({
   name: "password",
+  hooks: {
+    checkPassword: async (options, provider, credentials) => (await import("./sign-in.js")).passwordSignIn(options, provider, credentials),
+    mailboxRecovery: (options, request, address) =>
+      options.providers.some(isPasswordProvider) ? async () => (await recovery()).recoveryFor(options, request, address)?.() : undefined,
+  },
   operations: [
     page("signUpPage", "sign-up"),
     page("forgotPasswordPage", "forgot"),

@@ -4,12 +4,12 @@
  *
  * @module password-accounts/pages
  */
-import { html } from "../../actions/pages.js";
+import { html } from "../../pages/html.js";
 import type { PasswordForm } from "../../pages/index.js";
 import { loadPages } from "../../pages/lazy.js";
+import { passwordUrl, signInUrl } from "../../sign-in/urls.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import type { PasswordConfig } from "../../types/providers.js";
-import { passwordUrl, signInUrl } from "./urls.js";
 
 /**
  * The page of `request`'s form (`sign-up`, `forgot`, `reset` or `verify`), or of `form` when given (`resend`:

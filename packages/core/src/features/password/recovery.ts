@@ -15,15 +15,16 @@
  *
  * @module password-accounts/recovery
  */
-import { type MailSite, mailSite, sendAccountMail } from "../../email/account-mail.js";
+
 import { hostHeading, type RenderedMail, renderMail, textOf } from "../../email/template.js";
 import { isPasswordProvider } from "../../provider-kind.js";
 import { rememberDevice } from "../../rate-limit/device-token.js";
 import { limitsOf } from "../../rate-limit/limiter.js";
+import { type MailSite, mailSite, sendAccountMail } from "../../sign-in/account-mail.js";
+import { openLink, sealLink } from "../../sign-in/link-tokens.js";
+import { passwordUrl, signInUrl } from "../../sign-in/urls.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import type { PasswordConfig } from "../../types/providers.js";
-import { openLink, sealLink } from "./tokens.js";
-import { passwordUrl, signInUrl } from "./urls.js";
 
 /** The least a recovery link is good for, in seconds. */
 const RECOVERY_LINK_SECONDS = 60 * 60;

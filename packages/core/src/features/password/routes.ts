@@ -21,17 +21,8 @@
  * @module password-accounts/routes
  */
 
-import { mailSite, sendAccountMail } from "../../email/account-mail.js";
-import { normalizeEmail } from "../../email/normalize.js";
-import {
-  type AuthError,
-  type ErrorType,
-  InvalidPassword,
-  InvalidProvider,
-  PasswordNotSet,
-  RecentSignInRequired,
-  Verification,
-} from "../../errors.js";
+import { normalizeEmail } from "../../address/normalize.js";
+import { type ErrorType, InvalidPassword, InvalidProvider, PasswordNotSet, RecentSignInRequired, Verification } from "../../errors.js";
 import { assertCsrf } from "../../http/csrf.js";
 import { bindingMatches, bindingOf } from "../../http/flow-binding.js";
 import { hashPassword } from "../../password.js";
@@ -40,22 +31,24 @@ import { countVerificationMail } from "../../rate-limit/email.js";
 import { singleFactor } from "../../session/assurance.js";
 import { endUserSessions } from "../../session/end-user-sessions.js";
 import { signedInUser } from "../../session/signed-in-user.js";
+import { mailSite, sendAccountMail } from "../../sign-in/account-mail.js";
+import { checkCurrentPassword } from "../../sign-in/current-password.js";
 import { askSignInCallback, completeSignIn } from "../../sign-in/flow.js";
+import { assertSameBrowser, openLink, passwordFingerprint, sealLink, spendLink } from "../../sign-in/link-tokens.js";
+import { notifyOwner } from "../../sign-in/notify-owner.js";
 import { signInAgain } from "../../sign-in/owner-present.js";
+import { hashOf, type PasswordAccountStore, passwordAccountOf, passwordStore, storePasswordHash } from "../../sign-in/password-account.js";
+import { accountExistsMail, noAccountMail, resetMail, signUpMail } from "../../sign-in/password-mail.js";
+import { newPassword, signUpName } from "../../sign-in/password-rules.js";
 import { claimProvenAddress, provenHolder } from "../../sign-in/proven-address.js";
 import { startSession } from "../../sign-in/start-session.js";
+import { passwordUrl, signInUrl } from "../../sign-in/urls.js";
 import type { AdapterUser } from "../../types/adapters.js";
 import type { Account } from "../../types/config.js";
+import type { AuthErrorShape } from "../../types/errors.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import type { PasswordConfig } from "../../types/providers.js";
-import { notifyOwner } from "../account/notify.js";
-import { hashOf, type PasswordAccountStore, passwordAccountOf, passwordStore, storePasswordHash } from "./account.js";
-import { checkCurrentPassword } from "./current-password.js";
-import { accountExistsMail, noAccountMail, resetMail, signUpMail } from "./mail.js";
 import { recoveryFor, unlock } from "./recovery.js";
-import { newPassword, signUpName } from "./rules.js";
-import { assertSameBrowser, openLink, passwordFingerprint, sealLink, spendLink } from "./tokens.js";
-import { passwordUrl, signInUrl } from "./urls.js";
 
 type Password = InternalProvider & PasswordConfig;
 
@@ -321,7 +314,7 @@ export function passwordFormRefusal(
   form: PasswordPost,
   options: InternalOptions,
   request: RequestInternal,
-  error: AuthError,
+  error: AuthErrorShape,
 ): ResponseInternal | undefined {
   if (error instanceof RecentSignInRequired && form === "change") return signInAgain(options, options.callbackUrl, error);
   const page = shownOnForm.has(error.type) ? formPage(options, form) : undefined;

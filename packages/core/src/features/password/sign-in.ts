@@ -11,14 +11,14 @@
  * @module password-accounts/sign-in
  */
 
-import { normalizeEmail } from "../../email/normalize.js";
+import { normalizeEmail } from "../../address/normalize.js";
 import { hashPassword, verifyPassword } from "../../password.js";
+import { hashOf, passwordAccountOf, passwordStore } from "../../sign-in/password-account.js";
+import { MAX_PASSWORD_LENGTH, normalisedPassword } from "../../sign-in/password-rules.js";
 import { provenHolder } from "../../sign-in/proven-address.js";
 import type { AdapterUser } from "../../types/adapters.js";
 import type { InternalOptions } from "../../types/internal.js";
 import type { PasswordConfig } from "../../types/providers.js";
-import { hashOf, passwordAccountOf, passwordStore } from "./account.js";
-import { MAX_PASSWORD_LENGTH, normalisedPassword } from "./rules.js";
 
 /**
  * A hash of a random password with today's parameters, made once per process: what a refused sign-in

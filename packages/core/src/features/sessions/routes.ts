@@ -13,9 +13,9 @@ import { assertCsrf } from "../../http/csrf.js";
 import { noStoreHeaders } from "../../http/response.js";
 import { isMark, requireRegistry, revokeSessions } from "../../session/registry.js";
 import { isSessionId } from "../../session/registry-of.js";
+import { notifyOwner } from "../../sign-in/notify-owner.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import type { ListedSession, SessionRecord } from "../../types/session-registry.js";
-import { notifyOwner } from "../account/notify.js";
 
 const json = { "Content-Type": "application/json", ...noStoreHeaders };
 

@@ -9,10 +9,17 @@
 import { defineFeature, lazyHandler } from "../define.js";
 
 const settings = () => import("./settings.js");
+const gate = () => import("./gate.js");
 
 export const twoFactorFeature = defineFeature({
   name: "two-factor",
   enabled: (config) => Boolean(config.twoFactor),
+  // The second step after a first factor, level 2 for owner-present operations, a passkey as second factor.
+  hooks: {
+    afterFirstFactor: async (options, request, result, method) => (await gate()).holdForSecondStep(options, request, result, method),
+    needsSecondLevel: async (options, userId, signedInAt) => (await gate()).needsSecondLevel(options, userId, signedInAt),
+    pendingSecondStepUser: async (options, request) => (await (await import("./pending.js")).pendingOrExpired(options, request)).userId,
+  },
   operations: [
     // The second step's page and form, bound to this browser's CSRF cookie (minted only where there is none).
     {

@@ -62,3 +62,15 @@ export async function holdForSecondStep(
   const pending = { id: crypto.randomUUID(), userId, method, callbackUrl: options.callbackUrl, result };
   return { redirect: secondStepUrl(options), cookies: await sealPending(options, request, pending) };
 }
+
+/**
+ * True when the session must be of level 2: the user has a second factor that was in place when the session
+ * was signed in to (a TOTP turned on later was set up from this session, within its recent sign-in).
+ */
+export async function needsSecondLevel(options: InternalOptions, userId: string, signedInAt: number | undefined): Promise<boolean> {
+  if (!options.config.twoFactor) return false;
+  const factors = await secondFactorsOf(options, userId);
+  if (!needsSecondStep(options, factors)) return false;
+  if (options.config.twoFactor.passkeys === true && factors.passkeys > 0) return true;
+  return factors.totpSince === undefined || signedInAt === undefined || factors.totpSince < signedInAt;
+}

@@ -5,7 +5,7 @@
  *
  * @module two-factor/page
  */
-import { html } from "../../actions/pages.js";
+import { html } from "../../pages/html.js";
 import { loadPages } from "../../pages/lazy.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import { secondFactorsOf, secondStepUrl } from "./gate.js";

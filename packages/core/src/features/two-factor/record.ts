@@ -12,12 +12,12 @@
  * @module two-factor/record
  */
 
+import { missingMethods, twoFactorMethods } from "../../adapter/capabilities.js";
 import { MissingAdapterMethods } from "../../errors.js";
 import { decode, encode } from "../../jwt.js";
-import { missingMethods, twoFactorMethods } from "../../kernel/adapter-capabilities.js";
+import { TWO_FACTOR_PROVIDER } from "../../sign-in/second-factor-row.js";
 import type { Adapter, AdapterAccount } from "../../types/adapters.js";
 import type { InternalOptions } from "../../types/internal.js";
-import { TWO_FACTOR_PROVIDER } from "./row.js";
 
 /** The adapter as the second factor's store. */
 export type TwoFactorStore = Required<

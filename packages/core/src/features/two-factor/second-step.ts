@@ -10,7 +10,6 @@
  * @module two-factor/second-step
  */
 
-import { webAuthnRoutes } from "../../actions/webauthn-routes.js";
 import { AuthError, IncorrectCode, TwoFactorExpired } from "../../errors.js";
 import type { Cookie } from "../../http/cookies.js";
 import { assertCsrf } from "../../http/csrf.js";
@@ -18,8 +17,9 @@ import { failureCookies, withFailureCookies } from "../../http/error-response.js
 import { clearSecondFactorTries, countSecondFactorTry } from "../../rate-limit/two-factor.js";
 import { nowInSeconds } from "../../session/assurance.js";
 import { completeSignIn } from "../../sign-in/flow.js";
+import { tellOwner } from "../../sign-in/tell-owner.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
-import { tellOwner } from "../account/tell-owner.js";
+import { webAuthnRoutes } from "../../webauthn/routes-loader.js";
 import { proveWithCode } from "./codes.js";
 import { secondStepUrl } from "./gate.js";
 import { clearPending, type PendingSignIn, pendingMaxAge, pendingOrExpired } from "./pending.js";

@@ -6,10 +6,10 @@
  * @module password-accounts/config-check
  */
 
-import { InvalidProvider, MissingAdapter, MissingAdapterMethods } from "../../errors.js";
-import { missingMethods, userMethods } from "../../kernel/adapter-capabilities.js";
-import type { Adapter } from "../../types/adapters.js";
-import type { EmailConfig, PasswordConfig, ProviderConfig } from "../../types/providers.js";
+import { missingMethods, userMethods } from "../adapter/capabilities.js";
+import { InvalidProvider, MissingAdapter, MissingAdapterMethods } from "../errors.js";
+import type { Adapter } from "../types/adapters.js";
+import type { EmailConfig, PasswordConfig, ProviderConfig } from "../types/providers.js";
 
 /** The adapter methods of the password accounts: users, their account rows (which hold the hashes), links spent once. */
 export const passwordMethods: readonly (keyof Adapter)[] = [

@@ -6,12 +6,12 @@
  * @module password-accounts/current-password
  */
 
-import { IncorrectPassword } from "../../errors.js";
-import { verifyPassword } from "../../password.js";
-import type { AdapterUser } from "../../types/adapters.js";
-import type { InternalOptions, RequestInternal } from "../../types/internal.js";
-import type { PasswordConfig } from "../../types/providers.js";
-import { normalisedPassword } from "./rules.js";
+import { IncorrectPassword } from "../errors.js";
+import { verifyPassword } from "../password.js";
+import type { AdapterUser } from "../types/adapters.js";
+import type { InternalOptions, RequestInternal } from "../types/internal.js";
+import type { PasswordConfig } from "../types/providers.js";
+import { normalisedPassword } from "./password-rules.js";
 
 /** Resolves when `given` is the password of `hash` (the user's); throws `IncorrectPassword` (counted) otherwise. */
 export async function checkCurrentPassword(
@@ -22,7 +22,7 @@ export async function checkCurrentPassword(
   given: unknown,
 ): Promise<void> {
   if (request.currentPasswordProven) return;
-  const limiter = options.rateLimits.config === false ? undefined : await import("../../rate-limit/credentials.js");
+  const limiter = options.rateLimits.config === false ? undefined : await import("../rate-limit/credentials.js");
   const { user, hash } = account;
   const attempt = await limiter?.admitCredentialsAttempt(options, request, provider, { email: user.email ?? user.id });
   const password = normalisedPassword(given);

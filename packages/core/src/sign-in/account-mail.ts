@@ -6,15 +6,16 @@
  *
  * @module email/account-mail
  */
+
+import { AuthlibMailError, mailFailureCause } from "../email/mail-failure.js";
+import type { RenderedMail } from "../email/template.js";
 import { EmailSignInError } from "../errors.js";
-import { passwordMailProvider } from "../features/password/config-check.js";
 import { isPasswordProvider } from "../provider-kind.js";
 import type { Awaitable, Theme } from "../types/config.js";
 import type { Translator } from "../types/i18n.js";
 import type { InternalOptions, RequestInternal } from "../types/internal.js";
 import type { MailMessage, ProviderConfig } from "../types/providers.js";
-import { AuthlibMailError, mailFailureCause } from "./mail-failure.js";
-import type { RenderedMail } from "./template.js";
+import { passwordMailProvider } from "./password-config.js";
 
 /** The site a mail names: its host (so a reader can tell a real mail from a phishing one) and theme. */
 export interface MailSite {

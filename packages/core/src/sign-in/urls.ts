@@ -4,7 +4,7 @@
  *
  * @module password-accounts/urls
  */
-import type { InternalOptions } from "../../types/internal.js";
+import type { InternalOptions } from "../types/internal.js";
 
 /** The sign-in page. */
 export function signInUrl(options: InternalOptions): string {

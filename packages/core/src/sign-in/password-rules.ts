@@ -8,8 +8,8 @@
  *
  * @module password-accounts/rules
  */
-import { InvalidName, InvalidPassword } from "../../errors.js";
-import type { PasswordSettings } from "../../types/providers.js";
+import { InvalidName, InvalidPassword } from "../errors.js";
+import type { PasswordSettings } from "../types/providers.js";
 
 /**
  * The longest password any configuration may allow, and the longest a sign-in checks (a password set

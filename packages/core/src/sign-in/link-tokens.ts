@@ -17,12 +17,12 @@
  * @module password-accounts/tokens
  */
 
-import { hmacHex } from "../../crypto/digest.js";
-import { Verification } from "../../errors.js";
-import { bindingMatches } from "../../http/flow-binding.js";
-import { decode, encode } from "../../jwt.js";
-import type { Adapter } from "../../types/adapters.js";
-import type { InternalOptions } from "../../types/internal.js";
+import { hmacHex } from "../crypto/digest.js";
+import { Verification } from "../errors.js";
+import { bindingMatches } from "../http/flow-binding.js";
+import { decode, encode } from "../jwt.js";
+import type { Adapter } from "../types/adapters.js";
+import type { InternalOptions } from "../types/internal.js";
 
 /** What a sign-up link carries: the account to create once the address is proven. */
 export interface SignUpClaims {

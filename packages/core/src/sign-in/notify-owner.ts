@@ -24,13 +24,14 @@
  *
  * @module account-lifecycle/notify
  */
-import { accountMailer, type MailSite, mailSite } from "../../email/account-mail.js";
-import { hostHeading, type RenderedMail, renderMail, textOf } from "../../email/template.js";
-import { EmailSignInError } from "../../errors.js";
-import type { MessageKey } from "../../types/i18n.js";
-import type { InternalOptions, RequestInternal } from "../../types/internal.js";
-import { passwordChangedMail } from "../password/mail.js";
-import { passwordUrl } from "../password/urls.js";
+
+import { hostHeading, type RenderedMail, renderMail, textOf } from "../email/template.js";
+import { EmailSignInError } from "../errors.js";
+import type { MessageKey } from "../types/i18n.js";
+import type { InternalOptions, RequestInternal } from "../types/internal.js";
+import { accountMailer, type MailSite, mailSite } from "./account-mail.js";
+import { passwordChangedMail } from "./password-mail.js";
+import { passwordUrl } from "./urls.js";
 
 /** A change whose notice says only what happened (see the module comment for where each is made). */
 export type SignInChange =

@@ -4,8 +4,8 @@
  *
  * @module account-lifecycle/tell-owner
  */
-import type { InternalOptions, RequestInternal } from "../../types/internal.js";
-import type { notifyOwner, OwnerChange } from "./notify.js";
+import type { InternalOptions, RequestInternal } from "../types/internal.js";
+import type { notifyOwner, OwnerChange } from "./notify-owner.js";
 
 /** Mails the owner of `user` that `change` was made (see `notifyOwner`); never throws. */
 export async function tellOwner(
@@ -14,5 +14,5 @@ export async function tellOwner(
   user: Parameters<typeof notifyOwner>[2],
   change: OwnerChange,
 ): Promise<void> {
-  return (await import("./notify.js")).notifyOwner(options, request, user, change);
+  return (await import("./notify-owner.js")).notifyOwner(options, request, user, change);
 }

@@ -9,7 +9,7 @@ import { InvalidProvider, UnknownAction } from "../errors.js";
 import type { InternalOptions } from "../types/internal.js";
 
 /** The passkey route handlers (`actions/webauthn.ts`). */
-export type WebAuthnRoutes = typeof import("./webauthn.js");
+export type WebAuthnRoutes = typeof import("./routes.js");
 
 /** The provider property holding the loader of the passkey routes. Registered, so two copies of core agree. */
 export const WEBAUTHN_ROUTES: unique symbol = Symbol.for("authlib.webauthnRoutes");

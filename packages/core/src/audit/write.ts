@@ -4,12 +4,12 @@
  *
  * @module audit/write
  */
-import type { AuthError } from "../../errors.js";
-import { defaultClientAddress } from "../../rate-limit/client-address.js";
-import type { Audit, AuditEventInput } from "../../types/audit.js";
-import type { EventCallbacks } from "../../types/config.js";
-import type { RequestInternal } from "../../types/internal.js";
-import type { AuditEvent } from "../../types/telemetry.js";
+import type { AuthError } from "../errors.js";
+import { defaultClientAddress } from "../rate-limit/client-address.js";
+import type { Audit, AuditEventInput } from "../types/audit.js";
+import type { EventCallbacks } from "../types/config.js";
+import type { RequestInternal } from "../types/internal.js";
+import type { AuditEvent } from "../types/telemetry.js";
 import { addressPrefix, userAgentLabel } from "./client.js";
 
 /** `input` as a row, written without waiting; a failure is logged and counted. */

@@ -8,8 +8,9 @@
  *
  * @module password-accounts/mail
  */
-import type { MailSite } from "../../email/account-mail.js";
-import { hostHeading, type RenderedMail, renderMail, textOf } from "../../email/template.js";
+
+import { hostHeading, type RenderedMail, renderMail, textOf } from "../email/template.js";
+import type { MailSite } from "./account-mail.js";
 
 /** The sign-up verification link. */
 export function signUpMail(site: MailSite, url: string): RenderedMail {

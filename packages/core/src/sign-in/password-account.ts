@@ -12,12 +12,12 @@
  * @module password-accounts/account
  */
 
-import { MissingAdapterMethods } from "../../errors.js";
-import { missingMethods } from "../../kernel/adapter-capabilities.js";
-import type { Adapter, AdapterAccount } from "../../types/adapters.js";
-import type { InternalOptions } from "../../types/internal.js";
-import type { PasswordConfig } from "../../types/providers.js";
-import { passwordMethods } from "./config-check.js";
+import { missingMethods } from "../adapter/capabilities.js";
+import { MissingAdapterMethods } from "../errors.js";
+import type { Adapter, AdapterAccount } from "../types/adapters.js";
+import type { InternalOptions } from "../types/internal.js";
+import type { PasswordConfig } from "../types/providers.js";
+import { passwordMethods } from "./password-config.js";
 
 /** What the adapter's accounts are called on for the password rows. */
 export type PasswordAccountStore = Required<

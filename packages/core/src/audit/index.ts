@@ -10,10 +10,10 @@
  * @module audit
  */
 
-import type { Telemetry } from "../../telemetry/index.js";
-import type { Audit, AuditEventInput } from "../../types/audit.js";
-import type { AuthConfig, LoggerInstance } from "../../types/config.js";
-import type { InternalOptions, RequestInternal } from "../../types/internal.js";
+import type { Telemetry } from "../telemetry/index.js";
+import type { Audit, AuditEventInput } from "../types/audit.js";
+import type { AuthConfig, LoggerInstance } from "../types/config.js";
+import type { InternalOptions, RequestInternal } from "../types/internal.js";
 
 /** The audit trail of `config` (none without `config.audit`), kept on the instance's options. */
 export function createAudit(

@@ -4,7 +4,7 @@
  *
  * @module two-factor/row
  */
-import type { AdapterAccount } from "../../types/adapters.js";
+import type { AdapterAccount } from "../types/adapters.js";
 
 /** The `provider` of a user's second-factor row. No provider may take this id. */
 export const TWO_FACTOR_PROVIDER = "authlib-2fa";

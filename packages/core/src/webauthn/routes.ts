@@ -18,17 +18,17 @@
  * - GET /webauthn-script: the browser code of the built-in sign-in page.
  */
 
-import { CallbackRouteError, UnknownAction, WebAuthnVerificationError } from "../errors.js";
-import { notifyOwner } from "../features/account/notify.js";
+import { CallbackRouteError, TwoFactorExpired, UnknownAction, WebAuthnVerificationError } from "../errors.js";
 import type { Cookie } from "../http/cookies.js";
 import { assertCsrf } from "../http/csrf.js";
 import { withFailureCookies } from "../http/error-response.js";
 import { requestBinding } from "../http/flow-binding.js";
 import { noStoreHeaders } from "../http/response.js";
-import { unframeableNoStoreHeaders } from "../pages/security-headers.js";
+import { unframeableNoStoreHeaders } from "../http/security-headers.js";
 import { countClientRequest } from "../rate-limit/limiter.js";
 import { nowInSeconds } from "../session/assurance.js";
 import { askSignInCallback, completeSignIn } from "../sign-in/flow.js";
+import { notifyOwner } from "../sign-in/notify-owner.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../types/internal.js";
 import {
   authenticationOptions,
@@ -36,10 +36,10 @@ import {
   recordPasskeyUse,
   userAuthenticationOptions,
   verifyAssertion,
-} from "../webauthn/authentication.js";
-import { type ChallengeClaims, clearChallenge, type OpenedChallenge, openChallenge, sealChallenge } from "../webauthn/challenge.js";
-import { claimChallenge } from "../webauthn/challenge-store.js";
-import { type WebAuthnContext, webAuthnContext } from "../webauthn/context.js";
+} from "./authentication.js";
+import { type ChallengeClaims, clearChallenge, type OpenedChallenge, openChallenge, sealChallenge } from "./challenge.js";
+import { claimChallenge } from "./challenge-store.js";
+import { type WebAuthnContext, webAuthnContext } from "./context.js";
 import {
   assertSubjectStillValid,
   registrationCandidate,
@@ -47,9 +47,9 @@ import {
   registrationSubject,
   storeRegistration,
   verifyRegistration,
-} from "../webauthn/registration.js";
-import { type CredentialPost, readCredentialPost } from "../webauthn/request-body.js";
-import { loadWebAuthnScript } from "../webauthn/script-asset.js";
+} from "./registration.js";
+import { type CredentialPost, readCredentialPost } from "./request-body.js";
+import { loadWebAuthnScript } from "./script-asset.js";
 
 /** Counts a passkey request (options or callback) from the client (`rateLimit.passkey`), or throws `RateLimited`. */
 function countPasskeyRequest(options: InternalOptions, request: RequestInternal): Promise<void> {
@@ -164,9 +164,9 @@ export async function secondFactorPasskey(options: InternalOptions, request: Req
 
 /** The options of a passkey as the second factor of this browser's pending sign-in (its user's passkeys). */
 async function secondFactorOptions(ctx: WebAuthnContext) {
-  const { pendingOrExpired } = await import("../features/two-factor/pending.js");
-  const pending = await pendingOrExpired(ctx.options, ctx.request);
-  return userAuthenticationOptions(ctx, pending.userId);
+  const pendingUser = ctx.options.hooks?.pendingSecondStepUser;
+  if (!pendingUser) throw new TwoFactorExpired("No sign-in waits for a second step in this browser: sign in again.");
+  return userAuthenticationOptions(ctx, await pendingUser(ctx.options, ctx.request));
 }
 
 /**
