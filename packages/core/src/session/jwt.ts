@@ -9,6 +9,7 @@
 import { JWTSessionError, SessionTokenError } from "../errors.js";
 import { hasChunkedCookie, readChunkedCookie } from "../http/cookie-chunks.js";
 import { clearChunkedCookie, incomingSessionCookieName, legacySessionCookieNames, writeChunkedCookie } from "../http/cookies.js";
+import { logFailure } from "../http/log-level.js";
 import type { InternalOptions, RequestInternal, SessionStrategyHandler, SignInResult } from "../internal-types.js";
 import { decode as builtInDecode, type JWT } from "../jwt.js";
 import type { SessionRecord, SessionRegistry } from "../session-registry-types.js";
@@ -62,7 +63,8 @@ async function readToken(
     const payload = (await decode({ token, secret, salt: name })) ?? null;
     return payload && { payload, pristine: copyJson(payload) };
   } catch (error) {
-    options.logger.error(
+    logFailure(
+      options.logger,
       error instanceof JWTSessionError ? error : new JWTSessionError("Could not decode the session token.", { cause: error as Error }),
     );
     return null;
