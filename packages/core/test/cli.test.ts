@@ -313,7 +313,10 @@ describe.skipIf(!(await postgresAnswers(postgresURL, "authlib db on PostgreSQL")
     expect(after.stdout).toContain("(11)\n");
 
     const again = await runAuthlib(["db", "migrate"], { env });
-    expect(again).toMatchObject({ code: 0, stdout: `Opening ${postgresURL}…\nUp to date: branch "${branch}" of ${postgresURL} is at version 6.\n` });
+    expect(again).toMatchObject({
+      code: 0,
+      stdout: `Opening ${postgresURL}…\nUp to date: branch "${branch}" of ${postgresURL} is at version 6.\n`,
+    });
   }, 60_000);
 
   it("prune deletes the expired rows (sign-in links, used passkey challenges, sessions, JWT session records, rate-limit windows) and nothing live", async () => {
