@@ -11,6 +11,7 @@ import { HostedDbAdapter, HostedDbClient } from "@authlib/hosted-db-adapter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as errors from "../src/errors.js";
 import { LOG_LEVELS, type LogLevel, logFailure, logLevelOf, WARNING_CODES } from "../src/http/log-level.js";
+import { decode, encode } from "../src/jwt.js";
 
 import type { LoggerInstance } from "../src/types.js";
 import { warningText } from "../src/warning-texts.js";
@@ -127,6 +128,19 @@ describe("the table of log levels", () => {
     mistyped.code = "invalid-address";
     expect(logLevelOf(mistyped)).toBe("debug");
     expect(logLevelOf(new errors.EmailSignInError("not sent"))).toBe("error");
+  });
+
+  it("a session cookie past its expiry is the user's (debug); one that does not decrypt is a warning", async () => {
+    const secret = "log-levels-secret-0123456789abcdef0123";
+    const salt = "authlib.session-token";
+    const ended = await encode({ token: { sub: "ada" }, secret, salt, maxAge: -120 });
+    const expired = await decode({ token: ended, secret, salt }).catch((error: Error) => error);
+    expect(expired).toBeInstanceOf(errors.JWTSessionError);
+    expect(logLevelOf(expired as Error)).toBe("debug");
+    const current = await encode({ token: { sub: "ada" }, secret, salt, maxAge: 60 });
+    const tampered = await decode({ token: `${current.slice(0, -2)}AA`, secret: `${secret}-other`, salt }).catch((error: Error) => error);
+    expect(tampered).toBeInstanceOf(errors.JWTSessionError);
+    expect(logLevelOf(tampered as Error)).toBe("warn");
   });
 
   it("logFailure calls the level's method: debug with the line, warn with the code (and the line at debug), error with the error", () => {

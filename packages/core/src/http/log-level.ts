@@ -97,9 +97,14 @@ export const LOG_LEVELS = {
   WeakSecret: "error",
 } as const satisfies Record<ErrorType, LogLevel>;
 
-/** Types whose level depends on their `code`: an address the user mistyped is theirs, a mail not sent is ours. */
+/**
+ * Types whose level depends on their `code`: an address the user mistyped is theirs, a mail not sent is
+ * ours; an expired session cookie is expected, a cookie that does not decrypt is not.
+ */
 const LEVEL_BY_CODE: Partial<Record<ErrorType, Record<string, LogLevel>>> = {
   EmailSignInError: { "invalid-address": "debug" },
+  // A session cookie past its `exp`: a returning user whose session ended.
+  JWTSessionError: { expired: "debug" },
 };
 
 /** The types logged at `warn`. */
@@ -123,8 +128,8 @@ export function logLevelOf(error: Error): LogLevel {
 }
 
 /**
- * Logs a failure at its level: `logger.debug` with the error's line, `logger.warn` with its warning code
- * (and the line at debug), or `logger.error` with the error.
+ * Logs a failure at its level: `logger.debug` with the error's line (metadata `{ type, level }`),
+ * `logger.warn` with its warning code (and the line at debug), or `logger.error` with the error.
  */
 export function logFailure(logger: LoggerInstance, error: Error): void {
   const level = logLevelOf(error);
@@ -133,5 +138,5 @@ export function logFailure(logger: LoggerInstance, error: Error): void {
     return;
   }
   if (level === "warn") logger.warn(WARNING_CODES[(error as AuthError).type as WarnType]);
-  logger.debug(describeError(error), { type: (error as AuthError).type });
+  logger.debug(describeError(error), { type: (error as AuthError).type, level });
 }

@@ -63,10 +63,10 @@ async function readToken(
     const payload = (await decode({ token, secret, salt: name })) ?? null;
     return payload && { payload, pristine: copyJson(payload) };
   } catch (error) {
-    logFailure(
-      options.logger,
-      error instanceof JWTSessionError ? error : new JWTSessionError("Could not decode the session token.", { cause: error as Error }),
-    );
+    // A token the decoder refused is logged at its level (an ended session: debug; tampered: a warning); a
+    // custom decoder that failed otherwise (its key service down) is a fault of the server.
+    if (error instanceof JWTSessionError) logFailure(options.logger, error);
+    else options.logger.error(new JWTSessionError("Could not decode the session token.", { cause: error as Error }));
     return null;
   }
 }

@@ -1,0 +1,44 @@
+/**
+ * A logger that records every failure authlib logs, at whichever level its meaning puts it
+ * (src/http/log-level.ts): a user's failure arrives at `debug` (with `{ type, level }`), a client's signal
+ * as a warning code and its line at `debug`, a fault at `error`. Give the configuration `debug: true` and
+ * `logger`, then read `failures` (every failed request's type and line, oldest first) or `errorsLogged`.
+ */
+import { AuthError } from "../../src/errors.js";
+import { describeError } from "../../src/logger.js";
+import type { LoggerInstance, WarningCode } from "../../src/types.js";
+
+/** One logged failure: its type, the level it was logged at, its line (name, message, causes). */
+export interface LoggedFailure {
+  type: string;
+  level: "debug" | "warn" | "error";
+  line: string;
+}
+
+export function failureLog() {
+  const failures: LoggedFailure[] = [];
+  const errorsLogged: Error[] = [];
+  const warnings: WarningCode[] = [];
+  const logger: LoggerInstance = {
+    error: (error) => {
+      errorsLogged.push(error);
+      failures.push({ type: error instanceof AuthError ? error.type : error.name, level: "error", line: describeError(error) });
+    },
+    warn: (code) => void warnings.push(code),
+    debug: (message, metadata) => {
+      const { type, level } = (metadata ?? {}) as { type?: string; level?: "debug" | "warn" };
+      if (typeof type === "string" && level !== undefined) failures.push({ type, level, line: message });
+    },
+  };
+  return {
+    /** Give it to the configuration with `debug: true`. */
+    logger,
+    failures,
+    errorsLogged,
+    warnings,
+    /** The types of the failures logged, oldest first. */
+    types: () => failures.map((failure) => failure.type),
+    /** The newest failure. */
+    last: () => failures.at(-1),
+  };
+}
