@@ -128,7 +128,7 @@ export function logLevelOf(error: Error): LogLevel {
 }
 
 /**
- * Logs a failure at its level: `logger.debug` with the error's line (metadata `{ type, level }`),
+ * Logs a failure at its level: `logger.debug` with the error's line (metadata `{ type, level, message }`),
  * `logger.warn` with its warning code (and the line at debug), or `logger.error` with the error.
  */
 export function logFailure(logger: LoggerInstance, error: Error): void {
@@ -138,5 +138,5 @@ export function logFailure(logger: LoggerInstance, error: Error): void {
     return;
   }
   if (level === "warn") logger.warn(WARNING_CODES[(error as AuthError).type as WarnType]);
-  logger.debug(describeError(error), { type: (error as AuthError).type, level });
+  logger.debug(describeError(error), { type: (error as AuthError).type, level, message: error.message });
 }

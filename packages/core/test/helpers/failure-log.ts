@@ -42,3 +42,22 @@ export function failureLog() {
     last: () => failures.at(-1),
   };
 }
+
+/**
+ * Logger levels that put every failure into `into`, as tests that read a flow's named errors expect: an
+ * error as it is; a failure logged at debug or warn (a user's or a client's, src/http/log-level.ts) as an
+ * `AuthError` of its type and message. Give the configuration `debug: true` too.
+ */
+export function recordFailures(into: Error[]): Pick<LoggerInstance, "error" | "debug"> {
+  return {
+    error: (error) => void into.push(error),
+    debug: (_line, metadata) => {
+      const { type, message } = (metadata ?? {}) as { type?: string; message?: string };
+      if (typeof type !== "string") return;
+      const failure = new AuthError(message);
+      failure.type = type as AuthError["type"];
+      failure.name = type;
+      into.push(failure);
+    },
+  };
+}
