@@ -128,7 +128,7 @@ export function logLevelOf(error: Error): LogLevel {
 }
 
 /**
- * Logs a failure at its level: `logger.debug` with the error's line (metadata `{ type, level, message }`),
+ * Logs a failure at its level: `logger.debug` with the error's line (metadata `{ type, level, message, cause? }`),
  * `logger.warn` with its warning code (and the line at debug), or `logger.error` with the error.
  */
 export function logFailure(logger: LoggerInstance, error: Error): void {
@@ -138,5 +138,15 @@ export function logFailure(logger: LoggerInstance, error: Error): void {
     return;
   }
   if (level === "warn") logger.warn(WARNING_CODES[(error as AuthError).type as WarnType]);
-  logger.debug(describeError(error), { type: (error as AuthError).type, level, message: error.message });
+  const facts = causeFacts(error as AuthError);
+  logger.debug(describeError(error), { type: (error as AuthError).type, level, message: error.message, ...(facts && { cause: facts }) });
+}
+
+/**
+ * The yes/no and numeric facts an error's cause records (a sign-in link: `{ hasInvite, expired }`), for the
+ * debug line's metadata. Only booleans and numbers: a string or an object could quote what a user typed.
+ */
+function causeFacts(error: AuthError): Record<string, boolean | number> | undefined {
+  const entries = Object.entries(error.cause ?? {}).filter(([, value]) => typeof value === "boolean" || typeof value === "number");
+  return entries.length > 0 ? (Object.fromEntries(entries) as Record<string, boolean | number>) : undefined;
 }
