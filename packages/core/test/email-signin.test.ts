@@ -47,7 +47,7 @@ async function setup(providerOptions: Record<string, unknown> = {}, configOverri
     logger: {
       error: (e) => logs.push(`${e.name}: ${e.message} ${String(e.cause?.err ?? "")}`),
       warn: (code) => void (code === "debug-enabled" || logs.push(`warn ${code}`)),
-      debug: (line, metadata) => void ((metadata as { type?: string } | undefined)?.type && logs.push(line)),
+      debug: (line, metadata) => void ((metadata as { type?: string } | undefined)?.type && logs.push(`debug ${line}`)),
     },
     ...configOverrides,
   };
@@ -574,9 +574,9 @@ describe("why an address or a link is refused", () => {
     for (const url of [badAddress, noToken, forged]) await client.openEmailLink(url.href);
     // A user's refusal: at debug, with the reason.
     expect(logs).toEqual([
-      "Verification: The sign-in link has no valid email address. — caused by InvalidEmailAddress: Invalid email address format.",
-      "Verification: The sign-in link has no token.",
-      "Verification: The sign-in link is unknown, used already, or expired.",
+      "debug Verification: The sign-in link has no valid email address. — caused by InvalidEmailAddress (code invalid-address): Invalid email address format.",
+      "debug Verification: The sign-in link has no token.",
+      "debug Verification: The sign-in link is unknown, used already, or expired.",
     ]);
   });
 
