@@ -750,7 +750,11 @@ describe("the request context built from the origin (through Auth())", () => {
       trustedHosts: ["app.example.com"],
       providers: [credentials()],
       debug: true,
-      logger: { error: (e) => void lines.push(`error ${e.message}`), warn: (code) => void lines.push(`warn ${code}`), debug: (m) => void lines.push(m) },
+      logger: {
+        error: (e) => void lines.push(`error ${e.message}`),
+        warn: (code) => void lines.push(`warn ${code}`),
+        debug: (m) => void lines.push(m),
+      },
     });
     expect(response.status).toBe(400);
     expect(lines.filter((line) => line !== "warn debug-enabled")).toEqual([
