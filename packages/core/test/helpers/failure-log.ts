@@ -61,3 +61,19 @@ export function recordFailures(into: Error[]): Pick<LoggerInstance, "error" | "d
     },
   };
 }
+
+/**
+ * Logger levels that write every failure into `lines` as `Type: message`, whatever level its meaning puts it
+ * at (a user's mistake arrives at debug), and each warning as `warn <code>` (the `debug-enabled` warning of
+ * the test's own `debug: true` left out). Give the configuration `debug: true` too.
+ */
+export function failureLines(lines: string[]): LoggerInstance {
+  return {
+    error: (error) => void lines.push(`${error.name}: ${error.message}`),
+    warn: (code) => void (code === "debug-enabled" || lines.push(`warn ${code}`)),
+    debug: (_line, metadata) => {
+      const { type, message } = (metadata ?? {}) as { type?: string; message?: string };
+      if (type) lines.push(`${type}: ${message}`);
+    },
+  };
+}
