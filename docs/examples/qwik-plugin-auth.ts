@@ -5,14 +5,18 @@
 import { verifyPassword } from "@authlib/core/password";
 import Credentials from "@authlib/core/providers/credentials";
 import GitHub from "@authlib/core/providers/github";
-import { FrameworkAuth$ } from "@authlib/qwik";
+import { FrameworkAuth$, type FrameworkAuthConfig } from "@authlib/qwik";
 import { isServer } from "@builder.io/qwik/build";
 import { findUserByEmail } from "./users";
+
+/** The configuration: one object for every request (see below). */
+const built: { config?: FrameworkAuthConfig } = {};
 
 export const { onRequest, useSession, useSignIn, useSignOut } = FrameworkAuth$((ev) => {
   // The client build sees this function too; this line lets it drop it (and the imports above).
   if (!isServer) throw new Error("The authlib configuration is server-only.");
-  return {
+  // Built on the first request, then the same object on every request: authlib resolves it once.
+  built.config ??= {
     providers: [
       Credentials({
         credentials: {
@@ -29,4 +33,5 @@ export const { onRequest, useSession, useSignIn, useSignOut } = FrameworkAuth$((
       ...(ev.env.get("AUTH_GITHUB_ID") ? [GitHub] : []),
     ],
   };
+  return built.config;
 });

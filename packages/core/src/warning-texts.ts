@@ -23,6 +23,16 @@ const warnings: Record<WarningCode, string> = {
   "sessions-not-ended":
     "A user's sessions should have ended (their unproven address moved to the person who proved it, or their password was reset or changed), but JWT sessions have no registry and the adapter has no deleteSessionsByUserId: those sessions go on until they expire or sign out.",
   "rate-limited": "A rate limit refused a request (RateLimited).",
+  "csrf-refused":
+    "A request without a valid CSRF token was refused (MissingCSRF): a form posted from another site, or a page left open past its token. Many of them is someone trying.",
+  "check-failed":
+    "An OAuth state, PKCE or nonce check, or a passkey challenge, failed (InvalidCheck): a callback replayed, forged or opened in another browser.",
+  "session-cookie-refused":
+    "A session cookie did not decrypt (JWTSessionError): it was altered, or made with a secret this instance no longer has. The request went on signed out.",
+  "untrusted-host":
+    "A request named a host the trusted-host list refuses (UntrustedHost): it was refused. Check AUTHLIB_URL or AUTH_TRUSTED_HOSTS if it was your own host.",
+  "redirect-refused":
+    "The redirect proxy was asked to forward a callback to an origin not on its allow-list (UntrustedRedirectTarget): nothing was forwarded.",
   "rate-limit-behind-proxy":
     "Requests carry X-Forwarded-For or Forwarded, but rateLimit.clientAddress is not set: the per-client limits count every client under the proxy's address, so a few failed sign-ins from one attacker refuse everybody. Set rateLimit.clientAddress to read the address your proxy sets.",
   "audit-write-failed":

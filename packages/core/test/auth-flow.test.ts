@@ -55,9 +55,15 @@ function makeConfig(overrides: Partial<AuthConfig> = {}) {
       signOut: record("events.signOut"),
       session: record("events.session"),
     },
+    // Every failure is logged at the level of its meaning (src/http/log-level.ts): a user's and a client's
+    // at debug (a client's with a warning code too), a fault at error. The test reads them all.
+    debug: true,
     logger: {
       error: (e) => logs.push(`${e.name}: ${e.message} ${String((e.cause as { err?: Error })?.err ?? "")}`),
       warn: (c) => logs.push(`warn ${c}`),
+      debug: (message, metadata) => {
+        if ((metadata as { type?: string } | undefined)?.type) logs.push(message);
+      },
     },
     ...overrides,
   };
@@ -331,7 +337,9 @@ describe("CSRF", () => {
     const csrfToken = await client.csrf();
     const response = await authClient(config).send(path, { form: { csrfToken } });
     expect(response.headers.get("location")).toContain("error=MissingCSRF");
-    expect(logs).toContain(`MissingCSRF: The CSRF token was missing or wrong during the ${action} action. `);
+    // A client's signal: the csrf-refused warning, and the refusal's line at debug.
+    expect(logs).toContain("warn csrf-refused");
+    expect(logs).toContain(`MissingCSRF: The CSRF token was missing or wrong during the ${action} action.`);
   });
 
   it("a session update from a browser without a CSRF cookie changes nothing", async () => {

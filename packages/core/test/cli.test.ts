@@ -168,12 +168,33 @@ describe("authlib db on PGlite (a folder)", () => {
       `Database: ${url}, branch "main"\nApplied:  none\nPending:  1, 2, 3, 4, 5, 6 (run \`authlib db migrate\`)\nTables:   none\n`,
     );
 
-    const migrate = await runAuthlib(["db", "migrate", "--url", url]);
-    expect(migrate).toMatchObject({
+    // Run in the app's folder: the database folder is in it, and no .gitignore names it yet.
+    const migrate = await runAuthlib(["db", "migrate", "--url", url], { cwd: app.dir });
+    expect(migrate).toMatchObject({ code: 0, stderr: "" });
+    expect(migrate.stdout).toBe(
+      [
+        `Opening ${url} (embedded PGlite: its first start takes a while)…`,
+        `Applying 6 migration(s) to branch "main", in one transaction:`,
+        "  1 authlib tables",
+        "  2 rate-limit windows",
+        "  3 verification-token expiry index",
+        "  4 session records",
+        "  5 audit events",
+        "  6 passkey names",
+        `Applied migration(s) 1, 2, 3, 4, 5, 6 to branch "main" of ${url}; now at version 6.`,
+        `db/ holds this machine's database, not source: add it to .gitignore (echo "db/" >> .gitignore).`,
+        "",
+      ].join("\n"),
+    );
+    // Once .gitignore names the folder, the hint is gone; an up-to-date branch applies nothing.
+    await writeFile(join(app.dir, ".gitignore"), "node_modules/\n/db/\n");
+    const again = await runAuthlib(["db", "migrate", "--url", url], { cwd: app.dir });
+    expect(again).toMatchObject({
       code: 0,
       stderr: "",
-      stdout: `Applied migration(s) 1, 2, 3, 4, 5, 6 to branch "main" of ${url}; now at version 6.\n`,
+      stdout: `Opening ${url} (embedded PGlite: its first start takes a while)…\nUp to date: branch "main" of ${url} is at version 6.\n`,
     });
+    await rm(join(app.dir, ".gitignore"));
 
     const after = await runAuthlib(["db", "status"], { env: { AUTHLIB_DATABASE_URL: url } });
     expect(after).toMatchObject({ code: 0, stderr: "" });
@@ -215,7 +236,8 @@ describe("authlib db against a database that is down", () => {
     for (const command of ["migrate", "status"]) {
       const run = await runAuthlib(["db", command, "--url", url]);
       expect(run.code).toBe(1);
-      expect(run.stdout).toBe("");
+      // migrate says which database it opens (the password masked) before it tries.
+      expect(run.stdout).toBe(command === "migrate" ? `Opening postgres://tester:***@127.0.0.1:${port}/x…\n` : "");
       expect(run.stderr).toBe(`authlib: cannot reach the database at postgres://tester:***@127.0.0.1:${port}/x (connection refused)\n`);
     }
     const fromEnv = await runAuthlib(["db", "migrate"], { env: { AUTHLIB_DATABASE_URL: url } });
@@ -276,10 +298,12 @@ describe.skipIf(!(await postgresAnswers(postgresURL, "authlib db on PostgreSQL")
     expect(before.stdout).toContain(`branch "${branch}"\nApplied:  none\nPending:  1, 2, 3, 4, 5, 6 `);
 
     const migrate = await runAuthlib(["db", "migrate"], { env });
-    expect(migrate).toMatchObject({
-      code: 0,
-      stdout: `Applied migration(s) 1, 2, 3, 4, 5, 6 to branch "${branch}" of ${postgresURL}; now at version 6.\n`,
-    });
+    expect(migrate).toMatchObject({ code: 0, stderr: "" });
+    // A server's database is no folder of the app: no .gitignore hint.
+    expect(migrate.stdout).toBe(
+      `Opening ${postgresURL}…\nApplying 6 migration(s) to branch "${branch}", in one transaction:\n  1 authlib tables\n  2 rate-limit windows\n  3 verification-token expiry index\n  4 session records\n  5 audit events\n  6 passkey names\n` +
+        `Applied migration(s) 1, 2, 3, 4, 5, 6 to branch "${branch}" of ${postgresURL}; now at version 6.\n`,
+    );
     const { rows } = await pool.query("SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = $1", [branch]);
     expect(rows).toEqual([{ tables: 11 }]);
 
@@ -289,7 +313,10 @@ describe.skipIf(!(await postgresAnswers(postgresURL, "authlib db on PostgreSQL")
     expect(after.stdout).toContain("(11)\n");
 
     const again = await runAuthlib(["db", "migrate"], { env });
-    expect(again).toMatchObject({ code: 0, stdout: `Up to date: branch "${branch}" of ${postgresURL} is at version 6.\n` });
+    expect(again).toMatchObject({
+      code: 0,
+      stdout: `Opening ${postgresURL}…\nUp to date: branch "${branch}" of ${postgresURL} is at version 6.\n`,
+    });
   }, 60_000);
 
   it("prune deletes the expired rows (sign-in links, used passkey challenges, sessions, JWT session records, rate-limit windows) and nothing live", async () => {

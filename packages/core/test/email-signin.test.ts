@@ -41,9 +41,13 @@ async function setup(providerOptions: Record<string, unknown> = {}, configOverri
       updateUser: ({ user }) => void events.push(`updateUser ${user.email}`),
       signIn: ({ user, isNewUser }) => void events.push(`signIn ${user.email} new=${isNewUser}`),
     },
+    // `logs`: every failure at its level (src/http/log-level.ts): a fault at error; a user's refusal (a used or
+    // expired link) at debug, its line with its cause.
+    debug: true,
     logger: {
       error: (e) => logs.push(`${e.name}: ${e.message} ${String(e.cause?.err ?? "")}`),
-      warn: (code) => logs.push(`warn ${code}`),
+      warn: (code) => void (code === "debug-enabled" || logs.push(`warn ${code}`)),
+      debug: (line, metadata) => void ((metadata as { type?: string } | undefined)?.type && logs.push(`debug ${line}`)),
     },
     ...configOverrides,
   };
@@ -568,10 +572,11 @@ describe("why an address or a link is refused", () => {
     const forged = new URL(link);
     forged.searchParams.set("token", "f".repeat(64));
     for (const url of [badAddress, noToken, forged]) await client.openEmailLink(url.href);
+    // A user's refusal: at debug, with the reason.
     expect(logs).toEqual([
-      "Verification: The sign-in link has no valid email address. InvalidEmailAddress: Invalid email address format.",
-      "Verification: The sign-in link has no token. ",
-      "Verification: The sign-in link is unknown, used already, or expired. ",
+      "debug Verification: The sign-in link has no valid email address. — caused by InvalidEmailAddress (code invalid-address): Invalid email address format.",
+      "debug Verification: The sign-in link has no token.",
+      "debug Verification: The sign-in link is unknown, used already, or expired.",
     ]);
   });
 
@@ -579,7 +584,17 @@ describe("why an address or a link is refused", () => {
     const causes: unknown[] = [];
     const { client } = await setup(
       { maxAge: -60 },
-      { logger: { error: (e) => void causes.push((e.cause as { err?: unknown })?.err ?? e.cause) } },
+      // A refused link is a user's failure: its facts are in the debug line's metadata.
+      {
+        debug: true,
+        logger: {
+          warn: () => {},
+          debug: (_line, metadata) => {
+            const failure = metadata as { type?: string; cause?: unknown } | undefined;
+            if (failure?.type) causes.push(failure.cause);
+          },
+        },
+      },
     );
     await requestLink(client, "expired-cause@example.com");
     const link = new URL(linkFrom());

@@ -40,6 +40,11 @@ const warningCodes = Object.keys({
   "env-url-alias-conflict": true,
   "rate-limited": true,
   "userinfo-unavailable": true,
+  "csrf-refused": true,
+  "check-failed": true,
+  "session-cookie-refused": true,
+  "untrusted-host": true,
+  "redirect-refused": true,
 } satisfies Record<WarningCode, true>) as WarningCode[];
 
 /** The `type` of every built-in error class. */

@@ -11,6 +11,14 @@ import { authClient } from "./helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase, sharedPglite } from "./helpers/database.js";
 import { opProvider, startTestOP, type TestOP } from "./helpers/oidc-provider.js";
 
+/** A debug logger that adds each failure logged at debug to `lines` as `Type: message`. */
+function debugFailures(lines: string[]) {
+  return (_line: string, metadata?: unknown) => {
+    const { type, message } = (metadata ?? {}) as { type?: string; message?: string };
+    if (type) lines.push(`${type}: ${message}`);
+  };
+}
+
 const secret = "oauth-auth-secret-0123456789abcdef";
 const origin = "http://localhost:3000";
 let op: TestOP;
@@ -241,8 +249,9 @@ describe("OAuth with the hosted-db adapter", () => {
     const { adapter } = await freshDatabase();
     await adapter.createUser!({ id: crypto.randomUUID(), email: "alice@example.com", emailVerified: new Date(), name: "Existing Alice" });
     const errors: string[] = [];
-    const logger = { error: (error: Error) => void errors.push(`${error.name}: ${error.message}`) };
-    const refused = authClient({ secret, trustHost: true, adapter, providers: [oidc()], logger });
+    // A user's expected refusal: logged at debug (src/http/log-level.ts), with its type and message.
+    const logger = { error: (error: Error) => void errors.push(`${error.name}: ${error.message}`), debug: debugFailures(errors) };
+    const refused = authClient({ secret, trustHost: true, adapter, providers: [oidc()], logger, debug: true });
     expect((await signInWith(refused, "op")).done.headers.get("location")).toBe(`${origin}/auth/signin?error=OAuthAccountNotLinked`);
     // The log says why (the page only shows the code).
     expect(errors).toEqual([
@@ -390,7 +399,8 @@ describe("OAuth with the hosted-db adapter", () => {
     };
     await signInWith(authClient(config), "op"); // alice's account now belongs to alice's user
     const errors: string[] = [];
-    config.logger = { error: (error) => void errors.push(`${error.name}: ${error.message}`) };
+    config.logger = { error: (error) => void errors.push(`${error.name}: ${error.message}`), debug: debugFailures(errors) };
+    config.debug = true;
     const mallory = authClient(config);
     const csrfToken = await mallory.csrf();
     await mallory.send("/auth/callback/credentials", { form: { csrfToken } });

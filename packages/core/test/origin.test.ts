@@ -464,15 +464,16 @@ describe("with a trusted-host list, a forged host is refused with 400 UntrustedH
   ];
   function app(extra: Partial<AuthConfig> = {}) {
     const errors: AuthError[] = [];
+    const warnings: string[] = [];
     const config: AuthConfig = {
       secret,
       trustHost: true,
       trustedHosts,
       providers: [credentials()],
-      logger: { error: (e) => void errors.push(e as AuthError) },
+      logger: { error: (e) => void errors.push(e as AuthError), warn: (code) => void warnings.push(code) },
       ...extra,
     };
-    return { config, errors, client: authClient(config, UPSTREAM) };
+    return { config, errors, warnings, client: authClient(config, UPSTREAM) };
   }
 
   const refused: Array<[string, HeaderList]> = [
@@ -511,7 +512,7 @@ describe("with a trusted-host list, a forged host is refused with 400 UntrustedH
   ];
 
   it.each(refused)("%s", async (_, headers) => {
-    const { client, errors } = app();
+    const { client, errors, warnings } = app();
     for (const path of ["/auth/session", "/auth/csrf", "/auth/providers"]) {
       const response = await client.send(path, { headers });
       expect(response.status).toBe(400);
@@ -525,7 +526,9 @@ describe("with a trusted-host list, a forged host is refused with 400 UntrustedH
     expect(page.headers.getSetCookie()).toEqual([]);
     const post = await client.send("/auth/callback/credentials", { headers, form: { csrfToken: "x", username: "ada" } });
     expect(post.status).toBe(400);
-    expect(errors.map((e) => e.type)).toContain("UntrustedHost");
+    // A client's signal for the operator: the untrusted-host warning, not an error (src/http/log-level.ts).
+    expect(warnings).toContain("untrusted-host");
+    expect(errors).toEqual([]);
   });
 
   it.each<[string, HeaderList, string]>([
@@ -667,19 +670,22 @@ describe("redirect proxy through Auth(): the state origin comes from the canonic
       { trustedHosts: ["app.example.com", "*.preview.example"] },
     ]) {
       const errors: AuthError[] = [];
+      const warnings: string[] = [];
       const proxy: AuthConfig = {
         secret,
         url: CANONICAL,
         redirectProxyUrl: PROXY,
         providers: [opProvider(op)],
-        logger: { error: (e) => void errors.push(e as AuthError) },
+        logger: { error: (e) => void errors.push(e as AuthError), warn: (code) => void warnings.push(code) },
         ...allowList,
       };
       const callback = await Auth(new Request(`${PROXY}/callback/op?code=stolen-code&state=${encodeURIComponent(state)}`), proxy);
       expect(callback.status).toBe(302);
       expect(callback.headers.get("location")).toBe(`${CANONICAL}/auth/error?error=Configuration`);
       await expectNoForgedHost(callback);
-      expect(errors.map((e) => e.type)).toContain("UntrustedRedirectTarget");
+      // A client's signal: the redirect-refused warning, not an error.
+      expect(warnings).toContain("redirect-refused");
+      expect(errors.map((e) => e.type)).not.toContain("UntrustedRedirectTarget");
     }
   });
 

@@ -23,6 +23,11 @@ const warningCodes = Object.keys({
   "rate-limit-behind-proxy": true,
   "rate-limit-memory-store": true,
   "userinfo-unavailable": true,
+  "csrf-refused": true,
+  "check-failed": true,
+  "session-cookie-refused": true,
+  "untrusted-host": true,
+  "redirect-refused": true,
 } satisfies Record<WarningCode, true>) as WarningCode[];
 
 async function load() {

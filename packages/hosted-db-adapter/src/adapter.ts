@@ -22,6 +22,7 @@ import type {
   AdapterAuthenticator,
   AdapterSession,
   AdapterUser,
+  SessionMetadata,
   VerificationToken,
 } from "@authlib/core/adapters";
 import type { HostedDbClient } from "./client.js";
@@ -50,10 +51,24 @@ const ACCOUNT_TYPES: readonly string[] = ["oauth", "oidc", "email", "webauthn", 
  * public id the session is listed and revoked by); verification tokens `identifier`, `token`, `expires`.
  */
 export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
-  const { db } = client;
-  const { authlib_users: users, authlib_accounts: accounts, authlib_sessions: sessions } = db;
-  const records = hostedDbSessionStore(client);
+  return {
+    ...userMethods(client),
+    ...accountMethods(client),
+    ...sessionMethods(client),
+    ...verificationTokenMethods(client),
+    ...sessionRecordMethods(client),
+    ...authenticatorMethods(client),
+  };
+}
 
+/** The methods of `Adapter` named in `Keys`, as the hosted-db adapter implements them. */
+type Methods<Keys extends keyof Adapter> = Pick<Required<Adapter>, Keys>;
+
+/** Users: one row each; deleting one cascades to its accounts, sessions and authenticators. */
+function userMethods(
+  client: HostedDbClient,
+): Methods<"createUser" | "getUser" | "getUserByEmail" | "getUserByAccount" | "updateUser" | "deleteUser"> {
+  const { authlib_users: users, authlib_accounts: accounts } = client.db;
   return {
     async createUser(user) {
       const record = await users.create({
@@ -66,17 +81,14 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
       });
       return toAdapterUser(record);
     },
-
     async getUser(id) {
       const record = await users.read(id);
       return record && toAdapterUser(record);
     },
-
     async getUserByEmail(email) {
       const record = await users.findFirst({ email });
       return record && toAdapterUser(record);
     },
-
     async getUserByAccount({ provider, providerAccountId }) {
       const { rows } = await client.query<Record<string, unknown>>(
         `SELECT ${users.selectColumns("u")} FROM ${users.sqlName} u
@@ -86,7 +98,6 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
       );
       return rows[0] === undefined ? null : toAdapterUser(users.fromRow(rows[0]));
     },
-
     async updateUser({ id, ...changes }) {
       const fields: Partial<HostedDbFields<AuthlibUserRecord>> = {
         email: changes.email,
@@ -98,7 +109,6 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
       if (!record) throw new HostedDbError("NotFound", `updateUser: there is no user with id ${JSON.stringify(id)}.`);
       return toAdapterUser(record);
     },
-
     async deleteUser(userId) {
       return client.transaction(async (tx) => {
         // JWT session records have no foreign key: they go explicitly, even for a user not stored here.
@@ -108,7 +118,15 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
         return record && toAdapterUser(record);
       });
     },
+  };
+}
 
+/** Linked accounts (OAuth, email, passkey, password) and their provider tokens. */
+function accountMethods(
+  client: HostedDbClient,
+): Methods<"linkAccount" | "unlinkAccount" | "getAccount" | "listAccountsByUserId" | "updateAccount" | "swapAccountTokens"> {
+  const accounts = client.db.authlib_accounts;
+  return {
     async linkAccount(account) {
       return client.transaction(async (tx) => {
         const record = await tx.db.authlib_accounts.create({
@@ -128,38 +146,43 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
         return toAdapterAccount(record);
       });
     },
-
     async unlinkAccount({ provider, providerAccountId }) {
       // The users_accounts join row goes with it (foreign key cascade).
       const [record] = await accounts.deleteWhere({ provider, providerAccountId });
       return record && toAdapterAccount(record);
     },
-
-    async createSession({ sessionToken, userId, expires, createdAt, lastSeenAt, userAgent, clientAddress, provider }) {
-      return client.transaction(async (tx) => {
-        const table = tx.db.authlib_sessions;
-        // By hand rather than `table.create`: `created_at` is bookkeeping there, here it is the sign-in time.
-        const { rows } = await tx.query<Record<string, unknown>>(
-          `INSERT INTO ${table.sqlName} (${table.column("sessionToken")}, ${table.column("expires")}, ${table.column("user")}, "created_at",
-             ${table.column("lastSeenAt")}, ${table.column("userAgent")}, ${table.column("clientAddress")}, ${table.column("provider")})
-           VALUES ($1, $2, $3, COALESCE($4::timestamptz, now()), $5, $6, $7, $8) RETURNING ${table.selectColumns()}`,
-          [
-            sessionToken,
-            expires,
-            userId,
-            createdAt ?? null,
-            lastSeenAt ?? null,
-            userAgent ?? null,
-            clientAddress ?? null,
-            provider ?? null,
-          ],
-        );
-        const record = table.fromRow(rows[0] as Record<string, unknown>);
-        await tx.db.authlib_users_sessions.create({ user: { id: userId }, session: { id: record.id } });
-        return toAdapterSession(record);
-      });
+    async getAccount(providerAccountId, provider) {
+      const record = await accounts.findFirst({ provider, providerAccountId });
+      return record && toAdapterAccount(record);
     },
+    async listAccountsByUserId(userId) {
+      const records = await accounts.filter({ user: { id: userId } });
+      return records.map(toAdapterAccount);
+    },
+    async updateAccount({ provider, providerAccountId, ...tokens }) {
+      const [record] = await accounts.updateWhere({ provider, providerAccountId }, tokenColumns(tokens));
+      return record ? toAdapterAccount(record) : null;
+    },
+    async swapAccountTokens({ provider, providerAccountId, ...tokens }, previousRefreshToken) {
+      // One conditional UPDATE: of two instances that refreshed with the same token, only the first write lands.
+      const [record] = await accounts.updateWhere(
+        { provider, providerAccountId, refresh_token: previousRefreshToken },
+        tokenColumns(tokens),
+      );
+      return record ? toAdapterAccount(record) : null;
+    },
+  };
+}
 
+/** Database sessions: a row per session, its id the public id it is listed and revoked by. */
+function sessionMethods(
+  client: HostedDbClient,
+): Methods<"createSession" | "getSessionAndUser" | "updateSession" | "deleteSession" | "deleteSessionsByUserId"> {
+  const { authlib_users: users, authlib_sessions: sessions } = client.db;
+  return {
+    async createSession(session) {
+      return insertSession(client, session);
+    },
     async getSessionAndUser(sessionToken) {
       // One round trip: this runs on every request of a signed-in user.
       const { rows } = await client.query<Record<string, unknown>>(
@@ -172,7 +195,6 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
       if (row === undefined) return null;
       return { session: toAdapterSession(sessions.fromRow(row, "s.")), user: toAdapterUser(users.fromRow(row, "u.")) };
     },
-
     async updateSession({ sessionToken, expires, userId }) {
       if (userId === undefined) {
         const [record] = await sessions.updateWhere({ sessionToken }, { expires });
@@ -185,45 +207,11 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
         return toAdapterSession(record);
       });
     },
-
     async deleteSession(sessionToken) {
       // The users_sessions join row goes with it (foreign key cascade).
       const [record] = await sessions.deleteWhere({ sessionToken });
       return record ? toAdapterSession(record) : null;
     },
-
-    async createVerificationToken(verificationToken) {
-      // `null` when a live token with this identifier and token exists: how authlib claims a used
-      // passkey challenge once. Each write also sweeps a few expired tokens (verification-tokens.ts).
-      const record = await createVerificationTokenOnce(client, verificationToken);
-      return record && toVerificationToken(record);
-    },
-
-    async useVerificationToken({ identifier, token }) {
-      // Find and delete in one statement: single use even under concurrency.
-      const [record] = await db.authlib_verificationTokens.deleteWhere({ identifier, token });
-      return record ? toVerificationToken(record) : null;
-    },
-
-    async listAccountsByUserId(userId) {
-      const records = await accounts.filter({ user: { id: userId } });
-      return records.map(toAdapterAccount);
-    },
-
-    async updateAccount({ provider, providerAccountId, ...tokens }) {
-      const [record] = await accounts.updateWhere({ provider, providerAccountId }, tokenColumns(tokens));
-      return record ? toAdapterAccount(record) : null;
-    },
-
-    async swapAccountTokens({ provider, providerAccountId, ...tokens }, previousRefreshToken) {
-      // One conditional UPDATE: of two instances that refreshed with the same token, only the first write lands.
-      const [record] = await accounts.updateWhere(
-        { provider, providerAccountId, refresh_token: previousRefreshToken },
-        tokenColumns(tokens),
-      );
-      return record ? toAdapterAccount(record) : null;
-    },
-
     async deleteSessionsByUserId(userId) {
       return client.transaction(async (tx) => {
         // The users_sessions join rows go with them (foreign key cascade).
@@ -231,39 +219,88 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
         return deleted.length + (await deleteUserSessionRecords(tx, client, userId));
       });
     },
+  };
+}
 
+/** Inserts a database session's row and its join row, with the metadata of its record; one transaction. */
+async function insertSession(client: HostedDbClient, session: AdapterSession & Partial<SessionMetadata>): Promise<AdapterSession> {
+  const { sessionToken, userId, expires, createdAt, lastSeenAt, userAgent, clientAddress, provider } = session;
+  return client.transaction(async (tx) => {
+    const table = tx.db.authlib_sessions;
+    // By hand rather than `table.create`: `created_at` is bookkeeping there, here it is the sign-in time.
+    const { rows } = await tx.query<Record<string, unknown>>(
+      `INSERT INTO ${table.sqlName} (${table.column("sessionToken")}, ${table.column("expires")}, ${table.column("user")}, "created_at",
+         ${table.column("lastSeenAt")}, ${table.column("userAgent")}, ${table.column("clientAddress")}, ${table.column("provider")})
+       VALUES ($1, $2, $3, COALESCE($4::timestamptz, now()), $5, $6, $7, $8) RETURNING ${table.selectColumns()}`,
+      [sessionToken, expires, userId, createdAt ?? null, lastSeenAt ?? null, userAgent ?? null, clientAddress ?? null, provider ?? null],
+    );
+    const record = table.fromRow(rows[0] as Record<string, unknown>);
+    await tx.db.authlib_users_sessions.create({ user: { id: userId }, session: { id: record.id } });
+    return toAdapterSession(record);
+  });
+}
+
+/** Email sign-in tokens and claimed passkey challenges: written once, used once. */
+function verificationTokenMethods(client: HostedDbClient): Methods<"createVerificationToken" | "useVerificationToken"> {
+  const { db } = client;
+  return {
+    async createVerificationToken(verificationToken) {
+      // `null` when a live token with this identifier and token exists: how authlib claims a used
+      // passkey challenge once. Each write also sweeps a few expired tokens (verification-tokens.ts).
+      const record = await createVerificationTokenOnce(client, verificationToken);
+      return record && toVerificationToken(record);
+    },
+    async useVerificationToken({ identifier, token }) {
+      // Find and delete in one statement: single use even under concurrency.
+      const [record] = await db.authlib_verificationTokens.deleteWhere({ identifier, token });
+      return record ? toVerificationToken(record) : null;
+    },
+  };
+}
+
+/** Session records of JWT sessions (and the database sessions' rows), through `hostedDbSessionStore`. */
+function sessionRecordMethods(
+  client: HostedDbClient,
+): Methods<"createSessionRecord" | "getSessionRecord" | "listSessionRecords" | "touchSessionRecord" | "deleteSessionRecords"> {
+  const records = hostedDbSessionStore(client);
+  return {
     async createSessionRecord(record) {
       await records.create(record);
     },
-
     async getSessionRecord(userId, id) {
       return records.get(userId, id);
     },
-
     async listSessionRecords(userId) {
       return records.listByUser(userId);
     },
-
     async touchSessionRecord(userId, id, lastSeenAt, expires) {
       await records.touch(userId, id, lastSeenAt, expires);
     },
-
     async deleteSessionRecords(userId, ids, except) {
       return records.delete(userId, ids, except);
     },
+  };
+}
 
-    async getAccount(providerAccountId, provider) {
-      const record = await accounts.findFirst({ provider, providerAccountId });
-      return record && toAdapterAccount(record);
-    },
-
+/** Passkeys (WebAuthn authenticators), with their name, registration time and last use. */
+function authenticatorMethods(
+  client: HostedDbClient,
+): Methods<
+  | "getAuthenticator"
+  | "createAuthenticator"
+  | "listAuthenticatorsByUserId"
+  | "updateAuthenticatorCounter"
+  | "updateAuthenticator"
+  | "deleteAuthenticator"
+> {
+  const authenticators = client.db.authlib_authenticators;
+  return {
     async getAuthenticator(credentialID) {
-      const record = await db.authlib_authenticators.findFirst({ credentialID });
+      const record = await authenticators.findFirst({ credentialID });
       return record && toAdapterAuthenticator(record);
     },
-
     async createAuthenticator(authenticator) {
-      const record = await db.authlib_authenticators.create({
+      const record = await authenticators.create({
         credentialID: authenticator.credentialID,
         providerAccountId: authenticator.providerAccountId,
         counter: authenticator.counter,
@@ -277,25 +314,21 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
       });
       return toAdapterAuthenticator(record);
     },
-
     async listAuthenticatorsByUserId(userId) {
-      const records = await db.authlib_authenticators.filter({ user: { id: userId } });
+      const records = await authenticators.filter({ user: { id: userId } });
       return records.map(toAdapterAuthenticator);
     },
-
     async updateAuthenticatorCounter(credentialID, newCounter) {
-      const [record] = await db.authlib_authenticators.updateWhere({ credentialID }, { counter: newCounter });
+      const [record] = await authenticators.updateWhere({ credentialID }, { counter: newCounter });
       if (!record) throw new HostedDbError("NotFound", "updateAuthenticatorCounter: there is no authenticator with this credentialID.");
       return toAdapterAuthenticator(record);
     },
-
     async updateAuthenticator(credentialID, { counter, name, lastUsedAt }) {
-      const [record] = await db.authlib_authenticators.updateWhere({ credentialID }, { counter, name, lastUsedAt });
+      const [record] = await authenticators.updateWhere({ credentialID }, { counter, name, lastUsedAt });
       return record ? toAdapterAuthenticator(record) : null;
     },
-
     async deleteAuthenticator(credentialID) {
-      const [record] = await db.authlib_authenticators.deleteWhere({ credentialID });
+      const [record] = await authenticators.deleteWhere({ credentialID });
       return record ? toAdapterAuthenticator(record) : null;
     },
   };

@@ -9,6 +9,9 @@
  *
  * @module db-commands
  */
+import { readFile } from "node:fs/promises";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type BaseClientOptions, HostedDbClient } from "./client.js";
 import type { CommandNames, CommandOutput } from "./command-types.js";
@@ -16,6 +19,7 @@ import { connectionFailureReason, firstLine } from "./connection-failure.js";
 import { HostedDbError } from "./errors.js";
 import { IMPORT_AUTHJS_USAGE, runImportAuthjs } from "./import-authjs-command.js";
 import { type HostedDbMigrationStatus, migrationStatus } from "./migration-status.js";
+import { migrations } from "./migrations.js";
 import { type HostedDbPruneResult, pruneExpiredRows } from "./prune.js";
 
 export type { CommandNames, CommandOutput };
@@ -79,16 +83,7 @@ export async function runDbCommand(args: readonly string[], io: CommandOutput, n
   }
   const options = { databaseURL: values.url, branch: values.branch, dataDir: values["data-dir"] };
   return withClient(options, io, names.prefix, command, async (client, databaseURL) => {
-    if (command === "migrate") {
-      const result = await client.migrate();
-      const target = `branch "${result.branch}" of ${databaseURL}`;
-      io.out(
-        result.applied.length === 0
-          ? `Up to date: ${target} is at version ${result.version}.\n`
-          : `Applied migration(s) ${result.applied.join(", ")} to ${target}; now at version ${result.version}.\n`,
-      );
-      return 0;
-    }
+    if (command === "migrate") return migrateWithProgress(client, databaseURL, io);
     if (command === "prune") {
       io.out(describePrune(await pruneExpiredRows(client), `branch "${client.branch}" of ${databaseURL}`));
       return 0;
@@ -97,6 +92,43 @@ export async function runDbCommand(args: readonly string[], io: CommandOutput, n
     io.out(describeStatus(status, databaseURL, names.usage));
     return status.pending.length === 0 ? 0 : 1;
   });
+}
+
+/**
+ * `migrate`, saying what it does while it does it: which database it opens (an embedded one's first start
+ * takes a while), which migrations it applies, what it did, and, for an embedded database in a folder of
+ * the working directory that `.gitignore` does not list, that the folder is to be ignored.
+ */
+async function migrateWithProgress(client: HostedDbClient, databaseURL: string, io: CommandOutput): Promise<number> {
+  const embedded = databaseURL.startsWith("file://");
+  io.out(`Opening ${databaseURL}${embedded ? " (embedded PGlite: its first start takes a while)" : ""}…\n`);
+  const { pending } = await migrationStatus(client, client.branch);
+  if (pending.length > 0) {
+    io.out(`Applying ${pending.length} migration(s) to branch "${client.branch}", in one transaction:\n`);
+    for (const migration of migrations.filter((m) => pending.includes(m.version))) io.out(`  ${migration.version} ${migration.name}\n`);
+  }
+  const result = await client.migrate();
+  const target = `branch "${result.branch}" of ${databaseURL}`;
+  io.out(
+    result.applied.length === 0
+      ? `Up to date: ${target} is at version ${result.version}.\n`
+      : `Applied migration(s) ${result.applied.join(", ")} to ${target}; now at version ${result.version}.\n`,
+  );
+  const folder = embedded ? await unignoredFolder(fileURLToPath(databaseURL), process.cwd()) : undefined;
+  if (folder !== undefined) {
+    io.out(`${folder} holds this machine's database, not source: add it to .gitignore (echo "${folder}" >> .gitignore).\n`);
+  }
+  return 0;
+}
+
+/** `dir` as `<relative path>/` when it lies in `cwd` and `cwd`'s `.gitignore` does not name it; else undefined. */
+async function unignoredFolder(dir: string, cwd: string): Promise<string | undefined> {
+  const path = relative(cwd, dir).split(sep).join("/");
+  if (path === "" || path.startsWith("../") || isAbsolute(path)) return undefined;
+  const ignore = await readFile(join(cwd, ".gitignore"), "utf8").catch(() => "");
+  const names = new Set([path, `${path}/`, `/${path}`, `/${path}/`]);
+  if (ignore.split(/\r?\n/).some((line) => names.has(line.trim()))) return undefined;
+  return `${path}/`;
 }
 
 /** What `prune` deleted, in one line. */

@@ -18,7 +18,7 @@ export interface AdapterConformanceDb {
   user(id: string): Awaitable<AdapterUser | null>;
   /** The account row of this provider account, in the `AdapterAccount` shape. */
   account(key: { provider: string; providerAccountId: string }): Awaitable<AdapterAccount | null>;
-  /** The session row with this token. */
+  /** The session row with this token, with its `id` when the adapter keeps session records (see `answered`). */
   session(sessionToken: string): Awaitable<AdapterSession | null>;
   /** The verification token row, with exactly `identifier`, `token` and `expires`. */
   verificationToken(key: { identifier: string; token: string }): Awaitable<VerificationToken | null>;
@@ -288,7 +288,7 @@ export function runAdapterConformanceSuite(options: AdapterConformanceOptions): 
         expect(await adapter.listAuthenticatorsByUserId(user.id)).toEqual([]);
 
         expect(await db.user(other.id)).toEqual(other);
-        expect(await db.session(otherSession.sessionToken)).toEqual(otherSession);
+        expect(await db.session(otherSession.sessionToken)).toEqual(answered(adapter, otherSession));
         expect(await db.account(otherAccount)).toEqual(otherAccount);
       });
 
@@ -415,8 +415,9 @@ export function runAdapterConformanceSuite(options: AdapterConformanceOptions): 
       it("createSession stores the session, expiry to the millisecond, and returns it", async () => {
         const user = await storedUser();
         const session = newSession(user.id);
-        expect(await adapter.createSession(session)).toEqual(answered(adapter, session));
-        expect(await db.session(session.sessionToken)).toEqual(session);
+        const created = await adapter.createSession(session);
+        expect(created).toEqual(answered(adapter, session));
+        expect(await db.session(session.sessionToken)).toEqual(answered(adapter, session, created));
       });
 
       it("getSessionAndUser returns exactly the session and its user, or null", async () => {
@@ -425,6 +426,23 @@ export function runAdapterConformanceSuite(options: AdapterConformanceOptions): 
         const created = await adapter.createSession(session);
         expect(await adapter.getSessionAndUser(session.sessionToken)).toEqual({ session: answered(adapter, session, created), user });
         expect(await adapter.getSessionAndUser("invalid-token")).toBeNull();
+      });
+
+      it("the stored row, createSession, getSessionAndUser, updateSession and deleteSession agree on one session, id included (Auth.js's adapter-suite check)", async () => {
+        // Auth.js's own suite reads the row after createSession and expects getSessionAndUser to answer
+        // exactly that row (its id included); an adapter's answers about one session must all agree.
+        const user = await storedUser();
+        const session = newSession(user.id);
+        const created = await adapter.createSession(session);
+        const stored = await db.session(session.sessionToken);
+        expect(stored).toEqual(answered(adapter, session, created));
+        expect(created).toEqual(stored);
+        expect(await adapter.getSessionAndUser(session.sessionToken)).toEqual({ session: stored, user });
+        const expires = dateIn(30 * DAY);
+        const updated = await adapter.updateSession({ sessionToken: session.sessionToken, expires });
+        if (updated) expect(updated).toEqual({ ...stored, expires });
+        expect(await db.session(session.sessionToken)).toEqual({ ...stored, expires });
+        expect(await adapter.deleteSession(session.sessionToken)).toEqual({ ...stored, expires });
       });
 
       it("getSessionAndUser returns an expired session (authlib checks the expiry itself)", async () => {
@@ -442,7 +460,7 @@ export function runAdapterConformanceSuite(options: AdapterConformanceOptions): 
         expect(expires.getTime()).not.toBe(session.expires.getTime());
         const updated = await adapter.updateSession({ sessionToken: session.sessionToken, expires });
         if (updated) expect(updated).toEqual(answered(adapter, { ...session, expires }, created));
-        expect(await db.session(session.sessionToken)).toEqual({ ...session, expires });
+        expect(await db.session(session.sessionToken)).toEqual(answered(adapter, { ...session, expires }, created));
       });
 
       it("deleteSessionsByUserId deletes every session of that user and no other, and counts them", async () => {
@@ -453,7 +471,7 @@ export function runAdapterConformanceSuite(options: AdapterConformanceOptions): 
         for (const session of [...mine, theirs]) await adapter.createSession(session);
         expect(await adapter.deleteSessionsByUserId(user.id)).toBe(2);
         for (const session of mine) expect(await db.session(session.sessionToken)).toBeNull();
-        expect(await db.session(theirs.sessionToken)).toEqual(theirs);
+        expect(await db.session(theirs.sessionToken)).toEqual(answered(adapter, theirs));
         expect(await db.user(user.id)).toEqual(user);
         expect(await adapter.deleteSessionsByUserId(randomUUID())).toBe(0);
       });
@@ -575,6 +593,16 @@ export function runAdapterConformanceSuite(options: AdapterConformanceOptions): 
         const updated = await adapter.updateAuthenticatorCounter(authenticator.credentialID, newCounter);
         expect(updated).toMatchObject({ ...authenticator, counter: newCounter });
         expect(await db.authenticator(authenticator.credentialID)).toMatchObject({ counter: newCounter });
+      });
+
+      it("the stored row, createAuthenticator, getAuthenticator and listAuthenticatorsByUserId agree exactly, extra fields included (Auth.js's adapter-suite checks)", async () => {
+        const { user, authenticator } = await userWithPasskeyAccount();
+        const created = await adapter.createAuthenticator(authenticator);
+        expect(await db.authenticator(authenticator.credentialID)).toEqual(created);
+        expect(await adapter.getAuthenticator(authenticator.credentialID)).toEqual(created);
+        expect(await adapter.listAuthenticatorsByUserId(user.id)).toEqual([created]);
+        const counted = await adapter.updateAuthenticatorCounter(authenticator.credentialID, authenticator.counter + 1);
+        expect(counted).toEqual({ ...created, counter: authenticator.counter + 1 });
       });
 
       it("a new authenticator has its registration time, its name, and no last use", async () => {

@@ -64,10 +64,15 @@ describe("authlib-db", () => {
     const folder = join(dataDir, "db");
     const first = await runCli(["migrate"], { AUTHLIB_DATABASE_URL: `file://${folder}` });
     expect(first).toMatchObject({ code: 0, stderr: "" });
-    expect(first.stdout).toBe(`Applied migration(s) 1, 2, 3, 4, 5, 6 to branch "main" of file://${folder}; now at version 6.\n`);
+    expect(first.stdout).toContain(`Opening file://${folder} (embedded PGlite: its first start takes a while)…\n`);
+    expect(first.stdout).toContain("  1 authlib tables\n");
+    expect(first.stdout).toContain(`Applied migration(s) 1, 2, 3, 4, 5, 6 to branch "main" of file://${folder}; now at version 6.\n`);
 
     const second = await runCli(["migrate", "--url", `file://${folder}`]);
-    expect(second).toMatchObject({ code: 0, stdout: `Up to date: branch "main" of file://${folder} is at version 6.\n` });
+    expect(second).toMatchObject({
+      code: 0,
+      stdout: `Opening file://${folder} (embedded PGlite: its first start takes a while)…\nUp to date: branch "main" of file://${folder} is at version 6.\n`,
+    });
     // Two PGlite starts in child processes, the first one writing a fresh database to disk (~10 s alone).
   }, 120_000);
 

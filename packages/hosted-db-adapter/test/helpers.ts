@@ -88,7 +88,14 @@ export function hostedDbView(client: () => HostedDbClient): AdapterConformanceDb
     async session(sessionToken) {
       const record = await client().db.authlib_sessions.findFirst({ sessionToken });
       if (!record) return null;
-      return { sessionToken: record.sessionToken ?? "", userId: record.user?.id ?? "", expires: record.expires ?? new Date(Number.NaN) };
+      // The row as it is, its id included (the public id the adapter answers with): Auth.js's suite compares
+      // getSessionAndUser with the row read here.
+      return {
+        id: record.id,
+        sessionToken: record.sessionToken ?? "",
+        userId: record.user?.id ?? "",
+        expires: record.expires ?? new Date(Number.NaN),
+      };
     },
     async verificationToken({ identifier, token }) {
       const record = await client().db.authlib_verificationTokens.findFirst({ identifier, token });

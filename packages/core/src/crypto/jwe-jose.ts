@@ -31,7 +31,10 @@ export async function joseDecrypt(token: string, secrets: readonly string[], sal
     return payload;
   } catch (error) {
     if (error instanceof JWTSessionError) throw error;
-    throw new JWTSessionError("The token could not be decrypted or has expired.", { cause: error as Error });
+    const refused = new JWTSessionError("The token could not be decrypted or has expired.", { cause: error as Error });
+    // An ended session, not a tampered token (as jwe-rules' `expired()`).
+    if ((error as { code?: unknown }).code === "ERR_JWT_EXPIRED") refused.code = "expired";
+    throw refused;
   }
 }
 

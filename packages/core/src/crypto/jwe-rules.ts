@@ -35,6 +35,13 @@ export function rejected(reason: string): JWTSessionError {
   return new JWTSessionError("The token could not be decrypted or has expired.", { cause: new Error(reason) });
 }
 
+/** The token's `exp` has passed: a session that ended, not a tampered token (`code` "expired" says so to the log). */
+export function expired(): JWTSessionError {
+  const error = rejected("expired");
+  error.code = "expired";
+  return error;
+}
+
 /** No secret's key id matches the token's `kid`. */
 export function noMatchingSecret(): JWTSessionError {
   return new JWTSessionError("No secret matches the token's key id.");
@@ -132,7 +139,7 @@ export function checkClaims(header: Record<string, unknown>, plaintext: Uint8Arr
   const { iat, nbf, exp } = claims;
   if (iat !== undefined && typeof iat !== "number") throw rejected("iat is not a number");
   if (nbf !== undefined && (typeof nbf !== "number" || nbf > now + CLOCK_TOLERANCE)) throw rejected("nbf check failed");
-  if (exp !== undefined && (typeof exp !== "number" || exp <= now - CLOCK_TOLERANCE)) throw rejected("expired");
+  if (exp !== undefined && (typeof exp !== "number" || exp <= now - CLOCK_TOLERANCE)) throw expired();
   for (const claim of ["iss", "sub"] as const) {
     if (header[claim] !== undefined && header[claim] !== claims[claim]) throw rejected(`replicated ${claim} mismatch`);
   }

@@ -20,6 +20,7 @@ import { type AuthError, RateLimited } from "../errors.js";
 import type { Cookie } from "../http/cookies.js";
 import { assertCsrf } from "../http/csrf.js";
 import { asAuthError, CONFIGURATION_MESSAGE, errorResult, jsonRefusal, refusalOf } from "../http/error-response.js";
+import { logFailure } from "../http/log-level.js";
 import { parseRequest } from "../http/request.js";
 import { type AuthAnswer, jsonErrorAnswer, toAnswer } from "../http/response.js";
 import { pageHeaders } from "../http/security-headers.js";
@@ -58,8 +59,8 @@ function originOf(resolved: UsableAuth, request: RequestInternal): string {
   try {
     return resolved.origin(request, request.url);
   } catch (error) {
-    // Logged for the operator; no answer names the host, so a forged one is never reflected.
-    resolved.logger.error(error as Error);
+    // Logged for the operator (a warning); no answer names the host, so a forged one is never reflected.
+    logFailure(resolved.logger, error as Error);
     throw error;
   }
 }
@@ -86,8 +87,8 @@ export async function perform(resolved: UsableAuth, request: RequestInternal): P
 /** Logs, traces and audits a failed request, thrown or answered as a page (`ResponseInternal.failure`). */
 function reportFailure(resolved: UsableAuth, request: RequestInternal, error: AuthError): void {
   const rateLimited = error instanceof RateLimited;
-  if (rateLimited) resolved.logger.warn("rate-limited");
-  else resolved.logger.error(error);
+  // At the level of what it means (http/log-level.ts): a user's own failure is debug, a client's signal warn.
+  logFailure(resolved.logger, error);
   noteFailure(request, error, rateLimited);
   const audit = resolved.audit;
   if (audit) void loadAuditWriter().then(({ auditFailure }) => auditFailure(audit, request, error, rateLimited));
@@ -152,7 +153,7 @@ export async function readSession(resolved: UsableAuth, request: RequestInternal
     return { session: session && typeof session === "object" ? session : null, cookies };
   } catch (error) {
     const authError = asAuthError(error);
-    resolved.logger.error(authError);
+    logFailure(resolved.logger, authError);
     throw authError;
   }
 }

@@ -9,6 +9,7 @@
 import { JWTSessionError, SessionTokenError } from "../errors.js";
 import { hasChunkedCookie, readChunkedCookie } from "../http/cookie-chunks.js";
 import { clearChunkedCookie, incomingSessionCookieName, legacySessionCookieNames, writeChunkedCookie } from "../http/cookies.js";
+import { logFailure } from "../http/log-level.js";
 import { decode as builtInDecode, type JWT } from "../jwt.js";
 import { inSpan } from "../telemetry/index.js";
 import type { Session } from "../types/config.js";
@@ -62,9 +63,10 @@ async function readToken(
     const payload = (await decode({ token, secret, salt: name })) ?? null;
     return payload && { payload, pristine: copyJson(payload) };
   } catch (error) {
-    options.logger.error(
-      error instanceof JWTSessionError ? error : new JWTSessionError("Could not decode the session token.", { cause: error as Error }),
-    );
+    // A token the decoder refused is logged at its level (an ended session: debug; tampered: a warning); a
+    // custom decoder that failed otherwise (its key service down) is a fault of the server.
+    if (error instanceof JWTSessionError) logFailure(options.logger, error);
+    else options.logger.error(new JWTSessionError("Could not decode the session token.", { cause: error as Error }));
     return null;
   }
 }

@@ -155,7 +155,12 @@ export type WarningCode =
   | "rate-limit-behind-proxy"
   | "rate-limit-memory-store"
   | "userinfo-unavailable"
-  | "audit-write-failed";
+  | "audit-write-failed"
+  | "csrf-refused"
+  | "check-failed"
+  | "session-cookie-refused"
+  | "untrusted-host"
+  | "redirect-refused";
 
 /** Where the session is kept. */
 export type SessionStrategy = "jwt" | "database";

@@ -12,6 +12,7 @@ import type { OAuthConfig } from "../../src/providers/types.js";
 import type { Adapter } from "../../src/types/adapters.js";
 import type { AuthConfig } from "../../src/types/config.js";
 import { authClient } from "../helpers/auth-client.js";
+import { recordFailures } from "../helpers/failure-log.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";
 import { type FakeServer, startFakeServer } from "../oauth/fake-server.js";
 import { contextFor } from "../oauth/support.js";
@@ -58,7 +59,9 @@ function app(overrides: Partial<AuthConfig> = {}) {
     secret,
     trustHost: true,
     providers: [fakeProvider()],
-    logger: { error: (error) => void errors.push(error as AuthError), warn: () => {}, debug: () => {} },
+    // `errors`: every failure logged, at its level (a user's mistake at debug): the flows' named errors.
+    debug: true,
+    logger: { ...recordFailures(errors), warn: () => {} },
     ...overrides,
     callbacks: {
       signIn: (params) => {

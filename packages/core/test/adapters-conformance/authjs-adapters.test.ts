@@ -105,7 +105,17 @@ function baseConfig(adapter: Adapter, errors: string[]): AuthConfig {
     adapter,
     session: { strategy: "database" },
     providers: [],
-    logger: { error: (error) => void errors.push(`${error.name}: ${error.message}`), warn: () => {} },
+    // `errors`: every failure logged, at its level (a used link is a user's: debug; a replayed challenge a
+    // warning, with its line at debug), as `Type: message`.
+    debug: true,
+    logger: {
+      error: (error) => void errors.push(`${error.name}: ${error.message}`),
+      warn: () => {},
+      debug: (_line, metadata) => {
+        const { type, message } = (metadata ?? {}) as { type?: string; message?: string };
+        if (type) errors.push(`${type}: ${message}`);
+      },
+    },
   };
 }
 

@@ -20,7 +20,16 @@ beforeAll(async () => {
   app = await startPagesApp((smtp) => ({
     secret: "email-code-browser-secret-0123456789abcdef",
     providers: [Nodemailer({ server: smtp.transport, from: "Demo <no-reply@demo.test>" })],
-    logger: { error: (error) => void loggedErrors.push(error instanceof AuthError ? error.type : error.name), warn: () => {} },
+    // `loggedErrors`: every failure logged, at its level (a wrong code is a user's: debug).
+    debug: true,
+    logger: {
+      error: (error) => void loggedErrors.push(error instanceof AuthError ? error.type : error.name),
+      warn: () => {},
+      debug: (_line, metadata) => {
+        const type = (metadata as { type?: string } | undefined)?.type;
+        if (type) loggedErrors.push(type);
+      },
+    },
   }));
 });
 

@@ -51,7 +51,16 @@ async function app(setup: Setup = {}) {
     session: { strategy: "jwt" },
     providers: [Nodemailer({ server: smtp.transport, from: "Demo <no-reply@demo.test>", ...setup.provider })],
     rateLimit: { store: setup.store ?? memoryRateLimitStore() },
-    logger: { error: (e) => void errors.push(e.name), warn: () => {}, debug: () => {} },
+    // `errors`: every failure logged, at its level (a wrong code is a user's: debug).
+    debug: true,
+    logger: {
+      error: (e) => void errors.push(e.name),
+      warn: () => {},
+      debug: (_line, metadata) => {
+        const type = (metadata as { type?: string } | undefined)?.type;
+        if (type) errors.push(type);
+      },
+    },
     ...setup.config,
   };
   /** A browser of its own (its own cookie jar), at client address `address`. */

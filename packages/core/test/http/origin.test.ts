@@ -743,17 +743,23 @@ describe("the request context built from the origin (through Auth())", () => {
     expect(html).toContain('action="http://dev.example/auth/callback/credentials"');
   });
 
-  it("an untrusted host gets 400 UntrustedHost, logged for the operator with the reason", async () => {
-    const errors: Error[] = [];
+  it("an untrusted host gets 400 UntrustedHost, logged for the operator: the untrusted-host warning, the reason at debug", async () => {
+    const lines: string[] = [];
     const response = await Auth(new Request(`${UPSTREAM}/auth/session`, { headers: { "x-forwarded-host": "evil.example" } }), {
       secret,
       trustedHosts: ["app.example.com"],
       providers: [credentials()],
-      logger: { error: (e) => void errors.push(e) },
+      debug: true,
+      logger: {
+        error: (e) => void lines.push(`error ${e.message}`),
+        warn: (code) => void lines.push(`warn ${code}`),
+        debug: (m) => void lines.push(m),
+      },
     });
     expect(response.status).toBe(400);
-    expect(errors.map((e) => e.message)).toEqual([
-      'Refused a request: its host "evil.example" is not a trusted host. Add the host to trustedHosts (AUTH_TRUSTED_HOSTS) if it is yours.',
+    expect(lines.filter((line) => line !== "warn debug-enabled")).toEqual([
+      "warn untrusted-host",
+      'UntrustedHost: Refused a request: its host "evil.example" is not a trusted host. Add the host to trustedHosts (AUTH_TRUSTED_HOSTS) if it is yours.',
     ]);
   });
 });

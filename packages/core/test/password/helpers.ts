@@ -45,9 +45,16 @@ export async function passwordApp<D extends { adapter: Adapter } = PglitePasswor
       signIn: ({ user, account }) => void events.push(`signIn ${user.email} ${account?.provider}`),
       passwordChanged: ({ userId, reason }) => void events.push(`passwordChanged ${userId} ${reason}`),
     },
+    // `logs`: every failure at its level (src/http/log-level.ts) as `Type: message` (a user's mistake arrives
+    // at debug), and the warnings as `warn <code>`.
+    debug: true,
     logger: {
       error: (e) => logs.push(`${e.name}: ${e.message}`),
-      warn: (code) => logs.push(`warn ${code}`),
+      warn: (code) => void (code === "debug-enabled" || logs.push(`warn ${code}`)),
+      debug: (_line, metadata) => {
+        const { type, message } = (metadata ?? {}) as { type?: string; message?: string };
+        if (type) logs.push(`${type}: ${message}`);
+      },
     },
     ...options.config,
   };

@@ -144,9 +144,15 @@ async function startApp(row: DatabaseRow): Promise<App> {
     adapter: database.adapter,
     session: { strategy: row.strategy },
     providers: [Nodemailer({ server: smtp.transport, from: "Demo <no-reply@demo.test>" }), Password(), opProvider(op)],
+    // `loggedErrors`: every failure the instance logs, at its level (a user's refusal arrives at debug).
+    debug: true,
     logger: {
       error: (error) => void loggedErrors.push(error instanceof AuthError ? error.type : `${error.name}: ${error.message}`),
       warn: () => {},
+      debug: (_line, metadata) => {
+        const type = (metadata as { type?: string } | undefined)?.type;
+        if (type) loggedErrors.push(type);
+      },
     },
   };
   const auth = createAuth(config);

@@ -5,12 +5,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { EmailSignInError, InvalidName, InvalidPassword, MissingAdapterMethods, Verification } from "../../src/errors.js";
-import { assertSameBrowser, openLink, passwordFingerprint, sealLink, spendLink } from "../../src/sign-in/link-tokens.js";
 import { encode } from "../../src/jwt.js";
 import { isPasswordProvider } from "../../src/provider-kind.js";
 import Credentials from "../../src/providers/credentials.js";
 import Password from "../../src/providers/password.js";
 import { accountMailer, mailSite, sendAccountMail } from "../../src/sign-in/account-mail.js";
+import { assertSameBrowser, openLink, passwordFingerprint, sealLink, spendLink } from "../../src/sign-in/link-tokens.js";
 import { hashOf, passwordAccountOf, passwordStore, storePasswordHash } from "../../src/sign-in/password-account.js";
 import { passwordConfigError, passwordMailProvider, passwordMethods } from "../../src/sign-in/password-config.js";
 import { accountExistsMail, noAccountMail, passwordChangedMail, resetMail, signUpMail } from "../../src/sign-in/password-mail.js";

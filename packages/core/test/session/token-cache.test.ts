@@ -30,6 +30,10 @@ function cacheFor(secrets: readonly string[]): TokenCache {
 function setup(overrides: Partial<AuthConfig> = {}) {
   const calls = { jwt: 0, session: 0 };
   const errors: string[] = [];
+  const pushType = (metadata: unknown) => {
+    const type = (metadata as { type?: string } | undefined)?.type;
+    if (type) errors.push(type);
+  };
   const config: AuthConfig = {
     secret,
     trustHost: true,
@@ -44,7 +48,9 @@ function setup(overrides: Partial<AuthConfig> = {}) {
         return session;
       },
     },
-    logger: { error: (error) => errors.push(error.name) },
+    // `errors`: every failure logged, at its level (a tampered cookie is a warning and a line at debug).
+    debug: true,
+    logger: { error: (error) => errors.push(error.name), debug: (_line, metadata) => void pushType(metadata) },
     ...overrides,
   };
   return { config, calls, errors, client: authClient(config) };

@@ -40,7 +40,16 @@ function app(overrides: Partial<AuthConfig> = {}, sessionRecords = true) {
     ],
     rateLimit: { store: memoryRateLimitStore({ now: () => Date.now() }) },
     callbacks: { session: ({ session }) => session },
-    logger: { error: (error) => void errors.push((error as { type?: string }).type ?? error.name), warn: () => {} },
+    // `errors`: every failure logged, at its level (a user's refusal at debug, a client's signal a warning too).
+    debug: true,
+    logger: {
+      error: (error) => void errors.push((error as { type?: string }).type ?? error.name),
+      warn: () => {},
+      debug: (_line, metadata) => {
+        const type = (metadata as { type?: string } | undefined)?.type;
+        if (type) errors.push(type);
+      },
+    },
     ...overrides,
   };
   const auth = createAuth(config);

@@ -7,7 +7,7 @@
  * challenges were used meanwhile.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { AuthError } from "../../src/errors.js";
+import { type AuthError, RateLimited } from "../../src/errors.js";
 import { decode, encode } from "../../src/jwt.js";
 import { instanceFor } from "../../src/kernel/auth.js";
 import { resolvedConfigOf } from "../../src/kernel/instance.js";
@@ -19,6 +19,7 @@ import { usedChallengeKey, usedChallengeMemory } from "../../src/webauthn/challe
 import { MAX_REMEMBERED_CHALLENGES, UsedChallengeMemory } from "../../src/webauthn/used-challenges.js";
 import { authClient } from "../helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase, sharedPglite } from "../helpers/database.js";
+import { recordFailures } from "../helpers/failure-log.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";
 import { SoftAuthenticator } from "./soft-authenticator.js";
 
@@ -48,7 +49,9 @@ function appConfig(adapter: Adapter, errors: AuthError[]): AuthConfig {
     // measured here is what the server keeps when requests do get through (many addresses).
     rateLimit: false,
     session: { strategy: "jwt" },
-    logger: { error: (error) => void errors.push(error as AuthError), warn: () => {} },
+    // `errors`: every failure logged, at its level (a replayed challenge is a warning and a debug line).
+    debug: true,
+    logger: { ...recordFailures(errors), warn: () => {} },
   };
 }
 
@@ -250,8 +253,10 @@ describe("an instance's used-challenge memory (webauthn/used-challenges.ts)", ()
     const assertion = await authenticator.authenticate(await options(client, "authenticate"));
     const refused = await post(client, "authenticate", assertion, csrfToken);
     expect(location(refused)).toBe(`${ORIGIN}/auth/signin?error=RateLimited`);
-    // A refusal to try later, like the per-client limits: not logged as an error.
-    expect(errors).toEqual([]);
+    // A refusal to try later, like the per-client limits: not logged as an error (a warning, its line at debug).
+    // (recordFailures gives an error logged at error as it is, a RateLimited instance; at debug, a plain AuthError.)
+    expect(errors.map((e) => e.type)).toEqual(["RateLimited"]);
+    expect(errors[0]).not.toBeInstanceOf(RateLimited);
     expect(await client.session()).toBeNull();
     expect(used.size).toBe(MAX_REMEMBERED_CHALLENGES);
     expect(used.claim(`flood-${MAX_REMEMBERED_CHALLENGES - 1}`, expires)).toEqual({ claimed: false, reason: "used" });

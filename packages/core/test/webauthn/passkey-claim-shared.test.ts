@@ -14,6 +14,7 @@ import Passkey from "../../src/providers/passkey.js";
 import type { Adapter } from "../../src/types/adapters.js";
 import type { AuthConfig } from "../../src/types/config.js";
 import { authClient } from "../helpers/auth-client.js";
+import { recordFailures } from "../helpers/failure-log.js";
 import { SoftAuthenticator } from "./soft-authenticator.js";
 
 const databaseURL = testDatabaseURL();
@@ -84,7 +85,9 @@ describe.skipIf(!available)("used passkey challenges shared through PostgreSQL",
       experimental: { enableWebAuthn: true },
       rateLimit: false,
       session: { strategy: "jwt" },
-      logger: { error: (error) => void errors.push(error as AuthError), warn: () => {} },
+      // `errors`: every failure logged, at its level (a replayed challenge is a warning and a debug line).
+      debug: true,
+      logger: { ...recordFailures(errors), warn: () => {} },
     };
   }
 

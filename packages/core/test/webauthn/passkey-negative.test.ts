@@ -14,6 +14,7 @@ import type { AuthConfig } from "../../src/types/config.js";
 import { storedCredentialId } from "../../src/webauthn/encoding.js";
 import { authClient } from "../helpers/auth-client.js";
 import { closeSharedPglite, freshDatabase, sharedPglite } from "../helpers/database.js";
+import { failureLog } from "../helpers/failure-log.js";
 import { SoftAuthenticator } from "./soft-authenticator.js";
 
 const secret = "passkey-negative-secret-0123456789abcdef";
@@ -29,8 +30,8 @@ type Client = ReturnType<typeof authClient>;
 
 async function setup(overrides: Partial<AuthConfig> = {}, passkeys: PasskeyOptions[] = [{}]) {
   const db = await freshDatabase();
-  const errors: AuthError[] = [];
-  const warnings: string[] = [];
+  // Every failure at its level (a user's at debug, an attack's a warning too): the flows' named errors.
+  const log = failureLog();
   const events: Array<[string, unknown]> = [];
   const config: AuthConfig = {
     secret,
@@ -38,7 +39,8 @@ async function setup(overrides: Partial<AuthConfig> = {}, passkeys: PasskeyOptio
     adapter: db.adapter,
     providers: passkeys.map((options) => Passkey(options)),
     experimental: { enableWebAuthn: true },
-    logger: { error: (error) => void errors.push(error as AuthError), warn: (code) => void warnings.push(code) },
+    debug: true,
+    logger: log.logger,
     events: {
       createUser: (message) => void events.push(["createUser", message]),
       linkAccount: (message) => void events.push(["linkAccount", message]),
@@ -47,7 +49,19 @@ async function setup(overrides: Partial<AuthConfig> = {}, passkeys: PasskeyOptio
     ...overrides,
   };
   const authenticator = new SoftAuthenticator(ORIGIN);
-  return { ...db, hosted: db.client, config, errors, warnings, events, authenticator, client: () => authClient(config, ORIGIN) };
+  return {
+    ...db,
+    hosted: db.client,
+    config,
+    log,
+    /** The warnings logged; `debug: true` is the test's, not the app's, so its start-up warning is left out. */
+    get warnings() {
+      return log.warnings.filter((code) => code !== "debug-enabled");
+    },
+    events,
+    authenticator,
+    client: () => authClient(config, ORIGIN),
+  };
 }
 type App = Awaited<ReturnType<typeof setup>>;
 
@@ -98,11 +112,11 @@ function challengeCleared(
   return response.setCookies.some((c) => c.name === CHALLENGE_COOKIE && c.value === "" && c.attributes.maxAge === 0);
 }
 
-/** A failure: the redirect, the logged error type, and the challenge cookie cleared. */
+/** A failure: the redirect, the logged error type (at its level), and the challenge cookie cleared. */
 function expectFailure(app: App, response: Awaited<ReturnType<Client["send"]>>, location: string, loggedType: string) {
   expect(response.status).toBe(302);
   expect(response.headers.get("location")).toBe(`${ORIGIN}${location}`);
-  expect(app.errors.map((e) => e.type)).toContain(loggedType);
+  expect(app.log.types()).toContain(loggedType);
   expect(challengeCleared(response)).toBe(true);
 }
 
@@ -162,7 +176,7 @@ describe("passkey callback: attacks and mistakes end in named errors", () => {
       await victim.send("/auth/signout", { form: { csrfToken: await victim.csrf() } });
       victim.jar.cookies.set(CHALLENGE_COOKIE, { name: CHALLENGE_COOKIE, value: captured, attributes: {} });
       expectFailure(app, await post(victim, "authenticate", assertion), "/auth/error?error=Configuration", "InvalidCheck");
-      expect(app.errors.at(-1)?.message).toMatch(/answered already/i);
+      expect(app.log.last()?.line).toMatch(/answered already/i);
       expect(await victim.session()).toBeNull();
       // Used challenges are rows (the registration's, made with the token methods, and the sign-in's when
       // it had them), each kept until its challenge expires, keyed by a hash of the challenge.
@@ -187,7 +201,7 @@ describe("passkey callback: attacks and mistakes end in named errors", () => {
 
     const response = await post(attacker, "authenticate", assertion);
     expectFailure(app, response, "/auth/error?error=WebAuthnVerificationError", "WebAuthnVerificationError");
-    expect(app.errors.at(-1)?.cause?.err?.message).toMatch(/challenge/i);
+    expect(app.log.last()?.line).toMatch(/challenge/i);
     expect(await attacker.session()).toBeNull();
   });
 
@@ -200,7 +214,7 @@ describe("passkey callback: attacks and mistakes end in named errors", () => {
     const { body } = await getOptions(client, "authenticate");
     const response = await post(client, "authenticate", await stranger.authenticate(body.options));
     expectFailure(app, response, "/auth/error?error=WebAuthnVerificationError", "WebAuthnVerificationError");
-    expect(app.errors.at(-1)?.message).toMatch(/unknown passkey/i);
+    expect(app.log.last()?.line).toMatch(/unknown passkey/i);
     expect(await app.adapter.getUserByEmail!("eve@example.com")).toBeNull();
   });
 
@@ -211,7 +225,7 @@ describe("passkey callback: attacks and mistakes end in named errors", () => {
     const assertion = await app.authenticator.authenticate({ challenge: "bm8tY2hhbGxlbmdlLWlzc3VlZA", rpId: "localhost" });
     const response = await post(client, "authenticate", assertion);
     expectFailure(app, response, "/auth/error?error=Configuration", "InvalidCheck");
-    expect(app.errors.at(-1)?.message).toMatch(/missing/i);
+    expect(app.log.last()?.line).toMatch(/missing/i);
   });
 
   it("a challenge cookie of another provider, or of the other ceremony, or tampered with, fails", async () => {
@@ -222,7 +236,7 @@ describe("passkey callback: attacks and mistakes end in named errors", () => {
     const { body: other } = await getOptions(client, "authenticate", {}, "security-key");
     const response = await post(client, "authenticate", await app.authenticator.authenticate(other.options));
     expectFailure(app, response, "/auth/error?error=Configuration", "InvalidCheck");
-    expect(app.errors.at(-1)?.message).toMatch(/another provider or ceremony/);
+    expect(app.log.last()?.line).toMatch(/another provider or ceremony/);
 
     const { body: registration } = await getOptions(client, "register", { name: "New" });
     const crossed = await post(
@@ -237,7 +251,7 @@ describe("passkey callback: attacks and mistakes end in named errors", () => {
     client.jar.cookies.set(CHALLENGE_COOKIE, { name: CHALLENGE_COOKIE, value: `${sealed.slice(0, -4)}AAAA`, attributes: {} });
     const tampered = await post(client, "authenticate", await app.authenticator.authenticate(fresh.options));
     expectFailure(app, tampered, "/auth/error?error=Configuration", "InvalidCheck");
-    expect(app.errors.at(-1)?.message).toMatch(/could not be read/);
+    expect(app.log.last()?.line).toMatch(/could not be read/);
     expect(await client.session()).toBeNull();
   });
 
@@ -462,8 +476,8 @@ describe("passkey registration rules", () => {
     for (const [query, message] of refused) {
       const { response } = await getOptions(app.client(), "register", query);
       expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=WebAuthnVerificationError`);
-      expect(app.errors.at(-1)?.type).toBe("WebAuthnVerificationError");
-      expect(app.errors.at(-1)?.message).toMatch(message);
+      expect(app.log.last()?.type).toBe("WebAuthnVerificationError");
+      expect(app.log.last()?.line).toMatch(message);
     }
     for (const [name, expected] of [
       ["  Ada Lovelace  ", "Ada Lovelace"],
@@ -534,7 +548,7 @@ describe("passkey options route", () => {
     expect(body.options.rp).toEqual({ id: "example.com", name: "Example" });
     const response = await post(client, "register", await app.authenticator.register(body.options));
     expectFailure(app, response, "/auth/error?error=WebAuthnVerificationError", "WebAuthnVerificationError");
-    expect(app.errors.at(-1)?.cause?.err?.message).toMatch(/origin/i);
+    expect(app.log.last()?.line).toMatch(/origin/i);
   });
 
   it("refuses an unknown action (400) and a provider that is not WebAuthn", async () => {
@@ -545,7 +559,7 @@ describe("passkey options route", () => {
     expect(body.error).toBe("UnknownAction");
     const unknown = await getOptions(client, "authenticate", {}, "github");
     expect(unknown.response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`);
-    expect(app.errors.at(-1)?.type).toBe("InvalidProvider");
+    expect(app.log.last()?.type).toBe("InvalidProvider");
   });
 });
 
@@ -555,7 +569,7 @@ describe("passkey configuration, page and script", () => {
     const response = await Auth(new Request(`${ORIGIN}/auth/webauthn-options/passkey?action=authenticate`), app.config);
     expect(response.status).toBe(500);
     expect(await response.json()).toMatchObject({ error: "Configuration" });
-    expect(app.errors.map((e) => e.type)).toEqual(["ExperimentalFeatureNotEnabled"]);
+    expect(app.log.types()).toEqual(["ExperimentalFeatureNotEnabled"]);
     const page = await Auth(new Request(`${ORIGIN}/auth/signin`), app.config);
     expect(page.status).toBe(500);
   });
@@ -564,7 +578,7 @@ describe("passkey configuration, page and script", () => {
     const app = await setup({}, [{ formFields: { email: { label: "Email", autocomplete: "email" } } }]);
     const response = await Auth(new Request(`${ORIGIN}/auth/providers`), app.config);
     expect(response.status).toBe(500);
-    expect(app.errors.map((e) => e.type)).toEqual(["MissingWebAuthnAutocomplete"]);
+    expect(app.log.types()).toEqual(["MissingWebAuthnAutocomplete"]);
   });
 
   it("the sign-in page offers the passkey section and loads the library's own script (no inline script)", async () => {

@@ -12,6 +12,7 @@ import Passkey from "../../src/providers/passkey.js";
 import type { AuthConfig } from "../../src/types/config.js";
 import type { InternalOptions } from "../../src/types/internal.js";
 import { authClient } from "../helpers/auth-client.js";
+import { recordFailures } from "../helpers/failure-log.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";
 import { SoftAuthenticator } from "./soft-authenticator.js";
 
@@ -32,7 +33,9 @@ function setup(overrides: Partial<AuthConfig> = {}) {
     adapter: memory.adapter,
     providers: [Passkey({})],
     experimental: { enableWebAuthn: true },
-    logger: { error: (error) => void errors.push(error as AuthError), warn: () => {} },
+    // `errors`: every failure logged, at its level (a user's mistake at debug).
+    debug: true,
+    logger: { ...recordFailures(errors), warn: () => {} },
     callbacks: {
       jwt: ({ token }) => {
         if (failure.jwt) throw failure.jwt;
