@@ -196,3 +196,57 @@ describe("the types floor", () => {
     expect(declaresOnlyTypes("a.ts", 'import { A } from "./a.js";\nexport type B = A;')).toBe(false);
   });
 });
+
+/**
+ * The folders of core (docs/architecture.md): a room is a folder under `src/` (each feature its own room,
+ * `features/<name>/`), or a loose file at the top. Rooms import downwards only, so there is no circle
+ * between rooms either; the kernel and the sign-in core reach a feature only through the feature list
+ * (`kernel/features.ts`, which imports each feature's `feature.ts`); features do not import each other.
+ */
+describe("the folders of core", () => {
+  const core = "packages/core/src/";
+  const inCore = new Map(
+    [...imports]
+      .filter(([file]) => file.startsWith(core))
+      .map(([file, to]) => [file.slice(core.length), to.filter((t) => t.startsWith(core)).map((t) => t.slice(core.length))]),
+  );
+  /** The room of a file: `features/<name>`, another top folder, or the loose file itself. */
+  const roomOf = (file: string) => {
+    const [first, second] = file.split("/");
+    if (second === undefined) return file;
+    return first === "features" && file.split("/").length > 2 ? `features/${second}` : (first as string);
+  };
+  const isFeature = (file: string) => /^features\/[^/]+\//.test(file);
+  const arrows = [...inCore].flatMap(([from, targets]) => targets.map((to) => ({ from, to })));
+
+  it("has no circle between rooms (folders, each feature, loose files)", () => {
+    const rooms = new Map<string, string[]>();
+    for (const { from, to } of arrows) {
+      const [a, b] = [roomOf(from), roomOf(to)];
+      if (a !== b) rooms.set(a, [...new Set([...(rooms.get(a) ?? []), b])]);
+    }
+    expect(circles(rooms)).toEqual([]);
+  });
+
+  it("the kernel and the sign-in core reach features only through the feature list", () => {
+    const reaching = arrows.filter(({ from, to }) => !isFeature(from) && isFeature(to));
+    const allowed = ({ from, to }: { from: string; to: string }) => from === "kernel/features.ts" && to.endsWith("/feature.ts");
+    expect(reaching.filter((arrow) => !allowed(arrow)).map(({ from, to }) => `${from} -> ${to}`)).toEqual([]);
+  });
+
+  it("no feature imports another feature", () => {
+    const across = arrows.filter(({ from, to }) => isFeature(from) && isFeature(to) && roomOf(from) !== roomOf(to));
+    expect(across.map(({ from, to }) => `${from} -> ${to}`)).toEqual([]);
+  });
+
+  it("keeps at most ten loose files at the top of src (the entry points and a few modules every floor uses)", () => {
+    const loose = [...inCore.keys()].filter((file) => !file.includes("/"));
+    expect(loose.length).toBeLessThanOrEqual(10);
+  });
+
+  it("types/ holds only modules that declare types", () => {
+    const ground = new Set([...text].filter(([file, source]) => declaresOnlyTypes(file, source)).map(([file]) => file));
+    const runtime = [...inCore.keys()].filter((file) => file.startsWith("types/") && !ground.has(`${core}${file}`));
+    expect(runtime).toEqual([]);
+  });
+});
