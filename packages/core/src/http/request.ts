@@ -44,7 +44,7 @@ export function parseActionAndProvider(
   }
   const match = action && rest.length === 0 ? paths.match(method, action, decoded) : undefined;
   if (!match) throw new RouteNotFound(`Cannot parse action at ${pathname}`);
-  return { ...match, path: `/${segments.join("/")}` };
+  return Object.assign(match, { path: second === undefined ? `/${action}` : `/${action}/${second}` });
 }
 
 /**

@@ -23,14 +23,14 @@ export function inProcessRequest(resolved: UsableAuth, like: RequestLike, call: 
   const { method, path: route } = resolved.router.named(call.operation);
   const headers = operationHeaders(like);
   const base = urlOf(resolved, like, headers);
-  const provider = call.providerId === undefined ? "" : `/${encodeURIComponent(call.providerId)}`;
-  const path = `/${route.replace(/\/:provider$/, provider)}`;
+  const path =
+    call.providerId === undefined ? `/${withoutProvider(route)}` : `/${withoutProvider(route)}/${encodeURIComponent(call.providerId)}`;
   const url = new URL(`${resolved.basePath}${path}`, base);
   for (const [key, value] of Object.entries(call.query ?? {})) url.searchParams.set(key, value);
   const parsed: Omit<RequestInternal, "request"> = {
     url,
     method,
-    action: route.split("/")[0] as string,
+    action: firstSegment(route),
     route,
     path,
     providerId: call.providerId,
@@ -81,4 +81,15 @@ function urlOf(resolved: UsableAuth, like: RequestLike, headers: Headers): URL {
   } catch (error) {
     throw new UnknownAction("The request's URL (or Host header) is not valid.", { cause: error as Error });
   }
+}
+
+/** `route` without its provider segment (`signin/:provider` -> `signin`). */
+function withoutProvider(route: string): string {
+  return route.endsWith("/:provider") ? route.slice(0, -"/:provider".length) : route;
+}
+
+/** The first segment of `route` (its action). */
+function firstSegment(route: string): string {
+  const slash = route.indexOf("/");
+  return slash === -1 ? route : route.slice(0, slash);
 }

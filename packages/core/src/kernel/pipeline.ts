@@ -29,9 +29,12 @@ import { guardedOperation, requireOwnerPresent } from "../sign-in/owner-present.
 import { noteFailure, type Telemetry } from "../telemetry/index.js";
 import type { Session } from "../types/config.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../types/internal.js";
-import type { OperationDeclaration } from "../types/operation.js";
+import type { OperationDeclaration, OperationNeeds } from "../types/operation.js";
 import { requestContext } from "./request-context.js";
 import type { ResolvedAuth } from "./resolve.js";
+
+/** What an operation that declares no needs needs: nothing (one object, not one per request). */
+const NO_NEEDS: OperationNeeds = Object.freeze({});
 
 /** A configuration that passed the start-up check. */
 export type UsableAuth = ResolvedAuth & { options: NonNullable<ResolvedAuth["options"]> };
@@ -96,7 +99,7 @@ function reportFailure(resolved: UsableAuth, request: RequestInternal, error: Au
 
 async function runRoute(resolved: UsableAuth, request: RequestInternal, origin: string): Promise<ResponseInternal> {
   const operation = resolved.router.operationOf(request);
-  const { options, cookies } = await requestContext(resolved, request, operation.needs ?? {}, origin);
+  const { options, cookies } = await requestContext(resolved, request, operation.needs ?? NO_NEEDS, origin);
   if (resolved.audit) options.events = (await loadAuditWriter()).auditedEvents(resolved.audit, options.events, request);
   const runtime = resolved.telemetry?.config.userId === "hashed" ? resolved.telemetry.runtime : undefined;
   const trace = runtime && request.trace;
