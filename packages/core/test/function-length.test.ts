@@ -17,8 +17,6 @@ const sourceRoots = ["packages/core/src", "packages/qwik/src", "packages/hosted-
 const ALLOWED_LONG = new Set([
   // Being split by the operation-declaration work (packages/qwik framework-auth.ts).
   "FrameworkAuthQrl",
-  // Being split by the adapter-contract work (hosted-db-adapter adapter.ts).
-  "HostedDbAdapter",
 ]);
 
 interface LongFunction {
