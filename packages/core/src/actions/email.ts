@@ -17,7 +17,7 @@ import { clearEmailFlow, type EmailFlow, openEmailFlow, sealEmailFlow } from "..
 import { mailFailureCause } from "../email/mail-failure.js";
 import { codeLengthOf, confirmModeOf } from "../email/settings.js";
 import { codeOf, isCodeOf, MAX_WRONG_CODES, typedCode } from "../email/sign-in-code.js";
-import { AuthError, EmailSignInError, IncorrectCode, Verification } from "../errors.js";
+import { EmailSignInError, IncorrectCode, Verification } from "../errors.js";
 import { CHECK_COOKIE_MAX_AGE } from "../http/cookies.js";
 import { assertCsrf } from "../http/csrf.js";
 import { bodyString } from "../http/request.js";
@@ -28,6 +28,7 @@ import { askSignInCallback, completeSignIn } from "../sign-in/flow.js";
 import { claimProvenAddress, provenHolder } from "../sign-in/proven-address.js";
 import type { AdapterUser } from "../types/adapters.js";
 import type { Account } from "../types/config.js";
+import type { AuthErrorShape } from "../types/errors.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../types/internal.js";
 import type { EmailConfig } from "../types/providers.js";
 
@@ -154,7 +155,7 @@ export async function emailCallback(
   provider: EmailProvider,
 ): Promise<ResponseInternal> {
   const store = requireCapability(options.capabilities, "email");
-  if (request.method === "POST" && request.body.code !== undefined) return codeSignIn(options, request, provider, store);
+  if (request.method === "POST" && request.body.code !== undefined) return redeemCode(options, request, provider, store);
   const link = linkOf(provider, request);
   const hashes = await hashesOf(options, provider, link.token);
   const fromAskingBrowser = isFlowOf(await openEmailFlow(options, request, provider.id), link.identifier, hashes);
@@ -200,17 +201,15 @@ async function confirmationPage(
 const shownOnPage = new Set(["IncorrectCode", "RateLimited", "MissingCSRF"]);
 
 /**
- * POST /callback/:provider with `code`: the code of the mail this browser asked for. `auth.api` callers
- * get the typed error; a browser's form post goes back to the verify-request page with `?error=`.
+ * A browser's refused code (POST /callback/:provider with `code`): back to the verify-request page with
+ * `?error=` for a refusal it can fix there (`failure` has the pipeline log, trace and audit it as a failed
+ * sign-in); `undefined` for any other request or refusal (the general policy). Declared as the callback's
+ * presentation (`actions/operations.ts`): `auth.api` callers get the typed error.
  */
-async function codeSignIn(options: InternalOptions, request: RequestInternal, provider: EmailProvider, store: EmailStore) {
-  try {
-    return await redeemCode(options, request, provider, store);
-  } catch (error) {
-    if (request.inProcess || !(error instanceof AuthError) || !shownOnPage.has(error.type)) throw error;
-    // Answered as a page: `failure` has the pipeline log, trace and audit it as a failed sign-in.
-    return { redirect: verifyRequestUrl(options, provider, error.type), failure: error };
-  }
+export function emailCodeRefusal(options: InternalOptions, request: RequestInternal, error: AuthErrorShape): ResponseInternal | undefined {
+  const provider = options.provider;
+  if (provider?.type !== "email" || request.body.code === undefined || !shownOnPage.has(error.type)) return undefined;
+  return { redirect: verifyRequestUrl(options, provider as EmailConfig, error.type), failure: error };
 }
 
 async function redeemCode(options: InternalOptions, request: RequestInternal, provider: EmailProvider, store: EmailStore) {

@@ -64,7 +64,15 @@ export const coreOperations: readonly OperationDeclaration[] = [
   // A callback must not replace the CSRF cookie its flow is bound to: it mints one only where there is
   // none (a mail scanner, another device), for the form of the email link's confirmation page.
   { name: "callback", method: "GET", path: "callback/:provider", needs: { csrf: "mint", callbackUrl: true }, handler: callbackAction },
-  { name: "callbackPost", method: "POST", path: "callback/:provider", needs: { csrf: "read", callbackUrl: true }, handler: callbackAction },
+  {
+    name: "callbackPost",
+    method: "POST",
+    path: "callback/:provider",
+    needs: { csrf: "read", callbackUrl: true },
+    // A mailed code typed in a browser comes back to its page; the rest take the general policy.
+    presentation: async (options, request, error) => (await import("./email.js")).emailCodeRefusal(options, request, error),
+    handler: callbackAction,
+  },
   { name: "signOutPage", method: "GET", path: "signout", needs: form, presentation: "page", handler: signOutPage },
   { name: "signOut", method: "POST", path: "signout", needs: form, handler: signOutAction },
   { name: "errorPage", method: "GET", path: "error", presentation: "page", handler: errorPage },

@@ -10,6 +10,8 @@ import { defineFeature, lazyHandler } from "../define.js";
 
 const settings = () => import("./settings.js");
 const gate = () => import("./gate.js");
+const secondStep = () => import("./second-step.js");
+const _secondStep = () => import("./second-step.js");
 
 export const twoFactorFeature = defineFeature({
   name: "two-factor",
@@ -35,7 +37,8 @@ export const twoFactorFeature = defineFeature({
       method: "POST",
       path: "two-factor",
       needs: { csrf: "mint" },
-      handler: lazyHandler(() => import("./second-step.js"), "secondStepAction"),
+      presentation: async (options, request, error) => (await secondStep()).secondStepRefusal(options, request, error),
+      handler: lazyHandler(secondStep, "completeSecondStep"),
     },
     {
       name: "enrollTotp",

@@ -18,6 +18,7 @@ import { clearSecondFactorTries, countSecondFactorTry } from "../../rate-limit/t
 import { nowInSeconds } from "../../session/assurance.js";
 import { completeSignIn } from "../../sign-in/flow.js";
 import { tellOwner } from "../../sign-in/tell-owner.js";
+import type { AuthErrorShape } from "../../types/errors.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import { webAuthnRoutes } from "../../webauthn/routes-loader.js";
 import { proveWithCode } from "./codes.js";
@@ -74,7 +75,7 @@ async function prove(options: InternalOptions, request: RequestInternal, pending
 }
 
 /** POST /two-factor: the session, for the right second factor. */
-async function completeSecondStep(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+export async function completeSecondStep(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   assertCsrf("second sign-in step", options.csrfTokenVerified);
   const pending = await pendingOrExpired(options, request);
   request.auditUserId = pending.userId;
@@ -91,15 +92,16 @@ async function completeSecondStep(options: InternalOptions, request: RequestInte
 }
 
 /**
- * The second step. `auth.api` callers get the typed error; a browser's form goes back to the second
- * step's page with `?error=` for a refusal it can fix there (every other goes to the sign-in or error page).
+ * A browser's refused second step: back to the second step's page with `?error=` for a refusal it can fix
+ * there (answered as a page, not thrown: `failure` has the pipeline log, trace and audit it all the same);
+ * `undefined` for every other (the sign-in or error page). Declared as the step's presentation: `auth.api`
+ * callers get the typed error.
  */
-export async function secondStepAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
-  try {
-    return await completeSecondStep(options, request);
-  } catch (error) {
-    if (request.inProcess || !(error instanceof AuthError) || !shownOnPage(error.type)) throw error;
-    // Answered as a page, not thrown: `failure` has the pipeline log, trace and audit it all the same.
-    return { redirect: secondStepUrl(options, error.type), cookies: failureCookies(error), failure: error };
-  }
+export function secondStepRefusal(
+  options: InternalOptions,
+  _request: RequestInternal,
+  error: AuthErrorShape,
+): ResponseInternal | undefined {
+  if (!(error instanceof AuthError) || !shownOnPage(error.type)) return undefined;
+  return { redirect: secondStepUrl(options, error.type), cookies: failureCookies(error), failure: error };
 }
