@@ -151,7 +151,7 @@ describe("credentials sign-in, session, update, sign-out through Auth()", () => 
     const client = authClient(config);
     const response = await signIn(client, "ada", "wrong");
     expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=CredentialsSignin&code=credentials");
+    expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=CredentialsSignin&code=credentials&provider=credentials");
     expect(await client.session()).toBeNull();
   });
 
@@ -233,7 +233,7 @@ describe("CSRF", () => {
     ];
     for (const form of cases) {
       const response = await client.send("/auth/callback/credentials", { form });
-      expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=MissingCSRF");
+      expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=MissingCSRF&provider=credentials");
     }
     const noCookie = await Auth(
       new Request("http://localhost:3000/auth/callback/credentials", {

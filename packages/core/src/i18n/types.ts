@@ -247,6 +247,18 @@ export interface Messages {
   "mail.change.accountLinked": string;
   "mail.change.accountUnlinked": string;
   "mail.change.otherSessionsEnded": string;
+  "provider.email": string;
+  "provider.password": string;
+  "provider.emailPassword": string;
+  "provider.passkey": string;
+  "signin.failedWith": string;
+  "password.verifyLeadAddress": string;
+  "account.deleteWarning": string;
+  "account.deletedTitle": string;
+  "account.deletedText": string;
+  "account.done.unlinkedPassword": string;
+  "account.done.unlinkedPasskey": string;
+  "account.done.unlinkedEmail": string;
 }
 
 /** The key of one text of the built-in pages and mails (`"signin.title"`, `"mail.signIn.subject"`, …). */

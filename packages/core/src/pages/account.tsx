@@ -16,7 +16,7 @@ import type { Theme } from "../types.js";
 import { webAuthnScriptUrl } from "../webauthn/client-script.js";
 import { type AccountPagePasskeys, PasskeysSection } from "./account-passkeys.js";
 import { HiddenFields, renderDocument } from "./layout.js";
-import { accountNotice } from "./messages.js";
+import { accountNotice, providerDisplayName } from "./messages.js";
 import { resolveTheme, toSafeNavigationUrl } from "./theme.js";
 
 /** A linked account as the page lists it. */
@@ -122,7 +122,7 @@ function AccountsSection({ params, text }: Sub) {
         {params.accounts.map((account) => (
           // Stryker disable next-line StringLiteral: equivalent, a key only guides Preact's reconciliation; rendering to a string never writes it
           <li key={`${account.provider}:${account.providerAccountId}`}>
-            <span>{account.providerName}</span>
+            <span>{providerDisplayName(text, account.providerName)}</span>
             {account.unlinkable ? (
               <form action={toSafeNavigationUrl(params.unlinkUrl)} method="post">
                 <HiddenFields csrfToken={params.csrfToken} />
@@ -131,7 +131,7 @@ function AccountsSection({ params, text }: Sub) {
                 <button
                   type="submit"
                   class="button button-neutral"
-                  aria-label={text.t("account.unlinkLabel", { provider: account.providerName })}
+                  aria-label={text.t("account.unlinkLabel", { provider: providerDisplayName(text, account.providerName) })}
                 >
                   {text.t("account.unlink")}
                 </button>
@@ -145,7 +145,7 @@ function AccountsSection({ params, text }: Sub) {
           <HiddenFields csrfToken={params.csrfToken} callbackUrl={`${params.accountUrl}?done=linked`} />
           <input type="hidden" name="link" value="true" />
           <button type="submit" class="button button-neutral">
-            {text.t("account.link", { provider: provider.name })}
+            {text.t("account.link", { provider: providerDisplayName(text, provider.name) })}
           </button>
         </form>
       ))}

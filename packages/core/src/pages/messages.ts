@@ -39,6 +39,24 @@ const SIGNIN_ERROR_MESSAGES: Readonly<Record<string, MessageKey>> = Object.freez
   RecentSignInRequired: "signinError.recentSignInRequired",
 });
 
+/**
+ * The names authlib's own providers have by default (and the usual "Email and password" of a Password()
+ * provider): plain words, not brands, so a translated page says them in its language. Any other name is
+ * the app's (a brand, or its own words) and is shown as written.
+ */
+const BUILT_IN_PROVIDER_NAMES: Readonly<Record<string, MessageKey>> = Object.freeze({
+  Email: "provider.email",
+  Password: "provider.password",
+  "Email and password": "provider.emailPassword",
+  Passkey: "provider.passkey",
+});
+
+/** `name` of a provider as a page of `text`'s language shows it (see {@link BUILT_IN_PROVIDER_NAMES}). */
+export function providerDisplayName(text: Translator, name: string): string {
+  const key = lookup(BUILT_IN_PROVIDER_NAMES, name);
+  return key ? text.t(key) : name;
+}
+
 function lookup<T>(table: Readonly<Record<string, T>>, key: string | undefined): T | undefined {
   return key !== undefined && Object.hasOwn(table, key) ? table[key] : undefined;
 }

@@ -273,4 +273,19 @@ export const de: Messages = {
   "mail.change.accountLinked": "Ein anderes Konto wurde mit Ihrem verknüpft: Man kann sich jetzt damit bei Ihrem Konto anmelden.",
   "mail.change.accountUnlinked": "Ein Konto wurde von Ihrem getrennt: Man kann sich damit nicht mehr bei Ihrem Konto anmelden.",
   "mail.change.otherSessionsEnded": "Alle anderen Geräte wurden von Ihrem Konto abgemeldet.",
+  "provider.email": "E-Mail",
+  "provider.password": "Passwort",
+  "provider.emailPassword": "E-Mail und Passwort",
+  "provider.passkey": "Passkey",
+  "signin.failedWith": "Die Anmeldung mit {provider} hat nicht geklappt.",
+  "password.verifyLeadAddress": "Bestätigen Sie, dass {email} Ihre Adresse ist, um Ihr Konto fertig zu erstellen.",
+  "account.deleteWarning":
+    "Das ist endgültig: Ihr Konto, seine Anmeldemethoden und Passkeys werden entfernt, alle Geräte werden abgemeldet, und nichts lässt sich wiederherstellen.",
+  "account.deletedTitle": "Ihr Konto wurde gelöscht",
+  "account.deletedText":
+    "Ihr Konto und seine Anmeldemethoden wurden entfernt, und dieser Browser ist abgemeldet. Um zurückzukommen, erstellen Sie ein neues Konto.",
+  "account.done.unlinkedPassword": "Das Konto wurde getrennt. Ab jetzt melden Sie sich mit Ihrer E-Mail-Adresse und Ihrem Passwort an.",
+  "account.done.unlinkedPasskey": "Das Konto wurde getrennt. Ab jetzt melden Sie sich mit einem Passkey an.",
+  "account.done.unlinkedEmail":
+    "Das Konto wurde getrennt. Ab jetzt melden Sie sich mit einem Link an, den wir an Ihre E-Mail-Adresse senden.",
 };

@@ -273,4 +273,18 @@ export const en: Messages = {
   "mail.change.accountLinked": "Another account was linked to yours: it can sign in to your account now.",
   "mail.change.accountUnlinked": "An account was unlinked from yours: it no longer signs in to your account.",
   "mail.change.otherSessionsEnded": "Every other device was signed out of your account.",
+  "provider.email": "Email",
+  "provider.password": "Password",
+  "provider.emailPassword": "Email and password",
+  "provider.passkey": "Passkey",
+  "signin.failedWith": "Signing in with {provider} did not work.",
+  "password.verifyLeadAddress": "Confirm that {email} is your address to finish creating your account.",
+  "account.deleteWarning":
+    "This is permanent: your account, its sign-in methods and passkeys are removed, every device is signed out, and nothing can be restored.",
+  "account.deletedTitle": "Your account was deleted",
+  "account.deletedText":
+    "Your account and its sign-in methods were removed, and this browser is signed out. To come back, create a new account.",
+  "account.done.unlinkedPassword": "The account was unlinked. From now on you sign in with your email address and password.",
+  "account.done.unlinkedPasskey": "The account was unlinked. From now on you sign in with a passkey.",
+  "account.done.unlinkedEmail": "The account was unlinked. From now on you sign in with a link we email to your address.",
 };

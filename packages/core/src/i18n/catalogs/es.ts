@@ -264,4 +264,19 @@ export const es: Messages = {
   "mail.change.accountLinked": "Se vinculó otra cuenta a la tuya: ahora puede iniciar sesión en tu cuenta.",
   "mail.change.accountUnlinked": "Se desvinculó una cuenta de la tuya: ya no inicia sesión en tu cuenta.",
   "mail.change.otherSessionsEnded": "Se cerró la sesión de tu cuenta en todos los demás dispositivos.",
+  "provider.email": "Correo electrónico",
+  "provider.password": "Contraseña",
+  "provider.emailPassword": "Correo electrónico y contraseña",
+  "provider.passkey": "Llave de acceso",
+  "signin.failedWith": "No se pudo iniciar sesión con {provider}.",
+  "password.verifyLeadAddress": "Confirma que {email} es tu dirección para terminar de crear tu cuenta.",
+  "account.deleteWarning":
+    "Es permanente: se eliminan tu cuenta, sus métodos de inicio de sesión y sus llaves de acceso, se cierra la sesión en todos los dispositivos y nada se puede recuperar.",
+  "account.deletedTitle": "Tu cuenta se eliminó",
+  "account.deletedText":
+    "Se eliminaron tu cuenta y sus métodos de inicio de sesión, y este navegador cerró la sesión. Para volver, crea una cuenta nueva.",
+  "account.done.unlinkedPassword": "La cuenta se desvinculó. A partir de ahora inicias sesión con tu correo electrónico y tu contraseña.",
+  "account.done.unlinkedPasskey": "La cuenta se desvinculó. A partir de ahora inicias sesión con una llave de acceso.",
+  "account.done.unlinkedEmail":
+    "La cuenta se desvinculó. A partir de ahora inicias sesión con un enlace que enviamos a tu correo electrónico.",
 };

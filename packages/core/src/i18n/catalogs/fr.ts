@@ -271,4 +271,20 @@ export const fr: Messages = {
   "mail.change.accountLinked": "Un autre compte a été associé au vôtre : il peut désormais se connecter à votre compte.",
   "mail.change.accountUnlinked": "Un compte a été dissocié du vôtre : il ne permet plus de se connecter à votre compte.",
   "mail.change.otherSessionsEnded": "Tous les autres appareils ont été déconnectés de votre compte.",
+  "provider.email": "E-mail",
+  "provider.password": "Mot de passe",
+  "provider.emailPassword": "E-mail et mot de passe",
+  "provider.passkey": "Clé d’accès",
+  "signin.failedWith": "La connexion avec {provider} n’a pas abouti.",
+  "password.verifyLeadAddress": "Confirmez que {email} est votre adresse pour terminer la création de votre compte.",
+  "account.deleteWarning":
+    "C’est définitif : votre compte, ses méthodes de connexion et ses clés d’accès sont supprimés, tous les appareils sont déconnectés, et rien ne peut être restauré.",
+  "account.deletedTitle": "Votre compte a été supprimé",
+  "account.deletedText":
+    "Votre compte et ses méthodes de connexion ont été supprimés, et ce navigateur est déconnecté. Pour revenir, créez un nouveau compte.",
+  "account.done.unlinkedPassword":
+    "Le compte a été dissocié. Désormais, vous vous connectez avec votre adresse e-mail et votre mot de passe.",
+  "account.done.unlinkedPasskey": "Le compte a été dissocié. Désormais, vous vous connectez avec une clé d’accès.",
+  "account.done.unlinkedEmail":
+    "Le compte a été dissocié. Désormais, vous vous connectez avec un lien que nous envoyons à votre adresse e-mail.",
 };

@@ -260,4 +260,18 @@ export const ja: Messages = {
   "mail.change.accountLinked": "別のアカウントがあなたのアカウントにリンクされました。そのアカウントでログインできるようになりました。",
   "mail.change.accountUnlinked": "アカウントのリンクが解除されました。そのアカウントではログインできなくなりました。",
   "mail.change.otherSessionsEnded": "ほかのすべてのデバイスでアカウントからサインアウトしました。",
+  "provider.email": "メール",
+  "provider.password": "パスワード",
+  "provider.emailPassword": "メールアドレスとパスワード",
+  "provider.passkey": "パスキー",
+  "signin.failedWith": "{provider}でのログインに失敗しました。",
+  "password.verifyLeadAddress": "{email} がご自身のアドレスであることを確認して、アカウントの作成を完了してください。",
+  "account.deleteWarning":
+    "この操作は取り消せません。アカウント、そのログイン方法とパスキーが削除され、すべてのデバイスからログアウトし、何も復元できません。",
+  "account.deletedTitle": "アカウントを削除しました",
+  "account.deletedText":
+    "アカウントとそのログイン方法は削除され、このブラウザーはログアウトしました。再び利用するには、新しいアカウントを作成してください。",
+  "account.done.unlinkedPassword": "アカウントの連携を解除しました。今後はメールアドレスとパスワードでログインします。",
+  "account.done.unlinkedPasskey": "アカウントの連携を解除しました。今後はパスキーでログインします。",
+  "account.done.unlinkedEmail": "アカウントの連携を解除しました。今後はメールアドレスに届くリンクでログインします。",
 };

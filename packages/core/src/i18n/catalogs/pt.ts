@@ -256,4 +256,18 @@ export const pt: Messages = {
   "mail.change.accountLinked": "Outra conta foi vinculada à sua: agora ela pode entrar na sua conta.",
   "mail.change.accountUnlinked": "Uma conta foi desvinculada da sua: ela não entra mais na sua conta.",
   "mail.change.otherSessionsEnded": "Todos os outros dispositivos foram desconectados da sua conta.",
+  "provider.email": "E-mail",
+  "provider.password": "Senha",
+  "provider.emailPassword": "E-mail e senha",
+  "provider.passkey": "Chave de acesso",
+  "signin.failedWith": "Não foi possível entrar com {provider}.",
+  "password.verifyLeadAddress": "Confirme que {email} é o seu endereço para concluir a criação da sua conta.",
+  "account.deleteWarning":
+    "É permanente: sua conta, seus métodos de login e suas chaves de acesso são removidos, todos os dispositivos saem da conta e nada pode ser restaurado.",
+  "account.deletedTitle": "Sua conta foi excluída",
+  "account.deletedText":
+    "Sua conta e seus métodos de login foram removidos, e este navegador saiu da conta. Para voltar, crie uma nova conta.",
+  "account.done.unlinkedPassword": "A conta foi desvinculada. A partir de agora, você entra com seu e-mail e sua senha.",
+  "account.done.unlinkedPasskey": "A conta foi desvinculada. A partir de agora, você entra com uma chave de acesso.",
+  "account.done.unlinkedEmail": "A conta foi desvinculada. A partir de agora, você entra com um link que enviamos para o seu e-mail.",
 };
