@@ -65,9 +65,35 @@ async function accountPage(options: InternalOptions, request: RequestInternal): 
       signOutUrl: `${options.authUrl}/signout`,
       error: request.query.error,
       done: request.query.done,
+      form: request.query.form,
       theme: options.theme,
     }),
   );
+}
+
+/** `GET /account/deleted`: where the delete form comes back to, signed out by then. */
+async function deletedPage(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  const { renderAccountDeletedPage, text } = await loadPages(options.config, request.request);
+  return html(renderAccountDeletedPage({ text, homeUrl: options.origin, theme: options.theme }));
+}
+
+/**
+ * The notice after an unlink: when no OAuth/OIDC account is left, it says how the user signs in from now
+ * on (a password, a passkey, or a link to their proven address), the first of these they have.
+ */
+async function unlinkedNotice(options: InternalOptions, request: RequestInternal): Promise<string> {
+  const { adapter, providers } = options;
+  const user = await options.sessionStrategy.currentUser(options, request);
+  if (!user?.id || !adapter?.listAccountsByUserId) return "unlinked";
+  const accounts = (await adapter.listAccountsByUserId(user.id)).filter((account) => !isSecondFactorRow(account));
+  const named = (id: string) => providers.find((p) => p.id === id);
+  if (accounts.some((account) => isOAuthProvider(named(account.provider)))) return "unlinked";
+  const password = providers.find(isPasswordProvider);
+  if (password && accounts.some((account) => account.provider === password.id)) return "unlinked-password";
+  const passkeys = await passkeysPart(options, user.id);
+  if (passkeys && passkeys.list.length > 0) return "unlinked-passkey";
+  if (user.email && user.emailVerified && providers.some((p) => p.type === "email")) return "unlinked-email";
+  return "unlinked";
 }
 
 /**
@@ -135,7 +161,7 @@ type Post = (options: InternalOptions, request: RequestInternal) => Promise<Resp
 const posts: Record<string, Post> = {
   async unlink(options, request) {
     await (await import("./accounts.js")).accountsAction(options, request);
-    return { redirect: `${accountUrl(options)}?done=unlinked` };
+    return { redirect: `${accountUrl(options)}?done=${await unlinkedNotice(options, request)}` };
   },
   email: async (options, request) => (await import("../account-lifecycle/email-change.js")).requestEmailChange(options, request),
   "confirm-email": async (options, request) => (await import("../account-lifecycle/email-change.js")).confirmEmailChange(options, request),
@@ -161,6 +187,7 @@ export async function accountPageAction(options: InternalOptions, request: Reque
   const route = request.providerId;
   if (request.method === "GET" && route === undefined) return accountPage(options, request);
   if (request.method === "GET" && route === "confirm-email") return confirmEmailPage(options, request);
+  if (request.method === "GET" && route === "deleted") return deletedPage(options, request);
   // Signed out, from a mail: a refusal goes to the error page (the account page would ask to sign in first).
   if (route === "revert-email") return revertEmail(options, request);
   const post = request.method === "POST" && route !== undefined ? posts[route] : undefined;
@@ -170,6 +197,9 @@ export async function accountPageAction(options: InternalOptions, request: Reque
   } catch (error) {
     if (request.inProcess || !(error instanceof AuthError) || !isClientSafeError(error)) throw error;
     // Answered as a page: `failure` has the pipeline log, trace and audit it.
-    return { redirect: `${accountUrl(options)}?${new URLSearchParams({ error: error.type })}`, failure: error };
+    // The delete form's wrong password is shown next to its field (`form`); any other error at the top.
+    const query = new URLSearchParams({ error: error.type });
+    if (route === "delete") query.set("form", route);
+    return { redirect: `${accountUrl(options)}?${query}`, failure: error };
   }
 }

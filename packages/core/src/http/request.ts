@@ -32,7 +32,7 @@ const actionsWithSubroute: Readonly<Record<string, ReadonlySet<string>>> = {
   sessions: new Set(["revoke"]),
   accounts: new Set(["unlink"]),
   password: new Set(["sign-up", "verify", "forgot", "reset", "resend", "change", "unlock"]),
-  account: new Set(["unlink", "email", "confirm-email", "revert-email", "delete", "passkey-rename", "passkey-remove"]),
+  account: new Set(["unlink", "email", "confirm-email", "revert-email", "delete", "deleted", "passkey-rename", "passkey-remove"]),
   passkeys: new Set(["rename", "remove"]),
   "two-factor": new Set(["enroll", "confirm", "disable", "status", "assurance"]),
 };

@@ -56,6 +56,11 @@ export interface AccountPageParams {
   /** `?error=` and `?done=` of the request: mapped to a message, never shown themselves. */
   error?: string;
   done?: string;
+  /**
+   * `?form=` of a refused form whose error belongs next to one of its fields (`delete`: a wrong password
+   * is shown under the delete form's password field rather than at the top of the page).
+   */
+  form?: string;
   theme: Theme;
   /** The request's language (default English). */
   text?: Translator;
@@ -173,21 +178,42 @@ function EmailSection({ params, text }: Sub) {
   );
 }
 
+/** The error shown under the delete form's password field, or `undefined` (then any error is at the top). */
+function deleteFieldError(params: AccountPageParams, text: Translator): string | undefined {
+  if (params.form !== "delete" || params.error !== "IncorrectPassword" || !params.password?.set) return undefined;
+  return accountNotice(text, params.error, undefined)?.message;
+}
+
 function DeleteSection({ params, text }: Sub) {
   if (!params.deleteUrl) return null;
+  const fieldError = deleteFieldError(params, text);
   return (
     <Section title={text.t("account.deleteSection")}>
+      <p id="delete-warning">{text.t("account.deleteWarning")}</p>
       <form action={toSafeNavigationUrl(params.deleteUrl)} method="post">
-        <HiddenFields csrfToken={params.csrfToken} callbackUrl="/" />
+        <HiddenFields csrfToken={params.csrfToken} callbackUrl={`${params.accountUrl}/deleted`} />
         {params.password?.set ? (
           <div class="field">
             <label for="delete-password">{text.t("account.deletePassword")}</label>
-            <input id="delete-password" name="currentPassword" type="password" autocomplete="current-password" required />
+            <input
+              id="delete-password"
+              name="currentPassword"
+              type="password"
+              autocomplete="current-password"
+              required
+              aria-invalid={fieldError ? "true" : undefined}
+              aria-describedby={fieldError ? "delete-password-error" : undefined}
+            />
+            {fieldError ? (
+              <p id="delete-password-error" class="field-error">
+                {fieldError}
+              </p>
+            ) : null}
           </div>
         ) : (
           <p class="muted">{text.t("account.deleteNeedsRecentSignIn")}</p>
         )}
-        <button type="submit" class="button button-neutral">
+        <button type="submit" class="button button-danger" aria-describedby="delete-warning">
           {text.t("account.deleteButton")}
         </button>
       </form>
@@ -235,10 +261,42 @@ export function renderConfirmEmailHtml(params: ConfirmEmailPageParams): string {
   });
 }
 
+/** What the page shown after an account was deleted needs. */
+export interface AccountDeletedPageParams {
+  /** The app's home page. */
+  homeUrl: string;
+  theme: Theme;
+  /** The request's language (default English). */
+  text?: Translator;
+}
+
+/** The page a deleted account's browser lands on: it says the account is gone and the browser signed out. */
+export function renderAccountDeletedHtml(params: AccountDeletedPageParams): string {
+  const text = params.text ?? ENGLISH;
+  const title = text.t("account.deletedTitle");
+  return renderDocument({
+    title,
+    text,
+    theme: resolveTheme(params.theme),
+    children: (
+      <>
+        <h1>{title}</h1>
+        <div class="notice" role="status">
+          <p>{text.t("account.deletedText")}</p>
+        </div>
+        <p class="center">
+          <a href={toSafeNavigationUrl(params.homeUrl)}>{text.t("error.home")}</a>
+        </p>
+      </>
+    ),
+  });
+}
+
 /** Renders the account page (a complete HTML document). */
 export function renderAccountHtml(params: AccountPageParams): string {
   const text = params.text ?? ENGLISH;
-  const notice = accountNotice(text, params.error, params.done);
+  // An error shown next to its field is not repeated at the top.
+  const notice = deleteFieldError(params, text) === undefined ? accountNotice(text, params.error, params.done) : undefined;
   return renderDocument({
     title: text.t("account.title"),
     text,

@@ -177,6 +177,10 @@ const ACCOUNT_NOTICES: Readonly<Record<string, MessageKey>> = Object.freeze({
   "passkey-added": "account.done.passkeyAdded",
   "passkey-renamed": "account.done.passkeyRenamed",
   "passkey-removed": "account.done.passkeyRemoved",
+  // The last linked account unlinked: how the user signs in from now on.
+  "unlinked-password": "account.done.unlinkedPassword",
+  "unlinked-passkey": "account.done.unlinkedPasskey",
+  "unlinked-email": "account.done.unlinkedEmail",
 });
 
 const ACCOUNT_ERRORS: Readonly<Record<string, MessageKey>> = Object.freeze({

@@ -255,7 +255,8 @@ async function page(options: InternalOptions, request: RequestInternal, provider
   const { passwordPage } = await import("./pages.js");
   const form = request.providerId as string;
   // A link that cannot be used says so at once, before the person types a new password.
-  if (form === "verify") await openLink(options, "sign-up", request.query.token);
+  if (form === "verify")
+    return passwordPage(options, request, provider, form, (await openLink(options, "sign-up", request.query.token)).email);
   if (form === "reset") {
     const { link } = await liveResetLink(options, passwordStore(options), provider, request.query.token);
     // A live link of another browser: no password form, but a way to go on here (see `resend`).
@@ -291,6 +292,9 @@ function formPage(options: InternalOptions, form: string): URL | undefined {
   return page;
 }
 
+/** The longest typed value a refused form gets back in its URL (an address is at most 254 characters). */
+const MAX_KEPT_FIELD = 254;
+
 /**
  * A refusal of a form a browser posted, as the way back to its page with `?error=` (the password rule in
  * `code`, a reset form's token). Answered as a page, not thrown: `failure` has the pipeline log, trace
@@ -302,6 +306,13 @@ function backToForm(request: RequestInternal, page: URL, error: AuthError): Resp
   const token = request.body.token;
   if ((request.providerId === "reset" || request.providerId === "resend") && typeof token === "string")
     page.searchParams.set("token", token);
+  // The sign-up and forgot forms get back what was typed (never a password), so nobody types it twice.
+  if (request.providerId === "sign-up" || request.providerId === "forgot") {
+    for (const field of request.providerId === "sign-up" ? ["name", "email"] : ["email"]) {
+      const value = request.body[field];
+      if (typeof value === "string" && value.length <= MAX_KEPT_FIELD && !/[\r\n]/.test(value)) page.searchParams.set(field, value);
+    }
+  }
   return { redirect: page.href, failure: error };
 }
 

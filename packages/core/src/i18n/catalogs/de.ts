@@ -280,7 +280,7 @@ export const de: Messages = {
   "signin.failedWith": "Die Anmeldung mit {provider} hat nicht geklappt.",
   "password.verifyLeadAddress": "Bestätigen Sie, dass {email} Ihre Adresse ist, um Ihr Konto fertig zu erstellen.",
   "account.deleteWarning":
-    "Das ist endgültig: Ihr Konto, seine Anmeldemethoden und Passkeys werden entfernt, alle Geräte werden abgemeldet, und nichts lässt sich wiederherstellen.",
+    "Das ist endgültig: Ihr Konto und alle Wege, sich darin anzumelden, werden entfernt, alle Geräte werden abgemeldet, und nichts lässt sich wiederherstellen.",
   "account.deletedTitle": "Ihr Konto wurde gelöscht",
   "account.deletedText":
     "Ihr Konto und seine Anmeldemethoden wurden entfernt, und dieser Browser ist abgemeldet. Um zurückzukommen, erstellen Sie ein neues Konto.",

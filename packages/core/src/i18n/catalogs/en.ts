@@ -280,7 +280,7 @@ export const en: Messages = {
   "signin.failedWith": "Signing in with {provider} did not work.",
   "password.verifyLeadAddress": "Confirm that {email} is your address to finish creating your account.",
   "account.deleteWarning":
-    "This is permanent: your account, its sign-in methods and passkeys are removed, every device is signed out, and nothing can be restored.",
+    "This is permanent: your account and every way to sign in to it are removed, every device is signed out, and nothing can be restored.",
   "account.deletedTitle": "Your account was deleted",
   "account.deletedText":
     "Your account and its sign-in methods were removed, and this browser is signed out. To come back, create a new account.",

@@ -271,7 +271,7 @@ export const es: Messages = {
   "signin.failedWith": "No se pudo iniciar sesión con {provider}.",
   "password.verifyLeadAddress": "Confirma que {email} es tu dirección para terminar de crear tu cuenta.",
   "account.deleteWarning":
-    "Es permanente: se eliminan tu cuenta, sus métodos de inicio de sesión y sus llaves de acceso, se cierra la sesión en todos los dispositivos y nada se puede recuperar.",
+    "Es permanente: se eliminan tu cuenta y todas las formas de iniciar sesión en ella, se cierra la sesión en todos los dispositivos y nada se puede recuperar.",
   "account.deletedTitle": "Tu cuenta se eliminó",
   "account.deletedText":
     "Se eliminaron tu cuenta y sus métodos de inicio de sesión, y este navegador cerró la sesión. Para volver, crea una cuenta nueva.",

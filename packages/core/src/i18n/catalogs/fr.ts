@@ -278,7 +278,7 @@ export const fr: Messages = {
   "signin.failedWith": "La connexion avec {provider} n’a pas abouti.",
   "password.verifyLeadAddress": "Confirmez que {email} est votre adresse pour terminer la création de votre compte.",
   "account.deleteWarning":
-    "C’est définitif : votre compte, ses méthodes de connexion et ses clés d’accès sont supprimés, tous les appareils sont déconnectés, et rien ne peut être restauré.",
+    "C’est définitif : votre compte et tous ses moyens de connexion sont supprimés, tous les appareils sont déconnectés, et rien ne peut être restauré.",
   "account.deletedTitle": "Votre compte a été supprimé",
   "account.deletedText":
     "Votre compte et ses méthodes de connexion ont été supprimés, et ce navigateur est déconnecté. Pour revenir, créez un nouveau compte.",

@@ -263,7 +263,7 @@ export const pt: Messages = {
   "signin.failedWith": "Não foi possível entrar com {provider}.",
   "password.verifyLeadAddress": "Confirme que {email} é o seu endereço para concluir a criação da sua conta.",
   "account.deleteWarning":
-    "É permanente: sua conta, seus métodos de login e suas chaves de acesso são removidos, todos os dispositivos saem da conta e nada pode ser restaurado.",
+    "É permanente: sua conta e todas as formas de entrar nela são removidas, todos os dispositivos saem da conta e nada pode ser restaurado.",
   "account.deletedTitle": "Sua conta foi excluída",
   "account.deletedText":
     "Sua conta e seus métodos de login foram removidos, e este navegador saiu da conta. Para voltar, crie uma nova conta.",

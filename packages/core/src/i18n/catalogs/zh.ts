@@ -250,7 +250,7 @@ export const zh: Messages = {
   "provider.passkey": "通行密钥",
   "signin.failedWith": "使用 {provider} 登录未成功。",
   "password.verifyLeadAddress": "确认 {email} 是你的地址，即可完成账号创建。",
-  "account.deleteWarning": "此操作不可撤销：你的账号及其登录方式和通行密钥都会被删除，所有设备都会退出登录，且无法恢复。",
+  "account.deleteWarning": "此操作不可撤销：你的账号及其所有登录方式都会被删除，所有设备都会退出登录，且无法恢复。",
   "account.deletedTitle": "你的账号已删除",
   "account.deletedText": "你的账号及其登录方式已被删除，此浏览器已退出登录。如需再次使用，请创建新账号。",
   "account.done.unlinkedPassword": "账号已取消关联。今后你将使用邮箱地址和密码登录。",
