@@ -9,9 +9,10 @@
  * @module actions/account-page
  */
 import { missingMethods, passkeyMethods } from "../adapter-capabilities.js";
-import { AuthError, isClientSafeError, MethodNotAllowed, SessionRequired } from "../errors.js";
+import { AuthError, isClientSafeError, MethodNotAllowed, SessionRequired, UnknownAction } from "../errors.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../internal-types.js";
 import type { AccountPagePasskeys } from "../pages/account-passkeys.js";
+import type { AccountPageTwoFactor } from "../pages/account-two-factor.js";
 import { loadPages } from "../pages/lazy.js";
 import { passwordUrl, signInUrl } from "../password-accounts/urls.js";
 import { isOAuthProvider, isPasswordProvider } from "../provider-kind.js";
@@ -23,7 +24,10 @@ function accountUrl(options: InternalOptions): string {
   return `${options.authUrl}/account`;
 }
 
-async function accountPage(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+/** What a second-factor form's answer adds to the page: the set-up key and QR code, or the new recovery codes. */
+type TwoFactorShown = Pick<AccountPageTwoFactor, "setup" | "newRecoveryCodes">;
+
+async function accountPage(options: InternalOptions, request: RequestInternal, shown: TwoFactorShown = {}): Promise<ResponseInternal> {
   const user = await options.sessionStrategy.currentUser(options, request);
   if (!user?.id) {
     return { redirect: withCallbackUrl(signInUrl(options), accountUrl(options)) };
@@ -34,6 +38,7 @@ async function accountPage(options: InternalOptions, request: RequestInternal): 
   const named = (id: string) => providers.find((p) => p.id === id);
   const password = providers.find(isPasswordProvider);
   const passkeys = await passkeysPart(options, user.id);
+  const twoFactor = await twoFactorPart(options, request, shown);
   const { renderAccountPage, text } = await loadPages(options.config, request.request);
   return html(
     renderAccountPage({
@@ -56,6 +61,7 @@ async function accountPage(options: InternalOptions, request: RequestInternal): 
         forgotUrl: passwordUrl(options, "forgot"),
       },
       passkeys,
+      twoFactor,
       authUrl: options.authUrl,
       linkable: providers.filter(isOAuthProvider).map((p) => ({ id: p.id, name: p.name, signinUrl: p.signinUrl })),
       unlinkUrl: `${accountUrl(options)}/unlink`,
@@ -64,11 +70,39 @@ async function accountPage(options: InternalOptions, request: RequestInternal): 
       accountUrl: accountUrl(options),
       signOutUrl: `${options.authUrl}/signout`,
       error: request.query.error,
-      done: request.query.done,
+      // The page a confirm form answers says it is on (no redirect: the codes are shown this once).
+      done: shown.newRecoveryCodes ? "two-factor-on" : request.query.done,
       form: request.query.form,
       theme: options.theme,
     }),
   );
+}
+
+/** The second-factor settings' routes (two-factor/settings.ts), loaded with the first use; `UnknownAction` when off. */
+async function twoFactorSettings(options: InternalOptions) {
+  if (!options.config.twoFactor) throw new UnknownAction("Second factors are off: set `twoFactor` in the configuration to use them.");
+  return (await import("../two-factor/settings.js")).settingsRoutes;
+}
+
+/** The page's second-factor part (absent without `twoFactor`): the status, the forms, what a form just made. */
+async function twoFactorPart(
+  options: InternalOptions,
+  request: RequestInternal,
+  shown: TwoFactorShown,
+): Promise<AccountPageTwoFactor | undefined> {
+  if (!options.config.twoFactor) return undefined;
+  const settings = await twoFactorSettings(options);
+  const status = (await settings["GET status"]?.(options, request))?.body as { totp: boolean; recoveryCodes: number };
+  const page = accountUrl(options);
+  return {
+    on: status.totp,
+    recoveryCodes: status.recoveryCodes,
+    enrollUrl: `${page}/two-factor-enroll`,
+    confirmUrl: `${page}/two-factor-confirm`,
+    disableUrl: `${page}/two-factor-disable`,
+    ...shown,
+    codeError: request.query.form === "two-factor" && request.query.error === "IncorrectCode",
+  };
 }
 
 /** `GET /account/deleted`: where the delete form comes back to, signed out by then. */
@@ -170,6 +204,21 @@ const posts: Record<string, Post> = {
     await (await import("./passkeys.js")).renamePasskeyAction(options, request);
     return { redirect: `${accountUrl(options)}?done=passkey-renamed` };
   },
+  // The second-factor forms: owner-present operations, as their /two-factor routes are. Enroll and confirm
+  // answer the page itself (the key and QR code, then the recovery codes: secrets never put in a URL).
+  async "two-factor-enroll"(options, request) {
+    const { body } = await ((await twoFactorSettings(options))["POST enroll"] as Post)(options, request);
+    const { secret, qrSvg } = body as { secret: string; qrSvg: string };
+    return accountPage(options, request, { setup: { secret, qrSvg } });
+  },
+  async "two-factor-confirm"(options, request) {
+    const { body } = await ((await twoFactorSettings(options))["POST confirm"] as Post)(options, request);
+    return accountPage(options, request, { newRecoveryCodes: (body as { recoveryCodes: string[] }).recoveryCodes });
+  },
+  async "two-factor-disable"(options, request) {
+    await ((await twoFactorSettings(options))["POST disable"] as Post)(options, request);
+    return { redirect: `${accountUrl(options)}?done=two-factor-off` };
+  },
   // An owner-present operation: a refusal sends the browser to sign in again and back (sign-in/owner-present.ts).
   async "passkey-remove"(options, request) {
     await (await import("./passkeys.js")).removePasskeyAction(options, request);
@@ -200,6 +249,7 @@ export async function accountPageAction(options: InternalOptions, request: Reque
     // The delete form's wrong password is shown next to its field (`form`); any other error at the top.
     const query = new URLSearchParams({ error: error.type });
     if (route === "delete") query.set("form", route);
+    if (route?.startsWith("two-factor-")) query.set("form", "two-factor");
     return { redirect: `${accountUrl(options)}?${query}`, failure: error };
   }
 }

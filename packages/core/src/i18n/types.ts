@@ -259,6 +259,26 @@ export interface Messages {
   "account.done.unlinkedPassword": string;
   "account.done.unlinkedPasskey": string;
   "account.done.unlinkedEmail": string;
+  "account.twoFactorSection": string;
+  "account.twoFactorOff": string;
+  "account.twoFactorOn": string;
+  "account.twoFactorEnable": string;
+  "account.twoFactorScan": string;
+  "account.twoFactorQrAlt": string;
+  "account.twoFactorKey": string;
+  "account.twoFactorCode": string;
+  "account.twoFactorConfirm": string;
+  "account.recoveryCodesLead": string;
+  "account.recoveryCodesLeft": string;
+  "account.newRecoveryCodes": string;
+  "account.twoFactorDisableCode": string;
+  "account.twoFactorDisable": string;
+  "account.done.twoFactorOn": string;
+  "account.done.twoFactorOff": string;
+  "accountError.incorrectCodeSetup": string;
+  "accountError.incorrectCode": string;
+  "accountError.twoFactorAlreadyOn": string;
+  "accountError.twoFactorNotOn": string;
 }
 
 /** The key of one text of the built-in pages and mails (`"signin.title"`, `"mail.signIn.subject"`, …). */

@@ -15,6 +15,7 @@ import type { Translator } from "../i18n/types.js";
 import type { Theme } from "../types.js";
 import { webAuthnScriptUrl } from "../webauthn/client-script.js";
 import { type AccountPagePasskeys, PasskeysSection } from "./account-passkeys.js";
+import { type AccountPageTwoFactor, TwoFactorSection } from "./account-two-factor.js";
 import { HiddenFields, renderDocument } from "./layout.js";
 import { accountNotice, providerDisplayName } from "./messages.js";
 import { resolveTheme, toSafeNavigationUrl } from "./theme.js";
@@ -40,6 +41,8 @@ export interface AccountPageParams {
   password?: { set: boolean; minLength: number; changeUrl: string; forgotUrl: string };
   /** The user's passkeys and the routes that manage them (absent without a passkey provider). */
   passkeys?: AccountPagePasskeys;
+  /** The authenticator app (TOTP) and recovery codes (absent without `twoFactor` in the configuration). */
+  twoFactor?: AccountPageTwoFactor;
   /** OAuth/OIDC providers another account can be linked from: where their link form posts. */
   linkable: ReadonlyArray<{ id: string; name: string; signinUrl: string }>;
   /** Where the Unlink buttons post. */
@@ -296,7 +299,8 @@ export function renderAccountDeletedHtml(params: AccountDeletedPageParams): stri
 export function renderAccountHtml(params: AccountPageParams): string {
   const text = params.text ?? ENGLISH;
   // An error shown next to its field is not repeated at the top.
-  const notice = deleteFieldError(params, text) === undefined ? accountNotice(text, params.error, params.done) : undefined;
+  const shownInPlace = deleteFieldError(params, text) !== undefined || params.twoFactor?.codeError === true;
+  const notice = shownInPlace ? undefined : accountNotice(text, params.error, params.done);
   return renderDocument({
     title: text.t("account.title"),
     text,
@@ -317,6 +321,7 @@ export function renderAccountHtml(params: AccountPageParams): string {
         <AccountsSection params={params} text={text} />
         <PasswordSection params={params} text={text} />
         {params.passkeys === undefined ? null : <PasskeysSection params={params.passkeys} csrfToken={params.csrfToken} text={text} />}
+        {params.twoFactor === undefined ? null : <TwoFactorSection params={params.twoFactor} csrfToken={params.csrfToken} text={text} />}
         <DeleteSection params={params} text={text} />
         <p class="center">
           <a href={toSafeNavigationUrl(params.signOutUrl)}>{text.t("account.signOut")}</a>

@@ -181,6 +181,8 @@ const ACCOUNT_NOTICES: Readonly<Record<string, MessageKey>> = Object.freeze({
   "unlinked-password": "account.done.unlinkedPassword",
   "unlinked-passkey": "account.done.unlinkedPasskey",
   "unlinked-email": "account.done.unlinkedEmail",
+  "two-factor-on": "account.done.twoFactorOn",
+  "two-factor-off": "account.done.twoFactorOff",
 });
 
 const ACCOUNT_ERRORS: Readonly<Record<string, MessageKey>> = Object.freeze({
@@ -196,6 +198,9 @@ const ACCOUNT_ERRORS: Readonly<Record<string, MessageKey>> = Object.freeze({
   EmailSignInError: "formError.emailNotSent",
   RecentSignInRequired: "accountError.recentSignInRequired",
   Verification: "formError.linkInvalid",
+  IncorrectCode: "accountError.incorrectCode",
+  TwoFactorAlreadyEnabled: "accountError.twoFactorAlreadyOn",
+  TwoFactorNotEnabled: "accountError.twoFactorNotOn",
 });
 
 /** The account page's message for `?error=` (an alert) or `?done=` (a notice), or `undefined`. */

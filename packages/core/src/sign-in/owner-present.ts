@@ -95,6 +95,10 @@ export const OWNER_PRESENT_OPERATIONS: Readonly<Record<string, Match>> = Object.
     email: "changeEmail",
     delete: "deleteAccount",
     "passkey-remove": "removePasskey",
+    // The account page's second-factor forms (actions/account-page.ts) run the /two-factor settings.
+    "two-factor-enroll": "enrollTotp",
+    "two-factor-confirm": "confirmTotp",
+    "two-factor-disable": "disableTotp",
   }),
   "POST password": subroute({ change: "changePassword" }),
   "POST sessions": subroute({ revoke: "revokeSessions" }),
