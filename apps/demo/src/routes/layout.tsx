@@ -18,6 +18,8 @@ export default component$(() => {
             Protected
           </Link>
           <Link href="/profile">Profile</Link>
+          {/* authlib's built-in account page: the second factor, passkeys, sign-in methods, deleting the account. */}
+          <a href="/auth/account">Account</a>
           <Link href="/devices">Devices</Link>
           <Link href="/audit">Audit</Link>
           <Link href="/dev/mailbox">Mailbox</Link>
