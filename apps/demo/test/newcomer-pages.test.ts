@@ -109,3 +109,29 @@ describe("the demo for a newcomer", () => {
     }
   });
 });
+
+describe("the demo in the browser's language", () => {
+  test("in German, the header is German, as authlib's sign-in page is", async () => {
+    const context = await newContext(browser, demo.origin, { locale: "de-DE" });
+    try {
+      const page = await context.newPage();
+      await page.goto("/");
+      const nav = page.getByRole("navigation");
+      expect(await nav.getByRole("link").allTextContents()).toEqual([
+        "Startseite",
+        "Geschützt",
+        "Profil",
+        "Konto",
+        "Geräte",
+        "Protokoll",
+        "Postfach",
+      ]);
+      expect(await page.locator("header").getAttribute("lang")).toBe("de");
+      await page.getByRole("link", { name: "Eingebaute Anmeldeseite" }).click();
+      await page.waitForURL("**/auth/signin");
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Anmelden");
+    } finally {
+      await context.close();
+    }
+  });
+});
