@@ -135,3 +135,32 @@ describe("the demo in the browser's language", () => {
     }
   });
 });
+
+describe("a browser signed out from another device", () => {
+  test("says so, not only that it is signed out; a browser that signed out itself does not", async () => {
+    const a = await newContext(browser, demo.origin, { userAgent: CHROME_LINUX });
+    const b = await newContext(browser, demo.origin);
+    try {
+      const pageA = await a.newPage();
+      const pageB = await b.newPage();
+      await signInDemoUser(pageA, "/devices");
+      await signInDemoUser(pageB, "/devices");
+      await pageA.goto("/devices");
+      await pageA.getByRole("button", { name: "Sign out everywhere else" }).click();
+      await expect.poll(() => pageA.getByTestId("device").count()).toBe(1);
+
+      await pageB.goto("/devices");
+      const notice = pageB.getByTestId("signed-out-elsewhere");
+      await notice.waitFor();
+      expect(await notice.textContent()).toContain("ended from another device");
+
+      // Signing out on purpose leaves no such notice.
+      await pageA.getByRole("button", { name: "Sign out" }).first().click();
+      await pageA.waitForURL((url) => url.pathname === "/");
+      await pageA.getByText("You are signed out.").waitFor();
+      expect(await pageA.getByTestId("signed-out-elsewhere").count()).toBe(0);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});

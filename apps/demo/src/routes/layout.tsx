@@ -3,6 +3,15 @@ import { Form, Link, routeLoader$ } from "@builder.io/qwik-city";
 import { chromeTextFor } from "../server/chrome-text";
 import { useSession, useSignOut } from "./plugin@auth";
 
+/**
+ * True when the browser sent a session cookie: with no session for it, the session was ended elsewhere (a
+ * revoke from another device, a password change) or ran out. Which of the two, authlib cannot tell for a
+ * database session (an ended session's row is gone either way), so the page says both rather than guess.
+ */
+export const useHadSessionCookie = routeLoader$(({ cookie }) =>
+  ["authlib.session-token", "__Secure-authlib.session-token"].some((name) => cookie.has(name)),
+);
+
 /** The header's words in the language authlib's pages use for this request (server/chrome-text.ts). */
 export const useChromeText = routeLoader$(({ request }) => chromeTextFor(request.headers.get("accept-language")));
 
@@ -11,6 +20,7 @@ export default component$(() => {
   const signOut = useSignOut();
   const user = session.value?.user;
   const text = useChromeText().value;
+  const hadSession = useHadSessionCookie().value;
   return (
     <>
       <header class="bar" lang={text.lang}>
@@ -43,6 +53,12 @@ export default component$(() => {
         )}
       </header>
       <main>
+        {!user && hadSession && (
+          <p class="notice" role="status" data-testid="signed-out-elsewhere">
+            This browser was signed out: its session was ended from another device (or by a password change), or it expired. Sign in again
+            to go on.
+          </p>
+        )}
         <Slot />
       </main>
     </>
