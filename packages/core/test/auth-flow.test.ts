@@ -233,7 +233,7 @@ describe("CSRF", () => {
     ];
     for (const form of cases) {
       const response = await client.send("/auth/callback/credentials", { form });
-      expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=MissingCSRF&provider=credentials");
+      expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=MissingCSRF");
     }
     const noCookie = await Auth(
       new Request("http://localhost:3000/auth/callback/credentials", {

@@ -159,7 +159,7 @@ export interface FailedRequest {
 const MAX_KEPT_ADDRESS = 254;
 
 /**
- * A sign-in form that failed, on the sign-in page's URL: `provider` (the page shows the error in that
+ * A credentials form whose details were refused (`CredentialsSignin`), on the sign-in page's URL: `provider` (the page shows the error in that
  * form and names it) and the `email` typed there, so that the person corrects it rather than types it again.
  * Never a password or any other field. The address is the person's own, in their own browser's URL; the
  * pages' Referrer-Policy (`same-origin`) keeps it from other sites.
@@ -205,6 +205,6 @@ export function errorResult(error: AuthError, request: FailedRequest, where: Err
   // In development (NODE_ENV=development) the page may name the type the server logged, never its message.
   if (type === "Configuration" && inDevelopment()) url.searchParams.set("cause", error.type);
   if (error.code && type !== "Configuration") url.searchParams.set("code", error.code);
-  if (error.kind === "signIn" && type !== "Configuration") keepFailedForm(url, request);
+  if (type === "CredentialsSignin") keepFailedForm(url, request);
   return { redirect: url.href, cookies };
 }

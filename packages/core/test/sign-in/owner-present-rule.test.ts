@@ -209,7 +209,7 @@ describe("the rule in the pipeline", () => {
     );
     // A link's other refusals are a sign-in's, on the sign-in page.
     const crossSite = await browser.send("/auth/signin/credentials", { form: { link: "true" } });
-    expect(crossSite.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=MissingCSRF&provider=credentials`);
+    expect(crossSite.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=MissingCSRF`);
     const totp = await post(browser, "/auth/two-factor/enroll", {});
     expect([totp.status, totp.headers.get("cache-control"), await totp.json()]).toEqual([
       403,
