@@ -66,7 +66,10 @@ test("the root README's quick start signs in with credentials and reads the sess
   });
   expect(result.status, result.stderr).toBe(0);
   const outcome = JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}");
-  expect(outcome.wrong).toBe("http://localhost:3000/auth/signin?error=CredentialsSignin&code=credentials");
+  // The failed form is named and gets the address typed back (issue 50).
+  expect(outcome.wrong).toBe(
+    "http://localhost:3000/auth/signin?error=CredentialsSignin&code=credentials&provider=credentials&email=ada%40example.com",
+  );
   expect(outcome.afterWrong).toBeNull();
   expect(outcome.right).toBe("http://localhost:3000/dashboard");
   expect(outcome.session.user).toEqual({ name: "Ada Lovelace", email: "ada@example.com", image: null });

@@ -157,7 +157,9 @@ describe("credentials sign-in, session, update, sign-out through Auth()", () => 
     const client = authClient(config);
     const response = await signIn(client, "ada", "wrong");
     expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=CredentialsSignin&code=credentials");
+    expect(response.headers.get("location")).toBe(
+      "http://localhost:3000/auth/signin?error=CredentialsSignin&code=credentials&provider=credentials",
+    );
     expect(await client.session()).toBeNull();
   });
 

@@ -111,7 +111,9 @@ describe("built-in pages through Auth()", () => {
     );
     const csrfToken = await client.csrf();
     const failed = await client.send("/auth/callback/credentials", { form: { csrfToken, username: "nobody" } });
-    expect(failed.headers.get("location")).toBe("http://localhost:3000/login?error=CredentialsSignin&code=credentials");
+    expect(failed.headers.get("location")).toBe(
+      "http://localhost:3000/login?error=CredentialsSignin&code=credentials&provider=credentials",
+    );
   });
 
   it("pages.newUser receives new users (isNewUser) only", async () => {

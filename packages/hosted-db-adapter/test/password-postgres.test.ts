@@ -75,7 +75,7 @@ describe.skipIf(!available)(`Password() on PostgreSQL at ${new URL(databaseURL).
       await post(ada, "/auth/signout", {});
       expect(await ada.session()).toBeNull();
       expect((await signIn(ada, "ada@example.com", "not the password")).headers.get("location")).toBe(
-        `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`,
+        `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials&provider=password&email=ada%40example.com`,
       );
       expect((await signIn(ada, "ADA@example.com", "correct horse battery")).headers.get("location")).toBe(`${ORIGIN}/home`);
       expect((await ada.session())?.user).toMatchObject({ email: "ada@example.com" });
@@ -288,7 +288,7 @@ describe.skipIf(!available)(`Password() on PostgreSQL at ${new URL(databaseURL).
       const app = await passwordApp(smtp, { strategy: "database", database: async () => target });
       const browser = app.browser();
       expect((await signIn(browser, "interop@example.com", "not the password")).headers.get("location")).toBe(
-        `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`,
+        `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials&provider=password&email=interop%40example.com`,
       );
       expect(await browser.session()).toBeNull();
       expect((await signIn(browser, "interop@example.com", "interop password 1")).headers.get("location")).toBe(`${ORIGIN}/home`);

@@ -23,6 +23,38 @@ export interface MailboxEntry {
   signInLink: string | null;
   /** The one-time sign-in code of the text part, when there is one. */
   code: string | null;
+  /** What kind of mail it is, read off its link: the page's label and the link's words. */
+  kind: MailKind;
+}
+
+/** What a mail is for, as the mailbox labels it. */
+export interface MailKind {
+  /** The label above the mail ("Sign-in link", "Password reset", …). */
+  label: string;
+  /** The words of its link ("Open the sign-in link"). */
+  action: string;
+}
+
+/** Each kind of authlib's mails by the path its link ends with (the first match wins). */
+const KINDS: ReadonlyArray<[suffix: string, kind: MailKind]> = [
+  ["/callback/", { label: "Sign-in link", action: "Open the sign-in link" }],
+  ["/password/verify", { label: "Confirm your address (sign-up)", action: "Open the confirmation link" }],
+  ["/password/reset", { label: "Password reset", action: "Open the reset link" }],
+  ["/password/unlock", { label: "A way back in (this device)", action: "Open the device link" }],
+  ["/password/sign-up", { label: "Password reset, no account", action: "Open the sign-up page" }],
+  ["/password/forgot", { label: "Password changed", action: "Open the reset page" }],
+  ["/account/confirm-email", { label: "Confirm a new address", action: "Open the confirmation link" }],
+  ["/account/revert-email", { label: "Address changed", action: "Open the undo link" }],
+  ["/signin", { label: "Account exists already", action: "Open the sign-in page" }],
+  ["/account", { label: "Sign-in change notice", action: "Open the account page" }],
+];
+
+/** The kind of a mail whose link is `link` (`null`: a notice without a link). */
+export function mailKindOf(link: string | null): MailKind {
+  if (link === null) return { label: "Notice", action: "" };
+  const path = new URL(link).pathname;
+  const found = KINDS.find(([suffix]) => (suffix.endsWith("/") ? path.includes(suffix) : path.endsWith(suffix)));
+  return found?.[1] ?? { label: "Mail with a link", action: "Open the link" };
 }
 
 const MAX_MAILS = 100;
@@ -69,6 +101,7 @@ export class DevMailbox {
       text,
       html: typeof mail.html === "string" ? mail.html : null,
       signInLink: findSignInLink(text),
+      kind: mailKindOf(findSignInLink(text)),
       code: text.match(/asked to sign in: (\d{6,8})/)?.[1] ?? null,
     };
     this.#entries.unshift(entry);

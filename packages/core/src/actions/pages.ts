@@ -14,8 +14,8 @@ function customPage(options: InternalOptions, path: string, params: Record<strin
 }
 
 export function signInPage(options: InternalOptions, request: RequestInternal): ResponseInternal | Promise<ResponseInternal> {
-  const { error, code } = request.query;
-  if (options.pages.signIn) return customPage(options, options.pages.signIn, { callbackUrl: options.callbackUrl, error, code });
+  const { error, code, provider } = request.query;
+  if (options.pages.signIn) return customPage(options, options.pages.signIn, { callbackUrl: options.callbackUrl, error, code, provider });
   return loadPages(options.config, request.request).then(({ renderSignInPage, text }) =>
     html(
       renderSignInPage({
@@ -25,6 +25,7 @@ export function signInPage(options: InternalOptions, request: RequestInternal): 
         callbackUrl: options.callbackUrl,
         error,
         code,
+        provider,
         email: request.query.email,
         theme: options.theme,
       }),

@@ -20,7 +20,7 @@
 import { inDevelopment } from "../env/read.js";
 import { AuthError, type ErrorType, isClientSafeError, RateLimited } from "../errors.js";
 import type { PagesOptions } from "../types/config.js";
-import type { ResponseInternal } from "../types/internal.js";
+import type { AuthAction, ResponseInternal } from "../types/internal.js";
 import type { Cookie } from "./cookies.js";
 import { noStoreHeaders } from "./response.js";
 
@@ -114,8 +114,36 @@ export interface ErrorPages {
   pages: Partial<PagesOptions>;
 }
 
+/** What {@link errorResult} reads of the failed request. */
+export interface FailedRequest {
+  action: AuthAction;
+  method: string;
+  /** The provider of a sign-in (`/signin/<id>`, `/callback/<id>`). */
+  providerId?: string;
+  /** The posted form: a failed sign-in form's address goes back to it. */
+  body?: Record<string, unknown>;
+}
+
+/** The longest address a failed form gets back (RFC 5321's limit on a path). */
+const MAX_KEPT_ADDRESS = 254;
+
+/**
+ * A credentials form whose details were refused (`CredentialsSignin`), on the sign-in page's URL: `provider` (the page shows the error in that
+ * form and names it) and the `email` typed there, so that the person corrects it rather than types it again.
+ * Never a password or any other field. The address is the person's own, in their own browser's URL; the
+ * pages' Referrer-Policy (`same-origin`) keeps it from other sites.
+ */
+function keepFailedForm(url: URL, request: FailedRequest): void {
+  if (request.method !== "POST" || (request.action !== "callback" && request.action !== "signin")) return;
+  const { providerId, body } = request;
+  if (providerId === undefined) return;
+  url.searchParams.set("provider", providerId);
+  const email = body?.email;
+  if (typeof email === "string" && email.length <= MAX_KEPT_ADDRESS && !/[\r\n]/.test(email)) url.searchParams.set("email", email);
+}
+
 /** The answer to a failed request (see the module comment). The caller logs the error. */
-export function errorResult(error: AuthError, where: ErrorPages): ResponseInternal {
+export function errorResult(error: AuthError, request: FailedRequest, where: ErrorPages): ResponseInternal {
   const cookies = failureCookies(error);
   const rule = jsonAnswers[error.type];
   if (rule) {
@@ -133,5 +161,6 @@ export function errorResult(error: AuthError, where: ErrorPages): ResponseIntern
   // In development (NODE_ENV=development) the page may name the type the server logged, never its message.
   if (type === "Configuration" && inDevelopment()) url.searchParams.set("cause", error.type);
   if (error.code && type !== "Configuration") url.searchParams.set("code", error.code);
+  if (type === "CredentialsSignin") keepFailedForm(url, request);
   return { redirect: url.href, cookies };
 }

@@ -127,6 +127,7 @@ function readConfig(config: AuthConfig, logger: LoggerInstance, basePath: string
   const options: ConfigOptions = {
     audit,
     hooks: hooksOf(config),
+    handlerOf: (name) => router.operations.find((operation) => operation.name === name)?.handler,
     basePath,
     secret,
     callbacks: resolveCallbacks(config.callbacks),

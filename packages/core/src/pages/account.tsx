@@ -15,8 +15,9 @@ import type { Theme } from "../types/config.js";
 import type { Translator } from "../types/i18n.js";
 import { webAuthnScriptUrl } from "../webauthn/client-script.js";
 import { type AccountPagePasskeys, PasskeysSection } from "./account-passkeys.js";
+import { type AccountPageTwoFactor, TwoFactorSection } from "./account-two-factor.js";
 import { HiddenFields, renderDocument } from "./layout.js";
-import { accountNotice } from "./messages.js";
+import { accountNotice, providerDisplayName } from "./messages.js";
 import { resolveTheme, toSafeNavigationUrl } from "./theme.js";
 
 /** A linked account as the page lists it. */
@@ -40,6 +41,8 @@ export interface AccountPageParams {
   password?: { set: boolean; minLength: number; changeUrl: string; forgotUrl: string };
   /** The user's passkeys and the routes that manage them (absent without a passkey provider). */
   passkeys?: AccountPagePasskeys;
+  /** The authenticator app (TOTP) and recovery codes (absent without `twoFactor` in the configuration). */
+  twoFactor?: AccountPageTwoFactor;
   /** OAuth/OIDC providers another account can be linked from: where their link form posts. */
   linkable: ReadonlyArray<{ id: string; name: string; signinUrl: string }>;
   /** Where the Unlink buttons post. */
@@ -56,6 +59,11 @@ export interface AccountPageParams {
   /** `?error=` and `?done=` of the request: mapped to a message, never shown themselves. */
   error?: string;
   done?: string;
+  /**
+   * `?form=` of a refused form whose error belongs next to one of its fields (`delete`: a wrong password
+   * is shown under the delete form's password field rather than at the top of the page).
+   */
+  form?: string;
   theme: Theme;
   /** The request's language (default English). */
   text?: Translator;
@@ -121,7 +129,7 @@ function AccountsSection({ params, text }: Sub) {
       <ul class="methods stack">
         {params.accounts.map((account) => (
           <li key={`${account.provider}:${account.providerAccountId}`}>
-            <span>{account.providerName}</span>
+            <span>{providerDisplayName(text, account.providerName)}</span>
             {account.unlinkable ? (
               <form action={toSafeNavigationUrl(params.unlinkUrl)} method="post">
                 <HiddenFields csrfToken={params.csrfToken} />
@@ -130,7 +138,7 @@ function AccountsSection({ params, text }: Sub) {
                 <button
                   type="submit"
                   class="button button-neutral"
-                  aria-label={text.t("account.unlinkLabel", { provider: account.providerName })}
+                  aria-label={text.t("account.unlinkLabel", { provider: providerDisplayName(text, account.providerName) })}
                 >
                   {text.t("account.unlink")}
                 </button>
@@ -144,7 +152,7 @@ function AccountsSection({ params, text }: Sub) {
           <HiddenFields csrfToken={params.csrfToken} callbackUrl={`${params.accountUrl}?done=linked`} />
           <input type="hidden" name="link" value="true" />
           <button type="submit" class="button button-neutral">
-            {text.t("account.link", { provider: provider.name })}
+            {text.t("account.link", { provider: providerDisplayName(text, provider.name) })}
           </button>
         </form>
       ))}
@@ -172,21 +180,42 @@ function EmailSection({ params, text }: Sub) {
   );
 }
 
+/** The error shown under the delete form's password field, or `undefined` (then any error is at the top). */
+function deleteFieldError(params: AccountPageParams, text: Translator): string | undefined {
+  if (params.form !== "delete" || params.error !== "IncorrectPassword" || !params.password?.set) return undefined;
+  return accountNotice(text, params.error, undefined)?.message;
+}
+
 function DeleteSection({ params, text }: Sub) {
   if (!params.deleteUrl) return null;
+  const fieldError = deleteFieldError(params, text);
   return (
     <Section title={text.t("account.deleteSection")}>
+      <p id="delete-warning">{text.t("account.deleteWarning")}</p>
       <form action={toSafeNavigationUrl(params.deleteUrl)} method="post">
-        <HiddenFields csrfToken={params.csrfToken} callbackUrl="/" />
+        <HiddenFields csrfToken={params.csrfToken} callbackUrl={`${params.accountUrl}/deleted`} />
         {params.password?.set ? (
           <div class="field">
             <label for="delete-password">{text.t("account.deletePassword")}</label>
-            <input id="delete-password" name="currentPassword" type="password" autocomplete="current-password" required />
+            <input
+              id="delete-password"
+              name="currentPassword"
+              type="password"
+              autocomplete="current-password"
+              required
+              aria-invalid={fieldError ? "true" : undefined}
+              aria-describedby={fieldError ? "delete-password-error" : undefined}
+            />
+            {fieldError ? (
+              <p id="delete-password-error" class="field-error">
+                {fieldError}
+              </p>
+            ) : null}
           </div>
         ) : (
           <p class="muted">{text.t("account.deleteNeedsRecentSignIn")}</p>
         )}
-        <button type="submit" class="button button-neutral">
+        <button type="submit" class="button button-danger" aria-describedby="delete-warning">
           {text.t("account.deleteButton")}
         </button>
       </form>
@@ -234,10 +263,43 @@ export function renderConfirmEmailHtml(params: ConfirmEmailPageParams): string {
   });
 }
 
+/** What the page shown after an account was deleted needs. */
+export interface AccountDeletedPageParams {
+  /** The app's home page. */
+  homeUrl: string;
+  theme: Theme;
+  /** The request's language (default English). */
+  text?: Translator;
+}
+
+/** The page a deleted account's browser lands on: it says the account is gone and the browser signed out. */
+export function renderAccountDeletedHtml(params: AccountDeletedPageParams): string {
+  const text = params.text ?? ENGLISH;
+  const title = text.t("account.deletedTitle");
+  return renderDocument({
+    title,
+    text,
+    theme: resolveTheme(params.theme),
+    children: (
+      <>
+        <h1>{title}</h1>
+        <div class="notice" role="status">
+          <p>{text.t("account.deletedText")}</p>
+        </div>
+        <p class="center">
+          <a href={toSafeNavigationUrl(params.homeUrl)}>{text.t("error.home")}</a>
+        </p>
+      </>
+    ),
+  });
+}
+
 /** Renders the account page (a complete HTML document). */
 export function renderAccountHtml(params: AccountPageParams): string {
   const text = params.text ?? ENGLISH;
-  const notice = accountNotice(text, params.error, params.done);
+  // An error shown next to its field is not repeated at the top.
+  const shownInPlace = deleteFieldError(params, text) !== undefined || params.twoFactor?.codeError === true;
+  const notice = shownInPlace ? undefined : accountNotice(text, params.error, params.done);
   return renderDocument({
     title: text.t("account.title"),
     text,
@@ -258,6 +320,7 @@ export function renderAccountHtml(params: AccountPageParams): string {
         <AccountsSection params={params} text={text} />
         <PasswordSection params={params} text={text} />
         {params.passkeys === undefined ? null : <PasskeysSection params={params.passkeys} csrfToken={params.csrfToken} text={text} />}
+        {params.twoFactor === undefined ? null : <TwoFactorSection params={params.twoFactor} csrfToken={params.csrfToken} text={text} />}
         <DeleteSection params={params} text={text} />
         <p class="center">
           <a href={toSafeNavigationUrl(params.signOutUrl)}>{text.t("account.signOut")}</a>

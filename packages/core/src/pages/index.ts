@@ -8,9 +8,11 @@
  */
 
 import {
+  type AccountDeletedPageParams,
   type AccountPageAccount,
   type AccountPageParams,
   type ConfirmEmailPageParams,
+  renderAccountDeletedHtml,
   renderAccountHtml,
   renderConfirmEmailHtml,
 } from "./account.js";
@@ -26,6 +28,7 @@ import { renderVerifyRequestHtml, type VerifyRequestPageParams } from "./verify-
 export { requestTranslator as pageText } from "../i18n/request.js";
 export type { PageProvider } from "./signin.js";
 export type {
+  AccountDeletedPageParams,
   AccountPageAccount,
   AccountPageParams,
   ConfirmEmailPageParams,
@@ -79,6 +82,11 @@ export function renderPasswordPage(params: PasswordPageParams): PageResult {
 /** The signed-in user's account page (status 200): sign-in methods, password, passkeys. */
 export function renderAccountPage(params: AccountPageParams): PageResult {
   return { status: 200, html: renderAccountHtml(params) };
+}
+
+/** The page a browser lands on after its account was deleted (status 200). */
+export function renderAccountDeletedPage(params: AccountDeletedPageParams): PageResult {
+  return { status: 200, html: renderAccountDeletedHtml(params) };
 }
 
 /** The page an email-change link opens (status 200): one button that makes the change. */

@@ -39,6 +39,24 @@ const SIGNIN_ERROR_MESSAGES: Readonly<Record<string, MessageKey>> = Object.freez
   RecentSignInRequired: "signinError.recentSignInRequired",
 });
 
+/**
+ * The names authlib's own providers have by default (and the usual "Email and password" of a Password()
+ * provider): plain words, not brands, so a translated page says them in its language. Any other name is
+ * the app's (a brand, or its own words) and is shown as written.
+ */
+const BUILT_IN_PROVIDER_NAMES: Readonly<Record<string, MessageKey>> = Object.freeze({
+  Email: "provider.email",
+  Password: "provider.password",
+  "Email and password": "provider.emailPassword",
+  Passkey: "provider.passkey",
+});
+
+/** `name` of a provider as a page of `text`'s language shows it (see {@link BUILT_IN_PROVIDER_NAMES}). */
+export function providerDisplayName(text: Translator, name: string): string {
+  const key = lookup(BUILT_IN_PROVIDER_NAMES, name);
+  return key ? text.t(key) : name;
+}
+
 function lookup<T>(table: Readonly<Record<string, T>>, key: string | undefined): T | undefined {
   return key !== undefined && Object.hasOwn(table, key) ? table[key] : undefined;
 }
@@ -159,6 +177,12 @@ const ACCOUNT_NOTICES: Readonly<Record<string, MessageKey>> = Object.freeze({
   "passkey-added": "account.done.passkeyAdded",
   "passkey-renamed": "account.done.passkeyRenamed",
   "passkey-removed": "account.done.passkeyRemoved",
+  // The last linked account unlinked: how the user signs in from now on.
+  "unlinked-password": "account.done.unlinkedPassword",
+  "unlinked-passkey": "account.done.unlinkedPasskey",
+  "unlinked-email": "account.done.unlinkedEmail",
+  "two-factor-on": "account.done.twoFactorOn",
+  "two-factor-off": "account.done.twoFactorOff",
 });
 
 const ACCOUNT_ERRORS: Readonly<Record<string, MessageKey>> = Object.freeze({
@@ -174,6 +198,9 @@ const ACCOUNT_ERRORS: Readonly<Record<string, MessageKey>> = Object.freeze({
   EmailSignInError: "formError.emailNotSent",
   RecentSignInRequired: "accountError.recentSignInRequired",
   Verification: "formError.linkInvalid",
+  IncorrectCode: "accountError.incorrectCode",
+  TwoFactorAlreadyEnabled: "accountError.twoFactorAlreadyOn",
+  TwoFactorNotEnabled: "accountError.twoFactorNotOn",
 });
 
 /** The account page's message for `?error=` (an alert) or `?done=` (a notice), or `undefined`. */

@@ -12,7 +12,7 @@
 import { ENGLISH } from "../i18n/translator.js";
 import type { Theme } from "../types/config.js";
 import type { MessageKey, Translator } from "../types/i18n.js";
-import { HiddenFields, renderDocument } from "./layout.js";
+import { Filled, HiddenFields, renderDocument } from "./layout.js";
 import { passwordErrorMessage } from "./messages.js";
 import { resolveTheme, toSafeNavigationUrl } from "./theme.js";
 
@@ -31,6 +31,12 @@ export interface PasswordPageParams {
   /** `?error=` type and `?code=` (the password rule), mapped to a message, never shown themselves. */
   error?: string;
   code?: string;
+  /**
+   * What the person typed before a refused post (`?name=`, `?email=`): the sign-up and forgot forms keep it.
+   * On the verify page, `email` is the address the sign-up link confirms (read from the link itself).
+   */
+  name?: string;
+  email?: string;
   /** The password rules, for the field's hints. */
   minLength: number;
   maxLength: number;
@@ -60,6 +66,7 @@ function Field(props: {
   hint?: string;
   minLength?: number;
   maxLength?: number;
+  value?: string;
 }) {
   const hintId = props.hint ? `${props.id}-hint` : undefined;
   return (
@@ -73,6 +80,7 @@ function Field(props: {
         required={props.required === true}
         minLength={props.minLength}
         maxLength={props.maxLength}
+        value={props.value}
         aria-describedby={hintId}
       />
       {props.hint ? (
@@ -104,8 +112,8 @@ function FormBody({ params, text }: { params: PasswordPageParams; text: Translat
     case "sign-up":
       return (
         <>
-          <Field id="name" label={text.t("password.name")} name="name" type="text" autocomplete="name" maxLength={64} />
-          <Field id="email" label={text.t("password.email")} name="email" type="email" autocomplete="email" required />
+          <Field id="name" label={text.t("password.name")} name="name" type="text" autocomplete="name" maxLength={64} value={params.name} />
+          <Field id="email" label={text.t("password.email")} name="email" type="email" autocomplete="email" required value={params.email} />
           <NewPasswordField params={params} text={text} />
           <button type="submit" class="button">
             {text.t("password.createButton")}
@@ -116,7 +124,7 @@ function FormBody({ params, text }: { params: PasswordPageParams; text: Translat
       return (
         <>
           <p class="muted">{text.t("password.forgotLead")}</p>
-          <Field id="email" label={text.t("password.email")} name="email" type="email" autocomplete="email" required />
+          <Field id="email" label={text.t("password.email")} name="email" type="email" autocomplete="email" required value={params.email} />
           <button type="submit" class="button">
             {text.t("password.forgotButton")}
           </button>
@@ -146,7 +154,13 @@ function FormBody({ params, text }: { params: PasswordPageParams; text: Translat
     default:
       return (
         <>
-          <p class="muted">{text.t("password.verifyLead")}</p>
+          <p class="muted">
+            {params.email ? (
+              <Filled text={text.t("password.verifyLeadAddress")} values={{ email: <strong>{params.email}</strong> }} />
+            ) : (
+              text.t("password.verifyLead")
+            )}
+          </p>
           <input type="hidden" name="token" value={params.token ?? ""} />
           <button type="submit" class="button">
             {text.t("password.verifyButton")}

@@ -9,6 +9,7 @@
  *
  * @module pages/signin
  */
+import type { ComponentChildren } from "preact";
 import { ENGLISH } from "../i18n/translator.js";
 import { isOAuthProvider } from "../provider-kind.js";
 import type { Theme } from "../types/config.js";
@@ -16,7 +17,7 @@ import type { MessageKey, Translator } from "../types/i18n.js";
 import type { CredentialInput } from "../types/providers.js";
 import { webAuthnScriptUrl } from "../webauthn/client-script.js";
 import { HiddenFields, passkeyMessages, renderDocument } from "./layout.js";
-import { displayableErrorCode, signInErrorMessage } from "./messages.js";
+import { displayableErrorCode, providerDisplayName, signInErrorMessage } from "./messages.js";
 import { type ProviderButtonColors, providerClassName } from "./styles.js";
 import { DEFAULT_BUTTON_TEXT, resolveTheme, toSafeCssColor, toSafeImageUrl, toSafeNavigationUrl } from "./theme.js";
 
@@ -52,7 +53,12 @@ export interface SignInPageParams {
   error?: string;
   /** `?code=` of a CredentialsSignin error; shown only when it is a short identifier. */
   code?: string;
-  /** Prefills the email field. */
+  /**
+   * The id of the provider whose form failed (`?provider=`): the error is shown in that form, which says
+   * its name. An id of no form on the page leaves the error at the top.
+   */
+  provider?: string;
+  /** Prefills the email field: the failed form's (the address typed there), else the email link's. */
   email?: string;
   theme: Theme;
   /** Title and heading of the page. Default "Sign In" in the request's language. */
@@ -117,6 +123,14 @@ function optionalString(value: unknown): string | undefined {
 
 type FormContext = { csrfToken: string; callbackUrl: string; text: Translator };
 
+/** What a form shows when it is the one that failed: its alert, and the address typed. */
+type FormState = { alert?: ComponentChildren; email?: string };
+
+/** The provider's name as the page's language says it ("E-Mail und Passwort", but "GitHub"). */
+function nameOf(provider: PageProvider, text: Translator): string {
+  return providerDisplayName(text, provider.name);
+}
+
 function OAuthButton({ provider, index, csrfToken, callbackUrl, text }: IndexedProvider & FormContext) {
   const coloured = toSafeCssColor(provider.style?.brandColor) !== undefined;
   const logo = toSafeImageUrl(provider.style?.logo);
@@ -125,7 +139,7 @@ function OAuthButton({ provider, index, csrfToken, callbackUrl, text }: IndexedP
       <HiddenFields csrfToken={csrfToken} callbackUrl={callbackUrl} />
       <button type="submit" class={coloured ? `button button-provider ${providerClassName(index)}` : "button button-neutral"}>
         {logo ? <img class="provider-logo" src={logo} alt="" width={20} height={20} /> : null}
-        <span>{text.t("signin.withProvider", { provider: provider.name })}</span>
+        <span>{text.t("signin.withProvider", { provider: nameOf(provider, text) })}</span>
       </button>
     </form>
   );
@@ -134,14 +148,15 @@ function OAuthButton({ provider, index, csrfToken, callbackUrl, text }: IndexedP
 // Each form with fields has an accessible name (the button's words): the page may have several fields
 // labelled "Email" (the email link, a credentials form, passkeys), and a screen reader says which form a
 // field is in.
-function EmailForm({ provider, index, csrfToken, callbackUrl, email, text }: IndexedProvider & FormContext & { email?: string }) {
+function EmailForm({ provider, index, csrfToken, callbackUrl, email, alert, text }: IndexedProvider & FormContext & FormState) {
   const inputId = `provider-${index}-email`;
   return (
     <form
       action={toSafeNavigationUrl(provider.signinUrl)}
       method="post"
-      aria-label={text.t("signin.withProvider", { provider: provider.name })}
+      aria-label={text.t("signin.withProvider", { provider: nameOf(provider, text) })}
     >
+      {alert}
       <HiddenFields csrfToken={csrfToken} callbackUrl={callbackUrl} />
       <div class="field">
         <label for={inputId}>{text.t("signin.email")}</label>
@@ -156,7 +171,7 @@ function EmailForm({ provider, index, csrfToken, callbackUrl, email, text }: Ind
         />
       </div>
       <button type="submit" class="button">
-        {text.t("signin.withProvider", { provider: provider.name })}
+        {text.t("signin.withProvider", { provider: nameOf(provider, text) })}
       </button>
     </form>
   );
@@ -191,23 +206,50 @@ function FormField(props: { inputId: string; name: string; field: CredentialInpu
   );
 }
 
-function CredentialsForm({ provider, index, csrfToken, callbackUrl, text }: IndexedProvider & FormContext) {
+/** True for the field a failed form's address goes back into: the one posted as `email`, of type email or text. */
+function holdsAddress(name: string, field: CredentialInput): boolean {
+  return name === "email" && (field.type === undefined || field.type === "email" || field.type === "text");
+}
+
+/**
+ * A credentials form. With `headed` (the page has several), a heading with the provider's name tops it and
+ * names the form: two email-and-password forms are then told apart at a glance.
+ */
+function CredentialsForm(props: IndexedProvider & FormContext & FormState & { headed: boolean }) {
+  const { provider, index, csrfToken, callbackUrl, text, headed, alert, email } = props;
   const fields = Object.entries(provider.credentials ?? {});
-  return (
+  const headingId = `provider-${index}-heading`;
+  const form = (
     <form
       action={toSafeNavigationUrl(provider.callbackUrl)}
       method="post"
-      aria-label={text.t("signin.withProvider", { provider: provider.name })}
+      aria-label={headed ? undefined : text.t("signin.withProvider", { provider: nameOf(provider, text) })}
+      aria-labelledby={headed ? headingId : undefined}
     >
+      {alert}
       <HiddenFields csrfToken={csrfToken} callbackUrl={callbackUrl} />
       {fields.map(([name, field], fieldIndex) => (
-        <FormField key={name} inputId={`provider-${index}-field-${fieldIndex}`} name={name} field={field} text={text} />
+        <FormField
+          key={name}
+          inputId={`provider-${index}-field-${fieldIndex}`}
+          name={name}
+          field={field}
+          text={text}
+          value={email !== undefined && holdsAddress(name, field) ? email : undefined}
+        />
       ))}
       <button type="submit" class="button">
-        {text.t("signin.withProvider", { provider: provider.name })}
+        {text.t("signin.withProvider", { provider: nameOf(provider, text) })}
       </button>
       {provider.passwordAccounts ? <PasswordLinks provider={provider} text={text} /> : null}
     </form>
+  );
+  if (!headed) return form;
+  return (
+    <div class="stack">
+      <h2 id={headingId}>{nameOf(provider, text)}</h2>
+      {form}
+    </div>
   );
 }
 
@@ -254,11 +296,11 @@ function WebAuthnSection({ provider, index, csrfToken, callbackUrl, text }: Inde
       {...passkeyMessages(text)}
     >
       <button type="button" class="button" data-webauthn-signin="">
-        {text.t("signin.withProvider", { provider: provider.name })}
+        {text.t("signin.withProvider", { provider: nameOf(provider, text) })}
       </button>
       {/* Right under the button (and above the registration form): in view where the person clicked. */}
       <p class="muted center" role="status" aria-live="polite" data-webauthn-status="" />
-      <form data-webauthn-register="" aria-label={text.t("signin.registerPasskeyForm", { provider: provider.name })}>
+      <form data-webauthn-register="" aria-label={text.t("signin.registerPasskeyForm", { provider: nameOf(provider, text) })}>
         {fields.map(([name, field], fieldIndex) => (
           <FormField key={name} inputId={`provider-${index}-field-${fieldIndex}`} name={name} field={field} text={text} />
         ))}
@@ -273,9 +315,14 @@ function WebAuthnSection({ provider, index, csrfToken, callbackUrl, text }: Inde
   );
 }
 
-function ErrorAlert({ message, code, text }: { message: string; code?: string; text: Translator }) {
+function ErrorAlert({ message, code, failed, text }: { message: string; code?: string; failed?: string; text: Translator }) {
   return (
     <div class="alert" role="alert">
+      {failed === undefined ? null : (
+        <p>
+          <strong>{text.t("signin.failedWith", { provider: failed })}</strong>
+        </p>
+      )}
       <p>{message}</p>
       {code ? (
         <p>
@@ -286,14 +333,40 @@ function ErrorAlert({ message, code, text }: { message: string; code?: string; t
   );
 }
 
+/** The index of the provider whose form failed, when it has a form on the page (its error is shown there). */
+function failedFormIndex(params: SignInPageParams, groups: readonly ProviderGroup[]): number | undefined {
+  if (params.provider === undefined) return undefined;
+  for (const group of groups) {
+    if (group.kind === "email" || group.kind === "credentials") if (group.member.provider.id === params.provider) return group.member.index;
+  }
+  return undefined;
+}
+
 function SignInContent({ params, groups, text }: { params: SignInPageParams; groups: ProviderGroup[]; text: Translator }) {
   const { csrfToken, callbackUrl, email } = params;
   const message = signInErrorMessage(text, params.error, params.code);
   const context = { csrfToken, callbackUrl, text };
+  const failedIndex = failedFormIndex(params, groups);
+  const failedProvider = params.providers.find((provider) => provider.id === params.provider);
+  const alert = message ? (
+    <ErrorAlert
+      message={message}
+      code={displayableErrorCode(params.error, params.code)}
+      failed={failedProvider ? nameOf(failedProvider, text) : undefined}
+      text={text}
+    />
+  ) : null;
+  // Several credentials forms (a Credentials() one and Password()'s both ask for an email and a password): headed.
+  const headed = groups.filter((group) => group.kind === "credentials").length > 1;
+  /** The failed form's alert and address; the other forms' (the email link's address when no form failed). */
+  const stateOf = (index: number, kind: ProviderGroup["kind"]): FormState => {
+    if (failedIndex !== undefined) return index === failedIndex ? { alert, email } : {};
+    return kind === "email" ? { email } : {};
+  };
   return (
     <>
       <h1>{params.title ?? text.t("signin.title")}</h1>
-      {message ? <ErrorAlert message={message} code={displayableErrorCode(params.error, params.code)} text={text} /> : null}
+      {failedIndex === undefined ? alert : null}
       {groups.length === 0 ? <p class="center muted">{text.t("signin.noMethods")}</p> : null}
       {groups.map((group, groupIndex) => {
         const key = group.kind === "buttons" ? group.members[0].index : group.member.index;
@@ -311,11 +384,11 @@ function SignInContent({ params, groups, text }: { params: SignInPageParams; gro
                 ))}
               </div>
             ) : group.kind === "email" ? (
-              <EmailForm {...group.member} {...context} email={email} />
+              <EmailForm {...group.member} {...context} {...stateOf(group.member.index, "email")} />
             ) : group.kind === "webauthn" ? (
               <WebAuthnSection {...group.member} {...context} />
             ) : (
-              <CredentialsForm {...group.member} {...context} />
+              <CredentialsForm {...group.member} {...context} {...stateOf(group.member.index, "credentials")} headed={headed} />
             )}
           </div>
         );

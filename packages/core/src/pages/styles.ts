@@ -84,6 +84,11 @@ input::placeholder{color:var(--muted);opacity:1}
 .button:active{filter:brightness(.95)}
 .button-neutral{background:var(--neutral-bg);color:var(--text);border-color:var(--input-border)}
 .button-neutral:hover{background:var(--neutral-hover);filter:none}
+.button-danger{background:var(--danger-bg);color:var(--danger-text);border-color:var(--danger-border)}
+.button-danger:hover{filter:brightness(.97)}
+.qr{display:block;margin:0 auto;border-radius:8px;background:#fff}
+.codes{display:grid;grid-template-columns:repeat(auto-fill,minmax(8rem,1fr));gap:4px 12px;margin:8px 0 0;padding:0;list-style:none}
+.field-error{margin:4px 0 0;color:var(--danger-text);font-size:.875rem}
 .button-provider{background:var(--provider-bg);color:var(--provider-text);border-color:var(--input-border)}
 .provider-logo{flex:none;width:20px;height:20px;object-fit:contain}
 :focus-visible{outline:3px solid var(--focus);outline-offset:2px}

@@ -12,7 +12,8 @@ const browsers: ReadonlyArray<[RegExp, string]> = [
   [/\b(?:OPR|Opera)\//, "Opera"],
   [/\bSamsungBrowser\//, "Samsung Internet"],
   [/\b(?:Firefox|FxiOS)\//, "Firefox"],
-  [/\b(?:Chrome|Chromium|CriOS)\//, "Chrome"],
+  // Headless Chromium ("HeadlessChrome/…") is Chrome too, as the audit trail (`audit/client.ts`) names it.
+  [/\b(?:Headless)?(?:Chrome|Chromium|CriOS)\//, "Chrome"],
   [/\bVersion\/[\d.]+.*\bSafari\//, "Safari"],
 ];
 

@@ -23,10 +23,15 @@ export function accountUrl(options: InternalOptions): string {
  */
 export function accountFormRefusal(
   options: InternalOptions,
-  _request: RequestInternal,
+  request: RequestInternal,
   error: AuthErrorShape,
 ): ResponseInternal | undefined {
   if (error instanceof RecentSignInRequired) return signInAgain(options, accountUrl(options), error);
   if (!isClientSafeError(error)) return undefined;
-  return { redirect: `${accountUrl(options)}?${new URLSearchParams({ error: error.type })}`, failure: error };
+  // The delete form's wrong password and the second factor's wrong code are shown next to their field
+  // (`form`); any other error at the top.
+  const query = new URLSearchParams({ error: error.type });
+  if (request.route === "account/delete") query.set("form", "delete");
+  if (request.route?.startsWith("account/two-factor-")) query.set("form", "two-factor");
+  return { redirect: `${accountUrl(options)}?${query}`, failure: error };
 }

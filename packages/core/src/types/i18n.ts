@@ -247,6 +247,38 @@ export interface Messages {
   "mail.change.accountLinked": string;
   "mail.change.accountUnlinked": string;
   "mail.change.otherSessionsEnded": string;
+  "provider.email": string;
+  "provider.password": string;
+  "provider.emailPassword": string;
+  "provider.passkey": string;
+  "signin.failedWith": string;
+  "password.verifyLeadAddress": string;
+  "account.deleteWarning": string;
+  "account.deletedTitle": string;
+  "account.deletedText": string;
+  "account.done.unlinkedPassword": string;
+  "account.done.unlinkedPasskey": string;
+  "account.done.unlinkedEmail": string;
+  "account.twoFactorSection": string;
+  "account.twoFactorOff": string;
+  "account.twoFactorOn": string;
+  "account.twoFactorEnable": string;
+  "account.twoFactorScan": string;
+  "account.twoFactorQrAlt": string;
+  "account.twoFactorKey": string;
+  "account.twoFactorCode": string;
+  "account.twoFactorConfirm": string;
+  "account.recoveryCodesLead": string;
+  "account.recoveryCodesLeft": string;
+  "account.newRecoveryCodes": string;
+  "account.twoFactorDisableCode": string;
+  "account.twoFactorDisable": string;
+  "account.done.twoFactorOn": string;
+  "account.done.twoFactorOff": string;
+  "accountError.incorrectCodeSetup": string;
+  "accountError.incorrectCode": string;
+  "accountError.twoFactorAlreadyOn": string;
+  "accountError.twoFactorNotOn": string;
 }
 
 /** The key of one text of the built-in pages and mails (`"signin.title"`, `"mail.signIn.subject"`, …). */

@@ -159,6 +159,14 @@ export interface ConfigOptions {
   audit?: Audit;
   /** The sign-in hooks of the enabled features (`kernel/features.ts`): the sign-in core calls them, never a feature by name. */
   hooks?: SignInHooks;
+  /**
+   * The handler of the operation named `name`, when a feature of the configuration declares it: how one
+   * feature's page runs another feature's operation (the account page's second-factor forms) without
+   * importing it. Its owner-present need is the caller's to declare (the calling operation's own).
+   */
+  handlerOf?: (
+    name: string,
+  ) => ((options: InternalOptions, request: RequestInternal) => ResponseInternal | Promise<ResponseInternal>) | undefined;
   /** Base path of the routes, without a trailing slash. */
   basePath: string;
   /** Secrets, newest first. */

@@ -31,7 +31,7 @@ describe("the pages' language", () => {
     const html = await page(base(), "/auth/signin", "en;q=0.3, de-AT");
     expect(html).toMatch(/^<!DOCTYPE html><html lang="de" dir="ltr"/);
     expect(html).toContain("<title>Anmelden</title>");
-    expect(html).toContain("Mit Password anmelden");
+    expect(html).toContain("Mit Passwort anmelden");
   });
 
   it.each([
@@ -47,7 +47,7 @@ describe("the pages' language", () => {
   it("the configured locale wins over the header", async () => {
     const html = await page(base({ locale: "ja" }), "/auth/signin", "de");
     expect(html).toMatch(/<html lang="ja" dir="ltr"/);
-    expect(html).toContain("Passwordでログイン");
+    expect(html).toContain("パスワードでログイン");
   });
 
   it("an app's Arabic catalog: lang=ar dir=rtl, its strings, English for the keys it leaves out", async () => {

@@ -182,14 +182,15 @@ describe("the account page", () => {
       </section>
       <section class="stack">
       <h2>Delete account</h2>
+      <p id="delete-warning">This is permanent: your account and every way to sign in to it are removed, every device is signed out, and nothing can be restored.</p>
       <form action="https://app.example.com/auth/account/delete" method="post">
       <input type="hidden" name="csrfToken" value="csrf-1"/>
-      <input type="hidden" name="callbackUrl" value="/"/>
+      <input type="hidden" name="callbackUrl" value="https://app.example.com/auth/account/deleted"/>
       <div class="field">
       <label for="delete-password">Your password, to confirm</label>
       <input id="delete-password" name="currentPassword" type="password" autocomplete="current-password" required/>
       </div>
-      <button type="submit" class="button button-neutral">Delete my account</button>
+      <button type="submit" class="button button-danger" aria-describedby="delete-warning">Delete my account</button>
       </form>
       </section>
       <p class="center">

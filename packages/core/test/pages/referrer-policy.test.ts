@@ -108,6 +108,6 @@ describe("Referrer-Policy: same-origin", () => {
       form: { csrfToken, email: "nobody@example.com" },
       headers: { ...asBrowser, "sec-fetch-site": "cross-site" },
     });
-    expect(framed.headers.get("location")).toBe(`${ORIGIN}/auth/password/forgot?error=MissingCSRF`);
+    expect(framed.headers.get("location")).toBe(`${ORIGIN}/auth/password/forgot?error=MissingCSRF&email=nobody%40example.com`);
   });
 });

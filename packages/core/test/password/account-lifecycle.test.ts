@@ -168,9 +168,9 @@ describe("deleting the account", () => {
     const browser = a.browser();
     const user = await member(a, browser, "bye@example.com");
     expect(await post(browser, "/auth/account/delete", { currentPassword: "wrong one" })).toBe(
-      `${ORIGIN}/auth/account?error=IncorrectPassword`,
+      `${ORIGIN}/auth/account?error=IncorrectPassword&form=delete`,
     );
-    expect(await post(browser, "/auth/account/delete", {})).toBe(`${ORIGIN}/auth/account?error=IncorrectPassword`);
+    expect(await post(browser, "/auth/account/delete", {})).toBe(`${ORIGIN}/auth/account?error=IncorrectPassword&form=delete`);
     expect(await post(browser, "/auth/account/delete", { currentPassword: "first password", callbackUrl: "/gone" })).toBe(`${ORIGIN}/gone`);
     expect(a.users.has(user.id)).toBe(false);
     expect(a.events).toEqual(["userDeleted bye@example.com"]);
@@ -369,8 +369,9 @@ describe("the lifecycle's edges", () => {
     const token = a.tokenIn("next@example.com", "/auth/account/confirm-email");
     const page = await (await browser.send(`/auth/account/confirm-email?token=${encodeURIComponent(token)}`)).text();
     expect(page).toContain('action="http://localhost:3000/auth/account/confirm-email"');
+    // The last linked account: the notice says how the user signs in now (the passkey; the password went above).
     expect(await post(browser, "/auth/account/unlink", { provider: "github", providerAccountId: "gh-1" })).toBe(
-      `${ORIGIN}/auth/account?done=unlinked`,
+      `${ORIGIN}/auth/account?done=unlinked-passkey`,
     );
   });
 

@@ -150,7 +150,7 @@ describe("deleting one's account", () => {
     const other = app.browser();
     await signIn(other, "leaving@example.com", "owner password 1");
     const wrong = await post(browser, "/auth/account/delete", { currentPassword: "not it 123" });
-    expect(wrong.headers.get("location")).toBe(`${ORIGIN}/auth/account?error=IncorrectPassword`);
+    expect(wrong.headers.get("location")).toBe(`${ORIGIN}/auth/account?error=IncorrectPassword&form=delete`);
     expect(await app.adapter.getUserByEmail("leaving@example.com")).not.toBeNull();
 
     const gone = await post(browser, "/auth/account/delete", { currentPassword: "owner password 1", callbackUrl: "/bye" });

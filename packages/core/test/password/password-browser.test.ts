@@ -558,7 +558,10 @@ describe.each(rows.filter((row) => row.available))("Password() in Chromium on $n
       expect(await signedInAs(page)).toBe("linker@example.com");
 
       await Promise.all([page.waitForURL(/\/auth\/account\?done=unlinked/), page.getByRole("button", { name: "Unlink Test OP" }).click()]);
-      await expect(notice(page).textContent()).resolves.toBe("The account was unlinked.");
+      // The last linked account went: the notice says how this user signs in from now on.
+      await expect(notice(page).textContent()).resolves.toBe(
+        "The account was unlinked. From now on you sign in with your email address and password.",
+      );
       expect(await methods(page)).toEqual(["Password"]);
       expect(await page.getByRole("button", { name: "Unlink Test OP" }).count()).toBe(0);
       expect(await app.adapter.getUserByAccount?.({ provider: "op", providerAccountId: "alice" })).toBeNull();

@@ -64,7 +64,9 @@ describe.each(["jwt", "database"] as const)("Password() with %s sessions", (stra
     expect(await browser.session()).toBeNull();
 
     const wrong = await signIn(browser, "ada@example.com", "not the password");
-    expect(wrong.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`);
+    expect(wrong.headers.get("location")).toBe(
+      `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials&provider=password&email=ada%40example.com`,
+    );
     const right = await signIn(browser, "ADA@example.com", "correct horse battery");
     expect(right.headers.get("location")).toBe(`${ORIGIN}/home`);
     expect((await browser.session())?.user).toMatchObject({ email: "ada@example.com" });
@@ -191,7 +193,10 @@ describe("Password(): the same answer whoever owns the address", () => {
         return [response.status, response.headers.get("location")];
       }),
     );
-    for (const answer of answers) expect(answer).toEqual([302, `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`]);
+    // The same refusal for every reason: only the address typed comes back to the form.
+    const refusal = `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials&provider=password`;
+    const typed = ["real@example.com", "ghost@example.com", "linkonly@example.com", "not an address"];
+    expect(answers).toEqual(typed.map((email) => [302, `${refusal}&${new URLSearchParams({ email })}`]));
   });
 });
 
@@ -211,7 +216,15 @@ describe("Password(): bad input", () => {
     ];
     for (const [form, error] of cases) {
       const response = await post(browser, "/auth/password/sign-up", form);
-      expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/password/sign-up?${error}`);
+      // The name and address typed come back to the form (never the password).
+      const kept = new URLSearchParams(Object.entries(form).filter(([key, value]) => key !== "password" && !value.includes("\n")));
+      kept.sort();
+      const back = new URL(response.headers.get("location") as string);
+      expect(`${back.origin}${back.pathname}?${error}`).toBe(`${ORIGIN}/auth/password/sign-up?${error}`);
+      back.searchParams.delete("error");
+      back.searchParams.delete("code");
+      back.searchParams.sort();
+      expect(back.searchParams.toString()).toBe(kept.toString());
     }
     // Ten characters counted as code points after NFKC: "ｐａｓｓｗｏｒｄ１２" is "password12".
     await post(browser, "/auth/password/sign-up", { email: "wide@example.com", password: "ｐａｓｓｗｏｒｄ１２" });
@@ -227,9 +240,9 @@ describe("Password(): bad input", () => {
     const since = smtp.mails.length;
     await browser.csrf();
     const response = await browser.send("/auth/password/sign-up", { form: { email: "csrf@example.com", password: "long enough pw" } });
-    expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/password/sign-up?error=MissingCSRF`);
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/password/sign-up?error=MissingCSRF&email=csrf%40example.com`);
     const forgot = await browser.send("/auth/password/forgot", { form: { email: "csrf@example.com" } });
-    expect(forgot.headers.get("location")).toBe(`${ORIGIN}/auth/password/forgot?error=MissingCSRF`);
+    expect(forgot.headers.get("location")).toBe(`${ORIGIN}/auth/password/forgot?error=MissingCSRF&email=csrf%40example.com`);
     expect(smtp.mails.length).toBe(since);
   });
 

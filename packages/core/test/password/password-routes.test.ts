@@ -153,10 +153,10 @@ describe("sign-up and verification", () => {
     const a = app();
     a.send.fail = true;
     expect(await post(a.browser(), "/auth/password/sign-up", { email: "x@example.com", password: "first password" })).toBe(
-      `${ORIGIN}/auth/password/sign-up?error=EmailSignInError`,
+      `${ORIGIN}/auth/password/sign-up?error=EmailSignInError&email=x%40example.com`,
     );
     expect(await post(a.browser(), "/auth/password/forgot", { email: "x@example.com" })).toBe(
-      `${ORIGIN}/auth/password/forgot?error=EmailSignInError`,
+      `${ORIGIN}/auth/password/forgot?error=EmailSignInError&email=x%40example.com`,
     );
     expect(a.logs).toEqual([
       "EmailSignInError: The email could not be sent. Try again later.",
@@ -169,7 +169,7 @@ describe("sign-up and verification", () => {
     const browser = a.browser();
     await post(browser, "/auth/password/sign-up", { email: "busy@example.com", password: "first password" });
     expect(await post(browser, "/auth/password/sign-up", { email: "busy@example.com", password: "first password" })).toBe(
-      `${ORIGIN}/auth/password/sign-up?error=RateLimited`,
+      `${ORIGIN}/auth/password/sign-up?error=RateLimited&email=busy%40example.com`,
     );
     // The warning, and the refusal's line at debug (no error).
     expect(a.logs).toEqual(["warn rate-limited", expect.stringMatching(/^RateLimited: /)]);
@@ -295,7 +295,9 @@ describe("sign-in (POST /callback/password)", () => {
     const response = await browser.send("/auth/callback/password", { json: { csrfToken, email, password, callbackUrl: "/in" } });
     return response.headers.get("location");
   }
-  const refused = `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`;
+  const refused = `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials&provider=password`;
+  /** The refusal of a form with `email` typed: the same for every reason, the address given back to the form. */
+  const refusedWith = (email: string) => `${refused}&${new URLSearchParams({ email })}`;
 
   it("the right password of a proven address signs in; everything else is the same refusal", async () => {
     const a = app({ config: { rateLimit: false } });
@@ -316,7 +318,7 @@ describe("sign-in (POST /callback/password)", () => {
       ["nopass@example.com", "first password"],
       ["not an address", "first password"],
     ]) {
-      expect(await signIn(a.browser(), email, password)).toBe(refused);
+      expect(await signIn(a.browser(), email, password)).toBe(refusedWith(email as string));
     }
     expect(a.events.filter((e) => e.startsWith("signIn"))).toHaveLength(2);
     expect(user.id).toBeTruthy();
@@ -335,16 +337,16 @@ describe("sign-in (POST /callback/password)", () => {
     const { hashPassword } = await import("../../src/password.js");
     const account = a.accounts.find((x) => x.userId === user.id);
     if (account) account.access_token = await hashPassword("z".repeat(1025));
-    expect(await signIn(a.browser(), "long@example.com", "z".repeat(1025))).toBe(refused);
+    expect(await signIn(a.browser(), "long@example.com", "z".repeat(1025))).toBe(refusedWith("long@example.com"));
   });
 
   it("not text is refused before any check, and counted", async () => {
     const a = app();
     await member(a, a.browser(), "t@example.com");
     expect(await signIn(a.browser(), ["t@example.com"], "first password")).toBe(refused);
-    expect(await signIn(a.browser(), "t@example.com", ["first password"])).toBe(refused);
+    expect(await signIn(a.browser(), "t@example.com", ["first password"])).toBe(refusedWith("t@example.com"));
     // No password at all: the same refusal.
-    expect(await signIn(a.browser(), "t@example.com", undefined)).toBe(refused);
+    expect(await signIn(a.browser(), "t@example.com", undefined)).toBe(refusedWith("t@example.com"));
   });
 });
 
@@ -405,9 +407,9 @@ describe("the routes themselves", () => {
       answers.push(response.headers.get("location"));
     }
     expect(answers).toEqual([
-      `${ORIGIN}/auth/password/sign-up?error=MissingCSRF`,
+      `${ORIGIN}/auth/password/sign-up?error=MissingCSRF&email=a%40example.com`,
       `${ORIGIN}/auth/signin?error=MissingCSRF`,
-      `${ORIGIN}/auth/password/forgot?error=MissingCSRF`,
+      `${ORIGIN}/auth/password/forgot?error=MissingCSRF&email=a%40example.com`,
       `${ORIGIN}/auth/password/reset?error=MissingCSRF&token=t`,
       `${ORIGIN}/auth/password/reset?error=MissingCSRF&token=t`,
       `${ORIGIN}/?error=MissingCSRF`,

@@ -27,7 +27,7 @@ export default component$(() => {
       {log.value.length === 0 ? (
         <p>No events yet. Sign in to see some.</p>
       ) : (
-        <table data-testid="audit-log">
+        <table data-testid="audit-log" class="cards">
           <thead>
             <tr>
               <th>#</th>
@@ -40,11 +40,15 @@ export default component$(() => {
           <tbody>
             {log.value.map((entry) => (
               <tr key={entry.id}>
-                <td>{entry.id}</td>
-                <td>{entry.at}</td>
-                <td>{entry.event}</td>
-                <td>{entry.subject}</td>
-                <td>{entry.detail}</td>
+                <td data-label="#">{entry.id}</td>
+                <td data-label="Time">
+                  <time dateTime={entry.at}>{entry.at}</time>
+                </td>
+                <td data-label="Event" class="nowrap">
+                  {entry.event}
+                </td>
+                <td data-label="User">{entry.subject}</td>
+                <td data-label="Detail">{entry.detail}</td>
               </tr>
             ))}
           </tbody>

@@ -70,7 +70,7 @@ export default component$(() => {
           {failure.code && <span> ({failure.code})</span>}
         </p>
       )}
-      <table data-testid="devices">
+      <table data-testid="devices" class="cards">
         <caption class="muted">Devices signed in as you</caption>
         <thead>
           <tr>
@@ -98,12 +98,12 @@ export default component$(() => {
                   </>
                 )}
               </th>
-              <td>{session.clientAddress ?? "Unknown"}</td>
-              <td>{session.provider ?? "Unknown"}</td>
-              <td>
+              <td data-label="Network">{session.clientAddress ?? "Unknown"}</td>
+              <td data-label="Signed in with">{session.provider ?? "Unknown"}</td>
+              <td data-label="Signed in">
                 <time dateTime={session.createdAt}>{shownDate(session.createdAt)}</time>
               </td>
-              <td>
+              <td data-label="Last seen">
                 <time dateTime={session.lastSeenAt}>{shownDate(session.lastSeenAt)}</time>
               </td>
               <td>

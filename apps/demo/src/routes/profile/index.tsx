@@ -33,7 +33,7 @@ export default component$(() => {
   // The change redirects here with ?password=changed (the action's value does not survive a redirect).
   const passwordChanged = useLocation().url.searchParams.get("password") === "changed";
   // A password account is one of the linked accounts (provider "password"); the demo user has none.
-  const hasPassword = accounts.value.accounts?.some((account) => account.provider === "password") ?? true;
+  const hasPassword = accounts.value.accounts?.some((account) => account.provider === "password") ?? false;
   // The session as the server last answered it: the page's, then the update endpoint's.
   const session = useSignal(loaded.value);
   const status = useSignal("");
@@ -72,7 +72,7 @@ export default component$(() => {
         Every browser signed in as you has a row in <code>authlib_sessions</code> (database sessions). Signing out deletes this browser's
         row. Tokens are shown by their first characters only. To sign a device out, open <Link href="/devices">Signed-in devices</Link>.
       </p>
-      <table data-testid="active-sessions">
+      <table data-testid="active-sessions" class="cards">
         <thead>
           <tr>
             <th>Token</th>
@@ -84,11 +84,15 @@ export default component$(() => {
         <tbody>
           {activeSessions.value.map((row) => (
             <tr key={row.id} data-testid="active-session">
-              <td>
+              <td data-label="Token">
                 <code data-testid="session-token-prefix">{row.tokenPrefix}</code>
               </td>
-              <td>{row.createdAt}</td>
-              <td>{row.expires}</td>
+              <td data-label="Started">
+                <time dateTime={row.createdAt}>{row.createdAt}</time>
+              </td>
+              <td data-label="Expires">
+                <time dateTime={row.expires}>{row.expires}</time>
+              </td>
               <td>{row.current ? <strong data-testid="current-session">this browser</strong> : ""}</td>
             </tr>
           ))}
@@ -147,69 +151,74 @@ export default component$(() => {
           Link another account
         </button>
       </Form>
-      <h2 id="change-password-heading">Change password</h2>
-      <div role="status" aria-live="polite" data-testid="password-changed">
-        {passwordChanged && "Your password was changed. Your other devices were signed out."}
-      </div>
       {hasPassword ? (
-        <p>
-          For an account created with a password (<code>useChangePassword</code>): this browser stays signed in, every other one is signed
-          out.
-        </p>
+        <>
+          <h2 id="change-password-heading">Change password</h2>
+          <div role="status" aria-live="polite" data-testid="password-changed">
+            {passwordChanged && "Your password was changed. Your other devices were signed out."}
+          </div>
+          <p>
+            For an account created with a password (<code>useChangePassword</code>): this browser stays signed in, every other one is signed
+            out.
+          </p>
+          <Form action={changePassword} class="stack" aria-labelledby="change-password-heading" data-testid="change-password-form">
+            <input type="hidden" name="redirectTo" value="/profile?password=changed" />
+            {/* Lets a password manager know whose password this is. */}
+            <input type="email" name="username" autoComplete="username" value={session.value.user?.email ?? ""} readOnly hidden />
+            <label for="current-password">Current password</label>
+            <input
+              id="current-password"
+              name="currentPassword"
+              type="password"
+              autoComplete="current-password"
+              required
+              aria-invalid={changeFailure?.fieldErrors?.currentPassword ? "true" : undefined}
+              aria-describedby={changeFailure?.fieldErrors?.currentPassword ? "current-password-error" : undefined}
+            />
+            {changeFailure?.fieldErrors?.currentPassword && (
+              <p id="current-password-error" role="alert" class="error" data-testid="current-password-error">
+                {changeFailure.fieldErrors.currentPassword.join(" ")}
+              </p>
+            )}
+            <label for="new-password">New password</label>
+            <input
+              id="new-password"
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={8}
+              aria-invalid={changeFailure?.fieldErrors?.password ? "true" : undefined}
+              aria-describedby={changeFailure?.fieldErrors?.password ? "new-password-hint new-password-error" : "new-password-hint"}
+            />
+            <p id="new-password-hint" class="muted">
+              At least 8 characters.
+            </p>
+            {changeFailure?.fieldErrors?.password && (
+              <p id="new-password-error" role="alert" class="error" data-testid="new-password-error">
+                {changeFailure.fieldErrors.password.join(" ")}
+              </p>
+            )}
+            {changeFailure?.formErrors?.length ? (
+              <p role="alert" class="error" data-testid="change-password-error">
+                {changeFailure.formErrors.join(" ")} ({changeFailure.code})
+              </p>
+            ) : null}
+            <button type="submit" disabled={changePassword.isRunning}>
+              Change password
+            </button>
+          </Form>
+        </>
       ) : (
-        <p>
-          You have no password: you sign in another way. If you signed in with an email link,{" "}
-          <a href="/auth/password/forgot">Forgot your password?</a> sets one; the demo account signs in through its own credentials provider
-          and has none.
-        </p>
+        <>
+          <h2>Password</h2>
+          <p data-testid="no-password">
+            You have no password: you sign in another way. If you signed in with an email link,{" "}
+            <a href="/auth/password/forgot">Forgot your password?</a> sets one; the demo account signs in through its own credentials
+            provider and has none.
+          </p>
+        </>
       )}
-      <Form action={changePassword} class="stack" aria-labelledby="change-password-heading" data-testid="change-password-form">
-        <input type="hidden" name="redirectTo" value="/profile?password=changed" />
-        {/* Lets a password manager know whose password this is. */}
-        <input type="email" name="username" autoComplete="username" value={session.value.user?.email ?? ""} readOnly hidden />
-        <label for="current-password">Current password</label>
-        <input
-          id="current-password"
-          name="currentPassword"
-          type="password"
-          autoComplete="current-password"
-          required
-          aria-invalid={changeFailure?.fieldErrors?.currentPassword ? "true" : undefined}
-          aria-describedby={changeFailure?.fieldErrors?.currentPassword ? "current-password-error" : undefined}
-        />
-        {changeFailure?.fieldErrors?.currentPassword && (
-          <p id="current-password-error" role="alert" class="error" data-testid="current-password-error">
-            {changeFailure.fieldErrors.currentPassword.join(" ")}
-          </p>
-        )}
-        <label for="new-password">New password</label>
-        <input
-          id="new-password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          aria-invalid={changeFailure?.fieldErrors?.password ? "true" : undefined}
-          aria-describedby={changeFailure?.fieldErrors?.password ? "new-password-hint new-password-error" : "new-password-hint"}
-        />
-        <p id="new-password-hint" class="muted">
-          At least 8 characters.
-        </p>
-        {changeFailure?.fieldErrors?.password && (
-          <p id="new-password-error" role="alert" class="error" data-testid="new-password-error">
-            {changeFailure.fieldErrors.password.join(" ")}
-          </p>
-        )}
-        {changeFailure?.formErrors?.length ? (
-          <p role="alert" class="error" data-testid="change-password-error">
-            {changeFailure.formErrors.join(" ")} ({changeFailure.code})
-          </p>
-        ) : null}
-        <button type="submit" disabled={changePassword.isRunning}>
-          Change password
-        </button>
-      </Form>
       <TwoFactorSettings />
       <h2>Update the session</h2>
       <p>

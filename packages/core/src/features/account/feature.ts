@@ -45,6 +45,19 @@ export const accountFeature = defineFeature({
     accountForm("changeEmail", "email", "emailForm", "changeEmail"),
     accountForm("confirmEmail", "confirm-email", "confirmEmailForm"),
     accountForm("deleteAccount", "delete", "deleteForm", "deleteAccount"),
+    // Where the delete form comes back to, signed out by then.
+    {
+      name: "accountDeletedPage",
+      method: "GET",
+      path: "account/deleted",
+      presentation: "page",
+      handler: lazyHandler(routes, "deletedPage"),
+    },
+    accountForm("unlinkAccountForm", "unlink", "unlinkForm", "unlinkAccount"),
+    // The second-factor forms run the two-factor feature's operations by name (404 when it is off).
+    accountForm("enrollTotpForm", "two-factor-enroll", "twoFactorEnrollForm", "enrollTotp"),
+    accountForm("confirmTotpForm", "two-factor-confirm", "twoFactorConfirmForm", "confirmTotp"),
+    accountForm("disableTotpForm", "two-factor-disable", "twoFactorDisableForm", "disableTotp"),
     // Signed out, from a mail: a refusal goes to the error page (the account page would ask to sign in first).
     {
       name: "revertEmailPage",

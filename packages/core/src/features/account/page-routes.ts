@@ -1,17 +1,17 @@
 /**
  * The built-in account page (`GET <basePath>/account`, pages/account.tsx) of the signed-in user, and its
- * forms: unlink (the linked-account unlink of `accounts.ts`, CSRF-checked there), change the email address
- * (`account-lifecycle/email-change.ts`), delete the account (`account-lifecycle/delete-account.ts`), and
- * rename or remove a passkey (`actions/passkeys.ts`), each coming back to the page with what happened. The
- * password form posts to `password/change`, the link buttons to `signin/<id>` with `link`, the "Add a
- * passkey" button (the passkey script) to the passkey provider's options and callback.
+ * own forms: change the email address (`email-change.ts`), delete the account (`delete-account.ts`),
+ * unlink an account, turn the authenticator app on or off. The forms of other features' operations run
+ * them by name through the kernel (`options.handlerOf`): this feature imports none of them. The password
+ * form posts to `password/change`, the link buttons to `signin/<id>` with `link`, the passkey forms to the
+ * passkeys feature's `account/passkey-*`, the "Add a passkey" button to the passkey provider's routes.
  *
- * @module actions/account-page
+ * @module features/account/page-routes
  */
-
 import { missingMethods, passkeyMethods } from "../../adapter/capabilities.js";
-import { SessionRequired } from "../../errors.js";
+import { SessionRequired, UnknownAction } from "../../errors.js";
 import type { AccountPagePasskeys } from "../../pages/account-passkeys.js";
+import type { AccountPageTwoFactor } from "../../pages/account-two-factor.js";
 import { html } from "../../pages/html.js";
 import { loadPages } from "../../pages/lazy.js";
 import { isOAuthProvider, isPasswordProvider } from "../../provider-kind.js";
@@ -21,7 +21,10 @@ import { isSecondFactorRow } from "../../sign-in/second-factor-row.js";
 import { passwordUrl, signInUrl } from "../../sign-in/urls.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
 
-async function accountPage(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+/** What a second-factor form's answer adds to the page: the set-up key and QR code, or the new recovery codes. */
+type TwoFactorShown = Pick<AccountPageTwoFactor, "setup" | "newRecoveryCodes">;
+
+async function accountPage(options: InternalOptions, request: RequestInternal, shown: TwoFactorShown = {}): Promise<ResponseInternal> {
   const user = await options.sessionStrategy.currentUser(options, request);
   if (!user?.id) {
     return { redirect: withCallbackUrl(signInUrl(options), accountUrl(options)) };
@@ -32,6 +35,7 @@ async function accountPage(options: InternalOptions, request: RequestInternal): 
   const named = (id: string) => providers.find((p) => p.id === id);
   const password = providers.find(isPasswordProvider);
   const passkeys = await passkeysPart(options, user.id);
+  const twoFactor = await twoFactorPart(options, request, shown);
   const { renderAccountPage, text } = await loadPages(options.config, request.request);
   return html(
     renderAccountPage({
@@ -54,6 +58,7 @@ async function accountPage(options: InternalOptions, request: RequestInternal): 
         forgotUrl: passwordUrl(options, "forgot"),
       },
       passkeys,
+      twoFactor,
       authUrl: options.authUrl,
       linkable: providers.filter(isOAuthProvider).map((p) => ({ id: p.id, name: p.name, signinUrl: p.signinUrl })),
       unlinkUrl: `${accountUrl(options)}/unlink`,
@@ -62,10 +67,64 @@ async function accountPage(options: InternalOptions, request: RequestInternal): 
       accountUrl: accountUrl(options),
       signOutUrl: `${options.authUrl}/signout`,
       error: request.query.error,
-      done: request.query.done,
+      // The page a confirm form answers says it is on (no redirect: the codes are shown this once).
+      done: shown.newRecoveryCodes ? "two-factor-on" : request.query.done,
+      form: request.query.form,
       theme: options.theme,
     }),
   );
+}
+
+/** Another feature's operation `name` (the second factor's settings, a linked account's unlink), run through the kernel; `UnknownAction` when its feature is off. */
+function operation(options: InternalOptions, name: string): Post {
+  const handler = options.handlerOf?.(name);
+  if (!handler) throw new UnknownAction(`The operation "${name}" is not turned on in this configuration.`);
+  return async (o, request) => handler(o, request);
+}
+
+/** The page's second-factor part (absent without `twoFactor`): the status, the forms, what a form just made. */
+async function twoFactorPart(
+  options: InternalOptions,
+  request: RequestInternal,
+  shown: TwoFactorShown,
+): Promise<AccountPageTwoFactor | undefined> {
+  if (!options.config.twoFactor) return undefined;
+  const status = (await operation(options, "getTwoFactorStatus")(options, request)).body as { totp: boolean; recoveryCodes: number };
+  const page = accountUrl(options);
+  return {
+    on: status.totp,
+    recoveryCodes: status.recoveryCodes,
+    enrollUrl: `${page}/two-factor-enroll`,
+    confirmUrl: `${page}/two-factor-confirm`,
+    disableUrl: `${page}/two-factor-disable`,
+    ...shown,
+    codeError: request.query.form === "two-factor" && request.query.error === "IncorrectCode",
+  };
+}
+
+/** `GET /account/deleted`: where the delete form comes back to, signed out by then. */
+async function deletedPage(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  const { renderAccountDeletedPage, text } = await loadPages(options.config, request.request);
+  return html(renderAccountDeletedPage({ text, homeUrl: options.origin, theme: options.theme }));
+}
+
+/**
+ * The notice after an unlink: when no OAuth/OIDC account is left, it says how the user signs in from now
+ * on (a password, a passkey, or a link to their proven address), the first of these they have.
+ */
+async function unlinkedNotice(options: InternalOptions, request: RequestInternal): Promise<string> {
+  const { adapter, providers } = options;
+  const user = await options.sessionStrategy.currentUser(options, request);
+  if (!user?.id || !adapter?.listAccountsByUserId) return "unlinked";
+  const accounts = (await adapter.listAccountsByUserId(user.id)).filter((account) => !isSecondFactorRow(account));
+  const named = (id: string) => providers.find((p) => p.id === id);
+  if (accounts.some((account) => isOAuthProvider(named(account.provider)))) return "unlinked";
+  const password = providers.find(isPasswordProvider);
+  if (password && accounts.some((account) => account.provider === password.id)) return "unlinked-password";
+  const passkeys = await passkeysPart(options, user.id);
+  if (passkeys && passkeys.list.length > 0) return "unlinked-passkey";
+  if (user.email && user.emailVerified && providers.some((p) => p.type === "email")) return "unlinked-email";
+  return "unlinked";
 }
 
 /**
@@ -125,4 +184,26 @@ export const emailForm: Post = async (options, request) => (await import("./emai
 export const confirmEmailForm: Post = async (options, request) => (await import("./email-change.js")).confirmEmailChange(options, request);
 export const deleteForm: Post = async (options, request) => (await import("./delete-account.js")).deleteAccount(options, request);
 
-export { accountPage, confirmEmailPage };
+/** Unlinking from the page: the linked-accounts feature's unlink, back with how the user signs in from now on. */
+export const unlinkForm: Post = async (options, request) => {
+  await operation(options, "unlinkAccount")(options, request);
+  return { redirect: `${accountUrl(options)}?done=${await unlinkedNotice(options, request)}` };
+};
+
+// The second-factor forms: owner-present operations, as their /two-factor routes are. Enroll and confirm
+// answer the page itself (the key and QR code, then the recovery codes: secrets never put in a URL).
+export const twoFactorEnrollForm: Post = async (options, request) => {
+  const { body } = await operation(options, "enrollTotp")(options, request);
+  const { secret, qrSvg } = body as { secret: string; qrSvg: string };
+  return accountPage(options, request, { setup: { secret, qrSvg } });
+};
+export const twoFactorConfirmForm: Post = async (options, request) => {
+  const { body } = await operation(options, "confirmTotp")(options, request);
+  return accountPage(options, request, { newRecoveryCodes: (body as { recoveryCodes: string[] }).recoveryCodes });
+};
+export const twoFactorDisableForm: Post = async (options, request) => {
+  await operation(options, "disableTotp")(options, request);
+  return { redirect: `${accountUrl(options)}?done=two-factor-off` };
+};
+
+export { accountPage, confirmEmailPage, deletedPage };

@@ -4,7 +4,6 @@
  *
  * @module features/accounts
  */
-import { accountFormRefusal, formNeeds } from "../../sign-in/account-form.js";
 import { defineFeature, lazyHandler } from "../define.js";
 
 const routes = () => import("./routes.js");
@@ -20,14 +19,6 @@ export const accountsFeature = defineFeature({
       needs: { csrf: "mint", ownerPresent: "unlinkAccount" },
       presentation: "json",
       handler: lazyHandler(routes, "unlinkAction"),
-    },
-    {
-      name: "unlinkAccountForm",
-      method: "POST",
-      path: "account/unlink",
-      needs: { ...formNeeds, ownerPresent: "unlinkAccount" },
-      presentation: accountFormRefusal,
-      handler: lazyHandler(routes, "unlinkForm"),
     },
   ],
 });

@@ -18,7 +18,6 @@ import { AccountNotFound, AccountsUnavailable, InvalidAccount, LastSignInMethod,
 import { assertCsrf } from "../../http/csrf.js";
 import { bodyString } from "../../http/request.js";
 import { noStoreHeaders } from "../../http/response.js";
-import { accountUrl } from "../../sign-in/account-form.js";
 import { notifyOwner } from "../../sign-in/notify-owner.js";
 import { isSecondFactorRow } from "../../sign-in/second-factor-row.js";
 import { countSignInWays, isWayIn } from "../../sign-in/ways-in.js";
@@ -105,10 +104,4 @@ export async function unlinkAction(options: InternalOptions, request: RequestInt
   await options.events.accountUnlinked({ userId: user.id, account: linkedAccount(target) });
   await notifyOwner(options, request, { id: user.id, email: user.email }, "accountUnlinked");
   return { body: { unlinked: 1 }, headers: json };
-}
-
-/** The account page's unlink form: the same unlink, back to the page with what happened. */
-export async function unlinkForm(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
-  await unlinkAction(options, request);
-  return { redirect: `${accountUrl(options)}?done=unlinked` };
 }

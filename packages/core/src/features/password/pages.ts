@@ -20,6 +20,8 @@ export async function passwordPage(
   request: RequestInternal,
   provider: InternalProvider & PasswordConfig,
   form: PasswordForm,
+  /** The address a sign-up link confirms (the verify page shows it). */
+  linkAddress?: string,
 ): Promise<ResponseInternal> {
   const { renderPasswordPage, text } = await loadPages(options.config, request.request);
   const { minLength, maxLength } = provider.passwordAccounts;
@@ -33,6 +35,9 @@ export async function passwordPage(
       token: request.query.token,
       error: request.query.error,
       code: request.query.code,
+      // What a refused post typed (password-accounts/routes.ts `backToForm`); a password never comes back.
+      name: form === "sign-up" ? request.query.name : undefined,
+      email: form === "verify" ? linkAddress : form === "sign-up" || form === "forgot" ? request.query.email : undefined,
       minLength,
       maxLength,
       signInUrl: signInUrl(options),

@@ -266,7 +266,8 @@ export async function passwordPage(form: PasswordPage, options: InternalOptions,
   const provider = passwordProviderOf(options);
   const pages = await import("./pages.js");
   // A link that cannot be used says so at once, before the person types a new password.
-  if (form === "verify") await openLink(options, "sign-up", request.query.token);
+  if (form === "verify")
+    return pages.passwordPage(options, request, provider, form, (await openLink(options, "sign-up", request.query.token)).email);
   if (form === "reset") {
     const { link } = await liveResetLink(options, passwordStore(options), provider, request.query.token);
     // A live link of another browser: no password form, but a way to go on here (see `resend`).
@@ -305,6 +306,9 @@ function formPage(options: InternalOptions, form: PasswordPost): URL | undefined
   return page;
 }
 
+/** The longest typed value a refused form gets back in its URL (an address is at most 254 characters). */
+const MAX_KEPT_FIELD = 254;
+
 /**
  * A browser's refused form post: back to its page with `?error=` (the password rule in `code`, a reset
  * form's token). Answered as a page, not thrown: `failure` has the pipeline log, trace and audit it all
@@ -323,5 +327,12 @@ export function passwordFormRefusal(
   if (error instanceof InvalidPassword) page.searchParams.set("code", error.rule);
   const token = request.body.token;
   if ((form === "reset" || form === "resend") && typeof token === "string") page.searchParams.set("token", token);
+  // The sign-up and forgot forms get back what was typed (never a password), so nobody types it twice.
+  if (form === "sign-up" || form === "forgot") {
+    for (const field of form === "sign-up" ? ["name", "email"] : ["email"]) {
+      const value = request.body[field];
+      if (typeof value === "string" && value.length <= MAX_KEPT_FIELD && !/[\r\n]/.test(value)) page.searchParams.set(field, value);
+    }
+  }
   return { redirect: page.href, failure: error };
 }

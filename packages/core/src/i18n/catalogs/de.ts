@@ -273,4 +273,43 @@ export const de: Messages = {
   "mail.change.accountLinked": "Ein anderes Konto wurde mit Ihrem verknüpft: Man kann sich jetzt damit bei Ihrem Konto anmelden.",
   "mail.change.accountUnlinked": "Ein Konto wurde von Ihrem getrennt: Man kann sich damit nicht mehr bei Ihrem Konto anmelden.",
   "mail.change.otherSessionsEnded": "Alle anderen Geräte wurden von Ihrem Konto abgemeldet.",
+  "provider.email": "E-Mail",
+  "provider.password": "Passwort",
+  "provider.emailPassword": "E-Mail und Passwort",
+  "provider.passkey": "Passkey",
+  "signin.failedWith": "Die Anmeldung mit {provider} hat nicht geklappt.",
+  "password.verifyLeadAddress": "Bestätigen Sie, dass {email} Ihre Adresse ist, um Ihr Konto fertig zu erstellen.",
+  "account.deleteWarning":
+    "Das ist endgültig: Ihr Konto und alle Wege, sich darin anzumelden, werden entfernt, alle Geräte werden abgemeldet, und nichts lässt sich wiederherstellen.",
+  "account.deletedTitle": "Ihr Konto wurde gelöscht",
+  "account.deletedText":
+    "Ihr Konto und seine Anmeldemethoden wurden entfernt, und dieser Browser ist abgemeldet. Um zurückzukommen, erstellen Sie ein neues Konto.",
+  "account.done.unlinkedPassword": "Das Konto wurde getrennt. Ab jetzt melden Sie sich mit Ihrer E-Mail-Adresse und Ihrem Passwort an.",
+  "account.done.unlinkedPasskey": "Das Konto wurde getrennt. Ab jetzt melden Sie sich mit einem Passkey an.",
+  "account.done.unlinkedEmail":
+    "Das Konto wurde getrennt. Ab jetzt melden Sie sich mit einem Link an, den wir an Ihre E-Mail-Adresse senden.",
+  "account.twoFactorSection": "Zweistufige Anmeldung",
+  "account.twoFactorOff": "Aus: Die Anmeldung hat einen Schritt.",
+  "account.twoFactorOn": "An: Bei der Anmeldung wird ein Code aus Ihrer Authenticator-App abgefragt.",
+  "account.twoFactorEnable": "Mit einer Authenticator-App einschalten",
+  "account.twoFactorScan":
+    "Scannen Sie diesen QR-Code mit Ihrer Authenticator-App oder geben Sie den Schlüssel dort ein. Geben Sie dann den 6-stelligen Code ein, den die App anzeigt.",
+  "account.twoFactorQrAlt": "QR-Code zum Scannen mit Ihrer Authenticator-App",
+  "account.twoFactorKey": "Schlüssel:",
+  "account.twoFactorCode": "Code aus Ihrer Authenticator-App",
+  "account.twoFactorConfirm": "Einschalten",
+  "account.recoveryCodesLead":
+    "Ihre Wiederherstellungscodes: Jeder meldet Sie einmal an, wenn Sie Ihr Telefon nicht haben. Bewahren Sie sie jetzt sicher auf. Sie werden nur dieses eine Mal angezeigt.",
+  "account.recoveryCodesLeft": "Noch {count} Wiederherstellungscodes.",
+  "account.newRecoveryCodes": "Für neue Wiederherstellungscodes schalten Sie sie aus und wieder ein.",
+  "account.twoFactorDisableCode": "Code aus Ihrer App oder ein Wiederherstellungscode",
+  "account.twoFactorDisable": "Ausschalten",
+  "account.done.twoFactorOn": "Die zweistufige Anmeldung ist eingeschaltet.",
+  "account.done.twoFactorOff": "Die zweistufige Anmeldung ist ausgeschaltet.",
+  "accountError.incorrectCodeSetup":
+    "Dieser Code hat nicht funktioniert. Schalten Sie sie erneut ein, scannen Sie den neuen QR-Code und geben Sie den Code ein, den die App anzeigt.",
+  "accountError.incorrectCode":
+    "Dieser Code hat nicht funktioniert. Geben Sie den Code ein, den Ihre App jetzt anzeigt, oder einen unbenutzten Wiederherstellungscode.",
+  "accountError.twoFactorAlreadyOn": "Die zweistufige Anmeldung ist bereits eingeschaltet.",
+  "accountError.twoFactorNotOn": "Die zweistufige Anmeldung ist nicht eingeschaltet: Schalten Sie sie zuerst ein.",
 };

@@ -264,4 +264,42 @@ export const es: Messages = {
   "mail.change.accountLinked": "Se vinculó otra cuenta a la tuya: ahora puede iniciar sesión en tu cuenta.",
   "mail.change.accountUnlinked": "Se desvinculó una cuenta de la tuya: ya no inicia sesión en tu cuenta.",
   "mail.change.otherSessionsEnded": "Se cerró la sesión de tu cuenta en todos los demás dispositivos.",
+  "provider.email": "Correo electrónico",
+  "provider.password": "Contraseña",
+  "provider.emailPassword": "Correo electrónico y contraseña",
+  "provider.passkey": "Llave de acceso",
+  "signin.failedWith": "No se pudo iniciar sesión con {provider}.",
+  "password.verifyLeadAddress": "Confirma que {email} es tu dirección para terminar de crear tu cuenta.",
+  "account.deleteWarning":
+    "Es permanente: se eliminan tu cuenta y todas las formas de iniciar sesión en ella, se cierra la sesión en todos los dispositivos y nada se puede recuperar.",
+  "account.deletedTitle": "Tu cuenta se eliminó",
+  "account.deletedText":
+    "Se eliminaron tu cuenta y sus métodos de inicio de sesión, y este navegador cerró la sesión. Para volver, crea una cuenta nueva.",
+  "account.done.unlinkedPassword": "La cuenta se desvinculó. A partir de ahora inicias sesión con tu correo electrónico y tu contraseña.",
+  "account.done.unlinkedPasskey": "La cuenta se desvinculó. A partir de ahora inicias sesión con una llave de acceso.",
+  "account.done.unlinkedEmail":
+    "La cuenta se desvinculó. A partir de ahora inicias sesión con un enlace que enviamos a tu correo electrónico.",
+  "account.twoFactorSection": "Verificación en dos pasos",
+  "account.twoFactorOff": "Desactivada: iniciar sesión lleva un paso.",
+  "account.twoFactorOn": "Activada: al iniciar sesión se pide un código de tu app de autenticación.",
+  "account.twoFactorEnable": "Activar con una app de autenticación",
+  "account.twoFactorScan":
+    "Escanea este código QR con tu app de autenticación o escribe la clave en ella. Después escribe el código de 6 dígitos que muestra.",
+  "account.twoFactorQrAlt": "Código QR para escanear con tu app de autenticación",
+  "account.twoFactorKey": "Clave:",
+  "account.twoFactorCode": "Código de tu app de autenticación",
+  "account.twoFactorConfirm": "Activar",
+  "account.recoveryCodesLead":
+    "Tus códigos de recuperación: cada uno inicia sesión una vez cuando no tienes tu teléfono. Guárdalos ahora en un lugar seguro. Solo se muestran esta vez.",
+  "account.recoveryCodesLeft": "Quedan {count} códigos de recuperación.",
+  "account.newRecoveryCodes": "Para obtener códigos de recuperación nuevos, desactívala y vuelve a activarla.",
+  "account.twoFactorDisableCode": "Código de tu app o un código de recuperación",
+  "account.twoFactorDisable": "Desactivar",
+  "account.done.twoFactorOn": "La verificación en dos pasos está activada.",
+  "account.done.twoFactorOff": "La verificación en dos pasos está desactivada.",
+  "accountError.incorrectCodeSetup":
+    "Ese código no funcionó. Vuelve a activarla, escanea el nuevo código QR y escribe el código que muestra la app.",
+  "accountError.incorrectCode": "Ese código no funcionó. Escribe el código que muestra tu app ahora o un código de recuperación sin usar.",
+  "accountError.twoFactorAlreadyOn": "La verificación en dos pasos ya está activada.",
+  "accountError.twoFactorNotOn": "La verificación en dos pasos no está activada: actívala primero.",
 };

@@ -271,4 +271,44 @@ export const fr: Messages = {
   "mail.change.accountLinked": "Un autre compte a été associé au vôtre : il peut désormais se connecter à votre compte.",
   "mail.change.accountUnlinked": "Un compte a été dissocié du vôtre : il ne permet plus de se connecter à votre compte.",
   "mail.change.otherSessionsEnded": "Tous les autres appareils ont été déconnectés de votre compte.",
+  "provider.email": "E-mail",
+  "provider.password": "Mot de passe",
+  "provider.emailPassword": "E-mail et mot de passe",
+  "provider.passkey": "Clé d’accès",
+  "signin.failedWith": "La connexion avec {provider} n’a pas abouti.",
+  "password.verifyLeadAddress": "Confirmez que {email} est votre adresse pour terminer la création de votre compte.",
+  "account.deleteWarning":
+    "C’est définitif : votre compte et tous ses moyens de connexion sont supprimés, tous les appareils sont déconnectés, et rien ne peut être restauré.",
+  "account.deletedTitle": "Votre compte a été supprimé",
+  "account.deletedText":
+    "Votre compte et ses méthodes de connexion ont été supprimés, et ce navigateur est déconnecté. Pour revenir, créez un nouveau compte.",
+  "account.done.unlinkedPassword":
+    "Le compte a été dissocié. Désormais, vous vous connectez avec votre adresse e-mail et votre mot de passe.",
+  "account.done.unlinkedPasskey": "Le compte a été dissocié. Désormais, vous vous connectez avec une clé d’accès.",
+  "account.done.unlinkedEmail":
+    "Le compte a été dissocié. Désormais, vous vous connectez avec un lien que nous envoyons à votre adresse e-mail.",
+  "account.twoFactorSection": "Validation en deux étapes",
+  "account.twoFactorOff": "Désactivée : la connexion se fait en une étape.",
+  "account.twoFactorOn": "Activée : la connexion demande un code de votre application d’authentification.",
+  "account.twoFactorEnable": "Activer avec une application d’authentification",
+  "account.twoFactorScan":
+    "Scannez ce QR code avec votre application d’authentification, ou saisissez-y la clé. Puis saisissez le code à 6 chiffres qu’elle affiche.",
+  "account.twoFactorQrAlt": "QR code à scanner avec votre application d’authentification",
+  "account.twoFactorKey": "Clé :",
+  "account.twoFactorCode": "Code de votre application d’authentification",
+  "account.twoFactorConfirm": "Activer",
+  "account.recoveryCodesLead":
+    "Vos codes de récupération : chacun permet de se connecter une fois sans votre téléphone. Conservez-les en lieu sûr dès maintenant. Ils ne sont affichés que cette fois.",
+  "account.recoveryCodesLeft": "Il reste {count} codes de récupération.",
+  "account.newRecoveryCodes": "Pour obtenir de nouveaux codes de récupération, désactivez-la puis réactivez-la.",
+  "account.twoFactorDisableCode": "Code de votre application, ou un code de récupération",
+  "account.twoFactorDisable": "Désactiver",
+  "account.done.twoFactorOn": "La validation en deux étapes est activée.",
+  "account.done.twoFactorOff": "La validation en deux étapes est désactivée.",
+  "accountError.incorrectCodeSetup":
+    "Ce code n’a pas fonctionné. Recommencez l’activation, scannez le nouveau QR code et saisissez le code affiché par l’application.",
+  "accountError.incorrectCode":
+    "Ce code n’a pas fonctionné. Saisissez le code que votre application affiche maintenant, ou un code de récupération inutilisé.",
+  "accountError.twoFactorAlreadyOn": "La validation en deux étapes est déjà activée.",
+  "accountError.twoFactorNotOn": "La validation en deux étapes n’est pas activée : activez-la d’abord.",
 };

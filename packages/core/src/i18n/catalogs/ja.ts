@@ -260,4 +260,42 @@ export const ja: Messages = {
   "mail.change.accountLinked": "別のアカウントがあなたのアカウントにリンクされました。そのアカウントでログインできるようになりました。",
   "mail.change.accountUnlinked": "アカウントのリンクが解除されました。そのアカウントではログインできなくなりました。",
   "mail.change.otherSessionsEnded": "ほかのすべてのデバイスでアカウントからサインアウトしました。",
+  "provider.email": "メール",
+  "provider.password": "パスワード",
+  "provider.emailPassword": "メールアドレスとパスワード",
+  "provider.passkey": "パスキー",
+  "signin.failedWith": "{provider}でのログインに失敗しました。",
+  "password.verifyLeadAddress": "{email} がご自身のアドレスであることを確認して、アカウントの作成を完了してください。",
+  "account.deleteWarning":
+    "この操作は取り消せません。アカウントとそのすべてのログイン方法が削除され、すべてのデバイスからログアウトし、何も復元できません。",
+  "account.deletedTitle": "アカウントを削除しました",
+  "account.deletedText":
+    "アカウントとそのログイン方法は削除され、このブラウザーはログアウトしました。再び利用するには、新しいアカウントを作成してください。",
+  "account.done.unlinkedPassword": "アカウントの連携を解除しました。今後はメールアドレスとパスワードでログインします。",
+  "account.done.unlinkedPasskey": "アカウントの連携を解除しました。今後はパスキーでログインします。",
+  "account.done.unlinkedEmail": "アカウントの連携を解除しました。今後はメールアドレスに届くリンクでログインします。",
+  "account.twoFactorSection": "2段階認証",
+  "account.twoFactorOff": "オフ：ログインは1段階です。",
+  "account.twoFactorOn": "オン：ログイン時に認証アプリのコードを求めます。",
+  "account.twoFactorEnable": "認証アプリでオンにする",
+  "account.twoFactorScan":
+    "認証アプリでこのQRコードを読み取るか、キーを入力してください。次に、アプリに表示される6桁のコードを入力してください。",
+  "account.twoFactorQrAlt": "認証アプリで読み取るQRコード",
+  "account.twoFactorKey": "キー：",
+  "account.twoFactorCode": "認証アプリのコード",
+  "account.twoFactorConfirm": "オンにする",
+  "account.recoveryCodesLead":
+    "リカバリーコード：スマートフォンがないときに、それぞれ1回だけログインに使えます。今すぐ安全な場所に保管してください。表示されるのはこの1回だけです。",
+  "account.recoveryCodesLeft": "残りのリカバリーコード：{count}個。",
+  "account.newRecoveryCodes": "新しいリカバリーコードが必要な場合は、いったんオフにしてから再びオンにしてください。",
+  "account.twoFactorDisableCode": "アプリのコード、またはリカバリーコード",
+  "account.twoFactorDisable": "オフにする",
+  "account.done.twoFactorOn": "2段階認証をオンにしました。",
+  "account.done.twoFactorOff": "2段階認証をオフにしました。",
+  "accountError.incorrectCodeSetup":
+    "このコードは使えませんでした。もう一度オンにして新しいQRコードを読み取り、アプリに表示されるコードを入力してください。",
+  "accountError.incorrectCode":
+    "このコードは使えませんでした。アプリに今表示されているコード、または未使用のリカバリーコードを入力してください。",
+  "accountError.twoFactorAlreadyOn": "2段階認証はすでにオンです。",
+  "accountError.twoFactorNotOn": "2段階認証はオンになっていません。先にオンにしてください。",
 };

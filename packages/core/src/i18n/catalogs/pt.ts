@@ -256,4 +256,42 @@ export const pt: Messages = {
   "mail.change.accountLinked": "Outra conta foi vinculada à sua: agora ela pode entrar na sua conta.",
   "mail.change.accountUnlinked": "Uma conta foi desvinculada da sua: ela não entra mais na sua conta.",
   "mail.change.otherSessionsEnded": "Todos os outros dispositivos foram desconectados da sua conta.",
+  "provider.email": "E-mail",
+  "provider.password": "Senha",
+  "provider.emailPassword": "E-mail e senha",
+  "provider.passkey": "Chave de acesso",
+  "signin.failedWith": "Não foi possível entrar com {provider}.",
+  "password.verifyLeadAddress": "Confirme que {email} é o seu endereço para concluir a criação da sua conta.",
+  "account.deleteWarning":
+    "É permanente: sua conta e todas as formas de entrar nela são removidas, todos os dispositivos saem da conta e nada pode ser restaurado.",
+  "account.deletedTitle": "Sua conta foi excluída",
+  "account.deletedText":
+    "Sua conta e seus métodos de login foram removidos, e este navegador saiu da conta. Para voltar, crie uma nova conta.",
+  "account.done.unlinkedPassword": "A conta foi desvinculada. A partir de agora, você entra com seu e-mail e sua senha.",
+  "account.done.unlinkedPasskey": "A conta foi desvinculada. A partir de agora, você entra com uma chave de acesso.",
+  "account.done.unlinkedEmail": "A conta foi desvinculada. A partir de agora, você entra com um link que enviamos para o seu e-mail.",
+  "account.twoFactorSection": "Verificação em duas etapas",
+  "account.twoFactorOff": "Desativada: entrar leva uma etapa.",
+  "account.twoFactorOn": "Ativada: ao entrar, é pedido um código do seu app autenticador.",
+  "account.twoFactorEnable": "Ativar com um app autenticador",
+  "account.twoFactorScan":
+    "Escaneie este QR code com seu app autenticador ou digite a chave nele. Depois digite o código de 6 dígitos que o app mostra.",
+  "account.twoFactorQrAlt": "QR code para escanear com seu app autenticador",
+  "account.twoFactorKey": "Chave:",
+  "account.twoFactorCode": "Código do seu app autenticador",
+  "account.twoFactorConfirm": "Ativar",
+  "account.recoveryCodesLead":
+    "Seus códigos de recuperação: cada um entra uma vez quando você não está com o celular. Guarde-os agora em um lugar seguro. Eles são mostrados só desta vez.",
+  "account.recoveryCodesLeft": "Restam {count} códigos de recuperação.",
+  "account.newRecoveryCodes": "Para obter novos códigos de recuperação, desative e ative novamente.",
+  "account.twoFactorDisableCode": "Código do seu app ou um código de recuperação",
+  "account.twoFactorDisable": "Desativar",
+  "account.done.twoFactorOn": "A verificação em duas etapas está ativada.",
+  "account.done.twoFactorOff": "A verificação em duas etapas está desativada.",
+  "accountError.incorrectCodeSetup":
+    "Esse código não funcionou. Ative novamente, escaneie o novo QR code e digite o código que o app mostra.",
+  "accountError.incorrectCode":
+    "Esse código não funcionou. Digite o código que seu app mostra agora ou um código de recuperação não usado.",
+  "accountError.twoFactorAlreadyOn": "A verificação em duas etapas já está ativada.",
+  "accountError.twoFactorNotOn": "A verificação em duas etapas não está ativada: ative-a primeiro.",
 };

@@ -38,6 +38,9 @@ export default component$(() => {
       )}
       {mailbox.value.mails.map((mail) => (
         <article key={mail.id} class="card" data-testid="mail">
+          <p class="badge" data-testid="mail-kind">
+            {mail.kind.label}
+          </p>
           <h2 data-testid="mail-subject">{mail.subject}</h2>
           <dl>
             <dt>To</dt>
@@ -50,9 +53,8 @@ export default component$(() => {
           {mail.signInLink ? (
             <p>
               <a href={mail.signInLink} data-testid="mail-link">
-                Open the sign-in link
-              </a>{" "}
-              <span class="muted">(it works once)</span>
+                {mail.kind.action}
+              </a>
             </p>
           ) : (
             <p class="muted">No link in this mail.</p>
