@@ -152,22 +152,27 @@ function FormBody({ params, text }: { params: PasswordPageParams; text: Translat
         </>
       );
     default:
-      return (
-        <>
-          <p class="muted">
-            {params.email ? (
-              <Filled text={text.t("password.verifyLeadAddress")} values={{ email: <strong>{params.email}</strong> }} />
-            ) : (
-              text.t("password.verifyLead")
-            )}
-          </p>
-          <input type="hidden" name="token" value={params.token ?? ""} />
-          <button type="submit" class="button">
-            {text.t("password.verifyButton")}
-          </button>
-        </>
-      );
+      return <VerifyBody params={params} text={text} />;
   }
+}
+
+/** The sign-up link's page: the address it confirms, and the button that confirms it (a POST). */
+function VerifyBody({ params, text }: { params: PasswordPageParams; text: Translator }) {
+  return (
+    <>
+      <p class="muted">
+        {params.email ? (
+          <Filled text={text.t("password.verifyLeadAddress")} values={{ email: <strong>{params.email}</strong> }} />
+        ) : (
+          text.t("password.verifyLead")
+        )}
+      </p>
+      <input type="hidden" name="token" value={params.token ?? ""} />
+      <button type="submit" class="button">
+        {text.t("password.verifyButton")}
+      </button>
+    </>
+  );
 }
 
 /** Renders a password page (a complete HTML document). */

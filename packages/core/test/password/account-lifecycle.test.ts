@@ -243,8 +243,10 @@ describe("the lifecycle's edges", () => {
     const browser = a.browser();
     await member(a, browser, "e@example.com");
     for (const route of ["email", "confirm-email", "delete"]) {
+      // The delete form's refusals are shown at its own field (`form=delete`).
+      const form = route === "delete" ? "&form=delete" : "";
       expect((await browser.send(`/auth/account/${route}`, { form: { email: "x@example.com", token: "t" } })).headers.get("location")).toBe(
-        `${ORIGIN}/auth/account?error=MissingCSRF`,
+        `${ORIGIN}/auth/account?error=MissingCSRF${form}`,
       );
     }
     // A client's signal: each refusal's line (at debug), beside its csrf-refused warning.
