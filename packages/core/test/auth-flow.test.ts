@@ -529,7 +529,7 @@ describe("session cookie", () => {
 });
 
 describe("routing and bad input", () => {
-  it("unknown paths are 404 JSON, other methods 405, GET on POST-only actions 400", async () => {
+  it("unknown paths are 404 JSON, other methods 405, a method a path does not take 405 (issue 45: was 400)", async () => {
     const { config } = makeConfig();
     const client = authClient(config);
     for (const path of ["/auth/nope", "/auth/signin/credentials/extra", "/auth/session/x", "/other"]) {
@@ -538,8 +538,15 @@ describe("routing and bad input", () => {
       expect(((await response.json()) as { error: string }).error).toBe("UnknownAction");
     }
     expect((await client.send("/auth/session", { method: "PUT" })).status).toBe(405);
-    expect((await client.send("/auth/signin/credentials")).status).toBe(400);
-    expect((await client.send("/auth/providers", { method: "POST", body: "x" })).status).toBe(400);
+    // A path that exists for the other method: MethodNotAllowed, shown as UnknownAction.
+    for (const [path, init] of [
+      ["/auth/signin/credentials", {}],
+      ["/auth/providers", { method: "POST", body: "x" }],
+    ] as const) {
+      const response = await client.send(path, init);
+      expect(response.status).toBe(405);
+      expect(((await response.json()) as { error: string }).error).toBe("UnknownAction");
+    }
   });
 
   it("an unknown provider ends on the error page", async () => {

@@ -180,6 +180,12 @@ describe("the types floor", () => {
     expect(ground.has(file)).toBe(true);
   });
 
+  it("every module of the types folder (packages/core/src/types/) declares only types", () => {
+    const folder = [...text.keys()].filter((file) => file.startsWith("packages/core/src/types/"));
+    expect(folder.length).toBeGreaterThanOrEqual(namedTypeModules.filter((file) => file.includes("/src/types/")).length);
+    expect(folder.filter((file) => !ground.has(file))).toEqual([]);
+  });
+
   it("a module that declares only types imports only such modules (a runtime module would lift it off the ground)", () => {
     const climbing = [...ground].flatMap((file) =>
       (imports.get(file) ?? []).filter((to) => !ground.has(to)).map((to) => `${file} -> ${to}`),

@@ -333,6 +333,8 @@ describe("public API: the export names of each entry point", () => {
     added.push("memoryRateLimitStore");
     // Issue 27: the memory registry of sessions (the Redis one is the `session/redis` entry point).
     added.push("memorySessionStore");
+    // Issue 45: features as modules (an app's own feature; its operations' code loaded with their first request).
+    added.push("defineFeature", "lazyHandler");
     expect(Object.keys(core).sort()).toEqual([...Object.keys(errors), ...functions, ...added].sort());
   });
 

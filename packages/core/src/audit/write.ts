@@ -102,10 +102,9 @@ export function auditedEvents(audit: Audit, events: EventCallbacks, request: Req
 
 /** True for a `/two-factor` route that checks a second factor: the second step, turning TOTP on, turning it off. */
 function checksSecondFactor(request: RequestInternal): boolean {
-  const route = request.providerId;
-  return (
-    request.action === "two-factor" && request.method === "POST" && (route === undefined || route === "confirm" || route === "disable")
-  );
+  // The matched route template (a sub-route is never in `providerId`).
+  const route = request.route;
+  return request.method === "POST" && (route === "two-factor" || route === "two-factor/confirm" || route === "two-factor/disable");
 }
 
 /**

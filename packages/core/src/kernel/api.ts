@@ -51,7 +51,8 @@ export function createApi(resolved: UsableAuth): AuthApi {
     return redirectOf(await run(request, { operation, body: { ...fields, callbackUrl: redirectTo ?? "/" } }));
   };
   return {
-    getSession: (request) => readSession(resolved, inProcessRequest(resolved, request, { operation: "getSession" })),
+    // async: a request it cannot read is a rejected promise, never a throw from the call itself.
+    getSession: async (request) => readSession(resolved, inProcessRequest(resolved, request, { operation: "getSession" })),
     signIn: async (request, input) => redirectOf(await run(request, signInCall(resolved, input))),
     signInWithEmailCode: async (request, input) => redirectOf(await run(request, emailCodeCall(resolved, input))),
     signOut: (request, input) => form(request, "signOut", input),

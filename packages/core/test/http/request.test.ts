@@ -4,9 +4,26 @@
  * (form vs JSON, size limits), and that the body stays readable for `authorize()`.
  */
 import { describe, expect, it } from "vitest";
-import { UnknownAction } from "../../src/errors.js";
+import { MethodNotAllowed, RouteNotFound, UnknownAction } from "../../src/errors.js";
 import { readAtMost } from "../../src/http/read-stream.js";
-import { bodyString, parseActionAndProvider, parseRequest, parseRequestParts, requestCookies } from "../../src/http/request.js";
+import {
+  bodyString,
+  parseRequestParts as parseRequestPartsWith,
+  parseRequest as parseRequestWith,
+  parseActionAndProvider as parseWith,
+  requestCookies,
+} from "../../src/http/request.js";
+import { operationsOf } from "../../src/kernel/features.js";
+import { createRouter } from "../../src/kernel/router.js";
+import type { AuthConfig } from "../../src/types/config.js";
+
+/** The real route list of an instance: the spec's operations and those of the features the configuration turns on. */
+const paths = createRouter(operationsOf({ providers: [] } as unknown as AuthConfig));
+const parseActionAndProvider = (pathname: string, basePath: string, method?: string) => parseWith(pathname, basePath, paths, method);
+const parseRequest = (request: Request, basePath: string, connectionAddress?: string) =>
+  parseRequestWith(request, basePath, paths, connectionAddress);
+const parseRequestParts = (parts: Parameters<typeof parseRequestPartsWith>[0], basePath: string) =>
+  parseRequestPartsWith(parts, basePath, paths);
 
 const origin = "https://app.example";
 const MAX = 64 * 1024;
@@ -48,34 +65,97 @@ function streamOf(chunks: Uint8Array[]) {
 }
 
 describe("actions and provider ids in the path", () => {
-  const all = [
-    "providers",
-    "csrf",
-    "session",
-    "signin",
-    "callback",
-    "signout",
-    "error",
-    "verify-request",
-    "webauthn-options",
-    "webauthn-script",
+  /** Each spec action, with the route template a GET to it matches (the router's, from the declarations). */
+  const all: [string, string][] = [
+    ["providers", "providers"],
+    ["csrf", "csrf"],
+    ["session", "session"],
+    ["signin", "signin"],
+    ["callback", "callback/:provider"],
+    ["signout", "signout"],
+    ["error", "error"],
+    ["verify-request", "verify-request"],
+    ["webauthn-options", "webauthn-options/:provider"],
+    ["webauthn-script", "webauthn-script"],
   ];
 
-  it.each(all)("%s is an action", (action) => {
-    expect(parseActionAndProvider(`/auth/${action}`, "/auth")).toEqual({ action, providerId: undefined });
+  it.each(all)("%s is an action (route %s)", (action, route) => {
+    expect(parseActionAndProvider(`/auth/${action}`, "/auth")).toEqual({ action, route, path: `/${action}`, providerId: undefined });
   });
 
-  it.each(["signin", "callback", "webauthn-options"])("%s takes a provider id", (action) => {
-    expect(parseActionAndProvider(`/auth/${action}/github`, "/auth")).toEqual({ action, providerId: "github" });
+  it.each([
+    ["signin", "POST"],
+    ["callback", "GET"],
+    ["callback", "POST"],
+    ["webauthn-options", "GET"],
+  ])("%s takes a provider id (%s)", (action, method) => {
+    expect(parseActionAndProvider(`/auth/${action}/github`, "/auth", method)).toEqual({
+      action,
+      route: `${action}/:provider`,
+      path: `/${action}/github`,
+      providerId: "github",
+    });
   });
 
   it.each(["providers", "csrf", "session", "signout", "error", "verify-request", "webauthn-script"])(
     "%s takes no provider id",
     async (action) => {
       const error = await unknownAction(() => parseActionAndProvider(`/auth/${action}/github`, "/auth"));
+      expect(error).toBeInstanceOf(RouteNotFound);
       expect(error.message).toBe(`Cannot parse action at /auth/${action}/github`);
     },
   );
+
+  it("a path that exists for another method parses without a route (the pipeline refuses it as MethodNotAllowed)", () => {
+    expect(parseActionAndProvider("/auth/signin/github", "/auth", "GET")).toEqual({
+      action: "signin",
+      route: undefined,
+      path: "/signin/github",
+      providerId: "github",
+    });
+    expect(parseActionAndProvider("/auth/signout", "/auth", "POST")).toMatchObject({ action: "signout", route: "signout" });
+    expect(parseActionAndProvider("/auth/csrf", "/auth", "POST")).toEqual({
+      action: "csrf",
+      route: undefined,
+      path: "/csrf",
+      providerId: undefined,
+    });
+    expect(() => paths.operationOf({ method: "POST", route: undefined, path: "/csrf" } as never)).toThrow(MethodNotAllowed);
+  });
+
+  it("a feature's sub-route is part of the route, never a provider id; a sub-route it does not declare is refused", async () => {
+    expect(parseActionAndProvider("/auth/sessions/revoke", "/auth", "POST")).toEqual({
+      action: "sessions",
+      route: "sessions/revoke",
+      path: "/sessions/revoke",
+      providerId: undefined,
+    });
+    expect(parseActionAndProvider("/auth/password/sign-up", "/auth")).toEqual({
+      action: "password",
+      route: "password/sign-up",
+      path: "/password/sign-up",
+      providerId: undefined,
+    });
+    for (const path of ["/auth/sessions/github", "/auth/password", "/auth/accounts/revoke"]) {
+      const error = await unknownAction(() => parseActionAndProvider(path, "/auth", "POST"));
+      expect(error).toBeInstanceOf(RouteNotFound);
+      expect(error.message).toBe(`Cannot parse action at ${path}`);
+    }
+  });
+
+  it("the two-factor settings are routes only when twoFactor turns the feature on; the assurance route always is", async () => {
+    expect(parseActionAndProvider("/auth/two-factor/assurance", "/auth")).toMatchObject({ route: "two-factor/assurance" });
+    const off = await unknownAction(() => parseActionAndProvider("/auth/two-factor/enroll", "/auth", "POST"));
+    expect(off).toBeInstanceOf(RouteNotFound);
+    const on = createRouter(operationsOf({ providers: [], twoFactor: {} } as unknown as AuthConfig));
+    expect(parseWith("/auth/two-factor/enroll", "/auth", on, "POST")).toEqual({
+      action: "two-factor",
+      route: "two-factor/enroll",
+      path: "/two-factor/enroll",
+      providerId: undefined,
+    });
+    expect(parseWith("/auth/two-factor/assurance", "/auth", on)).toMatchObject({ route: "two-factor/assurance", providerId: undefined });
+  });
 
   it("an unknown action, no action, or a third segment is refused with the path in the message", async () => {
     expect((await unknownAction(() => parseActionAndProvider("/auth/nope", "/auth"))).message).toBe("Cannot parse action at /auth/nope");
@@ -96,29 +176,42 @@ describe("actions and provider ids in the path", () => {
   });
 
   it("trailing slashes of the base path and empty segments are ignored", () => {
-    expect(parseActionAndProvider("/auth/session", "/auth/")).toEqual({ action: "session", providerId: undefined });
-    expect(parseActionAndProvider("/auth/session", "/auth//")).toEqual({ action: "session", providerId: undefined });
-    expect(parseActionAndProvider("/auth//signin//github/", "/auth")).toEqual({ action: "signin", providerId: "github" });
-    expect(parseActionAndProvider("/session", "/")).toEqual({ action: "session", providerId: undefined });
-    expect(parseActionAndProvider("/session", "")).toEqual({ action: "session", providerId: undefined });
+    const session = { action: "session", route: "session", path: "/session", providerId: undefined };
+    expect(parseActionAndProvider("/auth/session", "/auth/")).toEqual(session);
+    expect(parseActionAndProvider("/auth/session", "/auth//")).toEqual(session);
+    expect(parseActionAndProvider("/auth//signin//github/", "/auth", "POST")).toEqual({
+      action: "signin",
+      route: "signin/:provider",
+      path: "/signin/github",
+      providerId: "github",
+    });
+    expect(parseActionAndProvider("/session", "/")).toEqual(session);
+    expect(parseActionAndProvider("/session", "")).toEqual(session);
   });
 
   it("the provider id is percent-decoded; one that cannot be decoded is refused", async () => {
-    expect(parseActionAndProvider("/auth/signin/my%20id", "/auth")).toEqual({ action: "signin", providerId: "my id" });
-    const error = await unknownAction(() => parseActionAndProvider("/auth/signin/%E0%A4%A", "/auth"));
+    expect(parseActionAndProvider("/auth/signin/my%20id", "/auth", "POST")).toEqual({
+      action: "signin",
+      route: "signin/:provider",
+      path: "/signin/my%20id",
+      providerId: "my id",
+    });
+    const error = await unknownAction(() => parseActionAndProvider("/auth/signin/%E0%A4%A", "/auth", "POST"));
     expect(error.message).toBe("Cannot parse provider id at /auth/signin/%E0%A4%A");
   });
 });
 
 describe("parsing a Request", () => {
   it("a GET: action, provider, query, cookies, headers and the connection address; no body; the Request itself", async () => {
-    const request = new Request(`${origin}/auth/signin/github?callbackUrl=%2Fdone&x=1`, {
+    const request = new Request(`${origin}/auth/callback/github?callbackUrl=%2Fdone&x=1`, {
       headers: { cookie: "a=1; b=two%20words", "x-test": "yes" },
     });
     const parsed = await parseRequest(request, "/auth", "203.0.113.7");
     expect(parsed).toMatchObject({
       method: "GET",
-      action: "signin",
+      action: "callback",
+      route: "callback/:provider",
+      path: "/callback/github",
       providerId: "github",
       query: { callbackUrl: "/done", x: "1" },
       body: {},

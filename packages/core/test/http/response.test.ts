@@ -12,6 +12,7 @@ import {
   MethodNotAllowed,
   MissingCSRF,
   RateLimited,
+  RecentSignInRequired,
   RouteNotFound,
   SessionDataTooDeep,
   SessionDataTooLarge,
@@ -25,6 +26,7 @@ import {
   CONFIGURATION_MESSAGE,
   errorResult,
   failureCookies,
+  jsonRefusal,
   refusalOf,
   withFailureCookies,
 } from "../../src/http/error-response.js";
@@ -37,6 +39,11 @@ import {
   toAnswer,
   toResponse,
 } from "../../src/http/response.js";
+import { operationsOf } from "../../src/kernel/features.js";
+import { createRouter } from "../../src/kernel/router.js";
+import type { AuthConfig } from "../../src/types/config.js";
+import type { AuthErrorShape } from "../../src/types/errors.js";
+import type { InternalOptions, RequestInternal, ResponseInternal } from "../../src/types/internal.js";
 
 const cookie: Cookie = { name: "a", value: "1", options: { httpOnly: true, path: "/", sameSite: "lax", secure: true, maxAge: 60 } };
 const deleted: Cookie = { name: "b", value: "", options: { path: "/", maxAge: 0 } };
@@ -169,9 +176,16 @@ describe("cookies attached to a failure", () => {
 
 describe("the answer to a failure", () => {
   const where = { origin: "https://app.example", basePath: "/auth", pages: {} };
-  const update = { action: "session", method: "POST" } as const;
-  const options = { action: "webauthn-options", method: "GET" } as const;
-  const signin = { action: "signin", method: "POST" } as const;
+  /** The declared operations of an instance (actions/operations.ts and the features'), by name. */
+  const router = createRouter(operationsOf({ providers: [] } as unknown as AuthConfig));
+
+  /** How the operation `name` declares it presents `error` over HTTP (`undefined`: the general policy, `errorResult`). */
+  function present(name: string, error: AuthError): ResponseInternal | undefined | Promise<ResponseInternal | undefined> {
+    const presentation = router.named(name).presentation;
+    if (typeof presentation !== "function") throw new Error(`${name} has no presentation of its own`);
+    const options = { pages: {}, url: new URL("https://app.example/auth"), callbackUrl: "https://app.example/account" };
+    return presentation(options as unknown as InternalOptions, { method: "GET" } as RequestInternal, error as unknown as AuthErrorShape);
+  }
 
   function limited(retryAfter?: number): RateLimited {
     const error = new RateLimited("slow down");
@@ -179,51 +193,103 @@ describe("the answer to a failure", () => {
     return error;
   }
 
-  it("a rate limit on a session update is 429 with Retry-After and no body", () => {
-    expect(errorResult(limited(30), update, where)).toEqual({ status: 429, headers: { "Retry-After": "30" }, body: null, cookies: [] });
-  });
-
-  it("a rate limit on the passkey options is 429 with Retry-After and the error type", () => {
-    expect(errorResult(limited(5), options, where)).toEqual({
+  it("a rate limit on a session update is 429 with Retry-After and no body", async () => {
+    const error = limited(30);
+    expect(await present("updateSession", error)).toEqual({
       status: 429,
-      headers: { "Retry-After": "5" },
-      body: { error: "RateLimited" },
+      headers: { "Retry-After": "30" },
+      body: null,
       cookies: [],
+      failure: error,
     });
   });
 
-  it("without a known end the 429 has no Retry-After", () => {
-    expect(errorResult(limited(), options, where)).toEqual({ status: 429, headers: {}, body: { error: "RateLimited" }, cookies: [] });
-    expect(errorResult(limited(0), update, where)).toEqual({ status: 429, headers: {}, body: null, cookies: [] });
+  it("a rate limit on the passkey options is 429 with Retry-After and the error type, never cached", async () => {
+    const error = limited(5);
+    expect(await present("webAuthnOptions", error)).toEqual({
+      status: 429,
+      headers: { ...noStoreHeaders, "Retry-After": "5" },
+      body: { error: "RateLimited" },
+      cookies: [],
+      failure: error,
+    });
   });
 
-  it("any other failure of the passkey options is not a status: it goes to the page of its kind", () => {
-    expect(errorResult(new MissingCSRF("csrf"), options, where)).toEqual({
+  it("a stale session asking for passkey registration options is 403 JSON RecentSignInRequired", async () => {
+    const error = new RecentSignInRequired("sign in again");
+    expect(await present("webAuthnOptions", error)).toEqual({
+      status: 403,
+      headers: noStoreHeaders,
+      body: { error: "RecentSignInRequired" },
+      cookies: [],
+      failure: error,
+    });
+  });
+
+  it("without a known end the 429 has no Retry-After", async () => {
+    const unknownEnd = limited();
+    expect(await present("webAuthnOptions", unknownEnd)).toEqual({
+      status: 429,
+      headers: noStoreHeaders,
+      body: { error: "RateLimited" },
+      cookies: [],
+      failure: unknownEnd,
+    });
+    const zero = limited(0);
+    expect(await present("updateSession", zero)).toEqual({ status: 429, headers: {}, body: null, cookies: [], failure: zero });
+  });
+
+  it("any other failure of the passkey options is not a status: it goes to the page of its kind", async () => {
+    expect(await present("webAuthnOptions", new MissingCSRF("csrf"))).toBeUndefined();
+    expect(await present("webAuthnOptions", new AccessDenied("no"))).toBeUndefined();
+    expect(errorResult(new MissingCSRF("csrf"), where)).toEqual({
       redirect: "https://app.example/auth/signin?error=MissingCSRF",
       cookies: [],
     });
-    expect(errorResult(new AccessDenied("no"), options, where)).toEqual({
+    expect(errorResult(new AccessDenied("no"), where)).toEqual({
       redirect: "https://app.example/auth/error?error=AccessDenied",
       cookies: [],
     });
   });
 
-  it("a rate limit elsewhere goes back to the sign-in page", () => {
-    expect(errorResult(limited(30), signin, where)).toEqual({ redirect: "https://app.example/auth/signin?error=RateLimited", cookies: [] });
-    expect(errorResult(limited(30), { action: "session", method: "GET" }, where)).toEqual({
-      redirect: "https://app.example/auth/signin?error=RateLimited",
-      cookies: [],
-    });
+  it("a rate limit elsewhere goes back to the sign-in page", async () => {
+    expect(await present("signIn", limited(30))).toBeUndefined();
+    expect(router.named("getSession").presentation).toBeUndefined();
+    expect(errorResult(limited(30), where)).toEqual({ redirect: "https://app.example/auth/signin?error=RateLimited", cookies: [] });
   });
 
-  it("a session update with too much data is 413, any other bad update 400, without a body", () => {
-    expect(errorResult(new SessionDataTooLarge("big"), update, where)).toEqual({ status: 413, body: null, cookies: [] });
-    expect(errorResult(new SessionDataTooDeep("deep"), update, where)).toEqual({ status: 400, body: null, cookies: [] });
-    expect(errorResult(new MissingCSRF("csrf"), update, where)).toEqual({ status: 400, body: null, cookies: [] });
+  it("a session update with too much data is 413, any other bad update 400, without a body", async () => {
+    for (const [error, status] of [
+      [new SessionDataTooLarge("big"), 413],
+      [new SessionDataTooDeep("deep"), 400],
+      [new MissingCSRF("csrf"), 400],
+    ] as const) {
+      expect(await present("updateSession", error)).toEqual({ status, body: null, cookies: [], failure: error });
+    }
+  });
+
+  it("an operation presented as JSON refuses with { error } and the class's status, a 500 Configuration when it has none", () => {
+    const refused = new RecentSignInRequired("again");
+    expect(jsonRefusal(refused)).toEqual({
+      status: 403,
+      headers: noStoreHeaders,
+      body: { error: "RecentSignInRequired" },
+      cookies: [],
+      failure: refused,
+    });
+    const operators = new AuthError("secret detail");
+    expect(jsonRefusal(operators)).toEqual({
+      status: 500,
+      headers: noStoreHeaders,
+      body: { error: "Configuration" },
+      cookies: [],
+      failure: operators,
+    });
+    expect(jsonRefusal(limited(7)).headers).toEqual({ ...noStoreHeaders, "Retry-After": "7" });
   });
 
   it("an unknown action is 400 JSON with its message", () => {
-    expect(errorResult(new UnknownAction("Cannot parse action at /auth/x"), { action: "session", method: "GET" }, where)).toEqual({
+    expect(errorResult(new UnknownAction("Cannot parse action at /auth/x"), where)).toEqual({
       status: 400,
       body: { error: "UnknownAction", message: "Cannot parse action at /auth/x" },
       cookies: [],
@@ -231,17 +297,17 @@ describe("the answer to a failure", () => {
   });
 
   it("a path authlib does not answer is 404 and a method 405, both shown as UnknownAction; an untrusted host 400", () => {
-    expect(errorResult(new RouteNotFound("Cannot parse action at /auth/x"), signin, where)).toEqual({
+    expect(errorResult(new RouteNotFound("Cannot parse action at /auth/x"), where)).toEqual({
       status: 404,
       body: { error: "UnknownAction", message: "Not found." },
       cookies: [],
     });
-    expect(errorResult(new MethodNotAllowed("Method not allowed: PUT"), signin, where)).toEqual({
+    expect(errorResult(new MethodNotAllowed("Method not allowed: PUT"), where)).toEqual({
       status: 405,
       body: { error: "UnknownAction", message: "Method not allowed: PUT" },
       cookies: [],
     });
-    expect(errorResult(new UntrustedHost("evil.example"), signin, where)).toEqual({
+    expect(errorResult(new UntrustedHost("evil.example"), where)).toEqual({
       status: 400,
       body: { error: "UntrustedHost", message: "This host is not trusted." },
       cookies: [],
@@ -263,30 +329,31 @@ describe("the answer to a failure", () => {
     expect(refusalOf(new AuthError("secret detail"))).toEqual({ status: 500, type: "Configuration", message: CONFIGURATION_MESSAGE });
   });
 
-  it("a sign-in error goes to the sign-in page with its type; credentials add their code", () => {
-    expect(errorResult(new MissingCSRF("csrf"), signin, where)).toEqual({
+  it("a sign-in error goes to the sign-in page with its type; credentials add their code", async () => {
+    expect(await present("signIn", new MissingCSRF("csrf"))).toBeUndefined();
+    expect(errorResult(new MissingCSRF("csrf"), where)).toEqual({
       redirect: "https://app.example/auth/signin?error=MissingCSRF",
       cookies: [],
     });
-    expect(errorResult(new CredentialsSignin("bad"), signin, where)).toEqual({
+    expect(errorResult(new CredentialsSignin("bad"), where)).toEqual({
       redirect: "https://app.example/auth/signin?error=CredentialsSignin&code=credentials",
       cookies: [],
     });
   });
 
   it("another client-safe error goes to the error page with its type", () => {
-    expect(errorResult(new AccessDenied("no"), signin, where)).toEqual({
+    expect(errorResult(new AccessDenied("no"), where)).toEqual({
       redirect: "https://app.example/auth/error?error=AccessDenied",
       cookies: [],
     });
   });
 
   it("an error whose type is not client-safe shows as Configuration on the error page, even a sign-in one", () => {
-    expect(errorResult(new AuthError("secret detail"), signin, where)).toEqual({
+    expect(errorResult(new AuthError("secret detail"), where)).toEqual({
       redirect: "https://app.example/auth/error?error=Configuration",
       cookies: [],
     });
-    expect(errorResult(new SignInError("secret detail"), signin, where)).toEqual({
+    expect(errorResult(new SignInError("secret detail"), where)).toEqual({
       redirect: "https://app.example/auth/error?error=Configuration",
       cookies: [],
     });
@@ -294,21 +361,23 @@ describe("the answer to a failure", () => {
 
   it("custom pages replace the built-in ones", () => {
     const custom = { ...where, pages: { signIn: "/login", error: "/oops" } };
-    expect(errorResult(new MissingCSRF("csrf"), signin, custom)).toEqual({
+    expect(errorResult(new MissingCSRF("csrf"), custom)).toEqual({
       redirect: "https://app.example/login?error=MissingCSRF",
       cookies: [],
     });
-    expect(errorResult(new AccessDenied("no"), signin, custom)).toEqual({
+    expect(errorResult(new AccessDenied("no"), custom)).toEqual({
       redirect: "https://app.example/oops?error=AccessDenied",
       cookies: [],
     });
   });
 
-  it("the cookies attached to the failure are on every kind of answer", () => {
+  it("the cookies attached to the failure are on every kind of answer", async () => {
     const attach = <E extends AuthError>(error: E) => withFailureCookies(error, [deleted], () => new AuthError("x")) as E;
-    expect(errorResult(attach(limited(1)), update, where).cookies).toEqual([deleted]);
-    expect(errorResult(attach(new SessionDataTooLarge("big")), update, where).cookies).toEqual([deleted]);
-    expect(errorResult(attach(new UnknownAction("x")), signin, where).cookies).toEqual([deleted]);
-    expect(errorResult(attach(new AccessDenied("no")), signin, where).cookies).toEqual([deleted]);
+    expect((await present("updateSession", attach(limited(1))))?.cookies).toEqual([deleted]);
+    expect((await present("updateSession", attach(new SessionDataTooLarge("big"))))?.cookies).toEqual([deleted]);
+    expect((await present("webAuthnOptions", attach(limited(1))))?.cookies).toEqual([deleted]);
+    expect(jsonRefusal(attach(new RecentSignInRequired("again"))).cookies).toEqual([deleted]);
+    expect(errorResult(attach(new UnknownAction("x")), where).cookies).toEqual([deleted]);
+    expect(errorResult(attach(new AccessDenied("no")), where).cookies).toEqual([deleted]);
   });
 });

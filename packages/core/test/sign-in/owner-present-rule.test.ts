@@ -5,9 +5,9 @@
  */
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { encode } from "../../src/jwt.js";
+import { operationsOf } from "../../src/kernel/features.js";
 import { createAuth } from "../../src/kernel/instance.js";
 import Credentials from "../../src/providers/credentials.js";
-import GitHub from "../../src/providers/github.js";
 import Passkey from "../../src/providers/passkey.js";
 import { memoryRateLimitStore } from "../../src/rate-limit/store.js";
 import { guardedOperation, missingPresence, OWNER_PRESENT_SECONDS } from "../../src/sign-in/owner-present.js";
@@ -103,42 +103,75 @@ describe("the decision", () => {
 });
 
 describe("the table", () => {
-  const a = app({ providers: [GitHub({ clientId: "i", clientSecret: "s" }), Passkey({})], experimental: { enableWebAuthn: true } });
+  // Every feature on: the table is the declarations' `needs.ownerPresent`, read from the real operation list.
+  const declared = operationsOf({ providers: [], twoFactor: {} } as unknown as AuthConfig);
   const options = {
     providers: [
       { id: "passkey", type: "webauthn" },
       { id: "github", type: "oauth" },
     ],
   } as never;
-  const request = (method: "GET" | "POST", action: string, rest: Record<string, unknown> = {}) =>
-    ({ method, action, query: {}, body: {}, ...rest }) as never;
+  const request = (method: "GET" | "POST", rest: Record<string, unknown> = {}) => ({ method, query: {}, body: {}, ...rest }) as never;
+  const named = (name: string) => {
+    const operation = declared.find((candidate) => candidate.name === name);
+    if (!operation) throw new Error(`no operation ${name}`);
+    return operation;
+  };
 
   test("names every operation that changes how someone signs in, and nothing else", () => {
-    expect(a).toBeDefined();
-    const cases: Array<[unknown, string | undefined]> = [
-      [request("GET", "webauthn-options", { providerId: "passkey", query: { action: "register" } }), "addPasskey"],
-      [request("GET", "webauthn-options", { providerId: "passkey", query: { action: "authenticate" } }), undefined],
-      [request("GET", "webauthn-options", { providerId: "github", query: { action: "register" } }), undefined],
-      [request("POST", "signin", { providerId: "github", body: { link: "true" } }), "linkAccount"],
-      [request("POST", "signin", { providerId: "github", body: {} }), undefined],
-      [request("POST", "accounts", { providerId: "unlink" }), "unlinkAccount"],
-      [request("GET", "accounts"), undefined],
-      [request("POST", "account", { providerId: "unlink" }), "unlinkAccount"],
-      [request("POST", "account", { providerId: "email" }), "changeEmail"],
-      [request("POST", "account", { providerId: "delete" }), "deleteAccount"],
-      [request("POST", "account", { providerId: "confirm-email" }), undefined],
-      [request("POST", "account", { providerId: "toString" }), undefined],
-      [request("POST", "password", { providerId: "change" }), "changePassword"],
-      [request("POST", "password", { providerId: "reset" }), undefined],
-      [request("POST", "sessions", { providerId: "revoke" }), "revokeSessions"],
-      [request("POST", "passkeys", { providerId: "remove" }), "removePasskey"],
-      [request("POST", "two-factor", { providerId: "enroll" }), "enrollTotp"],
-      [request("POST", "two-factor", { providerId: "confirm" }), "confirmTotp"],
-      [request("POST", "two-factor", { providerId: "disable" }), "disableTotp"],
-      [request("POST", "two-factor"), undefined],
-      [request("GET", "session"), undefined],
+    // Always guarded: the declaration names its owner-present operation.
+    const always = Object.fromEntries(
+      declared.filter((o) => typeof o.needs?.ownerPresent === "string").map((o) => [`${o.method} ${o.path}`, o.needs?.ownerPresent]),
+    );
+    expect(always).toEqual({
+      "POST sessions/revoke": "revokeSessions",
+      "POST accounts/unlink": "unlinkAccount",
+      "POST account/unlink": "unlinkAccount",
+      "POST passkeys/remove": "removePasskey",
+      "POST account/passkey-remove": "removePasskey",
+      "POST password/change": "changePassword",
+      "POST account/email": "changeEmail",
+      "POST account/delete": "deleteAccount",
+      "POST two-factor/enroll": "enrollTotp",
+      "POST two-factor/confirm": "confirmTotp",
+      "POST two-factor/disable": "disableTotp",
+    });
+    // Guarded as the request decides: a sign-in that links, a passkey registration.
+    const decided = declared.filter((o) => typeof o.needs?.ownerPresent === "function").map((o) => `${o.method} ${o.path}`);
+    expect(decided).toEqual(["POST signin", "POST signin/:provider", "GET webauthn-options/:provider"]);
+    // Every other operation (the reads, the sign-in, the other forms) asks nothing.
+    for (const operation of declared.filter((o) => o.needs?.ownerPresent === undefined)) {
+      expect([operation.name, guardedOperation(options, request(operation.method), operation)]).toEqual([operation.name, undefined]);
+    }
+    for (const name of ["renamePasskey", "renamePasskeyForm", "confirmEmail", "resetPassword", "verifyTwoFactor", "getSession"])
+      expect(named(name).needs?.ownerPresent).toBeUndefined();
+  });
+
+  test("the request decides for a sign-in that links and for a passkey registration", () => {
+    const cases: Array<[string, unknown, string | undefined]> = [
+      ["webAuthnOptions", request("GET", { providerId: "passkey", query: { action: "register" } }), "addPasskey"],
+      ["webAuthnOptions", request("GET", { providerId: "passkey", query: { action: "authenticate" } }), undefined],
+      ["webAuthnOptions", request("GET", { providerId: "github", query: { action: "register" } }), undefined],
+      ["webAuthnOptions", request("GET", { providerId: undefined, query: { action: "register" } }), undefined],
+      ["signIn", request("POST", { providerId: "github", body: { link: "true" } }), "linkAccount"],
+      ["signIn", request("POST", { providerId: "github", body: {} }), undefined],
+      ["signIn", request("POST", { providerId: "github", body: { link: "yes" } }), undefined],
+      ["signInForm", request("POST", { body: { link: "true" } }), "linkAccount"],
+      ["signInForm", request("POST", { body: {} }), undefined],
     ];
-    for (const [req, operation] of cases) expect([req, guardedOperation(options, req as never)]).toEqual([req, operation]);
+    for (const [name, req, operation] of cases) {
+      expect([name, req, guardedOperation(options, req as never, named(name))]).toEqual([name, req, operation]);
+    }
+  });
+
+  test("a configuration that turns a feature off has none of its guarded operations", () => {
+    const off = operationsOf({ providers: [] } as unknown as AuthConfig)
+      .map((o) => o.needs?.ownerPresent)
+      .filter((o) => typeof o === "string");
+    expect(off).not.toContain("enrollTotp");
+    expect(off).not.toContain("confirmTotp");
+    expect(off).not.toContain("disableTotp");
+    expect(off).toContain("revokeSessions");
   });
 });
 
@@ -202,7 +235,8 @@ describe("the rule in the pipeline", () => {
   });
 
   test("refusals come back as the route presents them: the sign-in page and back, JSON, or thrown", async () => {
-    const a = app();
+    // The second factor's settings exist only when twoFactor turns the feature on (issue 45).
+    const a = app({ twoFactor: {} });
     const browser = await signedIn(a);
     later(3600);
     expect((await post(browser, "/auth/account/unlink", { provider: "x", providerAccountId: "y" })).headers.get("location")).toBe(
