@@ -6,7 +6,7 @@
  *
  * @module kernel/router
  */
-import { MethodNotAllowed } from "../errors.js";
+import { MethodNotAllowed, UnknownAction } from "../errors.js";
 import type { RoutePaths } from "../http/request.js";
 import type { RequestInternal } from "../types/internal.js";
 import type { OperationDeclaration } from "../types/operation.js";
@@ -18,7 +18,7 @@ const PROVIDER = ":provider";
 export interface Router extends RoutePaths {
   /** The operation `request` runs. Throws `MethodNotAllowed` for a path that exists for another method. */
   operationOf(request: RequestInternal): OperationDeclaration;
-  /** The operation named `name`; throws for a name no operation has (authlib's own bug, or a feature that is off). */
+  /** The operation named `name`; `UnknownAction` for a name no operation has (a feature that is off, or a typo). */
   named(name: string): OperationDeclaration;
   /** Every operation, in declaration order. */
   readonly operations: readonly OperationDeclaration[];
@@ -69,7 +69,10 @@ export function createRouter(operations: readonly OperationDeclaration[]): Route
     },
     named(name) {
       const operation = byName.get(name);
-      if (!operation) throw new TypeError(`No operation is named "${name}".`);
+      if (!operation)
+        throw new UnknownAction(
+          `No operation "${name}" in this configuration: its feature is off (e.g. set \`twoFactor\` for second factors) or it does not exist.`,
+        );
       return operation;
     },
   };
