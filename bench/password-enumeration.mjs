@@ -34,6 +34,9 @@ const TRIED_PASSWORD = "someone else's guess";
  * The three operations. `form` is what the browser posts besides the CSRF token; `location` the answer
  * both sides must get; `mail` the subject each side's address is sent (`null`: no mail).
  */
+/** The placeholder of the address a form gets back in its page's URL (`email=`): the caller's own input. */
+const TYPED = "{typed}";
+
 export const OPERATIONS = [
   {
     name: "sign-up",
@@ -53,7 +56,8 @@ export const OPERATIONS = [
     name: "sign-in",
     path: "/auth/callback/password",
     form: (email) => ({ email, password: TRIED_PASSWORD, callbackUrl: "/home" }),
-    location: `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`,
+    // The refused form's page, with the address typed (the caller's own input) to show in it again.
+    location: `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials&provider=password&email=${encodeURIComponent(TYPED)}`,
     mail: null,
   },
 ];
@@ -78,11 +82,23 @@ function cookieHeader(response) {
     .join("; ");
 }
 
-/** What a caller sees of an answer, as one comparable string. */
-async function answerOf(response) {
+/**
+ * `location` with the address the caller typed (`email=`, a refused sign-in form's way back) as a
+ * placeholder: it is the request's own input echoed to its own browser, the same for a known and an unknown
+ * address. Any other address there stays, and differs.
+ */
+function withTypedAddress(location, email) {
+  if (!location) return location;
+  const url = new URL(location);
+  if (url.searchParams.get("email") === email) url.searchParams.set("email", TYPED);
+  return url.href;
+}
+
+/** What a caller sees of an answer to a request for `email`, as one comparable string. */
+async function answerOf(response, email) {
   return JSON.stringify({
     status: response.status,
-    location: response.headers.get("location"),
+    location: withTypedAddress(response.headers.get("location"), email),
     cookies: response.headers.getSetCookie().map((c) => c.slice(0, c.indexOf("="))),
     headers: [...response.headers.keys()].sort(),
     body: await response.text(),
@@ -180,7 +196,7 @@ async function measureOperation(app, operation, plan, next) {
     }
     const { user, system } = process.cpuUsage(cpu);
     for (const [i, response] of responses.entries()) {
-      const answer = await answerOf(response);
+      const answer = await answerOf(response, emails[i]);
       reference ??= answer;
       if (answer !== reference) differences.push(`${side.kind} ${emails[i]}: ${answer} (first answer: ${reference})`);
     }

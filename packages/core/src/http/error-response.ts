@@ -133,8 +133,8 @@ const MAX_KEPT_ADDRESS = 254;
  * Never a password or any other field. The address is the person's own, in their own browser's URL; the
  * pages' Referrer-Policy (`same-origin`) keeps it from other sites.
  */
-function keepFailedForm(url: URL, request: FailedRequest): void {
-  if (request.method !== "POST" || (request.action !== "callback" && request.action !== "signin")) return;
+function keepFailedForm(url: URL, request: FailedRequest | undefined): void {
+  if (!request || request.method !== "POST" || (request.action !== "callback" && request.action !== "signin")) return;
   const { providerId, body } = request;
   if (providerId === undefined) return;
   url.searchParams.set("provider", providerId);
@@ -143,7 +143,7 @@ function keepFailedForm(url: URL, request: FailedRequest): void {
 }
 
 /** The answer to a failed request (see the module comment). The caller logs the error. */
-export function errorResult(error: AuthError, request: FailedRequest, where: ErrorPages): ResponseInternal {
+export function errorResult(error: AuthError, where: ErrorPages, request?: FailedRequest): ResponseInternal {
   const cookies = failureCookies(error);
   const rule = jsonAnswers[error.type];
   if (rule) {

@@ -34,7 +34,8 @@ export function enabledFeatures(config: AuthConfig): FeatureDefinition[] {
 
 /** Every operation of `config`: the spec's, then each enabled feature's. */
 export function operationsOf(config: AuthConfig): OperationDeclaration[] {
-  return [...coreOperations, ...enabledFeatures(config).flatMap((feature) => feature.operations)];
+  const operations = [...coreOperations, ...enabledFeatures(config).flatMap((feature) => feature.operations)];
+  return operations.filter((operation) => operation.enabled?.(config) ?? true);
 }
 
 /** The sign-in hooks of the features `config` turns on (one feature per hook: a second one would be ambiguous). */

@@ -225,7 +225,7 @@ async function answerParsed(resolved: UsableAuth, request: Request, parsed: Requ
   } catch (error) {
     try {
       const where = { origin, basePath: resolved.basePath, pages: resolved.config.pages ?? {} };
-      const result = errorResult(asAuthError(error), parsed, where);
+      const result = errorResult(asAuthError(error), where, parsed);
       return toAnswer(result, asJson(result));
     } catch (secondary) {
       // Last resort: never let an exception escape to the framework.
@@ -271,6 +271,6 @@ export function errorRedirect(resolved: ResolvedAuth, error: unknown, request: R
     // A refused host (or a configuration error): the request's own origin, which the integration turns into a path.
   }
   const where = { origin, basePath: resolved.basePath, pages: resolved.config.pages ?? {} };
-  const result = errorResult(asAuthError(error), { action: "signin", method: "POST" }, where);
+  const result = errorResult(asAuthError(error), where);
   return result.redirect ?? new URL(`${resolved.basePath}/error?error=Configuration`, origin).href;
 }

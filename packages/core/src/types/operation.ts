@@ -33,6 +33,7 @@ export type OperationHandler = (options: InternalOptions, request: RequestIntern
  * the request decides (a sign-in that links an account, a passkey registration).
  */
 export interface OperationNeeds extends RouteNeeds {
+  /** The owner-present operation this is (SECURITY.md), or a function of the request that names it when it is one. */
   ownerPresent?: OwnerOperation | ((options: InternalOptions, request: RequestInternal) => OwnerOperation | undefined);
 }
 
@@ -66,6 +67,8 @@ export interface OperationDeclaration {
   path: string;
   needs?: OperationNeeds;
   presentation?: Presentation;
+  /** True when the configuration has this operation (default: whenever its feature is on). */
+  enabled?: (config: AuthConfig) => boolean;
   handler: OperationHandler;
 }
 

@@ -173,7 +173,8 @@ describe("more providers and methods", () => {
     const a = app({ providers: [Credentials({ credentials: { name: {} }, authorize: () => null })] });
     const client = a.client();
     const response = await client.send("/auth/callback/credentials", { form: { csrfToken: await client.csrf(), name: "ada" } });
-    expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`);
+    // The refused form is named (`provider`) so the page shows the error in it; no address was typed.
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials&provider=credentials`);
     expect(a.errors.map((e) => [e.type, e.message])).toEqual([["CredentialsSignin", "authorize() returned no user."]]);
     expect(await client.session()).toBeNull();
   });

@@ -135,6 +135,10 @@ describe("the table", () => {
       "POST two-factor/enroll": "enrollTotp",
       "POST two-factor/confirm": "confirmTotp",
       "POST two-factor/disable": "disableTotp",
+      // The account page's second-factor forms run the same operations.
+      "POST account/two-factor-enroll": "enrollTotp",
+      "POST account/two-factor-confirm": "confirmTotp",
+      "POST account/two-factor-disable": "disableTotp",
     });
     // Guarded as the request decides: a sign-in that links, a passkey registration.
     const decided = declared.filter((o) => typeof o.needs?.ownerPresent === "function").map((o) => `${o.method} ${o.path}`);
