@@ -134,7 +134,7 @@ const MAX_KEPT_ADDRESS = 254;
  * pages' Referrer-Policy (`same-origin`) keeps it from other sites.
  */
 function keepFailedForm(url: URL, request: FailedRequest | undefined): void {
-  if (!request || request.method !== "POST" || (request.action !== "callback" && request.action !== "signin")) return;
+  if (request?.method !== "POST" || (request.action !== "callback" && request.action !== "signin")) return;
   const { providerId, body } = request;
   if (providerId === undefined) return;
   url.searchParams.set("provider", providerId);

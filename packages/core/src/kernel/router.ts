@@ -81,13 +81,15 @@ export function createRouter(operations: readonly OperationDeclaration[]): Route
 /** The entry of `path` (`first`, `first/second` or `first/:provider`), made when new. */
 function pathEntry(byFirst: Map<string, FirstSegment>, path: string): PathEntry {
   const [first = "", second] = path.split("/");
-  let room = byFirst.get(first);
-  if (!room) byFirst.set(first, (room = { fixed: new Map() }));
-  const make = () => ({ path, byMethod: new Map<string, OperationDeclaration>() });
-  if (second === undefined) return (room.exact ??= make());
-  if (second === PROVIDER) return (room.provider ??= make());
-  let entry = room.fixed.get(second);
-  if (!entry) room.fixed.set(second, (entry = make()));
+  const room = byFirst.get(first) ?? { fixed: new Map<string, PathEntry>() };
+  byFirst.set(first, room);
+  const entry = (second === undefined ? room.exact : second === PROVIDER ? room.provider : room.fixed.get(second)) ?? {
+    path,
+    byMethod: new Map<string, OperationDeclaration>(),
+  };
+  if (second === undefined) room.exact = entry;
+  else if (second === PROVIDER) room.provider = entry;
+  else room.fixed.set(second, entry);
   return entry;
 }
 
