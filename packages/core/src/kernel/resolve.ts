@@ -69,7 +69,7 @@ export interface ResolvedAuth {
 export function resolveConfig(config: AuthConfig): ResolvedAuth {
   const logger = createLogger(config);
   const basePath = normaliseBasePath(config.basePath);
-  const base = { config, logger, basePath, origin: refuseOrigin, router: routerOf(config) };
+  const base = { config, logger, basePath, origin: refuseOrigin };
   if (config.debug) logger.warn("debug-enabled");
   let read: ReadConfig;
   try {
@@ -77,12 +77,12 @@ export function resolveConfig(config: AuthConfig): ResolvedAuth {
   } catch (error) {
     const unreadable = new AuthError("The configuration could not be read.", { cause: error as Error });
     logger.error(unreadable);
-    return { ...base, error: unreadable, ...unusable([]) };
+    return { ...base, router: routerOf(config), error: unreadable, ...unusable([]) };
   }
   const { providers, check, options, telemetry, audit, router } = read;
   if (!check.ok) {
     logger.error(check.error);
-    return { ...base, error: check.error, ...unusable(providers) };
+    return { ...base, router, error: check.error, ...unusable(providers) };
   }
 
   warnAboutConfig(config, providers, logger);
@@ -127,7 +127,7 @@ function readConfig(config: AuthConfig, logger: LoggerInstance, basePath: string
   const options: ConfigOptions = {
     audit,
     hooks: hooksOf(config),
-    handlerOf: (name) => router.operations.find((operation) => operation.name === name)?.handler,
+    handlerOf: (name) => (router.has(name) ? router.named(name).handler : undefined),
     basePath,
     secret,
     callbacks: resolveCallbacks(config.callbacks),

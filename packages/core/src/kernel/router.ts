@@ -20,6 +20,8 @@ export interface Router extends RoutePaths {
   operationOf(request: RequestInternal): OperationDeclaration;
   /** The operation named `name`; `UnknownAction` for a name no operation has (a feature that is off, or a typo). */
   named(name: string): OperationDeclaration;
+  /** True when an operation is named `name`. */
+  has(name: string): boolean;
   /** Every operation, in declaration order. */
   readonly operations: readonly OperationDeclaration[];
 }
@@ -67,6 +69,7 @@ export function createRouter(operations: readonly OperationDeclaration[]): Route
       if (operation) return operation;
       throw new MethodNotAllowed(`${request.method} is not supported on ${request.path}.`);
     },
+    has: (name) => byName.has(name),
     named(name) {
       const operation = byName.get(name);
       if (!operation)
