@@ -97,9 +97,14 @@ export class EventError extends AuthError {
   static override type: ErrorType = "EventError";
 }
 
-/** A `callbackUrl` (query, body or cookie) is not a valid same-origin URL; the base URL is used instead. */
+/**
+ * A `callbackUrl` (query, body or cookie) is not a valid same-origin URL; the base URL is used instead.
+ * `code` `"foreign-origin"`: the client's URL named another origin (logged as a warning, the client's
+ * doing); `"callback-failed"`: the app's `redirect` callback threw or returned no usable URL (an error).
+ */
 export class InvalidCallbackUrl extends AuthError {
   static override type: ErrorType = "InvalidCallbackUrl";
+  override code: "foreign-origin" | "callback-failed" = "callback-failed";
 }
 
 /**

@@ -33,6 +33,8 @@ const warnings: Record<WarningCode, string> = {
     "A request named a host the trusted-host list refuses (UntrustedHost): it was refused. Check AUTHLIB_URL or AUTH_TRUSTED_HOSTS if it was your own host.",
   "redirect-refused":
     "The redirect proxy was asked to forward a callback to an origin not on its allow-list (UntrustedRedirectTarget): nothing was forwarded.",
+  "callback-url-refused":
+    "A callbackUrl pointing off this origin was replaced by the base URL (InvalidCallbackUrl): a link crafted to send your users elsewhere, or a link of your own to another origin that your redirect callback does not allow.",
   "rate-limit-behind-proxy":
     "Requests carry X-Forwarded-For or Forwarded, but rateLimit.clientAddress is not set: the per-client limits count every client under the proxy's address, so a few failed sign-ins from one attacker refuse everybody. Set rateLimit.clientAddress to read the address your proxy sets.",
   "audit-write-failed":

@@ -411,11 +411,12 @@ describe("CSRF", () => {
 
 // The open-redirect corpus runs through every input in open-redirect.test.ts.
 describe("open redirects", () => {
-  it("logs a foreign callbackUrl as InvalidCallbackUrl, never a 5xx", async () => {
+  it("logs a foreign callbackUrl as the callback-url-refused warning (InvalidCallbackUrl at debug), never a 5xx or an error", async () => {
     const { config, logs } = makeConfig();
     const client = authClient(config);
     const response = await client.send("/auth/signin?callbackUrl=https%3A%2F%2Fevil.example");
     expect(response.status).toBe(200);
+    expect(logs).toContain("warn callback-url-refused");
     expect(logs.some((l) => l.startsWith("InvalidCallbackUrl"))).toBe(true);
   });
 

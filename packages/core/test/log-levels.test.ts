@@ -130,6 +130,16 @@ describe("the table of log levels", () => {
     expect(logLevelOf(new errors.EmailSignInError("not sent"))).toBe("error");
   });
 
+  it("a client's callbackUrl off this origin is a warning; the app's redirect callback failing is an error", () => {
+    const foreign = new errors.InvalidCallbackUrl("off origin");
+    foreign.code = "foreign-origin";
+    expect(logLevelOf(foreign)).toBe("warn");
+    expect(logLevelOf(new errors.InvalidCallbackUrl("the callback threw"))).toBe("error");
+    const lines: string[] = [];
+    logFailure(recordingLogger(lines), foreign);
+    expect(lines[0]).toBe("warn callback-url-refused");
+  });
+
   it("a session cookie past its expiry is the user's (debug); one that does not decrypt is a warning", async () => {
     const secret = "log-levels-secret-0123456789abcdef0123";
     const salt = "authlib.session-token";
@@ -208,6 +218,8 @@ describe("an instance walked through every page signed out and every user failur
       "/auth/password/forgot",
       "/auth/password/reset",
       "/auth/password/verify",
+      // A crafted link sending the user elsewhere after sign-in: the client's doing, a warning.
+      "/auth/signin?callbackUrl=https%3A%2F%2Fevil.example%2F",
     ]) {
       expect((await visitor.send(path)).status, path).toBeLessThan(500);
     }

@@ -45,6 +45,7 @@ const warningCodes = Object.keys({
   "session-cookie-refused": true,
   "untrusted-host": true,
   "redirect-refused": true,
+  "callback-url-refused": true,
 } satisfies Record<WarningCode, true>) as WarningCode[];
 
 /** The `type` of every built-in error class. */

@@ -7,10 +7,11 @@ import { InvalidCallbackUrl } from "../src/errors.js";
 import { defaultRedirect, isSameOrigin, resolveRedirect, resolveUrl } from "../src/http/redirect.js";
 import type { CallbacksOptions, LoggerInstance } from "../src/types/config.js";
 
-/** A logger that keeps the errors it is given. */
-function recordingLogger(): LoggerInstance & { errors: Error[] } {
+/** A logger that keeps the errors and the warning codes it is given. */
+function recordingLogger(): LoggerInstance & { errors: Error[]; warnings: string[] } {
   const errors: Error[] = [];
-  return { errors, error: (error) => errors.push(error), warn: () => {}, debug: () => {} };
+  const warnings: string[] = [];
+  return { errors, warnings, error: (error) => errors.push(error), warn: (code) => warnings.push(code), debug: () => {} };
 }
 
 const httpsBase = "https://app.example.com";
@@ -70,7 +71,7 @@ describe("a custom redirect callback's result", () => {
   const run = async (redirect: CallbacksOptions["redirect"], candidate = "/next") => {
     const logger = recordingLogger();
     const target = await resolveRedirect(candidate, httpsBase, redirect, logger);
-    return { target, logged: logger.errors };
+    return { target, logged: logger.errors, warned: logger.warnings };
   };
 
   it.each(["javascript:alert(1)", "data:text/html,hi", "ftp://app.example.com/file", "http://[broken"])(
@@ -112,23 +113,35 @@ describe("a custom redirect callback's result", () => {
   });
 
   it("a relative result is resolved against the base URL, with nothing logged", async () => {
-    expect(await run(async () => "/welcome")).toEqual({ target: "https://app.example.com/welcome", logged: [] });
+    expect(await run(async () => "/welcome")).toEqual({ target: "https://app.example.com/welcome", logged: [], warned: [] });
   });
 
   it("a callback may deliberately send elsewhere: its absolute http(s) result is used as it is", async () => {
-    expect(await run(() => "https://partner.example/landing")).toEqual({ target: "https://partner.example/landing", logged: [] });
+    expect(await run(() => "https://partner.example/landing")).toEqual({
+      target: "https://partner.example/landing",
+      logged: [],
+      warned: [],
+    });
   });
 
-  it("a foreign candidate replaced by the base URL is logged; a same-origin one sent home is not", async () => {
+  it("a foreign candidate replaced by the base URL is the client's signal (a warning, no error); a same-origin one sent home is neither", async () => {
     const foreign = await run(defaultRedirect, "https://evil.example/");
-    expect(foreign.target).toBe("https://app.example.com/");
-    expect(foreign.logged).toHaveLength(1);
-    expect(foreign.logged[0]?.message).toContain("outside this origin");
+    expect(foreign).toEqual({ target: "https://app.example.com/", logged: [], warned: ["callback-url-refused"] });
     const home = await run(defaultRedirect, "/");
-    expect(home).toEqual({ target: "https://app.example.com/", logged: [] });
+    expect(home).toEqual({ target: "https://app.example.com/", logged: [], warned: [] });
+  });
+
+  it("the app's callback failing is an error, never a warning", async () => {
+    const failed = await run(() => "javascript:alert(1)");
+    expect(failed.warned).toEqual([]);
+    expect((failed.logged[0] as InvalidCallbackUrl).code).toBe("callback-failed");
   });
 
   it("a foreign candidate the callback sends somewhere other than the base URL is not reported as replaced", async () => {
-    expect(await run(() => "/elsewhere", "https://evil.example/")).toEqual({ target: "https://app.example.com/elsewhere", logged: [] });
+    expect(await run(() => "/elsewhere", "https://evil.example/")).toEqual({
+      target: "https://app.example.com/elsewhere",
+      logged: [],
+      warned: [],
+    });
   });
 });

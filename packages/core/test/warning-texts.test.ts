@@ -28,6 +28,7 @@ const warningCodes = Object.keys({
   "session-cookie-refused": true,
   "untrusted-host": true,
   "redirect-refused": true,
+  "callback-url-refused": true,
 } satisfies Record<WarningCode, true>) as WarningCode[];
 
 async function load() {

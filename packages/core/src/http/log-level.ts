@@ -105,6 +105,8 @@ const LEVEL_BY_CODE: Partial<Record<ErrorType, Record<string, LogLevel>>> = {
   EmailSignInError: { "invalid-address": "debug" },
   // A session cookie past its `exp`: a returning user whose session ended.
   JWTSessionError: { expired: "debug" },
+  // A client's callbackUrl off this origin (a crafted link) is a signal; the app's callback failing is ours.
+  InvalidCallbackUrl: { "foreign-origin": "warn" },
 };
 
 /** The types logged at `warn`. */
@@ -119,6 +121,17 @@ export const WARNING_CODES = {
   UntrustedHost: "untrusted-host",
   UntrustedRedirectTarget: "redirect-refused",
 } as const satisfies Record<WarnType, WarningCode>;
+
+/** The warning code of a type logged at `warn` only for one of its codes (`LEVEL_BY_CODE`). */
+const WARNING_CODES_BY_CODE: Partial<Record<ErrorType, Record<string, WarningCode>>> = {
+  InvalidCallbackUrl: { "foreign-origin": "callback-url-refused" },
+};
+
+/** The warning code a `warn` failure is logged as. */
+function warningCodeOf(error: AuthError): WarningCode {
+  const byCode = error.code === undefined ? undefined : WARNING_CODES_BY_CODE[error.type]?.[error.code];
+  return byCode ?? WARNING_CODES[error.type as WarnType];
+}
 
 /** The level `error` is logged at. */
 export function logLevelOf(error: Error): LogLevel {
@@ -137,7 +150,7 @@ export function logFailure(logger: LoggerInstance, error: Error): void {
     logger.error(error);
     return;
   }
-  if (level === "warn") logger.warn(WARNING_CODES[(error as AuthError).type as WarnType]);
+  if (level === "warn") logger.warn(warningCodeOf(error as AuthError));
   const facts = causeFacts(error as AuthError);
   logger.debug(describeError(error), { type: (error as AuthError).type, level, message: error.message, ...(facts && { cause: facts }) });
 }

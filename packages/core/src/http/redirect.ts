@@ -7,6 +7,7 @@
  */
 import { InvalidCallbackUrl } from "../errors.js";
 import type { CallbacksOptions, LoggerInstance } from "../types/config.js";
+import { logFailure } from "./log-level.js";
 
 /** `url` resolved against `baseUrl`, or `null` when it is not a valid http(s) URL. */
 export function resolveUrl(url: string, baseUrl: string): URL | null {
@@ -31,8 +32,10 @@ export const defaultRedirect: CallbacksOptions["redirect"] = ({ url, baseUrl }) 
 
 /**
  * Runs the `redirect` callback on a client-supplied URL and returns an absolute URL to redirect to.
- * A candidate the callback refuses, or a callback result that is not a valid http(s) URL, is logged as
- * `InvalidCallbackUrl` and replaced by `baseUrl`: bad input is never a server error.
+ * A candidate the callback refuses, or a callback result that is not a valid http(s) URL, is replaced by
+ * `baseUrl` and logged as `InvalidCallbackUrl`: a client's URL off this origin as the `callback-url-refused`
+ * warning (a crafted link is the client's doing), the app's callback failing as an error. Bad input is
+ * never a server error.
  */
 export async function resolveRedirect(
   candidate: string,
@@ -53,7 +56,9 @@ export async function resolveRedirect(
     return baseUrl;
   }
   if (resolved.href === new URL(baseUrl).href && !isSameOrigin(candidate, baseUrl)) {
-    logger.error(new InvalidCallbackUrl("A callback URL outside this origin was replaced by the base URL."));
+    const refused = new InvalidCallbackUrl("A callback URL outside this origin was replaced by the base URL.");
+    refused.code = "foreign-origin";
+    logFailure(logger, refused);
   }
   return resolved.href;
 }

@@ -160,7 +160,8 @@ export type WarningCode =
   | "check-failed"
   | "session-cookie-refused"
   | "untrusted-host"
-  | "redirect-refused";
+  | "redirect-refused"
+  | "callback-url-refused";
 
 /** Where the session is kept. */
 export type SessionStrategy = "jwt" | "database";
