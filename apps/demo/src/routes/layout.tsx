@@ -9,7 +9,9 @@ import { useSession, useSignOut } from "./plugin@auth";
  * database session (an ended session's row is gone either way), so the page says both rather than guess.
  */
 export const useHadSessionCookie = routeLoader$(({ cookie }) =>
-  ["authlib.session-token", "__Secure-authlib.session-token"].some((name) => cookie.has(name)),
+  // `live: false`: the cookie the browser sent. The live jar drops it as soon as `useSession`, which runs
+  // beside this loader, clears the ended session's cookie, so the notice came and went with their order.
+  ["authlib.session-token", "__Secure-authlib.session-token"].some((name) => cookie.has(name, false)),
 );
 
 /** The header's words in the language authlib's pages use for this request (server/chrome-text.ts). */
