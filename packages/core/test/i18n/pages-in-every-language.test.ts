@@ -1,0 +1,149 @@
+/**
+ * Every built-in page, served by a real instance in each shipped language, shows no English UI string.
+ * The pseudo-locale test (`pseudo-locale.test.ts`) proves each text comes from the catalog; this one
+ * proves each catalog says it in its own language, as a user meets it: the page is fetched with
+ * `Accept-Language`, and each of its visible texts and attribute texts (title, aria-label, placeholder,
+ * alt, button values) is compared with the same page in English. A text found in both is an English
+ * string left in the page, apart from the user's and the app's data (address, name, brand names) and the
+ * few words that are the same in that language (listed below, each with its language).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeSharedPglite } from "../helpers/database.js";
+import { startSmtpServer } from "../helpers/smtp.js";
+import { type Browser, linkIn, mailTo, post } from "../password/helpers.js";
+import { firstFactor, twoFactorApp, userWithTotp } from "../two-factor/helpers.js";
+
+const LANGUAGES = ["de", "es", "fr", "ja", "pt", "zh"] as const;
+
+/** Words a language shares with English (loanwords and names), which a page may show in both. */
+const SAME_IN: Readonly<Record<(typeof LANGUAGES)[number], readonly string[]>> = {
+  de: ["Passkey", "Passkeys", "Code", "E-Mail", "Name"],
+  es: ["Error"],
+  fr: ["Code", "Passkey", "Passkeys"],
+  ja: [],
+  pt: [],
+  zh: [],
+};
+
+/** The user's and the app's data, shown as they are in every language. */
+const DATA = [/@/, /^https?:\/\//, /^localhost:3000$/, /^authlib$/i, /^Ada$/];
+
+function decode(value: string): string {
+  return value
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&#39;", "'")
+    .replaceAll("&nbsp;", " ")
+    .replaceAll("&amp;", "&");
+}
+
+/** The texts a person or a screen reader meets on a page: each text between tags, and the attribute texts. */
+function textsOf(html: string): Set<string> {
+  const body = html.replace(/<style>[\s\S]*?<\/style>/g, "").replace(/<script[\s\S]*?<\/script>/g, "");
+  const texts = new Set<string>();
+  const add = (raw: string) => {
+    const text = decode(raw).replace(/\s+/g, " ").trim();
+    // Texts with a word in them: numbers, codes and punctuation are not language.
+    if (/\p{L}{2}/u.test(text)) texts.add(text);
+  };
+  for (const part of body.split(/<[^>]*>/)) add(part);
+  for (const tag of body.matchAll(/<([a-z]+)\b([^>]*)>/g)) {
+    const attrs = tag[2] ?? "";
+    for (const attr of attrs.matchAll(/\s(title|aria-label|placeholder|alt|value)="([^"]*)"/g)) {
+      // A value is text only on buttons (hidden and typed-in fields carry data).
+      if (attr[1] === "value" && !(tag[1] === "button" || /type="(submit|button|reset)"/.test(attrs))) continue;
+      add(attr[2] ?? "");
+    }
+  }
+  return texts;
+}
+
+/** The texts of `translated` that are also in `english` and are neither data nor a word the language shares. */
+function englishLeftIn(translated: string, english: string, language: (typeof LANGUAGES)[number]): string[] {
+  const inEnglish = textsOf(english);
+  return [...textsOf(translated)].filter(
+    (text) => inEnglish.has(text) && !SAME_IN[language].includes(text) && !DATA.some((data) => data.test(text)),
+  );
+}
+
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let app: Awaited<ReturnType<typeof twoFactorApp>>;
+/** Ada, signed in with a password and an authenticator app: the account page with every section. */
+let signedIn: Browser;
+/** A browser between the password and the code: the second step's page. */
+let atSecondStep: Browser;
+/** The link of a password-reset mail: the page that sets a new password. */
+let resetLink: string;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  app = await twoFactorApp(smtp);
+  ({ browser: signedIn } = await userWithTotp(smtp, app, "ada@example.com"));
+  ({ browser: atSecondStep } = await firstFactor(app, "ada@example.com"));
+  const since = smtp.mails.length;
+  await post(app.browser(), "/auth/password/forgot", { email: "ada@example.com" });
+  const link = linkIn(mailTo(smtp, "ada@example.com", since), "/auth/password/reset");
+  resetLink = `${link.pathname}${link.search}`;
+});
+
+afterAll(async () => {
+  await smtp?.close();
+  await closeSharedPglite();
+});
+
+/** The built-in pages a visitor and a signed-in user can reach, the browser each is seen in, and its status. */
+const PAGES: ReadonlyArray<[path: () => string, who: () => Browser, status: number]> = [
+  [() => "/auth/signin", () => app.browser(), 200],
+  [() => "/auth/signin?error=CredentialsSignin", () => app.browser(), 200],
+  [() => "/auth/signin?error=RecentSignInRequired", () => app.browser(), 200],
+  [() => "/auth/signin?error=OAuthAccountNotLinked", () => app.browser(), 200],
+  [() => "/auth/signout", () => signedIn, 200],
+  [() => "/auth/error", () => app.browser(), 200],
+  [() => "/auth/error?error=Verification", () => app.browser(), 403],
+  [() => "/auth/error?error=AccessDenied", () => app.browser(), 403],
+  [() => "/auth/error?error=Configuration", () => app.browser(), 500],
+  [() => "/auth/verify-request", () => app.browser(), 200],
+  [() => "/auth/password/sign-up", () => app.browser(), 200],
+  [() => "/auth/password/forgot", () => app.browser(), 200],
+  [() => resetLink, () => app.browser(), 200], // the link of a reset mail
+  [() => "/auth/account", () => signedIn, 200],
+  [() => "/auth/account/deleted", () => app.browser(), 200],
+  [() => "/auth/two-factor", () => atSecondStep, 200],
+];
+
+async function render(path: string, browser: Browser, language: string, status: number): Promise<string> {
+  const response = await browser.send(path, { headers: { "accept-language": language } });
+  expect(response.status, `${path} in ${language}`).toBe(status);
+  return response.text();
+}
+
+describe("every built-in page in every shipped language", () => {
+  // Named by the path (the reset link's is made in beforeAll, so its name is its route).
+  const cases = PAGES.map(([path, who, status]) => ({
+    name: path.toString().match(/"([^"]+)"/)?.[1] ?? "/auth/password/reset?token=…",
+    path,
+    who,
+    status,
+  }));
+  it.each(cases)("$name shows no English UI string", async (page) => {
+    const [path, browser] = [page.path(), page.who()];
+    const english = await render(path, browser, "en", page.status);
+    // The page has English words to leave behind: a page that says nothing proves nothing.
+    expect(textsOf(english).size, path).toBeGreaterThan(2);
+    const left: Record<string, string[]> = {};
+    for (const language of LANGUAGES) {
+      const translated = await render(path, browser, language, page.status);
+      expect(translated, `${path} in ${language}`).toMatch(new RegExp(`<html lang="${language}"`));
+      left[language] = englishLeftIn(translated, english, language);
+    }
+    expect(left, path).toEqual(Object.fromEntries(LANGUAGES.map((language) => [language, []])));
+  });
+
+  it("the comparison finds an English string left in a page", () => {
+    const english = '<html lang="en"><h1>Sign in</h1><button type="submit" value="Continue">Continue</button></html>';
+    const mixed = '<html lang="de"><h1>Anmelden</h1><button type="submit" value="Continue">Weiter</button></html>';
+    expect(englishLeftIn(mixed, english, "de")).toEqual(["Continue"]);
+    expect(englishLeftIn("<h1>ada@example.com</h1><p>Passkey</p>", "<h1>ada@example.com</h1><p>Passkey</p>", "de")).toEqual([]);
+  });
+});
