@@ -61,9 +61,10 @@ function textsOf(html: string): Set<string> {
 
 /** The texts of `translated` that are also in `english` and are neither data nor a word the language shares. */
 function englishLeftIn(translated: string, english: string, language: (typeof LANGUAGES)[number]): string[] {
-  const inEnglish = textsOf(english);
+  // Compared without case: "Sign in" left where English says "Sign In" is still English.
+  const inEnglish = new Set([...textsOf(english)].map((text) => text.toLowerCase()));
   return [...textsOf(translated)].filter(
-    (text) => inEnglish.has(text) && !SAME_IN[language].includes(text) && !DATA.some((data) => data.test(text)),
+    (text) => inEnglish.has(text.toLowerCase()) && !SAME_IN[language].includes(text) && !DATA.some((data) => data.test(text)),
   );
 }
 
