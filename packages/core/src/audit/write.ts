@@ -9,7 +9,7 @@ import { defaultClientAddress } from "../rate-limit/client-address.js";
 import type { Audit, AuditEventInput } from "../types/audit.js";
 import type { EventCallbacks } from "../types/config.js";
 import type { RequestInternal } from "../types/internal.js";
-import type { AuditEvent } from "../types/telemetry.js";
+import type { AuditEvent, AuditEventType } from "../types/telemetry.js";
 import { addressPrefix, userAgentLabel } from "./client.js";
 
 /** `input` as a row, written without waiting; a failure is logged and counted. */
@@ -93,18 +93,37 @@ export function auditedEvents(audit: Audit, events: EventCallbacks, request: Req
       return events.userDeleted(message);
     },
     twoFactorChanged: (message) => {
-      const type = message.change === "enabled" ? "twoFactorEnabled" : "twoFactorDisabled";
-      writeAuditEvent(audit, request, { type, userId: message.userId, provider: null });
+      writeAuditEvent(audit, request, { type: TWO_FACTOR_CHANGES[message.change], userId: message.userId, provider: null });
       return events.twoFactorChanged(message);
     },
   };
 }
 
-/** True for a `/two-factor` route that checks a second factor: the second step, turning TOTP on, turning it off. */
+/** The audit row of each second-factor change. */
+const TWO_FACTOR_CHANGES = {
+  enabled: "twoFactorEnabled",
+  disabled: "twoFactorDisabled",
+  recoveryCodesCreated: "recoveryCodesCreated",
+} as const satisfies Record<Parameters<EventCallbacks["twoFactorChanged"]>[0]["change"], AuditEventType>;
+
+/**
+ * The routes (templates) that check a second factor's code: the second step, turning TOTP on and off,
+ * new recovery codes, and the account page's forms that run them.
+ */
+const SECOND_FACTOR_ROUTES: ReadonlySet<string> = new Set([
+  "two-factor",
+  "two-factor/confirm",
+  "two-factor/disable",
+  "two-factor/recovery-codes",
+  "account/two-factor-confirm",
+  "account/two-factor-disable",
+  "account/two-factor-recovery-codes",
+]);
+
+/** True for a POST to a route that checks a second factor's code. */
 function checksSecondFactor(request: RequestInternal): boolean {
   // The matched route template (a sub-route is never in `providerId`).
-  const route = request.route;
-  return request.method === "POST" && (route === "two-factor" || route === "two-factor/confirm" || route === "two-factor/disable");
+  return request.method === "POST" && request.route !== undefined && SECOND_FACTOR_ROUTES.has(request.route);
 }
 
 /**

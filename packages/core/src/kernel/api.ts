@@ -79,6 +79,7 @@ export function createApi(resolved: UsableAuth): AuthApi {
     enrollTotp: (request) => data(request, "enrollTotp", {}),
     confirmTotp: (request, input) => data(request, "confirmTotp", { code: input?.code }),
     disableTotp: async (request, input) => void (await data(request, "disableTotp", { code: input?.code })),
+    regenerateRecoveryCodes: (request, input) => data(request, "regenerateRecoveryCodes", { code: input?.code }),
     getTwoFactorStatus: (request) => data(request, "getTwoFactorStatus"),
     verifyTwoFactor: async (request, input) =>
       redirectOf(await run(request, { operation: "verifyTwoFactor", body: { code: input?.code } })),

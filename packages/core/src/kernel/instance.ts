@@ -95,6 +95,7 @@ export const API_OPERATIONS = [
   "enrollTotp",
   "confirmTotp",
   "disableTotp",
+  "regenerateRecoveryCodes",
   "getTwoFactorStatus",
   "verifyTwoFactor",
   "requireRecentAuth",

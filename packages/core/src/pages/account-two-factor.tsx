@@ -5,11 +5,9 @@
  * The account page's second-factor section (with `twoFactor` in the configuration): whether the
  * authenticator app is on; off, a button that starts setting it up, whose answer is this page with the QR
  * code, the key and a code field; the recovery codes of a confirmed app, shown once; on, how many codes
- * are left and a form that turns it off with a code. Plain forms, no script. Each form is an owner-present
- * operation (`sign-in/owner-present.ts`): a stale session is sent to sign in again and back to the page.
- *
- * There is no operation that makes new recovery codes by themselves: turning the app off and on again
- * does, and the section says so.
+ * are left, a form that makes new ones with a code (shown once, the earlier ones stop working) and a form
+ * that turns it off with a code. Plain forms, no script. Each form is an owner-present operation
+ * (`sign-in/owner-present.ts`): a stale session is sent to sign in again and back to the page.
  *
  * @module pages/account-two-factor
  */
@@ -23,16 +21,19 @@ export interface AccountPageTwoFactor {
   on: boolean;
   /** Recovery codes not used yet (0 when off). */
   recoveryCodes: number;
-  /** Where the three forms post. */
+  /** Where the four forms post. */
   enrollUrl: string;
   confirmUrl: string;
   disableUrl: string;
+  recoveryCodesUrl: string;
   /** Set up started (the enroll form's answer): the key and its QR code, an SVG document of authlib's. */
   setup?: { secret: string; qrSvg: string };
-  /** Turned on just now (the confirm form's answer): the recovery codes, shown this once. */
+  /** Turned on just now, or new codes made (the confirm or recovery-codes form's answer): shown this once. */
   newRecoveryCodes?: readonly string[];
-  /** A refused code of these forms (`?error=IncorrectCode&form=two-factor`): shown in the section. */
+  /** A refused code of the turn-off form (`?error=IncorrectCode&form=two-factor`): shown at its field. */
   codeError?: boolean;
+  /** A refused code of the new-codes form (`?error=IncorrectCode&form=recovery-codes`): shown at its field. */
+  recoveryCodesError?: boolean;
 }
 
 /** An SVG document as an image URL (the pages' CSP allows `data:` images; no markup of it enters the page). */
@@ -97,6 +98,50 @@ interface SectionProps {
   text: Translator;
 }
 
+/** With the app on: the recovery codes left, and the code forms that make new ones and that turn it off. */
+function OnForms({ params, csrfToken, text }: SectionProps) {
+  return (
+    <>
+      <p class="muted">{text.t("account.recoveryCodesLeft", { count: params.recoveryCodes })}</p>
+      <CodeForm
+        action={params.recoveryCodesUrl}
+        id="recovery-codes-code"
+        button={text.t("account.newRecoveryCodes")}
+        refused={params.recoveryCodesError === true}
+        csrfToken={csrfToken}
+        text={text}
+      />
+      <CodeForm
+        action={params.disableUrl}
+        id="totp-disable-code"
+        button={text.t("account.twoFactorDisable")}
+        refused={params.codeError === true}
+        csrfToken={csrfToken}
+        text={text}
+      />
+    </>
+  );
+}
+
+/** A form that takes a code of the app or a recovery code, its refusal shown at the field. */
+function CodeForm(props: { action: string; id: string; button: string; refused: boolean; csrfToken: string; text: Translator }) {
+  const { text } = props;
+  return (
+    <form action={toSafeNavigationUrl(props.action)} method="post">
+      <HiddenFields csrfToken={props.csrfToken} />
+      <CodeField
+        id={props.id}
+        label={text.t("account.twoFactorDisableCode")}
+        autocomplete="off"
+        error={props.refused ? text.t("accountError.incorrectCode") : undefined}
+      />
+      <button type="submit" class="button button-neutral">
+        {props.button}
+      </button>
+    </form>
+  );
+}
+
 /** The second-factor section of the account page. */
 export function TwoFactorSection({ params, csrfToken, text }: SectionProps) {
   const { setup } = params;
@@ -119,23 +164,7 @@ export function TwoFactorSection({ params, csrfToken, text }: SectionProps) {
       {setup ? (
         <Setup params={{ ...params, setup }} csrfToken={csrfToken} text={text} />
       ) : params.on ? (
-        <>
-          <p class="muted">
-            {text.t("account.recoveryCodesLeft", { count: params.recoveryCodes })} {text.t("account.newRecoveryCodes")}
-          </p>
-          <form action={toSafeNavigationUrl(params.disableUrl)} method="post">
-            <HiddenFields csrfToken={csrfToken} />
-            <CodeField
-              id="totp-disable-code"
-              label={text.t("account.twoFactorDisableCode")}
-              autocomplete="off"
-              error={params.codeError ? text.t("accountError.incorrectCode") : undefined}
-            />
-            <button type="submit" class="button button-neutral">
-              {text.t("account.twoFactorDisable")}
-            </button>
-          </form>
-        </>
+        <OnForms params={params} csrfToken={csrfToken} text={text} />
       ) : (
         <>
           {params.codeError ? (

@@ -298,7 +298,8 @@ export function renderAccountDeletedHtml(params: AccountDeletedPageParams): stri
 export function renderAccountHtml(params: AccountPageParams): string {
   const text = params.text ?? ENGLISH;
   // An error shown next to its field is not repeated at the top.
-  const shownInPlace = deleteFieldError(params, text) !== undefined || params.twoFactor?.codeError === true;
+  const shownInPlace =
+    deleteFieldError(params, text) !== undefined || params.twoFactor?.codeError === true || params.twoFactor?.recoveryCodesError === true;
   const notice = shownInPlace ? undefined : accountNotice(text, params.error, params.done);
   return renderDocument({
     title: text.t("account.title"),

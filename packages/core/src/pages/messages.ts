@@ -183,6 +183,7 @@ const ACCOUNT_NOTICES: Readonly<Record<string, MessageKey>> = Object.freeze({
   "unlinked-email": "account.done.unlinkedEmail",
   "two-factor-on": "account.done.twoFactorOn",
   "two-factor-off": "account.done.twoFactorOff",
+  "recovery-codes-new": "account.done.recoveryCodesNew",
 });
 
 const ACCOUNT_ERRORS: Readonly<Record<string, MessageKey>> = Object.freeze({

@@ -32,6 +32,7 @@ export function accountFormRefusal(
   // (`form`); any other error at the top.
   const query = new URLSearchParams({ error: error.type });
   if (request.route === "account/delete") query.set("form", "delete");
-  if (request.route?.startsWith("account/two-factor-")) query.set("form", "two-factor");
+  if (request.route === "account/two-factor-recovery-codes") query.set("form", "recovery-codes");
+  else if (request.route?.startsWith("account/two-factor-")) query.set("form", "two-factor");
   return { redirect: `${accountUrl(options)}?${query}`, failure: error };
 }

@@ -45,13 +45,15 @@ const LABELS: Readonly<Record<OwnerOperation, string>> = Object.freeze({
   enrollTotp: "TOTP enrollment",
   confirmTotp: "TOTP confirmation",
   disableTotp: "TOTP removal",
+  regenerateRecoveryCodes: "recovery codes regeneration",
 });
 
 /**
- * Operations whose request proves the second factor itself (turning TOTP off takes one of its codes): the
+ * Operations whose request proves the second factor itself (turning TOTP off and making new recovery codes
+ * take one of its codes): the
  * session need not be of level 2, only recent.
  */
-const PROVES_SECOND_FACTOR: ReadonlySet<OwnerOperation> = new Set(["disableTotp"]);
+const PROVES_SECOND_FACTOR: ReadonlySet<OwnerOperation> = new Set(["disableTotp", "regenerateRecoveryCodes"]);
 
 /**
  * The owner-present operation `request` asks for, or `undefined` (most requests: one property read): its

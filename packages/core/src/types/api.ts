@@ -83,6 +83,12 @@ export interface TwoFactorApi {
    * Throws `RecentSignInRequired`, `IncorrectCode`, `TwoFactorNotEnabled`, `RateLimited`, `MissingCSRF`.
    */
   disableTotp(request: RequestLike, input: { code: string }): Promise<void>;
+  /**
+   * Makes 10 new recovery codes with a code of the app (or an unused recovery code): the earlier ones stop
+   * working, and the owner is mailed. Show them once. Throws `IncorrectCode`, `TwoFactorNotEnabled`,
+   * `RecentSignInRequired`, `RateLimited`, `MissingCSRF`.
+   */
+  regenerateRecoveryCodes(request: RequestLike, input: { code: string }): Promise<{ recoveryCodes: string[] }>;
   /** The signed-in user's second factors. Throws `SessionRequired`. */
   getTwoFactorStatus(request: RequestLike): Promise<TwoFactorStatus>;
   /**

@@ -278,8 +278,11 @@ export interface EventCallbacks {
   passwordChanged: (message: { userId: string; reason: "reset" | "change" }) => Awaitable<void>;
   /** A user deleted their own account (`auth.api.deleteAccount`, `POST <basePath>/account/delete`): the user as it was. */
   userDeleted: (message: { user: User }) => Awaitable<void>;
-  /** A user turned their authenticator app (TOTP) on or off (`auth.api.confirmTotp`, `auth.api.disableTotp`). */
-  twoFactorChanged: (message: { userId: string; change: "enabled" | "disabled" }) => Awaitable<void>;
+  /**
+   * A user turned their authenticator app (TOTP) on or off (`auth.api.confirmTotp`, `auth.api.disableTotp`),
+   * or made new recovery codes (`"recoveryCodesCreated"`, `auth.api.regenerateRecoveryCodes`).
+   */
+  twoFactorChanged: (message: { userId: string; change: "enabled" | "disabled" | "recoveryCodesCreated" }) => Awaitable<void>;
 }
 
 /** The `twoFactor` option: second factors for users who turn one on. */

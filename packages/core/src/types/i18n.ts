@@ -275,6 +275,7 @@ export interface Messages {
   "account.twoFactorDisable": string;
   "account.done.twoFactorOn": string;
   "account.done.twoFactorOff": string;
+  "account.done.recoveryCodesNew": string;
   "accountError.incorrectCodeSetup": string;
   "accountError.incorrectCode": string;
   "accountError.twoFactorAlreadyOn": string;

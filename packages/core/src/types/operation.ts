@@ -22,7 +22,8 @@ export type OwnerOperation =
   | "deleteAccount"
   | "enrollTotp"
   | "confirmTotp"
-  | "disableTotp";
+  | "disableTotp"
+  | "regenerateRecoveryCodes";
 
 /** Runs an operation over a parsed request: returns the route's result, or throws an `AuthError`. */
 export type OperationHandler = (options: InternalOptions, request: RequestInternal) => ResponseInternal | Promise<ResponseInternal>;

@@ -33,6 +33,7 @@ export type AuditEventType =
   | "rateLimited"
   | "twoFactorEnabled"
   | "twoFactorDisabled"
+  | "recoveryCodesCreated"
   | "twoFactorFailed"
   | "reauthenticationFailed";
 

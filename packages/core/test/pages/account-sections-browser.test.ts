@@ -78,12 +78,24 @@ describe.each(["light", "dark"] as const)("the account page's new sections, %s",
         await page.getByLabel("Code from your authenticator app").fill(code);
         await Promise.all([page.waitForURL(/two-factor-confirm/), page.getByRole("button", { name: "Turn on", exact: true }).click()]);
         expect(await page.locator(".codes li").count()).toBe(10);
+        const firstCode = (await page.locator(".codes li code").first().textContent()) as string;
         await check(page, "recovery codes", found);
 
         await page.goto(`${app.server.origin}/auth/account`);
         expect(await page.getByText("10 recovery codes left.").isVisible()).toBe(true);
         await check(page, "on", found);
-        await page.getByLabel("Code from your app, or a recovery code").fill("000000");
+        // The codes are not shown again; new ones, with one of the codes shown before.
+        expect(await page.locator(".codes li").count()).toBe(0);
+        await page.locator("#recovery-codes-code").fill(firstCode);
+        await Promise.all([
+          page.waitForURL(/two-factor-recovery-codes/),
+          page.getByRole("button", { name: "Make new recovery codes" }).click(),
+        ]);
+        expect(await page.locator(".codes li").count()).toBe(10);
+        await check(page, "new recovery codes", found);
+
+        await page.goto(`${app.server.origin}/auth/account`);
+        await page.locator("#totp-disable-code").fill("000000");
         await Promise.all([page.waitForURL(/form=two-factor/), page.getByRole("button", { name: "Turn off" }).click()]);
         await check(page, "refused code", found);
 

@@ -1,7 +1,7 @@
 /**
  * The built-in account page's second-factor section (issue 50), through the real routes on the in-memory
- * adapter: turning the authenticator app on with its QR code, the recovery codes shown once, turning it
- * off, and the owner-present rule sending a stale session to sign in again and back.
+ * adapter: turning the authenticator app on with its QR code, the recovery codes shown once, new ones in
+ * their place, turning it off, and the owner-present rule sending a stale session to sign in again and back.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { base32Decode } from "../../src/features/two-factor/base32.js";
@@ -82,11 +82,29 @@ describe("the account page's second factor", () => {
     expect(wordsOf(later)).toContain("10 recovery codes left.");
     for (const code of codes) expect(later).not.toContain(code as string);
     expect(later).toContain(`action="${ORIGIN}/auth/account/two-factor-disable"`);
-    // No operation makes new recovery codes on their own: the page says how to get new ones.
-    expect(wordsOf(later)).toContain("To get new recovery codes, turn it off and on again.");
+    expect(later).toContain(`action="${ORIGIN}/auth/account/two-factor-recovery-codes"`);
+    expect(wordsOf(later)).toContain("Make new recovery codes");
     expect(a.users.size).toBe(1);
 
-    const off = await sendForm(browser, "/auth/account/two-factor-disable", { code: codes[0] as string });
+    // New recovery codes: a wrong code is shown at the new-codes form's field, nothing changes.
+    const refused = await sendForm(browser, "/auth/account/two-factor-recovery-codes", { code: "not-a-code" });
+    expect(refused.headers.get("location")).toBe(`${ORIGIN}/auth/account?error=IncorrectCode&form=recovery-codes`);
+    const refusedPage = sectionOf(await pageText(browser, refused.headers.get("location") as string));
+    expect(refusedPage).toMatch(/id="recovery-codes-code"[^>]*aria-invalid="true"/);
+    expect(wordsOf(refusedPage)).toContain("10 recovery codes left.");
+    // With an unused recovery code: 10 new ones, shown once, never cached; the earlier ones stop working.
+    const renewed = await sendForm(browser, "/auth/account/two-factor-recovery-codes", { code: codes[0] as string });
+    expect(renewed.status).toBe(200);
+    expect(renewed.headers.get("cache-control")).toContain("no-store");
+    const renewedPage = await renewed.text();
+    expect(wordsOf(renewedPage)).toContain("New recovery codes were made: the earlier ones no longer work.");
+    const fresh = [...sectionOf(renewedPage).matchAll(/<li><code>([^<]+)<\/code><\/li>/g)].map((m) => m[1]);
+    expect(fresh).toHaveLength(10);
+    expect(fresh.filter((code) => codes.includes(code))).toEqual([]);
+    const stale = await sendForm(browser, "/auth/account/two-factor-disable", { code: codes[1] as string });
+    expect(stale.headers.get("location")).toBe(`${ORIGIN}/auth/account?error=IncorrectCode&form=two-factor`);
+
+    const off = await sendForm(browser, "/auth/account/two-factor-disable", { code: fresh[0] as string });
     expect(off.headers.get("location")).toBe(`${ORIGIN}/auth/account?done=two-factor-off`);
     const page = await pageText(browser, off.headers.get("location") as string);
     expect(wordsOf(page)).toContain("Two-step verification is off.");

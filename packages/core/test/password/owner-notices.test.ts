@@ -164,8 +164,17 @@ describe.each([
     expectNotice(ended, text, "mail.change.otherSessionsEnded");
     expect(await other.session()).toBeNull();
 
+    // New recovery codes: the notice says the earlier ones no longer work, and holds none of the new ones.
+    let fresh: string[] = [];
+    const renewed = await noticeOf(email, async () => {
+      ({ recoveryCodes: fresh } = await postJson(owner, "/auth/two-factor/recovery-codes", { code: recoveryCodes[1] as string }));
+    });
+    expectNotice(renewed, text, "mail.change.recoveryCodesCreated");
+    expect(fresh).toHaveLength(10);
+    for (const code of fresh) expect(`${renewed.text}${renewed.html}`).not.toContain(code);
+
     const disabled = await noticeOf(email, async () =>
-      expect(await postJson(owner, "/auth/two-factor/disable", { code: recoveryCodes[1] as string })).toEqual({ disabled: true }),
+      expect(await postJson(owner, "/auth/two-factor/disable", { code: fresh[0] as string })).toEqual({ disabled: true }),
     );
     expectNotice(disabled, text, "mail.change.twoFactorDisabled");
 

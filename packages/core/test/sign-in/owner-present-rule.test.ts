@@ -135,10 +135,12 @@ describe("the table", () => {
       "POST two-factor/enroll": "enrollTotp",
       "POST two-factor/confirm": "confirmTotp",
       "POST two-factor/disable": "disableTotp",
+      "POST two-factor/recovery-codes": "regenerateRecoveryCodes",
       // The account page's second-factor forms run the same operations.
       "POST account/two-factor-enroll": "enrollTotp",
       "POST account/two-factor-confirm": "confirmTotp",
       "POST account/two-factor-disable": "disableTotp",
+      "POST account/two-factor-recovery-codes": "regenerateRecoveryCodes",
     });
     // Guarded as the request decides: a sign-in that links, a passkey registration.
     const decided = declared.filter((o) => typeof o.needs?.ownerPresent === "function").map((o) => `${o.method} ${o.path}`);
@@ -309,8 +311,10 @@ describe("the rule in the pipeline", () => {
       aal: 2,
       message: "Sign in again with your second factor to continue: this changes how you sign in.",
     });
-    // Turning TOTP off takes one of its codes: that proves the factor, the session need only be recent.
+    // Turning TOTP off and making new recovery codes take one of its codes: that proves the factor, the
+    // session need only be recent.
     await expect(a.auth.api.disableTotp(requestOf(old), { code: "000000" })).rejects.not.toMatchObject({ type: "RecentSignInRequired" });
+    await expect(a.auth.api.regenerateRecoveryCodes(requestOf(old), { code: "000000" })).rejects.toMatchObject({ type: "IncorrectCode" });
   });
 });
 
@@ -353,6 +357,7 @@ describe("the refusal's wording and its CSRF check", () => {
       enrollTotp: "TOTP enrollment",
       confirmTotp: "TOTP confirmation",
       disableTotp: "TOTP removal",
+      regenerateRecoveryCodes: "recovery codes regeneration",
     } as const;
     const strategy = { currentAssurance: () => Promise.reject(new Error("read before the CSRF check")) };
     for (const [operation, label] of Object.entries(labels)) {

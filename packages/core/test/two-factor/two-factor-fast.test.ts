@@ -252,6 +252,38 @@ describe("the settings", () => {
     expect(await status.json()).toEqual({ totp: true, recoveryCodes: 10, passkeys: 0 });
   });
 
+  test("new recovery codes: a code of the app or an unused recovery code makes 10, the earlier ones stop working", async () => {
+    const a = app();
+    await expect(a.auth.api.regenerateRecoveryCodes(requestOf((await signIn(a)).browser), { code: "123456" })).rejects.toMatchObject({
+      type: "TwoFactorNotEnabled",
+    });
+    const { browser, secret, recoveryCodes } = await withTotp(a);
+    // A wrong code changes nothing, and counts as a failed second factor.
+    await expect(a.auth.api.regenerateRecoveryCodes(requestOf(browser), { code: wrongCodeFor(secret) })).rejects.toMatchObject({
+      type: "IncorrectCode",
+    });
+    expect((await a.auth.api.getTwoFactorStatus(requestOf(browser))).recoveryCodes).toBe(10);
+    // With an unused recovery code: spent, and 10 new ones replace every earlier one.
+    const { recoveryCodes: fresh } = await a.auth.api.regenerateRecoveryCodes(requestOf(browser), { code: recoveryCodes[0] as string });
+    expect(fresh).toHaveLength(10);
+    expect(fresh.filter((code) => recoveryCodes.includes(code))).toEqual([]);
+    expect((await a.auth.api.getTwoFactorStatus(requestOf(browser))).recoveryCodes).toBe(10);
+    await expect(a.auth.api.disableTotp(requestOf(browser), { code: recoveryCodes[1] as string })).rejects.toMatchObject({
+      type: "IncorrectCode",
+    });
+    expect(a.events).toEqual(["enabled u1", "recoveryCodesCreated u1"]);
+    // Over HTTP: CSRF-checked JSON, never cached; then a new code turns the app off.
+    const noToken = await browser.send("/auth/two-factor/recovery-codes", { method: "POST", json: { code: fresh[0] } });
+    expect([noToken.status, await noToken.json()]).toEqual([403, { error: "MissingCSRF" }]);
+    const overHttp = await browser.send("/auth/two-factor/recovery-codes", { json: { csrfToken: await browser.csrf(), code: fresh[0] } });
+    expect(overHttp.status).toBe(200);
+    expect(overHttp.headers.get("cache-control")).toContain("no-store");
+    const { recoveryCodes: third } = (await overHttp.json()) as { recoveryCodes: string[] };
+    expect(third).toHaveLength(10);
+    await a.auth.api.disableTotp(requestOf(browser), { code: third[0] as string });
+    expect((await a.auth.api.getTwoFactorStatus(requestOf(browser))).totp).toBe(false);
+  });
+
   test("issuer; the account is the email, else the name, else the id; confirm before enroll and typed codes", async () => {
     const a = app({ twoFactor: { issuer: "Acme" } });
     const { browser } = await signIn(a);
@@ -398,6 +430,22 @@ describe("the audit trail", () => {
       ["twoFactorEnabled", "success", "u1", null],
       ...Array(2).fill(["twoFactorFailed", "failure", "u1", "IncorrectCode"]),
     ]);
+  });
+  test("new recovery codes are a row; a code refused making them, on the route or the account page's form, is a failed second factor", async () => {
+    const rows: Array<{ type: string; outcome: string; userId: string | null; detail: string | null }> = [];
+    const a = app({ audit: { store: { write: (event) => void rows.push(event) } } });
+    const { browser, secret, recoveryCodes } = await withTotp(a);
+    const wrong = wrongCodeFor(secret);
+    expect((await post(browser, "/auth/two-factor/recovery-codes", { code: wrong })).status).toBe(400);
+    const fromPage = await post(browser, "/auth/account/two-factor-recovery-codes", { code: wrong });
+    expect(fromPage.headers.get("location")).toBe(`${ORIGIN}/auth/account?error=IncorrectCode&form=recovery-codes`);
+    await a.auth.api.regenerateRecoveryCodes(requestOf(browser), { code: recoveryCodes[0] as string });
+    await vi.waitFor(() => expect(rows.some((row) => row.type === "recoveryCodesCreated")).toBe(true));
+    expect(rows.slice(2).map((row) => [row.type, row.outcome, row.userId, row.detail])).toEqual([
+      ...Array(2).fill(["twoFactorFailed", "failure", "u1", "IncorrectCode"]),
+      ["recoveryCodesCreated", "success", "u1", null],
+    ]);
+    for (const leaked of [wrong, recoveryCodes[0] as string]) expect(JSON.stringify(rows)).not.toContain(leaked);
   });
   test("a session too old to turn TOTP off is refused as a failed second factor that names the session's user", async () => {
     const rows: Array<{ type: string; outcome: string; userId: string | null; detail: string | null }> = [];

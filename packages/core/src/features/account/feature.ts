@@ -62,6 +62,10 @@ export const accountFeature = defineFeature({
     { ...accountForm("enrollTotpForm", "two-factor-enroll", "twoFactorEnrollForm", "enrollTotp"), enabled: withTwoFactor },
     { ...accountForm("confirmTotpForm", "two-factor-confirm", "twoFactorConfirmForm", "confirmTotp"), enabled: withTwoFactor },
     { ...accountForm("disableTotpForm", "two-factor-disable", "twoFactorDisableForm", "disableTotp"), enabled: withTwoFactor },
+    {
+      ...accountForm("regenerateRecoveryCodesForm", "two-factor-recovery-codes", "twoFactorRecoveryCodesForm", "regenerateRecoveryCodes"),
+      enabled: withTwoFactor,
+    },
     // Signed out, from a mail: a refusal goes to the error page (the account page would ask to sign in first).
     {
       name: "revertEmailPage",

@@ -21,8 +21,11 @@ import { isSecondFactorRow } from "../../sign-in/second-factor-row.js";
 import { passwordUrl, signInUrl } from "../../sign-in/urls.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
 
-/** What a second-factor form's answer adds to the page: the set-up key and QR code, or the new recovery codes. */
-type TwoFactorShown = Pick<AccountPageTwoFactor, "setup" | "newRecoveryCodes">;
+/**
+ * What a second-factor form's answer adds to the page: the set-up key and QR code, or the new recovery
+ * codes, and the notice it says (`done`, as a redirect's `?done=` would).
+ */
+type TwoFactorShown = Pick<AccountPageTwoFactor, "setup" | "newRecoveryCodes"> & { done?: string };
 
 async function accountPage(options: InternalOptions, request: RequestInternal, shown: TwoFactorShown = {}): Promise<ResponseInternal> {
   const user = await options.sessionStrategy.currentUser(options, request);
@@ -67,8 +70,8 @@ async function accountPage(options: InternalOptions, request: RequestInternal, s
       accountUrl: accountUrl(options),
       signOutUrl: `${options.authUrl}/signout`,
       error: request.query.error,
-      // The page a confirm form answers says it is on (no redirect: the codes are shown this once).
-      done: shown.newRecoveryCodes ? "two-factor-on" : request.query.done,
+      // The page a confirm or new-codes form answers (no redirect: the codes are shown this once).
+      done: shown.done ?? request.query.done,
       form: request.query.form,
       theme: options.theme,
     }),
@@ -97,8 +100,11 @@ async function twoFactorPart(
     enrollUrl: `${page}/two-factor-enroll`,
     confirmUrl: `${page}/two-factor-confirm`,
     disableUrl: `${page}/two-factor-disable`,
-    ...shown,
+    recoveryCodesUrl: `${page}/two-factor-recovery-codes`,
+    setup: shown.setup,
+    newRecoveryCodes: shown.newRecoveryCodes,
     codeError: request.query.form === "two-factor" && request.query.error === "IncorrectCode",
+    recoveryCodesError: request.query.form === "recovery-codes" && request.query.error === "IncorrectCode",
   };
 }
 
@@ -199,7 +205,14 @@ export const twoFactorEnrollForm: Post = async (options, request) => {
 };
 export const twoFactorConfirmForm: Post = async (options, request) => {
   const { body } = await operation(options, "confirmTotp")(options, request);
-  return accountPage(options, request, { newRecoveryCodes: (body as { recoveryCodes: string[] }).recoveryCodes });
+  return accountPage(options, request, { newRecoveryCodes: (body as { recoveryCodes: string[] }).recoveryCodes, done: "two-factor-on" });
+};
+export const twoFactorRecoveryCodesForm: Post = async (options, request) => {
+  const { body } = await operation(options, "regenerateRecoveryCodes")(options, request);
+  return accountPage(options, request, {
+    newRecoveryCodes: (body as { recoveryCodes: string[] }).recoveryCodes,
+    done: "recovery-codes-new",
+  });
 };
 export const twoFactorDisableForm: Post = async (options, request) => {
   await operation(options, "disableTotp")(options, request);

@@ -1,7 +1,7 @@
 /**
  * The second factor (docs/two-factor.md): the second step of a sign-in (`GET <basePath>/two-factor` its
  * page, `POST` the step itself, `second-step.ts`) and the signed-in user's settings (`/enroll`,
- * `/confirm`, `/disable`, `/status`, `settings.ts`, answered as JSON). Turned on by `twoFactor` in the
+ * `/confirm`, `/disable`, `/recovery-codes`, `/status`, `settings.ts`, answered as JSON). Turned on by `twoFactor` in the
  * configuration; its code loads with the first request to it.
  *
  * @module features/two-factor
@@ -63,6 +63,14 @@ export const twoFactorFeature = defineFeature({
       needs: { csrf: "mint", ownerPresent: "disableTotp" },
       presentation: "json",
       handler: lazyHandler(settings, "disable"),
+    },
+    {
+      name: "regenerateRecoveryCodes",
+      method: "POST",
+      path: "two-factor/recovery-codes",
+      needs: { csrf: "mint", ownerPresent: "regenerateRecoveryCodes" },
+      presentation: "json",
+      handler: lazyHandler(settings, "regenerateRecoveryCodes"),
     },
     {
       name: "getTwoFactorStatus",

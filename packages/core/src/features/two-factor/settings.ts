@@ -1,7 +1,8 @@
 /**
  * Turning TOTP on and off for the signed-in user: `POST <basePath>/two-factor/enroll` (a new secret, its
  * `otpauth://` URI and QR code), `/confirm` (a code of the app turns it on, and answers 10 recovery
- * codes, shown once), `/disable` (a code or a recovery code turns it off), `GET /two-factor/status` and
+ * codes, shown once), `/disable` (a code or a recovery code turns it off), `/recovery-codes` (a code makes
+ * 10 new recovery codes, shown once, and the earlier ones stop working), `GET /two-factor/status` and
  * `GET /two-factor/assurance` (JSON, never cached). All but the two reads are owner-present operations
  * (`sign-in/owner-present.ts`): a stolen session alone can neither turn a second factor off nor lock its
  * owner out with one of its own.
@@ -48,6 +49,16 @@ async function qrSvgOf(uri: string): Promise<string> {
   return renderSVG(uri);
 }
 
+/** 10 new recovery codes (shown once) and their hashes (stored). */
+async function newHashedRecoveryCodes(options: InternalOptions, userId: string): Promise<{ recoveryCodes: string[]; recovery: string[] }> {
+  const recoveryCodes = newRecoveryCodes();
+  const [secret] = options.secret;
+  const recovery = await Promise.all(
+    recoveryCodes.map((code) => hashRecoveryCode(secret as string, userId, typedRecoveryCode(code) as string)),
+  );
+  return { recoveryCodes, recovery };
+}
+
 /** POST /two-factor/enroll: `{ secret, uri, qrSvg }` of a new secret, stored unconfirmed. */
 async function enroll(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   assertCsrf("TOTP enrollment", options.csrfTokenVerified);
@@ -75,11 +86,7 @@ async function confirm(options: InternalOptions, request: RequestInternal): Prom
   const typed = typedTotp(request.body.code);
   if (typed === undefined) throw new IncorrectCode("Type the 6-digit code your authenticator app shows.");
   await acceptTotp(options, userId, factor, typed);
-  const recoveryCodes = newRecoveryCodes();
-  const [secret] = options.secret;
-  const recovery = await Promise.all(
-    recoveryCodes.map((code) => hashRecoveryCode(secret as string, userId, typedRecoveryCode(code) as string)),
-  );
+  const { recoveryCodes, recovery } = await newHashedRecoveryCodes(options, userId);
   await storeFactor(options, store, userId, { secret: factor.secret, confirmed: true, recovery, confirmedAt: nowInSeconds() });
   await clearSecondFactorTries(options, userId);
   await options.events.twoFactorChanged({ userId, change: "enabled" });
@@ -103,6 +110,28 @@ async function disable(options: InternalOptions, request: RequestInternal): Prom
   return { body: { disabled: true }, headers: noStore() };
 }
 
+/**
+ * POST /two-factor/recovery-codes with `code` (of the app, or an unused recovery code): `{ recoveryCodes }`,
+ * 10 new ones (shown once); the earlier ones stop working. The app's secret and its set-up time are kept.
+ */
+async function regenerateRecoveryCodes(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  assertCsrf("Recovery codes regeneration", options.csrfTokenVerified);
+  const { userId } = await signedInUserId(options, request);
+  const store = twoFactorStore(options);
+  const factor = await totpFactorOf(options, store, userId);
+  if (!factor?.confirmed) throw new TwoFactorNotEnabled("Turn the authenticator app on first: its recovery codes come with it.");
+  await countSecondFactorTry(options, request, { userId, lifetimeSeconds: 0 });
+  await proveWithCode(options, store, userId, factor, request.body.code);
+  const { recoveryCodes, recovery } = await newHashedRecoveryCodes(options, userId);
+  // Read again: the code just proven may have been a recovery code, spent by `proveWithCode`.
+  const current = (await totpFactorOf(options, store, userId)) ?? factor;
+  await storeFactor(options, store, userId, { ...current, recovery });
+  await clearSecondFactorTries(options, userId);
+  await options.events.twoFactorChanged({ userId, change: "recoveryCodesCreated" });
+  await notifyOwner(options, request, { id: userId }, "recoveryCodesCreated");
+  return { body: { recoveryCodes }, headers: noStore() };
+}
+
 /** GET /two-factor/status: the signed-in user's second factors. */
 async function status(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   const current = await options.sessionStrategy.currentAssurance(options, request);
@@ -113,4 +142,4 @@ async function status(options: InternalOptions, request: RequestInternal): Promi
   return { body: { totp, recoveryCodes: totp ? factor.recovery.length : 0, passkeys }, headers: noStore() };
 }
 
-export { confirm, disable, enroll, status };
+export { confirm, disable, enroll, regenerateRecoveryCodes, status };

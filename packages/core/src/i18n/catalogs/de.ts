@@ -301,11 +301,13 @@ export const de: Messages = {
   "account.recoveryCodesLead":
     "Ihre Wiederherstellungscodes: Jeder meldet Sie einmal an, wenn Sie Ihr Telefon nicht haben. Bewahren Sie sie jetzt sicher auf. Sie werden nur dieses eine Mal angezeigt.",
   "account.recoveryCodesLeft": "Noch {count} Wiederherstellungscodes.",
-  "account.newRecoveryCodes": "Für neue Wiederherstellungscodes schalten Sie sie aus und wieder ein.",
+  "account.newRecoveryCodes": "Neue Wiederherstellungscodes erstellen",
   "account.twoFactorDisableCode": "Code aus Ihrer App oder ein Wiederherstellungscode",
   "account.twoFactorDisable": "Ausschalten",
   "account.done.twoFactorOn": "Die zweistufige Anmeldung ist eingeschaltet.",
   "account.done.twoFactorOff": "Die zweistufige Anmeldung ist ausgeschaltet.",
+  "account.done.recoveryCodesNew":
+    "Neue Wiederherstellungscodes wurden erstellt: Die früheren funktionieren nicht mehr. Bewahren Sie diese jetzt auf.",
   "accountError.incorrectCodeSetup":
     "Dieser Code hat nicht funktioniert. Schalten Sie sie erneut ein, scannen Sie den neuen QR-Code und geben Sie den Code ein, den die App anzeigt.",
   "accountError.incorrectCode":

@@ -300,11 +300,12 @@ export const en: Messages = {
   "account.recoveryCodesLead":
     "Your recovery codes: each one signs in once when you do not have your phone. Store them somewhere safe now. They are shown only this once.",
   "account.recoveryCodesLeft": "{count} recovery codes left.",
-  "account.newRecoveryCodes": "To get new recovery codes, turn it off and on again.",
+  "account.newRecoveryCodes": "Make new recovery codes",
   "account.twoFactorDisableCode": "Code from your app, or a recovery code",
   "account.twoFactorDisable": "Turn off",
   "account.done.twoFactorOn": "Two-step verification is on.",
   "account.done.twoFactorOff": "Two-step verification is off.",
+  "account.done.recoveryCodesNew": "New recovery codes were made: the earlier ones no longer work. Store these now.",
   "accountError.incorrectCodeSetup": "That code did not work. Turn it on again, scan the new QR code, and type the code the app shows.",
   "accountError.incorrectCode": "That code did not work. Type the code your app shows now, or an unused recovery code.",
   "accountError.twoFactorAlreadyOn": "Two-step verification is on already.",

@@ -292,11 +292,12 @@ export const es: Messages = {
   "account.recoveryCodesLead":
     "Tus códigos de recuperación: cada uno inicia sesión una vez cuando no tienes tu teléfono. Guárdalos ahora en un lugar seguro. Solo se muestran esta vez.",
   "account.recoveryCodesLeft": "Quedan {count} códigos de recuperación.",
-  "account.newRecoveryCodes": "Para obtener códigos de recuperación nuevos, desactívala y vuelve a activarla.",
+  "account.newRecoveryCodes": "Crear códigos de recuperación nuevos",
   "account.twoFactorDisableCode": "Código de tu app o un código de recuperación",
   "account.twoFactorDisable": "Desactivar",
   "account.done.twoFactorOn": "La verificación en dos pasos está activada.",
   "account.done.twoFactorOff": "La verificación en dos pasos está desactivada.",
+  "account.done.recoveryCodesNew": "Se crearon códigos de recuperación nuevos: los anteriores ya no funcionan. Guarda estos ahora.",
   "accountError.incorrectCodeSetup":
     "Ese código no funcionó. Vuelve a activarla, escanea el nuevo código QR y escribe el código que muestra la app.",
   "accountError.incorrectCode": "Ese código no funcionó. Escribe el código que muestra tu app ahora o un código de recuperación sin usar.",

@@ -300,11 +300,13 @@ export const fr: Messages = {
   "account.recoveryCodesLead":
     "Vos codes de récupération : chacun permet de se connecter une fois sans votre téléphone. Conservez-les en lieu sûr dès maintenant. Ils ne sont affichés que cette fois.",
   "account.recoveryCodesLeft": "Il reste {count} codes de récupération.",
-  "account.newRecoveryCodes": "Pour obtenir de nouveaux codes de récupération, désactivez-la puis réactivez-la.",
+  "account.newRecoveryCodes": "Créer de nouveaux codes de récupération",
   "account.twoFactorDisableCode": "Code de votre application, ou un code de récupération",
   "account.twoFactorDisable": "Désactiver",
   "account.done.twoFactorOn": "La validation en deux étapes est activée.",
   "account.done.twoFactorOff": "La validation en deux étapes est désactivée.",
+  "account.done.recoveryCodesNew":
+    "De nouveaux codes de récupération ont été créés : les précédents ne fonctionnent plus. Conservez ceux-ci maintenant.",
   "accountError.incorrectCodeSetup":
     "Ce code n’a pas fonctionné. Recommencez l’activation, scannez le nouveau QR code et saisissez le code affiché par l’application.",
   "accountError.incorrectCode":

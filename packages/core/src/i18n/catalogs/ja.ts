@@ -287,11 +287,12 @@ export const ja: Messages = {
   "account.recoveryCodesLead":
     "リカバリーコード：スマートフォンがないときに、それぞれ1回だけログインに使えます。今すぐ安全な場所に保管してください。表示されるのはこの1回だけです。",
   "account.recoveryCodesLeft": "残りのリカバリーコード：{count}個。",
-  "account.newRecoveryCodes": "新しいリカバリーコードが必要な場合は、いったんオフにしてから再びオンにしてください。",
+  "account.newRecoveryCodes": "新しいリカバリーコードを作成",
   "account.twoFactorDisableCode": "アプリのコード、またはリカバリーコード",
   "account.twoFactorDisable": "オフにする",
   "account.done.twoFactorOn": "2段階認証をオンにしました。",
   "account.done.twoFactorOff": "2段階認証をオフにしました。",
+  "account.done.recoveryCodesNew": "新しいリカバリーコードを作成しました。以前のコードは使えなくなりました。今すぐ保管してください。",
   "accountError.incorrectCodeSetup":
     "このコードは使えませんでした。もう一度オンにして新しいQRコードを読み取り、アプリに表示されるコードを入力してください。",
   "accountError.incorrectCode":

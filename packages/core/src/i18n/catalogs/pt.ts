@@ -283,11 +283,12 @@ export const pt: Messages = {
   "account.recoveryCodesLead":
     "Seus códigos de recuperação: cada um entra uma vez quando você não está com o celular. Guarde-os agora em um lugar seguro. Eles são mostrados só desta vez.",
   "account.recoveryCodesLeft": "Restam {count} códigos de recuperação.",
-  "account.newRecoveryCodes": "Para obter novos códigos de recuperação, desative e ative novamente.",
+  "account.newRecoveryCodes": "Criar novos códigos de recuperação",
   "account.twoFactorDisableCode": "Código do seu app ou um código de recuperação",
   "account.twoFactorDisable": "Desativar",
   "account.done.twoFactorOn": "A verificação em duas etapas está ativada.",
   "account.done.twoFactorOff": "A verificação em duas etapas está desativada.",
+  "account.done.recoveryCodesNew": "Novos códigos de recuperação foram criados: os anteriores não funcionam mais. Guarde estes agora.",
   "accountError.incorrectCodeSetup":
     "Esse código não funcionou. Ative novamente, escaneie o novo QR code e digite o código que o app mostra.",
   "accountError.incorrectCode":
