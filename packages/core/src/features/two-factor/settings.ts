@@ -94,15 +94,24 @@ async function confirm(options: InternalOptions, request: RequestInternal): Prom
   return { body: { recoveryCodes }, headers: noStore() };
 }
 
-/** POST /two-factor/disable with `code` (of the app, or a recovery code): TOTP off. */
-async function disable(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
-  assertCsrf("TOTP removal", options.csrfTokenVerified);
+/**
+ * The signed-in user's confirmed factor, proven by the request's `code` (of the app, or an unused recovery
+ * code, spent): what turning it off and making new recovery codes start with. The try is counted first.
+ */
+async function provenFactor(options: InternalOptions, request: RequestInternal, action: string, notOn: string) {
+  assertCsrf(action, options.csrfTokenVerified);
   const { userId } = await signedInUserId(options, request);
   const store = twoFactorStore(options);
   const factor = await totpFactorOf(options, store, userId);
-  if (!factor?.confirmed) throw new TwoFactorNotEnabled("There is no authenticator app to turn off.");
+  if (!factor?.confirmed) throw new TwoFactorNotEnabled(notOn);
   await countSecondFactorTry(options, request, { userId, lifetimeSeconds: 0 });
   await proveWithCode(options, store, userId, factor, request.body.code);
+  return { userId, store, factor };
+}
+
+/** POST /two-factor/disable with `code` (of the app, or a recovery code): TOTP off. */
+async function disable(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  const { userId, store } = await provenFactor(options, request, "TOTP removal", "There is no authenticator app to turn off.");
   await removeFactor(store, userId);
   await clearSecondFactorTries(options, userId);
   await options.events.twoFactorChanged({ userId, change: "disabled" });
@@ -115,13 +124,12 @@ async function disable(options: InternalOptions, request: RequestInternal): Prom
  * 10 new ones (shown once); the earlier ones stop working. The app's secret and its set-up time are kept.
  */
 async function regenerateRecoveryCodes(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
-  assertCsrf("Recovery codes regeneration", options.csrfTokenVerified);
-  const { userId } = await signedInUserId(options, request);
-  const store = twoFactorStore(options);
-  const factor = await totpFactorOf(options, store, userId);
-  if (!factor?.confirmed) throw new TwoFactorNotEnabled("Turn the authenticator app on first: its recovery codes come with it.");
-  await countSecondFactorTry(options, request, { userId, lifetimeSeconds: 0 });
-  await proveWithCode(options, store, userId, factor, request.body.code);
+  const { userId, store, factor } = await provenFactor(
+    options,
+    request,
+    "Recovery codes regeneration",
+    "Turn the authenticator app on first: its recovery codes come with it.",
+  );
   const { recoveryCodes, recovery } = await newHashedRecoveryCodes(options, userId);
   // Read again: the code just proven may have been a recovery code, spent by `proveWithCode`.
   const current = (await totpFactorOf(options, store, userId)) ?? factor;
