@@ -11,5 +11,8 @@ export default defineConfig({
     maxWorkers: 2,
     environment: "node",
     setupFiles: ["./scripts/vitest-setup.ts"],
+    // expect.poll waits for a state (a page's status line, a row gone), never times it: its default of 1 s
+    // failed on a loaded 2-core machine while the state came. A wrong state still fails, after 15 s.
+    expect: { poll: { timeout: 15_000 } },
   },
 });
