@@ -11,6 +11,7 @@ import type { RequestEventCommon } from "@builder.io/qwik-city";
 import type { AuthContext } from "./context.js";
 import { loadCore } from "./core.js";
 import { appendCookies } from "./response.js";
+import type { FailureMapping } from "./run-operation.js";
 import { currentPage, redirect } from "./sign-in.js";
 import type { FormFailure } from "./validation.js";
 
@@ -51,4 +52,14 @@ export async function operationFailure<Field extends string, Code extends string
   const status = (statusOf ?? core.sessionErrorStatus)(error);
   if (status === undefined) return { status: 500, failure: { formErrors: [message], fieldErrors: {}, code: "Configuration" } };
   return { status, failure: { formErrors: [error.message], fieldErrors: {}, code: error.type as Code } };
+}
+
+/**
+ * The failure mapping of an operation of core's session, account and passkey routes (`operationFailure`
+ * with the status those routes answer); `message` is shown for `"Configuration"`.
+ */
+export function controlFailure<Field extends string, Code extends string>(
+  message: string,
+): FailureMapping<FormFailure<Field, Code | "Configuration">> {
+  return (ev, context, error) => operationFailure<Field, Code>(ev, context, error, message);
 }
