@@ -11,7 +11,6 @@ import type { RequestEventCommon } from "@builder.io/qwik-city";
 import type { AuthContext } from "./context.js";
 import { loadCore } from "./core.js";
 import { appendCookies } from "./response.js";
-import type { FailureMapping } from "./run-operation.js";
 import { currentPage, redirect } from "./sign-in.js";
 import type { FormFailure } from "./validation.js";
 
@@ -53,6 +52,13 @@ export async function operationFailure<Field extends string, Code extends string
   if (status === undefined) return { status: 500, failure: { formErrors: [message], fieldErrors: {}, code: "Configuration" } };
   return { status, failure: { formErrors: [error.message], fieldErrors: {}, code: error.type as Code } };
 }
+
+/** A failed operation as a form failure and its HTTP status (`operation-actions.ts`). Throws what is not an `AuthError`. */
+export type FailureMapping<Failure> = (
+  ev: RequestEventCommon,
+  context: AuthContext,
+  error: unknown,
+) => Promise<{ status: number; failure: Failure }>;
 
 /**
  * The failure mapping of an operation of core's session, account and passkey routes (`operationFailure`

@@ -11,14 +11,14 @@ import type { ListedPasskey, Session } from "@authlib/core";
 import { implicit$FirstArg } from "@builder.io/qwik";
 import { isServer } from "@builder.io/qwik/build";
 import { type Action, globalAction$, type RequestEventCommon, routeLoader$, validator$ } from "@builder.io/qwik-city";
-import { type AccountsResult, listAccounts, type UnlinkAccountFailure } from "./accounts.js";
+import type { AccountsResult, UnlinkAccountFailure } from "./accounts.js";
 import { type FrameworkAuthConfig, type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
-import { runOperation, validateOperation } from "./operation-actions.js";
-import { listPasskeys, type PasskeyFailure, type PasskeysResult } from "./passkeys.js";
-import { type PasswordResult, signInWithEmailCode } from "./password.js";
+import { runListing, runOperation, signInWithEmailCode, validateOperation } from "./operation-actions.js";
+import type { PasskeyFailure, PasskeysResult } from "./passkeys.js";
+import type { PasswordResult } from "./password.js";
 import { handleRequest } from "./request.js";
 import { readSession } from "./session.js";
-import { listSessions, type RevokeSessionFailure, type SessionsResult } from "./session-control.js";
+import type { RevokeSessionFailure, SessionsResult } from "./session-control.js";
 import { signInAction, signOutAction } from "./sign-in-action.js";
 import { type TotpEnrollment, type TwoFactorResult, twoFactorStatus } from "./two-factor.js";
 import {
@@ -36,9 +36,7 @@ import {
   type SignOutFailure,
   type SignOutInput,
   type SignUpInput,
-  signInFields,
   signInSchema,
-  signOutFields,
   signOutSchema,
   type TwoFactorCodeInput,
   type UnlinkAccountInput,
@@ -61,20 +59,38 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
   }
 
   // The loaders and the actions are made here and exported by the app from src/routes/plugin@auth.ts,
-  // which is where Qwik City finds them. Their order is the order of the result's members.
+  // which is where Qwik City finds them. Listed one by one: the declaration of the result keeps this order.
+  const { useSession, useSignIn, useSignOut } = signInHooks(configQrl);
+  const { useSessions, useRevokeSession, useAccounts, useUnlinkAccount } = controlHooks(configQrl);
+  const { usePasskeys, useRenamePasskey, useRemovePasskey } = passkeyHooks(configQrl);
+  const { useSignUp, useRequestPasswordReset, useResetPassword, useChangePassword } = passwordHooks(configQrl);
+  const { useEmailCode, useTwoFactor, useEnrollTotp, useConfirmTotp, useDisableTotp, useTwoFactorStatus } = codeHooks(configQrl);
   return {
     /**
      * Request hook (export it from `plugin@auth.ts`). Under `basePath` (default `/auth`) it answers as
      * core's `Auth()` would; elsewhere it only prepares a per-request context.
      */
     onRequest,
-    ...signInHooks(configQrl),
-    ...sessionControlHooks(configQrl),
-    ...accountHooks(configQrl),
-    ...passkeyHooks(configQrl),
-    ...passwordHooks(configQrl),
-    ...codeHooks(configQrl),
-    ...twoFactorHooks(configQrl),
+    useSession,
+    useSignIn,
+    useSignOut,
+    useSessions,
+    useRevokeSession,
+    useAccounts,
+    useUnlinkAccount,
+    usePasskeys,
+    useRenamePasskey,
+    useRemovePasskey,
+    useSignUp,
+    useRequestPasswordReset,
+    useResetPassword,
+    useChangePassword,
+    useEmailCode,
+    useTwoFactor,
+    useEnrollTotp,
+    useConfirmTotp,
+    useDisableTotp,
+    useTwoFactorStatus,
   };
 }
 
@@ -96,20 +112,20 @@ function signInHooks(configQrl: FrameworkAuthConfigQrl) {
   // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
   const useSignIn: Action<FormResult<SignInFailure>, SignInInput> = globalAction$(
     (form, ev) => signInAction(ev, configQrl, form),
-    validator$((_ev, data) => validateInput(signInSchema, signInFields, data)),
+    validator$((_ev, data) => validateInput(signInSchema, data)),
   );
 
   /** Signs out, then redirects (303) to `redirectTo` (default: the current page). */
   // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
   const useSignOut: Action<FormResult<SignOutFailure>, SignOutInput> = globalAction$(
     (form, ev) => signOutAction(ev, configQrl, form),
-    validator$((_ev, data) => validateInput(signOutSchema, signOutFields, data)),
+    validator$((_ev, data) => validateInput(signOutSchema, data)),
   );
   return { useSession, useSignIn, useSignOut };
 }
 
-/** `useSessions`, `useRevokeSession`. */
-function sessionControlHooks(configQrl: FrameworkAuthConfigQrl) {
+/** `useSessions`, `useRevokeSession`, `useAccounts`, `useUnlinkAccount`: session control and linked accounts. */
+function controlHooks(configQrl: FrameworkAuthConfigQrl) {
   /**
    * The signed-in user's sessions (their devices), most recently seen first, the current one marked
    * `current`: `{ sessions }`, or `{ sessions: null, error }` with `"SessionRequired"` when nobody is
@@ -118,7 +134,7 @@ function sessionControlHooks(configQrl: FrameworkAuthConfigQrl) {
    * when listing failed (logged). Never throws for those.
    */
   // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const useSessions = routeLoader$(async (ev): Promise<SessionsResult> => listSessions(ev, await loadAuthContext(ev, configQrl)));
+  const useSessions = routeLoader$((ev): Promise<SessionsResult> => runListing(ev, configQrl, "listSessions"));
 
   /**
    * Ends one of the signed-in user's sessions (field `sessionId`, an id from `useSessions`) or all but
@@ -133,11 +149,7 @@ function sessionControlHooks(configQrl: FrameworkAuthConfigQrl) {
     (form, ev) => runOperation(ev, configQrl, "revokeSession", form),
     validator$((_ev, data) => validateOperation("revokeSession", data)),
   );
-  return { useSessions, useRevokeSession };
-}
 
-/** `useAccounts`, `useUnlinkAccount`. */
-function accountHooks(configQrl: FrameworkAuthConfigQrl) {
   /**
    * The signed-in user's linked accounts (`provider`, `type`, `providerAccountId`, never their tokens;
    * passkeys as `type: "webauthn"`): `{ accounts }`, or `{ accounts: null, error }` with
@@ -145,7 +157,7 @@ function accountHooks(configQrl: FrameworkAuthConfigQrl) {
    * them, `"Configuration"` when listing failed (logged). Never throws for those.
    */
   // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const useAccounts = routeLoader$(async (ev): Promise<AccountsResult> => listAccounts(ev, await loadAuthContext(ev, configQrl)));
+  const useAccounts = routeLoader$((ev): Promise<AccountsResult> => runListing(ev, configQrl, "listAccounts"));
 
   /**
    * Unlinks one of the signed-in user's accounts (fields `provider`, `providerAccountId`, as `useAccounts`
@@ -161,7 +173,7 @@ function accountHooks(configQrl: FrameworkAuthConfigQrl) {
     (form, ev) => runOperation(ev, configQrl, "unlinkAccount", form),
     validator$((_ev, data) => validateOperation("unlinkAccount", data)),
   );
-  return { useAccounts, useUnlinkAccount };
+  return { useSessions, useRevokeSession, useAccounts, useUnlinkAccount };
 }
 
 /** `usePasskeys`, `useRenamePasskey`, `useRemovePasskey`. */
@@ -173,7 +185,7 @@ function passkeyHooks(configQrl: FrameworkAuthConfigQrl) {
    * `Configuration`.
    */
   // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const usePasskeys = routeLoader$(async (ev): Promise<PasskeysResult> => listPasskeys(ev, await loadAuthContext(ev, configQrl)));
+  const usePasskeys = routeLoader$((ev): Promise<PasskeysResult> => runListing(ev, configQrl, "listPasskeys"));
 
   /**
    * Renames one of the signed-in user's passkeys (fields `id`, as `usePasskeys` lists it, and `name`: one
@@ -262,7 +274,10 @@ function passwordHooks(configQrl: FrameworkAuthConfigQrl) {
   return { useSignUp, useRequestPasswordReset, useResetPassword, useChangePassword };
 }
 
-/** `useEmailCode`, `useTwoFactor`: the codes typed to finish a sign-in. */
+/**
+ * `useEmailCode`, `useTwoFactor`: the codes typed to finish a sign-in; `useEnrollTotp`, `useConfirmTotp`,
+ * `useDisableTotp`, `useTwoFactorStatus`: the authenticator app's settings.
+ */
 function codeHooks(configQrl: FrameworkAuthConfigQrl) {
   /**
    * Signs in with the code of a sign-in mail (fields `code`, `redirectTo`: default, where the mail was
@@ -274,7 +289,7 @@ function codeHooks(configQrl: FrameworkAuthConfigQrl) {
   // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
   const useEmailCode: Action<PasswordResult<EmailCodeInput>, EmailCodeInput> = globalAction$(
     (form, ev) => signInWithEmailCode(ev, configQrl, form),
-    validator$((_ev, data) => validateInput(emailCodeSchema, emailCodeSchema.keyof().options, data)),
+    validator$((_ev, data) => validateInput(emailCodeSchema, data)),
   );
 
   /**
@@ -289,11 +304,7 @@ function codeHooks(configQrl: FrameworkAuthConfigQrl) {
     (form, ev) => runOperation(ev, configQrl, "verifyTwoFactor", form),
     validator$((_ev, data) => validateOperation("verifyTwoFactor", data)),
   );
-  return { useEmailCode, useTwoFactor };
-}
 
-/** `useEnrollTotp`, `useConfirmTotp`, `useDisableTotp`, `useTwoFactorStatus`. */
-function twoFactorHooks(configQrl: FrameworkAuthConfigQrl) {
   /**
    * Starts setting up an authenticator app (no fields): `{ secret, uri, qrSvg }` to show (the QR code is
    * an SVG document). A sign-in older than 10 minutes sends the browser to sign in again first.
@@ -320,7 +331,7 @@ function twoFactorHooks(configQrl: FrameworkAuthConfigQrl) {
   /** The signed-in user's second factors (`{ totp, recoveryCodes, passkeys }`), or `null` when signed out. */
   // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
   const useTwoFactorStatus = routeLoader$((ev) => twoFactorStatus(ev, configQrl));
-  return { useEnrollTotp, useConfirmTotp, useDisableTotp, useTwoFactorStatus };
+  return { useEmailCode, useTwoFactor, useEnrollTotp, useConfirmTotp, useDisableTotp, useTwoFactorStatus };
 }
 
 /** The value of `useUnlinkAccount`: `{ unlinked }` after an unlink, or the failure. */

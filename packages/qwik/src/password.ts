@@ -3,20 +3,18 @@
  * `useResetPassword` and `useChangePassword` (entries of `operation-actions.ts`), and the mailed sign-in
  * code for `useEmailCode`: the instance's `auth.api` operations, in process. A success applies core's
  * cookies (the CSRF cookie a mailed link is bound to, the renewed session) and redirects as sign-in does
- * (`run-operation.ts`); a failure the user caused is a form failure with its status, never an exception
- * or an error page (`passwordFailure` below).
+ * (`operation-actions.ts`); a failure the user caused is a form failure with its status, never an
+ * exception or an error page (`passwordFailure` below).
  *
  * CSRF: as for sign-out, core refuses an operation the browser sent from another site (`MissingCSRF`),
  * and Qwik City's `checkOrigin` refuses a cross-origin action POST before it runs.
  */
 import { type AuthError, InvalidPassword, RateLimited } from "@authlib/core/errors";
-import type { FailReturn, RequestEventAction } from "@builder.io/qwik-city";
-import { type AuthContext, type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
+import type { RequestEventCommon } from "@builder.io/qwik-city";
+import type { AuthContext } from "./context.js";
 import { operationFailure } from "./control.js";
 import { PASSWORD_FAILED_MESSAGE, RATE_LIMITED_MESSAGE } from "./messages.js";
-import { operationRequest } from "./operation.js";
-import { type Presentation, presentOperation, redirects } from "./run-operation.js";
-import { emailCodeSchema, type FormFailure, type FormResult } from "./validation.js";
+import type { FormFailure, FormResult } from "./validation.js";
 
 /** The status of each error type a password action names; any other is a 500 `"Configuration"`. */
 const statuses: Record<Exclude<PasswordError, "Configuration">, number> = {
@@ -91,7 +89,7 @@ export function statusOf(error: AuthError): number | undefined {
  * limit the `Retry-After` header and the sign-in page's words.
  */
 export async function passwordFailure(
-  ev: RequestEventAction,
+  ev: RequestEventCommon,
   context: AuthContext,
   error: unknown,
 ): Promise<{ status: number; failure: PasswordFailure<string> }> {
@@ -105,25 +103,4 @@ export async function passwordFailure(
     shown.formErrors = [RATE_LIMITED_MESSAGE];
   }
   return { status, failure: shown };
-}
-
-/** `useEmailCode`'s outcome: it renews the session and redirects, or fails as a password action. */
-const emailCode: Presentation<undefined, PasswordFailure<string>> = {
-  success: redirects({ session: "replaced" }),
-  failure: passwordFailure,
-};
-
-/**
- * `useEmailCode`: signs in with the code of a sign-in mail. Not a table entry (`operation-actions.ts`):
- * the operation is the email provider's callback, which `auth.api.signInWithEmailCode` finds.
- */
-export async function signInWithEmailCode(
-  ev: RequestEventAction,
-  configQrl: FrameworkAuthConfigQrl,
-  form: unknown,
-): Promise<FailReturn<PasswordFailure<string>> | undefined> {
-  const context = await loadAuthContext(ev, configQrl);
-  return presentOperation(ev, context, emailCode, () =>
-    context.auth.api.signInWithEmailCode(operationRequest(ev), emailCodeSchema.parse(form)),
-  );
 }

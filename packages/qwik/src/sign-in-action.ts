@@ -4,7 +4,7 @@
  * refusals are shown as the sign-in page shows them.
  */
 import { CredentialsSignin, InvalidProvider, RateLimited } from "@authlib/core/errors";
-import type { FailReturn, RequestEventAction } from "@builder.io/qwik-city";
+import type { RequestEventAction } from "@builder.io/qwik-city";
 import { type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
 import { CREDENTIALS_SIGNIN_MESSAGE, INVALID_ADDRESS_MESSAGE, RATE_LIMITED_MESSAGE } from "./messages.js";
 import { isInvalidAddress, startSignIn, startSignOut } from "./sign-in.js";
@@ -15,11 +15,7 @@ import { type SignInFailure, signInSchema, signOutSchema } from "./validation.js
  * Rejected credentials, a rate limit, an unknown provider and an address core sends no mail to are form
  * failures; anything else is thrown.
  */
-export async function signInAction(
-  ev: RequestEventAction,
-  configQrl: FrameworkAuthConfigQrl,
-  form: unknown,
-): Promise<FailReturn<SignInFailure> | undefined> {
+export async function signInAction(ev: RequestEventAction, configQrl: FrameworkAuthConfigQrl, form: unknown) {
   const { providerId, redirectTo, options, authorizationParams } = signInSchema.parse(form);
   const context = await loadAuthContext(ev, configQrl);
   const { redirectTo: optionsRedirectTo, ...fields } = options ?? {};
