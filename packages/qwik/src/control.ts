@@ -52,3 +52,20 @@ export async function operationFailure<Field extends string, Code extends string
   if (status === undefined) return { status: 500, failure: { formErrors: [message], fieldErrors: {}, code: "Configuration" } };
   return { status, failure: { formErrors: [error.message], fieldErrors: {}, code: error.type as Code } };
 }
+
+/** A failed operation as a form failure and its HTTP status (`operation-actions.ts`). Throws what is not an `AuthError`. */
+export type FailureMapping<Failure> = (
+  ev: RequestEventCommon,
+  context: AuthContext,
+  error: unknown,
+) => Promise<{ status: number; failure: Failure }>;
+
+/**
+ * The failure mapping of an operation of core's session, account and passkey routes (`operationFailure`
+ * with the status those routes answer); `message` is shown for `"Configuration"`.
+ */
+export function controlFailure<Field extends string, Code extends string>(
+  message: string,
+): FailureMapping<FormFailure<Field, Code | "Configuration">> {
+  return (ev, context, error) => operationFailure<Field, Code>(ev, context, error, message);
+}

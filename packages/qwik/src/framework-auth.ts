@@ -1,24 +1,28 @@
 /**
  * `FrameworkAuth$`: the members an app exports from `src/routes/plugin@auth.ts`.
+ *
+ * Each loader and action is one `routeLoader$` / `globalAction$` call written out here, because the Qwik
+ * optimizer (the app's, Qwik 1 and 2) makes each `$` function a segment of its own where it sees it written:
+ * one made in a loop or a shared helper would be one segment, and one id, for all. The actions that run
+ * one core operation are one line each over the table of `operation-actions.ts`. The closures capture
+ * only `configQrl` (a QRL, serializable) and module-level functions.
  */
 import type { ListedPasskey, Session } from "@authlib/core";
-import { CredentialsSignin, InvalidProvider, RateLimited } from "@authlib/core/errors";
 import { implicit$FirstArg } from "@builder.io/qwik";
 import { isServer } from "@builder.io/qwik/build";
 import { type Action, globalAction$, type RequestEventCommon, routeLoader$, validator$ } from "@builder.io/qwik-city";
-import { type AccountsResult, listAccounts, type UnlinkAccountFailure, unlinkAccount } from "./accounts.js";
+import type { AccountsResult, UnlinkAccountFailure } from "./accounts.js";
 import { type FrameworkAuthConfig, type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
-import { CREDENTIALS_SIGNIN_MESSAGE, INVALID_ADDRESS_MESSAGE, RATE_LIMITED_MESSAGE } from "./messages.js";
-import { listPasskeys, type PasskeyFailure, type PasskeysResult, passkeyChange } from "./passkeys.js";
-import { type PasswordResult, passwordAction } from "./password.js";
+import { runListing, runOperation, signInWithEmailCode, validateOperation } from "./operation-actions.js";
+import type { PasskeyFailure, PasskeysResult } from "./passkeys.js";
+import type { PasswordResult } from "./password.js";
 import { handleRequest } from "./request.js";
 import { readSession } from "./session.js";
-import { listSessions, type RevokeSessionFailure, revokeSessions, type SessionsResult } from "./session-control.js";
-import { currentPage, isInvalidAddress, startSignIn, startSignOut } from "./sign-in.js";
-import { type TotpEnrollment, type TwoFactorResult, twoFactorSetting, twoFactorStatus } from "./two-factor.js";
+import type { RevokeSessionFailure, SessionsResult } from "./session-control.js";
+import { signInAction, signOutAction } from "./sign-in-action.js";
+import { type TotpEnrollment, type TwoFactorResult, twoFactorStatus } from "./two-factor.js";
 import {
   type ChangePasswordInput,
-  changePasswordSchema,
   type EmailCodeInput,
   emailCodeSchema,
   type FormResult,
@@ -27,27 +31,15 @@ import {
   type RequestPasswordResetInput,
   type ResetPasswordInput,
   type RevokeSessionInput,
-  removePasskeySchema,
-  renamePasskeySchema,
-  requestPasswordResetSchema,
-  resetPasswordSchema,
-  revokeSessionFields,
-  revokeSessionSchema,
   type SignInFailure,
   type SignInInput,
   type SignOutFailure,
   type SignOutInput,
   type SignUpInput,
-  signInFields,
   signInSchema,
-  signOutFields,
   signOutSchema,
-  signUpSchema,
   type TwoFactorCodeInput,
-  twoFactorCodeSchema,
   type UnlinkAccountInput,
-  unlinkAccountFields,
-  unlinkAccountSchema,
   validateInput,
 } from "./validation.js";
 
@@ -66,274 +58,13 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
     await handleRequest(ev, configQrl);
   }
 
-  // The loader and the actions are made here and exported by the app from src/routes/plugin@auth.ts,
-  // which is where Qwik City finds them: the rule below cannot see that from a library.
-  /** The current session, or `null` when signed out. */
-  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const useSession = routeLoader$(async (ev): Promise<Session | null> => readSession(ev, await loadAuthContext(ev, configQrl)));
-
-  /**
-   * Signs in. Fields: `providerId`, `redirectTo` (or `options.redirectTo`), `options.*` (passed to the
-   * provider: `options.email`, `options.password`, …), `authorizationParams`. Redirects (303) on success;
-   * rejected credentials give `{ failed: true, formErrors, fieldErrors, code }` with status 401; a
-   * refusal by a rate limit the same with `code: "RateLimited"`, status 429 and `Retry-After`; an email
-   * address core sends no mail to the same with `code: "EmailSignInError"` and status 400.
-   */
-  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const useSignIn: Action<FormResult<SignInFailure>, SignInInput> = globalAction$(
-    async (form, ev) => {
-      const { providerId, redirectTo, options, authorizationParams } = signInSchema.parse(form);
-      const context = await loadAuthContext(ev, configQrl);
-      const { redirectTo: optionsRedirectTo, ...fields } = options ?? {};
-      try {
-        await startSignIn(ev, context, providerId, { ...fields, redirectTo: optionsRedirectTo ?? redirectTo }, authorizationParams);
-      } catch (error) {
-        if (error instanceof CredentialsSignin) {
-          return ev.fail(401, { formErrors: [CREDENTIALS_SIGNIN_MESSAGE], fieldErrors: {}, code: error.code } satisfies SignInFailure);
-        }
-        if (error instanceof RateLimited) {
-          if (error.retryAfter !== undefined) ev.headers.set("Retry-After", String(error.retryAfter));
-          return ev.fail(429, { formErrors: [RATE_LIMITED_MESSAGE], fieldErrors: {}, code: error.type } satisfies SignInFailure);
-        }
-        if (error instanceof InvalidProvider) {
-          return ev.fail(400, { formErrors: [], fieldErrors: { providerId: [error.message] } } satisfies SignInFailure);
-        }
-        if (isInvalidAddress(error)) {
-          return ev.fail(400, { formErrors: [INVALID_ADDRESS_MESSAGE], fieldErrors: {}, code: error.type } satisfies SignInFailure);
-        }
-        throw error;
-      }
-    },
-    validator$((_ev, data) => validateInput(signInSchema, signInFields, data)),
-  );
-
-  /** Signs out, then redirects (303) to `redirectTo` (default: the current page). */
-  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const useSignOut: Action<FormResult<SignOutFailure>, SignOutInput> = globalAction$(
-    async (form, ev) => {
-      const { redirectTo } = signOutSchema.parse(form);
-      await startSignOut(ev, await loadAuthContext(ev, configQrl), redirectTo);
-    },
-    validator$((_ev, data) => validateInput(signOutSchema, signOutFields, data)),
-  );
-
-  /**
-   * The signed-in user's sessions (their devices), most recently seen first, the current one marked
-   * `current`: `{ sessions }`, or `{ sessions: null, error }` with `"SessionRequired"` when nobody is
-   * signed in, `"SessionRegistryMissing"` when the configuration cannot list sessions (no
-   * `session.store` for JWT sessions, an adapter without the session record methods), `"Configuration"`
-   * when listing failed (logged). Never throws for those.
-   */
-  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const useSessions = routeLoader$(async (ev): Promise<SessionsResult> => listSessions(ev, await loadAuthContext(ev, configQrl)));
-
-  /**
-   * Ends one of the signed-in user's sessions (field `sessionId`, an id from `useSessions`) or all but
-   * this browser's (`all` = `"others"`): answers `{ revoked }`, the number ended. Ending this browser's
-   * own session signs it out (its cookie is cleared). A failure is `{ failed: true, formErrors,
-   * fieldErrors, code }` with the error's type in `code`: `SessionNotFound` (404: not one of the user's
-   * live sessions, nothing changed), `InvalidSessionId` (400), `SessionRequired` (401), `MissingCSRF`
-   * (403: sent from another site), `SessionRegistryMissing` (501), `Configuration` (500).
-   */
-  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const useRevokeSession: Action<RevokeSessionResult, RevokeSessionInput> = globalAction$(
-    async (form, ev) => {
-      const input = revokeSessionSchema.parse(form);
-      const result = await revokeSessions(ev, await loadAuthContext(ev, configQrl), input);
-      return "revoked" in result ? result : ev.fail(result.status, result.failure);
-    },
-    validator$((_ev, data) => validateInput(revokeSessionSchema, revokeSessionFields, data)),
-  );
-
-  /**
-   * The signed-in user's linked accounts (`provider`, `type`, `providerAccountId`, never their tokens;
-   * passkeys as `type: "webauthn"`): `{ accounts }`, or `{ accounts: null, error }` with
-   * `"SessionRequired"` when nobody is signed in, `"AccountsUnavailable"` without an adapter that can list
-   * them, `"Configuration"` when listing failed (logged). Never throws for those.
-   */
-  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const useAccounts = routeLoader$(async (ev): Promise<AccountsResult> => listAccounts(ev, await loadAuthContext(ev, configQrl)));
-
-  /**
-   * Unlinks one of the signed-in user's accounts (fields `provider`, `providerAccountId`, as `useAccounts`
-   * lists it): answers `{ unlinked }`. A failure is `{ failed: true, formErrors, fieldErrors, code }` with
-   * the error's type in `code`: `LastSignInMethod` (409: the user would have no way left to sign in),
-   * `AccountNotFound` (404: not one of the user's accounts), `InvalidAccount` (400: a passkey),
-   * `SessionRequired` (401), `MissingCSRF` (403: sent from another site), `AccountsUnavailable` (501),
-   * `Configuration` (500). Nothing changed after any of them. A missing or overlong field is a 400
-   * under `fieldErrors`, before core.
-   */
-  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const useUnlinkAccount: Action<UnlinkAccountResult, UnlinkAccountInput> = globalAction$(
-    async (form, ev) => {
-      const result = await unlinkAccount(ev, await loadAuthContext(ev, configQrl), unlinkAccountSchema.parse(form));
-      return "unlinked" in result ? result : ev.fail(result.status, result.failure);
-    },
-    validator$((_ev, data) => validateInput(unlinkAccountSchema, unlinkAccountFields, data)),
-  );
-
-  /**
-   * The signed-in user's passkeys, oldest first (`id`, `name`, `createdAt`, `lastUsedAt`, `deviceType`,
-   * `backedUp`), or `{ passkeys: null, error }`: `SessionRequired`, `UnknownAction` (no passkey
-   * provider), `MissingAdapterMethods` (the adapter has no `updateAuthenticator` / `deleteAuthenticator`),
-   * `Configuration`.
-   */
-  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const usePasskeys = routeLoader$(async (ev): Promise<PasskeysResult> => listPasskeys(ev, await loadAuthContext(ev, configQrl)));
-
-  /**
-   * Renames one of the signed-in user's passkeys (fields `id`, as `usePasskeys` lists it, and `name`: one
-   * line, at most 64 characters): answers `{ passkey }`. A failure is `{ failed: true, formErrors,
-   * fieldErrors, code }`: `InvalidName` (400), `PasskeyNotFound` (404: not one of the user's passkeys),
-   * `SessionRequired` (401), `MissingCSRF` (403), `Configuration` (500). Nothing changed after any of them.
-   */
-  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const useRenamePasskey: Action<PasskeyResult<{ passkey: ListedPasskey }>, RenamePasskeyInput> = globalAction$(
-    async (form, ev) => {
-      const input = renamePasskeySchema.parse(form);
-      const result = await passkeyChange(ev, await loadAuthContext(ev, configQrl), async (api, request) => ({
-        passkey: await api.renamePasskey(request, input),
-      }));
-      return "failure" in result ? ev.fail(result.status, result.failure) : result;
-    },
-    validator$((_ev, data) => validateInput(renamePasskeySchema, renamePasskeySchema.keyof().options, data)),
-  );
-
-  /**
-   * Removes one of the signed-in user's passkeys (field `id`; `currentPassword` optional): answers
-   * `{ removed }`. It needs the owner present: a sign-in that is too old sends the browser to sign in
-   * again and back to this page (`code: "RecentSignInRequired"`, 403). Other failures: `LastSignInMethod`
-   * (409: the user would have no way left to sign in), `PasskeyNotFound` (404), `IncorrectPassword` (403),
-   * `SessionRequired` (401), `MissingCSRF` (403), `Configuration` (500). Nothing changed after any of them.
-   */
-  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const useRemovePasskey: Action<PasskeyResult<{ removed: number }>, RemovePasskeyInput> = globalAction$(
-    async (form, ev) => {
-      const input = removePasskeySchema.parse(form);
-      const result = await passkeyChange(ev, await loadAuthContext(ev, configQrl), (api, request) => api.removePasskey(request, input));
-      return "failure" in result ? ev.fail(result.status, result.failure) : result;
-    },
-    validator$((_ev, data) => validateInput(removePasskeySchema, removePasskeySchema.keyof().options, data)),
-  );
-
-  // The password actions (core's `Password()` provider). Each redirects (303) on success, as `useSignIn`
-  // does (a script-driven `<Form>` gets the URL in Qwik's data); a failure is `{ failed: true, formErrors,
-  // fieldErrors, code }` (password.ts): `InvalidPassword` (400, with `rule`), `InvalidName` (400),
-  // `EmailSignInError` (400 for an address core refuses, 503 when the mail could not be sent),
-  // `Verification` (400), `SessionRequired` (401), `IncorrectPassword` (403), `MissingCSRF` (403: sent
-  // from another site), `PasswordNotSet` (409), `RateLimited` (429, `Retry-After`), `Configuration` (500).
-  // Input that is not strings of a sane length is a 400 under `fieldErrors`, before core.
-
-  /**
-   * Creates a password account (fields `email`, `password`, `name`, `redirectTo`): mails a verification
-   * link (or, when the address has an account, tells its owner so) and redirects to the verify-request
-   * page either way. Following the link in this browser signs in and lands on `redirectTo`. Fails with
-   * `InvalidPassword`, `InvalidName`, `EmailSignInError`, `RateLimited`, `MissingCSRF`.
-   */
-  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const useSignUp: Action<PasswordResult<SignUpInput>, SignUpInput> = globalAction$(
-    (form, ev) => passwordAction(ev, configQrl, (api, request) => api.signUp(request, signUpSchema.parse(form))),
-    validator$((_ev, data) => validateInput(signUpSchema, signUpSchema.keyof().options, data)),
-  );
-
-  /**
-   * Asks for a password-reset link (fields `email`, `redirectTo`): mails it (or, for an address without
-   * an account, says so to it) and redirects to the verify-request page either way. The link works in
-   * this browser only. Fails with `EmailSignInError`, `RateLimited`, `MissingCSRF`.
-   */
-  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const useRequestPasswordReset: Action<PasswordResult<RequestPasswordResetInput>, RequestPasswordResetInput> = globalAction$(
-    (form, ev) =>
-      passwordAction(ev, configQrl, (api, request) => api.requestPasswordReset(request, requestPasswordResetSchema.parse(form))),
-    validator$((_ev, data) => validateInput(requestPasswordResetSchema, requestPasswordResetSchema.keyof().options, data)),
-  );
-
-  /**
-   * Sets a new password with a reset link (fields `token`, the link's `?token=`, and `password`): ends
-   * every session of the user, signs this browser in (session cookie set) and redirects to where the link
-   * was asked for. Fails with `Verification` (a link that is not valid, expired, used, from another
-   * browser, or older than a password change), `InvalidPassword`, `MissingCSRF`.
-   */
-  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const useResetPassword: Action<PasswordResult<ResetPasswordInput>, ResetPasswordInput> = globalAction$(
-    (form, ev) => passwordAction(ev, configQrl, (api, request) => api.resetPassword(request, resetPasswordSchema.parse(form)), true),
-    validator$((_ev, data) => validateInput(resetPasswordSchema, resetPasswordSchema.keyof().options, data)),
-  );
-
-  /**
-   * Changes the signed-in user's password (fields `currentPassword`, `password`, `redirectTo`, default the
-   * current page): ends their other sessions, renews this one (its cookie set) and redirects. Fails with
-   * `IncorrectPassword`, `InvalidPassword`, `SessionRequired`, `PasswordNotSet` (they sign in another way:
-   * a reset link sets one), `RateLimited` (guesses of the current password count as failed sign-ins),
-   * `MissingCSRF`.
-   */
-  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const useChangePassword: Action<PasswordResult<ChangePasswordInput>, ChangePasswordInput> = globalAction$(
-    (form, ev) => {
-      const input = changePasswordSchema.parse(form);
-      const change = { ...input, redirectTo: input.redirectTo ?? currentPage(ev) };
-      return passwordAction(ev, configQrl, (api, request) => api.changePassword(request, change), true);
-    },
-    validator$((_ev, data) => validateInput(changePasswordSchema, changePasswordSchema.keyof().options, data)),
-  );
-
-  /**
-   * Signs in with the code of a sign-in mail (fields `code`, `redirectTo`: default, where the mail was
-   * asked to lead), typed in the browser that asked for the mail (the app's verify-request page, set as
-   * `pages.verifyRequest`): renews the session and redirects. Fails with `IncorrectCode` (400, under
-   * `code`; 5 wrong codes spend the mail), `Verification` (400: used, expired, dead, or another browser),
-   * `RateLimited` (429), `MissingCSRF`.
-   */
-  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const useEmailCode: Action<PasswordResult<EmailCodeInput>, EmailCodeInput> = globalAction$(
-    (form, ev) => passwordAction(ev, configQrl, (api, request) => api.signInWithEmailCode(request, emailCodeSchema.parse(form)), true),
-    validator$((_ev, data) => validateInput(emailCodeSchema, emailCodeSchema.keyof().options, data)),
-  );
-
-  /**
-   * The second step of a sign-in (field `code`: a code of the authenticator app, or a recovery code),
-   * typed in the browser that passed the first factor (the app's own page, set as `pages.twoFactor`;
-   * authlib's built-in one has the form already): starts the session and redirects where the sign-in was
-   * to lead. Fails with `IncorrectCode` (400, under `code`), `TwoFactorExpired` (401: sign in again),
-   * `RateLimited` (429), `MissingCSRF`.
-   */
-  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const useTwoFactor: Action<PasswordResult<TwoFactorCodeInput>, TwoFactorCodeInput> = globalAction$(
-    (form, ev) => passwordAction(ev, configQrl, (api, request) => api.verifyTwoFactor(request, twoFactorCodeSchema.parse(form)), true),
-    validator$((_ev, data) => validateInput(twoFactorCodeSchema, twoFactorCodeSchema.keyof().options, data)),
-  );
-
-  /**
-   * Starts setting up an authenticator app (no fields): `{ secret, uri, qrSvg }` to show (the QR code is
-   * an SVG document). A sign-in older than 10 minutes sends the browser to sign in again first.
-   */
-  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const useEnrollTotp: Action<TwoFactorResult<TotpEnrollment>> = globalAction$((_form, ev) =>
-    twoFactorSetting(ev, configQrl, (api, request) => api.enrollTotp(request)),
-  );
-
-  /** Turns the app on with its code (field `code`): `{ recoveryCodes }`, to show once. Fails with `IncorrectCode`. */
-  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const useConfirmTotp: Action<TwoFactorResult<{ recoveryCodes: string[] }>, TwoFactorCodeInput> = globalAction$(
-    (form, ev) => twoFactorSetting(ev, configQrl, (api, request) => api.confirmTotp(request, twoFactorCodeSchema.parse(form))),
-    validator$((_ev, data) => validateInput(twoFactorCodeSchema, twoFactorCodeSchema.keyof().options, data)),
-  );
-
-  /** Turns the app off with a code of it or a recovery code (field `code`): `{ disabled: true }`. */
-  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const useDisableTotp: Action<TwoFactorResult<{ disabled: true }>, TwoFactorCodeInput> = globalAction$(
-    (form, ev) =>
-      twoFactorSetting(ev, configQrl, async (api, request) => {
-        await api.disableTotp(request, twoFactorCodeSchema.parse(form));
-        return { disabled: true as const };
-      }),
-    validator$((_ev, data) => validateInput(twoFactorCodeSchema, twoFactorCodeSchema.keyof().options, data)),
-  );
-
-  /** The signed-in user's second factors (`{ totp, recoveryCodes, passkeys }`), or `null` when signed out. */
-  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const useTwoFactorStatus = routeLoader$((ev) => twoFactorStatus(ev, configQrl));
-
+  // The loaders and the actions are made here and exported by the app from src/routes/plugin@auth.ts,
+  // which is where Qwik City finds them. Listed one by one: the declaration of the result keeps this order.
+  const { useSession, useSignIn, useSignOut } = signInHooks(configQrl);
+  const { useSessions, useRevokeSession, useAccounts, useUnlinkAccount } = controlHooks(configQrl);
+  const { usePasskeys, useRenamePasskey, useRemovePasskey } = passkeyHooks(configQrl);
+  const { useSignUp, useRequestPasswordReset, useResetPassword, useChangePassword } = passwordHooks(configQrl);
+  const { useEmailCode, useTwoFactor, useEnrollTotp, useConfirmTotp, useDisableTotp, useTwoFactorStatus } = codeHooks(configQrl);
   return {
     /**
      * Request hook (export it from `plugin@auth.ts`). Under `basePath` (default `/auth`) it answers as
@@ -361,6 +92,246 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
     useDisableTotp,
     useTwoFactorStatus,
   };
+}
+
+// The rule below cannot see from a library that the app exports each hook from its plugin@auth.ts.
+
+/** `useSession`, `useSignIn`, `useSignOut`. */
+function signInHooks(configQrl: FrameworkAuthConfigQrl) {
+  /** The current session, or `null` when signed out. */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useSession = routeLoader$(async (ev): Promise<Session | null> => readSession(ev, await loadAuthContext(ev, configQrl)));
+
+  /**
+   * Signs in. Fields: `providerId`, `redirectTo` (or `options.redirectTo`), `options.*` (passed to the
+   * provider: `options.email`, `options.password`, …), `authorizationParams`. Redirects (303) on success;
+   * rejected credentials give `{ failed: true, formErrors, fieldErrors, code }` with status 401; a
+   * refusal by a rate limit the same with `code: "RateLimited"`, status 429 and `Retry-After`; an email
+   * address core sends no mail to the same with `code: "EmailSignInError"` and status 400.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useSignIn: Action<FormResult<SignInFailure>, SignInInput> = globalAction$(
+    (form, ev) => signInAction(ev, configQrl, form),
+    validator$((_ev, data) => validateInput(signInSchema, data)),
+  );
+
+  /** Signs out, then redirects (303) to `redirectTo` (default: the current page). */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useSignOut: Action<FormResult<SignOutFailure>, SignOutInput> = globalAction$(
+    (form, ev) => signOutAction(ev, configQrl, form),
+    validator$((_ev, data) => validateInput(signOutSchema, data)),
+  );
+  return { useSession, useSignIn, useSignOut };
+}
+
+/** `useSessions`, `useRevokeSession`, `useAccounts`, `useUnlinkAccount`: session control and linked accounts. */
+function controlHooks(configQrl: FrameworkAuthConfigQrl) {
+  /**
+   * The signed-in user's sessions (their devices), most recently seen first, the current one marked
+   * `current`: `{ sessions }`, or `{ sessions: null, error }` with `"SessionRequired"` when nobody is
+   * signed in, `"SessionRegistryMissing"` when the configuration cannot list sessions (no
+   * `session.store` for JWT sessions, an adapter without the session record methods), `"Configuration"`
+   * when listing failed (logged). Never throws for those.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useSessions = routeLoader$((ev): Promise<SessionsResult> => runListing(ev, configQrl, "listSessions"));
+
+  /**
+   * Ends one of the signed-in user's sessions (field `sessionId`, an id from `useSessions`) or all but
+   * this browser's (`all` = `"others"`): answers `{ revoked }`, the number ended. Ending this browser's
+   * own session signs it out (its cookie is cleared). A failure is `{ failed: true, formErrors,
+   * fieldErrors, code }` with the error's type in `code`: `SessionNotFound` (404: not one of the user's
+   * live sessions, nothing changed), `InvalidSessionId` (400), `SessionRequired` (401), `MissingCSRF`
+   * (403: sent from another site), `SessionRegistryMissing` (501), `Configuration` (500).
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useRevokeSession: Action<RevokeSessionResult, RevokeSessionInput> = globalAction$(
+    (form, ev) => runOperation(ev, configQrl, "revokeSession", form),
+    validator$((_ev, data) => validateOperation("revokeSession", data)),
+  );
+
+  /**
+   * The signed-in user's linked accounts (`provider`, `type`, `providerAccountId`, never their tokens;
+   * passkeys as `type: "webauthn"`): `{ accounts }`, or `{ accounts: null, error }` with
+   * `"SessionRequired"` when nobody is signed in, `"AccountsUnavailable"` without an adapter that can list
+   * them, `"Configuration"` when listing failed (logged). Never throws for those.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useAccounts = routeLoader$((ev): Promise<AccountsResult> => runListing(ev, configQrl, "listAccounts"));
+
+  /**
+   * Unlinks one of the signed-in user's accounts (fields `provider`, `providerAccountId`, as `useAccounts`
+   * lists it): answers `{ unlinked }`. A failure is `{ failed: true, formErrors, fieldErrors, code }` with
+   * the error's type in `code`: `LastSignInMethod` (409: the user would have no way left to sign in),
+   * `AccountNotFound` (404: not one of the user's accounts), `InvalidAccount` (400: a passkey),
+   * `SessionRequired` (401), `MissingCSRF` (403: sent from another site), `AccountsUnavailable` (501),
+   * `Configuration` (500). Nothing changed after any of them. A missing or overlong field is a 400
+   * under `fieldErrors`, before core.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useUnlinkAccount: Action<UnlinkAccountResult, UnlinkAccountInput> = globalAction$(
+    (form, ev) => runOperation(ev, configQrl, "unlinkAccount", form),
+    validator$((_ev, data) => validateOperation("unlinkAccount", data)),
+  );
+  return { useSessions, useRevokeSession, useAccounts, useUnlinkAccount };
+}
+
+/** `usePasskeys`, `useRenamePasskey`, `useRemovePasskey`. */
+function passkeyHooks(configQrl: FrameworkAuthConfigQrl) {
+  /**
+   * The signed-in user's passkeys, oldest first (`id`, `name`, `createdAt`, `lastUsedAt`, `deviceType`,
+   * `backedUp`), or `{ passkeys: null, error }`: `SessionRequired`, `UnknownAction` (no passkey
+   * provider), `MissingAdapterMethods` (the adapter has no `updateAuthenticator` / `deleteAuthenticator`),
+   * `Configuration`.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const usePasskeys = routeLoader$((ev): Promise<PasskeysResult> => runListing(ev, configQrl, "listPasskeys"));
+
+  /**
+   * Renames one of the signed-in user's passkeys (fields `id`, as `usePasskeys` lists it, and `name`: one
+   * line, at most 64 characters): answers `{ passkey }`. A failure is `{ failed: true, formErrors,
+   * fieldErrors, code }`: `InvalidName` (400), `PasskeyNotFound` (404: not one of the user's passkeys),
+   * `SessionRequired` (401), `MissingCSRF` (403), `Configuration` (500). Nothing changed after any of them.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useRenamePasskey: Action<PasskeyResult<{ passkey: ListedPasskey }>, RenamePasskeyInput> = globalAction$(
+    (form, ev) => runOperation(ev, configQrl, "renamePasskey", form),
+    validator$((_ev, data) => validateOperation("renamePasskey", data)),
+  );
+
+  /**
+   * Removes one of the signed-in user's passkeys (field `id`; `currentPassword` optional): answers
+   * `{ removed }`. It needs the owner present: a sign-in that is too old sends the browser to sign in
+   * again and back to this page (`code: "RecentSignInRequired"`, 403). Other failures: `LastSignInMethod`
+   * (409: the user would have no way left to sign in), `PasskeyNotFound` (404), `IncorrectPassword` (403),
+   * `SessionRequired` (401), `MissingCSRF` (403), `Configuration` (500). Nothing changed after any of them.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useRemovePasskey: Action<PasskeyResult<{ removed: number }>, RemovePasskeyInput> = globalAction$(
+    (form, ev) => runOperation(ev, configQrl, "removePasskey", form),
+    validator$((_ev, data) => validateOperation("removePasskey", data)),
+  );
+  return { usePasskeys, useRenamePasskey, useRemovePasskey };
+}
+
+// The password actions (core's `Password()` provider). Each redirects (303) on success, as `useSignIn`
+// does (a script-driven `<Form>` gets the URL in Qwik's data); a failure is `{ failed: true, formErrors,
+// fieldErrors, code }` (password.ts): `InvalidPassword` (400, with `rule`), `InvalidName` (400),
+// `EmailSignInError` (400 for an address core refuses, 503 when the mail could not be sent),
+// `Verification` (400), `SessionRequired` (401), `IncorrectPassword` (403), `MissingCSRF` (403: sent
+// from another site), `PasswordNotSet` (409), `RateLimited` (429, `Retry-After`), `Configuration` (500).
+// Input that is not strings of a sane length is a 400 under `fieldErrors`, before core.
+
+/** `useSignUp`, `useRequestPasswordReset`, `useResetPassword`, `useChangePassword`. */
+function passwordHooks(configQrl: FrameworkAuthConfigQrl) {
+  /**
+   * Creates a password account (fields `email`, `password`, `name`, `redirectTo`): mails a verification
+   * link (or, when the address has an account, tells its owner so) and redirects to the verify-request
+   * page either way. Following the link in this browser signs in and lands on `redirectTo`. Fails with
+   * `InvalidPassword`, `InvalidName`, `EmailSignInError`, `RateLimited`, `MissingCSRF`.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useSignUp: Action<PasswordResult<SignUpInput>, SignUpInput> = globalAction$(
+    (form, ev) => runOperation(ev, configQrl, "signUp", form),
+    validator$((_ev, data) => validateOperation("signUp", data)),
+  );
+
+  /**
+   * Asks for a password-reset link (fields `email`, `redirectTo`): mails it (or, for an address without
+   * an account, says so to it) and redirects to the verify-request page either way. The link works in
+   * this browser only. Fails with `EmailSignInError`, `RateLimited`, `MissingCSRF`.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useRequestPasswordReset: Action<PasswordResult<RequestPasswordResetInput>, RequestPasswordResetInput> = globalAction$(
+    (form, ev) => runOperation(ev, configQrl, "requestPasswordReset", form),
+    validator$((_ev, data) => validateOperation("requestPasswordReset", data)),
+  );
+
+  /**
+   * Sets a new password with a reset link (fields `token`, the link's `?token=`, and `password`): ends
+   * every session of the user, signs this browser in (session cookie set) and redirects to where the link
+   * was asked for. Fails with `Verification` (a link that is not valid, expired, used, from another
+   * browser, or older than a password change), `InvalidPassword`, `MissingCSRF`.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useResetPassword: Action<PasswordResult<ResetPasswordInput>, ResetPasswordInput> = globalAction$(
+    (form, ev) => runOperation(ev, configQrl, "resetPassword", form),
+    validator$((_ev, data) => validateOperation("resetPassword", data)),
+  );
+
+  /**
+   * Changes the signed-in user's password (fields `currentPassword`, `password`, `redirectTo`, default the
+   * current page): ends their other sessions, renews this one (its cookie set) and redirects. Fails with
+   * `IncorrectPassword`, `InvalidPassword`, `SessionRequired`, `PasswordNotSet` (they sign in another way:
+   * a reset link sets one), `RateLimited` (guesses of the current password count as failed sign-ins),
+   * `MissingCSRF`.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useChangePassword: Action<PasswordResult<ChangePasswordInput>, ChangePasswordInput> = globalAction$(
+    (form, ev) => runOperation(ev, configQrl, "changePassword", form),
+    validator$((_ev, data) => validateOperation("changePassword", data)),
+  );
+  return { useSignUp, useRequestPasswordReset, useResetPassword, useChangePassword };
+}
+
+/**
+ * `useEmailCode`, `useTwoFactor`: the codes typed to finish a sign-in; `useEnrollTotp`, `useConfirmTotp`,
+ * `useDisableTotp`, `useTwoFactorStatus`: the authenticator app's settings.
+ */
+function codeHooks(configQrl: FrameworkAuthConfigQrl) {
+  /**
+   * Signs in with the code of a sign-in mail (fields `code`, `redirectTo`: default, where the mail was
+   * asked to lead), typed in the browser that asked for the mail (the app's verify-request page, set as
+   * `pages.verifyRequest`): renews the session and redirects. Fails with `IncorrectCode` (400, under
+   * `code`; 5 wrong codes spend the mail), `Verification` (400: used, expired, dead, or another browser),
+   * `RateLimited` (429), `MissingCSRF`.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useEmailCode: Action<PasswordResult<EmailCodeInput>, EmailCodeInput> = globalAction$(
+    (form, ev) => signInWithEmailCode(ev, configQrl, form),
+    validator$((_ev, data) => validateInput(emailCodeSchema, data)),
+  );
+
+  /**
+   * The second step of a sign-in (field `code`: a code of the authenticator app, or a recovery code),
+   * typed in the browser that passed the first factor (the app's own page, set as `pages.twoFactor`;
+   * authlib's built-in one has the form already): starts the session and redirects where the sign-in was
+   * to lead. Fails with `IncorrectCode` (400, under `code`), `TwoFactorExpired` (401: sign in again),
+   * `RateLimited` (429), `MissingCSRF`.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useTwoFactor: Action<PasswordResult<TwoFactorCodeInput>, TwoFactorCodeInput> = globalAction$(
+    (form, ev) => runOperation(ev, configQrl, "verifyTwoFactor", form),
+    validator$((_ev, data) => validateOperation("verifyTwoFactor", data)),
+  );
+
+  /**
+   * Starts setting up an authenticator app (no fields): `{ secret, uri, qrSvg }` to show (the QR code is
+   * an SVG document). A sign-in older than 10 minutes sends the browser to sign in again first.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useEnrollTotp: Action<TwoFactorResult<TotpEnrollment>> = globalAction$((form, ev) =>
+    runOperation(ev, configQrl, "enrollTotp", form),
+  );
+
+  /** Turns the app on with its code (field `code`): `{ recoveryCodes }`, to show once. Fails with `IncorrectCode`. */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useConfirmTotp: Action<TwoFactorResult<{ recoveryCodes: string[] }>, TwoFactorCodeInput> = globalAction$(
+    (form, ev) => runOperation(ev, configQrl, "confirmTotp", form),
+    validator$((_ev, data) => validateOperation("confirmTotp", data)),
+  );
+
+  /** Turns the app off with a code of it or a recovery code (field `code`): `{ disabled: true }`. */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useDisableTotp: Action<TwoFactorResult<{ disabled: true }>, TwoFactorCodeInput> = globalAction$(
+    (form, ev) => runOperation(ev, configQrl, "disableTotp", form),
+    validator$((_ev, data) => validateOperation("disableTotp", data)),
+  );
+
+  /** The signed-in user's second factors (`{ totp, recoveryCodes, passkeys }`), or `null` when signed out. */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useTwoFactorStatus = routeLoader$((ev) => twoFactorStatus(ev, configQrl));
+  return { useEmailCode, useTwoFactor, useEnrollTotp, useConfirmTotp, useDisableTotp, useTwoFactorStatus };
 }
 
 /** The value of `useUnlinkAccount`: `{ unlinked }` after an unlink, or the failure. */

@@ -1,20 +1,11 @@
 /**
- * Passkeys managed like any factor for `usePasskeys`, `useRenamePasskey` and `useRemovePasskey`: the
- * signed-in user's passkeys (name, added, last used), renaming one and removing one, through the
- * instance's `auth.api` in process. Failures are values, as for linked accounts (`accounts.ts`); a
- * removal refused for a sign-in that is too old (`RecentSignInRequired`) sends the browser to sign in
- * again and come back, as the second-factor settings do (`two-factor.ts`).
- *
- * CSRF: core refuses a change the browser sent from another site, and Qwik City's `checkOrigin` refuses
- * a cross-origin action POST before it runs.
+ * The values of passkeys managed like any factor, `usePasskeys`, `useRenamePasskey` and `useRemovePasskey`:
+ * the signed-in user's passkeys (name, added, last used), renaming one and removing one, core's
+ * `listPasskeys`, `renamePasskey` and `removePasskey` run by `operation-actions.ts`. Failures are values, as
+ * for linked accounts; a removal refused for a sign-in that is too old (`RecentSignInRequired`) sends the
+ * browser to sign in again and come back, as the second-factor settings do.
  */
 import type { ListedPasskey } from "@authlib/core";
-import type { RequestEventCommon } from "@builder.io/qwik-city";
-import type { AuthContext } from "./context.js";
-import { listingError, operationFailure } from "./control.js";
-import { PASSKEY_FAILED_MESSAGE } from "./messages.js";
-import { operationRequest } from "./operation.js";
-import { readSession } from "./session.js";
 import type { FormFailure } from "./validation.js";
 
 /** Why `usePasskeys` has no list: nobody is signed in, no passkey provider or adapter methods, or listing failed. */
@@ -36,30 +27,3 @@ export type PasskeyError =
 
 /** The failure of `useRenamePasskey` and `useRemovePasskey`: a message to show, and the error's type in `code`. */
 export type PasskeyFailure = FormFailure<"id" | "name", PasskeyError>;
-
-/** The signed-in user's passkeys. A signed-out visitor costs no listing (the session read is shared). */
-export async function listPasskeys(ev: RequestEventCommon, context: AuthContext): Promise<PasskeysResult> {
-  if (!(await readSession(ev, context))) return { passkeys: null, error: "SessionRequired" };
-  try {
-    return { passkeys: await context.auth.api.listPasskeys(operationRequest(ev)) };
-  } catch (error) {
-    return { passkeys: null, error: listingError(error, ["SessionRequired", "UnknownAction", "MissingAdapterMethods"]) };
-  }
-}
-
-/**
- * Runs a passkey change (rename, remove) for the action's request: its value, or the failure with its
- * HTTP status. `RecentSignInRequired` also sends the browser to sign in again, back to this page.
- */
-export async function passkeyChange<Value>(
-  ev: RequestEventCommon,
-  context: AuthContext,
-  operation: (api: AuthContext["auth"]["api"], request: ReturnType<typeof operationRequest>) => Promise<Value>,
-): Promise<Value | { status: number; failure: PasskeyFailure }> {
-  try {
-    return await operation(context.auth.api, operationRequest(ev));
-  } catch (error) {
-    // The status core's `POST <basePath>/passkeys/…` answers for it (`RecentSignInRequired` also redirects).
-    return operationFailure<"id" | "name", PasskeyError>(ev, context, error, PASSKEY_FAILED_MESSAGE);
-  }
-}

@@ -1,24 +1,19 @@
 /**
  * Password accounts (core's `Password()` provider) for `useSignUp`, `useRequestPasswordReset`,
- * `useResetPassword` and `useChangePassword`, and the mailed sign-in code for `useEmailCode`: the
- * instance's `auth.api` operations, in process. A success
- * applies core's cookies (the CSRF cookie a mailed link is bound to, the renewed session) and redirects
- * as sign-in does (`sign-in.ts`); a failure the user caused is a form failure with its status, never an
- * exception or an error page (`control.ts`).
+ * `useResetPassword` and `useChangePassword` (entries of `operation-actions.ts`), and the mailed sign-in
+ * code for `useEmailCode`: the instance's `auth.api` operations, in process. A success applies core's
+ * cookies (the CSRF cookie a mailed link is bound to, the renewed session) and redirects as sign-in does
+ * (`operation-actions.ts`); a failure the user caused is a form failure with its status, never an
+ * exception or an error page (`passwordFailure` below).
  *
  * CSRF: as for sign-out, core refuses an operation the browser sent from another site (`MissingCSRF`),
  * and Qwik City's `checkOrigin` refuses a cross-origin action POST before it runs.
  */
-import type { AuthApi, RedirectResult, RequestLike } from "@authlib/core";
 import { type AuthError, InvalidPassword, RateLimited } from "@authlib/core/errors";
-import type { FailReturn, RequestEventAction } from "@builder.io/qwik-city";
-import { type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
+import type { RequestEventCommon } from "@builder.io/qwik-city";
+import type { AuthContext } from "./context.js";
 import { operationFailure } from "./control.js";
-import { loadCore } from "./core.js";
 import { PASSWORD_FAILED_MESSAGE, RATE_LIMITED_MESSAGE } from "./messages.js";
-import { operationRequest } from "./operation.js";
-import { appendCookies } from "./response.js";
-import { redirect } from "./sign-in.js";
 import type { FormFailure, FormResult } from "./validation.js";
 
 /** The status of each error type a password action names; any other is a 500 `"Configuration"`. */
@@ -89,35 +84,23 @@ export function statusOf(error: AuthError): number | undefined {
 }
 
 /**
- * Runs a password operation for the action's request. On success it applies core's cookies and redirects
- * (throws Qwik's 303 for a form POST; see `redirect`); `renewsSession` says the operation replaced this
- * browser's session, so later reads in this request must not read the old cookie. On failure the action
- * fails with the form failure and its status. Throws what is not an `AuthError`.
+ * The failure mapping of the password actions: core's error as a form failure with its status (`statuses`),
+ * its message under the field it is about, the rule a new password broke, and for a refusal by a rate
+ * limit the `Retry-After` header and the sign-in page's words.
  */
-export async function passwordAction<Field extends string>(
-  ev: RequestEventAction,
-  configQrl: FrameworkAuthConfigQrl,
-  operation: (api: AuthApi, request: RequestLike) => Promise<RedirectResult>,
-  renewsSession = false,
-): Promise<FailReturn<PasswordFailure<Field>> | undefined> {
-  const context = await loadAuthContext(ev, configQrl);
-  let result: RedirectResult;
-  try {
-    result = await operation(context.auth.api, operationRequest(ev));
-  } catch (error) {
-    const { status, failure } = await operationFailure<Field, PasswordError>(ev, context, error, PASSWORD_FAILED_MESSAGE, statusOf);
-    const shown: PasswordFailure<Field> = { ...failure };
-    const field = status === 503 ? undefined : fields[failure.code ?? ""];
-    if (field) Object.assign(shown, { formErrors: [], fieldErrors: { [field]: failure.formErrors } });
-    if (error instanceof InvalidPassword) shown.rule = error.rule;
-    if (error instanceof RateLimited) {
-      if (error.retryAfter !== undefined) ev.headers.set("Retry-After", String(error.retryAfter));
-      shown.formErrors = [RATE_LIMITED_MESSAGE];
-    }
-    return ev.fail(status, shown);
+export async function passwordFailure(
+  ev: RequestEventCommon,
+  context: AuthContext,
+  error: unknown,
+): Promise<{ status: number; failure: PasswordFailure<string> }> {
+  const { status, failure } = await operationFailure<string, PasswordError>(ev, context, error, PASSWORD_FAILED_MESSAGE, statusOf);
+  const shown: PasswordFailure<string> = { ...failure };
+  const field = status === 503 ? undefined : fields[failure.code ?? ""];
+  if (field) Object.assign(shown, { formErrors: [], fieldErrors: { [field]: failure.formErrors } });
+  if (error instanceof InvalidPassword) shown.rule = error.rule;
+  if (error instanceof RateLimited) {
+    if (error.retryAfter !== undefined) ev.headers.set("Retry-After", String(error.retryAfter));
+    shown.formErrors = [RATE_LIMITED_MESSAGE];
   }
-  appendCookies(ev, await loadCore(), result.cookies);
-  if (renewsSession) context.session = Promise.resolve(null);
-  redirect(ev, result.redirect);
-  return undefined;
+  return { status, failure: shown };
 }

@@ -7,12 +7,12 @@
  */
 import type { RecentAuthInput, SessionAssurance, TotpEnrollment, TwoFactorStatus } from "@authlib/core";
 import { AuthError, RecentSignInRequired, SessionRequired } from "@authlib/core/errors";
-import type { FailReturn, RequestEventCommon } from "@builder.io/qwik-city";
+import type { RequestEventCommon } from "@builder.io/qwik-city";
 import { type AuthContext, type FrameworkAuthConfigQrl, loadAuthContext, requireAuthContext } from "./context.js";
 import { operationFailure, reauthenticationUrl } from "./control.js";
 import { PASSWORD_FAILED_MESSAGE } from "./messages.js";
 import { operationRequest } from "./operation.js";
-import { type PasswordFailure, statusOf } from "./password.js";
+import { type PasswordError, type PasswordFailure, statusOf } from "./password.js";
 
 /**
  * Step-up for the app's own loaders and actions: the session's assurance when the user signed in at most
@@ -36,32 +36,21 @@ export type TwoFactorResult<Value, Field extends string = "code"> =
   | ({ failed: true } & PasswordFailure<Field>);
 
 /**
- * Runs a settings operation (enroll, confirm, disable) for the action's request and returns its value.
- * `RecentSignInRequired` sends the browser to sign in again (back to this page); any other `AuthError`
- * the user caused is a form failure with its status.
+ * The failure mapping of the settings actions (enroll, confirm, disable): any `AuthError` the user caused
+ * is a form failure with its status (`IncorrectCode` under `code`); `RecentSignInRequired` has sent the
+ * browser to sign in again, back to this page (`operationFailure`).
  */
-export async function twoFactorSetting<Value extends object>(
-  ev: RequestEventCommon & { fail: (status: number, data: PasswordFailure<"code">) => FailReturn<PasswordFailure<"code">> },
-  configQrl: FrameworkAuthConfigQrl,
-  operation: (api: AuthContext["auth"]["api"], request: ReturnType<typeof operationRequest>) => Promise<Value>,
-): Promise<Value | FailReturn<PasswordFailure<"code">>> {
-  const context = await loadAuthContext(ev, configQrl);
-  try {
-    return await operation(context.auth.api, operationRequest(ev));
-  } catch (error) {
-    const { status, failure } = await operationFailure<"code", PasswordFailure<"code">["code"] & string>(
-      ev,
-      context,
-      error,
-      PASSWORD_FAILED_MESSAGE,
-      statusOf,
-    );
-    const shown =
-      error instanceof AuthError && error.type === "IncorrectCode"
-        ? { ...failure, formErrors: [], fieldErrors: { code: failure.formErrors } }
-        : failure;
-    return ev.fail(status, shown);
-  }
+export async function settingsFailure(
+  ev: RequestEventCommon,
+  context: AuthContext,
+  error: unknown,
+): Promise<{ status: number; failure: PasswordFailure<"code"> }> {
+  const { status, failure } = await operationFailure<"code", PasswordError>(ev, context, error, PASSWORD_FAILED_MESSAGE, statusOf);
+  const shown =
+    error instanceof AuthError && error.type === "IncorrectCode"
+      ? { ...failure, formErrors: [], fieldErrors: { code: failure.formErrors } }
+      : failure;
+  return { status, failure: shown };
 }
 
 /** The signed-in user's second factors, or `null` when nobody is signed in (or `twoFactor` is off). */

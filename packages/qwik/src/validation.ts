@@ -59,10 +59,9 @@ export const signInSchema = z.object({
 /** Validates the input of `useSignOut`. */
 export const signOutSchema = z.object({ redirectTo: z.string().optional() }) satisfies InputSchema<SignOutInput>;
 
-const revokeSessionFieldsSchema = z.object({ sessionId: z.string().optional(), all: z.literal("others").optional() });
-
 /** Validates the input of `useRevokeSession`: `sessionId` or `all: "others"`, exactly one of them. */
-export const revokeSessionSchema = revokeSessionFieldsSchema
+export const revokeSessionSchema = z
+  .object({ sessionId: z.string().optional(), all: z.literal("others").optional() })
   .refine(
     (input) => (input.sessionId === undefined) !== (input.all === undefined),
     'Give either the id of a session to end (`sessionId`) or `all: "others"`.',
@@ -151,18 +150,6 @@ export const emailCodeSchema = z.object({ code: z.string().max(32), redirectTo }
 /** Validates the input of `useChangePassword`. */
 export const changePasswordSchema = z.object({ currentPassword, password, redirectTo }) satisfies InputSchema<ChangePasswordInput>;
 
-/** The top-level fields of `useUnlinkAccount`'s input. */
-export const unlinkAccountFields = unlinkAccountSchema.keyof().options;
-
-/** The top-level fields of `useSignIn`'s input. */
-export const signInFields = signInSchema.keyof().options;
-
-/** The top-level fields of `useSignOut`'s input. */
-export const signOutFields = signOutSchema.keyof().options;
-
-/** The top-level fields of `useRevokeSession`'s input. */
-export const revokeSessionFields = revokeSessionFieldsSchema.keyof().options;
-
 /**
  * The value of `useSignIn` / `useSignOut` (spec §4.1): all fields undefined after a successful
  * submission (which redirects), or `failed: true` with the errors.
@@ -170,24 +157,21 @@ export const revokeSessionFields = revokeSessionFieldsSchema.keyof().options;
 export type FormResult<Failure> = ({ failed: true } & Failure) | { [K in keyof Failure | "failed"]?: undefined };
 
 /**
- * Validates `data` against an object schema whose top-level keys are `fields`: the parsed data, or a
- * 400 with the spec's error shape (a nested error, such as one in `options.redirectTo`, is reported
- * under its top-level field).
+ * Validates `data` against an action's schema: the parsed data, or a 400 with the spec's error shape (an
+ * error is reported under the top-level field it is in, such as `options` for one in `options.redirectTo`).
  */
-export function validateInput<Field extends string>(
-  schema: z.ZodTypeAny,
-  fields: readonly Field[],
+export function validateInput<Schema extends z.ZodTypeAny>(
+  schema: Schema,
   data: unknown,
-): ValidatorReturn<FormFailure<Field, never>> {
+): ValidatorReturn<FormFailure<keyof z.input<Schema> & string, never>> {
   const result = schema.safeParse(data);
   if (result.success) return { success: true, data: result.data };
-  const flattened = result.error.flatten();
-  const fieldErrors: Partial<Record<Field, string[]>> = {};
-  for (const field of fields) {
-    const messages = flattened.fieldErrors[field];
-    if (messages) fieldErrors[field] = messages;
-  }
-  return { success: false, status: 400, error: { formErrors: flattened.formErrors, fieldErrors } };
+  const { formErrors, fieldErrors } = result.error.flatten();
+  return {
+    success: false,
+    status: 400,
+    error: { formErrors, fieldErrors: fieldErrors as Partial<Record<keyof z.input<Schema> & string, string[]>> },
+  };
 }
 
 /** Input of `useTwoFactor`, `useConfirmTotp` and `useDisableTotp`: a code of the authenticator app, or a recovery code. */
