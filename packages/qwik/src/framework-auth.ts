@@ -64,7 +64,8 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
   const { useSessions, useRevokeSession, useAccounts, useUnlinkAccount } = controlHooks(configQrl);
   const { usePasskeys, useRenamePasskey, useRemovePasskey } = passkeyHooks(configQrl);
   const { useSignUp, useRequestPasswordReset, useResetPassword, useChangePassword } = passwordHooks(configQrl);
-  const { useEmailCode, useTwoFactor, useEnrollTotp, useConfirmTotp, useDisableTotp, useTwoFactorStatus } = codeHooks(configQrl);
+  const { useEmailCode, useTwoFactor } = codeHooks(configQrl);
+  const { useEnrollTotp, useConfirmTotp, useDisableTotp, useRegenerateRecoveryCodes, useTwoFactorStatus } = totpHooks(configQrl);
   return {
     /**
      * Request hook (export it from `plugin@auth.ts`). Under `basePath` (default `/auth`) it answers as
@@ -90,6 +91,7 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
     useEnrollTotp,
     useConfirmTotp,
     useDisableTotp,
+    useRegenerateRecoveryCodes,
     useTwoFactorStatus,
   };
 }
@@ -274,10 +276,7 @@ function passwordHooks(configQrl: FrameworkAuthConfigQrl) {
   return { useSignUp, useRequestPasswordReset, useResetPassword, useChangePassword };
 }
 
-/**
- * `useEmailCode`, `useTwoFactor`: the codes typed to finish a sign-in; `useEnrollTotp`, `useConfirmTotp`,
- * `useDisableTotp`, `useTwoFactorStatus`: the authenticator app's settings.
- */
+/** `useEmailCode`, `useTwoFactor`: the codes typed to finish a sign-in. */
 function codeHooks(configQrl: FrameworkAuthConfigQrl) {
   /**
    * Signs in with the code of a sign-in mail (fields `code`, `redirectTo`: default, where the mail was
@@ -304,7 +303,14 @@ function codeHooks(configQrl: FrameworkAuthConfigQrl) {
     (form, ev) => runOperation(ev, configQrl, "verifyTwoFactor", form),
     validator$((_ev, data) => validateOperation("verifyTwoFactor", data)),
   );
+  return { useEmailCode, useTwoFactor };
+}
 
+/**
+ * `useEnrollTotp`, `useConfirmTotp`, `useDisableTotp`, `useRegenerateRecoveryCodes`, `useTwoFactorStatus`:
+ * the authenticator app's settings.
+ */
+function totpHooks(configQrl: FrameworkAuthConfigQrl) {
   /**
    * Starts setting up an authenticator app (no fields): `{ secret, uri, qrSvg }` to show (the QR code is
    * an SVG document). A sign-in older than 10 minutes sends the browser to sign in again first.
@@ -328,10 +334,20 @@ function codeHooks(configQrl: FrameworkAuthConfigQrl) {
     validator$((_ev, data) => validateOperation("disableTotp", data)),
   );
 
+  /**
+   * Makes 10 new recovery codes with a code of the app or an unused recovery code (field `code`):
+   * `{ recoveryCodes }`, to show once; the earlier ones stop working. Fails with `IncorrectCode`.
+   */
+  // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
+  const useRegenerateRecoveryCodes: Action<TwoFactorResult<{ recoveryCodes: string[] }>, TwoFactorCodeInput> = globalAction$(
+    (form, ev) => runOperation(ev, configQrl, "regenerateRecoveryCodes", form),
+    validator$((_ev, data) => validateOperation("regenerateRecoveryCodes", data)),
+  );
+
   /** The signed-in user's second factors (`{ totp, recoveryCodes, passkeys }`), or `null` when signed out. */
   // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
   const useTwoFactorStatus = routeLoader$((ev) => twoFactorStatus(ev, configQrl));
-  return { useEmailCode, useTwoFactor, useEnrollTotp, useConfirmTotp, useDisableTotp, useTwoFactorStatus };
+  return { useEnrollTotp, useConfirmTotp, useDisableTotp, useRegenerateRecoveryCodes, useTwoFactorStatus };
 }
 
 /** The value of `useUnlinkAccount`: `{ unlinked }` after an unlink, or the failure. */

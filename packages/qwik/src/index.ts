@@ -26,7 +26,8 @@
  * - `useEmailCode` signs in with the code of a sign-in mail, typed in the browser that asked for it (the
  *   app's own verify-request page; authlib's built-in one has the form already).
  * - `useTwoFactor` completes the second step of a sign-in; `useEnrollTotp`, `useConfirmTotp` and
- *   `useDisableTotp` turn an authenticator app on and off; `useTwoFactorStatus()` says what the user has;
+ *   `useDisableTotp` turn an authenticator app on and off; `useRegenerateRecoveryCodes` makes new recovery
+ *   codes; `useTwoFactorStatus()` says what the user has;
  *   `requireRecentAuth(ev, { maxAge, aal })` sends a user whose sign-in is too old or too weak to sign in
  *   again (core's `twoFactor` option, docs/two-factor.md).
  * - `useSessions()` lists the signed-in user's sessions (their devices) and `useRevokeSession` ends one

@@ -93,6 +93,7 @@ const operationActions = {
   enrollTotp: { input: z.object({}), success: data<TotpEnrollment>(), failure: settingsFailure },
   confirmTotp: { input: inputs.twoFactorCodeSchema, success: data<{ recoveryCodes: string[] }>(), failure: settingsFailure },
   disableTotp: { input: inputs.twoFactorCodeSchema, success: data<{ disabled: true }>(), failure: settingsFailure },
+  regenerateRecoveryCodes: { input: inputs.twoFactorCodeSchema, success: data<{ recoveryCodes: string[] }>(), failure: settingsFailure },
 } satisfies Record<string, OperationAction<z.ZodTypeAny, unknown, unknown>>;
 
 /** The name of a core operation that has an action here. */

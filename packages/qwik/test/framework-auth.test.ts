@@ -1002,7 +1002,7 @@ describe("useSignUp, useRequestPasswordReset, useResetPassword, useChangePasswor
   });
 });
 
-describe("second factors: useTwoFactor, useEnrollTotp, useConfirmTotp, useDisableTotp, useTwoFactorStatus, requireRecentAuth", () => {
+describe("second factors: useTwoFactor, useEnrollTotp, useConfirmTotp, useDisableTotp, useRegenerateRecoveryCodes, useTwoFactorStatus, requireRecentAuth", () => {
   const PASSWORD = "correct horse battery";
   let users = 0;
 
@@ -1077,8 +1077,21 @@ describe("second factors: useTwoFactor, useEnrollTotp, useConfirmTotp, useDisabl
     expect(expired.status).toBe(401);
     expect(await printed(stranger, "second-step-result", expired)).toMatchObject({ failed: true, code: "TwoFactorExpired" });
 
+    // New recovery codes with one of the first ones: a wrong code is a form failure; then the earlier
+    // codes no longer work.
+    const wrongCode = await printed(browser, "regenerate-result", await submit("regenerate", { code: "000000x" }, browser));
+    expect(wrongCode).toMatchObject({ failed: true, code: "IncorrectCode" });
+    const regenerated = await printed(
+      browser,
+      "regenerate-result",
+      await submit("regenerate", { code: confirmed.recoveryCodes[0] }, browser),
+    );
+    expect(regenerated.recoveryCodes).toHaveLength(10);
+    const stale = await printed(browser, "disable-result", await submit("disable", { code: confirmed.recoveryCodes[1] }, browser));
+    expect(stale).toMatchObject({ failed: true, code: "IncorrectCode" });
+
     // Off with a recovery code.
-    const disabled = await submit("disable", { code: confirmed.recoveryCodes[0] }, browser);
+    const disabled = await submit("disable", { code: regenerated.recoveryCodes[0] }, browser);
     expect(await printed(browser, "disable-result", disabled)).toEqual({ disabled: true });
     expect(await printed(browser, "status")).toEqual({ totp: false, recoveryCodes: 0, passkeys: 0 });
   });

@@ -61,9 +61,12 @@ test("builds no Request, parses no Set-Cookie header, has no cookie serialiser o
 // 900 -> 1000 for passkeys managed like any factor (usePasskeys, useRenamePasskey, useRemovePasskey):
 // one loader and two actions, their bounded schemas, and one runner (passkeys.ts) on control.ts's
 // failure mapping and two-factor.ts's re-authentication redirect; about 90 lines (main stood at 899).
-test("stays under 1000 lines of code", () => {
+// 1000 -> 1020 for new recovery codes (useRegenerateRecoveryCodes): one line of the operations table and
+// one action, and the authenticator app's hooks as their own group so each group stays under 60 lines (the
+// table-driven actions had brought the package to 997).
+test("stays under 1020 lines of code", () => {
   const total = sources.reduce((sum, { text }) => sum + codeLines(text), 0);
-  expect(total).toBeLessThan(1000);
+  expect(total).toBeLessThan(1020);
 });
 
 // Checked by `tsc -p packages/qwik/test/tsconfig.json` (the package's typecheck): Qwik's loaders and
@@ -90,6 +93,7 @@ test("FrameworkAuth$ returns the request hook, the loaders and the actions an ap
     | "useEnrollTotp"
     | "useConfirmTotp"
     | "useDisableTotp"
+    | "useRegenerateRecoveryCodes"
     | "useTwoFactorStatus"
   >();
   expectTypeOf<ReturnType<FrameworkAuthResult["useTwoFactorStatus"]>["value"]>().toEqualTypeOf<TwoFactorStatus | null>();
