@@ -13,6 +13,7 @@ import { passwordFeature } from "../features/password/feature.js";
 import { sessionsFeature } from "../features/sessions/feature.js";
 import { twoFactorFeature } from "../features/two-factor/feature.js";
 import type { AuthConfig } from "../types/config.js";
+import type { FeatureTexts } from "../types/i18n.js";
 import type { SignInHooks } from "../types/internal.js";
 import type { FeatureDefinition, OperationDeclaration } from "../types/operation.js";
 
@@ -48,6 +49,15 @@ export function hooksOf(config: AuthConfig): SignInHooks {
     }
   }
   return hooks;
+}
+
+/**
+ * The texts of every feature of the list and of the app's own, on or off: a key of `Messages` always has a
+ * text (an error of a feature that is off can still name one), and the app's `messages` override them.
+ */
+export function messagesOf(config: AuthConfig): FeatureTexts[] {
+  const own = (config.features ?? []) as readonly Partial<FeatureDefinition>[];
+  return [...builtInFeatures, ...own].flatMap((feature) => (feature.messages ? [feature.messages] : []));
 }
 
 /** An app's feature, checked for the shape `defineFeature` gives (a `TypeError` names what is wrong). */

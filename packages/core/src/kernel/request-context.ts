@@ -108,6 +108,7 @@ function withRequest(shared: ConfigOptions, request: RequestOptions): InternalOp
     experimental: shared.experimental,
     rateLimits: shared.rateLimits,
     hooks: shared.hooks,
+    featureMessages: shared.featureMessages,
     handlerOf: shared.handlerOf,
     config: shared.config,
     origin: request.origin,

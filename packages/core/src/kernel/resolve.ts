@@ -32,7 +32,7 @@ import type { ConfigOptions, InternalProvider } from "../types/internal.js";
 import type { ProviderConfig } from "../types/providers.js";
 import { type StartupCheck, startupCheck } from "./assert.js";
 import { normaliseBasePath, resolveCallbacks, resolveSessionOptions, wrapAdapter, wrapEvents } from "./config.js";
-import { hooksOf, operationsOf } from "./features.js";
+import { hooksOf, messagesOf, operationsOf } from "./features.js";
 import { createRouter, type Router } from "./router.js";
 
 /** A configuration resolved once: the start-up check's verdict, and what every request shares. */
@@ -127,6 +127,7 @@ function readConfig(config: AuthConfig, logger: LoggerInstance, basePath: string
   const options: ConfigOptions = {
     audit,
     hooks: hooksOf(config),
+    featureMessages: messagesOf(config),
     handlerOf: (name) => (router.has(name) ? router.named(name).handler : undefined),
     basePath,
     secret,

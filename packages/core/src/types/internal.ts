@@ -19,6 +19,7 @@ import type {
   PagesOptions,
   SessionOptions,
 } from "./config.js";
+import type { FeatureTexts } from "./i18n.js";
 import type { JWT, JWTOptions } from "./jwt.js";
 import type { PasswordConfig, ProviderConfig } from "./providers.js";
 import type { RateLimitConfig, RateLimitStore, ResolvedRateLimits } from "./rate-limit.js";
@@ -159,6 +160,8 @@ export interface ConfigOptions {
   audit?: Audit;
   /** The sign-in hooks of the enabled features (`kernel/features.ts`): the sign-in core calls them, never a feature by name. */
   hooks?: SignInHooks;
+  /** The texts the features carry (`FeatureDefinition.messages`), merged into each request's catalog. */
+  featureMessages?: readonly FeatureTexts[];
   /**
    * The handler of the operation named `name`, when a feature of the configuration declares it: how one
    * feature's page runs another feature's operation (the account page's second-factor forms) without

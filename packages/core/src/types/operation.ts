@@ -8,6 +8,7 @@
  */
 import type { AuthConfig, AuthFeature } from "./config.js";
 import type { AuthErrorShape } from "./errors.js";
+import type { FeatureTexts } from "./i18n.js";
 import type { InternalOptions, RequestInternal, ResponseInternal, RouteNeeds, SignInHooks } from "./internal.js";
 
 /** The operations the owner-present rule guards (their names are in the refusal, the docs and SECURITY.md). */
@@ -85,4 +86,9 @@ export interface FeatureDefinition extends AuthFeature {
   operations: readonly OperationDeclaration[];
   /** Where it takes part in the sign-in flow (`SignInHooks`). */
   hooks?: SignInHooks;
+  /**
+   * Its own texts (`FeatureMessages`), merged into the instance's catalog whether or not the feature is on
+   * (a key of `Messages` always has a text), under the app's `messages`.
+   */
+  messages?: FeatureTexts;
 }

@@ -7,7 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { type RenderedMail, verificationMail } from "../../src/email/template.js";
 import { addressTakenMail, confirmNewAddressMail } from "../../src/features/account/mail.js";
-import { createTranslator, ENGLISH_MESSAGES } from "../../src/i18n/translator.js";
+import { createTranslator, englishOf } from "../../src/i18n/translator.js";
+import { builtInFeatures } from "../../src/kernel/features.js";
 import {
   type PageProvider,
   renderAccountPage,
@@ -54,8 +55,10 @@ function pseudo(text: string): string {
   return `⟦${parts.map((part) => (part.startsWith("{") ? part : part.replace(/[A-Za-z]/g, (l) => ACCENTS[l] ?? l))).join("")}⟧`;
 }
 
+// English as an instance has it: the shipped catalog and the texts the built-in features carry.
+const ENGLISH_MESSAGES = await englishOf(builtInFeatures.flatMap((feature) => (feature.messages ? [feature.messages] : [])));
 const PSEUDO = Object.fromEntries(Object.entries(ENGLISH_MESSAGES).map(([key, text]) => [key, pseudo(text)])) as unknown as Messages;
-const text = createTranslator("en-XA", [PSEUDO]);
+const text = createTranslator("en-XA", [PSEUDO], ENGLISH_MESSAGES);
 
 // The data of the user and the app that a page or mail shows as it is.
 const HOST = "app.example.com";

@@ -36,7 +36,7 @@ async function accountPage(options: InternalOptions, request: RequestInternal, s
   const password = providers.find(isPasswordProvider);
   const passkeys = await passkeysPart(options, user.id);
   const twoFactor = await twoFactorPart(options, request, shown);
-  const { renderAccountPage, text } = await loadPages(options.config, request.request);
+  const { renderAccountPage, text } = await loadPages(options.config, request.request, options.featureMessages);
   return html(
     renderAccountPage({
       text,
@@ -104,7 +104,7 @@ async function twoFactorPart(
 
 /** `GET /account/deleted`: where the delete form comes back to, signed out by then. */
 async function deletedPage(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
-  const { renderAccountDeletedPage, text } = await loadPages(options.config, request.request);
+  const { renderAccountDeletedPage, text } = await loadPages(options.config, request.request, options.featureMessages);
   return html(renderAccountDeletedPage({ text, homeUrl: options.origin, theme: options.theme }));
 }
 
@@ -165,7 +165,7 @@ async function confirmEmailPage(options: InternalOptions, request: RequestIntern
     if (!(error instanceof SessionRequired)) throw error;
     return { redirect: withCallbackUrl(signInUrl(options), `${accountUrl(options)}/confirm-email?${new URLSearchParams({ token })}`) };
   }
-  const { renderConfirmEmailPage, text } = await loadPages(options.config, request.request);
+  const { renderConfirmEmailPage, text } = await loadPages(options.config, request.request, options.featureMessages);
   return html(
     renderConfirmEmailPage({
       text,

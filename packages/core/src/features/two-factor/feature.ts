@@ -7,6 +7,7 @@
  * @module features/two-factor
  */
 import { defineFeature, lazyHandler } from "../define.js";
+import { twoFactorMessages } from "./messages.js";
 
 const settings = () => import("./settings.js");
 const gate = () => import("./gate.js");
@@ -16,6 +17,7 @@ const _secondStep = () => import("./second-step.js");
 export const twoFactorFeature = defineFeature({
   name: "two-factor",
   enabled: (config) => Boolean(config.twoFactor),
+  messages: twoFactorMessages,
   // The second step after a first factor, level 2 for owner-present operations, a passkey as second factor.
   hooks: {
     afterFirstFactor: async (options, request, result, method) => (await gate()).holdForSecondStep(options, request, result, method),

@@ -17,7 +17,7 @@ export async function secondStepPage(options: InternalOptions, request: RequestI
   const pending = await pendingOrExpired(options, request);
   const factors = await secondFactorsOf(options, pending.userId);
   const passkey = factors.passkeys > 0 ? options.providers.find((provider) => provider.type === "webauthn") : undefined;
-  const { renderTwoFactorPage, text } = await loadPages(options.config, request.request);
+  const { renderTwoFactorPage, text } = await loadPages(options.config, request.request, options.featureMessages);
   return html(
     renderTwoFactorPage({
       text,
