@@ -14,7 +14,7 @@ import { sessionsFeature } from "../features/sessions/feature.js";
 import { twoFactorFeature } from "../features/two-factor/feature.js";
 import type { AuthConfig } from "../types/config.js";
 import type { FeatureTexts } from "../types/i18n.js";
-import type { SignInHooks } from "../types/internal.js";
+import type { AccountSection, SignInHooks } from "../types/internal.js";
 import type { FeatureDefinition, OperationDeclaration } from "../types/operation.js";
 
 /** authlib's own features, in the order their routes are listed. */
@@ -49,6 +49,11 @@ export function hooksOf(config: AuthConfig): SignInHooks {
     }
   }
   return hooks;
+}
+
+/** The account page's sections of the features `config` turns on. */
+export function accountSectionsOf(config: AuthConfig): AccountSection[] {
+  return enabledFeatures(config).flatMap((feature) => (feature.accountSection ? [feature.accountSection] : []));
 }
 
 /**

@@ -109,6 +109,7 @@ function withRequest(shared: ConfigOptions, request: RequestOptions): InternalOp
     rateLimits: shared.rateLimits,
     hooks: shared.hooks,
     featureMessages: shared.featureMessages,
+    accountSections: shared.accountSections,
     handlerOf: shared.handlerOf,
     config: shared.config,
     origin: request.origin,

@@ -32,7 +32,7 @@ import type { ConfigOptions, InternalProvider } from "../types/internal.js";
 import type { ProviderConfig } from "../types/providers.js";
 import { type StartupCheck, startupCheck } from "./assert.js";
 import { normaliseBasePath, resolveCallbacks, resolveSessionOptions, wrapAdapter, wrapEvents } from "./config.js";
-import { hooksOf, messagesOf, operationsOf } from "./features.js";
+import { accountSectionsOf, hooksOf, messagesOf, operationsOf } from "./features.js";
 import { createRouter, type Router } from "./router.js";
 
 /** A configuration resolved once: the start-up check's verdict, and what every request shares. */
@@ -128,6 +128,7 @@ function readConfig(config: AuthConfig, logger: LoggerInstance, basePath: string
     audit,
     hooks: hooksOf(config),
     featureMessages: messagesOf(config),
+    accountSections: accountSectionsOf(config),
     handlerOf: (name) => (router.has(name) ? router.named(name).handler : undefined),
     basePath,
     secret,

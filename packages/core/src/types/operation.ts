@@ -9,7 +9,7 @@
 import type { AuthConfig, AuthFeature } from "./config.js";
 import type { AuthErrorShape } from "./errors.js";
 import type { FeatureTexts } from "./i18n.js";
-import type { InternalOptions, RequestInternal, ResponseInternal, RouteNeeds, SignInHooks } from "./internal.js";
+import type { AccountSection, InternalOptions, RequestInternal, ResponseInternal, RouteNeeds, SignInHooks } from "./internal.js";
 
 /** The operations the owner-present rule guards (their names are in the refusal, the docs and SECURITY.md). */
 export type OwnerOperation =
@@ -91,4 +91,6 @@ export interface FeatureDefinition extends AuthFeature {
    * (a key of `Messages` always has a text), under the app's `messages`.
    */
   messages?: FeatureTexts;
+  /** Its section of the built-in account page, when the feature is on. */
+  accountSection?: AccountSection;
 }

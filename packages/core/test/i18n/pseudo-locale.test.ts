@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { type RenderedMail, verificationMail } from "../../src/email/template.js";
 import { addressTakenMail, confirmNewAddressMail } from "../../src/features/account/mail.js";
+import { renderTwoFactorHtml } from "../../src/features/two-factor/page-view.js";
 import { createTranslator, englishOf } from "../../src/i18n/translator.js";
 import { builtInFeatures } from "../../src/kernel/features.js";
 import {
@@ -18,7 +19,6 @@ import {
   renderPasswordPage,
   renderSignInPage,
   renderSignOutPage,
-  renderTwoFactorPage,
   renderVerifyRequestPage,
 } from "../../src/pages/index.js";
 import type { MailSite } from "../../src/sign-in/account-mail.js";
@@ -372,7 +372,7 @@ describe("every page state is translated", () => {
         signInUrl: `${AUTH}/signin`,
         text,
       };
-      expectTranslated(renderTwoFactorPage(params).html);
+      expectTranslated(renderTwoFactorHtml(params));
     },
   );
 });

@@ -6,6 +6,8 @@
  *
  * @module features/two-factor
  */
+import { accountFormRefusal, formNeeds } from "../../sign-in/account-form.js";
+import type { OperationDeclaration } from "../../types/operation.js";
 import { defineFeature, lazyHandler } from "../define.js";
 import { twoFactorMessages } from "./messages.js";
 
@@ -13,11 +15,38 @@ const settings = () => import("./settings.js");
 const gate = () => import("./gate.js");
 const secondStep = () => import("./second-step.js");
 const _secondStep = () => import("./second-step.js");
+const accountForms = () => import("./account-forms.js");
+
+/**
+ * A form of this feature's section of the account page: back to the page on a refusal, a wrong code shown
+ * next to its field (`form=two-factor`).
+ */
+function accountForm(
+  name: string,
+  path: string,
+  handler: "enrollForm" | "confirmForm" | "disableForm",
+  ownerPresent: "enrollTotp" | "confirmTotp" | "disableTotp",
+) {
+  return {
+    name,
+    method: "POST",
+    path: `account/${path}`,
+    needs: { ...formNeeds, ownerPresent },
+    presentation: (options, request, error) => accountFormRefusal(options, request, error, "two-factor"),
+    handler: lazyHandler(accountForms, handler),
+  } satisfies OperationDeclaration;
+}
 
 export const twoFactorFeature = defineFeature({
   name: "two-factor",
   enabled: (config) => Boolean(config.twoFactor),
   messages: twoFactorMessages,
+  // Its section of the account page: the status, turning the app on (key, QR code, recovery codes) and off.
+  accountSection: {
+    notices: { "two-factor-on": "account.done.twoFactorOn", "two-factor-off": "account.done.twoFactorOff" },
+    errors: { TwoFactorAlreadyEnabled: "accountError.twoFactorAlreadyOn", TwoFactorNotEnabled: "accountError.twoFactorNotOn" },
+    render: async (options, request, page) => (await import("./account-section.js")).twoFactorAccountSection(options, request, page),
+  },
   // The second step after a first factor, level 2 for owner-present operations, a passkey as second factor.
   hooks: {
     afterFirstFactor: async (options, request, result, method) => (await gate()).holdForSecondStep(options, request, result, method),
@@ -74,5 +103,9 @@ export const twoFactorFeature = defineFeature({
       presentation: "json",
       handler: lazyHandler(settings, "status"),
     },
+    // The account page's forms of its section, running the operations above by name.
+    accountForm("enrollTotpForm", "two-factor-enroll", "enrollForm", "enrollTotp"),
+    accountForm("confirmTotpForm", "two-factor-confirm", "confirmForm", "confirmTotp"),
+    accountForm("disableTotpForm", "two-factor-disable", "disableForm", "disableTotp"),
   ],
 });

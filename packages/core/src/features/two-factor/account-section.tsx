@@ -11,11 +11,17 @@
  * There is no operation that makes new recovery codes by themselves: turning the app off and on again
  * does, and the section says so.
  *
- * @module pages/account-two-factor
+ * The page is the account feature's; this section is added to it through `FeatureDefinition.accountSection`,
+ * and its forms are this feature's operations (`account-forms.ts`).
+ *
+ * @module features/two-factor/account-section
  */
-import type { Translator } from "../types/i18n.js";
-import { HiddenFields } from "./layout.js";
-import { toSafeNavigationUrl } from "./theme.js";
+import { HiddenFields } from "../../pages/layout.js";
+import { toSafeNavigationUrl } from "../../pages/theme.js";
+import { accountUrl } from "../../sign-in/account-form.js";
+import type { Translator } from "../../types/i18n.js";
+import type { AccountSectionView, InternalOptions, RequestInternal } from "../../types/internal.js";
+import { operation, shownOn } from "./account-forms.js";
 
 /** The second-factor part of the account page. */
 export interface AccountPageTwoFactor {
@@ -153,4 +159,33 @@ export function TwoFactorSection({ params, csrfToken, text }: SectionProps) {
       )}
     </section>
   );
+}
+
+/**
+ * The section for the request's signed-in user: the status, the forms, what a form of it just made (its
+ * answer is the page itself), and a refused code shown next to its field.
+ */
+export async function twoFactorAccountSection(
+  options: InternalOptions,
+  request: RequestInternal,
+  page: { text: Translator; csrfToken: string },
+): Promise<AccountSectionView> {
+  const status = (await operation(options, "getTwoFactorStatus")(options, request)).body as { totp: boolean; recoveryCodes: number };
+  const url = accountUrl(options);
+  const shown = shownOn(request);
+  const params: AccountPageTwoFactor = {
+    on: status.totp,
+    recoveryCodes: status.recoveryCodes,
+    enrollUrl: `${url}/two-factor-enroll`,
+    confirmUrl: `${url}/two-factor-confirm`,
+    disableUrl: `${url}/two-factor-disable`,
+    ...shown,
+    codeError: request.query.form === "two-factor" && request.query.error === "IncorrectCode",
+  };
+  return {
+    content: <TwoFactorSection params={params} csrfToken={page.csrfToken} text={page.text} />,
+    errorShownInPlace: params.codeError,
+    // The page a confirm form answers says it is on (no redirect: the codes are shown this once).
+    done: shown.newRecoveryCodes ? "two-factor-on" : undefined,
+  };
 }
