@@ -27,10 +27,14 @@ export const builtInFeatures: readonly FeatureDefinition[] = [
   twoFactorFeature,
 ];
 
+/** Every feature of `config`, on or off: the built-in ones, then the app's own (checked for their shape). */
+export function listedFeatures(config: AuthConfig): FeatureDefinition[] {
+  return [...builtInFeatures, ...(config.features ?? []).map(checkedFeature)];
+}
+
 /** The features `config` turns on: the built-in ones it enables, then the app's own. */
 export function enabledFeatures(config: AuthConfig): FeatureDefinition[] {
-  const own = (config.features ?? []).map(checkedFeature);
-  return [...builtInFeatures, ...own].filter((feature) => feature.enabled?.(config) ?? true);
+  return listedFeatures(config).filter((feature) => feature.enabled?.(config) ?? true);
 }
 
 /** Every operation of `config`: the spec's, then each enabled feature's. */

@@ -6,10 +6,12 @@
  *
  * @module types/operation
  */
+import type { Adapter } from "./adapters.js";
 import type { AuthConfig, AuthFeature } from "./config.js";
 import type { AuthErrorShape } from "./errors.js";
 import type { FeatureTexts } from "./i18n.js";
 import type { AccountSection, InternalOptions, RequestInternal, ResponseInternal, RouteNeeds, SignInHooks } from "./internal.js";
+import type { ProviderConfig } from "./providers.js";
 
 /** The operations the owner-present rule guards (their names are in the refusal, the docs and SECURITY.md). */
 export type OwnerOperation =
@@ -93,4 +95,14 @@ export interface FeatureDefinition extends AuthFeature {
   messages?: FeatureTexts;
   /** Its section of the built-in account page, when the feature is on. */
   accountSection?: AccountSection;
+  /**
+   * Its start-up check: the first error in its part of the configuration, or `undefined`. `createAuth`
+   * throws it (`Auth()` answers it per request); it runs after the checks of the providers and sessions.
+   */
+  check?: (config: AuthConfig, providers: readonly ProviderConfig[]) => AuthErrorShape | undefined;
+  /**
+   * The adapter methods its part of the configuration needs (`undefined`: none), and the name the start-up
+   * check's `MissingAdapter`/`MissingAdapterMethods` gives the feature.
+   */
+  adapterNeeds?: (config: AuthConfig) => { readonly feature: string; readonly methods: ReadonlyArray<keyof Adapter> } | undefined;
 }

@@ -9,6 +9,7 @@
 import { accountFormRefusal, formNeeds } from "../../sign-in/account-form.js";
 import type { OperationDeclaration } from "../../types/operation.js";
 import { defineFeature, lazyHandler } from "../define.js";
+import { twoFactorAdapterNeeds, twoFactorConfigError } from "./config-check.js";
 import { twoFactorMessages } from "./messages.js";
 
 const settings = () => import("./settings.js");
@@ -41,6 +42,9 @@ export const twoFactorFeature = defineFeature({
   name: "two-factor",
   enabled: (config) => Boolean(config.twoFactor),
   messages: twoFactorMessages,
+  // Its part of the configuration, checked when the instance is made, and the adapter methods it needs.
+  check: twoFactorConfigError,
+  adapterNeeds: twoFactorAdapterNeeds,
   // Its section of the account page: the status, turning the app on (key, QR code, recovery codes) and off.
   accountSection: {
     notices: { "two-factor-on": "account.done.twoFactorOn", "two-factor-off": "account.done.twoFactorOff" },
