@@ -12,6 +12,7 @@ import { passkeysFeature } from "../features/passkeys/feature.js";
 import { passwordFeature } from "../features/password/feature.js";
 import { sessionsFeature } from "../features/sessions/feature.js";
 import { twoFactorFeature } from "../features/two-factor/feature.js";
+import type { FeatureAudit } from "../types/audit.js";
 import type { AuthConfig } from "../types/config.js";
 import type { FeatureTexts } from "../types/i18n.js";
 import type { AccountSection, SignInHooks } from "../types/internal.js";
@@ -53,6 +54,11 @@ export function hooksOf(config: AuthConfig): SignInHooks {
     }
   }
   return hooks;
+}
+
+/** What the features `config` turns on add to the audit trail (`FeatureDefinition.audit`). */
+export function auditsOf(config: AuthConfig): FeatureAudit[] {
+  return enabledFeatures(config).flatMap((feature) => (feature.audit ? [feature.audit] : []));
 }
 
 /** The account page's sections of the features `config` turns on. */

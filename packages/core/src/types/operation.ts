@@ -7,6 +7,7 @@
  * @module types/operation
  */
 import type { Adapter } from "./adapters.js";
+import type { FeatureAudit } from "./audit.js";
 import type { AuthConfig, AuthFeature } from "./config.js";
 import type { AuthErrorShape } from "./errors.js";
 import type { FeatureTexts } from "./i18n.js";
@@ -105,4 +106,6 @@ export interface FeatureDefinition extends AuthFeature {
    * check's `MissingAdapter`/`MissingAdapterMethods` gives the feature.
    */
   adapterNeeds?: (config: AuthConfig) => { readonly feature: string; readonly methods: ReadonlyArray<keyof Adapter> } | undefined;
+  /** What the audit trail records for it (with `config.audit`): its events' rows, its routes' failures. */
+  audit?: FeatureAudit;
 }

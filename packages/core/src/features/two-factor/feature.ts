@@ -45,6 +45,18 @@ export const twoFactorFeature = defineFeature({
   // Its part of the configuration, checked when the instance is made, and the adapter methods it needs.
   check: twoFactorConfigError,
   adapterNeeds: twoFactorAdapterNeeds,
+  // Turning the app on or off is audited; a refused code at the second step, or turning it on or off, is a
+  // failed second factor (a wrong code turning it off may be someone who holds the session but not the app).
+  audit: {
+    events: {
+      twoFactorChanged: (message) => ({
+        type: message.change === "enabled" ? "twoFactorEnabled" : "twoFactorDisabled",
+        userId: message.userId,
+        provider: null,
+      }),
+    },
+    failures: { routes: ["two-factor", "two-factor/confirm", "two-factor/disable"], type: "twoFactorFailed" },
+  },
   // Its section of the account page: the status, turning the app on (key, QR code, recovery codes) and off.
   accountSection: {
     notices: { "two-factor-on": "account.done.twoFactorOn", "two-factor-off": "account.done.twoFactorOff" },
