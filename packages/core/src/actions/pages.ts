@@ -24,6 +24,7 @@ export function signInPage(options: InternalOptions, request: RequestInternal): 
         csrfToken: options.csrfToken,
         callbackUrl: options.callbackUrl,
         error,
+        errorMessages: options.signInErrors,
         code,
         provider,
         email: request.query.email,

@@ -14,7 +14,7 @@ import { sessionsFeature } from "../features/sessions/feature.js";
 import { twoFactorFeature } from "../features/two-factor/feature.js";
 import type { FeatureAudit } from "../types/audit.js";
 import type { AuthConfig } from "../types/config.js";
-import type { FeatureTexts } from "../types/i18n.js";
+import type { FeatureTexts, MessageKey } from "../types/i18n.js";
 import type { AccountSection, SignInHooks } from "../types/internal.js";
 import type { FeatureDefinition, OperationDeclaration } from "../types/operation.js";
 
@@ -54,6 +54,11 @@ export function hooksOf(config: AuthConfig): SignInHooks {
     }
   }
   return hooks;
+}
+
+/** The sign-in page's messages for the error types of every feature of `config`, on or off (`FeatureDefinition.signInErrors`). */
+export function signInErrorsOf(config: AuthConfig): Readonly<Record<string, MessageKey>> {
+  return Object.freeze(Object.assign({}, ...listedFeatures(config).map((feature) => feature.signInErrors ?? {})));
 }
 
 /** What the features `config` turns on add to the audit trail (`FeatureDefinition.audit`). */

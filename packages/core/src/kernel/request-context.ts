@@ -110,6 +110,7 @@ function withRequest(shared: ConfigOptions, request: RequestOptions): InternalOp
     hooks: shared.hooks,
     featureMessages: shared.featureMessages,
     accountSections: shared.accountSections,
+    signInErrors: shared.signInErrors,
     handlerOf: shared.handlerOf,
     config: shared.config,
     origin: request.origin,

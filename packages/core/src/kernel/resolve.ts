@@ -32,7 +32,7 @@ import type { ConfigOptions, InternalProvider } from "../types/internal.js";
 import type { ProviderConfig } from "../types/providers.js";
 import { type StartupCheck, startupCheck } from "./assert.js";
 import { normaliseBasePath, resolveCallbacks, resolveSessionOptions, wrapAdapter, wrapEvents } from "./config.js";
-import { accountSectionsOf, auditsOf, hooksOf, messagesOf, operationsOf } from "./features.js";
+import { accountSectionsOf, auditsOf, hooksOf, messagesOf, operationsOf, signInErrorsOf } from "./features.js";
 import { createRouter, type Router } from "./router.js";
 
 /** A configuration resolved once: the start-up check's verdict, and what every request shares. */
@@ -129,6 +129,7 @@ function readConfig(config: AuthConfig, logger: LoggerInstance, basePath: string
     hooks: hooksOf(config),
     featureMessages: messagesOf(config),
     accountSections: accountSectionsOf(config),
+    signInErrors: signInErrorsOf(config),
     handlerOf: (name) => (router.has(name) ? router.named(name).handler : undefined),
     basePath,
     secret,

@@ -35,7 +35,6 @@ const SIGNIN_ERROR_MESSAGES: Readonly<Record<string, MessageKey>> = Object.freez
   AccessDenied: "signinError.accessDenied",
   Verification: "signinError.verification",
   RateLimited: "signinError.rateLimited",
-  TwoFactorExpired: "signinError.twoFactorExpired",
   RecentSignInRequired: "signinError.recentSignInRequired",
 });
 
@@ -77,14 +76,19 @@ export function errorMessageIn(
 
 /**
  * The message the sign-in page shows for `?error=<type>` (and `?code=`: an address authlib does not send
- * to is not a mail that failed): the type's own message, the default one for an unknown type, or
- * `undefined` when there is no error.
+ * to is not a mail that failed): the type's own message (the page's, else a feature's in `features`), the
+ * default one for an unknown type, or `undefined` when there is no error.
  */
-export function signInErrorMessage(text: Translator, error: string | undefined, code?: string): string | undefined {
+export function signInErrorMessage(
+  text: Translator,
+  error: string | undefined,
+  code?: string,
+  features: Readonly<Record<string, MessageKey>> = {},
+): string | undefined {
   if (error === undefined || error === "") return undefined;
   if (error === "EmailSignInError" && code === "invalid-address") return text.t("signinError.invalidAddress");
   if (error === "OAuthCallbackError" && code === "access_denied") return text.t("signinError.accessDeniedAtProvider");
-  return text.t(lookup(SIGNIN_ERROR_MESSAGES, error) ?? "signinError.default");
+  return text.t(lookup(SIGNIN_ERROR_MESSAGES, error) ?? lookup(features, error) ?? "signinError.default");
 }
 
 // `?code=` refines CredentialsSignin (a subclass of it sets its own `code`). It is shown only when it looks

@@ -186,6 +186,8 @@ export interface ConfigOptions {
   hooks?: SignInHooks;
   /** The texts the features carry (`FeatureDefinition.messages`), merged into each request's catalog. */
   featureMessages?: readonly FeatureTexts[];
+  /** The sign-in page's messages for the features' error types (`FeatureDefinition.signInErrors`). */
+  signInErrors?: Readonly<Record<string, MessageKey>>;
   /** The account page's sections of the enabled features (`FeatureDefinition.accountSection`), in the list's order. */
   accountSections?: readonly AccountSection[];
   /**

@@ -10,7 +10,7 @@ import type { Adapter } from "./adapters.js";
 import type { FeatureAudit } from "./audit.js";
 import type { AuthConfig, AuthFeature } from "./config.js";
 import type { AuthErrorShape } from "./errors.js";
-import type { FeatureTexts } from "./i18n.js";
+import type { FeatureTexts, MessageKey } from "./i18n.js";
 import type { AccountSection, InternalOptions, RequestInternal, ResponseInternal, RouteNeeds, SignInHooks } from "./internal.js";
 import type { ProviderConfig } from "./providers.js";
 
@@ -108,4 +108,6 @@ export interface FeatureDefinition extends AuthFeature {
   adapterNeeds?: (config: AuthConfig) => { readonly feature: string; readonly methods: ReadonlyArray<keyof Adapter> } | undefined;
   /** What the audit trail records for it (with `config.audit`): its events' rows, its routes' failures. */
   audit?: FeatureAudit;
+  /** The sign-in page's message for error types of its own (`?error=<type>`), on or off: a key of its texts. */
+  signInErrors?: Readonly<Record<string, MessageKey>>;
 }

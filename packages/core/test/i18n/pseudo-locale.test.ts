@@ -59,6 +59,8 @@ function pseudo(text: string): string {
 const ENGLISH_MESSAGES = await englishOf(builtInFeatures.flatMap((feature) => (feature.messages ? [feature.messages] : [])));
 const PSEUDO = Object.fromEntries(Object.entries(ENGLISH_MESSAGES).map(([key, text]) => [key, pseudo(text)])) as unknown as Messages;
 const text = createTranslator("en-XA", [PSEUDO], ENGLISH_MESSAGES);
+// The sign-in page's messages for the built-in features' error types, as an instance gives them.
+const errorMessages = Object.assign({}, ...builtInFeatures.map((feature) => feature.signInErrors ?? {}));
 
 // The data of the user and the app that a page or mail shows as it is.
 const HOST = "app.example.com";
@@ -180,7 +182,7 @@ const SIGNIN_ERRORS = [
 
 describe("every page state is translated", () => {
   it.each(SIGNIN_ERRORS)("sign-in page, error %s", (error) => {
-    expectTranslated(renderSignInPage({ providers, csrfToken: "t", callbackUrl: ORIGIN, error, theme, text }).html);
+    expectTranslated(renderSignInPage({ providers, csrfToken: "t", callbackUrl: ORIGIN, error, errorMessages, theme, text }).html);
   });
 
   it.each([

@@ -45,6 +45,8 @@ export const twoFactorFeature = defineFeature({
   // Its part of the configuration, checked when the instance is made, and the adapter methods it needs.
   check: twoFactorConfigError,
   adapterNeeds: twoFactorAdapterNeeds,
+  // A sign-in that waited too long for its second step (or began in another browser) starts again.
+  signInErrors: { TwoFactorExpired: "signinError.twoFactorExpired" },
   // Turning the app on or off is audited; a refused code at the second step, or turning it on or off, is a
   // failed second factor (a wrong code turning it off may be someone who holds the session but not the app).
   audit: {
