@@ -88,7 +88,7 @@ export async function emailSignIn(options: InternalOptions, request: RequestInte
 
   await store.createVerificationToken({ identifier, token: hashed, expires });
   // The mail is in the language of the request that asked for it.
-  const text = await (await import("../i18n/request.js")).requestTranslator(options.config, request.request);
+  const text = await (await import("../i18n/request.js")).requestTranslator(options.config, request.request, options.featureMessages);
   try {
     const params = { identifier, token, code, expires, url, provider, theme: options.theme, request: request.request, text };
     await provider.sendVerificationRequest(params);
@@ -182,7 +182,7 @@ async function confirmationPage(
   provider: EmailProvider,
   link: { identifier: string; token: string },
 ) {
-  const { renderEmailConfirmPage, text } = await loadPages(options.config, request.request);
+  const { renderEmailConfirmPage, text } = await loadPages(options.config, request.request, options.featureMessages);
   return html(
     renderEmailConfirmPage({
       text,

@@ -16,7 +16,7 @@ function customPage(options: InternalOptions, path: string, params: Record<strin
 export function signInPage(options: InternalOptions, request: RequestInternal): ResponseInternal | Promise<ResponseInternal> {
   const { error, code, provider } = request.query;
   if (options.pages.signIn) return customPage(options, options.pages.signIn, { callbackUrl: options.callbackUrl, error, code, provider });
-  return loadPages(options.config, request.request).then(({ renderSignInPage, text }) =>
+  return loadPages(options.config, request.request, options.featureMessages).then(({ renderSignInPage, text }) =>
     html(
       renderSignInPage({
         text,
@@ -24,6 +24,7 @@ export function signInPage(options: InternalOptions, request: RequestInternal): 
         csrfToken: options.csrfToken,
         callbackUrl: options.callbackUrl,
         error,
+        errorMessages: options.signInErrors,
         code,
         provider,
         email: request.query.email,
@@ -36,7 +37,7 @@ export function signInPage(options: InternalOptions, request: RequestInternal): 
 export function errorPage(options: InternalOptions, request: RequestInternal): ResponseInternal | Promise<ResponseInternal> {
   const { error } = request.query;
   if (options.pages.error) return customPage(options, options.pages.error, { error });
-  return loadPages(options.config, request.request).then(({ renderErrorPage, text }) =>
+  return loadPages(options.config, request.request, options.featureMessages).then(({ renderErrorPage, text }) =>
     html(
       renderErrorPage({
         text,
@@ -53,7 +54,7 @@ export function errorPage(options: InternalOptions, request: RequestInternal): R
 
 export async function verifyRequestPage(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   if (options.pages.verifyRequest) return customPage(options, options.pages.verifyRequest, request.query);
-  const { renderVerifyRequestPage, text } = await loadPages(options.config, request.request);
+  const { renderVerifyRequestPage, text } = await loadPages(options.config, request.request, options.featureMessages);
   return html(
     renderVerifyRequestPage({
       text,

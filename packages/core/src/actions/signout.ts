@@ -10,7 +10,7 @@ import type { InternalOptions, RequestInternal, ResponseInternal } from "../type
 
 export function signOutPage(options: InternalOptions, request: RequestInternal): ResponseInternal | Promise<ResponseInternal> {
   if (options.pages.signOut) return { redirect: new URL(withCallbackUrl(options.pages.signOut, options.callbackUrl), options.origin).href };
-  return loadPages(options.config, request.request).then(({ renderSignOutPage, text }) =>
+  return loadPages(options.config, request.request, options.featureMessages).then(({ renderSignOutPage, text }) =>
     html(
       renderSignOutPage({
         text,

@@ -101,15 +101,6 @@ export const passkeyMethods = methodsOf<PasskeyMethod>({
 /** Access-token refresh with database sessions: the tokens live in the account rows. */
 export const accountTokenMethods = methodsOf<AccountTokenMethod>({ listAccountsByUserId: true, updateAccount: true });
 
-/** Second factors (`twoFactor`): a user's factor is a row among their accounts (two-factor/record.ts). */
-export const twoFactorMethods: ReadonlyArray<keyof Adapter> = [
-  "getUser",
-  "linkAccount",
-  "listAccountsByUserId",
-  "updateAccount",
-  "unlinkAccount",
-];
-
 /** Session records (listing and revoking sessions). */
 export const sessionRecordMethods = methodsOf<SessionRecordMethod>({
   createSessionRecord: true,

@@ -4,26 +4,28 @@
  *
  * The one entry point for every feature is {@link recordAuditEvent}; the pipeline also records the
  * events (`signIn`, `signOut`, `sessionRevoked`, `linkAccount`, `accountUnlinked`, `passkeyAdded`,
- * `passkeyRemoved`, `passwordChanged`, `userDeleted`, `twoFactorChanged`) and the failures of each request, thrown or answered as a page
- * (`ResponseInternal.failure`). The code that writes (`write.ts`) loads with the first event.
+ * `passkeyRemoved`, `passwordChanged`, `userDeleted`, and the events a feature declares in its `audit`)
+ * and the failures of each request, thrown or answered as a page (`ResponseInternal.failure`). The code
+ * that writes (`write.ts`) loads with the first event.
  *
  * @module audit
  */
 
 import type { Telemetry } from "../telemetry/index.js";
-import type { Audit, AuditEventInput } from "../types/audit.js";
+import type { Audit, AuditEventInput, FeatureAudit } from "../types/audit.js";
 import type { AuthConfig, LoggerInstance } from "../types/config.js";
 import type { InternalOptions, RequestInternal } from "../types/internal.js";
 
-/** The audit trail of `config` (none without `config.audit`), kept on the instance's options. */
+/** The audit trail of `config` (none without `config.audit`), kept on the instance's options, with what its `features` audit. */
 export function createAudit(
   config: AuthConfig,
   logger: LoggerInstance,
   telemetry: Telemetry | undefined,
   providers: string[],
+  features: readonly FeatureAudit[] = [],
 ): Audit | undefined {
   if (!config.audit) return undefined;
-  return { config: config.audit, logger, telemetry, providers, rateLimit: config.rateLimit };
+  return { config: config.audit, logger, telemetry, providers, rateLimit: config.rateLimit, features };
 }
 
 /** The writing half, loaded with the first event of any instance that has an audit trail. */
@@ -41,7 +43,7 @@ export function loadAuditWriter(): Promise<typeof import("./write.js")> {
  *
  * @example
  * ```ts
- * recordAuditEvent(options, request, { type: "twoFactorEnabled", userId: user.id });
+ * recordAuditEvent(options, undefined, { type: "sessionRevoked", userId, detail: "server" });
  * ```
  */
 export function recordAuditEvent(

@@ -9,7 +9,7 @@ import { defaultClientAddress } from "../rate-limit/client-address.js";
 import type { Audit, AuditEventInput } from "../types/audit.js";
 import type { EventCallbacks } from "../types/config.js";
 import type { RequestInternal } from "../types/internal.js";
-import type { AuditEvent, AuditEventType } from "../types/telemetry.js";
+import type { AuditEvent } from "../types/telemetry.js";
 import { addressPrefix, userAgentLabel } from "./client.js";
 
 /** `input` as a row, written without waiting; a failure is logged and counted. */
@@ -92,52 +92,48 @@ export function auditedEvents(audit: Audit, events: EventCallbacks, request: Req
       writeAuditEvent(audit, request, { type: "userDeleted", userId: message.user.id ?? null, provider: null });
       return events.userDeleted(message);
     },
-    twoFactorChanged: (message) => {
-      writeAuditEvent(audit, request, { type: TWO_FACTOR_CHANGES[message.change], userId: message.userId, provider: null });
-      return events.twoFactorChanged(message);
-    },
+    ...featureEvents(audit, events, request),
   };
 }
 
-/** The audit row of each second-factor change. */
-const TWO_FACTOR_CHANGES = {
-  enabled: "twoFactorEnabled",
-  disabled: "twoFactorDisabled",
-  recoveryCodesCreated: "recoveryCodesCreated",
-} as const satisfies Record<Parameters<EventCallbacks["twoFactorChanged"]>[0]["change"], AuditEventType>;
-
-/**
- * The routes (templates) that check a second factor's code: the second step, turning TOTP on and off,
- * new recovery codes, and the account page's forms that run them.
- */
-const SECOND_FACTOR_ROUTES: ReadonlySet<string> = new Set([
-  "two-factor",
-  "two-factor/confirm",
-  "two-factor/disable",
-  "two-factor/recovery-codes",
-  "account/two-factor-confirm",
-  "account/two-factor-disable",
-  "account/two-factor-recovery-codes",
-]);
-
-/** True for a POST to a route that checks a second factor's code. */
-function checksSecondFactor(request: RequestInternal): boolean {
-  // The matched route template (a sub-route is never in `providerId`).
-  return request.method === "POST" && request.route !== undefined && SECOND_FACTOR_ROUTES.has(request.route);
+/** The events the features audit (`FeatureDefinition.audit.events`): each writes its row, then runs the app's handler. */
+function featureEvents(audit: Audit, events: EventCallbacks, request: RequestInternal): Partial<EventCallbacks> {
+  const audited: Record<string, (message: never) => unknown> = {};
+  for (const feature of audit.features ?? []) {
+    for (const [name, row] of Object.entries(feature.events ?? {}) as Array<[keyof EventCallbacks, (message: never) => AuditEventInput]>) {
+      const next = events[name] as (message: never) => unknown;
+      audited[name] = (message) => {
+        writeAuditEvent(audit, request, row(message));
+        return next(message);
+      };
+    }
+  }
+  return audited as Partial<EventCallbacks>;
 }
 
 /**
- * Sign-ins end on a callback: a failure there is a failed sign-in; a refusal where a second factor is
- * checked is a failed second factor (a wrong code turning TOTP off may be someone who holds the session
- * but not the app); a wrong current password for an account change is a failed re-authentication (the
+ * The kind of failure a refused POST to a feature's route is (`FeatureDefinition.audit.failures`: the
+ * second factor's routes that check a code are failed second factors), or `undefined`.
+ */
+function featureFailureType(audit: Audit, request: RequestInternal): AuditEventInput["type"] | undefined {
+  // The matched route template (a sub-route is never in `providerId`).
+  const route = request.route;
+  if (request.method !== "POST" || route === undefined) return undefined;
+  return audit.features?.find((feature) => feature.failures?.routes.includes(route))?.failures?.type;
+}
+
+/**
+ * Sign-ins end on a callback: a failure there is a failed sign-in; a refusal at a feature's route that
+ * checks a factor is the failure its feature names (`FeatureDefinition.audit.failures`); a wrong current password for an account change is a failed re-authentication (the
  * same someone, guessing the password). The row names the user when the route learnt who it concerns
  * (`request.auditUserId`).
  */
 export function auditFailure(audit: Audit, request: RequestInternal, error: AuthError, rateLimited: boolean): void {
   const provider = request.providerId ?? null;
   const failure = { outcome: "failure", userId: request.auditUserId, detail: error.type } as const;
+  const featureFailure = featureFailureType(audit, request);
   if (rateLimited) writeAuditEvent(audit, request, { type: "rateLimited", provider, ...failure });
-  else if (checksSecondFactor(request)) writeAuditEvent(audit, request, { type: "twoFactorFailed", provider: null, ...failure });
+  else if (featureFailure) writeAuditEvent(audit, request, { type: featureFailure, provider: null, ...failure });
   else if (error.type === "IncorrectPassword")
     writeAuditEvent(audit, request, { type: "reauthenticationFailed", provider: null, ...failure });
   else if (request.action === "callback" || (request.action === "signin" && request.method === "POST"))

@@ -6,11 +6,11 @@
  * @module i18n/request
  */
 import type { AuthConfig } from "../types/config.js";
-import type { Messages, Translator } from "../types/i18n.js";
+import type { FeatureTexts, Messages, Translator } from "../types/i18n.js";
 import { matchLocale, parseAcceptLanguage, SHIPPED_LOCALES } from "./locale.js";
-import { createTranslator, ENGLISH } from "./translator.js";
+import { createTranslator, ENGLISH, englishOf } from "./translator.js";
 
-type CatalogModule = Promise<Messages>;
+type CatalogModule = Promise<Partial<Messages>>;
 
 // One import per language so that a bundler splits each catalog into its own chunk.
 const SHIPPED: Readonly<Record<string, () => CatalogModule>> = Object.freeze({
@@ -54,13 +54,29 @@ export function chooseLocale(config: Pick<AuthConfig, "locale" | "messages">, re
   return matchLocale(requested(config, request), availableLocales(config)) ?? "en";
 }
 
-/** The translator of `request` under `config`. */
-export async function requestTranslator(config: Pick<AuthConfig, "locale" | "messages">, request: Request): Promise<Translator> {
+/** The features' texts in the shipped language `tag`, each loaded on first use. */
+function featureCatalogs(features: readonly FeatureTexts[], tag: string): Promise<Array<Partial<Messages> | undefined>> {
+  return Promise.all(features.map((feature) => (Object.hasOwn(feature, tag) ? feature[tag]?.() : undefined)));
+}
+
+/**
+ * The translator of `request` under `config`, with the texts `features` carry (`FeatureDefinition.messages`,
+ * the instance's `featureMessages`) beside the shipped catalogs: the app's `messages` override both.
+ */
+export async function requestTranslator(
+  config: Pick<AuthConfig, "locale" | "messages">,
+  request: Request,
+  features: readonly FeatureTexts[] = [],
+): Promise<Translator> {
   const locale = chooseLocale(config, request);
   const base = locale.split("-")[0] ?? locale;
   const added: Readonly<Record<string, unknown>> = isObject(config.messages) ? config.messages : {};
   const own = (tag: string) => (Object.hasOwn(added, tag) && isObject(added[tag]) ? added[tag] : undefined);
-  if (locale === "en" && own("en") === undefined) return ENGLISH;
-  const shipped = (await shippedCatalog(locale.toLowerCase())) ?? (await shippedCatalog(base.toLowerCase()));
-  return createTranslator(locale, [own(locale), locale === base ? undefined : own(base), shipped]);
+  if (locale === "en" && own("en") === undefined && features.length === 0) return ENGLISH;
+  const english = await englishOf(features);
+  if (locale === "en" && own("en") === undefined) return createTranslator("en", [], english);
+  // The language's shipped texts, or its base language's: the catalog's and the features' (their keys do not overlap).
+  const tag = [locale.toLowerCase(), base.toLowerCase()].find((candidate) => Object.hasOwn(SHIPPED, candidate));
+  const shipped = tag === undefined ? [] : [await shippedCatalog(tag), ...(await featureCatalogs(features, tag))];
+  return createTranslator(locale, [own(locale), locale === base ? undefined : own(base), ...shipped], english);
 }

@@ -5,8 +5,8 @@
  * @module i18n/translator
  */
 
-import type { MessageKey, Messages, Translator } from "../types/i18n.js";
-import { en } from "./catalogs/en.js";
+import type { FeatureTexts, MessageKey, Messages, Translator } from "../types/i18n.js";
+import { en as core } from "./catalogs/en.js";
 
 // The primary subtags of the languages written right to left that an app may add a catalog for.
 const RIGHT_TO_LEFT = new Set(["ar", "he", "iw", "fa", "ur", "ps", "sd", "yi", "ckb", "dv"]);
@@ -18,11 +18,22 @@ export function directionOf(locale: string): "ltr" | "rtl" {
 
 const PLACEHOLDER = /\{([A-Za-z][A-Za-z0-9]*)\}/g;
 
+/** The English catalog of an instance: the shipped one and the texts its features carry (`FeatureDefinition.messages`). */
+export async function englishOf(features: readonly FeatureTexts[] = []): Promise<Messages> {
+  if (features.length === 0) return core as Messages;
+  const english: Record<string, string> = { ...core };
+  const texts = await Promise.all(features.map((feature) => (Object.hasOwn(feature, "en") ? feature.en?.() : undefined)));
+  for (const [key, text] of texts.flatMap((catalog) => Object.entries(catalog ?? {})))
+    if (typeof text === "string" && key !== "__proto__") english[key] = text;
+  return english as unknown as Messages;
+}
+
 /**
  * A translator for `locale` over `layers`, most specific first (app overrides, the shipped catalog of the
- * tag, of its base language): the first layer that has a key as an own string property wins, English last.
+ * tag, of its base language): the first layer that has a key as an own string property wins, `en`
+ * (the instance's English catalog, {@link englishOf}) last.
  */
-export function createTranslator(locale: string, layers: ReadonlyArray<object | undefined>): Translator {
+export function createTranslator(locale: string, layers: ReadonlyArray<object | undefined>, en: Messages = core as Messages): Translator {
   const merged: Record<string, string> = { ...en };
   for (const layer of [...layers].reverse()) {
     if (!layer) continue;
@@ -43,8 +54,11 @@ export function createTranslator(locale: string, layers: ReadonlyArray<object | 
   };
 }
 
+/**
+ * The shipped English catalog, without the texts features carry (an instance's English is
+ * {@link englishOf} its features; this floor imports no feature). For a page given no translator.
+ */
+export const ENGLISH_MESSAGES: Messages = core as Messages;
+
 /** English with no overrides: what a page renders when it is given no translator. */
 export const ENGLISH: Translator = createTranslator("en", []);
-
-/** The complete English catalog (for tests and tools that derive catalogs from it). */
-export const ENGLISH_MESSAGES: Messages = en;

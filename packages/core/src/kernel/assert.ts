@@ -11,7 +11,6 @@ import {
   missingMethods,
   sessionMethods,
   sessionRecordMethods,
-  twoFactorMethods,
   userMethods,
   webAuthnMethods,
 } from "../adapter/capabilities.js";
@@ -33,10 +32,10 @@ import {
 } from "../errors.js";
 import { checkOriginConfig } from "../http/origin.js";
 import { isOAuthProvider, isRefreshingProvider } from "../provider-kind.js";
-import { TWO_FACTOR_PROVIDER } from "../sign-in/second-factor-row.js";
 import type { Adapter } from "../types/adapters.js";
 import type { AuthConfig, SessionStrategy } from "../types/config.js";
 import type { ProviderConfig } from "../types/providers.js";
+import { listedFeatures } from "./features.js";
 
 /** The shortest secret accepted in production, in bytes (UTF-8): what `npx authlib secret` prints is 32 random bytes. */
 export const MIN_SECRET_BYTES = 32;
@@ -70,9 +69,9 @@ export function assertConfig(config: AuthConfig, providers: ProviderConfig[], st
     providersError(config, providers) ??
     webAuthnConfigError(config, providers) ??
     sessionConfigError(config, strategy) ??
-    twoFactorConfigError(config, providers) ??
+    featureConfigError(config, providers) ??
     ownerPresentConfigError(config) ??
-    adapterError(config.adapter, providers, strategy, config.twoFactor !== undefined)
+    adapterError(config.adapter, providers, strategy, featureAdapterNeeds(config))
   );
 }
 
@@ -214,17 +213,25 @@ function sessionControlError(config: AuthConfig, strategy: SessionStrategy): Aut
   return new MissingAdapterMethods(`${feature} need ${alternative}these adapter methods, which are missing: ${missing.join(", ")}.`);
 }
 
-/** The first error in the `twoFactor` option, or `undefined` (its adapter methods: {@link adapterError}). */
-function twoFactorConfigError(config: AuthConfig, providers: ProviderConfig[]): AuthError | undefined {
-  if (config.twoFactor === undefined) return undefined;
-  const { issuer, passkeys, pendingMaxAge } = config.twoFactor ?? {};
-  const badIssuer = issuer !== undefined && (typeof issuer !== "string" || issuer.trim() === "" || issuer.includes(":"));
-  const badAge = pendingMaxAge !== undefined && !(pendingMaxAge >= 60 && pendingMaxAge <= 3600);
-  if (badIssuer || badAge || (passkeys !== undefined && typeof passkeys !== "boolean"))
-    return new AuthError("twoFactor needs issuer without `:`, passkeys true or false, pendingMaxAge 60 to 3600 (s).");
-  if (providers.some((provider) => provider.id === TWO_FACTOR_PROVIDER))
-    return new InvalidProvider(`The provider id "${TWO_FACTOR_PROVIDER}" is reserved: choose another.`);
+/**
+ * The first error a feature's own start-up check finds in its part of the configuration (`FeatureDefinition.check`,
+ * on or off: a part that is wrong is refused even where it would turn nothing on), or `undefined`.
+ */
+function featureConfigError(config: AuthConfig, providers: ProviderConfig[]): AuthError | undefined {
+  for (const feature of listedFeatures(config)) {
+    // A feature's check makes its error with the classes of `errors.ts`: an `AuthError` like the checks here.
+    const error = feature.check?.(config, providers) as AuthError | undefined;
+    if (error) return error;
+  }
   return undefined;
+}
+
+/** The adapter methods the features' parts of the configuration need (`FeatureDefinition.adapterNeeds`), in the list's order. */
+function featureAdapterNeeds(config: AuthConfig): Array<[string, ReadonlyArray<keyof Adapter>]> {
+  return listedFeatures(config).flatMap((feature) => {
+    const needs = feature.adapterNeeds?.(config);
+    return needs ? [[needs.feature, needs.methods] as [string, ReadonlyArray<keyof Adapter>]] : [];
+  });
 }
 
 /** An `ownerPresent` option that is not `{ maxAge }` of 60 to 86400 seconds, or `undefined`. */
@@ -239,10 +246,10 @@ function adapterError(
   adapter: Adapter | undefined,
   providers: ProviderConfig[],
   strategy: SessionStrategy,
-  twoFactor: boolean,
+  featureNeeds: Array<[string, ReadonlyArray<keyof Adapter>]>,
 ): AuthError | undefined {
-  const needs: Array<[string, ReadonlyArray<keyof Adapter>]> = [];
-  if (twoFactor) needs.push(["Second factors (`twoFactor`)", twoFactorMethods]);
+  // The features' needs first (their checks come before the core's), then the core's.
+  const needs: Array<[string, ReadonlyArray<keyof Adapter>]> = [...featureNeeds];
   if (providers.some((p) => p.type === "email")) needs.push(["Email sign-in", emailMethods]);
   if (strategy === "database") needs.push(["Database sessions", [...userMethods, ...sessionMethods]]);
   // With an adapter, an OAuth sign-in stores its user and account there.

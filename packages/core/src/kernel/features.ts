@@ -12,8 +12,10 @@ import { passkeysFeature } from "../features/passkeys/feature.js";
 import { passwordFeature } from "../features/password/feature.js";
 import { sessionsFeature } from "../features/sessions/feature.js";
 import { twoFactorFeature } from "../features/two-factor/feature.js";
+import type { FeatureAudit } from "../types/audit.js";
 import type { AuthConfig } from "../types/config.js";
-import type { SignInHooks } from "../types/internal.js";
+import type { FeatureTexts, MessageKey } from "../types/i18n.js";
+import type { AccountSection, SignInHooks } from "../types/internal.js";
 import type { FeatureDefinition, OperationDeclaration } from "../types/operation.js";
 
 /** authlib's own features, in the order their routes are listed. */
@@ -26,10 +28,14 @@ export const builtInFeatures: readonly FeatureDefinition[] = [
   twoFactorFeature,
 ];
 
+/** Every feature of `config`, on or off: the built-in ones, then the app's own (checked for their shape). */
+export function listedFeatures(config: AuthConfig): FeatureDefinition[] {
+  return [...builtInFeatures, ...(config.features ?? []).map(checkedFeature)];
+}
+
 /** The features `config` turns on: the built-in ones it enables, then the app's own. */
 export function enabledFeatures(config: AuthConfig): FeatureDefinition[] {
-  const own = (config.features ?? []).map(checkedFeature);
-  return [...builtInFeatures, ...own].filter((feature) => feature.enabled?.(config) ?? true);
+  return listedFeatures(config).filter((feature) => feature.enabled?.(config) ?? true);
 }
 
 /** Every operation of `config`: the spec's, then each enabled feature's. */
@@ -48,6 +54,30 @@ export function hooksOf(config: AuthConfig): SignInHooks {
     }
   }
   return hooks;
+}
+
+/** The sign-in page's messages for the error types of every feature of `config`, on or off (`FeatureDefinition.signInErrors`). */
+export function signInErrorsOf(config: AuthConfig): Readonly<Record<string, MessageKey>> {
+  return Object.freeze(Object.assign({}, ...listedFeatures(config).map((feature) => feature.signInErrors ?? {})));
+}
+
+/** What the features `config` turns on add to the audit trail (`FeatureDefinition.audit`). */
+export function auditsOf(config: AuthConfig): FeatureAudit[] {
+  return enabledFeatures(config).flatMap((feature) => (feature.audit ? [feature.audit] : []));
+}
+
+/** The account page's sections of the features `config` turns on. */
+export function accountSectionsOf(config: AuthConfig): AccountSection[] {
+  return enabledFeatures(config).flatMap((feature) => (feature.accountSection ? [feature.accountSection] : []));
+}
+
+/**
+ * The texts of every feature of the list and of the app's own, on or off: a key of `Messages` always has a
+ * text (an error of a feature that is off can still name one), and the app's `messages` override them.
+ */
+export function messagesOf(config: AuthConfig): FeatureTexts[] {
+  const own = (config.features ?? []) as readonly Partial<FeatureDefinition>[];
+  return [...builtInFeatures, ...own].flatMap((feature) => (feature.messages ? [feature.messages] : []));
 }
 
 /** An app's feature, checked for the shape `defineFeature` gives (a `TypeError` names what is wrong). */

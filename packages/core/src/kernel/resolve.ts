@@ -32,7 +32,7 @@ import type { ConfigOptions, InternalProvider } from "../types/internal.js";
 import type { ProviderConfig } from "../types/providers.js";
 import { type StartupCheck, startupCheck } from "./assert.js";
 import { normaliseBasePath, resolveCallbacks, resolveSessionOptions, wrapAdapter, wrapEvents } from "./config.js";
-import { hooksOf, operationsOf } from "./features.js";
+import { accountSectionsOf, auditsOf, hooksOf, messagesOf, operationsOf, signInErrorsOf } from "./features.js";
 import { createRouter, type Router } from "./router.js";
 
 /** A configuration resolved once: the start-up check's verdict, and what every request shares. */
@@ -119,7 +119,7 @@ function readConfig(config: AuthConfig, logger: LoggerInstance, basePath: string
   const session = resolveSessionOptions(config);
   const providerIds = providers.map((provider) => provider.id);
   const telemetry = createTelemetry(config.telemetry, providerIds);
-  const audit = createAudit(config, logger, telemetry, providerIds);
+  const audit = createAudit(config, logger, telemetry, providerIds, auditsOf(config));
   const adapter = wrapAdapter(config.adapter, logger, telemetry);
   const check = startupCheck(config, providers, session.strategy, adapter);
   const capabilities = check.ok ? check.capabilities : {};
@@ -127,6 +127,9 @@ function readConfig(config: AuthConfig, logger: LoggerInstance, basePath: string
   const options: ConfigOptions = {
     audit,
     hooks: hooksOf(config),
+    featureMessages: messagesOf(config),
+    accountSections: accountSectionsOf(config),
+    signInErrors: signInErrorsOf(config),
     handlerOf: (name) => (router.has(name) ? router.named(name).handler : undefined),
     basePath,
     secret,

@@ -12,10 +12,10 @@
 import type { ComponentChildren } from "preact";
 import { ENGLISH } from "../i18n/translator.js";
 import type { Theme } from "../types/config.js";
-import type { Translator } from "../types/i18n.js";
+import type { MessageKey, Translator } from "../types/i18n.js";
+import type { AccountSectionView } from "../types/internal.js";
 import { webAuthnScriptUrl } from "../webauthn/client-script.js";
 import { type AccountPagePasskeys, PasskeysSection } from "./account-passkeys.js";
-import { type AccountPageTwoFactor, TwoFactorSection } from "./account-two-factor.js";
 import { HiddenFields, renderDocument } from "./layout.js";
 import { accountNotice, providerDisplayName } from "./messages.js";
 import { resolveTheme, toSafeNavigationUrl } from "./theme.js";
@@ -30,6 +30,12 @@ export interface AccountPageAccount {
   unlinkable: boolean;
 }
 
+/** A section another feature adds to the page (`FeatureDefinition.accountSection`), with its forms' messages. */
+export interface AccountPageSection extends AccountSectionView {
+  notices?: Readonly<Record<string, MessageKey>>;
+  errors?: Readonly<Record<string, MessageKey>>;
+}
+
 /** What the account page shows. */
 export interface AccountPageParams {
   csrfToken: string;
@@ -41,8 +47,8 @@ export interface AccountPageParams {
   password?: { set: boolean; minLength: number; changeUrl: string; forgotUrl: string };
   /** The user's passkeys and the routes that manage them (absent without a passkey provider). */
   passkeys?: AccountPagePasskeys;
-  /** The authenticator app (TOTP) and recovery codes (absent without `twoFactor` in the configuration). */
-  twoFactor?: AccountPageTwoFactor;
+  /** The sections of other features (each its own markup), after the page's own, before deletion. */
+  sections?: readonly AccountPageSection[];
   /** OAuth/OIDC providers another account can be linked from: where their link form posts. */
   linkable: ReadonlyArray<{ id: string; name: string; signinUrl: string }>;
   /** Where the Unlink buttons post. */
@@ -298,9 +304,9 @@ export function renderAccountDeletedHtml(params: AccountDeletedPageParams): stri
 export function renderAccountHtml(params: AccountPageParams): string {
   const text = params.text ?? ENGLISH;
   // An error shown next to its field is not repeated at the top.
-  const shownInPlace =
-    deleteFieldError(params, text) !== undefined || params.twoFactor?.codeError === true || params.twoFactor?.recoveryCodesError === true;
-  const notice = shownInPlace ? undefined : accountNotice(text, params.error, params.done);
+  const sections = params.sections ?? [];
+  const shownInPlace = deleteFieldError(params, text) !== undefined || sections.some((section) => section.errorShownInPlace === true);
+  const notice = shownInPlace ? undefined : accountNotice(text, params.error, params.done, sections);
   return renderDocument({
     title: text.t("account.title"),
     text,
@@ -321,7 +327,7 @@ export function renderAccountHtml(params: AccountPageParams): string {
         <AccountsSection params={params} text={text} />
         <PasswordSection params={params} text={text} />
         {params.passkeys === undefined ? null : <PasskeysSection params={params.passkeys} csrfToken={params.csrfToken} text={text} />}
-        {params.twoFactor === undefined ? null : <TwoFactorSection params={params.twoFactor} csrfToken={params.csrfToken} text={text} />}
+        {sections.map((section) => section.content as ComponentChildren)}
         <DeleteSection params={params} text={text} />
         <p class="center">
           <a href={toSafeNavigationUrl(params.signOutUrl)}>{text.t("account.signOut")}</a>

@@ -21,7 +21,6 @@ import { type ErrorPageParams, renderErrorHtml } from "./error.js";
 import { type PasswordForm, type PasswordPageParams, renderPasswordHtml } from "./password.js";
 import { renderSignInHtml, type SignInPageParams } from "./signin.js";
 import { renderSignOutHtml, type SignOutPageParams } from "./signout.js";
-import { renderTwoFactorHtml, type TwoFactorPageParams } from "./two-factor.js";
 import { renderVerifyRequestHtml, type VerifyRequestPageParams } from "./verify-request.js";
 
 /** The texts of a request's language (see `i18n/request`): loaded with the pages, so the chooser costs nothing before the first page. */
@@ -38,7 +37,6 @@ export type {
   PasswordPageParams,
   SignInPageParams,
   SignOutPageParams,
-  TwoFactorPageParams,
   VerifyRequestPageParams,
 };
 
@@ -97,9 +95,4 @@ export function renderConfirmEmailPage(params: ConfirmEmailPageParams): PageResu
 /** The page an email sign-in link opens outside the browser that asked for it (status 200): one button that signs in. */
 export function renderEmailConfirmPage(params: EmailConfirmPageParams): PageResult {
   return { status: 200, html: renderEmailConfirmHtml(params) };
-}
-
-/** The second step of a sign-in (status 200): a code form and, for a user with passkeys, a passkey button. */
-export function renderTwoFactorPage(params: TwoFactorPageParams): PageResult {
-  return { status: 200, html: renderTwoFactorHtml(params) };
 }

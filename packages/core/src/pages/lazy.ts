@@ -7,7 +7,7 @@
  */
 
 import type { AuthConfig } from "../types/config.js";
-import type { Translator } from "../types/i18n.js";
+import type { FeatureTexts, Translator } from "../types/i18n.js";
 
 /** The page renderers (`pages/index`). */
 export type Pages = typeof import("./index.js");
@@ -16,11 +16,15 @@ let loading: Promise<Pages> | undefined;
 
 /**
  * The page renderers and the texts of `request`'s language under `config` (`locale`, `messages`,
- * `Accept-Language`). The module is imported once, on the first page a request asks for; only the chosen
- * language's catalog is imported with it.
+ * `Accept-Language`), with the texts of the instance's `features`. The module is imported once, on the first
+ * page a request asks for; only the chosen language's catalogs are imported with it.
  */
-export async function loadPages(config: Pick<AuthConfig, "locale" | "messages">, request: Request): Promise<Pages & { text: Translator }> {
+export async function loadPages(
+  config: Pick<AuthConfig, "locale" | "messages">,
+  request: Request,
+  features?: readonly FeatureTexts[],
+): Promise<Pages & { text: Translator }> {
   loading ??= import("./index.js");
   const pages = await loading;
-  return { ...pages, text: await pages.pageText(config, request) };
+  return { ...pages, text: await pages.pageText(config, request, features) };
 }

@@ -35,7 +35,6 @@ const SIGNIN_ERROR_MESSAGES: Readonly<Record<string, MessageKey>> = Object.freez
   AccessDenied: "signinError.accessDenied",
   Verification: "signinError.verification",
   RateLimited: "signinError.rateLimited",
-  TwoFactorExpired: "signinError.twoFactorExpired",
   RecentSignInRequired: "signinError.recentSignInRequired",
 });
 
@@ -62,15 +61,34 @@ function lookup<T>(table: Readonly<Record<string, T>>, key: string | undefined):
 }
 
 /**
- * The message the sign-in page shows for `?error=<type>` (and `?code=`: an address authlib does not send
- * to is not a mail that failed): the type's own message, the default one for an unknown type, or
- * `undefined` when there is no error.
+ * A page's message for `?error=<type>` by `table` (a feature's own page: its table of types), the text of
+ * `fallback` for a type the table does not name, `undefined` when there is no error.
  */
-export function signInErrorMessage(text: Translator, error: string | undefined, code?: string): string | undefined {
+export function errorMessageIn(
+  text: Translator,
+  table: Readonly<Record<string, MessageKey>>,
+  error: string | undefined,
+  fallback: MessageKey,
+): string | undefined {
+  if (error === undefined || error === "") return undefined;
+  return text.t(lookup(table, error) ?? fallback);
+}
+
+/**
+ * The message the sign-in page shows for `?error=<type>` (and `?code=`: an address authlib does not send
+ * to is not a mail that failed): the type's own message (the page's, else a feature's in `features`), the
+ * default one for an unknown type, or `undefined` when there is no error.
+ */
+export function signInErrorMessage(
+  text: Translator,
+  error: string | undefined,
+  code?: string,
+  features: Readonly<Record<string, MessageKey>> = {},
+): string | undefined {
   if (error === undefined || error === "") return undefined;
   if (error === "EmailSignInError" && code === "invalid-address") return text.t("signinError.invalidAddress");
   if (error === "OAuthCallbackError" && code === "access_denied") return text.t("signinError.accessDeniedAtProvider");
-  return text.t(lookup(SIGNIN_ERROR_MESSAGES, error) ?? "signinError.default");
+  return text.t(lookup(SIGNIN_ERROR_MESSAGES, error) ?? lookup(features, error) ?? "signinError.default");
 }
 
 // `?code=` refines CredentialsSignin (a subclass of it sets its own `code`). It is shown only when it looks
@@ -181,9 +199,6 @@ const ACCOUNT_NOTICES: Readonly<Record<string, MessageKey>> = Object.freeze({
   "unlinked-password": "account.done.unlinkedPassword",
   "unlinked-passkey": "account.done.unlinkedPasskey",
   "unlinked-email": "account.done.unlinkedEmail",
-  "two-factor-on": "account.done.twoFactorOn",
-  "two-factor-off": "account.done.twoFactorOff",
-  "recovery-codes-new": "account.done.recoveryCodesNew",
 });
 
 const ACCOUNT_ERRORS: Readonly<Record<string, MessageKey>> = Object.freeze({
@@ -200,18 +215,26 @@ const ACCOUNT_ERRORS: Readonly<Record<string, MessageKey>> = Object.freeze({
   RecentSignInRequired: "accountError.recentSignInRequired",
   Verification: "formError.linkInvalid",
   IncorrectCode: "accountError.incorrectCode",
-  TwoFactorAlreadyEnabled: "accountError.twoFactorAlreadyOn",
-  TwoFactorNotEnabled: "accountError.twoFactorNotOn",
 });
 
-/** The account page's message for `?error=` (an alert) or `?done=` (a notice), or `undefined`. */
+/** The tables of the page's sections (`FeatureDefinition.accountSection`): their forms' notices and errors. */
+type SectionMessages = ReadonlyArray<{ notices?: Readonly<Record<string, MessageKey>>; errors?: Readonly<Record<string, MessageKey>> }>;
+
+/**
+ * The account page's message for `?error=` (an alert) or `?done=` (a notice), or `undefined`: the page's
+ * own tables first, then its sections'.
+ */
 export function accountNotice(
   text: Translator,
   error: string | undefined,
   done: string | undefined,
+  sections: SectionMessages = [],
 ): { message: string; error: boolean } | undefined {
-  if (error) return { message: text.t(lookup(ACCOUNT_ERRORS, error) ?? "accountError.default"), error: true };
-  const key = lookup(ACCOUNT_NOTICES, done);
+  const inSections = (table: "notices" | "errors", value: string | undefined) =>
+    sections.map((section) => lookup(section[table] ?? {}, value)).find((key) => key !== undefined);
+  if (error)
+    return { message: text.t(lookup(ACCOUNT_ERRORS, error) ?? inSections("errors", error) ?? "accountError.default"), error: true };
+  const key = lookup(ACCOUNT_NOTICES, done) ?? inSections("notices", done);
   return key ? { message: text.t(key), error: false } : undefined;
 }
 
@@ -220,20 +243,6 @@ const CODE_ERRORS: Readonly<Record<string, MessageKey>> = Object.freeze({
   RateLimited: "codeError.rateLimited",
   MissingCSRF: "formError.expired",
 });
-
-const SECOND_STEP_ERRORS: Readonly<Record<string, MessageKey>> = Object.freeze({
-  IncorrectCode: "twoFactorError.incorrect",
-  RateLimited: "twoFactorError.rateLimited",
-  MissingCSRF: "formError.expired",
-  WebAuthnVerificationError: "twoFactorError.passkeyFailed",
-  InvalidCheck: "twoFactorError.passkeyExpired",
-});
-
-/** The message the second step's page shows for `?error=<type>` after a refused try, or `undefined`. */
-export function secondStepErrorMessage(text: Translator, error: string | undefined): string | undefined {
-  if (error === undefined || error === "") return undefined;
-  return text.t(lookup(SECOND_STEP_ERRORS, error) ?? "twoFactorError.default");
-}
 
 /** The verify-request page's message for a refused code (`?error=`), or `undefined`. */
 export function codeErrorMessage(text: Translator, error: string | undefined): string | undefined {

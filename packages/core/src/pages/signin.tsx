@@ -49,6 +49,8 @@ export interface SignInPageParams {
   csrfToken: string;
   /** Where to go after signing in; posted back as a hidden field. */
   callbackUrl: string;
+  /** The messages of the features' own error types (`FeatureDefinition.signInErrors`), besides the page's. */
+  errorMessages?: Readonly<Record<string, MessageKey>>;
   /** `?error=` type; mapped to a message, never shown itself. */
   error?: string;
   /** `?code=` of a CredentialsSignin error; shown only when it is a short identifier. */
@@ -344,7 +346,7 @@ function failedFormIndex(params: SignInPageParams, groups: readonly ProviderGrou
 
 function SignInContent({ params, groups, text }: { params: SignInPageParams; groups: ProviderGroup[]; text: Translator }) {
   const { csrfToken, callbackUrl, email } = params;
-  const message = signInErrorMessage(text, params.error, params.code);
+  const message = signInErrorMessage(text, params.error, params.code, params.errorMessages);
   const context = { csrfToken, callbackUrl, text };
   const failedIndex = failedFormIndex(params, groups);
   const failedProvider = params.providers.find((provider) => provider.id === params.provider);

@@ -19,20 +19,21 @@ export function accountUrl(options: InternalOptions): string {
 
 /**
  * A browser's refused account form: back to the page with `?error=<type>` (answered as a page: `failure`
- * has the pipeline log, trace and audit it). An error that is the operator's takes the general policy.
+ * has the pipeline log, trace and audit it), and `?form=<form>` when the page shows the error next to that
+ * form's field. An error that is the operator's takes the general policy.
  */
 export function accountFormRefusal(
   options: InternalOptions,
   request: RequestInternal,
   error: AuthErrorShape,
+  form?: string,
 ): ResponseInternal | undefined {
   if (error instanceof RecentSignInRequired) return signInAgain(options, accountUrl(options), error);
   if (!isClientSafeError(error)) return undefined;
-  // The delete form's wrong password and the second factor's wrong code are shown next to their field
+  // The delete form's wrong password and a section's own field errors are shown next to their field
   // (`form`); any other error at the top.
   const query = new URLSearchParams({ error: error.type });
   if (request.route === "account/delete") query.set("form", "delete");
-  if (request.route === "account/two-factor-recovery-codes") query.set("form", "recovery-codes");
-  else if (request.route?.startsWith("account/two-factor-")) query.set("form", "two-factor");
+  else if (form !== undefined) query.set("form", form);
   return { redirect: `${accountUrl(options)}?${query}`, failure: error };
 }

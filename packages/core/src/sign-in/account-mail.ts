@@ -28,7 +28,11 @@ export interface MailSite {
 /** The site of the request's app, in the request's language (its catalog loads on first use). */
 export async function mailSite(options: InternalOptions, request: RequestInternal): Promise<MailSite> {
   const { requestTranslator } = await import("../i18n/request.js");
-  return { host: new URL(options.origin).host, theme: options.theme, text: await requestTranslator(options.config, request.request) };
+  return {
+    host: new URL(options.origin).host,
+    theme: options.theme,
+    text: await requestTranslator(options.config, request.request, options.featureMessages),
+  };
 }
 
 /** How account mails are sent (see the module comment), or `undefined` when nothing configured can. */

@@ -286,6 +286,31 @@ export interface Messages {
 export type MessageKey = keyof Messages;
 
 /**
+ * The keys whose texts a built-in feature carries in its own folder (`features/<name>/messages/`) rather
+ * than the shipped catalogs (`i18n/catalogs/`): the second factor's. Each side is checked complete for its
+ * keys by the compiler ({@link CoreMessages}, {@link FeatureMessages}).
+ */
+export type FeatureMessageKey = Extract<MessageKey, `${string}twoFactor${string}` | `${string}ecoveryCode${string}`>;
+
+/** The texts of a shipped catalog (`i18n/catalogs/<language>.ts`): every key but the features' own. */
+export type CoreMessages = Omit<Messages, FeatureMessageKey>;
+
+/** The languages authlib ships (`i18n/locale.ts` `SHIPPED_LOCALES`): a feature's texts come in each of them. */
+export type ShippedLanguage = "en" | "de" | "fr" | "es" | "pt" | "ja" | "zh";
+
+/**
+ * A feature's own texts (`FeatureDefinition.messages`): its keys in each shipped language, English
+ * included, each loaded with the first request that needs it (never with the feature's definition). Merged
+ * into the instance's catalog under the app's `messages`, as the shipped catalog's texts are.
+ */
+export type FeatureMessages<K extends MessageKey = MessageKey> = {
+  readonly [L in ShippedLanguage]: () => Promise<Readonly<Pick<Messages, K>>>;
+};
+
+/** A feature's texts as the instance holds them, whatever its keys: a loader per language. */
+export type FeatureTexts = Readonly<Partial<Record<string, () => Promise<Readonly<Partial<Messages>>>>>>;
+
+/**
  * The texts one language adds or overrides (config `messages`): any subset of the keys. A key that is not
  * one of ours is a type error; a key left out falls back to the shipped catalog of the language (or its
  * base language), then to English.

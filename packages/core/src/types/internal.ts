@@ -19,6 +19,7 @@ import type {
   PagesOptions,
   SessionOptions,
 } from "./config.js";
+import type { FeatureTexts, MessageKey, Translator } from "./i18n.js";
 import type { JWT, JWTOptions } from "./jwt.js";
 import type { PasswordConfig, ProviderConfig } from "./providers.js";
 import type { RateLimitConfig, RateLimitStore, ResolvedRateLimits } from "./rate-limit.js";
@@ -150,6 +151,30 @@ export type InternalProvider = ProviderConfig & {
   callbackUrl: string;
 };
 
+/** What a feature's section of the built-in account page gives the page (`AccountSection.render`). */
+export interface AccountSectionView {
+  /** The section: an element of the feature's own Preact component, placed after the page's own sections. */
+  content: unknown;
+  /** The section shows the request's `?error=` next to its own field: the page does not repeat it at the top. */
+  errorShownInPlace?: boolean;
+  /** The `?done=` notice of a form of the section that answered the page itself (no redirect: a secret shown once). */
+  done?: string;
+}
+
+/** A feature's section of the built-in account page (`GET <basePath>/account`), with its forms' messages. */
+export interface AccountSection {
+  /** The notice's text for each `?done=` value of the section's forms. */
+  notices?: Readonly<Record<string, MessageKey>>;
+  /** The alert's text for each error type the section's forms are refused with. */
+  errors?: Readonly<Record<string, MessageKey>>;
+  /** The section for the request's signed-in user, or `undefined` for none. Its code should load with it (`import()`). */
+  render: (
+    options: InternalOptions,
+    request: RequestInternal,
+    page: { text: Translator; csrfToken: string },
+  ) => Promise<AccountSectionView | undefined>;
+}
+
 /**
  * What an action needs that depends only on the configuration object: resolved once per object
  * (`resolve.ts`) and shared by every request made with it.
@@ -159,6 +184,12 @@ export interface ConfigOptions {
   audit?: Audit;
   /** The sign-in hooks of the enabled features (`kernel/features.ts`): the sign-in core calls them, never a feature by name. */
   hooks?: SignInHooks;
+  /** The texts the features carry (`FeatureDefinition.messages`), merged into each request's catalog. */
+  featureMessages?: readonly FeatureTexts[];
+  /** The sign-in page's messages for the features' error types (`FeatureDefinition.signInErrors`). */
+  signInErrors?: Readonly<Record<string, MessageKey>>;
+  /** The account page's sections of the enabled features (`FeatureDefinition.accountSection`), in the list's order. */
+  accountSections?: readonly AccountSection[];
   /**
    * The handler of the operation named `name`, when a feature of the configuration declares it: how one
    * feature's page runs another feature's operation (the account page's second-factor forms) without

@@ -6,9 +6,13 @@
  *
  * @module types/operation
  */
+import type { Adapter } from "./adapters.js";
+import type { FeatureAudit } from "./audit.js";
 import type { AuthConfig, AuthFeature } from "./config.js";
 import type { AuthErrorShape } from "./errors.js";
-import type { InternalOptions, RequestInternal, ResponseInternal, RouteNeeds, SignInHooks } from "./internal.js";
+import type { FeatureTexts, MessageKey } from "./i18n.js";
+import type { AccountSection, InternalOptions, RequestInternal, ResponseInternal, RouteNeeds, SignInHooks } from "./internal.js";
+import type { ProviderConfig } from "./providers.js";
 
 /** The operations the owner-present rule guards (their names are in the refusal, the docs and SECURITY.md). */
 export type OwnerOperation =
@@ -86,4 +90,25 @@ export interface FeatureDefinition extends AuthFeature {
   operations: readonly OperationDeclaration[];
   /** Where it takes part in the sign-in flow (`SignInHooks`). */
   hooks?: SignInHooks;
+  /**
+   * Its own texts (`FeatureMessages`), merged into the instance's catalog whether or not the feature is on
+   * (a key of `Messages` always has a text), under the app's `messages`.
+   */
+  messages?: FeatureTexts;
+  /** Its section of the built-in account page, when the feature is on. */
+  accountSection?: AccountSection;
+  /**
+   * Its start-up check: the first error in its part of the configuration, or `undefined`. `createAuth`
+   * throws it (`Auth()` answers it per request); it runs after the checks of the providers and sessions.
+   */
+  check?: (config: AuthConfig, providers: readonly ProviderConfig[]) => AuthErrorShape | undefined;
+  /**
+   * The adapter methods its part of the configuration needs (`undefined`: none), and the name the start-up
+   * check's `MissingAdapter`/`MissingAdapterMethods` gives the feature.
+   */
+  adapterNeeds?: (config: AuthConfig) => { readonly feature: string; readonly methods: ReadonlyArray<keyof Adapter> } | undefined;
+  /** What the audit trail records for it (with `config.audit`): its events' rows, its routes' failures. */
+  audit?: FeatureAudit;
+  /** The sign-in page's message for error types of its own (`?error=<type>`), on or off: a key of its texts. */
+  signInErrors?: Readonly<Record<string, MessageKey>>;
 }

@@ -3,6 +3,7 @@
  * `Accept-Language` values (prototype keys, paths, huge headers) fall back to English and are never echoed.
  */
 import { describe, expect, it } from "vitest";
+import { twoFactorMessages } from "../../src/features/two-factor/messages.js";
 import { matchLocale, parseAcceptLanguage, SHIPPED_LOCALES } from "../../src/i18n/locale.js";
 import { chooseLocale, requestTranslator } from "../../src/i18n/request.js";
 import { createTranslator, directionOf } from "../../src/i18n/translator.js";
@@ -99,6 +100,19 @@ describe("app catalogs and overrides", () => {
     expect(translator.locale).toBe("pt-BR");
     expect(translator.t("signin.title")).toBe("Fazer login");
     expect(translator.t("signout.button")).toBe("Sair");
+  });
+
+  it("a feature's texts join the language's catalog, and the app's messages override them", async () => {
+    const features = [twoFactorMessages];
+    const german = await requestTranslator({}, request("de-AT"), features);
+    expect(german.t("twoFactor.continue")).toBe((await twoFactorMessages.de())["twoFactor.continue"]);
+    expect(german.t("signout.button")).toBe("Abmelden");
+    const english = await requestTranslator({}, request(), features);
+    expect(english.t("twoFactor.continue")).toBe("Continue");
+    const own = await requestTranslator({ messages: { de: { "twoFactor.continue": "Weiter geht's" } } }, request("de"), features);
+    expect(own.t("twoFactor.continue")).toBe("Weiter geht's");
+    const ownEnglish = await requestTranslator({ messages: { en: { "twoFactor.continue": "Go on" } } }, request(), features);
+    expect(ownEnglish.t("twoFactor.continue")).toBe("Go on");
   });
 
   it("an English override changes English", async () => {

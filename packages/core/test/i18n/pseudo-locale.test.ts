@@ -7,7 +7,9 @@
 import { describe, expect, it } from "vitest";
 import { type RenderedMail, verificationMail } from "../../src/email/template.js";
 import { addressTakenMail, confirmNewAddressMail } from "../../src/features/account/mail.js";
-import { createTranslator, ENGLISH_MESSAGES } from "../../src/i18n/translator.js";
+import { renderTwoFactorHtml } from "../../src/features/two-factor/page-view.js";
+import { createTranslator, englishOf } from "../../src/i18n/translator.js";
+import { builtInFeatures } from "../../src/kernel/features.js";
 import {
   type PageProvider,
   renderAccountPage,
@@ -17,7 +19,6 @@ import {
   renderPasswordPage,
   renderSignInPage,
   renderSignOutPage,
-  renderTwoFactorPage,
   renderVerifyRequestPage,
 } from "../../src/pages/index.js";
 import type { MailSite } from "../../src/sign-in/account-mail.js";
@@ -54,8 +55,12 @@ function pseudo(text: string): string {
   return `⟦${parts.map((part) => (part.startsWith("{") ? part : part.replace(/[A-Za-z]/g, (l) => ACCENTS[l] ?? l))).join("")}⟧`;
 }
 
+// English as an instance has it: the shipped catalog and the texts the built-in features carry.
+const ENGLISH_MESSAGES = await englishOf(builtInFeatures.flatMap((feature) => (feature.messages ? [feature.messages] : [])));
 const PSEUDO = Object.fromEntries(Object.entries(ENGLISH_MESSAGES).map(([key, text]) => [key, pseudo(text)])) as unknown as Messages;
-const text = createTranslator("en-XA", [PSEUDO]);
+const text = createTranslator("en-XA", [PSEUDO], ENGLISH_MESSAGES);
+// The sign-in page's messages for the built-in features' error types, as an instance gives them.
+const errorMessages = Object.assign({}, ...builtInFeatures.map((feature) => feature.signInErrors ?? {}));
 
 // The data of the user and the app that a page or mail shows as it is.
 const HOST = "app.example.com";
@@ -177,7 +182,7 @@ const SIGNIN_ERRORS = [
 
 describe("every page state is translated", () => {
   it.each(SIGNIN_ERRORS)("sign-in page, error %s", (error) => {
-    expectTranslated(renderSignInPage({ providers, csrfToken: "t", callbackUrl: ORIGIN, error, theme, text }).html);
+    expectTranslated(renderSignInPage({ providers, csrfToken: "t", callbackUrl: ORIGIN, error, errorMessages, theme, text }).html);
   });
 
   it.each([
@@ -369,7 +374,7 @@ describe("every page state is translated", () => {
         signInUrl: `${AUTH}/signin`,
         text,
       };
-      expectTranslated(renderTwoFactorPage(params).html);
+      expectTranslated(renderTwoFactorHtml(params));
     },
   );
 });

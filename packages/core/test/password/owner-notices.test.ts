@@ -7,6 +7,8 @@
  */
 import type { ParsedMail } from "mailparser";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { de as twoFactorDe } from "../../src/features/two-factor/messages/de.js";
+import { en as twoFactorEn } from "../../src/features/two-factor/messages/en.js";
 import { de } from "../../src/i18n/catalogs/de.js";
 import { en } from "../../src/i18n/catalogs/en.js";
 import type { SessionStrategy } from "../../src/index.js";
@@ -118,8 +120,9 @@ function expectNotice(mail: ParsedMail, text: Messages, change: keyof Messages) 
 }
 
 describe.each([
-  ["en", en],
-  ["de", de],
+  // The shipped catalog and the second factor's own texts (its feature carries them).
+  ["en", { ...en, ...twoFactorEn }],
+  ["de", { ...de, ...twoFactorDe }],
 ] as const)("each change to how someone signs in mails the owner (%s)", (language, text) => {
   it("passkey added, account linked and unlinked, TOTP on, recovery code used, other sessions ended, TOTP off, password changed", async () => {
     const app = await noticeApp(language);

@@ -166,6 +166,9 @@ describe("the gate and the second step", () => {
     expect((await post(browser, "/auth/two-factor", { code: codeOf(secret, 1) })).headers.get("location")).toBe(
       `${ORIGIN}/auth/signin?error=TwoFactorExpired`,
     );
+    // The sign-in page says what happened: the feature's own message for its error type (its texts carry it).
+    const page = await (await browser.send("/auth/signin?error=TwoFactorExpired")).text();
+    expect(page).toContain("Your sign-in waited too long for its second step, or began in another browser. Sign in again.");
   });
 
   test("a recovery code: once, counted down, written as a second method; the user's tries clear on success", async () => {

@@ -15,6 +15,7 @@ import {
   pendingOrExpired,
   sealPending,
 } from "../../src/features/two-factor/pending.js";
+import { claimCodeUse, clearSecondFactorTries, countSecondFactorTry } from "../../src/features/two-factor/rate-limit.js";
 import { factorRowOf, openFactor, removeFactor, storeFactor, totpFactorOf, twoFactorStore } from "../../src/features/two-factor/record.js";
 import { hashRecoveryCode, matchingRecoveryHash } from "../../src/features/two-factor/recovery-codes.js";
 import { hotp, matchingStep, TOTP_STEP_SECONDS } from "../../src/features/two-factor/totp.js";
@@ -22,7 +23,6 @@ import { resolveCookies } from "../../src/http/cookies.js";
 import { failureCookies } from "../../src/http/error-response.js";
 import { decode, encode } from "../../src/jwt.js";
 import { memoryRateLimitStore, type RateLimitStore } from "../../src/rate-limit/store.js";
-import { claimCodeUse, clearSecondFactorTries, countSecondFactorTry } from "../../src/rate-limit/two-factor.js";
 import { assuranceIn, firstFactorMethod, singleFactor, withAssurance } from "../../src/session/assurance.js";
 import { clearAssurance, openAssurance, sealAssurance } from "../../src/session/assurance-cookie.js";
 import { meetsRequirement, requireRecentSignIn } from "../../src/session/recent-auth.js";

@@ -45,7 +45,7 @@ function revertUrl(options: InternalOptions): string {
 /** GET /account/revert-email?token=: the page whose one button undoes the change (a refused link: the error page). */
 export async function revertEmailPage(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   await openLink(options, "email-revert", request.query.token);
-  const { renderConfirmEmailPage, text } = await loadPages(options.config, request.request);
+  const { renderConfirmEmailPage, text } = await loadPages(options.config, request.request, options.featureMessages);
   const page = await html(
     renderConfirmEmailPage({
       text,

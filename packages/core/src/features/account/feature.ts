@@ -5,7 +5,6 @@
  * @module features/account
  */
 import { accountFormRefusal, formNeeds } from "../../sign-in/account-form.js";
-import type { AuthConfig } from "../../types/config.js";
 import type { OperationDeclaration } from "../../types/operation.js";
 import { defineFeature, lazyHandler } from "../define.js";
 
@@ -13,9 +12,6 @@ const routes = () => import("./page-routes.js");
 const revert = () => import("./email-revert.js");
 
 const form = formNeeds;
-
-/** The page's second-factor forms exist when second factors are on (`twoFactor`). */
-const withTwoFactor = (config: AuthConfig) => Boolean(config.twoFactor);
 
 /** A POST of one of the account page's forms. */
 function accountForm(
@@ -58,14 +54,6 @@ export const accountFeature = defineFeature({
       handler: lazyHandler(routes, "deletedPage"),
     },
     accountForm("unlinkAccountForm", "unlink", "unlinkForm", "unlinkAccount"),
-    // The second-factor forms run the two-factor feature's operations by name (404 when it is off).
-    { ...accountForm("enrollTotpForm", "two-factor-enroll", "twoFactorEnrollForm", "enrollTotp"), enabled: withTwoFactor },
-    { ...accountForm("confirmTotpForm", "two-factor-confirm", "twoFactorConfirmForm", "confirmTotp"), enabled: withTwoFactor },
-    { ...accountForm("disableTotpForm", "two-factor-disable", "twoFactorDisableForm", "disableTotp"), enabled: withTwoFactor },
-    {
-      ...accountForm("regenerateRecoveryCodesForm", "two-factor-recovery-codes", "twoFactorRecoveryCodesForm", "regenerateRecoveryCodes"),
-      enabled: withTwoFactor,
-    },
     // Signed out, from a mail: a refusal goes to the error page (the account page would ask to sign in first).
     {
       name: "revertEmailPage",

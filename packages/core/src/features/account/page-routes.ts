@@ -1,8 +1,9 @@
 /**
  * The built-in account page (`GET <basePath>/account`, pages/account.tsx) of the signed-in user, and its
  * own forms: change the email address (`email-change.ts`), delete the account (`delete-account.ts`),
- * unlink an account, turn the authenticator app on or off. The forms of other features' operations run
- * them by name through the kernel (`options.handlerOf`): this feature imports none of them. The password
+ * unlink an account. The forms of other features' operations run them by name through the kernel
+ * (`options.handlerOf`), and other features add their own sections (`options.accountSections`): this
+ * feature imports none of them. The password
  * form posts to `password/change`, the link buttons to `signin/<id>` with `link`, the passkey forms to the
  * passkeys feature's `account/passkey-*`, the "Add a passkey" button to the passkey provider's routes.
  *
@@ -10,8 +11,8 @@
  */
 import { missingMethods, passkeyMethods } from "../../adapter/capabilities.js";
 import { SessionRequired, UnknownAction } from "../../errors.js";
+import type { AccountPageSection } from "../../pages/account.js";
 import type { AccountPagePasskeys } from "../../pages/account-passkeys.js";
-import type { AccountPageTwoFactor } from "../../pages/account-two-factor.js";
 import { html } from "../../pages/html.js";
 import { loadPages } from "../../pages/lazy.js";
 import { isOAuthProvider, isPasswordProvider } from "../../provider-kind.js";
@@ -19,15 +20,10 @@ import { accountUrl } from "../../sign-in/account-form.js";
 import { withCallbackUrl } from "../../sign-in/flow.js";
 import { isSecondFactorRow } from "../../sign-in/second-factor-row.js";
 import { passwordUrl, signInUrl } from "../../sign-in/urls.js";
+import type { Translator } from "../../types/i18n.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
 
-/**
- * What a second-factor form's answer adds to the page: the set-up key and QR code, or the new recovery
- * codes, and the notice it says (`done`, as a redirect's `?done=` would).
- */
-type TwoFactorShown = Pick<AccountPageTwoFactor, "setup" | "newRecoveryCodes"> & { done?: string };
-
-async function accountPage(options: InternalOptions, request: RequestInternal, shown: TwoFactorShown = {}): Promise<ResponseInternal> {
+async function accountPage(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   const user = await options.sessionStrategy.currentUser(options, request);
   if (!user?.id) {
     return { redirect: withCallbackUrl(signInUrl(options), accountUrl(options)) };
@@ -38,8 +34,8 @@ async function accountPage(options: InternalOptions, request: RequestInternal, s
   const named = (id: string) => providers.find((p) => p.id === id);
   const password = providers.find(isPasswordProvider);
   const passkeys = await passkeysPart(options, user.id);
-  const twoFactor = await twoFactorPart(options, request, shown);
-  const { renderAccountPage, text } = await loadPages(options.config, request.request);
+  const { renderAccountPage, text } = await loadPages(options.config, request.request, options.featureMessages);
+  const sections = await sectionsOf(options, request, text);
   return html(
     renderAccountPage({
       text,
@@ -61,7 +57,7 @@ async function accountPage(options: InternalOptions, request: RequestInternal, s
         forgotUrl: passwordUrl(options, "forgot"),
       },
       passkeys,
-      twoFactor,
+      sections,
       authUrl: options.authUrl,
       linkable: providers.filter(isOAuthProvider).map((p) => ({ id: p.id, name: p.name, signinUrl: p.signinUrl })),
       unlinkUrl: `${accountUrl(options)}/unlink`,
@@ -70,8 +66,8 @@ async function accountPage(options: InternalOptions, request: RequestInternal, s
       accountUrl: accountUrl(options),
       signOutUrl: `${options.authUrl}/signout`,
       error: request.query.error,
-      // The page a confirm or new-codes form answers (no redirect: the codes are shown this once).
-      done: shown.done ?? request.query.done,
+      // A section's form that answers this page itself (no redirect: a secret shown this once) names its notice.
+      done: sections.find((section) => section.done !== undefined)?.done ?? request.query.done,
       form: request.query.form,
       theme: options.theme,
     }),
@@ -85,32 +81,21 @@ function operation(options: InternalOptions, name: string): Post {
   return async (o, request) => handler(o, request);
 }
 
-/** The page's second-factor part (absent without `twoFactor`): the status, the forms, what a form just made. */
-async function twoFactorPart(
-  options: InternalOptions,
-  request: RequestInternal,
-  shown: TwoFactorShown,
-): Promise<AccountPageTwoFactor | undefined> {
-  if (!options.config.twoFactor) return undefined;
-  const status = (await operation(options, "getTwoFactorStatus")(options, request)).body as { totp: boolean; recoveryCodes: number };
-  const page = accountUrl(options);
-  return {
-    on: status.totp,
-    recoveryCodes: status.recoveryCodes,
-    enrollUrl: `${page}/two-factor-enroll`,
-    confirmUrl: `${page}/two-factor-confirm`,
-    disableUrl: `${page}/two-factor-disable`,
-    recoveryCodesUrl: `${page}/two-factor-recovery-codes`,
-    setup: shown.setup,
-    newRecoveryCodes: shown.newRecoveryCodes,
-    codeError: request.query.form === "two-factor" && request.query.error === "IncorrectCode",
-    recoveryCodesError: request.query.form === "recovery-codes" && request.query.error === "IncorrectCode",
-  };
+/** The sections the enabled features add to the page, with their messages (`FeatureDefinition.accountSection`). */
+async function sectionsOf(options: InternalOptions, request: RequestInternal, text: Translator): Promise<AccountPageSection[]> {
+  const page = { text, csrfToken: options.csrfToken };
+  const sections = await Promise.all(
+    (options.accountSections ?? []).map(async (section) => {
+      const view = await section.render(options, request, page);
+      return view && { ...view, notices: section.notices, errors: section.errors };
+    }),
+  );
+  return sections.filter((section) => section !== undefined);
 }
 
 /** `GET /account/deleted`: where the delete form comes back to, signed out by then. */
 async function deletedPage(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
-  const { renderAccountDeletedPage, text } = await loadPages(options.config, request.request);
+  const { renderAccountDeletedPage, text } = await loadPages(options.config, request.request, options.featureMessages);
   return html(renderAccountDeletedPage({ text, homeUrl: options.origin, theme: options.theme }));
 }
 
@@ -171,7 +156,7 @@ async function confirmEmailPage(options: InternalOptions, request: RequestIntern
     if (!(error instanceof SessionRequired)) throw error;
     return { redirect: withCallbackUrl(signInUrl(options), `${accountUrl(options)}/confirm-email?${new URLSearchParams({ token })}`) };
   }
-  const { renderConfirmEmailPage, text } = await loadPages(options.config, request.request);
+  const { renderConfirmEmailPage, text } = await loadPages(options.config, request.request, options.featureMessages);
   return html(
     renderConfirmEmailPage({
       text,
@@ -194,29 +179,6 @@ export const deleteForm: Post = async (options, request) => (await import("./del
 export const unlinkForm: Post = async (options, request) => {
   await operation(options, "unlinkAccount")(options, request);
   return { redirect: `${accountUrl(options)}?done=${await unlinkedNotice(options, request)}` };
-};
-
-// The second-factor forms: owner-present operations, as their /two-factor routes are. Enroll and confirm
-// answer the page itself (the key and QR code, then the recovery codes: secrets never put in a URL).
-export const twoFactorEnrollForm: Post = async (options, request) => {
-  const { body } = await operation(options, "enrollTotp")(options, request);
-  const { secret, qrSvg } = body as { secret: string; qrSvg: string };
-  return accountPage(options, request, { setup: { secret, qrSvg } });
-};
-export const twoFactorConfirmForm: Post = async (options, request) => {
-  const { body } = await operation(options, "confirmTotp")(options, request);
-  return accountPage(options, request, { newRecoveryCodes: (body as { recoveryCodes: string[] }).recoveryCodes, done: "two-factor-on" });
-};
-export const twoFactorRecoveryCodesForm: Post = async (options, request) => {
-  const { body } = await operation(options, "regenerateRecoveryCodes")(options, request);
-  return accountPage(options, request, {
-    newRecoveryCodes: (body as { recoveryCodes: string[] }).recoveryCodes,
-    done: "recovery-codes-new",
-  });
-};
-export const twoFactorDisableForm: Post = async (options, request) => {
-  await operation(options, "disableTotp")(options, request);
-  return { redirect: `${accountUrl(options)}?done=two-factor-off` };
 };
 
 export { accountPage, confirmEmailPage, deletedPage };

@@ -23,7 +23,7 @@ export async function passwordPage(
   /** The address a sign-up link confirms (the verify page shows it). */
   linkAddress?: string,
 ): Promise<ResponseInternal> {
-  const { renderPasswordPage, text } = await loadPages(options.config, request.request);
+  const { renderPasswordPage, text } = await loadPages(options.config, request.request, options.featureMessages);
   const { minLength, maxLength } = provider.passwordAccounts;
   return html(
     renderPasswordPage({

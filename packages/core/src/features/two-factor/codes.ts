@@ -5,10 +5,10 @@
  * @module two-factor/codes
  */
 import { IncorrectCode } from "../../errors.js";
-import { claimCodeUse } from "../../rate-limit/two-factor.js";
 import { nowInSeconds } from "../../session/assurance.js";
 import type { InternalOptions } from "../../types/internal.js";
 import { base32Decode } from "./base32.js";
+import { claimCodeUse } from "./rate-limit.js";
 import { storeFactor, type TotpFactor, type TwoFactorStore, totpFactorOf } from "./record.js";
 import { matchingRecoveryHash, typedRecoveryCode } from "./recovery-codes.js";
 import { matchingStep, TOTP_DIGITS, TOTP_SKEW_STEPS, TOTP_STEP_SECONDS } from "./totp.js";

@@ -6,16 +6,86 @@
  *
  * @module features/two-factor
  */
+import { accountFormRefusal, formNeeds } from "../../sign-in/account-form.js";
+import type { OperationDeclaration } from "../../types/operation.js";
 import { defineFeature, lazyHandler } from "../define.js";
+import { twoFactorAdapterNeeds, twoFactorConfigError } from "./config-check.js";
+import { twoFactorMessages } from "./messages.js";
 
 const settings = () => import("./settings.js");
 const gate = () => import("./gate.js");
 const secondStep = () => import("./second-step.js");
 const _secondStep = () => import("./second-step.js");
+const accountForms = () => import("./account-forms.js");
+
+/**
+ * A form of this feature's section of the account page: back to the page on a refusal, a wrong code shown
+ * next to its field (`form=two-factor`).
+ */
+function accountForm(
+  name: string,
+  path: string,
+  handler: "enrollForm" | "confirmForm" | "disableForm" | "regenerateForm",
+  ownerPresent: "enrollTotp" | "confirmTotp" | "disableTotp" | "regenerateRecoveryCodes",
+  // The form whose field shows a refused code (`?form=`): the new-codes form has its own.
+  form = "two-factor",
+) {
+  return {
+    name,
+    method: "POST",
+    path: `account/${path}`,
+    needs: { ...formNeeds, ownerPresent },
+    presentation: (options, request, error) => accountFormRefusal(options, request, error, form),
+    handler: lazyHandler(accountForms, handler),
+  } satisfies OperationDeclaration;
+}
+
+/** The audit row of each change of the second factor (`twoFactorChanged`). */
+const AUDITED_CHANGES = {
+  enabled: "twoFactorEnabled",
+  disabled: "twoFactorDisabled",
+  recoveryCodesCreated: "recoveryCodesCreated",
+} as const;
 
 export const twoFactorFeature = defineFeature({
   name: "two-factor",
   enabled: (config) => Boolean(config.twoFactor),
+  messages: twoFactorMessages,
+  // Its part of the configuration, checked when the instance is made, and the adapter methods it needs.
+  check: twoFactorConfigError,
+  adapterNeeds: twoFactorAdapterNeeds,
+  // A sign-in that waited too long for its second step (or began in another browser) starts again.
+  signInErrors: { TwoFactorExpired: "signinError.twoFactorExpired" },
+  // Turning the app on or off is audited; a refused code at the second step, or turning it on or off, is a
+  // failed second factor (a wrong code turning it off may be someone who holds the session but not the app).
+  audit: {
+    events: {
+      twoFactorChanged: (message) => ({ type: AUDITED_CHANGES[message.change], userId: message.userId, provider: null }),
+    },
+    failures: {
+      // Where a code is checked: the second step, the settings, and the account page's forms that run them.
+      routes: [
+        "two-factor",
+        "two-factor/confirm",
+        "two-factor/disable",
+        "two-factor/recovery-codes",
+        "account/two-factor-confirm",
+        "account/two-factor-disable",
+        "account/two-factor-recovery-codes",
+      ],
+      type: "twoFactorFailed",
+    },
+  },
+  // Its section of the account page: the status, turning the app on (key, QR code, recovery codes) and off.
+  accountSection: {
+    notices: {
+      "two-factor-on": "account.done.twoFactorOn",
+      "two-factor-off": "account.done.twoFactorOff",
+      "recovery-codes-new": "account.done.recoveryCodesNew",
+    },
+    errors: { TwoFactorAlreadyEnabled: "accountError.twoFactorAlreadyOn", TwoFactorNotEnabled: "accountError.twoFactorNotOn" },
+    render: async (options, request, page) => (await import("./account-section.js")).twoFactorAccountSection(options, request, page),
+  },
   // The second step after a first factor, level 2 for owner-present operations, a passkey as second factor.
   hooks: {
     afterFirstFactor: async (options, request, result, method) => (await gate()).holdForSecondStep(options, request, result, method),
@@ -80,5 +150,10 @@ export const twoFactorFeature = defineFeature({
       presentation: "json",
       handler: lazyHandler(settings, "status"),
     },
+    // The account page's forms of its section, running the operations above by name.
+    accountForm("enrollTotpForm", "two-factor-enroll", "enrollForm", "enrollTotp"),
+    accountForm("confirmTotpForm", "two-factor-confirm", "confirmForm", "confirmTotp"),
+    accountForm("disableTotpForm", "two-factor-disable", "disableForm", "disableTotp"),
+    accountForm("regenerateRecoveryCodesForm", "two-factor-recovery-codes", "regenerateForm", "regenerateRecoveryCodes", "recovery-codes"),
   ],
 });

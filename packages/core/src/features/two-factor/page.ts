@@ -9,6 +9,7 @@ import { html } from "../../pages/html.js";
 import { loadPages } from "../../pages/lazy.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import { secondFactorsOf, secondStepUrl } from "./gate.js";
+import { renderTwoFactorHtml } from "./page-view.js";
 import { pendingOrExpired } from "./pending.js";
 
 /** GET /two-factor. */
@@ -17,9 +18,10 @@ export async function secondStepPage(options: InternalOptions, request: RequestI
   const pending = await pendingOrExpired(options, request);
   const factors = await secondFactorsOf(options, pending.userId);
   const passkey = factors.passkeys > 0 ? options.providers.find((provider) => provider.type === "webauthn") : undefined;
-  const { renderTwoFactorPage, text } = await loadPages(options.config, request.request);
-  return html(
-    renderTwoFactorPage({
+  const { text } = await loadPages(options.config, request.request, options.featureMessages);
+  return html({
+    status: 200,
+    html: renderTwoFactorHtml({
       text,
       authUrl: options.authUrl,
       csrfToken: options.csrfToken,
@@ -29,5 +31,5 @@ export async function secondStepPage(options: InternalOptions, request: RequestI
       error: request.query.error,
       signInUrl: new URL(options.pages.signIn ?? `${options.authUrl}/signin`, options.origin).href,
     }),
-  );
+  });
 }

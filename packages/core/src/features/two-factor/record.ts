@@ -12,12 +12,13 @@
  * @module two-factor/record
  */
 
-import { missingMethods, twoFactorMethods } from "../../adapter/capabilities.js";
+import { missingMethods } from "../../adapter/capabilities.js";
 import { MissingAdapterMethods } from "../../errors.js";
 import { decode, encode } from "../../jwt.js";
 import { TWO_FACTOR_PROVIDER } from "../../sign-in/second-factor-row.js";
 import type { Adapter, AdapterAccount } from "../../types/adapters.js";
 import type { InternalOptions } from "../../types/internal.js";
+import { twoFactorMethods } from "./config-check.js";
 
 /** The adapter as the second factor's store. */
 export type TwoFactorStore = Required<

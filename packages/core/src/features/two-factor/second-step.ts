@@ -14,7 +14,6 @@ import { AuthError, IncorrectCode, TwoFactorExpired } from "../../errors.js";
 import type { Cookie } from "../../http/cookies.js";
 import { assertCsrf } from "../../http/csrf.js";
 import { failureCookies, withFailureCookies } from "../../http/error-response.js";
-import { clearSecondFactorTries, countSecondFactorTry } from "../../rate-limit/two-factor.js";
 import { nowInSeconds } from "../../session/assurance.js";
 import { completeSignIn } from "../../sign-in/flow.js";
 import { tellOwner } from "../../sign-in/tell-owner.js";
@@ -24,6 +23,7 @@ import { webAuthnRoutes } from "../../webauthn/routes-loader.js";
 import { proveWithCode } from "./codes.js";
 import { secondStepUrl } from "./gate.js";
 import { clearPending, type PendingSignIn, pendingMaxAge, pendingOrExpired } from "./pending.js";
+import { clearSecondFactorTries, countSecondFactorTry } from "./rate-limit.js";
 import { totpFactorOf, twoFactorStore } from "./record.js";
 
 /** Wrong tries a pending sign-in survives. */

@@ -13,13 +13,13 @@
 import { IncorrectCode, SessionRequired, TwoFactorAlreadyEnabled, TwoFactorNotEnabled } from "../../errors.js";
 import { assertCsrf } from "../../http/csrf.js";
 import { noStoreHeaders } from "../../http/response.js";
-import { clearSecondFactorTries, countSecondFactorTry } from "../../rate-limit/two-factor.js";
 import { nowInSeconds } from "../../session/assurance.js";
 import { notifyOwner } from "../../sign-in/notify-owner.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import { base32Encode } from "./base32.js";
 import { acceptTotp, proveWithCode, typedTotp } from "./codes.js";
 import { secondFactorsOf } from "./gate.js";
+import { clearSecondFactorTries, countSecondFactorTry } from "./rate-limit.js";
 import { removeFactor, storeFactor, totpFactorOf, twoFactorStore } from "./record.js";
 import { hashRecoveryCode, newRecoveryCodes, typedRecoveryCode } from "./recovery-codes.js";
 import { otpauthUri } from "./totp.js";

@@ -5,9 +5,9 @@
  *
  * @module i18n/catalogs/en
  */
-import type { Messages } from "../../types/i18n.js";
+import type { CoreMessages } from "../../types/i18n.js";
 
-export const en: Messages = {
+export const en: CoreMessages = {
   // Sign-in page
   "signin.title": "Sign In",
   "signin.withProvider": "Sign in with {provider}",
@@ -44,7 +44,6 @@ export const en: Messages = {
   "signinError.accessDenied": "You do not have permission to sign in.",
   "signinError.verification": "The sign-in link is no longer valid. It may have been used already or it may have expired.",
   "signinError.rateLimited": "Too many attempts. Please wait a few minutes and try again.",
-  "signinError.twoFactorExpired": "Your sign-in waited too long for its second step, or began in another browser. Sign in again.",
   "signinError.recentSignInRequired": "Sign in again to continue: changing how you sign in needs a recent sign-in.",
   // Sign-out page
   "signout.title": "Sign Out",
@@ -177,19 +176,6 @@ export const en: Messages = {
   "accountError.default": "Something went wrong. Please try again.",
   "confirmEmail.title": "Use this email address",
   "confirmEmail.button": "Use this address",
-  // Second step of a sign-in
-  "twoFactor.title": "Confirm it is you",
-  "twoFactor.lead": "Your account has two-step verification. Finish signing in with your second factor.",
-  "twoFactor.codeLabel": "Code from your authenticator app",
-  "twoFactor.codeHint": "6 digits. Lost your phone? Type one of your recovery codes instead.",
-  "twoFactor.continue": "Continue",
-  "twoFactor.usePasskey": "Use a passkey",
-  "twoFactor.cancel": "Cancel and sign in again",
-  "twoFactorError.incorrect": "That code did not work. Check your authenticator app, or use an unused recovery code.",
-  "twoFactorError.rateLimited": "Too many codes tried. Please wait a few minutes and try again.",
-  "twoFactorError.passkeyFailed": "The passkey could not be used. Try again, or use a code.",
-  "twoFactorError.passkeyExpired": "The passkey request expired. Try again.",
-  "twoFactorError.default": "That did not work. Please try again.",
   // Mails
   "mail.signIn.subject": "Sign in to {host}",
   "mail.signIn.heading": "Sign in to",
@@ -264,12 +250,6 @@ export const en: Messages = {
   "mail.change.passkeyAdded": "A passkey was added to your account: it can sign in to it now.",
   "mail.change.passkeyRemoved": "A passkey was removed from your account: it no longer signs in.",
   "mail.change.passwordSet": "A password was set for your account: it can sign in with your email address and this password now.",
-  "mail.change.twoFactorEnabled": "Two-step verification was turned on with an authenticator app, and new recovery codes were made.",
-  "mail.change.twoFactorDisabled":
-    "Two-step verification was turned off: your account no longer asks for a code from your authenticator app.",
-  "mail.change.recoveryCodeUsed":
-    "A recovery code was used to sign in to your account. Each code works once: count how many you have left.",
-  "mail.change.recoveryCodesCreated": "New recovery codes were made for your account: the earlier ones no longer work.",
   "mail.change.accountLinked": "Another account was linked to yours: it can sign in to your account now.",
   "mail.change.accountUnlinked": "An account was unlinked from yours: it no longer signs in to your account.",
   "mail.change.otherSessionsEnded": "Every other device was signed out of your account.",
@@ -287,27 +267,6 @@ export const en: Messages = {
   "account.done.unlinkedPassword": "The account was unlinked. From now on you sign in with your email address and password.",
   "account.done.unlinkedPasskey": "The account was unlinked. From now on you sign in with a passkey.",
   "account.done.unlinkedEmail": "The account was unlinked. From now on you sign in with a link we email to your address.",
-  "account.twoFactorSection": "Two-step verification",
-  "account.twoFactorOff": "Off: signing in takes one step.",
-  "account.twoFactorOn": "On: signing in asks for a code from your authenticator app.",
-  "account.twoFactorEnable": "Turn on with an authenticator app",
-  "account.twoFactorScan":
-    "Scan this QR code with your authenticator app, or type the key into it. Then type the 6-digit code the app shows.",
-  "account.twoFactorQrAlt": "QR code to scan with your authenticator app",
-  "account.twoFactorKey": "Key:",
-  "account.twoFactorCode": "Code from your authenticator app",
-  "account.twoFactorConfirm": "Turn on",
-  "account.recoveryCodesLead":
-    "Your recovery codes: each one signs in once when you do not have your phone. Store them somewhere safe now. They are shown only this once.",
-  "account.recoveryCodesLeft": "{count} recovery codes left.",
-  "account.newRecoveryCodes": "Make new recovery codes",
-  "account.twoFactorDisableCode": "Code from your app, or a recovery code",
-  "account.twoFactorDisable": "Turn off",
-  "account.done.twoFactorOn": "Two-step verification is on.",
-  "account.done.twoFactorOff": "Two-step verification is off.",
-  "account.done.recoveryCodesNew": "New recovery codes were made: the earlier ones no longer work. Store these now.",
   "accountError.incorrectCodeSetup": "That code did not work. Turn it on again, scan the new QR code, and type the code the app shows.",
   "accountError.incorrectCode": "That code did not work. Type the code your app shows now, or an unused recovery code.",
-  "accountError.twoFactorAlreadyOn": "Two-step verification is on already.",
-  "accountError.twoFactorNotOn": "Two-step verification is not on: turn it on first.",
 };

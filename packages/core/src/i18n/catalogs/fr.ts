@@ -1,7 +1,7 @@
 /** French texts of the built-in pages and mails (keys and placeholders as in `en.ts`). @module i18n/catalogs/fr */
-import type { Messages } from "../../types/i18n.js";
+import type { CoreMessages } from "../../types/i18n.js";
 
-export const fr: Messages = {
+export const fr: CoreMessages = {
   "signin.title": "Connexion",
   "signin.withProvider": "Se connecter avec {provider}",
   "signin.registerPasskeyForm": "Enregistrer un {provider}",
@@ -38,8 +38,6 @@ export const fr: Messages = {
   "signinError.rateLimited": "Trop de tentatives. Attendez quelques minutes et réessayez.",
   "signinError.recentSignInRequired":
     "Reconnectez-vous pour continuer : modifier votre façon de vous connecter demande une connexion récente.",
-  "signinError.twoFactorExpired":
-    "La deuxième étape de votre connexion a trop tardé ou a commencé dans un autre navigateur. Reconnectez-vous.",
   "signout.title": "Déconnexion",
   "signout.heading": "Se déconnecter",
   "signout.question": "Voulez-vous vraiment vous déconnecter ?",
@@ -168,19 +166,6 @@ export const fr: Messages = {
   "accountError.default": "Un problème est survenu. Veuillez réessayer.",
   "confirmEmail.title": "Utiliser cette adresse e-mail",
   "confirmEmail.button": "Utiliser cette adresse",
-  "twoFactor.title": "Confirmez que c’est bien vous",
-  "twoFactor.lead": "Votre compte utilise la validation en deux étapes. Terminez la connexion avec votre second facteur.",
-  "twoFactor.codeLabel": "Code de votre application d’authentification",
-  "twoFactor.codeHint": "6 chiffres. Téléphone perdu ? Saisissez plutôt l’un de vos codes de récupération.",
-  "twoFactor.continue": "Continuer",
-  "twoFactor.usePasskey": "Utiliser une clé d’accès",
-  "twoFactor.cancel": "Annuler et se reconnecter",
-  "twoFactorError.incorrect":
-    "Ce code n’a pas fonctionné. Vérifiez votre application d’authentification ou utilisez un code de récupération inutilisé.",
-  "twoFactorError.rateLimited": "Trop de codes essayés. Attendez quelques minutes et réessayez.",
-  "twoFactorError.passkeyFailed": "La clé d’accès n’a pas pu être utilisée. Réessayez ou utilisez un code.",
-  "twoFactorError.passkeyExpired": "La demande de clé d’accès a expiré. Réessayez.",
-  "twoFactorError.default": "Cela n’a pas fonctionné. Veuillez réessayer.",
   "mail.signIn.subject": "Connexion à {host}",
   "mail.signIn.heading": "Se connecter à",
   "mail.signIn.button": "Se connecter",
@@ -260,14 +245,6 @@ export const fr: Messages = {
   "mail.change.passkeyRemoved": "Une clé d’accès a été retirée de votre compte : elle ne permet plus de se connecter.",
   "mail.change.passwordSet":
     "Un mot de passe a été défini pour votre compte : on peut désormais s’y connecter avec votre adresse e-mail et ce mot de passe.",
-  "mail.change.twoFactorEnabled":
-    "La validation en deux étapes a été activée avec une application d’authentification, et de nouveaux codes de récupération ont été créés.",
-  "mail.change.twoFactorDisabled":
-    "La validation en deux étapes a été désactivée : votre compte ne demande plus de code de votre application d’authentification.",
-  "mail.change.recoveryCodeUsed":
-    "Un code de récupération a été utilisé pour se connecter à votre compte. Chaque code ne fonctionne qu’une fois : comptez ceux qu’il vous reste.",
-  "mail.change.recoveryCodesCreated":
-    "De nouveaux codes de récupération ont été créés pour votre compte : les précédents ne fonctionnent plus.",
   "mail.change.accountLinked": "Un autre compte a été associé au vôtre : il peut désormais se connecter à votre compte.",
   "mail.change.accountUnlinked": "Un compte a été dissocié du vôtre : il ne permet plus de se connecter à votre compte.",
   "mail.change.otherSessionsEnded": "Tous les autres appareils ont été déconnectés de votre compte.",
@@ -287,30 +264,8 @@ export const fr: Messages = {
   "account.done.unlinkedPasskey": "Le compte a été dissocié. Désormais, vous vous connectez avec une clé d’accès.",
   "account.done.unlinkedEmail":
     "Le compte a été dissocié. Désormais, vous vous connectez avec un lien que nous envoyons à votre adresse e-mail.",
-  "account.twoFactorSection": "Validation en deux étapes",
-  "account.twoFactorOff": "Désactivée : la connexion se fait en une étape.",
-  "account.twoFactorOn": "Activée : la connexion demande un code de votre application d’authentification.",
-  "account.twoFactorEnable": "Activer avec une application d’authentification",
-  "account.twoFactorScan":
-    "Scannez ce QR code avec votre application d’authentification, ou saisissez-y la clé. Puis saisissez le code à 6 chiffres qu’elle affiche.",
-  "account.twoFactorQrAlt": "QR code à scanner avec votre application d’authentification",
-  "account.twoFactorKey": "Clé :",
-  "account.twoFactorCode": "Code de votre application d’authentification",
-  "account.twoFactorConfirm": "Activer",
-  "account.recoveryCodesLead":
-    "Vos codes de récupération : chacun permet de se connecter une fois sans votre téléphone. Conservez-les en lieu sûr dès maintenant. Ils ne sont affichés que cette fois.",
-  "account.recoveryCodesLeft": "Il reste {count} codes de récupération.",
-  "account.newRecoveryCodes": "Créer de nouveaux codes de récupération",
-  "account.twoFactorDisableCode": "Code de votre application, ou un code de récupération",
-  "account.twoFactorDisable": "Désactiver",
-  "account.done.twoFactorOn": "La validation en deux étapes est activée.",
-  "account.done.twoFactorOff": "La validation en deux étapes est désactivée.",
-  "account.done.recoveryCodesNew":
-    "De nouveaux codes de récupération ont été créés : les précédents ne fonctionnent plus. Conservez ceux-ci maintenant.",
   "accountError.incorrectCodeSetup":
     "Ce code n’a pas fonctionné. Recommencez l’activation, scannez le nouveau QR code et saisissez le code affiché par l’application.",
   "accountError.incorrectCode":
     "Ce code n’a pas fonctionné. Saisissez le code que votre application affiche maintenant, ou un code de récupération inutilisé.",
-  "accountError.twoFactorAlreadyOn": "La validation en deux étapes est déjà activée.",
-  "accountError.twoFactorNotOn": "La validation en deux étapes n’est pas activée : activez-la d’abord.",
 };

@@ -1,7 +1,7 @@
 /** Portuguese texts of the built-in pages and mails (keys and placeholders as in `en.ts`). @module i18n/catalogs/pt */
-import type { Messages } from "../../types/i18n.js";
+import type { CoreMessages } from "../../types/i18n.js";
 
-export const pt: Messages = {
+export const pt: CoreMessages = {
   "signin.title": "Entrar",
   "signin.withProvider": "Entrar com {provider}",
   "signin.registerPasskeyForm": "Registrar um {provider}",
@@ -36,7 +36,6 @@ export const pt: Messages = {
   "signinError.verification": "O link de login não é mais válido. Ele pode já ter sido usado ou ter expirado.",
   "signinError.rateLimited": "Tentativas demais. Aguarde alguns minutos e tente de novo.",
   "signinError.recentSignInRequired": "Entre novamente para continuar: mudar como você entra exige uma entrada recente.",
-  "signinError.twoFactorExpired": "A segunda etapa do seu login demorou demais ou começou em outro navegador. Entre novamente.",
   "signout.title": "Sair",
   "signout.heading": "Sair",
   "signout.question": "Tem certeza de que deseja sair?",
@@ -162,18 +161,6 @@ export const pt: Messages = {
   "accountError.default": "Algo deu errado. Tente de novo.",
   "confirmEmail.title": "Usar este endereço de e-mail",
   "confirmEmail.button": "Usar este endereço",
-  "twoFactor.title": "Confirme que é você",
-  "twoFactor.lead": "Sua conta tem verificação em duas etapas. Conclua o login com seu segundo fator.",
-  "twoFactor.codeLabel": "Código do seu aplicativo autenticador",
-  "twoFactor.codeHint": "6 dígitos. Perdeu o celular? Digite um dos seus códigos de recuperação.",
-  "twoFactor.continue": "Continuar",
-  "twoFactor.usePasskey": "Usar uma chave de acesso",
-  "twoFactor.cancel": "Cancelar e entrar novamente",
-  "twoFactorError.incorrect": "Esse código não funcionou. Verifique seu aplicativo autenticador ou use um código de recuperação não usado.",
-  "twoFactorError.rateLimited": "Códigos demais tentados. Aguarde alguns minutos e tente de novo.",
-  "twoFactorError.passkeyFailed": "Não foi possível usar a chave de acesso. Tente de novo ou use um código.",
-  "twoFactorError.passkeyExpired": "O pedido da chave de acesso expirou. Tente de novo.",
-  "twoFactorError.default": "Isso não funcionou. Tente de novo.",
   "mail.signIn.subject": "Entrar em {host}",
   "mail.signIn.heading": "Entrar em",
   "mail.signIn.button": "Entrar",
@@ -246,13 +233,6 @@ export const pt: Messages = {
   "mail.change.passkeyAdded": "Uma chave de acesso foi adicionada à sua conta: agora ela pode entrar nela.",
   "mail.change.passkeyRemoved": "Uma chave de acesso foi removida da sua conta: ela não entra mais.",
   "mail.change.passwordSet": "Uma senha foi definida para sua conta: agora é possível entrar com seu endereço de e-mail e essa senha.",
-  "mail.change.twoFactorEnabled":
-    "A verificação em duas etapas foi ativada com um app autenticador, e novos códigos de recuperação foram criados.",
-  "mail.change.twoFactorDisabled":
-    "A verificação em duas etapas foi desativada: sua conta não pede mais um código do seu app autenticador.",
-  "mail.change.recoveryCodeUsed":
-    "Um código de recuperação foi usado para entrar na sua conta. Cada código funciona uma vez: confira quantos restam.",
-  "mail.change.recoveryCodesCreated": "Novos códigos de recuperação foram criados para sua conta: os anteriores não funcionam mais.",
   "mail.change.accountLinked": "Outra conta foi vinculada à sua: agora ela pode entrar na sua conta.",
   "mail.change.accountUnlinked": "Uma conta foi desvinculada da sua: ela não entra mais na sua conta.",
   "mail.change.otherSessionsEnded": "Todos os outros dispositivos foram desconectados da sua conta.",
@@ -270,29 +250,8 @@ export const pt: Messages = {
   "account.done.unlinkedPassword": "A conta foi desvinculada. A partir de agora, você entra com seu e-mail e sua senha.",
   "account.done.unlinkedPasskey": "A conta foi desvinculada. A partir de agora, você entra com uma chave de acesso.",
   "account.done.unlinkedEmail": "A conta foi desvinculada. A partir de agora, você entra com um link que enviamos para o seu e-mail.",
-  "account.twoFactorSection": "Verificação em duas etapas",
-  "account.twoFactorOff": "Desativada: entrar leva uma etapa.",
-  "account.twoFactorOn": "Ativada: ao entrar, é pedido um código do seu app autenticador.",
-  "account.twoFactorEnable": "Ativar com um app autenticador",
-  "account.twoFactorScan":
-    "Escaneie este QR code com seu app autenticador ou digite a chave nele. Depois digite o código de 6 dígitos que o app mostra.",
-  "account.twoFactorQrAlt": "QR code para escanear com seu app autenticador",
-  "account.twoFactorKey": "Chave:",
-  "account.twoFactorCode": "Código do seu app autenticador",
-  "account.twoFactorConfirm": "Ativar",
-  "account.recoveryCodesLead":
-    "Seus códigos de recuperação: cada um entra uma vez quando você não está com o celular. Guarde-os agora em um lugar seguro. Eles são mostrados só desta vez.",
-  "account.recoveryCodesLeft": "Restam {count} códigos de recuperação.",
-  "account.newRecoveryCodes": "Criar novos códigos de recuperação",
-  "account.twoFactorDisableCode": "Código do seu app ou um código de recuperação",
-  "account.twoFactorDisable": "Desativar",
-  "account.done.twoFactorOn": "A verificação em duas etapas está ativada.",
-  "account.done.twoFactorOff": "A verificação em duas etapas está desativada.",
-  "account.done.recoveryCodesNew": "Novos códigos de recuperação foram criados: os anteriores não funcionam mais. Guarde estes agora.",
   "accountError.incorrectCodeSetup":
     "Esse código não funcionou. Ative novamente, escaneie o novo QR code e digite o código que o app mostra.",
   "accountError.incorrectCode":
     "Esse código não funcionou. Digite o código que seu app mostra agora ou um código de recuperação não usado.",
-  "accountError.twoFactorAlreadyOn": "A verificação em duas etapas já está ativada.",
-  "accountError.twoFactorNotOn": "A verificação em duas etapas não está ativada: ative-a primeiro.",
 };

@@ -4,10 +4,11 @@
  * and the single use of each TOTP code: a code accepted once is refused again for as long as it could
  * still be valid.
  *
- * @module rate-limit/two-factor
+ * @module features/two-factor/rate-limit
  */
-import type { InternalOptions, RequestInternal } from "../types/internal.js";
-import { codeTryStore, countClientRequest, countRequest, limitKey, limitsOf } from "./limiter.js";
+
+import { codeTryStore, countClientRequest, countRequest, limitKey, limitsOf } from "../../rate-limit/limiter.js";
+import type { InternalOptions, RequestInternal } from "../../types/internal.js";
 
 const TOO_MANY_FOR_USER = "Too many codes tried for this account; try again later.";
 

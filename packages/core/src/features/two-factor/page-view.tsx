@@ -6,15 +6,23 @@
  * passkey button when the user has passkeys. The passkey button runs the library's own script; the code
  * form works without scripts.
  *
- * @module pages/two-factor
+ * @module features/two-factor/page-view
  */
-import { ENGLISH } from "../i18n/translator.js";
-import type { Theme } from "../types/config.js";
-import type { Translator } from "../types/i18n.js";
-import { webAuthnScriptUrl } from "../webauthn/client-script.js";
-import { HiddenFields, PasskeyStatus, passkeyMessages, renderDocument } from "./layout.js";
-import { secondStepErrorMessage } from "./messages.js";
-import { resolveTheme, toSafeNavigationUrl } from "./theme.js";
+import { ENGLISH } from "../../i18n/translator.js";
+import { HiddenFields, PasskeyStatus, passkeyMessages, renderDocument } from "../../pages/layout.js";
+import { errorMessageIn } from "../../pages/messages.js";
+import { resolveTheme, toSafeNavigationUrl } from "../../pages/theme.js";
+import type { Theme } from "../../types/config.js";
+import type { MessageKey, Translator } from "../../types/i18n.js";
+import { webAuthnScriptUrl } from "../../webauthn/client-script.js";
+
+const SECOND_STEP_ERRORS: Readonly<Record<string, MessageKey>> = Object.freeze({
+  IncorrectCode: "twoFactorError.incorrect",
+  RateLimited: "twoFactorError.rateLimited",
+  MissingCSRF: "formError.expired",
+  WebAuthnVerificationError: "twoFactorError.passkeyFailed",
+  InvalidCheck: "twoFactorError.passkeyExpired",
+});
 
 /** What the second step's page shows. */
 export interface TwoFactorPageParams {
@@ -97,7 +105,7 @@ function PasskeyButton({
 /** Renders the second step's page (a complete HTML document). */
 export function renderTwoFactorHtml(params: TwoFactorPageParams): string {
   const text = params.text ?? ENGLISH;
-  const message = secondStepErrorMessage(text, params.error);
+  const message = errorMessageIn(text, SECOND_STEP_ERRORS, params.error, "twoFactorError.default");
   const { authUrl, csrfToken, passkeyProviderId } = params;
   return renderDocument({
     title: text.t("twoFactor.title"),

@@ -9,11 +9,17 @@
  * that turns it off with a code. Plain forms, no script. Each form is an owner-present operation
  * (`sign-in/owner-present.ts`): a stale session is sent to sign in again and back to the page.
  *
- * @module pages/account-two-factor
+ * The page is the account feature's; this section is added to it through `FeatureDefinition.accountSection`,
+ * and its forms are this feature's operations (`account-forms.ts`).
+ *
+ * @module features/two-factor/account-section
  */
-import type { Translator } from "../types/i18n.js";
-import { HiddenFields } from "./layout.js";
-import { toSafeNavigationUrl } from "./theme.js";
+import { HiddenFields } from "../../pages/layout.js";
+import { toSafeNavigationUrl } from "../../pages/theme.js";
+import { accountUrl } from "../../sign-in/account-form.js";
+import type { Translator } from "../../types/i18n.js";
+import type { AccountSectionView, InternalOptions, RequestInternal } from "../../types/internal.js";
+import { operation, shownOn } from "./account-forms.js";
 
 /** The second-factor part of the account page. */
 export interface AccountPageTwoFactor {
@@ -182,4 +188,36 @@ export function TwoFactorSection({ params, csrfToken, text }: SectionProps) {
       )}
     </section>
   );
+}
+
+/**
+ * The section for the request's signed-in user: the status, the forms, what a form of it just made (its
+ * answer is the page itself), and a refused code shown next to its field.
+ */
+export async function twoFactorAccountSection(
+  options: InternalOptions,
+  request: RequestInternal,
+  page: { text: Translator; csrfToken: string },
+): Promise<AccountSectionView> {
+  const status = (await operation(options, "getTwoFactorStatus")(options, request)).body as { totp: boolean; recoveryCodes: number };
+  const url = accountUrl(options);
+  const shown = shownOn(request);
+  const params: AccountPageTwoFactor = {
+    on: status.totp,
+    recoveryCodes: status.recoveryCodes,
+    enrollUrl: `${url}/two-factor-enroll`,
+    confirmUrl: `${url}/two-factor-confirm`,
+    disableUrl: `${url}/two-factor-disable`,
+    recoveryCodesUrl: `${url}/two-factor-recovery-codes`,
+    setup: shown.setup,
+    newRecoveryCodes: shown.newRecoveryCodes,
+    codeError: request.query.form === "two-factor" && request.query.error === "IncorrectCode",
+    recoveryCodesError: request.query.form === "recovery-codes" && request.query.error === "IncorrectCode",
+  };
+  return {
+    content: <TwoFactorSection params={params} csrfToken={page.csrfToken} text={page.text} />,
+    errorShownInPlace: params.codeError || params.recoveryCodesError,
+    // The page a confirm or new-codes form answers (no redirect: the codes are shown this once).
+    done: shown.done,
+  };
 }
