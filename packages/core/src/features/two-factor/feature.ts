@@ -6,12 +6,62 @@
  *
  * @module features/two-factor
  */
-import { defineFeature, lazyHandler } from "../define.js";
+import { defineFeature, defineOperation, lazyHandler } from "../define.js";
+import { codeInput, secondStepInput } from "./input.js";
 
 const settings = () => import("./settings.js");
 const gate = () => import("./gate.js");
 const secondStep = () => import("./second-step.js");
 const _secondStep = () => import("./second-step.js");
+
+/** The second step itself (`auth.api.verifyTwoFactor`): a code, or a passkey's response. */
+export const verifyTwoFactor = defineOperation({
+  name: "verifyTwoFactor",
+  method: "POST",
+  path: "two-factor",
+  needs: { csrf: "mint" },
+  presentation: async (options, request, error) => (await secondStep()).secondStepRefusal(options, request, error),
+  input: secondStepInput,
+  handler: lazyHandler(secondStep, "completeSecondStep"),
+});
+
+export const enrollTotp = defineOperation({
+  name: "enrollTotp",
+  method: "POST",
+  path: "two-factor/enroll",
+  needs: { csrf: "mint", ownerPresent: "enrollTotp" },
+  presentation: "json",
+  handler: lazyHandler(settings, "enroll"),
+});
+
+export const confirmTotp = defineOperation({
+  name: "confirmTotp",
+  method: "POST",
+  path: "two-factor/confirm",
+  needs: { csrf: "mint", ownerPresent: "confirmTotp" },
+  presentation: "json",
+  input: codeInput,
+  handler: lazyHandler(settings, "confirm"),
+});
+
+export const disableTotp = defineOperation({
+  name: "disableTotp",
+  method: "POST",
+  path: "two-factor/disable",
+  needs: { csrf: "mint", ownerPresent: "disableTotp" },
+  presentation: "json",
+  input: codeInput,
+  handler: lazyHandler(settings, "disable"),
+});
+
+export const getTwoFactorStatus = defineOperation({
+  name: "getTwoFactorStatus",
+  method: "GET",
+  path: "two-factor/status",
+  needs: { csrf: "mint" },
+  presentation: "json",
+  handler: lazyHandler(settings, "status"),
+});
 
 export const twoFactorFeature = defineFeature({
   name: "two-factor",
@@ -32,45 +82,10 @@ export const twoFactorFeature = defineFeature({
       presentation: "page",
       handler: lazyHandler(() => import("./page.js"), "secondStepPage"),
     },
-    {
-      name: "verifyTwoFactor",
-      method: "POST",
-      path: "two-factor",
-      needs: { csrf: "mint" },
-      presentation: async (options, request, error) => (await secondStep()).secondStepRefusal(options, request, error),
-      handler: lazyHandler(secondStep, "completeSecondStep"),
-    },
-    {
-      name: "enrollTotp",
-      method: "POST",
-      path: "two-factor/enroll",
-      needs: { csrf: "mint", ownerPresent: "enrollTotp" },
-      presentation: "json",
-      handler: lazyHandler(settings, "enroll"),
-    },
-    {
-      name: "confirmTotp",
-      method: "POST",
-      path: "two-factor/confirm",
-      needs: { csrf: "mint", ownerPresent: "confirmTotp" },
-      presentation: "json",
-      handler: lazyHandler(settings, "confirm"),
-    },
-    {
-      name: "disableTotp",
-      method: "POST",
-      path: "two-factor/disable",
-      needs: { csrf: "mint", ownerPresent: "disableTotp" },
-      presentation: "json",
-      handler: lazyHandler(settings, "disable"),
-    },
-    {
-      name: "getTwoFactorStatus",
-      method: "GET",
-      path: "two-factor/status",
-      needs: { csrf: "mint" },
-      presentation: "json",
-      handler: lazyHandler(settings, "status"),
-    },
+    verifyTwoFactor,
+    enrollTotp,
+    confirmTotp,
+    disableTotp,
+    getTwoFactorStatus,
   ],
 });

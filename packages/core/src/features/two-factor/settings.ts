@@ -15,10 +15,13 @@ import { noStoreHeaders } from "../../http/response.js";
 import { clearSecondFactorTries, countSecondFactorTry } from "../../rate-limit/two-factor.js";
 import { nowInSeconds } from "../../session/assurance.js";
 import { notifyOwner } from "../../sign-in/notify-owner.js";
+import type { TotpEnrollment, TwoFactorStatus } from "../../types/api.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
+import type { InputOf } from "../../types/operation.js";
 import { base32Encode } from "./base32.js";
 import { acceptTotp, proveWithCode, typedTotp } from "./codes.js";
 import { secondFactorsOf } from "./gate.js";
+import type { codeInput } from "./input.js";
 import { removeFactor, storeFactor, totpFactorOf, twoFactorStore } from "./record.js";
 import { hashRecoveryCode, newRecoveryCodes, typedRecoveryCode } from "./recovery-codes.js";
 import { otpauthUri } from "./totp.js";
@@ -49,7 +52,7 @@ async function qrSvgOf(uri: string): Promise<string> {
 }
 
 /** POST /two-factor/enroll: `{ secret, uri, qrSvg }` of a new secret, stored unconfirmed. */
-async function enroll(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+async function enroll(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal<TotpEnrollment>> {
   assertCsrf("TOTP enrollment", options.csrfTokenVerified);
   const { userId } = await signedInUserId(options, request);
   const store = twoFactorStore(options);
@@ -64,7 +67,11 @@ async function enroll(options: InternalOptions, request: RequestInternal): Promi
 }
 
 /** POST /two-factor/confirm with `code`: TOTP on, and `{ recoveryCodes }` (shown once). */
-async function confirm(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+async function confirm(
+  options: InternalOptions,
+  request: RequestInternal,
+  input: InputOf<typeof codeInput>,
+): Promise<ResponseInternal<{ recoveryCodes: string[] }>> {
   assertCsrf("TOTP confirmation", options.csrfTokenVerified);
   const { userId } = await signedInUserId(options, request);
   const store = twoFactorStore(options);
@@ -72,7 +79,7 @@ async function confirm(options: InternalOptions, request: RequestInternal): Prom
   if (!factor) throw new TwoFactorNotEnabled("Set up the authenticator app first (enroll), then confirm it with a code.");
   if (factor.confirmed) throw new TwoFactorAlreadyEnabled("Your authenticator app is set up already.");
   await countSecondFactorTry(options, request, { userId, lifetimeSeconds: 0 });
-  const typed = typedTotp(request.body.code);
+  const typed = typedTotp(input.code);
   if (typed === undefined) throw new IncorrectCode("Type the 6-digit code your authenticator app shows.");
   await acceptTotp(options, userId, factor, typed);
   const recoveryCodes = newRecoveryCodes();
@@ -88,14 +95,18 @@ async function confirm(options: InternalOptions, request: RequestInternal): Prom
 }
 
 /** POST /two-factor/disable with `code` (of the app, or a recovery code): TOTP off. */
-async function disable(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+async function disable(
+  options: InternalOptions,
+  request: RequestInternal,
+  input: InputOf<typeof codeInput>,
+): Promise<ResponseInternal<{ disabled: boolean }>> {
   assertCsrf("TOTP removal", options.csrfTokenVerified);
   const { userId } = await signedInUserId(options, request);
   const store = twoFactorStore(options);
   const factor = await totpFactorOf(options, store, userId);
   if (!factor?.confirmed) throw new TwoFactorNotEnabled("There is no authenticator app to turn off.");
   await countSecondFactorTry(options, request, { userId, lifetimeSeconds: 0 });
-  await proveWithCode(options, store, userId, factor, request.body.code);
+  await proveWithCode(options, store, userId, factor, input.code);
   await removeFactor(store, userId);
   await clearSecondFactorTries(options, userId);
   await options.events.twoFactorChanged({ userId, change: "disabled" });
@@ -104,7 +115,7 @@ async function disable(options: InternalOptions, request: RequestInternal): Prom
 }
 
 /** GET /two-factor/status: the signed-in user's second factors. */
-async function status(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+async function status(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal<TwoFactorStatus>> {
   const current = await options.sessionStrategy.currentAssurance(options, request);
   if (!current) throw new SessionRequired("Sign in first: the request has no session.");
   const factor = await totpFactorOf(options, twoFactorStore(options), current.userId);
