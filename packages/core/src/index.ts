@@ -30,6 +30,7 @@ export type {
   OperationNeeds,
   Presentation,
   Refusal,
+  RefusalRule,
   StringRule,
 } from "./features/define.js";
 export { defineFeature, defineOperation, field, inputSchema, lazyHandler } from "./features/define.js";

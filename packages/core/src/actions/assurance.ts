@@ -5,7 +5,7 @@
  *
  * @module actions/assurance
  */
-import { SessionRequired, UnknownAction } from "../errors.js";
+import { SessionRequired } from "../errors.js";
 import { type FieldParser, field, inputSchema } from "../http/input.js";
 import { noStoreHeaders } from "../http/response.js";
 import { type RecentAuthRequirement, requireRecentSignIn } from "../session/recent-auth.js";
@@ -22,7 +22,9 @@ const aal: FieldParser<1 | 2> = (value) => (value === 2 || value === "2" ? 2 : 1
 
 /** `maxAge` (seconds, 0 or more: `UnknownAction` otherwise) and `aal`, from the query or `auth.api.requireRecentAuth`. */
 export const assuranceInput = inputSchema({
-  maxAge: field.optional(field.number({ min: 0, max: Number.MAX_SAFE_INTEGER, refuse: UnknownAction })),
+  maxAge: field.optional(
+    field.number({ min: 0, max: Number.MAX_SAFE_INTEGER, message: "`maxAge` must be a number of seconds, 0 or more." }),
+  ),
   aal,
 });
 

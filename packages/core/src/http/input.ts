@@ -19,16 +19,21 @@ export type FieldParser<T> = (value: unknown, name: string) => T;
 export type Refusal = new (message: string) => AuthError;
 
 /** A string field: at most `max` characters (UTF-16 units); `refuse` names the error of a value it refuses. */
-export interface StringRule {
+export interface StringRule extends RefusalRule {
   max: number;
-  refuse?: Refusal;
 }
 
 /** The typed object of a schema's fields (an optional field's value may be `undefined`). */
 export type Fields<F extends Record<string, FieldParser<unknown>>> = { [K in keyof F]: ReturnType<F[K]> };
 
-function refuse(rule: { refuse?: Refusal } | undefined, message: string): never {
-  throw new (rule?.refuse ?? UnknownAction)(message);
+/** How a field refuses: its error class (default `UnknownAction`), and a message of its own (default: what is wrong). */
+export interface RefusalRule {
+  refuse?: Refusal;
+  message?: string;
+}
+
+function refuse(rule: RefusalRule | undefined, message: string): never {
+  throw new (rule?.refuse ?? UnknownAction)(rule?.message ?? message);
 }
 
 /** A string of at most `rule.max` characters; absent, `null` or not a string is refused. */
@@ -50,7 +55,7 @@ const TRUE_VALUES: ReadonlySet<unknown> = new Set([true, "true", "on", "1"]);
 const FALSE_VALUES: ReadonlySet<unknown> = new Set([undefined, null, false, "false", "off", "0", ""]);
 
 /** A yes/no field: a JSON boolean, or a form's `true`/`on`/`1` (a checkbox) and `false`/`off`/`0`/empty/absent. */
-function flag(rule?: { refuse?: Refusal }): FieldParser<boolean> {
+function flag(rule?: RefusalRule): FieldParser<boolean> {
   return (value, name) => {
     if (TRUE_VALUES.has(value)) return true;
     if (FALSE_VALUES.has(value)) return false;
@@ -59,7 +64,7 @@ function flag(rule?: { refuse?: Refusal }): FieldParser<boolean> {
 }
 
 /** One of `values` (a form's string as it is). */
-function oneOf<const L extends readonly string[]>(values: L, rule?: { refuse?: Refusal }): FieldParser<L[number]> {
+function oneOf<const L extends readonly string[]>(values: L, rule?: RefusalRule): FieldParser<L[number]> {
   return (value, name) => {
     const found = values.find((candidate) => candidate === value);
     if (found === undefined) return refuse(rule, `\`${name}\` must be one of ${values.join(", ")}.`);
@@ -68,7 +73,7 @@ function oneOf<const L extends readonly string[]>(values: L, rule?: { refuse?: R
 }
 
 /** A number of at least `min` and at most `max`: a JSON number, or a form's or query's decimal string. */
-function number(rule: { min: number; max: number; refuse?: Refusal }): FieldParser<number> {
+function number(rule: RefusalRule & { min: number; max: number }): FieldParser<number> {
   return (value, name) => {
     const parsed = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : Number.NaN;
     if (!(Number.isFinite(parsed) && parsed >= rule.min && parsed <= rule.max))

@@ -76,9 +76,11 @@ function originOf(resolved: UsableAuth, request: RequestInternal): string {
  * expected traffic, and names no identifier).
  */
 export async function perform(resolved: UsableAuth, request: RequestInternal): Promise<ResponseInternal> {
-  const operation = resolved.router.operationOf(request);
-  const fields = request.method === "POST" ? request.body : request.query;
-  return performed(resolved, request, operation, fields, (options) => presented(operation, options, request, fields));
+  return performed(resolved, request, () => {
+    const operation = resolved.router.operationOf(request);
+    const fields = request.method === "POST" ? request.body : request.query;
+    return { operation, fields, run: (options) => presented(operation, options, request, fields) };
+  });
 }
 
 /**
@@ -92,20 +94,20 @@ export async function performCall<Body>(
   operation: OperationDeclaration<unknown, Body>,
   input: object,
 ): Promise<ResponseInternal<Body>> {
-  return performed(resolved, request, operation, input, (options) => runOperation(operation, options, request, input));
+  const run = (options: InternalOptions) => runOperation(operation, options, request, input);
+  return performed(resolved, request, () => ({ operation, fields: input, run }));
 }
 
+/** The origin, then the route `routeOf` finds (a path or method it does not answer throws), run and reported. */
 async function performed<Body>(
   resolved: UsableAuth,
   request: RequestInternal,
-  operation: OperationDeclaration<unknown, Body>,
-  fields: object,
-  run: (options: InternalOptions) => Promise<ResponseInternal<Body>>,
+  routeOf: () => RouteRun<Body>,
 ): Promise<ResponseInternal<Body>> {
   const origin = originOf(resolved, request);
   let result: ResponseInternal<Body>;
   try {
-    result = await runRoute(resolved, request, origin, { operation, fields, run });
+    result = await runRoute(resolved, request, origin, routeOf());
   } catch (error) {
     const authError: AuthError = asAuthError(error);
     reportFailure(resolved, request, authError);
