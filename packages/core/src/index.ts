@@ -25,6 +25,7 @@ export type {
   HandlerInput,
   InputOf,
   InputSchema,
+  ModuleHandler,
   OperationDeclaration,
   OperationHandler,
   OperationNeeds,

@@ -16,7 +16,7 @@ import { callbackAction } from "./callback.js";
 import { csrfAction } from "./csrf.js";
 import { errorPage, signInPage, verifyRequestPage } from "./pages.js";
 import { providersAction } from "./providers.js";
-import { sessionAction } from "./session.js";
+import { sessionAction, updateInput } from "./session.js";
 import { signInAction } from "./signin.js";
 import { signOutAction, signOutPage } from "./signout.js";
 
@@ -67,7 +67,15 @@ export const coreOperations: readonly OperationDeclaration[] = [
   { name: "csrf", method: "GET", path: "csrf", needs: { csrf: "mint" }, handler: csrfAction },
   // The hot path: no CSRF work, no `redirect` callback.
   { name: "getSession", method: "GET", path: "session", handler: sessionAction },
-  { name: "updateSession", method: "POST", path: "session", needs: { csrf: "mint" }, presentation: sessionUpdate, handler: sessionAction },
+  {
+    name: "updateSession",
+    method: "POST",
+    path: "session",
+    needs: { csrf: "mint" },
+    presentation: sessionUpdate,
+    input: updateInput,
+    handler: sessionAction,
+  } satisfies OperationDeclaration<InputOf<typeof updateInput>>,
   { name: "signInPage", method: "GET", path: "signin", needs: form, presentation: "page", handler: signInPage },
   { name: "signInForm", method: "POST", path: "signin", needs: linking, presentation: signInForm, handler: signInAction },
   { name: "signIn", method: "POST", path: "signin/:provider", needs: linking, presentation: signInForm, handler: signInAction },

@@ -34,8 +34,8 @@ export function defineOperation<I = undefined, Body = unknown>(operation: Operat
   return operation;
 }
 
-/** A function of a module that runs an operation: `(options, request, input?)`. */
-type ModuleHandler = (options: InternalOptions, request: RequestInternal, input: never) => unknown;
+/** A function of a module that runs an operation: `(options, request, input?)`, for {@link lazyHandler}. */
+export type ModuleHandler = (options: InternalOptions, request: RequestInternal, input: never) => unknown;
 
 /** The input a module's handler takes (`undefined` for one that takes none). */
 export type HandlerInput<H> = H extends (options: InternalOptions, request: RequestInternal, input: infer I) => unknown ? I : undefined;

@@ -88,7 +88,20 @@ function value(): FieldParser<unknown> {
 }
 
 /** The field parsers of {@link inputSchema}. */
-export const field = { string, optional, flag, oneOf, number, value };
+export const field = {
+  /** A string of at most `max` characters (required). */
+  string,
+  /** A parser whose field may be absent (`undefined`). */
+  optional,
+  /** A yes/no field (a checkbox, or a JSON boolean). */
+  flag,
+  /** One of a list of strings. */
+  oneOf,
+  /** A number within bounds (a JSON number, or a decimal string). */
+  number,
+  /** Any value, for data the handler checks itself. */
+  value,
+};
 
 /** The value of `fields`' own property `name` (`undefined` for an inherited one: `__proto__` is no field). */
 function own(fields: object, name: string): unknown {

@@ -30,6 +30,7 @@ export type OwnerOperation =
  * it does not declare are ignored. Made with `inputSchema` (`@authlib/core`).
  */
 export interface InputSchema<I> {
+  /** The typed input of `fields` (their own properties); throws an `AuthError` naming the field it refuses. */
   parse(fields: object): I;
 }
 
