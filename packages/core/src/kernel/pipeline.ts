@@ -6,11 +6,13 @@
  * 2. the parsed request (`http/request.ts` for HTTP; `api.ts` builds it for an operation): a path or
  *    method authlib does not answer is `RouteNotFound` / `MethodNotAllowed`;
  * 3. the origin (`http/origin.ts`, compiled once): a host the trusted-host list refuses is `UntrustedHost`;
- * 4. the route (`actions/index.ts`) and the per-request context it declares it needs
- *    (`request-context.ts`): CSRF state, callback URL; an operation that changes how someone signs in
- *    needs its owner present (`sign-in/owner-present.ts`);
- * 5. the action, which returns a result or throws; a thrown error carries the cookies it must still set
- *    (`http/error-response.ts`), and its answer is chosen by its type there.
+ * 4. the operation (the router's declaration) and the per-request context it declares it needs
+ *    (`request-context.ts`): CSRF state, callback URL;
+ * 5. its input, parsed once by its declaration's schema (`http/input.ts`): from the body or query over
+ *    HTTP, from the caller's typed object for `auth.api`; then, for an operation that changes how someone
+ *    signs in, its owner present (`sign-in/owner-present.ts`);
+ * 6. the handler, which returns a result or throws; a thrown error carries the cookies it must still set
+ *    (`http/error-response.ts`); over HTTP the declaration presents it, `auth.api` gets it thrown.
  *
  * @module pipeline
  */
