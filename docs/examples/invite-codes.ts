@@ -8,12 +8,18 @@
  * Turned on with `createAuth({ …, features: [inviteCodes({ codes })] })`. Its routes get the same checks as
  * authlib's own: the CSRF proof of a POST, the origin rule, audit and telemetry, errors by class.
  */
-import { AuthError, defineFeature, SessionRequired } from "@authlib/core";
+import { AuthError, defineFeature, defineOperation, field, type InputOf, inputSchema, SessionRequired } from "@authlib/core";
 
 /** A code that does not exist or was used: a 400 with `{ error: "InvalidInvite" }`. */
 export class InvalidInvite extends AuthError {
   static override status = 400;
 }
+
+/**
+ * The input of both operations: one `code`, at most 64 characters. A missing or longer one is refused as
+ * `InvalidInvite` before the handler runs, the same for the query, a form, JSON and `auth.api.run`.
+ */
+const inviteInput = inputSchema({ code: field.string({ max: 64, refuse: InvalidInvite }) });
 
 /** What an invite-codes store needs: the codes still open, and who redeemed which. */
 export interface InviteCodesOptions {
@@ -27,28 +33,29 @@ export function inviteCodes({ codes }: InviteCodesOptions) {
   return defineFeature({
     name: "invite-codes",
     operations: [
-      {
+      defineOperation({
         name: "checkInvite",
         method: "GET",
         path: "invites/check",
         presentation: "json",
-        handler: (_options, request) => ({ body: { valid: open.has(request.query.code ?? "") } }),
-      },
-      {
+        input: inviteInput,
+        handler: (_options, _request, { code }) => ({ body: { valid: open.has(code) } }),
+      }),
+      defineOperation({
         name: "redeemInvite",
         method: "POST",
         path: "invites/redeem",
         needs: { csrf: "prove" },
         presentation: "json",
-        handler: async (options, request) => {
+        input: inviteInput,
+        handler: async (options, request, { code }: InputOf<typeof inviteInput>) => {
           const user = await options.sessionStrategy.currentUser(options, request);
           if (!user?.id) throw new SessionRequired("Sign in first.");
-          const code = typeof request.body.code === "string" ? request.body.code : "";
           if (!open.delete(code)) throw new InvalidInvite("This invite code does not exist or was used.");
           redeemed.set(code, user.id);
           return { body: { redeemed: true } };
         },
-      },
+      }),
     ],
   });
 }

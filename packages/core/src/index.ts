@@ -17,8 +17,24 @@ export type { EnvWarnings } from "./env/defaults.js";
 export { setEnvDefaults } from "./env/defaults.js";
 export type { EnvSource } from "./env/read.js";
 export * from "./errors.js";
-export type { FeatureDefinition, OperationDeclaration, OperationHandler, OperationNeeds, Presentation } from "./features/define.js";
-export { defineFeature, lazyHandler } from "./features/define.js";
+export type {
+  FeatureDefinition,
+  FieldParser,
+  Fields,
+  HandlerBody,
+  HandlerInput,
+  InputOf,
+  InputSchema,
+  ModuleHandler,
+  OperationDeclaration,
+  OperationHandler,
+  OperationNeeds,
+  Presentation,
+  Refusal,
+  RefusalRule,
+  StringRule,
+} from "./features/define.js";
+export { defineFeature, defineOperation, field, inputSchema, lazyHandler } from "./features/define.js";
 export type { Cookie } from "./http/cookies.js";
 export type { DefaultJWT, GetTokenParams, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "./jwt.js";
 export { decode, encode, getToken } from "./jwt.js";

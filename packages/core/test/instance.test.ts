@@ -335,6 +335,8 @@ describe("public API: the export names of each entry point", () => {
     added.push("memorySessionStore");
     // Issue 45: features as modules (an app's own feature; its operations' code loaded with their first request).
     added.push("defineFeature", "lazyHandler");
+    // Issue 45: an operation's typed input (its schema, parsed once by the pipeline).
+    added.push("defineOperation", "field", "inputSchema");
     expect(Object.keys(core).sort()).toEqual([...Object.keys(errors), ...functions, ...added].sort());
   });
 

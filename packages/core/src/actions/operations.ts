@@ -9,14 +9,14 @@ import { RateLimited, RecentSignInRequired, SessionDataTooLarge } from "../error
 import { failureCookies, jsonRefusal } from "../http/error-response.js";
 import { signInAgain } from "../sign-in/owner-present.js";
 import type { ResponseInternal, RouteNeeds } from "../types/internal.js";
-import type { OperationDeclaration, OperationHandler, Presentation } from "../types/operation.js";
+import type { InputOf, OperationDeclaration, OperationHandler, Presentation } from "../types/operation.js";
 import { webAuthnRoutes } from "../webauthn/routes-loader.js";
-import { assurance } from "./assurance.js";
+import { type AssuranceAnswer, assurance, assuranceInput } from "./assurance.js";
 import { callbackAction } from "./callback.js";
 import { csrfAction } from "./csrf.js";
 import { errorPage, signInPage, verifyRequestPage } from "./pages.js";
 import { providersAction } from "./providers.js";
-import { sessionAction } from "./session.js";
+import { sessionAction, updateInput } from "./session.js";
 import { signInAction } from "./signin.js";
 import { signOutAction, signOutPage } from "./signout.js";
 
@@ -51,13 +51,31 @@ const passkeyOptions: Presentation = (_options, _request, error) =>
 const webAuthnOptions: OperationHandler = async (options, request) =>
   (await webAuthnRoutes(options)).webAuthnOptionsAction(options, request);
 
+// Step-up (`auth.api.requireRecentAuth`): JSON, at the path it always had.
+export const sessionAssurance: OperationDeclaration<InputOf<typeof assuranceInput>, AssuranceAnswer> = {
+  name: "sessionAssurance",
+  method: "GET",
+  path: "two-factor/assurance",
+  presentation: "json",
+  input: assuranceInput,
+  handler: assurance,
+};
+
 /** The spec's operations. */
 export const coreOperations: readonly OperationDeclaration[] = [
   { name: "providers", method: "GET", path: "providers", handler: providersAction },
   { name: "csrf", method: "GET", path: "csrf", needs: { csrf: "mint" }, handler: csrfAction },
   // The hot path: no CSRF work, no `redirect` callback.
   { name: "getSession", method: "GET", path: "session", handler: sessionAction },
-  { name: "updateSession", method: "POST", path: "session", needs: { csrf: "mint" }, presentation: sessionUpdate, handler: sessionAction },
+  {
+    name: "updateSession",
+    method: "POST",
+    path: "session",
+    needs: { csrf: "mint" },
+    presentation: sessionUpdate,
+    input: updateInput,
+    handler: sessionAction,
+  } satisfies OperationDeclaration<InputOf<typeof updateInput>>,
   { name: "signInPage", method: "GET", path: "signin", needs: form, presentation: "page", handler: signInPage },
   { name: "signInForm", method: "POST", path: "signin", needs: linking, presentation: signInForm, handler: signInAction },
   { name: "signIn", method: "POST", path: "signin/:provider", needs: linking, presentation: signInForm, handler: signInAction },
@@ -100,8 +118,7 @@ export const coreOperations: readonly OperationDeclaration[] = [
     presentation: passkeyOptions,
     handler: webAuthnOptions,
   },
-  // Step-up (`auth.api.requireRecentAuth`): JSON, at the path it always had.
-  { name: "sessionAssurance", method: "GET", path: "two-factor/assurance", presentation: "json", handler: assurance },
+  sessionAssurance,
   {
     name: "webAuthnScript",
     method: "GET",

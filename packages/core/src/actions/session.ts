@@ -10,10 +10,12 @@
  */
 import { SessionDataTooDeep, SessionDataTooLarge } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
+import { field, inputSchema } from "../http/input.js";
 import { noStoreHeaders } from "../http/response.js";
 import { nestsDeeperThan } from "../session/json-shape.js";
 import { inSpan } from "../telemetry/index.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../types/internal.js";
+import type { InputOf } from "../types/operation.js";
 
 /** The deepest nesting of objects and arrays `POST /session` accepts in `data`. */
 export const SESSION_DATA_MAX_DEPTH = 32;
@@ -34,7 +36,15 @@ export function assertSessionData(data: unknown): void {
   }
 }
 
-export async function sessionAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+/** A session update's input: `data`, handed to the `jwt`/`session` callbacks as `session.update(data)` sent it. */
+export const updateInput = inputSchema({ data: field.value() });
+
+/** `GET /session` (no input: the hot path parses nothing), or `POST /session` with its {@link updateInput}. */
+export async function sessionAction(
+  options: InternalOptions,
+  request: RequestInternal,
+  input?: InputOf<typeof updateInput>,
+): Promise<ResponseInternal> {
   const isUpdate = request.method === "POST";
   if (isUpdate) {
     assertCsrf("session update", options.csrfTokenVerified);
@@ -43,9 +53,9 @@ export async function sessionAction(options: InternalOptions, request: RequestIn
       const { countClientRequest } = await import("../rate-limit/limiter.js");
       await countClientRequest(options, request, "session:ip", (limits) => limits.sessionUpdate);
     }
-    assertSessionData(request.body.data);
+    assertSessionData(input?.data);
   }
-  const update = isUpdate ? { data: request.body.data } : undefined;
+  const update = isUpdate ? { data: input?.data } : undefined;
   const read = () => options.sessionStrategy.read(options, request, update);
   const strategy = options.session.strategy;
   // A session check's request span is the read itself: it gets the strategy, and no child span (the

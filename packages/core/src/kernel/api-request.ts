@@ -1,6 +1,9 @@
 /**
- * The request of an `auth.api` operation: the caller's request (or its headers) turned into the parsed
- * request of the route the operation runs, as if its form had been posted there, marked in process.
+ * The request of an `auth.api` operation: the caller's request (or its headers, URL and address) as the
+ * parsed request of the operation's route, marked in process. The operation's input is not in it: the
+ * pipeline parses the caller's typed object (`pipeline.ts` `performCall`). Only an operation that reads the
+ * request itself (the spec's sign-in and callback, an app's operation without a schema) gets `fields` as
+ * its body (a POST) or query (a GET).
  *
  * @module api-request
  */
@@ -8,34 +11,42 @@ import { UnknownAction } from "../errors.js";
 import { requestCookies } from "../http/request.js";
 import type { RequestLike } from "../types/api.js";
 import type { RequestInternal } from "../types/internal.js";
+import type { OperationDeclaration } from "../types/operation.js";
 import type { UsableAuth } from "./pipeline.js";
 
-/** A call of an operation: its name, the provider it names (for a route that takes one), its form or query. */
-export interface OperationCall {
-  operation: string;
+/** What a route that names a provider, or an operation without a schema, reads of the request itself. */
+export interface RouteParts {
+  /** The provider of a route that names one (`signin/:provider`): a provider's id, never anything else. */
   providerId?: string;
+  /** The body (a POST) of an operation that reads the request itself. */
   body?: Record<string, unknown>;
+  /** The query: an OAuth sign-in's authorization parameters, or a GET operation without a schema's fields. */
   query?: Record<string, string>;
 }
 
-/** The parsed request of an operation: as if its form had been posted to its route, marked in process. */
-export function inProcessRequest(resolved: UsableAuth, like: RequestLike, call: OperationCall): RequestInternal {
-  const { method, path: route } = resolved.router.named(call.operation);
+/** The parsed request of `operation` for the caller's request `like`, marked in process. */
+export function inProcessRequest(
+  resolved: UsableAuth,
+  like: RequestLike,
+  operation: Pick<OperationDeclaration, "method" | "path">,
+  parts: RouteParts = {},
+): RequestInternal {
+  const { method, path: route } = operation;
   const headers = operationHeaders(like);
   const base = urlOf(resolved, like, headers);
-  const path =
-    call.providerId === undefined ? `/${withoutProvider(route)}` : `/${withoutProvider(route)}/${encodeURIComponent(call.providerId)}`;
+  const { providerId } = parts;
+  const path = providerId === undefined ? `/${withoutProvider(route)}` : `/${withoutProvider(route)}/${encodeURIComponent(providerId)}`;
   const url = new URL(`${resolved.basePath}${path}`, base);
-  for (const [key, value] of Object.entries(call.query ?? {})) url.searchParams.set(key, value);
+  for (const [key, value] of Object.entries(parts.query ?? {})) url.searchParams.set(key, value);
   const parsed: Omit<RequestInternal, "request"> = {
     url,
     method,
     action: firstSegment(route),
     route,
     path,
-    providerId: call.providerId,
-    query: call.query ?? {},
-    body: call.body ?? {},
+    providerId,
+    query: parts.query ?? {},
+    body: parts.body ?? {},
     cookies: requestCookies(headers),
     headers,
     connectionAddress: like instanceof Request ? undefined : like.clientAddress,

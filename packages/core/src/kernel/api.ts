@@ -25,10 +25,11 @@ import type {
   RevokeUserSessionsInput,
   SignInInput,
 } from "../types/api.js";
-import type { SessionAssurance } from "../types/base.js";
 import type { ResponseInternal } from "../types/internal.js";
-import { inProcessRequest, type OperationCall } from "./api-request.js";
-import { perform, readSession, type UsableAuth } from "./pipeline.js";
+import type { OperationDeclaration } from "../types/operation.js";
+import { inProcessRequest, type RouteParts } from "./api-request.js";
+import * as operations from "./features.js";
+import { performCall, readSession, type UsableAuth } from "./pipeline.js";
 
 /** The answer of an operation whose route redirects, as a {@link RedirectResult}. */
 function redirectOf(result: ResponseInternal): RedirectResult {
@@ -37,35 +38,52 @@ function redirectOf(result: ResponseInternal): RedirectResult {
   return { redirect: result.redirect, cookies: result.cookies ?? [] };
 }
 
+/** The data of a JSON operation, as its declaration types it. */
+function dataOf<Body>(result: ResponseInternal<Body>): Body {
+  if (result.body === undefined) throw new UnknownAction("The operation answered without data.");
+  return result.body;
+}
+
+/**
+ * Runs `operation` of the instance (`UnknownAction` when its feature is off) for the caller's request, its
+ * typed `input` parsed by its schema; `parts` only for a route that names a provider or reads the request itself.
+ */
+type Call = <Body>(
+  like: RequestLike,
+  operation: OperationDeclaration<unknown, Body>,
+  input?: object,
+  parts?: RouteParts,
+) => Promise<ResponseInternal<Body>>;
+
+function caller(resolved: UsableAuth): Call {
+  return (like, operation, input = {}, parts) => {
+    const declared = resolved.router.named(operation.name);
+    return performCall(resolved, inProcessRequest(resolved, like, declared, parts), operation, input);
+  };
+}
+
 /** The API of a usable resolved configuration. */
 export function createApi(resolved: UsableAuth): AuthApi {
-  const run = (request: RequestLike, call: OperationCall) => perform(resolved, inProcessRequest(resolved, request, call));
-  /** The JSON body of an operation (`body[key]` when given). */
-  const data = async <T>(request: RequestLike, operation: string, body?: Record<string, unknown>, key?: string): Promise<T> => {
-    const answered = (await run(request, { operation, body })).body as Record<string, unknown>;
-    return (key === undefined ? answered : answered[key]) as T;
-  };
-  /** A form operation: `input` as its posted form, `redirectTo` as its `callbackUrl`. */
-  const form = async (request: RequestLike, operation: string, input: object | undefined) => {
-    const { redirectTo, ...fields } = (input ?? {}) as { redirectTo?: string };
-    return redirectOf(await run(request, { operation, body: { ...fields, callbackUrl: redirectTo ?? "/" } }));
-  };
+  const call = caller(resolved);
+  const named = (name: string) => resolved.router.named(name);
+  /** A form operation: its typed input, `redirectTo` as its `callbackUrl` (the form's field). */
+  const form = async (like: RequestLike, name: string, input: object | undefined) =>
+    redirectOf(await call(like, named(name), { ...input, callbackUrl: redirectToOf(input) ?? "/" }));
   return {
     // async: a request it cannot read is a rejected promise, never a throw from the call itself.
-    getSession: async (request) => readSession(resolved, inProcessRequest(resolved, request, { operation: "getSession" })),
-    signIn: async (request, input) => redirectOf(await run(request, signInCall(resolved, input))),
-    signInWithEmailCode: async (request, input) => redirectOf(await run(request, emailCodeCall(resolved, input))),
+    getSession: async (request) => readSession(resolved, inProcessRequest(resolved, request, named("getSession"))),
+    signIn: async (request, input) => redirectOf(await signIn(resolved, call, request, input)),
+    signInWithEmailCode: async (request, input) => redirectOf(await signInWithEmailCode(resolved, call, request, input)),
     signOut: (request, input) => form(request, "signOut", input),
-    listSessions: (request) => data(request, "listSessions", undefined, "sessions"),
-    revokeSession: (request, input) => revoke(run, request, { sessionId: input?.sessionId }),
-    revokeOtherSessions: (request) => revoke(run, request, { all: "others" }),
+    listSessions: async (request) => dataOf(await call(request, operations.listSessions)).sessions,
+    revokeSession: async (request, input) => revoked(await call(request, operations.revokeSession, { sessionId: input?.sessionId })),
+    revokeOtherSessions: async (request) => revoked(await call(request, operations.revokeSession, { all: "others" })),
     revokeUserSessions: (input) => revokeUserSessions(resolved, input),
-    listAccounts: (request) => data(request, "listAccounts", undefined, "accounts"),
-    unlinkAccount: (request, input) =>
-      data(request, "unlinkAccount", { provider: input?.provider, providerAccountId: input?.providerAccountId }),
-    listPasskeys: (request) => data(request, "listPasskeys", undefined, "passkeys"),
-    renamePasskey: (request, input) => data(request, "renamePasskey", { id: input?.id, name: input?.name }, "passkey"),
-    removePasskey: (request, input) => data(request, "removePasskey", { ...input }),
+    listAccounts: async (request) => dataOf(await call(request, operations.listAccounts)).accounts,
+    unlinkAccount: async (request, input) => dataOf(await call(request, operations.unlinkAccount, { ...input })),
+    listPasskeys: async (request) => dataOf(await call(request, operations.listPasskeys)).passkeys,
+    renamePasskey: async (request, input) => dataOf(await call(request, operations.renamePasskey, { ...input })).passkey,
+    removePasskey: async (request, input) => dataOf(await call(request, operations.removePasskey, { ...input })),
     signUp: (request, input) => form(request, "signUp", input),
     verifyEmail: (request, input) => form(request, "verifyEmail", input),
     requestPasswordReset: (request, input) => form(request, "requestPasswordReset", input),
@@ -76,54 +94,65 @@ export function createApi(resolved: UsableAuth): AuthApi {
     addEmail: (request, input) => form(request, "changeEmail", input),
     confirmEmail: (request, input) => form(request, "confirmEmail", input),
     deleteAccount: (request, input) => form(request, "deleteAccount", input),
-    enrollTotp: (request) => data(request, "enrollTotp", {}),
-    confirmTotp: (request, input) => data(request, "confirmTotp", { code: input?.code }),
-    disableTotp: async (request, input) => void (await data(request, "disableTotp", { code: input?.code })),
-    regenerateRecoveryCodes: (request, input) => data(request, "regenerateRecoveryCodes", { code: input?.code }),
-    getTwoFactorStatus: (request) => data(request, "getTwoFactorStatus"),
-    verifyTwoFactor: async (request, input) =>
-      redirectOf(await run(request, { operation: "verifyTwoFactor", body: { code: input?.code } })),
-    requireRecentAuth: (request, input) => requireRecentAuth(run, request, input),
-    run: async (request, operation, input = {}) => {
-      const get = resolved.router.named(operation).method === "GET";
-      const query = Object.fromEntries(Object.entries(input).map(([key, value]) => [key, String(value)]));
-      const { body, redirect, cookies = [] } = await run(request, { operation, ...(get ? { query } : { body: { ...input } }) });
+    enrollTotp: async (request) => dataOf(await call(request, operations.enrollTotp)),
+    confirmTotp: async (request, input) => dataOf(await call(request, operations.confirmTotp, { code: input?.code })),
+    disableTotp: async (request, input) => void (await call(request, operations.disableTotp, { code: input?.code })),
+    regenerateRecoveryCodes: async (request, input) =>
+      dataOf(await call(request, operations.regenerateRecoveryCodes, { code: input?.code })),
+    getTwoFactorStatus: async (request) => dataOf(await call(request, operations.getTwoFactorStatus)),
+    verifyTwoFactor: async (request, input) => redirectOf(await call(request, operations.verifyTwoFactor, { code: input?.code })),
+    requireRecentAuth: (request, input) => requireRecentAuth(call, request, input),
+    run: async (request, name, input = {}) => {
+      const operation = named(name);
+      const { body, redirect, cookies = [] } = await call(request, operation, input, operation.input ? {} : asFields(operation, input));
       return { body, redirect, cookies };
     },
   };
 }
 
-type Run = (request: RequestLike, call: OperationCall) => Promise<ResponseInternal>;
+/** The `redirectTo` of a form operation's input (every one that has it types it as a string). */
+function redirectToOf(input: object | undefined): string | undefined {
+  const value: unknown = input && Object.hasOwn(input, "redirectTo") ? Reflect.get(input, "redirectTo") : undefined;
+  return typeof value === "string" ? value : undefined;
+}
 
-/** A sign-in's call: credentials and passkeys are checked where their forms post (the callback); the rest start at `signin`. */
-function signInCall(resolved: UsableAuth, input: SignInInput): OperationCall {
+/** An operation without a schema reads its request: `input` as its form (a POST) or its query (a GET). */
+function asFields(operation: OperationDeclaration, input: Record<string, unknown>): RouteParts {
+  if (operation.method === "POST") return { body: { ...input } };
+  return { query: Object.fromEntries(Object.entries(input).map(([key, value]) => [key, String(value)])) };
+}
+
+function revoked(result: ResponseInternal<{ revoked: number }>) {
+  return { revoked: dataOf(result).revoked, cookies: result.cookies ?? [] };
+}
+
+/**
+ * A sign-in: credentials and passkeys are checked where their forms post (the callback); the rest start
+ * at `signin`. Both are the spec's routes, which read their provider's fields from the request itself.
+ */
+function signIn(resolved: UsableAuth, call: Call, like: RequestLike, input: SignInInput) {
   const { providerId, redirectTo, link, authorizationParams, ...fields } = input;
   const type = resolved.providers.find((p) => p.id === providerId)?.type;
   if (type === undefined) throw new InvalidProvider(`Unknown provider "${providerId}".`);
   const body: Record<string, unknown> = { ...fields, callbackUrl: redirectTo ?? "/" };
   if (link) body.link = "true";
-  const operation = type === "credentials" || type === "webauthn" ? "callbackPost" : "signIn";
-  return { operation, providerId, body, query: authorizationParams };
+  const operation = resolved.router.named(type === "credentials" || type === "webauthn" ? "callbackPost" : "signIn");
+  return call(like, operation, body, { providerId, body, query: authorizationParams });
 }
 
-/** The call of a mailed code: the email provider's callback (without `redirectTo`, where the mail was asked to lead). */
-function emailCodeCall(resolved: UsableAuth, input: EmailCodeInput): OperationCall {
-  const { providerId, ...fields } = input ?? ({} as EmailCodeInput);
+/** A mailed code: the email provider's callback (without `redirectTo`, where the mail was asked to lead). */
+function signInWithEmailCode(resolved: UsableAuth, call: Call, like: RequestLike, input: EmailCodeInput) {
+  const { providerId, code, redirectTo } = { ...input };
   const id = providerId ?? resolved.providers.find((p) => p.type === "email")?.id;
   if (id === undefined || resolved.providers.find((p) => p.id === id)?.type !== "email")
     throw new InvalidProvider(`No email provider "${providerId ?? ""}" is configured.`);
-  const body = { code: fields.code, ...(fields.redirectTo ? { callbackUrl: fields.redirectTo } : {}) };
-  return { operation: "callbackPost", providerId: id, body };
-}
-
-async function revoke(run: Run, request: RequestLike, body: Record<string, unknown>) {
-  const result = await run(request, { operation: "revokeSession", body });
-  return { revoked: (result.body as { revoked: number }).revoked, cookies: result.cookies ?? [] };
+  const body = { code, ...(redirectTo ? { callbackUrl: redirectTo } : {}) };
+  return call(like, resolved.router.named("callbackPost"), body, { providerId: id, body });
 }
 
 /** For server code: no request, no CSRF check (never call it with a user id taken from a request unchecked). */
 async function revokeUserSessions(resolved: UsableAuth, input: RevokeUserSessionsInput): Promise<{ revoked: number }> {
-  const { userId, except } = input ?? ({} as RevokeUserSessionsInput);
+  const { userId, except } = { ...input };
   try {
     if (typeof userId !== "string" || userId === "") throw new InvalidSessionId("revokeUserSessions needs the user's id (`userId`).");
     if (except !== undefined && !isSessionId(except)) throw new InvalidSessionId("`except` is not a session id.");
@@ -136,11 +165,12 @@ async function revokeUserSessions(resolved: UsableAuth, input: RevokeUserSession
   }
 }
 
-async function requireRecentAuth(run: Run, request: RequestLike, input: RecentAuthInput) {
-  const { maxAge, aal = 1 } = input ?? ({} as RecentAuthInput);
+async function requireRecentAuth(call: Call, request: RequestLike, input: RecentAuthInput) {
+  const { maxAge, aal = 1 } = { ...input };
   if (!(Number.isFinite(maxAge) && maxAge >= 0) || (aal !== 1 && aal !== 2))
     throw new TypeError("requireRecentAuth needs `maxAge` (seconds, 0 or more) and `aal` 1 or 2.");
-  const result = await run(request, { operation: "sessionAssurance", query: { maxAge: String(maxAge), aal: String(aal) } });
-  const { userId, assurance } = result.body as { userId: string; assurance: SessionAssurance };
+  const { userId, assurance } = dataOf(await call(request, operations.sessionAssurance, { maxAge, aal }));
+  // With a requirement, the route answers the assurance or refuses: none is authlib's own bug.
+  if (!assurance) throw new UnknownAction("The session's assurance was not answered.");
   return { userId, ...assurance };
 }

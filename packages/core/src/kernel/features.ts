@@ -18,6 +18,20 @@ import type { FeatureTexts, MessageKey } from "../types/i18n.js";
 import type { AccountSection, SignInHooks } from "../types/internal.js";
 import type { FeatureDefinition, OperationDeclaration } from "../types/operation.js";
 
+/** The built-in operations `auth.api` calls by name, with their typed input and data (`kernel/api.ts`). */
+export { sessionAssurance } from "../actions/operations.js";
+export { listAccounts, unlinkAccount } from "../features/accounts/feature.js";
+export { listPasskeys, removePasskey, renamePasskey } from "../features/passkeys/feature.js";
+export { listSessions, revokeSession } from "../features/sessions/feature.js";
+export {
+  confirmTotp,
+  disableTotp,
+  enrollTotp,
+  getTwoFactorStatus,
+  regenerateRecoveryCodes,
+  verifyTwoFactor,
+} from "../features/two-factor/feature.js";
+
 /** authlib's own features, in the order their routes are listed. */
 export const builtInFeatures: readonly FeatureDefinition[] = [
   sessionsFeature,

@@ -6,11 +6,13 @@
  * 2. the parsed request (`http/request.ts` for HTTP; `api.ts` builds it for an operation): a path or
  *    method authlib does not answer is `RouteNotFound` / `MethodNotAllowed`;
  * 3. the origin (`http/origin.ts`, compiled once): a host the trusted-host list refuses is `UntrustedHost`;
- * 4. the route (`actions/index.ts`) and the per-request context it declares it needs
- *    (`request-context.ts`): CSRF state, callback URL; an operation that changes how someone signs in
- *    needs its owner present (`sign-in/owner-present.ts`);
- * 5. the action, which returns a result or throws; a thrown error carries the cookies it must still set
- *    (`http/error-response.ts`), and its answer is chosen by its type there.
+ * 4. the operation (the router's declaration) and the per-request context it declares it needs
+ *    (`request-context.ts`): CSRF state, callback URL;
+ * 5. its input, parsed once by its declaration's schema (`http/input.ts`): from the body or query over
+ *    HTTP, from the caller's typed object for `auth.api`; then, for an operation that changes how someone
+ *    signs in, its owner present (`sign-in/owner-present.ts`);
+ * 6. the handler, which returns a result or throws; a thrown error carries the cookies it must still set
+ *    (`http/error-response.ts`); over HTTP the declaration presents it, `auth.api` gets it thrown.
  *
  * @module pipeline
  */
@@ -69,15 +71,45 @@ function originOf(resolved: UsableAuth, request: RequestInternal): string {
 }
 
 /**
- * Runs the route of `request`: its origin, its context, its action. Returns the action's result with the
- * cookies of the request context first; throws an `AuthError`, logged (`RateLimited` as the
- * `rate-limited` warning: a refusal by a limit is expected traffic, and names no identifier).
+ * Runs the route of a parsed HTTP request: its origin, its context, its operation (the router's), whose
+ * input is the request's form or JSON body (a POST) or query (a GET). Returns the result with the cookies
+ * of the request context first; a refusal the operation presents (JSON, its form's page) is a result too.
+ * Throws an `AuthError`, logged (`RateLimited` as the `rate-limited` warning: a refusal by a limit is
+ * expected traffic, and names no identifier).
  */
 export async function perform(resolved: UsableAuth, request: RequestInternal): Promise<ResponseInternal> {
+  return performed(resolved, request, () => {
+    const operation = resolved.router.operationOf(request);
+    const fields = request.method === "POST" ? request.body : request.query;
+    return { operation, fields, run: (options) => presented(operation, options, request, fields) };
+  });
+}
+
+/**
+ * Runs `operation` for `auth.api`: the same path as {@link perform}, with `input` (the caller's typed
+ * object) as the fields its schema parses. A refusal is always thrown, typed; the result is the handler's,
+ * typed as the declaration says.
+ */
+export async function performCall<Body>(
+  resolved: UsableAuth,
+  request: RequestInternal,
+  operation: OperationDeclaration<unknown, Body>,
+  input: object,
+): Promise<ResponseInternal<Body>> {
+  const run = (options: InternalOptions) => runOperation(operation, options, request, input);
+  return performed(resolved, request, () => ({ operation, fields: input, run }));
+}
+
+/** The origin, then the route `routeOf` finds (a path or method it does not answer throws), run and reported. */
+async function performed<Body>(
+  resolved: UsableAuth,
+  request: RequestInternal,
+  routeOf: () => RouteRun<Body>,
+): Promise<ResponseInternal<Body>> {
   const origin = originOf(resolved, request);
-  let result: ResponseInternal;
+  let result: ResponseInternal<Body>;
   try {
-    result = await runRoute(resolved, request, origin);
+    result = await runRoute(resolved, request, origin, routeOf());
   } catch (error) {
     const authError: AuthError = asAuthError(error);
     reportFailure(resolved, request, authError);
@@ -97,9 +129,20 @@ function reportFailure(resolved: UsableAuth, request: RequestInternal, error: Au
   if (audit) void loadAuditWriter().then(({ auditFailure }) => auditFailure(audit, request, error, rateLimited));
 }
 
-async function runRoute(resolved: UsableAuth, request: RequestInternal, origin: string): Promise<ResponseInternal> {
-  const operation = resolved.router.operationOf(request);
-  const { options, cookies } = await requestContext(resolved, request, operation.needs ?? NO_NEEDS, origin);
+/** The operation a request runs, the fields its input is parsed from, and how it runs once the context is made. */
+interface RouteRun<Body> {
+  operation: OperationDeclaration<unknown, Body>;
+  fields: object;
+  run: (options: InternalOptions) => Promise<ResponseInternal<Body>>;
+}
+
+async function runRoute<Body>(
+  resolved: UsableAuth,
+  request: RequestInternal,
+  origin: string,
+  { operation, fields, run }: RouteRun<Body>,
+): Promise<ResponseInternal<Body>> {
+  const { options, cookies } = await requestContext(resolved, request, operation.needs ?? NO_NEEDS, origin, fields);
   if (resolved.audit) options.events = (await loadAuditWriter()).auditedEvents(resolved.audit, options.events, request);
   const runtime = resolved.telemetry?.config.userId === "hashed" ? resolved.telemetry.runtime : undefined;
   const trace = runtime && request.trace;
@@ -110,30 +153,58 @@ async function runRoute(resolved: UsableAuth, request: RequestInternal, origin: 
     options.warned.add("csrf-disabled");
     options.logger.warn("csrf-disabled");
   }
-  const response = await runOperation(operation, options, request);
+  const response = await run(options);
   // Copied only when the context has cookies to put first (most session checks have none).
   return cookies.length === 0 ? response : { ...response, cookies: [...cookies, ...(response.cookies ?? [])] };
 }
 
 /**
- * The operation's handler, after the owner-present rule (`sign-in/owner-present.ts`: one check for every
- * operation that changes how someone signs in, declared by its `needs`). A refusal is thrown to `auth.api`;
- * over HTTP the operation's declaration presents it (JSON, or its form's page), else it is thrown to the
- * general policy (`http/error-response.ts`).
+ * The operation's handler, after the CSRF proof it declares, its input parsed from `fields` (once, by its
+ * schema), and the owner-present rule (`sign-in/owner-present.ts`: one check for every operation that
+ * changes how someone signs in, declared by its `needs`). Throws every refusal.
  */
-async function runOperation(
+async function runOperation<Body>(
+  operation: OperationDeclaration<unknown, Body>,
+  options: InternalOptions,
+  request: RequestInternal,
+  fields: object,
+): Promise<ResponseInternal<Body>> {
+  if (operation.needs?.csrf === "prove") assertCsrf(operation.name, options.csrfTokenVerified);
+  const input = parseInput(operation, options, request, fields);
+  const owner = guardedOperation(options, request, operation);
+  if (owner) await requireOwnerPresent(options, request, owner, fields);
+  return operation.handler(options, request, input);
+}
+
+/**
+ * The operation's input, parsed by its schema (`undefined` without one). A POST that did not prove its
+ * CSRF token is refused as such first: a forged request learns nothing about the fields it sent.
+ */
+function parseInput(operation: OperationDeclaration, options: InternalOptions, request: RequestInternal, fields: object): unknown {
+  if (!operation.input) return undefined;
+  try {
+    return operation.input.parse(fields);
+  } catch (error) {
+    if (request.method === "POST" && operation.needs?.csrf) assertCsrf(operation.name, options.csrfTokenVerified);
+    throw error;
+  }
+}
+
+/**
+ * {@link runOperation} over HTTP: a refusal is presented as the operation's declaration says (JSON, or
+ * its form's page), else thrown to the general policy (`http/error-response.ts`).
+ */
+async function presented(
   operation: OperationDeclaration,
   options: InternalOptions,
   request: RequestInternal,
+  fields: object,
 ): Promise<ResponseInternal> {
   try {
-    if (operation.needs?.csrf === "prove") assertCsrf(operation.name, options.csrfTokenVerified);
-    const owner = guardedOperation(options, request, operation);
-    if (owner) await requireOwnerPresent(options, request, owner);
-    return await operation.handler(options, request);
+    return await runOperation(operation, options, request, fields);
   } catch (error) {
     const presentation = operation.presentation;
-    if (request.inProcess || !presentation || presentation === "page") throw error;
+    if (!presentation || presentation === "page") throw error;
     const authError = asAuthError(error);
     const answer = presentation === "json" ? jsonRefusal(authError) : await presentation(options, request, authError);
     if (!answer) throw error;

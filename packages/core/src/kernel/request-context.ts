@@ -10,7 +10,6 @@ import type { Cookie } from "../http/cookies.js";
 import { isCrossSite, resolveCsrf } from "../http/csrf.js";
 import { openCallbackUrl, sealCallbackUrl } from "../http/flow-binding.js";
 import { resolveRedirect } from "../http/redirect.js";
-import { bodyString } from "../http/request.js";
 import type { ConfigOptions, InternalOptions, RequestInternal, RequestOptions, RouteNeeds } from "../types/internal.js";
 import type { ResolvedAuth } from "./resolve.js";
 
@@ -18,13 +17,15 @@ export type { RouteNeeds } from "../types/internal.js";
 
 /**
  * The options of one request from `origin` (`resolveOrigin`'s answer for it), and the cookies computing
- * them wants to set (a new CSRF cookie, the callback-URL cookie).
+ * them wants to set (a new CSRF cookie, the callback-URL cookie). `fields` are what the operation was given
+ * (the form or JSON body, the query, or `auth.api`'s object): a string `callbackUrl` among them is where to go.
  */
 export async function requestContext(
   resolved: ResolvedAuth & { options: NonNullable<ResolvedAuth["options"]> },
   request: RequestInternal,
   needs: RouteNeeds,
   origin: string,
+  fields: object = request.body,
 ): Promise<{ options: InternalOptions; cookies: Cookie[] }> {
   const { config, options: shared } = resolved;
   const authUrl = `${origin}${resolved.basePath}`;
@@ -47,7 +48,8 @@ export async function requestContext(
 
   let callbackUrl = `${origin}/`;
   if (needs.callbackUrl) {
-    const candidate = bodyString(request.body, "callbackUrl") ?? request.query.callbackUrl;
+    const given = Object.hasOwn(fields, "callbackUrl") ? Reflect.get(fields, "callbackUrl") : undefined;
+    const candidate = (typeof given === "string" ? given : undefined) ?? request.query.callbackUrl;
     const fromCookie = request.cookies[cookies.callbackUrl.name];
     const { redirect } = shared.callbacks;
     if (candidate) {

@@ -29,6 +29,7 @@ import { createTelemetry, type Telemetry } from "../telemetry/index.js";
 import type { Audit } from "../types/audit.js";
 import type { AuthConfig, CookiesOptions, LoggerInstance } from "../types/config.js";
 import type { ConfigOptions, InternalProvider } from "../types/internal.js";
+import type { OperationDeclaration } from "../types/operation.js";
 import type { ProviderConfig } from "../types/providers.js";
 import { type StartupCheck, startupCheck } from "./assert.js";
 import { normaliseBasePath, resolveCallbacks, resolveSessionOptions, wrapAdapter, wrapEvents } from "./config.js";
@@ -130,7 +131,7 @@ function readConfig(config: AuthConfig, logger: LoggerInstance, basePath: string
     featureMessages: messagesOf(config),
     accountSections: accountSectionsOf(config),
     signInErrors: signInErrorsOf(config),
-    handlerOf: (name) => (router.has(name) ? router.named(name).handler : undefined),
+    handlerOf: (name) => (router.has(name) ? withParsedInput(router.named(name)) : undefined),
     basePath,
     secret,
     callbacks: resolveCallbacks(config.callbacks),
@@ -225,4 +226,15 @@ function refuseOrigin(): never {
 function freezeCookies(cookies: CookiesOptions): CookiesOptions {
   for (const cookie of Object.values(cookies)) Object.freeze(Object.freeze(cookie).options);
   return Object.freeze(cookies);
+}
+
+/**
+ * `operation`'s handler for another operation's request (the account page's forms run the second factor's
+ * operations): its input parsed by its schema from that request's form (a POST) or query (a GET).
+ */
+function withParsedInput(operation: OperationDeclaration): NonNullable<ReturnType<NonNullable<ConfigOptions["handlerOf"]>>> {
+  return (options, request) => {
+    const fields = request.method === "POST" ? request.body : request.query;
+    return operation.handler(options, request, operation.input ? operation.input.parse(fields) : undefined);
+  };
 }

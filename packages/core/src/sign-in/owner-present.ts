@@ -113,9 +113,10 @@ export function ownerPresentMaxAge(options: InternalOptions): number {
  * `IncorrectPassword` (counted) for a wrong one. `false` when there is none to check: no Password()
  * provider, no password of the user's, or no `currentPassword` in the body.
  */
-async function provesPassword(options: InternalOptions, request: RequestInternal, userId: string): Promise<boolean> {
+async function provesPassword(options: InternalOptions, request: RequestInternal, userId: string, fields: object): Promise<boolean> {
   const provider = options.providers.find(isPasswordProvider);
-  if (!provider || request.body.currentPassword === undefined || !options.adapter?.getUser) return false;
+  const currentPassword = fieldOf(fields, "currentPassword");
+  if (!provider || currentPassword === undefined || !options.adapter?.getUser) return false;
   const [{ hashOf, passwordAccountOf, passwordStore }, { checkCurrentPassword }] = await Promise.all([
     import("./password-account.js"),
     import("./current-password.js"),
@@ -124,27 +125,38 @@ async function provesPassword(options: InternalOptions, request: RequestInternal
   const [user, account] = await Promise.all([store.getUser(userId), passwordAccountOf(store, provider, userId)]);
   const hash = hashOf(account);
   if (!user || !hash) return false;
-  await checkCurrentPassword(options, request, provider, { user, hash }, request.body.currentPassword);
+  await checkCurrentPassword(options, request, provider, { user, hash }, currentPassword);
   return true;
 }
 
+/** The operation's field `name` (its own property: the parsed input, or the form it was parsed from). */
+function fieldOf(fields: object, name: string): unknown {
+  return Object.hasOwn(fields, name) ? Reflect.get(fields, name) : undefined;
+}
+
 /** True when a revoke names the request's own session: signing out of this device takes no proof. */
-async function endsOnlyThisSession(options: InternalOptions, request: RequestInternal): Promise<boolean> {
-  const { sessionId } = request.body;
-  if (typeof sessionId !== "string" || request.body.all !== undefined) return false;
+async function endsOnlyThisSession(options: InternalOptions, request: RequestInternal, fields: object): Promise<boolean> {
+  const sessionId = fieldOf(fields, "sessionId");
+  if (typeof sessionId !== "string" || fieldOf(fields, "all") !== undefined) return false;
   return (await options.sessionStrategy.currentSession(options, request))?.sessionId === sessionId;
 }
 
 /**
  * Resolves when the owner of the request's session is present for `operation`; throws
  * `RecentSignInRequired` (with `maxAge`, `aal` and `operation`) otherwise, `IncorrectPassword` for a wrong
- * current password, `MissingCSRF` for a cross-site POST (before any password is counted). A request with
+ * current password, `MissingCSRF` for a cross-site POST (before any password is counted). `fields` are the
+ * operation's (its form, JSON body or `auth.api` input): `currentPassword`, a revoke's `sessionId`. A request with
  * no session goes on: its route refuses it, or (a passkey registered signed out) it is a sign-up.
  */
-export async function requireOwnerPresent(options: InternalOptions, request: RequestInternal, operation: OwnerOperation): Promise<void> {
+export async function requireOwnerPresent(
+  options: InternalOptions,
+  request: RequestInternal,
+  operation: OwnerOperation,
+  fields: object = request.body,
+): Promise<void> {
   if (request.method === "POST") assertCsrf(LABELS[operation], options.csrfTokenVerified);
   const current = await options.sessionStrategy.currentAssurance(options, request);
-  if (!current || (operation === "revokeSessions" && (await endsOnlyThisSession(options, request)))) return;
+  if (!current || (operation === "revokeSessions" && (await endsOnlyThisSession(options, request, fields)))) return;
   request.auditUserId = current.userId;
   const maxAge = ownerPresentMaxAge(options);
   const facts = { assurance: current.assurance, maxAge, now: nowInSeconds(), passwordProven: false };
@@ -153,7 +165,7 @@ export async function requireOwnerPresent(options: InternalOptions, request: Req
     !PROVES_SECOND_FACTOR.has(operation) && ((await options.hooks?.needsSecondLevel?.(options, current.userId, signedInAt)) ?? false);
   let need = missingPresence({ ...facts, hasSecondFactor: secondFactor });
   // The password is checked (and counted) only when it can make the difference.
-  if (need && need.aal <= (current.assurance?.aal ?? 1) && (await provesPassword(options, request, current.userId)))
+  if (need && need.aal <= (current.assurance?.aal ?? 1) && (await provesPassword(options, request, current.userId, fields)))
     need = missingPresence({ ...facts, hasSecondFactor: secondFactor, passwordProven: true });
   if (!need) return;
   const minutes = Math.max(1, Math.round(need.maxAge / 60));

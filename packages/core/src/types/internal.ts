@@ -129,10 +129,11 @@ export interface Cookie {
 }
 
 /** What an action answers. `redirect` makes a 302 (or `{url}` JSON for fetch clients). */
-export interface ResponseInternal {
+export interface ResponseInternal<Body = unknown> {
   status?: number;
   headers?: Record<string, string>;
-  body?: unknown;
+  /** The data a JSON operation answers: `auth.api` returns it as it is; over HTTP it is the JSON body. */
+  body?: Body;
   redirect?: string;
   cookies?: Cookie[];
   /**

@@ -29,8 +29,29 @@ export type OwnerOperation =
   | "disableTotp"
   | "regenerateRecoveryCodes";
 
-/** Runs an operation over a parsed request: returns the route's result, or throws an `AuthError`. */
-export type OperationHandler = (options: InternalOptions, request: RequestInternal) => ResponseInternal | Promise<ResponseInternal>;
+/**
+ * An operation's typed input: parses the fields of a form post, of a JSON body or of an `auth.api` call
+ * (the same object, whichever way it came) into `I`, or throws an `AuthError` naming the field. Fields
+ * it does not declare are ignored. Made with `inputSchema` (`@authlib/core`).
+ */
+export interface InputSchema<I> {
+  /** The typed input of `fields` (their own properties); throws an `AuthError` naming the field it refuses. */
+  parse(fields: object): I;
+}
+
+/** The input type a schema parses into: `InputOf<typeof schema>`. */
+export type InputOf<S> = S extends InputSchema<infer I> ? I : never;
+
+/**
+ * Runs an operation over a parsed request and its parsed input (`undefined` for an operation that
+ * declares none): returns the route's result, or throws an `AuthError`. A JSON operation's `body` is the
+ * data `auth.api` answers.
+ */
+export type OperationHandler<I = unknown, Body = unknown> = (
+  options: InternalOptions,
+  request: RequestInternal,
+  input: I,
+) => ResponseInternal<Body> | Promise<ResponseInternal<Body>>;
 
 /**
  * What an operation needs before its handler runs: the request context's CSRF state and callback URL,
@@ -60,8 +81,11 @@ export type Presentation =
       error: AuthErrorShape,
     ) => ResponseInternal | undefined | Promise<ResponseInternal | undefined>);
 
-/** One operation: its route, what it needs, how its refusals are answered, and its handler. */
-export interface OperationDeclaration {
+/**
+ * One operation: its route, what it needs, its typed input, how its refusals are answered, and its
+ * handler. `I` is the input its handler takes, `Body` the data it answers.
+ */
+export interface OperationDeclaration<I = unknown, Body = unknown> {
   /** A name unique in the instance: how `auth.api` and the integrations reach it (`listSessions`). */
   name: string;
   method: "GET" | "POST";
@@ -74,7 +98,14 @@ export interface OperationDeclaration {
   presentation?: Presentation;
   /** True when the configuration has this operation (default: whenever its feature is on). */
   enabled?: (config: AuthConfig) => boolean;
-  handler: OperationHandler;
+  /**
+   * The fields it takes (`inputSchema({ … })`), parsed once by the pipeline, before the owner-present
+   * rule and the handler: from the form or JSON body of a POST, the query of a GET, or the object given to
+   * `auth.api`. Without one, the handler reads the request itself and gets `undefined`.
+   */
+  input?: InputSchema<I>;
+  /** Runs it (declared as a method so a list of declarations holds handlers of any input). */
+  handler(options: InternalOptions, request: RequestInternal, input: I): ResponseInternal<Body> | Promise<ResponseInternal<Body>>;
 }
 
 /**

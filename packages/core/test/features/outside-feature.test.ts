@@ -84,6 +84,11 @@ describe("an app's own feature (docs/examples/invite-codes.ts)", () => {
     expect(await again.json()).toEqual({ error: "InvalidInvite" });
     // A method the feature did not declare for the path.
     expect((await user.send("/auth/invites/redeem")).status).toBe(405);
+    // Its typed input: a code over 64 characters, or none, is refused before the handler, by its own class.
+    const long = await user.send("/auth/invites/redeem", { form: { csrfToken: await user.csrf(), code: "W".repeat(65) } });
+    expect([long.status, await long.json()]).toEqual([400, { error: "InvalidInvite" }]);
+    const none = await user.send("/auth/invites/check");
+    expect([none.status, await none.json()]).toEqual([400, { error: "InvalidInvite" }]);
   });
 
   it("its operations run through auth.api.run, with the same checks, errors thrown typed", async () => {
@@ -99,6 +104,9 @@ describe("an app's own feature (docs/examples/invite-codes.ts)", () => {
     await expect(auth.api.run(crossSite, "redeemInvite", { code: "WELCOME" })).rejects.toMatchObject({ type: "MissingCSRF" });
     expect((await auth.api.run(user.request(), "redeemInvite", { code: "WELCOME" })).body).toEqual({ redeemed: true });
     await expect(auth.api.run(user.request(), "redeemInvite", { code: "WELCOME" })).rejects.toBeInstanceOf(InvalidInvite);
+    // The same schema parses the in-process call: a field it does not declare is ignored, a long code refused.
+    expect((await auth.api.run(user.request(), "checkInvite", { code: "WELCOME", extra: 1 })).body).toEqual({ valid: false });
+    await expect(auth.api.run(user.request(), "checkInvite", { code: "W".repeat(65) })).rejects.toBeInstanceOf(InvalidInvite);
   });
 
   it("without the feature its paths are not routes; a feature not made well is a configuration error", async () => {

@@ -17,9 +17,15 @@ import { signedInUser } from "../../session/signed-in-user.js";
 import { checkCurrentPassword } from "../../sign-in/current-password.js";
 import { hashOf, passwordAccountOf } from "../../sign-in/password-account.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
+import type { InputOf } from "../../types/operation.js";
+import type { deleteAccountInput } from "./input.js";
 
 /** POST /account/delete (`currentPassword` when the user has a password). */
-export async function deleteAccount(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+export async function deleteAccount(
+  options: InternalOptions,
+  request: RequestInternal,
+  input: InputOf<typeof deleteAccountInput>,
+): Promise<ResponseInternal> {
   assertCsrf("account deletion", options.csrfTokenVerified);
   const adapter = options.adapter;
   if (!adapter?.deleteUser || !adapter.getUser)
@@ -28,7 +34,7 @@ export async function deleteAccount(options: InternalOptions, request: RequestIn
   const password = options.providers.find(isPasswordProvider);
   const { listAccountsByUserId } = adapter;
   const hash = password && listAccountsByUserId ? hashOf(await passwordAccountOf({ listAccountsByUserId }, password, user.id)) : undefined;
-  if (hash && password) await checkCurrentPassword(options, request, password, { user, hash }, request.body.currentPassword);
+  if (hash && password) await checkCurrentPassword(options, request, password, { user, hash }, input.currentPassword);
   const cookies = await options.sessionStrategy.end(options, request);
   await endUserSessions(options, adapter, user.id);
   await adapter.deleteUser(user.id);

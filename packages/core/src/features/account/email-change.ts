@@ -28,6 +28,8 @@ import { notifyOwner } from "../../sign-in/notify-owner.js";
 import { claimProvenAddress, provenHolder } from "../../sign-in/proven-address.js";
 import type { Adapter } from "../../types/adapters.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
+import type { InputOf } from "../../types/operation.js";
+import type { changeEmailInput, linkInput } from "./input.js";
 import { addressTakenMail, confirmNewAddressMail } from "./mail.js";
 
 type AddressStore = Required<Pick<Adapter, "getUser" | "getUserByEmail" | "updateUser" | "createVerificationToken">> &
@@ -59,11 +61,15 @@ function accountPage(options: InternalOptions, done: string): string {
 }
 
 /** POST /account/email (`email`): mails the link (or the note), answers the account page. */
-export async function requestEmailChange(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+export async function requestEmailChange(
+  options: InternalOptions,
+  request: RequestInternal,
+  input: InputOf<typeof changeEmailInput>,
+): Promise<ResponseInternal> {
   assertCsrf("email change", options.csrfTokenVerified);
   const store = addressStore(options);
   const user = await signedInUser(options, request, store);
-  const email = normalizeEmail(request.body.email);
+  const email = normalizeEmail(input.email);
   await countVerificationMail(options, request, email, undefined);
   const owner = await provenHolder(store, email);
   if (owner && owner.id !== user.id) {
@@ -88,9 +94,13 @@ export async function liveEmailChangeLink(options: InternalOptions, request: Req
 }
 
 /** POST /account/confirm-email (`token`): the new address becomes the user's. */
-export async function confirmEmailChange(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+export async function confirmEmailChange(
+  options: InternalOptions,
+  request: RequestInternal,
+  { token }: InputOf<typeof linkInput>,
+): Promise<ResponseInternal> {
   assertCsrf("email confirmation", options.csrfTokenVerified);
-  const { link, user, store } = await liveEmailChangeLink(options, request, request.body.token);
+  const { link, user, store } = await liveEmailChangeLink(options, request, token);
   const holder = await claimProvenAddress(options, store, link.email);
   if (holder && holder.id !== user.id) throw new Verification("This address belongs to another account now.");
   await spendLink(options, store, link);

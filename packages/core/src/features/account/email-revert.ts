@@ -34,7 +34,9 @@ import { openLink, spendLink } from "../../sign-in/link-tokens.js";
 import { passwordAccountOf, passwordStore, storePasswordHash } from "../../sign-in/password-account.js";
 import { claimProvenAddress } from "../../sign-in/proven-address.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
+import type { InputOf } from "../../types/operation.js";
 import { addressStore } from "./email-change.js";
+import type { linkInput } from "./input.js";
 
 const NO_REFERRER = { "Referrer-Policy": "same-origin" };
 
@@ -70,9 +72,13 @@ async function retirePassword(options: InternalOptions, userId: string): Promise
 }
 
 /** POST /account/revert-email (`token`): the previous address is back, the password retired, every session ended. */
-export async function revertEmailChange(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+export async function revertEmailChange(
+  options: InternalOptions,
+  request: RequestInternal,
+  { token }: InputOf<typeof linkInput>,
+): Promise<ResponseInternal> {
   assertCsrf("email change revert", options.csrfTokenVerified);
-  const link = await openLink(options, "email-revert", request.body.token);
+  const link = await openLink(options, "email-revert", token);
   const store = addressStore(options);
   const user = await store.getUser(link.userId);
   if (!user) throw new Verification("The account of this link no longer exists.");

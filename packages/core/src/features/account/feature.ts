@@ -6,34 +6,47 @@
  */
 import { accountFormRefusal, formNeeds } from "../../sign-in/account-form.js";
 import type { OperationDeclaration } from "../../types/operation.js";
-import { defineFeature, lazyHandler } from "../define.js";
+import { defineFeature, defineOperation, lazyHandler } from "../define.js";
+import { changeEmailInput, deleteAccountInput, linkInput } from "./input.js";
 
 const routes = () => import("./page-routes.js");
 const revert = () => import("./email-revert.js");
+const emailChange = () => import("./email-change.js");
 
 const form = formNeeds;
 
-/** A POST of one of the account page's forms. */
-function accountForm(
-  name: string,
-  path: string,
-  handler: keyof typeof import("./page-routes.js"),
-  ownerPresent?: NonNullable<OperationDeclaration["needs"]>["ownerPresent"],
-) {
+type OwnerPresent = NonNullable<OperationDeclaration["needs"]>["ownerPresent"];
+
+/** A POST of one of the account page's forms, back to the page with a refusal. */
+function accountPost<I>(name: string, path: string, run: Pick<OperationDeclaration<I>, "input" | "handler">, ownerPresent?: OwnerPresent) {
   return {
     name,
     method: "POST",
     path: `account/${path}`,
     needs: ownerPresent ? { ...form, ownerPresent } : form,
     presentation: accountFormRefusal,
-    handler: lazyHandler(routes, handler),
-  } satisfies OperationDeclaration;
+    ...run,
+  } satisfies OperationDeclaration<I>;
 }
+
+/** A form of the page that runs another feature's operation (its input parsed by that operation's schema). */
+function accountForm(name: string, path: string, handler: FormHandler, ownerPresent?: OwnerPresent) {
+  return accountPost(name, path, { handler: lazyHandler(routes, handler) }, ownerPresent);
+}
+
+type FormHandler = "unlinkForm";
 
 export const accountFeature = defineFeature({
   name: "account",
   operations: [
-    { name: "accountPage", method: "GET", path: "account", needs: form, presentation: "page", handler: lazyHandler(routes, "accountPage") },
+    {
+      name: "accountPage",
+      method: "GET",
+      path: "account",
+      needs: form,
+      presentation: "page",
+      handler: async (options, request) => (await routes()).accountPage(options, request),
+    },
     {
       name: "confirmEmailPage",
       method: "GET",
@@ -42,9 +55,19 @@ export const accountFeature = defineFeature({
       presentation: "page",
       handler: lazyHandler(routes, "confirmEmailPage"),
     },
-    accountForm("changeEmail", "email", "emailForm", "changeEmail"),
-    accountForm("confirmEmail", "confirm-email", "confirmEmailForm"),
-    accountForm("deleteAccount", "delete", "deleteForm", "deleteAccount"),
+    accountPost(
+      "changeEmail",
+      "email",
+      { input: changeEmailInput, handler: lazyHandler(emailChange, "requestEmailChange") },
+      "changeEmail",
+    ),
+    accountPost("confirmEmail", "confirm-email", { input: linkInput, handler: lazyHandler(emailChange, "confirmEmailChange") }),
+    accountPost(
+      "deleteAccount",
+      "delete",
+      { input: deleteAccountInput, handler: lazyHandler(() => import("./delete-account.js"), "deleteAccount") },
+      "deleteAccount",
+    ),
     // Where the delete form comes back to, signed out by then.
     {
       name: "accountDeletedPage",
@@ -63,6 +86,13 @@ export const accountFeature = defineFeature({
       presentation: "page",
       handler: lazyHandler(revert, "revertEmailPage"),
     },
-    { name: "revertEmail", method: "POST", path: "account/revert-email", needs: form, handler: lazyHandler(revert, "revertEmailChange") },
+    defineOperation({
+      name: "revertEmail",
+      method: "POST",
+      path: "account/revert-email",
+      needs: form,
+      input: linkInput,
+      handler: lazyHandler(revert, "revertEmailChange"),
+    }),
   ],
 });

@@ -170,11 +170,6 @@ async function confirmEmailPage(options: InternalOptions, request: RequestIntern
 
 type Post = (options: InternalOptions, request: RequestInternal) => Promise<ResponseInternal>;
 
-/** The account page's own forms: each loads its code with its first use. */
-export const emailForm: Post = async (options, request) => (await import("./email-change.js")).requestEmailChange(options, request);
-export const confirmEmailForm: Post = async (options, request) => (await import("./email-change.js")).confirmEmailChange(options, request);
-export const deleteForm: Post = async (options, request) => (await import("./delete-account.js")).deleteAccount(options, request);
-
 /** Unlinking from the page: the linked-accounts feature's unlink, back with how the user signs in from now on. */
 export const unlinkForm: Post = async (options, request) => {
   await operation(options, "unlinkAccount")(options, request);

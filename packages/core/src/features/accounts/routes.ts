@@ -16,7 +16,6 @@
 import { missingMethods } from "../../adapter/capabilities.js";
 import { AccountNotFound, AccountsUnavailable, InvalidAccount, LastSignInMethod, SessionRequired } from "../../errors.js";
 import { assertCsrf } from "../../http/csrf.js";
-import { bodyString } from "../../http/request.js";
 import { noStoreHeaders } from "../../http/response.js";
 import { notifyOwner } from "../../sign-in/notify-owner.js";
 import { isSecondFactorRow } from "../../sign-in/second-factor-row.js";
@@ -26,11 +25,10 @@ import type { AdapterAccount } from "../../types/adapters.js";
 import type { User } from "../../types/base.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import type { LinkedAccount } from "../../types/linked-accounts.js";
+import type { InputOf } from "../../types/operation.js";
+import type { unlinkInput } from "./input.js";
 
 const json = { "Content-Type": "application/json", ...noStoreHeaders };
-
-/** Longest provider id or provider account id taken from a request (ids are far shorter; more is junk). */
-const MAX_ID_LENGTH = 512;
 
 /** The methods the account routes need (checked here, not at start-up: only these routes use them). */
 const linkedAccountMethods: readonly LinkedAccountMethod[] = ["listAccountsByUserId", "unlinkAccount", "linkAccount"];
@@ -59,7 +57,10 @@ export function linkedAccount(account: AdapterAccount): LinkedAccount {
 }
 
 /** GET /accounts: `{ accounts }`, in the adapter's order. */
-export async function listAccountsAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+export async function listAccountsAction(
+  options: InternalOptions,
+  request: RequestInternal,
+): Promise<ResponseInternal<{ accounts: LinkedAccount[] }>> {
   const store = requireAccounts(options);
   const user = await callerUser(options, request);
   // The second-factor row is no way to sign in, and no account to show.
@@ -67,20 +68,17 @@ export async function listAccountsAction(options: InternalOptions, request: Requ
   return { body: { accounts }, headers: json };
 }
 
-/** A body field naming the account, or `InvalidAccount`. */
-function idField(request: RequestInternal, key: "provider" | "providerAccountId"): string {
-  const value = bodyString(request.body, key);
-  if (!value || value.length > MAX_ID_LENGTH) throw new InvalidAccount(`Name the account to unlink: \`${key}\` is missing or not valid.`);
-  return value;
-}
-
 /** POST /accounts/unlink: `{ unlinked: 1 }`, or a typed refusal that changed nothing. */
-export async function unlinkAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+export async function unlinkAction(
+  options: InternalOptions,
+  request: RequestInternal,
+  { provider, providerAccountId }: InputOf<typeof unlinkInput>,
+): Promise<ResponseInternal<{ unlinked: number }>> {
   assertCsrf("account unlink", options.csrfTokenVerified);
   const store = requireAccounts(options);
   const user = await callerUser(options, request);
-  const provider = idField(request, "provider");
-  const providerAccountId = idField(request, "providerAccountId");
+  if (provider === "" || providerAccountId === "")
+    throw new InvalidAccount("Name the account to unlink: `provider` and `providerAccountId`.");
   const accounts = await store.listAccountsByUserId(user.id);
   const target = accounts.find((a) => a.provider === provider && a.providerAccountId === providerAccountId);
   if (!target) throw new AccountNotFound("No account of yours is linked with this provider and id.");

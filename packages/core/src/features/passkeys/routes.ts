@@ -18,19 +18,18 @@
 import { missingMethods, type PasskeyStore, passkeyMethods } from "../../adapter/capabilities.js";
 import { LastSignInMethod, MissingAdapterMethods, PasskeyNotFound, SessionRequired, UnknownAction } from "../../errors.js";
 import { assertCsrf } from "../../http/csrf.js";
-import { bodyString } from "../../http/request.js";
 import { noStoreHeaders } from "../../http/response.js";
 import { accountUrl } from "../../sign-in/account-form.js";
 import { notifyOwner } from "../../sign-in/notify-owner.js";
 import { countSignInWays } from "../../sign-in/ways-in.js";
 import type { AdapterAuthenticator, AdapterUser } from "../../types/adapters.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
+import type { InputOf } from "../../types/operation.js";
+import type { ListedPasskey } from "../../types/passkeys.js";
 import { listedPasskey, passkeyName } from "../../webauthn/passkey-name.js";
+import type { removeInput, renameInput } from "./input.js";
 
 const json = { "Content-Type": "application/json", ...noStoreHeaders };
-
-/** Longest passkey id taken from a request: a credential id has at most 1023 bytes, 1364 in base64. */
-const MAX_ID_LENGTH = 1400;
 
 /**
  * The adapter's passkey methods (the wrapped adapter: a failure is `AdapterError`). `UnknownAction`
@@ -61,17 +60,18 @@ async function passkeysOf(store: PasskeyStore, userId: string): Promise<AdapterA
   return (await store.listAuthenticatorsByUserId(userId)).sort((a, b) => time(a) - time(b));
 }
 
-/** The caller's passkey the body's `id` names, or `PasskeyNotFound` (another user's included). */
-async function ownPasskey(store: PasskeyStore, request: RequestInternal, userId: string): Promise<AdapterAuthenticator> {
-  const id = bodyString(request.body, "id");
-  const found =
-    id && id.length <= MAX_ID_LENGTH ? (await store.listAuthenticatorsByUserId(userId)).find((a) => a.credentialID === id) : undefined;
+/** The caller's passkey `id` names, or `PasskeyNotFound` (another user's included). */
+async function ownPasskey(store: PasskeyStore, id: string, userId: string): Promise<AdapterAuthenticator> {
+  const found = id ? (await store.listAuthenticatorsByUserId(userId)).find((a) => a.credentialID === id) : undefined;
   if (!found) throw new PasskeyNotFound("No passkey of yours has this id: it was removed already, or never existed.");
   return found;
 }
 
 /** GET /passkeys: `{ passkeys }`, oldest first. */
-export async function listPasskeysAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+export async function listPasskeysAction(
+  options: InternalOptions,
+  request: RequestInternal,
+): Promise<ResponseInternal<{ passkeys: ListedPasskey[] }>> {
   const store = requirePasskeys(options);
   const user = await callerUser(options, request);
   const passkeys = (await passkeysOf(store, user.id)).map(listedPasskey);
@@ -79,23 +79,31 @@ export async function listPasskeysAction(options: InternalOptions, request: Requ
 }
 
 /** POST /passkeys/rename: `{ passkey }`, renamed; `InvalidName`, `PasskeyNotFound`. */
-export async function renamePasskeyAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+export async function renamePasskeyAction(
+  options: InternalOptions,
+  request: RequestInternal,
+  input: InputOf<typeof renameInput>,
+): Promise<ResponseInternal<{ passkey: ListedPasskey }>> {
   assertCsrf("passkey rename", options.csrfTokenVerified);
   const store = requirePasskeys(options);
   const user = await callerUser(options, request);
-  const target = await ownPasskey(store, request, user.id);
-  const name = passkeyName(request.body.name);
+  const target = await ownPasskey(store, input.id, user.id);
+  const name = passkeyName(input.name);
   const renamed = await store.updateAuthenticator(target.credentialID, { name });
   if (!renamed) throw new PasskeyNotFound("No passkey of yours has this id: it was removed already.");
   return { body: { passkey: listedPasskey(renamed) }, headers: json };
 }
 
 /** POST /passkeys/remove: `{ removed: 1 }`, or a typed refusal that changed nothing. */
-export async function removePasskeyAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+export async function removePasskeyAction(
+  options: InternalOptions,
+  request: RequestInternal,
+  input: InputOf<typeof removeInput>,
+): Promise<ResponseInternal<{ removed: number }>> {
   assertCsrf("passkey removal", options.csrfTokenVerified);
   const store = requirePasskeys(options);
   const user = await callerUser(options, request);
-  const target = await ownPasskey(store, request, user.id);
+  const target = await ownPasskey(store, input.id, user.id);
   const last = () =>
     new LastSignInMethod("This is your last way to sign in: add another passkey, link an account or prove an address first.");
   const waysLeft = async () => countSignInWays(store, options.providers, user, await store.listAccountsByUserId(user.id));
@@ -118,13 +126,21 @@ export async function removePasskeyAction(options: InternalOptions, request: Req
 }
 
 /** The account page's rename form: back to the page with what happened. */
-export async function renamePasskeyForm(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
-  await renamePasskeyAction(options, request);
+export async function renamePasskeyForm(
+  options: InternalOptions,
+  request: RequestInternal,
+  input: InputOf<typeof renameInput>,
+): Promise<ResponseInternal> {
+  await renamePasskeyAction(options, request, input);
   return { redirect: `${accountUrl(options)}?done=passkey-renamed` };
 }
 
 /** The account page's remove form (owner-present: a refusal sends the browser to sign in again and back). */
-export async function removePasskeyForm(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
-  await removePasskeyAction(options, request);
+export async function removePasskeyForm(
+  options: InternalOptions,
+  request: RequestInternal,
+  input: InputOf<typeof removeInput>,
+): Promise<ResponseInternal> {
+  await removePasskeyAction(options, request, input);
   return { redirect: `${accountUrl(options)}?done=passkey-removed` };
 }

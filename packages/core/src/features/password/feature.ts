@@ -9,7 +9,8 @@ import { isPasswordProvider } from "../../provider-kind.js";
 import type { RouteNeeds } from "../../types/internal.js";
 import type { OperationDeclaration } from "../../types/operation.js";
 import { defineFeature } from "../define.js";
-import type { PasswordPage, PasswordPost } from "./routes.js";
+import { type PasswordInput, type PasswordPost, passwordInputs } from "./input.js";
+import type { PasswordPage } from "./routes.js";
 
 const routes = () => import("./routes.js");
 const recovery = () => import("./recovery.js");
@@ -28,14 +29,15 @@ function page(name: string, path: PasswordPage): OperationDeclaration {
   };
 }
 
-function post(name: string, path: PasswordPost, ownerPresent?: "changePassword"): OperationDeclaration {
+function post<F extends PasswordPost>(name: string, path: F, ownerPresent?: "changePassword"): OperationDeclaration<PasswordInput<F>> {
   return {
     name,
     method: "POST",
     path: `password/${path}`,
     needs: ownerPresent ? { ...form, ownerPresent } : form,
+    input: passwordInputs[path],
     presentation: async (options, request, error) => (await routes()).passwordFormRefusal(path, options, request, error),
-    handler: async (options, request) => (await routes()).passwordPost(path, options, request),
+    handler: async (options, request, input) => (await routes()).passwordPost(path, options, request, input),
   };
 }
 

@@ -48,6 +48,7 @@ import type { Account } from "../../types/config.js";
 import type { AuthErrorShape } from "../../types/errors.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import type { PasswordConfig } from "../../types/providers.js";
+import type { PasswordInput, PasswordInputs, PasswordPost } from "./input.js";
 import { recoveryFor, unlock } from "./recovery.js";
 
 type Password = InternalProvider & PasswordConfig;
@@ -74,11 +75,16 @@ function checkYourEmail(options: InternalOptions, provider: Password, type: "sig
 }
 
 /** POST sign-up. */
-async function signUp(options: InternalOptions, request: RequestInternal, provider: Password): Promise<ResponseInternal> {
+async function signUp(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: Password,
+  input: PasswordInput<"sign-up">,
+): Promise<ResponseInternal> {
   assertCsrf("password sign-up", options.csrfTokenVerified);
-  const email = normalizeEmail(request.body.email);
-  const password = newPassword(request.body.password, provider.passwordAccounts);
-  const name = signUpName(request.body.name);
+  const email = normalizeEmail(input.email);
+  const password = newPassword(input.password, provider.passwordAccounts);
+  const name = signUpName(input.name);
   await countVerificationMail(options, request, email, undefined, recoveryFor(options, request, email));
   const store = passwordStore(options);
   // Hashed whoever owns the address, so both answers take the same time.
@@ -104,9 +110,14 @@ async function signUp(options: InternalOptions, request: RequestInternal, provid
  * address. The page says the address has an account and offers "Forgot your password?" (a reset link goes
  * to the address, so only its owner sets a password that way). The link is spent all the same.
  */
-async function verify(options: InternalOptions, request: RequestInternal, provider: Password): Promise<ResponseInternal> {
+async function verify(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: Password,
+  { token }: PasswordInput<"verify">,
+): Promise<ResponseInternal> {
   assertCsrf("email verification", options.csrfTokenVerified);
-  const link = await openLink(options, "sign-up", request.body.token);
+  const link = await openLink(options, "sign-up", token);
   const store = passwordStore(options);
   const existing = await claimProvenAddress(options, store, link.email);
   // Spent either way: a second use of this link is "used already", whatever the first one did.
@@ -128,9 +139,14 @@ async function verify(options: InternalOptions, request: RequestInternal, provid
 }
 
 /** POST forgot. */
-async function forgot(options: InternalOptions, request: RequestInternal, provider: Password): Promise<ResponseInternal> {
+async function forgot(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: Password,
+  input: PasswordInput<"forgot">,
+): Promise<ResponseInternal> {
   assertCsrf("password reset request", options.csrfTokenVerified);
-  const email = normalizeEmail(request.body.email);
+  const email = normalizeEmail(input.email);
   await countVerificationMail(options, request, email, undefined, recoveryFor(options, request, email));
   const store = passwordStore(options);
   const owner = await provenHolder(store, email);
@@ -197,12 +213,17 @@ async function replacePassword(
 }
 
 /** POST reset. */
-async function reset(options: InternalOptions, request: RequestInternal, provider: Password): Promise<ResponseInternal> {
+async function reset(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: Password,
+  input: PasswordInput<"reset">,
+): Promise<ResponseInternal> {
   assertCsrf("password reset", options.csrfTokenVerified);
   const store = passwordStore(options);
-  const { link, user } = await liveResetLink(options, store, provider, request.body.token);
+  const { link, user } = await liveResetLink(options, store, provider, input.token);
   assertSameBrowser(link, await browserBinding(options));
-  const password = newPassword(request.body.password, provider.passwordAccounts);
+  const password = newPassword(input.password, provider.passwordAccounts);
   await spendLink(options, store, link);
   const withLinkTarget = { ...options, callbackUrl: link.callbackUrl };
   return replacePassword(withLinkTarget, request, provider, { store, user, password, reason: "reset" });
@@ -222,10 +243,15 @@ async function reset(options: InternalOptions, request: RequestInternal, provide
  * anyway. It sends one more mail to an address that asked for a reset, counted against the same email
  * limits as `forgot`. The old link stays good in the browser that asked for it.
  */
-async function resend(options: InternalOptions, request: RequestInternal, provider: Password): Promise<ResponseInternal> {
+async function resend(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: Password,
+  input: PasswordInput<"resend">,
+): Promise<ResponseInternal> {
   assertCsrf("password reset request", options.csrfTokenVerified);
   const store = passwordStore(options);
-  const { link } = await liveResetLink(options, store, provider, request.body.token);
+  const { link } = await liveResetLink(options, store, provider, input.token);
   await countVerificationMail(options, request, link.email, undefined);
   const { email, userId, fingerprint, callbackUrl } = link;
   const claims = { email, userId, fingerprint, binding: await browserBinding(options), callbackUrl };
@@ -237,28 +263,44 @@ async function resend(options: InternalOptions, request: RequestInternal, provid
 }
 
 /** POST change: the signed-in user, with their current password. */
-async function change(options: InternalOptions, request: RequestInternal, provider: Password): Promise<ResponseInternal> {
+async function change(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: Password,
+  input: PasswordInput<"change">,
+): Promise<ResponseInternal> {
   assertCsrf("password change", options.csrfTokenVerified);
   const store = passwordStore(options);
   const user = await signedInUser(options, request, store);
   const hash = hashOf(await passwordAccountOf(store, provider, user.id));
   if (!hash) throw new PasswordNotSet('You have no password yet: set one with "Forgot your password?".');
-  const password = newPassword(request.body.password, provider.passwordAccounts);
-  await checkCurrentPassword(options, request, provider, { user, hash }, request.body.currentPassword);
+  const password = newPassword(input.password, provider.passwordAccounts);
+  await checkCurrentPassword(options, request, provider, { user, hash }, input.currentPassword);
   return replacePassword(options, request, provider, { store, user, password, reason: "change" });
 }
 
-type PasswordRoute = (options: InternalOptions, request: RequestInternal, provider: Password) => Promise<ResponseInternal>;
-
 /** The forms that post here, and the GET pages (the built-in form of each, or the recovery link). */
-export type PasswordPost = "sign-up" | "verify" | "forgot" | "reset" | "resend" | "change";
+export type { PasswordPost };
 export type PasswordPage = "sign-up" | "forgot" | "reset" | "verify";
 
-const posts: Record<PasswordPost, PasswordRoute> = { "sign-up": signUp, verify, forgot, reset, resend, change };
+/** The handler of each form, over the form's typed input. */
+type PasswordRoute<F extends PasswordPost> = (
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: Password,
+  input: PasswordInputs[F],
+) => Promise<ResponseInternal>;
+const posts: { [F in PasswordPost]: PasswordRoute<F> } = { "sign-up": signUp, verify, forgot, reset, resend, change };
 
-/** `POST <basePath>/password/<form>`. */
-export function passwordPost(form: PasswordPost, options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
-  return posts[form](options, request, passwordProviderOf(options));
+/** `POST <basePath>/password/<form>`, with the form's parsed input. */
+export function passwordPost<F extends PasswordPost>(
+  form: F,
+  options: InternalOptions,
+  request: RequestInternal,
+  input: PasswordInputs[F],
+): Promise<ResponseInternal> {
+  const handler: PasswordRoute<F> = posts[form];
+  return handler(options, request, passwordProviderOf(options), input);
 }
 
 /** `GET <basePath>/password/<form>`: the built-in page of the form (loaded with the pages). */

@@ -15,7 +15,9 @@ import { isMark, requireRegistry, revokeSessions } from "../../session/registry.
 import { isSessionId } from "../../session/registry-of.js";
 import { notifyOwner } from "../../sign-in/notify-owner.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
+import type { InputOf } from "../../types/operation.js";
 import type { ListedSession, SessionRecord } from "../../types/session-registry.js";
+import type { revokeInput } from "./input.js";
 
 const json = { "Content-Type": "application/json", ...noStoreHeaders };
 
@@ -44,7 +46,10 @@ export function listed(record: SessionRecord, currentId: string): ListedSession 
 }
 
 /** GET /sessions: `{ sessions }`, most recently seen first, the current one marked. */
-export async function listSessionsAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+export async function listSessionsAction(
+  options: InternalOptions,
+  request: RequestInternal,
+): Promise<ResponseInternal<{ sessions: ListedSession[] }>> {
   const registry = requireRegistry(options);
   const { userId, sessionId } = await callerSession(options, request);
   const records = await registry.listByUser(userId);
@@ -56,11 +61,14 @@ export async function listSessionsAction(options: InternalOptions, request: Requ
 }
 
 /** POST /sessions/revoke: `{ revoked }`, the number of sessions ended; the session cookie is cleared when the current one was. */
-export async function revokeAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+export async function revokeAction(
+  options: InternalOptions,
+  request: RequestInternal,
+  { sessionId, all }: InputOf<typeof revokeInput>,
+): Promise<ResponseInternal<{ revoked: number }>> {
   assertCsrf("session revoke", options.csrfTokenVerified);
   requireRegistry(options);
   const { userId, sessionId: by } = await callerSession(options, request);
-  const { sessionId, all } = request.body;
   if (all === "others") {
     const ended = await revokeSessions(options, { userId, except: by, reason: "others", by });
     if (ended.length > 0) await notifyOwner(options, request, { id: userId }, "otherSessionsEnded");

@@ -8,8 +8,9 @@
  */
 import { accountFormRefusal, formNeeds } from "../../sign-in/account-form.js";
 import type { OperationDeclaration } from "../../types/operation.js";
-import { defineFeature, lazyHandler } from "../define.js";
+import { defineFeature, defineOperation, lazyHandler } from "../define.js";
 import { twoFactorAdapterNeeds, twoFactorConfigError } from "./config-check.js";
+import { codeInput, secondStepInput } from "./input.js";
 import { twoFactorMessages } from "./messages.js";
 
 const settings = () => import("./settings.js");
@@ -46,6 +47,66 @@ const AUDITED_CHANGES = {
   disabled: "twoFactorDisabled",
   recoveryCodesCreated: "recoveryCodesCreated",
 } as const;
+
+/** The second step itself (`auth.api.verifyTwoFactor`): a code, or a passkey's response. */
+export const verifyTwoFactor = defineOperation({
+  name: "verifyTwoFactor",
+  method: "POST",
+  path: "two-factor",
+  needs: { csrf: "mint" },
+  presentation: async (options, request, error) => (await secondStep()).secondStepRefusal(options, request, error),
+  input: secondStepInput,
+  handler: lazyHandler(secondStep, "completeSecondStep"),
+});
+
+export const enrollTotp = defineOperation({
+  name: "enrollTotp",
+  method: "POST",
+  path: "two-factor/enroll",
+  needs: { csrf: "mint", ownerPresent: "enrollTotp" },
+  presentation: "json",
+  handler: lazyHandler(settings, "enroll"),
+});
+
+export const confirmTotp = defineOperation({
+  name: "confirmTotp",
+  method: "POST",
+  path: "two-factor/confirm",
+  needs: { csrf: "mint", ownerPresent: "confirmTotp" },
+  presentation: "json",
+  input: codeInput,
+  handler: lazyHandler(settings, "confirm"),
+});
+
+export const disableTotp = defineOperation({
+  name: "disableTotp",
+  method: "POST",
+  path: "two-factor/disable",
+  needs: { csrf: "mint", ownerPresent: "disableTotp" },
+  presentation: "json",
+  input: codeInput,
+  handler: lazyHandler(settings, "disable"),
+});
+
+/** New recovery codes (`auth.api.regenerateRecoveryCodes`), with a code: the earlier ones stop working. */
+export const regenerateRecoveryCodes = defineOperation({
+  name: "regenerateRecoveryCodes",
+  method: "POST",
+  path: "two-factor/recovery-codes",
+  needs: { csrf: "mint", ownerPresent: "regenerateRecoveryCodes" },
+  presentation: "json",
+  input: codeInput,
+  handler: lazyHandler(settings, "regenerateRecoveryCodes"),
+});
+
+export const getTwoFactorStatus = defineOperation({
+  name: "getTwoFactorStatus",
+  method: "GET",
+  path: "two-factor/status",
+  needs: { csrf: "mint" },
+  presentation: "json",
+  handler: lazyHandler(settings, "status"),
+});
 
 export const twoFactorFeature = defineFeature({
   name: "two-factor",
@@ -102,54 +163,12 @@ export const twoFactorFeature = defineFeature({
       presentation: "page",
       handler: lazyHandler(() => import("./page.js"), "secondStepPage"),
     },
-    {
-      name: "verifyTwoFactor",
-      method: "POST",
-      path: "two-factor",
-      needs: { csrf: "mint" },
-      presentation: async (options, request, error) => (await secondStep()).secondStepRefusal(options, request, error),
-      handler: lazyHandler(secondStep, "completeSecondStep"),
-    },
-    {
-      name: "enrollTotp",
-      method: "POST",
-      path: "two-factor/enroll",
-      needs: { csrf: "mint", ownerPresent: "enrollTotp" },
-      presentation: "json",
-      handler: lazyHandler(settings, "enroll"),
-    },
-    {
-      name: "confirmTotp",
-      method: "POST",
-      path: "two-factor/confirm",
-      needs: { csrf: "mint", ownerPresent: "confirmTotp" },
-      presentation: "json",
-      handler: lazyHandler(settings, "confirm"),
-    },
-    {
-      name: "disableTotp",
-      method: "POST",
-      path: "two-factor/disable",
-      needs: { csrf: "mint", ownerPresent: "disableTotp" },
-      presentation: "json",
-      handler: lazyHandler(settings, "disable"),
-    },
-    {
-      name: "regenerateRecoveryCodes",
-      method: "POST",
-      path: "two-factor/recovery-codes",
-      needs: { csrf: "mint", ownerPresent: "regenerateRecoveryCodes" },
-      presentation: "json",
-      handler: lazyHandler(settings, "regenerateRecoveryCodes"),
-    },
-    {
-      name: "getTwoFactorStatus",
-      method: "GET",
-      path: "two-factor/status",
-      needs: { csrf: "mint" },
-      presentation: "json",
-      handler: lazyHandler(settings, "status"),
-    },
+    verifyTwoFactor,
+    enrollTotp,
+    confirmTotp,
+    disableTotp,
+    regenerateRecoveryCodes,
+    getTwoFactorStatus,
     // The account page's forms of its section, running the operations above by name.
     accountForm("enrollTotpForm", "two-factor-enroll", "enrollForm", "enrollTotp"),
     accountForm("confirmTotpForm", "two-factor-confirm", "confirmForm", "confirmTotp"),

@@ -19,9 +19,11 @@ import { completeSignIn } from "../../sign-in/flow.js";
 import { tellOwner } from "../../sign-in/tell-owner.js";
 import type { AuthErrorShape } from "../../types/errors.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
+import type { InputOf } from "../../types/operation.js";
 import { webAuthnRoutes } from "../../webauthn/routes-loader.js";
 import { proveWithCode } from "./codes.js";
 import { secondStepUrl } from "./gate.js";
+import type { secondStepInput } from "./input.js";
 import { clearPending, type PendingSignIn, pendingMaxAge, pendingOrExpired } from "./pending.js";
 import { clearSecondFactorTries, countSecondFactorTry } from "./rate-limit.js";
 import { totpFactorOf, twoFactorStore } from "./record.js";
@@ -43,6 +45,8 @@ function endingPending(error: AuthError, options: InternalOptions, request: Requ
   return withFailureCookies(error, clearPending(options, request), () => error);
 }
 
+type SecondStepInput = InputOf<typeof secondStepInput>;
+
 /** What a proof gives: the method it proves, and the cookies to set (a used passkey challenge). */
 interface Proof {
   method: string;
@@ -56,16 +60,16 @@ async function proveWithPasskey(options: InternalOptions, request: RequestIntern
 }
 
 /** Checks the second factor of `pending`: counts the try, then the code or the passkey. */
-async function prove(options: InternalOptions, request: RequestInternal, pending: PendingSignIn): Promise<Proof> {
+async function prove(options: InternalOptions, request: RequestInternal, pending: PendingSignIn, input: SecondStepInput): Promise<Proof> {
   const attempt = { userId: pending.userId, pendingId: pending.id, lifetimeSeconds: pendingMaxAge(options) };
   const tries = await countSecondFactorTry(options, request, attempt);
   if (tries > MAX_WRONG_TRIES) throw endingPending(new TwoFactorExpired("Too many wrong tries: sign in again."), options, request);
-  if (request.body.data !== undefined) return proveWithPasskey(options, request, pending);
+  if (input.data !== undefined) return proveWithPasskey(options, request, pending);
   const store = twoFactorStore(options);
   const factor = await totpFactorOf(options, store, pending.userId);
   try {
     if (!factor?.confirmed) throw new IncorrectCode("This account has no authenticator app: use a passkey.");
-    return { method: await proveWithCode(options, store, pending.userId, factor, request.body.code), cookies: [] };
+    return { method: await proveWithCode(options, store, pending.userId, factor, input.code), cookies: [] };
   } catch (error) {
     // The last wrong try ends the pending sign-in.
     if (tries === MAX_WRONG_TRIES && error instanceof IncorrectCode)
@@ -75,11 +79,15 @@ async function prove(options: InternalOptions, request: RequestInternal, pending
 }
 
 /** POST /two-factor: the session, for the right second factor. */
-export async function completeSecondStep(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+export async function completeSecondStep(
+  options: InternalOptions,
+  request: RequestInternal,
+  input: SecondStepInput,
+): Promise<ResponseInternal> {
   assertCsrf("second sign-in step", options.csrfTokenVerified);
   const pending = await pendingOrExpired(options, request);
   request.auditUserId = pending.userId;
-  const proof = await prove(options, request, pending);
+  const proof = await prove(options, request, pending, input);
   await clearSecondFactorTries(options, pending.userId);
   const assurance = { authTime: nowInSeconds(), amr: [pending.method, proof.method], aal: 2 as const };
   const withTarget = { ...options, callbackUrl: pending.callbackUrl };

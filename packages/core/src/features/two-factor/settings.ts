@@ -15,10 +15,13 @@ import { assertCsrf } from "../../http/csrf.js";
 import { noStoreHeaders } from "../../http/response.js";
 import { nowInSeconds } from "../../session/assurance.js";
 import { notifyOwner } from "../../sign-in/notify-owner.js";
+import type { TotpEnrollment, TwoFactorStatus } from "../../types/api.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
+import type { InputOf } from "../../types/operation.js";
 import { base32Encode } from "./base32.js";
 import { acceptTotp, proveWithCode, typedTotp } from "./codes.js";
 import { secondFactorsOf } from "./gate.js";
+import type { codeInput } from "./input.js";
 import { clearSecondFactorTries, countSecondFactorTry } from "./rate-limit.js";
 import { removeFactor, storeFactor, totpFactorOf, twoFactorStore } from "./record.js";
 import { hashRecoveryCode, newRecoveryCodes, typedRecoveryCode } from "./recovery-codes.js";
@@ -60,7 +63,7 @@ async function newHashedRecoveryCodes(options: InternalOptions, userId: string):
 }
 
 /** POST /two-factor/enroll: `{ secret, uri, qrSvg }` of a new secret, stored unconfirmed. */
-async function enroll(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+async function enroll(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal<TotpEnrollment>> {
   assertCsrf("TOTP enrollment", options.csrfTokenVerified);
   const { userId } = await signedInUserId(options, request);
   const store = twoFactorStore(options);
@@ -75,7 +78,11 @@ async function enroll(options: InternalOptions, request: RequestInternal): Promi
 }
 
 /** POST /two-factor/confirm with `code`: TOTP on, and `{ recoveryCodes }` (shown once). */
-async function confirm(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+async function confirm(
+  options: InternalOptions,
+  request: RequestInternal,
+  input: InputOf<typeof codeInput>,
+): Promise<ResponseInternal<{ recoveryCodes: string[] }>> {
   assertCsrf("TOTP confirmation", options.csrfTokenVerified);
   const { userId } = await signedInUserId(options, request);
   const store = twoFactorStore(options);
@@ -83,7 +90,7 @@ async function confirm(options: InternalOptions, request: RequestInternal): Prom
   if (!factor) throw new TwoFactorNotEnabled("Set up the authenticator app first (enroll), then confirm it with a code.");
   if (factor.confirmed) throw new TwoFactorAlreadyEnabled("Your authenticator app is set up already.");
   await countSecondFactorTry(options, request, { userId, lifetimeSeconds: 0 });
-  const typed = typedTotp(request.body.code);
+  const typed = typedTotp(input.code);
   if (typed === undefined) throw new IncorrectCode("Type the 6-digit code your authenticator app shows.");
   await acceptTotp(options, userId, factor, typed);
   const { recoveryCodes, recovery } = await newHashedRecoveryCodes(options, userId);
@@ -94,24 +101,31 @@ async function confirm(options: InternalOptions, request: RequestInternal): Prom
   return { body: { recoveryCodes }, headers: noStore() };
 }
 
+/** What turning the app off and making new recovery codes are asked: a code of the app or a recovery code. */
+type CodeInput = InputOf<typeof codeInput>;
+
 /**
- * The signed-in user's confirmed factor, proven by the request's `code` (of the app, or an unused recovery
+ * The signed-in user's confirmed factor, proven by the input's `code` (of the app, or an unused recovery
  * code, spent): what turning it off and making new recovery codes start with. The try is counted first.
  */
-async function provenFactor(options: InternalOptions, request: RequestInternal, action: string, notOn: string) {
+async function provenFactor(options: InternalOptions, request: RequestInternal, input: CodeInput, action: string, notOn: string) {
   assertCsrf(action, options.csrfTokenVerified);
   const { userId } = await signedInUserId(options, request);
   const store = twoFactorStore(options);
   const factor = await totpFactorOf(options, store, userId);
   if (!factor?.confirmed) throw new TwoFactorNotEnabled(notOn);
   await countSecondFactorTry(options, request, { userId, lifetimeSeconds: 0 });
-  await proveWithCode(options, store, userId, factor, request.body.code);
+  await proveWithCode(options, store, userId, factor, input.code);
   return { userId, store, factor };
 }
 
 /** POST /two-factor/disable with `code` (of the app, or a recovery code): TOTP off. */
-async function disable(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
-  const { userId, store } = await provenFactor(options, request, "TOTP removal", "There is no authenticator app to turn off.");
+async function disable(
+  options: InternalOptions,
+  request: RequestInternal,
+  input: CodeInput,
+): Promise<ResponseInternal<{ disabled: boolean }>> {
+  const { userId, store } = await provenFactor(options, request, input, "TOTP removal", "There is no authenticator app to turn off.");
   await removeFactor(store, userId);
   await clearSecondFactorTries(options, userId);
   await options.events.twoFactorChanged({ userId, change: "disabled" });
@@ -123,10 +137,15 @@ async function disable(options: InternalOptions, request: RequestInternal): Prom
  * POST /two-factor/recovery-codes with `code` (of the app, or an unused recovery code): `{ recoveryCodes }`,
  * 10 new ones (shown once); the earlier ones stop working. The app's secret and its set-up time are kept.
  */
-async function regenerateRecoveryCodes(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+async function regenerateRecoveryCodes(
+  options: InternalOptions,
+  request: RequestInternal,
+  input: CodeInput,
+): Promise<ResponseInternal<{ recoveryCodes: string[] }>> {
   const { userId, store, factor } = await provenFactor(
     options,
     request,
+    input,
     "Recovery codes regeneration",
     "Turn the authenticator app on first: its recovery codes come with it.",
   );
@@ -141,7 +160,7 @@ async function regenerateRecoveryCodes(options: InternalOptions, request: Reques
 }
 
 /** GET /two-factor/status: the signed-in user's second factors. */
-async function status(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+async function status(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal<TwoFactorStatus>> {
   const current = await options.sessionStrategy.currentAssurance(options, request);
   if (!current) throw new SessionRequired("Sign in first: the request has no session.");
   const factor = await totpFactorOf(options, twoFactorStore(options), current.userId);
