@@ -59,16 +59,20 @@ describe("the account page's second factor", () => {
     expect(setup).toContain(`action="${ORIGIN}/auth/account/two-factor-confirm"`);
     expect(setup).toMatch(/<input id="totp-code" name="code"[^>]*autocomplete="one-time-code"/);
 
-    // A wrong code: back to the page, the error next to the field, still not on.
+    // A wrong code: the same key and QR code again (never cached), the error at the code field, still not
+    // on; the next code of the same app then turns it on, with no new set-up.
     const wrong = await sendForm(browser, "/auth/account/two-factor-confirm", {
       code: "000000" === (await codeOf(secret)) ? "111111" : "000000",
     });
-    expect(wrong.headers.get("location")).toBe(`${ORIGIN}/auth/account?error=IncorrectCode&form=two-factor`);
-    expect(wordsOf(sectionOf(await pageText(browser, wrong.headers.get("location") as string)))).toContain("That code did not work.");
+    expect(wrong.status).toBe(400);
+    expect(wrong.headers.get("cache-control")).toContain("no-store");
+    const retry = sectionOf(await wrong.text());
+    expect(retry).toContain(`<code id="totp-secret">${secret}</code>`);
+    expect(retry).toMatch(/<input id="totp-code" name="code"[^>]*aria-invalid="true"/);
+    expect(wordsOf(retry)).toContain("That code did not work. Type the 6-digit code your app shows now.");
+    expect(wordsOf(sectionOf(await pageText(browser, "/auth/account")))).toContain("Off: signing in takes one step.");
 
-    const again = sectionOf(await (await sendForm(browser, "/auth/account/two-factor-enroll", {})).text());
-    const secret2 = again.match(/<code id="totp-secret">([A-Z2-7]+)<\/code>/)?.[1] as string;
-    const confirmed = await sendForm(browser, "/auth/account/two-factor-confirm", { code: await codeOf(secret2) });
+    const confirmed = await sendForm(browser, "/auth/account/two-factor-confirm", { code: await codeOf(secret) });
     expect(confirmed.status).toBe(200);
     expect(confirmed.headers.get("cache-control")).toContain("no-store");
     const shown = sectionOf(await confirmed.text());
@@ -119,6 +123,19 @@ describe("the account page's second factor", () => {
     expect(refused.headers.get("location")).toBe(
       `${ORIGIN}/auth/signin?callbackUrl=${encodeURIComponent(`${ORIGIN}/auth/account`)}&error=RecentSignInRequired`,
     );
+  });
+
+  it("a stale session sends a code to a set-up under way: sent to sign in again, the pending key never shown", async () => {
+    const { browser } = await member();
+    const setup = sectionOf(await (await sendForm(browser, "/auth/account/two-factor-enroll", {})).text());
+    const secret = setup.match(/<code id="totp-secret">([A-Z2-7]+)<\/code>/)?.[1] as string;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 11 * 60 * 1000);
+    for (const code of ["000000", "not a code"]) {
+      const refused = await sendForm(browser, "/auth/account/two-factor-confirm", { code });
+      expect(refused.headers.get("location")).toContain("error=RecentSignInRequired");
+      expect(await refused.text()).not.toContain(secret);
+    }
   });
 
   it("without twoFactor in the configuration there is no section", async () => {

@@ -450,6 +450,20 @@ describe("the audit trail", () => {
     ]);
     for (const leaked of [wrong, recoveryCodes[0] as string]) expect(JSON.stringify(rows)).not.toContain(leaked);
   });
+  test("a wrong code while setting up on the account page is answered with the set-up again and audited as a failed second factor", async () => {
+    const rows: Array<{ type: string; outcome: string; userId: string | null; detail: string | null }> = [];
+    const a = app({ audit: { store: { write: (event) => void rows.push(event) } } });
+    const { browser } = await signIn(a);
+    const { secret } = await a.auth.api.enrollTotp(requestOf(browser));
+    const refused = await post(browser, "/auth/account/two-factor-confirm", { code: wrongCodeFor(secret) });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain(secret);
+    await vi.waitFor(() => expect(rows.some((row) => row.type === "twoFactorFailed")).toBe(true));
+    expect(rows.filter((row) => row.type === "twoFactorFailed")).toEqual([
+      expect.objectContaining({ outcome: "failure", userId: "u1", detail: "IncorrectCode" }),
+    ]);
+    expect(JSON.stringify(rows)).not.toContain(secret);
+  });
   test("a session too old to turn TOTP off is refused as a failed second factor that names the session's user", async () => {
     const rows: Array<{ type: string; outcome: string; userId: string | null; detail: string | null }> = [];
     const a = app({ audit: { store: { write: (event) => void rows.push(event) } } });

@@ -7,7 +7,7 @@
  *
  * @module features/two-factor/account-forms
  */
-import { UnknownAction } from "../../errors.js";
+import { IncorrectCode, UnknownAction } from "../../errors.js";
 import { accountUrl } from "../../sign-in/account-form.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
 
@@ -19,6 +19,8 @@ type Post = (options: InternalOptions, request: RequestInternal) => Promise<Resp
  */
 interface TwoFactorShown {
   setup?: { secret: string; qrSvg: string };
+  /** The code typed for `setup` was refused: shown at its field. */
+  setupError?: boolean;
   newRecoveryCodes?: readonly string[];
   done?: string;
 }
@@ -50,7 +52,12 @@ export const enrollForm: Post = async (options, request) => {
   return accountPageShowing(options, request, { setup: { secret, qrSvg } });
 };
 export const confirmForm: Post = async (options, request) => {
-  const { body } = await operation(options, "confirmTotp")(options, request);
+  let body: unknown;
+  try {
+    ({ body } = await operation(options, "confirmTotp")(options, request));
+  } catch (error) {
+    return setupAgain(options, request, error);
+  }
   return accountPageShowing(options, request, {
     newRecoveryCodes: (body as { recoveryCodes: string[] }).recoveryCodes,
     done: "two-factor-on",
@@ -61,6 +68,20 @@ export const regenerateForm: Post = async (options, request) => {
   const recoveryCodes = (body as { recoveryCodes: string[] }).recoveryCodes;
   return accountPageShowing(options, request, { newRecoveryCodes: recoveryCodes, done: "recovery-codes-new" });
 };
+/**
+ * A wrong code while setting up: the page again with the same key and QR code, the error at the code field,
+ * so the user types the next code instead of starting over. This form ran after its owner-present check, so
+ * showing the pending key is showing it to its owner. Answered 400 and reported as the refusal it is (log,
+ * audit). Any other error is thrown to the form's refusal.
+ */
+async function setupAgain(options: InternalOptions, request: RequestInternal, error: unknown): Promise<ResponseInternal> {
+  if (!(error instanceof IncorrectCode)) throw error;
+  const setup = await (await import("./settings.js")).pendingSetup(options, request);
+  if (!setup) throw error;
+  const page = await accountPageShowing(options, request, { setup: { secret: setup.secret, qrSvg: setup.qrSvg }, setupError: true });
+  return { ...page, status: 400, failure: error };
+}
+
 export const disableForm: Post = async (options, request) => {
   await operation(options, "disableTotp")(options, request);
   return { redirect: `${accountUrl(options)}?done=two-factor-off` };

@@ -34,6 +34,8 @@ export interface AccountPageTwoFactor {
   recoveryCodesUrl: string;
   /** Set up started (the enroll form's answer): the key and its QR code, an SVG document of authlib's. */
   setup?: { secret: string; qrSvg: string };
+  /** The code typed for `setup` was refused (the confirm form's answer): shown at its field. */
+  setupError?: boolean;
   /** Turned on just now, or new codes made (the confirm or recovery-codes form's answer): shown this once. */
   newRecoveryCodes?: readonly string[];
   /** A refused code of the turn-off form (`?error=IncorrectCode&form=two-factor`): shown at its field. */
@@ -89,7 +91,12 @@ function Setup({
       </p>
       <form action={toSafeNavigationUrl(params.confirmUrl)} method="post">
         <HiddenFields csrfToken={csrfToken} />
-        <CodeField id="totp-code" label={text.t("account.twoFactorCode")} autocomplete="one-time-code" />
+        <CodeField
+          id="totp-code"
+          label={text.t("account.twoFactorCode")}
+          autocomplete="one-time-code"
+          error={params.setupError ? text.t("accountError.incorrectCodeSetup") : undefined}
+        />
         <button type="submit" class="button">
           {text.t("account.twoFactorConfirm")}
         </button>
@@ -173,11 +180,6 @@ export function TwoFactorSection({ params, csrfToken, text }: SectionProps) {
         <OnForms params={params} csrfToken={csrfToken} text={text} />
       ) : (
         <>
-          {params.codeError ? (
-            <p class="field-error" role="alert">
-              {text.t("accountError.incorrectCodeSetup")}
-            </p>
-          ) : null}
           <form action={toSafeNavigationUrl(params.enrollUrl)} method="post">
             <HiddenFields csrfToken={csrfToken} />
             <button type="submit" class="button button-neutral">
@@ -210,13 +212,15 @@ export async function twoFactorAccountSection(
     disableUrl: `${url}/two-factor-disable`,
     recoveryCodesUrl: `${url}/two-factor-recovery-codes`,
     setup: shown.setup,
+    setupError: shown.setupError,
     newRecoveryCodes: shown.newRecoveryCodes,
     codeError: request.query.form === "two-factor" && request.query.error === "IncorrectCode",
     recoveryCodesError: request.query.form === "recovery-codes" && request.query.error === "IncorrectCode",
   };
   return {
     content: <TwoFactorSection params={params} csrfToken={page.csrfToken} text={page.text} />,
-    errorShownInPlace: params.codeError || params.recoveryCodesError,
+    // The turn-off form's field exists only while the app is on; otherwise the page says it at the top.
+    errorShownInPlace: (params.on && params.codeError) || params.recoveryCodesError || params.setupError,
     // The page a confirm or new-codes form answers (no redirect: the codes are shown this once).
     done: shown.done,
   };

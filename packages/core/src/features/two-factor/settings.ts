@@ -23,7 +23,7 @@ import { acceptTotp, proveWithCode, typedTotp } from "./codes.js";
 import { secondFactorsOf } from "./gate.js";
 import type { codeInput } from "./input.js";
 import { clearSecondFactorTries, countSecondFactorTry } from "./rate-limit.js";
-import { removeFactor, storeFactor, totpFactorOf, twoFactorStore } from "./record.js";
+import { removeFactor, storeFactor, type TwoFactorStore, totpFactorOf, twoFactorStore } from "./record.js";
 import { hashRecoveryCode, newRecoveryCodes, typedRecoveryCode } from "./recovery-codes.js";
 import { otpauthUri } from "./totp.js";
 
@@ -71,10 +71,27 @@ async function enroll(options: InternalOptions, request: RequestInternal): Promi
     throw new TwoFactorAlreadyEnabled("Your authenticator app is set up already: turn it off first to set up another.");
   const secret = base32Encode(crypto.getRandomValues(new Uint8Array(SECRET_BYTES)));
   await storeFactor(options, store, userId, { secret, confirmed: false, recovery: [] });
+  return { body: await enrollmentOf(options, store, userId, secret), headers: noStore() };
+}
+
+/** What setting up `secret` shows: the key, its `otpauth://` URI and its QR code. */
+async function enrollmentOf(options: InternalOptions, store: TwoFactorStore, userId: string, secret: string): Promise<TotpEnrollment> {
   const user = await store.getUser(userId);
   const issuer = options.config.twoFactor?.issuer ?? new URL(options.origin).host;
   const uri = otpauthUri({ secret, issuer, account: user?.email ?? user?.name ?? userId });
-  return { body: { secret, uri, qrSvg: await qrSvgOf(uri) }, headers: noStore() };
+  return { secret, uri, qrSvg: await qrSvgOf(uri) };
+}
+
+/**
+ * The set-up under way of the signed-in user (an app enrolled, not confirmed yet): its key and QR code, for
+ * the account page to show again after a wrong code; `undefined` when there is none. It shows a secret:
+ * only for a request the owner-present rule passed (the account page's confirm form, after its check).
+ */
+export async function pendingSetup(options: InternalOptions, request: RequestInternal): Promise<TotpEnrollment | undefined> {
+  const { userId } = await signedInUserId(options, request);
+  const store = twoFactorStore(options);
+  const factor = await totpFactorOf(options, store, userId);
+  return factor && !factor.confirmed ? enrollmentOf(options, store, userId, factor.secret) : undefined;
 }
 
 /** POST /two-factor/confirm with `code`: TOTP on, and `{ recoveryCodes }` (shown once). */

@@ -266,8 +266,7 @@ export const de: CoreMessages = {
   "account.done.unlinkedPasskey": "Das Konto wurde getrennt. Ab jetzt melden Sie sich mit einem Passkey an.",
   "account.done.unlinkedEmail":
     "Das Konto wurde getrennt. Ab jetzt melden Sie sich mit einem Link an, den wir an Ihre E-Mail-Adresse senden.",
-  "accountError.incorrectCodeSetup":
-    "Dieser Code hat nicht funktioniert. Schalten Sie sie erneut ein, scannen Sie den neuen QR-Code und geben Sie den Code ein, den die App anzeigt.",
+  "accountError.incorrectCodeSetup": "Dieser Code hat nicht funktioniert. Geben Sie den 6-stelligen Code ein, den Ihre App jetzt anzeigt.",
   "accountError.incorrectCode":
     "Dieser Code hat nicht funktioniert. Geben Sie den Code ein, den Ihre App jetzt anzeigt, oder einen unbenutzten Wiederherstellungscode.",
 };

@@ -267,6 +267,6 @@ export const en: CoreMessages = {
   "account.done.unlinkedPassword": "The account was unlinked. From now on you sign in with your email address and password.",
   "account.done.unlinkedPasskey": "The account was unlinked. From now on you sign in with a passkey.",
   "account.done.unlinkedEmail": "The account was unlinked. From now on you sign in with a link we email to your address.",
-  "accountError.incorrectCodeSetup": "That code did not work. Turn it on again, scan the new QR code, and type the code the app shows.",
+  "accountError.incorrectCodeSetup": "That code did not work. Type the 6-digit code your app shows now.",
   "accountError.incorrectCode": "That code did not work. Type the code your app shows now, or an unused recovery code.",
 };

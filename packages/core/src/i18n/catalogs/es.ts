@@ -259,7 +259,6 @@ export const es: CoreMessages = {
   "account.done.unlinkedPasskey": "La cuenta se desvinculó. A partir de ahora inicias sesión con una llave de acceso.",
   "account.done.unlinkedEmail":
     "La cuenta se desvinculó. A partir de ahora inicias sesión con un enlace que enviamos a tu correo electrónico.",
-  "accountError.incorrectCodeSetup":
-    "Ese código no funcionó. Vuelve a activarla, escanea el nuevo código QR y escribe el código que muestra la app.",
+  "accountError.incorrectCodeSetup": "Ese código no funcionó. Escribe el código de 6 dígitos que muestra ahora tu app.",
   "accountError.incorrectCode": "Ese código no funcionó. Escribe el código que muestra tu app ahora o un código de recuperación sin usar.",
 };

@@ -250,8 +250,7 @@ export const pt: CoreMessages = {
   "account.done.unlinkedPassword": "A conta foi desvinculada. A partir de agora, você entra com seu e-mail e sua senha.",
   "account.done.unlinkedPasskey": "A conta foi desvinculada. A partir de agora, você entra com uma chave de acesso.",
   "account.done.unlinkedEmail": "A conta foi desvinculada. A partir de agora, você entra com um link que enviamos para o seu e-mail.",
-  "accountError.incorrectCodeSetup":
-    "Esse código não funcionou. Ative novamente, escaneie o novo QR code e digite o código que o app mostra.",
+  "accountError.incorrectCodeSetup": "Esse código não funcionou. Digite o código de 6 dígitos que seu app mostra agora.",
   "accountError.incorrectCode":
     "Esse código não funcionou. Digite o código que seu app mostra agora ou um código de recuperação não usado.",
 };
