@@ -9,7 +9,7 @@
  * files can move between folders and the report stays the same, as long as what users import does.
  *
  * `node scripts/api-report.mjs` (or `npm run api:report`) rewrites the reports; `--check` only compares them
- * (exit code 1 on a difference). `test/api-report.test.ts` does the comparison in CI.
+ * (exit code 1 on a difference). `test/contract/api-report.test.ts` does the comparison in CI.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";

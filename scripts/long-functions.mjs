@@ -1,4 +1,4 @@
-// Lists the functions longer than 60 lines under the given folders (the measure of packages/core/test/function-length.test.ts).
+// Lists the functions longer than 60 lines under the given folders (the measure of packages/core/test/structure/function-length.test.ts).
 // Usage: node scripts/long-functions.mjs packages/core/src packages/qwik/src packages/hosted-db-adapter/src
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

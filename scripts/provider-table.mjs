@@ -8,7 +8,7 @@
  * and a new preset file appears in it without touching this script.
  *
  * Usage: npm run build && npm run docs:providers
- * `packages/core/test/providers-doc.test.ts` regenerates the table in memory and compares it with the file.
+ * `packages/core/test/docs/providers-doc.test.ts` regenerates the table in memory and compares it with the file.
  */
 import { readdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";

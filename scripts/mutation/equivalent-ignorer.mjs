@@ -12,7 +12,7 @@
  * mutants (and the ignorer is asked about the node in between: the comment is taken off again there, so
  * no mutant's code carries it). A `next-line` directive covers the mutants of every node that starts on
  * the line of the node carrying it: the same mutants, with the same reason, as the comment in the source
- * (packages/core/test/mutation-notes.test.ts checks this with Stryker's instrumenter). A note whose anchor
+ * (packages/core/test/structure/mutation-notes.test.ts checks this with Stryker's instrumenter). A note whose anchor
  * is gone, or no longer unique, stops the run.
  */
 import { existsSync, readdirSync } from "node:fs";

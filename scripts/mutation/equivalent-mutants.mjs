@@ -5,7 +5,7 @@
  * not in the product's source.
  *
  * An entry names a source `file`, an `anchor` (the exact text of one line of it, trimmed: it must occur
- * there exactly once, see packages/core/test/mutation-notes.test.ts) and the `mutators` whose mutants on
+ * there exactly once, see packages/core/test/structure/mutation-notes.test.ts) and the `mutators` whose mutants on
  * that line are equivalent. The ignorer plugin (./equivalent-ignorer.mjs, named in stryker.config.mjs)
  * applies them: Stryker reports those mutants as Ignored with the reason, exactly as a
  * `// Stryker disable next-line <mutators>: <reason>` comment above the line would.

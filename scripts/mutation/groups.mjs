@@ -23,22 +23,22 @@ export const mutationGroups = [
     name: "http",
     mutate: [src("http/csrf.ts"), src("http/redirect.ts"), src("http/cookie-chunks.ts"), src("crypto/compare.ts")],
     tests: [
-      test("auth-flow.test.ts"),
-      test("csrf.test.ts"),
-      test("redirect.test.ts"),
-      test("cookie-chunks.test.ts"),
-      test("compare.test.ts"),
+      test("kernel/auth-flow.test.ts"),
+      test("http/csrf.test.ts"),
+      test("http/redirect.test.ts"),
+      test("session/cookie-chunks.test.ts"),
+      test("crypto/compare.test.ts"),
     ],
   },
   {
     name: "jwt",
     mutate: [src("jwt.ts")],
-    tests: [test("jwt.test.ts"), test("jwt-fast-path.test.ts")],
+    tests: [test("session/jwt.test.ts"), test("session/jwt-fast-path.test.ts")],
   },
   {
     name: "email",
     mutate: [src("address/normalize.ts"), src("actions/email.ts")],
-    tests: [test("email-signin.test.ts")],
+    tests: [test("email/email-signin.test.ts")],
   },
   {
     name: "canonical-address",
@@ -57,7 +57,7 @@ export const mutationGroups = [
     name: "linking",
     mutate: [src("sign-in/link-account.ts")],
     // planted-cookies.test.ts owns the explicit-link rules (link=true, signed in as another user).
-    tests: [test("oauth-auth.test.ts"), test("planted-cookies.test.ts")],
+    tests: [test("oauth/oauth-auth.test.ts"), test("session/planted-cookies.test.ts")],
   },
   {
     name: "cookies",
@@ -70,7 +70,7 @@ export const mutationGroups = [
       src("http/error-response.ts"),
     ],
     // Unit-level owners that drive the modules directly (the route-level owners start servers per test).
-    tests: [test("http/cookies.test.ts"), test("http/request.test.ts"), test("request-json-body.test.ts"), test("http/response.test.ts")],
+    tests: [test("http/cookies.test.ts"), test("http/request.test.ts"), test("http/request-json-body.test.ts"), test("http/response.test.ts")],
   },
   {
     name: "origin",
@@ -105,12 +105,12 @@ export const mutationGroups = [
     // warnings, lease-stores.test.ts the Redis lease (both a second or less; Redis and PostgreSQL are local).
     tests: [
       test("rate-limit/rules.test.ts"),
-      test("rate-limit-store.test.ts"),
-      test("rate-limit-stores.test.ts"),
-      test("rate-limit-redis.test.ts"),
-      test("rate-limit-device.test.ts"),
-      test("rate-limit-warnings.test.ts"),
-      test("lease-stores.test.ts"),
+      test("rate-limit/rate-limit-store.test.ts"),
+      test("rate-limit/rate-limit-stores.test.ts"),
+      test("rate-limit/rate-limit-redis.test.ts"),
+      test("rate-limit/rate-limit-device.test.ts"),
+      test("rate-limit/rate-limit-warnings.test.ts"),
+      test("oauth/lease-stores.test.ts"),
     ],
   },
   {
@@ -135,7 +135,7 @@ export const mutationGroups = [
       test("session/token-cache.test.ts"),
       test("session/json-shape.test.ts"),
       test("session/single-flight.test.ts"),
-      test("refresh-lease.test.ts"),
+      test("oauth/refresh-lease.test.ts"),
     ],
   },
   {
@@ -180,7 +180,7 @@ export const mutationGroups = [
       test("crypto/jwe-codecs.test.ts"),
       test("crypto/jwe-edge-cases.test.ts"),
       test("crypto/primitives.test.ts"),
-      test("digest.test.ts"),
+      test("crypto/digest.test.ts"),
     ],
   },
   {
@@ -308,7 +308,7 @@ export const mutationGroups = [
     name: "warnings",
     mutate: [src("warning-texts.ts")],
     // The texts load with the first warning (logger.ts), so warning-texts.test.ts loads the module in each test.
-    tests: [test("warning-texts.test.ts")],
+    tests: [test("logging/warning-texts.test.ts")],
   },
   {
     // The one place that decides "owner present" (issue 44): the rule's decision, its table, its presentations.

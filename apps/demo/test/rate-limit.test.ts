@@ -4,7 +4,7 @@
  * account signs in normally from the same client. The demo's `authorize` always runs scrypt and answers a
  * rejection with `?error=CredentialsSignin&code=invalid-login`, so that answer counts the calls of
  * `authorize`; a `?error=RateLimited` answer is given before it (core's own test counts the calls with a
- * spy: packages/core/test/rate-limit.test.ts).
+ * spy: packages/core/test/rate-limit/rate-limit.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DEMO_EMAIL, DEMO_PASSWORD } from "../src/server/demo-user";

@@ -2,7 +2,7 @@
  * `importFromAuthjs` on a real PostgreSQL server: the Xata layout, conflicts (all or nothing), what a
  * re-run must never bring back, authenticators, and missing source tables. Rows are written with SQL in
  * each adapter's layout (the end-to-end test with the real `@auth/core` + `@auth/pg-adapter` is
- * packages/core/test/migrate-authjs.test.ts; the Xata adapter needs Xata's HTTP API, which is not here).
+ * packages/core/test/cli/migrate-authjs.test.ts; the Xata adapter needs Xata's HTTP API, which is not here).
  * Every group uses schemas of its own in the `test` database, dropped afterwards. Skipped, saying why,
  * when no server answers.
  */

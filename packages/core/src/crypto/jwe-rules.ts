@@ -2,7 +2,7 @@
  * The checks a session token (compact JWE, `dir` + `A256CBC-HS512` or `A256GCM`) must pass, shared by the
  * node:crypto and WebCrypto decoders so both accept exactly what `jose`'s `jwtDecrypt` accepts with the
  * options authlib has always used (`keyManagementAlgorithms: ["dir"]`, both `enc`s, 15 s clock tolerance).
- * Each rule below names the jose behaviour it mirrors; the property tests in `test/jwt-fast-path.test.ts`
+ * Each rule below names the jose behaviour it mirrors; the property tests in `test/session/jwt-fast-path.test.ts`
  * hold the two decoders to jose on random and tampered tokens.
  *
  * @module crypto/jwe-rules

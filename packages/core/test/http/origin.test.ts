@@ -1,7 +1,7 @@
 /**
  * Which origin authlib believes, stated directly on `http/origin.ts` (no network, no database) and, for
  * the per-request context built from it (`http/request-context.ts`), through `Auth()` with a credentials
- * provider. The attacker walk-through against real services is `origin.test.ts`; this file is the fast
+ * provider. The attacker walk-through against real services is `forged-origin.test.ts`; this file is the fast
  * statement of the same rules, exact messages included (operators read them in their logs).
  */
 import { describe, expect, it } from "vitest";
