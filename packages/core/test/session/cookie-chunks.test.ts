@@ -3,7 +3,14 @@
  * (http/cookie-chunks.ts). Only the exact shape authlib writes is readable.
  */
 import { describe, expect, it } from "vitest";
-import { CHUNK_SIZE, cookieNamesOf, hasChunkedCookie, MAX_CHUNKS, readChunkedCookie, splitIntoChunks } from "../../src/http/cookie-chunks.js";
+import {
+  CHUNK_SIZE,
+  cookieNamesOf,
+  hasChunkedCookie,
+  MAX_CHUNKS,
+  readChunkedCookie,
+  splitIntoChunks,
+} from "../../src/http/cookie-chunks.js";
 
 const name = "authlib.session-token";
 
