@@ -70,7 +70,12 @@ export const mutationGroups = [
       src("http/error-response.ts"),
     ],
     // Unit-level owners that drive the modules directly (the route-level owners start servers per test).
-    tests: [test("http/cookies.test.ts"), test("http/request.test.ts"), test("http/request-json-body.test.ts"), test("http/response.test.ts")],
+    tests: [
+      test("http/cookies.test.ts"),
+      test("http/request.test.ts"),
+      test("http/request-json-body.test.ts"),
+      test("http/response.test.ts"),
+    ],
   },
   {
     name: "origin",

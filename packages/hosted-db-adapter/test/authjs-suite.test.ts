@@ -4,8 +4,9 @@
  * the adapter contract its code was written against. The suite reads the rows back through the same view
  * as authlib's own conformance suite (`hostedDbView`), WebAuthn methods included.
  */
-import { PGlite } from "@electric-sql/pglite";
+
 import type { Adapter as AuthjsAdapter } from "@auth/core/adapters";
+import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { describe } from "vitest";
 import { HostedDbAdapter, HostedDbClient } from "../src/index.js";

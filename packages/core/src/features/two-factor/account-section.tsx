@@ -179,14 +179,12 @@ export function TwoFactorSection({ params, csrfToken, text }: SectionProps) {
       ) : params.on ? (
         <OnForms params={params} csrfToken={csrfToken} text={text} />
       ) : (
-        <>
-          <form action={toSafeNavigationUrl(params.enrollUrl)} method="post">
-            <HiddenFields csrfToken={csrfToken} />
-            <button type="submit" class="button button-neutral">
-              {text.t("account.twoFactorEnable")}
-            </button>
-          </form>
-        </>
+        <form action={toSafeNavigationUrl(params.enrollUrl)} method="post">
+          <HiddenFields csrfToken={csrfToken} />
+          <button type="submit" class="button button-neutral">
+            {text.t("account.twoFactorEnable")}
+          </button>
+        </form>
       )}
     </section>
   );
