@@ -3,16 +3,38 @@ import { Form, Link, routeLoader$ } from "@builder.io/qwik-city";
 import { chromeTextFor } from "../server/chrome-text";
 import { useSession, useSignOut } from "./plugin@auth";
 
+/** The demo's own cookie saying a session of this browser ended elsewhere, until it signs in again. */
+const ENDED_MARK = "demo.session-ended";
+const SESSION_COOKIES = ["authlib.session-token", "__Secure-authlib.session-token"];
+
 /**
- * True when the browser sent a session cookie: with no session for it, the session was ended elsewhere (a
- * revoke from another device, a password change) or ran out. Which of the two, authlib cannot tell for a
- * database session (an ended session's row is gone either way), so the page says both rather than guess.
+ * True when this browser's session was ended elsewhere: it sent a session cookie, and authlib found no
+ * session for it (a revoke from another device, a password change; a database session's ended row and an
+ * expired one look the same, so the page names both). Any request can be the first to find that out,
+ * including Qwik's background fetch of a linked page's data, whose answer clears the session cookie: so
+ * the finding is kept in the demo's own cookie (10 minutes, or until the next sign-in), and the next page
+ * the browser loads still says it. The cookies are read as the browser sent them (`Cookie`), not from Qwik's
+ * live jar, which authlib's session read, running beside this loader, clears.
  */
-export const useHadSessionCookie = routeLoader$(({ cookie }) =>
-  // `live: false`: the cookie the browser sent. The live jar drops it as soon as `useSession`, which runs
-  // beside this loader, clears the ended session's cookie, so the notice came and went with their order.
-  ["authlib.session-token", "__Secure-authlib.session-token"].some((name) => cookie.has(name, false)),
-);
+export const useSignedOutElsewhere = routeLoader$(async ({ cookie, method, request, resolveValue }) => {
+  const sent = cookieNamesSent(request);
+  if (await resolveValue(useSession)) {
+    if (sent.has(ENDED_MARK)) cookie.delete(ENDED_MARK, { path: "/" });
+    return false;
+  }
+  // A POST is an action of this browser: its own sign-out ends the session it sent, and says nothing.
+  if (method === "GET" && SESSION_COOKIES.some((name) => sent.has(name))) {
+    cookie.set(ENDED_MARK, "1", { path: "/", maxAge: 600, httpOnly: true, sameSite: "lax" });
+    return true;
+  }
+  return sent.has(ENDED_MARK);
+});
+
+/** The names of the cookies the request carries. */
+function cookieNamesSent(request: Request): Set<string> {
+  const header = request.headers.get("cookie") ?? "";
+  return new Set(header.split(";").map((pair) => pair.split("=", 1)[0]?.trim() ?? ""));
+}
 
 /** The header's words in the language authlib's pages use for this request (server/chrome-text.ts). */
 export const useChromeText = routeLoader$(({ request }) => chromeTextFor(request.headers.get("accept-language")));
@@ -22,7 +44,7 @@ export default component$(() => {
   const signOut = useSignOut();
   const user = session.value?.user;
   const text = useChromeText().value;
-  const hadSession = useHadSessionCookie().value;
+  const endedElsewhere = useSignedOutElsewhere().value;
   return (
     <>
       <header class="bar" lang={text.lang}>
@@ -55,7 +77,7 @@ export default component$(() => {
         )}
       </header>
       <main>
-        {!user && hadSession && (
+        {!user && endedElsewhere && (
           <p class="notice" role="status" data-testid="signed-out-elsewhere">
             This browser was signed out: its session was ended from another device (or by a password change), or it expired. Sign in again
             to go on.
