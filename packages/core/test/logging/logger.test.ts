@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import * as errors from "../../src/errors.js";
 import { CredentialsSignin, MissingSecret, UntrustedHost } from "../../src/errors.js";
 import { createLogger, TROUBLESHOOTING_URL } from "../../src/logger.js";
-import type { WarningCode } from "../../src/types/config.js";
+import { WARNING_CODES } from "../helpers/warning-codes.js";
 
 const troubleshooting = readFileSync(join(import.meta.dirname, "../../../../docs/troubleshooting.md"), "utf8");
 
@@ -23,30 +23,7 @@ const anchors = new Set(
   ),
 );
 
-/** Every warning code (the compiler keeps this list complete). */
-const warningCodes = Object.keys({
-  "debug-enabled": true,
-  "csrf-disabled": true,
-  "env-url-basepath-redundant": true,
-  "env-url-basepath-mismatch": true,
-  "experimental-webauthn": true,
-  "invalid-env-url": true,
-  "generated-dev-secret": true,
-  "trust-host-unrestricted": true,
-  "pkce-unverified": true,
-  "sessions-not-ended": true,
-  "rate-limit-behind-proxy": true,
-  "rate-limit-memory-store": true,
-  "env-url-alias-conflict": true,
-  "rate-limited": true,
-  "userinfo-unavailable": true,
-  "csrf-refused": true,
-  "check-failed": true,
-  "session-cookie-refused": true,
-  "untrusted-host": true,
-  "redirect-refused": true,
-  "callback-url-refused": true,
-} satisfies Record<WarningCode, true>) as WarningCode[];
+const warningCodes = WARNING_CODES;
 
 /** The `type` of every built-in error class. */
 const errorTypes = Object.values(errors)
