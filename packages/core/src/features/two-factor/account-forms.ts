@@ -52,22 +52,21 @@ export const enrollForm: Post = async (options, request) => {
   return accountPageShowing(options, request, { setup: { secret, qrSvg } });
 };
 export const confirmForm: Post = async (options, request) => {
-  let body: unknown;
+  let answer: ResponseInternal;
   try {
-    ({ body } = await operation(options, "confirmTotp")(options, request));
+    answer = await operation(options, "confirmTotp")(options, request);
   } catch (error) {
     return setupAgain(options, request, error);
   }
-  return accountPageShowing(options, request, {
-    newRecoveryCodes: (body as { recoveryCodes: string[] }).recoveryCodes,
-    done: "two-factor-on",
-  });
+  return newCodesPage(options, request, answer, "two-factor-on");
 };
-export const regenerateForm: Post = async (options, request) => {
-  const { body } = await operation(options, "regenerateRecoveryCodes")(options, request);
-  const recoveryCodes = (body as { recoveryCodes: string[] }).recoveryCodes;
-  return accountPageShowing(options, request, { newRecoveryCodes: recoveryCodes, done: "recovery-codes-new" });
-};
+export const regenerateForm: Post = async (options, request) =>
+  newCodesPage(options, request, await operation(options, "regenerateRecoveryCodes")(options, request), "recovery-codes-new");
+
+/** The page showing the recovery codes an operation just made (`{ recoveryCodes }`), once, with its notice. */
+function newCodesPage(options: InternalOptions, request: RequestInternal, answer: ResponseInternal, done: string) {
+  return accountPageShowing(options, request, { newRecoveryCodes: (answer.body as { recoveryCodes: string[] }).recoveryCodes, done });
+}
 /**
  * A wrong code while setting up: the page again with the same key and QR code, the error at the code field,
  * so the user types the next code instead of starting over. This form ran after its owner-present check, so
@@ -78,7 +77,7 @@ async function setupAgain(options: InternalOptions, request: RequestInternal, er
   if (!(error instanceof IncorrectCode)) throw error;
   const setup = await (await import("./settings.js")).pendingSetup(options, request);
   if (!setup) throw error;
-  const page = await accountPageShowing(options, request, { setup: { secret: setup.secret, qrSvg: setup.qrSvg }, setupError: true });
+  const page = await accountPageShowing(options, request, { setup, setupError: true });
   return { ...page, status: 400, failure: error };
 }
 
