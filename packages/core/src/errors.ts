@@ -569,3 +569,79 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
 export function isClientSafeError(error: unknown): error is AuthError {
   return error instanceof AuthError && clientSafeTypes.has(error.type);
 }
+
+/**
+ * No organization has this id or slug, or the caller is not one of its members: the two answers are the
+ * same, so that a caller cannot learn which organizations exist. HTTP 404.
+ */
+export class OrganizationNotFound extends AuthError {
+  static override type: ErrorType = "OrganizationNotFound";
+  static override status: number | undefined = 404;
+}
+
+/** The caller is a member, but their role does not grant what the operation needs. Nothing changed. HTTP 403. */
+export class OrganizationForbidden extends AuthError {
+  static override type: ErrorType = "OrganizationForbidden";
+  static override status: number | undefined = 403;
+  /** The permission the operation needs (`"member:remove"`, the app's `"invoice:approve"`). */
+  declare permission?: string;
+}
+
+/**
+ * The session does not meet the organization's sign-in policy (a second factor, a sign-in method, a sign-in
+ * recent enough): `missing` says what it lacks, `stepUp` where to sign in again and come back. Nothing
+ * changed. HTTP 403.
+ */
+export class OrganizationPolicy extends AuthError {
+  static override type: ErrorType = "OrganizationPolicy";
+  static override status: number | undefined = 403;
+  /** What the session lacks: `"secondFactor"`, `"signInMethod"`, `"recentSignIn"`. */
+  declare missing?: Array<"secondFactor" | "signInMethod" | "recentSignIn">;
+  /** The sign-in page that steps up and returns to the page the request came from. */
+  declare stepUp?: string;
+}
+
+/** A name, slug, role, email, domain or policy given to an organization operation is not valid. HTTP 400. */
+export class InvalidOrganization extends AuthError {
+  static override type: ErrorType = "InvalidOrganization";
+  static override status: number | undefined = 400;
+}
+
+/** Another organization has this slug (or this verified domain is another organization's). HTTP 409. */
+export class SlugTaken extends AuthError {
+  static override type: ErrorType = "SlugTaken";
+  static override status: number | undefined = 409;
+}
+
+/** The organization's last owner cannot leave, be removed or lose the role: make another owner first. HTTP 409. */
+export class LastOwner extends AuthError {
+  static override type: ErrorType = "LastOwner";
+  static override status: number | undefined = 409;
+}
+
+/**
+ * The invitation cannot be accepted: unknown, used, revoked, expired, or for another address (which it does
+ * not say). HTTP 400.
+ */
+export class InvitationInvalid extends AuthError {
+  static override type: ErrorType = "InvitationInvalid";
+  static override status: number | undefined = 400;
+}
+
+/** Another organization has proven this domain: a domain is proven by one organization at a time. HTTP 409. */
+export class DomainClaimed extends AuthError {
+  static override type: ErrorType = "DomainClaimed";
+  static override status: number | undefined = 409;
+}
+
+/** The domain's TXT record (`_authlib-challenge.<domain>`) does not hold the organization's token. HTTP 409. */
+export class DomainNotProven extends AuthError {
+  static override type: ErrorType = "DomainNotProven";
+  static override status: number | undefined = 409;
+}
+
+/** The user created as many organizations as `organizations.maxPerUser`, or too many invitations wait. HTTP 429. */
+export class OrganizationLimit extends AuthError {
+  static override type: ErrorType = "OrganizationLimit";
+  static override status: number | undefined = 429;
+}

@@ -39,6 +39,7 @@ export type { Cookie } from "./http/cookies.js";
 export type { DefaultJWT, GetTokenParams, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "./jwt.js";
 export { decode, encode, getToken } from "./jwt.js";
 export { Auth, getSession } from "./kernel/auth.js";
+export { defaultRoles, defineRoles, ORGANIZATION_PERMISSIONS } from "./kernel/features.js";
 export type { AuthInstance } from "./kernel/instance.js";
 export { createAuth } from "./kernel/instance.js";
 export type { AuthRequestOptions } from "./kernel/pipeline.js";
@@ -54,6 +55,7 @@ export type {
   ChangePasswordInput,
   EmailCodeInput,
   OperationResult,
+  OrganizationsApi,
   PasswordResetRequestInput,
   RecentAuthInput,
   RedirectResult,
@@ -72,6 +74,7 @@ export type {
 export type * from "./types/config.js";
 export type { MessageKey, MessageOverrides, Messages, Translator } from "./types/i18n.js";
 export type { AccountUnlinkedMessage, LinkedAccount, UnlinkAccountInput } from "./types/linked-accounts.js";
+export type * from "./types/organizations.js";
 export type { ListedPasskey, PasskeyChangedMessage, RemovePasskeyInput, RenamePasskeyInput } from "./types/passkeys.js";
 export type {
   ClientAddressFunction,

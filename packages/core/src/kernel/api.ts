@@ -19,6 +19,7 @@ import { isSessionId, loadRegistry } from "../session/registry-of.js";
 import type {
   AuthApi,
   EmailCodeInput,
+  OrganizationsApi,
   RecentAuthInput,
   RedirectResult,
   RequestLike,
@@ -102,11 +103,46 @@ export function createApi(resolved: UsableAuth): AuthApi {
     getTwoFactorStatus: async (request) => dataOf(await call(request, operations.getTwoFactorStatus)),
     verifyTwoFactor: async (request, input) => redirectOf(await call(request, operations.verifyTwoFactor, { code: input?.code })),
     requireRecentAuth: (request, input) => requireRecentAuth(call, request, input),
+    ...organizationsApi(call),
     run: async (request, name, input = {}) => {
       const operation = named(name);
       const { body, redirect, cookies = [] } = await call(request, operation, input, operation.input ? {} : asFields(operation, input));
       return { body, redirect, cookies };
     },
+  };
+}
+
+/** The organization operations (`features/organizations/`), each its declaration called with its typed input. */
+function organizationsApi(call: Call): OrganizationsApi {
+  const org = operations.organizationOperations;
+  const data = async <Body>(request: RequestLike, operation: OperationDeclaration<unknown, Body>, input?: object) =>
+    dataOf(await call(request, operation, { ...input }));
+  const withCookies = async <Body>(request: RequestLike, operation: OperationDeclaration<unknown, Body>, input: object) => {
+    const result = await call(request, operation, input);
+    return { ...dataOf(result), cookies: result.cookies ?? [] };
+  };
+  return {
+    createOrganization: (request, input) => data(request, org.createOrganization, input),
+    updateOrganization: async (request, input) => (await data(request, org.updateOrganization, input)).organization,
+    deleteOrganization: async (request, input) => void (await data(request, org.deleteOrganization, input)),
+    listOrganizations: (request) => data(request, org.listOrganizations),
+    getOrganization: (request, input) => data(request, org.getOrganization, input),
+    joinOrganization: (request, input) => data(request, org.joinOrganization, input),
+    listMembers: async (request, input) => (await data(request, org.listMembers, input)).members,
+    updateMemberRole: async (request, input) => (await data(request, org.updateMemberRole, input)).member,
+    removeMember: async (request, input) => void (await data(request, org.removeMember, input)),
+    leaveOrganization: async (request, input) => ({ cookies: (await withCookies(request, org.leaveOrganization, { ...input })).cookies }),
+    inviteMember: async (request, input) => (await data(request, org.inviteMember, input)).invitation,
+    listInvitations: async (request, input) => (await data(request, org.listInvitations, input)).invitations,
+    revokeInvitation: async (request, input) => void (await data(request, org.revokeInvitation, input)),
+    acceptInvitation: (request, input) => data(request, org.acceptInvitation, input),
+    listDomains: async (request, input) => (await data(request, org.listDomains, input)).domains,
+    addDomain: async (request, input) => (await data(request, org.addDomain, input)).domain,
+    verifyDomain: async (request, input) => (await data(request, org.verifyDomain, input)).domain,
+    removeDomain: async (request, input) => void (await data(request, org.removeDomain, input)),
+    setActiveOrganization: (request, input) =>
+      withCookies(request, org.setActiveOrganization, { organizationId: input?.organizationId ?? undefined }),
+    hasPermission: async (request, input) => (await data(request, org.hasPermission, input)).allowed,
   };
 }
 

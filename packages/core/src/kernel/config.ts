@@ -37,10 +37,14 @@ export function resolveSessionOptions(config: AuthConfig): SessionOptions {
 const defaultCallbacks: CallbacksOptions = {
   signIn: () => true,
   redirect: defaultRedirect,
+  // The user and the expiry, as Auth.js answers; and the active organization, when the session has one.
   session: ({ session }) =>
     ({
       user: { name: session.user?.name ?? null, email: session.user?.email ?? null, image: session.user?.image ?? null },
       expires: session.expires,
+      ...(session.activeOrganizationId === undefined
+        ? {}
+        : { activeOrganizationId: session.activeOrganizationId, activeOrganizationRole: session.activeOrganizationRole }),
     }) as Session,
   jwt: ({ token }) => token,
 };
@@ -76,6 +80,7 @@ export function wrapEvents(events: Partial<EventCallbacks> | undefined, logger: 
     passwordChanged: wrap("passwordChanged"),
     userDeleted: wrap("userDeleted"),
     twoFactorChanged: wrap("twoFactorChanged"),
+    organizationChanged: wrap("organizationChanged"),
   };
 }
 

@@ -8,6 +8,7 @@
 import { coreOperations } from "../actions/operations.js";
 import { accountFeature } from "../features/account/feature.js";
 import { accountsFeature } from "../features/accounts/feature.js";
+import { organizationsFeature } from "../features/organizations/feature.js";
 import { passkeysFeature } from "../features/passkeys/feature.js";
 import { passwordFeature } from "../features/password/feature.js";
 import { sessionsFeature } from "../features/sessions/feature.js";
@@ -21,6 +22,8 @@ import type { FeatureDefinition, OperationDeclaration } from "../types/operation
 /** The built-in operations `auth.api` calls by name, with their typed input and data (`kernel/api.ts`). */
 export { sessionAssurance } from "../actions/operations.js";
 export { listAccounts, unlinkAccount } from "../features/accounts/feature.js";
+export * as organizationOperations from "../features/organizations/feature.js";
+export { defaultRoles, defineRoles, ORGANIZATION_PERMISSIONS } from "../features/organizations/feature.js";
 export { listPasskeys, removePasskey, renamePasskey } from "../features/passkeys/feature.js";
 export { listSessions, revokeSession } from "../features/sessions/feature.js";
 export {
@@ -40,6 +43,7 @@ export const builtInFeatures: readonly FeatureDefinition[] = [
   passwordFeature,
   accountFeature,
   twoFactorFeature,
+  organizationsFeature,
 ];
 
 /** Every feature of `config`, on or off: the built-in ones, then the app's own (checked for their shape). */

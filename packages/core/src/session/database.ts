@@ -11,6 +11,7 @@ import { inSpan } from "../telemetry/index.js";
 import type { AdapterSession } from "../types/adapters.js";
 import type { Session } from "../types/config.js";
 import type { InternalOptions, RequestInternal, SessionStrategyHandler } from "../types/internal.js";
+import { withActiveOrganization } from "./active-organization.js";
 import { refreshAccountsIfDue } from "./refresh.js";
 import { loadRegistry } from "./registry-of.js";
 
@@ -91,7 +92,8 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
         session: null,
         cookies: [...clearAllSessionCookies(options, request, cookie.name), ...(code?.clearAssurance(options) ?? [])],
       };
-    const assurance = await code?.openAssurance(options, request, sessionToken);
+    const sealed = (await code?.openAssurance(options, request, sessionToken)) ?? {};
+    const { assurance } = sealed;
 
     const { maxAge, updateAge } = options.session;
     const cookies: Cookie[] = [];
@@ -105,7 +107,8 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
         await inSpan("authlib.session.refresh", { "authlib.session.strategy": "database" }, async () => {
           stored = (await adapterOf(options).updateSession({ sessionToken, expires })) || { ...stored, expires };
           cookies.push(sessionCookie(options, sessionToken, expires));
-          if (assurance && code) cookies.push(await code.sealAssurance(options, sessionToken, assurance, expires));
+          if (code && (assurance || sealed.activeOrganizationId))
+            cookies.push(await code.sealAssurance(options, sessionToken, sealed, expires));
           const id = found.session.id;
           const registry = options.sessionRegistry;
           if (registry && id) await (await loadRegistry()).touchSession(options, registry, { userId: found.user.id, id }, expires);
@@ -116,8 +119,14 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     }
     const refreshed = await refreshAccountsIfDue(options, found.user.id);
     // The callback gets `expires` as the Date that `AdapterSession` types; the client gets an ISO string.
+    const organized = await withActiveOrganization(
+      options,
+      { ...stored, user: found.user, ...assurance },
+      found.user.id,
+      sealed.activeOrganizationId,
+    );
     const returned = (await options.callbacks.session({
-      session: { ...stored, user: found.user, ...assurance },
+      session: organized,
       user: found.user,
       ...(update ? { trigger: "update" as const, newSession: update.data } : {}),
     })) as Omit<Session, "expires"> & { error?: string; expires: unknown };
@@ -143,7 +152,7 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     // A cookie left under a legacy name would otherwise outlive the new session unseen.
     const legacyNames = legacySessionCookieNames(options.cookies, options.config.acceptAuthjsSessions === true);
     const stale = legacyNames.flatMap((name) => clearAllSessionCookies(options, request, name));
-    const assured = assurance ? [await (await assuranceCookie()).sealAssurance(options, sessionToken, assurance, expires)] : [];
+    const assured = assurance ? [await (await assuranceCookie()).sealAssurance(options, sessionToken, { assurance }, expires)] : [];
     return [...stale, sessionCookie(options, sessionToken, expires), ...assured];
   },
 
@@ -180,16 +189,30 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
   },
 
   async currentSession(options, request) {
-    const { found } = await lookup(options, request);
-    return found ? { userId: found.user.id, sessionId: found.session.id ?? null } : null;
+    const { sessionToken, found } = await lookup(options, request);
+    if (!found || !sessionToken) return null;
+    const { activeOrganizationId } = hasAssurance(options, request)
+      ? await (await assuranceCookie()).openAssurance(options, request, sessionToken)
+      : {};
+    return { userId: found.user.id, sessionId: found.session.id ?? null, activeOrganizationId };
+  },
+
+  async setActiveOrganization(options, request, organizationId) {
+    const { sessionToken, found } = await lookup(options, request);
+    if (!found || !sessionToken) return [];
+    const code = await assuranceCookie();
+    const { assurance } = await code.openAssurance(options, request, sessionToken);
+    const claims = { assurance, activeOrganizationId: organizationId ?? undefined };
+    if (!assurance && organizationId === null) return code.clearAssurance(options);
+    return [await code.sealAssurance(options, sessionToken, claims, found.session.expires)];
   },
 
   async currentAssurance(options, request) {
     const { sessionToken, found } = await lookup(options, request);
     if (!found || !sessionToken) return null;
-    const assurance = hasAssurance(options, request)
+    const { assurance } = hasAssurance(options, request)
       ? await (await assuranceCookie()).openAssurance(options, request, sessionToken)
-      : undefined;
+      : {};
     return { userId: found.user.id, assurance };
   },
 };

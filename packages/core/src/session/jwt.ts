@@ -15,6 +15,7 @@ import { inSpan } from "../telemetry/index.js";
 import type { Session } from "../types/config.js";
 import type { InternalOptions, RequestInternal, SessionStrategyHandler, SignInResult } from "../types/internal.js";
 import type { SessionRecord, SessionRegistry } from "../types/session-registry.js";
+import { ACTIVE_ORGANIZATION_CLAIM, activeOrganizationIn, withActiveOrganization } from "./active-organization.js";
 import { assuranceIn, withAssurance } from "./assurance.js";
 import { copyJson, sameJson } from "./json-shape.js";
 import { attachOAuthTokens, OAUTH_CLAIM, refreshIfDue } from "./refresh.js";
@@ -147,7 +148,8 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     if (!jwt) return { session: null, cookies: clearSession(options, request, name) };
     // The registered session's id and the sign-in's assurance stay in the token whatever the callback returned.
     const assurance = assuranceIn(payload);
-    const kept = withAssurance(jwt, assurance);
+    const activeOrganizationId = activeOrganizationIn(payload);
+    const kept = keptClaims(withAssurance(jwt, assurance), activeOrganizationId);
     const token = record && kept[SESSION_ID_CLAIM] !== record.id ? { ...kept, [SESSION_ID_CLAIM]: record.id } : kept;
 
     const issuedAt = typeof payload.iat === "number" ? payload.iat : 0;
@@ -171,11 +173,12 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       if (cookies.length === 0) ({ cookies } = await writeToken(options, request, token));
       cookies = [...clearSession(options, request, name), ...cookies];
     }
-    const defaultSession: Session = {
+    const plain: Session = {
       user: { name: token.name ?? null, email: token.email ?? null, image: token.picture ?? null },
       expires: expires.toISOString(),
       ...assurance,
     };
+    const defaultSession = await withActiveOrganization(options, plain, token.sub, activeOrganizationId);
     const session = (await options.callbacks.session({ session: defaultSession, token })) as Session & { error?: unknown };
     if (token.error === "RefreshTokenError") session.error = token.error;
     await options.events.session({ session, token });
@@ -249,7 +252,15 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     const token = await liveToken(options, request);
     if (!token?.sub) return null;
     const id = token[SESSION_ID_CLAIM];
-    return { userId: token.sub, sessionId: typeof id === "string" ? id : null };
+    return { userId: token.sub, sessionId: typeof id === "string" ? id : null, activeOrganizationId: activeOrganizationIn(token) };
+  },
+
+  async setActiveOrganization(options, request, organizationId) {
+    const token = await liveToken(options, request);
+    if (!token?.sub) return [];
+    const { [ACTIVE_ORGANIZATION_CLAIM]: _previous, ...rest } = token;
+    const next: JWT = organizationId === null ? rest : { ...rest, [ACTIVE_ORGANIZATION_CLAIM]: organizationId };
+    return (await writeToken(options, request, next)).cookies;
   },
 
   async currentAssurance(options, request) {
@@ -268,6 +279,17 @@ async function liveToken(options: InternalOptions, request: RequestInternal): Pr
   const record = await recordOf(options, payload);
   if (record === null || record === "unavailable") return null;
   const token = await options.callbacks.jwt({ token: payload });
-  const kept = token && withAssurance(token, assuranceIn(payload));
+  const kept = token && keptClaims(withAssurance(token, assuranceIn(payload)), activeOrganizationIn(payload));
   return kept && record ? { ...kept, [SESSION_ID_CLAIM]: record.id, sub: record.userId } : kept;
+}
+
+/**
+ * `claims` with the active organization the payload had (`undefined`: none), whatever the `jwt` callback
+ * returned: the claim is authlib's, set only after a membership check, and a callback that merges client
+ * data into the token cannot set or move it. Unchanged claims cost no copy.
+ */
+function keptClaims(claims: JWT, activeOrganizationId: string | undefined): JWT {
+  if (claims[ACTIVE_ORGANIZATION_CLAIM] === activeOrganizationId) return claims;
+  const { [ACTIVE_ORGANIZATION_CLAIM]: _given, ...rest } = claims;
+  return activeOrganizationId === undefined ? rest : { ...rest, [ACTIVE_ORGANIZATION_CLAIM]: activeOrganizationId };
 }

@@ -23,6 +23,7 @@ const methods = {
   currentSession: true,
   currentAssurance: true,
   refreshUser: true,
+  setActiveOrganization: true,
 } satisfies Record<keyof SessionStrategyHandler, true>;
 
 /** The database session strategy (see the module comment). */

@@ -10,6 +10,7 @@
  * @module adapters
  */
 import type { Account, Awaitable, User } from "./base.js";
+import type { OrganizationAdapterMethods } from "./organizations.js";
 import type { SessionRecord } from "./session-registry.js";
 
 /**
@@ -88,9 +89,10 @@ export type AuthenticatorUpdate = Partial<Pick<AdapterAuthenticator, "counter" |
 
 /**
  * A database adapter. Every method is optional in the type; which ones are required depends on the
- * features in use, and a missing one is reported at start-up (`MissingAdapterMethods`).
+ * features in use, and a missing one is reported at start-up (`MissingAdapterMethods`). The methods of
+ * organizations are in {@link OrganizationAdapterMethods}.
  */
-export interface Adapter {
+export interface Adapter extends OrganizationAdapterMethods {
   /** Creates a user and returns it with its id. */
   createUser?(user: AdapterUser): Awaitable<AdapterUser>;
   /** The user with this id, or `null`. */

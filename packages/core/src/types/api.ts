@@ -9,6 +9,16 @@ import type { SessionAssurance } from "./base.js";
 import type { Session } from "./config.js";
 import type { Cookie } from "./internal.js";
 import type { LinkedAccount, UnlinkAccountInput } from "./linked-accounts.js";
+import type {
+  ListedDomain,
+  ListedInvitation,
+  ListedMember,
+  Member,
+  Organization,
+  OrganizationChanges,
+  OrganizationMembership,
+  Permission,
+} from "./organizations.js";
 import type { ListedPasskey, RemovePasskeyInput, RenamePasskeyInput } from "./passkeys.js";
 import type { ListedSession } from "./session-registry.js";
 
@@ -204,7 +214,7 @@ export interface OperationResult {
 }
 
 /** The in-process operations of an instance (see the module comment). */
-export interface AuthApi extends TwoFactorApi {
+export interface AuthApi extends TwoFactorApi, OrganizationsApi {
   /**
    * Runs any operation of the instance by its name, an app feature's included (`config.features`,
    * docs/architecture.md): `input` is its form (a POST) or its query (a GET), and the same checks run as
@@ -344,4 +354,53 @@ export interface AuthApi extends TwoFactorApi {
    * last 10 minutes. Throws `IncorrectPassword`, `RecentSignInRequired`, `SessionRequired`, `MissingCSRF`.
    */
   deleteAccount(request: RequestLike, input?: { currentPassword?: string; redirectTo?: string }): Promise<RedirectResult>;
+}
+
+/**
+ * The organization operations (part of `AuthApi`; docs/organizations.md). Each decides from the store on
+ * this request: a caller who is not a member gets `OrganizationNotFound`; a role that does not grant the
+ * operation, `OrganizationForbidden`; a session short of the organization's policy, `OrganizationPolicy`.
+ */
+export interface OrganizationsApi {
+  /** A new organization; the caller is its owner. Throws `SlugTaken`, `OrganizationLimit`, `InvalidOrganization`. */
+  createOrganization(request: RequestLike, input: { name: string; slug: string }): Promise<OrganizationMembership>;
+  /** Changes the name, slug, policy or domain join (`organization:update`). */
+  updateOrganization(request: RequestLike, input: { organizationId: string } & OrganizationChanges): Promise<Organization>;
+  /** Deletes the organization with its members, invitations and domains (owners: `organization:delete`). */
+  deleteOrganization(request: RequestLike, input: { organizationId: string }): Promise<void>;
+  /** The caller's organizations with their roles, and those their address's proven domain offers. */
+  listOrganizations(request: RequestLike): Promise<{ organizations: OrganizationMembership[]; suggested: Organization[] }>;
+  /** One of the caller's organizations, with their role there. */
+  getOrganization(request: RequestLike, input: { organizationId: string }): Promise<OrganizationMembership>;
+  /** Joins an organization the caller's proven address's domain offers (`domainJoin: "suggest"` or `"auto"`). */
+  joinOrganization(request: RequestLike, input: { organizationId: string }): Promise<{ organizationId: string; role: string }>;
+  listMembers(request: RequestLike, input: { organizationId: string }): Promise<ListedMember[]>;
+  /** Another member's new role: never above the caller's own; the last owner keeps theirs (`LastOwner`). */
+  updateMemberRole(request: RequestLike, input: { organizationId: string; userId: string; role: string }): Promise<Member>;
+  /** Removes a member whose role grants no more than the caller's (an admin cannot remove an owner). */
+  removeMember(request: RequestLike, input: { organizationId: string; userId: string }): Promise<void>;
+  /** The caller leaves (the last owner cannot: `LastOwner`). */
+  leaveOrganization(request: RequestLike, input: { organizationId: string }): Promise<{ cookies: Cookie[] }>;
+  /** Invites `email` with `role` (mailed through the app's email provider); answers the invitation. */
+  inviteMember(request: RequestLike, input: { organizationId: string; email: string; role: string }): Promise<ListedInvitation>;
+  listInvitations(request: RequestLike, input: { organizationId: string }): Promise<ListedInvitation[]>;
+  revokeInvitation(request: RequestLike, input: { organizationId: string; invitationId: string }): Promise<void>;
+  /** Accepts an invitation as the signed-in user, who must have the invited address. Throws `InvitationInvalid`. */
+  acceptInvitation(request: RequestLike, input: { invitationId: string; token: string }): Promise<{ organizationId: string; role: string }>;
+  listDomains(request: RequestLike, input: { organizationId: string }): Promise<ListedDomain[]>;
+  /** Claims a domain: answers the TXT record to publish at `_authlib-challenge.<domain>`. */
+  addDomain(request: RequestLike, input: { organizationId: string; domain: string }): Promise<ListedDomain>;
+  /** Reads the TXT record now: proven, or `DomainNotProven`; `DomainClaimed` when another organization proved it. */
+  verifyDomain(request: RequestLike, input: { organizationId: string; domainId: string }): Promise<ListedDomain>;
+  removeDomain(request: RequestLike, input: { organizationId: string; domainId: string }): Promise<void>;
+  /** The session's active organization (`null`: none), after a membership and policy check; answers the cookies to set. */
+  setActiveOrganization(
+    request: RequestLike,
+    input: { organizationId: string | null },
+  ): Promise<{ activeOrganizationId: string | null; role?: string } & { cookies: Cookie[] }>;
+  /**
+   * Whether the caller's role in `organizationId` (default: the active organization) grants `permission`:
+   * `false` for a non-member. Throws `OrganizationPolicy` when the session is short of the organization's policy.
+   */
+  hasPermission(request: RequestLike, input: { organizationId?: string; permission: Permission }): Promise<boolean>;
 }

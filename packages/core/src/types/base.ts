@@ -48,6 +48,10 @@ export interface SessionAssurance {
 /** The session the client sees, before any app augmentation. */
 export interface DefaultSession {
   user?: User;
+  /** The organization the session acts in (`setActiveOrganization`), while the user is a member of it. */
+  activeOrganizationId?: string;
+  /** The user's role in the active organization, as last read (within the session-control bound). */
+  activeOrganizationRole?: string;
   /** When the session expires, as an ISO 8601 string. */
   expires: string;
   /** When the user signed in (completed every factor), in seconds since the epoch; absent for a session from before authlib kept it. */

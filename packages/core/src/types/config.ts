@@ -28,6 +28,7 @@ import type { ErrorType } from "./errors.js";
 import type { MessageOverrides } from "./i18n.js";
 import type { JWT, JWTOptions } from "./jwt.js";
 import type { AccountUnlinkedMessage } from "./linked-accounts.js";
+import type { OrganizationChangedMessage, OrganizationsConfig } from "./organizations.js";
 import type { PasskeyChangedMessage } from "./passkeys.js";
 import type { CredentialInput, Provider } from "./providers.js";
 import type { RateLimitConfig } from "./rate-limit.js";
@@ -283,6 +284,8 @@ export interface EventCallbacks {
    * or made new recovery codes (`"recoveryCodesCreated"`, `auth.api.regenerateRecoveryCodes`).
    */
   twoFactorChanged: (message: { userId: string; change: "enabled" | "disabled" | "recoveryCodesCreated" }) => Awaitable<void>;
+  /** An organization, one of its members, invitations or domains changed (docs/organizations.md): who, where, what. */
+  organizationChanged: (message: OrganizationChangedMessage) => Awaitable<void>;
 }
 
 /** The `twoFactor` option: second factors for users who turn one on. */
@@ -354,6 +357,12 @@ export interface AuthConfig {
    * `<basePath>/two-factor`. Needs an adapter that keeps accounts. Off when absent.
    */
   twoFactor?: TwoFactorConfig;
+  /**
+   * Organizations (docs/organizations.md): tenants with members, roles, invitations, verified domains and
+   * their own sign-in policy, under `<basePath>/organization/*` and `auth.api`. Needs an adapter with the
+   * organization methods. Off when absent.
+   */
+  organizations?: OrganizationsConfig;
   /**
    * The app's own features, made with `defineFeature` (docs/architecture.md, "Where to add a feature"):
    * their operations are routed under the base path and reached through `auth.api.run`, with the same

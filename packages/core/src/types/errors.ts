@@ -70,7 +70,17 @@ export type ErrorType =
   | "IncorrectCode"
   | "TwoFactorExpired"
   | "TwoFactorAlreadyEnabled"
-  | "TwoFactorNotEnabled";
+  | "TwoFactorNotEnabled"
+  | "OrganizationNotFound"
+  | "OrganizationForbidden"
+  | "OrganizationPolicy"
+  | "InvalidOrganization"
+  | "SlugTaken"
+  | "LastOwner"
+  | "InvitationInvalid"
+  | "DomainClaimed"
+  | "DomainNotProven"
+  | "OrganizationLimit";
 
 /** Where an error sends the user: the sign-in page (`"signIn"`) or the error page (`"error"`). */
 export type ErrorPageKind = "signIn" | "error";

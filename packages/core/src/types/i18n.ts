@@ -280,6 +280,10 @@ export interface Messages {
   "accountError.incorrectCode": string;
   "accountError.twoFactorAlreadyOn": string;
   "accountError.twoFactorNotOn": string;
+  "organization.mail.subject": string;
+  "organization.mail.heading": string;
+  "organization.mail.button": string;
+  "organization.mail.note": string;
 }
 
 /** The key of one text of the built-in pages and mails (`"signin.title"`, `"mail.signIn.subject"`, …). */
@@ -292,8 +296,11 @@ export type MessageKey = keyof Messages;
  */
 export type FeatureMessageKey = Extract<MessageKey, `${string}twoFactor${string}` | `${string}ecoveryCode${string}`>;
 
+/** The keys whose texts the organizations feature carries (`features/organizations/messages/`). */
+export type OrganizationMessageKey = Extract<MessageKey, `organization.${string}`>;
+
 /** The texts of a shipped catalog (`i18n/catalogs/<language>.ts`): every key but the features' own. */
-export type CoreMessages = Omit<Messages, FeatureMessageKey>;
+export type CoreMessages = Omit<Messages, FeatureMessageKey | OrganizationMessageKey>;
 
 /** The languages authlib ships (`i18n/locale.ts` `SHIPPED_LOCALES`): a feature's texts come in each of them. */
 export type ShippedLanguage = "en" | "de" | "fr" | "es" | "pt" | "ja" | "zh";

@@ -290,6 +290,11 @@ export interface SignInHooks {
    * the recovery mail; `undefined` when the configuration has none.
    */
   mailboxRecovery?(options: InternalOptions, request: RequestInternal, address: string): (() => Promise<void>) | undefined;
+  /**
+   * The session's active organization (`session/active-organization.ts`): the user's role there, or `null`
+   * when they are not a member (any more), read within the session-control bound.
+   */
+  organizationRole?(options: InternalOptions, userId: string, organizationId: string): Promise<string | null>;
 }
 
 export interface SignInResult {
@@ -329,7 +334,15 @@ export interface SessionStrategyHandler {
    * when the session has no record: database sessions in an adapter without session records). `null`
    * when nobody is signed in. No callback runs and no cookie changes.
    */
-  currentSession(options: InternalOptions, request: RequestInternal): Promise<{ userId: string; sessionId: string | null } | null>;
+  currentSession(
+    options: InternalOptions,
+    request: RequestInternal,
+  ): Promise<{ userId: string; sessionId: string | null; activeOrganizationId?: string } | null>;
+  /**
+   * The cookies that make `organizationId` the active organization of the request's own session (`null`:
+   * none); `[]` when nobody is signed in. The caller checked the membership.
+   */
+  setActiveOrganization(options: InternalOptions, request: RequestInternal, organizationId: string | null): Promise<Cookie[]>;
   /**
    * The live session's user and how it was signed in to (`undefined` for a session from before authlib
    * kept it), or `null` when nobody is signed in. No callback runs and no cookie changes.

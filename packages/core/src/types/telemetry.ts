@@ -35,7 +35,9 @@ export type AuditEventType =
   | "twoFactorDisabled"
   | "recoveryCodesCreated"
   | "twoFactorFailed"
-  | "reauthenticationFailed";
+  | "reauthenticationFailed"
+  | "organizationChanged"
+  | "organizationRefused";
 
 /** One row of the audit trail. No email, name, token, cookie, full address or raw user-agent header. */
 export interface AuditEvent {

@@ -1,0 +1,57 @@
+/**
+ * The TXT records of a name, for domain proofs: the app's `resolveTxt` when it gives one; else the system's
+ * resolver (`node:dns`) where the runtime has it; else DNS over HTTPS (the JSON API of `dnsOverHttps`).
+ * A name that does not exist, or has no TXT record, has none (`[]`); a resolver that fails is an error.
+ *
+ * @module features/organizations/dns
+ */
+import type { InternalOptions } from "../../types/internal.js";
+import { settingsOf } from "./store.js";
+
+/** Answers that say "no such record", not "the resolver failed". */
+const NONE = new Set(["ENOTFOUND", "ENODATA", "ENOTIMP_NONE"]);
+
+/** The TXT records of `name`, each one's strings joined (a long record comes in 255-byte strings). */
+export async function txtRecords(options: InternalOptions, name: string): Promise<string[]> {
+  const { resolveTxt, dnsOverHttps } = settingsOf(options);
+  const records = resolveTxt ? await resolveTxt(name) : await systemOrHttps(name, dnsOverHttps);
+  return records.map((chunks) => chunks.join(""));
+}
+
+async function systemOrHttps(name: string, endpoint: string): Promise<string[][]> {
+  let dns: typeof import("node:dns") | undefined;
+  try {
+    dns = await import("node:dns");
+  } catch {
+    dns = undefined;
+  }
+  if (!dns?.promises?.resolveTxt) return overHttps(name, endpoint);
+  try {
+    return await dns.promises.resolveTxt(name);
+  } catch (error) {
+    if (NONE.has((error as { code?: string }).code ?? "")) return [];
+    throw error;
+  }
+}
+
+/** The TXT records of `name` from a DNS-over-HTTPS JSON API (`?name=…&type=TXT`). */
+async function overHttps(name: string, endpoint: string): Promise<string[][]> {
+  const url = new URL(endpoint);
+  url.searchParams.set("name", name);
+  url.searchParams.set("type", "TXT");
+  const response = await fetch(url, { headers: { accept: "application/dns-json" }, signal: AbortSignal.timeout(5000) });
+  if (!response.ok) throw new Error(`DNS over HTTPS answered ${response.status}.`);
+  const body = (await response.json()) as { Status?: number; Answer?: Array<{ type?: number; data?: string }> };
+  // Status 3 is NXDOMAIN: the name does not exist.
+  if (body.Status === 3) return [];
+  if (body.Status !== 0) throw new Error(`DNS over HTTPS answered status ${body.Status}.`);
+  return (body.Answer ?? [])
+    .filter((answer) => answer.type === 16 && typeof answer.data === "string")
+    .map((answer) => [unquote(answer.data as string)]);
+}
+
+/** A TXT record's presentation (`"a" "b"`) as its text (`ab`). */
+function unquote(data: string): string {
+  const parts = [...data.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((match) => (match[1] ?? "").replace(/\\(.)/g, "$1"));
+  return parts.length > 0 ? parts.join("") : data;
+}

@@ -1,0 +1,17 @@
+/**
+ * The organizations' texts, carried by the feature (`FeatureDefinition.messages`): one module per language,
+ * loaded with the first request that asks for it.
+ *
+ * @module features/organizations/messages
+ */
+import type { FeatureMessages, OrganizationMessageKey } from "../../types/i18n.js";
+
+export const organizationMessages: FeatureMessages<OrganizationMessageKey> = {
+  en: () => import("./messages/en.js").then((m) => m.en),
+  de: () => import("./messages/de.js").then((m) => m.de),
+  fr: () => import("./messages/fr.js").then((m) => m.fr),
+  es: () => import("./messages/es.js").then((m) => m.es),
+  pt: () => import("./messages/pt.js").then((m) => m.pt),
+  ja: () => import("./messages/ja.js").then((m) => m.ja),
+  zh: () => import("./messages/zh.js").then((m) => m.zh),
+};
