@@ -28,6 +28,8 @@ export class AuthError extends Error {
   declare cause?: ErrorCause;
   /** The HTTP status of this refusal where it is answered as JSON (see {@link AuthError.status | the class's}). */
   status: number | undefined;
+  /** What a JSON refusal tells the client besides its type (what a policy misses, where to step up); never a secret. */
+  declare details?: Readonly<Record<string, unknown>>;
 
   /** The error type of this class. Subclasses override it. */
   static type: ErrorType | "AuthError" = "AuthError";
@@ -190,6 +192,8 @@ export class OAuthSignInError extends SignInError {
  */
 export class EmailSignInError extends SignInError {
   static override type: ErrorType = "EmailSignInError";
+  /** Answered as JSON (an invitation's mail): the mail service did not take it; try again later. */
+  static override status: number | undefined = 503;
   override code: "invalid-address" | "not-sent" = "not-sent";
 }
 

@@ -88,7 +88,7 @@ export function jsonRefusal(error: AuthError): ResponseInternal {
   const headers: Record<string, string> = { ...noStoreHeaders };
   if (error instanceof RateLimited && error.retryAfter) headers["Retry-After"] = `${error.retryAfter}`;
   // An app error class (a feature's own) is named by its class, authlib's by its type (the same name).
-  const body = { error: status === undefined ? "Configuration" : error.name };
+  const body = status === undefined ? { error: "Configuration" } : { ...error.details, error: error.name };
   return { status: status ?? 500, body, headers, cookies: failureCookies(error), failure: error };
 }
 

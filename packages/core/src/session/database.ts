@@ -12,6 +12,7 @@ import type { AdapterSession } from "../types/adapters.js";
 import type { Session } from "../types/config.js";
 import type { InternalOptions, RequestInternal, SessionStrategyHandler } from "../types/internal.js";
 import { withActiveOrganization } from "./active-organization.js";
+import type { SealedSessionClaims } from "./assurance-cookie.js";
 import { refreshAccountsIfDue } from "./refresh.js";
 import { loadRegistry } from "./registry-of.js";
 
@@ -64,12 +65,47 @@ async function lookup(options: InternalOptions, request: RequestInternal) {
   return { sessionToken, found };
 }
 
+/** A live session and its user, as the adapter found them. */
+type Found = NonNullable<Awaited<ReturnType<typeof lookup>>["found"]>;
+
 /** The assurance cookie's code (`session/assurance-cookie.ts`): loaded when a session has such a cookie, or starts with one. */
 const assuranceCookie = () => import("./assurance-cookie.js");
 
 /** True when the request carries an assurance cookie. */
 function hasAssurance(options: InternalOptions, request: RequestInternal): boolean {
   return request.cookies[options.cookies.sessionAssurance.name] !== undefined;
+}
+
+/**
+ * Extends a session due for it: its row's expiry, its cookie, its sealed claims (`sealed`, when the request
+ * had them) and its record, the cookies pushed onto `cookies`. A failure is logged and the session read
+ * as it was.
+ */
+async function extend(
+  options: InternalOptions,
+  {
+    found,
+    sessionToken,
+    sealed,
+    cookies,
+  }: { found: Found; sessionToken: string; sealed: SealedSessionClaims | undefined; cookies: Cookie[] },
+): Promise<AdapterSession> {
+  const expires = new Date(Date.now() + options.session.maxAge * 1000);
+  let stored: AdapterSession = found.session;
+  try {
+    await inSpan("authlib.session.refresh", { "authlib.session.strategy": "database" }, async () => {
+      stored = (await adapterOf(options).updateSession({ sessionToken, expires })) || { ...stored, expires };
+      cookies.push(sessionCookie(options, sessionToken, expires));
+      if (sealed && (sealed.assurance || sealed.activeOrganizationId))
+        cookies.push(await (await assuranceCookie()).sealAssurance(options, sessionToken, sealed, expires));
+      const id = found.session.id;
+      const registry = options.sessionRegistry;
+      if (registry && id) await (await loadRegistry()).touchSession(options, registry, { userId: found.user.id, id }, expires);
+    });
+  } catch (error) {
+    options.logger.error(new SessionTokenError("Could not extend the database session.", { cause: error as Error }));
+  }
+  return stored;
 }
 
 /** The database session strategy. */
@@ -101,22 +137,7 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     const legacy = cookie.name !== options.cookies.sessionToken.name;
     if (legacy) cookies.push(...clearAllSessionCookies(options, request, cookie.name));
     const due = legacy || stored.expires.valueOf() - maxAge * 1000 + updateAge * 1000 <= Date.now();
-    if (due) {
-      const expires = new Date(Date.now() + maxAge * 1000);
-      try {
-        await inSpan("authlib.session.refresh", { "authlib.session.strategy": "database" }, async () => {
-          stored = (await adapterOf(options).updateSession({ sessionToken, expires })) || { ...stored, expires };
-          cookies.push(sessionCookie(options, sessionToken, expires));
-          if (code && (assurance || sealed.activeOrganizationId))
-            cookies.push(await code.sealAssurance(options, sessionToken, sealed, expires));
-          const id = found.session.id;
-          const registry = options.sessionRegistry;
-          if (registry && id) await (await loadRegistry()).touchSession(options, registry, { userId: found.user.id, id }, expires);
-        });
-      } catch (error) {
-        options.logger.error(new SessionTokenError("Could not extend the database session.", { cause: error as Error }));
-      }
-    }
+    if (due) stored = await extend(options, { found, sessionToken, sealed: code && sealed, cookies });
     const refreshed = await refreshAccountsIfDue(options, found.user.id);
     // The callback gets `expires` as the Date that `AdapterSession` types; the client gets an ISO string.
     const organized = await withActiveOrganization(

@@ -337,6 +337,8 @@ describe("public API: the export names of each entry point", () => {
     added.push("defineFeature", "lazyHandler");
     // Issue 45: an operation's typed input (its schema, parsed once by the pipeline).
     added.push("defineOperation", "field", "inputSchema");
+    // Issue 46: organizations' roles (their error classes are among the errors).
+    added.push("defaultRoles", "defineRoles", "ORGANIZATION_PERMISSIONS");
     expect(Object.keys(core).sort()).toEqual([...Object.keys(errors), ...functions, ...added].sort());
   });
 

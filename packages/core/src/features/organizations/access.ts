@@ -79,6 +79,7 @@ export function assertPolicy(options: InternalOptions, organization: Organizatio
   );
   error.missing = missing;
   error.stepUp = stepUpUrl(options, organization.id);
+  error.details = { missing, stepUp: error.stepUp };
   throw error;
 }
 

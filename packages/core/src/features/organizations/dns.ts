@@ -18,13 +18,14 @@ export async function txtRecords(options: InternalOptions, name: string): Promis
   return records.map((chunks) => chunks.join(""));
 }
 
+/** The runtime's `node:dns`, where it has one: asked of the runtime, never imported (edge bundles stay free of `node:`). */
+function systemDns(): typeof import("node:dns") | undefined {
+  const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  return runtime?.getBuiltinModule?.("node:dns") as typeof import("node:dns") | undefined;
+}
+
 async function systemOrHttps(name: string, endpoint: string): Promise<string[][]> {
-  let dns: typeof import("node:dns") | undefined;
-  try {
-    dns = await import("node:dns");
-  } catch {
-    dns = undefined;
-  }
+  const dns = systemDns();
   if (!dns?.promises?.resolveTxt) return overHttps(name, endpoint);
   try {
     return await dns.promises.resolveTxt(name);

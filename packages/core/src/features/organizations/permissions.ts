@@ -31,8 +31,9 @@ const BUILT_IN: Readonly<Record<"owner" | "admin" | "member", readonly Organizat
 };
 
 /**
- * The roles of an app: `defineRoles({ owner: ["invoice:approve"], accountant: ["invoice:read"] })`. The
- * built-in roles keep authlib's permissions and gain the app's; `can` is typed by the statements given.
+ * The roles of an app: `defineRoles({ admin: ["invoice:approve"], accountant: ["invoice:read"] })`. The
+ * built-in roles keep authlib's permissions and gain the app's; the owner holds every permission of every
+ * role; `can` is typed by the statements given.
  */
 export function defineRoles<const M extends Record<string, readonly string[]>>(map: M): Roles<M[keyof M][number] | OrganizationPermission> {
   type P = M[keyof M][number] | OrganizationPermission;
@@ -40,8 +41,11 @@ export function defineRoles<const M extends Record<string, readonly string[]>>(m
   for (const [role, permissions] of Object.entries({ ...BUILT_IN, ...map })) {
     if (!/^[a-z][a-z0-9_-]{0,31}$/.test(role))
       throw new TypeError(`The role name "${role}" must be 1 to 32 lower-case letters, digits, _ or -.`);
-    merged[role] = new Set([...(BUILT_IN[role as keyof typeof BUILT_IN] ?? []), ...permissions]);
+    // Every role may at least read its organization (what a member may).
+    merged[role] = new Set([...BUILT_IN.member, ...(BUILT_IN[role as keyof typeof BUILT_IN] ?? []), ...permissions]);
   }
+  // The owner may do anything any role may.
+  merged.owner = new Set(Object.values(merged).flatMap((permissions) => [...permissions]));
   const frozen = Object.freeze(Object.fromEntries(Object.entries(merged).map(([role, set]) => [role, Object.freeze([...set])])));
   return Object.freeze({
     map: frozen as RoleMap<P>,
