@@ -321,6 +321,22 @@ export const mutationGroups = [
     mutate: [src("sign-in/owner-present.ts")],
     tests: [test("sign-in/owner-present-rule.test.ts")],
   },
+  {
+    name: "organizations",
+    // What decides membership, permission and policy (issue 46); the in-memory tests run per mutant.
+    mutate: [
+      src("features/organizations/permissions.ts"),
+      src("features/organizations/access.ts"),
+      src("features/organizations/organizations.ts"),
+    ],
+    tests: [
+      test("organizations/rules.test.ts"),
+      test("organizations/authorization.test.ts"),
+      test("organizations/policy.test.ts"),
+      test("organizations/organizations.test.ts"),
+      test("organizations/api.test.ts"),
+    ],
+  },
 ];
 
 /** The group named by `MUTATION_GROUP`; throws for an unknown or missing name. */
