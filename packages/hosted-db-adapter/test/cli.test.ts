@@ -113,7 +113,10 @@ describe.skipIf(!(await postgresAnswers()))("authlib-db migrate on PostgreSQL", 
 
   it("creates the branch schema with its tables", async () => {
     const run = await runCli(["migrate", "--branch", branch], { AUTHLIB_DATABASE_URL: postgresURL });
-    expect(run).toMatchObject({ code: 0, stdout: expect.stringContaining(`Applied migration(s) 1, 2, 3, 4, 5, 6, 7 to branch "${branch}"`) });
+    expect(run).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining(`Applied migration(s) 1, 2, 3, 4, 5, 6, 7 to branch "${branch}"`),
+    });
     const { rows } = await pool.query("SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = $1", [branch]);
     expect(rows).toEqual([{ tables: 15 }]);
   });

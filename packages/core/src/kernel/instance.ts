@@ -99,8 +99,33 @@ export const API_OPERATIONS = [
   "getTwoFactorStatus",
   "verifyTwoFactor",
   "requireRecentAuth",
+  "createOrganization",
+  "updateOrganization",
+  "deleteOrganization",
+  "listOrganizations",
+  "getOrganization",
+  "joinOrganization",
+  "listMembers",
+  "updateMemberRole",
+  "removeMember",
+  "leaveOrganization",
+  "inviteMember",
+  "listInvitations",
+  "revokeInvitation",
+  "acceptInvitation",
+  "listDomains",
+  "addDomain",
+  "verifyDomain",
+  "removeDomain",
+  "setActiveOrganization",
+  "hasPermission",
   "run",
 ] as const satisfies ReadonlyArray<keyof AuthApi>;
+
+/** Every key of `AuthApi` is in the list: a new operation left out of it is a type error here, not a missing method. */
+type Unlisted = Exclude<keyof AuthApi, (typeof API_OPERATIONS)[number]>;
+const everyOperationListed: [Unlisted] extends [never] ? true : Unlisted = true;
+void everyOperationListed;
 
 type Operation = (...args: unknown[]) => Promise<unknown>;
 

@@ -3,7 +3,7 @@
  * last owner; the active organization in the session; every refusal by its type.
  */
 import { describe, expect, it } from "vitest";
-import { getJson, organizationsApp, post, postJson } from "./helpers.js";
+import { getJson, organizationsApp, postJson } from "./helpers.js";
 
 describe("an organization and its owner", () => {
   it("is created with its creator as owner, listed, read, renamed, and deleted with everything that is its", async () => {
