@@ -155,7 +155,8 @@ export class HostedDbTable<R extends HostedDbRecord> {
    * Inserts a record and returns it as stored. Constraint violations (unique, link) throw. `createdAt`
    * sets `meta.createdAt` (a record whose creation time its caller decides); default: now.
    */
-  async create(data: HostedDbCreateInput<R>, { createdAt }: { createdAt?: Date } = {}): Promise<R> {
+  async create(data: HostedDbCreateInput<R>, options: { createdAt?: Date } = {}): Promise<R> {
+    const { createdAt } = options;
     const params: unknown[] = [];
     const columns: string[] = [];
     if (data.id !== undefined) {
