@@ -13,6 +13,8 @@
  * live in `authlib_session_records`, which has no foreign key (a JWT session's user need not be stored),
  * so deleting a user or their sessions deletes those rows explicitly, in the same transaction.
  *
+ * Organizations (migration 7) are in organizations.ts; deleting a user deletes their memberships (foreign key).
+ *
  * @module adapter
  */
 import type {
@@ -27,6 +29,7 @@ import type {
 } from "@authlib/core/adapters";
 import type { HostedDbClient } from "./client.js";
 import { HostedDbError } from "./errors.js";
+import { organizationMethods } from "./organizations.js";
 import type {
   AuthlibAccountRecord,
   AuthlibAuthenticatorRecord,
@@ -58,6 +61,7 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
     ...verificationTokenMethods(client),
     ...sessionRecordMethods(client),
     ...authenticatorMethods(client),
+    ...organizationMethods(client),
   };
 }
 

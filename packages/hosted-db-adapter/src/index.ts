@@ -49,6 +49,10 @@ export {
 export type {
   AuthlibAccountRecord,
   AuthlibAuthenticatorRecord,
+  AuthlibDomainRecord,
+  AuthlibInvitationRecord,
+  AuthlibMemberRecord,
+  AuthlibOrganizationRecord,
   AuthlibSessionRecord,
   AuthlibUserRecord,
   AuthlibUsersAccountRecord,
@@ -58,6 +62,7 @@ export type {
   HostedDbCreateInput,
   HostedDbFields,
   HostedDbFilter,
+  HostedDbJson,
   HostedDbLink,
   HostedDbRecord,
   HostedDbRecordMeta,

@@ -172,6 +172,45 @@ export const migrations: readonly HostedDbMigration[] = [
         ADD COLUMN "last_used_at" timestamptz`,
     ],
   },
+  {
+    version: 7,
+    name: "organizations",
+    // Organizations (core's `organizations: {}`), held together by the database: a unique slug, one
+    // membership per (organization, user), and foreign keys that delete an organization's members,
+    // invitations and domains with it, and a user's memberships with the user. `created_at` is the time
+    // core gives (the record's creation), `policy` the sign-in policy as JSON. An invitation keeps only its
+    // token's hash, and `invited_by` has no foreign key: an invitation outlives the member who sent it.
+    statements: (s) => [
+      `CREATE TABLE ${s}."authlib_organizations" (${RECORD_COLUMNS},
+        "name" text NOT NULL,
+        "slug" text NOT NULL,
+        "policy" jsonb NOT NULL DEFAULT '{}',
+        "domain_join" text NOT NULL DEFAULT 'off' CHECK ("domain_join" IN ('auto', 'suggest', 'off')),
+        CONSTRAINT "authlib_organizations_slug_key" UNIQUE ("slug"))`,
+      `CREATE TABLE ${s}."authlib_members" (${RECORD_COLUMNS},
+        "organization_id" text NOT NULL REFERENCES ${s}."authlib_organizations" ("id") ON DELETE CASCADE,
+        "user_id" text NOT NULL REFERENCES ${s}."authlib_users" ("id") ON DELETE CASCADE,
+        "role" text NOT NULL,
+        CONSTRAINT "authlib_members_organization_id_user_id_key" UNIQUE ("organization_id", "user_id"))`,
+      `CREATE INDEX "authlib_members_user_id_idx" ON ${s}."authlib_members" ("user_id")`,
+      `CREATE TABLE ${s}."authlib_invitations" (${RECORD_COLUMNS},
+        "organization_id" text NOT NULL REFERENCES ${s}."authlib_organizations" ("id") ON DELETE CASCADE,
+        "email" text NOT NULL,
+        "role" text NOT NULL,
+        "invited_by" text NOT NULL,
+        "status" text NOT NULL CHECK ("status" IN ('pending', 'accepted', 'revoked')),
+        "token_hash" text NOT NULL,
+        "expires" timestamptz NOT NULL)`,
+      `CREATE INDEX "authlib_invitations_organization_id_idx" ON ${s}."authlib_invitations" ("organization_id")`,
+      `CREATE TABLE ${s}."authlib_domains" (${RECORD_COLUMNS},
+        "organization_id" text NOT NULL REFERENCES ${s}."authlib_organizations" ("id") ON DELETE CASCADE,
+        "name" text NOT NULL,
+        "token" text NOT NULL,
+        "verified_at" timestamptz)`,
+      `CREATE INDEX "authlib_domains_name_idx" ON ${s}."authlib_domains" ("name")`,
+      `CREATE INDEX "authlib_domains_organization_id_idx" ON ${s}."authlib_domains" ("organization_id")`,
+    ],
+  },
 ];
 
 /**

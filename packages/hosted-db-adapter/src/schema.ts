@@ -121,6 +121,56 @@ export interface AuthlibAuthenticatorRecord extends HostedDbRecord {
   user?: HostedDbLink | null;
 }
 
+/** A JSON value, as a `jsonb` column holds it. */
+export type HostedDbJson = string | number | boolean | null | HostedDbJson[] | { [key: string]: HostedDbJson };
+
+/** A row of `authlib_organizations` (migration 7): a customer organization. `meta.createdAt` is its creation. */
+export interface AuthlibOrganizationRecord extends HostedDbRecord {
+  name?: string | null;
+  /** Unique. */
+  slug?: string | null;
+  /** The sign-in policy, as JSON (`jsonb`). */
+  policy?: { [key: string]: HostedDbJson } | null;
+  /** "auto", "suggest" or "off". */
+  domainJoin?: string | null;
+}
+
+/** A row of `authlib_members` (migration 7): a user's membership of an organization. Unique per (organization, user). */
+export interface AuthlibMemberRecord extends HostedDbRecord {
+  /** Deleting the organization deletes the membership. */
+  organization?: HostedDbLink | null;
+  /** Deleting the user deletes the membership. */
+  user?: HostedDbLink | null;
+  role?: string | null;
+}
+
+/** A row of `authlib_invitations` (migration 7): an invitation to an organization; only its token's hash is kept. */
+export interface AuthlibInvitationRecord extends HostedDbRecord {
+  /** Deleting the organization deletes the invitation. */
+  organization?: HostedDbLink | null;
+  email?: string | null;
+  role?: string | null;
+  /** The user id of the member who invited (no link: the invitation outlives them). */
+  invitedBy?: string | null;
+  /** "pending", "accepted" or "revoked". */
+  status?: string | null;
+  /** SHA-256 (hex) of the mailed token. */
+  tokenHash?: string | null;
+  expires?: Date | null;
+}
+
+/** A row of `authlib_domains` (migration 7): a domain an organization claims, proven by a DNS TXT record. */
+export interface AuthlibDomainRecord extends HostedDbRecord {
+  /** Deleting the organization deletes the claim. */
+  organization?: HostedDbLink | null;
+  /** Lower case, without a trailing dot; several organizations may claim one name. */
+  name?: string | null;
+  /** The value the TXT record must hold. */
+  token?: string | null;
+  /** When the record was last found; empty while unproven. */
+  verifiedAt?: Date | null;
+}
+
 /** Maps every table of the hosted database to the type of its records. */
 export interface DatabaseSchema {
   authlib_users: AuthlibUserRecord;
@@ -130,6 +180,10 @@ export interface DatabaseSchema {
   authlib_users_sessions: AuthlibUsersSessionRecord;
   authlib_verificationTokens: AuthlibVerificationTokenRecord;
   authlib_authenticators: AuthlibAuthenticatorRecord;
+  authlib_organizations: AuthlibOrganizationRecord;
+  authlib_members: AuthlibMemberRecord;
+  authlib_invitations: AuthlibInvitationRecord;
+  authlib_domains: AuthlibDomainRecord;
 }
 
 /** The name of a table of the hosted database. */

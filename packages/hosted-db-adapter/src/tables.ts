@@ -9,7 +9,7 @@ import type { DatabaseSchema, HostedDbCreateInput, HostedDbFields, HostedDbFilte
 import { quoteIdentifier } from "./sql.js";
 
 /** How a field is stored: which SQL type, and whether it is a link (stored as the linked id). */
-type FieldKind = "text" | "timestamp" | "integer" | "boolean" | "link";
+type FieldKind = "text" | "timestamp" | "integer" | "boolean" | "link" | "json";
 
 interface FieldSpec {
   /**
@@ -28,6 +28,7 @@ const timestamp = (column: string): FieldSpec => ({ column, kind: "timestamp" })
 const integer = (column: string): FieldSpec => ({ column, kind: "integer" });
 const boolean = (column: string): FieldSpec => ({ column, kind: "boolean" });
 const link = (column: string): FieldSpec => ({ column, kind: "link" });
+const json = (column: string): FieldSpec => ({ column, kind: "json" });
 
 /** The storage of every table; must agree with the migrations. */
 const TABLE_SPECS: { readonly [T in HostedDbTableName]: TableSpec<DatabaseSchema[T]> } = {
@@ -68,6 +69,23 @@ const TABLE_SPECS: { readonly [T in HostedDbTableName]: TableSpec<DatabaseSchema
     name: text("name"),
     lastUsedAt: timestamp("last_used_at"),
     user: link("user_id"),
+  },
+  authlib_organizations: { name: text("name"), slug: text("slug"), policy: json("policy"), domainJoin: text("domain_join") },
+  authlib_members: { organization: link("organization_id"), user: link("user_id"), role: text("role") },
+  authlib_invitations: {
+    organization: link("organization_id"),
+    email: text("email"),
+    role: text("role"),
+    invitedBy: text("invited_by"),
+    status: text("status"),
+    tokenHash: text("token_hash"),
+    expires: timestamp("expires"),
+  },
+  authlib_domains: {
+    organization: link("organization_id"),
+    name: text("name"),
+    token: text("token"),
+    verifiedAt: timestamp("verified_at"),
   },
 };
 
@@ -133,13 +151,21 @@ export class HostedDbTable<R extends HostedDbRecord> {
     return record ?? null;
   }
 
-  /** Inserts a record and returns it as stored. Constraint violations (unique, link) throw. */
-  async create(data: HostedDbCreateInput<R>): Promise<R> {
+  /**
+   * Inserts a record and returns it as stored. Constraint violations (unique, link) throw. `createdAt`
+   * sets `meta.createdAt` (a record whose creation time its caller decides); default: now.
+   */
+  async create(data: HostedDbCreateInput<R>, options: { createdAt?: Date } = {}): Promise<R> {
+    const { createdAt } = options;
     const params: unknown[] = [];
     const columns: string[] = [];
     if (data.id !== undefined) {
       params.push(data.id);
       columns.push(quoteIdentifier("id"));
+    }
+    if (createdAt !== undefined) {
+      params.push(createdAt);
+      columns.push(quoteIdentifier("created_at"));
     }
     for (const [field, spec, value] of this.#definedFields(data)) {
       params.push(this.#toParam(field, spec, value));
@@ -241,6 +267,8 @@ export class HostedDbTable<R extends HostedDbRecord> {
   }
 
   #toParam(field: string, spec: FieldSpec, value: unknown): unknown {
+    // As text: `pg` would send a JS array as a Postgres array, not as JSON.
+    if (value !== null && spec.kind === "json") return JSON.stringify(value);
     if (value === null || spec.kind !== "link") return value;
     if (typeof value === "object" && "id" in value && typeof value.id === "string") return value.id;
     throw new TypeError(`${this.name}.${field} is a link: pass { id } or null`);
@@ -284,6 +312,9 @@ function fromColumn(kind: FieldKind, value: unknown): unknown {
       return Boolean(value);
     case "link":
       return { id: String(value) };
+    // Both drivers parse jsonb; a driver configured to hand out text still gives the value.
+    case "json":
+      return typeof value === "string" ? JSON.parse(value) : value;
     default:
       return String(value);
   }
@@ -303,5 +334,9 @@ export function createTables(queryable: Queryable, schema: string): HostedDbTabl
     authlib_users_sessions: table("authlib_users_sessions"),
     authlib_verificationTokens: table("authlib_verificationTokens"),
     authlib_authenticators: table("authlib_authenticators"),
+    authlib_organizations: table("authlib_organizations"),
+    authlib_members: table("authlib_members"),
+    authlib_invitations: table("authlib_invitations"),
+    authlib_domains: table("authlib_domains"),
   };
 }

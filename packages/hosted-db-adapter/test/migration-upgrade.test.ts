@@ -58,6 +58,10 @@ const TABLES = [
   "authlib_rate_limits",
   "authlib_session_records",
   "authlib_audit_events",
+  "authlib_organizations",
+  "authlib_members",
+  "authlib_invitations",
+  "authlib_domains",
 ];
 
 describe("shipped migrations", () => {
@@ -155,7 +159,28 @@ async function writeFixture(client: HostedDbClient): Promise<Fixture> {
     userAgentLabel: "Chrome on Linux",
     detail: null,
   });
+  await writeOrganization(adapter, user.id);
   return { user, sessionToken: session.sessionToken, sessionExpires, jwtRecordId };
+}
+
+const ACME = { id: "org-acme", name: "Acme", slug: "acme", policy: { sessionMaxAge: 3600 }, domainJoin: "suggest" as const };
+
+/** An organization (migration 7) with its owner, an invitation and a claimed domain. */
+async function writeOrganization(adapter: ReturnType<typeof HostedDbAdapter>, userId: string): Promise<void> {
+  const createdAt = new Date("2026-05-01T00:00:00Z");
+  await adapter.createOrganization({ ...ACME, createdAt });
+  await adapter.createMember({ organizationId: ACME.id, userId, role: "owner", createdAt });
+  await adapter.createInvitation({
+    organizationId: ACME.id,
+    email: "bob@example.com",
+    role: "member",
+    invitedBy: userId,
+    status: "pending",
+    tokenHash: "ab".repeat(32),
+    expires: new Date(Date.now() + 3600 * 1000),
+    createdAt,
+  });
+  await adapter.createDomain({ organizationId: ACME.id, name: "example.com", token: "authlib-token", verifiedAt: createdAt, createdAt });
 }
 
 /** Makes `branch` as `migrate()` left it at version `k`, from the frozen SQL of versions 1..k. */
@@ -322,6 +347,15 @@ function runUpgrades(name: string, connection: () => BaseClientOptions): void {
         expect(audit.map((event) => event.type)).toEqual(k >= 5 ? ["signIn"] : []);
         // A rate-limit window (migration 2) keeps counting where it was.
         if (k >= 2) expect((await hostedDbRateLimitStore(client).increment("signin:ada@example.com", 3600 * 1000)).count).toBe(2);
+
+        // Organizations (migration 7): kept when they were there, and made on the upgraded branch when not.
+        if (k >= 7) expect(await adapter.getOrganizationBySlug(ACME.slug)).toMatchObject(ACME);
+        else {
+          expect(await adapter.listMembershipsByUser(ADA.id)).toEqual([]);
+          await writeOrganization(adapter, ADA.id);
+        }
+        expect(await adapter.listMembershipsByUser(ADA.id)).toMatchObject([{ organizationId: ACME.id, role: "owner" }]);
+        expect(await adapter.listDomainsByName("example.com")).toHaveLength(1);
 
         // New writes work on the upgraded branch: another session, then signing out of the old one.
         await adapter.createSession({

@@ -3,6 +3,7 @@
  * the mails kept in memory, and browsers that sign up and sign in.
  */
 import Password from "../../src/providers/password.js";
+import type { Adapter } from "../../src/types/adapters.js";
 import type { AuthConfig } from "../../src/types/config.js";
 import type { OrganizationChangedMessage } from "../../src/types/organizations.js";
 import type { MailMessage } from "../../src/types/providers.js";
@@ -15,15 +16,20 @@ const secret = "organizations-secret-0123456789abcdef!!";
 
 export type Browser = ReturnType<typeof authClient>;
 
-export function organizationsApp(overrides: Partial<AuthConfig> = {}) {
+/**
+ * The app; `adapter` replaces the in-memory one (the hosted-db adapter on PGlite, say): `memory` and `orgs`
+ * are then left empty.
+ */
+export function organizationsApp(overrides: Partial<AuthConfig> = {}, adapter?: Adapter) {
   const memory = memoryAdapter({ sessionRecords: true });
   const orgs = memoryOrganizations();
   const mails: MailMessage[] = [];
   const events: OrganizationChangedMessage[] = [];
+  const store: Adapter = adapter ?? { ...withVerificationTokens(memory.adapter), ...orgs.methods };
   const config: AuthConfig = {
     secret,
     trustHost: true,
-    adapter: { ...withVerificationTokens(memory.adapter), ...orgs.methods },
+    adapter: store,
     providers: [Password({ sendMail: (mail) => void mails.push(mail) })],
     organizations: {},
     events: { organizationChanged: (message) => void events.push(message) },
@@ -43,7 +49,7 @@ export function organizationsApp(overrides: Partial<AuthConfig> = {}) {
     const b = browser();
     await post(b, "/auth/password/sign-up", { email, password });
     await post(b, "/auth/password/verify", { token: linkTo(email, "/auth/password/verify").searchParams.get("token") as string });
-    const user = [...memory.users.values()].find((u) => u.email === email);
+    const user = await store.getUserByEmail?.(email);
     if (!user) throw new Error(`no user ${email}`);
     const signIn = await post(b, "/auth/callback/password", { email, password, callbackUrl: "/" });
     if (!(await b.session())?.user) throw new Error(`${email} is not signed in (${signIn.status})`);
