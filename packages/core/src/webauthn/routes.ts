@@ -156,10 +156,15 @@ async function authenticate(
  * `userId`, the user waiting. Claims the challenge and stores the new counter. Answers the cookie that
  * clears the challenge; a failure carries it too.
  */
-export async function secondFactorPasskey(options: InternalOptions, request: RequestInternal, userId: string): Promise<Cookie[]> {
+export async function secondFactorPasskey(
+  options: InternalOptions,
+  request: RequestInternal,
+  userId: string,
+  posted: PostedFields,
+): Promise<Cookie[]> {
   const clear = clearChallenge(options);
   try {
-    const post = readCredentialPost(request.body);
+    const post = readCredentialPost(posted);
     if (post.action !== "second-factor")
       throw new WebAuthnVerificationError('The second step takes a passkey with `action` "second-factor".');
     const provider = options.providers.find((p) => p.type === "webauthn") as InternalOptions["provider"];
