@@ -444,7 +444,7 @@ export const equivalentMutants = [
   },
   {
     file: "packages/core/src/features/two-factor/second-step.ts",
-    anchor: 'return { method: "hwk", cookies: await routes.secondFactorPasskey(options, request, pending.userId) };',
+    anchor: 'return { method: "hwk", cookies: await routes.secondFactorPasskey(options, request, pending.userId, { action, data }) };',
     mutators: ["StringLiteral"],
     reason: 'the passkey path is stated by two-factor-browser.test.ts (Chromium, amr ["pwd", "hwk"]), not run per mutant',
   },

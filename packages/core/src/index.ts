@@ -30,6 +30,7 @@ export type {
   OperationHandler,
   OperationNeeds,
   Presentation,
+  RecordRule,
   Refusal,
   RefusalRule,
   StringRule,

@@ -1,7 +1,8 @@
 /**
  * GET|POST /callback/:provider: finishes a sign-in. OAuth/OIDC providers come back here with a code
  * (GET, or POST for `response_mode=form_post`); the credentials form posts here (CSRF-checked); email
- * sign-in links land here (GET), and their confirmation page and mailed codes post here.
+ * sign-in links land here (GET), and their confirmation page and mailed codes post here. Their fields are
+ * parsed once by the declarations' schemas (`actions/sign-in-input.ts`).
  */
 
 import { AuthError, CallbackRouteError, CredentialsSignin, InvalidProvider } from "../errors.js";
@@ -17,40 +18,89 @@ import type { Account, User } from "../types/config.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../types/internal.js";
 import type { CredentialsConfig, EmailConfig, OAuthConfig, PasswordConfig, ProviderConfig } from "../types/providers.js";
 import { webAuthnRoutes } from "../webauthn/routes-loader.js";
+import type { EmailCallbackFields } from "./email.js";
+import type { CallbackFields, CallbackPostFields } from "./sign-in-input.js";
 
-type CallbackHandler = (options: InternalOptions, request: RequestInternal, provider: InternalProvider) => Promise<ResponseInternal>;
+type CallbackHandler<I> = (
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: InternalProvider,
+  input: I,
+) => Promise<ResponseInternal>;
+
+/** A provider type's callbacks: GET takes the query's fields, POST the posted ones (`actions/sign-in-input.ts`). */
+interface CallbackMethods {
+  GET?: CallbackHandler<CallbackFields>;
+  POST?: CallbackHandler<CallbackPostFields>;
+}
 
 /**
  * The callback of each provider type, by method. A provider type or method missing here does not take a
  * callback that way (`InvalidProvider`).
  */
-const callbacks: Record<ProviderConfig["type"], Partial<Record<RequestInternal["method"], CallbackHandler>>> = {
-  oauth: { GET: oauthCallbackOf, POST: oauthCallbackOf },
-  oidc: { GET: oauthCallbackOf, POST: oauthCallbackOf },
+const callbacks: Record<ProviderConfig["type"], CallbackMethods> = {
+  oauth: { GET: oauthCallbackOf, POST: formPostOf },
+  oidc: { GET: oauthCallbackOf, POST: formPostOf },
   credentials: {
-    POST: (options, request, provider) => credentialsCallback(options, request, provider as InternalProvider & CredentialsConfig),
+    POST: (options, request, provider, input) =>
+      credentialsCallback(options, request, provider as InternalProvider & CredentialsConfig, input.fields),
   },
   // Email and passkey code load only when such a provider is used (see actions/webauthn-routes).
   email: { GET: emailCallbackOf, POST: emailCallbackOf },
-  webauthn: { POST: async (options, request) => (await webAuthnRoutes(options)).webAuthnCallback(options, request) },
+  webauthn: {
+    POST: async (options, request, _provider, input) => (await webAuthnRoutes(options)).webAuthnCallback(options, request, input),
+  },
 };
 
-async function emailCallbackOf(options: InternalOptions, request: RequestInternal, provider: InternalProvider) {
-  return (await import("./email.js")).emailCallback(options, request, provider as InternalProvider & EmailConfig);
+async function emailCallbackOf(options: InternalOptions, request: RequestInternal, provider: InternalProvider, input: EmailCallbackFields) {
+  return (await import("./email.js")).emailCallback(options, request, provider as InternalProvider & EmailConfig, input);
 }
 
-function oauthCallbackOf(options: InternalOptions, request: RequestInternal, provider: InternalProvider): Promise<ResponseInternal> {
+function oauthProviderOf(provider: InternalProvider): InternalProvider & OAuthConfig {
   if (!isOAuthProvider(provider)) throw new InvalidProvider(`The provider "${provider.id}" is not an OAuth provider.`);
-  return oauthCallback(options, request, provider);
+  return provider;
 }
 
-export async function callbackAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+function oauthCallbackOf(options: InternalOptions, request: RequestInternal, provider: InternalProvider, input: CallbackFields) {
+  return oauthCallback(options, request, oauthProviderOf(provider), new URLSearchParams(input.params));
+}
+
+/**
+ * `response_mode=form_post`: the provider's page POSTs here from its own site, so the browser leaves out
+ * our SameSite=Lax cookies (session, callback URL). Bounce to a GET of the same parameters, a top-level
+ * navigation that carries them, and finish there.
+ */
+async function formPostOf(_options: InternalOptions, _request: RequestInternal, provider: InternalProvider, input: CallbackPostFields) {
+  const posted = new URLSearchParams(Object.entries(input.fields).map(([key, value]) => [key, String(value)]));
+  return { redirect: `${oauthProviderOf(provider).callbackUrl}?${posted}` };
+}
+
+/** GET /callback/:provider: an OAuth/OIDC response, or an email link. */
+export function callbackAction(options: InternalOptions, request: RequestInternal, input: CallbackFields): Promise<ResponseInternal> {
+  return finishCallback(options, request, (provider) => callbacks[provider.type]?.GET?.(options, request, provider, input));
+}
+
+/** POST /callback/:provider: credentials, a `form_post` response, an email link confirmed or a mailed code, a passkey. */
+export function callbackPostAction(
+  options: InternalOptions,
+  request: RequestInternal,
+  input: CallbackPostFields,
+): Promise<ResponseInternal> {
+  return finishCallback(options, request, (provider) => callbacks[provider.type]?.POST?.(options, request, provider, input));
+}
+
+/** Runs the provider's callback (`run`: `undefined` when its type takes none this way); an unexpected failure is a `CallbackRouteError`. */
+async function finishCallback(
+  options: InternalOptions,
+  request: RequestInternal,
+  run: (provider: InternalProvider) => Promise<ResponseInternal> | undefined,
+): Promise<ResponseInternal> {
   const { provider } = options;
   if (!provider) throw new InvalidProvider(`Unknown provider "${request.providerId ?? ""}".`);
-  const handler = callbacks[provider.type]?.[request.method];
-  if (!handler) throw new InvalidProvider(`The provider "${provider.id}" does not accept a ${request.method} callback.`);
   try {
-    return await handler(options, request, provider);
+    const answer = run(provider);
+    if (!answer) throw new InvalidProvider(`The provider "${provider.id}" does not accept a ${request.method} callback.`);
+    return await answer;
   } catch (error) {
     if (error instanceof AuthError) throw error;
     throw new CallbackRouteError(`The ${provider.id} callback failed.`, { cause: { err: error as Error, provider: provider.id } });
@@ -61,15 +111,8 @@ async function oauthCallback(
   options: InternalOptions,
   request: RequestInternal,
   provider: InternalProvider & OAuthConfig,
+  params: URLSearchParams,
 ): Promise<ResponseInternal> {
-  if (request.method === "POST") {
-    // `response_mode=form_post`: the provider's page POSTs here from its own site, so the browser leaves
-    // out our SameSite=Lax cookies (session, callback URL). Bounce to a GET of the same parameters, a
-    // top-level navigation that carries them, and finish there.
-    const posted = new URLSearchParams(Object.entries(request.body).map(([k, v]) => [k, String(v)]));
-    return { redirect: `${provider.callbackUrl}?${posted}` };
-  }
-  const params = new URLSearchParams(Object.entries(request.query));
   const flow = { binding: await requestBinding(options, request) };
   const { finishAuthorization } = await import("../oauth/index.js");
   const result = await finishAuthorization(oauthContext(options, request, provider, flow), params);
@@ -102,8 +145,6 @@ async function oauthCallback(
   return completeSignIn(options, request, { user, account, profile, isNewUser }, cookies);
 }
 
-const formFields = new Set(["csrfToken", "callbackUrl"]);
-
 /** The password provider with the password check (loaded with its first sign-in) as its `authorize`. */
 async function passwordChecker(options: InternalOptions, provider: PasswordConfig): Promise<CredentialsConfig> {
   const check = options.hooks?.checkPassword;
@@ -115,9 +156,9 @@ async function credentialsCallback(
   options: InternalOptions,
   request: RequestInternal,
   provider: InternalProvider & CredentialsConfig,
+  credentials: Record<string, unknown>,
 ): Promise<ResponseInternal> {
   assertCsrf("credentials callback", options.csrfTokenVerified);
-  const credentials = Object.fromEntries(Object.entries(request.body).filter(([key]) => !formFields.has(key)));
   // The limiter's code loads with the first attempt, and only when limits are on.
   const limiter = options.rateLimits.config === false ? undefined : await import("../rate-limit/credentials.js");
   // authorize gets text only, as a form posts it: a JSON array or object in a named field would

@@ -20,7 +20,6 @@ import { codeOf, isCodeOf, MAX_WRONG_CODES, typedCode } from "../email/sign-in-c
 import { EmailSignInError, IncorrectCode, Verification } from "../errors.js";
 import { CHECK_COOKIE_MAX_AGE } from "../http/cookies.js";
 import { assertCsrf } from "../http/csrf.js";
-import { bodyString } from "../http/request.js";
 import { html } from "../pages/html.js";
 import { loadPages } from "../pages/lazy.js";
 import { countCodeTry, countVerificationMail } from "../rate-limit/email.js";
@@ -59,9 +58,14 @@ function normalise(provider: EmailConfig, input: unknown): string {
 }
 
 /** POST /signin/:provider for an email provider. */
-export async function emailSignIn(options: InternalOptions, request: RequestInternal, provider: EmailProvider): Promise<ResponseInternal> {
+export async function emailSignIn(
+  options: InternalOptions,
+  request: RequestInternal,
+  provider: EmailProvider,
+  email: string | undefined,
+): Promise<ResponseInternal> {
   const store = requireCapability(options.capabilities, "email");
-  const identifier = normalise(provider, bodyString(request.body, "email"));
+  const identifier = normalise(provider, email);
   // Counted first: a refused request (RateLimited) costs no lookup and sends nothing.
   await countVerificationMail(
     options,
@@ -126,10 +130,15 @@ async function redeem(store: EmailStore, identifier: string, hashes: readonly st
   return null;
 }
 
+/** What an email callback reads of its input: a link's address and token, or a mailed code (POST). */
+export interface EmailCallbackFields {
+  email?: string | undefined;
+  token?: string | undefined;
+  code?: unknown;
+}
+
 /** The address and token of a sign-in link: its query (GET), or the confirmation page's form (POST). */
-function linkOf(provider: EmailConfig, request: RequestInternal): { identifier: string; token: string } {
-  const fields =
-    request.method === "GET" ? request.query : { email: bodyString(request.body, "email"), token: bodyString(request.body, "token") };
+function linkOf(provider: EmailConfig, fields: EmailCallbackFields): { identifier: string; token: string } {
   let identifier: string;
   try {
     identifier = normalise(provider, fields.email);
@@ -153,10 +162,11 @@ export async function emailCallback(
   options: InternalOptions,
   request: RequestInternal,
   provider: EmailProvider,
+  input: EmailCallbackFields,
 ): Promise<ResponseInternal> {
   const store = requireCapability(options.capabilities, "email");
-  if (request.method === "POST" && request.body.code !== undefined) return redeemCode(options, request, provider, store);
-  const link = linkOf(provider, request);
+  if (request.method === "POST" && input.code !== undefined) return redeemCode(options, request, { provider, store, code: input.code });
+  const link = linkOf(provider, input);
   const hashes = await hashesOf(options, provider, link.token);
   const fromAskingBrowser = isFlowOf(await openEmailFlow(options, request, provider.id), link.identifier, hashes);
   if (request.method === "GET") {
@@ -212,7 +222,12 @@ export function emailCodeRefusal(options: InternalOptions, request: RequestInter
   return { redirect: verifyRequestUrl(options, provider as EmailConfig, error.type), failure: error };
 }
 
-async function redeemCode(options: InternalOptions, request: RequestInternal, provider: EmailProvider, store: EmailStore) {
+async function redeemCode(
+  options: InternalOptions,
+  request: RequestInternal,
+  typed: { provider: EmailProvider; store: EmailStore; code: unknown },
+) {
+  const { provider, store } = typed;
   assertCsrf("email code sign-in", options.csrfTokenVerified);
   const length = codeLengthOf(provider);
   if (length === undefined) throw new Verification(`The provider "${provider.id}" sends no codes: use the link in the email.`);
@@ -222,8 +237,8 @@ async function redeemCode(options: InternalOptions, request: RequestInternal, pr
   const tries = await countCodeTry(options, request, attempt, provider.rateLimit);
   if (tries > MAX_WRONG_CODES)
     throw new Verification("Too many wrong codes: this email's code and link no longer work. Ask for a new email.");
-  const typed = typedCode(request.body.code, length);
-  if (typed === undefined || !(await isCodeOf(secretsOf(options, provider), flow.hashed, typed))) {
+  const code = typedCode(typed.code, length);
+  if (code === undefined || !(await isCodeOf(secretsOf(options, provider), flow.hashed, code))) {
     // The last wrong try spends the token: the mail's link dies with its code.
     if (tries === MAX_WRONG_CODES) await store.useVerificationToken({ identifier: flow.identifier, token: flow.hashed });
     throw new IncorrectCode(`That is not the code in the email (${MAX_WRONG_CODES - tries} tries left).`);

@@ -9,14 +9,25 @@ import { RateLimited, RecentSignInRequired, SessionDataTooLarge } from "../error
 import { failureCookies, jsonRefusal } from "../http/error-response.js";
 import { signInAgain } from "../sign-in/owner-present.js";
 import type { ResponseInternal, RouteNeeds } from "../types/internal.js";
-import type { InputOf, OperationDeclaration, OperationHandler, Presentation } from "../types/operation.js";
+import type { InputOf, OperationDeclaration, OperationHandler, OperationNeeds, Presentation } from "../types/operation.js";
 import { webAuthnRoutes } from "../webauthn/routes-loader.js";
 import { type AssuranceAnswer, assurance, assuranceInput } from "./assurance.js";
-import { callbackAction } from "./callback.js";
+import { callbackAction, callbackPostAction } from "./callback.js";
 import { csrfAction } from "./csrf.js";
 import { errorPage, signInPage, verifyRequestPage } from "./pages.js";
 import { providersAction } from "./providers.js";
 import { sessionAction, updateInput } from "./session.js";
+import {
+  type CallbackFields,
+  type CallbackPostFields,
+  callbackInput,
+  callbackPostInput,
+  type SignInFields,
+  signInHttpFields,
+  signInInput,
+  type WebAuthnOptionsFields,
+  webAuthnOptionsInput,
+} from "./sign-in-input.js";
 import { signInAction } from "./signin.js";
 import { signOutAction, signOutPage } from "./signout.js";
 
@@ -24,10 +35,10 @@ import { signOutAction, signOutPage } from "./signout.js";
 const form: RouteNeeds = { csrf: "mint", callbackUrl: true };
 
 /** A sign-in that links a provider's account to the signed-in user changes how they sign in. */
-const linking = {
+const linking: OperationNeeds<SignInFields> = {
   ...form,
-  ownerPresent: (_options, request) => (request.body.link === "true" ? "linkAccount" : undefined),
-} satisfies OperationDeclaration["needs"];
+  ownerPresent: (_options, _request, input) => (input.link ? "linkAccount" : undefined),
+};
 
 /** A link's `RecentSignInRequired`: sign in again, then back where it was going; its other refusals are a sign-in's. */
 const signInForm: Presentation = (options, _request, error) =>
@@ -48,8 +59,20 @@ const sessionUpdate: Presentation = (_options, _request, error) => {
 const passkeyOptions: Presentation = (_options, _request, error) =>
   error instanceof RateLimited || error instanceof RecentSignInRequired ? jsonRefusal(error) : undefined;
 
-const webAuthnOptions: OperationHandler = async (options, request) =>
-  (await webAuthnRoutes(options)).webAuthnOptionsAction(options, request);
+const webAuthnOptions: OperationHandler<WebAuthnOptionsFields> = async (options, request, input) =>
+  (await webAuthnRoutes(options)).webAuthnOptionsAction(options, request, input);
+
+/** The sign-in form and `signin/:provider`: one schema, its fields from the form and the query's authorization parameters. */
+const signIn = (name: string, path: string): OperationDeclaration<SignInFields> => ({
+  name,
+  method: "POST",
+  path,
+  needs: linking,
+  presentation: signInForm,
+  input: signInInput,
+  httpFields: signInHttpFields,
+  handler: signInAction,
+});
 
 // Step-up (`auth.api.requireRecentAuth`): JSON, at the path it always had.
 export const sessionAssurance: OperationDeclaration<InputOf<typeof assuranceInput>, AssuranceAnswer> = {
@@ -77,11 +100,18 @@ export const coreOperations: readonly OperationDeclaration[] = [
     handler: sessionAction,
   } satisfies OperationDeclaration<InputOf<typeof updateInput>>,
   { name: "signInPage", method: "GET", path: "signin", needs: form, presentation: "page", handler: signInPage },
-  { name: "signInForm", method: "POST", path: "signin", needs: linking, presentation: signInForm, handler: signInAction },
-  { name: "signIn", method: "POST", path: "signin/:provider", needs: linking, presentation: signInForm, handler: signInAction },
+  signIn("signInForm", "signin"),
+  signIn("signIn", "signin/:provider"),
   // A callback must not replace the CSRF cookie its flow is bound to: it mints one only where there is
   // none (a mail scanner, another device), for the form of the email link's confirmation page.
-  { name: "callback", method: "GET", path: "callback/:provider", needs: { csrf: "mint", callbackUrl: true }, handler: callbackAction },
+  {
+    name: "callback",
+    method: "GET",
+    path: "callback/:provider",
+    needs: { csrf: "mint", callbackUrl: true },
+    input: callbackInput,
+    handler: callbackAction,
+  } satisfies OperationDeclaration<CallbackFields>,
   {
     name: "callbackPost",
     method: "POST",
@@ -89,8 +119,9 @@ export const coreOperations: readonly OperationDeclaration[] = [
     needs: { csrf: "read", callbackUrl: true },
     // A mailed code typed in a browser comes back to its page; the rest take the general policy.
     presentation: async (options, request, error) => (await import("./email.js")).emailCodeRefusal(options, request, error),
-    handler: callbackAction,
-  },
+    input: callbackPostInput,
+    handler: callbackPostAction,
+  } satisfies OperationDeclaration<CallbackPostFields>,
   { name: "signOutPage", method: "GET", path: "signout", needs: form, presentation: "page", handler: signOutPage },
   { name: "signOut", method: "POST", path: "signout", needs: form, handler: signOutAction },
   { name: "errorPage", method: "GET", path: "error", presentation: "page", handler: errorPage },
@@ -112,12 +143,13 @@ export const coreOperations: readonly OperationDeclaration[] = [
     path: "webauthn-options/:provider",
     needs: {
       csrf: "mint",
-      ownerPresent: (options, request) =>
-        request.query.action === "register" && isPasskeyProvider(options, request.providerId) ? "addPasskey" : undefined,
+      ownerPresent: (options, request, input) =>
+        input.action === "register" && isPasskeyProvider(options, request.providerId) ? "addPasskey" : undefined,
     },
     presentation: passkeyOptions,
+    input: webAuthnOptionsInput,
     handler: webAuthnOptions,
-  },
+  } satisfies OperationDeclaration<WebAuthnOptionsFields>,
   sessionAssurance,
   {
     name: "webAuthnScript",

@@ -9,7 +9,7 @@
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../types/internal.js";
 import type { FeatureDefinition, OperationDeclaration, OperationHandler } from "../types/operation.js";
 
-export type { FieldParser, Fields, Refusal, RefusalRule, StringRule } from "../http/input.js";
+export type { FieldParser, Fields, RecordRule, Refusal, RefusalRule, StringRule } from "../http/input.js";
 export { field, inputSchema } from "../http/input.js";
 export type {
   FeatureDefinition,

@@ -10,10 +10,14 @@
  * @module http/input
  */
 import { type AuthError, UnknownAction } from "../errors.js";
-import type { InputSchema } from "../types/operation.js";
+import type { RequestInternal } from "../types/internal.js";
+import type { InputSchema, OperationDeclaration } from "../types/operation.js";
 
-/** Parses one field's value (`undefined` when absent) or throws. */
-export type FieldParser<T> = (value: unknown, name: string) => T;
+/**
+ * Parses one field's value (`undefined` when absent) or throws. `fields` is the whole input it came in,
+ * for a field made of the input's other fields (`field.rest`).
+ */
+export type FieldParser<T> = (value: unknown, name: string, fields: object) => T;
 
 /** The error class a field refuses with: `UnknownAction` (400) unless the operation always answered another. */
 export type Refusal = new (message: string) => AuthError;
@@ -48,7 +52,7 @@ function string(rule: StringRule): FieldParser<string> {
 
 /** `parser`, or `undefined` when the field is absent (or `null` in JSON). */
 function optional<T>(parser: FieldParser<T>): FieldParser<T | undefined> {
-  return (value, name) => (value === undefined || value === null ? undefined : parser(value, name));
+  return (value, name, fields) => (value === undefined || value === null ? undefined : parser(value, name, fields));
 }
 
 const TRUE_VALUES: ReadonlySet<unknown> = new Set([true, "true", "on", "1"]);
@@ -87,6 +91,40 @@ function value(): FieldParser<unknown> {
   return (given) => given;
 }
 
+/** A field made of several: at most `maxFields` of them (default: no limit), the names in `except` left out. */
+export interface RecordRule extends RefusalRule {
+  except?: readonly string[];
+  maxFields?: number;
+}
+
+/** The own enumerable fields of `source` but `rule.except`, each parsed by `parser` under its own name. */
+function collect<T>(source: object, parser: FieldParser<T>, rule: RecordRule, name: string): Record<string, T> {
+  const except = rule.except ?? [];
+  const names = Object.keys(source).filter((key) => !except.includes(key));
+  if (rule.maxFields !== undefined && names.length > rule.maxFields)
+    return refuse(rule, `\`${name}\` has more than ${rule.maxFields} fields.`);
+  // fromEntries defines each name as an own property: a field called `__proto__` stays a field.
+  return Object.fromEntries(names.map((key) => [key, parser(Reflect.get(source, key), key, source)]));
+}
+
+/** An object of named values (an `auth.api` argument, a JSON object, a `URLSearchParams`), each parsed by `parser`. */
+function record<T>(parser: FieldParser<T>, rule: RecordRule = {}): FieldParser<Record<string, T>> {
+  return (value, name) => {
+    const source = value instanceof URLSearchParams ? Object.fromEntries(value) : value;
+    if (typeof source !== "object" || source === null || Array.isArray(source)) return refuse(rule, `\`${name}\` must be an object.`);
+    return collect(source, parser, rule, name);
+  };
+}
+
+/**
+ * The input's own fields but `rule.except`, each parsed by `parser`: fields whose names the operation does
+ * not know (a credentials provider's, a provider's callback parameters). Declared fields are not left out
+ * unless `except` names them: one form may carry both.
+ */
+function rest<T>(parser: FieldParser<T>, rule: RecordRule = {}): FieldParser<Record<string, T>> {
+  return (_value, name, fields) => collect(fields, parser, rule, name);
+}
+
 /** The field parsers of {@link inputSchema}. */
 export const field = {
   /** A string of at most `max` characters (required). */
@@ -101,6 +139,10 @@ export const field = {
   number,
   /** Any value, for data the handler checks itself. */
   value,
+  /** An object of named values, each parsed by one parser. */
+  record,
+  /** The input's other fields (all but `except`), each parsed by one parser. */
+  rest,
 };
 
 /** The value of `fields`' own property `name` (`undefined` for an inherited one: `__proto__` is no field). */
@@ -117,8 +159,17 @@ export function inputSchema<const F extends Record<string, FieldParser<unknown>>
   return {
     parse(given) {
       const parsed: Record<string, unknown> = {};
-      for (const [name, parse] of entries) parsed[name] = parse(own(given, name), name);
+      for (const [name, parse] of entries) parsed[name] = parse(own(given, name), name, given);
       return parsed as Fields<F>;
     },
   };
+}
+
+/**
+ * The fields an operation's input is parsed from over HTTP: its declaration's `httpFields`, else the form
+ * or JSON body of a POST, or the query of a GET.
+ */
+export function requestFields(operation: Pick<OperationDeclaration, "httpFields">, request: RequestInternal): object {
+  if (operation.httpFields) return operation.httpFields(request);
+  return request.method === "POST" ? request.body : request.query;
 }

@@ -2,8 +2,7 @@
  * The request of an `auth.api` operation: the caller's request (or its headers, URL and address) as the
  * parsed request of the operation's route, marked in process. The operation's input is not in it: the
  * pipeline parses the caller's typed object (`pipeline.ts` `performCall`). Only an operation that reads the
- * request itself (the spec's sign-in and callback, an app's operation without a schema) gets `fields` as
- * its body (a POST) or query (a GET).
+ * request itself (an app's operation without a schema) gets `fields` as its body (a POST) or query (a GET).
  *
  * @module api-request
  */
@@ -20,7 +19,7 @@ export interface RouteParts {
   providerId?: string;
   /** The body (a POST) of an operation that reads the request itself. */
   body?: Record<string, unknown>;
-  /** The query: an OAuth sign-in's authorization parameters, or a GET operation without a schema's fields. */
+  /** The query of a GET operation without a schema (its fields). */
   query?: Record<string, string>;
 }
 

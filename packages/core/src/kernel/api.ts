@@ -164,16 +164,21 @@ function revoked(result: ResponseInternal<{ revoked: number }>) {
 
 /**
  * A sign-in: credentials and passkeys are checked where their forms post (the callback); the rest start
- * at `signin`. Both are the spec's routes, which read their provider's fields from the request itself.
+ * at `signin`. Both take the caller's typed fields, parsed by their schemas (`actions/sign-in-input.ts`).
  */
 function signIn(resolved: UsableAuth, call: Call, like: RequestLike, input: SignInInput) {
   const { providerId, redirectTo, link, authorizationParams, ...fields } = input;
   const type = resolved.providers.find((p) => p.id === providerId)?.type;
   if (type === undefined) throw new InvalidProvider(`Unknown provider "${providerId}".`);
-  const body: Record<string, unknown> = { ...fields, callbackUrl: redirectTo ?? "/" };
-  if (link) body.link = "true";
-  const operation = resolved.router.named(type === "credentials" || type === "webauthn" ? "callbackPost" : "signIn");
-  return call(like, operation, body, { providerId, body, query: authorizationParams });
+  const callbackUrl = redirectTo ?? "/";
+  // Credentials and passkeys: the provider's fields as the form would post them.
+  if (type === "credentials" || type === "webauthn")
+    return call(like, named(resolved, "callbackPost"), { ...fields, callbackUrl }, { providerId });
+  return call(like, named(resolved, "signIn"), { ...fields, callbackUrl, link, authorizationParams }, { providerId });
+}
+
+function named(resolved: UsableAuth, name: string) {
+  return resolved.router.named(name);
 }
 
 /** A mailed code: the email provider's callback (without `redirectTo`, where the mail was asked to lead). */
@@ -182,8 +187,7 @@ function signInWithEmailCode(resolved: UsableAuth, call: Call, like: RequestLike
   const id = providerId ?? resolved.providers.find((p) => p.type === "email")?.id;
   if (id === undefined || resolved.providers.find((p) => p.id === id)?.type !== "email")
     throw new InvalidProvider(`No email provider "${providerId ?? ""}" is configured.`);
-  const body = { code, ...(redirectTo ? { callbackUrl: redirectTo } : {}) };
-  return call(like, resolved.router.named("callbackPost"), body, { providerId: id, body });
+  return call(like, named(resolved, "callbackPost"), { code, ...(redirectTo ? { callbackUrl: redirectTo } : {}) }, { providerId: id });
 }
 
 /** For server code: no request, no CSRF check (never call it with a user id taken from a request unchecked). */

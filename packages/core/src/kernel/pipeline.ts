@@ -22,6 +22,7 @@ import { type AuthError, RateLimited } from "../errors.js";
 import type { Cookie } from "../http/cookies.js";
 import { assertCsrf } from "../http/csrf.js";
 import { asAuthError, CONFIGURATION_MESSAGE, errorResult, jsonRefusal, refusalOf } from "../http/error-response.js";
+import { requestFields } from "../http/input.js";
 import { logFailure } from "../http/log-level.js";
 import { parseRequest } from "../http/request.js";
 import { type AuthAnswer, jsonErrorAnswer, toAnswer } from "../http/response.js";
@@ -80,7 +81,7 @@ function originOf(resolved: UsableAuth, request: RequestInternal): string {
 export async function perform(resolved: UsableAuth, request: RequestInternal): Promise<ResponseInternal> {
   return performed(resolved, request, () => {
     const operation = resolved.router.operationOf(request);
-    const fields = request.method === "POST" ? request.body : request.query;
+    const fields = requestFields(operation, request);
     return { operation, fields, run: (options) => presented(operation, options, request, fields) };
   });
 }
@@ -171,7 +172,7 @@ async function runOperation<Body>(
 ): Promise<ResponseInternal<Body>> {
   if (operation.needs?.csrf === "prove") assertCsrf(operation.name, options.csrfTokenVerified);
   const input = parseInput(operation, options, request, fields);
-  const owner = guardedOperation(options, request, operation);
+  const owner = guardedOperation(options, request, operation, input);
   if (owner) await requireOwnerPresent(options, request, owner, fields);
   return operation.handler(options, request, input);
 }

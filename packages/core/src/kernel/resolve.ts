@@ -18,6 +18,7 @@ import { createAudit } from "../audit/index.js";
 import { processEnv, readEnv } from "../env/read.js";
 import { AuthError } from "../errors.js";
 import { resolveCookies } from "../http/cookies.js";
+import { requestFields } from "../http/input.js";
 import { compileOriginPolicy, type OriginPolicy, shouldWarnUnrestrictedTrustHost } from "../http/origin.js";
 import { decode, encode } from "../jwt.js";
 import { createLogger } from "../logger.js";
@@ -234,7 +235,6 @@ function freezeCookies(cookies: CookiesOptions): CookiesOptions {
  */
 function withParsedInput(operation: OperationDeclaration): NonNullable<ReturnType<NonNullable<ConfigOptions["handlerOf"]>>> {
   return (options, request) => {
-    const fields = request.method === "POST" ? request.body : request.query;
-    return operation.handler(options, request, operation.input ? operation.input.parse(fields) : undefined);
+    return operation.handler(options, request, operation.input ? operation.input.parse(requestFields(operation, request)) : undefined);
   };
 }

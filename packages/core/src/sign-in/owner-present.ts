@@ -57,7 +57,7 @@ const PROVES_SECOND_FACTOR: ReadonlySet<OwnerOperation> = new Set(["disableTotp"
 
 /**
  * The owner-present operation `request` asks for, or `undefined` (most requests: one property read): its
- * operation's declaration says (`needs.ownerPresent`), always or as the request decides (a sign-in that
+ * operation's declaration says (`needs.ownerPresent`), always or as the request and its parsed `input` decide (a sign-in that
  * links an account, a passkey registration by a signed-in user). A request without a session is refused
  * by its route (`SessionRequired`): the rule applies to a session. Adding a passkey is checked where its
  * challenge is made: the callback verifies only a challenge this browser got for the same signed-in user
@@ -67,9 +67,10 @@ export function guardedOperation(
   options: InternalOptions,
   request: RequestInternal,
   operation: OperationDeclaration,
+  input: unknown,
 ): OwnerOperation | undefined {
   const needed = operation.needs?.ownerPresent;
-  return typeof needed === "function" ? needed(options, request) : needed;
+  return typeof needed === "function" ? needed(options, request, input) : needed;
 }
 
 /** What the rule weighs, all of it authlib's own (never the client's). */

@@ -58,10 +58,21 @@ export type OperationHandler<I = unknown, Body = unknown> = (
  * and whether the owner must be present (`sign-in/owner-present.ts`): always (an operation name), or as
  * the request decides (a sign-in that links an account, a passkey registration).
  */
-export interface OperationNeeds extends RouteNeeds {
-  /** The owner-present operation this is (SECURITY.md), or a function of the request that names it when it is one. */
-  ownerPresent?: OwnerOperation | ((options: InternalOptions, request: RequestInternal) => OwnerOperation | undefined);
+export interface OperationNeeds<I = unknown> extends RouteNeeds {
+  /**
+   * The owner-present operation this is (SECURITY.md), or a function of the request and its parsed input
+   * that names it when it is one.
+   */
+  ownerPresent?: OwnerOperation | OwnerPresentRule<I>;
 }
+
+/** Holds the rule as a method, so a list of declarations holds rules of any input (as it holds their handlers). */
+interface OwnerPresentRuleOf<I> {
+  rule(options: InternalOptions, request: RequestInternal, input: I): OwnerOperation | undefined;
+}
+
+/** Names the owner-present operation a request is, from the request and its parsed input (`undefined`: none). */
+export type OwnerPresentRule<I = unknown> = OwnerPresentRuleOf<I>["rule"];
 
 /**
  * How a refusal is answered to a browser or a script over HTTP (`auth.api` always gets the typed error):
@@ -94,7 +105,7 @@ export interface OperationDeclaration<I = unknown, Body = unknown> {
    * is a provider's id (`signin/:provider`).
    */
   path: string;
-  needs?: OperationNeeds;
+  needs?: OperationNeeds<I>;
   presentation?: Presentation;
   /** True when the configuration has this operation (default: whenever its feature is on). */
   enabled?: (config: AuthConfig) => boolean;
@@ -104,6 +115,11 @@ export interface OperationDeclaration<I = unknown, Body = unknown> {
    * `auth.api`. Without one, the handler reads the request itself and gets `undefined`.
    */
   input?: InputSchema<I>;
+  /**
+   * The fields its input is parsed from over HTTP, when they are not just the form or JSON body of a POST
+   * or the query of a GET (a sign-in's authorization parameters come in the query of its POST).
+   */
+  httpFields?: (request: RequestInternal) => object;
   /** Runs it (declared as a method so a list of declarations holds handlers of any input). */
   handler(options: InternalOptions, request: RequestInternal, input: I): ResponseInternal<Body> | Promise<ResponseInternal<Body>>;
 }

@@ -29,9 +29,9 @@ function queryEmail(value: string | undefined): string | undefined {
  * `allowCredentialsForEmail` does an `email` of a known user list that user's passkeys — which tells
  * anyone asking whether the address has an account with passkeys.
  */
-export async function authenticationOptions(ctx: WebAuthnContext) {
+export async function authenticationOptions(ctx: WebAuthnContext, givenEmail: string | undefined) {
   const { adapter, provider } = ctx;
-  const email = provider.allowCredentialsForEmail === true ? queryEmail(ctx.request.query.email) : undefined;
+  const email = provider.allowCredentialsForEmail === true ? queryEmail(givenEmail) : undefined;
   const user = email ? await adapter.getUserByEmail(email) : null;
   return optionsFor(ctx, user ? await adapter.listAuthenticatorsByUserId(user.id) : []);
 }

@@ -28,7 +28,7 @@ export type VerifiedPasskey = Omit<AdapterAuthenticator, "userId" | "providerAcc
  * and no new user is linked to, or named after, anyone's address. To attach a proven address, sign in
  * with an email link first and add the passkey while signed in.
  */
-export async function registrationSubject(ctx: WebAuthnContext): Promise<RegistrationSubject> {
+export async function registrationSubject(ctx: WebAuthnContext, displayName: string | undefined): Promise<RegistrationSubject> {
   const { options, request, adapter } = ctx;
   const current = await options.sessionStrategy.currentUser(options, request);
   if (current?.id) {
@@ -38,7 +38,7 @@ export async function registrationSubject(ctx: WebAuthnContext): Promise<Registr
     const userName = user.email || user.name || user.id;
     return { id: user.id, userName, displayName: user.name || userName, signedIn: true };
   }
-  const name = passkeyDisplayName(request.query.name);
+  const name = passkeyDisplayName(displayName);
   return { id: crypto.randomUUID(), userName: name, displayName: name, signedIn: false };
 }
 

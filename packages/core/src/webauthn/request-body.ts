@@ -18,9 +18,14 @@ function isAction(value: unknown): value is WebAuthnAction {
   return value === "register" || value === "authenticate" || value === "second-factor";
 }
 
-/** The action and credential response of the body. Throws `WebAuthnVerificationError` for anything malformed. */
-export function readCredentialPost(body: Record<string, unknown>): CredentialPost {
-  const { action, data } = body;
+/** The posted fields a passkey's answer is read from, as they came (their shape is checked here). */
+export interface PostedFields {
+  action?: unknown;
+  data?: unknown;
+}
+
+/** The action and credential response of the posted fields. Throws `WebAuthnVerificationError` for anything malformed. */
+export function readCredentialPost({ action, data }: PostedFields): CredentialPost {
   if (!isAction(action))
     throw new WebAuthnVerificationError('The WebAuthn callback needs `action` "register", "authenticate" or "second-factor".');
   let response: unknown = data;

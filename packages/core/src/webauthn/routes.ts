@@ -12,7 +12,8 @@
  *   keep anything.
  * - The callback checks the answer against the sealed challenge, then records the challenge as used
  *   (`webauthn/challenge-store.ts`) before anything else happens, so a replayed answer is refused.
- * - POST /callback/:provider with `{ action, data, csrfToken }`: verifies the browser's response, then
+ * - POST /callback/:provider with `{ action, data, csrfToken }` (`action` and `data` parsed by the
+ *   callback's schema): verifies the browser's response, then
  *   signs in through the shared flow (the `signIn` callback's `false` and redirects are honoured). Unlike
  *   the reference library, this callback is CSRF-protected.
  * - GET /webauthn-script: the browser code of the built-in sign-in page.
@@ -48,7 +49,7 @@ import {
   storeRegistration,
   verifyRegistration,
 } from "./registration.js";
-import { type CredentialPost, readCredentialPost } from "./request-body.js";
+import { type CredentialPost, type PostedFields, readCredentialPost } from "./request-body.js";
 import { loadWebAuthnScript } from "./script-asset.js";
 
 /** Counts a passkey request (options or callback) from the client (`rateLimit.passkey`), or throws `RateLimited`. */
@@ -56,21 +57,35 @@ function countPasskeyRequest(options: InternalOptions, request: RequestInternal)
   return countClientRequest(options, request, "passkey:ip", (limits) => limits.passkey);
 }
 
+/** What the options route reads of its query (parsed by its declaration's schema, `actions/sign-in-input.ts`). */
+export interface PasskeyOptionsQuery {
+  /** `register`, `authenticate` or `second-factor`; anything else is refused here, after the rate limit. */
+  action?: string | undefined;
+  /** A new user's display name (`register`, signed out). */
+  name?: string | undefined;
+  /** The address whose passkeys to list (`authenticate`, with `allowCredentialsForEmail`). */
+  email?: string | undefined;
+}
+
 /** GET /webauthn-options/:provider */
-export async function webAuthnOptionsAction(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+export async function webAuthnOptionsAction(
+  options: InternalOptions,
+  request: RequestInternal,
+  query: PasskeyOptionsQuery,
+): Promise<ResponseInternal> {
   await countPasskeyRequest(options, request);
   const ctx = await webAuthnContext(options, request);
-  const { action } = request.query;
+  const { action } = query;
   let claims: ChallengeClaims;
   let publicKey: unknown;
   if (action === "register") {
-    const user = await registrationSubject(ctx);
+    const user = await registrationSubject(ctx, query.name);
     const generated = await registrationOptions(ctx, user);
     claims = { provider: ctx.provider.id, action, challenge: generated.challenge, user };
     publicKey = generated;
   } else if (action === "authenticate" || action === "second-factor") {
     // The second step's options list the passkeys of the user whose sign-in waits in this browser.
-    const generated = action === "authenticate" ? await authenticationOptions(ctx) : await secondFactorOptions(ctx);
+    const generated = action === "authenticate" ? await authenticationOptions(ctx, query.email) : await secondFactorOptions(ctx);
     claims = { provider: ctx.provider.id, action, challenge: generated.challenge };
     publicKey = generated;
   } else {
@@ -85,13 +100,17 @@ export async function webAuthnOptionsAction(options: InternalOptions, request: R
  * is good for one attempt, failed or not): a failure is thrown like in every other action, carrying the
  * cleared cookie (http/error-response.ts).
  */
-export async function webAuthnCallback(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+export async function webAuthnCallback(
+  options: InternalOptions,
+  request: RequestInternal,
+  posted: PostedFields,
+): Promise<ResponseInternal> {
   const clear = clearChallenge(options);
   try {
     assertCsrf("WebAuthn callback", options.csrfTokenVerified);
     await countPasskeyRequest(options, request);
     const ctx = await webAuthnContext(options, request);
-    const post = readCredentialPost(request.body);
+    const post = readCredentialPost(posted);
     const binding = await requestBinding(options, request);
     const claims = await openChallenge(options, request, { provider: ctx.provider.id, action: post.action, binding });
     // A second step's challenge completes a pending sign-in at POST /two-factor, never a sign-in here.
@@ -137,10 +156,15 @@ async function authenticate(
  * `userId`, the user waiting. Claims the challenge and stores the new counter. Answers the cookie that
  * clears the challenge; a failure carries it too.
  */
-export async function secondFactorPasskey(options: InternalOptions, request: RequestInternal, userId: string): Promise<Cookie[]> {
+export async function secondFactorPasskey(
+  options: InternalOptions,
+  request: RequestInternal,
+  userId: string,
+  posted: PostedFields,
+): Promise<Cookie[]> {
   const clear = clearChallenge(options);
   try {
-    const post = readCredentialPost(request.body);
+    const post = readCredentialPost(posted);
     if (post.action !== "second-factor")
       throw new WebAuthnVerificationError('The second step takes a passkey with `action` "second-factor".');
     const provider = options.providers.find((p) => p.type === "webauthn") as InternalOptions["provider"];

@@ -4,6 +4,7 @@
  * owner-present-attacks.test.ts.
  */
 import { afterEach, describe, expect, test, vi } from "vitest";
+import { requestFields } from "../../src/http/input.js";
 import { encode } from "../../src/jwt.js";
 import { operationsOf } from "../../src/kernel/features.js";
 import { createAuth } from "../../src/kernel/instance.js";
@@ -147,7 +148,10 @@ describe("the table", () => {
     expect(decided).toEqual(["POST signin", "POST signin/:provider", "GET webauthn-options/:provider"]);
     // Every other operation (the reads, the sign-in, the other forms) asks nothing.
     for (const operation of declared.filter((o) => o.needs?.ownerPresent === undefined)) {
-      expect([operation.name, guardedOperation(options, request(operation.method), operation)]).toEqual([operation.name, undefined]);
+      expect([operation.name, guardedOperation(options, request(operation.method), operation, undefined)]).toEqual([
+        operation.name,
+        undefined,
+      ]);
     }
     for (const name of ["renamePasskey", "renamePasskeyForm", "confirmEmail", "resetPassword", "verifyTwoFactor", "getSession"])
       expect(named(name).needs?.ownerPresent).toBeUndefined();
@@ -165,8 +169,11 @@ describe("the table", () => {
       ["signInForm", request("POST", { body: { link: "true" } }), "linkAccount"],
       ["signInForm", request("POST", { body: {} }), undefined],
     ];
+    // The rule reads the input the operation's schema parsed from the request (as the pipeline hands it).
     for (const [name, req, operation] of cases) {
-      expect([name, req, guardedOperation(options, req as never, named(name))]).toEqual([name, req, operation]);
+      const declaration = named(name);
+      const input = declaration.input?.parse(requestFields(declaration, req as never));
+      expect([name, req, guardedOperation(options, req as never, declaration, input)]).toEqual([name, req, operation]);
     }
   });
 

@@ -15,5 +15,5 @@ const code = field.optional(field.string({ max: 64, refuse: IncorrectCode }));
 /** `confirmTotp`, `disableTotp`. */
 export const codeInput = inputSchema({ code });
 
-/** The second step: a `code`, or a passkey's response (`data`, checked by the passkey routes). */
-export const secondStepInput = inputSchema({ code, data: field.value() });
+/** The second step: a `code`, or a passkey's `action` and response (`data`), checked by the passkey routes. */
+export const secondStepInput = inputSchema({ code, action: field.value(), data: field.value() });

@@ -54,9 +54,14 @@ interface Proof {
 }
 
 /** The passkey proof (`actions/webauthn.ts`, loaded through the `Passkey()` provider, as every passkey route). */
-async function proveWithPasskey(options: InternalOptions, request: RequestInternal, pending: PendingSignIn): Promise<Proof> {
+async function proveWithPasskey(
+  options: InternalOptions,
+  request: RequestInternal,
+  pending: PendingSignIn,
+  { action, data }: SecondStepInput,
+): Promise<Proof> {
   const routes = await webAuthnRoutes(options);
-  return { method: "hwk", cookies: await routes.secondFactorPasskey(options, request, pending.userId) };
+  return { method: "hwk", cookies: await routes.secondFactorPasskey(options, request, pending.userId, { action, data }) };
 }
 
 /** Checks the second factor of `pending`: counts the try, then the code or the passkey. */
@@ -64,7 +69,7 @@ async function prove(options: InternalOptions, request: RequestInternal, pending
   const attempt = { userId: pending.userId, pendingId: pending.id, lifetimeSeconds: pendingMaxAge(options) };
   const tries = await countSecondFactorTry(options, request, attempt);
   if (tries > MAX_WRONG_TRIES) throw endingPending(new TwoFactorExpired("Too many wrong tries: sign in again."), options, request);
-  if (input.data !== undefined) return proveWithPasskey(options, request, pending);
+  if (input.data !== undefined) return proveWithPasskey(options, request, pending, input);
   const store = twoFactorStore(options);
   const factor = await totpFactorOf(options, store, pending.userId);
   try {
