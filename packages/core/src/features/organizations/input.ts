@@ -16,8 +16,8 @@ const SLUG = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){1,47}$/;
 
 function matching(pattern: RegExp, max: number, what: string): FieldParser<string> {
   const text = field.string({ max, refuse });
-  return (value, name) => {
-    const given = text(value, name);
+  return (value, name, fields) => {
+    const given = text(value, name, fields);
     if (!pattern.test(given)) throw new InvalidOrganization(`\`${name}\` is not ${what}.`);
     return given;
   };
@@ -26,8 +26,8 @@ function matching(pattern: RegExp, max: number, what: string): FieldParser<strin
 /** A display name: 1 to 100 characters, not only spaces, no control characters. */
 function displayName(): FieldParser<string> {
   const text = field.string({ max: 100, refuse });
-  return (value, name) => {
-    const given = text(value, name).trim();
+  return (value, name, fields) => {
+    const given = text(value, name, fields).trim();
     // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
     if (given === "" || /[\u0000-\u001f\u007f]/.test(given))
       throw new InvalidOrganization(`\`${name}\` must be 1 to 100 visible characters.`);
