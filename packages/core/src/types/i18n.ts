@@ -308,7 +308,6 @@ export interface Messages {
   "organization.switcher.active": string;
   "organization.switcher.open": string;
   "organization.switcher.switch": string;
-  "organization.switcher.label": string;
   "organization.create.heading": string;
   "organization.create.name": string;
   "organization.create.slug": string;

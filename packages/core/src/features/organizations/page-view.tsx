@@ -125,9 +125,8 @@ export function Switcher(props: { text: Translator; authUrl: string; csrfToken: 
       <ul class="methods stack">
         {props.organizations.map((entry) => (
           <li key={entry.id}>
-            <a href={toSafeNavigationUrl(`${authUrl}/organization?${new URLSearchParams({ organizationId: entry.id })}`)}>
-              {text.t("organization.switcher.label", { organization: entry.name, role: roleName(text, entry.role) })}
-            </a>
+            <a href={toSafeNavigationUrl(`${authUrl}/organization?${new URLSearchParams({ organizationId: entry.id })}`)}>{entry.name}</a>
+            <span class="muted">{roleName(text, entry.role)}</span>
             {entry.active ? (
               <span class="muted">{text.t("organization.switcher.active")}</span>
             ) : (
@@ -463,7 +462,15 @@ export type InvitationPageParams = {
 
 function InvitationBody({ params }: { params: InvitationPageParams }) {
   const { text } = params;
-  if (params.kind === "invalid") return <p class="center">{text.t("organization.invitation.invalid")}</p>;
+  if (params.kind === "invalid")
+    return (
+      <>
+        <p class="center">{text.t("organization.invitation.invalid")}</p>
+        <p class="center">
+          <a href={toSafeNavigationUrl(`${params.authUrl}/organization`)}>{text.t("organization.page.title")}</a>
+        </p>
+      </>
+    );
   if (params.kind === "wrongAccount")
     return (
       <>
