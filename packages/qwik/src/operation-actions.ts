@@ -11,7 +11,17 @@
  * page. CSRF: core refuses an operation the browser sent from another site (`MissingCSRF`), and Qwik
  * City's `checkOrigin` refuses a cross-origin action POST before it runs.
  */
-import type { ListedPasskey, OperationResult, TotpEnrollment } from "@authlib/core";
+import type {
+  ListedDomain,
+  ListedInvitation,
+  ListedMember,
+  ListedPasskey,
+  Member,
+  OperationResult,
+  Organization,
+  OrganizationMembership,
+  TotpEnrollment,
+} from "@authlib/core";
 import { UnknownAction } from "@authlib/core/errors";
 import { type FailReturn, type RequestEventAction, type RequestEventCommon, z } from "@builder.io/qwik-city";
 import type { AccountsResult, UnlinkAccountError } from "./accounts.js";
@@ -20,6 +30,7 @@ import { controlFailure, type FailureMapping, listingError } from "./control.js"
 import { loadCore } from "./core.js";
 import { PASSKEY_FAILED_MESSAGE, REVOKE_FAILED_MESSAGE, UNLINK_FAILED_MESSAGE } from "./messages.js";
 import { operationRequest } from "./operation.js";
+import * as orgs from "./organizations.js";
 import type { PasskeyError, PasskeysResult } from "./passkeys.js";
 import { passwordFailure } from "./password.js";
 import { appendCookies } from "./response.js";
@@ -72,6 +83,9 @@ function changeForm(input: inputs.ChangePasswordInput, ev: RequestEventAction): 
 const revoked = controlFailure<"sessionId" | "all", RevokeSessionError>(REVOKE_FAILED_MESSAGE);
 const unlinked = controlFailure<"provider" | "providerAccountId", UnlinkAccountError>(UNLINK_FAILED_MESSAGE);
 const passkey = controlFailure<"id" | "name", PasskeyError>(PASSKEY_FAILED_MESSAGE);
+const org = orgs.organizationFailure;
+/** What `useSetActiveOrganization` answers: the active organization (`null`: none) and the member's role there. */
+type Active = { activeOrganizationId: string | null; role?: string };
 
 /** The table: core's operation name -> the action that runs it. */
 const operationActions = {
@@ -94,6 +108,30 @@ const operationActions = {
   confirmTotp: { input: inputs.twoFactorCodeSchema, success: data<{ recoveryCodes: string[] }>(), failure: settingsFailure },
   disableTotp: { input: inputs.twoFactorCodeSchema, success: data<{ disabled: true }>(), failure: settingsFailure },
   regenerateRecoveryCodes: { input: inputs.twoFactorCodeSchema, success: data<{ recoveryCodes: string[] }>(), failure: settingsFailure },
+  // Organizations (core's `organizations` option): each answers its data; the active organization sets core's cookie.
+  createOrganization: { input: orgs.createOrganizationSchema, success: data<OrganizationMembership>(), failure: org },
+  updateOrganization: { input: orgs.updateOrganizationSchema, success: data<{ organization: Organization }>(), failure: org },
+  deleteOrganization: { input: orgs.organizationSchema, success: data<{ deleted: true }>(), failure: org },
+  getOrganization: { input: orgs.organizationSchema, success: data<OrganizationMembership>(), failure: org },
+  joinOrganization: { input: orgs.organizationSchema, success: data<{ organizationId: string; role: string }>(), failure: org },
+  listMembers: { input: orgs.organizationSchema, success: data<{ members: ListedMember[] }>(), failure: org },
+  updateMemberRole: { input: orgs.memberRoleSchema, success: data<{ member: Member }>(), failure: org },
+  removeMember: { input: orgs.memberSchema, success: data<{ removed: true }>(), failure: org },
+  leaveOrganization: { input: orgs.organizationSchema, success: data<{ left: true }>({ cookies: true, session: "reread" }), failure: org },
+  setActiveOrganization: {
+    input: orgs.activeOrganizationSchema,
+    success: data<Active>({ cookies: true, session: "reread" }),
+    failure: org,
+  },
+  hasPermission: { input: orgs.permissionSchema, success: data<{ allowed: boolean }>(), failure: org },
+  inviteMember: { input: orgs.inviteSchema, success: data<{ invitation: ListedInvitation }>(), failure: org },
+  listInvitations: { input: orgs.organizationSchema, success: data<{ invitations: ListedInvitation[] }>(), failure: org },
+  revokeInvitation: { input: orgs.invitationSchema, success: data<{ revoked: true }>(), failure: org },
+  acceptInvitation: { input: orgs.acceptInvitationSchema, success: data<{ organizationId: string; role: string }>(), failure: org },
+  listDomains: { input: orgs.organizationSchema, success: data<{ domains: ListedDomain[] }>(), failure: org },
+  addDomain: { input: orgs.domainSchema, success: data<{ domain: ListedDomain }>(), failure: org },
+  verifyDomain: { input: orgs.domainIdSchema, success: data<{ domain: ListedDomain }>(), failure: org },
+  removeDomain: { input: orgs.domainIdSchema, success: data<{ removed: true }>(), failure: org },
 } satisfies Record<string, OperationAction<z.ZodTypeAny, unknown, unknown>>;
 
 /** The name of a core operation that has an action here. */
@@ -141,7 +179,13 @@ const listings = {
   listSessions: listing<SessionsResult>("sessions", ["SessionRequired", "SessionRegistryMissing"]),
   listAccounts: listing<AccountsResult>("accounts", ["SessionRequired", "AccountsUnavailable"]),
   listPasskeys: listing<PasskeysResult>("passkeys", ["SessionRequired", "UnknownAction", "MissingAdapterMethods"]),
+  listOrganizations: listing<OrganizationsResult>("organizations", ["SessionRequired", "UnknownAction"]),
 };
+
+/** The value of `useOrganizations`: the user's organizations with their role in each, or why there is no list. */
+export type OrganizationsResult =
+  | { organizations: OrganizationMembership[]; error?: undefined }
+  | { organizations: null; error: "SessionRequired" | "UnknownAction" | "Configuration" };
 
 /** A listing: `{ [key]: list }`, or `{ [key]: null, error }` (`value`: its type, never set). */
 function listing<Value>(key: string, named: readonly string[]): { key: string; named: readonly string[]; value?: Value } {
