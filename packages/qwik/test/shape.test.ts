@@ -127,7 +127,9 @@ test("FrameworkAuth$ returns the request hook, the loaders and the actions an ap
     OrganizationResult<{ activeOrganizationId: string | null; role?: string }> | undefined
   >();
   // useSession shows the active organization and the member's role there.
-  expectTypeOf<NonNullable<ReturnType<FrameworkAuthResult["useSession"]>["value"]>["activeOrganizationId"]>().toEqualTypeOf<string | undefined>();
+  expectTypeOf<NonNullable<ReturnType<FrameworkAuthResult["useSession"]>["value"]>["activeOrganizationId"]>().toEqualTypeOf<
+    string | undefined
+  >();
   expectTypeOf<ReturnType<FrameworkAuthResult["useTwoFactorStatus"]>["value"]>().toEqualTypeOf<TwoFactorStatus | null>();
   expectTypeOf<ReturnType<FrameworkAuthResult["useTwoFactor"]>["value"]>().toEqualTypeOf<PasswordResult<TwoFactorCodeInput> | undefined>();
   expectTypeOf<ReturnType<FrameworkAuthResult["useEmailCode"]>["value"]>().toEqualTypeOf<PasswordResult<EmailCodeInput> | undefined>();
