@@ -16,7 +16,7 @@ import { withCallbackUrl } from "../../sign-in/flow.js";
 import { passwordUrl, signInUrl } from "../../sign-in/urls.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import type { ListedMember, Organization, OrganizationMembership } from "../../types/organizations.js";
-import { actingIn, callerOf, stepUpUrl } from "./access.js";
+import { actingIn, stepUpUrl } from "./access.js";
 import { listDomains } from "./domains.js";
 import { listInvitations, openInvitation } from "./invitations.js";
 import { listMembers, listOrganizations } from "./organizations.js";
@@ -161,7 +161,7 @@ export async function invitationPage(options: InternalOptions, request: RequestI
       html: renderInvitationHtml({ ...base, ...shown, kind: "signedOut", email: invitation.email, signInUrl: signIn, signUpUrl }),
     });
   }
-  await callerOf(options, request);
+  request.auditUserId = caller.userId;
   const user = await storeOf(options).getUser(caller.userId);
   if (normalized(user?.email) !== invitation.email)
     return html({ status: 403, html: renderInvitationHtml({ ...base, kind: "wrongAccount", signOutUrl: `${options.authUrl}/signout` }) });
