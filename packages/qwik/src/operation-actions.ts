@@ -34,7 +34,7 @@ import * as orgs from "./organizations.js";
 import type { PasskeyError, PasskeysResult } from "./passkeys.js";
 import { passwordFailure } from "./password.js";
 import { appendCookies } from "./response.js";
-import { readSession } from "./session.js";
+import { readSession, readSessionAfter } from "./session.js";
 import type { RevokeSessionError, SessionsResult } from "./session-control.js";
 import { currentPage, redirect } from "./sign-in.js";
 import { settingsFailure } from "./two-factor.js";
@@ -44,12 +44,13 @@ import * as inputs from "./validation.js";
  * What a success answers: `"data"`, the operation's data (its JSON body); `"redirect"`, core's cookies set
  * and a 303 to where core sends the browser. `cookies`: set core's cookies with data too. `session`: the
  * operation changed this browser's session, so later reads in this request (the loaders Qwik runs after
- * the action) read it again (`"reread"`) or find none (`"replaced"`: the old cookie is stale).
+ * the action) read it again (`"reread"`), read the one its new cookies carry (`"cookies"`: the active
+ * organization) or find none (`"replaced"`: the old cookie is stale).
  */
 interface Success<Value> {
   kind: "data" | "redirect";
   cookies?: boolean;
-  session?: "reread" | "replaced";
+  session?: "reread" | "cookies" | "replaced";
   /** The type of the value (never set). */
   value?: Value;
 }
@@ -117,10 +118,10 @@ const operationActions = {
   listMembers: { input: orgs.organizationSchema, success: data<{ members: ListedMember[] }>(), failure: org },
   updateMemberRole: { input: orgs.memberRoleSchema, success: data<{ member: Member }>(), failure: org },
   removeMember: { input: orgs.memberSchema, success: data<{ removed: true }>(), failure: org },
-  leaveOrganization: { input: orgs.organizationSchema, success: data<{ left: true }>({ cookies: true, session: "reread" }), failure: org },
+  leaveOrganization: { input: orgs.organizationSchema, success: data<{ left: true }>({ cookies: true, session: "cookies" }), failure: org },
   setActiveOrganization: {
     input: orgs.activeOrganizationSchema,
-    success: data<Active>({ cookies: true, session: "reread" }),
+    success: data<Active>({ cookies: true, session: "cookies" }),
     failure: org,
   },
   hasPermission: { input: orgs.permissionSchema, success: data<{ allowed: boolean }>(), failure: org },
@@ -231,7 +232,8 @@ async function present<Value, Failure>(
     return ev.fail(failed.status, failed.failure as Failure & Record<string, unknown>);
   }
   if (success.kind === "redirect" || success.cookies) appendCookies(ev, await loadCore(), result.cookies);
-  if (success.session) context.session = success.session === "reread" ? undefined : Promise.resolve(null);
+  if (success.session === "cookies") readSessionAfter(ev, context, result.cookies);
+  else if (success.session) context.session = success.session === "reread" ? undefined : Promise.resolve(null);
   if (success.kind === "data") return result.body as Value;
   redirect(ev, result.redirect as string);
   return undefined;

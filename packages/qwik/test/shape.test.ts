@@ -66,13 +66,14 @@ test("builds no Request, parses no Set-Cookie header, has no cookie serialiser o
 // 1000 -> 1020 for new recovery codes (useRegenerateRecoveryCodes): one line of the operations table and
 // one action, and the authenticator app's hooks as their own group so each group stays under 60 lines (the
 // table-driven actions had brought the package to 997).
-// 1020 -> 1220 for organizations (core's `organizations` option): 19 actions and one loader, one for each
+// 1020 -> 1240 for organizations (core's `organizations` option): 19 actions and one loader, one for each
 // organization operation (a line of the operations table and a written-out `globalAction$` of 4 lines each,
-// which the optimizer needs one by one), their bounded schemas and the failure type (organizations.ts):
-// about 200 lines, which the 13 left under 1020 could not hold (the package stood at 1007).
-test("stays under 1220 lines of code", () => {
+// which the optimizer needs one by one), their bounded schemas and the failure type (organizations.ts), and
+// the session read from the cookies an action just set (the active organization; session.ts): about 215
+// lines, which the 13 left under 1020 could not hold (the package stood at 1007).
+test("stays under 1240 lines of code", () => {
   const total = sources.reduce((sum, { text }) => sum + codeLines(text), 0);
-  expect(total).toBeLessThan(1220);
+  expect(total).toBeLessThan(1240);
 });
 
 // Checked by `tsc -p packages/qwik/test/tsconfig.json` (the package's typecheck): Qwik's loaders and
