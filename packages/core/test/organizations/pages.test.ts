@@ -22,7 +22,16 @@ async function invited(app: App, email = "bob@example.com", role = "admin") {
 
 async function page(browser: Browser, path: string) {
   const response = await browser.send(path);
-  return { status: response.status, html: await response.text(), location: response.headers.get("location") };
+  return { status: response.status, html: await response.text(), location: response.headers.get("location"), headers: response.headers };
+}
+
+/** The headers every built-in page is sent with: its CSP, never framed, cached or referred (the invitation URL carries a token). */
+function expectPageHeaders(headers: Headers) {
+  expect(headers.get("content-security-policy")).toContain("default-src 'none'");
+  expect(headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+  expect(headers.get("referrer-policy")).toBe("same-origin");
+  expect(headers.get("x-frame-options")).toBe("DENY");
+  expect(headers.get("cache-control")).toBe("no-store");
 }
 
 /** Posts the first form of `html` (its hidden fields, and `fields`) as the page's button would. */
@@ -43,6 +52,7 @@ describe("the invitation page", () => {
       expect(shown.html).toContain("<strong>Acme</strong>");
       expect(shown.html).toContain("<strong>Administrator</strong>");
       expect(shown.html).toContain('action="http://localhost:3000/auth/organization/invitation"');
+      expectPageHeaders(shown.headers);
     }
     expect((await getJson(bob, "list")).body.organizations).toEqual([]);
     expect(app.events.map((event) => event.change)).not.toContain("invitationAccepted");
@@ -54,6 +64,7 @@ describe("the invitation page", () => {
     const spent = await page(bob, link);
     expect(spent.status).toBe(400);
     expect(spent.html).toContain("This invitation cannot be used");
+    expectPageHeaders(spent.headers);
   });
 
   it("signed out: offers sign-in and sign-up for the invited address, back to the page", async () => {
@@ -129,6 +140,7 @@ describe("the organization page", () => {
     expect(shown.status).toBe(200);
     expect(shown.html).toContain("The organization was created.");
     expect(shown.html).toContain("Your role: Owner");
+    expectPageHeaders(shown.headers);
     const invite = await post(ada, "/auth/organization/form-invite", { organizationId, email: "bob@example.com", role: "member" });
     expect(invite.headers.get("location")).toContain("done=invited");
     const link = app.linkTo("bob@example.com", "/auth/organization/invitation");
