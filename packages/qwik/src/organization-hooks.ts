@@ -16,7 +16,7 @@ type In<Schema extends z.ZodTypeAny> = z.input<Schema>;
 /** What `useSetActiveOrganization` answers. */
 type Active = { activeOrganizationId: string | null; role?: string };
 
-/** `useOrganizations`, `useCreateOrganization`, `useUpdateOrganization`, `useDeleteOrganization`, `useGetOrganization`, `useJoinOrganization`, `useSetActiveOrganization`, `useHasPermission`: the organizations themselves, the active one, permissions. */
+/** `useOrganizations`, `useCreateOrganization`, `useUpdateOrganization`, `useDeleteOrganization`: the user's organizations, creating, changing and deleting one. */
 export function organizationHooks(configQrl: FrameworkAuthConfigQrl) {
   /**
    * The signed-in user's organizations with their role in each: `{ organizations }`, or
@@ -46,7 +46,11 @@ export function organizationHooks(configQrl: FrameworkAuthConfigQrl) {
     (form, ev) => runOperation(ev, configQrl, "deleteOrganization", form),
     validator$((_ev, data) => validateOperation("deleteOrganization", data)),
   );
+  return { useOrganizations, useCreateOrganization, useUpdateOrganization, useDeleteOrganization };
+}
 
+/** `useGetOrganization`, `useJoinOrganization`, `useSetActiveOrganization`, `useHasPermission`: one organization, joining one, the active one, permissions. */
+export function activeOrganizationHooks(configQrl: FrameworkAuthConfigQrl) {
   /** One of the caller's organizations and their role there: `{ organization, role }`. Fails with `OrganizationNotFound` (404) or `OrganizationPolicy` (403). */
   // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
   const useGetOrganization: Action<Result<OrganizationMembership>, In<typeof orgs.organizationSchema>> = globalAction$(
@@ -74,20 +78,10 @@ export function organizationHooks(configQrl: FrameworkAuthConfigQrl) {
     (form, ev) => runOperation(ev, configQrl, "hasPermission", form),
     validator$((_ev, data) => validateOperation("hasPermission", data)),
   );
-
-  return {
-    useOrganizations,
-    useCreateOrganization,
-    useUpdateOrganization,
-    useDeleteOrganization,
-    useGetOrganization,
-    useJoinOrganization,
-    useSetActiveOrganization,
-    useHasPermission,
-  };
+  return { useGetOrganization, useJoinOrganization, useSetActiveOrganization, useHasPermission };
 }
 
-/** `useListMembers`, `useUpdateMemberRole`, `useRemoveMember`, `useLeaveOrganization`, `useInviteMember`, `useListInvitations`, `useRevokeInvitation`, `useAcceptInvitation`: members and invitations. */
+/** `useListMembers`, `useUpdateMemberRole`, `useRemoveMember`, `useLeaveOrganization`: members. */
 export function memberHooks(configQrl: FrameworkAuthConfigQrl) {
   /** The organization's members with their names, addresses and roles: `{ members }`. */
   // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
@@ -116,7 +110,11 @@ export function memberHooks(configQrl: FrameworkAuthConfigQrl) {
     (form, ev) => runOperation(ev, configQrl, "leaveOrganization", form),
     validator$((_ev, data) => validateOperation("leaveOrganization", data)),
   );
+  return { useListMembers, useUpdateMemberRole, useRemoveMember, useLeaveOrganization };
+}
 
+/** `useInviteMember`, `useListInvitations`, `useRevokeInvitation`, `useAcceptInvitation`: invitations. */
+export function invitationHooks(configQrl: FrameworkAuthConfigQrl) {
   /** Invites `email` with `role` (mailed; the link opens core's invitation page): `{ invitation }`. */
   // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
   const useInviteMember: Action<Result<{ invitation: ListedInvitation }>, In<typeof orgs.inviteSchema>> = globalAction$(
@@ -147,17 +145,7 @@ export function memberHooks(configQrl: FrameworkAuthConfigQrl) {
     (form, ev) => runOperation(ev, configQrl, "acceptInvitation", form),
     validator$((_ev, data) => validateOperation("acceptInvitation", data)),
   );
-
-  return {
-    useListMembers,
-    useUpdateMemberRole,
-    useRemoveMember,
-    useLeaveOrganization,
-    useInviteMember,
-    useListInvitations,
-    useRevokeInvitation,
-    useAcceptInvitation,
-  };
+  return { useInviteMember, useListInvitations, useRevokeInvitation, useAcceptInvitation };
 }
 
 /** `useListDomains`, `useAddDomain`, `useVerifyDomain`, `useRemoveDomain`: verified domains. */
@@ -189,6 +177,5 @@ export function domainHooks(configQrl: FrameworkAuthConfigQrl) {
     (form, ev) => runOperation(ev, configQrl, "removeDomain", form),
     validator$((_ev, data) => validateOperation("removeDomain", data)),
   );
-
   return { useListDomains, useAddDomain, useVerifyDomain, useRemoveDomain };
 }

@@ -460,54 +460,47 @@ export type InvitationPageParams = {
   | { kind: "accept"; organization: string; role: string; invitationId: string; token: string; error?: string }
 );
 
-function InvitationBody({ params }: { params: InvitationPageParams }) {
-  const { text } = params;
-  if (params.kind === "invalid")
-    return (
-      <>
-        <p class="center">{text.t("organization.invitation.invalid")}</p>
-        <p class="center">
-          <a href={toSafeNavigationUrl(`${params.authUrl}/organization`)}>{text.t("organization.page.title")}</a>
-        </p>
-      </>
-    );
-  if (params.kind === "wrongAccount")
-    return (
-      <>
-        <p>{text.t("organization.invitation.wrongAccount")}</p>
-        <a class="button button-neutral" href={toSafeNavigationUrl(params.signOutUrl)}>
-          {text.t("organization.invitation.signOut")}
-        </a>
-      </>
-    );
-  const lead = (
+type InvitationView<K extends InvitationPageParams["kind"]> = Extract<InvitationPageParams, { kind: K }>;
+
+/** "You are invited to join {organization} as {role}", the name and the role set apart. */
+function InvitationLead({ text, organization, role }: { text: Translator; organization: string; role: string }) {
+  return (
     <p class="center">
       <Filled
         text={text.t("organization.invitation.lead")}
-        values={{ organization: <strong>{params.organization}</strong>, role: <strong>{roleName(text, params.role)}</strong> }}
+        values={{ organization: <strong>{organization}</strong>, role: <strong>{roleName(text, role)}</strong> }}
       />
     </p>
   );
-  if (params.kind === "signedOut")
-    return (
-      <>
-        {lead}
-        <p>{text.t("organization.invitation.signedOutLead", { email: params.email })}</p>
-        <div class="actions">
-          <a class="button" href={toSafeNavigationUrl(params.signInUrl)}>
-            {text.t("organization.invitation.signIn")}
-          </a>
-          {params.signUpUrl ? (
-            <a class="button button-neutral" href={toSafeNavigationUrl(params.signUpUrl)}>
-              {text.t("organization.invitation.signUp")}
-            </a>
-          ) : null}
-        </div>
-      </>
-    );
+}
+
+/** Signed out: sign in with the invited address, or create an account for it; both come back here. */
+function SignedOutInvitation({ params }: { params: InvitationView<"signedOut"> }) {
+  const { text } = params;
   return (
     <>
-      {lead}
+      <InvitationLead text={text} organization={params.organization} role={params.role} />
+      <p>{text.t("organization.invitation.signedOutLead", { email: params.email })}</p>
+      <div class="actions">
+        <a class="button" href={toSafeNavigationUrl(params.signInUrl)}>
+          {text.t("organization.invitation.signIn")}
+        </a>
+        {params.signUpUrl ? (
+          <a class="button button-neutral" href={toSafeNavigationUrl(params.signUpUrl)}>
+            {text.t("organization.invitation.signUp")}
+          </a>
+        ) : null}
+      </div>
+    </>
+  );
+}
+
+/** The invited address's account: the button that accepts (a POST; opening the link accepted nothing). */
+function AcceptInvitation({ params }: { params: InvitationView<"accept"> }) {
+  const { text } = params;
+  return (
+    <>
+      <InvitationLead text={text} organization={params.organization} role={params.role} />
       {params.error ? (
         <div class="alert" role="alert">
           <p>{errorMessageIn(text, ERRORS, params.error, "organization.error.default")}</p>
@@ -521,6 +514,29 @@ function InvitationBody({ params }: { params: InvitationPageParams }) {
           {text.t("organization.invitation.accept")}
         </button>
       </form>
+    </>
+  );
+}
+
+function InvitationBody({ params }: { params: InvitationPageParams }) {
+  const { text } = params;
+  if (params.kind === "signedOut") return <SignedOutInvitation params={params} />;
+  if (params.kind === "accept") return <AcceptInvitation params={params} />;
+  if (params.kind === "wrongAccount")
+    return (
+      <>
+        <p>{text.t("organization.invitation.wrongAccount")}</p>
+        <a class="button button-neutral" href={toSafeNavigationUrl(params.signOutUrl)}>
+          {text.t("organization.invitation.signOut")}
+        </a>
+      </>
+    );
+  return (
+    <>
+      <p class="center">{text.t("organization.invitation.invalid")}</p>
+      <p class="center">
+        <a href={toSafeNavigationUrl(`${params.authUrl}/organization`)}>{text.t("organization.page.title")}</a>
+      </p>
     </>
   );
 }
