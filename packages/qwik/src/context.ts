@@ -3,7 +3,7 @@
  * and the session once something asked for it. It lives in `ev.sharedMap`, so each is computed at most
  * once per request however many loaders, actions and handlers need it.
  */
-import type { AuthConfig, AuthInstance, Session } from "@authlib/core";
+import type { AuthConfig, AuthInstance, RequestLike, Session } from "@authlib/core";
 import type { QRL } from "@builder.io/qwik";
 import type { RequestEventCommon } from "@builder.io/qwik-city";
 import { type Core, loadCore } from "./core.js";
@@ -24,6 +24,8 @@ export interface AuthContext {
   readonly basePath: string;
   /** The session, read on first use (see `session.ts`). */
   session?: Promise<Session | null>;
+  /** Where the session is read from once an operation of this request set its cookies (`readSessionAfter`). */
+  sessionRequest?: RequestLike;
 }
 
 const CONTEXT_KEY = "@authlib/qwik:context";

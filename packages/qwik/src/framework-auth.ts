@@ -14,6 +14,7 @@ import { type Action, globalAction$, type RequestEventCommon, routeLoader$, vali
 import type { AccountsResult, UnlinkAccountFailure } from "./accounts.js";
 import { type FrameworkAuthConfig, type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
 import { runListing, runOperation, signInWithEmailCode, validateOperation } from "./operation-actions.js";
+import { activeOrganizationHooks, domainHooks, invitationHooks, memberHooks, organizationHooks } from "./organization-hooks.js";
 import type { PasskeyFailure, PasskeysResult } from "./passkeys.js";
 import type { PasswordResult } from "./password.js";
 import { handleRequest } from "./request.js";
@@ -93,6 +94,12 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
     useDisableTotp,
     useRegenerateRecoveryCodes,
     useTwoFactorStatus,
+    // Organizations (core's `organizations` option): `useOrganizations`, `useCreateOrganization`, … (organization-hooks.ts).
+    ...organizationHooks(configQrl),
+    ...activeOrganizationHooks(configQrl),
+    ...memberHooks(configQrl),
+    ...invitationHooks(configQrl),
+    ...domainHooks(configQrl),
   };
 }
 

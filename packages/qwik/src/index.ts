@@ -30,6 +30,9 @@
  *   codes; `useTwoFactorStatus()` says what the user has;
  *   `requireRecentAuth(ev, { maxAge, aal })` sends a user whose sign-in is too old or too weak to sign in
  *   again (core's `twoFactor` option, docs/two-factor.md).
+ * - `useOrganizations()` lists the user's organizations; `useCreateOrganization`, `useInviteMember`,
+ *   `useSetActiveOrganization` and the other organization actions run core's organization operations
+ *   (core's `organizations` option, docs/organizations.md), reporting a refusal to the form (`code`).
  * - `useSessions()` lists the signed-in user's sessions (their devices) and `useRevokeSession` ends one
  *   of them or all others (session control needs a registry: `session.store` for JWT sessions, or an
  *   adapter with the session record methods).
@@ -59,6 +62,8 @@ export {
   type UnlinkAccountResult,
 } from "./framework-auth.js";
 export { CREDENTIALS_SIGNIN_MESSAGE } from "./messages.js";
+export type { OrganizationsResult } from "./operation-actions.js";
+export type { OrganizationError, OrganizationFailure, OrganizationResult } from "./organizations.js";
 export type { PasskeyError, PasskeyFailure, PasskeysError, PasskeysResult } from "./passkeys.js";
 export type { PasswordError, PasswordFailure, PasswordResult } from "./password.js";
 export { getSession } from "./session.js";

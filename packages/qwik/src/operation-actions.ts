@@ -11,7 +11,17 @@
  * page. CSRF: core refuses an operation the browser sent from another site (`MissingCSRF`), and Qwik
  * City's `checkOrigin` refuses a cross-origin action POST before it runs.
  */
-import type { ListedPasskey, OperationResult, TotpEnrollment } from "@authlib/core";
+import type {
+  ListedDomain,
+  ListedInvitation,
+  ListedMember,
+  ListedPasskey,
+  Member,
+  OperationResult,
+  Organization,
+  OrganizationMembership,
+  TotpEnrollment,
+} from "@authlib/core";
 import { UnknownAction } from "@authlib/core/errors";
 import { type FailReturn, type RequestEventAction, type RequestEventCommon, z } from "@builder.io/qwik-city";
 import type { AccountsResult, UnlinkAccountError } from "./accounts.js";
@@ -20,10 +30,11 @@ import { controlFailure, type FailureMapping, listingError } from "./control.js"
 import { loadCore } from "./core.js";
 import { PASSKEY_FAILED_MESSAGE, REVOKE_FAILED_MESSAGE, UNLINK_FAILED_MESSAGE } from "./messages.js";
 import { operationRequest } from "./operation.js";
+import * as orgs from "./organizations.js";
 import type { PasskeyError, PasskeysResult } from "./passkeys.js";
 import { passwordFailure } from "./password.js";
 import { appendCookies } from "./response.js";
-import { readSession } from "./session.js";
+import { readSession, readSessionAfter } from "./session.js";
 import type { RevokeSessionError, SessionsResult } from "./session-control.js";
 import { currentPage, redirect } from "./sign-in.js";
 import { settingsFailure } from "./two-factor.js";
@@ -33,12 +44,13 @@ import * as inputs from "./validation.js";
  * What a success answers: `"data"`, the operation's data (its JSON body); `"redirect"`, core's cookies set
  * and a 303 to where core sends the browser. `cookies`: set core's cookies with data too. `session`: the
  * operation changed this browser's session, so later reads in this request (the loaders Qwik runs after
- * the action) read it again (`"reread"`) or find none (`"replaced"`: the old cookie is stale).
+ * the action) read it again (`"reread"`), read the one its new cookies carry (`"cookies"`: the active
+ * organization) or find none (`"replaced"`: the old cookie is stale).
  */
 interface Success<Value> {
   kind: "data" | "redirect";
   cookies?: boolean;
-  session?: "reread" | "replaced";
+  session?: "reread" | "cookies" | "replaced";
   /** The type of the value (never set). */
   value?: Value;
 }
@@ -72,6 +84,9 @@ function changeForm(input: inputs.ChangePasswordInput, ev: RequestEventAction): 
 const revoked = controlFailure<"sessionId" | "all", RevokeSessionError>(REVOKE_FAILED_MESSAGE);
 const unlinked = controlFailure<"provider" | "providerAccountId", UnlinkAccountError>(UNLINK_FAILED_MESSAGE);
 const passkey = controlFailure<"id" | "name", PasskeyError>(PASSKEY_FAILED_MESSAGE);
+const org = orgs.organizationFailure;
+/** What `useSetActiveOrganization` answers: the active organization (`null`: none) and the member's role there. */
+type Active = { activeOrganizationId: string | null; role?: string };
 
 /** The table: core's operation name -> the action that runs it. */
 const operationActions = {
@@ -94,6 +109,30 @@ const operationActions = {
   confirmTotp: { input: inputs.twoFactorCodeSchema, success: data<{ recoveryCodes: string[] }>(), failure: settingsFailure },
   disableTotp: { input: inputs.twoFactorCodeSchema, success: data<{ disabled: true }>(), failure: settingsFailure },
   regenerateRecoveryCodes: { input: inputs.twoFactorCodeSchema, success: data<{ recoveryCodes: string[] }>(), failure: settingsFailure },
+  // Organizations (core's `organizations` option): each answers its data; the active organization sets core's cookie.
+  createOrganization: { input: orgs.createOrganizationSchema, success: data<OrganizationMembership>(), failure: org },
+  updateOrganization: { input: orgs.updateOrganizationSchema, success: data<{ organization: Organization }>(), failure: org },
+  deleteOrganization: { input: orgs.organizationSchema, success: data<{ deleted: true }>(), failure: org },
+  getOrganization: { input: orgs.organizationSchema, success: data<OrganizationMembership>(), failure: org },
+  joinOrganization: { input: orgs.organizationSchema, success: data<{ organizationId: string; role: string }>(), failure: org },
+  listMembers: { input: orgs.organizationSchema, success: data<{ members: ListedMember[] }>(), failure: org },
+  updateMemberRole: { input: orgs.memberRoleSchema, success: data<{ member: Member }>(), failure: org },
+  removeMember: { input: orgs.memberSchema, success: data<{ removed: true }>(), failure: org },
+  leaveOrganization: { input: orgs.organizationSchema, success: data<{ left: true }>({ cookies: true, session: "cookies" }), failure: org },
+  setActiveOrganization: {
+    input: orgs.activeOrganizationSchema,
+    success: data<Active>({ cookies: true, session: "cookies" }),
+    failure: org,
+  },
+  hasPermission: { input: orgs.permissionSchema, success: data<{ allowed: boolean }>(), failure: org },
+  inviteMember: { input: orgs.inviteSchema, success: data<{ invitation: ListedInvitation }>(), failure: org },
+  listInvitations: { input: orgs.organizationSchema, success: data<{ invitations: ListedInvitation[] }>(), failure: org },
+  revokeInvitation: { input: orgs.invitationSchema, success: data<{ revoked: true }>(), failure: org },
+  acceptInvitation: { input: orgs.acceptInvitationSchema, success: data<{ organizationId: string; role: string }>(), failure: org },
+  listDomains: { input: orgs.organizationSchema, success: data<{ domains: ListedDomain[] }>(), failure: org },
+  addDomain: { input: orgs.domainSchema, success: data<{ domain: ListedDomain }>(), failure: org },
+  verifyDomain: { input: orgs.domainIdSchema, success: data<{ domain: ListedDomain }>(), failure: org },
+  removeDomain: { input: orgs.domainIdSchema, success: data<{ removed: true }>(), failure: org },
 } satisfies Record<string, OperationAction<z.ZodTypeAny, unknown, unknown>>;
 
 /** The name of a core operation that has an action here. */
@@ -141,7 +180,13 @@ const listings = {
   listSessions: listing<SessionsResult>("sessions", ["SessionRequired", "SessionRegistryMissing"]),
   listAccounts: listing<AccountsResult>("accounts", ["SessionRequired", "AccountsUnavailable"]),
   listPasskeys: listing<PasskeysResult>("passkeys", ["SessionRequired", "UnknownAction", "MissingAdapterMethods"]),
+  listOrganizations: listing<OrganizationsResult>("organizations", ["SessionRequired", "UnknownAction"]),
 };
+
+/** The value of `useOrganizations`: the user's organizations with their role in each, or why there is no list. */
+export type OrganizationsResult =
+  | { organizations: OrganizationMembership[]; error?: undefined }
+  | { organizations: null; error: "SessionRequired" | "UnknownAction" | "Configuration" };
 
 /** A listing: `{ [key]: list }`, or `{ [key]: null, error }` (`value`: its type, never set). */
 function listing<Value>(key: string, named: readonly string[]): { key: string; named: readonly string[]; value?: Value } {
@@ -187,7 +232,8 @@ async function present<Value, Failure>(
     return ev.fail(failed.status, failed.failure as Failure & Record<string, unknown>);
   }
   if (success.kind === "redirect" || success.cookies) appendCookies(ev, await loadCore(), result.cookies);
-  if (success.session) context.session = success.session === "reread" ? undefined : Promise.resolve(null);
+  if (success.session === "cookies") readSessionAfter(ev, context, result.cookies);
+  else if (success.session) context.session = success.session === "reread" ? undefined : Promise.resolve(null);
   if (success.kind === "data") return result.body as Value;
   redirect(ev, result.redirect as string);
   return undefined;

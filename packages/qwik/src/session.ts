@@ -5,6 +5,7 @@
  * not to be stored (see {@link keepOutOfCaches}).
  */
 import type { Session } from "@authlib/core";
+import type { Cookie } from "@authlib/core/integration";
 import type { RequestEventCommon } from "@builder.io/qwik-city";
 import { type AuthContext, requireAuthContext } from "./context.js";
 import { loadCore } from "./core.js";
@@ -21,13 +22,30 @@ export function keepOutOfCaches(ev: RequestEventCommon): void {
   ev.headers.set("Cache-Control", "private, no-store");
 }
 
+/**
+ * After an operation of this request set the session's cookies (the active organization): later reads in
+ * this request (the loaders Qwik runs after the action) read the session those cookies carry, not the
+ * request's own, which a re-issue would otherwise set again over the new one.
+ */
+export function readSessionAfter(ev: RequestEventCommon, context: AuthContext, cookies: readonly Cookie[]): void {
+  const values = new Map(Object.entries(ev.cookie.getAll()).map(([name, cookie]) => [name, cookie.value]));
+  for (const cookie of cookies) {
+    if (cookie.options.maxAge === 0) values.delete(cookie.name);
+    else values.set(cookie.name, cookie.value);
+  }
+  const headers = new Headers(ev.request.headers);
+  headers.set("cookie", [...values].map(([name, value]) => `${name}=${value}`).join("; "));
+  context.session = undefined;
+  context.sessionRequest = { url: ev.request.url, headers };
+}
+
 /** The session of this request, read at most once. */
 export function readSession(ev: RequestEventCommon, context: AuthContext): Promise<Session | null> {
   keepOutOfCaches(ev);
   context.session ??= loadCore().then(async (core) => {
     // The instance reads through the session strategy directly (no request to /session). Fails closed:
     // a failure (logged by core) is "signed out".
-    const read = await context.auth.api.getSession(ev.request).catch(() => ({ session: null, cookies: [] }));
+    const read = await context.auth.api.getSession(context.sessionRequest ?? ev.request).catch(() => ({ session: null, cookies: [] }));
     const { cookies, session } = read;
     // Asked for after the response has started (rare: loaders run before rendering), the refreshed
     // cookies are lost; the session itself stays valid and is refreshed on a later request.

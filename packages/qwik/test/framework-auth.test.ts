@@ -1123,3 +1123,53 @@ describe("second factors: useTwoFactor, useEnrollTotp, useConfirmTotp, useDisabl
     }
   });
 });
+
+describe("organizations: useOrganizations, useCreateOrganization, useSetActiveOrganization, useInviteMember", () => {
+  async function submit(formId: string, fields: Record<string, string>, jar: CookieJar) {
+    const id = await pageActionId("/organizations", formId, jar);
+    return request(url(`/organizations?qaction=${id}`), {
+      method: "POST",
+      jar,
+      headers: { origin: app.origin, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    });
+  }
+  async function printed(response: Response, id: string): Promise<any> {
+    return printedJson(await response.text(), id);
+  }
+
+  test("creates one, makes it active (useSession shows it with the role), and reports a refusal as a value with core's status", async () => {
+    const jar = new CookieJar();
+    expect(await printed(await request(url("/organizations"), { jar }), "organizations")).toEqual({
+      organizations: null,
+      error: "SessionRequired",
+    });
+    await signInBuiltIn(jar);
+    const slug = `acme-${Date.now()}`;
+    const created = await printed(await submit("create", { name: "Acme", slug }, jar), "create-result");
+    expect(created).toMatchObject({ organization: { name: "Acme", slug }, role: "owner" });
+    const taken = await submit("create", { name: "Other", slug }, jar);
+    expect(taken.status).toBe(409);
+    expect(await printed(taken, "create-result")).toMatchObject({ failed: true, code: "SlugTaken" });
+    const bad = await submit("create", { name: "", slug: "x" }, jar);
+    expect(bad.status).toBe(400);
+    const active = await submit("active", { organizationId: created.organization.id }, jar);
+    // The loaders after the action read the session the new cookie carries (not the request's, re-issued over it).
+    expect(printedJson(await active.clone().text(), "session")).toMatchObject({ activeOrganizationId: created.organization.id });
+    expect(await printed(active, "active-result")).toEqual({ activeOrganizationId: created.organization.id, role: "owner" });
+    const page = await request(url("/organizations"), { jar });
+    const html = await page.text();
+    expect(printedJson(html, "session")).toMatchObject({ activeOrganizationId: created.organization.id, activeOrganizationRole: "owner" });
+    expect(printedJson(html, "organizations")).toMatchObject({ organizations: [{ organization: { slug }, role: "owner" }] });
+    // Grace is not a member: making Ada's organization active is OrganizationNotFound (404), nothing set.
+    const grace = new CookieJar();
+    await postForm(
+      url("/api/authlib/callback/credentials"),
+      { csrfToken: await csrfToken(grace), username: "grace", password: "hopper" },
+      grace,
+    );
+    const refused = await submit("active", { organizationId: created.organization.id }, grace);
+    expect(refused.status).toBe(404);
+    expect(await printed(refused, "active-result")).toMatchObject({ failed: true, code: "OrganizationNotFound" });
+  });
+});

@@ -11,6 +11,8 @@ import type {
   EmailCodeInput,
   FrameworkAuthResult,
   ListedPasskey,
+  OrganizationResult,
+  OrganizationsResult,
   PasskeyResult,
   PasskeysResult,
   PasswordResult,
@@ -64,9 +66,14 @@ test("builds no Request, parses no Set-Cookie header, has no cookie serialiser o
 // 1000 -> 1020 for new recovery codes (useRegenerateRecoveryCodes): one line of the operations table and
 // one action, and the authenticator app's hooks as their own group so each group stays under 60 lines (the
 // table-driven actions had brought the package to 997).
-test("stays under 1020 lines of code", () => {
+// 1020 -> 1240 for organizations (core's `organizations` option): 19 actions and one loader, one for each
+// organization operation (a line of the operations table and a written-out `globalAction$` of 4 lines each,
+// which the optimizer needs one by one), their bounded schemas and the failure type (organizations.ts), and
+// the session read from the cookies an action just set (the active organization; session.ts): about 215
+// lines, which the 13 left under 1020 could not hold (the package stood at 1007).
+test("stays under 1240 lines of code", () => {
   const total = sources.reduce((sum, { text }) => sum + codeLines(text), 0);
-  expect(total).toBeLessThan(1020);
+  expect(total).toBeLessThan(1240);
 });
 
 // Checked by `tsc -p packages/qwik/test/tsconfig.json` (the package's typecheck): Qwik's loaders and
@@ -95,6 +102,34 @@ test("FrameworkAuth$ returns the request hook, the loaders and the actions an ap
     | "useDisableTotp"
     | "useRegenerateRecoveryCodes"
     | "useTwoFactorStatus"
+    | "useOrganizations"
+    | "useCreateOrganization"
+    | "useUpdateOrganization"
+    | "useDeleteOrganization"
+    | "useGetOrganization"
+    | "useJoinOrganization"
+    | "useSetActiveOrganization"
+    | "useHasPermission"
+    | "useListMembers"
+    | "useUpdateMemberRole"
+    | "useRemoveMember"
+    | "useLeaveOrganization"
+    | "useInviteMember"
+    | "useListInvitations"
+    | "useRevokeInvitation"
+    | "useAcceptInvitation"
+    | "useListDomains"
+    | "useAddDomain"
+    | "useVerifyDomain"
+    | "useRemoveDomain"
+  >();
+  expectTypeOf<ReturnType<FrameworkAuthResult["useOrganizations"]>["value"]>().toEqualTypeOf<OrganizationsResult>();
+  expectTypeOf<ReturnType<FrameworkAuthResult["useSetActiveOrganization"]>["value"]>().toEqualTypeOf<
+    OrganizationResult<{ activeOrganizationId: string | null; role?: string }> | undefined
+  >();
+  // useSession shows the active organization and the member's role there.
+  expectTypeOf<NonNullable<ReturnType<FrameworkAuthResult["useSession"]>["value"]>["activeOrganizationId"]>().toEqualTypeOf<
+    string | undefined
   >();
   expectTypeOf<ReturnType<FrameworkAuthResult["useTwoFactorStatus"]>["value"]>().toEqualTypeOf<TwoFactorStatus | null>();
   expectTypeOf<ReturnType<FrameworkAuthResult["useTwoFactor"]>["value"]>().toEqualTypeOf<PasswordResult<TwoFactorCodeInput> | undefined>();

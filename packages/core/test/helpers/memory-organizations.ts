@@ -2,9 +2,8 @@
  * The organization methods of an adapter (`OrganizationAdapterMethods`) on plain maps, for the tests that
  * drive organizations many times: the rules a database keeps are kept here too (a unique slug, one
  * membership per user and organization, deleting an organization deletes what is its), and rows are handed
- * out as copies. The hosted-db adapter is tested against the same operations on PGlite and PostgreSQL.
+ * out as copies. Web Crypto's `randomUUID` (no `node:` import): the Qwik fixture app bundles it for the browser too. The hosted-db adapter is tested against the same operations on PGlite and PostgreSQL.
  */
-import { randomUUID } from "node:crypto";
 import type { Invitation, Member, Organization, OrganizationAdapterMethods, OrganizationDomain } from "../../src/types/organizations.js";
 
 export interface MemoryOrganizations {
@@ -26,7 +25,7 @@ export function memoryOrganizations(): MemoryOrganizations {
   const methods: Required<OrganizationAdapterMethods> = {
     createOrganization(given) {
       if ([...organizations.values()].some((other) => other.slug === given.slug)) throw new Error("unique violation: slug");
-      const organization = { ...copy(given), id: given.id ?? randomUUID() };
+      const organization = { ...copy(given), id: given.id ?? crypto.randomUUID() };
       organizations.set(organization.id, organization);
       return copy(organization);
     },
@@ -51,7 +50,7 @@ export function memoryOrganizations(): MemoryOrganizations {
     createMember(given) {
       const key = memberKey(given.organizationId, given.userId);
       if (members.has(key)) throw new Error("unique violation: member");
-      const member = { ...copy(given), id: given.id ?? randomUUID() };
+      const member = { ...copy(given), id: given.id ?? crypto.randomUUID() };
       members.set(key, member);
       return copy(member);
     },
@@ -68,7 +67,7 @@ export function memoryOrganizations(): MemoryOrganizations {
       members.delete(memberKey(organizationId, userId));
     },
     createInvitation(given) {
-      const invitation = { ...copy(given), id: given.id ?? randomUUID() };
+      const invitation = { ...copy(given), id: given.id ?? crypto.randomUUID() };
       invitations.set(invitation.id, invitation);
       return copy(invitation);
     },
@@ -82,7 +81,7 @@ export function memoryOrganizations(): MemoryOrganizations {
       return copy(found);
     },
     createDomain(given) {
-      const domain = { ...copy(given), id: given.id ?? randomUUID() };
+      const domain = { ...copy(given), id: given.id ?? crypto.randomUUID() };
       domains.set(domain.id, domain);
       return copy(domain);
     },

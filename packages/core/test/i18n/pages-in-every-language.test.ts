@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeSharedPglite } from "../helpers/database.js";
 import { startSmtpServer } from "../helpers/smtp.js";
+import { organizationsApp, postJson } from "../organizations/helpers.js";
 import { type Browser, linkIn, mailTo, post } from "../password/helpers.js";
 import { firstFactor, twoFactorApp, userWithTotp } from "../two-factor/helpers.js";
 
@@ -26,7 +27,16 @@ const SAME_IN: Readonly<Record<(typeof LANGUAGES)[number], readonly string[]>> =
 };
 
 /** The user's and the app's data, shown as they are in every language. */
-const DATA = [/@/, /^https?:\/\//, /^localhost:3000$/, /^authlib$/i, /^Ada$/];
+const DATA = [
+  /@/,
+  /^https?:\/\//,
+  /^localhost:3000$/,
+  /^authlib$/i,
+  /^Ada$/,
+  /^Acme$/,
+  /^_authlib-challenge\./,
+  /^authlib-verify=[0-9a-f]+$/,
+];
 
 function decode(value: string): string {
   return value
@@ -77,7 +87,23 @@ let atSecondStep: Browser;
 /** The link of a password-reset mail: the page that sets a new password. */
 let resetLink: string;
 
+/** An app with organizations (the in-memory adapter: the hosted-db adapter has no organizations yet). */
+let orgs: ReturnType<typeof organizationsApp>;
+/** Ada owns Acme (a domain claimed, an invitation waiting); Bob is the invited address, signed up. */
+let owner: Browser;
+let invitee: Browser;
+let organizationId: string;
+let invitationLink: string;
+
 beforeAll(async () => {
+  orgs = organizationsApp({ organizations: { resolveTxt: async () => [] } });
+  owner = await orgs.signedUp("ada@example.com");
+  invitee = await orgs.signedUp("bob@example.com");
+  organizationId = (await postJson(owner, "create", { name: "Acme", slug: "acme" })).body.organization.id;
+  await postJson(owner, "domain-add", { organizationId, domain: "example.com" });
+  await postJson(owner, "invite", { organizationId, email: "bob@example.com", role: "admin" });
+  const invitation = orgs.linkTo("bob@example.com", "/auth/organization/invitation");
+  invitationLink = `${invitation.pathname}${invitation.search}`;
   smtp = await startSmtpServer();
   app = await twoFactorApp(smtp);
   ({ browser: signedIn } = await userWithTotp(smtp, app, "ada@example.com"));
@@ -111,6 +137,14 @@ const PAGES: ReadonlyArray<[path: () => string, who: () => Browser, status: numb
   [() => "/auth/account", () => signedIn, 200],
   [() => "/auth/account/deleted", () => app.browser(), 200],
   [() => "/auth/two-factor", () => atSecondStep, 200],
+  [() => "/auth/organization", () => owner, 200],
+  [() => `/auth/organization?organizationId=${organizationId}&done=invited`, () => owner, 200],
+  [() => `/auth/organization?organizationId=${organizationId}&error=OrganizationPolicy`, () => owner, 200],
+  [() => "/auth/organization?organizationId=unknown", () => owner, 404],
+  [() => invitationLink, () => orgs.browser(), 200], // the link of an invitation mail, signed out
+  [() => invitationLink, () => invitee, 200], // … opened by the invited address: the accept button
+  [() => invitationLink, () => owner, 403], // … by another account
+  [() => "/auth/organization/invitation?id=unknown&token=unknown", () => invitee, 400],
 ];
 
 async function render(path: string, browser: Browser, language: string, status: number): Promise<string> {
@@ -122,7 +156,7 @@ async function render(path: string, browser: Browser, language: string, status: 
 describe("every built-in page in every shipped language", () => {
   // Named by the path (the reset link's is made in beforeAll, so its name is its route).
   const cases = PAGES.map(([path, who, status]) => ({
-    name: path.toString().match(/"([^"]+)"/)?.[1] ?? "/auth/password/reset?token=…",
+    name: `${path.toString().match(/["`]([^"`]+)["`]/)?.[1] ?? (path.toString().includes("invitationLink") ? "/auth/organization/invitation?id=…" : "/auth/password/reset?token=…")} (${who.toString().match(/=> (\w+)/)?.[1]})`,
     path,
     who,
     status,

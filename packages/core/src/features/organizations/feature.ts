@@ -30,6 +30,8 @@ export { defaultRoles, defineRoles, ORGANIZATION_PERMISSIONS } from "./permissio
 const organizations = () => import("./organizations.js");
 const invitations = () => import("./invitations.js");
 const domains = () => import("./domains.js");
+const pages = () => import("./pages.js");
+const pageForms = () => import("./page-forms.js");
 
 /** A change proves the form's CSRF token first; a read needs none. */
 const change: OperationNeeds = { csrf: "prove" };
@@ -208,6 +210,68 @@ export const removeDomain = defineOperation({
   handler: lazyHandler(domains, "removeDomain"),
 });
 
+/**
+ * A form of the organization page (`organization/form-<path>`): runs the JSON operation `name` by name and
+ * comes back to the page with `?done=<done>`, or with `?error=<type>` when refused.
+ */
+function pageForm(name: string, path: string, run: string, done: string): OperationDeclaration {
+  return {
+    name,
+    method: "POST",
+    path: `organization/form-${path}`,
+    needs: change,
+    presentation: async (options, request, error) => (await pageForms()).formRefusal(options, request, error),
+    handler: async (options, request) => (await pageForms()).runForm(options, request, run, done),
+  };
+}
+
+/** The built-in pages (`pages.ts`) and their forms (`page-forms.ts`): a page mints the CSRF token its forms prove. */
+const pageOperations: readonly OperationDeclaration[] = [
+  {
+    name: "organizationPage",
+    method: "GET",
+    path: "organization",
+    needs: { csrf: "mint" },
+    presentation: "page",
+    handler: lazyHandler(pages, "organizationPage"),
+  },
+  // The invitation mail's link: it shows the invitation; only its button (a POST) accepts.
+  {
+    name: "invitationPage",
+    method: "GET",
+    path: "organization/invitation",
+    needs: { csrf: "mint" },
+    presentation: "page",
+    handler: lazyHandler(pages, "invitationPage"),
+  },
+  {
+    name: "acceptInvitationForm",
+    method: "POST",
+    path: "organization/invitation",
+    needs: change,
+    presentation: async (options, request, error) => (await pageForms()).acceptRefusal(options, request, error),
+    handler: async (options, request) => (await pageForms()).runForm(options, request, "acceptInvitation", "joined"),
+  },
+  pageForm("createOrganizationForm", "create", "createOrganization", "created"),
+  pageForm("setActiveOrganizationForm", "active", "setActiveOrganization", "active"),
+  pageForm("updateMemberRoleForm", "member-role", "updateMemberRole", "roleChanged"),
+  pageForm("removeMemberForm", "member-remove", "removeMember", "removed"),
+  pageForm("leaveOrganizationForm", "leave", "leaveOrganization", "left"),
+  pageForm("inviteMemberForm", "invite", "inviteMember", "invited"),
+  pageForm("revokeInvitationForm", "invitation-revoke", "revokeInvitation", "revoked"),
+  pageForm("addDomainForm", "domain-add", "addDomain", "domainAdded"),
+  pageForm("verifyDomainForm", "domain-verify", "verifyDomain", "domainVerified"),
+  pageForm("removeDomainForm", "domain-remove", "removeDomain", "domainRemoved"),
+  {
+    name: "organizationPolicyForm",
+    method: "POST",
+    path: "organization/form-policy",
+    needs: change,
+    presentation: async (options, request, error) => (await pageForms()).formRefusal(options, request, error),
+    handler: lazyHandler(pageForms, "policyForm"),
+  },
+];
+
 /** The audit row of an organization change: who (the actor), which organization and what (in `detail`). */
 function auditRow(message: OrganizationChangedMessage) {
   const detail = [
@@ -240,6 +304,7 @@ const operations: readonly OperationDeclaration[] = [
   addDomain,
   verifyDomain,
   removeDomain,
+  ...pageOperations,
 ];
 
 export const organizationsFeature = defineFeature({
@@ -256,6 +321,10 @@ export const organizationsFeature = defineFeature({
       routes: operations.filter((operation) => operation.method === "POST").map((operation) => operation.path),
       type: "organizationRefused",
     },
+  },
+  // The switcher on the account page: the user's organizations, each made active by a form.
+  accountSection: {
+    render: async (options, request, page) => (await import("./account-section.js")).organizationsAccountSection(options, request, page),
   },
   // The session shows its active organization with the member's role, read within the session-control bound.
   hooks: {
