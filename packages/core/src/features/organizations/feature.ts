@@ -5,8 +5,9 @@
  *
  * @module features/organizations
  */
+import type { ConfigOptions } from "../../types/internal.js";
 import type { OperationDeclaration, OperationNeeds } from "../../types/operation.js";
-import type { OrganizationChangedMessage } from "../../types/organizations.js";
+import type { DomainRecheck, OrganizationChangedMessage } from "../../types/organizations.js";
 import { defineFeature, defineOperation, lazyHandler } from "../define.js";
 import {
   acceptInput,
@@ -207,6 +208,14 @@ export const removeDomain = defineOperation({
   input: domainIdInput,
   handler: lazyHandler(domains, "removeDomain"),
 });
+
+/**
+ * Re-checks every proven domain of the instance (`auth.api.verifyDomains()`, `authlib org verify-domains`):
+ * server code, no request; a domain whose record is gone loses its proof.
+ */
+export async function recheckDomains(options: ConfigOptions): Promise<DomainRecheck> {
+  return (await domains()).recheckDomains(options);
+}
 
 /** The audit row of an organization change: who (the actor), which organization and what (in `detail`). */
 function auditRow(message: OrganizationChangedMessage) {
