@@ -36,4 +36,5 @@ export async function checks(): Promise<boolean[]> {
 const declared: Permission[] = ["invoice:approve", "invoice:read", "organization:read", "domain:manage"];
 // @ts-expect-error: not a declared permission.
 const undeclared: Permission = "invoice:delete";
+
 export { declared, undeclared };
