@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createAuth } from "../../src/kernel/instance.js";
-import { getJson, organizationsApp, post, postJson } from "./helpers.js";
+import { getJson, organizationsApp, postJson } from "./helpers.js";
 
 describe("an organization and its owner", () => {
   it("is created with its creator as owner, listed, read, renamed, and deleted with everything that is its", async () => {

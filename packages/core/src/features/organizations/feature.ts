@@ -5,7 +5,7 @@
  *
  * @module features/organizations
  */
-import type { ConfigOptions } from "../../types/internal.js";
+import type { ConfigOptions, InternalOptions } from "../../types/internal.js";
 import type { OperationDeclaration, OperationNeeds } from "../../types/operation.js";
 import type { DomainRecheck, OrganizationChangedMessage } from "../../types/organizations.js";
 import { defineFeature, defineOperation, lazyHandler } from "../define.js";
@@ -210,6 +210,17 @@ export const removeDomain = defineOperation({
 });
 
 /**
+ * The membership cache's code once loaded: every session check with an active organization asks it, and an
+ * `import()` per check (a module-map lookup and a promise) cost more than the lookup itself.
+ */
+let membershipCache: typeof import("./membership-cache.js") | undefined;
+
+async function loadedRoleIn(options: InternalOptions, userId: string, organizationId: string): Promise<string | null> {
+  membershipCache = await import("./membership-cache.js");
+  return membershipCache.roleIn(options, userId, organizationId);
+}
+
+/**
  * Re-checks every proven domain of the instance (`auth.api.verifyDomains()`, `authlib org verify-domains`):
  * server code, no request; a domain whose record is gone loses its proof.
  */
@@ -268,8 +279,8 @@ export const organizationsFeature = defineFeature({
   },
   // The session shows its active organization with the member's role, read within the session-control bound.
   hooks: {
-    organizationRole: async (options, userId, organizationId) =>
-      (await import("./membership-cache.js")).roleIn(options, userId, organizationId),
+    organizationRole: (options, userId, organizationId) =>
+      membershipCache ? membershipCache.roleIn(options, userId, organizationId) : loadedRoleIn(options, userId, organizationId),
   },
   operations,
 });
