@@ -53,5 +53,7 @@ export async function approveInvoice(request: Request): Promise<Response> {
 /** A scheduled job (or `npx authlib org verify-domains --config <module>`): proven domains whose record is gone lose their proof. */
 export async function recheckDomains(): Promise<void> {
   const { checked, unverified, failed } = await auth.api.verifyDomains();
-  console.info(`${checked} domains checked; no longer proven: ${unverified.join(", ") || "none"}; lookup failed: ${failed.join(", ") || "none"}`);
+  console.info(
+    `${checked} domains checked; no longer proven: ${unverified.join(", ") || "none"}; lookup failed: ${failed.join(", ") || "none"}`,
+  );
 }
