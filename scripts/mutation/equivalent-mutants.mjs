@@ -360,7 +360,7 @@ export const equivalentMutants = [
   },
   {
     file: "packages/core/src/session/assurance-cookie.ts",
-    anchor: "if (!value) return undefined;",
+    anchor: "if (!value) return {};",
     mutators: ["ConditionalExpression"],
     reason: "equivalent, a missing or empty value does not decode (decode throws, caught below): the check only skips that work",
   },

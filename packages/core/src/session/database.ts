@@ -12,6 +12,7 @@ import type { AdapterSession } from "../types/adapters.js";
 import type { Session } from "../types/config.js";
 import type { InternalOptions, RequestInternal, SessionStrategyHandler } from "../types/internal.js";
 import { withActiveOrganization } from "./active-organization.js";
+import type { SealedSessionClaims } from "./assurance-cookie.js";
 import { refreshAccountsIfDue } from "./refresh.js";
 import { loadRegistry } from "./registry-of.js";
 
@@ -72,6 +73,41 @@ function hasAssurance(options: InternalOptions, request: RequestInternal): boole
   return request.cookies[options.cookies.sessionAssurance.name] !== undefined;
 }
 
+/** What {@link extendSession} extends: the session found, its token, its sealed claims and their code (when loaded). */
+interface DueSession {
+  sessionToken: string;
+  found: NonNullable<Awaited<ReturnType<typeof lookup>>["found"]>;
+  sealed: SealedSessionClaims;
+  code: Awaited<ReturnType<typeof assuranceCookie>> | undefined;
+}
+
+/**
+ * Extends a session that is due by `maxAge` (its row, its cookie, its sealed claims and its registry record),
+ * adding the cookies to `cookies`; answers the session as stored. A failure is logged and the read goes on.
+ */
+async function extendSession(
+  options: InternalOptions,
+  { sessionToken, found, sealed, code }: DueSession,
+  cookies: Cookie[],
+): Promise<AdapterSession> {
+  let stored: AdapterSession = found.session;
+  const expires = new Date(Date.now() + options.session.maxAge * 1000);
+  try {
+    await inSpan("authlib.session.refresh", { "authlib.session.strategy": "database" }, async () => {
+      stored = (await adapterOf(options).updateSession({ sessionToken, expires })) || { ...stored, expires };
+      cookies.push(sessionCookie(options, sessionToken, expires));
+      if (code && (sealed.assurance || sealed.activeOrganizationId))
+        cookies.push(await code.sealAssurance(options, sessionToken, sealed, expires));
+      const id = found.session.id;
+      const registry = options.sessionRegistry;
+      if (registry && id) await (await loadRegistry()).touchSession(options, registry, { userId: found.user.id, id }, expires);
+    });
+  } catch (error) {
+    options.logger.error(new SessionTokenError("Could not extend the database session.", { cause: error as Error }));
+  }
+  return stored;
+}
+
 /** The database session strategy. */
 export const databaseSessionStrategy: SessionStrategyHandler = {
   async read(options, request, update) {
@@ -97,26 +133,10 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
 
     const { maxAge, updateAge } = options.session;
     const cookies: Cookie[] = [];
-    let stored: AdapterSession = found.session;
     const legacy = cookie.name !== options.cookies.sessionToken.name;
     if (legacy) cookies.push(...clearAllSessionCookies(options, request, cookie.name));
-    const due = legacy || stored.expires.valueOf() - maxAge * 1000 + updateAge * 1000 <= Date.now();
-    if (due) {
-      const expires = new Date(Date.now() + maxAge * 1000);
-      try {
-        await inSpan("authlib.session.refresh", { "authlib.session.strategy": "database" }, async () => {
-          stored = (await adapterOf(options).updateSession({ sessionToken, expires })) || { ...stored, expires };
-          cookies.push(sessionCookie(options, sessionToken, expires));
-          if (code && (assurance || sealed.activeOrganizationId))
-            cookies.push(await code.sealAssurance(options, sessionToken, sealed, expires));
-          const id = found.session.id;
-          const registry = options.sessionRegistry;
-          if (registry && id) await (await loadRegistry()).touchSession(options, registry, { userId: found.user.id, id }, expires);
-        });
-      } catch (error) {
-        options.logger.error(new SessionTokenError("Could not extend the database session.", { cause: error as Error }));
-      }
-    }
+    const due = legacy || found.session.expires.valueOf() - maxAge * 1000 + updateAge * 1000 <= Date.now();
+    const stored = due ? await extendSession(options, { sessionToken, found, sealed, code }, cookies) : found.session;
     const refreshed = await refreshAccountsIfDue(options, found.user.id);
     // The callback gets `expires` as the Date that `AdapterSession` types; the client gets an ISO string.
     const organized = await withActiveOrganization(
