@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, ours next to the reference, interleaved, in one run (about 3–4 minutes
 // on 2 cores). Needs the built packages (`npm run build`). Prints Markdown tables ready for bench/README.md,
 // headed by the commit, date, machine and Node version they belong to.
-//   node bench/run.mjs [--no-http] [--no-inprocess] [--no-adapters] [--no-registry] [--no-password]
+//   node bench/run.mjs [--no-http] [--no-inprocess] [--no-adapters] [--no-registry] [--no-organizations] [--no-password]
 // Exits non-zero when the Password() enumeration run finds an answer that tells a known address from an
 // unknown one.
 import { existsSync, readFileSync } from "node:fs";
@@ -10,6 +10,7 @@ import { commit, machine } from "./environment.mjs";
 import { formatHttpTable, formatTable, interleave } from "./harness.mjs";
 import { httpRun } from "./http.mjs";
 import { inProcessOperations } from "./inprocess.mjs";
+import { formatOrganizationsTable, organizationsRun } from "./organizations.mjs";
 import { answersIdentical, formatEnumeration, passwordEnumeration } from "./password-enumeration.mjs";
 import { formatRegistryTable, measureRegistry, registryOperations } from "./session-registry.mjs";
 import { formatTelemetryHttpTable, formatTelemetryTable, telemetryHttpRun, telemetryRun } from "./telemetry.mjs";
@@ -86,6 +87,13 @@ if (!args.has("--no-registry")) {
   } finally {
     await close();
   }
+}
+
+if (!args.has("--no-organizations")) {
+  log("organizations: JWT session checks with an active organization vs organizations off, interleaved…");
+  const rows = await organizationsRun({ log });
+  console.log("\n## Organizations (JWT session checks, an active organization vs organizations off)\n");
+  console.log(formatOrganizationsTable(rows));
 }
 
 if (!args.has("--no-telemetry")) {

@@ -12,6 +12,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { runDb } from "./db.js";
 import { runDoctor } from "./doctor/doctor.js";
+import { runOrg } from "./org.js";
 import { addSecretToEnvFile, generateSecret } from "./secret.js";
 import type { Terminal } from "./terminal.js";
 
@@ -30,6 +31,9 @@ Commands:
   doctor                       Check the environment and the configuration; exit code 1 on errors
     --config <module>          The app's config module (default export or \`authConfig\`: an AuthConfig)
     --env <file>               The env file read under the process env (default: .env when it exists)
+  org verify-domains           Re-check every proven organization domain's TXT record (on a schedule);
+                               exit code 1 when a lookup failed (see \`authlib org --help\`)
+    --config <module>          The app's config module, as for doctor
   help                         Show this help
 
 Exit codes: 0 success, 1 failure or problems found, 2 wrong usage.
@@ -60,6 +64,8 @@ export async function runCli(args: readonly string[], terminal: Terminal): Promi
         return await runDb(rest, terminal);
       case "doctor":
         return await doctorCommand(rest, terminal);
+      case "org":
+        return await runOrg(rest, terminal);
       default:
         return usageError(terminal, `unknown command ${JSON.stringify(command)}`);
     }

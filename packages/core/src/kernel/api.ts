@@ -28,6 +28,7 @@ import type {
 } from "../types/api.js";
 import type { ResponseInternal } from "../types/internal.js";
 import type { OperationDeclaration } from "../types/operation.js";
+import type { DomainRecheck } from "../types/organizations.js";
 import { inProcessRequest, type RouteParts } from "./api-request.js";
 import * as operations from "./features.js";
 import { performCall, readSession, type UsableAuth } from "./pipeline.js";
@@ -104,6 +105,7 @@ export function createApi(resolved: UsableAuth): AuthApi {
     verifyTwoFactor: async (request, input) => redirectOf(await call(request, operations.verifyTwoFactor, { code: input?.code })),
     requireRecentAuth: (request, input) => requireRecentAuth(call, request, input),
     ...organizationsApi(call),
+    verifyDomains: () => verifyDomains(resolved),
     run: async (request, name, input = {}) => {
       const operation = named(name);
       const { body, redirect, cookies = [] } = await call(request, operation, input, operation.input ? {} : asFields(operation, input));
@@ -113,7 +115,7 @@ export function createApi(resolved: UsableAuth): AuthApi {
 }
 
 /** The organization operations (`features/organizations/`), each its declaration called with its typed input. */
-function organizationsApi(call: Call): OrganizationsApi {
+function organizationsApi(call: Call): Omit<OrganizationsApi, "verifyDomains"> {
   const org = operations.organizationOperations;
   const data = async <Body>(request: RequestLike, operation: OperationDeclaration<unknown, Body>, input?: object) =>
     dataOf(await call(request, operation, { ...input }));
@@ -198,6 +200,19 @@ async function revokeUserSessions(resolved: UsableAuth, input: RevokeUserSession
     if (except !== undefined && !isSessionId(except)) throw new InvalidSessionId("`except` is not a session id.");
     const ended = await (await loadRegistry()).revokeSessions(resolved.options, { userId, except, reason: "server" });
     return { revoked: ended.length };
+  } catch (error) {
+    const authError = asAuthError(error);
+    resolved.logger.error(authError);
+    throw authError;
+  }
+}
+
+/** For server code: the re-check of every proven domain (no request, no CSRF check). */
+async function verifyDomains(resolved: UsableAuth): Promise<DomainRecheck> {
+  try {
+    if (resolved.options.config.organizations === undefined)
+      throw new UnknownAction("verifyDomains needs organizations on (`organizations: {}` in the configuration).");
+    return await operations.organizationOperations.recheckDomains(resolved.options);
   } catch (error) {
     const authError = asAuthError(error);
     resolved.logger.error(authError);

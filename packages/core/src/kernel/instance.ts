@@ -120,6 +120,7 @@ const API_METHODS = {
   removeDomain: true,
   setActiveOrganization: true,
   hasPermission: true,
+  verifyDomains: true,
 } as const satisfies Record<keyof AuthApi, true>;
 
 /** Every operation of `auth.api`, by name: a record of them, so that the compiler refuses a list that misses one. */

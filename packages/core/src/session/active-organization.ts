@@ -22,15 +22,26 @@ export function activeOrganizationIn(claims: Record<string, unknown> | null | un
 /**
  * `session` with its active organization and the user's role there, when `organizationId` is one the user is
  * still a member of; `session` as it is otherwise (no organization, organizations off, a membership gone).
+ * `session` is the caller's fresh object: it gains the two fields in place (no copy on every check).
+ * Answered without a promise when no store read is needed (no organization, or a role this instance read
+ * within the bound): every session check passes here, and a promise per check is measurable.
  */
-export async function withActiveOrganization<S extends object>(
+export function withActiveOrganization<S extends object>(
   options: InternalOptions,
   session: S,
   userId: string | undefined,
   organizationId: string | undefined,
-): Promise<S> {
+): S | Promise<S> {
   const find = options.hooks?.organizationRole;
   if (organizationId === undefined || userId === undefined || !find) return session;
-  const role = await find(options, userId, organizationId);
-  return role === null ? session : { ...session, activeOrganizationId: organizationId, activeOrganizationRole: role };
+  const found = find(options, userId, organizationId);
+  return found instanceof Promise ? found.then((role) => shown(session, organizationId, role)) : shown(session, organizationId, found);
+}
+
+function shown<S extends object>(session: S, organizationId: string, role: string | null): S {
+  if (role === null) return session;
+  const fields = session as S & { activeOrganizationId?: string; activeOrganizationRole?: string };
+  fields.activeOrganizationId = organizationId;
+  fields.activeOrganizationRole = role;
+  return fields;
 }

@@ -178,7 +178,8 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       expires: expires.toISOString(),
       ...assurance,
     };
-    const defaultSession = await withActiveOrganization(options, plain, token.sub, activeOrganizationId);
+    const organized = withActiveOrganization(options, plain, token.sub, activeOrganizationId);
+    const defaultSession = organized instanceof Promise ? await organized : organized;
     const session = (await options.callbacks.session({ session: defaultSession, token })) as Session & { error?: unknown };
     if (token.error === "RefreshTokenError") session.error = token.error;
     await options.events.session({ session, token });

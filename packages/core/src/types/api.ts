@@ -10,6 +10,7 @@ import type { Session } from "./config.js";
 import type { Cookie } from "./internal.js";
 import type { LinkedAccount, UnlinkAccountInput } from "./linked-accounts.js";
 import type {
+  DomainRecheck,
   ListedDomain,
   ListedInvitation,
   ListedMember,
@@ -393,6 +394,13 @@ export interface OrganizationsApi {
   /** Reads the TXT record now: proven, or `DomainNotProven`; `DomainClaimed` when another organization proved it. */
   verifyDomain(request: RequestLike, input: { organizationId: string; domainId: string }): Promise<ListedDomain>;
   removeDomain(request: RequestLike, input: { organizationId: string; domainId: string }): Promise<void>;
+  /**
+   * For server code (a scheduled job; `authlib org verify-domains`): reads the TXT record of every proven
+   * domain again; a domain whose record is gone loses its proof (`domainUnverified` event). A lookup that
+   * fails keeps the proof and is listed in `failed`. No request and no CSRF check. Throws `UnknownAction`
+   * when organizations are off.
+   */
+  verifyDomains(): Promise<DomainRecheck>;
   /** The session's active organization (`null`: none), after a membership and policy check; answers the cookies to set. */
   setActiveOrganization(
     request: RequestLike,

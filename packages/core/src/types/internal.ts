@@ -292,9 +292,10 @@ export interface SignInHooks {
   mailboxRecovery?(options: InternalOptions, request: RequestInternal, address: string): (() => Promise<void>) | undefined;
   /**
    * The session's active organization (`session/active-organization.ts`): the user's role there, or `null`
-   * when they are not a member (any more), read within the session-control bound.
+   * when they are not a member (any more), read within the session-control bound. Answered without a
+   * promise when this instance's last read is young enough (the session check then costs a map lookup).
    */
-  organizationRole?(options: InternalOptions, userId: string, organizationId: string): Promise<string | null>;
+  organizationRole?(options: InternalOptions, userId: string, organizationId: string): string | null | Promise<string | null>;
 }
 
 export interface SignInResult {

@@ -207,3 +207,13 @@ export type ListedInvitation = Omit<Invitation, "tokenHash">;
 export interface ListedDomain extends OrganizationDomain {
   record: { name: string; type: "TXT"; value: string };
 }
+
+/** What a re-check of the proven domains found (`auth.api.verifyDomains()`, `authlib org verify-domains`). */
+export interface DomainRecheck {
+  /** How many proven domains were read. */
+  checked: number;
+  /** The domains whose record was gone: no longer proven. */
+  unverified: string[];
+  /** The domains whose lookup failed (a resolver error): their proof is kept until a re-check reads them. */
+  failed: string[];
+}

@@ -3,6 +3,7 @@
  * last owner; the active organization in the session; every refusal by its type.
  */
 import { describe, expect, it } from "vitest";
+import { createAuth } from "../../src/kernel/instance.js";
 import { getJson, organizationsApp, postJson } from "./helpers.js";
 
 describe("an organization and its owner", () => {
@@ -83,4 +84,17 @@ describe("the active organization", () => {
       expect(await ada.session()).not.toHaveProperty("activeOrganizationId");
     },
   );
+});
+
+describe("auth.api of an instance (createAuth)", () => {
+  it("has every organization operation (the lazy API lists them all)", async () => {
+    const app = organizationsApp();
+    const api = createAuth(app.config).api as unknown as Record<string, unknown>;
+    const ada = await app.signedUp("ada@example.com");
+    for (const name of ["createOrganization", "listOrganizations", "addDomain", "verifyDomain", "verifyDomains", "hasPermission"])
+      expect({ name, type: typeof api[name] }).toEqual({ name, type: "function" });
+    const request = new Request("http://localhost:3000/", { headers: { cookie: ada.jar.header() } });
+    const made = await createAuth(app.config).api.createOrganization(request, { name: "Acme", slug: "acme" });
+    expect(made).toMatchObject({ role: "owner", organization: { slug: "acme" } });
+  });
 });

@@ -6,7 +6,13 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { missingForPolicy } from "../../src/features/organizations/access.js";
 import { domainName } from "../../src/features/organizations/domains.js";
 import { parsePolicy } from "../../src/features/organizations/organizations.js";
-import { defaultRoles, defineRoles, grantsNoMoreThan, isRole, ORGANIZATION_PERMISSIONS } from "../../src/features/organizations/permissions.js";
+import {
+  defaultRoles,
+  defineRoles,
+  grantsNoMoreThan,
+  isRole,
+  ORGANIZATION_PERMISSIONS,
+} from "../../src/features/organizations/permissions.js";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -18,7 +24,9 @@ describe("roles", () => {
     expect(ORGANIZATION_PERMISSIONS.filter((permission) => defaultRoles.can({ role: "admin" }, permission))).toEqual(
       ORGANIZATION_PERMISSIONS.filter((permission) => permission !== "organization:delete"),
     );
-    expect(ORGANIZATION_PERMISSIONS.filter((permission) => defaultRoles.can({ role: "member" }, permission))).toEqual(["organization:read"]);
+    expect(ORGANIZATION_PERMISSIONS.filter((permission) => defaultRoles.can({ role: "member" }, permission))).toEqual([
+      "organization:read",
+    ]);
     expect(defaultRoles.can(undefined, "organization:read")).toBe(false);
     expect(defaultRoles.can({ role: "toString" }, "organization:read")).toBe(false);
     expect(defaultRoles.can({ role: "__proto__" }, "organization:read")).toBe(false);
@@ -97,11 +105,9 @@ describe("a session against a policy", () => {
     expect(missingForPolicy({ sessionMaxAge: 600 }, session(["pwd"], 1, 600))).toEqual([]);
     expect(missingForPolicy({ sessionMaxAge: 600 }, session(["pwd"], 1, 601))).toEqual(["recentSignIn"]);
     expect(missingForPolicy({ sessionMaxAge: 600 }, undefined)).toEqual(["recentSignIn"]);
-    expect(missingForPolicy({ requireSecondFactor: true, allowedSignInMethods: ["sso"], sessionMaxAge: 60 }, session(["pwd"], 1, 61))).toEqual([
-      "secondFactor",
-      "signInMethod",
-      "recentSignIn",
-    ]);
+    expect(
+      missingForPolicy({ requireSecondFactor: true, allowedSignInMethods: ["sso"], sessionMaxAge: 60 }, session(["pwd"], 1, 61)),
+    ).toEqual(["secondFactor", "signInMethod", "recentSignIn"]);
   });
 });
 
@@ -138,10 +144,22 @@ describe("a domain name", () => {
     expect(domainName("bücher.example")).toBe("xn--bcher-kva.example");
   });
 
-  it.each(["", "localhost", "a@b.com", "http://x.com", "x.com:80", "x.com/path", "1.2.3.4", "-x.com", "x-.com", "x..com", "[::1]", "x.com?q", "x%2ecom", `${"a".repeat(64)}.com`])(
-    "refuses %j",
-    (given) => {
-      expect(() => domainName(given)).toThrow(expect.objectContaining({ type: "InvalidOrganization" }));
-    },
-  );
+  it.each([
+    "",
+    "localhost",
+    "a@b.com",
+    "http://x.com",
+    "x.com:80",
+    "x.com/path",
+    "1.2.3.4",
+    "-x.com",
+    "x-.com",
+    "x..com",
+    "[::1]",
+    "x.com?q",
+    "x%2ecom",
+    `${"a".repeat(64)}.com`,
+  ])("refuses %j", (given) => {
+    expect(() => domainName(given)).toThrow(expect.objectContaining({ type: "InvalidOrganization" }));
+  });
 });

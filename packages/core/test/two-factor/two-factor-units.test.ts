@@ -350,7 +350,7 @@ describe("the assurance cookie of a database session", () => {
   test("sealed until the session's expiry, read only with its own session token", async () => {
     const options = optionsWith();
     const expires = new Date(Date.now() + 3_600_000);
-    const cookie = await sealAssurance(options, "token-a", assurance, expires);
+    const cookie = await sealAssurance(options, "token-a", { assurance, activeOrganizationId: "org-1" }, expires);
     expect(cookie.name).toBe("authlib.session-assurance");
     expect(cookie.options).toMatchObject({ expires, httpOnly: true, sameSite: "lax", path: "/" });
     expect(cookie.value).not.toContain("otp");
@@ -358,16 +358,16 @@ describe("the assurance cookie of a database session", () => {
     const claims = await decode<Record<string, unknown>>({ token: cookie.value, secret: SECRET, salt: cookie.name });
     expect(claims?.session).toMatch(/^[0-9a-f]{32}$/);
     const request = requestWith({ [cookie.name]: cookie.value });
-    expect(await openAssurance(options, request, "token-a")).toEqual(assurance);
-    expect(await openAssurance(options, request, "token-b")).toBeUndefined();
-    expect(await openAssurance(optionsWith({ secret: [OLD] }), request, "token-a")).toBeUndefined();
-    expect(await openAssurance(optionsWith({ secret: [OLD, SECRET] }), request, "token-a")).toEqual(assurance);
-    expect(await openAssurance(options, requestWith({ [cookie.name]: `${cookie.value}x` }), "token-a")).toBeUndefined();
-    expect(await openAssurance(options, requestWith(), "token-a")).toBeUndefined();
+    expect(await openAssurance(options, request, "token-a")).toEqual({ assurance, activeOrganizationId: "org-1" });
+    expect(await openAssurance(options, request, "token-b")).toEqual({});
+    expect((await openAssurance(optionsWith({ secret: [OLD] }), request, "token-a")).assurance).toBeUndefined();
+    expect((await openAssurance(optionsWith({ secret: [OLD, SECRET] }), request, "token-a")).assurance).toEqual(assurance);
+    expect((await openAssurance(options, requestWith({ [cookie.name]: `${cookie.value}x` }), "token-a")).assurance).toBeUndefined();
+    expect((await openAssurance(options, requestWith(), "token-a")).assurance).toBeUndefined();
     // The seal ends with the session: a minute after its expiry it no longer opens.
     vi.useFakeTimers({ now: Date.now() + 3_600_000 + 120_000, toFake: ["Date"] });
     try {
-      expect(await openAssurance(options, request, "token-a")).toBeUndefined();
+      expect((await openAssurance(options, request, "token-a")).assurance).toBeUndefined();
     } finally {
       vi.useRealTimers();
     }
@@ -375,10 +375,10 @@ describe("the assurance cookie of a database session", () => {
 
   test("a session already past its expiry still gets a seal of at least a second; malformed claims give nothing", async () => {
     const options = optionsWith();
-    const cookie = await sealAssurance(options, "t", assurance, new Date(Date.now() - 60_000));
-    expect(await openAssurance(options, requestWith({ [cookie.name]: cookie.value }), "t")).toEqual(assurance);
+    const cookie = await sealAssurance(options, "t", { assurance }, new Date(Date.now() - 60_000));
+    expect((await openAssurance(options, requestWith({ [cookie.name]: cookie.value }), "t")).assurance).toEqual(assurance);
     const bad = await encode({ token: { authTime: 1, amr: ["pwd"], aal: 9 }, secret: SECRET, salt: cookie.name, maxAge: 60 });
-    expect(await openAssurance(options, requestWith({ [cookie.name]: bad }), "t")).toBeUndefined();
+    expect((await openAssurance(options, requestWith({ [cookie.name]: bad }), "t")).assurance).toBeUndefined();
   });
 
   test("cleared by an expired cookie of the same name and attributes", () => {

@@ -5,7 +5,7 @@
  * @module features/organizations/changes
  */
 import { noStoreHeaders } from "../../http/response.js";
-import type { Cookie, InternalOptions, ResponseInternal } from "../../types/internal.js";
+import type { ConfigOptions, Cookie, ResponseInternal } from "../../types/internal.js";
 import type { OrganizationChangedMessage } from "../../types/organizations.js";
 
 const json = { "Content-Type": "application/json", ...noStoreHeaders };
@@ -16,6 +16,6 @@ export function answer<Body>(body: Body, cookies?: Cookie[]): ResponseInternal<B
 }
 
 /** Fires `organizationChanged` (its handler's failure is logged, never the request's). */
-export async function changed(options: InternalOptions, message: OrganizationChangedMessage): Promise<void> {
+export async function changed(options: ConfigOptions, message: OrganizationChangedMessage): Promise<void> {
   await options.events.organizationChanged(message);
 }

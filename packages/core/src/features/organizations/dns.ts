@@ -5,16 +5,20 @@
  *
  * @module features/organizations/dns
  */
-import type { InternalOptions } from "../../types/internal.js";
+import type { ConfigOptions } from "../../types/internal.js";
 import { settingsOf } from "./store.js";
 
-/** Answers that say "no such record", not "the resolver failed". */
-const NONE = new Set(["ENOTFOUND", "ENODATA", "ENOTIMP_NONE"]);
+/** Answers that say "no such record" (NXDOMAIN, NOERROR with no TXT answer), not "the resolver failed". */
+const NONE = new Set(["ENOTFOUND", "ENODATA"]);
 
-/** The TXT records of `name`, each one's strings joined (a long record comes in 255-byte strings). */
-export async function txtRecords(options: InternalOptions, name: string): Promise<string[]> {
+/**
+ * The TXT records of `name`, each one's strings joined (a long record comes in 255-byte strings). The app's
+ * `resolveTxt` is read like the system's: a `node:dns` resolver (`Resolver#resolveTxt`) rejects a name
+ * without records with `ENOTFOUND`/`ENODATA`, which is "none", not a failure.
+ */
+export async function txtRecords(options: ConfigOptions, name: string): Promise<string[]> {
   const { resolveTxt, dnsOverHttps } = settingsOf(options);
-  const records = resolveTxt ? await resolveTxt(name) : await systemOrHttps(name, dnsOverHttps);
+  const records = resolveTxt ? await noneWhenAbsent(() => resolveTxt(name)) : await systemOrHttps(name, dnsOverHttps);
   return records.map((chunks) => chunks.join(""));
 }
 
@@ -24,15 +28,21 @@ function systemDns(): typeof import("node:dns") | undefined {
   return runtime?.getBuiltinModule?.("node:dns") as typeof import("node:dns") | undefined;
 }
 
+/** `[]` for a lookup that answered "no such record"; any other failure stays one. */
+async function noneWhenAbsent(lookup: () => Promise<string[][]>): Promise<string[][]> {
+  try {
+    return await lookup();
+  } catch (error) {
+    if (NONE.has((error as { code?: string } | null)?.code ?? "")) return [];
+    throw error;
+  }
+}
+
 async function systemOrHttps(name: string, endpoint: string): Promise<string[][]> {
   const dns = systemDns();
   if (!dns?.promises?.resolveTxt) return overHttps(name, endpoint);
-  try {
-    return await dns.promises.resolveTxt(name);
-  } catch (error) {
-    if (NONE.has((error as { code?: string }).code ?? "")) return [];
-    throw error;
-  }
+  const { resolveTxt } = dns.promises;
+  return noneWhenAbsent(() => resolveTxt(name));
 }
 
 /** The TXT records of `name` from a DNS-over-HTTPS JSON API (`?name=…&type=TXT`). */

@@ -10,9 +10,9 @@
  */
 import { randomHex } from "../../crypto/digest.js";
 import { DomainClaimed, DomainNotProven, InvalidOrganization, OrganizationLimit, OrganizationNotFound } from "../../errors.js";
-import type { InternalOptions, RequestInternal } from "../../types/internal.js";
+import type { ConfigOptions, InternalOptions, RequestInternal } from "../../types/internal.js";
 import type { InputOf } from "../../types/operation.js";
-import type { ListedDomain, Organization, OrganizationDomain } from "../../types/organizations.js";
+import type { DomainRecheck, ListedDomain, Organization, OrganizationDomain } from "../../types/organizations.js";
 import { actingIn } from "./access.js";
 import { answer, changed } from "./changes.js";
 import { txtRecords } from "./dns.js";
@@ -86,17 +86,17 @@ export async function addDomain(options: InternalOptions, request: RequestIntern
   return answer({ domain: shown(domain) });
 }
 
-/** True when the TXT records at the domain's challenge name hold its token (exactly). */
-async function published(options: InternalOptions, domain: OrganizationDomain): Promise<boolean> {
+/** True when a TXT record at the domain's challenge name is its token, exactly (no case folding, no trimming). */
+async function published(options: ConfigOptions, domain: OrganizationDomain): Promise<boolean> {
   const records = await txtRecords(options, `${CHALLENGE_LABEL}.${domain.name}`);
-  return records.some((record) => record.trim() === domain.token);
+  return records.some((record) => record === domain.token);
 }
 
 /**
  * `DomainClaimed` when another organization has `domain`'s name proven. Checked again after this one's
  * proof is stored: of two proofs that raced, the claim made first keeps it.
  */
-async function assertUnclaimed(options: InternalOptions, domain: OrganizationDomain): Promise<void> {
+async function assertUnclaimed(options: ConfigOptions, domain: OrganizationDomain): Promise<void> {
   const others = (await storeOf(options).listDomainsByName(domain.name)).filter((other) => other.id !== domain.id && other.verifiedAt);
   const earlier = others.some(
     (other) =>
@@ -111,8 +111,14 @@ export async function verifyDomain(options: InternalOptions, request: RequestInt
   const { userId } = await actingIn(options, request, input.organizationId, "domain:manage");
   const domain = await domainOf(options, input.organizationId, input.domainId);
   await assertUnclaimed(options, domain);
-  if (!(await published(options, domain)))
-    throw new DomainNotProven(`The TXT record at ${CHALLENGE_LABEL}.${domain.name} does not hold this organization's token.`);
+  let holds: boolean;
+  try {
+    holds = await published(options, domain);
+  } catch {
+    // The resolver failed (a timeout, SERVFAIL): nothing is proven, and the caller may try again.
+    throw new DomainNotProven(`The TXT record at ${CHALLENGE_LABEL}.${domain.name} could not be read: try again later.`);
+  }
+  if (!holds) throw new DomainNotProven(`The TXT record at ${CHALLENGE_LABEL}.${domain.name} does not hold this organization's token.`);
   const store = storeOf(options);
   const proven = await store.updateDomain({ id: domain.id, verifiedAt: new Date() });
   try {
@@ -138,7 +144,7 @@ export async function removeDomain(options: InternalOptions, request: RequestInt
  * Re-checks every proven domain (`authlib org verify-domains`, run on the app's schedule): a domain whose
  * record is gone loses its proof. A resolver failure leaves the proof as it is (reported, not taken back).
  */
-export async function recheckDomains(options: InternalOptions): Promise<{ checked: number; unverified: string[]; failed: string[] }> {
+export async function recheckDomains(options: ConfigOptions): Promise<DomainRecheck> {
   const store = storeOf(options);
   const proven = (await store.listDomains()).filter((domain) => domain.verifiedAt);
   const unverified: string[] = [];
@@ -159,8 +165,16 @@ export async function recheckDomains(options: InternalOptions): Promise<{ checke
   return { checked: proven.length, unverified, failed };
 }
 
-/** The organizations whose proven domains hold `email`'s domain and let its users join (`auto` or `suggest`). */
-export async function organizationsForAddress(options: InternalOptions, email: string): Promise<Organization[]> {
+/**
+ * The organizations whose proven domains hold the user's address's domain and let its users join (`auto` or
+ * `suggest`). Only a proven address (`emailVerified`) counts: anyone can type an address at a company's domain.
+ */
+export async function organizationsForAddress(
+  options: ConfigOptions,
+  user: { email?: string | null; emailVerified?: Date | null } | null,
+): Promise<Organization[]> {
+  const email = user?.emailVerified ? user.email : undefined;
+  if (!email) return [];
   const at = email.lastIndexOf("@");
   if (at < 0) return [];
   const store = storeOf(options);

@@ -5,8 +5,9 @@
  *
  * @module features/organizations
  */
+import type { ConfigOptions, InternalOptions } from "../../types/internal.js";
 import type { OperationDeclaration, OperationNeeds } from "../../types/operation.js";
-import type { OrganizationChangedMessage } from "../../types/organizations.js";
+import type { DomainRecheck, OrganizationChangedMessage } from "../../types/organizations.js";
 import { defineFeature, defineOperation, lazyHandler } from "../define.js";
 import {
   acceptInput,
@@ -272,6 +273,25 @@ const pageOperations: readonly OperationDeclaration[] = [
   },
 ];
 
+/**
+ * The membership cache's code once loaded: every session check with an active organization asks it, and an
+ * `import()` per check (a module-map lookup and a promise) cost more than the lookup itself.
+ */
+let membershipCache: typeof import("./membership-cache.js") | undefined;
+
+async function loadedRoleIn(options: InternalOptions, userId: string, organizationId: string): Promise<string | null> {
+  membershipCache = await import("./membership-cache.js");
+  return membershipCache.roleIn(options, userId, organizationId);
+}
+
+/**
+ * Re-checks every proven domain of the instance (`auth.api.verifyDomains()`, `authlib org verify-domains`):
+ * server code, no request; a domain whose record is gone loses its proof.
+ */
+export async function recheckDomains(options: ConfigOptions): Promise<DomainRecheck> {
+  return (await domains()).recheckDomains(options);
+}
+
 /** The audit row of an organization change: who (the actor), which organization and what (in `detail`). */
 function auditRow(message: OrganizationChangedMessage) {
   const detail = [
@@ -328,8 +348,8 @@ export const organizationsFeature = defineFeature({
   },
   // The session shows its active organization with the member's role, read within the session-control bound.
   hooks: {
-    organizationRole: async (options, userId, organizationId) =>
-      (await import("./membership-cache.js")).roleIn(options, userId, organizationId),
+    organizationRole: (options, userId, organizationId) =>
+      membershipCache ? membershipCache.roleIn(options, userId, organizationId) : loadedRoleIn(options, userId, organizationId),
   },
   operations,
 });

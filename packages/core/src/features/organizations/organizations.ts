@@ -127,10 +127,8 @@ export async function listOrganizations(
 /** Joins the organizations whose proven domain holds the user's address and joins automatically; the suggesting ones, returned. */
 async function joinByDomain(options: InternalOptions, userId: string): Promise<Organization[]> {
   const store = storeOf(options);
-  const email = (await store.getUser(userId))?.email;
-  if (!email) return [];
   const suggested: Organization[] = [];
-  for (const organization of await organizationsForAddress(options, email)) {
+  for (const organization of await organizationsForAddress(options, await store.getUser(userId))) {
     if (await store.getMember(organization.id, userId)) continue;
     if (organization.domainJoin === "suggest") {
       suggested.push(organization);
@@ -150,8 +148,7 @@ export async function joinOrganization(
 ) {
   const { userId } = await callerOf(options, request);
   const store = storeOf(options);
-  const email = (await store.getUser(userId))?.email;
-  const offered = email ? await organizationsForAddress(options, email) : [];
+  const offered = await organizationsForAddress(options, await store.getUser(userId));
   if (!offered.some((organization) => organization.id === organizationId))
     throw new OrganizationNotFound("No organization offers to let you join by your address.");
   const member =

@@ -7,7 +7,7 @@
 import { AuthError, MissingAdapterMethods } from "../../errors.js";
 import type { Adapter } from "../../types/adapters.js";
 import type { AuthConfig } from "../../types/config.js";
-import type { InternalOptions } from "../../types/internal.js";
+import type { ConfigOptions } from "../../types/internal.js";
 import type { OrganizationAdapterMethods, OrganizationsConfig, Roles } from "../../types/organizations.js";
 import { defaultRoles } from "./permissions.js";
 
@@ -68,7 +68,7 @@ function resolveSettings(config: OrganizationsConfig): OrganizationSettings {
 const resolved = new WeakMap<OrganizationsConfig, OrganizationSettings>();
 
 /** The instance's organization settings, resolved the first time they are asked for. */
-export function settingsOf(options: InternalOptions): OrganizationSettings {
+export function settingsOf(options: ConfigOptions): OrganizationSettings {
   const config = options.config.organizations ?? {};
   let settings = resolved.get(config);
   if (!settings) {
@@ -79,7 +79,7 @@ export function settingsOf(options: InternalOptions): OrganizationSettings {
 }
 
 /** The adapter's organization methods (the start-up check proved them; a missing one is the operator's error). */
-export function storeOf(options: InternalOptions): OrganizationStore & Required<Pick<Adapter, "getUser" | "getUserByEmail">> {
+export function storeOf(options: ConfigOptions): OrganizationStore & Required<Pick<Adapter, "getUser" | "getUserByEmail">> {
   const adapter = options.adapter;
   const missing = organizationMethods.filter((name) => typeof adapter?.[name] !== "function");
   if (!adapter || missing.length > 0) throw new MissingAdapterMethods(`Organizations need the adapter methods ${missing.join(", ")}.`);
