@@ -11,7 +11,6 @@ import { signInAgain } from "../sign-in/owner-present.js";
 import type { ResponseInternal, RouteNeeds } from "../types/internal.js";
 import type { InputOf, OperationDeclaration, OperationHandler, Presentation } from "../types/operation.js";
 import { webAuthnRoutes } from "../webauthn/routes-loader.js";
-import { type AssuranceAnswer, assurance, assuranceInput } from "./assurance.js";
 import { callbackAction } from "./callback.js";
 import { csrfAction } from "./csrf.js";
 import { errorPage, signInPage, verifyRequestPage } from "./pages.js";
@@ -50,16 +49,6 @@ const passkeyOptions: Presentation = (_options, _request, error) =>
 
 const webAuthnOptions: OperationHandler = async (options, request) =>
   (await webAuthnRoutes(options)).webAuthnOptionsAction(options, request);
-
-// Step-up (`auth.api.requireRecentAuth`): JSON, at the path it always had.
-export const sessionAssurance: OperationDeclaration<InputOf<typeof assuranceInput>, AssuranceAnswer> = {
-  name: "sessionAssurance",
-  method: "GET",
-  path: "two-factor/assurance",
-  presentation: "json",
-  input: assuranceInput,
-  handler: assurance,
-};
 
 /** The spec's operations. */
 export const coreOperations: readonly OperationDeclaration[] = [
@@ -118,7 +107,6 @@ export const coreOperations: readonly OperationDeclaration[] = [
     presentation: passkeyOptions,
     handler: webAuthnOptions,
   },
-  sessionAssurance,
   {
     name: "webAuthnScript",
     method: "GET",

@@ -19,7 +19,6 @@ import type { AccountSection, SignInHooks } from "../types/internal.js";
 import type { FeatureDefinition, OperationDeclaration } from "../types/operation.js";
 
 /** The built-in operations `auth.api` calls by name, with their typed input and data (`kernel/api.ts`). */
-export { sessionAssurance } from "../actions/operations.js";
 export { listAccounts, unlinkAccount } from "../features/accounts/feature.js";
 export { listPasskeys, removePasskey, renamePasskey } from "../features/passkeys/feature.js";
 export { listSessions, revokeSession } from "../features/sessions/feature.js";
@@ -29,6 +28,7 @@ export {
   enrollTotp,
   getTwoFactorStatus,
   regenerateRecoveryCodes,
+  sessionAssurance,
   verifyTwoFactor,
 } from "../features/two-factor/feature.js";
 
@@ -52,10 +52,24 @@ export function enabledFeatures(config: AuthConfig): FeatureDefinition[] {
   return listedFeatures(config).filter((feature) => feature.enabled?.(config) ?? true);
 }
 
-/** Every operation of `config`: the spec's, then each enabled feature's. */
+/**
+ * Every operation of `config`: the spec's, then each feature's that is on: an operation's own `enabled`
+ * decides for it, else its feature's (an operation of a feature may be on without it, e.g. a fact of the
+ * session kept at a path under the feature's).
+ */
 export function operationsOf(config: AuthConfig): OperationDeclaration[] {
-  const operations = [...coreOperations, ...enabledFeatures(config).flatMap((feature) => feature.operations)];
-  return operations.filter((operation) => operation.enabled?.(config) ?? true);
+  const core = coreOperations.filter((operation) => operation.enabled?.(config) ?? true);
+  const featured = listedFeatures(config).flatMap((feature) => {
+    const on = feature.enabled?.(config) ?? true;
+    return feature.operations.filter((operation) => (operation.enabled ? operation.enabled(config) : on));
+  });
+  return [...core, ...featured];
+}
+
+/** The operations of the features `config` turns off that name the option turning them on (`turnedOnBy`), by name. */
+export function offOperationsOf(config: AuthConfig): Map<string, string> {
+  const off = listedFeatures(config).filter((feature) => feature.turnedOnBy !== undefined && !(feature.enabled?.(config) ?? true));
+  return new Map(off.flatMap((feature) => feature.operations.map((operation) => [operation.name, feature.turnedOnBy as string] as const)));
 }
 
 /** The sign-in hooks of the features `config` turns on (one feature per hook: a second one would be ambiguous). */

@@ -33,7 +33,7 @@ import type { OperationDeclaration } from "../types/operation.js";
 import type { ProviderConfig } from "../types/providers.js";
 import { type StartupCheck, startupCheck } from "./assert.js";
 import { normaliseBasePath, resolveCallbacks, resolveSessionOptions, wrapAdapter, wrapEvents } from "./config.js";
-import { accountSectionsOf, auditsOf, hooksOf, messagesOf, operationsOf, signInErrorsOf } from "./features.js";
+import { accountSectionsOf, auditsOf, hooksOf, messagesOf, offOperationsOf, operationsOf, signInErrorsOf } from "./features.js";
 import { createRouter, type Router } from "./router.js";
 
 /** A configuration resolved once: the start-up check's verdict, and what every request shares. */
@@ -115,7 +115,7 @@ interface ReadConfig {
 /** Reads `config` (this throws for a configuration that cannot be read) and runs the start-up check. */
 function readConfig(config: AuthConfig, logger: LoggerInstance, basePath: string): ReadConfig {
   // An app's feature that is not well made (`features`) is a configuration error.
-  const router = createRouter(operationsOf(config));
+  const router = createRouter(operationsOf(config), offOperationsOf(config));
   const providers = config.providers.map((entry) => (typeof entry === "function" ? entry() : entry));
   const session = resolveSessionOptions(config);
   const providerIds = providers.map((provider) => provider.id);
@@ -178,9 +178,10 @@ function cookiesAndProxyOrigins(config: AuthConfig): Pick<ResolvedAuth, "cookies
  */
 function routerOf(config: AuthConfig): Router {
   try {
-    return createRouter(operationsOf(config));
+    return createRouter(operationsOf(config), offOperationsOf(config));
   } catch {
-    return createRouter(operationsOf({ ...config, features: [] }));
+    const own = { ...config, features: [] };
+    return createRouter(operationsOf(own), offOperationsOf(own));
   }
 }
 

@@ -59,8 +59,7 @@ export interface InstanceState {
 }
 
 /**
- * The first segment of a route under the base path (`session`, `signin`, `two-factor`, or a feature's
- * own): the operations of the instance declare them (`kernel/router.ts`).
+ * The first segment of a route under the base path (`session`, `signin`, or a feature's own): the operations of the instance declare them (`kernel/router.ts`).
  */
 export type AuthAction = string;
 

@@ -96,7 +96,7 @@ export interface OperationDeclaration<I = unknown, Body = unknown> {
   path: string;
   needs?: OperationNeeds;
   presentation?: Presentation;
-  /** True when the configuration has this operation (default: whenever its feature is on). */
+  /** True when the configuration has this operation (default: whenever its feature is on); its own answer wins over its feature's. */
   enabled?: (config: AuthConfig) => boolean;
   /**
    * The fields it takes (`inputSchema({ … })`), parsed once by the pipeline, before the owner-present
@@ -113,10 +113,12 @@ export interface OperationDeclaration<I = unknown, Body = unknown> {
  * The kernel keeps a list of them and names none.
  */
 export interface FeatureDefinition extends AuthFeature {
-  /** The feature's name (`two-factor`, `sessions`, or the app's own). */
+  /** The feature's name (`sessions`, `passkeys`, or the app's own). */
   name: string;
   /** True when the configuration turns the feature on (default: always). */
   enabled?: (config: AuthConfig) => boolean;
+  /** The option of the configuration that turns it on, named when one of its operations is called while it is off. */
+  turnedOnBy?: string;
   /** The operations it adds. Their code should load with their first request (`lazyHandler`). */
   operations: readonly OperationDeclaration[];
   /** Where it takes part in the sign-in flow (`SignInHooks`). */

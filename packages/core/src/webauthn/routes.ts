@@ -94,8 +94,8 @@ export async function webAuthnCallback(options: InternalOptions, request: Reques
     const post = readCredentialPost(request.body);
     const binding = await requestBinding(options, request);
     const claims = await openChallenge(options, request, { provider: ctx.provider.id, action: post.action, binding });
-    // A second step's challenge completes a pending sign-in at POST /two-factor, never a sign-in here.
-    if (post.action === "second-factor") throw new UnknownAction("A passkey's second step is posted to /two-factor.");
+    // A second step's challenge completes a pending sign-in at the second step's own route, never a sign-in here.
+    if (post.action === "second-factor") throw new UnknownAction("A passkey's second step is posted to the second step's route.");
     const response = post.action === "register" ? await register(ctx, claims, post) : await authenticate(ctx, claims, post);
     return { ...response, cookies: [clear, ...(response.cookies ?? [])] };
   } catch (error) {
@@ -132,7 +132,7 @@ async function authenticate(
 }
 
 /**
- * A passkey as the second factor of this browser's pending sign-in (`two-factor/second-step.ts`): the
+ * A passkey as the second factor of this browser's pending sign-in (called by the second factor's feature): the
  * assertion must verify, for a second-step challenge made in this browser, against a passkey of
  * `userId`, the user waiting. Claims the challenge and stores the new counter. Answers the cookie that
  * clears the challenge; a failure carries it too.

@@ -7,10 +7,11 @@
  * @module features/two-factor
  */
 import { accountFormRefusal, formNeeds } from "../../sign-in/account-form.js";
-import type { OperationDeclaration } from "../../types/operation.js";
+import type { InputOf, OperationDeclaration } from "../../types/operation.js";
 import { defineFeature, defineOperation, lazyHandler } from "../define.js";
+import type { AssuranceAnswer } from "./assurance.js";
 import { twoFactorAdapterNeeds, twoFactorConfigError } from "./config-check.js";
-import { codeInput, secondStepInput } from "./input.js";
+import { assuranceInput, codeInput, secondStepInput } from "./input.js";
 import { twoFactorMessages } from "./messages.js";
 
 const settings = () => import("./settings.js");
@@ -108,9 +109,24 @@ export const getTwoFactorStatus = defineOperation({
   handler: lazyHandler(settings, "status"),
 });
 
+/**
+ * Step-up (`auth.api.requireRecentAuth`): how the session was signed in to, as JSON, at the path it always
+ * had. A session's fact: on in every configuration, second factors or not (its own `enabled`).
+ */
+export const sessionAssurance: OperationDeclaration<InputOf<typeof assuranceInput>, AssuranceAnswer> = {
+  name: "sessionAssurance",
+  method: "GET",
+  path: "two-factor/assurance",
+  enabled: () => true,
+  presentation: "json",
+  input: assuranceInput,
+  handler: lazyHandler(() => import("./assurance.js"), "assurance"),
+};
+
 export const twoFactorFeature = defineFeature({
   name: "two-factor",
   enabled: (config) => Boolean(config.twoFactor),
+  turnedOnBy: "twoFactor",
   messages: twoFactorMessages,
   // Its part of the configuration, checked when the instance is made, and the adapter methods it needs.
   check: twoFactorConfigError,
@@ -169,6 +185,7 @@ export const twoFactorFeature = defineFeature({
     disableTotp,
     regenerateRecoveryCodes,
     getTwoFactorStatus,
+    sessionAssurance,
     // The account page's forms of its section, running the operations above by name.
     accountForm("enrollTotpForm", "two-factor-enroll", "enrollForm", "enrollTotp"),
     accountForm("confirmTotpForm", "two-factor-confirm", "confirmForm", "confirmTotp"),
