@@ -12,11 +12,16 @@ import { passkeysFeature } from "../features/passkeys/feature.js";
 import { passwordFeature } from "../features/password/feature.js";
 import { sessionsFeature } from "../features/sessions/feature.js";
 import { twoFactorFeature } from "../features/two-factor/feature.js";
+
+/** The built-in features' public types (and their additions to the shared ones), for the package's index. */
+export type { TotpEnrollment, TwoFactorApi, TwoFactorRateLimits, TwoFactorStatus } from "../features/two-factor/feature.js";
+
 import type { FeatureAudit } from "../types/audit.js";
 import type { AuthConfig } from "../types/config.js";
 import type { FeatureTexts, MessageKey } from "../types/i18n.js";
 import type { AccountSection, SignInHooks } from "../types/internal.js";
 import type { FeatureDefinition, OperationDeclaration } from "../types/operation.js";
+import type { FeatureRateLimits } from "../types/rate-limit.js";
 
 /** The built-in operations `auth.api` calls by name, with their typed input and data (`kernel/api.ts`). */
 export { listAccounts, unlinkAccount } from "../features/accounts/feature.js";
@@ -70,6 +75,11 @@ export function operationsOf(config: AuthConfig): OperationDeclaration[] {
 export function offOperationsOf(config: AuthConfig): Map<string, string> {
   const off = listedFeatures(config).filter((feature) => feature.turnedOnBy !== undefined && !(feature.enabled?.(config) ?? true));
   return new Map(off.flatMap((feature) => feature.operations.map((operation) => [operation.name, feature.turnedOnBy as string] as const)));
+}
+
+/** The features' sections of `rateLimit` with their defaults (`FeatureDefinition.rateLimits`), on or off. */
+export function rateLimitsOf(config: AuthConfig): FeatureRateLimits {
+  return Object.assign({}, ...listedFeatures(config).map((feature) => feature.rateLimits ?? {}));
 }
 
 /** The sign-in hooks of the features `config` turns on (one feature per hook: a second one would be ambiguous). */

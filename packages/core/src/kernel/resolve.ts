@@ -33,7 +33,16 @@ import type { OperationDeclaration } from "../types/operation.js";
 import type { ProviderConfig } from "../types/providers.js";
 import { type StartupCheck, startupCheck } from "./assert.js";
 import { normaliseBasePath, resolveCallbacks, resolveSessionOptions, wrapAdapter, wrapEvents } from "./config.js";
-import { accountSectionsOf, auditsOf, hooksOf, messagesOf, offOperationsOf, operationsOf, signInErrorsOf } from "./features.js";
+import {
+  accountSectionsOf,
+  auditsOf,
+  hooksOf,
+  messagesOf,
+  offOperationsOf,
+  operationsOf,
+  rateLimitsOf,
+  signInErrorsOf,
+} from "./features.js";
 import { createRouter, type Router } from "./router.js";
 
 /** A configuration resolved once: the start-up check's verdict, and what every request shares. */
@@ -150,7 +159,7 @@ function readConfig(config: AuthConfig, logger: LoggerInstance, basePath: string
     skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
     redirectProxyUrl: config.redirectProxyUrl,
     experimental: config.experimental ?? {},
-    rateLimits: { config: config.rateLimit },
+    rateLimits: { config: config.rateLimit, features: rateLimitsOf(config) },
     config,
   };
   return { providers, check, options, telemetry, audit, router };

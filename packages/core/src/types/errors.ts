@@ -5,72 +5,76 @@
  * @module error-types
  */
 
+/**
+ * Every error type authlib can raise, by name: the shared ones here, a built-in feature's added by
+ * declaration merging next to its classes (`errors.ts`).
+ */
+export interface ErrorTypes {
+  AccessDenied: true;
+  AdapterError: true;
+  CallbackRouteError: true;
+  ErrorPageLoop: true;
+  EventError: true;
+  InvalidCallbackUrl: true;
+  CredentialsSignin: true;
+  InvalidEndpoints: true;
+  InvalidCheck: true;
+  JWTSessionError: true;
+  MissingAdapter: true;
+  MissingAdapterMethods: true;
+  MissingAuthorize: true;
+  MissingSecret: true;
+  OAuthAccountNotLinked: true;
+  OAuthCallbackError: true;
+  OAuthProfileParseError: true;
+  SessionTokenError: true;
+  OAuthSignInError: true;
+  EmailSignInError: true;
+  SignOutError: true;
+  UnknownAction: true;
+  RouteNotFound: true;
+  MethodNotAllowed: true;
+  UnsupportedStrategy: true;
+  InvalidProvider: true;
+  UntrustedHost: true;
+  Verification: true;
+  LinkAlreadyUsed: true;
+  MissingCSRF: true;
+  AccountNotLinked: true;
+  DuplicateConditionalUI: true;
+  MissingWebAuthnAutocomplete: true;
+  WebAuthnVerificationError: true;
+  ExperimentalFeatureNotEnabled: true;
+  RateLimited: true;
+  InvalidOriginConfig: true;
+  UntrustedRedirectTarget: true;
+  ProviderResponseTooLarge: true;
+  InvalidIdTokenClaim: true;
+  UnsupportedTokenType: true;
+  SessionDataTooLarge: true;
+  SessionDataTooDeep: true;
+  WeakSecret: true;
+  UnknownCredentialsUser: true;
+  SessionRequired: true;
+  SessionRegistryMissing: true;
+  SessionNotFound: true;
+  InvalidSessionId: true;
+  InvalidSessionConfig: true;
+  AccountsUnavailable: true;
+  AccountNotFound: true;
+  InvalidAccount: true;
+  LastSignInMethod: true;
+  PasskeyNotFound: true;
+  InvalidPassword: true;
+  IncorrectPassword: true;
+  PasswordNotSet: true;
+  InvalidName: true;
+  RecentSignInRequired: true;
+  IncorrectCode: true;
+}
+
 /** The name of every error type authlib can raise. */
-export type ErrorType =
-  | "AccessDenied"
-  | "AdapterError"
-  | "CallbackRouteError"
-  | "ErrorPageLoop"
-  | "EventError"
-  | "InvalidCallbackUrl"
-  | "CredentialsSignin"
-  | "InvalidEndpoints"
-  | "InvalidCheck"
-  | "JWTSessionError"
-  | "MissingAdapter"
-  | "MissingAdapterMethods"
-  | "MissingAuthorize"
-  | "MissingSecret"
-  | "OAuthAccountNotLinked"
-  | "OAuthCallbackError"
-  | "OAuthProfileParseError"
-  | "SessionTokenError"
-  | "OAuthSignInError"
-  | "EmailSignInError"
-  | "SignOutError"
-  | "UnknownAction"
-  | "RouteNotFound"
-  | "MethodNotAllowed"
-  | "UnsupportedStrategy"
-  | "InvalidProvider"
-  | "UntrustedHost"
-  | "Verification"
-  | "LinkAlreadyUsed"
-  | "MissingCSRF"
-  | "AccountNotLinked"
-  | "DuplicateConditionalUI"
-  | "MissingWebAuthnAutocomplete"
-  | "WebAuthnVerificationError"
-  | "ExperimentalFeatureNotEnabled"
-  | "RateLimited"
-  | "InvalidOriginConfig"
-  | "UntrustedRedirectTarget"
-  | "ProviderResponseTooLarge"
-  | "InvalidIdTokenClaim"
-  | "UnsupportedTokenType"
-  | "SessionDataTooLarge"
-  | "SessionDataTooDeep"
-  | "WeakSecret"
-  | "UnknownCredentialsUser"
-  | "SessionRequired"
-  | "SessionRegistryMissing"
-  | "SessionNotFound"
-  | "InvalidSessionId"
-  | "InvalidSessionConfig"
-  | "AccountsUnavailable"
-  | "AccountNotFound"
-  | "InvalidAccount"
-  | "LastSignInMethod"
-  | "PasskeyNotFound"
-  | "InvalidPassword"
-  | "IncorrectPassword"
-  | "PasswordNotSet"
-  | "InvalidName"
-  | "RecentSignInRequired"
-  | "IncorrectCode"
-  | "TwoFactorExpired"
-  | "TwoFactorAlreadyEnabled"
-  | "TwoFactorNotEnabled";
+export type ErrorType = keyof ErrorTypes;
 
 /** Where an error sends the user: the sign-in page (`"signIn"`) or the error page (`"error"`). */
 export type ErrorPageKind = "signIn" | "error";

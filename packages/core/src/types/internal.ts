@@ -22,7 +22,7 @@ import type {
 import type { FeatureTexts, MessageKey, Translator } from "./i18n.js";
 import type { JWT, JWTOptions } from "./jwt.js";
 import type { PasswordConfig, ProviderConfig } from "./providers.js";
-import type { RateLimitConfig, RateLimitStore, ResolvedRateLimits } from "./rate-limit.js";
+import type { FeatureRateLimits, RateLimitConfig, RateLimitStore, ResolvedRateLimits } from "./rate-limit.js";
 import type { SessionRecord, SessionRegistry } from "./session-registry.js";
 
 /** Whether a used passkey challenge was claimed now (`webauthn/used-challenges.ts`), and if not, why. */
@@ -229,8 +229,16 @@ export interface ConfigOptions {
    * The rate limits: the configuration's `rateLimit`, resolved (with the limiter's code loaded) by the
    * first request a limit applies to, and kept here for every later one.
    */
-  /** The `rateLimit` setting, resolved on first use; `codeStore` counts mailed-code tries when the limits are off. */
-  rateLimits: { config: RateLimitConfig | false | undefined; resolved?: ResolvedRateLimits | false; codeStore?: RateLimitStore };
+  /**
+   * The `rateLimit` setting, resolved on first use with the features' sections (`features`, their
+   * defaults); `codeStore` counts mailed-code tries when the limits are off.
+   */
+  rateLimits: {
+    config: RateLimitConfig | false | undefined;
+    features?: FeatureRateLimits;
+    resolved?: ResolvedRateLimits | false;
+    codeStore?: RateLimitStore;
+  };
   /** The configuration as given. */
   config: AuthConfig;
 }

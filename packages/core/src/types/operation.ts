@@ -13,21 +13,25 @@ import type { AuthErrorShape } from "./errors.js";
 import type { FeatureTexts, MessageKey } from "./i18n.js";
 import type { AccountSection, InternalOptions, RequestInternal, ResponseInternal, RouteNeeds, SignInHooks } from "./internal.js";
 import type { ProviderConfig } from "./providers.js";
+import type { FeatureRateLimits } from "./rate-limit.js";
+
+/**
+ * The operations the owner-present rule guards, by name: the shared ones here, a feature's added by
+ * declaration merging in its `types.ts` (their runtime labels: `FeatureDefinition.ownerOperations`).
+ */
+export interface OwnerOperations {
+  addPasskey: true;
+  removePasskey: true;
+  changeEmail: true;
+  changePassword: true;
+  linkAccount: true;
+  unlinkAccount: true;
+  revokeSessions: true;
+  deleteAccount: true;
+}
 
 /** The operations the owner-present rule guards (their names are in the refusal, the docs and SECURITY.md). */
-export type OwnerOperation =
-  | "addPasskey"
-  | "removePasskey"
-  | "changeEmail"
-  | "changePassword"
-  | "linkAccount"
-  | "unlinkAccount"
-  | "revokeSessions"
-  | "deleteAccount"
-  | "enrollTotp"
-  | "confirmTotp"
-  | "disableTotp"
-  | "regenerateRecoveryCodes";
+export type OwnerOperation = keyof OwnerOperations;
 
 /**
  * An operation's typed input: parses the fields of a form post, of a JSON body or of an `auth.api` call
@@ -142,6 +146,11 @@ export interface FeatureDefinition extends AuthFeature {
   adapterNeeds?: (config: AuthConfig) => { readonly feature: string; readonly methods: ReadonlyArray<keyof Adapter> } | undefined;
   /** What the audit trail records for it (with `config.audit`): its events' rows, its routes' failures. */
   audit?: FeatureAudit;
+  /**
+   * Its sections of `rateLimit`, each by its name with its defaults (`{ codes: { userMax: 10, … } }`):
+   * checked and resolved with the rest, read with `limitsOf(options).features[name]` (`false`: switched off).
+   */
+  rateLimits?: FeatureRateLimits;
   /** The sign-in page's message for error types of its own (`?error=<type>`), on or off: a key of its texts. */
   signInErrors?: Readonly<Record<string, MessageKey>>;
 }

@@ -7,6 +7,7 @@
 import { describe, expect, test, vi } from "vitest";
 import { MissingAdapterMethods, RateLimited, RecentSignInRequired, SessionRequired, TwoFactorExpired } from "../../src/errors.js";
 import { base32Decode, base32Encode } from "../../src/features/two-factor/base32.js";
+import { twoFactorFeature } from "../../src/features/two-factor/feature.js";
 import {
   clearPending,
   openPending,
@@ -484,7 +485,9 @@ describe("the code limits", () => {
   });
 
   test("rateLimit.twoFactor: the user's limit throws RateLimited with its message; a correct code clears it", async () => {
-    const options = optionsWith({ rateLimits: { config: { twoFactor: { userMax: 3, clientMax: 100, windowSeconds: 900 } } } });
+    const options = optionsWith({
+      rateLimits: { config: { twoFactor: { userMax: 3, clientMax: 100, windowSeconds: 900 } }, features: twoFactorFeature.rateLimits },
+    });
     const attempt = (pendingId: string) => ({ userId: "u", pendingId, lifetimeSeconds: 600 });
     expect(await countSecondFactorTry(options, requestWith(), attempt("p1"))).toBe(1);
     expect(await countSecondFactorTry(options, requestWith(), attempt("p2"))).toBe(1);
@@ -498,7 +501,9 @@ describe("the code limits", () => {
   });
 
   test("rateLimit.twoFactor: the client's limit counts every code from one address, whoever's", async () => {
-    const options = optionsWith({ rateLimits: { config: { twoFactor: { userMax: 100, clientMax: 2, windowSeconds: 900 } } } });
+    const options = optionsWith({
+      rateLimits: { config: { twoFactor: { userMax: 100, clientMax: 2, windowSeconds: 900 } }, features: twoFactorFeature.rateLimits },
+    });
     const attempt = (userId: string) => ({ userId, pendingId: `p-${userId}`, lifetimeSeconds: 600 });
     expect(await countSecondFactorTry(options, requestWith({}, "192.0.2.7"), attempt("a"))).toBe(1);
     expect(await countSecondFactorTry(options, requestWith({}, "192.0.2.7"), attempt("b"))).toBe(1);

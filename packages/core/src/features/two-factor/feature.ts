@@ -12,7 +12,10 @@ import { defineFeature, defineOperation, lazyHandler } from "../define.js";
 import type { AssuranceAnswer } from "./assurance.js";
 import { twoFactorAdapterNeeds, twoFactorConfigError } from "./config-check.js";
 import { assuranceInput, codeInput, secondStepInput } from "./input.js";
+import { TWO_FACTOR_LIMITS } from "./limits.js";
 import { twoFactorMessages } from "./messages.js";
+
+export type { TotpEnrollment, TwoFactorApi, TwoFactorRateLimits, TwoFactorStatus } from "./types.js";
 
 const settings = () => import("./settings.js");
 const gate = () => import("./gate.js");
@@ -127,6 +130,8 @@ export const twoFactorFeature = defineFeature({
   name: "two-factor",
   enabled: (config) => Boolean(config.twoFactor),
   turnedOnBy: "twoFactor",
+  // Its section of `rateLimit` (`rateLimit.twoFactor`) and the defaults.
+  rateLimits: { twoFactor: TWO_FACTOR_LIMITS },
   messages: twoFactorMessages,
   // Its part of the configuration, checked when the instance is made, and the adapter methods it needs.
   check: twoFactorConfigError,
