@@ -494,7 +494,7 @@ export class RecentSignInRequired extends AuthError {
 
 // The second factor's error types (its classes below), added to the shared list.
 declare module "./types/errors.js" {
-  interface ErrorTypes {
+  interface FeatureErrorTypes {
     TwoFactorExpired: true;
     TwoFactorAlreadyEnabled: true;
     TwoFactorNotEnabled: true;

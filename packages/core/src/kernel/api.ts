@@ -16,17 +16,9 @@
 import { InvalidProvider, InvalidSessionId, UnknownAction } from "../errors.js";
 import { asAuthError } from "../http/error-response.js";
 import { isSessionId, loadRegistry } from "../session/registry-of.js";
-import type {
-  AuthApi,
-  EmailCodeInput,
-  RecentAuthInput,
-  RedirectResult,
-  RequestLike,
-  RevokeUserSessionsInput,
-  SignInInput,
-} from "../types/api.js";
+import type { AuthApi, EmailCodeInput, RedirectResult, RequestLike, RevokeUserSessionsInput, SignInInput } from "../types/api.js";
 import type { ResponseInternal } from "../types/internal.js";
-import type { OperationDeclaration } from "../types/operation.js";
+import type { ApiRunner, OperationDeclaration } from "../types/operation.js";
 import { inProcessRequest, type RouteParts } from "./api-request.js";
 import * as operations from "./features.js";
 import { performCall, readSession, type UsableAuth } from "./pipeline.js";
@@ -69,7 +61,7 @@ export function createApi(resolved: UsableAuth): AuthApi {
   /** A form operation: its typed input, `redirectTo` as its `callbackUrl` (the form's field). */
   const form = async (like: RequestLike, name: string, input: object | undefined) =>
     redirectOf(await call(like, named(name), { ...input, callbackUrl: redirectToOf(input) ?? "/" }));
-  return {
+  const shared = {
     // async: a request it cannot read is a rejected promise, never a throw from the call itself.
     getSession: async (request) => readSession(resolved, inProcessRequest(resolved, request, named("getSession"))),
     signIn: async (request, input) => redirectOf(await signIn(resolved, call, request, input)),
@@ -94,20 +86,14 @@ export function createApi(resolved: UsableAuth): AuthApi {
     addEmail: (request, input) => form(request, "changeEmail", input),
     confirmEmail: (request, input) => form(request, "confirmEmail", input),
     deleteAccount: (request, input) => form(request, "deleteAccount", input),
-    enrollTotp: async (request) => dataOf(await call(request, operations.enrollTotp)),
-    confirmTotp: async (request, input) => dataOf(await call(request, operations.confirmTotp, { code: input?.code })),
-    disableTotp: async (request, input) => void (await call(request, operations.disableTotp, { code: input?.code })),
-    regenerateRecoveryCodes: async (request, input) =>
-      dataOf(await call(request, operations.regenerateRecoveryCodes, { code: input?.code })),
-    getTwoFactorStatus: async (request) => dataOf(await call(request, operations.getTwoFactorStatus)),
-    verifyTwoFactor: async (request, input) => redirectOf(await call(request, operations.verifyTwoFactor, { code: input?.code })),
-    requireRecentAuth: (request, input) => requireRecentAuth(call, request, input),
     run: async (request, name, input = {}) => {
       const operation = named(name);
       const { body, redirect, cookies = [] } = await call(request, operation, input, operation.input ? {} : asFields(operation, input));
       return { body, redirect, cookies };
     },
-  };
+  } satisfies Partial<AuthApi>;
+  // The built-in features' methods (`FeatureDefinition.api`): `AuthApi` declares them through their `types.ts`.
+  return { ...shared, ...featureMethods(call) } as AuthApi;
 }
 
 /** The `redirectTo` of a form operation's input (every one that has it types it as a string). */
@@ -165,12 +151,12 @@ async function revokeUserSessions(resolved: UsableAuth, input: RevokeUserSession
   }
 }
 
-async function requireRecentAuth(call: Call, request: RequestLike, input: RecentAuthInput) {
-  const { maxAge, aal = 1 } = { ...input };
-  if (!(Number.isFinite(maxAge) && maxAge >= 0) || (aal !== 1 && aal !== 2))
-    throw new TypeError("requireRecentAuth needs `maxAge` (seconds, 0 or more) and `aal` 1 or 2.");
-  const { userId, assurance } = dataOf(await call(request, operations.sessionAssurance, { maxAge, aal }));
-  // With a requirement, the route answers the assurance or refuses: none is authlib's own bug.
-  if (!assurance) throw new UnknownAction("The session's assurance was not answered.");
-  return { userId, ...assurance };
+/** The built-in features' methods of `auth.api`, each made from a runner over `call` (async: a throw is a rejection). */
+function featureMethods(call: Call): Record<string, unknown> {
+  const run: ApiRunner = {
+    call: (request, operation, input) => call(request, operation, input),
+    data: async (request, operation, input) => dataOf(await call(request, operation, input)),
+    redirect: async (request, operation, input) => redirectOf(await call(request, operation, input)),
+  };
+  return Object.fromEntries(Object.entries(operations.builtInApi).map(([name, make]) => [name, make(run)]));
 }

@@ -19,8 +19,8 @@ export type { TotpEnrollment, TwoFactorApi, TwoFactorRateLimits, TwoFactorStatus
 import type { FeatureAudit } from "../types/audit.js";
 import type { AuthConfig } from "../types/config.js";
 import type { FeatureTexts, MessageKey } from "../types/i18n.js";
-import type { AccountSection, SignInHooks } from "../types/internal.js";
-import type { FeatureDefinition, OperationDeclaration } from "../types/operation.js";
+import type { AccountSection, OwnerOperationRule, SignInHooks } from "../types/internal.js";
+import type { ApiRunner, FeatureDefinition, OperationDeclaration } from "../types/operation.js";
 import type { FeatureRateLimits } from "../types/rate-limit.js";
 
 /** The built-in operations `auth.api` calls by name, with their typed input and data (`kernel/api.ts`). */
@@ -82,7 +82,10 @@ export function rateLimitsOf(config: AuthConfig): FeatureRateLimits {
   return Object.assign({}, ...listedFeatures(config).map((feature) => feature.rateLimits ?? {}));
 }
 
-/** The sign-in hooks of the features `config` turns on (one feature per hook: a second one would be ambiguous). */
+/**
+ * The sign-in hooks of the features `config` turns on (one feature per hook: a second one would be
+ * ambiguous), then those the features that are off keep (`hooksWhenOff`) where no enabled one took the hook.
+ */
 export function hooksOf(config: AuthConfig): SignInHooks {
   const hooks: SignInHooks = {};
   for (const feature of enabledFeatures(config)) {
@@ -91,8 +94,43 @@ export function hooksOf(config: AuthConfig): SignInHooks {
       Object.assign(hooks, { [name]: hook });
     }
   }
+  const off = listedFeatures(config).filter((feature) => !(feature.enabled?.(config) ?? true));
+  for (const feature of off)
+    for (const [name, hook] of Object.entries(feature.hooksWhenOff ?? {})) if (!(name in hooks)) Object.assign(hooks, { [name]: hook });
   return hooks;
 }
+
+/** The features' error types that are a user's own failure (`FeatureDefinition.quietErrors`), on or off. */
+export function quietErrorsOf(config: AuthConfig): ReadonlySet<string> {
+  return new Set(listedFeatures(config).flatMap((feature) => feature.quietErrors ?? []));
+}
+
+/** The features' owner-present operations with their labels and rules (`FeatureDefinition.ownerOperations`), on or off. */
+export function ownerOperationsOf(config: AuthConfig): Readonly<Record<string, OwnerOperationRule>> {
+  return Object.freeze(Object.assign({}, ...listedFeatures(config).map((feature) => feature.ownerOperations ?? {})));
+}
+
+/** The events of `config.events` the features fire beyond the shared ones (`FeatureDefinition.events`), on or off. */
+export function eventsOf(config: AuthConfig): string[] {
+  return listedFeatures(config).flatMap((feature) => feature.events ?? []);
+}
+
+/** The cookies of authlib's own features, each key with its name (`FeatureDefinition.cookies`). */
+export const builtInCookies: Readonly<Record<string, string>> = Object.assign(
+  {},
+  ...builtInFeatures.map((feature) => feature.cookies ?? {}),
+);
+
+/** The features' cookies, each key with its name (`FeatureDefinition.cookies`), on or off. */
+export function cookiesOf(config: AuthConfig): Readonly<Record<string, string>> {
+  return Object.assign({}, ...listedFeatures(config).map((feature) => feature.cookies ?? {}));
+}
+
+/** The `auth.api` methods of authlib's own features (`FeatureDefinition.api`), by name. */
+export const builtInApi: Readonly<Record<string, (run: ApiRunner) => (...args: never[]) => Promise<unknown>>> = Object.assign(
+  {},
+  ...builtInFeatures.map((feature) => feature.api ?? {}),
+);
 
 /** The sign-in page's messages for the error types of every feature of `config`, on or off (`FeatureDefinition.signInErrors`). */
 export function signInErrorsOf(config: AuthConfig): Readonly<Record<string, MessageKey>> {

@@ -9,6 +9,7 @@
 import { answerToResponse } from "../http/response.js";
 import type { AuthApi } from "../types/api.js";
 import type { AuthConfig } from "../types/config.js";
+import { builtInApi } from "./features.js";
 import { type AuthRequestOptions, answer } from "./pipeline.js";
 import { type ResolvedAuth, resolveConfig } from "./resolve.js";
 
@@ -67,8 +68,8 @@ export function resolvedConfigOf(instance: AuthInstance): ResolvedAuth {
   return resolved;
 }
 
-/** Every operation of {@link AuthApi} (a test checks the list against `createApi`). */
-export const API_OPERATIONS = [
+/** The operations of {@link AuthApi} the kernel itself makes (a test checks the whole list against `createApi`). */
+const SHARED_API_OPERATIONS = [
   "getSession",
   "signIn",
   "signInWithEmailCode",
@@ -92,15 +93,11 @@ export const API_OPERATIONS = [
   "addEmail",
   "confirmEmail",
   "deleteAccount",
-  "enrollTotp",
-  "confirmTotp",
-  "disableTotp",
-  "regenerateRecoveryCodes",
-  "getTwoFactorStatus",
-  "verifyTwoFactor",
-  "requireRecentAuth",
   "run",
 ] as const satisfies ReadonlyArray<keyof AuthApi>;
+
+/** Every operation of {@link AuthApi}: the shared ones, then the built-in features' own (`FeatureDefinition.api`). */
+export const API_OPERATIONS: readonly string[] = [...SHARED_API_OPERATIONS, ...Object.keys(builtInApi)];
 
 type Operation = (...args: unknown[]) => Promise<unknown>;
 

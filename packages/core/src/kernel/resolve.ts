@@ -36,10 +36,15 @@ import { normaliseBasePath, resolveCallbacks, resolveSessionOptions, wrapAdapter
 import {
   accountSectionsOf,
   auditsOf,
+  builtInCookies,
+  cookiesOf,
+  eventsOf,
   hooksOf,
   messagesOf,
   offOperationsOf,
   operationsOf,
+  ownerOperationsOf,
+  quietErrorsOf,
   rateLimitsOf,
   signInErrorsOf,
 } from "./features.js";
@@ -137,6 +142,8 @@ function readConfig(config: AuthConfig, logger: LoggerInstance, basePath: string
   const options: ConfigOptions = {
     audit,
     hooks: hooksOf(config),
+    quietErrors: quietErrorsOf(config),
+    ownerOperations: ownerOperationsOf(config),
     featureMessages: messagesOf(config),
     accountSections: accountSectionsOf(config),
     signInErrors: signInErrorsOf(config),
@@ -144,7 +151,7 @@ function readConfig(config: AuthConfig, logger: LoggerInstance, basePath: string
     basePath,
     secret,
     callbacks: resolveCallbacks(config.callbacks),
-    events: wrapEvents(config.events, logger),
+    events: wrapEvents(config.events, logger, eventsOf(config)),
     adapter,
     capabilities,
     session,
@@ -169,8 +176,9 @@ function readConfig(config: AuthConfig, logger: LoggerInstance, basePath: string
 function cookiesAndProxyOrigins(config: AuthConfig): Pick<ResolvedAuth, "cookies" | "redirectProxyAllowedOrigins"> {
   // Shared by every request: frozen, so an action that changed one would fail loudly instead of leaking
   // its change into other requests.
-  const secure = freezeCookies(resolveCookies(true, config.cookies));
-  const plain = freezeCookies(resolveCookies(false, config.cookies));
+  const features = cookiesOf(config);
+  const secure = freezeCookies(resolveCookies(true, config.cookies, features));
+  const plain = freezeCookies(resolveCookies(false, config.cookies, features));
   // The proxy's own origin family: its origin, plus every trusted host (https, or http for loopback:
   // the proxy refuses plain http to any other host anyway).
   const family = (config.trustedHosts ?? []).flatMap((host) => [`https://${host}`, `http://${host}`]);
@@ -225,7 +233,12 @@ function providerRoutes(providers: ProviderConfig[]): (authUrl: string) => Inter
 function unusable(
   providers: ProviderConfig[],
 ): Pick<ResolvedAuth, "providers" | "providersAt" | "cookies" | "redirectProxyAllowedOrigins"> {
-  return { providers, providersAt: () => [], cookies: () => resolveCookies(false), redirectProxyAllowedOrigins: () => [] };
+  return {
+    providers,
+    providersAt: () => [],
+    cookies: () => resolveCookies(false, {}, builtInCookies),
+    redirectProxyAllowedOrigins: () => [],
+  };
 }
 
 /** The origin rule of a configuration with an error: never asked (the error answers every request). */

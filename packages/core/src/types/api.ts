@@ -5,7 +5,6 @@
  * @module types/api
  */
 
-import type { SessionAssurance } from "./base.js";
 import type { Session } from "./config.js";
 import type { Cookie } from "./internal.js";
 import type { LinkedAccount, UnlinkAccountInput } from "./linked-accounts.js";

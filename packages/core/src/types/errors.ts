@@ -6,8 +6,7 @@
  */
 
 /**
- * Every error type authlib can raise, by name: the shared ones here, a built-in feature's added by
- * declaration merging next to its classes (`errors.ts`).
+ * The error types of authlib's shared floors, by name (each one's log level: `http/log-level.ts`).
  */
 export interface ErrorTypes {
   AccessDenied: true;
@@ -73,8 +72,15 @@ export interface ErrorTypes {
   IncorrectCode: true;
 }
 
+/**
+ * The error types of authlib's own features, by name: each feature's added by declaration merging next to
+ * its classes (`errors.ts`). Their log levels are the features' own (`FeatureDefinition.quietErrors`).
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: the features' error types are merged into it
+export interface FeatureErrorTypes {}
+
 /** The name of every error type authlib can raise. */
-export type ErrorType = keyof ErrorTypes;
+export type ErrorType = keyof ErrorTypes | keyof FeatureErrorTypes;
 
 /** Where an error sends the user: the sign-in page (`"signIn"`) or the error page (`"error"`). */
 export type ErrorPageKind = "signIn" | "error";

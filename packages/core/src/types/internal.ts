@@ -175,6 +175,14 @@ export interface AccountSection {
   ) => Promise<AccountSectionView | undefined>;
 }
 
+/** How the owner-present rule names and weighs an operation of a feature (`FeatureDefinition.ownerOperations`). */
+export interface OwnerOperationRule {
+  /** The operation as its refusals name it (`"passkey removal"`). */
+  label: string;
+  /** The request proves the second factor itself (it takes one of its codes): a recent session of any level will do. */
+  provesSecondFactor?: boolean;
+}
+
 /**
  * What an action needs that depends only on the configuration object: resolved once per object
  * (`resolve.ts`) and shared by every request made with it.
@@ -184,6 +192,10 @@ export interface ConfigOptions {
   audit?: Audit;
   /** The sign-in hooks of the enabled features (`kernel/features.ts`): the sign-in core calls them, never a feature by name. */
   hooks?: SignInHooks;
+  /** The features' error types logged at `debug` (`FeatureDefinition.quietErrors`). */
+  quietErrors?: ReadonlySet<string>;
+  /** The features' owner-present operations (`FeatureDefinition.ownerOperations`), by name. */
+  ownerOperations?: Readonly<Record<string, OwnerOperationRule>>;
   /** The texts the features carry (`FeatureDefinition.messages`), merged into each request's catalog. */
   featureMessages?: readonly FeatureTexts[];
   /** The sign-in page's messages for the features' error types (`FeatureDefinition.signInErrors`). */

@@ -7,11 +7,20 @@
  * @module types/operation
  */
 import type { Adapter } from "./adapters.js";
+import type { RedirectResult, RequestLike } from "./api.js";
 import type { FeatureAudit } from "./audit.js";
 import type { AuthConfig, AuthFeature } from "./config.js";
 import type { AuthErrorShape } from "./errors.js";
 import type { FeatureTexts, MessageKey } from "./i18n.js";
-import type { AccountSection, InternalOptions, RequestInternal, ResponseInternal, RouteNeeds, SignInHooks } from "./internal.js";
+import type {
+  AccountSection,
+  InternalOptions,
+  OwnerOperationRule,
+  RequestInternal,
+  ResponseInternal,
+  RouteNeeds,
+  SignInHooks,
+} from "./internal.js";
 import type { ProviderConfig } from "./providers.js";
 import type { FeatureRateLimits } from "./rate-limit.js";
 
@@ -113,6 +122,19 @@ export interface OperationDeclaration<I = unknown, Body = unknown> {
 }
 
 /**
+ * How a feature's `auth.api` methods run its operations in process (`FeatureDefinition.api`): through the
+ * same pipeline as every other one (`kernel/api.ts`).
+ */
+export interface ApiRunner {
+  /** The operation's result for the caller's request and its typed `input` (`UnknownAction` when it is off). */
+  call<Body>(request: RequestLike, operation: OperationDeclaration<unknown, Body>, input?: object): Promise<ResponseInternal<Body>>;
+  /** The data a JSON operation answers. */
+  data<Body>(request: RequestLike, operation: OperationDeclaration<unknown, Body>, input?: object): Promise<Body>;
+  /** Where a form operation sends the browser, and its cookies. */
+  redirect(request: RequestLike, operation: OperationDeclaration<unknown>, input?: object): Promise<RedirectResult>;
+}
+
+/**
  * A capability of authlib as one module: its operations, turned on by its part of the configuration.
  * The kernel keeps a list of them and names none.
  */
@@ -127,6 +149,27 @@ export interface FeatureDefinition extends AuthFeature {
   operations: readonly OperationDeclaration[];
   /** Where it takes part in the sign-in flow (`SignInHooks`). */
   hooks?: SignInHooks;
+  /**
+   * Hooks it keeps while it is off (`SignInHooks`): an answer the shared flow gives in its name either way
+   * (a refusal of its own kind). A hook of an enabled feature wins.
+   */
+  hooksWhenOff?: SignInHooks;
+  /** Its error types that are a user's own expected failure: logged at `debug` (any other type of its is an `error`). */
+  quietErrors?: readonly string[];
+  /** The events of `config.events` it fires, beyond the shared ones: each wrapped so a failing handler is only logged. */
+  events?: readonly string[];
+  /**
+   * Its cookies, each by its key in the `cookies` option with its name after the `authlib.` prefix
+   * (`{ inviteFlow: "invite-flow" }`): the same defaults and overrides as the shared ones.
+   */
+  cookies?: Readonly<Record<string, string>>;
+  /** Its operations the owner-present rule guards (named by `needs.ownerPresent`), each with its label and rule. */
+  ownerOperations?: Readonly<Record<string, OwnerOperationRule>>;
+  /**
+   * Its methods of `auth.api` (authlib's own features: `AuthApi` declares them), each made from the runner
+   * that calls its operations in process.
+   */
+  api?: Readonly<Record<string, (run: ApiRunner) => (...args: never[]) => Promise<unknown>>>;
   /**
    * Its own texts (`FeatureMessages`), merged into the instance's catalog whether or not the feature is on
    * (a key of `Messages` always has a text), under the app's `messages`.

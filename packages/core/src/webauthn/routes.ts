@@ -18,7 +18,7 @@
  * - GET /webauthn-script: the browser code of the built-in sign-in page.
  */
 
-import { CallbackRouteError, TwoFactorExpired, UnknownAction, WebAuthnVerificationError } from "../errors.js";
+import { CallbackRouteError, UnknownAction, WebAuthnVerificationError } from "../errors.js";
 import type { Cookie } from "../http/cookies.js";
 import { assertCsrf } from "../http/csrf.js";
 import { withFailureCookies } from "../http/error-response.js";
@@ -164,8 +164,9 @@ export async function secondFactorPasskey(options: InternalOptions, request: Req
 
 /** The options of a passkey as the second factor of this browser's pending sign-in (its user's passkeys). */
 async function secondFactorOptions(ctx: WebAuthnContext) {
+  // The second factor's feature answers, on or off (off, it refuses in its own name: `hooksWhenOff`).
   const pendingUser = ctx.options.hooks?.pendingSecondStepUser;
-  if (!pendingUser) throw new TwoFactorExpired("No sign-in waits for a second step in this browser: sign in again.");
+  if (!pendingUser) throw new UnknownAction("No feature takes a passkey as a second factor.");
   return userAuthenticationOptions(ctx, await pendingUser(ctx.options, ctx.request));
 }
 

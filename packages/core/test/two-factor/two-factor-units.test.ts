@@ -23,6 +23,7 @@ import { hotp, matchingStep, TOTP_STEP_SECONDS } from "../../src/features/two-fa
 import { resolveCookies } from "../../src/http/cookies.js";
 import { failureCookies } from "../../src/http/error-response.js";
 import { decode, encode } from "../../src/jwt.js";
+import { builtInCookies } from "../../src/kernel/features.js";
 import { memoryRateLimitStore, type RateLimitStore } from "../../src/rate-limit/store.js";
 import { assuranceIn, firstFactorMethod, singleFactor, withAssurance } from "../../src/session/assurance.js";
 import { clearAssurance, openAssurance, sealAssurance } from "../../src/session/assurance-cookie.js";
@@ -37,7 +38,7 @@ const OLD = "two-factor-unit-old-secret-0123456789ab";
 function optionsWith(extra: Record<string, unknown> = {}): InternalOptions {
   return {
     secret: [SECRET],
-    cookies: resolveCookies(false, {}),
+    cookies: resolveCookies(false, {}, builtInCookies),
     csrfToken: "csrf-1",
     config: {},
     rateLimits: { config: undefined },
