@@ -496,6 +496,15 @@ export class RecentSignInRequired extends AuthError {
   declare operation?: string;
 }
 
+// The second factor's error types (its classes below), added to the shared list.
+declare module "./types/errors.js" {
+  interface FeatureErrorTypes {
+    TwoFactorExpired: true;
+    TwoFactorAlreadyEnabled: true;
+    TwoFactorNotEnabled: true;
+  }
+}
+
 /**
  * The second step of a sign-in has nothing to complete: no sign-in waits for it in this browser (it was
  * started in another one, or waited longer than `twoFactor.pendingMaxAge`, or had 5 wrong codes). Sign

@@ -40,6 +40,8 @@ export type { Cookie } from "./http/cookies.js";
 export type { DefaultJWT, GetTokenParams, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "./jwt.js";
 export { decode, encode, getToken } from "./jwt.js";
 export { Auth, getSession } from "./kernel/auth.js";
+// The built-in features' own public types (each feature's `types.ts`, which also adds to the shared ones).
+export type { TotpEnrollment, TwoFactorApi, TwoFactorRateLimits, TwoFactorStatus } from "./kernel/features.js";
 export { defaultRoles, defineRoles, ORGANIZATION_PERMISSIONS } from "./kernel/features.js";
 export type { AuthInstance } from "./kernel/instance.js";
 export { createAuth } from "./kernel/instance.js";
@@ -68,9 +70,6 @@ export type {
   SignInInput,
   SignOutInput,
   SignUpInput,
-  TotpEnrollment,
-  TwoFactorApi,
-  TwoFactorStatus,
 } from "./types/api.js";
 export type * from "./types/config.js";
 export type { MessageKey, MessageOverrides, Messages, Translator } from "./types/i18n.js";
@@ -84,7 +83,6 @@ export type {
   EmailRateLimit,
   EmailRateLimits,
   RateLimitConfig,
-  TwoFactorRateLimits,
 } from "./types/rate-limit.js";
 export type {
   ListedSession,

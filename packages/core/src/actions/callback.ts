@@ -139,7 +139,7 @@ async function oauthCallback(
     linked: userByAccount,
   });
   // A link is not a sign-in: the session that asked for it goes on exactly as it was (its authTime, amr and
-  // aal neither raised nor reset, no second step for a user with TOTP, no signIn event), back to where the
+  // aal neither raised nor reset, no second step for a user with a second factor, no signIn event), back to where the
   // link was asked from (the account page asks with `?done=linked`).
   if (linkedToSession) return { redirect: options.callbackUrl, cookies };
   return completeSignIn(options, request, { user, account, profile, isNewUser }, cookies);

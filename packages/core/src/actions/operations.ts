@@ -11,7 +11,6 @@ import { signInAgain } from "../sign-in/owner-present.js";
 import type { ResponseInternal, RouteNeeds } from "../types/internal.js";
 import type { InputOf, OperationDeclaration, OperationHandler, OperationNeeds, Presentation } from "../types/operation.js";
 import { webAuthnRoutes } from "../webauthn/routes-loader.js";
-import { type AssuranceAnswer, assurance, assuranceInput } from "./assurance.js";
 import { callbackAction, callbackPostAction } from "./callback.js";
 import { csrfAction } from "./csrf.js";
 import { errorPage, signInPage, verifyRequestPage } from "./pages.js";
@@ -73,16 +72,6 @@ const signIn = (name: string, path: string): OperationDeclaration<SignInFields> 
   httpFields: signInHttpFields,
   handler: signInAction,
 });
-
-// Step-up (`auth.api.requireRecentAuth`): JSON, at the path it always had.
-export const sessionAssurance: OperationDeclaration<InputOf<typeof assuranceInput>, AssuranceAnswer> = {
-  name: "sessionAssurance",
-  method: "GET",
-  path: "two-factor/assurance",
-  presentation: "json",
-  input: assuranceInput,
-  handler: assurance,
-};
 
 /** The spec's operations. */
 export const coreOperations: readonly OperationDeclaration[] = [
@@ -150,7 +139,6 @@ export const coreOperations: readonly OperationDeclaration[] = [
     input: webAuthnOptionsInput,
     handler: webAuthnOptions,
   } satisfies OperationDeclaration<WebAuthnOptionsFields>,
-  sessionAssurance,
   {
     name: "webAuthnScript",
     method: "GET",

@@ -49,7 +49,7 @@ export function auditedEvents(audit: Audit, events: EventCallbacks, request: Req
     ...events,
     signIn: (message) => {
       const userId = message.user.id ?? null;
-      // A sign-in that took a second step names its second factor (a recovery code's use shows).
+      // A sign-in that took a second step names its second factor (a backup code's use shows).
       writeAuditEvent(audit, request, {
         type: "signIn",
         userId,

@@ -24,7 +24,7 @@ export const LEGACY_SECURE_PREFIX = "__Secure-";
  * then accepts the cookie only from this exact host, `Secure`, with `Path=/` and without `Domain`, so no
  * other host (a sibling subdomain included) can plant or overwrite it ("cookie tossing").
  */
-export function defaultCookies(useSecureCookies: boolean): CookiesOptions {
+export function defaultCookies(useSecureCookies: boolean, features: Readonly<Record<string, string>> = {}): CookiesOptions {
   const prefix = useSecureCookies ? HOST_PREFIX : "";
   const options = { httpOnly: true, sameSite: "lax", path: "/", secure: useSecureCookies } as const;
   return {
@@ -37,9 +37,12 @@ export function defaultCookies(useSecureCookies: boolean): CookiesOptions {
     webauthnChallenge: { name: `${prefix}authlib.challenge`, options: { ...options, maxAge: CHECK_COOKIE_MAX_AGE } },
     deviceToken: { name: `${prefix}authlib.device-token`, options: { ...options, maxAge: DEVICE_COOKIE_MAX_AGE } },
     emailFlow: { name: `${prefix}authlib.email-flow`, options: { ...options } },
-    twoFactor: { name: `${prefix}authlib.two-factor`, options: { ...options } },
     sessionAssurance: { name: `${prefix}authlib.session-assurance`, options: { ...options } },
-  };
+    // The features' own (`FeatureDefinition.cookies`), with the same defaults.
+    ...Object.fromEntries(
+      Object.entries(features).map(([key, name]) => [key, { name: `${prefix}authlib.${name}`, options: { ...options } }]),
+    ),
+  } as CookiesOptions;
 }
 
 /**
@@ -49,8 +52,12 @@ export function defaultCookies(useSecureCookies: boolean): CookiesOptions {
  * plant (and `secure: false` drops the prefix). The flow binding (http/flow-binding.ts) still protects the check cookies as long as the CSRF
  * cookie keeps its `__Host-` name.
  */
-export function resolveCookies(useSecureCookies: boolean, overrides: Partial<CookiesOptions> = {}): CookiesOptions {
-  const defaults = defaultCookies(useSecureCookies);
+export function resolveCookies(
+  useSecureCookies: boolean,
+  overrides: Partial<CookiesOptions> = {},
+  features: Readonly<Record<string, string>> = {},
+): CookiesOptions {
+  const defaults = defaultCookies(useSecureCookies, features);
   for (const key of Object.keys(defaults) as Array<keyof CookiesOptions>) {
     const override = overrides[key];
     if (!override) continue;

@@ -19,6 +19,9 @@
 import { AuthError, type ErrorType } from "../errors.js";
 import { describeError } from "../logger.js";
 import type { LoggerInstance, WarningCode } from "../types/config.js";
+import type { ErrorTypes } from "../types/errors.js";
+
+const NONE: ReadonlySet<string> = new Set();
 
 /** The level a failure is logged at. */
 export type LogLevel = "debug" | "warn" | "error";
@@ -59,9 +62,6 @@ export const LOG_LEVELS = {
   SessionNotFound: "debug",
   SessionRequired: "debug",
   SlugTaken: "debug",
-  TwoFactorAlreadyEnabled: "debug",
-  TwoFactorExpired: "debug",
-  TwoFactorNotEnabled: "debug",
   UnknownAction: "debug",
   Verification: "debug",
   WebAuthnVerificationError: "debug",
@@ -105,7 +105,7 @@ export const LOG_LEVELS = {
   UnsupportedStrategy: "error",
   UnsupportedTokenType: "error",
   WeakSecret: "error",
-} as const satisfies Record<ErrorType, LogLevel>;
+} as const satisfies Record<keyof ErrorTypes, LogLevel>;
 
 /**
  * Types whose level depends on their `code`: an address the user mistyped is theirs, a mail not sent is
@@ -120,7 +120,7 @@ const LEVEL_BY_CODE: Partial<Record<ErrorType, Record<string, LogLevel>>> = {
 };
 
 /** The types logged at `warn`. */
-type WarnType = { [T in ErrorType]: (typeof LOG_LEVELS)[T] extends "warn" ? T : never }[ErrorType];
+type WarnType = { [T in keyof ErrorTypes]: (typeof LOG_LEVELS)[T] extends "warn" ? T : never }[keyof ErrorTypes];
 
 /** The warning code each `warn` type is logged as. */
 export const WARNING_CODES = {
@@ -143,19 +143,23 @@ function warningCodeOf(error: AuthError): WarningCode {
   return byCode ?? WARNING_CODES[error.type as WarnType];
 }
 
-/** The level `error` is logged at. */
-export function logLevelOf(error: Error): LogLevel {
-  if (!(error instanceof AuthError) || !Object.hasOwn(LOG_LEVELS, error.type)) return "error";
+/**
+ * The level `error` is logged at. `quiet`: the error types of the configuration's features that are a
+ * user's own failure (`FeatureDefinition.quietErrors`), logged at `debug`.
+ */
+export function logLevelOf(error: Error, quiet: ReadonlySet<string> = NONE): LogLevel {
+  if (!(error instanceof AuthError)) return "error";
+  if (!Object.hasOwn(LOG_LEVELS, error.type)) return quiet.has(error.type) ? "debug" : "error";
   const byCode = error.code === undefined ? undefined : LEVEL_BY_CODE[error.type]?.[error.code];
-  return byCode ?? LOG_LEVELS[error.type];
+  return byCode ?? LOG_LEVELS[error.type as keyof ErrorTypes];
 }
 
 /**
  * Logs a failure at its level: `logger.debug` with the error's line (metadata `{ type, level, message, cause? }`),
  * `logger.warn` with its warning code (and the line at debug), or `logger.error` with the error.
  */
-export function logFailure(logger: LoggerInstance, error: Error): void {
-  const level = logLevelOf(error);
+export function logFailure(logger: LoggerInstance, error: Error, quiet?: ReadonlySet<string>): void {
+  const level = logLevelOf(error, quiet);
   if (level === "error") {
     logger.error(error);
     return;

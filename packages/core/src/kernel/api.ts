@@ -16,19 +16,9 @@
 import { InvalidProvider, InvalidSessionId, UnknownAction } from "../errors.js";
 import { asAuthError } from "../http/error-response.js";
 import { isSessionId, loadRegistry } from "../session/registry-of.js";
-import type {
-  AuthApi,
-  EmailCodeInput,
-  OrganizationsApi,
-  RecentAuthInput,
-  RedirectResult,
-  RequestLike,
-  RevokeUserSessionsInput,
-  SignInInput,
-} from "../types/api.js";
+import type { AuthApi, EmailCodeInput, RedirectResult, RequestLike, RevokeUserSessionsInput, SignInInput } from "../types/api.js";
 import type { ResponseInternal } from "../types/internal.js";
-import type { OperationDeclaration } from "../types/operation.js";
-import type { DomainRecheck } from "../types/organizations.js";
+import type { ApiRunner, OperationDeclaration } from "../types/operation.js";
 import { inProcessRequest, type RouteParts } from "./api-request.js";
 import * as operations from "./features.js";
 import { performCall, readSession, type UsableAuth } from "./pipeline.js";
@@ -71,7 +61,7 @@ export function createApi(resolved: UsableAuth): AuthApi {
   /** A form operation: its typed input, `redirectTo` as its `callbackUrl` (the form's field). */
   const form = async (like: RequestLike, name: string, input: object | undefined) =>
     redirectOf(await call(like, named(name), { ...input, callbackUrl: redirectToOf(input) ?? "/" }));
-  return {
+  const shared = {
     // async: a request it cannot read is a rejected promise, never a throw from the call itself.
     getSession: async (request) => readSession(resolved, inProcessRequest(resolved, request, named("getSession"))),
     signIn: async (request, input) => redirectOf(await signIn(resolved, call, request, input)),
@@ -96,56 +86,14 @@ export function createApi(resolved: UsableAuth): AuthApi {
     addEmail: (request, input) => form(request, "changeEmail", input),
     confirmEmail: (request, input) => form(request, "confirmEmail", input),
     deleteAccount: (request, input) => form(request, "deleteAccount", input),
-    enrollTotp: async (request) => dataOf(await call(request, operations.enrollTotp)),
-    confirmTotp: async (request, input) => dataOf(await call(request, operations.confirmTotp, { code: input?.code })),
-    disableTotp: async (request, input) => void (await call(request, operations.disableTotp, { code: input?.code })),
-    regenerateRecoveryCodes: async (request, input) =>
-      dataOf(await call(request, operations.regenerateRecoveryCodes, { code: input?.code })),
-    getTwoFactorStatus: async (request) => dataOf(await call(request, operations.getTwoFactorStatus)),
-    verifyTwoFactor: async (request, input) => redirectOf(await call(request, operations.verifyTwoFactor, { code: input?.code })),
-    requireRecentAuth: (request, input) => requireRecentAuth(call, request, input),
-    ...organizationsApi(call),
-    verifyDomains: () => verifyDomains(resolved),
     run: async (request, name, input = {}) => {
       const operation = named(name);
       const { body, redirect, cookies = [] } = await call(request, operation, input, operation.input ? {} : asFields(operation, input));
       return { body, redirect, cookies };
     },
-  };
-}
-
-/** The organization operations (`features/organizations/`), each its declaration called with its typed input. */
-function organizationsApi(call: Call): Omit<OrganizationsApi, "verifyDomains"> {
-  const org = operations.organizationOperations;
-  const data = async <Body>(request: RequestLike, operation: OperationDeclaration<unknown, Body>, input?: object) =>
-    dataOf(await call(request, operation, { ...input }));
-  const withCookies = async <Body>(request: RequestLike, operation: OperationDeclaration<unknown, Body>, input: object) => {
-    const result = await call(request, operation, input);
-    return { ...dataOf(result), cookies: result.cookies ?? [] };
-  };
-  return {
-    createOrganization: (request, input) => data(request, org.createOrganization, input),
-    updateOrganization: async (request, input) => (await data(request, org.updateOrganization, input)).organization,
-    deleteOrganization: async (request, input) => void (await data(request, org.deleteOrganization, input)),
-    listOrganizations: (request) => data(request, org.listOrganizations),
-    getOrganization: (request, input) => data(request, org.getOrganization, input),
-    joinOrganization: (request, input) => data(request, org.joinOrganization, input),
-    listMembers: async (request, input) => (await data(request, org.listMembers, input)).members,
-    updateMemberRole: async (request, input) => (await data(request, org.updateMemberRole, input)).member,
-    removeMember: async (request, input) => void (await data(request, org.removeMember, input)),
-    leaveOrganization: async (request, input) => ({ cookies: (await withCookies(request, org.leaveOrganization, { ...input })).cookies }),
-    inviteMember: async (request, input) => (await data(request, org.inviteMember, input)).invitation,
-    listInvitations: async (request, input) => (await data(request, org.listInvitations, input)).invitations,
-    revokeInvitation: async (request, input) => void (await data(request, org.revokeInvitation, input)),
-    acceptInvitation: (request, input) => data(request, org.acceptInvitation, input),
-    listDomains: async (request, input) => (await data(request, org.listDomains, input)).domains,
-    addDomain: async (request, input) => (await data(request, org.addDomain, input)).domain,
-    verifyDomain: async (request, input) => (await data(request, org.verifyDomain, input)).domain,
-    removeDomain: async (request, input) => void (await data(request, org.removeDomain, input)),
-    setActiveOrganization: (request, input) =>
-      withCookies(request, org.setActiveOrganization, { organizationId: input?.organizationId ?? undefined }),
-    hasPermission: async (request, input) => (await data(request, org.hasPermission, input)).allowed,
-  };
+  } satisfies Partial<AuthApi>;
+  // The built-in features' methods (`FeatureDefinition.api`): `AuthApi` declares them through their `types.ts`.
+  return { ...shared, ...featureMethods(call, resolved) } as AuthApi;
 }
 
 /** The `redirectTo` of a form operation's input (every one that has it types it as a string). */
@@ -207,25 +155,21 @@ async function revokeUserSessions(resolved: UsableAuth, input: RevokeUserSession
   }
 }
 
-/** For server code: the re-check of every proven domain (no request, no CSRF check). */
-async function verifyDomains(resolved: UsableAuth): Promise<DomainRecheck> {
-  try {
-    if (resolved.options.config.organizations === undefined)
-      throw new UnknownAction("verifyDomains needs organizations on (`organizations: {}` in the configuration).");
-    return await operations.organizationOperations.recheckDomains(resolved.options);
-  } catch (error) {
-    const authError = asAuthError(error);
-    resolved.logger.error(authError);
-    throw authError;
-  }
-}
-
-async function requireRecentAuth(call: Call, request: RequestLike, input: RecentAuthInput) {
-  const { maxAge, aal = 1 } = { ...input };
-  if (!(Number.isFinite(maxAge) && maxAge >= 0) || (aal !== 1 && aal !== 2))
-    throw new TypeError("requireRecentAuth needs `maxAge` (seconds, 0 or more) and `aal` 1 or 2.");
-  const { userId, assurance } = dataOf(await call(request, operations.sessionAssurance, { maxAge, aal }));
-  // With a requirement, the route answers the assurance or refuses: none is authlib's own bug.
-  if (!assurance) throw new UnknownAction("The session's assurance was not answered.");
-  return { userId, ...assurance };
+/** The built-in features' methods of `auth.api`, each made from a runner over `call` (async: a throw is a rejection). */
+function featureMethods(call: Call, resolved: UsableAuth): Record<string, unknown> {
+  const run: ApiRunner = {
+    call: (request, operation, input) => call(request, operation, input),
+    data: async (request, operation, input) => dataOf(await call(request, operation, input)),
+    redirect: async (request, operation, input) => redirectOf(await call(request, operation, input)),
+    server: async (work) => {
+      try {
+        return await work(resolved.options);
+      } catch (error) {
+        const authError = asAuthError(error);
+        resolved.logger.error(authError);
+        throw authError;
+      }
+    },
+  };
+  return Object.fromEntries(Object.entries(operations.builtInApi).map(([name, make]) => [name, make(run)]));
 }

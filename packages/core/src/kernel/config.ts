@@ -54,8 +54,15 @@ export function resolveCallbacks(callbacks: Partial<CallbacksOptions> | undefine
   return { ...defaultCallbacks, ...callbacks };
 }
 
-/** Events wrapped so that a failing handler is logged as `EventError` and never breaks the flow. */
-export function wrapEvents(events: Partial<EventCallbacks> | undefined, logger: LoggerInstance): EventCallbacks {
+/**
+ * Events wrapped so that a failing handler is logged as `EventError` and never breaks the flow: the shared
+ * ones and `features`, those the features fire (`FeatureDefinition.events`).
+ */
+export function wrapEvents(
+  events: Partial<EventCallbacks> | undefined,
+  logger: LoggerInstance,
+  features: readonly string[] = [],
+): EventCallbacks {
   const wrap = <K extends keyof EventCallbacks>(name: K) =>
     (async (message: Parameters<EventCallbacks[K]>[0]) => {
       const handler = events?.[name] as ((m: typeof message) => unknown) | undefined;
@@ -79,9 +86,8 @@ export function wrapEvents(events: Partial<EventCallbacks> | undefined, logger: 
     passkeyRemoved: wrap("passkeyRemoved"),
     passwordChanged: wrap("passwordChanged"),
     userDeleted: wrap("userDeleted"),
-    twoFactorChanged: wrap("twoFactorChanged"),
-    organizationChanged: wrap("organizationChanged"),
-  };
+    ...Object.fromEntries(features.map((name) => [name, wrap(name as keyof EventCallbacks)])),
+  } as EventCallbacks;
 }
 
 /** The adapter with every method wrapped: failures become `AdapterError`, calls are debug-logged and traced. */

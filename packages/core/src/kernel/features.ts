@@ -13,16 +13,19 @@ import { passkeysFeature } from "../features/passkeys/feature.js";
 import { passwordFeature } from "../features/password/feature.js";
 import { sessionsFeature } from "../features/sessions/feature.js";
 import { twoFactorFeature } from "../features/two-factor/feature.js";
+
+/** The built-in features' public types (and their additions to the shared ones), for the package's index. */
+export type { TotpEnrollment, TwoFactorApi, TwoFactorRateLimits, TwoFactorStatus } from "../features/two-factor/feature.js";
+
 import type { FeatureAudit } from "../types/audit.js";
 import type { AuthConfig } from "../types/config.js";
 import type { FeatureTexts, MessageKey } from "../types/i18n.js";
-import type { AccountSection, SignInHooks } from "../types/internal.js";
-import type { FeatureDefinition, OperationDeclaration } from "../types/operation.js";
+import type { AccountSection, OwnerOperationRule, SignInHooks } from "../types/internal.js";
+import type { ApiRunner, FeatureDefinition, OperationDeclaration } from "../types/operation.js";
+import type { FeatureRateLimits } from "../types/rate-limit.js";
 
 /** The built-in operations `auth.api` calls by name, with their typed input and data (`kernel/api.ts`). */
-export { sessionAssurance } from "../actions/operations.js";
 export { listAccounts, unlinkAccount } from "../features/accounts/feature.js";
-export * as organizationOperations from "../features/organizations/feature.js";
 export { defaultRoles, defineRoles, ORGANIZATION_PERMISSIONS } from "../features/organizations/feature.js";
 export { listPasskeys, removePasskey, renamePasskey } from "../features/passkeys/feature.js";
 export { listSessions, revokeSession } from "../features/sessions/feature.js";
@@ -32,6 +35,7 @@ export {
   enrollTotp,
   getTwoFactorStatus,
   regenerateRecoveryCodes,
+  sessionAssurance,
   verifyTwoFactor,
 } from "../features/two-factor/feature.js";
 
@@ -56,13 +60,35 @@ export function enabledFeatures(config: AuthConfig): FeatureDefinition[] {
   return listedFeatures(config).filter((feature) => feature.enabled?.(config) ?? true);
 }
 
-/** Every operation of `config`: the spec's, then each enabled feature's. */
+/**
+ * Every operation of `config`: the spec's, then each feature's that is on: an operation's own `enabled`
+ * decides for it, else its feature's (an operation of a feature may be on without it, e.g. a fact of the
+ * session kept at a path under the feature's).
+ */
 export function operationsOf(config: AuthConfig): OperationDeclaration[] {
-  const operations = [...coreOperations, ...enabledFeatures(config).flatMap((feature) => feature.operations)];
-  return operations.filter((operation) => operation.enabled?.(config) ?? true);
+  const core = coreOperations.filter((operation) => operation.enabled?.(config) ?? true);
+  const featured = listedFeatures(config).flatMap((feature) => {
+    const on = feature.enabled?.(config) ?? true;
+    return feature.operations.filter((operation) => (operation.enabled ? operation.enabled(config) : on));
+  });
+  return [...core, ...featured];
 }
 
-/** The sign-in hooks of the features `config` turns on (one feature per hook: a second one would be ambiguous). */
+/** The operations of the features `config` turns off that name the option turning them on (`turnedOnBy`), by name. */
+export function offOperationsOf(config: AuthConfig): Map<string, string> {
+  const off = listedFeatures(config).filter((feature) => feature.turnedOnBy !== undefined && !(feature.enabled?.(config) ?? true));
+  return new Map(off.flatMap((feature) => feature.operations.map((operation) => [operation.name, feature.turnedOnBy as string] as const)));
+}
+
+/** The features' sections of `rateLimit` with their defaults (`FeatureDefinition.rateLimits`), on or off. */
+export function rateLimitsOf(config: AuthConfig): FeatureRateLimits {
+  return Object.assign({}, ...listedFeatures(config).map((feature) => feature.rateLimits ?? {}));
+}
+
+/**
+ * The sign-in hooks of the features `config` turns on (one feature per hook: a second one would be
+ * ambiguous), then those the features that are off keep (`hooksWhenOff`) where no enabled one took the hook.
+ */
 export function hooksOf(config: AuthConfig): SignInHooks {
   const hooks: SignInHooks = {};
   for (const feature of enabledFeatures(config)) {
@@ -71,8 +97,43 @@ export function hooksOf(config: AuthConfig): SignInHooks {
       Object.assign(hooks, { [name]: hook });
     }
   }
+  const off = listedFeatures(config).filter((feature) => !(feature.enabled?.(config) ?? true));
+  for (const feature of off)
+    for (const [name, hook] of Object.entries(feature.hooksWhenOff ?? {})) if (!(name in hooks)) Object.assign(hooks, { [name]: hook });
   return hooks;
 }
+
+/** The features' error types that are a user's own failure (`FeatureDefinition.quietErrors`), on or off. */
+export function quietErrorsOf(config: AuthConfig): ReadonlySet<string> {
+  return new Set(listedFeatures(config).flatMap((feature) => feature.quietErrors ?? []));
+}
+
+/** The features' owner-present operations with their labels and rules (`FeatureDefinition.ownerOperations`), on or off. */
+export function ownerOperationsOf(config: AuthConfig): Readonly<Record<string, OwnerOperationRule>> {
+  return Object.freeze(Object.assign({}, ...listedFeatures(config).map((feature) => feature.ownerOperations ?? {})));
+}
+
+/** The events of `config.events` the features fire beyond the shared ones (`FeatureDefinition.events`), on or off. */
+export function eventsOf(config: AuthConfig): string[] {
+  return listedFeatures(config).flatMap((feature) => feature.events ?? []);
+}
+
+/** The cookies of authlib's own features, each key with its name (`FeatureDefinition.cookies`). */
+export const builtInCookies: Readonly<Record<string, string>> = Object.assign(
+  {},
+  ...builtInFeatures.map((feature) => feature.cookies ?? {}),
+);
+
+/** The features' cookies, each key with its name (`FeatureDefinition.cookies`), on or off. */
+export function cookiesOf(config: AuthConfig): Readonly<Record<string, string>> {
+  return Object.assign({}, ...listedFeatures(config).map((feature) => feature.cookies ?? {}));
+}
+
+/** The `auth.api` methods of authlib's own features (`FeatureDefinition.api`), by name. */
+export const builtInApi: Readonly<Record<string, (run: ApiRunner) => (...args: never[]) => Promise<unknown>>> = Object.assign(
+  {},
+  ...builtInFeatures.map((feature) => feature.api ?? {}),
+);
 
 /** The sign-in page's messages for the error types of every feature of `config`, on or off (`FeatureDefinition.signInErrors`). */
 export function signInErrorsOf(config: AuthConfig): Readonly<Record<string, MessageKey>> {

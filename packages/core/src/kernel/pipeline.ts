@@ -124,7 +124,7 @@ async function performed<Body>(
 function reportFailure(resolved: UsableAuth, request: RequestInternal, error: AuthError): void {
   const rateLimited = error instanceof RateLimited;
   // At the level of what it means (http/log-level.ts): a user's own failure is debug, a client's signal warn.
-  logFailure(resolved.logger, error);
+  logFailure(resolved.logger, error, resolved.options?.quietErrors);
   noteFailure(request, error, rateLimited);
   const audit = resolved.audit;
   if (audit) void loadAuditWriter().then(({ auditFailure }) => auditFailure(audit, request, error, rateLimited));
@@ -228,7 +228,7 @@ export async function readSession(resolved: UsableAuth, request: RequestInternal
     return { session: session && typeof session === "object" ? session : null, cookies };
   } catch (error) {
     const authError = asAuthError(error);
-    logFailure(resolved.logger, authError);
+    logFailure(resolved.logger, authError, resolved.options.quietErrors);
     throw authError;
   }
 }

@@ -110,6 +110,8 @@ function withRequest(shared: ConfigOptions, request: RequestOptions): InternalOp
     experimental: shared.experimental,
     rateLimits: shared.rateLimits,
     hooks: shared.hooks,
+    quietErrors: shared.quietErrors,
+    ownerOperations: shared.ownerOperations,
     featureMessages: shared.featureMessages,
     accountSections: shared.accountSections,
     signInErrors: shared.signInErrors,

@@ -34,7 +34,21 @@ import type { OperationDeclaration } from "../types/operation.js";
 import type { ProviderConfig } from "../types/providers.js";
 import { type StartupCheck, startupCheck } from "./assert.js";
 import { normaliseBasePath, resolveCallbacks, resolveSessionOptions, wrapAdapter, wrapEvents } from "./config.js";
-import { accountSectionsOf, auditsOf, hooksOf, messagesOf, operationsOf, signInErrorsOf } from "./features.js";
+import {
+  accountSectionsOf,
+  auditsOf,
+  builtInCookies,
+  cookiesOf,
+  eventsOf,
+  hooksOf,
+  messagesOf,
+  offOperationsOf,
+  operationsOf,
+  ownerOperationsOf,
+  quietErrorsOf,
+  rateLimitsOf,
+  signInErrorsOf,
+} from "./features.js";
 import { createRouter, type Router } from "./router.js";
 
 /** A configuration resolved once: the start-up check's verdict, and what every request shares. */
@@ -116,7 +130,7 @@ interface ReadConfig {
 /** Reads `config` (this throws for a configuration that cannot be read) and runs the start-up check. */
 function readConfig(config: AuthConfig, logger: LoggerInstance, basePath: string): ReadConfig {
   // An app's feature that is not well made (`features`) is a configuration error.
-  const router = createRouter(operationsOf(config));
+  const router = createRouter(operationsOf(config), offOperationsOf(config));
   const providers = config.providers.map((entry) => (typeof entry === "function" ? entry() : entry));
   const session = resolveSessionOptions(config);
   const providerIds = providers.map((provider) => provider.id);
@@ -129,6 +143,8 @@ function readConfig(config: AuthConfig, logger: LoggerInstance, basePath: string
   const options: ConfigOptions = {
     audit,
     hooks: hooksOf(config),
+    quietErrors: quietErrorsOf(config),
+    ownerOperations: ownerOperationsOf(config),
     featureMessages: messagesOf(config),
     accountSections: accountSectionsOf(config),
     signInErrors: signInErrorsOf(config),
@@ -136,7 +152,7 @@ function readConfig(config: AuthConfig, logger: LoggerInstance, basePath: string
     basePath,
     secret,
     callbacks: resolveCallbacks(config.callbacks),
-    events: wrapEvents(config.events, logger),
+    events: wrapEvents(config.events, logger, eventsOf(config)),
     adapter,
     capabilities,
     session,
@@ -151,7 +167,7 @@ function readConfig(config: AuthConfig, logger: LoggerInstance, basePath: string
     skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
     redirectProxyUrl: config.redirectProxyUrl,
     experimental: config.experimental ?? {},
-    rateLimits: { config: config.rateLimit },
+    rateLimits: { config: config.rateLimit, features: rateLimitsOf(config) },
     config,
   };
   return { providers, check, options, telemetry, audit, router };
@@ -161,8 +177,9 @@ function readConfig(config: AuthConfig, logger: LoggerInstance, basePath: string
 function cookiesAndProxyOrigins(config: AuthConfig): Pick<ResolvedAuth, "cookies" | "redirectProxyAllowedOrigins"> {
   // Shared by every request: frozen, so an action that changed one would fail loudly instead of leaking
   // its change into other requests.
-  const secure = freezeCookies(resolveCookies(true, config.cookies));
-  const plain = freezeCookies(resolveCookies(false, config.cookies));
+  const features = cookiesOf(config);
+  const secure = freezeCookies(resolveCookies(true, config.cookies, features));
+  const plain = freezeCookies(resolveCookies(false, config.cookies, features));
   // The proxy's own origin family: its origin, plus every trusted host (https, or http for loopback:
   // the proxy refuses plain http to any other host anyway).
   const family = (config.trustedHosts ?? []).flatMap((host) => [`https://${host}`, `http://${host}`]);
@@ -179,9 +196,10 @@ function cookiesAndProxyOrigins(config: AuthConfig): Pick<ResolvedAuth, "cookies
  */
 function routerOf(config: AuthConfig): Router {
   try {
-    return createRouter(operationsOf(config));
+    return createRouter(operationsOf(config), offOperationsOf(config));
   } catch {
-    return createRouter(operationsOf({ ...config, features: [] }));
+    const own = { ...config, features: [] };
+    return createRouter(operationsOf(own), offOperationsOf(own));
   }
 }
 
@@ -216,7 +234,12 @@ function providerRoutes(providers: ProviderConfig[]): (authUrl: string) => Inter
 function unusable(
   providers: ProviderConfig[],
 ): Pick<ResolvedAuth, "providers" | "providersAt" | "cookies" | "redirectProxyAllowedOrigins"> {
-  return { providers, providersAt: () => [], cookies: () => resolveCookies(false), redirectProxyAllowedOrigins: () => [] };
+  return {
+    providers,
+    providersAt: () => [],
+    cookies: () => resolveCookies(false, {}, builtInCookies),
+    redirectProxyAllowedOrigins: () => [],
+  };
 }
 
 /** The origin rule of a configuration with an error: never asked (the error answers every request). */

@@ -39,8 +39,12 @@ interface FirstSegment {
   fixed: Map<string, PathEntry>;
 }
 
-/** Indexes `operations`; throws a `TypeError` for two operations with one name, or one method and path. */
-export function createRouter(operations: readonly OperationDeclaration[]): Router {
+/**
+ * Indexes `operations`; throws a `TypeError` for two operations with one name, or one method and path.
+ * `off`: the operations of the features that are off, each with the option that turns its feature on
+ * (`FeatureDefinition.turnedOnBy`), for the refusal of a call by name.
+ */
+export function createRouter(operations: readonly OperationDeclaration[], off: ReadonlyMap<string, string> = new Map()): Router {
   const byName = new Map<string, OperationDeclaration>();
   const byFirst = new Map<string, FirstSegment>();
   for (const operation of operations) {
@@ -72,11 +76,13 @@ export function createRouter(operations: readonly OperationDeclaration[]): Route
     has: (name) => byName.has(name),
     named(name) {
       const operation = byName.get(name);
-      if (!operation)
-        throw new UnknownAction(
-          `No operation "${name}" in this configuration: its feature is off (e.g. set \`twoFactor\` for second factors) or it does not exist.`,
-        );
-      return operation;
+      if (operation) return operation;
+      const option = off.get(name);
+      throw new UnknownAction(
+        option === undefined
+          ? `No operation "${name}" in this configuration: its feature is off or it does not exist.`
+          : `No operation "${name}" in this configuration: its feature is off (set \`${option}\` to turn it on).`,
+      );
     },
   };
 }

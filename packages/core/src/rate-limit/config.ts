@@ -9,11 +9,11 @@
 import { AuthError } from "../errors.js";
 import type {
   EmailRateLimits,
+  FeatureRateLimits,
   RateLimitConfig,
   ResolvedCredentialsLimits,
   ResolvedLimit,
   ResolvedRateLimits,
-  TwoFactorRateLimits,
 } from "../types/rate-limit.js";
 
 export type {
@@ -25,7 +25,6 @@ export type {
   ResolvedCredentialsLimits,
   ResolvedLimit,
   ResolvedRateLimits,
-  TwoFactorRateLimits,
 } from "../types/rate-limit.js";
 
 /** Every default, in the units of the configuration. */
@@ -41,13 +40,11 @@ const DEFAULTS = {
   email: { mailboxMax: 5, clientMax: 30, codeMailboxMax: 10, codeClientMax: 30, windowSeconds: 900 },
   passkey: { max: 30, windowSeconds: 60 },
   sessionUpdate: { max: 60, windowSeconds: 60 },
-  twoFactor: { userMax: 10, clientMax: 30, windowSeconds: 900 },
 } satisfies {
   credentials: Omit<ResolvedCredentialsLimits, "identifier">;
   email: Required<EmailRateLimits>;
   passkey: ResolvedLimit;
   sessionUpdate: ResolvedLimit;
-  twoFactor: Required<TwoFactorRateLimits>;
 };
 
 /**
@@ -71,12 +68,23 @@ function section<T extends Record<string, number>>(name: string, defaults: T, gi
   return resolved as T;
 }
 
+/** A feature's section of `rateLimit` (`rateLimit.<name>`), as given. */
+function featureSection(config: RateLimitConfig | undefined, name: string): Partial<Record<string, number>> | false | undefined {
+  return config && Object.hasOwn(config, name)
+    ? (Reflect.get(config, name) as Partial<Record<string, number>> | false | undefined)
+    : undefined;
+}
+
 /**
- * The resolved limits of `config` (`false` when switched off). Throws `AuthError` for a malformed
+ * The resolved limits of `config` (`false` when switched off), with the features' sections (`features`:
+ * each one's defaults by name, `FeatureDefinition.rateLimits`). Throws `AuthError` for a malformed
  * setting: every request a limit applies to then fails as a configuration error (logged), never with
  * the limit silently off.
  */
-export function resolveRateLimits(config: RateLimitConfig | false | undefined): ResolvedRateLimits | false {
+export function resolveRateLimits(
+  config: RateLimitConfig | false | undefined,
+  features: FeatureRateLimits = {},
+): ResolvedRateLimits | false {
   if (config === false) return false;
   const { store, clientAddress, credentials } = config ?? {};
   const counts = section("credentials", DEFAULTS.credentials, credentials as Partial<typeof DEFAULTS.credentials> | false);
@@ -87,7 +95,9 @@ export function resolveRateLimits(config: RateLimitConfig | false | undefined): 
     email: section("email", DEFAULTS.email, config?.email),
     passkey: section("passkey", DEFAULTS.passkey, config?.passkey),
     sessionUpdate: section("sessionUpdate", DEFAULTS.sessionUpdate, config?.sessionUpdate),
-    twoFactor: section("twoFactor", DEFAULTS.twoFactor, config?.twoFactor),
+    features: Object.fromEntries(
+      Object.entries(features).map(([name, defaults]) => [name, section(name, defaults, featureSection(config, name))]),
+    ),
     saidNoClientAddress: false,
     saidBehindProxy: false,
   };

@@ -46,7 +46,7 @@ export type LimitScope =
 export function limitsOf(options: Pick<InternalOptions, "rateLimits" | "logger">): ResolvedRateLimits | false {
   const holder = options.rateLimits;
   if (holder.resolved === undefined) {
-    holder.resolved = resolveRateLimits(holder.config);
+    holder.resolved = resolveRateLimits(holder.config, holder.features);
     if (usesMemoryStoreInProduction(holder.config, readEnv(processEnv(), "NODE_ENV"))) options.logger.warn("rate-limit-memory-store");
   }
   return holder.resolved;

@@ -4,9 +4,9 @@
  * for the session's life: a JWT carries it as claims, a database session in a sealed cookie bound to its
  * token (`session/assurance-cookie.ts`).
  *
- * The methods are RFC 8176's names where one fits: `pwd` (a password), `otp` (a TOTP code), `hwk` (a
+ * The methods are RFC 8176's names where one fits: `pwd` (a password), `otp` (a one-time code of an app), `hwk` (a
  * passkey); and authlib's own for the rest: `email` (an email link or code), `fed` (an OAuth or OIDC
- * provider), `recovery` (a recovery code).
+ * provider), `recovery` (a single-use backup code).
  *
  * @module session/assurance
  */

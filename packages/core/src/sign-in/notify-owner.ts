@@ -9,9 +9,7 @@
  * | `passkeyRemoved` | passkey removal (the passkey management operations) |
  * | `emailChanged` | email-change confirmation (email-change.ts): to the **previous** address, with the revert link (email-revert.ts) |
  * | `passwordSet`, `passwordChanged` | password reset and change (password-accounts/routes.ts) |
- * | `twoFactorEnabled`, `twoFactorDisabled` | two-factor/settings.ts |
- * | `recoveryCodeUsed` | a sign-in's second step passed with a recovery code (two-factor/second-step.ts) |
- * | `recoveryCodesCreated` | new recovery codes for a user who has TOTP on already |
+ * | a feature's own changes | the feature, where it makes each (its texts: `mail.change.<change>`) |
  * | `accountLinked`, `accountUnlinked` | linking an OAuth account to an existing user (link-account.ts), unlinking (accounts.ts) |
  * | `otherSessionsEnded` | "sign out everywhere else" (actions/sessions.ts) |
  *
@@ -33,19 +31,17 @@ import { accountMailer, type MailSite, mailSite } from "./account-mail.js";
 import { passwordChangedMail } from "./password-mail.js";
 import { passwordUrl } from "./urls.js";
 
-/** A change whose notice says only what happened (see the module comment for where each is made). */
+/** The parts of every change notice, which are no change of their own. */
+type NoticePart = "subject" | "heading" | "button" | "notYou";
+
+/**
+ * A change whose notice says only what happened (see the module comment for where each is made): each one
+ * that has its sentence in the catalog (`mail.change.<change>`, a feature's among its own texts), and
+ * `passwordChanged`, which has a mail of its own.
+ */
 export type SignInChange =
-  | "passkeyAdded"
-  | "passkeyRemoved"
-  | "passwordSet"
   | "passwordChanged"
-  | "twoFactorEnabled"
-  | "twoFactorDisabled"
-  | "recoveryCodeUsed"
-  | "recoveryCodesCreated"
-  | "accountLinked"
-  | "accountUnlinked"
-  | "otherSessionsEnded";
+  | Exclude<{ [K in MessageKey]: K extends `mail.change.${infer C}` ? C : never }[MessageKey], NoticePart>;
 
 /**
  * The address changed: the notice goes to `previousEmail` (the user's `email` is the new one already)
@@ -69,20 +65,6 @@ export interface Owner {
   email?: string | null;
 }
 
-/** The sentence of each change that has its own notice text. */
-const CHANGE_TEXT: Readonly<Record<Exclude<SignInChange, "passwordChanged">, MessageKey>> = {
-  passkeyAdded: "mail.change.passkeyAdded",
-  passkeyRemoved: "mail.change.passkeyRemoved",
-  passwordSet: "mail.change.passwordSet",
-  twoFactorEnabled: "mail.change.twoFactorEnabled",
-  twoFactorDisabled: "mail.change.twoFactorDisabled",
-  recoveryCodeUsed: "mail.change.recoveryCodeUsed",
-  recoveryCodesCreated: "mail.change.recoveryCodesCreated",
-  accountLinked: "mail.change.accountLinked",
-  accountUnlinked: "mail.change.accountUnlinked",
-  otherSessionsEnded: "mail.change.otherSessionsEnded",
-};
-
 /** The notice of a change: what happened, and the way to the account page. */
 export function signInChangeMail(site: MailSite, change: Exclude<SignInChange, "passwordChanged">, accountUrl: string): RenderedMail {
   const text = textOf(site);
@@ -90,7 +72,7 @@ export function signInChangeMail(site: MailSite, change: Exclude<SignInChange, "
     subject: text.t("mail.change.subject", { host: site.host }),
     heading: hostHeading(text.t("mail.change.heading"), site.host),
     action: { label: text.t("mail.change.button"), url: accountUrl },
-    notes: [text.t(CHANGE_TEXT[change]), text.t("mail.change.notYou")],
+    notes: [text.t(`mail.change.${change}`), text.t("mail.change.notYou")],
     theme: site.theme,
     text,
   });

@@ -32,8 +32,8 @@ export const OWNER_PRESENT_SECONDS = 10 * 60;
 
 export type { OwnerOperation };
 
-/** Each operation as its refusals name it. */
-const LABELS: Readonly<Record<OwnerOperation, string>> = Object.freeze({
+/** Each shared operation as its refusals name it; a feature's: `FeatureDefinition.ownerOperations`. */
+const LABELS: Readonly<Partial<Record<OwnerOperation, string>>> = Object.freeze({
   addPasskey: "passkey registration",
   removePasskey: "passkey removal",
   changeEmail: "email change",
@@ -42,18 +42,12 @@ const LABELS: Readonly<Record<OwnerOperation, string>> = Object.freeze({
   unlinkAccount: "account unlink",
   revokeSessions: "session revoke",
   deleteAccount: "account deletion",
-  enrollTotp: "TOTP enrollment",
-  confirmTotp: "TOTP confirmation",
-  disableTotp: "TOTP removal",
-  regenerateRecoveryCodes: "recovery codes regeneration",
 });
 
-/**
- * Operations whose request proves the second factor itself (turning TOTP off and making new recovery codes
- * take one of its codes): the
- * session need not be of level 2, only recent.
- */
-const PROVES_SECOND_FACTOR: ReadonlySet<OwnerOperation> = new Set(["disableTotp", "regenerateRecoveryCodes"]);
+/** How `operation` is named in its refusals: the shared table, else its feature's label. */
+function labelOf(options: InternalOptions, operation: OwnerOperation): string {
+  return LABELS[operation] ?? options.ownerOperations?.[operation]?.label ?? operation;
+}
 
 /**
  * The owner-present operation `request` asks for, or `undefined` (most requests: one property read): its
@@ -155,15 +149,17 @@ export async function requireOwnerPresent(
   operation: OwnerOperation,
   fields: object = request.body,
 ): Promise<void> {
-  if (request.method === "POST") assertCsrf(LABELS[operation], options.csrfTokenVerified);
+  if (request.method === "POST") assertCsrf(labelOf(options, operation), options.csrfTokenVerified);
   const current = await options.sessionStrategy.currentAssurance(options, request);
   if (!current || (operation === "revokeSessions" && (await endsOnlyThisSession(options, request, fields)))) return;
   request.auditUserId = current.userId;
   const maxAge = ownerPresentMaxAge(options);
   const facts = { assurance: current.assurance, maxAge, now: nowInSeconds(), passwordProven: false };
   const signedInAt = current.assurance?.authTime;
-  const secondFactor =
-    !PROVES_SECOND_FACTOR.has(operation) && ((await options.hooks?.needsSecondLevel?.(options, current.userId, signedInAt)) ?? false);
+  // An operation whose request proves the second factor itself (it takes one of its codes) needs a recent
+  // session only, of any level.
+  const provesSecondFactor = options.ownerOperations?.[operation]?.provesSecondFactor === true;
+  const secondFactor = !provesSecondFactor && ((await options.hooks?.needsSecondLevel?.(options, current.userId, signedInAt)) ?? false);
   let need = missingPresence({ ...facts, hasSecondFactor: secondFactor });
   // The password is checked (and counted) only when it can make the difference.
   if (need && need.aal <= (current.assurance?.aal ?? 1) && (await provesPassword(options, request, current.userId, fields)))

@@ -5,7 +5,6 @@
  * @module types/api
  */
 
-import type { SessionAssurance } from "./base.js";
 import type { Session } from "./config.js";
 import type { Cookie } from "./internal.js";
 import type { LinkedAccount, UnlinkAccountInput } from "./linked-accounts.js";
@@ -48,72 +47,12 @@ export interface RedirectResult {
   cookies: Cookie[];
 }
 
-/** What {@link TwoFactorApi.enrollTotp} answers: what the authenticator app needs. */
-export interface TotpEnrollment {
-  /** The shared secret, base32 (for typing it into the app by hand). */
-  secret: string;
-  /** The `otpauth://totp/…` URI the app reads. */
-  uri: string;
-  /** The URI as a QR code: an SVG document (escape nothing: it is authlib's own markup, with no user data but the URI). */
-  qrSvg: string;
-}
-
-/** The signed-in user's second factors. */
-export interface TwoFactorStatus {
-  /** The authenticator app (TOTP) is on. */
-  totp: boolean;
-  /** Recovery codes not used yet (0 without TOTP). */
-  recoveryCodes: number;
-  /** Passkeys the user can use at the second step. */
-  passkeys: number;
-}
-
-/** What {@link TwoFactorApi.requireRecentAuth} asks for. */
+/** What `auth.api.requireRecentAuth` asks for. */
 export interface RecentAuthInput {
   /** The age the sign-in may have, in seconds. */
   maxAge: number;
   /** The assurance level needed: 2 asks for a sign-in with a second factor (or a passkey). Default 1. */
   aal?: 1 | 2;
-}
-
-/** The second-factor operations (part of `AuthApi`). */
-export interface TwoFactorApi {
-  /**
-   * Starts setting up an authenticator app for the signed-in user: a new secret (not in use until
-   * {@link TwoFactorApi.confirmTotp}), its URI and QR code. Needs a sign-in in the last 10 minutes. Throws
-   * `RecentSignInRequired`, `TwoFactorAlreadyEnabled`, `SessionRequired`, `MissingCSRF` (cross-site).
-   */
-  enrollTotp(request: RequestLike): Promise<TotpEnrollment>;
-  /**
-   * Turns TOTP on with a code of the app, and answers 10 single-use recovery codes (stored hashed: show
-   * them once). Throws `IncorrectCode`, `TwoFactorNotEnabled` (no enrollment), `RecentSignInRequired`, `RateLimited`.
-   */
-  confirmTotp(request: RequestLike, input: { code: string }): Promise<{ recoveryCodes: string[] }>;
-  /**
-   * Turns TOTP off with a code of the app or a recovery code; needs a sign-in in the last 10 minutes.
-   * Throws `RecentSignInRequired`, `IncorrectCode`, `TwoFactorNotEnabled`, `RateLimited`, `MissingCSRF`.
-   */
-  disableTotp(request: RequestLike, input: { code: string }): Promise<void>;
-  /**
-   * Makes 10 new recovery codes with a code of the app (or an unused recovery code): the earlier ones stop
-   * working, and the owner is mailed. Show them once. Throws `IncorrectCode`, `TwoFactorNotEnabled`,
-   * `RecentSignInRequired`, `RateLimited`, `MissingCSRF`.
-   */
-  regenerateRecoveryCodes(request: RequestLike, input: { code: string }): Promise<{ recoveryCodes: string[] }>;
-  /** The signed-in user's second factors. Throws `SessionRequired`. */
-  getTwoFactorStatus(request: RequestLike): Promise<TwoFactorStatus>;
-  /**
-   * Completes the sign-in waiting for its second step in this browser (its pending cookie) with `code`: a
-   * code of the authenticator app or a recovery code. Answers the session's cookies and where to go.
-   * Throws `IncorrectCode`, `TwoFactorExpired` (no sign-in waits here: sign in again), `RateLimited`.
-   */
-  verifyTwoFactor(request: RequestLike, input: { code: string }): Promise<RedirectResult>;
-  /**
-   * Step-up: the request's session assurance when its sign-in is at most `maxAge` seconds old and of at
-   * least level `aal`. Throws `RecentSignInRequired` (with `maxAge` and `aal`) otherwise — send the user
-   * to sign in again (the Qwik helpers do) — and `SessionRequired` when nobody is signed in.
-   */
-  requireRecentAuth(request: RequestLike, input: RecentAuthInput): Promise<SessionAssurance & { userId: string }>;
 }
 
 /** The session of a request, and the cookies to set on the response (a refreshed or cleared session cookie). */
@@ -215,7 +154,7 @@ export interface OperationResult {
 }
 
 /** The in-process operations of an instance (see the module comment). */
-export interface AuthApi extends TwoFactorApi, OrganizationsApi {
+export interface AuthApi extends OrganizationsApi {
   /**
    * Runs any operation of the instance by its name, an app feature's included (`config.features`,
    * docs/architecture.md): `input` is its form (a POST) or its query (a GET), and the same checks run as

@@ -58,7 +58,7 @@ export interface DefaultSession {
   authTime?: number;
   /**
    * The methods of the sign-in, in order: `pwd`, `email`, `fed` (OAuth/OIDC), `hwk` (a passkey), then the
-   * second factor's `otp` (TOTP) or `recovery` (a recovery code) or `hwk`.
+   * second factor's `otp` (a one-time code of an app) or `recovery` (a single-use backup code) or `hwk`.
    */
   amr?: string[];
   /** The assurance level: 1 for one factor, 2 for two factors or a passkey that verified its user. */

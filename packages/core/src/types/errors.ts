@@ -5,82 +5,92 @@
  * @module error-types
  */
 
+/**
+ * The error types of authlib's shared floors, by name (each one's log level: `http/log-level.ts`).
+ */
+export interface ErrorTypes {
+  AccessDenied: true;
+  AdapterError: true;
+  CallbackRouteError: true;
+  ErrorPageLoop: true;
+  EventError: true;
+  InvalidCallbackUrl: true;
+  CredentialsSignin: true;
+  InvalidEndpoints: true;
+  InvalidCheck: true;
+  JWTSessionError: true;
+  MissingAdapter: true;
+  MissingAdapterMethods: true;
+  MissingAuthorize: true;
+  MissingSecret: true;
+  OAuthAccountNotLinked: true;
+  OAuthCallbackError: true;
+  OAuthProfileParseError: true;
+  SessionTokenError: true;
+  OAuthSignInError: true;
+  EmailSignInError: true;
+  SignOutError: true;
+  UnknownAction: true;
+  RouteNotFound: true;
+  MethodNotAllowed: true;
+  UnsupportedStrategy: true;
+  InvalidProvider: true;
+  UntrustedHost: true;
+  Verification: true;
+  LinkAlreadyUsed: true;
+  MissingCSRF: true;
+  AccountNotLinked: true;
+  DuplicateConditionalUI: true;
+  MissingWebAuthnAutocomplete: true;
+  WebAuthnVerificationError: true;
+  ExperimentalFeatureNotEnabled: true;
+  RateLimited: true;
+  InvalidOriginConfig: true;
+  UntrustedRedirectTarget: true;
+  ProviderResponseTooLarge: true;
+  InvalidIdTokenClaim: true;
+  UnsupportedTokenType: true;
+  SessionDataTooLarge: true;
+  SessionDataTooDeep: true;
+  WeakSecret: true;
+  UnknownCredentialsUser: true;
+  SessionRequired: true;
+  SessionRegistryMissing: true;
+  SessionNotFound: true;
+  InvalidSessionId: true;
+  InvalidSessionConfig: true;
+  AccountsUnavailable: true;
+  AccountNotFound: true;
+  InvalidAccount: true;
+  LastSignInMethod: true;
+  PasskeyNotFound: true;
+  InvalidPassword: true;
+  IncorrectPassword: true;
+  PasswordNotSet: true;
+  InvalidName: true;
+  RecentSignInRequired: true;
+  IncorrectCode: true;
+  OrganizationNotFound: true;
+  OrganizationForbidden: true;
+  OrganizationPolicy: true;
+  InvalidOrganization: true;
+  SlugTaken: true;
+  LastOwner: true;
+  InvitationInvalid: true;
+  DomainClaimed: true;
+  DomainNotProven: true;
+  OrganizationLimit: true;
+}
+
+/**
+ * The error types of authlib's own features, by name: each feature's added by declaration merging next to
+ * its classes (`errors.ts`). Their log levels are the features' own (`FeatureDefinition.quietErrors`).
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: the features' error types are merged into it
+export interface FeatureErrorTypes {}
+
 /** The name of every error type authlib can raise. */
-export type ErrorType =
-  | "AccessDenied"
-  | "AdapterError"
-  | "CallbackRouteError"
-  | "ErrorPageLoop"
-  | "EventError"
-  | "InvalidCallbackUrl"
-  | "CredentialsSignin"
-  | "InvalidEndpoints"
-  | "InvalidCheck"
-  | "JWTSessionError"
-  | "MissingAdapter"
-  | "MissingAdapterMethods"
-  | "MissingAuthorize"
-  | "MissingSecret"
-  | "OAuthAccountNotLinked"
-  | "OAuthCallbackError"
-  | "OAuthProfileParseError"
-  | "SessionTokenError"
-  | "OAuthSignInError"
-  | "EmailSignInError"
-  | "SignOutError"
-  | "UnknownAction"
-  | "RouteNotFound"
-  | "MethodNotAllowed"
-  | "UnsupportedStrategy"
-  | "InvalidProvider"
-  | "UntrustedHost"
-  | "Verification"
-  | "LinkAlreadyUsed"
-  | "MissingCSRF"
-  | "AccountNotLinked"
-  | "DuplicateConditionalUI"
-  | "MissingWebAuthnAutocomplete"
-  | "WebAuthnVerificationError"
-  | "ExperimentalFeatureNotEnabled"
-  | "RateLimited"
-  | "InvalidOriginConfig"
-  | "UntrustedRedirectTarget"
-  | "ProviderResponseTooLarge"
-  | "InvalidIdTokenClaim"
-  | "UnsupportedTokenType"
-  | "SessionDataTooLarge"
-  | "SessionDataTooDeep"
-  | "WeakSecret"
-  | "UnknownCredentialsUser"
-  | "SessionRequired"
-  | "SessionRegistryMissing"
-  | "SessionNotFound"
-  | "InvalidSessionId"
-  | "InvalidSessionConfig"
-  | "AccountsUnavailable"
-  | "AccountNotFound"
-  | "InvalidAccount"
-  | "LastSignInMethod"
-  | "PasskeyNotFound"
-  | "InvalidPassword"
-  | "IncorrectPassword"
-  | "PasswordNotSet"
-  | "InvalidName"
-  | "RecentSignInRequired"
-  | "IncorrectCode"
-  | "TwoFactorExpired"
-  | "TwoFactorAlreadyEnabled"
-  | "TwoFactorNotEnabled"
-  | "OrganizationNotFound"
-  | "OrganizationForbidden"
-  | "OrganizationPolicy"
-  | "InvalidOrganization"
-  | "SlugTaken"
-  | "LastOwner"
-  | "InvitationInvalid"
-  | "DomainClaimed"
-  | "DomainNotProven"
-  | "OrganizationLimit";
+export type ErrorType = keyof ErrorTypes | keyof FeatureErrorTypes;
 
 /** Where an error sends the user: the sign-in page (`"signIn"`) or the error page (`"error"`). */
 export type ErrorPageKind = "signIn" | "error";

@@ -8,7 +8,7 @@
  * a value filled in. The English texts (`catalogs/en.ts`) say what each one is. A page's new text is a new
  * key here; the compiler then asks every catalog for it.
  */
-export interface Messages {
+export interface Messages extends FeatureMessageTexts {
   "signin.title": string;
   "signin.withProvider": string;
   "signin.registerPasskeyForm": string;
@@ -42,7 +42,6 @@ export interface Messages {
   "signinError.accessDenied": string;
   "signinError.verification": string;
   "signinError.rateLimited": string;
-  "signinError.twoFactorExpired": string;
   "signinError.recentSignInRequired": string;
   "signout.title": string;
   "signout.heading": string;
@@ -166,18 +165,6 @@ export interface Messages {
   "accountError.default": string;
   "confirmEmail.title": string;
   "confirmEmail.button": string;
-  "twoFactor.title": string;
-  "twoFactor.lead": string;
-  "twoFactor.codeLabel": string;
-  "twoFactor.codeHint": string;
-  "twoFactor.continue": string;
-  "twoFactor.usePasskey": string;
-  "twoFactor.cancel": string;
-  "twoFactorError.incorrect": string;
-  "twoFactorError.rateLimited": string;
-  "twoFactorError.passkeyFailed": string;
-  "twoFactorError.passkeyExpired": string;
-  "twoFactorError.default": string;
   "mail.signIn.subject": string;
   "mail.signIn.heading": string;
   "mail.signIn.button": string;
@@ -240,10 +227,6 @@ export interface Messages {
   "mail.change.passkeyAdded": string;
   "mail.change.passkeyRemoved": string;
   "mail.change.passwordSet": string;
-  "mail.change.twoFactorEnabled": string;
-  "mail.change.twoFactorDisabled": string;
-  "mail.change.recoveryCodeUsed": string;
-  "mail.change.recoveryCodesCreated": string;
   "mail.change.accountLinked": string;
   "mail.change.accountUnlinked": string;
   "mail.change.otherSessionsEnded": string;
@@ -259,27 +242,7 @@ export interface Messages {
   "account.done.unlinkedPassword": string;
   "account.done.unlinkedPasskey": string;
   "account.done.unlinkedEmail": string;
-  "account.twoFactorSection": string;
-  "account.twoFactorOff": string;
-  "account.twoFactorOn": string;
-  "account.twoFactorEnable": string;
-  "account.twoFactorScan": string;
-  "account.twoFactorQrAlt": string;
-  "account.twoFactorKey": string;
-  "account.twoFactorCode": string;
-  "account.twoFactorConfirm": string;
-  "account.recoveryCodesLead": string;
-  "account.recoveryCodesLeft": string;
-  "account.newRecoveryCodes": string;
-  "account.twoFactorDisableCode": string;
-  "account.twoFactorDisable": string;
-  "account.done.twoFactorOn": string;
-  "account.done.twoFactorOff": string;
-  "account.done.recoveryCodesNew": string;
   "accountError.incorrectCodeSetup": string;
-  "accountError.incorrectCode": string;
-  "accountError.twoFactorAlreadyOn": string;
-  "accountError.twoFactorNotOn": string;
   "organization.mail.subject": string;
   "organization.mail.heading": string;
   "organization.mail.button": string;
@@ -375,11 +338,18 @@ export interface Messages {
 export type MessageKey = keyof Messages;
 
 /**
- * The keys whose texts a built-in feature carries in its own folder (`features/<name>/messages/`) rather
- * than the shipped catalogs (`i18n/catalogs/`): the second factor's. Each side is checked complete for its
+ * The texts a built-in feature carries in its own folder (`features/<name>/messages/`) rather than the
+ * shipped catalogs (`i18n/catalogs/`), by key: each feature adds its keys here (declaration merging, in its
+ * `types.ts`), and so to {@link Messages}.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: the features' keys are merged into it
+export interface FeatureMessageTexts {}
+
+/**
+ * The keys of the features' own texts ({@link FeatureMessageTexts}). Each side is checked complete for its
  * keys by the compiler ({@link CoreMessages}, {@link FeatureMessages}).
  */
-export type FeatureMessageKey = Extract<MessageKey, `${string}twoFactor${string}` | `${string}ecoveryCode${string}`>;
+export type FeatureMessageKey = keyof FeatureMessageTexts;
 
 /** The keys whose texts the organizations feature carries (`features/organizations/messages/`). */
 export type OrganizationMessageKey = Extract<MessageKey, `organization.${string}`>;

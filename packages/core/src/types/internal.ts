@@ -22,7 +22,7 @@ import type {
 import type { FeatureTexts, MessageKey, Translator } from "./i18n.js";
 import type { JWT, JWTOptions } from "./jwt.js";
 import type { PasswordConfig, ProviderConfig } from "./providers.js";
-import type { RateLimitConfig, RateLimitStore, ResolvedRateLimits } from "./rate-limit.js";
+import type { FeatureRateLimits, RateLimitConfig, RateLimitStore, ResolvedRateLimits } from "./rate-limit.js";
 import type { SessionRecord, SessionRegistry } from "./session-registry.js";
 
 /** Whether a used passkey challenge was claimed now (`webauthn/used-challenges.ts`), and if not, why. */
@@ -59,8 +59,7 @@ export interface InstanceState {
 }
 
 /**
- * The first segment of a route under the base path (`session`, `signin`, `two-factor`, or a feature's
- * own): the operations of the instance declare them (`kernel/router.ts`).
+ * The first segment of a route under the base path (`session`, `signin`, or a feature's own): the operations of the instance declare them (`kernel/router.ts`).
  */
 export type AuthAction = string;
 
@@ -176,6 +175,14 @@ export interface AccountSection {
   ) => Promise<AccountSectionView | undefined>;
 }
 
+/** How the owner-present rule names and weighs an operation of a feature (`FeatureDefinition.ownerOperations`). */
+export interface OwnerOperationRule {
+  /** The operation as its refusals name it (`"passkey removal"`). */
+  label: string;
+  /** The request proves the second factor itself (it takes one of its codes): a recent session of any level will do. */
+  provesSecondFactor?: boolean;
+}
+
 /**
  * What an action needs that depends only on the configuration object: resolved once per object
  * (`resolve.ts`) and shared by every request made with it.
@@ -185,6 +192,10 @@ export interface ConfigOptions {
   audit?: Audit;
   /** The sign-in hooks of the enabled features (`kernel/features.ts`): the sign-in core calls them, never a feature by name. */
   hooks?: SignInHooks;
+  /** The features' error types logged at `debug` (`FeatureDefinition.quietErrors`). */
+  quietErrors?: ReadonlySet<string>;
+  /** The features' owner-present operations (`FeatureDefinition.ownerOperations`), by name. */
+  ownerOperations?: Readonly<Record<string, OwnerOperationRule>>;
   /** The texts the features carry (`FeatureDefinition.messages`), merged into each request's catalog. */
   featureMessages?: readonly FeatureTexts[];
   /** The sign-in page's messages for the features' error types (`FeatureDefinition.signInErrors`). */
@@ -230,8 +241,16 @@ export interface ConfigOptions {
    * The rate limits: the configuration's `rateLimit`, resolved (with the limiter's code loaded) by the
    * first request a limit applies to, and kept here for every later one.
    */
-  /** The `rateLimit` setting, resolved on first use; `codeStore` counts mailed-code tries when the limits are off. */
-  rateLimits: { config: RateLimitConfig | false | undefined; resolved?: ResolvedRateLimits | false; codeStore?: RateLimitStore };
+  /**
+   * The `rateLimit` setting, resolved on first use with the features' sections (`features`, their
+   * defaults); `codeStore` counts mailed-code tries when the limits are off.
+   */
+  rateLimits: {
+    config: RateLimitConfig | false | undefined;
+    features?: FeatureRateLimits;
+    resolved?: ResolvedRateLimits | false;
+    codeStore?: RateLimitStore;
+  };
   /** The configuration as given. */
   config: AuthConfig;
 }

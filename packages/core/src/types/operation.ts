@@ -7,27 +7,41 @@
  * @module types/operation
  */
 import type { Adapter } from "./adapters.js";
+import type { RedirectResult, RequestLike } from "./api.js";
 import type { FeatureAudit } from "./audit.js";
 import type { AuthConfig, AuthFeature } from "./config.js";
 import type { AuthErrorShape } from "./errors.js";
 import type { FeatureTexts, MessageKey } from "./i18n.js";
-import type { AccountSection, InternalOptions, RequestInternal, ResponseInternal, RouteNeeds, SignInHooks } from "./internal.js";
+import type {
+  AccountSection,
+  ConfigOptions,
+  InternalOptions,
+  OwnerOperationRule,
+  RequestInternal,
+  ResponseInternal,
+  RouteNeeds,
+  SignInHooks,
+} from "./internal.js";
 import type { ProviderConfig } from "./providers.js";
+import type { FeatureRateLimits } from "./rate-limit.js";
+
+/**
+ * The operations the owner-present rule guards, by name: the shared ones here, a feature's added by
+ * declaration merging in its `types.ts` (their runtime labels: `FeatureDefinition.ownerOperations`).
+ */
+export interface OwnerOperations {
+  addPasskey: true;
+  removePasskey: true;
+  changeEmail: true;
+  changePassword: true;
+  linkAccount: true;
+  unlinkAccount: true;
+  revokeSessions: true;
+  deleteAccount: true;
+}
 
 /** The operations the owner-present rule guards (their names are in the refusal, the docs and SECURITY.md). */
-export type OwnerOperation =
-  | "addPasskey"
-  | "removePasskey"
-  | "changeEmail"
-  | "changePassword"
-  | "linkAccount"
-  | "unlinkAccount"
-  | "revokeSessions"
-  | "deleteAccount"
-  | "enrollTotp"
-  | "confirmTotp"
-  | "disableTotp"
-  | "regenerateRecoveryCodes";
+export type OwnerOperation = keyof OwnerOperations;
 
 /**
  * An operation's typed input: parses the fields of a form post, of a JSON body or of an `auth.api` call
@@ -107,7 +121,7 @@ export interface OperationDeclaration<I = unknown, Body = unknown> {
   path: string;
   needs?: OperationNeeds<I>;
   presentation?: Presentation;
-  /** True when the configuration has this operation (default: whenever its feature is on). */
+  /** True when the configuration has this operation (default: whenever its feature is on); its own answer wins over its feature's. */
   enabled?: (config: AuthConfig) => boolean;
   /**
    * The fields it takes (`inputSchema({ … })`), parsed once by the pipeline, before the owner-present
@@ -125,18 +139,56 @@ export interface OperationDeclaration<I = unknown, Body = unknown> {
 }
 
 /**
+ * How a feature's `auth.api` methods run its operations in process (`FeatureDefinition.api`): through the
+ * same pipeline as every other one (`kernel/api.ts`).
+ */
+export interface ApiRunner {
+  /** The operation's result for the caller's request and its typed `input` (`UnknownAction` when it is off). */
+  call<Body>(request: RequestLike, operation: OperationDeclaration<unknown, Body>, input?: object): Promise<ResponseInternal<Body>>;
+  /** The data a JSON operation answers. */
+  data<Body>(request: RequestLike, operation: OperationDeclaration<unknown, Body>, input?: object): Promise<Body>;
+  /** Where a form operation sends the browser, and its cookies. */
+  redirect(request: RequestLike, operation: OperationDeclaration<unknown>, input?: object): Promise<RedirectResult>;
+  /** Server work with the instance's options and no request (a re-check the app schedules); a failure is logged and thrown typed. */
+  server<T>(work: (options: ConfigOptions) => Promise<T>): Promise<T>;
+}
+
+/**
  * A capability of authlib as one module: its operations, turned on by its part of the configuration.
  * The kernel keeps a list of them and names none.
  */
 export interface FeatureDefinition extends AuthFeature {
-  /** The feature's name (`two-factor`, `sessions`, or the app's own). */
+  /** The feature's name (`sessions`, `passkeys`, or the app's own). */
   name: string;
   /** True when the configuration turns the feature on (default: always). */
   enabled?: (config: AuthConfig) => boolean;
+  /** The option of the configuration that turns it on, named when one of its operations is called while it is off. */
+  turnedOnBy?: string;
   /** The operations it adds. Their code should load with their first request (`lazyHandler`). */
   operations: readonly OperationDeclaration[];
   /** Where it takes part in the sign-in flow (`SignInHooks`). */
   hooks?: SignInHooks;
+  /**
+   * Hooks it keeps while it is off (`SignInHooks`): an answer the shared flow gives in its name either way
+   * (a refusal of its own kind). A hook of an enabled feature wins.
+   */
+  hooksWhenOff?: SignInHooks;
+  /** Its error types that are a user's own expected failure: logged at `debug` (any other type of its is an `error`). */
+  quietErrors?: readonly string[];
+  /** The events of `config.events` it fires, beyond the shared ones: each wrapped so a failing handler is only logged. */
+  events?: readonly string[];
+  /**
+   * Its cookies, each by its key in the `cookies` option with its name after the `authlib.` prefix
+   * (`{ inviteFlow: "invite-flow" }`): the same defaults and overrides as the shared ones.
+   */
+  cookies?: Readonly<Record<string, string>>;
+  /** Its operations the owner-present rule guards (named by `needs.ownerPresent`), each with its label and rule. */
+  ownerOperations?: Readonly<Record<string, OwnerOperationRule>>;
+  /**
+   * Its methods of `auth.api` (authlib's own features: `AuthApi` declares them), each made from the runner
+   * that calls its operations in process.
+   */
+  api?: Readonly<Record<string, (run: ApiRunner) => (...args: never[]) => Promise<unknown>>>;
   /**
    * Its own texts (`FeatureMessages`), merged into the instance's catalog whether or not the feature is on
    * (a key of `Messages` always has a text), under the app's `messages`.
@@ -156,6 +208,11 @@ export interface FeatureDefinition extends AuthFeature {
   adapterNeeds?: (config: AuthConfig) => { readonly feature: string; readonly methods: ReadonlyArray<keyof Adapter> } | undefined;
   /** What the audit trail records for it (with `config.audit`): its events' rows, its routes' failures. */
   audit?: FeatureAudit;
+  /**
+   * Its sections of `rateLimit`, each by its name with its defaults (`{ codes: { userMax: 10, … } }`):
+   * checked and resolved with the rest, read with `limitsOf(options).features[name]` (`false`: switched off).
+   */
+  rateLimits?: FeatureRateLimits;
   /** The sign-in page's message for error types of its own (`?error=<type>`), on or off: a key of its texts. */
   signInErrors?: Readonly<Record<string, MessageKey>>;
 }

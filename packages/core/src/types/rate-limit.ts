@@ -92,20 +92,6 @@ export interface EmailRateLimits {
   windowSeconds?: number;
 }
 
-/**
- * Codes tried at the second step of a sign-in (TOTP and recovery codes) and to turn TOTP off. Only a
- * caller who passed the first factor (or is signed in) can try one, so an anonymous caller cannot use
- * these limits to lock a user out. Each pending sign-in also dies after 5 wrong codes, whatever the settings.
- */
-export interface TwoFactorRateLimits {
-  /** Codes tried for one user per window. Default 10; a correct code clears the count. */
-  userMax?: number;
-  /** Codes tried from one client address per window. Default 30. */
-  clientMax?: number;
-  /** The window, in seconds. Default 900 (15 min). */
-  windowSeconds?: number;
-}
-
 /** A limit on requests from one client address. */
 export interface ClientRequestLimit {
   /** Requests per window. */
@@ -138,8 +124,6 @@ export interface RateLimitConfig {
   passkey?: ClientRequestLimit | false;
   /** `POST /session` (session updates) per client address. Default 60 per 60 s; `false` switches it off. */
   sessionUpdate?: ClientRequestLimit | false;
-  /** Second-factor codes (see {@link TwoFactorRateLimits}), or `false`. */
-  twoFactor?: TwoFactorRateLimits | false;
 }
 
 /** A limit as the limiter uses it: at most `max` per window of `windowSeconds`. */
@@ -161,6 +145,12 @@ export interface EmailRateLimit {
   store?: RateLimitStore;
 }
 
+/**
+ * The features' sections of `rateLimit` (`FeatureDefinition.rateLimits`): each one's defaults by its name
+ * (`rateLimit.<name>`), every setting a number (`…Seconds` a duration, the rest counts of at least 1).
+ */
+export type FeatureRateLimits = Readonly<Record<string, Readonly<Record<string, number>>>>;
+
 /** The credentials settings, resolved: every number set. */
 export type ResolvedCredentialsLimits = Required<Omit<CredentialsRateLimit, "identifier">> & Pick<CredentialsRateLimit, "identifier">;
 
@@ -177,7 +167,8 @@ export interface ResolvedRateLimits {
   email: Required<EmailRateLimits> | false;
   passkey: ResolvedLimit | false;
   sessionUpdate: ResolvedLimit | false;
-  twoFactor: Required<TwoFactorRateLimits> | false;
+  /** Each feature's section (`FeatureDefinition.rateLimits`), by name: its settings over its defaults, or `false`. */
+  features: Readonly<Record<string, Readonly<Record<string, number>> | false>>;
   /** Set once "no client address" has been logged for this configuration. */
   saidNoClientAddress: boolean;
   /** Set once `rate-limit-behind-proxy` has been logged for this configuration. */

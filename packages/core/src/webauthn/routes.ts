@@ -19,7 +19,7 @@
  * - GET /webauthn-script: the browser code of the built-in sign-in page.
  */
 
-import { CallbackRouteError, TwoFactorExpired, UnknownAction, WebAuthnVerificationError } from "../errors.js";
+import { CallbackRouteError, UnknownAction, WebAuthnVerificationError } from "../errors.js";
 import type { Cookie } from "../http/cookies.js";
 import { assertCsrf } from "../http/csrf.js";
 import { withFailureCookies } from "../http/error-response.js";
@@ -113,8 +113,8 @@ export async function webAuthnCallback(
     const post = readCredentialPost(posted);
     const binding = await requestBinding(options, request);
     const claims = await openChallenge(options, request, { provider: ctx.provider.id, action: post.action, binding });
-    // A second step's challenge completes a pending sign-in at POST /two-factor, never a sign-in here.
-    if (post.action === "second-factor") throw new UnknownAction("A passkey's second step is posted to /two-factor.");
+    // A second step's challenge completes a pending sign-in at the second step's own route, never a sign-in here.
+    if (post.action === "second-factor") throw new UnknownAction("A passkey's second step is posted to the second step's route.");
     const response = post.action === "register" ? await register(ctx, claims, post) : await authenticate(ctx, claims, post);
     return { ...response, cookies: [clear, ...(response.cookies ?? [])] };
   } catch (error) {
@@ -151,7 +151,7 @@ async function authenticate(
 }
 
 /**
- * A passkey as the second factor of this browser's pending sign-in (`two-factor/second-step.ts`): the
+ * A passkey as the second factor of this browser's pending sign-in (called by the second factor's feature): the
  * assertion must verify, for a second-step challenge made in this browser, against a passkey of
  * `userId`, the user waiting. Claims the challenge and stores the new counter. Answers the cookie that
  * clears the challenge; a failure carries it too.
@@ -188,8 +188,9 @@ export async function secondFactorPasskey(
 
 /** The options of a passkey as the second factor of this browser's pending sign-in (its user's passkeys). */
 async function secondFactorOptions(ctx: WebAuthnContext) {
+  // The second factor's feature answers, on or off (off, it refuses in its own name: `hooksWhenOff`).
   const pendingUser = ctx.options.hooks?.pendingSecondStepUser;
-  if (!pendingUser) throw new TwoFactorExpired("No sign-in waits for a second step in this browser: sign in again.");
+  if (!pendingUser) throw new UnknownAction("No feature takes a passkey as a second factor.");
   return userAuthenticationOptions(ctx, await pendingUser(ctx.options, ctx.request));
 }
 

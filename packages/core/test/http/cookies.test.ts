@@ -28,6 +28,7 @@ import {
   requestBinding,
   sealCallbackUrl,
 } from "../../src/http/flow-binding.js";
+import { builtInCookies } from "../../src/kernel/features.js";
 import type { CookiesOptions } from "../../src/types/config.js";
 import type { InternalOptions, RequestInternal } from "../../src/types/internal.js";
 
@@ -40,7 +41,7 @@ describe("default cookie names and attributes", () => {
     expect(CHECK_COOKIE_MAX_AGE).toBe(900);
     expect(HOST_PREFIX).toBe("__Host-");
     expect(LEGACY_SECURE_PREFIX).toBe("__Secure-");
-    expect(defaultCookies(true)).toEqual({
+    expect(defaultCookies(true, builtInCookies)).toEqual({
       sessionToken: { name: "__Host-authlib.session-token", options: secure },
       callbackUrl: { name: "__Host-authlib.callback-url", options: secure },
       csrfToken: { name: "__Host-authlib.csrf-token", options: secure },
@@ -57,7 +58,7 @@ describe("default cookie names and attributes", () => {
 
   it("on http the names have no prefix and the cookies are not Secure", () => {
     const plain = { ...base, secure: false };
-    expect(defaultCookies(false)).toEqual({
+    expect(defaultCookies(false, builtInCookies)).toEqual({
       sessionToken: { name: "authlib.session-token", options: plain },
       callbackUrl: { name: "authlib.callback-url", options: plain },
       csrfToken: { name: "authlib.csrf-token", options: plain },

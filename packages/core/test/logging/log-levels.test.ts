@@ -13,7 +13,8 @@ import * as errors from "../../src/errors.js";
 import { LOG_LEVELS, type LogLevel, logFailure, logLevelOf, WARNING_CODES } from "../../src/http/log-level.js";
 import { decode, encode } from "../../src/jwt.js";
 
-import type { LoggerInstance } from "../../src/types/config.js";
+import { quietErrorsOf } from "../../src/kernel/features.js";
+import type { AuthConfig, LoggerInstance } from "../../src/types/config.js";
 import { warningText } from "../../src/warning-texts.js";
 import { closeSharedPglite } from "../helpers/database.js";
 import { startSmtpServer } from "../helpers/smtp.js";
@@ -111,18 +112,23 @@ function recordingLogger(lines: string[]): LoggerInstance {
   };
 }
 
+/** The error types the built-in features log at debug (`FeatureDefinition.quietErrors`), as an instance has them. */
+const quiet = quietErrorsOf({ providers: [] } as unknown as AuthConfig);
+
 describe("the table of log levels", () => {
-  it("places every error type at the level of its meaning", () => {
+  it("places every error type at the level of its meaning (the built-in features' own: debug where they say so)", () => {
     const table: Record<LogLevel, string[]> = { debug: [], warn: [], error: [] };
     for (const [type, level] of Object.entries(LOG_LEVELS)) table[level].push(type);
+    table.debug.push(...quiet);
     for (const level of ["debug", "warn", "error"] as const) expect(table[level].sort(), level).toEqual(expected[level]);
   });
 
   it("covers every built-in error class, and each class is logged at its type's level", () => {
     for (const ErrorClass of classes) {
       if (ErrorClass.type === "AuthError" || ErrorClass.type === "SignInError") continue;
-      expect(Object.keys(LOG_LEVELS), ErrorClass.name).toContain(ErrorClass.type);
-      expect(logLevelOf(new ErrorClass("x")), ErrorClass.name).toBe(LOG_LEVELS[ErrorClass.type as keyof typeof LOG_LEVELS]);
+      expect([...Object.keys(LOG_LEVELS), ...quiet], ErrorClass.name).toContain(ErrorClass.type);
+      const level = quiet.has(ErrorClass.type) ? "debug" : LOG_LEVELS[ErrorClass.type as keyof typeof LOG_LEVELS];
+      expect(logLevelOf(new ErrorClass("x"), quiet), ErrorClass.name).toBe(level);
     }
   });
 

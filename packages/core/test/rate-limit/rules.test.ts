@@ -9,6 +9,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AuthError, RateLimited } from "../../src/errors.js";
 import { defaultCookies } from "../../src/http/cookies.js";
+import { rateLimitsOf } from "../../src/kernel/features.js";
 import Credentials from "../../src/providers/credentials.js";
 import type { CredentialsConfig } from "../../src/providers/types.js";
 import { clientBucket, defaultClientAddress } from "../../src/rate-limit/client-address.js";
@@ -26,6 +27,7 @@ import {
   storeOf,
 } from "../../src/rate-limit/limiter.js";
 import { memoryRateLimitStore, type RateLimitStore } from "../../src/rate-limit/store.js";
+import type { AuthConfig } from "../../src/types/config.js";
 import type { InternalOptions, RequestInternal } from "../../src/types/internal.js";
 
 const secret = "rate-limit-testsuite-secret-0123456789abcdef";
@@ -426,8 +428,10 @@ describe("the account an attempt is for", () => {
 });
 
 describe("the settings", () => {
+  // The features' sections (here the second factor's, as the instance passes them).
+  const features = rateLimitsOf({ providers: [] } as unknown as AuthConfig);
   it("default to 3 free failures, 1 s doubling, 10 failures in 15 min, 50 failures per client in 15 min, 5/30 mails and 10/30 codes in 15 min, 30 passkey and 60 session requests a minute, 10 second-factor codes per user and 30 per client in 15 min", () => {
-    expect(resolveRateLimits(undefined)).toEqual({
+    expect(resolveRateLimits(undefined, features)).toEqual({
       store: undefined,
       clientAddress: undefined,
       credentials: {
@@ -442,26 +446,29 @@ describe("the settings", () => {
       email: { mailboxMax: 5, clientMax: 30, codeMailboxMax: 10, codeClientMax: 30, windowSeconds: 900 },
       passkey: { max: 30, windowSeconds: 60 },
       sessionUpdate: { max: 60, windowSeconds: 60 },
-      twoFactor: { userMax: 10, clientMax: 30, windowSeconds: 900 },
+      features: { twoFactor: { userMax: 10, clientMax: 30, windowSeconds: 900 } },
       saidNoClientAddress: false,
       saidBehindProxy: false,
     });
-    expect(resolveRateLimits({})).toEqual(resolveRateLimits(undefined));
+    expect(resolveRateLimits({}, features)).toEqual(resolveRateLimits(undefined, features));
   });
 
   it("keep what is given over the defaults, and false switches one limit, or all of them, off", () => {
     const store = memoryRateLimitStore();
     const clientAddress = () => "x";
     const identifier = () => "y";
-    const resolved = resolveRateLimits({
-      store,
-      clientAddress,
-      credentials: { freeFailures: 1, initialDelaySeconds: 0.5, identifier },
-      email: false,
-      passkey: { max: 2 },
-      sessionUpdate: { windowSeconds: 1.5 },
-      twoFactor: { userMax: 4 },
-    });
+    const resolved = resolveRateLimits(
+      {
+        store,
+        clientAddress,
+        credentials: { freeFailures: 1, initialDelaySeconds: 0.5, identifier },
+        email: false,
+        passkey: { max: 2 },
+        sessionUpdate: { windowSeconds: 1.5 },
+        twoFactor: { userMax: 4 },
+      },
+      features,
+    );
     expect(resolved).toEqual({
       store,
       clientAddress,
@@ -477,15 +484,15 @@ describe("the settings", () => {
       email: false,
       passkey: { max: 2, windowSeconds: 60 },
       sessionUpdate: { max: 60, windowSeconds: 1.5 },
-      twoFactor: { userMax: 4, clientMax: 30, windowSeconds: 900 },
+      features: { twoFactor: { userMax: 4, clientMax: 30, windowSeconds: 900 } },
       saidNoClientAddress: false,
       saidBehindProxy: false,
     });
-    expect(resolveRateLimits({ credentials: false, passkey: false, sessionUpdate: false, twoFactor: false })).toMatchObject({
+    expect(resolveRateLimits({ credentials: false, passkey: false, sessionUpdate: false, twoFactor: false }, features)).toMatchObject({
       credentials: false,
       passkey: false,
       sessionUpdate: false,
-      twoFactor: false,
+      features: { twoFactor: false },
     });
     expect(resolveRateLimits(false)).toBe(false);
   });

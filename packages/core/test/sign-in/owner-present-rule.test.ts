@@ -352,6 +352,9 @@ describe("assurance never comes from the client", () => {
 describe("the refusal's wording and its CSRF check", () => {
   test("every operation names itself in a cross-site refusal, checked before the session is read", async () => {
     const { requireOwnerPresent } = await import("../../src/sign-in/owner-present.js");
+    // A feature's operations are labelled by the feature (`FeatureDefinition.ownerOperations`), as an instance has them.
+    const { ownerOperationsOf } = await import("../../src/kernel/features.js");
+    const ownerOperations = ownerOperationsOf({ providers: [] } as never);
     const labels = {
       addPasskey: "passkey registration",
       removePasskey: "passkey removal",
@@ -368,7 +371,7 @@ describe("the refusal's wording and its CSRF check", () => {
     } as const;
     const strategy = { currentAssurance: () => Promise.reject(new Error("read before the CSRF check")) };
     for (const [operation, label] of Object.entries(labels)) {
-      const options = { csrfTokenVerified: false, sessionStrategy: strategy } as never;
+      const options = { csrfTokenVerified: false, sessionStrategy: strategy, ownerOperations } as never;
       await expect(requireOwnerPresent(options, { method: "POST", body: {} } as never, operation as never)).rejects.toMatchObject({
         type: "MissingCSRF",
         message: `The CSRF token was missing or wrong during the ${label} action.`,

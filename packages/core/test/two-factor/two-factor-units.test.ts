@@ -7,6 +7,7 @@
 import { describe, expect, test, vi } from "vitest";
 import { MissingAdapterMethods, RateLimited, RecentSignInRequired, SessionRequired, TwoFactorExpired } from "../../src/errors.js";
 import { base32Decode, base32Encode } from "../../src/features/two-factor/base32.js";
+import { twoFactorFeature } from "../../src/features/two-factor/feature.js";
 import {
   clearPending,
   openPending,
@@ -22,11 +23,12 @@ import { hotp, matchingStep, TOTP_STEP_SECONDS } from "../../src/features/two-fa
 import { resolveCookies } from "../../src/http/cookies.js";
 import { failureCookies } from "../../src/http/error-response.js";
 import { decode, encode } from "../../src/jwt.js";
+import { builtInCookies } from "../../src/kernel/features.js";
 import { memoryRateLimitStore, type RateLimitStore } from "../../src/rate-limit/store.js";
 import { assuranceIn, firstFactorMethod, singleFactor, withAssurance } from "../../src/session/assurance.js";
 import { clearAssurance, openAssurance, sealAssurance } from "../../src/session/assurance-cookie.js";
 import { meetsRequirement, requireRecentSignIn } from "../../src/session/recent-auth.js";
-import { isSecondFactorRow, TWO_FACTOR_PROVIDER } from "../../src/sign-in/second-factor-row.js";
+import { isSecondFactorRow, SECOND_FACTOR_PROVIDER } from "../../src/sign-in/second-factor-row.js";
 import type { InternalOptions, RequestInternal } from "../../src/types/internal.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";
 
@@ -36,7 +38,7 @@ const OLD = "two-factor-unit-old-secret-0123456789ab";
 function optionsWith(extra: Record<string, unknown> = {}): InternalOptions {
   return {
     secret: [SECRET],
-    cookies: resolveCookies(false, {}),
+    cookies: resolveCookies(false, {}, builtInCookies),
     csrfToken: "csrf-1",
     config: {},
     rateLimits: { config: undefined },
@@ -84,7 +86,7 @@ describe("codes that more than one candidate matches", () => {
 
 describe("the factor's row", () => {
   test("the row is told apart by its provider", () => {
-    expect(TWO_FACTOR_PROVIDER).toBe("authlib-2fa");
+    expect(SECOND_FACTOR_PROVIDER).toBe("authlib-2fa");
     expect(isSecondFactorRow({ provider: "authlib-2fa" })).toBe(true);
     expect(isSecondFactorRow({ provider: "github" })).toBe(false);
   });
@@ -110,14 +112,14 @@ describe("the factor's row", () => {
     expect(await totpFactorOf(oldOptions, store, userId)).toBeNull();
 
     await storeFactor(oldOptions, store, userId, { secret: "JBSWY3DPEHPK3PXP", confirmed: false, recovery: [] });
-    const rows = memory.accounts.filter((a) => a.provider === TWO_FACTOR_PROVIDER);
+    const rows = memory.accounts.filter((a) => a.provider === SECOND_FACTOR_PROVIDER);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ providerAccountId: userId, userId, type: "credentials" });
     expect(rows[0]?.access_token).not.toContain("JBSWY3DPEHPK3PXP");
-    expect((await factorRowOf(store, userId))?.provider).toBe(TWO_FACTOR_PROVIDER);
+    expect((await factorRowOf(store, userId))?.provider).toBe(SECOND_FACTOR_PROVIDER);
 
     await storeFactor(oldOptions, store, userId, { secret: "JBSWY3DPEHPK3PXP", confirmed: true, recovery: ["h1", "h2"] });
-    expect(memory.accounts.filter((a) => a.provider === TWO_FACTOR_PROVIDER)).toHaveLength(1);
+    expect(memory.accounts.filter((a) => a.provider === SECOND_FACTOR_PROVIDER)).toHaveLength(1);
     const factor = { secret: "JBSWY3DPEHPK3PXP", confirmed: true, recovery: ["h1", "h2"] };
     expect(await totpFactorOf(oldOptions, store, userId)).toEqual(factor);
 
@@ -127,7 +129,7 @@ describe("the factor's row", () => {
     expect(await totpFactorOf(removed, store, userId)).toBeNull();
 
     await removeFactor(store, userId);
-    expect(memory.accounts.filter((a) => a.provider === TWO_FACTOR_PROVIDER)).toHaveLength(0);
+    expect(memory.accounts.filter((a) => a.provider === SECOND_FACTOR_PROVIDER)).toHaveLength(0);
     expect(memory.accounts.filter((a) => a.provider === "github")).toHaveLength(1);
     expect(await factorRowOf(store, userId)).toBeNull();
     await removeFactor(store, userId);
@@ -138,11 +140,11 @@ describe("the factor's row", () => {
     const memory = memoryAdapter();
     const options = optionsWith({ adapter: memory.adapter });
     const store = twoFactorStore(options);
-    await memory.adapter.linkAccount?.({ provider: TWO_FACTOR_PROVIDER, providerAccountId: "u2", userId: "u2", type: "credentials" });
+    await memory.adapter.linkAccount?.({ provider: SECOND_FACTOR_PROVIDER, providerAccountId: "u2", userId: "u2", type: "credentials" });
     expect((await factorRowOf(store, "u2"))?.providerAccountId).toBe("u2");
     expect(await totpFactorOf(options, store, "u2")).toBeNull();
     await storeFactor(options, store, "u2", { secret: "S", confirmed: true, recovery: [] });
-    expect(memory.accounts.filter((a) => a.provider === TWO_FACTOR_PROVIDER)).toHaveLength(1);
+    expect(memory.accounts.filter((a) => a.provider === SECOND_FACTOR_PROVIDER)).toHaveLength(1);
     expect(await totpFactorOf(options, store, "u2")).toEqual({ secret: "S", confirmed: true, recovery: [] });
     await removeFactor(store, "u2");
     expect(memory.accounts).toHaveLength(0);
@@ -151,7 +153,7 @@ describe("the factor's row", () => {
   test("a row that is not a well-formed sealed factor opens to null", async () => {
     const options = optionsWith();
     const row = (access_token: string | undefined) =>
-      ({ provider: TWO_FACTOR_PROVIDER, providerAccountId: "u", userId: "u", type: "credentials", access_token }) as never;
+      ({ provider: SECOND_FACTOR_PROVIDER, providerAccountId: "u", userId: "u", type: "credentials", access_token }) as never;
     const sealed = (token: Record<string, unknown>) => encode({ token, secret: SECRET, salt: "authlib.two-factor", maxAge: 60 });
     expect(await openFactor(options, null)).toBeNull();
     expect(await openFactor(options, row(undefined))).toBeNull();
@@ -484,7 +486,9 @@ describe("the code limits", () => {
   });
 
   test("rateLimit.twoFactor: the user's limit throws RateLimited with its message; a correct code clears it", async () => {
-    const options = optionsWith({ rateLimits: { config: { twoFactor: { userMax: 3, clientMax: 100, windowSeconds: 900 } } } });
+    const options = optionsWith({
+      rateLimits: { config: { twoFactor: { userMax: 3, clientMax: 100, windowSeconds: 900 } }, features: twoFactorFeature.rateLimits },
+    });
     const attempt = (pendingId: string) => ({ userId: "u", pendingId, lifetimeSeconds: 600 });
     expect(await countSecondFactorTry(options, requestWith(), attempt("p1"))).toBe(1);
     expect(await countSecondFactorTry(options, requestWith(), attempt("p2"))).toBe(1);
@@ -498,7 +502,9 @@ describe("the code limits", () => {
   });
 
   test("rateLimit.twoFactor: the client's limit counts every code from one address, whoever's", async () => {
-    const options = optionsWith({ rateLimits: { config: { twoFactor: { userMax: 100, clientMax: 2, windowSeconds: 900 } } } });
+    const options = optionsWith({
+      rateLimits: { config: { twoFactor: { userMax: 100, clientMax: 2, windowSeconds: 900 } }, features: twoFactorFeature.rateLimits },
+    });
     const attempt = (userId: string) => ({ userId, pendingId: `p-${userId}`, lifetimeSeconds: 600 });
     expect(await countSecondFactorTry(options, requestWith({}, "192.0.2.7"), attempt("a"))).toBe(1);
     expect(await countSecondFactorTry(options, requestWith({}, "192.0.2.7"), attempt("b"))).toBe(1);

@@ -83,7 +83,7 @@ export async function unlinkAction(
   const target = accounts.find((a) => a.provider === provider && a.providerAccountId === providerAccountId);
   if (!target) throw new AccountNotFound("No account of yours is linked with this provider and id.");
   if (target.type === "webauthn") throw new InvalidAccount("A passkey is not unlinked: remove it with the passkey operations.");
-  // Only `disableTotp` (a recent sign-in and a code) turns a second factor off.
+  // The second factor's row is no linked account: only its own feature (a recent sign-in and a code) turns it off.
   if (isSecondFactorRow(target)) throw new AccountNotFound("No account of yours is linked with this provider and id.");
   const last = () =>
     new LastSignInMethod("This is your last way to sign in: link another account, add a passkey or prove an address first.");

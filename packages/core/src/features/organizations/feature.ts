@@ -5,211 +5,20 @@
  *
  * @module features/organizations
  */
-import type { ConfigOptions, InternalOptions } from "../../types/internal.js";
-import type { OperationDeclaration, OperationNeeds } from "../../types/operation.js";
-import type { DomainRecheck, OrganizationChangedMessage } from "../../types/organizations.js";
-import { defineFeature, defineOperation, lazyHandler } from "../define.js";
-import {
-  acceptInput,
-  activeInput,
-  createInput,
-  domainIdInput,
-  domainInput,
-  invitationInput,
-  inviteInput,
-  memberInput,
-  organizationInput,
-  permissionInput,
-  roleInput,
-  updateInput,
-} from "./input.js";
+import type { InternalOptions } from "../../types/internal.js";
+import type { OperationDeclaration } from "../../types/operation.js";
+import type { OrganizationChangedMessage } from "../../types/organizations.js";
+import { defineFeature, lazyHandler } from "../define.js";
+import { organizationsApi } from "./api.js";
 import { organizationMessages } from "./messages.js";
+import * as declared from "./operations.js";
 import { organizationMethods, organizationsConfigError } from "./store.js";
 
 export { defaultRoles, defineRoles, ORGANIZATION_PERMISSIONS } from "./permissions.js";
 
-const organizations = () => import("./organizations.js");
-const invitations = () => import("./invitations.js");
-const domains = () => import("./domains.js");
 const pages = () => import("./pages.js");
 const pageForms = () => import("./page-forms.js");
-
-/** A change proves the form's CSRF token first; a read needs none. */
-const change: OperationNeeds = { csrf: "prove" };
-
-export const createOrganization = defineOperation({
-  name: "createOrganization",
-  method: "POST",
-  path: "organization/create",
-  needs: change,
-  presentation: "json",
-  input: createInput,
-  handler: lazyHandler(organizations, "createOrganization"),
-});
-export const updateOrganization = defineOperation({
-  name: "updateOrganization",
-  method: "POST",
-  path: "organization/update",
-  needs: change,
-  presentation: "json",
-  input: updateInput,
-  handler: lazyHandler(organizations, "updateOrganization"),
-});
-export const deleteOrganization = defineOperation({
-  name: "deleteOrganization",
-  method: "POST",
-  path: "organization/delete",
-  needs: change,
-  presentation: "json",
-  input: organizationInput,
-  handler: lazyHandler(organizations, "deleteOrganization"),
-});
-export const listOrganizations = defineOperation({
-  name: "listOrganizations",
-  method: "GET",
-  path: "organization/list",
-  presentation: "json",
-  handler: lazyHandler(organizations, "listOrganizations"),
-});
-export const getOrganization = defineOperation({
-  name: "getOrganization",
-  method: "GET",
-  path: "organization/get",
-  presentation: "json",
-  input: organizationInput,
-  handler: lazyHandler(organizations, "getOrganization"),
-});
-export const joinOrganization = defineOperation({
-  name: "joinOrganization",
-  method: "POST",
-  path: "organization/join",
-  needs: change,
-  presentation: "json",
-  input: organizationInput,
-  handler: lazyHandler(organizations, "joinOrganization"),
-});
-export const listMembers = defineOperation({
-  name: "listMembers",
-  method: "GET",
-  path: "organization/members",
-  presentation: "json",
-  input: organizationInput,
-  handler: lazyHandler(organizations, "listMembers"),
-});
-export const updateMemberRole = defineOperation({
-  name: "updateMemberRole",
-  method: "POST",
-  path: "organization/member-role",
-  needs: change,
-  presentation: "json",
-  input: roleInput,
-  handler: lazyHandler(organizations, "updateMemberRole"),
-});
-export const removeMember = defineOperation({
-  name: "removeMember",
-  method: "POST",
-  path: "organization/member-remove",
-  needs: change,
-  presentation: "json",
-  input: memberInput,
-  handler: lazyHandler(organizations, "removeMember"),
-});
-export const leaveOrganization = defineOperation({
-  name: "leaveOrganization",
-  method: "POST",
-  path: "organization/leave",
-  needs: change,
-  presentation: "json",
-  input: organizationInput,
-  handler: lazyHandler(organizations, "leaveOrganization"),
-});
-export const setActiveOrganization = defineOperation({
-  name: "setActiveOrganization",
-  method: "POST",
-  path: "organization/active",
-  needs: change,
-  presentation: "json",
-  input: activeInput,
-  handler: lazyHandler(organizations, "setActiveOrganization"),
-});
-export const hasPermission = defineOperation({
-  name: "hasPermission",
-  method: "GET",
-  path: "organization/permission",
-  presentation: "json",
-  input: permissionInput,
-  handler: lazyHandler(organizations, "hasPermission"),
-});
-export const inviteMember = defineOperation({
-  name: "inviteMember",
-  method: "POST",
-  path: "organization/invite",
-  needs: change,
-  presentation: "json",
-  input: inviteInput,
-  handler: lazyHandler(invitations, "inviteMember"),
-});
-export const listInvitations = defineOperation({
-  name: "listInvitations",
-  method: "GET",
-  path: "organization/invitations",
-  presentation: "json",
-  input: organizationInput,
-  handler: lazyHandler(invitations, "listInvitations"),
-});
-export const revokeInvitation = defineOperation({
-  name: "revokeInvitation",
-  method: "POST",
-  path: "organization/invitation-revoke",
-  needs: change,
-  presentation: "json",
-  input: invitationInput,
-  handler: lazyHandler(invitations, "revokeInvitation"),
-});
-export const acceptInvitation = defineOperation({
-  name: "acceptInvitation",
-  method: "POST",
-  path: "organization/accept",
-  needs: change,
-  presentation: "json",
-  input: acceptInput,
-  handler: lazyHandler(invitations, "acceptInvitation"),
-});
-export const listDomains = defineOperation({
-  name: "listDomains",
-  method: "GET",
-  path: "organization/domains",
-  presentation: "json",
-  input: organizationInput,
-  handler: lazyHandler(domains, "listDomains"),
-});
-export const addDomain = defineOperation({
-  name: "addDomain",
-  method: "POST",
-  path: "organization/domain-add",
-  needs: change,
-  presentation: "json",
-  input: domainInput,
-  handler: lazyHandler(domains, "addDomain"),
-});
-export const verifyDomain = defineOperation({
-  name: "verifyDomain",
-  method: "POST",
-  path: "organization/domain-verify",
-  needs: change,
-  presentation: "json",
-  input: domainIdInput,
-  handler: lazyHandler(domains, "verifyDomain"),
-});
-export const removeDomain = defineOperation({
-  name: "removeDomain",
-  method: "POST",
-  path: "organization/domain-remove",
-  needs: change,
-  presentation: "json",
-  input: domainIdInput,
-  handler: lazyHandler(domains, "removeDomain"),
-});
+const { change } = declared;
 
 /**
  * A form of the organization page (`organization/form-<path>`): runs the JSON operation `name` by name and
@@ -284,14 +93,6 @@ async function loadedRoleIn(options: InternalOptions, userId: string, organizati
   return membershipCache.roleIn(options, userId, organizationId);
 }
 
-/**
- * Re-checks every proven domain of the instance (`auth.api.verifyDomains()`, `authlib org verify-domains`):
- * server code, no request; a domain whose record is gone loses its proof.
- */
-export async function recheckDomains(options: ConfigOptions): Promise<DomainRecheck> {
-  return (await domains()).recheckDomains(options);
-}
-
 /** The audit row of an organization change: who (the actor), which organization and what (in `detail`). */
 function auditRow(message: OrganizationChangedMessage) {
   const detail = [
@@ -303,33 +104,37 @@ function auditRow(message: OrganizationChangedMessage) {
   return { type: "organizationChanged" as const, userId: message.actorId, provider: null, detail: detail.filter(Boolean).join(" ") };
 }
 
+/** The JSON operations, then the pages and their forms. */
 const operations: readonly OperationDeclaration[] = [
-  createOrganization,
-  updateOrganization,
-  deleteOrganization,
-  listOrganizations,
-  getOrganization,
-  joinOrganization,
-  listMembers,
-  updateMemberRole,
-  removeMember,
-  leaveOrganization,
-  setActiveOrganization,
-  hasPermission,
-  inviteMember,
-  listInvitations,
-  revokeInvitation,
-  acceptInvitation,
-  listDomains,
-  addDomain,
-  verifyDomain,
-  removeDomain,
+  declared.createOrganization,
+  declared.updateOrganization,
+  declared.deleteOrganization,
+  declared.listOrganizations,
+  declared.getOrganization,
+  declared.joinOrganization,
+  declared.listMembers,
+  declared.updateMemberRole,
+  declared.removeMember,
+  declared.leaveOrganization,
+  declared.setActiveOrganization,
+  declared.hasPermission,
+  declared.inviteMember,
+  declared.listInvitations,
+  declared.revokeInvitation,
+  declared.acceptInvitation,
+  declared.listDomains,
+  declared.addDomain,
+  declared.verifyDomain,
+  declared.removeDomain,
   ...pageOperations,
 ];
 
 export const organizationsFeature = defineFeature({
   name: "organizations",
   enabled: (config) => config.organizations !== undefined,
+  turnedOnBy: "organizations",
+  events: ["organizationChanged"],
+  api: organizationsApi(declared),
   messages: organizationMessages,
   check: organizationsConfigError,
   adapterNeeds: (config) =>

@@ -5,7 +5,7 @@
  * @module features/two-factor/config-check
  */
 import { AuthError, InvalidProvider } from "../../errors.js";
-import { TWO_FACTOR_PROVIDER } from "../../sign-in/second-factor-row.js";
+import { SECOND_FACTOR_PROVIDER } from "../../sign-in/second-factor-row.js";
 import type { Adapter } from "../../types/adapters.js";
 import type { AuthConfig } from "../../types/config.js";
 import type { ProviderConfig } from "../../types/providers.js";
@@ -27,8 +27,8 @@ export function twoFactorConfigError(config: AuthConfig, providers: readonly Pro
   const badAge = pendingMaxAge !== undefined && !(pendingMaxAge >= 60 && pendingMaxAge <= 3600);
   if (badIssuer || badAge || (passkeys !== undefined && typeof passkeys !== "boolean"))
     return new AuthError("twoFactor needs issuer without `:`, passkeys true or false, pendingMaxAge 60 to 3600 (s).");
-  if (providers.some((provider) => provider.id === TWO_FACTOR_PROVIDER))
-    return new InvalidProvider(`The provider id "${TWO_FACTOR_PROVIDER}" is reserved: choose another.`);
+  if (providers.some((provider) => provider.id === SECOND_FACTOR_PROVIDER))
+    return new InvalidProvider(`The provider id "${SECOND_FACTOR_PROVIDER}" is reserved: choose another.`);
   return undefined;
 }
 

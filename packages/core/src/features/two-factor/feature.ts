@@ -6,12 +6,19 @@
  *
  * @module features/two-factor
  */
+
+import { TwoFactorExpired, UnknownAction } from "../../errors.js";
 import { accountFormRefusal, formNeeds } from "../../sign-in/account-form.js";
-import type { OperationDeclaration } from "../../types/operation.js";
+import type { FeatureDefinition, InputOf, OperationDeclaration } from "../../types/operation.js";
 import { defineFeature, defineOperation, lazyHandler } from "../define.js";
+import type { AssuranceAnswer } from "./assurance.js";
 import { twoFactorAdapterNeeds, twoFactorConfigError } from "./config-check.js";
-import { codeInput, secondStepInput } from "./input.js";
+import { assuranceInput, codeInput, secondStepInput } from "./input.js";
+import { TWO_FACTOR_LIMITS } from "./limits.js";
 import { twoFactorMessages } from "./messages.js";
+import type { TwoFactorApi } from "./types.js";
+
+export type { TotpEnrollment, TwoFactorApi, TwoFactorRateLimits, TwoFactorStatus } from "./types.js";
 
 const settings = () => import("./settings.js");
 const gate = () => import("./gate.js");
@@ -108,9 +115,65 @@ export const getTwoFactorStatus = defineOperation({
   handler: lazyHandler(settings, "status"),
 });
 
+/**
+ * Step-up (`auth.api.requireRecentAuth`): how the session was signed in to, as JSON, at the path it always
+ * had. A session's fact: on in every configuration, second factors or not (its own `enabled`).
+ */
+export const sessionAssurance: OperationDeclaration<InputOf<typeof assuranceInput>, AssuranceAnswer> = {
+  name: "sessionAssurance",
+  method: "GET",
+  path: "two-factor/assurance",
+  enabled: () => true,
+  presentation: "json",
+  input: assuranceInput,
+  handler: lazyHandler(() => import("./assurance.js"), "assurance"),
+};
+
+/** Its methods of `auth.api` (`TwoFactorApi`), each running its operation in process. */
+const twoFactorApi = {
+  enrollTotp:
+    (run): TwoFactorApi["enrollTotp"] =>
+    (request) =>
+      run.data(request, enrollTotp),
+  confirmTotp:
+    (run): TwoFactorApi["confirmTotp"] =>
+    (request, input) =>
+      run.data(request, confirmTotp, { code: input?.code }),
+  disableTotp:
+    (run): TwoFactorApi["disableTotp"] =>
+    async (request, input) =>
+      void (await run.call(request, disableTotp, { code: input?.code })),
+  regenerateRecoveryCodes:
+    (run): TwoFactorApi["regenerateRecoveryCodes"] =>
+    (request, input) =>
+      run.data(request, regenerateRecoveryCodes, { code: input?.code }),
+  getTwoFactorStatus:
+    (run): TwoFactorApi["getTwoFactorStatus"] =>
+    (request) =>
+      run.data(request, getTwoFactorStatus),
+  verifyTwoFactor:
+    (run): TwoFactorApi["verifyTwoFactor"] =>
+    (request, input) =>
+      run.redirect(request, verifyTwoFactor, { code: input?.code }),
+  requireRecentAuth:
+    (run): TwoFactorApi["requireRecentAuth"] =>
+    async (request, input) => {
+      const { maxAge, aal = 1 } = { ...input };
+      if (!(Number.isFinite(maxAge) && maxAge >= 0) || (aal !== 1 && aal !== 2))
+        throw new TypeError("requireRecentAuth needs `maxAge` (seconds, 0 or more) and `aal` 1 or 2.");
+      const { userId, assurance } = await run.data(request, sessionAssurance, { maxAge, aal });
+      // With a requirement, the route answers the assurance or refuses: none is authlib's own bug.
+      if (!assurance) throw new UnknownAction("The session's assurance was not answered.");
+      return { userId, ...assurance };
+    },
+} satisfies FeatureDefinition["api"];
+
 export const twoFactorFeature = defineFeature({
   name: "two-factor",
   enabled: (config) => Boolean(config.twoFactor),
+  turnedOnBy: "twoFactor",
+  // Its section of `rateLimit` (`rateLimit.twoFactor`) and the defaults.
+  rateLimits: { twoFactor: TWO_FACTOR_LIMITS },
   messages: twoFactorMessages,
   // Its part of the configuration, checked when the instance is made, and the adapter methods it needs.
   check: twoFactorConfigError,
@@ -147,6 +210,24 @@ export const twoFactorFeature = defineFeature({
     errors: { TwoFactorAlreadyEnabled: "accountError.twoFactorAlreadyOn", TwoFactorNotEnabled: "accountError.twoFactorNotOn" },
     render: async (options, request, page) => (await import("./account-section.js")).twoFactorAccountSection(options, request, page),
   },
+  // Its error types that are a user's own failure (logged at debug), its event, its cookie (the pending sign-in).
+  quietErrors: ["TwoFactorAlreadyEnabled", "TwoFactorExpired", "TwoFactorNotEnabled"],
+  events: ["twoFactorChanged"],
+  cookies: { twoFactor: "two-factor" },
+  // Its owner-present operations: turning the app off and new codes take a code, which proves the factor itself.
+  ownerOperations: {
+    enrollTotp: { label: "TOTP enrollment" },
+    confirmTotp: { label: "TOTP confirmation" },
+    disableTotp: { label: "TOTP removal", provesSecondFactor: true },
+    regenerateRecoveryCodes: { label: "recovery codes regeneration", provesSecondFactor: true },
+  },
+  api: twoFactorApi,
+  // Off, a passkey's second step has no sign-in to complete: the refusal is this feature's own.
+  hooksWhenOff: {
+    pendingSecondStepUser: async () => {
+      throw new TwoFactorExpired("No sign-in waits for a second step in this browser: sign in again.");
+    },
+  },
   // The second step after a first factor, level 2 for owner-present operations, a passkey as second factor.
   hooks: {
     afterFirstFactor: async (options, request, result, method) => (await gate()).holdForSecondStep(options, request, result, method),
@@ -169,6 +250,7 @@ export const twoFactorFeature = defineFeature({
     disableTotp,
     regenerateRecoveryCodes,
     getTwoFactorStatus,
+    sessionAssurance,
     // The account page's forms of its section, running the operations above by name.
     accountForm("enrollTotpForm", "two-factor-enroll", "enrollForm", "enrollTotp"),
     accountForm("confirmTotpForm", "two-factor-confirm", "confirmForm", "confirmTotp"),

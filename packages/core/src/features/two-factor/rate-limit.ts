@@ -9,6 +9,7 @@
 
 import { codeTryStore, countClientRequest, countRequest, limitKey, limitsOf } from "../../rate-limit/limiter.js";
 import type { InternalOptions, RequestInternal } from "../../types/internal.js";
+import { twoFactorLimits } from "./limits.js";
 
 const TOO_MANY_FOR_USER = "Too many codes tried for this account; try again later.";
 
@@ -24,7 +25,7 @@ export async function countSecondFactorTry(
 ): Promise<number> {
   const limits = limitsOf(options);
   const store = codeTryStore(options);
-  const twoFactor = limits ? limits.twoFactor : false;
+  const twoFactor = limits ? twoFactorLimits(limits) : false;
   if (twoFactor) {
     const { windowSeconds } = twoFactor;
     await countClientRequest(options, request, "2fa:ip", () => ({ max: twoFactor.clientMax, windowSeconds }));
@@ -38,8 +39,7 @@ export async function countSecondFactorTry(
 /** Forgets the user's tried codes after a correct one. */
 export async function clearSecondFactorTries(options: InternalOptions, userId: string): Promise<void> {
   const limits = limitsOf(options);
-  // biome-ignore lint/complexity/useOptionalChain: `limits` is `false` when off, which has no fields to chain
-  if (limits && limits.twoFactor) await codeTryStore(options).reset(await limitKey(options, "2fa:user", userId));
+  if (limits && twoFactorLimits(limits)) await codeTryStore(options).reset(await limitKey(options, "2fa:user", userId));
 }
 
 /**

@@ -15,7 +15,7 @@
 import { missingMethods } from "../../adapter/capabilities.js";
 import { MissingAdapterMethods } from "../../errors.js";
 import { decode, encode } from "../../jwt.js";
-import { TWO_FACTOR_PROVIDER } from "../../sign-in/second-factor-row.js";
+import { SECOND_FACTOR_PROVIDER } from "../../sign-in/second-factor-row.js";
 import type { Adapter, AdapterAccount } from "../../types/adapters.js";
 import type { InternalOptions } from "../../types/internal.js";
 import { twoFactorMethods } from "./config-check.js";
@@ -60,7 +60,7 @@ export async function factorRowOf(store: TwoFactorStore, userId: string): Promis
   const accounts = await store.listAccountsByUserId(userId);
   // A row whose sealed value is gone still is the row: storeFactor updates it (linking another would clash with
   // it on (provider, providerAccountId)) and removeFactor removes it.
-  return accounts.find((account) => account.provider === TWO_FACTOR_PROVIDER) ?? null;
+  return accounts.find((account) => account.provider === SECOND_FACTOR_PROVIDER) ?? null;
 }
 
 /** The factor sealed in `row`, or `null` when the row does not open (another secret, tampered with). */
@@ -88,14 +88,20 @@ export async function storeFactor(options: InternalOptions, store: TwoFactorStor
   const sealed = await encode<TotpFactor>({ token: { ...factor }, secret: options.secret, salt: SALT, maxAge: SEAL_MAX_AGE });
   const row = await factorRowOf(store, userId);
   if (row) {
-    await store.updateAccount({ provider: TWO_FACTOR_PROVIDER, providerAccountId: row.providerAccountId, access_token: sealed });
+    await store.updateAccount({ provider: SECOND_FACTOR_PROVIDER, providerAccountId: row.providerAccountId, access_token: sealed });
     return;
   }
-  await store.linkAccount({ provider: TWO_FACTOR_PROVIDER, providerAccountId: userId, userId, type: "credentials", access_token: sealed });
+  await store.linkAccount({
+    provider: SECOND_FACTOR_PROVIDER,
+    providerAccountId: userId,
+    userId,
+    type: "credentials",
+    access_token: sealed,
+  });
 }
 
 /** Removes the user's second-factor row (TOTP off). */
 export async function removeFactor(store: TwoFactorStore, userId: string): Promise<void> {
   const row = await factorRowOf(store, userId);
-  if (row) await store.unlinkAccount({ provider: TWO_FACTOR_PROVIDER, providerAccountId: row.providerAccountId });
+  if (row) await store.unlinkAccount({ provider: SECOND_FACTOR_PROVIDER, providerAccountId: row.providerAccountId });
 }

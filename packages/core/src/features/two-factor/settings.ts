@@ -15,7 +15,6 @@ import { assertCsrf } from "../../http/csrf.js";
 import { noStoreHeaders } from "../../http/response.js";
 import { nowInSeconds } from "../../session/assurance.js";
 import { notifyOwner } from "../../sign-in/notify-owner.js";
-import type { TotpEnrollment, TwoFactorStatus } from "../../types/api.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import type { InputOf } from "../../types/operation.js";
 import { base32Encode } from "./base32.js";
@@ -26,6 +25,7 @@ import { clearSecondFactorTries, countSecondFactorTry } from "./rate-limit.js";
 import { removeFactor, storeFactor, type TwoFactorStore, totpFactorOf, twoFactorStore } from "./record.js";
 import { hashRecoveryCode, newRecoveryCodes, typedRecoveryCode } from "./recovery-codes.js";
 import { otpauthUri } from "./totp.js";
+import type { TotpEnrollment, TwoFactorStatus } from "./types.js";
 
 /** Bytes of a TOTP secret: 160 bits, the size RFC 4226 recommends for HMAC-SHA-1. */
 const SECRET_BYTES = 20;

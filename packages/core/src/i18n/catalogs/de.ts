@@ -267,6 +267,4 @@ export const de: CoreMessages = {
   "account.done.unlinkedEmail":
     "Das Konto wurde getrennt. Ab jetzt melden Sie sich mit einem Link an, den wir an Ihre E-Mail-Adresse senden.",
   "accountError.incorrectCodeSetup": "Dieser Code hat nicht funktioniert. Geben Sie den 6-stelligen Code ein, den Ihre App jetzt anzeigt.",
-  "accountError.incorrectCode":
-    "Dieser Code hat nicht funktioniert. Geben Sie den Code ein, den Ihre App jetzt anzeigt, oder einen unbenutzten Wiederherstellungscode.",
 };

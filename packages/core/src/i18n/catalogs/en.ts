@@ -268,5 +268,4 @@ export const en: CoreMessages = {
   "account.done.unlinkedPasskey": "The account was unlinked. From now on you sign in with a passkey.",
   "account.done.unlinkedEmail": "The account was unlinked. From now on you sign in with a link we email to your address.",
   "accountError.incorrectCodeSetup": "That code did not work. Type the 6-digit code your app shows now.",
-  "accountError.incorrectCode": "That code did not work. Type the code your app shows now, or an unused recovery code.",
 };

@@ -260,5 +260,4 @@ export const es: CoreMessages = {
   "account.done.unlinkedEmail":
     "La cuenta se desvinculó. A partir de ahora inicias sesión con un enlace que enviamos a tu correo electrónico.",
   "accountError.incorrectCodeSetup": "Ese código no funcionó. Escribe el código de 6 dígitos que muestra ahora tu app.",
-  "accountError.incorrectCode": "Ese código no funcionó. Escribe el código que muestra tu app ahora o un código de recuperación sin usar.",
 };

@@ -265,6 +265,4 @@ export const fr: CoreMessages = {
   "account.done.unlinkedEmail":
     "Le compte a été dissocié. Désormais, vous vous connectez avec un lien que nous envoyons à votre adresse e-mail.",
   "accountError.incorrectCodeSetup": "Ce code n’a pas fonctionné. Saisissez le code à 6 chiffres que votre application affiche maintenant.",
-  "accountError.incorrectCode":
-    "Ce code n’a pas fonctionné. Saisissez le code que votre application affiche maintenant, ou un code de récupération inutilisé.",
 };

@@ -257,6 +257,4 @@ export const ja: CoreMessages = {
   "account.done.unlinkedPasskey": "アカウントの連携を解除しました。今後はパスキーでログインします。",
   "account.done.unlinkedEmail": "アカウントの連携を解除しました。今後はメールアドレスに届くリンクでログインします。",
   "accountError.incorrectCodeSetup": "そのコードは使えませんでした。アプリに今表示されている6桁のコードを入力してください。",
-  "accountError.incorrectCode":
-    "このコードは使えませんでした。アプリに今表示されているコード、または未使用のリカバリーコードを入力してください。",
 };

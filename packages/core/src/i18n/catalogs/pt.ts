@@ -251,6 +251,4 @@ export const pt: CoreMessages = {
   "account.done.unlinkedPasskey": "A conta foi desvinculada. A partir de agora, você entra com uma chave de acesso.",
   "account.done.unlinkedEmail": "A conta foi desvinculada. A partir de agora, você entra com um link que enviamos para o seu e-mail.",
   "accountError.incorrectCodeSetup": "Esse código não funcionou. Digite o código de 6 dígitos que seu app mostra agora.",
-  "accountError.incorrectCode":
-    "Esse código não funcionou. Digite o código que seu app mostra agora ou um código de recuperação não usado.",
 };

@@ -240,5 +240,4 @@ export const zh: CoreMessages = {
   "account.done.unlinkedPasskey": "账号已取消关联。今后你将使用通行密钥登录。",
   "account.done.unlinkedEmail": "账号已取消关联。今后你将通过我们发送到你邮箱的链接登录。",
   "accountError.incorrectCodeSetup": "该验证码无效。请输入应用当前显示的 6 位验证码。",
-  "accountError.incorrectCode": "该验证码无效。请输入应用当前显示的验证码，或一个未使用的恢复码。",
 };

@@ -46,4 +46,6 @@ export const de: TwoFactorTexts = {
     "Neue Wiederherstellungscodes wurden erstellt: Die früheren funktionieren nicht mehr. Bewahren Sie diese jetzt auf.",
   "accountError.twoFactorAlreadyOn": "Die zweistufige Anmeldung ist bereits eingeschaltet.",
   "accountError.twoFactorNotOn": "Die zweistufige Anmeldung ist nicht eingeschaltet: Schalten Sie sie zuerst ein.",
+  "accountError.incorrectCode":
+    "Dieser Code hat nicht funktioniert. Geben Sie den Code ein, den Ihre App jetzt anzeigt, oder einen unbenutzten Wiederherstellungscode.",
 };

@@ -42,4 +42,5 @@ export const en: TwoFactorTexts = {
   "account.done.recoveryCodesNew": "New recovery codes were made: the earlier ones no longer work. Store these now.",
   "accountError.twoFactorAlreadyOn": "Two-step verification is on already.",
   "accountError.twoFactorNotOn": "Two-step verification is not on: turn it on first.",
+  "accountError.incorrectCode": "That code did not work. Type the code your app shows now, or an unused recovery code.",
 };

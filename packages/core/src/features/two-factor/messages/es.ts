@@ -43,4 +43,5 @@ export const es: TwoFactorTexts = {
   "account.done.recoveryCodesNew": "Se crearon códigos de recuperación nuevos: los anteriores ya no funcionan. Guarda estos ahora.",
   "accountError.twoFactorAlreadyOn": "La verificación en dos pasos ya está activada.",
   "accountError.twoFactorNotOn": "La verificación en dos pasos no está activada: actívala primero.",
+  "accountError.incorrectCode": "Ese código no funcionó. Escribe el código que muestra tu app ahora o un código de recuperación sin usar.",
 };

@@ -47,4 +47,6 @@ export const fr: TwoFactorTexts = {
     "De nouveaux codes de récupération ont été créés : les précédents ne fonctionnent plus. Conservez ceux-ci maintenant.",
   "accountError.twoFactorAlreadyOn": "La validation en deux étapes est déjà activée.",
   "accountError.twoFactorNotOn": "La validation en deux étapes n’est pas activée : activez-la d’abord.",
+  "accountError.incorrectCode":
+    "Ce code n’a pas fonctionné. Saisissez le code que votre application affiche maintenant, ou un code de récupération inutilisé.",
 };

@@ -41,4 +41,6 @@ export const ja: TwoFactorTexts = {
   "account.done.recoveryCodesNew": "新しいリカバリーコードを作成しました。以前のコードは使えなくなりました。今すぐ保管してください。",
   "accountError.twoFactorAlreadyOn": "2段階認証はすでにオンです。",
   "accountError.twoFactorNotOn": "2段階認証はオンになっていません。先にオンにしてください。",
+  "accountError.incorrectCode":
+    "このコードは使えませんでした。アプリに今表示されているコード、または未使用のリカバリーコードを入力してください。",
 };

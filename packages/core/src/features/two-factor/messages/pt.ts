@@ -43,4 +43,6 @@ export const pt: TwoFactorTexts = {
   "account.done.recoveryCodesNew": "Novos códigos de recuperação foram criados: os anteriores não funcionam mais. Guarde estes agora.",
   "accountError.twoFactorAlreadyOn": "A verificação em duas etapas já está ativada.",
   "accountError.twoFactorNotOn": "A verificação em duas etapas não está ativada: ative-a primeiro.",
+  "accountError.incorrectCode":
+    "Esse código não funcionou. Digite o código que seu app mostra agora ou um código de recuperação não usado.",
 };

@@ -38,4 +38,5 @@ export const zh: TwoFactorTexts = {
   "account.done.recoveryCodesNew": "已生成新的恢复码，之前的恢复码已失效。请立即妥善保存。",
   "accountError.twoFactorAlreadyOn": "两步验证已经开启。",
   "accountError.twoFactorNotOn": "两步验证尚未开启：请先开启。",
+  "accountError.incorrectCode": "该验证码无效。请输入应用当前显示的验证码，或一个未使用的恢复码。",
 };

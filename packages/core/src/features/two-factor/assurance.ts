@@ -1,32 +1,21 @@
 /**
  * `GET <basePath>/two-factor/assurance` (`auth.api.requireRecentAuth`): how the request's session was
- * signed in to, and step-up. A session's fact, kept at its historical path; it answers with or without
- * second factors turned on.
+ * signed in to, and step-up. A session's fact, kept at its historical path under the second step's; it
+ * answers with or without second factors turned on (its operation is on in every configuration).
  *
- * @module actions/assurance
+ * @module features/two-factor/assurance
  */
-import { SessionRequired } from "../errors.js";
-import { type FieldParser, field, inputSchema } from "../http/input.js";
-import { noStoreHeaders } from "../http/response.js";
-import { type RecentAuthRequirement, requireRecentSignIn } from "../session/recent-auth.js";
-import type { SessionAssurance } from "../types/base.js";
-import type { InternalOptions, RequestInternal, ResponseInternal } from "../types/internal.js";
-import type { InputOf } from "../types/operation.js";
+import { SessionRequired } from "../../errors.js";
+import { noStoreHeaders } from "../../http/response.js";
+import { type RecentAuthRequirement, requireRecentSignIn } from "../../session/recent-auth.js";
+import type { SessionAssurance } from "../../types/base.js";
+import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
+import type { InputOf } from "../../types/operation.js";
+import type { assuranceInput } from "./input.js";
 
 function noStore() {
   return { ...noStoreHeaders };
 }
-
-/** The level asked for: 2 (`2` or `"2"`), else 1. */
-const aal: FieldParser<1 | 2> = (value) => (value === 2 || value === "2" ? 2 : 1);
-
-/** `maxAge` (seconds, 0 or more: `UnknownAction` otherwise) and `aal`, from the query or `auth.api.requireRecentAuth`. */
-export const assuranceInput = inputSchema({
-  maxAge: field.optional(
-    field.number({ min: 0, max: Number.MAX_SAFE_INTEGER, message: "`maxAge` must be a number of seconds, 0 or more." }),
-  ),
-  aal,
-});
 
 /** What the route answers: the session's assurance (`null` when it has none; never with a requirement). */
 export interface AssuranceAnswer {
