@@ -463,6 +463,12 @@ export const equivalentMutants = [
     reason: "equivalent, the key object never leaves this function, so whether it could be exported changes nothing",
   },
   {
+    file: "packages/core/src/features/organizations/organizations.ts",
+    anchor: "} catch {",
+    mutators: ["BlockStatement"],
+    reason: "equivalent, safeJson's emptied catch block also returns undefined, which parsePolicy refuses as not an object",
+  },
+  {
     file: "packages/core/src/webauthn/used-challenges.ts",
     anchor: 'if (this.#expiries.size >= this.capacity) return { claimed: false, reason: "full", retryAt: this.#heap[0]?.[0] ?? now };',
     mutators: ["OptionalChaining"],

@@ -335,6 +335,7 @@ export const mutationGroups = [
       test("organizations/policy.test.ts"),
       test("organizations/organizations.test.ts"),
       test("organizations/api.test.ts"),
+      test("organizations/decisions.test.ts"),
     ],
   },
 ];

@@ -135,6 +135,15 @@ describe("a policy as given", () => {
   ])("refuses %s", (_, given) => {
     expect(() => parsePolicy(given)).toThrow(expect.objectContaining({ type: "InvalidOrganization" }));
   });
+
+  it.each([
+    ["{", "`policy` must be an object."],
+    [{ requireSecondFactor: 1 }, "`policy.requireSecondFactor` must be true or false."],
+    [{ allowedSignInMethods: ["sso", "magic"] }, "`policy.allowedSignInMethods` must list some of password, passkey, email, oauth, sso."],
+    [{ sessionMaxAge: "600" }, "`policy.sessionMaxAge` must be 60 seconds or more."],
+  ])("says what is wrong with %j", (given, message) => {
+    expect(() => parsePolicy(given)).toThrow(expect.objectContaining({ type: "InvalidOrganization", message }));
+  });
 });
 
 describe("a domain name", () => {

@@ -81,7 +81,7 @@ export async function createOrganization(options: InternalOptions, request: Requ
 export async function updateOrganization(options: InternalOptions, request: RequestInternal, input: InputOf<typeof updateInput>) {
   const { organization, userId } = await actingIn(options, request, input.organizationId, "organization:update");
   const store = storeOf(options);
-  if (input.slug !== undefined && input.slug !== organization.slug) await assertSlugFree(store, input.slug, organization.id);
+  if (input.slug !== undefined) await assertSlugFree(store, input.slug, organization.id);
   const changes: Partial<Organization> = {};
   if (input.name !== undefined) changes.name = input.name;
   if (input.slug !== undefined) changes.slug = input.slug;
