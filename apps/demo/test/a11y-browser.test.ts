@@ -1,6 +1,6 @@
 /**
- * Every page of the demo (`src/routes/**`: home, sign-in, check-email, profile, devices, audit, protected,
- * the dev mailbox) and the built-in pages it links to, signed out and signed in, light and dark, in
+ * Every page of the demo (`src/routes/**`: home, sign-in, check-email, profile, devices, organizations,
+ * audit, protected, the dev mailbox) and the built-in pages it links to, signed out and signed in, light and dark, in
  * Debian's Chromium at 320, 390 and 1280 px: axe-core finds no WCAG 2.1 A/AA violation, and no page
  * scrolls sideways. At 390 and 1280 px a screenshot of each is saved under `.test-results/screenshots/`
  * and the page is as wide as the viewport with its heading, buttons and fields inside it.
@@ -63,7 +63,11 @@ describe.each(["light", "dark"] as const)("the demo's pages, %s", (colorScheme) 
       const context = await newContext(browser, demo.origin, { colorScheme, bypassCSP: true, viewport: { width: 1280, height: 800 } });
       try {
         const page = await context.newPage();
-        const signedOut = await sweep(page, ["/", "/signin", "/check-email", "/dev/mailbox", "/auth/signin"], `${colorScheme}-out`);
+        const signedOut = await sweep(
+          page,
+          ["/", "/signin", "/check-email", "/organizations", "/dev/mailbox", "/auth/signin"],
+          `${colorScheme}-out`,
+        );
         await page.setViewportSize({ width: 1280, height: 800 });
         await page.goto("/signin?redirectTo=%2Fprofile");
         const form = page.getByTestId("signin-form");
@@ -72,7 +76,18 @@ describe.each(["light", "dark"] as const)("the demo's pages, %s", (colorScheme) 
         await Promise.all([page.waitForURL("**/profile"), form.getByRole("button", { name: "Sign in", exact: true }).click()]);
         const signedIn = await sweep(
           page,
-          ["/", "/profile", "/devices", "/protected", "/audit", "/dev/mailbox", "/auth/account", "/auth/signout"],
+          [
+            "/",
+            "/profile",
+            "/devices",
+            "/organizations",
+            "/auth/organization",
+            "/protected",
+            "/audit",
+            "/dev/mailbox",
+            "/auth/account",
+            "/auth/signout",
+          ],
           `${colorScheme}-in`,
         );
         expect({ signedOut, signedIn }).toEqual({ signedOut: {}, signedIn: {} });

@@ -123,6 +123,7 @@ describe("the demo in the browser's language", () => {
         "Profil",
         "Konto",
         "Geräte",
+        "Organisationen",
         "Protokoll",
         "Postfach",
       ]);

@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vite
 import { listEvents } from "../src/server/audit-log";
 import { DEMO_MAIL_FROM, demoAuthConfig } from "../src/server/auth-config";
 import { type DemoDatabase, demoDatabaseURL, listActiveSessions, openDemoDatabase } from "../src/server/database";
+import { DEMO_ORGANIZATIONS, ensureDemoOrganizations } from "../src/server/demo-organizations";
 import { authorizeDemoUser, DEMO_EMAIL, DEMO_PASSWORD, DEMO_USER_ID, demoPasswordHash } from "../src/server/demo-user";
 import { devOidcAccountId, devOidcClaims, startDevOidcProvider } from "../src/server/dev-oidc";
 import { localDevSecret } from "../src/server/dev-secret";
@@ -91,6 +92,26 @@ describe("the database", () => {
 
   test("holds the demo user from the start, under the id authorize() returns", async () => {
     expect(await database.adapter.getUser(DEMO_USER_ID)).toMatchObject({ email: DEMO_EMAIL, name: "Demo User" });
+  });
+
+  test("holds the demo user's two organizations from the start, Vault asking for a second factor, added once", async () => {
+    const { adapter } = database;
+    const owned = async () =>
+      Promise.all(
+        (await adapter.listMembershipsByUser(DEMO_USER_ID)).map(async (member) => ({
+          role: member.role,
+          organization: await adapter.getOrganization(member.organizationId),
+        })),
+      );
+    const expected = [
+      { role: "owner", organization: expect.objectContaining({ name: "Acme", slug: "acme", policy: {} }) },
+      { role: "owner", organization: expect.objectContaining({ name: "Vault", slug: "vault", policy: { requireSecondFactor: true } }) },
+    ];
+    expect(await owned()).toEqual(expected);
+    // A restart on the same database: looked up by slug, nothing added.
+    const again = await ensureDemoOrganizations(adapter);
+    expect(again.map((organization) => organization.slug)).toEqual(DEMO_ORGANIZATIONS.map(({ slug }) => slug));
+    expect(await owned()).toEqual(expected);
   });
 
   test("lists a user's live sessions by a short token prefix, newest first, marking the current one", async () => {
@@ -189,6 +210,12 @@ describe("demoAuthConfig", () => {
     const dir = tempDir();
     vi.stubEnv("DEMO_DATA_DIR", dir);
     expect(demoAuthConfig(env({}), services()).secret).toBe(readFileSync(join(dir, "secret"), "utf8").trim());
+  });
+
+  test("turns on organizations and the second factor (Vault's policy needs it)", () => {
+    const config = demoAuthConfig(env({ AUTH_SECRET: "s".repeat(32) }), services());
+    expect(config.organizations).toEqual({});
+    expect(config.twoFactor).toBeDefined();
   });
 
   test("keeps sessions in the database and enables passkeys", () => {

@@ -60,6 +60,7 @@ export default component$(() => {
           {/* authlib's built-in account page: the second factor, passkeys, sign-in methods, deleting the account. */}
           <a href="/auth/account">{text.account}</a>
           <Link href="/devices">{text.devices}</Link>
+          <Link href="/organizations">{text.organizations}</Link>
           <Link href="/audit">{text.audit}</Link>
           <Link href="/dev/mailbox">{text.mailbox}</Link>
         </nav>

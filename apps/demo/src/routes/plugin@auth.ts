@@ -27,6 +27,10 @@ export const {
   useConfirmTotp,
   useDisableTotp,
   useTwoFactorStatus,
+  // The /organizations page: the user's organizations and the session's active one. Members, invitations,
+  // domains and the policy are on authlib's built-in /auth/organization page.
+  useOrganizations,
+  useSetActiveOrganization,
 } = FrameworkAuth$(async (ev) => {
   // Only the server ever calls this. Saying so lets the client build drop the configuration, and with
   // it the Node-only modules it imports (the database, the dev OP and SMTP server, password hashing).

@@ -3,7 +3,8 @@
  * the credentials provider with the demo user, the development OpenID Provider, email magic links
  * through the development SMTP server, passkeys, email-and-password accounts (`Password()`: sign-up,
  * reset and change, their mails through the same SMTP server), and real provider presets (GitHub,
- * Google) when their env variables are set; a session update hook, and the audit trail in the database.
+ * Google) when their env variables are set; a session update hook, the audit trail in the database, the
+ * second factor, and organizations.
  *
  * The demo user keeps signing in through its own Credentials provider (id `credentials`); `Password()`
  * (id `password`) is for the accounts visitors create. The two do not meet: the demo user has no password
@@ -102,8 +103,9 @@ export function demoAuthConfig(env: EnvGetter, services: DemoServices): Framewor
       // on the user, so every session of theirs shows it.
       async session(params) {
         // How the session was signed in to (when, by which methods, at which level), for the profile page.
-        const { expires, authTime, amr, aal } = params.session;
-        const assurance = { authTime, amr, aal };
+        // And the active organization with the user's role there (the /organizations page), when it has one.
+        const { expires, authTime, amr, aal, activeOrganizationId, activeOrganizationRole } = params.session;
+        const assurance = { authTime, amr, aal, activeOrganizationId, activeOrganizationRole };
         if (!("user" in params)) return { user: params.session.user, expires, ...assurance };
         let { user } = params;
         const name = params.trigger === "update" ? requestedName(params.newSession) : undefined;
@@ -115,6 +117,10 @@ export function demoAuthConfig(env: EnvGetter, services: DemoServices): Framewor
     audit: { store: hostedDbAuditStore(services.database.client) },
     // Users may turn on an authenticator app (the profile page); a sign-in then takes a second step.
     twoFactor: { issuer: "authlib demo" },
+    // Organizations (the /organizations page and the built-in /auth/organization): the demo user owns
+    // "Acme" and "Vault" (created at start, demo-organizations.ts); Vault's policy asks for a second factor.
+    // Invitations are mailed through the Nodemailer provider above, to /dev/mailbox.
+    organizations: {},
     // The app's own "check your email" page: it takes the mailed sign-in code (useEmailCode).
     pages: { verifyRequest: "/check-email" },
     theme: { colorScheme: "auto", brandColor: "#4f46e5" },

@@ -13,6 +13,7 @@ export interface ChromeText {
   profile: string;
   account: string;
   devices: string;
+  organizations: string;
   audit: string;
   mailbox: string;
   signIn: string;
@@ -28,6 +29,7 @@ const TEXTS: Readonly<Record<string, ChromeText>> = {
     profile: "Profile",
     account: "Account",
     devices: "Devices",
+    organizations: "Organizations",
     audit: "Audit",
     mailbox: "Mailbox",
     signIn: "Sign in",
@@ -41,6 +43,7 @@ const TEXTS: Readonly<Record<string, ChromeText>> = {
     profile: "Profil",
     account: "Konto",
     devices: "Geräte",
+    organizations: "Organisationen",
     audit: "Protokoll",
     mailbox: "Postfach",
     signIn: "Anmelden",
@@ -54,6 +57,7 @@ const TEXTS: Readonly<Record<string, ChromeText>> = {
     profile: "Profil",
     account: "Compte",
     devices: "Appareils",
+    organizations: "Organisations",
     audit: "Journal",
     mailbox: "Boîte mail",
     signIn: "Se connecter",
@@ -67,6 +71,7 @@ const TEXTS: Readonly<Record<string, ChromeText>> = {
     profile: "Perfil",
     account: "Cuenta",
     devices: "Dispositivos",
+    organizations: "Organizaciones",
     audit: "Registro",
     mailbox: "Buzón",
     signIn: "Iniciar sesión",
@@ -80,6 +85,7 @@ const TEXTS: Readonly<Record<string, ChromeText>> = {
     profile: "Perfil",
     account: "Conta",
     devices: "Dispositivos",
+    organizations: "Organizações",
     audit: "Registro",
     mailbox: "Caixa de e-mail",
     signIn: "Entrar",
@@ -93,6 +99,7 @@ const TEXTS: Readonly<Record<string, ChromeText>> = {
     profile: "プロフィール",
     account: "アカウント",
     devices: "デバイス",
+    organizations: "組織",
     audit: "監査ログ",
     mailbox: "メールボックス",
     signIn: "ログイン",
@@ -106,6 +113,7 @@ const TEXTS: Readonly<Record<string, ChromeText>> = {
     profile: "个人资料",
     account: "账号",
     devices: "设备",
+    organizations: "组织",
     audit: "审计日志",
     mailbox: "邮箱",
     signIn: "登录",

@@ -1,11 +1,13 @@
 /**
  * The demo's database: the hosted-db adapter on the embedded database (PGlite persisted in a folder,
  * `.data/db` unless `AUTHLIB_DATABASE_URL` says otherwise). It is created and migrated on first start,
- * and the demo user is added to it, so credentials sign-in can start database sessions.
+ * and the demo user is added to it, so credentials sign-in can start database sessions, with their two
+ * organizations (demo-organizations.ts).
  */
 import { join, resolve } from "node:path";
 import type { Adapter, AdapterUser } from "@authlib/core";
 import { HostedDbAdapter, HostedDbClient } from "@authlib/hosted-db-adapter";
+import { ensureDemoOrganizations } from "./demo-organizations";
 import { DEMO_EMAIL, DEMO_NAME, DEMO_USER_ID } from "./demo-user";
 
 /** The open database of the demo. */
@@ -52,13 +54,14 @@ export function demoDatabaseURL(env: DatabaseEnv): string {
   return `file://${resolve(join(env.DEMO_DATA_DIR || ".data", "db"))}`;
 }
 
-/** Opens the database at `databaseURL`, creates or upgrades its tables, and makes sure the demo user is in it. */
+/** Opens the database at `databaseURL`, creates or upgrades its tables, and makes sure the demo user and their organizations are in it. */
 export async function openDemoDatabase(databaseURL: string): Promise<DemoDatabase> {
   const client = new HostedDbClient({ databaseURL });
   try {
     await client.migrate();
     const adapter = HostedDbAdapter(client);
-    await ensureDemoUser(adapter);
+    const user = await ensureDemoUser(adapter);
+    await ensureDemoOrganizations(adapter, user.id);
     const { databaseURL: location } = await client.getConfig();
     return { client, adapter, location, close: () => client.close() };
   } catch (error) {
