@@ -63,6 +63,7 @@ export {
 } from "./framework-auth.js";
 export { CREDENTIALS_SIGNIN_MESSAGE } from "./messages.js";
 export type { OrganizationsResult } from "./operation-actions.js";
+export type { ActiveOrganizationResult } from "./organization-hooks.js";
 export type { OrganizationError, OrganizationFailure, OrganizationResult } from "./organizations.js";
 export type { PasskeyError, PasskeyFailure, PasskeysError, PasskeysResult } from "./passkeys.js";
 export type { PasswordError, PasswordFailure, PasswordResult } from "./password.js";

@@ -14,7 +14,7 @@ import type { OrganizationResult as Result } from "./organizations.js";
 /** The input of an action, as its schema takes it. */
 type In<Schema extends z.ZodTypeAny> = z.input<Schema>;
 /** What `useSetActiveOrganization` answers. */
-type Active = { activeOrganizationId: string | null; role?: string };
+export type ActiveOrganizationResult = { activeOrganizationId: string | null; role?: string };
 
 /** `useOrganizations`, `useCreateOrganization`, `useUpdateOrganization`, `useDeleteOrganization`: the user's organizations, creating, changing and deleting one. */
 export function organizationHooks(configQrl: FrameworkAuthConfigQrl) {
@@ -67,7 +67,7 @@ export function activeOrganizationHooks(configQrl: FrameworkAuthConfigQrl) {
 
   /** Makes `organizationId` the session's active organization (none given: no active one); `useSession()` then shows `activeOrganizationId` and `activeOrganizationRole`. */
   // biome-ignore lint/correctness/useQwikLoaderLocation: the app exports it from its plugin@auth.ts
-  const useSetActiveOrganization: Action<Result<Active>, In<typeof orgs.activeOrganizationSchema>> = globalAction$(
+  const useSetActiveOrganization: Action<Result<ActiveOrganizationResult>, In<typeof orgs.activeOrganizationSchema>> = globalAction$(
     (form, ev) => runOperation(ev, configQrl, "setActiveOrganization", form),
     validator$((_ev, data) => validateOperation("setActiveOrganization", data)),
   );

@@ -314,6 +314,7 @@ export interface OrganizationsApi {
   getOrganization(request: RequestLike, input: { organizationId: string }): Promise<OrganizationMembership>;
   /** Joins an organization the caller's proven address's domain offers (`domainJoin: "suggest"` or `"auto"`). */
   joinOrganization(request: RequestLike, input: { organizationId: string }): Promise<{ organizationId: string; role: string }>;
+  /** The organization's members, with their names and addresses (any member may list them). */
   listMembers(request: RequestLike, input: { organizationId: string }): Promise<ListedMember[]>;
   /** Another member's new role: never above the caller's own; the last owner keeps theirs (`LastOwner`). */
   updateMemberRole(request: RequestLike, input: { organizationId: string; userId: string; role: string }): Promise<Member>;
@@ -323,15 +324,19 @@ export interface OrganizationsApi {
   leaveOrganization(request: RequestLike, input: { organizationId: string }): Promise<{ cookies: Cookie[] }>;
   /** Invites `email` with `role` (mailed through the app's email provider); answers the invitation. */
   inviteMember(request: RequestLike, input: { organizationId: string; email: string; role: string }): Promise<ListedInvitation>;
+  /** The organization's waiting invitations, without their tokens (`member:invite`). */
   listInvitations(request: RequestLike, input: { organizationId: string }): Promise<ListedInvitation[]>;
+  /** A waiting invitation of the organization stops working (`member:invite`). Throws `InvitationInvalid`. */
   revokeInvitation(request: RequestLike, input: { organizationId: string; invitationId: string }): Promise<void>;
   /** Accepts an invitation as the signed-in user, who must have the invited address. Throws `InvitationInvalid`. */
   acceptInvitation(request: RequestLike, input: { invitationId: string; token: string }): Promise<{ organizationId: string; role: string }>;
+  /** The organization's domains, each with the TXT record to publish (`domain:manage`). */
   listDomains(request: RequestLike, input: { organizationId: string }): Promise<ListedDomain[]>;
   /** Claims a domain: answers the TXT record to publish at `_authlib-challenge.<domain>`. */
   addDomain(request: RequestLike, input: { organizationId: string; domain: string }): Promise<ListedDomain>;
   /** Reads the TXT record now: proven, or `DomainNotProven`; `DomainClaimed` when another organization proved it. */
   verifyDomain(request: RequestLike, input: { organizationId: string; domainId: string }): Promise<ListedDomain>;
+  /** Removes the organization's claim of a domain, and its proof with it (`domain:manage`). */
   removeDomain(request: RequestLike, input: { organizationId: string; domainId: string }): Promise<void>;
   /**
    * For server code (a scheduled job; `authlib org verify-domains`): reads the TXT record of every proven

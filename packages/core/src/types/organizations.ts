@@ -86,28 +86,47 @@ type New<T extends { id: string }> = Omit<T, "id"> & { id?: string };
  * invitations and domains. `createOrganization` throws when the slug is taken (a unique index).
  */
 export interface OrganizationAdapterMethods {
+  /** Stores a new organization (the id given, or one of the store's); throws when its slug is taken. */
   createOrganization?(organization: New<Organization>): Awaitable<Organization>;
+  /** The organization with this id, or `null`. */
   getOrganization?(id: string): Awaitable<Organization | null>;
+  /** The organization with this slug, or `null`. */
   getOrganizationBySlug?(slug: string): Awaitable<Organization | null>;
+  /** Changes the fields given of the organization `id`, and returns it as stored. */
   updateOrganization?(organization: Partial<Organization> & Pick<Organization, "id">): Awaitable<Organization>;
+  /** Deletes the organization with its members, invitations and domains. */
   deleteOrganization?(id: string): Awaitable<void>;
+  /** Stores a membership; one per organization and user (a second one throws). */
   createMember?(member: New<Member>): Awaitable<Member>;
+  /** The membership of `userId` in `organizationId`, or `null`. */
   getMember?(organizationId: string, userId: string): Awaitable<Member | null>;
+  /** The members of one organization. */
   listMembers?(organizationId: string): Awaitable<Member[]>;
+  /** The memberships of one user, in every organization. */
   listMembershipsByUser?(userId: string): Awaitable<Member[]>;
+  /** Sets the member's role, and returns the membership as stored. */
   updateMember?(member: Pick<Member, "organizationId" | "userId" | "role">): Awaitable<Member>;
+  /** Deletes the membership of `userId` in `organizationId` (none: nothing happens). */
   deleteMember?(organizationId: string, userId: string): Awaitable<void>;
+  /** Stores an invitation (its token only as its SHA-256). */
   createInvitation?(invitation: New<Invitation>): Awaitable<Invitation>;
+  /** The invitation with this id, or `null`. */
   getInvitation?(id: string): Awaitable<Invitation | null>;
+  /** The invitations of one organization, whatever their status. */
   listInvitations?(organizationId: string): Awaitable<Invitation[]>;
+  /** Sets the invitation's status, and returns it as stored. */
   updateInvitation?(invitation: Pick<Invitation, "id" | "status">): Awaitable<Invitation>;
+  /** Stores an organization's claim of a domain. */
   createDomain?(domain: New<OrganizationDomain>): Awaitable<OrganizationDomain>;
+  /** The claim with this id, or `null`. */
   getDomain?(id: string): Awaitable<OrganizationDomain | null>;
   /** Every organization's claim of `name` (several may claim it; one at most has it proven). */
   listDomainsByName?(name: string): Awaitable<OrganizationDomain[]>;
   /** The domains of one organization, or (without an id) of all: `authlib org verify-domains` walks them. */
   listDomains?(organizationId?: string): Awaitable<OrganizationDomain[]>;
+  /** Sets when the claim was proven (`null`: not proven), and returns it as stored. */
   updateDomain?(domain: Pick<OrganizationDomain, "id" | "verifiedAt">): Awaitable<OrganizationDomain>;
+  /** Deletes the claim with this id. */
   deleteDomain?(id: string): Awaitable<void>;
 }
 
