@@ -46,6 +46,16 @@ describe("roles", () => {
     expect(Object.isFrozen(roles.map)).toBe(true);
   });
 
+  it("gives an app's own role exactly its statements and reading, and never lets it reach the owner", () => {
+    const roles = defineRoles({ editor: ["doc:write"] });
+    expect([...(roles.map.editor ?? [])].sort()).toEqual(["doc:write", "organization:read"]);
+    // A role granting everything the owner does still cannot give, or act on, an owner.
+    const everything = defineRoles({ superadmin: [...ORGANIZATION_PERMISSIONS] });
+    expect(grantsNoMoreThan(everything, "owner", "superadmin")).toBe(false);
+    expect(grantsNoMoreThan(everything, "admin", "superadmin")).toBe(true);
+    expect(() => defineRoles({ Admin: [] })).toThrow('The role name "Admin" must be 1 to 32 lower-case letters, digits, _ or -.');
+  });
+
   it("refuses a role name that is not one", () => {
     for (const name of ["", "Admin", "9lives", "a b", "x".repeat(33)]) expect(() => defineRoles({ [name]: [] })).toThrow(TypeError);
     expect(() => defineRoles({ a: [], "b-c_d9": [] })).not.toThrow();
