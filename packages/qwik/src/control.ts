@@ -50,7 +50,9 @@ export async function operationFailure<Field extends string, Code extends string
   if (error instanceof RecentSignInRequired) redirect(ev, reauthenticationUrl(ev, context, error.type));
   const status = (statusOf ?? core.sessionErrorStatus)(error);
   if (status === undefined) return { status: 500, failure: { formErrors: [message], fieldErrors: {}, code: "Configuration" } };
-  return { status, failure: { formErrors: [error.message], fieldErrors: {}, code: error.type as Code } };
+  const failure: FormFailure<Field, Code | "Configuration"> = { formErrors: [error.message], fieldErrors: {}, code: error.type as Code };
+  if (error.details !== undefined) failure.details = error.details;
+  return { status, failure };
 }
 
 /** A failed operation as a form failure and its HTTP status (`operation-actions.ts`). Throws what is not an `AuthError`. */

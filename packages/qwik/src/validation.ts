@@ -19,6 +19,11 @@ export interface FormFailure<Field extends string, Code extends string = string>
    * was wrong), `"RateLimited"` for a refusal by a rate limit, or the error's type for a failed revocation.
    */
   code?: Code;
+  /**
+   * What the refusal says beyond its code, as core's JSON refusal does: an organization's sign-in policy
+   * names the `missing` methods and the `stepUp` URL that satisfies it.
+   */
+  details?: Readonly<Record<string, unknown>>;
 }
 
 /** The failure of `useSignIn`. */

@@ -1172,4 +1172,22 @@ describe("organizations: useOrganizations, useCreateOrganization, useSetActiveOr
     expect(refused.status).toBe(404);
     expect(await printed(refused, "active-result")).toMatchObject({ failed: true, code: "OrganizationNotFound" });
   });
+
+  test("a refusal by the organization's sign-in policy carries what is missing and the step-up URL, as core's JSON does", async () => {
+    const jar = new CookieJar();
+    await signInBuiltIn(jar);
+    const created = await printed(await submit("create", { name: "Vault", slug: `vault-${Date.now()}` }, jar), "create-result");
+    const organizationId = created.organization.id as string;
+    // Ada signed in with credentials; her organization now admits passkey sign-ins only.
+    const policy = JSON.stringify({ allowedSignInMethods: ["passkey"] });
+    const updated = await postForm(url("/api/authlib/organization/update"), { csrfToken: await csrfToken(jar), organizationId, policy }, jar);
+    expect(updated.status).toBe(200);
+    const refused = await submit("active", { organizationId }, jar);
+    expect(refused.status).toBe(403);
+    const failure = await printed(refused, "active-result");
+    expect(failure).toMatchObject({ failed: true, code: "OrganizationPolicy", details: { missing: ["signInMethod"] } });
+    const stepUp = new URL(failure.details.stepUp as string);
+    expect(stepUp.pathname).toBe("/api/authlib/signin");
+    expect(stepUp.searchParams.get("callbackUrl")).toContain(`organizationId=${organizationId}`);
+  });
 });
