@@ -658,3 +658,25 @@ export class OrganizationLimit extends AuthError {
   static override type: ErrorType = "OrganizationLimit";
   static override status: number | undefined = 429;
 }
+
+/**
+ * A request to the authorization server (`authorizationServer`) was refused, as its RFC names the refusal:
+ * `code` is the OAuth error code (`invalid_request`, `invalid_grant`, `invalid_client`, …), `description`
+ * what a client's developer may read (never a secret, never why a secret was wrong). The token, revocation,
+ * introspection and registration endpoints answer it as `{ error, error_description }` with `status`.
+ */
+export class OAuthError extends AuthError {
+  static override type: ErrorType = "OAuthError";
+  static override status: number | undefined = 400;
+  /** The RFC's error code. */
+  declare code: string;
+  /** What went wrong, for the client's developer. */
+  description: string;
+
+  constructor(code: string, description: string, status = 400) {
+    super(`${code}: ${description}`);
+    this.code = code;
+    this.description = description;
+    this.status = status;
+  }
+}

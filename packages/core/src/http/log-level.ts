@@ -55,6 +55,7 @@ export const LOG_LEVELS = {
   OrganizationLimit: "debug",
   OrganizationNotFound: "debug",
   OrganizationPolicy: "debug",
+  OAuthError: "debug",
   PasskeyNotFound: "debug",
   PasswordNotSet: "debug",
   RecentSignInRequired: "debug",

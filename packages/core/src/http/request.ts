@@ -23,6 +23,16 @@ export interface RoutePaths {
   match(method: string, first: string, second: string | undefined): RouteMatch | undefined;
 }
 
+/**
+ * A well-known document of the base path, asked for where RFC 8414 and RFC 9728 put it (the well-known
+ * name inserted between the host and the path: `/.well-known/<name><basePath>`), is answered as the one
+ * under the base path (`<basePath>/.well-known/<name>`). The integration routes that root path to the handler.
+ */
+function wellKnownUnderBase(pathname: string, base: string): string {
+  const match = /^\/\.well-known\/([a-z0-9-]+)(\/.*)$/.exec(pathname);
+  return match && base !== "" && match[2] === base ? `${base}/.well-known/${match[1]}` : pathname;
+}
+
 /** Splits `<basePath>/<action>[/<second>]` and matches it; throws `RouteNotFound` for anything else. */
 export function parseActionAndProvider(
   pathname: string,
@@ -31,6 +41,7 @@ export function parseActionAndProvider(
   method = "GET",
 ): RouteMatch & { path: string } {
   const base = basePath.replace(/\/+$/, "");
+  pathname = wellKnownUnderBase(pathname, base);
   if (!(pathname === base || pathname.startsWith(`${base}/`))) throw new RouteNotFound(`Not under the base path: ${pathname}`);
   const segments = pathname.slice(base.length).split("/").filter(Boolean);
   const [action, second, ...rest] = segments;

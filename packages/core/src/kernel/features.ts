@@ -8,6 +8,7 @@
 import { coreOperations } from "../actions/operations.js";
 import { accountFeature } from "../features/account/feature.js";
 import { accountsFeature } from "../features/accounts/feature.js";
+import { authorizationServerFeature } from "../features/authorization-server/feature.js";
 import { organizationsFeature } from "../features/organizations/feature.js";
 import { passkeysFeature } from "../features/passkeys/feature.js";
 import { passwordFeature } from "../features/password/feature.js";
@@ -16,6 +17,7 @@ import { twoFactorFeature } from "../features/two-factor/feature.js";
 
 /** The built-in features' public types (and their additions to the shared ones), for the package's index. */
 export type { TotpEnrollment, TwoFactorApi, TwoFactorRateLimits, TwoFactorStatus } from "../features/two-factor/feature.js";
+export type { AuthorizationServerApi, AuthorizationServerRateLimits, ListedGrant } from "../features/authorization-server/feature.js";
 
 import type { FeatureAudit } from "../types/audit.js";
 import type { AuthConfig } from "../types/config.js";
@@ -48,6 +50,7 @@ export const builtInFeatures: readonly FeatureDefinition[] = [
   accountFeature,
   twoFactorFeature,
   organizationsFeature,
+  authorizationServerFeature,
 ];
 
 /** Every feature of `config`, on or off: the built-in ones, then the app's own (checked for their shape). */

@@ -36,7 +36,9 @@ export type LimitScope =
   | "2fa:user"
   | "2fa:ip"
   | "2fa:try"
-  | "2fa:used";
+  | "2fa:used"
+  | "oauth:reg"
+  | "oauth:device";
 
 /**
  * The resolved limits of the request's configuration (`false`: all off), resolved on first use and kept.

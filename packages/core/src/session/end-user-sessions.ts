@@ -25,6 +25,7 @@ export async function endUserSessions(
 ): Promise<void> {
   const registered = options.sessionRegistry !== undefined;
   if (registered) await (await loadRegistry()).revokeSessions(options, { userId, reason: "server" });
+  else await options.hooks?.everySessionEnded?.(options, userId);
   if (store.deleteSessionsByUserId) {
     const ended = await store.deleteSessionsByUserId(userId);
     // Without records there is no session to name in a `sessionRevoked` event; the trail still says it.

@@ -212,7 +212,7 @@ export interface Revocation {
  * them on this instance at once, and fires `sessionRevoked` for each. Resolves the ended records.
  */
 export async function revokeSessions(
-  options: Pick<InternalOptions, "sessionRegistry" | "session" | "events" | "instanceState">,
+  options: Pick<InternalOptions, "sessionRegistry" | "session" | "events" | "instanceState" | "hooks" | "adapter" | "config" | "audit">,
   revocation: Revocation,
 ): Promise<SessionRecord[]> {
   const { userId, ids, except, reason, by } = revocation;
@@ -225,6 +225,7 @@ export async function revokeSessions(
     const mark = { userAgent: null, clientAddress: null, provider: REVOKED_BEFORE };
     await registry.create({ id: await markIdOf(userId), userId, createdAt: now, lastSeenAt: now, expires, ...mark });
   }
+  if (ids === undefined) await options.hooks?.everySessionEnded?.(options, userId);
   for (const session of ended) {
     remember(options, session.id, null);
     await options.events.sessionRevoked({ userId, session, reason, ...(by ? { by } : {}) });

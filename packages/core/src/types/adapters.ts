@@ -10,6 +10,7 @@
  * @module adapters
  */
 import type { Account, Awaitable, User } from "./base.js";
+import type { AuthorizationServerAdapterMethods } from "./authorization-server.js";
 import type { OrganizationAdapterMethods } from "./organizations.js";
 import type { SessionRecord } from "./session-registry.js";
 
@@ -92,7 +93,7 @@ export type AuthenticatorUpdate = Partial<Pick<AdapterAuthenticator, "counter" |
  * features in use, and a missing one is reported at start-up (`MissingAdapterMethods`). The methods of
  * organizations are in {@link OrganizationAdapterMethods}.
  */
-export interface Adapter extends OrganizationAdapterMethods {
+export interface Adapter extends OrganizationAdapterMethods, AuthorizationServerAdapterMethods {
   /** Creates a user and returns it with its id. */
   createUser?(user: AdapterUser): Awaitable<AdapterUser>;
   /** The user with this id, or `null`. */

@@ -11,6 +11,7 @@
  *
  * @module types
  */
+import type { AuthorizationServerConfig } from "./authorization-server.js";
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js";
 import type {
   Account,
@@ -363,6 +364,12 @@ export interface AuthConfig {
    * organization methods. Off when absent.
    */
   organizations?: OrganizationsConfig;
+  /**
+   * The OAuth 2.1 authorization server (docs/authorization-server.md): authlib issues tokens to MCP clients,
+   * CLIs, native apps and other services, under `<basePath>/oauth2/*`. Needs an adapter with the
+   * authorization-server methods. Off when absent.
+   */
+  authorizationServer?: AuthorizationServerConfig;
   /**
    * The app's own features, made with `defineFeature` (docs/architecture.md, "Where to add a feature"):
    * their operations are routed under the base path and reached through `auth.api.run`, with the same

@@ -73,6 +73,7 @@ export interface ErrorTypes {
   OrganizationNotFound: true;
   OrganizationForbidden: true;
   OrganizationPolicy: true;
+  OAuthError: true;
   InvalidOrganization: true;
   SlugTaken: true;
   LastOwner: true;

@@ -315,6 +315,11 @@ export interface SignInHooks {
    * promise when this instance's last read is young enough (the session check then costs a map lookup).
    */
   organizationRole?(options: InternalOptions, userId: string, organizationId: string): string | null | Promise<string | null>;
+  /**
+   * Every session of the user ended (sign out everywhere, a password reset, an address taken back): what
+   * else lets someone in ends with them (the authorization server's grants).
+   */
+  everySessionEnded?(options: Pick<ConfigOptions, "adapter" | "config" | "audit">, userId: string): Promise<void>;
 }
 
 export interface SignInResult {

@@ -4,9 +4,10 @@
  *
  * @module features/two-factor/messages
  */
-import type { FeatureMessageKey, FeatureMessages } from "../../types/i18n.js";
+import type { FeatureMessages } from "../../types/i18n.js";
+import type { TwoFactorMessages } from "./types.js";
 
-export const twoFactorMessages: FeatureMessages<FeatureMessageKey> = {
+export const twoFactorMessages: FeatureMessages<keyof TwoFactorMessages> = {
   en: () => import("./messages/en.js").then((m) => m.en),
   de: () => import("./messages/de.js").then((m) => m.de),
   fr: () => import("./messages/fr.js").then((m) => m.fr),

@@ -3,7 +3,8 @@
  *
  * @module features/two-factor/messages/keys
  */
-import type { FeatureMessageKey, Messages } from "../../../types/i18n.js";
+import type { Messages } from "../../../types/i18n.js";
+import type { TwoFactorMessages } from "../types.js";
 
 /** Every text of the second factor's pages, account section, errors and owner notices, in one language. */
-export type TwoFactorTexts = Readonly<Pick<Messages, FeatureMessageKey>>;
+export type TwoFactorTexts = Readonly<Pick<Messages, keyof TwoFactorMessages>>;
