@@ -9,6 +9,7 @@
  *
  * @module adapters
  */
+import type { AuthorizationServerAdapterMethods } from "./authorization-server.js";
 import type { Account, Awaitable, User } from "./base.js";
 import type { AuthorizationServerAdapterMethods } from "./authorization-server.js";
 import type { OrganizationAdapterMethods } from "./organizations.js";
@@ -91,7 +92,8 @@ export type AuthenticatorUpdate = Partial<Pick<AdapterAuthenticator, "counter" |
 /**
  * A database adapter. Every method is optional in the type; which ones are required depends on the
  * features in use, and a missing one is reported at start-up (`MissingAdapterMethods`). The methods of
- * organizations are in {@link OrganizationAdapterMethods}.
+ * organizations are in {@link OrganizationAdapterMethods}, those of the authorization server in
+ * {@link AuthorizationServerAdapterMethods}.
  */
 export interface Adapter extends OrganizationAdapterMethods, AuthorizationServerAdapterMethods {
   /** Creates a user and returns it with its id. */

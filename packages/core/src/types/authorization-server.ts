@@ -153,7 +153,7 @@ export interface AuthorizationServerAdapterMethods {
   createOAuthClient?(client: OAuthClient): Awaitable<OAuthClient>;
   /** The stored client with this id, or `null`. */
   getOAuthClient?(clientId: string): Awaitable<OAuthClient | null>;
-  /** Replaces a stored client (a refreshed metadata document). */
+  /** Replaces a stored client (a refreshed metadata document); throws when there is none with its id. */
   updateOAuthClient?(client: OAuthClient): Awaitable<OAuthClient>;
   /** The user's consent to the client, or `null`. */
   getOAuthConsent?(userId: string, clientId: string): Awaitable<OAuthConsent | null>;
@@ -161,42 +161,56 @@ export interface AuthorizationServerAdapterMethods {
   saveOAuthConsent?(consent: OAuthConsent): Awaitable<void>;
   /** Forgets the user's consent to the client. */
   deleteOAuthConsent?(userId: string, clientId: string): Awaitable<void>;
+  /** Stores a new code; throws when its hash is taken. */
   createOAuthAuthorizationCode?(code: OAuthAuthorizationCode): Awaitable<void>;
   /** The code with this hash, used or not, or `null`. */
   getOAuthAuthorizationCode?(codeHash: string): Awaitable<OAuthAuthorizationCode | null>;
   /**
    * Marks the code used with the grant it made, only if it was unused: `true` when this call marked it,
-   * `false` when it was used already (atomic).
+   * `false` when it was used already or there is no such code (atomic). Expiry is the caller's check.
    */
   useOAuthAuthorizationCode?(codeHash: string, usedAt: Date, grantId: string): Awaitable<boolean>;
+  /** Stores a new grant; throws when its id is taken. */
   createOAuthGrant?(grant: OAuthGrant): Awaitable<OAuthGrant>;
+  /** The grant with this id, revoked or not, or `null`. */
   getOAuthGrant?(id: string): Awaitable<OAuthGrant | null>;
-  /** The user's grants, revoked or not. */
+  /** The user's grants, revoked or not, oldest first. */
   listOAuthGrantsByUser?(userId: string): Awaitable<OAuthGrant[]>;
   /**
    * Moves the grant from `generation` to the next one, with the time of use, only if it is unrevoked and at
-   * `generation`: `true` when this call moved it (atomic).
+   * `generation`: `true` when this call moved it (atomic). It sets `lastUsedAt` only; `expiresAt` is the
+   * caller's to extend (`createOAuthGrant` of a new grant, or not at all).
    */
   advanceOAuthGrant?(id: string, generation: number, usedAt: Date): Awaitable<boolean>;
-  /** Marks the grant revoked (kept, so a reuse of its tokens is still recognised, until it is pruned). */
+  /**
+   * Marks the grant revoked (kept, so a reuse of its tokens is still recognised, until it is pruned). A grant
+   * revoked already keeps its first `revokedAt` (the time pruning counts from).
+   */
   revokeOAuthGrant?(id: string, revokedAt: Date): Awaitable<void>;
-  /** Marks every unrevoked grant of the user revoked (sign-out everywhere, a password reset). */
+  /** Marks every unrevoked grant of the user revoked (sign-out everywhere, a password reset); revoked ones keep their `revokedAt`. */
   revokeOAuthGrantsByUser?(userId: string, revokedAt: Date): Awaitable<void>;
+  /** Stores a new device authorization; throws when its device code hash is taken. */
   createOAuthDeviceCode?(code: OAuthDeviceCode): Awaitable<void>;
+  /** The device authorization with this device code hash, expired or not, or `null`. */
   getOAuthDeviceCode?(deviceCodeHash: string): Awaitable<OAuthDeviceCode | null>;
-  /** The device code with this user code that has not expired, or `null`. */
+  /**
+   * The device code with this user code that has not expired, or `null` (the newest, should two live ones
+   * share a user code: the caller draws user codes at random, the store does not refuse a repeat).
+   */
   getOAuthDeviceCodeByUserCode?(userCode: string): Awaitable<OAuthDeviceCode | null>;
   /**
    * Changes the fields given of the device code, only if its status is `expectedStatus` (`approved` → `used`,
-   * `pending` → `approved`): `true` when this call changed it (atomic).
+   * `pending` → `approved`): `true` when this call changed it, `false` when its status was another or there
+   * is no such code (atomic). A field absent from `change` is kept; `null` clears a nullable one.
    */
   updateOAuthDeviceCode?(
     deviceCodeHash: string,
     expectedStatus: OAuthDeviceCode["status"],
     change: Partial<Omit<OAuthDeviceCode, "deviceCodeHash" | "userCode" | "clientId">>,
   ): Awaitable<boolean>;
-  /** Every signing key that has not expired, newest first. */
+  /** Every signing key that has not expired, newest (`createdAt`) first. */
   listOAuthSigningKeys?(): Awaitable<OAuthSigningKey[]>;
+  /** Stores a new signing key; throws when its `kid` is taken. */
   createOAuthSigningKey?(key: OAuthSigningKey): Awaitable<void>;
 }
 
