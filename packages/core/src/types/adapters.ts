@@ -9,7 +9,6 @@
  *
  * @module adapters
  */
-import type { AuthorizationServerAdapterMethods } from "./authorization-server.js";
 import type { Account, Awaitable, User } from "./base.js";
 import type { AuthorizationServerAdapterMethods } from "./authorization-server.js";
 import type { OrganizationAdapterMethods } from "./organizations.js";

@@ -7,8 +7,10 @@
  */
 import type { Awaitable } from "./base.js";
 
-/** How a client proves itself at the token endpoint: `none` for a public client (PKCE only). */
-export type ClientAuthMethod = "none" | "client_secret_basic" | "client_secret_post" | "private_key_jwt";
+import type { ClientAuthMethod } from "./providers.js";
+
+/** How a client proves itself at the token endpoint (`none` for a public client: PKCE only), as for a provider. */
+export type { ClientAuthMethod };
 
 /** The grants a client may use: no implicit, no password grant. */
 export type OAuthGrantType = "authorization_code" | "refresh_token" | "urn:ietf:params:oauth:grant-type:device_code";

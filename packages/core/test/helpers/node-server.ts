@@ -35,6 +35,11 @@ export interface NodeServerOptions {
   basePath?: string;
   /** Handles every other path. Default: 404. */
   fallback?: WebHandler;
+  /**
+   * Also hands the handler the well-known documents of the base path at the root, where RFC 8414 puts
+   * them (`/.well-known/<name><basePath>`), as an app routes them to an authorization server.
+   */
+  wellKnownToAuth?: boolean;
 }
 
 /** A running server. */
@@ -88,7 +93,8 @@ export async function startNodeServer(handler: WebHandler, options: NodeServerOp
     requests.push({ method: message.method ?? "GET", path });
     void (async () => {
       try {
-        const underBasePath = path === basePath || path.startsWith(`${basePath}/`) || path.startsWith(`${basePath}?`);
+        const wellKnown = options.wellKnownToAuth === true && /^\/\.well-known\/[a-z0-9-]+\//.test(path) && path.split("?")[0]?.endsWith(basePath);
+        const underBasePath = wellKnown || path === basePath || path.startsWith(`${basePath}/`) || path.startsWith(`${basePath}?`);
         const target = underBasePath ? handler : options.fallback;
         if (!target) {
           out.writeHead(404, { "content-type": "text/plain" }).end("Not found");
