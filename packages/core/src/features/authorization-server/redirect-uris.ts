@@ -52,7 +52,7 @@ function hasUserinfo(uri: string, url: URL): boolean {
  */
 function loopbackWithoutPort(uri: string): string | null {
   const url = parse(uri);
-  if (!url || url.protocol !== "http:" || !LOOPBACK_HOSTS.has(url.hostname)) return null;
+  if (url?.protocol !== "http:" || !LOOPBACK_HOSTS.has(url.hostname)) return null;
   if (uri.includes("#") || hasUserinfo(uri, url)) return null;
   const bareOrigin = url.pathname === "/" && url.search === "" && `${uri}/` === url.href;
   if (uri !== url.href && !bareOrigin) return null;
