@@ -60,8 +60,8 @@ async function codeFlow(config: client.Configuration, redirectUri: string, scope
 
 describe("openid-client", () => {
   it("discovers the server by OpenID Connect Discovery and by RFC 8414, with the same issuer and endpoints", async () => {
-    const oidc = await client.discovery(new URL(app.issuer), "web", SECRET, undefined, insecure);
-    const oauth = await client.discovery(new URL(app.issuer), "web", SECRET, undefined, { ...insecure, algorithm: "oauth2" });
+    const oidc = await client.discovery(new URL(app.issuer), "web", undefined, client.ClientSecretBasic(SECRET), insecure);
+    const oauth = await client.discovery(new URL(app.issuer), "web", undefined, client.ClientSecretBasic(SECRET), { ...insecure, algorithm: "oauth2" });
     expect(oidc.serverMetadata().issuer).toBe(app.issuer);
     expect(oauth.serverMetadata().issuer).toBe(app.issuer);
     expect(oauth.serverMetadata().token_endpoint).toBe(`${app.issuer}/oauth2/token`);
@@ -70,7 +70,7 @@ describe("openid-client", () => {
   });
 
   it("as a confidential client: code + PKCE, ID token, userinfo, refresh (rotated), introspection, revocation", async () => {
-    const config = await client.discovery(new URL(app.issuer), "web", SECRET, undefined, insecure);
+    const config = await client.discovery(new URL(app.issuer), "web", undefined, client.ClientSecretBasic(SECRET), insecure);
     const tokens = await codeFlow(config, CONFIDENTIAL_REDIRECT, "openid email offline_access read:projects");
     const claims = tokens.claims();
     expect(claims?.sub).toBe(ada.userId);
