@@ -12,6 +12,8 @@ import { Auth, type AuthConfig, getSession } from "@authlib/core";
 import { encode } from "@authlib/core/jwt";
 import { hashPassword, verifyPassword } from "@authlib/core/password";
 import Credentials from "@authlib/core/providers/credentials";
+import { protectResource, resourceErrorResponse } from "@authlib/core/resource";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
 
 /** The outcome of one check. */
 export interface CheckResult {
@@ -22,7 +24,13 @@ export interface CheckResult {
 }
 
 /** The names of the checks, in the order they run: the harness expects exactly these. */
-export const CHECK_NAMES = ["session from encode", "credentials round trip", "sign-in page", "password hash/verify"] as const;
+export const CHECK_NAMES = [
+  "session from encode",
+  "credentials round trip",
+  "sign-in page",
+  "password hash/verify",
+  "resource access token",
+] as const;
 
 const ORIGIN = "http://localhost:3000";
 const SECRET = "runtime-smoke-secret-0123456789abcdef";
@@ -164,11 +172,46 @@ async function passwordHashVerify(): Promise<void> {
   assert(!(await verifyPassword(PASSWORD, "scrypt$32768$8$1$bad")), "verifyPassword accepted a malformed hash");
 }
 
+/**
+ * `protectResource` verifies an ES256 access token (RFC 9068) against a JWK Set with the runtime's Web
+ * Crypto; a token for another resource, and a request without one, get their RFC 6750 answers.
+ */
+async function resourceAccessToken(): Promise<void> {
+  const issuer = "https://auth.example.com";
+  const resource = "https://api.example.com/mcp";
+  const { privateKey, publicKey } = await generateKeyPair("ES256");
+  const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: "k1", alg: "ES256" }] };
+  const now = Math.floor(Date.now() / 1000);
+  const mint = (aud: string) =>
+    new SignJWT({ client_id: "c1", scope: "mcp", jti: "t1", grant_id: "g1" })
+      .setProtectedHeader({ alg: "ES256", kid: "k1", typ: "at+jwt" })
+      .setIssuer(issuer)
+      .setSubject(ADA.id)
+      .setAudience(aud)
+      .setIssuedAt(now)
+      .setExpirationTime(now + 600)
+      .sign(privateKey);
+  const options = { issuer, resource, jwks, scopes: ["mcp"] };
+  const request = (token?: string) => new Request(`${resource}/tools`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const caller = await protectResource(request(await mint(resource)), options);
+  assert(caller.userId === ADA.id && caller.grantId === "g1", `protectResource gave ${JSON.stringify(caller)}`);
+  const refused = await protectResource(request(await mint("https://other.example.com")), options).then(
+    () => undefined,
+    (error: unknown) => resourceErrorResponse(error, options),
+  );
+  assert(refused?.status === 401, `a token for another resource answered ${refused?.status ?? "accepted"}`);
+  assert(refused.headers.get("www-authenticate")?.includes('error="invalid_token"'), "the refusal's challenge has no invalid_token");
+  const none = await protectResource(request(), options).catch((error: unknown) => resourceErrorResponse(error, options));
+  assert(none instanceof Response && none.status === 401, "a request without a token was not answered 401");
+  assert(!none.headers.get("www-authenticate")?.includes("error="), "a request without a token got an error code");
+}
+
 const CHECKS: Record<(typeof CHECK_NAMES)[number], () => Promise<void>> = {
   "session from encode": sessionFromEncode,
   "credentials round trip": credentialsRoundTrip,
   "sign-in page": signInPage,
   "password hash/verify": passwordHashVerify,
+  "resource access token": resourceAccessToken,
 };
 
 /** Runs every check, one after the other; a failing check does not stop the others. */
