@@ -8,14 +8,14 @@
  * test-artifacts/reliability.json, not asserted.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HostedDbAdapter, HostedDbClient } from "../packages/hosted-db-adapter/src/index.js";
-import { postgresAnswers } from "../packages/hosted-db-adapter/test/helpers.js";
 import { pkceChallenge } from "../packages/core/src/features/authorization-server/pkce.js";
 import { createAuth } from "../packages/core/src/kernel/instance.js";
 import Credentials from "../packages/core/src/providers/credentials.js";
 import { InvalidToken, protectResource, revocationWithin } from "../packages/core/src/resource.js";
 import type { AuthConfig } from "../packages/core/src/types/config.js";
 import { authClient } from "../packages/core/test/helpers/auth-client.js";
+import { HostedDbAdapter, HostedDbClient } from "../packages/hosted-db-adapter/src/index.js";
+import { postgresAnswers } from "../packages/hosted-db-adapter/test/helpers.js";
 import { recordFigures } from "./helpers/figures.js";
 import { runBounded, timed } from "./helpers/measure.js";
 import { createScratchDatabase, type ScratchDatabase, SHARED_SERVER_URL } from "./helpers/scratch-database.js";
@@ -77,13 +77,20 @@ async function issue(browser: ReturnType<typeof authClient>): Promise<{ accessTo
   });
   const page = await (await browser.send(`/auth/oauth2/authorize?${query}`)).text();
   const sealed = /name="request" value="([^"]+)"/.exec(page)?.[1] as string;
-  const decided = await browser.send("/auth/oauth2/consent", { form: { csrfToken: await browser.csrf(), request: sealed, decision: "allow" } });
+  const decided = await browser.send("/auth/oauth2/consent", {
+    form: { csrfToken: await browser.csrf(), request: sealed, decision: "allow" },
+  });
   const code = new URL(decided.headers.get("location") as string).searchParams.get("code") as string;
   const response = await auth.handler(
     new Request(`${ISSUER}/oauth2/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${btoa(`web:${SECRET}`)}` },
-      body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: "https://app.example/cb", code_verifier: VERIFIER }),
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: "https://app.example/cb",
+        code_verifier: VERIFIER,
+      }),
     }),
   );
   const body = (await response.json()) as { access_token: string };
@@ -91,25 +98,29 @@ async function issue(browser: ReturnType<typeof authClient>): Promise<{ accessTo
   return { accessToken: body.access_token, grantId: claims.grant_id };
 }
 
+/** What `protectResource` answers for the token of grant `index` (mod the grants): ok, refused, or an error. */
+async function checkAt(index: number, options: Parameters<typeof protectResource>[1]): Promise<string> {
+  const { accessToken } = tokens[index % GRANTS] as (typeof tokens)[number];
+  const request = new Request(RESOURCE, { headers: { authorization: `Bearer ${accessToken}` } });
+  try {
+    return (await protectResource(request, options)).userId === "load-user" ? "ok" : "wrong-user";
+  } catch (error) {
+    return error instanceof InvalidToken ? "refused" : `error: ${(error as Error).message}`;
+  }
+}
+
 describe.skipIf(!available)(`${CHECKS} protectResource checks on PostgreSQL`, () => {
   it(`issues ${GRANTS} grants, then ${CHECKS} checks all pass; after ${REVOKED} revocations and the bound, exactly their tokens are refused`, async () => {
     const browser = authClient(config, ORIGIN);
-    await browser.send("/auth/callback/credentials", { form: { csrfToken: await browser.csrf(), username: "ada", password: "x", callbackUrl: "/" } });
+    await browser.send("/auth/callback/credentials", {
+      form: { csrfToken: await browser.csrf(), username: "ada", password: "x", callbackUrl: "/" },
+    });
     for (let i = 0; i < GRANTS; i++) tokens.push(await issue(browser));
     const jwks = (await (await auth.handler(new Request(`${ISSUER}/oauth2/jwks`))).json()) as { keys: never[] };
     const revocation = revocationWithin({ isRevoked: (grantId) => auth.api.isGrantRevoked(grantId) }, 1);
     const options = { issuer: ISSUER, resource: RESOURCE, jwks, revocation };
-    const check = async (index: number) => {
-      const { accessToken } = tokens[index % GRANTS] as (typeof tokens)[number];
-      const request = new Request(RESOURCE, { headers: { authorization: `Bearer ${accessToken}` } });
-      try {
-        return (await protectResource(request, options)).userId === "load-user" ? "ok" : "wrong-user";
-      } catch (error) {
-        return error instanceof InvalidToken ? "refused" : `error: ${(error as Error).message}`;
-      }
-    };
     const indexes = Array.from({ length: CHECKS }, (_, i) => i);
-    const { result, wallMillis } = await timed(() => runBounded(indexes, IN_FLIGHT, check));
+    const { result, wallMillis } = await timed(() => runBounded(indexes, IN_FLIGHT, (index) => checkAt(index, options)));
     const answers = new Map<string, number>();
     for (const answer of result) answers.set(answer, (answers.get(answer) ?? 0) + 1);
     expect(Object.fromEntries(answers)).toEqual({ ok: CHECKS });
@@ -121,7 +132,7 @@ describe.skipIf(!available)(`${CHECKS} protectResource checks on PostgreSQL`, ()
     const after = await runBounded(
       Array.from({ length: CHECKS / 10 }, (_, i) => i),
       IN_FLIGHT,
-      async (index) => ({ revoked: index % GRANTS < REVOKED, answer: await check(index) }),
+      async (index) => ({ revoked: index % GRANTS < REVOKED, answer: await checkAt(index, options) }),
     );
     const wrong = after.filter(({ revoked, answer }) => answer !== (revoked ? "refused" : "ok"));
     expect(wrong).toEqual([]);

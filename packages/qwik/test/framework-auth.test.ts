@@ -1180,7 +1180,11 @@ describe("organizations: useOrganizations, useCreateOrganization, useSetActiveOr
     const organizationId = created.organization.id as string;
     // Ada signed in with credentials; her organization now admits passkey sign-ins only.
     const policy = JSON.stringify({ allowedSignInMethods: ["passkey"] });
-    const updated = await postForm(url("/api/authlib/organization/update"), { csrfToken: await csrfToken(jar), organizationId, policy }, jar);
+    const updated = await postForm(
+      url("/api/authlib/organization/update"),
+      { csrfToken: await csrfToken(jar), organizationId, policy },
+      jar,
+    );
     expect(updated.status).toBe(200);
     const refused = await submit("active", { organizationId }, jar);
     expect(refused.status).toBe(403);

@@ -9,8 +9,9 @@
  *
  * @module adapters
  */
-import type { Account, Awaitable, User } from "./base.js";
+
 import type { AuthorizationServerAdapterMethods } from "./authorization-server.js";
+import type { Account, Awaitable, User } from "./base.js";
 import type { OrganizationAdapterMethods } from "./organizations.js";
 import type { SessionRecord } from "./session-registry.js";
 

@@ -11,8 +11,9 @@
  *
  * @module types
  */
-import type { AuthorizationServerConfig } from "./authorization-server.js";
+
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js";
+import type { AuthorizationServerConfig } from "./authorization-server.js";
 import type {
   Account,
   AuthorizationDetails,

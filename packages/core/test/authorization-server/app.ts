@@ -12,7 +12,7 @@ import type { MailMessage } from "../../src/types/providers.js";
 import { formOf, httpClient } from "../helpers/auth-client.js";
 import { memoryAdapter, withVerificationTokens } from "../helpers/memory-adapter.js";
 import { memoryAuthorizationServer } from "../helpers/memory-authorization-server.js";
-import { type NodeServer, type WebHandler, startNodeServer } from "../helpers/node-server.js";
+import { type NodeServer, startNodeServer, type WebHandler } from "../helpers/node-server.js";
 
 const secret = "authorization-server-secret-0123456789!!";
 export const PASSWORD = "a long password 1234";

@@ -88,7 +88,11 @@ describe("attacks on the authorization server", () => {
     expect((await exchange(code, `${VERIFIER}x`)).body.error).toBe("invalid_grant");
     // Refused before use: the right verifier still works once.
     expect((await exchange(code)).status).toBe(200);
-    for (const params of [{ code_challenge: "" }, { code_challenge_method: "plain", code_challenge: VERIFIER }, { code_challenge_method: "" }]) {
+    for (const params of [
+      { code_challenge: "" },
+      { code_challenge_method: "plain", code_challenge: VERIFIER },
+      { code_challenge_method: "" },
+    ]) {
       const { location } = await authorizeIn(ada, await authorizeUrl(params));
       const back = new URL(location);
       expect(back.origin + back.pathname).toBe(REDIRECT);
@@ -112,8 +116,7 @@ describe("attacks on the authorization server", () => {
       expect(opened.status === 302 ? opened.headers.get("location") : "error-page").toMatch(/error/);
     }
     // A loopback redirect of a native client takes any port, but not another path or host.
-    const native = (redirect: string) =>
-      authorizeUrl({ client_id: "native", redirect_uri: redirect }).then((url) => ada.send(url));
+    const native = (redirect: string) => authorizeUrl({ client_id: "native", redirect_uri: redirect }).then((url) => ada.send(url));
     expect((await native("http://127.0.0.1:61234/cb")).status).toBe(200);
     expect((await native("http://127.0.0.1:61234/cb2")).headers.get("location") ?? "").not.toContain("127.0.0.1");
     expect((await native("http://127.0.0.2:61234/cb")).headers.get("location") ?? "").not.toContain("127.0.0.2");
@@ -157,13 +160,18 @@ describe("attacks on the authorization server", () => {
       "",
     );
     expect(asNative.body.error).toBe("invalid_grant");
-    const wrongSecret = await exchange(code).then(() => tokenRequest({ grant_type: "refresh_token", refresh_token: "x" }, `Basic ${btoa("web:wrong")}`));
+    const wrongSecret = await exchange(code).then(() =>
+      tokenRequest({ grant_type: "refresh_token", refresh_token: "x" }, `Basic ${btoa("web:wrong")}`),
+    );
     expect(wrongSecret).toMatchObject({ status: 401, body: { error: "invalid_client" } });
   });
 
   it("a confidential client cannot present itself as a public one", async () => {
     const code = await codeFor();
-    const asPublic = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: VERIFIER, client_id: "web" }, "");
+    const asPublic = await tokenRequest(
+      { grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: VERIFIER, client_id: "web" },
+      "",
+    );
     expect(asPublic).toMatchObject({ status: 401, body: { error: "invalid_client" } });
   });
 
@@ -172,7 +180,11 @@ describe("attacks on the authorization server", () => {
     const tokens = (await exchange(code)).body;
     const payload = JSON.parse(Buffer.from((tokens.access_token as string).split(".")[1] as string, "base64url").toString());
     expect(payload.aud).toBe("https://api.example/a");
-    const widened = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, resource: "https://api.example/b" });
+    const widened = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      resource: "https://api.example/b",
+    });
     expect(widened.body.error).toBe("invalid_target");
     const { location } = await authorizeIn(ada, await authorizeUrl({ resource: "https://elsewhere.example/" }));
     expect(new URL(location).searchParams.get("error")).toBe("invalid_target");
@@ -238,7 +250,9 @@ describe("attacks on the authorization server", () => {
     });
     const device = (await started.json()) as Record<string, string>;
     const consentFor = async (browser: Browser) => {
-      const page = await browser.send("/auth/oauth2/device", { form: { csrfToken: await browser.csrf(), user_code: device.user_code as string } });
+      const page = await browser.send("/auth/oauth2/device", {
+        form: { csrfToken: await browser.csrf(), user_code: device.user_code as string },
+      });
       return /name="request" value="([^"]+)"/.exec(await page.text())?.[1] as string;
     };
     const grace = await app.signedUp("grace3@example.com");
@@ -253,7 +267,11 @@ describe("attacks on the authorization server", () => {
     const tokens = await fetch(`${app.issuer}/oauth2/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ client_id: "cli", grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: device.device_code as string }),
+      body: new URLSearchParams({
+        client_id: "cli",
+        grant_type: "urn:ietf:params:oauth:grant-type:device_code",
+        device_code: device.device_code as string,
+      }),
     });
     const body = (await tokens.json()) as Record<string, string>;
     const claims = JSON.parse(Buffer.from((body.access_token as string).split(".")[1] as string, "base64url").toString());
@@ -272,7 +290,11 @@ describe("attacks on the authorization server", () => {
         await fetch(`${app.issuer}/oauth2/token`, {
           method: "POST",
           headers: { "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ client_id: "cli", grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: device.device_code as string }),
+          body: new URLSearchParams({
+            client_id: "cli",
+            grant_type: "urn:ietf:params:oauth:grant-type:device_code",
+            device_code: device.device_code as string,
+          }),
         })
       ).json()) as Record<string, string>;
     expect((await poll()).error).toBe("authorization_pending");

@@ -55,13 +55,20 @@ async function codeFlow(config: client.Configuration, redirectUri: string, scope
   });
   const { location } = await authorizeIn(ada, url.href);
   expect(location.startsWith(redirectUri)).toBe(true);
-  return client.authorizationCodeGrant(config, new URL(location), { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+  return client.authorizationCodeGrant(config, new URL(location), {
+    pkceCodeVerifier: verifier,
+    expectedState: state,
+    expectedNonce: nonce,
+  });
 }
 
 describe("openid-client", () => {
   it("discovers the server by OpenID Connect Discovery and by RFC 8414, with the same issuer and endpoints", async () => {
     const oidc = await client.discovery(new URL(app.issuer), "web", undefined, client.ClientSecretBasic(SECRET), insecure);
-    const oauth = await client.discovery(new URL(app.issuer), "web", undefined, client.ClientSecretBasic(SECRET), { ...insecure, algorithm: "oauth2" });
+    const oauth = await client.discovery(new URL(app.issuer), "web", undefined, client.ClientSecretBasic(SECRET), {
+      ...insecure,
+      algorithm: "oauth2",
+    });
     expect(oidc.serverMetadata().issuer).toBe(app.issuer);
     expect(oauth.serverMetadata().issuer).toBe(app.issuer);
     expect(oauth.serverMetadata().token_endpoint).toBe(`${app.issuer}/oauth2/token`);
@@ -119,7 +126,9 @@ describe("openid-client", () => {
     const page = await ada.send(`/auth/oauth2/device`);
     expect(page.status).toBe(200);
     const csrfToken = await ada.csrf();
-    const consent = await ada.send("/auth/oauth2/device", { form: { csrfToken, user_code: started.user_code.replace("-", "").toLowerCase() } });
+    const consent = await ada.send("/auth/oauth2/device", {
+      form: { csrfToken, user_code: started.user_code.replace("-", "").toLowerCase() },
+    });
     expect(consent.status).toBe(200);
     const html = await consent.text();
     expect(html).toContain("The CLI");

@@ -70,7 +70,10 @@ describe("client registration", () => {
 
   it("counts registrations per client address: an anonymous caller can make it store only so many", async () => {
     app = await startServerApp({
-      config: { authorizationServer: { registration: true }, rateLimit: { authorizationServer: { registrationMax: 3, windowSeconds: 60 } } },
+      config: {
+        authorizationServer: { registration: true },
+        rateLimit: { authorizationServer: { registrationMax: 3, windowSeconds: 60 } },
+      },
     });
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await register(app.issuer, mcpClient)).status);

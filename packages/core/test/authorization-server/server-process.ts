@@ -27,7 +27,9 @@ const config: AuthConfig = {
   trustHost: true,
   adapter: HostedDbAdapter(database),
   session: { strategy: "jwt" },
-  providers: [Credentials({ authorize: (credentials) => (credentials.username === "ada" ? { id: userId, email: "ada@example.com" } : null) })],
+  providers: [
+    Credentials({ authorize: (credentials) => (credentials.username === "ada" ? { id: userId, email: "ada@example.com" } : null) }),
+  ],
   authorizationServer: {
     issuer: setting("ISSUER"),
     resources: [resource],

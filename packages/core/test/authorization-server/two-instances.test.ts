@@ -45,7 +45,10 @@ describe.skipIf(!postgres)("two authorization servers in two processes, one Post
       CLIENT_SECRET,
     };
     const script = new URL("./server-process.ts", import.meta.url);
-    [a, b] = await Promise.all([forkInstance<object, { origin: string }>(script, env), forkInstance<object, { origin: string }>(script, env)]);
+    [a, b] = await Promise.all([
+      forkInstance<object, { origin: string }>(script, env),
+      forkInstance<object, { origin: string }>(script, env),
+    ]);
     [originA, originB] = [(await a.ask({})).origin, (await b.ask({})).origin];
   }, 30_000);
 
@@ -84,7 +87,12 @@ describe.skipIf(!postgres)("two authorization servers in two processes, one Post
     const { location } = await authorizeIn(browser, `${originA}/auth/oauth2/authorize?${query}`);
     const code = new URL(location).searchParams.get("code") as string;
     expect(new URL(location).searchParams.get("iss")).toBe(ISSUER);
-    const tokens = await token(originB, { grant_type: "authorization_code", code, redirect_uri: "https://app.example/callback", code_verifier: VERIFIER });
+    const tokens = await token(originB, {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: "https://app.example/callback",
+      code_verifier: VERIFIER,
+    });
     expect(tokens.access_token).toBeTruthy();
     // B issued it; A's resource accepts it too (the keys are shared through the database).
     expect(await (await me(originA, tokens.access_token as string)).json()).toEqual({ userId });
@@ -95,7 +103,9 @@ describe.skipIf(!postgres)("two authorization servers in two processes, one Post
     const revoked = await browser.send("/auth/oauth2/revoke-grant", { form: { csrfToken: await browser.csrf(), grantId } });
     expect(revoked.status).toBe(200);
 
-    expect((await token(originB, { grant_type: "refresh_token", refresh_token: tokens.refresh_token as string })).error).toBe("invalid_grant");
+    expect((await token(originB, { grant_type: "refresh_token", refresh_token: tokens.refresh_token as string })).error).toBe(
+      "invalid_grant",
+    );
     await expect
       .poll(async () => (await me(originB, tokens.access_token as string)).status, { timeout: BOUND * 1000 + 4000, interval: 100 })
       .toBe(401);

@@ -70,7 +70,11 @@ describe("compared with oidc-provider", () => {
     const [mine, theirs] = await Promise.all([metadataOf(ours.issuer), metadataOf(op.issuer)]);
     const cases: Array<{ name: string; form: Record<string, string>; auth?: string }> = [
       { name: "an unknown grant type", form: { grant_type: "password", username: "a", password: "b" }, auth: basic },
-      { name: "a code that was never issued", form: { grant_type: "authorization_code", code: "nope", redirect_uri: REDIRECT, code_verifier: "x".repeat(43) }, auth: basic },
+      {
+        name: "a code that was never issued",
+        form: { grant_type: "authorization_code", code: "nope", redirect_uri: REDIRECT, code_verifier: "x".repeat(43) },
+        auth: basic,
+      },
       { name: "a refresh token that was never issued", form: { grant_type: "refresh_token", refresh_token: "nope" }, auth: basic },
       { name: "a wrong client secret", form: { grant_type: "refresh_token", refresh_token: "nope" }, auth: wrong },
     ];
@@ -96,8 +100,12 @@ describe("compared with oidc-provider", () => {
     expect(a.headers.get("location") ?? "").not.toContain("evil.example");
     expect(b.headers.get("location") ?? "").not.toContain("evil.example");
     const implicit = { redirect_uri: REDIRECT, response_type: "token" };
-    const c = new URL((await fetch(query(mine.authorization_endpoint as string, implicit), { redirect: "manual" })).headers.get("location") as string);
-    const d = new URL((await fetch(query(theirs.authorization_endpoint as string, implicit), { redirect: "manual" })).headers.get("location") as string);
+    const c = new URL(
+      (await fetch(query(mine.authorization_endpoint as string, implicit), { redirect: "manual" })).headers.get("location") as string,
+    );
+    const d = new URL(
+      (await fetch(query(theirs.authorization_endpoint as string, implicit), { redirect: "manual" })).headers.get("location") as string,
+    );
     // oidc-provider answers an implicit request in the fragment (its default mode for it); authlib has no
     // fragment mode and answers in the query.
     expect(c.searchParams.get("error")).toBe(new URLSearchParams(d.hash.slice(1)).get("error") ?? d.searchParams.get("error"));

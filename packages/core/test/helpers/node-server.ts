@@ -93,7 +93,8 @@ export async function startNodeServer(handler: WebHandler, options: NodeServerOp
     requests.push({ method: message.method ?? "GET", path });
     void (async () => {
       try {
-        const wellKnown = options.wellKnownToAuth === true && /^\/\.well-known\/[a-z0-9-]+\//.test(path) && path.split("?")[0]?.endsWith(basePath);
+        const wellKnown =
+          options.wellKnownToAuth === true && /^\/\.well-known\/[a-z0-9-]+\//.test(path) && path.split("?")[0]?.endsWith(basePath);
         const underBasePath = wellKnown || path === basePath || path.startsWith(`${basePath}/`) || path.startsWith(`${basePath}?`);
         const target = underBasePath ? handler : options.fallback;
         if (!target) {

@@ -29,7 +29,8 @@ function GrantList({ text, grants, action, csrfToken }: { text: Translator; gran
           <strong>{grant.clientName}</strong> — <code>{grant.scopes.join(" ") || "—"}</code>
           <br />
           <span class="muted">
-            {text.t("oauth.grants.since", { date: dateIn(text, grant.createdAt) })}, {text.t("oauth.grants.lastUsed", { date: dateIn(text, grant.lastUsedAt) })}
+            {text.t("oauth.grants.since", { date: dateIn(text, grant.createdAt) })},{" "}
+            {text.t("oauth.grants.lastUsed", { date: dateIn(text, grant.lastUsedAt) })}
           </span>
           <form action={toSafeNavigationUrl(action)} method="post">
             <HiddenFields csrfToken={csrfToken} />
@@ -64,7 +65,11 @@ export async function grantsAccountSection(
 }
 
 /** The handler of `POST oauth2/grants-form`: revokes the grant, back to the account page with its notice. */
-export async function revokeGrantForm(options: InternalOptions, request: RequestInternal, input: { grantId: string }): Promise<ResponseInternal> {
+export async function revokeGrantForm(
+  options: InternalOptions,
+  request: RequestInternal,
+  input: { grantId: string },
+): Promise<ResponseInternal> {
   await revokeUserGrant(options, request, input);
   return { redirect: `${accountUrl(options)}?done=grantRevoked` };
 }

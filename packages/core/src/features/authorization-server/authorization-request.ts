@@ -38,7 +38,18 @@ export class RedirectedError extends Error {
   }
 }
 
-const ONCE = ["client_id", "redirect_uri", "response_type", "scope", "state", "code_challenge", "code_challenge_method", "nonce", "prompt", "max_age"];
+const ONCE = [
+  "client_id",
+  "redirect_uri",
+  "response_type",
+  "scope",
+  "state",
+  "code_challenge",
+  "code_challenge_method",
+  "nonce",
+  "prompt",
+  "max_age",
+];
 
 /** The checked request of `GET oauth2/authorize`, with its client; throws `OAuthError` (error page) or `RedirectedError`. */
 export async function checkedAuthorizationRequest(
@@ -56,8 +67,10 @@ export async function checkedAuthorizationRequest(
   for (const name of ONCE) if (params.getAll(name).length > 1) throw refuse("invalid_request", `"${name}" is given more than once.`);
   if (params.has("request") || params.has("request_uri")) throw refuse("request_not_supported", "Request objects are not supported.");
   const responseType = params.get("response_type");
-  if (responseType !== "code") throw refuse("unsupported_response_type", "Only the authorization code flow (response_type=code) is supported.");
-  if (!client.grantTypes.includes("authorization_code")) throw refuse("unauthorized_client", "This client may not use the authorization code flow.");
+  if (responseType !== "code")
+    throw refuse("unsupported_response_type", "Only the authorization code flow (response_type=code) is supported.");
+  if (!client.grantTypes.includes("authorization_code"))
+    throw refuse("unauthorized_client", "This client may not use the authorization code flow.");
   const codeChallenge = params.get("code_challenge");
   if (!codeChallenge) throw refuse("invalid_request", "PKCE is required: send code_challenge with code_challenge_method=S256.");
   if (params.get("code_challenge_method") !== "S256") throw refuse("invalid_request", "Only the S256 PKCE method is supported.");
@@ -66,7 +79,8 @@ export async function checkedAuthorizationRequest(
   const resources = checkedResources(options, params.getAll("resource"), refuse);
   const prompt = checkedPrompt(params.get("prompt"), refuse);
   const maxAgeText = params.get("max_age");
-  if (maxAgeText !== null && !/^(0|[1-9][0-9]{0,8})$/.test(maxAgeText)) throw refuse("invalid_request", "max_age must be a number of seconds.");
+  if (maxAgeText !== null && !/^(0|[1-9][0-9]{0,8})$/.test(maxAgeText))
+    throw refuse("invalid_request", "max_age must be a number of seconds.");
   const nonce = params.get("nonce");
   if (nonce !== null && nonce.length > 512) throw refuse("invalid_request", "The nonce is too long.");
   return {
@@ -94,7 +108,8 @@ function chosenRedirectUri(client: OAuthClient, params: URLSearchParams): string
     if (client.redirectUris.length === 1) return client.redirectUris[0] as string;
     throw new OAuthError("invalid_request", "The request names no redirect_uri, and this client has several.");
   }
-  if (!redirectUriMatches(client.redirectUris, uri)) throw new OAuthError("invalid_request", "This redirect_uri is not one of the client's.");
+  if (!redirectUriMatches(client.redirectUris, uri))
+    throw new OAuthError("invalid_request", "This redirect_uri is not one of the client's.");
   return uri;
 }
 
@@ -119,7 +134,11 @@ export function checkedScopes(
 }
 
 /** The resources (RFC 8707) asked for: absolute URLs the server issues tokens for; none asked: the first of them. */
-export function checkedResources(options: InternalOptions, given: string[], refuse: (code: string, description: string) => Error): string[] {
+export function checkedResources(
+  options: InternalOptions,
+  given: string[],
+  refuse: (code: string, description: string) => Error,
+): string[] {
   const allowed = allowedResources(options);
   if (given.length === 0) return [allowed[0] as string];
   for (const resource of given)

@@ -16,8 +16,8 @@ import { nowInSeconds } from "../../session/assurance.js";
 import { withCallbackUrl } from "../../sign-in/flow.js";
 import { requireOwnerPresent, signInAgain } from "../../sign-in/owner-present.js";
 import { signInUrl } from "../../sign-in/urls.js";
-import type { SessionAssurance } from "../../types/base.js";
 import type { OAuthClient } from "../../types/authorization-server.js";
+import type { SessionAssurance } from "../../types/base.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import { type AuthorizationRequest, checkedAuthorizationRequest, errorRedirect, RedirectedError } from "./authorization-request.js";
 import { issueCode } from "./codes.js";
@@ -55,7 +55,7 @@ async function decide(
     new RedirectedError(authorization.redirectUri, authorization.state, new OAuthError(code, description));
   const current = await options.sessionStrategy.currentAssurance(options, request);
   const here = request.url;
-  if (!current || !current.assurance || !signInMeets(current.assurance, authorization, here)) {
+  if (!current?.assurance || !signInMeets(current.assurance, authorization, here)) {
     if (authorization.prompt === "none") throw refuse("login_required", "The user must sign in.");
     return { redirect: withCallbackUrl(signInUrl(options), callbackAfterSignIn(here, authorization)) };
   }
@@ -98,7 +98,11 @@ function withoutPrompt(here: URL): string {
 }
 
 /** The sign-in again when the owner is not present for a new consent (a redirect), else `undefined`. */
-export async function presenceRefusal(options: InternalOptions, request: RequestInternal, back: string): Promise<ResponseInternal | undefined> {
+export async function presenceRefusal(
+  options: InternalOptions,
+  request: RequestInternal,
+  back: string,
+): Promise<ResponseInternal | undefined> {
   try {
     await requireOwnerPresent(options, request, "authorizeApplication", {});
     return undefined;

@@ -157,7 +157,8 @@ export interface DeviceDoneParams extends PageBase {
 export function renderDeviceDoneHtml(params: DeviceDoneParams): string {
   const { text } = params;
   const title = text.t("oauth.device.title");
-  const key: MessageKey = params.outcome === "approved" ? "oauth.device.approved" : params.outcome === "denied" ? "oauth.device.denied" : "oauth.device.invalid";
+  const key: MessageKey =
+    params.outcome === "approved" ? "oauth.device.approved" : params.outcome === "denied" ? "oauth.device.denied" : "oauth.device.invalid";
   return renderDocument({
     title,
     text,

@@ -104,7 +104,14 @@ async function showDeviceForm(options: InternalOptions, request: RequestInternal
   const shown = typeof userCode === "string" ? userCode.slice(0, 16) : undefined;
   return html({
     status: invalid ? 400 : 200,
-    html: renderDeviceHtml({ text, theme: options.theme, csrfToken: options.csrfToken, action: endpointUrl(options, "device"), userCode: shown, invalid }),
+    html: renderDeviceHtml({
+      text,
+      theme: options.theme,
+      csrfToken: options.csrfToken,
+      action: endpointUrl(options, "device"),
+      userCode: shown,
+      invalid,
+    }),
   });
 }
 
@@ -117,7 +124,8 @@ export async function deviceCodeEntered(options: InternalOptions, request: Reque
   const userCode = normalizedUserCode(typed);
   const stored = userCode === undefined ? null : await storeOf(options).getOAuthDeviceCodeByUserCode(userCode);
   const client = stored && stored.status === "pending" ? await findClient(options, stored.clientId) : undefined;
-  if (!stored || !client || stored.status !== "pending") return showDeviceForm(options, request, typeof typed === "string" ? typed : undefined, true);
+  if (!stored || !client || stored.status !== "pending")
+    return showDeviceForm(options, request, typeof typed === "string" ? typed : undefined, true);
   const back = `${endpointUrl(options, "device")}?${new URLSearchParams({ user_code: `${stored.userCode.slice(0, 4)}-${stored.userCode.slice(4)}` })}`;
   const stepUp = await presenceRefusal(options, request, back);
   if (stepUp) return stepUp;
@@ -130,5 +138,8 @@ export async function deviceCodeEntered(options: InternalOptions, request: Reque
     scopes: stored.scopes,
   });
   const caller = { userId: current.userId, assurance: current.assurance };
-  return consentPage(options, request, caller, client, stored.scopes, { sealed, userCode: `${stored.userCode.slice(0, 4)}-${stored.userCode.slice(4)}` });
+  return consentPage(options, request, caller, client, stored.scopes, {
+    sealed,
+    userCode: `${stored.userCode.slice(0, 4)}-${stored.userCode.slice(4)}`,
+  });
 }

@@ -11,9 +11,9 @@ import { randomHex } from "../../crypto/digest.js";
 import type { OAuthClient, OAuthGrant } from "../../types/authorization-server.js";
 import type { ConfigOptions, InternalOptions, RequestInternal } from "../../types/internal.js";
 import { userClaims } from "./claims.js";
-import { accessToken, idToken, refreshToken } from "./tokens.js";
 import { settingsOf } from "./settings.js";
 import { storeOf } from "./store.js";
+import { accessToken, idToken, refreshToken } from "./tokens.js";
 
 /** Who approved, and how they had signed in. */
 export interface Approval {
@@ -24,7 +24,13 @@ export interface Approval {
 }
 
 /** A new grant of `scopes` for `resources` (refreshable with `offline_access` for a client allowed refresh tokens). */
-export function newGrant(options: InternalOptions, client: OAuthClient, approval: Approval, scopes: string[], resources: string[]): OAuthGrant {
+export function newGrant(
+  options: InternalOptions,
+  client: OAuthClient,
+  approval: Approval,
+  scopes: string[],
+  resources: string[],
+): OAuthGrant {
   const now = new Date();
   const refreshable = scopes.includes("offline_access") && client.grantTypes.includes("refresh_token");
   const { refreshTokenMaxAge } = settingsOf(options);
@@ -97,7 +103,12 @@ export async function revokeGrant(
   if (reason !== "reuse" && reason !== "replay") await store.deleteOAuthConsent(grant.userId, grant.clientId);
   request?.trace?.span.setAttribute("authlib.oauth.revoked", reason);
   const type = reason === "reuse" ? "oauthRefreshReused" : reason === "replay" ? "oauthCodeReplayed" : "oauthGrantRevoked";
-  recordAuditEvent(options, request, { type, userId: grant.userId, provider: null, detail: `client=${grant.clientId} grant=${grant.id} reason=${reason}` });
+  recordAuditEvent(options, request, {
+    type,
+    userId: grant.userId,
+    provider: null,
+    detail: `client=${grant.clientId} grant=${grant.id} reason=${reason}`,
+  });
 }
 
 /** True while a grant can still be used: unrevoked, and its refresh token (or its last access token) unexpired. */

@@ -9,11 +9,11 @@
  * @module features/authorization-server/keys
  */
 import { exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
-import { joseDecrypt, joseEncrypt } from "../../crypto/jwe-jose.js";
 import { randomHex } from "../../crypto/digest.js";
+import { joseDecrypt, joseEncrypt } from "../../crypto/jwe-jose.js";
 import type { ClientJwk, OAuthSigningKey } from "../../types/authorization-server.js";
 import type { InternalOptions } from "../../types/internal.js";
-import { settingsOf, type ServerSettings } from "./settings.js";
+import { type ServerSettings, settingsOf } from "./settings.js";
 import { storeOf } from "./store.js";
 
 const SALT = "authlib.oauth.signing-key";

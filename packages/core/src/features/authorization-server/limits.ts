@@ -10,14 +10,22 @@ import type { InternalOptions, RequestInternal } from "../../types/internal.js";
 import type { AuthorizationServerRateLimits } from "./types.js";
 
 /** The defaults of `rateLimit.authorizationServer`. */
-export const AUTHORIZATION_SERVER_LIMITS: Required<AuthorizationServerRateLimits> = { registrationMax: 20, deviceMax: 30, windowSeconds: 3600 };
+export const AUTHORIZATION_SERVER_LIMITS: Required<AuthorizationServerRateLimits> = {
+  registrationMax: 20,
+  deviceMax: 30,
+  windowSeconds: 3600,
+};
 
 function limitsIn(limits: ResolvedRateLimits): Required<AuthorizationServerRateLimits> | false {
   return (limits.features.authorizationServer as Required<AuthorizationServerRateLimits> | false | undefined) ?? false;
 }
 
 /** Counts one registration (`"registration"`) or device request (`"device"`) from the request's client; throws `RateLimited` past the limit. */
-export async function countAnonymousRequest(options: InternalOptions, request: RequestInternal, kind: "registration" | "device"): Promise<void> {
+export async function countAnonymousRequest(
+  options: InternalOptions,
+  request: RequestInternal,
+  kind: "registration" | "device",
+): Promise<void> {
   await countClientRequest(options, request, kind === "registration" ? "oauth:reg" : "oauth:device", (limits) => {
     const chosen = limitsIn(limits);
     if (!chosen) return false;

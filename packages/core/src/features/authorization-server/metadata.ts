@@ -7,8 +7,7 @@
  */
 import type { InternalOptions, ResponseInternal } from "../../types/internal.js";
 import { publishedKeys } from "./keys.js";
-import { oauthJson } from "./respond.js";
-import { CORS } from "./respond.js";
+import { CORS, oauthJson } from "./respond.js";
 import { endpointUrl, issuerOf, settingsOf } from "./settings.js";
 
 /** The metadata document. */
@@ -35,7 +34,22 @@ export function serverMetadata(options: InternalOptions): Record<string, unknown
     introspection_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "private_key_jwt"],
     subject_types_supported: ["public"],
     id_token_signing_alg_values_supported: ["ES256"],
-    claims_supported: ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "acr", "amr", "azp", "email", "email_verified", "name", "picture"],
+    claims_supported: [
+      "sub",
+      "iss",
+      "aud",
+      "exp",
+      "iat",
+      "auth_time",
+      "nonce",
+      "acr",
+      "amr",
+      "azp",
+      "email",
+      "email_verified",
+      "name",
+      "picture",
+    ],
     prompt_values_supported: ["none", "login", "consent"],
     authorization_response_iss_parameter_supported: true,
     request_parameter_supported: false,
@@ -48,7 +62,10 @@ export function serverMetadata(options: InternalOptions): Record<string, unknown
 
 /** The handler of both metadata routes. */
 export async function metadataRoute(options: InternalOptions): Promise<ResponseInternal> {
-  return { ...oauthJson(serverMetadata(options)), headers: { "Content-Type": "application/json", "Cache-Control": "public, max-age=300", ...CORS } };
+  return {
+    ...oauthJson(serverMetadata(options)),
+    headers: { "Content-Type": "application/json", "Cache-Control": "public, max-age=300", ...CORS },
+  };
 }
 
 /** The handler of `GET oauth2/jwks`. */

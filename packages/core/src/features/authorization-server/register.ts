@@ -26,7 +26,12 @@ export async function register(options: InternalOptions, request: RequestInterna
   if (!(request.headers.get("content-type") ?? "").includes("application/json"))
     throw new OAuthError("invalid_client_metadata", "Send the client metadata as JSON.");
   await countAnonymousRequest(options, request, "registration");
-  const { client, response } = await registeredClient(request.body, new Date(), () => `client_${randomHex(16)}`, () => randomHex(32));
+  const { client, response } = await registeredClient(
+    request.body,
+    new Date(),
+    () => `client_${randomHex(16)}`,
+    () => randomHex(32),
+  );
   const admit = "admit" in registration && registration.admit ? registration.admit : admitPublic;
   if (!(await admit(client, request.request))) throw new OAuthError("invalid_client_metadata", "This server does not admit this client.");
   await storeOf(options).createOAuthClient(client);

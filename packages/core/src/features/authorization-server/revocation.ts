@@ -59,7 +59,7 @@ export async function introspect(options: InternalOptions, request: RequestInter
   const token = single(request.body, "token");
   if (token === undefined) throw new OAuthError("invalid_request", "The token is missing.");
   const found = await findToken(options, token);
-  if (!found || !found.current || !isLive(options, found.grant) || !mayIntrospect(client, found)) return oauthJson({ active: false });
+  if (!found?.current || !isLive(options, found.grant) || !mayIntrospect(client, found)) return oauthJson({ active: false });
   const { grant, claims } = found;
   if (found.kind === "refresh_token")
     return oauthJson({

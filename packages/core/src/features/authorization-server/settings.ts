@@ -27,7 +27,10 @@ export interface ServerSettings {
   /** The declared clients, by id, with their secrets (compared by hash at the token endpoint). */
   clients: ReadonlyMap<string, { client: OAuthClient; secret: string | undefined }>;
   registration: false | Exclude<AuthorizationServerConfig["registration"], boolean | undefined> | Record<string, never>;
-  clientMetadataDocuments: false | Exclude<AuthorizationServerConfig["clientMetadataDocuments"], boolean | undefined> | Record<string, never>;
+  clientMetadataDocuments:
+    | false
+    | Exclude<AuthorizationServerConfig["clientMetadataDocuments"], boolean | undefined>
+    | Record<string, never>;
   accessTokenMaxAge: number;
   refreshTokenMaxAge: number;
   keyRotation: number;
@@ -66,7 +69,9 @@ export function allowedResources(options: Pick<InternalOptions, "config" | "auth
 }
 
 function resolveSettings(config: AuthorizationServerConfig): ServerSettings {
-  const clients = new Map((config.clients ?? []).map((given) => [given.clientId, { client: declaredClient(given), secret: given.clientSecret }]));
+  const clients = new Map(
+    (config.clients ?? []).map((given) => [given.clientId, { client: declaredClient(given), secret: given.clientSecret }]),
+  );
   const registration = config.registration === true ? {} : config.registration || false;
   const documents = config.clientMetadataDocuments === true ? {} : config.clientMetadataDocuments || false;
   return {
@@ -111,7 +116,11 @@ export function authorizationServerConfigError(config: AuthConfig): AuthError | 
   if (given === undefined) return undefined;
   const inRange = (value: number | undefined, min: number, max: number) =>
     value === undefined || (Number.isInteger(value) && value >= min && value <= max);
-  if (!inRange(given.accessTokenMaxAge, 30, DAY) || !inRange(given.refreshTokenMaxAge, 60, 365 * DAY) || !inRange(given.keyRotation, DAY, 365 * DAY))
+  if (
+    !inRange(given.accessTokenMaxAge, 30, DAY) ||
+    !inRange(given.refreshTokenMaxAge, 60, 365 * DAY) ||
+    !inRange(given.keyRotation, DAY, 365 * DAY)
+  )
     return new AuthError(
       "authorizationServer needs accessTokenMaxAge 30 s to 1 day, refreshTokenMaxAge 60 s to 365 days, keyRotation 1 to 365 days (integers).",
     );

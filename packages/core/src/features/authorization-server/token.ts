@@ -35,7 +35,8 @@ export async function token(options: InternalOptions, request: RequestInternal):
 }
 
 function allowGrant(client: OAuthClient, grantType: OAuthClient["grantTypes"][number]): void {
-  if (!client.grantTypes.includes(grantType)) throw new OAuthError("unauthorized_client", `This client may not use the ${grantType} grant.`);
+  if (!client.grantTypes.includes(grantType))
+    throw new OAuthError("unauthorized_client", `This client may not use the ${grantType} grant.`);
 }
 
 async function exchangeCode(options: InternalOptions, request: RequestInternal, client: OAuthClient): Promise<Record<string, unknown>> {
@@ -56,7 +57,8 @@ async function exchangeCode(options: InternalOptions, request: RequestInternal, 
   if (stored.expiresAt.getTime() <= Date.now()) throw invalid;
   if (redirectUri !== stored.redirectUri) throw new OAuthError("invalid_grant", "The redirect_uri is not the one the code was issued for.");
   if (!verifier) throw new OAuthError("invalid_request", "PKCE is required: the code_verifier is missing.");
-  if (!(await verifyPkce(verifier, stored.codeChallenge))) throw new OAuthError("invalid_grant", "The code_verifier does not match the challenge.");
+  if (!(await verifyPkce(verifier, stored.codeChallenge)))
+    throw new OAuthError("invalid_grant", "The code_verifier does not match the challenge.");
   const resources = resourcesAsked(options, request, stored.resources);
   const approval = { userId: stored.userId, authTime: stored.authTime, aal: stored.aal, amr: stored.amr };
   const grant = newGrant(options, client, approval, stored.scopes, stored.resources);
@@ -84,7 +86,8 @@ function resourcesAsked(options: InternalOptions, request: RequestInternal, gran
   if (list.some((item) => typeof item !== "string")) throw new OAuthError("invalid_request", "resource must be a URL.");
   if (list.length === 0) return [...granted];
   checkedResources(options, list as string[], (code, description) => new OAuthError(code, description));
-  if (list.some((item) => !granted.includes(item as string))) throw new OAuthError("invalid_target", "A resource asked for was not granted.");
+  if (list.some((item) => !granted.includes(item as string)))
+    throw new OAuthError("invalid_target", "A resource asked for was not granted.");
   return [...new Set(list as string[])];
 }
 
@@ -95,7 +98,8 @@ async function refresh(options: InternalOptions, request: RequestInternal, clien
   if (!presented) throw invalid;
   const store = storeOf(options);
   const grant = await store.getOAuthGrant(presented.grantId);
-  if (!grant || grant.clientId !== client.clientId || !grant.refreshable || !(await refreshTokenIssued(options, grant, presented))) throw invalid;
+  if (!grant || grant.clientId !== client.clientId || !grant.refreshable || !(await refreshTokenIssued(options, grant, presented)))
+    throw invalid;
   request.auditUserId = grant.userId;
   if (grant.revokedAt !== null) throw invalid;
   if (presented.generation !== grant.generation) {
@@ -144,7 +148,8 @@ async function deviceToken(options: InternalOptions, request: RequestInternal, c
   if (stored.userId === null || stored.authTime === null) throw new OAuthError("invalid_grant", "The device code is not valid.");
   const approval = { userId: stored.userId, authTime: stored.authTime, aal: stored.aal ?? 1, amr: stored.amr ?? [] };
   const grant = newGrant(options, client, approval, stored.scopes, stored.resources);
-  if (!(await store.updateOAuthDeviceCode(hash, "approved", { status: "used" }))) throw new OAuthError("invalid_grant", "The device code was used already.");
+  if (!(await store.updateOAuthDeviceCode(hash, "approved", { status: "used" })))
+    throw new OAuthError("invalid_grant", "The device code was used already.");
   await store.createOAuthGrant(grant);
   return tokenResponse(options, request, grant, grant.scopes, grant.resources, null, 0);
 }

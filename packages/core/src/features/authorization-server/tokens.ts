@@ -116,7 +116,12 @@ export async function readAccessToken(options: InternalOptions, token: string): 
   const { createLocalJWKSet, jwtVerify } = await import("jose");
   const keys = createLocalJWKSet({ keys: (await publishedKeys(options)) as never[] });
   try {
-    const { payload } = await jwtVerify(token, keys, { issuer: issuerOf(options), typ: "at+jwt", algorithms: ["ES256"], clockTolerance: 5 });
+    const { payload } = await jwtVerify(token, keys, {
+      issuer: issuerOf(options),
+      typ: "at+jwt",
+      algorithms: ["ES256"],
+      clockTolerance: 5,
+    });
     return typeof payload.grant_id === "string" && typeof payload.sub === "string" ? payload : undefined;
   } catch {
     return undefined;

@@ -46,7 +46,11 @@ export async function listGrants(options: InternalOptions, request: RequestInter
 }
 
 /** The handler of `POST oauth2/grants/revoke` (`grantId`): one of the user's own grants. */
-export async function revokeUserGrant(options: InternalOptions, request: RequestInternal, input: { grantId: string }): Promise<ResponseInternal> {
+export async function revokeUserGrant(
+  options: InternalOptions,
+  request: RequestInternal,
+  input: { grantId: string },
+): Promise<ResponseInternal> {
   const userId = await signedIn(options, request);
   const grant = await storeOf(options).getOAuthGrant(input.grantId);
   if (!grant || grant.userId !== userId) throw new OAuthError("invalid_request", "No grant of yours has this id.", 404);

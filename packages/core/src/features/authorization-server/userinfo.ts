@@ -16,8 +16,7 @@ import { readAccessToken } from "./tokens.js";
 export async function userinfo(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   const header = request.headers.get("authorization") ?? "";
   const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/i.exec(header);
-  const refused = (error: string, status: number) =>
-    oauthJson({ error }, status, { "WWW-Authenticate": `Bearer error="${error}"` });
+  const refused = (error: string, status: number) => oauthJson({ error }, status, { "WWW-Authenticate": `Bearer error="${error}"` });
   if (!match) return { ...oauthJson({}, 401, { "WWW-Authenticate": 'Bearer realm="userinfo"' }) };
   const claims = await readAccessToken(options, match[1] as string);
   const grant = claims && (await storeOf(options).getOAuthGrant(claims.grant_id as string));
