@@ -156,7 +156,8 @@ class MemoryProvider implements OAuthClientProvider {
   ) {}
 
   get clientMetadata(): OAuthClientMetadata {
-    return {
+    // The SDK's type (inferred from its zod schema) makes `logo_uri` and `tos_uri` required keys.
+    return <OAuthClientMetadata>{
       client_name: "Projects MCP client",
       redirect_uris: [this.redirectUrl],
       grant_types: ["authorization_code", "refresh_token"],
