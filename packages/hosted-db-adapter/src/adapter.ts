@@ -14,6 +14,8 @@
  * so deleting a user or their sessions deletes those rows explicitly, in the same transaction.
  *
  * Organizations (migration 7) are in organizations.ts; deleting a user deletes their memberships (foreign key).
+ * The authorization server's records (migration 8) are in authorization-server.ts; deleting a user deletes
+ * their consents, authorization codes, grants and answered device codes (foreign keys).
  *
  * @module adapter
  */
@@ -27,6 +29,7 @@ import type {
   SessionMetadata,
   VerificationToken,
 } from "@authlib/core/adapters";
+import { authorizationServerMethods } from "./authorization-server.js";
 import type { HostedDbClient } from "./client.js";
 import { HostedDbError } from "./errors.js";
 import { organizationMethods } from "./organizations.js";
@@ -62,6 +65,7 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
     ...sessionRecordMethods(client),
     ...authenticatorMethods(client),
     ...organizationMethods(client),
+    ...authorizationServerMethods(client),
   };
 }
 

@@ -38,7 +38,8 @@ Commands:
                      (exit code 1 when migrations are pending)
   prune              Delete expired rows: unused sign-in links, used passkey challenges
                      past their expiry, expired sessions and session records, ended
-                     rate-limit windows
+                     rate-limit windows, the authorization server's expired codes and
+                     keys and its grants that ended more than a day ago
                      (safe to run any time, e.g. daily)
 
 Options:
@@ -133,7 +134,7 @@ async function unignoredFolder(dir: string, cwd: string): Promise<string | undef
 
 /** What `prune` deleted, in one line. */
 function describePrune(result: HostedDbPruneResult, target: string): string {
-  return `Pruned ${target}: ${result.verificationTokens} expired verification token(s) (sign-in links, passkey challenges), ${result.sessions} expired session(s), ${result.sessionRecords} expired JWT session record(s), ${result.rateLimitWindows} ended rate-limit window(s).\n`;
+  return `Pruned ${target}: ${result.verificationTokens} expired verification token(s) (sign-in links, passkey challenges), ${result.sessions} expired session(s), ${result.sessionRecords} expired JWT session record(s), ${result.rateLimitWindows} ended rate-limit window(s), ${result.oauthAuthorizationCodes} expired authorization code(s), ${result.oauthDeviceCodes} expired device code(s), ${result.oauthGrants} ended OAuth grant(s), ${result.oauthSigningKeys} expired signing key(s).\n`;
 }
 
 /** The status report: location, applied and pending migrations, tables. */

@@ -39,7 +39,7 @@ export {
 } from "./import-authjs.js";
 export { type AppliedMigration, type HostedDbMigrationStatus, migrationStatus } from "./migration-status.js";
 export { type HostedDbMigration, type HostedDbMigrationResult, migrations, runMigrations } from "./migrations.js";
-export { type HostedDbPruneOptions, type HostedDbPruneResult, pruneExpiredRows } from "./prune.js";
+export { type HostedDbPruneOptions, type HostedDbPruneResult, OAUTH_TOKEN_RETENTION, pruneExpiredRows } from "./prune.js";
 export {
   type HostedDbRateLimitStore,
   type HostedDbRateLimitStoreOptions,

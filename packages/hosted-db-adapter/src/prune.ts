@@ -4,12 +4,21 @@
  * (verification-tokens.ts) and rate-limit hits sweep ended windows; this clears the backlog at once,
  * e.g. from a daily job, or after a quiet period in which nothing was written.
  *
+ * The authorization server's rows (migration 8) go when nothing can use them any more: authorization and
+ * device codes past their expiry, signing keys no longer published, and grants that can issue no token
+ * again (revoked, refresh lifetime ended, or never refreshable) whose last tokens have expired too. The
+ * store does not know the access-token lifetime, so a grant is kept {@link OAUTH_TOKEN_RETENTION} past its
+ * last use and its revocation: that covers every access-token lifetime up to a day (the default is ten
+ * minutes) and lets a reuse of a revoked family's refresh token be recognised for that long. Clients are
+ * never pruned.
+ *
  * Deletes in batches, each its own statement, so no single statement holds locks on a large table for
  * long and live sign-ins keep going meanwhile.
  *
  * @module prune
  */
 import type { HostedDbClient } from "./client.js";
+import { oauthTable } from "./oauth-rows.js";
 import { RATE_LIMIT_TABLE } from "./rate-limit-store.js";
 import { SESSION_RECORDS_TABLE } from "./session-store.js";
 import { quoteIdentifier } from "./sql.js";
@@ -24,7 +33,25 @@ export interface HostedDbPruneResult {
   sessionRecords: number;
   /** Rate-limit windows that ended. */
   rateLimitWindows: number;
+  /** Authorization codes past their expiry, used or not. */
+  oauthAuthorizationCodes: number;
+  /** Device authorizations past their expiry. */
+  oauthDeviceCodes: number;
+  /**
+   * Grants that can issue no token again (revoked, refresh lifetime ended, or never refreshable), last used
+   * and revoked more than {@link OAUTH_TOKEN_RETENTION} ago.
+   */
+  oauthGrants: number;
+  /** Signing keys past their `expiresAt` (no longer published). */
+  oauthSigningKeys: number;
 }
+
+/**
+ * How long a grant that can issue no more tokens is kept after its last use and its revocation (a Postgres
+ * interval): the longest access-token lifetime the hosted database supports without keeping a grant too
+ * short for its tokens (`accessTokenMaxAge` up to a day).
+ */
+export const OAUTH_TOKEN_RETENTION = "1 day";
 
 /** Settings of {@link pruneExpiredRows}. */
 export interface HostedDbPruneOptions {
@@ -33,8 +60,8 @@ export interface HostedDbPruneOptions {
 }
 
 /**
- * Deletes the expired verification tokens, expired database sessions, expired JWT session records and
- * ended rate-limit windows of `client`'s branch (times are the database server's `now()`), and says how
+ * Deletes the expired verification tokens, expired database sessions, expired JWT session records, ended
+ * rate-limit windows and the authorization server's ended codes, grants and keys of `client`'s branch (times are the database server's `now()`), and says how
  * many of each. Needs the branch migrated (`HostedDbError("MissingMigration")` otherwise).
  */
 export async function pruneExpiredRows(client: HostedDbClient, options: HostedDbPruneOptions = {}): Promise<HostedDbPruneResult> {
@@ -48,8 +75,23 @@ export async function pruneExpiredRows(client: HostedDbClient, options: HostedDb
     sessions: await deleteInBatches(client, sessions.sqlName, `"id"`, `"expires" <= now()`, batchSize),
     sessionRecords: await deleteInBatches(client, sessionRecords, `"id"`, `"expires" <= now()`, batchSize),
     rateLimitWindows: await deleteInBatches(client, rateLimits, `"key"`, `"reset_at" <= now()`, batchSize),
+    oauthAuthorizationCodes: await deleteInBatches(client, oauthTable(client, "codes"), `"code_hash"`, `"expires_at" <= now()`, batchSize),
+    oauthDeviceCodes: await deleteInBatches(
+      client,
+      oauthTable(client, "deviceCodes"),
+      `"device_code_hash"`,
+      `"expires_at" <= now()`,
+      batchSize,
+    ),
+    oauthGrants: await deleteInBatches(client, oauthTable(client, "grants"), `"id"`, ENDED_GRANT, batchSize),
+    oauthSigningKeys: await deleteInBatches(client, oauthTable(client, "signingKeys"), `"kid"`, `"expires_at" <= now()`, batchSize),
   };
 }
+
+/** A grant that can issue nothing again, whose tokens have all expired (see the module's comment). */
+const ENDED_GRANT = `("revoked_at" IS NOT NULL OR "expires_at" IS NULL OR "expires_at" <= now())
+  AND "last_used_at" <= now() - interval '${OAUTH_TOKEN_RETENTION}'
+  AND ("revoked_at" IS NULL OR "revoked_at" <= now() - interval '${OAUTH_TOKEN_RETENTION}')`;
 
 /** Deletes the rows of `table` matching `condition`, at most `batchSize` per statement; returns how many. */
 async function deleteInBatches(client: HostedDbClient, table: string, key: string, condition: string, batchSize: number): Promise<number> {

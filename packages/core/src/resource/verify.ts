@@ -58,7 +58,9 @@ async function verifySignedToken(token: string, options: ProtectResourceOptions)
 /** The claims jose does not check: their types, an `iat` not in the future. */
 function checkClaims(payload: JWTPayload, options: ProtectResourceOptions): AccessTokenClaims {
   for (const claim of STRING_CLAIMS) {
-    if (typeof payload[claim] !== "string" || payload[claim] === "") throw new InvalidToken(`The access token's ${claim} is not a string`);
+    // A grant of no scope is one (an MCP client may ask for none): only `scope` may be empty.
+    if (typeof payload[claim] !== "string" || (payload[claim] === "" && claim !== "scope"))
+      throw new InvalidToken(`The access token's ${claim} is not a string`);
   }
   const tolerance = options.clockTolerance ?? DEFAULT_CLOCK_TOLERANCE;
   if ((payload.iat as number) > Date.now() / 1000 + tolerance) throw new InvalidToken("The access token is issued in the future");

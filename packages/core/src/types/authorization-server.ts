@@ -260,6 +260,8 @@ export interface ClientMetadataDocumentsConfig {
   maxBytes?: number;
   /** How long (seconds) a fetched document is used before it is fetched again. Default 3600. */
   cacheFor?: number;
+  /** A certificate authority (PEM) to trust besides the system's: document servers with a private CA (internal deployments, tests). */
+  ca?: string;
 }
 
 /** The `authorizationServer` option: authlib issues tokens to other clients (docs/authorization-server.md). */

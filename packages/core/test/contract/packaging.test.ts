@@ -209,6 +209,16 @@ describe("an edge/browser bundle of core (esbuild --platform=neutral)", () => {
     expect(declaration).not.toMatch(/^(import|export)\b[^\n]*from "(redis|@redis\/client)"|import\("(redis|@redis\/client)"\)/m);
   });
 
+  it("the resource side (@authlib/core/resource): no node: import, nothing imported, none of the kernel", async () => {
+    const { inputs, imports, code } = await bundle(
+      `export { protectResource, resourceErrorResponse, revocationWithin } from "@authlib/core/resource";\n`,
+    );
+    expect(imports).toEqual([]);
+    expect(code).not.toMatch(/\bfrom\s*["']node:|\bimport\s*\(?\s*["']node:|\brequire\(\s*["']node:/);
+    expect(inputs.some((i) => i.endsWith("dist/resource/verify.js"))).toBe(true);
+    expect(inputs.filter((i) => /dist\/(kernel|actions|pages|session)\//.test(i))).toEqual([]);
+  });
+
   it("with Passkey(): the passkey code is bundled (so the measurement above means something), still no node: import", async () => {
     const { inputs, imports } = await bundle(
       `export { Auth } from "@authlib/core";\nexport { default as Passkey } from "@authlib/core/providers/passkey";\n`,

@@ -41,7 +41,7 @@ async function documentClient(options: InternalOptions, clientId: string, stored
     allowPrivateAddresses: documents.allowPrivateAddresses ?? false,
     timeout: documents.timeout ?? 5000,
     maxBytes: documents.maxBytes ?? 5120,
-    ...(documents as { ca?: string }),
+    ...(documents.ca === undefined ? {} : { ca: documents.ca }),
   });
   const client = await clientDocumentClient(document, clientId, new Date());
   return stored ? storeOf(options).updateOAuthClient(client) : storeOf(options).createOAuthClient(client);
