@@ -7,6 +7,12 @@
  * token when the token expires, and is refused once the user revokes it on the account page.
  */
 
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -40,6 +46,41 @@ let mcpUrl = "";
 const resources: string[] = [];
 /** What the tool saw of each call: the user its token acts for. */
 const toolCalls: string[] = [];
+/** The loopback HTTPS server of the client-id URL's metadata document, and the paths it was asked for. */
+let documentServer: HttpsServer;
+let documentOrigin = "";
+const documentHits: string[] = [];
+let tlsDir = "";
+
+/** A self-signed certificate for 127.0.0.1, made now with `openssl` (the authorization server trusts it as `ca`). */
+function selfSignedCertificate(): { key: string; cert: string } {
+  tlsDir = mkdtempSync(join(tmpdir(), "authlib-mcp-tls-"));
+  const [key, cert] = [join(tlsDir, "key.pem"), join(tlsDir, "cert.pem")];
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+    ],
+    { stdio: "ignore" },
+  );
+  return { key: readFileSync(key, "utf8"), cert: readFileSync(cert, "utf8") };
+}
 
 /**
  * The MCP server, as an app writes it: the protected resource metadata (RFC 9728), then every request to
@@ -94,11 +135,14 @@ function mcpRoutes(): (request: Request) => Promise<Response> {
 
 beforeAll(async () => {
   let routes: ((request: Request) => Promise<Response>) | undefined;
+  const tls = selfSignedCertificate();
   app = await startServerApp({
     config: {
       authorizationServer: {
         scopes: { "read:projects": { description: "Read your projects" } },
         registration: true,
+        // Client-id URLs: the document server is on loopback with a certificate no public CA signed.
+        clientMetadataDocuments: { allowPrivateAddresses: true, ca: tls.cert },
         resources,
         accessTokenMaxAge: 30,
       },
@@ -119,14 +163,36 @@ beforeAll(async () => {
     });
   };
   callback = Object.assign(await startNodeServer(land, { host: "127.0.0.1", fallback: land }), { hits });
+  documentServer = createHttpsServer({ key: tls.key, cert: tls.cert }, (request, response) => {
+    documentHits.push(request.url ?? "");
+    if (request.url !== "/clients/projects.json") return void response.writeHead(404).end();
+    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(clientDocument()));
+  });
+  await new Promise<void>((resolve) => documentServer.listen(0, "127.0.0.1", resolve));
+  documentOrigin = `https://127.0.0.1:${(documentServer.address() as AddressInfo).port}`;
   [ada, chromium] = await Promise.all([app.signedUp("ada@example.com"), launchChromium()]);
 }, 30_000);
 
 afterAll(async () => {
   await chromium?.close();
   await callback?.close();
+  documentServer?.closeAllConnections();
+  await new Promise((resolve) => (documentServer ? documentServer.close(resolve) : resolve(undefined)));
   await app?.close();
+  if (tlsDir) rmSync(tlsDir, { recursive: true, force: true });
 });
+
+/** The client-id URL's document: the client's metadata, its `client_id` the URL itself. */
+function clientDocument() {
+  return {
+    client_id: `${documentOrigin}/clients/projects.json`,
+    client_name: "Projects MCP client (by URL)",
+    redirect_uris: [`${callback.origin}/callback`],
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+    token_endpoint_auth_method: "none",
+  };
+}
 
 afterEach(() => {
   vi.useRealTimers();
@@ -231,7 +297,7 @@ async function listProjects(client: Client): Promise<{ userId: string; projects:
  * password, come back to the consent page, check who asks for what, and click Allow; the browser is sent
  * to the client's loopback redirect URI.
  */
-async function signInAndAllow(page: Page, url: URL): Promise<URL> {
+async function signInAndAllow(page: Page, url: URL, clientName: string): Promise<URL> {
   await page.goto(url.href);
   await page.waitForURL((at) => at.pathname === "/auth/signin");
   const form = page.locator("form").filter({ has: page.getByRole("button", { name: "Sign in with Password" }) });
@@ -243,7 +309,7 @@ async function signInAndAllow(page: Page, url: URL): Promise<URL> {
   ]);
   await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Allow access to your account?");
   const consent = (await page.locator("main").textContent()) ?? "";
-  expect(consent).toContain("Projects MCP client");
+  expect(consent).toContain(clientName);
   expect(consent).toContain("Read your projects");
   expect(consent).toContain("ada@example.com");
   const landed = callback.hits.length;
@@ -294,7 +360,7 @@ describe("the MCP TypeScript SDK against the authorization server", () => {
     // 4. The user signs in and allows it in Chromium; the browser comes back to the client's redirect URI.
     const { context, page, problems } = await openWatchedTab(chromium);
     try {
-      const landed = await signInAndAllow(page, authorizeUrl);
+      const landed = await signInAndAllow(page, authorizeUrl, "Projects MCP client");
       expect(landed.pathname).toBe("/callback");
       expect(landed.searchParams.get("state")).toBe(provider.states[0]);
       expect(landed.searchParams.get("iss")).toBe(app.issuer);
@@ -363,7 +429,47 @@ describe("the MCP TypeScript SDK against the authorization server", () => {
     }
   }, 30_000);
 
-  it.todo(
-    "a client id that is a URL (Client ID Metadata Document on loopback HTTPS): client-document.ts, the document's fetch, is not in this tree yet",
-  );
+  it("a client id that is an https URL (Client ID Metadata Document): no registration, the server fetches the document", async () => {
+    const clientIdUrl = `${documentOrigin}/clients/projects.json`;
+    const provider = new MemoryProvider(`${callback.origin}/callback`, clientIdUrl);
+    const log: Exchange[] = [];
+    const metadata = await (await fetch(`${app.origin}/.well-known/oauth-authorization-server/auth`)).json();
+    expect(metadata.client_id_metadata_document_supported).toBe(true);
+
+    // The SDK sees that the server takes URL client ids: it uses its own URL, and registers nothing.
+    const first = new Client({ name: "projects-client", version: "1.0.0" });
+    await expect(first.connect(transportFor(provider, log))).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(pathsOf(log)).toEqual([`POST /mcp 401`, ...DISCOVERY]);
+    expect(provider.information?.client_id).toBe(clientIdUrl);
+    const authorizeUrl = provider.authorizationUrls[0] as URL;
+    expect(authorizeUrl.searchParams.get("client_id")).toBe(clientIdUrl);
+    expect(documentHits).toEqual([]);
+
+    // The authorize request makes the server fetch the document (over TLS, from loopback, as allowed);
+    // the consent page names the client as its document does.
+    const { context, page, problems } = await openWatchedTab(chromium);
+    try {
+      const landed = await signInAndAllow(page, authorizeUrl, "Projects MCP client (by URL)");
+      expect(documentHits).toEqual(["/clients/projects.json"]);
+      expect(await app.store.getOAuthClient?.(clientIdUrl)).toMatchObject({
+        name: "Projects MCP client (by URL)",
+        source: "metadata-document",
+      });
+      expect(landed.searchParams.get("state")).toBe(provider.states[0]);
+
+      const transport = transportFor(provider, log);
+      await transport.finishAuth(landed.searchParams.get("code") as string);
+      expect(provider.saved?.refresh_token).toBeTruthy();
+      const client = new Client({ name: "projects-client", version: "1.0.0" });
+      await client.connect(transport);
+      expect(await listProjects(client)).toEqual({ userId: ada.userId, projects: ["apollo", "gemini"] });
+      expect(log.some((e) => e.url.pathname === "/auth/oauth2/register")).toBe(false);
+      // The document was fetched once and kept (cacheFor): the token exchange did not fetch it again.
+      expect(documentHits).toEqual(["/clients/projects.json"]);
+      expect(problems).toEqual([]);
+      await client.close();
+    } finally {
+      await context.close();
+    }
+  });
 });
