@@ -4,9 +4,9 @@
  * `@authlib/core/resource`. It is refused (401 naming the resource's metadata), discovers the resource and
  * the authorization server, registers itself (RFC 7591), sends the user to the authorize URL with PKCE,
  * where the user signs in and allows it in real Chromium; then it calls a tool as that user, refreshes its
- * token when the token expires, and is refused once the user revokes it on the account page.
+ * token when the token expires, and is refused once the user revokes it on the account page. And the same
+ * with a client id that is an https URL (a Client ID Metadata Document, served over loopback TLS).
  */
-
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
@@ -56,29 +56,9 @@ let tlsDir = "";
 function selfSignedCertificate(): { key: string; cert: string } {
   tlsDir = mkdtempSync(join(tmpdir(), "authlib-mcp-tls-"));
   const [key, cert] = [join(tlsDir, "key.pem"), join(tlsDir, "cert.pem")];
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-days",
-      "1",
-      "-subj",
-      "/CN=127.0.0.1",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-      "-keyout",
-      key,
-      "-out",
-      cert,
-    ],
-    { stdio: "ignore" },
-  );
+  const args =
+    "req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1";
+  execFileSync("openssl", [...args.split(" "), "-keyout", key, "-out", cert], { stdio: "ignore" });
   return { key: readFileSync(key, "utf8"), cert: readFileSync(cert, "utf8") };
 }
 
