@@ -30,5 +30,6 @@ export const en: AuthorizationServerTexts = {
   "oauth.grants.lastUsed": "last used {date}",
   "oauth.grants.revoke": "Revoke access",
   "oauth.grants.revoked": "The application no longer has access to your account.",
-  "mail.change.applicationAuthorized": "An application was given access to your account. Check your connected applications on your account page.",
+  "mail.change.applicationAuthorized":
+    "An application was given access to your account. Check your connected applications on your account page.",
 };
