@@ -7,11 +7,12 @@
  *
  * @module features/authorization-server/operations
  */
-import { defineOperation, lazyHandler } from "../define.js";
+
 import type { FieldParser } from "../../http/input.js";
 import { inputSchema } from "../../http/input.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import type { OperationHandler } from "../../types/operation.js";
+import { defineOperation, lazyHandler } from "../define.js";
 import { OAuthError } from "./oauth-error.js";
 
 const metadata = () => import("./metadata.js");
@@ -164,7 +165,7 @@ export const revokeGrantForm = defineOperation({
   method: "POST",
   path: "oauth2/grants-form",
   needs: { csrf: "prove" },
-  presentation: async (options, request, error) => (await import("../../sign-in/account-form.js")).accountFormRefusal(options, request, error),
+  presentation: async (options, request, error) => (await import("./account-section.js")).grantsFormRefusal(options, request, error),
   input: inputSchema({ grantId }),
   handler: lazyHandler(() => import("./account-section.js"), "revokeGrantForm"),
 });

@@ -1,6 +1,6 @@
 /**
  * The signed-in user's grants, beside their sessions: `GET oauth2/grants` lists the live ones with each
- * client's name, `POST oauth2/grants/revoke` revokes one (CSRF-checked), and the account page shows them
+ * client's name, `POST oauth2/revoke-grant` revokes one (CSRF-checked), and the account page shows them
  * with a revoke form each. Ending every session of a user (sign out everywhere, a password reset, an email
  * revert) revokes their grants too (`SignInHooks.everySessionEnded`).
  *
@@ -45,8 +45,12 @@ export async function listGrants(options: InternalOptions, request: RequestInter
   return oauthJson({ grants: await grantsOf(options, await signedIn(options, request)) });
 }
 
-/** The handler of `POST oauth2/grants/revoke` (`grantId`): one of the user's own grants. */
-export async function revokeUserGrant(options: InternalOptions, request: RequestInternal, input: { grantId: string }): Promise<ResponseInternal> {
+/** The handler of `POST oauth2/revoke-grant` (`grantId`): one of the user's own grants. */
+export async function revokeUserGrant(
+  options: InternalOptions,
+  request: RequestInternal,
+  input: { grantId: string },
+): Promise<ResponseInternal> {
   const userId = await signedIn(options, request);
   const grant = await storeOf(options).getOAuthGrant(input.grantId);
   if (!grant || grant.userId !== userId) throw new OAuthError("invalid_request", "No grant of yours has this id.", 404);

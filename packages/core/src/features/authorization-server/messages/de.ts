@@ -31,6 +31,7 @@ export const de: AuthorizationServerTexts = {
   "oauth.grants.lastUsed": "zuletzt verwendet am {date}",
   "oauth.grants.revoke": "Zugriff widerrufen",
   "oauth.grants.revoked": "Die Anwendung hat keinen Zugriff mehr auf Ihr Konto.",
+  "oauth.grants.notFound": "Diese Anwendung ist nicht mit Ihrem Konto verbunden: Ihr Zugriff ist vielleicht schon beendet.",
   "mail.change.applicationAuthorized":
     "Eine Anwendung hat Zugriff auf Ihr Konto erhalten. Prüfen Sie die verbundenen Anwendungen auf Ihrer Kontoseite.",
 };

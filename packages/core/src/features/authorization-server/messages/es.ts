@@ -31,6 +31,7 @@ export const es: AuthorizationServerTexts = {
   "oauth.grants.lastUsed": "último uso el {date}",
   "oauth.grants.revoke": "Revocar el acceso",
   "oauth.grants.revoked": "La aplicación ya no tiene acceso a tu cuenta.",
+  "oauth.grants.notFound": "Esa aplicación no está conectada a tu cuenta: puede que su acceso ya haya terminado.",
   "mail.change.applicationAuthorized":
     "Una aplicación recibió acceso a tu cuenta. Revisa tus aplicaciones conectadas en la página de tu cuenta.",
 };

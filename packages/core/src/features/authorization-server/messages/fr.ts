@@ -31,6 +31,7 @@ export const fr: AuthorizationServerTexts = {
   "oauth.grants.lastUsed": "dernière utilisation le {date}",
   "oauth.grants.revoke": "Révoquer l’accès",
   "oauth.grants.revoked": "L’application n’a plus accès à votre compte.",
+  "oauth.grants.notFound": "Cette application n’est pas connectée à votre compte : son accès a peut-être déjà pris fin.",
   "mail.change.applicationAuthorized":
     "Une application a reçu l’accès à votre compte. Vérifiez vos applications connectées sur la page de votre compte.",
 };

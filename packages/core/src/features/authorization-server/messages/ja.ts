@@ -30,6 +30,7 @@ export const ja: AuthorizationServerTexts = {
   "oauth.grants.lastUsed": "最終使用 {date}",
   "oauth.grants.revoke": "アクセスを取り消す",
   "oauth.grants.revoked": "このアプリケーションはあなたのアカウントにアクセスできなくなりました。",
+  "oauth.grants.notFound": "このアプリケーションはあなたのアカウントに接続されていません。アクセスはすでに終了している可能性があります。",
   "mail.change.applicationAuthorized":
     "アプリケーションにあなたのアカウントへのアクセスが許可されました。アカウントページで接続済みのアプリケーションを確認してください。",
 };

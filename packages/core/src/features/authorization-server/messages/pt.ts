@@ -31,6 +31,7 @@ export const pt: AuthorizationServerTexts = {
   "oauth.grants.lastUsed": "último uso em {date}",
   "oauth.grants.revoke": "Revogar o acesso",
   "oauth.grants.revoked": "O aplicativo não tem mais acesso à sua conta.",
+  "oauth.grants.notFound": "Esse aplicativo não está conectado à sua conta: o acesso dele pode já ter terminado.",
   "mail.change.applicationAuthorized":
     "Um aplicativo recebeu acesso à sua conta. Confira os seus aplicativos conectados na página da sua conta.",
 };

@@ -29,5 +29,6 @@ export const zh: AuthorizationServerTexts = {
   "oauth.grants.lastUsed": "上次使用于 {date}",
   "oauth.grants.revoke": "撤销访问权限",
   "oauth.grants.revoked": "该应用已无法再访问你的账号。",
+  "oauth.grants.notFound": "该应用未连接到你的账号：它的访问权限可能已经结束。",
   "mail.change.applicationAuthorized": "有应用获得了访问你账号的权限。请在账号页面查看已连接的应用。",
 };
