@@ -116,7 +116,10 @@ async function startAuthorizationServer() {
   oauth = await startServerApp({
     config: {
       authorizationServer: {
-        scopes: { "read:projects": { description: "Read your projects" }, "admin:all": { description: "Read your projects", sensitive: true } },
+        scopes: {
+          "read:projects": { description: "Read your projects" },
+          "admin:all": { description: "Read your projects", sensitive: true },
+        },
         clients: [{ clientId: "web", clientSecret: secret, name: "Web App", redirectUris: [redirectUri] }],
       },
     },
