@@ -16,22 +16,16 @@ import { nowInSeconds } from "../../session/assurance.js";
 import { withCallbackUrl } from "../../sign-in/flow.js";
 import { requireOwnerPresent, signInAgain } from "../../sign-in/owner-present.js";
 import { signInUrl } from "../../sign-in/urls.js";
-import type { SessionAssurance } from "../../types/base.js";
 import type { OAuthClient } from "../../types/authorization-server.js";
+import type { SessionAssurance } from "../../types/base.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import { type AuthorizationRequest, checkedAuthorizationRequest, errorRedirect, RedirectedError } from "./authorization-request.js";
-import { issueCode } from "./codes.js";
+import { issueCode, type SignedIn } from "./codes.js";
 import { renderConsentHtml } from "./consent-view.js";
 import { OAuthError } from "./oauth-error.js";
 import { sealPending } from "./pending.js";
 import { issuerOf, settingsOf } from "./settings.js";
 import { storeOf } from "./store.js";
-
-/** The signed-in caller with a known assurance. */
-export interface SignedIn {
-  userId: string;
-  assurance: SessionAssurance;
-}
 
 /** The handler of `GET oauth2/authorize`. */
 export async function authorize(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
@@ -98,7 +92,11 @@ function withoutPrompt(here: URL): string {
 }
 
 /** The sign-in again when the owner is not present for a new consent (a redirect), else `undefined`. */
-export async function presenceRefusal(options: InternalOptions, request: RequestInternal, back: string): Promise<ResponseInternal | undefined> {
+export async function presenceRefusal(
+  options: InternalOptions,
+  request: RequestInternal,
+  back: string,
+): Promise<ResponseInternal | undefined> {
   try {
     await requireOwnerPresent(options, request, "authorizeApplication", {});
     return undefined;

@@ -15,9 +15,8 @@ import { tellOwner } from "../../sign-in/tell-owner.js";
 import type { AuthErrorShape } from "../../types/errors.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import { errorRedirect, RedirectedError } from "./authorization-request.js";
-import type { SignedIn } from "./authorize.js";
-import { issueCode } from "./codes.js";
 import { findClient } from "./clients.js";
+import { issueCode, type SignedIn } from "./codes.js";
 import { renderDeviceDoneHtml } from "./consent-view.js";
 import { OAuthError } from "./oauth-error.js";
 import { openPending, type Pending } from "./pending.js";
@@ -42,14 +41,24 @@ export async function decideConsent(options: InternalOptions, request: RequestIn
   if (pending.kind === "device") return deviceDecided(options, request, pending, caller, allowed);
   const { authorization } = pending;
   if (!allowed) {
-    const denied = new RedirectedError(authorization.redirectUri, authorization.state, new OAuthError("access_denied", "The user denied the request."));
+    const denied = new RedirectedError(
+      authorization.redirectUri,
+      authorization.state,
+      new OAuthError("access_denied", "The user denied the request."),
+    );
     return { redirect: errorRedirect(issuerOf(options), denied) };
   }
   return { redirect: await issueCode(options, request, authorization, caller, client) };
 }
 
 /** Remembers the consent (joined with the earlier one); a consent that gives more than before is mailed to the owner. */
-async function remember(options: InternalOptions, request: RequestInternal, userId: string, clientId: string, scopes: readonly string[]): Promise<void> {
+async function remember(
+  options: InternalOptions,
+  request: RequestInternal,
+  userId: string,
+  clientId: string,
+  scopes: readonly string[],
+): Promise<void> {
   const store = storeOf(options);
   const earlier = await store.getOAuthConsent(userId, clientId);
   const joined = [...new Set([...(earlier?.scopes ?? []), ...scopes])];
