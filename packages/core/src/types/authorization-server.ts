@@ -5,9 +5,7 @@
  *
  * @module types/authorization-server
  */
-import type { Awaitable } from "./base.js";
-
-import type { ClientAuthMethod } from "./providers.js";
+import type { Awaitable, ClientAuthMethod } from "./base.js";
 
 /** How a client proves itself at the token endpoint (`none` for a public client: PKCE only), as for a provider. */
 export type { ClientAuthMethod };

@@ -130,3 +130,6 @@ export interface Theme {
   /** Colour of text on the brand colour. */
   buttonText?: string;
 }
+
+/** How a client authenticates at a token endpoint: a provider's client at its provider's, a client of authlib's authorization server at authlib's. */
+export type ClientAuthMethod = "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";

@@ -8,6 +8,8 @@
  * few words that are the same in that language (listed below, each with its language).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pkceChallenge } from "../../src/features/authorization-server/pkce.js";
+import { authorizeIn, startServerApp } from "../authorization-server/app.js";
 import { closeSharedPglite } from "../helpers/database.js";
 import { startSmtpServer } from "../helpers/smtp.js";
 import { organizationsApp, postJson } from "../organizations/helpers.js";
@@ -36,6 +38,12 @@ const DATA = [
   /^Acme$/,
   /^_authlib-challenge\./,
   /^authlib-verify=[0-9a-f]+$/,
+  // An authorization server's client, the app's own scope description, and scope names (one or a list).
+  /^Web App$/,
+  /^Read your projects$/,
+  /^((openid|profile|email|offline_access|read:projects|admin:all) ?)+$/,
+  // The consent form's decision: what its `<button>`s submit (their shown text is translated).
+  /^(allow|deny)$/,
 ];
 
 function decode(value: string): string {
@@ -95,7 +103,53 @@ let invitee: Browser;
 let organizationId: string;
 let invitationLink: string;
 
+/** An authorization server (real HTTP): Ada gave "Web App" a grant; the consent page asks her again (`prompt=consent`). */
+let oauth: Awaited<ReturnType<typeof startServerApp>>;
+let grantor: Browser;
+let consentQuery: string;
+let sensitiveConsentQuery: string;
+
+async function startAuthorizationServer() {
+  const redirectUri = "https://app.example/callback";
+  const secret = "confidential-client-secret-0123456789abcdef";
+  const verifier = "a-verifier-that-is-long-enough-0123456789-abcdefghijkl";
+  oauth = await startServerApp({
+    config: {
+      authorizationServer: {
+        scopes: {
+          "read:projects": { description: "Read your projects" },
+          "admin:all": { description: "Read your projects", sensitive: true },
+        },
+        clients: [{ clientId: "web", clientSecret: secret, name: "Web App", redirectUris: [redirectUri] }],
+      },
+    },
+  });
+  grantor = await oauth.signedUp("ada@example.com");
+  const query = async (scope: string) =>
+    new URLSearchParams({
+      client_id: "web",
+      redirect_uri: redirectUri,
+      response_type: "code",
+      scope,
+      state: "s1",
+      code_challenge: await pkceChallenge(verifier),
+      code_challenge_method: "S256",
+      prompt: "consent",
+    }).toString();
+  consentQuery = await query("openid profile email offline_access read:projects");
+  sensitiveConsentQuery = await query("openid admin:all");
+  const { location } = await authorizeIn(grantor, `/auth/oauth2/authorize?${consentQuery}`);
+  const code = new URL(location).searchParams.get("code") as string;
+  const exchanged = await fetch(`${oauth.issuer}/oauth2/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${btoa(`web:${secret}`)}` },
+    body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, code_verifier: verifier }),
+  });
+  expect(exchanged.status).toBe(200);
+}
+
 beforeAll(async () => {
+  await startAuthorizationServer();
   orgs = organizationsApp({ organizations: { resolveTxt: async () => [] } });
   owner = await orgs.signedUp("ada@example.com");
   invitee = await orgs.signedUp("bob@example.com");
@@ -115,6 +169,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await oauth?.close();
   await smtp?.close();
   await closeSharedPglite();
 });
@@ -145,6 +200,10 @@ const PAGES: ReadonlyArray<[path: () => string, who: () => Browser, status: numb
   [() => invitationLink, () => invitee, 200], // … opened by the invited address: the accept button
   [() => invitationLink, () => owner, 403], // … by another account
   [() => "/auth/organization/invitation?id=unknown&token=unknown", () => invitee, 400],
+  [() => `/auth/oauth2/authorize?${consentQuery}`, () => grantor, 200], // the consent page
+  [() => `/auth/oauth2/authorize?${sensitiveConsentQuery}`, () => grantor, 200], // … a sensitive scope: the second-factor alert
+  [() => "/auth/oauth2/device", () => grantor, 200],
+  [() => "/auth/account", () => grantor, 200], // with its connected applications
 ];
 
 async function render(path: string, browser: Browser, language: string, status: number): Promise<string> {

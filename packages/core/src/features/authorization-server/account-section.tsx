@@ -10,9 +10,11 @@
  */
 import { HiddenFields } from "../../pages/layout.js";
 import { toSafeNavigationUrl } from "../../pages/theme.js";
-import { accountUrl } from "../../sign-in/account-form.js";
+import { accountFormRefusal, accountUrl } from "../../sign-in/account-form.js";
+import type { AuthErrorShape } from "../../types/errors.js";
 import type { Translator } from "../../types/i18n.js";
 import type { AccountSectionView, InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
+import { OAuthError } from "./oauth-error.js";
 import type { ListedGrant } from "./types.js";
 import { grantsOf, revokeUserGrant } from "./user-grants.js";
 
@@ -72,4 +74,14 @@ export async function revokeGrantForm(
 ): Promise<ResponseInternal> {
   await revokeUserGrant(options, request, input);
   return { redirect: `${accountUrl(options)}?done=grantRevoked` };
+}
+
+/**
+ * How a refused revoke form is presented: a grant that is not the user's (or is gone: purged after it
+ * ended, under a page left open) back on the account page saying so, never the operator's error page;
+ * anything else as every account form's refusal.
+ */
+export function grantsFormRefusal(options: InternalOptions, request: RequestInternal, error: AuthErrorShape): ResponseInternal | undefined {
+  if (error instanceof OAuthError) return { redirect: `${accountUrl(options)}?error=${error.type}`, failure: error };
+  return accountFormRefusal(options, request, error);
 }

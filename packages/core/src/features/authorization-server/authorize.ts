@@ -20,18 +20,12 @@ import type { OAuthClient } from "../../types/authorization-server.js";
 import type { SessionAssurance } from "../../types/base.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import { type AuthorizationRequest, checkedAuthorizationRequest, errorRedirect, RedirectedError } from "./authorization-request.js";
-import { issueCode } from "./codes.js";
+import { issueCode, type SignedIn } from "./codes.js";
 import { renderConsentHtml } from "./consent-view.js";
 import { OAuthError } from "./oauth-error.js";
 import { sealPending } from "./pending.js";
 import { issuerOf, settingsOf } from "./settings.js";
 import { storeOf } from "./store.js";
-
-/** The signed-in caller with a known assurance. */
-export interface SignedIn {
-  userId: string;
-  assurance: SessionAssurance;
-}
 
 /** The handler of `GET oauth2/authorize`. */
 export async function authorize(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {

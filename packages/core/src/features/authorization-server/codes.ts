@@ -9,11 +9,17 @@
 import { recordAuditEvent } from "../../audit/index.js";
 import { randomHex, sha256Hex } from "../../crypto/digest.js";
 import type { OAuthClient } from "../../types/authorization-server.js";
+import type { SessionAssurance } from "../../types/base.js";
 import type { InternalOptions, RequestInternal } from "../../types/internal.js";
 import type { AuthorizationRequest } from "./authorization-request.js";
-import type { SignedIn } from "./authorize.js";
 import { issuerOf, settingsOf } from "./settings.js";
 import { storeOf } from "./store.js";
+
+/** The signed-in caller with a known assurance. */
+export interface SignedIn {
+  userId: string;
+  assurance: SessionAssurance;
+}
 
 /** Stores a new code for the approved `authorization`; answers the redirect that carries it back to the client. */
 export async function issueCode(

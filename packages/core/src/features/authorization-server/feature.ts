@@ -58,6 +58,7 @@ export const authorizationServerFeature = defineFeature({
   },
   accountSection: {
     notices: { grantRevoked: "oauth.grants.revoked" },
+    errors: { OAuthError: "oauth.grants.notFound" },
     render: async (options, request, page) => (await import("./account-section.js")).grantsAccountSection(options, request, page),
   },
   hooks: {

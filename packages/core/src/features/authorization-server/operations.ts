@@ -165,8 +165,7 @@ export const revokeGrantForm = defineOperation({
   method: "POST",
   path: "oauth2/grants-form",
   needs: { csrf: "prove" },
-  presentation: async (options, request, error) =>
-    (await import("../../sign-in/account-form.js")).accountFormRefusal(options, request, error),
+  presentation: async (options, request, error) => (await import("./account-section.js")).grantsFormRefusal(options, request, error),
   input: inputSchema({ grantId }),
   handler: lazyHandler(() => import("./account-section.js"), "revokeGrantForm"),
 });

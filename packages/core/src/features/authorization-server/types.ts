@@ -76,6 +76,7 @@ export interface AuthorizationServerMessages {
   "oauth.grants.lastUsed": string;
   "oauth.grants.revoke": string;
   "oauth.grants.revoked": string;
+  "oauth.grants.notFound": string;
   "mail.change.applicationAuthorized": string;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The signed-in user's grants, beside their sessions: `GET oauth2/grants` lists the live ones with each
- * client's name, `POST oauth2/grants/revoke` revokes one (CSRF-checked), and the account page shows them
+ * client's name, `POST oauth2/revoke-grant` revokes one (CSRF-checked), and the account page shows them
  * with a revoke form each. Ending every session of a user (sign out everywhere, a password reset, an email
  * revert) revokes their grants too (`SignInHooks.everySessionEnded`).
  *
@@ -45,7 +45,7 @@ export async function listGrants(options: InternalOptions, request: RequestInter
   return oauthJson({ grants: await grantsOf(options, await signedIn(options, request)) });
 }
 
-/** The handler of `POST oauth2/grants/revoke` (`grantId`): one of the user's own grants. */
+/** The handler of `POST oauth2/revoke-grant` (`grantId`): one of the user's own grants. */
 export async function revokeUserGrant(
   options: InternalOptions,
   request: RequestInternal,

@@ -30,6 +30,7 @@ export const en: AuthorizationServerTexts = {
   "oauth.grants.lastUsed": "last used {date}",
   "oauth.grants.revoke": "Revoke access",
   "oauth.grants.revoked": "The application no longer has access to your account.",
+  "oauth.grants.notFound": "That application is not connected to your account: its access may have ended already.",
   "mail.change.applicationAuthorized":
     "An application was given access to your account. Check your connected applications on your account page.",
 };
