@@ -11,7 +11,7 @@ import {
   type ProtectResourceOptions,
   protectResource,
   resourceErrorResponse,
-} from "../../src/resource.js";
+} from "../../src/resource/index.js";
 import { accessClaims, mint, OTHER_RESOURCE, RESOURCE, requestWith, sign, startIssuer, type TestIssuer } from "./issuer.js";
 
 let issuer: TestIssuer;
