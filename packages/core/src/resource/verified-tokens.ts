@@ -19,8 +19,13 @@ export function verifiedPayload(keys: JWTVerifyGetKey, token: string): JWTPayloa
   return byKeySet.get(keys)?.get(token);
 }
 
-/** Keeps `token`'s payload as verified with `keys`. */
+/**
+ * Keeps `token`'s payload as verified with `keys`. The payload is frozen (its `aud` array too): the callers
+ * share it as `claims`, and a change by one must not reach the next request's checks.
+ */
 export function keepVerified(keys: JWTVerifyGetKey, token: string, payload: JWTPayload): void {
+  if (Array.isArray(payload.aud)) Object.freeze(payload.aud);
+  Object.freeze(payload);
   let tokens = byKeySet.get(keys);
   if (tokens === undefined) {
     tokens = new Map();

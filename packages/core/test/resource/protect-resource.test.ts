@@ -295,6 +295,17 @@ describe("a token verified before (its signature is kept, its claims are checked
     expect(await refusal(requestWith(`Bearer ${token}`), { jwks, issuer: "https://evil.example.com" })).toBeInstanceOf(InvalidToken);
   });
 
+  it("its claims are frozen: a handler cannot change what the next request of the token is checked against", async () => {
+    const { jwks } = countingKeys();
+    const token = await mint(issuer, { aud: [RESOURCE] });
+    const caller = await protectResource(requestWith(`Bearer ${token}`), { ...options, jwks });
+    expect(() => {
+      (caller.claims as { iss: string }).iss = "https://evil.example.com";
+    }).toThrow(TypeError);
+    expect(() => (caller.claims.aud as string[]).push(OTHER_RESOURCE)).toThrow(TypeError);
+    expect(await refusal(requestWith(`Bearer ${token}`), { jwks, resource: OTHER_RESOURCE })).toBeInstanceOf(InvalidToken);
+  });
+
   it("is refused once it expires", async () => {
     const { jwks } = countingKeys();
     const token = await mint(issuer);
