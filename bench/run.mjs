@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, ours next to the reference, interleaved, in one run (about 3–4 minutes
 // on 2 cores). Needs the built packages (`npm run build`). Prints Markdown tables ready for bench/README.md,
 // headed by the commit, date, machine and Node version they belong to.
-//   node bench/run.mjs [--no-http] [--no-inprocess] [--no-adapters] [--no-registry] [--no-organizations] [--no-password]
+//   node bench/run.mjs [--no-http] [--no-inprocess] [--no-adapters] [--no-registry] [--no-organizations] [--no-resource] [--no-password]
 // Exits non-zero when the Password() enumeration run finds an answer that tells a known address from an
 // unknown one.
 import { existsSync, readFileSync } from "node:fs";
@@ -12,6 +12,7 @@ import { httpRun } from "./http.mjs";
 import { inProcessOperations } from "./inprocess.mjs";
 import { formatOrganizationsTable, organizationsRun } from "./organizations.mjs";
 import { answersIdentical, formatEnumeration, passwordEnumeration } from "./password-enumeration.mjs";
+import { formatProtectResourceTable, protectResourceRun } from "./protect-resource.mjs";
 import { formatRegistryTable, measureRegistry, registryOperations } from "./session-registry.mjs";
 import { formatTelemetryHttpTable, formatTelemetryTable, telemetryHttpRun, telemetryRun } from "./telemetry.mjs";
 
@@ -94,6 +95,13 @@ if (!args.has("--no-organizations")) {
   const rows = await organizationsRun({ log });
   console.log("\n## Organizations (JWT session checks, an active organization vs organizations off)\n");
   console.log(formatOrganizationsTable(rows));
+}
+
+if (!args.has("--no-resource")) {
+  log("resource: protectResource (an access token) vs getSession (a JWT session), interleaved…");
+  const rows = await protectResourceRun({ log });
+  console.log("\n## Resource server (protectResource of an access token vs getSession of a JWT session)\n");
+  console.log(formatProtectResourceTable(rows));
 }
 
 if (!args.has("--no-telemetry")) {

@@ -78,8 +78,8 @@ export interface ResourceCaller {
   authTime?: Date;
   /** The sign-in's assurance level (`acr`), when the token says. */
   acr?: string;
-  /** Every claim of the token. */
-  claims: AccessTokenClaims;
+  /** Every claim of the token (frozen: it is shared with the next requests of the same token). */
+  readonly claims: Readonly<AccessTokenClaims>;
 }
 
 /** What `protectedResourceMetadata` is built from. */

@@ -11,6 +11,7 @@ import { bearerToken } from "./bearer.js";
 import { InsufficientScope, InvalidToken } from "./errors.js";
 import { keyResolver } from "./keys.js";
 import type { AccessTokenClaims, ProtectResourceOptions, ResourceCaller } from "./types.js";
+import { keepVerified, verifiedPayload } from "./verified-tokens.js";
 
 const DEFAULT_CLOCK_TOLERANCE = 5;
 
@@ -34,10 +35,35 @@ const TOKEN_FAULTS: ReadonlySet<string> = new Set([
 /** The claims every access token authlib issues carries as strings. */
 const STRING_CLAIMS = ["sub", "client_id", "scope", "jti", "grant_id"] as const;
 
-/** Verifies the token's signature, type, algorithm, issuer, audience and times (jose). */
+/**
+ * The claims jose checks, checked again for a token whose signature was verified before (its claims are
+ * checked against this request's options and clock, as jose would).
+ */
+function recheckClaims(payload: JWTPayload, options: ProtectResourceOptions): void {
+  const now = Date.now() / 1000;
+  const tolerance = options.clockTolerance ?? DEFAULT_CLOCK_TOLERANCE;
+  if (payload.iss !== options.issuer) throw new InvalidToken("The access token was refused (iss)");
+  const audience = payload.aud;
+  if (!(audience === options.resource || (Array.isArray(audience) && audience.includes(options.resource)))) {
+    throw new InvalidToken("The access token was refused (aud)");
+  }
+  if ((payload.exp as number) <= now - tolerance) throw new InvalidToken("The access token was refused (expired)");
+  if (typeof payload.nbf === "number" && payload.nbf > now + tolerance) throw new InvalidToken("The access token was refused (nbf)");
+}
+
+/**
+ * Verifies the token's signature, type, algorithm, issuer, audience and times (jose); a token verified
+ * before under the same key set has only its claims checked again.
+ */
 async function verifySignedToken(token: string, options: ProtectResourceOptions): Promise<JWTPayload> {
+  const keys = keyResolver(options);
+  const known = verifiedPayload(keys, token);
+  if (known !== undefined) {
+    recheckClaims(known, options);
+    return known;
+  }
   try {
-    const { payload } = await jwtVerify(token, keyResolver(options), {
+    const { payload } = await jwtVerify(token, keys, {
       algorithms: ["ES256"],
       typ: "at+jwt",
       issuer: options.issuer,
@@ -45,6 +71,7 @@ async function verifySignedToken(token: string, options: ProtectResourceOptions)
       clockTolerance: options.clockTolerance ?? DEFAULT_CLOCK_TOLERANCE,
       requiredClaims: ["exp", "iat", ...STRING_CLAIMS],
     });
+    keepVerified(keys, token, payload);
     return payload;
   } catch (error) {
     const code = (error as { code?: unknown }).code;

@@ -3,7 +3,7 @@
  * that serves it (both well-known forms, CORS, other paths left to the app).
  */
 import { describe, expect, it } from "vitest";
-import { protectedResourceMetadata, protectedResourceMetadataResponse, protectedResourceMetadataUrl } from "../../src/resource.js";
+import { protectedResourceMetadata, protectedResourceMetadataResponse, protectedResourceMetadataUrl } from "../../src/resource/index.js";
 
 const options = {
   resource: "https://api.example.com/mcp",

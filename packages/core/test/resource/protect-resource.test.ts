@@ -2,8 +2,8 @@
  * `protectResource` against a real JWKS endpoint: a token as authlib issues it is accepted with its
  * caller; each check refuses the token that only it would catch, with the response an app sends for it.
  */
-import { exportSPKI, generateKeyPair } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLocalJWKSet, exportSPKI, generateKeyPair, type JWTVerifyGetKey } from "jose";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   InsufficientScope,
   InvalidRequest,
@@ -11,7 +11,7 @@ import {
   type ProtectResourceOptions,
   protectResource,
   resourceErrorResponse,
-} from "../../src/resource.js";
+} from "../../src/resource/index.js";
 import { accessClaims, mint, OTHER_RESOURCE, RESOURCE, requestWith, sign, startIssuer, type TestIssuer } from "./issuer.js";
 
 let issuer: TestIssuer;
@@ -259,5 +259,60 @@ describe("a failure that is not the token's", () => {
     const error = await refusal(requestWith(`Bearer ${token}`), { jwksUri: "http://127.0.0.1:1/oauth2/jwks" });
     expect(error).not.toBeInstanceOf(InvalidToken);
     expect(() => resourceErrorResponse(error)).toThrow(error);
+  });
+});
+
+describe("a token verified before (its signature is kept, its claims are checked again)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A key resolver over the issuer's key that counts how often a signature needed a key. */
+  function countingKeys(): { jwks: JWTVerifyGetKey; lookups: () => number } {
+    const local = createLocalJWKSet({ keys: [issuer.publicJwk] });
+    let lookups = 0;
+    const jwks: JWTVerifyGetKey = (header, token) => {
+      lookups += 1;
+      return local(header, token);
+    };
+    return { jwks, lookups: () => lookups };
+  }
+
+  it("is not verified again: the key set is asked once for the same token", async () => {
+    const { jwks, lookups } = countingKeys();
+    const token = await mint(issuer);
+    for (let i = 0; i < 3; i++) await protectResource(requestWith(`Bearer ${token}`), { ...options, jwks });
+    expect(lookups()).toBe(1);
+    await protectResource(requestWith(`Bearer ${await mint(issuer, { jti: "token-2" })}`), { ...options, jwks });
+    expect(lookups()).toBe(2);
+  });
+
+  it("is refused at another resource, or for another issuer, after it was accepted", async () => {
+    const { jwks } = countingKeys();
+    const token = await mint(issuer);
+    await protectResource(requestWith(`Bearer ${token}`), { ...options, jwks });
+    expect(await refusal(requestWith(`Bearer ${token}`), { jwks, resource: OTHER_RESOURCE })).toBeInstanceOf(InvalidToken);
+    expect(await refusal(requestWith(`Bearer ${token}`), { jwks, issuer: "https://evil.example.com" })).toBeInstanceOf(InvalidToken);
+  });
+
+  it("its claims are frozen: a handler cannot change what the next request of the token is checked against", async () => {
+    const { jwks } = countingKeys();
+    const token = await mint(issuer, { aud: [RESOURCE] });
+    const caller = await protectResource(requestWith(`Bearer ${token}`), { ...options, jwks });
+    expect(() => {
+      (caller.claims as { iss: string }).iss = "https://evil.example.com";
+    }).toThrow(TypeError);
+    expect(() => (caller.claims.aud as string[]).push(OTHER_RESOURCE)).toThrow(TypeError);
+    expect(await refusal(requestWith(`Bearer ${token}`), { jwks, resource: OTHER_RESOURCE })).toBeInstanceOf(InvalidToken);
+  });
+
+  it("is refused once it expires", async () => {
+    const { jwks } = countingKeys();
+    const token = await mint(issuer);
+    await protectResource(requestWith(`Bearer ${token}`), { ...options, jwks });
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 610_000 });
+    const error = await refusal(requestWith(`Bearer ${token}`), { jwks });
+    expect(error).toBeInstanceOf(InvalidToken);
+    expect(error.message).toContain("expired");
   });
 });

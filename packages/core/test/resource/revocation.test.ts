@@ -13,7 +13,7 @@ import {
   type RevocationCheck,
   resourceErrorResponse,
   revocationWithin,
-} from "../../src/resource.js";
+} from "../../src/resource/index.js";
 import { mint, RESOURCE, requestWith, startIssuer, type TestIssuer } from "./issuer.js";
 
 let issuer: TestIssuer;

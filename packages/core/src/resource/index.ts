@@ -23,11 +23,11 @@ export {
   type ResourceErrorResponseOptions,
   resourceErrorResponse,
   withProtectedResource,
-} from "./resource/challenge.js";
-export { InsufficientScope, InvalidRequest, InvalidToken } from "./resource/errors.js";
-export { defaultJwksUri } from "./resource/keys.js";
-export { protectedResourceMetadata, protectedResourceMetadataResponse, protectedResourceMetadataUrl } from "./resource/metadata.js";
-export { type IntrospectionRevocationOptions, introspectionRevocation, revocationWithin } from "./resource/revocation.js";
+} from "./challenge.js";
+export { InsufficientScope, InvalidRequest, InvalidToken } from "./errors.js";
+export { defaultJwksUri } from "./keys.js";
+export { protectedResourceMetadata, protectedResourceMetadataResponse, protectedResourceMetadataUrl } from "./metadata.js";
+export { type IntrospectionRevocationOptions, introspectionRevocation, revocationWithin } from "./revocation.js";
 export type {
   AccessTokenClaims,
   ProtectedResourceMetadata,
@@ -35,5 +35,5 @@ export type {
   ProtectResourceOptions,
   ResourceCaller,
   RevocationCheck,
-} from "./resource/types.js";
-export { protectResource } from "./resource/verify.js";
+} from "./types.js";
+export { protectResource } from "./verify.js";
