@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pkceChallenge } from "../packages/core/src/features/authorization-server/pkce.js";
 import { createAuth } from "../packages/core/src/kernel/instance.js";
 import Credentials from "../packages/core/src/providers/credentials.js";
-import { InvalidToken, protectResource, revocationWithin } from "../packages/core/src/resource.js";
+import { InvalidToken, protectResource, revocationWithin } from "../packages/core/src/resource/index.js";
 import type { AuthConfig } from "../packages/core/src/types/config.js";
 import { authClient } from "../packages/core/test/helpers/auth-client.js";
 import { HostedDbAdapter, HostedDbClient } from "../packages/hosted-db-adapter/src/index.js";

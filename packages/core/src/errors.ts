@@ -576,6 +576,7 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "TwoFactorExpired",
   "TwoFactorAlreadyEnabled",
   "TwoFactorNotEnabled",
+  "OAuthError",
 ]);
 
 /** True when the error's type may be shown to the user (on the error or sign-in page). */

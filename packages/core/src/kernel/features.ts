@@ -8,8 +8,6 @@
 import { coreOperations } from "../actions/operations.js";
 import { accountFeature } from "../features/account/feature.js";
 import { accountsFeature } from "../features/accounts/feature.js";
-import { authorizationServerFeature } from "../features/authorization-server/feature.js";
-import { organizationsFeature } from "../features/organizations/feature.js";
 import { passkeysFeature } from "../features/passkeys/feature.js";
 import { passwordFeature } from "../features/password/feature.js";
 import { sessionsFeature } from "../features/sessions/feature.js";
@@ -28,7 +26,7 @@ import type { FeatureRateLimits } from "../types/rate-limit.js";
 
 /** The built-in operations `auth.api` calls by name, with their typed input and data (`kernel/api.ts`). */
 export { listAccounts, unlinkAccount } from "../features/accounts/feature.js";
-export { defaultRoles, defineRoles, ORGANIZATION_PERMISSIONS } from "../features/organizations/feature.js";
+export { defaultRoles, defineRoles, ORGANIZATION_PERMISSIONS } from "../features/organizations/public.js";
 export { listPasskeys, removePasskey, renamePasskey } from "../features/passkeys/feature.js";
 export { listSessions, revokeSession } from "../features/sessions/feature.js";
 export {
@@ -49,13 +47,81 @@ export const builtInFeatures: readonly FeatureDefinition[] = [
   passwordFeature,
   accountFeature,
   twoFactorFeature,
-  organizationsFeature,
-  authorizationServerFeature,
 ];
 
-/** Every feature of `config`, on or off: the built-in ones, then the app's own (checked for their shape). */
+/**
+ * A built-in feature whose code loads only for a configuration that turns it on (`option`), so that an
+ * app without it bundles none of it: the kernel knows its option and the names of its `auth.api` methods,
+ * and waits for its module before it serves such a configuration (`resolve.ts`, `ResolvedAuth.ready`).
+ */
+interface OnDemandFeature {
+  option: "organizations" | "authorizationServer";
+  api: readonly string[];
+  load(): Promise<FeatureDefinition>;
+}
+
+export const onDemandFeatures: readonly OnDemandFeature[] = [
+  {
+    option: "organizations",
+    api: [
+      "createOrganization",
+      "updateOrganization",
+      "deleteOrganization",
+      "listOrganizations",
+      "getOrganization",
+      "joinOrganization",
+      "listMembers",
+      "updateMemberRole",
+      "removeMember",
+      "leaveOrganization",
+      "inviteMember",
+      "listInvitations",
+      "revokeInvitation",
+      "acceptInvitation",
+      "listDomains",
+      "addDomain",
+      "verifyDomain",
+      "removeDomain",
+      "setActiveOrganization",
+      "hasPermission",
+      "verifyDomains",
+    ],
+    load: () => import("../features/organizations/feature.js").then((module) => module.organizationsFeature),
+  },
+  {
+    option: "authorizationServer",
+    api: ["listGrants", "revokeGrant", "isGrantRevoked"],
+    load: () => import("../features/authorization-server/feature.js").then((module) => module.authorizationServerFeature),
+  },
+];
+
+/** The on-demand features loaded so far, by option: a definition is the same for every configuration. */
+const loadedFeatures = new Map<string, FeatureDefinition>();
+
+/**
+ * Loads the on-demand features `config` turns on whose code is not loaded yet; `undefined` when none is
+ * missing (every later configuration lists them as it lists the others).
+ */
+export function featuresToLoad(config: AuthConfig): Promise<void> | undefined {
+  const missing = onDemandFeatures.filter((feature) => config[feature.option] !== undefined && !loadedFeatures.has(feature.option));
+  if (missing.length > 0) return Promise.all(missing.map(async (feature) => void loadedFeatures.set(feature.option, await feature.load()))).then();
+}
+
+/** Every built-in feature, the on-demand ones loaded (the catalog checks, the docs). */
+export async function everyBuiltInFeature(): Promise<FeatureDefinition[]> {
+  return [...builtInFeatures, ...(await Promise.all(onDemandFeatures.map((feature) => feature.load())))];
+}
+
+/** The on-demand feature's `auth.api` method `name`, which loads the feature's code with its first call. */
+function onDemandMethod(feature: OnDemandFeature, name: string) {
+  return (run: ApiRunner) =>
+    async (...args: never[]): Promise<unknown> =>
+      ((await feature.load()).api?.[name] as (run: ApiRunner) => (...args: never[]) => Promise<unknown>)(run)(...args);
+}
+
+/** Every feature of `config`, on or off: the built-in ones (the on-demand ones once loaded), then the app's own (checked for their shape). */
 export function listedFeatures(config: AuthConfig): FeatureDefinition[] {
-  return [...builtInFeatures, ...(config.features ?? []).map(checkedFeature)];
+  return [...builtInFeatures, ...loadedFeatures.values(), ...(config.features ?? []).map(checkedFeature)];
 }
 
 /** The features `config` turns on: the built-in ones it enables, then the app's own. */
@@ -77,15 +143,25 @@ export function operationsOf(config: AuthConfig): OperationDeclaration[] {
   return [...core, ...featured];
 }
 
-/** The operations of the features `config` turns off that name the option turning them on (`turnedOnBy`), by name. */
+/** The operations of the features `config` turns off that name the option turning them on (`turnedOnBy`), by name (an on-demand one's even before it loads). */
 export function offOperationsOf(config: AuthConfig): Map<string, string> {
   const off = listedFeatures(config).filter((feature) => feature.turnedOnBy !== undefined && !(feature.enabled?.(config) ?? true));
-  return new Map(off.flatMap((feature) => feature.operations.map((operation) => [operation.name, feature.turnedOnBy as string] as const)));
+  // An on-demand feature not loaded: its `auth.api` methods are named after its operations.
+  const notLoaded = onDemandFeatures.filter((feature) => config[feature.option] === undefined);
+  return new Map([
+    ...notLoaded.flatMap((feature) => feature.api.map((name) => [name, feature.option] as const)),
+    ...off.flatMap((feature) => feature.operations.map((operation) => [operation.name, feature.turnedOnBy as string] as const)),
+  ]);
 }
 
 /** The features' sections of `rateLimit` with their defaults (`FeatureDefinition.rateLimits`), on or off. */
 export function rateLimitsOf(config: AuthConfig): FeatureRateLimits {
-  return Object.assign({}, ...listedFeatures(config).map((feature) => feature.rateLimits ?? {}));
+  return merged(listedFeatures(config), (feature) => feature.rateLimits);
+}
+
+/** What `part` takes from each of `features`, merged into one object (a later feature's key wins). */
+function merged<T>(features: readonly FeatureDefinition[], part: (feature: FeatureDefinition) => T | undefined): T {
+  return Object.assign({}, ...features.map((feature) => part(feature) ?? {}));
 }
 
 /**
@@ -113,7 +189,7 @@ export function quietErrorsOf(config: AuthConfig): ReadonlySet<string> {
 
 /** The features' owner-present operations with their labels and rules (`FeatureDefinition.ownerOperations`), on or off. */
 export function ownerOperationsOf(config: AuthConfig): Readonly<Record<string, OwnerOperationRule>> {
-  return Object.freeze(Object.assign({}, ...listedFeatures(config).map((feature) => feature.ownerOperations ?? {})));
+  return Object.freeze(merged(listedFeatures(config), (feature) => feature.ownerOperations));
 }
 
 /** The events of `config.events` the features fire beyond the shared ones (`FeatureDefinition.events`), on or off. */
@@ -122,25 +198,22 @@ export function eventsOf(config: AuthConfig): string[] {
 }
 
 /** The cookies of authlib's own features, each key with its name (`FeatureDefinition.cookies`). */
-export const builtInCookies: Readonly<Record<string, string>> = Object.assign(
-  {},
-  ...builtInFeatures.map((feature) => feature.cookies ?? {}),
-);
+export const builtInCookies: Readonly<Record<string, string>> = merged(builtInFeatures, (feature) => feature.cookies);
 
 /** The features' cookies, each key with its name (`FeatureDefinition.cookies`), on or off. */
 export function cookiesOf(config: AuthConfig): Readonly<Record<string, string>> {
-  return Object.assign({}, ...listedFeatures(config).map((feature) => feature.cookies ?? {}));
+  return merged(listedFeatures(config), (feature) => feature.cookies);
 }
 
 /** The `auth.api` methods of authlib's own features (`FeatureDefinition.api`), by name. */
-export const builtInApi: Readonly<Record<string, (run: ApiRunner) => (...args: never[]) => Promise<unknown>>> = Object.assign(
-  {},
-  ...builtInFeatures.map((feature) => feature.api ?? {}),
-);
+export const builtInApi: Readonly<Record<string, (run: ApiRunner) => (...args: never[]) => Promise<unknown>>> = {
+  ...merged(builtInFeatures, (feature) => feature.api),
+  ...Object.fromEntries(onDemandFeatures.flatMap((feature) => feature.api.map((name) => [name, onDemandMethod(feature, name)]))),
+};
 
 /** The sign-in page's messages for the error types of every feature of `config`, on or off (`FeatureDefinition.signInErrors`). */
 export function signInErrorsOf(config: AuthConfig): Readonly<Record<string, MessageKey>> {
-  return Object.freeze(Object.assign({}, ...listedFeatures(config).map((feature) => feature.signInErrors ?? {})));
+  return Object.freeze(merged(listedFeatures(config), (feature) => feature.signInErrors));
 }
 
 /** What the features `config` turns on add to the audit trail (`FeatureDefinition.audit`). */
@@ -154,12 +227,13 @@ export function accountSectionsOf(config: AuthConfig): AccountSection[] {
 }
 
 /**
- * The texts of every feature of the list and of the app's own, on or off: a key of `Messages` always has a
- * text (an error of a feature that is off can still name one), and the app's `messages` override them.
+ * The texts of every feature of the list (an on-demand one once loaded) and of the app's own, on or off: a
+ * key of `Messages` always has a text (an error of a feature that is off can still name one), and the app's
+ * `messages` override them.
  */
 export function messagesOf(config: AuthConfig): FeatureTexts[] {
   const own = (config.features ?? []) as readonly Partial<FeatureDefinition>[];
-  return [...builtInFeatures, ...own].flatMap((feature) => (feature.messages ? [feature.messages] : []));
+  return [...builtInFeatures, ...loadedFeatures.values(), ...own].flatMap((feature) => (feature.messages ? [feature.messages] : []));
 }
 
 /** An app's feature, checked for the shape `defineFeature` gives (a `TypeError` names what is wrong). */

@@ -109,7 +109,8 @@ function lazyApi(resolved: ResolvedAuth): AuthApi {
   let made: Record<string, Operation> | undefined;
   let loading: Promise<Record<string, Operation>> | undefined;
   const load = () => {
-    loading ??= import("./api.js").then((module) => {
+    loading ??= Promise.all([import("./api.js"), resolved.ready]).then(([module]) => {
+      if (resolved.error || !resolved.options) throw resolved.error;
       made = module.createApi(resolved as Parameters<typeof module.createApi>[0]) as unknown as Record<string, Operation>;
       return made;
     });

@@ -249,6 +249,7 @@ async function readTraced<T>(telemetry: Telemetry | undefined, strategy: string,
  * page, a configuration error a generic 500 whose details went to the server log only.
  */
 export async function answer(resolved: ResolvedAuth, request: Request, options: AuthRequestOptions = {}): Promise<AuthAnswer> {
+  if (resolved.ready) await resolved.ready;
   let parsed: RequestInternal;
   try {
     parsed = await parseRequest(request, resolved.basePath, resolved.router, options.clientAddress);

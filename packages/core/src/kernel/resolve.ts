@@ -40,6 +40,7 @@ import {
   builtInCookies,
   cookiesOf,
   eventsOf,
+  featuresToLoad,
   hooksOf,
   messagesOf,
   offOperationsOf,
@@ -76,6 +77,12 @@ export interface ResolvedAuth {
   audit?: Audit;
   /** The operations of the configuration's features, routed (`router.ts`). */
   router: Router;
+  /**
+   * Set while the code of a feature the configuration turns on loads (an on-demand feature,
+   * `kernel/features.ts`): requests and `auth.api` wait for it; it then resolves the configuration again,
+   * with the feature, into this same object (its start-up check included: an error is logged then).
+   */
+  ready?: Promise<void>;
 }
 
 /**
@@ -83,17 +90,29 @@ export interface ResolvedAuth {
  * cannot be read is a resolved configuration with `error` (logged here, so once per instance).
  */
 export function resolveConfig(config: AuthConfig): ResolvedAuth {
+  const resolved = resolveLoaded(config, false);
+  const loading = featuresToLoad(config);
+  if (loading) {
+    // A feature that cannot load leaves its configuration unusable: the error is the import's, logged once.
+    resolved.ready = loading.then(
+      () => void Object.assign(resolved, resolveLoaded(config, true), { ready: undefined }),
+      (error: unknown) => void Object.assign(resolved, { error: unreadable(resolved.logger, error), ready: undefined }),
+    );
+  }
+  return resolved;
+}
+
+/** The configuration resolved with the features loaded so far; `again` when it is resolved a second time (its warnings were said). */
+function resolveLoaded(config: AuthConfig, again: boolean): ResolvedAuth {
   const logger = createLogger(config);
   const basePath = normaliseBasePath(config.basePath);
   const base = { config, logger, basePath, origin: refuseOrigin };
-  if (config.debug) logger.warn("debug-enabled");
+  if (config.debug && !again) logger.warn("debug-enabled");
   let read: ReadConfig;
   try {
     read = readConfig(config, logger, basePath);
   } catch (error) {
-    const unreadable = new AuthError("The configuration could not be read.", { cause: error as Error });
-    logger.error(unreadable);
-    return { ...base, router: routerOf(config), error: unreadable, ...unusable([]) };
+    return { ...base, router: routerOf(config), error: unreadable(logger, error), ...unusable([]) };
   }
   const { providers, check, options, telemetry, audit, router } = read;
   if (!check.ok) {
@@ -101,7 +120,7 @@ export function resolveConfig(config: AuthConfig): ResolvedAuth {
     return { ...base, router, error: check.error, ...unusable(providers) };
   }
 
-  warnAboutConfig(config, providers, logger);
+  if (!again) warnAboutConfig(config, providers, logger);
   const { cookies, redirectProxyAllowedOrigins } = cookiesAndProxyOrigins(config);
   return {
     ...base,
@@ -115,6 +134,13 @@ export function resolveConfig(config: AuthConfig): ResolvedAuth {
     ...(telemetry ? { telemetry } : {}),
     ...(audit ? { audit } : {}),
   };
+}
+
+/** The error of a configuration that could not be read (or whose feature could not load), logged. */
+function unreadable(logger: LoggerInstance, cause: unknown): AuthError {
+  const error = new AuthError("The configuration could not be read.", { cause: cause as Error });
+  logger.error(error);
+  return error;
 }
 
 /** What reading a configuration makes: its providers, the start-up check's verdict, the shared options. */

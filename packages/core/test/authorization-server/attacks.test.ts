@@ -219,11 +219,11 @@ describe("attacks on the authorization server", () => {
     const html = await opened.text();
     const sealed = /name="request" value="([^"]+)"/.exec(html)?.[1] as string;
     const noToken = await ada.send("/auth/oauth2/consent", { form: { request: sealed, decision: "allow" } });
-    expect(noToken.headers.get("location") ?? "").not.toContain("code=");
+    expect(noToken.headers.get("location") ?? "").not.toContain(REDIRECT);
     const grace = await app.signedUp("grace2@example.com");
     const graceToken = await grace.csrf();
     const stolen = await grace.send("/auth/oauth2/consent", { form: { csrfToken: graceToken, request: sealed, decision: "allow" } });
-    expect(stolen.headers.get("location") ?? "").not.toContain("code=");
+    expect(stolen.headers.get("location") ?? "").not.toContain(REDIRECT);
     expect(await app.store.getOAuthConsent?.(grace.userId, "web")).toBeNull();
     // The page cannot be framed.
     expect(opened.headers.get("content-security-policy") ?? "").toContain("frame-ancestors 'none'");

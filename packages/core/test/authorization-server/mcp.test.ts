@@ -28,7 +28,7 @@ import {
   protectResource,
   resourceErrorResponse,
   revocationWithin,
-} from "../../src/resource.js";
+} from "../../src/resource/index.js";
 import { launchChromium, openWatchedTab } from "../helpers/chromium.js";
 import { type NodeServer, startNodeServer } from "../helpers/node-server.js";
 import { type Browser, PASSWORD, startServerApp } from "./app.js";

@@ -9,7 +9,7 @@
 import { HostedDbAdapter, HostedDbClient } from "../../../hosted-db-adapter/src/index.js";
 import { createAuth } from "../../src/kernel/instance.js";
 import Credentials from "../../src/providers/credentials.js";
-import { protectResource, resourceErrorResponse, revocationWithin } from "../../src/resource.js";
+import { protectResource, resourceErrorResponse, revocationWithin } from "../../src/resource/index.js";
 import type { AuthConfig } from "../../src/types/config.js";
 import { startNodeServer } from "../helpers/node-server.js";
 

@@ -13,7 +13,10 @@ import { pt } from "../../src/i18n/catalogs/pt.js";
 import { zh } from "../../src/i18n/catalogs/zh.js";
 import { SHIPPED_LOCALES } from "../../src/i18n/locale.js";
 import { englishOf } from "../../src/i18n/translator.js";
-import { builtInFeatures } from "../../src/kernel/features.js";
+import { everyBuiltInFeature } from "../../src/kernel/features.js";
+
+// Every built-in feature, the on-demand ones (organizations, the authorization server) loaded.
+const builtInFeatures = await everyBuiltInFeature();
 import type { FeatureTexts } from "../../src/types/i18n.js";
 
 const features = builtInFeatures.flatMap((feature) => (feature.messages ? [feature.messages] : []));

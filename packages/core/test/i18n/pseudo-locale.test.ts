@@ -9,7 +9,10 @@ import { type RenderedMail, verificationMail } from "../../src/email/template.js
 import { addressTakenMail, confirmNewAddressMail } from "../../src/features/account/mail.js";
 import { renderTwoFactorHtml } from "../../src/features/two-factor/page-view.js";
 import { createTranslator, englishOf } from "../../src/i18n/translator.js";
-import { builtInFeatures } from "../../src/kernel/features.js";
+import { everyBuiltInFeature } from "../../src/kernel/features.js";
+
+// Every built-in feature, the on-demand ones (organizations, the authorization server) loaded.
+const builtInFeatures = await everyBuiltInFeature();
 import {
   type PageProvider,
   renderAccountPage,

@@ -7,7 +7,8 @@
  * - `POST oauth2/device`: the code found, the same consent page as the code flow shows (a device approval
  *   is a new grant of access: owner-present, CSRF-checked); its decision is `POST oauth2/consent`'s.
  * A user code is one of 19^8 (1.7e10), lives 10 minutes, and is only entered by a signed-in user, whose
- * approval still takes the consent page.
+ * approval still takes the consent page; device requests and typed codes are counted per client address
+ * (`rateLimit.authorizationServer.deviceMax`).
  *
  * @module features/authorization-server/device
  */
@@ -23,6 +24,7 @@ import { authenticateClient, findClient } from "./clients.js";
 import { renderDeviceHtml } from "./consent-view.js";
 import { OAuthError } from "./oauth-error.js";
 import { sealPending } from "./pending.js";
+import { countAnonymousRequest } from "./rate-limit.js";
 import { oauthJson, single } from "./respond.js";
 import { endpointUrl, settingsOf } from "./settings.js";
 import { storeOf } from "./store.js";
@@ -54,6 +56,7 @@ export function normalizedUserCode(typed: unknown): string | undefined {
 /** The handler of `POST oauth2/device_authorization`. */
 export async function deviceAuthorization(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
   const client = await authenticateClient(options, request);
+  await countAnonymousRequest(options, request, "device");
   if (!client.grantTypes.includes("urn:ietf:params:oauth:grant-type:device_code"))
     throw new OAuthError("unauthorized_client", "This client may not use the device code grant.");
   const refuse = (code: string, description: string) => new OAuthError(code, description);
@@ -120,6 +123,8 @@ export async function deviceCodeEntered(options: InternalOptions, request: Reque
   const current = await options.sessionStrategy.currentAssurance(options, request);
   if (!current?.assurance) return { redirect: withCallbackUrl(signInUrl(options), endpointUrl(options, "device")) };
   request.auditUserId = current.userId;
+  // A user code is guessed only by typing many: each try counts against the client's address.
+  await countAnonymousRequest(options, request, "device");
   const typed = request.body.user_code;
   const userCode = normalizedUserCode(typed);
   const stored = userCode === undefined ? null : await storeOf(options).getOAuthDeviceCodeByUserCode(userCode);

@@ -8,10 +8,10 @@
  */
 import { defineFeature } from "../define.js";
 import { authorizationServerApi } from "./api.js";
+import { authorizationServerConfigError } from "./config-check.js";
 import { AUTHORIZATION_SERVER_LIMITS } from "./limits.js";
 import { authorizationServerMessages } from "./messages.js";
 import * as declared from "./operations.js";
-import { authorizationServerConfigError } from "./settings.js";
 import { authorizationServerMethods } from "./store.js";
 
 export type { AuthorizationServerApi, AuthorizationServerRateLimits, ListedGrant } from "./types.js";

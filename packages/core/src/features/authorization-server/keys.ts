@@ -8,7 +8,6 @@
  *
  * @module features/authorization-server/keys
  */
-import { exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
 import { randomHex } from "../../crypto/digest.js";
 import { joseDecrypt, joseEncrypt } from "../../crypto/jwe-jose.js";
 import type { ClientJwk, OAuthSigningKey } from "../../types/authorization-server.js";
@@ -17,6 +16,8 @@ import { type ServerSettings, settingsOf } from "./settings.js";
 import { storeOf } from "./store.js";
 
 const SALT = "authlib.oauth.signing-key";
+/** ES256's key: ECDSA on P-256 (Web Crypto, so that no key-format code of jose joins the bundle). */
+const ES256 = { name: "ECDSA", namedCurve: "P-256" } as const;
 const REREAD_MS = 60_000;
 /** A key outlives its last signature by the longest token it signed, and this margin (clock skew). */
 const MARGIN_SECONDS = 300;
@@ -68,23 +69,24 @@ export async function publishedKeys(options: InternalOptions): Promise<ClientJwk
 
 async function newSigningKey(options: InternalOptions): Promise<OAuthSigningKey> {
   const { keyRotation, accessTokenMaxAge } = settingsOf(options);
-  const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
+  const { publicKey, privateKey } = (await crypto.subtle.generateKey(ES256, true, ["sign", "verify"])) as CryptoKeyPair;
   const kid = randomHex(16);
   const now = Date.now();
   const retiresAt = new Date(now + keyRotation * 1000);
   const expiresAt = new Date(retiresAt.getTime() + (accessTokenMaxAge + MARGIN_SECONDS) * 1000);
-  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: "ES256", use: "sig" } as ClientJwk;
+  const { kty, crv, x, y } = await crypto.subtle.exportKey("jwk", publicKey);
+  const publicJwk: ClientJwk = { kty: kty as string, crv, x, y, kid, alg: "ES256", use: "sig" };
   const lifetime = Math.ceil((expiresAt.getTime() - now) / 1000);
   const nowSeconds = Math.floor(now / 1000);
-  const sealedPrivateJwk = await joseEncrypt({ jwk: await exportJWK(privateKey) }, options.secret[0] as string, SALT, nowSeconds, lifetime);
+  const sealedPrivateJwk = await joseEncrypt({ jwk: await crypto.subtle.exportKey("jwk", privateKey) }, options.secret[0] as string, SALT, nowSeconds, lifetime);
   const key: OAuthSigningKey = { kid, alg: "ES256", publicJwk, sealedPrivateJwk, createdAt: new Date(now), retiresAt, expiresAt };
   await storeOf(options).createOAuthSigningKey(key);
   return key;
 }
 
 async function privateKeyOf(options: InternalOptions, key: OAuthSigningKey): Promise<CryptoKey> {
-  const { jwk } = (await joseDecrypt(key.sealedPrivateJwk, options.secret, SALT)) as { jwk: JWK };
-  return (await importJWK(jwk, "ES256")) as CryptoKey;
+  const { jwk } = (await joseDecrypt(key.sealedPrivateJwk, options.secret, SALT)) as { jwk: JsonWebKey };
+  return crypto.subtle.importKey("jwk", jwk, ES256, false, ["sign"]);
 }
 
 /** Forgets this instance's keys (a test's fresh store). */

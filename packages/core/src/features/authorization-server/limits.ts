@@ -1,12 +1,10 @@
 /**
- * The limits on the state anonymous callers make the server store: client registrations and device
- * authorizations, counted per client address (`rateLimit.authorizationServer`).
+ * The defaults of the limits on the state anonymous callers make the server store: client registrations and
+ * device authorizations, counted per client address (`rateLimit.authorizationServer`; the counting is
+ * `rate-limit.ts`, loaded with the first registration or device request).
  *
  * @module features/authorization-server/limits
  */
-import type { ResolvedRateLimits } from "../../rate-limit/config.js";
-import { countClientRequest } from "../../rate-limit/limiter.js";
-import type { InternalOptions, RequestInternal } from "../../types/internal.js";
 import type { AuthorizationServerRateLimits } from "./types.js";
 
 /** The defaults of `rateLimit.authorizationServer`. */
@@ -15,20 +13,3 @@ export const AUTHORIZATION_SERVER_LIMITS: Required<AuthorizationServerRateLimits
   deviceMax: 30,
   windowSeconds: 3600,
 };
-
-function limitsIn(limits: ResolvedRateLimits): Required<AuthorizationServerRateLimits> | false {
-  return (limits.features.authorizationServer as Required<AuthorizationServerRateLimits> | false | undefined) ?? false;
-}
-
-/** Counts one registration (`"registration"`) or device request (`"device"`) from the request's client; throws `RateLimited` past the limit. */
-export async function countAnonymousRequest(
-  options: InternalOptions,
-  request: RequestInternal,
-  kind: "registration" | "device",
-): Promise<void> {
-  await countClientRequest(options, request, kind === "registration" ? "oauth:reg" : "oauth:device", (limits) => {
-    const chosen = limitsIn(limits);
-    if (!chosen) return false;
-    return { max: kind === "registration" ? chosen.registrationMax : chosen.deviceMax, windowSeconds: chosen.windowSeconds };
-  });
-}

@@ -1,0 +1,10 @@
+import { build } from "esbuild";
+import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
+const root = "/work/main";
+const dir = mkdtempSync(join(root, ".bb-"));
+writeFileSync(join(dir, "entry.mjs"), `export { Auth } from "${root}/packages/core/src/index.ts";`);
+const r = await build({ entryPoints: [join(dir,"entry.mjs")], bundle: true, write: false, minify: true, format: "esm", platform: "neutral", mainFields: ["module","main"], conditions: ["worker","browser","import","default"], tsconfig: join(root,"packages/core/tsconfig.json"), splitting: true, outdir: join(dir,"out"), metafile: true, logLevel: "silent", absWorkingDir: root });
+rmSync(dir,{recursive:true});
+const ins = r.metafile.inputs;
+for (const [k,v] of Object.entries(ins)) for (const imp of v.imports) if (imp.path.includes(process.argv[2])) console.log(k, imp.kind);
