@@ -15,6 +15,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   type ClientDocumentFetchOptions,
   checkClientIdUrl,
+  clientDocuments,
   fetchClientDocument,
   isPublicAddress,
 } from "../../src/features/authorization-server/client-document.js";
@@ -550,5 +551,80 @@ describe("isPublicAddress", () => {
     ["2606:4700:4700:0:0:0:8.8.8.8:1"],
   ])("%j is no address, so not public", (address) => {
     expect(isPublicAddress(address)).toBe(false);
+  });
+});
+
+describe("clientDocuments (the cache)", () => {
+  let clock = 1_000_000;
+  const cached = (extra: Parameters<typeof clientDocuments>[0] = {}) => clientDocuments({ ...local(), now: () => clock, ...extra });
+  const paths = () => requests.map((request) => request.path);
+
+  it("fetches a URL once within cacheFor, and gives each caller its own copy", async () => {
+    const fetchDocument = cached();
+    const first = (await fetchDocument(at("/client.json"))) as Record<string, unknown>;
+    first.client_name = "Changed";
+    const second = (await fetchDocument(at("/client.json"))) as Record<string, unknown>;
+    expect(second).toMatchObject({ client_name: "App" });
+    second.client_name = "Changed again";
+    expect(await fetchDocument(at("/client.json"))).toMatchObject({ client_name: "App" });
+    expect(paths()).toEqual(["/client.json"]);
+  });
+
+  it("fetches again at cacheFor seconds, not a millisecond before", async () => {
+    const fetchDocument = cached({ cacheFor: 60 });
+    clock = 1_000_000;
+    await fetchDocument(at("/client.json"));
+    clock = 1_000_000 + 60_000 - 1;
+    await fetchDocument(at("/client.json"));
+    expect(paths()).toHaveLength(1);
+    clock = 1_000_000 + 60_000;
+    await fetchDocument(at("/client.json"));
+    expect(paths()).toHaveLength(2);
+  });
+
+  it("keeps a document an hour by default", async () => {
+    const fetchDocument = cached();
+    clock = 5_000_000;
+    await fetchDocument(at("/client.json"));
+    clock = 5_000_000 + 3_600_000 - 1;
+    await fetchDocument(at("/client.json"));
+    expect(paths()).toHaveLength(1);
+    clock = 5_000_000 + 3_600_000;
+    await fetchDocument(at("/client.json"));
+    expect(paths()).toHaveLength(2);
+  });
+
+  it("shares one fetch among concurrent requests for a URL", async () => {
+    const fetchDocument = cached();
+    const documents = await Promise.all([1, 2, 3].map(() => fetchDocument(at("/client.json"))));
+    expect(documents.every((document) => (document as { client_name: string }).client_name === "App")).toBe(true);
+    expect(documents[0]).not.toBe(documents[1]);
+    expect(paths()).toEqual(["/client.json"]);
+  });
+
+  it("keeps no failure: the next request fetches again, and is refused again", async () => {
+    const fetchDocument = cached();
+    await refusal(fetchDocument(at("/missing")));
+    await refusal(fetchDocument(at("/missing")));
+    expect(paths()).toEqual(["/missing", "/missing"]);
+  });
+
+  it("keeps at most maxEntries URLs, dropping the oldest", async () => {
+    const fetchDocument = cached({ maxEntries: 2 });
+    await fetchDocument(at("/client.json"));
+    await fetchDocument(at("/charset.json"));
+    await fetchDocument(at("/vendor.json"));
+    await fetchDocument(at("/charset.json"));
+    await fetchDocument(at("/vendor.json"));
+    expect(paths()).toEqual(["/client.json", "/charset.json", "/vendor.json"]);
+    await fetchDocument(at("/client.json"));
+    expect(paths()).toEqual(["/client.json", "/charset.json", "/vendor.json", "/client.json"]);
+  });
+
+  it("fetches with the options given (a private address refused without allowPrivateAddresses)", async () => {
+    const fetchDocument = cached({ allowPrivateAddresses: false });
+    const error = await refusal(fetchDocument(at("/client.json")));
+    expect(error.description).toMatch(/non-public address/);
+    expect(connections).toBe(0);
   });
 });
