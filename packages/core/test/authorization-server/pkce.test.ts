@@ -2,6 +2,7 @@
  * PKCE (features/authorization-server/pkce.ts): the verifier and challenge shapes at their boundaries, the
  * S256 check against RFC 7636's own example, and no `plain` method.
  */
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { isPkceChallenge, isPkceVerifier, pkceChallenge, verifyPkce } from "../../src/features/authorization-server/pkce.js";
 
@@ -74,6 +75,18 @@ describe("isPkceChallenge", () => {
 describe("pkceChallenge", () => {
   it("is RFC 7636 Appendix B's S256 challenge", async () => {
     expect(await pkceChallenge(RFC_VERIFIER)).toBe(RFC_CHALLENGE);
+  });
+
+  it("is node:crypto's base64url SHA-256 for 300 verifiers (each + and / of base64 replaced)", async () => {
+    let several = 0;
+    for (let i = 0; i < 300; i++) {
+      const verifier = `verifier-${i}-${"x".repeat(40)}`;
+      const expected = createHash("sha256").update(verifier).digest("base64url");
+      if ((expected.match(/[-_]/g) ?? []).length >= 2) several++;
+      expect(await pkceChallenge(verifier)).toBe(expected);
+    }
+    // The sample has challenges with two or more of them, which a single replacement would miss.
+    expect(several).toBeGreaterThan(10);
   });
 });
 

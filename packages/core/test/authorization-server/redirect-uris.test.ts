@@ -56,6 +56,23 @@ describe("redirectUriMatches: exact", () => {
     expect(redirectUriMatches(["https://u@app.example/cb"], "https://u@app.example/cb")).toBe(false);
   });
 
+  it("does not match a URI another parser reads with userinfo, even registered as it is", () => {
+    expect(redirectUriMatches(["https://app.example\\@evil.example/cb"], "https://app.example\\@evil.example/cb")).toBe(false);
+    expect(redirectUriMatches(["https:user@app.example/cb"], "https:user@app.example/cb")).toBe(false);
+    expect(redirectUriMatches(["https::pw@app.example/cb"], "https::pw@app.example/cb")).toBe(false);
+  });
+
+  it("matches a URI with an @ in its query (no userinfo)", () => {
+    const uri = "https://app.example/cb?next=https://user@other.example/";
+    expect(redirectUriMatches([uri], uri)).toBe(true);
+  });
+
+  it("refuses a requested URI that is no string, without throwing", () => {
+    expect(redirectUriMatches([WEB], 42 as unknown as string)).toBe(false);
+    expect(redirectUriMatches([WEB], null as unknown as string)).toBe(false);
+    expect(redirectUriMatches([WEB], [WEB] as unknown as string)).toBe(false);
+  });
+
   it("does not match a relative or scheme-relative URI", () => {
     expect(redirectUriMatches(["/callback"], "/callback")).toBe(false);
     expect(redirectUriMatches(["//app.example/callback"], "//app.example/callback")).toBe(false);
@@ -166,6 +183,8 @@ describe("checkRedirectUri", () => {
     ["com.example.app://callback"],
     ["com.example.app:callback"],
     ["https://app.example/a%20b"],
+    ["https://app.example/cb?next=https://user@other.example/"],
+    ["com.example.app:/cb?next=https://user@other.example/"],
     [`https://app.example/${"a".repeat(2000 - "https://app.example/".length)}`],
   ])("accepts %s", (uri) => {
     expect(refusal(uri)).toBeNull();
@@ -197,11 +216,16 @@ describe("checkRedirectUri", () => {
     ["a wildcard in the path", "https://app.example/*", /wildcard/],
     ["userinfo", "https://user@app.example/cb", /userinfo/],
     ["user and password", "https://user:pw@app.example/cb", /userinfo/],
+    ["a user without slashes", "https:user@app.example/cb", /host/],
+    ["a password without a user or slashes", "https::pw@app.example/cb", /host/],
     ["an empty userinfo", "https://@app.example/cb", /userinfo/],
     ["userinfo on a private-use scheme", "com.example.app://user@host/cb", /userinfo/],
     ["a relative path", "/callback", /absolute/],
     ["a scheme-relative URI", "//app.example/callback", /absolute/],
     ["https without //", "https:app.example/cb", /host/],
+    ["https without // but with one in the query", "https:app.example/cb?next=https://x.example", /host/],
+    ["http without //", "http:127.0.0.1/callback", /host/],
+    ["http with one /", "http:/127.0.0.1/callback", /host/],
     ["a scheme without a dot", "myapp:/callback", /private-use/],
     ["ftp:", "ftp://app.example/cb", /private-use/],
     ["ws:", "ws://app.example/cb", /private-use/],
@@ -229,8 +253,15 @@ describe("checkRedirectUri", () => {
     expect(refusal(null as unknown as string)?.code).toBe("invalid_redirect_uri");
   });
 
-  it("shortens a long URI in the description", () => {
-    const error = refusal(`http://app.example/${"a".repeat(300)}`);
-    expect(error?.description.length).toBeLessThan(200);
+  it("shows a URI of up to 100 characters whole in the description, and a longer one cut at 100", () => {
+    const short = `http://app.example/${"a".repeat(100 - 19)}`;
+    expect(short).toHaveLength(100);
+    expect(refusal(short)?.description).toBe(
+      `The redirect URI ${JSON.stringify(short)} uses http: to a host that is not loopback (use https:).`,
+    );
+    const long = `${short}b`;
+    expect(refusal(long)?.description).toBe(
+      `The redirect URI ${JSON.stringify(`${short}…`)} uses http: to a host that is not loopback (use https:).`,
+    );
   });
 });

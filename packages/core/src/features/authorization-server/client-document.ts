@@ -312,3 +312,42 @@ export async function fetchClientDocument(clientIdUrl: string, options: ClientDo
     clearTimeout(timer);
   }
 }
+
+/** Options of {@link clientDocuments}: the fetch's, and how long and how many documents are kept. */
+export interface ClientDocumentCacheOptions extends ClientDocumentFetchOptions {
+  /** How long (seconds) a fetched document is used before it is fetched again. Default 3600. */
+  cacheFor?: number;
+  /** The most documents kept; the oldest is dropped for a new one. Default 1000. */
+  maxEntries?: number;
+  /** The clock (milliseconds since the epoch). For tests. */
+  now?: () => number;
+}
+
+/**
+ * A fetch of client metadata documents that keeps each fetched document `cacheFor` seconds, for at most
+ * `maxEntries` URLs (the oldest dropped first). Requests for a URL while it is being fetched share that
+ * fetch, so a burst of authorization requests makes one request to the client's host. A failed fetch is
+ * not kept: the next request tries again (the endpoints' rate limits bound how often). Each caller gets
+ * its own copy of the document.
+ */
+export function clientDocuments(options: ClientDocumentCacheOptions = {}): (clientIdUrl: string) => Promise<unknown> {
+  const { cacheFor = 3600, maxEntries = 1000, now = Date.now, ...fetchOptions } = options;
+  const kept = new Map<string, { document: Promise<unknown>; until: number }>();
+  return async (clientIdUrl) => {
+    const entry = kept.get(clientIdUrl);
+    if (entry && entry.until > now()) return structuredClone(await entry.document);
+    kept.delete(clientIdUrl);
+    if (kept.size >= maxEntries) kept.delete(kept.keys().next().value as string);
+    const document = fetchClientDocument(clientIdUrl, fetchOptions);
+    const fresh = { document, until: Number.POSITIVE_INFINITY };
+    kept.set(clientIdUrl, fresh);
+    try {
+      await document;
+      fresh.until = now() + cacheFor * 1000;
+    } catch (error) {
+      if (kept.get(clientIdUrl) === fresh) kept.delete(clientIdUrl);
+      throw error;
+    }
+    return structuredClone(await document);
+  };
+}

@@ -36,7 +36,8 @@ export async function pkceChallenge(verifier: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(verifier)));
   let binary = "";
   for (const byte of digest) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  // 32 bytes are 44 base64 characters, the last one padding.
+  return btoa(binary).slice(0, 43).replace(/\+/g, "-").replace(/\//g, "_");
 }
 
 /**

@@ -48,17 +48,18 @@ function hasUserinfo(uri: string, url: URL): boolean {
 
 /**
  * The loopback URI without its port, when `uri` is an `http:` loopback URI written exactly as the URL
- * parser writes it (a bare origin may omit the final `/`); else `null`.
+ * parser writes it (a bare origin may omit its final `/`, and keeps it omitted); else `null`. A spelling
+ * that becomes another URI once parsed gets no exception: it is compared as written, exactly. (Userinfo
+ * and fragments need no check here: a requested URI with them is refused first, so a registered one with
+ * them has a key no requested URI has.)
  */
 function loopbackWithoutPort(uri: string): string | null {
   const url = parse(uri);
   if (url?.protocol !== "http:" || !LOOPBACK_HOSTS.has(url.hostname)) return null;
-  if (uri.includes("#") || hasUserinfo(uri, url)) return null;
-  const bareOrigin = url.pathname === "/" && url.search === "" && `${uri}/` === url.href;
+  const bareOrigin = `${uri}/` === url.href;
   if (uri !== url.href && !bareOrigin) return null;
-  // The string is in parsed form, so its port (if any) is the digits right after the host.
-  const authorityEnd = `http://${url.host}`.length;
-  return `http://${url.hostname}${uri.slice(authorityEnd)}`;
+  url.port = "";
+  return bareOrigin ? url.href.slice(0, -1) : url.href;
 }
 
 /**
@@ -115,7 +116,7 @@ export function checkRedirectUri(uri: string, options: RedirectUriCheckOptions =
     if (options.allowHttp !== "loopback") refuse(uri, "uses http: (use https:)");
     return;
   }
-  if (!url.protocol.slice(0, -1).includes(".")) {
+  if (!url.protocol.includes(".")) {
     refuse(uri, "uses a scheme that is neither https: nor a private-use scheme with a dot (com.example.app:)");
   }
 }
