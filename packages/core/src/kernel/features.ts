@@ -104,7 +104,8 @@ const loadedFeatures = new Map<string, FeatureDefinition>();
  */
 export function featuresToLoad(config: AuthConfig): Promise<void> | undefined {
   const missing = onDemandFeatures.filter((feature) => config[feature.option] !== undefined && !loadedFeatures.has(feature.option));
-  if (missing.length > 0) return Promise.all(missing.map(async (feature) => void loadedFeatures.set(feature.option, await feature.load()))).then();
+  if (missing.length > 0)
+    return Promise.all(missing.map(async (feature) => void loadedFeatures.set(feature.option, await feature.load()))).then();
 }
 
 /** Every built-in feature, the on-demand ones loaded (the catalog checks, the docs). */
@@ -116,7 +117,7 @@ export async function everyBuiltInFeature(): Promise<FeatureDefinition[]> {
 function onDemandMethod(feature: OnDemandFeature, name: string) {
   return (run: ApiRunner) =>
     async (...args: never[]): Promise<unknown> =>
-      ((await feature.load()).api?.[name] as (run: ApiRunner) => (...args: never[]) => Promise<unknown>)(run)(...args);
+      ((await feature.load()).api as Record<string, (run: ApiRunner) => (...args: never[]) => Promise<unknown>>)[name]?.(run)(...args);
 }
 
 /** Every feature of `config`, on or off: the built-in ones (the on-demand ones once loaded), then the app's own (checked for their shape). */

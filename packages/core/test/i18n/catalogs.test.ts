@@ -17,6 +17,7 @@ import { everyBuiltInFeature } from "../../src/kernel/features.js";
 
 // Every built-in feature, the on-demand ones (organizations, the authorization server) loaded.
 const builtInFeatures = await everyBuiltInFeature();
+
 import type { FeatureTexts } from "../../src/types/i18n.js";
 
 const features = builtInFeatures.flatMap((feature) => (feature.messages ? [feature.messages] : []));

@@ -13,6 +13,7 @@ import { everyBuiltInFeature } from "../../src/kernel/features.js";
 
 // Every built-in feature, the on-demand ones (organizations, the authorization server) loaded.
 const builtInFeatures = await everyBuiltInFeature();
+
 import {
   type PageProvider,
   renderAccountPage,

@@ -9,8 +9,8 @@
 import { timingSafeEqual } from "../../crypto/compare.js";
 import { sha256Hex } from "../../crypto/digest.js";
 import type { OAuthClient } from "../../types/authorization-server.js";
-import { decodeJws, verifiedBy } from "./jws.js";
 import type { InternalOptions, RequestInternal } from "../../types/internal.js";
+import { decodeJws, verifiedBy } from "./jws.js";
 import { OAuthError } from "./oauth-error.js";
 import { single } from "./respond.js";
 import { endpointUrl, issuerOf, settingsOf } from "./settings.js";
@@ -136,7 +136,14 @@ async function verifyAssertion(options: InternalOptions, client: OAuthClient, as
   const ours = [issuerOf(options), endpointUrl(options, "token")];
   if (iss !== client.clientId || sub !== client.clientId || !audiences.some((one) => ours.includes(one as string))) throw failed;
   // Short-lived (issued in the last 5 minutes, not yet expired), and used once.
-  if (typeof exp !== "number" || typeof iat !== "number" || typeof jti !== "string" || exp + 30 < now || iat > now + 30 || now - iat > MAX_ASSERTION_SECONDS)
+  if (
+    typeof exp !== "number" ||
+    typeof iat !== "number" ||
+    typeof jti !== "string" ||
+    exp + 30 < now ||
+    iat > now + 30 ||
+    now - iat > MAX_ASSERTION_SECONDS
+  )
     throw failed;
   const seen = `${client.clientId} ${jti}`;
   for (const [key, until] of seenAssertions) if (until < Date.now()) seenAssertions.delete(key);

@@ -11,7 +11,9 @@ import { decode as base64urlDecode, encode as base64urlEncode } from "jose/base6
 const encoder = new TextEncoder();
 
 /** How Web Crypto imports and verifies a key of each signature algorithm accepted. */
-const ALGORITHMS: Readonly<Record<string, { key: EcKeyImportParams | RsaHashedImportParams | Algorithm; verify: Algorithm | EcdsaParams | RsaPssParams }>> = {
+const ALGORITHMS: Readonly<
+  Record<string, { key: EcKeyImportParams | RsaHashedImportParams | Algorithm; verify: Algorithm | EcdsaParams | RsaPssParams }>
+> = {
   ES256: { key: { name: "ECDSA", namedCurve: "P-256" }, verify: { name: "ECDSA", hash: "SHA-256" } as EcdsaParams },
   RS256: { key: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, verify: { name: "RSASSA-PKCS1-v1_5" } },
   PS256: { key: { name: "RSA-PSS", hash: "SHA-256" }, verify: { name: "RSA-PSS", saltLength: 32 } as RsaPssParams },

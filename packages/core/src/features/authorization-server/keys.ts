@@ -78,7 +78,13 @@ async function newSigningKey(options: InternalOptions): Promise<OAuthSigningKey>
   const publicJwk: ClientJwk = { kty: kty as string, crv, x, y, kid, alg: "ES256", use: "sig" };
   const lifetime = Math.ceil((expiresAt.getTime() - now) / 1000);
   const nowSeconds = Math.floor(now / 1000);
-  const sealedPrivateJwk = await joseEncrypt({ jwk: await crypto.subtle.exportKey("jwk", privateKey) }, options.secret[0] as string, SALT, nowSeconds, lifetime);
+  const sealedPrivateJwk = await joseEncrypt(
+    { jwk: await crypto.subtle.exportKey("jwk", privateKey) },
+    options.secret[0] as string,
+    SALT,
+    nowSeconds,
+    lifetime,
+  );
   const key: OAuthSigningKey = { kid, alg: "ES256", publicJwk, sealedPrivateJwk, createdAt: new Date(now), retiresAt, expiresAt };
   await storeOf(options).createOAuthSigningKey(key);
   return key;

@@ -68,7 +68,13 @@ export async function idToken(options: InternalOptions, facts: IdTokenFacts): Pr
     azp: facts.clientId,
   };
   if (facts.nonce !== null) payload.nonce = facts.nonce;
-  const claims = { iss: issuerOf(options), sub: facts.userId, aud: facts.clientId, iat: now, exp: now + settingsOf(options).accessTokenMaxAge };
+  const claims = {
+    iss: issuerOf(options),
+    sub: facts.userId,
+    aud: facts.clientId,
+    iat: now,
+    exp: now + settingsOf(options).accessTokenMaxAge,
+  };
   return signJws({ kid: signer.kid, typ: "JWT" }, { ...payload, ...claims }, signer.key);
 }
 
@@ -106,7 +112,7 @@ export async function refreshTokenIssued(options: InternalOptions, grant: OAuthG
 /** The claims of an access token this server signed (any of its published keys), or `undefined`: forged, expired, or not an access token. */
 export async function readAccessToken(options: InternalOptions, token: string): Promise<Record<string, unknown> | undefined> {
   const jws = decodeJws(token);
-  if (!jws || jws.header.alg !== "ES256" || jws.header.typ !== "at+jwt") return undefined;
+  if (jws?.header.alg !== "ES256" || jws.header.typ !== "at+jwt") return undefined;
   const key = (await publishedKeys(options)).find((candidate) => candidate.kid === jws.header.kid);
   if (!key || !(await verifiedBy(jws, key as JsonWebKey))) return undefined;
   const { payload } = jws;

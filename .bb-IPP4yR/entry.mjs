@@ -1,1 +1,0 @@
-export { Auth } from "/work/main/packages/core/src/index.ts"; export { default as GitHub } from "/work/main/packages/core/src/providers/github.ts"; export { default as Credentials } from "/work/main/packages/core/src/providers/credentials.ts";
