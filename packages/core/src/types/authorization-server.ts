@@ -281,7 +281,7 @@ export interface AuthorizationServerConfig {
   clientMetadataDocuments?: ClientMetadataDocumentsConfig | boolean;
   /** Access-token lifetime, in seconds. Default 600. */
   accessTokenMaxAge?: number;
-  /** Refresh-token lifetime (from its grant's last use), in seconds. Default 30 days. */
+  /** Refresh-token lifetime (from the grant: rotation does not extend it), in seconds. Default 30 days. */
   refreshTokenMaxAge?: number;
   /** How long a signing key signs before a new one does, in seconds. Default 30 days. */
   keyRotation?: number;
