@@ -338,6 +338,23 @@ export const mutationGroups = [
       test("organizations/decisions.test.ts"),
     ],
   },
+  {
+    name: "authorization-server",
+    // The tokens, PKCE, redirect-URI matching and the code and refresh-family rules (issue 47); the tests
+    // drive the server over HTTP, and the pure modules directly.
+    mutate: [
+      src("features/authorization-server/tokens.ts"),
+      src("features/authorization-server/pkce.ts"),
+      src("features/authorization-server/redirect-uris.ts"),
+      src("features/authorization-server/token.ts"),
+    ],
+    tests: [
+      test("authorization-server/pkce.test.ts"),
+      test("authorization-server/redirect-uris.test.ts"),
+      test("authorization-server/attacks.test.ts"),
+      test("authorization-server/openid-client.test.ts"),
+    ],
+  },
 ];
 
 /** The group named by `MUTATION_GROUP`; throws for an unknown or missing name. */

@@ -311,6 +311,17 @@ describe("attacks on the authorization server", () => {
     expect(mails.at(-1)?.text).toContain("An application was given access to your account");
   });
 
+  it("a password reset revokes the user's grants (their sessions all end, and what else lets someone in with them)", async () => {
+    const grace = await app.signedUp("grace-reset@example.com");
+    const tokens = (await exchange(await codeFor(grace))).body;
+    const stranger = (await import("../helpers/auth-client.js")).httpClient(app.origin);
+    await post(stranger, "/auth/password/forgot", { email: "grace-reset@example.com" });
+    const link = app.linkTo("grace-reset@example.com", "/auth/password/reset");
+    const reset = await post(stranger, "/auth/password/reset", { token: link.searchParams.get("token") as string, password: "another long password 5678" });
+    expect(reset.status).toBe(302);
+    expect((await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token })).body.error).toBe("invalid_grant");
+  });
+
   it("an ended session everywhere revokes the user's grants", async () => {
     const tokens = (await exchange(await codeFor())).body;
     await post(ada, "/auth/sessions/revoke", { all: "others" });

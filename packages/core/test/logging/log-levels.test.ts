@@ -43,6 +43,7 @@ const expected: Record<LogLevel, string[]> = {
     "LinkAlreadyUsed",
     "MethodNotAllowed",
     "OAuthAccountNotLinked",
+    "OAuthError",
     "OrganizationForbidden",
     "OrganizationLimit",
     "OrganizationNotFound",
