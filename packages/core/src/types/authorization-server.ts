@@ -6,11 +6,12 @@
  * @module types/authorization-server
  */
 import type { Awaitable } from "./base.js";
-import type { ClientAuthMethod } from "./providers.js";
 
-// How a client proves itself at the token endpoint (`none`: a public client, PKCE only): the same union a
-// provider's client uses, one type for both.
-export type { ClientAuthMethod };
+/**
+ * How a client proves itself at the token endpoint: `none` for a public client (PKCE only). The same type
+ * serves a provider's client (`ClientAuthMethod` of the providers is this one).
+ */
+export type ClientAuthMethod = "none" | "client_secret_basic" | "client_secret_post" | "private_key_jwt";
 
 /** The grants a client may use: no implicit, no password grant. */
 export type OAuthGrantType = "authorization_code" | "refresh_token" | "urn:ietf:params:oauth:grant-type:device_code";

@@ -7,6 +7,7 @@
  * @module provider-types
  */
 import type { Adapter } from "./adapters.js";
+import type { ClientAuthMethod } from "./authorization-server.js";
 import type { Account, Awaitable, Profile, ProviderType, Theme, User } from "./base.js";
 import type { Translator } from "./i18n.js";
 import type { EmailRateLimit } from "./rate-limit.js";
@@ -48,8 +49,8 @@ export interface TokenSet {
 /** An endpoint: its URL, or the URL with extra parameters. */
 export type EndpointConfig = string | { url?: string; params?: Record<string, unknown> };
 
-/** How the client authenticates at the token endpoint. */
-export type ClientAuthMethod = "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
+// How the client authenticates at the token endpoint: one union with the authorization server's clients.
+export type { ClientAuthMethod };
 
 /**
  * A documented deviation of a provider's token endpoint response that `oauth/conform.ts` rewrites into
