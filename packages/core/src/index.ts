@@ -71,23 +71,7 @@ export type {
   SignOutInput,
   SignUpInput,
 } from "./types/api.js";
-// `ClientAuthMethod` of the authorization server is the same union as the providers' one, exported above.
-export type {
-  AuthorizationServerAdapterMethods,
-  AuthorizationServerConfig,
-  ClientJwk,
-  ClientMetadataDocumentsConfig,
-  ConfiguredClient,
-  OAuthAuthorizationCode,
-  OAuthClient,
-  OAuthConsent,
-  OAuthDeviceCode,
-  OAuthGrant,
-  OAuthGrantType,
-  OAuthSigningKey,
-  RegistrationConfig,
-  ScopeDeclaration,
-} from "./types/authorization-server.js";
+export type * from "./types/authorization-server.js";
 export type * from "./types/config.js";
 export type { MessageKey, MessageOverrides, Messages, Translator } from "./types/i18n.js";
 export type { AccountUnlinkedMessage, LinkedAccount, UnlinkAccountInput } from "./types/linked-accounts.js";

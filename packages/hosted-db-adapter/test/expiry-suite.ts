@@ -163,6 +163,10 @@ export function runExpirySuite(options: ExpirySuiteOptions): void {
           sessions: 3,
           sessionRecords: 9,
           rateLimitWindows: 2,
+          oauthAuthorizationCodes: 0,
+          oauthDeviceCodes: 0,
+          oauthGrants: 0,
+          oauthSigningKeys: 0,
         });
         expect(await tokenCounts(client)).toEqual({ expired: 0, live: 1 });
         expect((await client.db.authlib_sessions.filter()).map((s) => s.sessionToken)).toEqual(["current"]);
@@ -173,7 +177,16 @@ export function runExpirySuite(options: ExpirySuiteOptions): void {
         expect(left.rows).toEqual([{ id: "live-record" }]);
         expect(await records.get("credentials-user", "live-record")).not.toBeNull();
 
-        expect(await pruneExpiredRows(client)).toEqual({ verificationTokens: 0, sessions: 0, sessionRecords: 0, rateLimitWindows: 0 });
+        expect(await pruneExpiredRows(client)).toEqual({
+          verificationTokens: 0,
+          sessions: 0,
+          sessionRecords: 0,
+          rateLimitWindows: 0,
+          oauthAuthorizationCodes: 0,
+          oauthDeviceCodes: 0,
+          oauthGrants: 0,
+          oauthSigningKeys: 0,
+        });
       });
 
       it("refuses a batch size that is not a whole number >= 1", async () => {

@@ -2,8 +2,8 @@
  * Upgrades from every schema version ever shipped (docs/compatibility.md): for each version k before the
  * latest, a branch is made at k from the migrations' frozen SQL (`shipped-migrations.json`), filled with
  * the rows an application had then (a user, a linked account, a database session, a verification token, a
- * passkey, a rate-limit window, a JWT session's record, an audit row: whatever the schema of k has), and
- * migrated to the latest. Every row keeps every value it had, the new columns read as their defaults, and
+ * passkey, a rate-limit window, a JWT session's record, an audit row, an organization, an OAuth client and
+ * grant: whatever the schema of k has), and migrated to the latest. Every row keeps every value it had, the new columns read as their defaults, and
  * the data is usable: the session cookie still resolves to its user through `createAuth`, the token is
  * still single-use, the passkey signs in and takes a name. On PGlite (in memory) and, when a server
  * answers, on PostgreSQL.
@@ -62,6 +62,12 @@ const TABLES = [
   "authlib_members",
   "authlib_invitations",
   "authlib_domains",
+  "authlib_oauth_clients",
+  "authlib_oauth_consents",
+  "authlib_oauth_codes",
+  "authlib_oauth_grants",
+  "authlib_oauth_device_codes",
+  "authlib_oauth_signing_keys",
 ];
 
 describe("shipped migrations", () => {
@@ -160,6 +166,7 @@ async function writeFixture(client: HostedDbClient): Promise<Fixture> {
     detail: null,
   });
   await writeOrganization(adapter, user.id);
+  await writeAuthorizationServer(adapter, user.id);
   return { user, sessionToken: session.sessionToken, sessionExpires, jwtRecordId };
 }
 
@@ -181,6 +188,46 @@ async function writeOrganization(adapter: ReturnType<typeof HostedDbAdapter>, us
     createdAt,
   });
   await adapter.createDomain({ organizationId: ACME.id, name: "example.com", token: "authlib-token", verifiedAt: createdAt, createdAt });
+}
+
+const CLI_CLIENT = {
+  clientId: "acme-cli",
+  clientSecretHash: null,
+  name: "Acme CLI",
+  redirectUris: ["http://127.0.0.1/callback"],
+  grantTypes: ["authorization_code" as const, "refresh_token" as const],
+  tokenEndpointAuthMethod: "none" as const,
+  scopes: null,
+  jwks: null,
+  clientUri: null,
+  logoUri: null,
+  source: "registered" as const,
+  createdAt: new Date("2026-06-01T00:00:00Z"),
+};
+const CLI_GRANT_ID = "grant-acme-cli";
+
+/** A client of the authorization server (migration 8), the user's consent to it and a grant at generation 0. */
+async function writeAuthorizationServer(adapter: ReturnType<typeof HostedDbAdapter>, userId: string): Promise<void> {
+  const at = new Date("2026-06-01T00:00:00Z");
+  await adapter.createOAuthClient(CLI_CLIENT);
+  await adapter.saveOAuthConsent({ userId, clientId: CLI_CLIENT.clientId, scopes: ["openid", "offline_access"], updatedAt: at });
+  await adapter.createOAuthGrant({
+    id: CLI_GRANT_ID,
+    userId,
+    clientId: CLI_CLIENT.clientId,
+    scopes: ["openid", "offline_access"],
+    resources: ["https://api.example.com"],
+    secret: "cd".repeat(32),
+    generation: 0,
+    refreshable: true,
+    authTime: 1_780_000_000,
+    aal: 1,
+    amr: ["pwd"],
+    createdAt: at,
+    lastUsedAt: at,
+    expiresAt: new Date(Date.now() + 3600 * 1000),
+    revokedAt: null,
+  });
 }
 
 /** Makes `branch` as `migrate()` left it at version `k`, from the frozen SQL of versions 1..k. */
@@ -356,6 +403,16 @@ function runUpgrades(name: string, connection: () => BaseClientOptions): void {
         }
         expect(await adapter.listMembershipsByUser(ADA.id)).toMatchObject([{ organizationId: ACME.id, role: "owner" }]);
         expect(await adapter.listDomainsByName("example.com")).toHaveLength(1);
+
+        // The authorization server (migration 8): kept when it was there, and made on the upgraded branch when not.
+        if (k >= 8) expect(await adapter.getOAuthClient(CLI_CLIENT.clientId)).toEqual(CLI_CLIENT);
+        else {
+          expect(await adapter.listOAuthGrantsByUser(ADA.id)).toEqual([]);
+          await writeAuthorizationServer(adapter, ADA.id);
+        }
+        expect(await adapter.getOAuthConsent(ADA.id, CLI_CLIENT.clientId)).toMatchObject({ scopes: ["openid", "offline_access"] });
+        expect(await adapter.advanceOAuthGrant(CLI_GRANT_ID, 0, new Date())).toBe(true);
+        expect(await adapter.advanceOAuthGrant(CLI_GRANT_ID, 0, new Date())).toBe(false);
 
         // New writes work on the upgraded branch: another session, then signing out of the old one.
         await adapter.createSession({

@@ -165,7 +165,7 @@ describe("authlib db on PGlite (a folder)", () => {
     const before = await runAuthlib(["db", "status", "--url", url]);
     expect(before).toMatchObject({ code: 1, stderr: "" });
     expect(before.stdout).toBe(
-      `Database: ${url}, branch "main"\nApplied:  none\nPending:  1, 2, 3, 4, 5, 6, 7 (run \`authlib db migrate\`)\nTables:   none\n`,
+      `Database: ${url}, branch "main"\nApplied:  none\nPending:  1, 2, 3, 4, 5, 6, 7, 8 (run \`authlib db migrate\`)\nTables:   none\n`,
     );
 
     // Run in the app's folder: the database folder is in it, and no .gitignore names it yet.
@@ -174,7 +174,7 @@ describe("authlib db on PGlite (a folder)", () => {
     expect(migrate.stdout).toBe(
       [
         `Opening ${url} (embedded PGlite: its first start takes a while)…`,
-        `Applying 7 migration(s) to branch "main", in one transaction:`,
+        `Applying 8 migration(s) to branch "main", in one transaction:`,
         "  1 authlib tables",
         "  2 rate-limit windows",
         "  3 verification-token expiry index",
@@ -182,7 +182,8 @@ describe("authlib db on PGlite (a folder)", () => {
         "  5 audit events",
         "  6 passkey names",
         "  7 organizations",
-        `Applied migration(s) 1, 2, 3, 4, 5, 6, 7 to branch "main" of ${url}; now at version 7.`,
+        "  8 authorization server",
+        `Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8 to branch "main" of ${url}; now at version 8.`,
         `db/ holds this machine's database, not source: add it to .gitignore (echo "db/" >> .gitignore).`,
         "",
       ].join("\n"),
@@ -193,18 +194,18 @@ describe("authlib db on PGlite (a folder)", () => {
     expect(again).toMatchObject({
       code: 0,
       stderr: "",
-      stdout: `Opening ${url} (embedded PGlite: its first start takes a while)…\nUp to date: branch "main" of ${url} is at version 7.\n`,
+      stdout: `Opening ${url} (embedded PGlite: its first start takes a while)…\nUp to date: branch "main" of ${url} is at version 8.\n`,
     });
     await rm(join(app.dir, ".gitignore"));
 
     const after = await runAuthlib(["db", "status"], { env: { AUTHLIB_DATABASE_URL: url } });
     expect(after).toMatchObject({ code: 0, stderr: "" });
     expect(after.stdout).toMatch(
-      /^Applied: {2}1 \(authlib tables, \d{4}-\d\d-\d\dT[\d:.]+Z\), 2 \(rate-limit windows, \d{4}-\d\d-\d\dT[\d:.]+Z\), 3 \(verification-token expiry index, \d{4}-\d\d-\d\dT[\d:.]+Z\), 4 \(session records, \d{4}-\d\d-\d\dT[\d:.]+Z\), 5 \(audit events, \d{4}-\d\d-\d\dT[\d:.]+Z\), 6 \(passkey names, \d{4}-\d\d-\d\dT[\d:.]+Z\), 7 \(organizations, \d{4}-\d\d-\d\dT[\d:.]+Z\)$/m,
+      /^Applied: {2}1 \(authlib tables, \d{4}-\d\d-\d\dT[\d:.]+Z\), 2 \(rate-limit windows, \d{4}-\d\d-\d\dT[\d:.]+Z\), 3 \(verification-token expiry index, \d{4}-\d\d-\d\dT[\d:.]+Z\), 4 \(session records, \d{4}-\d\d-\d\dT[\d:.]+Z\), 5 \(audit events, \d{4}-\d\d-\d\dT[\d:.]+Z\), 6 \(passkey names, \d{4}-\d\d-\d\dT[\d:.]+Z\), 7 \(organizations, \d{4}-\d\d-\d\dT[\d:.]+Z\), 8 \(authorization server, \d{4}-\d\d-\d\dT[\d:.]+Z\)$/m,
     );
     expect(after.stdout).toContain("Pending:  none\n");
     expect(after.stdout).toContain(
-      "Tables:   authlib_accounts, authlib_audit_events, authlib_authenticators, authlib_domains, authlib_invitations, authlib_members, authlib_migrations, authlib_organizations, authlib_rate_limits, authlib_session_records, authlib_sessions, authlib_users, authlib_users_accounts, authlib_users_sessions, authlib_verificationTokens (15)\n",
+      "Tables:   authlib_accounts, authlib_audit_events, authlib_authenticators, authlib_domains, authlib_invitations, authlib_members, authlib_migrations, authlib_oauth_clients, authlib_oauth_codes, authlib_oauth_consents, authlib_oauth_device_codes, authlib_oauth_grants, authlib_oauth_signing_keys, authlib_organizations, authlib_rate_limits, authlib_session_records, authlib_sessions, authlib_users, authlib_users_accounts, authlib_users_sessions, authlib_verificationTokens (21)\n",
     );
     // Four PGlite starts in child processes, the first writing a new database to disk.
   }, 180_000);
@@ -296,31 +297,31 @@ describe.skipIf(!(await postgresAnswers(postgresURL, "authlib db on PostgreSQL")
     const env = { AUTHLIB_DATABASE_URL: postgresURL, AUTHLIB_BRANCH: branch };
     const before = await runAuthlib(["db", "status"], { env });
     expect(before).toMatchObject({ code: 1, stderr: "" });
-    expect(before.stdout).toContain(`branch "${branch}"\nApplied:  none\nPending:  1, 2, 3, 4, 5, 6, 7 `);
+    expect(before.stdout).toContain(`branch "${branch}"\nApplied:  none\nPending:  1, 2, 3, 4, 5, 6, 7, 8 `);
 
     const migrate = await runAuthlib(["db", "migrate"], { env });
     expect(migrate).toMatchObject({ code: 0, stderr: "" });
     // A server's database is no folder of the app: no .gitignore hint.
     expect(migrate.stdout).toBe(
-      `Opening ${postgresURL}…\nApplying 7 migration(s) to branch "${branch}", in one transaction:\n  1 authlib tables\n  2 rate-limit windows\n  3 verification-token expiry index\n  4 session records\n  5 audit events\n  6 passkey names\n  7 organizations\n` +
-        `Applied migration(s) 1, 2, 3, 4, 5, 6, 7 to branch "${branch}" of ${postgresURL}; now at version 7.\n`,
+      `Opening ${postgresURL}…\nApplying 8 migration(s) to branch "${branch}", in one transaction:\n  1 authlib tables\n  2 rate-limit windows\n  3 verification-token expiry index\n  4 session records\n  5 audit events\n  6 passkey names\n  7 organizations\n  8 authorization server\n` +
+        `Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8 to branch "${branch}" of ${postgresURL}; now at version 8.\n`,
     );
     const { rows } = await pool.query("SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = $1", [branch]);
-    expect(rows).toEqual([{ tables: 15 }]);
+    expect(rows).toEqual([{ tables: 21 }]);
 
     const after = await runAuthlib(["db", "status", "--branch", branch, "--url", postgresURL]);
     expect(after).toMatchObject({ code: 0, stderr: "" });
     expect(after.stdout).toContain("Pending:  none\n");
-    expect(after.stdout).toContain("(15)\n");
+    expect(after.stdout).toContain("(21)\n");
 
     const again = await runAuthlib(["db", "migrate"], { env });
     expect(again).toMatchObject({
       code: 0,
-      stdout: `Opening ${postgresURL}…\nUp to date: branch "${branch}" of ${postgresURL} is at version 7.\n`,
+      stdout: `Opening ${postgresURL}…\nUp to date: branch "${branch}" of ${postgresURL} is at version 8.\n`,
     });
   }, 60_000);
 
-  it("prune deletes the expired rows (sign-in links, used passkey challenges, sessions, JWT session records, rate-limit windows) and nothing live", async () => {
+  it("prune deletes the expired rows (sign-in links, used passkey challenges, sessions, JWT session records, rate-limit windows, device codes, signing keys) and nothing live", async () => {
     const env = { AUTHLIB_DATABASE_URL: postgresURL, AUTHLIB_BRANCH: branch };
     expect((await runAuthlib(["db", "migrate"], { env })).code).toBe(0);
     const s = `"${branch}"`;
@@ -345,16 +346,27 @@ describe.skipIf(!(await postgresAnswers(postgresURL, "authlib db on PostgreSQL")
        VALUES ('ended-jwt', 'credentials-user', now() - interval '2 days', now() - interval '2 days', now() - interval '1 day')`,
     );
 
+    // The authorization server's: an expired device code, an expired signing key and a live one.
+    await pool.query(
+      `INSERT INTO ${s}."authlib_oauth_device_codes" ("device_code_hash", "user_code", "client_id", "scopes", "resources", "status", "interval", "expires_at", "created_at")
+       VALUES ('dc-expired', 'ABCDEFGH', 'cli', '{}', '{}', 'pending', 5, now() - interval '1 minute', now() - interval '11 minutes')`,
+    );
+    await pool.query(
+      `INSERT INTO ${s}."authlib_oauth_signing_keys" ("kid", "alg", "public_jwk", "sealed_private_jwk", "created_at", "retires_at", "expires_at")
+       VALUES ('old', 'ES256', '{}', 'sealed', now() - interval '90 days', now() - interval '60 days', now() - interval '1 day'),
+              ('current', 'ES256', '{}', 'sealed', now(), now() + interval '30 days', now() + interval '60 days')`,
+    );
+
     const run = await runAuthlib(["db", "prune"], { env });
     expect(run).toMatchObject({
       code: 0,
       stderr: "",
-      stdout: `Pruned branch "${branch}" of ${postgresURL}: 30 expired verification token(s) (sign-in links, passkey challenges), 1 expired session(s), 1 expired JWT session record(s), 1 ended rate-limit window(s).\n`,
+      stdout: `Pruned branch "${branch}" of ${postgresURL}: 30 expired verification token(s) (sign-in links, passkey challenges), 1 expired session(s), 1 expired JWT session record(s), 1 ended rate-limit window(s), 0 expired authorization code(s), 1 expired device code(s), 0 ended OAuth grant(s), 1 expired signing key(s).\n`,
     });
     const left = await pool.query(
-      `SELECT (SELECT count(*)::int FROM ${s}."authlib_verificationTokens") AS tokens, (SELECT count(*)::int FROM ${s}."authlib_sessions") AS sessions, (SELECT count(*)::int FROM ${s}."authlib_rate_limits") AS windows`,
+      `SELECT (SELECT count(*)::int FROM ${s}."authlib_verificationTokens") AS tokens, (SELECT count(*)::int FROM ${s}."authlib_sessions") AS sessions, (SELECT count(*)::int FROM ${s}."authlib_rate_limits") AS windows, (SELECT count(*)::int FROM ${s}."authlib_oauth_signing_keys") AS keys`,
     );
-    expect(left.rows).toEqual([{ tokens: 1, sessions: 1, windows: 0 }]);
+    expect(left.rows).toEqual([{ tokens: 1, sessions: 1, windows: 0, keys: 1 }]);
 
     const again = await runAuthlib(["db", "prune", "--branch", branch, "--url", postgresURL]);
     expect(again.stdout).toContain(
