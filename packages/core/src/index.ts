@@ -41,7 +41,15 @@ export type { DefaultJWT, GetTokenParams, JWT, JWTDecodeParams, JWTEncodeParams,
 export { decode, encode, getToken } from "./jwt.js";
 export { Auth, getSession } from "./kernel/auth.js";
 // The built-in features' own public types (each feature's `types.ts`, which also adds to the shared ones).
-export type { TotpEnrollment, TwoFactorApi, TwoFactorRateLimits, TwoFactorStatus } from "./kernel/features.js";
+export type {
+  AuthorizationServerApi,
+  AuthorizationServerRateLimits,
+  ListedGrant,
+  TotpEnrollment,
+  TwoFactorApi,
+  TwoFactorRateLimits,
+  TwoFactorStatus,
+} from "./kernel/features.js";
 export { defaultRoles, defineRoles, ORGANIZATION_PERMISSIONS } from "./kernel/features.js";
 export type { AuthInstance } from "./kernel/instance.js";
 export { createAuth } from "./kernel/instance.js";

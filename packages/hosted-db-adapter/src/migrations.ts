@@ -257,4 +257,3 @@ export async function runMigrations(queryable: Queryable, schema: string): Promi
     return { branch: schema, applied, version: Math.max(0, ...done) };
   });
 }
-

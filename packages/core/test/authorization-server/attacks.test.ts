@@ -317,7 +317,10 @@ describe("attacks on the authorization server", () => {
     const stranger = (await import("../helpers/auth-client.js")).httpClient(app.origin);
     await post(stranger, "/auth/password/forgot", { email: "grace-reset@example.com" });
     const link = app.linkTo("grace-reset@example.com", "/auth/password/reset");
-    const reset = await post(stranger, "/auth/password/reset", { token: link.searchParams.get("token") as string, password: "another long password 5678" });
+    const reset = await post(stranger, "/auth/password/reset", {
+      token: link.searchParams.get("token") as string,
+      password: "another long password 5678",
+    });
     expect(reset.status).toBe(302);
     expect((await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token })).body.error).toBe("invalid_grant");
   });
