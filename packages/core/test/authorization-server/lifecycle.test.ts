@@ -6,8 +6,8 @@
 import { exportJWK, generateKeyPair } from "jose";
 import * as client from "openid-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { AuditEvent } from "../../src/types/telemetry.js";
 import { pkceChallenge } from "../../src/features/authorization-server/pkce.js";
+import type { AuditEvent } from "../../src/types/telemetry.js";
 import { authorizeIn, type Browser, PASSWORD, post, startServerApp } from "./app.js";
 
 const REDIRECT = "https://app.example/callback";
@@ -141,7 +141,11 @@ describe("the authorization server over time", () => {
       await fetch(`${app.issuer}/oauth2/token`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ client_id: "cli", grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: started.device_code }),
+        body: new URLSearchParams({
+          client_id: "cli",
+          grant_type: "urn:ietf:params:oauth:grant-type:device_code",
+          device_code: started.device_code,
+        }),
       })
     ).json()) as { error: string };
     expect(polled.error).toBe("expired_token");
@@ -153,13 +157,14 @@ describe("the authorization server over time", () => {
     const { config, tokens } = await signedClientTokens();
     const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token as string);
     await expect(client.refreshTokenGrant(config, tokens.refresh_token as string)).rejects.toMatchObject({ error: "invalid_grant" });
-    await expect.poll(() => audit.map((event) => event.type)).toEqual(
-      expect.arrayContaining(["oauthAuthorized", "oauthTokenIssued", "oauthRefreshReused", "oauthRefused"]),
-    );
+    await expect
+      .poll(() => audit.map((event) => event.type))
+      .toEqual(expect.arrayContaining(["oauthAuthorized", "oauthTokenIssued", "oauthRefreshReused", "oauthRefused"]));
     const issued = audit.filter((event) => event.type === "oauthTokenIssued");
     expect(issued.length).toBeGreaterThanOrEqual(2);
     expect(issued.every((event) => event.userId === ada.userId && event.outcome === "success")).toBe(true);
     const serialized = JSON.stringify(audit);
-    for (const secret of [tokens.access_token, tokens.refresh_token as string, refreshed.access_token]) expect(serialized).not.toContain(secret);
+    for (const secret of [tokens.access_token, tokens.refresh_token as string, refreshed.access_token])
+      expect(serialized).not.toContain(secret);
   });
 });

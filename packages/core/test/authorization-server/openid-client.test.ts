@@ -5,8 +5,10 @@
  * the browser approves it.
  */
 import * as client from "openid-client";
+import type { Browser as Chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authorizeIn, type Browser, startServerApp } from "./app.js";
+import { launchChromium, openWatchedTab } from "../helpers/chromium.js";
+import { authorizeIn, type Browser, PASSWORD, startServerApp } from "./app.js";
 
 const SECRET = "confidential-client-secret-0123456789abcdef";
 const CONFIDENTIAL_REDIRECT = "https://app.example/callback";
@@ -14,6 +16,7 @@ const NATIVE_REDIRECT = "http://127.0.0.1/callback";
 
 let app: Awaited<ReturnType<typeof startServerApp>>;
 let ada: Browser & { userId: string };
+let chromium: Chromium;
 
 beforeAll(async () => {
   app = await startServerApp({
@@ -32,10 +35,11 @@ beforeAll(async () => {
       },
     },
   });
-  ada = await app.signedUp("ada@example.com");
+  [ada, chromium] = await Promise.all([app.signedUp("ada@example.com"), launchChromium()]);
 });
 
 afterAll(async () => {
+  await chromium?.close();
   await app.close();
 });
 
@@ -138,5 +142,36 @@ describe("openid-client", () => {
     const tokens = await polled;
     expect(tokens.claims()?.sub).toBe(ada.userId);
     expect(tokens.scope).toBe("openid read:projects");
+  });
+
+  it("the device flow approved in Chromium: the user opens verification_uri_complete, signs in, checks the code and allows", async () => {
+    const config = await client.discovery(new URL(app.issuer), "cli", undefined, client.None(), insecure);
+    const started = await client.initiateDeviceAuthorization(config, { scope: "openid" });
+    const polled = client.pollDeviceAuthorizationGrant(config, { ...started, interval: 1 });
+    const { context, page, problems } = await openWatchedTab(chromium);
+    try {
+      await page.goto(started.verification_uri_complete as string);
+      await page.waitForURL((at) => at.pathname === "/auth/signin");
+      const form = page.locator("form").filter({ has: page.getByRole("button", { name: "Sign in with Password" }) });
+      await form.getByLabel("Email").fill("ada@example.com");
+      await form.getByLabel("Password").fill(PASSWORD);
+      await Promise.all([
+        page.waitForURL((at) => at.pathname === "/auth/oauth2/device"),
+        form.getByRole("button", { name: "Sign in with Password" }).click(),
+      ]);
+      // The page holds the code the device showed; the user checks it and continues.
+      await expect(page.getByLabel("Code").inputValue()).resolves.toBe(started.user_code);
+      await Promise.all([page.waitForLoadState(), page.getByRole("button", { name: "Continue" }).click()]);
+      const consent = (await page.locator("main").textContent()) ?? "";
+      expect(consent).toContain("The CLI");
+      expect(consent).toContain(started.user_code);
+      await Promise.all([page.waitForLoadState(), page.getByRole("button", { name: "Allow" }).click()]);
+      await expect(page.locator("main").textContent()).resolves.toContain("You can go back to your device");
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+    const tokens = await polled;
+    expect(tokens.claims()?.sub).toBe(ada.userId);
   });
 });
