@@ -148,6 +148,12 @@ describe("redirectUriMatches: loopback (RFC 8252 §7.3)", () => {
     expect(redirectUriMatches(["http://LOCALHOST/callback"], "http://LOCALHOST/callback")).toBe(true);
   });
 
+  it("matches a bare loopback origin on another port only for the same host", () => {
+    expect(redirectUriMatches(["http://127.0.0.1"], "http://127.0.0.1:5000")).toBe(true);
+    expect(redirectUriMatches(["http://127.0.0.1"], "http://localhost:5000")).toBe(false);
+    expect(redirectUriMatches(["http://localhost"], "http://[::1]:5000")).toBe(false);
+  });
+
   it("keeps a bare origin and the origin with / apart", () => {
     expect(redirectUriMatches(["http://localhost:3000"], "http://localhost:4000/")).toBe(false);
     expect(redirectUriMatches(["http://localhost:3000/"], "http://localhost:4000")).toBe(false);
