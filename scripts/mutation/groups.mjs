@@ -353,6 +353,8 @@ export const mutationGroups = [
       test("authorization-server/redirect-uris.test.ts"),
       test("authorization-server/attacks.test.ts"),
       test("authorization-server/openid-client.test.ts"),
+      test("authorization-server/lifecycle.test.ts"),
+      test("authorization-server/versus-oidc-provider.test.ts"),
     ],
   },
 ];
