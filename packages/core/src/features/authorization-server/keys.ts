@@ -94,8 +94,3 @@ async function privateKeyOf(options: InternalOptions, key: OAuthSigningKey): Pro
   const { jwk } = (await joseDecrypt(key.sealedPrivateJwk, options.secret, SALT)) as { jwk: JsonWebKey };
   return crypto.subtle.importKey("jwk", jwk, ES256, false, ["sign"]);
 }
-
-/** Forgets this instance's keys (a test's fresh store). */
-export function forgetKeys(options: InternalOptions): void {
-  rings.delete(settingsOf(options));
-}
