@@ -9,10 +9,10 @@
  * device pages.
  */
 import type { Browser as Chromium } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { pkceChallenge } from "../../src/features/authorization-server/pkce.js";
 import { createAuth } from "../../src/kernel/instance.js";
-import { formOf } from "../helpers/auth-client.js";
+import { formOf, httpClient } from "../helpers/auth-client.js";
 import { axeViolations, launchChromium, openWatchedTab } from "../helpers/chromium.js";
 import { authorizeIn, type Browser, post, startServerApp } from "./app.js";
 
@@ -268,6 +268,37 @@ describe("the user's grants", () => {
     expect((await auth.api.listGrants(requestOf(ada))).map((each) => each.id)).toContain(grantId);
     expect(await auth.api.listGrants(requestOf(bob))).toEqual([]);
     expect((await refreshWith(refreshToken)).status).toBe(200);
+  });
+});
+
+describe("revoking a grant is an owner-present operation", () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it("a session copied 30 minutes after its sign-in revokes nothing (JSON, form, auth.api): RecentSignInRequired", async () => {
+    const grace = await app.signedUp("grace-stolen@example.com");
+    const { grantId, refreshToken } = await grantOf(grace);
+    const thief = httpClient(app.origin);
+    for (const [name, cookie] of grace.jar.cookies) thief.jar.cookies.set(name, cookie);
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 30 * 60 * 1000 });
+    const json = await post(thief, "/auth/oauth2/revoke-grant", { grantId });
+    expect([json.status, await json.json()]).toEqual([403, { error: "RecentSignInRequired" }]);
+    const form = await post(thief, "/auth/oauth2/grants-form", { grantId });
+    expect(form.status).toBe(302);
+    expect(form.headers.get("location")).toContain("error=RecentSignInRequired");
+    await expect(auth.api.revokeGrant(requestOf(thief), { grantId })).rejects.toMatchObject({ type: "RecentSignInRequired" });
+    expect((await auth.api.listGrants(requestOf(grace))).map((each) => each.id)).toContain(grantId);
+    expect((await refreshWith(refreshToken)).status).toBe(200);
+  });
+
+  it("the owner's revoke mails them that an application lost its access; a repeated revoke mails nothing more", async () => {
+    const { grantId } = await grantOf(ada);
+    const mailsOf = () => app.mails.filter((mail) => mail.to === "ada@example.com");
+    const before = mailsOf().length;
+    expect((await post(ada, "/auth/oauth2/revoke-grant", { grantId })).status).toBe(200);
+    expect(mailsOf().length).toBe(before + 1);
+    expect(mailsOf().at(-1)?.text).toContain("An application’s access to your account was revoked.");
+    expect((await post(ada, "/auth/oauth2/revoke-grant", { grantId })).status).toBe(200);
+    expect(mailsOf().length).toBe(before + 1);
   });
 });
 

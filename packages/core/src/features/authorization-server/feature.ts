@@ -49,7 +49,10 @@ export const authorizationServerFeature = defineFeature({
       : { feature: "The authorization server (`authorizationServer`)", methods: authorizationServerMethods },
   rateLimits: { authorizationServer: AUTHORIZATION_SERVER_LIMITS },
   quietErrors: ["OAuthError"],
-  ownerOperations: { authorizeApplication: { label: "application authorization" } },
+  ownerOperations: {
+    authorizeApplication: { label: "application authorization" },
+    revokeApplication: { label: "application revoke" },
+  },
   audit: {
     failures: {
       routes: operations.filter((operation) => operation.method === "POST").map((operation) => operation.path),

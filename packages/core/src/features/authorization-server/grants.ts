@@ -90,17 +90,30 @@ export async function tokenResponse(
 /**
  * Revokes `grantId` (and forgets the user's consent to its client, so the client asks again), with the
  * audit row saying why: `revoked` (by its user or the client), `reuse` (a refresh token used twice),
- * `replay` (a code exchanged twice), `everywhere` (the user's sessions ended everywhere).
+ * `replay` (a code exchanged twice).
  */
 export async function revokeGrant(
   options: Pick<ConfigOptions, "adapter" | "config" | "audit">,
   request: RequestInternal | undefined,
   grant: OAuthGrant,
+  reason: "revoked" | "reuse" | "replay",
+): Promise<void> {
+  await storeOf(options).revokeOAuthGrant(grant.id, new Date());
+  await grantRevoked(options, request, grant, reason);
+}
+
+/**
+ * What follows a revoked grant, whether it was revoked alone ({@link revokeGrant}) or with every grant of
+ * its user in one write (`everywhere`: their sessions all ended): its consent forgotten unless a token was
+ * misused (the user did consent; the client misbehaved), the span attribute and the audit row.
+ */
+export async function grantRevoked(
+  options: Pick<ConfigOptions, "adapter" | "config" | "audit">,
+  request: RequestInternal | undefined,
+  grant: OAuthGrant,
   reason: "revoked" | "reuse" | "replay" | "everywhere",
 ): Promise<void> {
-  const store = storeOf(options);
-  await store.revokeOAuthGrant(grant.id, new Date());
-  if (reason !== "reuse" && reason !== "replay") await store.deleteOAuthConsent(grant.userId, grant.clientId);
+  if (reason !== "reuse" && reason !== "replay") await storeOf(options).deleteOAuthConsent(grant.userId, grant.clientId);
   request?.trace?.span.setAttribute("authlib.oauth.revoked", reason);
   const type = reason === "reuse" ? "oauthRefreshReused" : reason === "replay" ? "oauthCodeReplayed" : "oauthGrantRevoked";
   recordAuditEvent(options, request, {

@@ -78,6 +78,7 @@ export interface AuthorizationServerMessages {
   "oauth.grants.revoked": string;
   "oauth.grants.notFound": string;
   "mail.change.applicationAuthorized": string;
+  "mail.change.applicationRevoked": string;
 }
 
 declare module "../../types/api.js" {
@@ -98,6 +99,7 @@ declare module "../../types/i18n.js" {
 declare module "../../types/operation.js" {
   interface OwnerOperations {
     authorizeApplication: true;
+    revokeApplication: true;
   }
 }
 

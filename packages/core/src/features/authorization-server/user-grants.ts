@@ -7,9 +7,10 @@
  * @module features/authorization-server/user-grants
  */
 import { SessionRequired } from "../../errors.js";
+import { tellOwner } from "../../sign-in/tell-owner.js";
 import type { ConfigOptions, InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import { findClient } from "./clients.js";
-import { isLive, revokeGrant } from "./grants.js";
+import { grantRevoked, isLive, revokeGrant } from "./grants.js";
 import { OAuthError } from "./oauth-error.js";
 import { oauthJson } from "./respond.js";
 import { storeOf } from "./store.js";
@@ -45,7 +46,11 @@ export async function listGrants(options: InternalOptions, request: RequestInter
   return oauthJson({ grants: await grantsOf(options, await signedIn(options, request)) });
 }
 
-/** The handler of `POST oauth2/revoke-grant` (`grantId`): one of the user's own grants. */
+/**
+ * The handler of `POST oauth2/revoke-grant` (`grantId`): one of the user's own grants. An owner-present
+ * operation (`revokeApplication`), whose owner is told: a stolen session must not quietly cut the owner's
+ * applications off, nor hide which one it used.
+ */
 export async function revokeUserGrant(
   options: InternalOptions,
   request: RequestInternal,
@@ -54,7 +59,10 @@ export async function revokeUserGrant(
   const userId = await signedIn(options, request);
   const grant = await storeOf(options).getOAuthGrant(input.grantId);
   if (!grant || grant.userId !== userId) throw new OAuthError("invalid_request", "No grant of yours has this id.", 404);
-  if (grant.revokedAt === null) await revokeGrant(options, request, grant, "revoked");
+  if (grant.revokedAt === null) {
+    await revokeGrant(options, request, grant, "revoked");
+    await tellOwner(options, request, { id: userId }, "applicationRevoked");
+  }
   return oauthJson({ revoked: true });
 }
 
@@ -62,5 +70,5 @@ export async function revokeUserGrant(
 export async function revokeEveryGrant(options: Pick<ConfigOptions, "adapter" | "config" | "audit">, userId: string): Promise<void> {
   const grants = (await storeOf(options).listOAuthGrantsByUser(userId)).filter((grant) => grant.revokedAt === null);
   await storeOf(options).revokeOAuthGrantsByUser(userId, new Date());
-  for (const grant of grants) await revokeGrant(options, undefined, grant, "everywhere");
+  for (const grant of grants) await grantRevoked(options, undefined, grant, "everywhere");
 }

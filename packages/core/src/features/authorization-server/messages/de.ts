@@ -34,4 +34,6 @@ export const de: AuthorizationServerTexts = {
   "oauth.grants.notFound": "Diese Anwendung ist nicht mit Ihrem Konto verbunden: Ihr Zugriff ist vielleicht schon beendet.",
   "mail.change.applicationAuthorized":
     "Eine Anwendung hat Zugriff auf Ihr Konto erhalten. Prüfen Sie die verbundenen Anwendungen auf Ihrer Kontoseite.",
+  "mail.change.applicationRevoked":
+    "Der Zugriff einer Anwendung auf Ihr Konto wurde widerrufen. Wenn Sie das nicht waren, prüfen Sie Ihre Kontoseite und ändern Sie Ihr Passwort.",
 };

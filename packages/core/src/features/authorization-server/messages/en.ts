@@ -33,4 +33,6 @@ export const en: AuthorizationServerTexts = {
   "oauth.grants.notFound": "That application is not connected to your account: its access may have ended already.",
   "mail.change.applicationAuthorized":
     "An application was given access to your account. Check your connected applications on your account page.",
+  "mail.change.applicationRevoked":
+    "An application’s access to your account was revoked. If that was not you, check your account page and change your password.",
 };

@@ -34,4 +34,6 @@ export const es: AuthorizationServerTexts = {
   "oauth.grants.notFound": "Esa aplicación no está conectada a tu cuenta: puede que su acceso ya haya terminado.",
   "mail.change.applicationAuthorized":
     "Una aplicación recibió acceso a tu cuenta. Revisa tus aplicaciones conectadas en la página de tu cuenta.",
+  "mail.change.applicationRevoked":
+    "Se revocó el acceso de una aplicación a tu cuenta. Si no fuiste tú, revisa la página de tu cuenta y cambia tu contraseña.",
 };

@@ -34,4 +34,6 @@ export const fr: AuthorizationServerTexts = {
   "oauth.grants.notFound": "Cette application n’est pas connectée à votre compte : son accès a peut-être déjà pris fin.",
   "mail.change.applicationAuthorized":
     "Une application a reçu l’accès à votre compte. Vérifiez vos applications connectées sur la page de votre compte.",
+  "mail.change.applicationRevoked":
+    "L’accès d’une application à votre compte a été révoqué. Si ce n’était pas vous, vérifiez la page de votre compte et changez votre mot de passe.",
 };

@@ -33,4 +33,6 @@ export const ja: AuthorizationServerTexts = {
   "oauth.grants.notFound": "このアプリケーションはあなたのアカウントに接続されていません。アクセスはすでに終了している可能性があります。",
   "mail.change.applicationAuthorized":
     "アプリケーションにあなたのアカウントへのアクセスが許可されました。アカウントページで接続済みのアプリケーションを確認してください。",
+  "mail.change.applicationRevoked":
+    "アプリケーションによるあなたのアカウントへのアクセスが取り消されました。心当たりがない場合は、アカウントページを確認し、パスワードを変更してください。",
 };

@@ -34,4 +34,6 @@ export const pt: AuthorizationServerTexts = {
   "oauth.grants.notFound": "Esse aplicativo não está conectado à sua conta: o acesso dele pode já ter terminado.",
   "mail.change.applicationAuthorized":
     "Um aplicativo recebeu acesso à sua conta. Confira os seus aplicativos conectados na página da sua conta.",
+  "mail.change.applicationRevoked":
+    "O acesso de um aplicativo à sua conta foi revogado. Se não foi você, confira a página da sua conta e altere a sua senha.",
 };

@@ -31,4 +31,5 @@ export const zh: AuthorizationServerTexts = {
   "oauth.grants.revoked": "该应用已无法再访问你的账号。",
   "oauth.grants.notFound": "该应用未连接到你的账号：它的访问权限可能已经结束。",
   "mail.change.applicationAuthorized": "有应用获得了访问你账号的权限。请在账号页面查看已连接的应用。",
+  "mail.change.applicationRevoked": "某个应用对你账号的访问权限已被撤销。如果这不是你本人操作，请查看账号页面并修改密码。",
 };
