@@ -166,17 +166,34 @@ function merged<T>(features: readonly FeatureDefinition[], part: (feature: Featu
 }
 
 /**
- * The sign-in hooks of the features `config` turns on (one feature per hook: a second one would be
- * ambiguous), then those the features that are off keep (`hooksWhenOff`) where no enabled one took the hook.
+ * The hooks that tell of something done (`NOTICE_HOOKS`): every feature that takes one hears it, in the
+ * list's order. Every other hook answers a question, and two answers would be ambiguous.
+ */
+const NOTICE_HOOKS = new Set<keyof SignInHooks>(["everySessionEnded", "userSuspended"]);
+
+/** One notice hook that calls each of `heard` in turn. */
+function everyOf(heard: Array<(...args: never[]) => Promise<void>>) {
+  return async (...args: never[]) => {
+    for (const hook of heard) await hook(...args);
+  };
+}
+
+/**
+ * The sign-in hooks of the features `config` turns on (one feature per question hook, every feature that
+ * takes a notice hook), then those the features that are off keep (`hooksWhenOff`) where no enabled one
+ * took the hook.
  */
 export function hooksOf(config: AuthConfig): SignInHooks {
   const hooks: SignInHooks = {};
+  const notices = new Map<string, Array<(...args: never[]) => Promise<void>>>();
   for (const feature of enabledFeatures(config)) {
     for (const [name, hook] of Object.entries(feature.hooks ?? {})) {
-      if (name in hooks) throw new TypeError(`Two features take the sign-in hook "${name}".`);
-      Object.assign(hooks, { [name]: hook });
+      if (NOTICE_HOOKS.has(name as keyof SignInHooks)) notices.set(name, [...(notices.get(name) ?? []), hook]);
+      else if (name in hooks) throw new TypeError(`Two features take the sign-in hook "${name}".`);
+      else Object.assign(hooks, { [name]: hook });
     }
   }
+  for (const [name, heard] of notices) Object.assign(hooks, { [name]: heard.length === 1 ? heard[0] : everyOf(heard) });
   const off = listedFeatures(config).filter((feature) => !(feature.enabled?.(config) ?? true));
   for (const feature of off)
     for (const [name, hook] of Object.entries(feature.hooksWhenOff ?? {})) if (!(name in hooks)) Object.assign(hooks, { [name]: hook });

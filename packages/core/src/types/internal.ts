@@ -320,7 +320,16 @@ export interface SignInHooks {
    * else lets someone in ends with them (the authorization server's grants).
    */
   everySessionEnded?(options: Pick<ConfigOptions, "adapter" | "config" | "audit">, userId: string): Promise<void>;
+  /**
+   * The user was suspended (an operator's ban, a deprovisioning): their sessions ended already
+   * (`session/suspend-user.ts`); every other credential that acts for them (API keys) ends too. A notice:
+   * every feature that takes it hears it.
+   */
+  userSuspended?(options: Pick<ConfigOptions, "adapter" | "config" | "audit">, userId: string, reason: SuspensionReason): Promise<void>;
 }
+
+/** Why a user was suspended: an operator banned them, or their organization's directory deprovisioned them. */
+export type SuspensionReason = "banned" | "deprovisioned";
 
 export interface SignInResult {
   user: User | AdapterUser;
