@@ -55,7 +55,7 @@ export const builtInFeatures: readonly FeatureDefinition[] = [
  * and waits for its module before it serves such a configuration (`resolve.ts`, `ResolvedAuth.ready`).
  */
 interface OnDemandFeature {
-  option: "organizations" | "authorizationServer";
+  option: "organizations" | "authorizationServer" | "admin";
   api: readonly string[];
   load(): Promise<FeatureDefinition>;
 }
@@ -92,6 +92,11 @@ export const onDemandFeatures: readonly OnDemandFeature[] = [
     option: "authorizationServer",
     api: ["listGrants", "revokeGrant", "isGrantRevoked"],
     load: () => import("../features/authorization-server/feature.js").then((module) => module.authorizationServerFeature),
+  },
+  {
+    option: "admin",
+    api: [],
+    load: () => import("../features/admin/feature.js").then((module) => module.adminFeature),
   },
 ];
 

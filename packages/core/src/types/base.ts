@@ -43,6 +43,11 @@ export interface SessionAssurance {
   amr: string[];
   /** 1: one factor; 2: two factors, or a passkey that verified its user. */
   aal: 1 | 2;
+  /**
+   * Set while an operator acts as the user (`impersonateUser`): the operator's user id (RFC 8693's `act`
+   * claim). Such a session is never the owner present, and reaches no admin operation.
+   */
+  act?: { sub: string };
 }
 
 /** The session the client sees, before any app augmentation. */

@@ -13,6 +13,7 @@
  */
 
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js";
+import type { AdminConfig } from "./admin.js";
 import type { AuthorizationServerConfig } from "./authorization-server.js";
 import type {
   Account,
@@ -371,6 +372,12 @@ export interface AuthConfig {
    * authorization-server methods. Off when absent.
    */
   authorizationServer?: AuthorizationServerConfig;
+  /**
+   * The operator's tools (docs/admin.md): find, create, change, ban and delete users, and act as one with a
+   * trail, under `<basePath>/admin/*` and `auth.api`; who is an admin is the app's `isAdmin`/`roles`. Off when
+   * absent.
+   */
+  admin?: AdminConfig;
   /**
    * The app's own features, made with `defineFeature` (docs/architecture.md, "Where to add a feature"):
    * their operations are routed under the base path and reached through `auth.api.run`, with the same
