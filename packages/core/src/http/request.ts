@@ -33,6 +33,25 @@ function wellKnownUnderBase(pathname: string, base: string): string {
   return match && base !== "" && match[2] === base ? `${base}/.well-known/${match[1]}` : pathname;
 }
 
+/**
+ * The segments of `<basePath>/<action>[/<second>]` (the second decoded), or `undefined` for a path of
+ * more segments; throws `RouteNotFound` for a path outside the base path or a second segment that does
+ * not decode.
+ */
+export function routeSegments(pathname: string, basePath: string): { action: string; second?: string; raw?: string } | undefined {
+  const base = basePath.replace(/\/+$/, "");
+  pathname = wellKnownUnderBase(pathname, base);
+  if (!(pathname === base || pathname.startsWith(`${base}/`))) throw new RouteNotFound(`Not under the base path: ${pathname}`);
+  const [action, second, ...rest] = pathname.slice(base.length).split("/").filter(Boolean);
+  if (!action || rest.length > 0) return undefined;
+  if (second === undefined) return { action };
+  try {
+    return { action, second: decodeURIComponent(second), raw: second };
+  } catch {
+    throw new RouteNotFound(`Cannot parse provider id at ${pathname}`);
+  }
+}
+
 /** Splits `<basePath>/<action>[/<second>]` and matches it; throws `RouteNotFound` for anything else. */
 export function parseActionAndProvider(
   pathname: string,
@@ -40,22 +59,11 @@ export function parseActionAndProvider(
   paths: RoutePaths,
   method = "GET",
 ): RouteMatch & { path: string } {
-  const base = basePath.replace(/\/+$/, "");
-  pathname = wellKnownUnderBase(pathname, base);
-  if (!(pathname === base || pathname.startsWith(`${base}/`))) throw new RouteNotFound(`Not under the base path: ${pathname}`);
-  const segments = pathname.slice(base.length).split("/").filter(Boolean);
-  const [action, second, ...rest] = segments;
-  let decoded: string | undefined;
-  if (second !== undefined) {
-    try {
-      decoded = decodeURIComponent(second);
-    } catch {
-      throw new RouteNotFound(`Cannot parse provider id at ${pathname}`);
-    }
-  }
-  const match = action && rest.length === 0 ? paths.match(method, action, decoded) : undefined;
-  if (!match) throw new RouteNotFound(`Cannot parse action at ${pathname}`);
-  return Object.assign(match, { path: second === undefined ? `/${action}` : `/${action}/${second}` });
+  const segments = routeSegments(pathname, basePath);
+  const match = segments ? paths.match(method, segments.action, segments.second) : undefined;
+  if (!segments || !match) throw new RouteNotFound(`Cannot parse action at ${pathname}`);
+  const { action, raw } = segments;
+  return Object.assign(match, { path: raw === undefined ? `/${action}` : `/${action}/${raw}` });
 }
 
 /**

@@ -33,6 +33,7 @@ import { noteFailure, type Telemetry } from "../telemetry/index.js";
 import type { Session } from "../types/config.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../types/internal.js";
 import type { OperationDeclaration, OperationNeeds } from "../types/operation.js";
+import { preflightAnswer } from "./preflight.js";
 import { requestContext } from "./request-context.js";
 import type { ResolvedAuth } from "./resolve.js";
 
@@ -250,6 +251,10 @@ async function readTraced<T>(telemetry: Telemetry | undefined, strategy: string,
  */
 export async function answer(resolved: ResolvedAuth, request: Request, options: AuthRequestOptions = {}): Promise<AuthAnswer> {
   if (resolved.ready) await resolved.ready;
+  if (request.method === "OPTIONS") {
+    const preflight = preflightAnswer(resolved.router, resolved.basePath, request);
+    if (preflight) return preflight;
+  }
   let parsed: RequestInternal;
   try {
     parsed = await parseRequest(request, resolved.basePath, resolved.router, options.clientAddress);

@@ -22,6 +22,11 @@ export interface Router extends RoutePaths {
   named(name: string): OperationDeclaration;
   /** True when an operation is named `name`. */
   has(name: string): boolean;
+  /**
+   * The cross-origin operations of the path `first[/second]` (`OperationDeclaration.crossOrigin`), whose
+   * CORS preflight the pipeline answers; empty for a path without any.
+   */
+  crossOrigin(first: string, second: string | undefined): OperationDeclaration[];
   /** Every operation, in declaration order. */
   readonly operations: readonly OperationDeclaration[];
 }
@@ -74,6 +79,11 @@ export function createRouter(operations: readonly OperationDeclaration[], off: R
       throw new MethodNotAllowed(`${request.method} is not supported on ${request.path}.`);
     },
     has: (name) => byName.has(name),
+    crossOrigin(first, second) {
+      const room = byFirst.get(first);
+      const entry = second === undefined ? room?.exact : (room?.fixed.get(second) ?? room?.provider);
+      return [...(entry?.byMethod.values() ?? [])].filter((operation) => operation.crossOrigin !== undefined);
+    },
     named(name) {
       const operation = byName.get(name);
       if (operation) return operation;

@@ -121,6 +121,12 @@ export interface OperationDeclaration<I = unknown, Body = unknown> {
   path: string;
   needs?: OperationNeeds<I>;
   presentation?: Presentation;
+  /**
+   * A script of any origin may call it, without credentials (an OAuth endpoint a browser-based client
+   * calls with `fetch`): its answer says so, and the router answers the browser's CORS preflight
+   * (`OPTIONS`) for its path with the request headers listed here.
+   */
+  crossOrigin?: { headers: readonly string[] };
   /** True when the configuration has this operation (default: whenever its feature is on); its own answer wins over its feature's. */
   enabled?: (config: AuthConfig) => boolean;
   /**

@@ -190,6 +190,47 @@ describe("attacks on the authorization server", () => {
     expect(new URL(location).searchParams.get("error")).toBe("invalid_target");
   });
 
+  it("two resources (RFC 8707): both granted, the token for both, a refreshed one narrowed to one", async () => {
+    const url = new URL(await authorizeUrl({ resource: "https://api.example/a" }));
+    url.searchParams.append("resource", "https://api.example/b");
+    const { location } = await authorizeIn(ada, url.href);
+    const code = new URL(location).searchParams.get("code") as string;
+    const body = new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: VERIFIER });
+    body.append("resource", "https://api.example/a");
+    body.append("resource", "https://api.example/b");
+    const response = await fetch(`${app.issuer}/oauth2/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${btoa(`web:${SECRET}`)}` },
+      body,
+    });
+    const tokens = (await response.json()) as Record<string, string>;
+    const audienceOf = (token: string) => JSON.parse(Buffer.from(token.split(".")[1] as string, "base64url").toString()).aud;
+    expect(audienceOf(tokens.access_token as string)).toEqual(["https://api.example/a", "https://api.example/b"]);
+    const narrowed = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token as string,
+      resource: "https://api.example/b",
+    });
+    expect(audienceOf(narrowed.body.access_token)).toBe("https://api.example/b");
+  });
+
+  it("a parameter sent twice is invalid_request (RFC 6749 §3.1), and the code it carried is not spent", async () => {
+    const code = await codeFor();
+    const body = new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: VERIFIER });
+    body.append("redirect_uri", "https://attacker.example/callback");
+    const response = await fetch(`${app.issuer}/oauth2/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${btoa(`web:${SECRET}`)}` },
+      body,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: "invalid_request",
+      error_description: '"redirect_uri" must be given once, as a string.',
+    });
+    expect((await exchange(code)).status).toBe(200);
+  });
+
   it("mix-up: every answer to the client carries iss, success or error", async () => {
     const { location } = await authorizeIn(ada, await authorizeUrl());
     expect(new URL(location).searchParams.get("iss")).toBe(app.issuer);

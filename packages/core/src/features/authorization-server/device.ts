@@ -25,7 +25,7 @@ import { renderDeviceHtml } from "./consent-view.js";
 import { OAuthError } from "./oauth-error.js";
 import { sealPending } from "./pending.js";
 import { countAnonymousRequest } from "./rate-limit.js";
-import { oauthJson, single } from "./respond.js";
+import { oauthJson, resourcesOf, single } from "./respond.js";
 import { endpointUrl, settingsOf } from "./settings.js";
 import { storeOf } from "./store.js";
 
@@ -61,8 +61,7 @@ export async function deviceAuthorization(options: InternalOptions, request: Req
     throw new OAuthError("unauthorized_client", "This client may not use the device code grant.");
   const refuse = (code: string, description: string) => new OAuthError(code, description);
   const scopes = checkedScopes(options, client, single(request.body, "scope") ?? null, refuse);
-  const asked = request.body.resource;
-  const resources = checkedResources(options, asked === undefined ? [] : [String(asked)], refuse);
+  const resources = checkedResources(options, resourcesOf(request.body), refuse);
   const { deviceCodeMaxAge, deviceCodeInterval } = settingsOf(options);
   const deviceCode = randomHex(32);
   const userCode = newUserCode();

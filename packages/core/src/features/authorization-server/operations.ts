@@ -26,6 +26,11 @@ const userinfo = () => import("./userinfo.js");
 const grants = () => import("./user-grants.js");
 const respond = () => import("./respond.js");
 
+/** The request headers a browser-based client sends to an endpoint that authenticates it or reads a token. */
+const FROM_SCRIPTS = { headers: ["Authorization", "Content-Type"] } as const;
+/** The discovery documents: an MCP client names its protocol version when it fetches them. */
+const DISCOVERY = { headers: ["MCP-Protocol-Version"] } as const;
+
 /** A handler of an OAuth endpoint's module. */
 type Endpoint = (options: InternalOptions, request: RequestInternal) => Promise<ResponseInternal>;
 
@@ -46,6 +51,7 @@ export const serverMetadata = defineOperation({
   name: "oauthServerMetadata",
   method: "GET",
   path: ".well-known/oauth-authorization-server",
+  crossOrigin: DISCOVERY,
   presentation: "json",
   handler: lazyHandler(metadata, "metadataRoute"),
 });
@@ -53,6 +59,7 @@ export const openIdConfiguration = defineOperation({
   name: "openIdConfiguration",
   method: "GET",
   path: ".well-known/openid-configuration",
+  crossOrigin: DISCOVERY,
   presentation: "json",
   handler: lazyHandler(metadata, "metadataRoute"),
 });
@@ -60,6 +67,7 @@ export const jwks = defineOperation({
   name: "oauthJwks",
   method: "GET",
   path: "oauth2/jwks",
+  crossOrigin: DISCOVERY,
   presentation: "json",
   handler: lazyHandler(metadata, "jwksRoute"),
 });
@@ -83,6 +91,7 @@ export const tokenEndpoint = defineOperation({
   name: "oauthToken",
   method: "POST",
   path: "oauth2/token",
+  crossOrigin: FROM_SCRIPTS,
   presentation: "json",
   handler: endpoint(token, "token"),
 });
@@ -90,6 +99,7 @@ export const revokeEndpoint = defineOperation({
   name: "oauthRevoke",
   method: "POST",
   path: "oauth2/revoke",
+  crossOrigin: FROM_SCRIPTS,
   presentation: "json",
   handler: endpoint(revocation, "revoke"),
 });
@@ -97,6 +107,7 @@ export const introspectEndpoint = defineOperation({
   name: "oauthIntrospect",
   method: "POST",
   path: "oauth2/introspect",
+  crossOrigin: FROM_SCRIPTS,
   presentation: "json",
   handler: endpoint(revocation, "introspect"),
 });
@@ -104,6 +115,7 @@ export const userinfoGet = defineOperation({
   name: "oauthUserinfo",
   method: "GET",
   path: "oauth2/userinfo",
+  crossOrigin: FROM_SCRIPTS,
   presentation: "json",
   handler: lazyHandler(userinfo, "userinfo"),
 });
@@ -111,6 +123,7 @@ export const userinfoPost = defineOperation({
   name: "oauthUserinfoPost",
   method: "POST",
   path: "oauth2/userinfo",
+  crossOrigin: FROM_SCRIPTS,
   presentation: "json",
   handler: lazyHandler(userinfo, "userinfo"),
 });
@@ -118,6 +131,7 @@ export const registerEndpoint = defineOperation({
   name: "oauthRegister",
   method: "POST",
   path: "oauth2/register",
+  crossOrigin: FROM_SCRIPTS,
   presentation: "json",
   handler: endpoint(register, "register"),
 });
@@ -125,6 +139,7 @@ export const deviceAuthorization = defineOperation({
   name: "oauthDeviceAuthorization",
   method: "POST",
   path: "oauth2/device_authorization",
+  crossOrigin: FROM_SCRIPTS,
   presentation: "json",
   handler: endpoint(device, "deviceAuthorization"),
 });

@@ -17,7 +17,7 @@ import { authenticateClient } from "./clients.js";
 import { newGrant, revokeGrant, tokenResponse } from "./grants.js";
 import { OAuthError } from "./oauth-error.js";
 import { verifyPkce } from "./pkce.js";
-import { oauthJson, single } from "./respond.js";
+import { oauthJson, resourcesOf, single } from "./respond.js";
 import { storeOf } from "./store.js";
 import { parseRefreshToken, refreshTokenIssued } from "./tokens.js";
 
@@ -81,14 +81,11 @@ async function revokeIssued(options: InternalOptions, request: RequestInternal, 
 
 /** The resources a token request narrows to (RFC 8707 §2.2): each one the grant has; none: all of them. */
 function resourcesAsked(options: InternalOptions, request: RequestInternal, granted: readonly string[]): string[] {
-  const asked = request.body.resource;
-  const list = asked === undefined ? [] : Array.isArray(asked) ? asked : [asked];
-  if (list.some((item) => typeof item !== "string")) throw new OAuthError("invalid_request", "resource must be a URL.");
+  const list = resourcesOf(request.body);
   if (list.length === 0) return [...granted];
-  checkedResources(options, list as string[], (code, description) => new OAuthError(code, description));
-  if (list.some((item) => !granted.includes(item as string)))
-    throw new OAuthError("invalid_target", "A resource asked for was not granted.");
-  return [...new Set(list as string[])];
+  checkedResources(options, list, (code, description) => new OAuthError(code, description));
+  if (list.some((item) => !granted.includes(item))) throw new OAuthError("invalid_target", "A resource asked for was not granted.");
+  return [...new Set(list)];
 }
 
 async function refresh(options: InternalOptions, request: RequestInternal, client: OAuthClient): Promise<Record<string, unknown>> {
