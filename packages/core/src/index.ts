@@ -79,6 +79,7 @@ export type {
   SignOutInput,
   SignUpInput,
 } from "./types/api.js";
+export type * from "./types/admin.js";
 export type * from "./types/authorization-server.js";
 export type * from "./types/config.js";
 export type { MessageKey, MessageOverrides, Messages, Translator } from "./types/i18n.js";
