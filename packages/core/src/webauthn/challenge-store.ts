@@ -29,7 +29,7 @@
 import { sha256Hex } from "../crypto/digest.js";
 import { InvalidCheck, RateLimited } from "../errors.js";
 import type { Adapter } from "../types/adapters.js";
-import type { InternalOptions, UsedChallenges } from "../types/internal.js";
+import type { ClaimResult, InternalOptions, UsedChallenges } from "../types/internal.js";
 import { UsedChallengeMemory } from "./used-challenges.js";
 
 /** The identifier of every used-challenge record; no email address looks like this. */
@@ -64,6 +64,40 @@ export async function usedChallengeKey(challenge: string): Promise<string> {
   return sha256Hex(LABEL + challenge);
 }
 
+/** A kind of single-use value: the identifier of its records, and the label its hashes start with. */
+export interface SingleUseKind {
+  identifier: string;
+  label: string;
+}
+
+/** WebAuthn challenges, answered once. */
+const CHALLENGES: SingleUseKind = { identifier: USED_CHALLENGE_IDENTIFIER, label: LABEL };
+
+/**
+ * Records `value` of `kind` (a proof that verified) as used until after `expiresAt` (ms: the last moment
+ * it is accepted), in this instance's memory and, with the adapter's verification-token methods, for the
+ * other instances (see the module comment): `used` when it was used already, `full` (with when to retry)
+ * when this instance's memory is full of live values and no adapter record decides.
+ */
+export async function claimOnce(options: InternalOptions, kind: SingleUseKind, value: string, expiresAt: number): Promise<ClaimResult> {
+  const key = await sha256Hex(kind.label + value);
+  const store = tokenStore(options);
+  // The memory first: it refuses a replay on this instance even with an adapter that overwrites a live
+  // token instead of refusing it.
+  const result = usedChallengeMemory(options).claim(key, expiresAt);
+  if (!result.claimed && result.reason === "used") return result;
+  if (store) {
+    // A full memory is no reason to refuse here: the adapter's record decides.
+    const created = await store.createVerificationToken({
+      identifier: kind.identifier,
+      token: key,
+      expires: new Date(expiresAt + RECORD_MARGIN_MS),
+    });
+    return created === null ? { claimed: false, reason: "used" } : { claimed: true };
+  }
+  return result;
+}
+
 /**
  * Records a challenge whose answer verified as used, until after `expiresAt` (ms: the last moment the
  * sealed challenge is accepted). Throws `InvalidCheck` when it was used already, and `RateLimited` when
@@ -71,23 +105,9 @@ export async function usedChallengeKey(challenge: string): Promise<string> {
  * verification-token methods).
  */
 export async function claimChallenge(options: InternalOptions, challenge: string, expiresAt: number): Promise<void> {
-  const key = await usedChallengeKey(challenge);
-  const store = tokenStore(options);
-  // The memory first: it refuses a replay on this instance even with an adapter that overwrites a live
-  // token instead of refusing it.
-  const result = usedChallengeMemory(options).claim(key, expiresAt);
-  if (!result.claimed && result.reason === "used") throw new InvalidCheck("This WebAuthn challenge was answered already. Start again.");
-  if (store) {
-    // A full memory is no reason to refuse here: the adapter's record decides.
-    const created = await store.createVerificationToken({
-      identifier: USED_CHALLENGE_IDENTIFIER,
-      token: key,
-      expires: new Date(expiresAt + RECORD_MARGIN_MS),
-    });
-    if (created === null) throw new InvalidCheck("This WebAuthn challenge was answered already. Start again.");
-    return;
-  }
+  const result = await claimOnce(options, CHALLENGES, challenge, expiresAt);
   if (result.claimed) return;
+  if (result.reason === "used") throw new InvalidCheck("This WebAuthn challenge was answered already. Start again.");
   const retryAfter = Math.max(1, Math.ceil((result.retryAt - Date.now()) / 1000));
   const error = new RateLimited("Too many passkey sign-ins are in progress on this server. Try again in a few minutes.", {
     cause: { retryAfter },

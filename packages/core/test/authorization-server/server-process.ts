@@ -33,7 +33,16 @@ const config: AuthConfig = {
   authorizationServer: {
     issuer: setting("ISSUER"),
     resources: [resource],
-    clients: [{ clientId: "web", clientSecret: setting("CLIENT_SECRET"), name: "Web", redirectUris: ["https://app.example/callback"] }],
+    clients: [
+      { clientId: "web", clientSecret: setting("CLIENT_SECRET"), name: "Web", redirectUris: ["https://app.example/callback"] },
+      {
+        clientId: "signed",
+        name: "Signed",
+        redirectUris: ["https://app.example/callback"],
+        tokenEndpointAuthMethod: "private_key_jwt",
+        jwks: [JSON.parse(setting("CLIENT_JWK"))],
+      },
+    ],
   },
   logger: { error: (error) => console.error(error), warn: () => {}, debug: () => {} },
 };

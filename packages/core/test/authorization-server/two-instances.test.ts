@@ -5,6 +5,7 @@
  * within its revocation bound. Skipped, saying why, when PostgreSQL does not answer.
  */
 import { randomUUID } from "node:crypto";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HostedDbAdapter, HostedDbClient } from "../../../hosted-db-adapter/src/index.js";
 import { dropBranch, postgresAnswers, randomBranch, testDatabaseURL } from "../../../hosted-db-adapter/test/helpers.js";
@@ -29,12 +30,16 @@ describe.skipIf(!postgres)("two authorization servers in two processes, one Post
   let originA: string;
   let originB: string;
   let userId: string;
+  let clientKey: CryptoKey;
 
   beforeAll(async () => {
     database = new HostedDbClient({ databaseURL: url, branch: randomBranch("oauth_two") });
     await database.migrate();
     userId = (await HostedDbAdapter(database).createUser({ id: randomUUID(), email: "ada@example.com", emailVerified: new Date() })).id;
+    const keys = await generateKeyPair("ES256", { extractable: true });
+    clientKey = keys.privateKey;
     const env = {
+      CLIENT_JWK: JSON.stringify({ ...(await exportJWK(keys.publicKey)), kid: "k1", alg: "ES256" }),
       DATABASE_URL: url,
       BRANCH: database.branch,
       USER_ID: userId,
@@ -111,5 +116,31 @@ describe.skipIf(!postgres)("two authorization servers in two processes, one Post
       .toBe(401);
     const refused = await me(originB, tokens.access_token as string);
     expect(refused.headers.get("www-authenticate")).toContain('error="invalid_token"');
+  });
+
+  it("a client assertion (private_key_jwt) used on A is refused on B: its jti is spent in the shared database", async () => {
+    const assertion = await new SignJWT({ jti: randomUUID() })
+      .setProtectedHeader({ alg: "ES256", kid: "k1" })
+      .setIssuer("signed")
+      .setSubject("signed")
+      .setAudience(ISSUER)
+      .setIssuedAt()
+      .setExpirationTime("2m")
+      .sign(clientKey);
+    const revoke = (origin: string) =>
+      fetch(`${origin}/auth/oauth2/revoke`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          token: "not-a-token",
+          client_id: "signed",
+          client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+          client_assertion: assertion,
+        }),
+      });
+    expect((await revoke(originA)).status).toBe(200);
+    const replayed = await revoke(originB);
+    expect(replayed.status).toBe(401);
+    expect(await replayed.json()).toMatchObject({ error: "invalid_client" });
   });
 });

@@ -10,6 +10,7 @@ import { timingSafeEqual } from "../../crypto/compare.js";
 import { sha256Hex } from "../../crypto/digest.js";
 import type { OAuthClient } from "../../types/authorization-server.js";
 import type { InternalOptions, RequestInternal } from "../../types/internal.js";
+import { claimOnce, type SingleUseKind } from "../../webauthn/challenge-store.js";
 import { decodeJws, verifiedBy } from "./jws.js";
 import { OAuthError } from "./oauth-error.js";
 import { single } from "./respond.js";
@@ -121,9 +122,9 @@ function base64UrlBytes(value: string): Uint8Array {
   return Uint8Array.from(binary, (char) => char.charCodeAt(0));
 }
 
-/** Assertions seen, by `jti`, until they expire: one assertion authenticates one request (per instance). */
-const seenAssertions = new Map<string, number>();
 const MAX_ASSERTION_SECONDS = 300;
+/** Client assertions, each used once (by its client and `jti`), on every instance that shares the adapter. */
+const ASSERTIONS: SingleUseKind = { identifier: "authlib:oauth-client-assertion", label: "authlib.oauth-client-assertion:" };
 
 async function verifyAssertion(options: InternalOptions, client: OAuthClient, assertion: string): Promise<void> {
   const failed = new OAuthError("invalid_client", "Client authentication failed.", 401);
@@ -145,8 +146,7 @@ async function verifyAssertion(options: InternalOptions, client: OAuthClient, as
     now - iat > MAX_ASSERTION_SECONDS
   )
     throw failed;
-  const seen = `${client.clientId} ${jti}`;
-  for (const [key, until] of seenAssertions) if (until < Date.now()) seenAssertions.delete(key);
-  if (seenAssertions.has(seen) || seenAssertions.size > 100_000) throw failed;
-  seenAssertions.set(seen, Date.now() + MAX_ASSERTION_SECONDS * 1000);
+  // Kept until it can no longer be accepted: its expiry (with the skew), and at most 5 minutes after its issue.
+  const until = (Math.min(exp, iat + MAX_ASSERTION_SECONDS) + 30) * 1000;
+  if (!(await claimOnce(options, ASSERTIONS, `${client.clientId} ${jti}`, until)).claimed) throw failed;
 }
