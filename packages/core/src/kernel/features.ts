@@ -13,6 +13,7 @@ import { passwordFeature } from "../features/password/feature.js";
 import { sessionsFeature } from "../features/sessions/feature.js";
 import { twoFactorFeature } from "../features/two-factor/feature.js";
 
+export type { ApiKeyRateLimits, ApiKeysApi, CreatedApiKey, ListedApiKey, VerifiedApiKey } from "../features/api-keys/feature.js";
 export type { AuthorizationServerApi, AuthorizationServerRateLimits, ListedGrant } from "../features/authorization-server/feature.js";
 /** The built-in features' public types (and their additions to the shared ones), for the package's index. */
 export type { TotpEnrollment, TwoFactorApi, TwoFactorRateLimits, TwoFactorStatus } from "../features/two-factor/feature.js";
@@ -55,7 +56,7 @@ export const builtInFeatures: readonly FeatureDefinition[] = [
  * and waits for its module before it serves such a configuration (`resolve.ts`, `ResolvedAuth.ready`).
  */
 interface OnDemandFeature {
-  option: "organizations" | "authorizationServer";
+  option: "organizations" | "authorizationServer" | "apiKeys";
   api: readonly string[];
   load(): Promise<FeatureDefinition>;
 }
@@ -92,6 +93,11 @@ export const onDemandFeatures: readonly OnDemandFeature[] = [
     option: "authorizationServer",
     api: ["listGrants", "revokeGrant", "isGrantRevoked"],
     load: () => import("../features/authorization-server/feature.js").then((module) => module.authorizationServerFeature),
+  },
+  {
+    option: "apiKeys",
+    api: ["createApiKey", "listApiKeys", "revokeApiKey", "rotateApiKey", "verifyApiKey"],
+    load: () => import("../features/api-keys/feature.js").then((module) => module.apiKeysFeature),
   },
 ];
 

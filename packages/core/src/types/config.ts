@@ -13,6 +13,7 @@
  */
 
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js";
+import type { ApiKeysConfig } from "./api-keys.js";
 import type { AuthorizationServerConfig } from "./authorization-server.js";
 import type {
   Account,
@@ -371,6 +372,12 @@ export interface AuthConfig {
    * authorization-server methods. Off when absent.
    */
   authorizationServer?: AuthorizationServerConfig;
+  /**
+   * API keys for users and organizations (docs/api-keys.md): `<prefix>_…` keys with a checksum, stored
+   * only as a keyed hash, verified with `auth.api.verifyApiKey`. Needs an adapter with the API-key methods.
+   * Off when absent.
+   */
+  apiKeys?: ApiKeysConfig;
   /**
    * The app's own features, made with `defineFeature` (docs/architecture.md, "Where to add a feature"):
    * their operations are routed under the base path and reached through `auth.api.run`, with the same
