@@ -99,6 +99,7 @@ function expiryOf(options: InternalOptions, expiresIn: number | undefined, now: 
 async function issue(
   options: InternalOptions,
   fields: Pick<ApiKeyRecord, "userId" | "organizationId" | "name" | "scopes" | "expiresAt">,
+  now: number,
 ): Promise<CreatedApiKey> {
   const { prefix } = settingsOf(options.config);
   const made = newKey(prefix);
@@ -107,7 +108,7 @@ async function issue(
     id: made.id,
     hash: await hashKey(options.secret, made),
     start: startOf(prefix, made.id),
-    createdAt: new Date(),
+    createdAt: new Date(now),
     lastUsedAt: null,
     revokedAt: null,
   };
@@ -130,7 +131,7 @@ export async function createApiKey(
   const expiresAt = expiryOf(options, input.expiresIn, now);
   if ((await liveKeys(options, userId, organizationId)).length >= settingsOf(options.config).maxPerUser)
     throw new InvalidApiKeyRequest(`At most ${settingsOf(options.config).maxPerUser} live keys: revoke one first.`);
-  const created = await issue(options, { userId, organizationId: organizationId ?? null, name: input.name, scopes, expiresAt });
+  const created = await issue(options, { userId, organizationId: organizationId ?? null, name: input.name, scopes, expiresAt }, now);
   recordAuditEvent(options, request, { type: "apiKeyCreated", userId, detail: auditDetail(created.apiKey) });
   await tellOwner(options, request, { id: userId }, "apiKeyCreated");
   return { body: created, headers: NO_STORE };
@@ -203,7 +204,7 @@ export async function rotateApiKey(
   const { maxExpiresIn, defaultExpiresIn } = settingsOf(options.config);
   const seconds = lifetime === null ? (maxExpiresIn === null ? null : defaultExpiresIn) : Math.min(lifetime, maxExpiresIn ?? lifetime);
   const expiresAt = seconds === null ? null : new Date(now + seconds * 1000);
-  const created = await issue(options, { userId, organizationId: old.organizationId, name: old.name, scopes: old.scopes, expiresAt });
+  const created = await issue(options, { userId, organizationId: old.organizationId, name: old.name, scopes: old.scopes, expiresAt }, now);
   await end(options, old);
   recordAuditEvent(options, request, { type: "apiKeyRotated", userId, detail: `${auditDetail(old)} replacedBy=${created.apiKey.id}` });
   await tellOwner(options, request, { id: userId }, "apiKeyCreated");
