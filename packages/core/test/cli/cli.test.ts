@@ -206,7 +206,7 @@ describe("authlib db on PGlite (a folder)", () => {
     );
     expect(after.stdout).toContain("Pending:  none\n");
     expect(after.stdout).toContain(
-      "Tables:   authlib_accounts, authlib_audit_events, authlib_authenticators, authlib_domains, authlib_invitations, authlib_members, authlib_migrations, authlib_oauth_clients, authlib_oauth_codes, authlib_oauth_consents, authlib_oauth_device_codes, authlib_oauth_grants, authlib_oauth_signing_keys, authlib_organizations, authlib_rate_limits, authlib_session_records, authlib_sessions, authlib_users, authlib_users_accounts, authlib_users_sessions, authlib_verificationTokens (21)\n",
+      "Tables:   authlib_accounts, authlib_api_keys, authlib_audit_events, authlib_authenticators, authlib_domains, authlib_invitations, authlib_members, authlib_migrations, authlib_oauth_clients, authlib_oauth_codes, authlib_oauth_consents, authlib_oauth_device_codes, authlib_oauth_grants, authlib_oauth_signing_keys, authlib_organizations, authlib_rate_limits, authlib_session_records, authlib_sessions, authlib_users, authlib_users_accounts, authlib_users_sessions, authlib_verificationTokens (22)\n",
     );
     // Four PGlite starts in child processes, the first writing a new database to disk.
   }, 180_000);
@@ -308,12 +308,12 @@ describe.skipIf(!(await postgresAnswers(postgresURL, "authlib db on PostgreSQL")
         `Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 9 to branch "${branch}" of ${postgresURL}; now at version 9.\n`,
     );
     const { rows } = await pool.query("SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = $1", [branch]);
-    expect(rows).toEqual([{ tables: 21 }]);
+    expect(rows).toEqual([{ tables: 22 }]);
 
     const after = await runAuthlib(["db", "status", "--branch", branch, "--url", postgresURL]);
     expect(after).toMatchObject({ code: 0, stderr: "" });
     expect(after.stdout).toContain("Pending:  none\n");
-    expect(after.stdout).toContain("(21)\n");
+    expect(after.stdout).toContain("(22)\n");
 
     const again = await runAuthlib(["db", "migrate"], { env });
     expect(again).toMatchObject({
