@@ -12,7 +12,7 @@ export const de: ApiKeyTexts = {
   "apiKeys.revoke": "Widerrufen",
   "apiKeys.revoked": "Der API-Schlüssel wurde widerrufen.",
   "apiKeys.create": "Schlüssel erstellen",
-  "apiKeys.name": "Name",
+  "apiKeys.name": "Bezeichnung",
   "apiKeys.scopes": "Berechtigungen",
   "apiKeys.newKey": "Ihr neuer API-Schlüssel",
   "apiKeys.copyHint": "Kopieren Sie ihn jetzt und bewahren Sie ihn sicher auf: Er wird nur einmal angezeigt.",
