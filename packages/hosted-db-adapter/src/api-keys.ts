@@ -50,7 +50,9 @@ export function apiKeyMethods(client: HostedDbClient): Required<ApiKeyAdapterMet
       return rows[0] === undefined ? null : toApiKey(rows[0]);
     },
     async listApiKeysByUser(userId) {
-      const { rows } = await client.query<Row>(`SELECT ${COLUMNS} FROM ${table} WHERE "user_id" = $1 ORDER BY "created_at", "id"`, [userId]);
+      const { rows } = await client.query<Row>(`SELECT ${COLUMNS} FROM ${table} WHERE "user_id" = $1 ORDER BY "created_at", "id"`, [
+        userId,
+      ]);
       return rows.map(toApiKey);
     },
     async listApiKeysByOrganization(organizationId) {

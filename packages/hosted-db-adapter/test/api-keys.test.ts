@@ -10,8 +10,8 @@ import { randomUUID } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newApiKeyRecord, runApiKeyStoreSuite } from "../../core/test/helpers/api-key-store-suite.js";
 import { apiKeysApp } from "../../core/test/api-keys/helpers.js";
+import { newApiKeyRecord, runApiKeyStoreSuite } from "../../core/test/helpers/api-key-store-suite.js";
 import { type BaseClientOptions, HostedDbAdapter, HostedDbClient, pruneExpiredRows } from "../src/index.js";
 import { dropBranch, postgresAnswers, randomBranch, testDatabaseURL } from "./helpers.js";
 

@@ -12,7 +12,7 @@ import { apiKeysApp } from "./helpers.js";
 const BASE62 = /^[0-9A-Za-z]+$/;
 
 describe("the key format", () => {
-  it("CRC-32 is zlib's (the check value of \"123456789\" and random texts)", () => {
+  it('CRC-32 is zlib\'s (the check value of "123456789" and random texts)', () => {
     expect(crc32("123456789")).toBe(0xcbf43926);
     expect(crc32("")).toBe(0);
     for (let i = 0; i < 50; i++) {
@@ -92,7 +92,9 @@ describe("a malformed key through verifyApiKey", () => {
       "x".repeat(10_000),
     ];
     for (const candidate of bad)
-      await expect(app.auth.api.verifyApiKey(app.bearing(candidate)), candidate.slice(0, 20)).rejects.toMatchObject({ type: "InvalidApiKey" });
+      await expect(app.auth.api.verifyApiKey(app.bearing(candidate)), candidate.slice(0, 20)).rejects.toMatchObject({
+        type: "InvalidApiKey",
+      });
     await expect(app.auth.api.verifyApiKey(new Request(`http://localhost:3000/x`))).rejects.toMatchObject({ type: "InvalidApiKey" });
     expect(reads()).toBe(before);
     // The key itself is accepted, with one read.

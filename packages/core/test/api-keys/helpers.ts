@@ -3,8 +3,9 @@
  * and audit rows kept in memory, browsers that sign up and sign in, and an app feature that suspends a user
  * (`session/suspend-user.ts`, what an operator's ban runs) so the `userSuspended` notice can be tested.
  */
-import { createAuth } from "../../src/kernel/instance.js";
+
 import { defineFeature } from "../../src/features/define.js";
+import { createAuth } from "../../src/kernel/instance.js";
 import Password from "../../src/providers/password.js";
 import { suspendUser } from "../../src/session/suspend-user.js";
 import type { Adapter } from "../../src/types/adapters.js";
@@ -51,7 +52,9 @@ export function apiKeysApp(overrides: Partial<AuthConfig> = {}, adapter?: Adapte
   const log =
     (level: string) =>
     (...args: unknown[]) =>
-      void logs.push(`${level} ${args.map((arg) => (arg instanceof Error ? `${arg.name}: ${arg.message} ${JSON.stringify(arg.cause ?? {})}` : JSON.stringify(arg))).join(" ")}`);
+      void logs.push(
+        `${level} ${args.map((arg) => (arg instanceof Error ? `${arg.name}: ${arg.message} ${JSON.stringify(arg.cause ?? {})}` : JSON.stringify(arg))).join(" ")}`,
+      );
   const store: Adapter = adapter ?? {
     ...withVerificationTokens(memory.adapter),
     ...orgs.methods,

@@ -22,7 +22,12 @@ describe("creating, listing and verifying", () => {
     expect(created.status).toBe(200);
     const { key, apiKey } = created.body as { key: string; apiKey: Record<string, unknown> };
     expect(key).toMatch(KEY);
-    expect(apiKey).toMatchObject({ name: "CI deploy", scopes: ["projects:read", "projects:write"], organizationId: null, lastUsedAt: null });
+    expect(apiKey).toMatchObject({
+      name: "CI deploy",
+      scopes: ["projects:read", "projects:write"],
+      organizationId: null,
+      lastUsedAt: null,
+    });
     expect(apiKey.start).toBe(key.slice(0, 9));
     expect(Date.parse(apiKey.expiresAt as string) - Date.parse(apiKey.createdAt as string)).toBe(3_600_000);
 
@@ -69,7 +74,9 @@ describe("creating, listing and verifying", () => {
   }, 60_000);
 
   it("refuses scopes the key lacks (403), scopes the app does not declare, too long a life, too many keys", async () => {
-    const app = apiKeysApp({ apiKeys: { prefix: "acme", scopes: { "projects:read": { description: "r" } }, maxPerUser: 2, maxExpiresIn: 3600 } });
+    const app = apiKeysApp({
+      apiKeys: { prefix: "acme", scopes: { "projects:read": { description: "r" } }, maxPerUser: 2, maxExpiresIn: 3600 },
+    });
     const ada = await app.signedUp("ada@example.com");
     const { key } = await app.auth.api.createApiKey(app.as(ada), { name: "reader", scopes: ["projects:read"] });
     await expect(app.auth.api.verifyApiKey(app.bearing(key), { scopes: ["projects:read", "projects:write"] })).rejects.toMatchObject({
@@ -77,15 +84,22 @@ describe("creating, listing and verifying", () => {
       status: 403,
       scopes: ["projects:read", "projects:write"],
     });
-    expect(await postJson(ada, "create", { name: "x", scopes: "projects:write" })).toEqual({ status: 400, body: { error: "InvalidApiKeyRequest" } });
-    expect(await postJson(ada, "create", { name: "x", expiresIn: "3601" })).toEqual({ status: 400, body: { error: "InvalidApiKeyRequest" } });
+    expect(await postJson(ada, "create", { name: "x", scopes: "projects:write" })).toEqual({
+      status: 400,
+      body: { error: "InvalidApiKeyRequest" },
+    });
+    expect(await postJson(ada, "create", { name: "x", expiresIn: "3601" })).toEqual({
+      status: 400,
+      body: { error: "InvalidApiKeyRequest" },
+    });
     expect(await postJson(ada, "create", { name: "" })).toEqual({ status: 400, body: { error: "InvalidApiKeyRequest" } });
     expect(await postJson(ada, "create", { name: "x", expiresIn: "59" })).toEqual({ status: 400, body: { error: "InvalidApiKeyRequest" } });
     expect((await postJson(ada, "create", { name: "second" })).status).toBe(200);
     expect(await postJson(ada, "create", { name: "third" })).toEqual({ status: 400, body: { error: "InvalidApiKeyRequest" } });
     // The default lifetime is capped by maxExpiresIn.
     const [first] = await app.auth.api.listApiKeys(app.as(ada));
-    expect((first?.expiresAt as Date).getTime() - (first?.createdAt as Date).getTime()).toBe(3_600_000);
+    if (!first?.expiresAt) throw new Error("the first key has no expiry");
+    expect(first.expiresAt.getTime() - first.createdAt.getTime()).toBe(3_600_000);
   }, 60_000);
 
   it("needs a session, and a CSRF token over HTTP", async () => {
@@ -126,7 +140,10 @@ describe("keys that stop", () => {
     expect((await app.auth.api.verifyApiKey(app.bearing(replacement.body.key))).keyId).toBe(replacement.body.apiKey.id);
 
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 121_000 });
-    await expect(app.auth.api.verifyApiKey(app.bearing(expiring.key))).rejects.toMatchObject({ type: "InvalidApiKey", message: "The API key has expired." });
+    await expect(app.auth.api.verifyApiKey(app.bearing(expiring.key))).rejects.toMatchObject({
+      type: "InvalidApiKey",
+      message: "The API key has expired.",
+    });
     // The list holds only the live ones.
     expect((await app.auth.api.listApiKeys(app.as(ada))).map((k) => k.name)).toEqual(["o"]);
     expect(app.audit.filter((row) => row.type.startsWith("apiKey")).map((row) => row.type)).toEqual(

@@ -56,8 +56,14 @@ describe("organization keys", () => {
     });
     expect((await postJson(bob, "create", { name: "x", organizationId: a, scopes: "projects:read" })).status).toBe(400);
     // A member without the permission, a stranger: refused; nothing made.
-    expect(await postJson(carl, "create", { name: "x", organizationId: a })).toEqual({ status: 403, body: { error: "OrganizationForbidden" } });
-    expect(await postJson(eve, "create", { name: "x", organizationId: a })).toEqual({ status: 404, body: { error: "OrganizationNotFound" } });
+    expect(await postJson(carl, "create", { name: "x", organizationId: a })).toEqual({
+      status: 403,
+      body: { error: "OrganizationForbidden" },
+    });
+    expect(await postJson(eve, "create", { name: "x", organizationId: a })).toEqual({
+      status: 404,
+      body: { error: "OrganizationNotFound" },
+    });
     const list = async (browser: Browser) => {
       const response = await browser.send(`/auth/api-keys/list?organizationId=${a}`);
       return [response.status, await response.json()];
@@ -70,7 +76,10 @@ describe("organization keys", () => {
     expect(await app.auth.api.listApiKeys(app.as(bob))).toEqual([]);
     // Revoking: a stranger cannot (no such key for him), a member without the permission is told so.
     expect(await postJson(eve, "revoke", { keyId: made.body.apiKey.id })).toEqual({ status: 404, body: { error: "ApiKeyNotFound" } });
-    expect(await postJson(carl, "revoke", { keyId: made.body.apiKey.id })).toEqual({ status: 403, body: { error: "OrganizationForbidden" } });
+    expect(await postJson(carl, "revoke", { keyId: made.body.apiKey.id })).toEqual({
+      status: 403,
+      body: { error: "OrganizationForbidden" },
+    });
     expect(app.keys.keys.get(made.body.apiKey.id)?.revokedAt).toBeNull();
   }, 120_000);
 

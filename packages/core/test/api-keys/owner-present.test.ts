@@ -31,7 +31,10 @@ for (const strategy of ["jwt", "database"] as const) {
       const before = app.keys.keys.size;
 
       expect(await postJson(thief, "create", { name: "thief" })).toEqual({ status: 403, body: { error: "RecentSignInRequired" } });
-      expect(await postJson(thief, "rotate", { keyId: existing.apiKey.id })).toEqual({ status: 403, body: { error: "RecentSignInRequired" } });
+      expect(await postJson(thief, "rotate", { keyId: existing.apiKey.id })).toEqual({
+        status: 403,
+        body: { error: "RecentSignInRequired" },
+      });
       const form = await post(thief, "/auth/api-keys/form-create", { name: "thief" });
       expect(form.headers.get("location")).toBe(REAUTHENTICATE);
       const request = app.as(thief);

@@ -30,9 +30,16 @@ export function memoryApiKeys(): MemoryApiKeys {
       return copy(key);
     },
     getApiKey: (id) => copy(keys.get(id) ?? null),
-    listApiKeysByUser: (userId) => [...keys.values()].filter((key) => key.userId === userId).sort(byCreation).map(copy),
+    listApiKeysByUser: (userId) =>
+      [...keys.values()]
+        .filter((key) => key.userId === userId)
+        .sort(byCreation)
+        .map(copy),
     listApiKeysByOrganization: (organizationId) =>
-      [...keys.values()].filter((key) => key.organizationId === organizationId).sort(byCreation).map(copy),
+      [...keys.values()]
+        .filter((key) => key.organizationId === organizationId)
+        .sort(byCreation)
+        .map(copy),
     revokeApiKey(id, revokedAt) {
       const key = keys.get(id);
       if (key && key.revokedAt === null) key.revokedAt = new Date(revokedAt);
@@ -49,7 +56,13 @@ export function memoryApiKeys(): MemoryApiKeys {
   };
   // Each method notes its call, whatever wraps the adapter later.
   const methods = Object.fromEntries(
-    Object.entries(plain).map(([name, method]) => [name, (...args: never[]) => (calls.push(name), (method as (...a: never[]) => unknown)(...args))]),
+    Object.entries(plain).map(([name, method]) => [
+      name,
+      (...args: never[]) => {
+        calls.push(name);
+        return (method as (...a: never[]) => unknown)(...args);
+      },
+    ]),
   ) as unknown as Required<ApiKeyAdapterMethods>;
   return {
     methods,

@@ -103,7 +103,12 @@ export async function apiKeysAccountSection(
           </div>
         )}
         <KeyList text={page.text} keys={keys} action={`${base}/form-revoke`} csrfToken={page.csrfToken} />
-        <CreateForm text={page.text} scopes={Object.keys(settingsOf(options.config).scopes)} action={`${base}/form-create`} csrfToken={page.csrfToken} />
+        <CreateForm
+          text={page.text}
+          scopes={Object.keys(settingsOf(options.config).scopes)}
+          action={`${base}/form-create`}
+          csrfToken={page.csrfToken}
+        />
       </section>
     ),
     done: created === undefined ? undefined : "apiKeyCreated",
@@ -126,7 +131,11 @@ export async function createApiKeyForm(
 }
 
 /** The handler of `POST api-keys/form-revoke`: back to the account page with its notice. */
-export async function revokeApiKeyForm(options: InternalOptions, request: RequestInternal, input: { keyId: string }): Promise<ResponseInternal> {
+export async function revokeApiKeyForm(
+  options: InternalOptions,
+  request: RequestInternal,
+  input: { keyId: string },
+): Promise<ResponseInternal> {
   await revokeApiKey(options, request, input);
   return { redirect: `${accountUrl(options)}?done=apiKeyRevoked` };
 }

@@ -15,7 +15,8 @@ const refuse = InvalidApiKeyRequest;
 const name: FieldParser<string> = (value, fieldName, fields) => {
   const given = field.string({ max: 64, refuse })(value, fieldName, fields).trim();
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
-  if (given === "" || /[\u0000-\u001f\u007f]/.test(given)) throw new InvalidApiKeyRequest(`\`${fieldName}\` must be 1 to 64 visible characters.`);
+  if (given === "" || /[\u0000-\u001f\u007f]/.test(given))
+    throw new InvalidApiKeyRequest(`\`${fieldName}\` must be 1 to 64 visible characters.`);
   return given;
 };
 

@@ -14,8 +14,8 @@ import { tellOwner } from "../../sign-in/tell-owner.js";
 import type { ApiKeyRecord } from "../../types/api-keys.js";
 import type { ConfigOptions, InternalOptions, RequestInternal } from "../../types/internal.js";
 import { forgetKey, forgetKeysOf } from "./cache.js";
-import { hashKey } from "./key-hash.js";
 import { newKey, startOf } from "./key-format.js";
+import { hashKey } from "./key-hash.js";
 import { settingsOf } from "./settings.js";
 import { storeOf } from "./store.js";
 import type { CreatedApiKey, ListedApiKey } from "./types.js";
@@ -65,7 +65,8 @@ export function listed(record: ApiKeyRecord): ListedApiKey {
   };
 }
 
-const isLive = (record: ApiKeyRecord) => record.revokedAt === null && (record.expiresAt === null || record.expiresAt.getTime() > Date.now());
+const isLive = (record: ApiKeyRecord) =>
+  record.revokedAt === null && (record.expiresAt === null || record.expiresAt.getTime() > Date.now());
 
 /** The live keys of the user (no organization) or of the organization. */
 async function liveKeys(options: InternalOptions, userId: string, organizationId: string | undefined): Promise<ApiKeyRecord[]> {
@@ -216,5 +217,6 @@ export async function revokeEveryKey(options: Pick<ConfigOptions, "adapter" | "c
   const live = (await storeOf(options).listApiKeysByUser(userId)).filter((record) => record.revokedAt === null);
   await storeOf(options).revokeApiKeysByUser(userId, new Date());
   forgetKeysOf(options.config, userId);
-  for (const record of live) recordAuditEvent(options, undefined, { type: "apiKeyRevoked", userId, detail: `${auditDetail(record)} reason=suspended` });
+  for (const record of live)
+    recordAuditEvent(options, undefined, { type: "apiKeyRevoked", userId, detail: `${auditDetail(record)} reason=suspended` });
 }

@@ -19,15 +19,16 @@
  *
  * @module features/api-keys/verify
  */
-import { ApiKeyScopeExceeded, InvalidApiKey } from "../../errors.js";
+
 import { recordAuditEvent } from "../../audit/index.js";
-import { limitsOf, countRequest, storeOf as limitStoreOf } from "../../rate-limit/limiter.js";
+import { ApiKeyScopeExceeded, InvalidApiKey } from "../../errors.js";
+import { countRequest, storeOf as limitStoreOf, limitsOf } from "../../rate-limit/limiter.js";
 import type { ApiKeyRecord } from "../../types/api-keys.js";
 import type { InternalOptions, RequestInternal } from "../../types/internal.js";
 import { defaultRoles } from "../organizations/public.js";
 import { boundOf, type CachedKey, cachedKey, rememberKey } from "./cache.js";
-import { keyMatches } from "./key-hash.js";
 import { parseKey } from "./key-format.js";
+import { keyMatches } from "./key-hash.js";
 import { settingsOf } from "./settings.js";
 import { storeOf } from "./store.js";
 import type { ApiKeyRateLimits, VerifiedApiKey } from "./types.js";
@@ -91,7 +92,14 @@ async function countUse(options: InternalOptions, id: string): Promise<void> {
   if (!limit) return;
   const limits = limitsOf(options);
   if (!limits) return;
-  await countRequest(options, limitStoreOf(limits), "apikey:key", id, { max: limit.perKeyMax, windowSeconds: limit.windowSeconds }, "Too many requests with this API key; try again later.");
+  await countRequest(
+    options,
+    limitStoreOf(limits),
+    "apikey:key",
+    id,
+    { max: limit.perKeyMax, windowSeconds: limit.windowSeconds },
+    "Too many requests with this API key; try again later.",
+  );
 }
 
 /** Writes `lastUsedAt` and the `apiKeyUsed` row when this key's last write is a minute old (on this instance and in the store). */
@@ -124,7 +132,9 @@ export async function verifyApiKey(
   const settings = settingsOf(options.config);
   const presented = presentedKey(request.headers, settings.header);
   if (presented === undefined)
-    throw new InvalidApiKey(`No API key: send it as \`Authorization: Bearer <key>\`${settings.header ? ` or in \`${settings.header}\`` : ""}.`);
+    throw new InvalidApiKey(
+      `No API key: send it as \`Authorization: Bearer <key>\`${settings.header ? ` or in \`${settings.header}\`` : ""}.`,
+    );
   const parts = parseKey(settings.prefix, presented);
   if (!parts) throw new InvalidApiKey("The API key is not one of this app's keys (its format or checksum is wrong).");
   const entry = await readKey(options, parts.id);

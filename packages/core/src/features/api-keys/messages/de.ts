@@ -17,7 +17,9 @@ export const de: ApiKeyTexts = {
   "apiKeys.newKey": "Ihr neuer API-Schlüssel",
   "apiKeys.copyHint": "Kopieren Sie ihn jetzt und bewahren Sie ihn sicher auf: Er wird nur einmal angezeigt.",
   "apiKeys.notFound": "Dieser API-Schlüssel existiert nicht oder wurde bereits widerrufen.",
-  "apiKeys.invalid": "Dieser Schlüssel kann nicht erstellt werden: Prüfen Sie Name, Berechtigungen und Laufzeit, oder widerrufen Sie zuerst einen Schlüssel.",
+  "apiKeys.invalid":
+    "Dieser Schlüssel kann nicht erstellt werden: Prüfen Sie Name, Berechtigungen und Laufzeit, oder widerrufen Sie zuerst einen Schlüssel.",
   "apiKeys.organizationTitle": "API-Schlüssel der Organisation",
-  "mail.change.apiKeyCreated": "Für Ihr Konto wurde ein API-Schlüssel erstellt. Falls Sie das nicht waren, widerrufen Sie ihn auf Ihrer Kontoseite und ändern Sie Ihr Passwort.",
+  "mail.change.apiKeyCreated":
+    "Für Ihr Konto wurde ein API-Schlüssel erstellt. Falls Sie das nicht waren, widerrufen Sie ihn auf Ihrer Kontoseite und ändern Sie Ihr Passwort.",
 };

@@ -19,5 +19,6 @@ export const en: ApiKeyTexts = {
   "apiKeys.notFound": "This API key does not exist or was revoked already.",
   "apiKeys.invalid": "This key cannot be made: check its name, scopes and lifetime, or revoke a key first.",
   "apiKeys.organizationTitle": "Organization API keys",
-  "mail.change.apiKeyCreated": "An API key was created for your account. If this was not you, revoke it on your account page and change your password.",
+  "mail.change.apiKeyCreated":
+    "An API key was created for your account. If this was not you, revoke it on your account page and change your password.",
 };

@@ -19,5 +19,6 @@ export const es: ApiKeyTexts = {
   "apiKeys.notFound": "Esta clave de API no existe o ya se revocó.",
   "apiKeys.invalid": "No se puede crear esta clave: revisa el nombre, los permisos y la duración, o revoca antes otra clave.",
   "apiKeys.organizationTitle": "Claves de API de la organización",
-  "mail.change.apiKeyCreated": "Se creó una clave de API para tu cuenta. Si no fuiste tú, revócala en la página de tu cuenta y cambia tu contraseña.",
+  "mail.change.apiKeyCreated":
+    "Se creó una clave de API para tu cuenta. Si no fuiste tú, revócala en la página de tu cuenta y cambia tu contraseña.",
 };

@@ -19,5 +19,6 @@ export const fr: ApiKeyTexts = {
   "apiKeys.notFound": "Cette clé d’API n’existe pas ou a déjà été révoquée.",
   "apiKeys.invalid": "Cette clé ne peut pas être créée : vérifiez son nom, ses autorisations et sa durée, ou révoquez d’abord une clé.",
   "apiKeys.organizationTitle": "Clés d’API de l’organisation",
-  "mail.change.apiKeyCreated": "Une clé d’API a été créée pour votre compte. Si ce n’était pas vous, révoquez-la sur la page de votre compte et changez votre mot de passe.",
+  "mail.change.apiKeyCreated":
+    "Une clé d’API a été créée pour votre compte. Si ce n’était pas vous, révoquez-la sur la page de votre compte et changez votre mot de passe.",
 };

@@ -19,5 +19,6 @@ export const ja: ApiKeyTexts = {
   "apiKeys.notFound": "この API キーは存在しないか、すでに無効になっています。",
   "apiKeys.invalid": "このキーは作成できません。名前、スコープ、有効期間を確認するか、先にキーを無効にしてください。",
   "apiKeys.organizationTitle": "組織の API キー",
-  "mail.change.apiKeyCreated": "あなたのアカウントに API キーが作成されました。心当たりがない場合は、アカウントページで無効にし、パスワードを変更してください。",
+  "mail.change.apiKeyCreated":
+    "あなたのアカウントに API キーが作成されました。心当たりがない場合は、アカウントページで無効にし、パスワードを変更してください。",
 };

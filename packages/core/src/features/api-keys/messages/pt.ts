@@ -19,5 +19,6 @@ export const pt: ApiKeyTexts = {
   "apiKeys.notFound": "Esta chave de API não existe ou já foi revogada.",
   "apiKeys.invalid": "Esta chave não pode ser criada: confira o nome, as permissões e a validade, ou revogue uma chave antes.",
   "apiKeys.organizationTitle": "Chaves de API da organização",
-  "mail.change.apiKeyCreated": "Uma chave de API foi criada para a sua conta. Se não foi você, revogue-a na página da sua conta e altere a sua senha.",
+  "mail.change.apiKeyCreated":
+    "Uma chave de API foi criada para a sua conta. Se não foi você, revogue-a na página da sua conta e altere a sua senha.",
 };
