@@ -42,7 +42,7 @@ const suspendFeature = defineFeature({
 });
 
 /** The app; `adapter` replaces the in-memory one (the hosted-db adapter), and `overrides` the configuration's parts. */
-export function apiKeysApp(overrides: Partial<AuthConfig> = {}, adapter?: Adapter) {
+export function apiKeysApp(overrides: Partial<AuthConfig> = {}, adapter?: Adapter, origin = ORIGIN) {
   const memory = memoryAdapter({ sessionRecords: true });
   const orgs = memoryOrganizations();
   const keys = memoryApiKeys();
@@ -85,11 +85,11 @@ export function apiKeysApp(overrides: Partial<AuthConfig> = {}, adapter?: Adapte
   /** The last link to `to` whose path is `path`. */
   const linkTo = (to: string, path: string) => {
     const mail = [...mails].reverse().find((m) => m.to === to);
-    const link = mail?.text.match(new RegExp(`${ORIGIN}${path}\\?\\S+`))?.[0];
+    const link = mail?.text.match(new RegExp(`${origin}${path}\\?\\S+`))?.[0];
     if (!link) throw new Error(`no ${path} link to ${to}`);
     return new URL(link);
   };
-  const browser = () => authClient(config, ORIGIN);
+  const browser = () => authClient(config, origin);
   /** A browser whose user signed up with `email` (proven by the mailed link) and is signed in. */
   async function signedUp(email: string): Promise<Browser & { userId: string }> {
     const b = browser();
@@ -102,10 +102,10 @@ export function apiKeysApp(overrides: Partial<AuthConfig> = {}, adapter?: Adapte
     return Object.assign(b, { userId: user.id });
   }
   /** A request carrying `browser`'s cookies, for `auth.api`. */
-  const as = (b: Browser) => new Request(`${ORIGIN}/app`, { headers: { cookie: b.jar.header() } });
+  const as = (b: Browser) => new Request(`${origin}/app`, { headers: { cookie: b.jar.header() } });
   /** A request carrying `key` as a bearer token (or in `header`). */
   const bearing = (key: string, header = "authorization") =>
-    new Request(`${ORIGIN}/api/projects`, { headers: { [header]: header === "authorization" ? `Bearer ${key}` : key } });
+    new Request(`${origin}/api/projects`, { headers: { [header]: header === "authorization" ? `Bearer ${key}` : key } });
   return { config, auth, store, memory, orgs, keys, mails, logs, audit, linkTo, browser, signedUp, as, bearing };
 }
 
