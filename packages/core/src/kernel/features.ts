@@ -21,7 +21,7 @@ export type { TotpEnrollment, TwoFactorApi, TwoFactorRateLimits, TwoFactorStatus
 import type { FeatureAudit } from "../types/audit.js";
 import type { AuthConfig } from "../types/config.js";
 import type { FeatureTexts, MessageKey } from "../types/i18n.js";
-import type { AccountSection, OwnerOperationRule, SignInHooks } from "../types/internal.js";
+import type { AccountSection, OrganizationSection, OwnerOperationRule, SignInHooks } from "../types/internal.js";
 import type { ApiRunner, FeatureDefinition, OperationDeclaration } from "../types/operation.js";
 import type { FeatureRateLimits } from "../types/rate-limit.js";
 
@@ -248,6 +248,11 @@ export function auditsOf(config: AuthConfig): FeatureAudit[] {
 /** The account page's sections of the features `config` turns on. */
 export function accountSectionsOf(config: AuthConfig): AccountSection[] {
   return enabledFeatures(config).flatMap((feature) => (feature.accountSection ? [feature.accountSection] : []));
+}
+
+/** The organization page's sections of the features `config` turns on. */
+export function organizationSectionsOf(config: AuthConfig): OrganizationSection[] {
+  return enabledFeatures(config).flatMap((feature) => (feature.organizationSection ? [feature.organizationSection] : []));
 }
 
 /**

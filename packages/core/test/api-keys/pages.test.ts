@@ -9,7 +9,7 @@ import type { Browser as Chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, launchChromium, openWatchedTab } from "../helpers/chromium.js";
 import { type NodeServer, startNodeServer } from "../helpers/node-server.js";
-import { apiKeysApp, ORIGIN, post } from "./helpers.js";
+import { apiKeysApp, type Browser, ORIGIN, orgJson, post } from "./helpers.js";
 
 const KEY = /acme_[0-9A-Za-z]{54}/g;
 
@@ -78,6 +78,53 @@ describe("the account page's API keys section", () => {
   }, 120_000);
 });
 
+/** Ada owns an organization with Carl as a member. */
+async function organizationOf(app: ReturnType<typeof apiKeysApp>) {
+  const ada = await app.signedUp("ada@example.com");
+  const carl = await app.signedUp("carl@example.com");
+  const id = (await orgJson(ada, "create", { name: "Acme Inc", slug: "acme-inc" })).body.organization.id as string;
+  await orgJson(ada, "invite", { organizationId: id, email: "carl@example.com", role: "member" });
+  const link = app.linkTo("carl@example.com", "/auth/organization/invitation");
+  await orgJson(carl, "accept", { invitationId: link.searchParams.get("id") as string, token: link.searchParams.get("token") as string });
+  return { ada, carl, id };
+}
+
+describe("the organization page's API keys section", () => {
+  it("managers see the organization's keys, create one (shown once) and revoke it; a member does not see the section", async () => {
+    const app = apiKeysApp();
+    const { ada, carl, id } = await organizationOf(app);
+    const pageOf = async (browser: Browser, query = "") => (await browser.send(`/auth/organization?organizationId=${id}${query}`)).text();
+    const page = await pageOf(ada);
+    expect(page).toContain('<h2 id="organization-api-keys">Organization API keys</h2>');
+    expect(page).toContain('name="scope.member:invite"');
+    expect(await pageOf(carl)).not.toContain("organization-api-keys");
+
+    const created = await post(ada, `/auth/api-keys/form-create?organizationId=${id}`, {
+      name: "Invites bot",
+      "scope.member:invite": "on",
+    });
+    expect(created.status).toBe(200);
+    const shown = await created.text();
+    const key = (shown.match(KEY) ?? [])[0] as string;
+    expect(shown).toContain('id="organization-api-key-new"');
+    expect(await app.auth.api.verifyApiKey(app.bearing(key))).toMatchObject({ organizationId: id, scopes: ["member:invite"] });
+    const listedPage = await pageOf(ada);
+    expect(listedPage).not.toContain(key);
+    expect(listedPage).toContain("Invites bot");
+
+    // A scope beyond the role, and Carl's forged form: back on the organization page, nothing made.
+    const beyond = await post(carl, `/auth/api-keys/form-create?organizationId=${id}`, { name: "x", "scope.organization:read": "on" });
+    expect(beyond.headers.get("location")).toBe(`${ORIGIN}/auth/organization?organizationId=${id}&error=OrganizationForbidden`);
+    expect(app.keys.keys.size).toBe(1);
+
+    const record = [...app.keys.keys.values()][0];
+    const revoked = await post(ada, `/auth/api-keys/form-revoke?organizationId=${id}`, { keyId: record?.id as string });
+    expect(revoked.headers.get("location")).toBe(`${ORIGIN}/auth/organization?organizationId=${id}&done=apiKeyRevoked`);
+    expect(await pageOf(ada, "&done=apiKeyRevoked")).toContain("The API key was revoked.");
+    await expect(app.auth.api.verifyApiKey(app.bearing(key))).rejects.toMatchObject({ type: "InvalidApiKey" });
+  }, 120_000);
+});
+
 describe("in Chromium", () => {
   let chromium: Chromium;
   let server: NodeServer;
@@ -106,14 +153,39 @@ describe("in Chromium", () => {
     expect(await axeViolations(page)).toEqual([]);
 
     await page.fill("#api-key-name", "From the browser");
-    await page.check('input[name="scopes"][value="projects:read"]');
+    await page.check('input[name="scope.projects:read"]');
+    await page.check('input[name="scope.projects:write"]');
     await page.click('form[action$="/api-keys/form-create"] button[type="submit"]');
     const newKey = page.locator("#api-key-new");
     await expect.poll(() => newKey.inputValue()).toMatch(/^acme_[0-9A-Za-z]{54}$/);
+    // Both checked scopes (one field each) are the key's.
+    expect((await app.auth.api.verifyApiKey(app.bearing(await newKey.inputValue()))).scopes.sort()).toEqual([
+      "projects:read",
+      "projects:write",
+    ]);
     expect(await axeViolations(page)).toEqual([]);
 
     await page.click('button[aria-label="Revoke: Existing"]');
     await expect.poll(() => page.url()).toContain("done=apiKeyRevoked");
+    expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it("the organization page with its keys section is accessible (axe), after a create", async () => {
+    const ada = await app.signedUp("ada-org@example.com");
+    const id = (await orgJson(ada, "create", { name: "Axe Inc", slug: "axe-inc" })).body.organization.id as string;
+    const { context, page, problems } = await openWatchedTab(chromium, true);
+    await context.addCookies(
+      [...ada.jar.cookies.values()].map((cookie) => ({ name: cookie.name, value: cookie.value, url: server.origin })),
+    );
+    await page.goto(`${server.origin}/auth/organization?organizationId=${id}`);
+    await expect.poll(() => page.locator("#organization-api-keys").textContent()).toBe("Organization API keys");
+    expect(await axeViolations(page)).toEqual([]);
+    await page.fill("#organization-api-key-name", "Bot");
+    await page.check('input[name="scope.member:invite"]');
+    await page.click('form[action*="/api-keys/form-create"] button[type="submit"]');
+    await expect.poll(() => page.locator("#organization-api-key-new").inputValue()).toMatch(/^acme_[0-9A-Za-z]{54}$/);
     expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();

@@ -28,7 +28,7 @@ function dateIn(text: Translator, date: Date): string {
   return new Intl.DateTimeFormat(text.locale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(date);
 }
 
-function KeyList({ text, keys, action, csrfToken }: { text: Translator; keys: ListedApiKey[]; action: string; csrfToken: string }) {
+export function KeyList({ text, keys, action, csrfToken }: { text: Translator; keys: ListedApiKey[]; action: string; csrfToken: string }) {
   if (keys.length === 0) return <p class="muted">{text.t("apiKeys.none")}</p>;
   return (
     <ul class="stack">
@@ -65,7 +65,7 @@ function CreateForm({ text, scopes, action, csrfToken }: { text: Translator; sco
           <legend>{text.t("apiKeys.scopes")}</legend>
           {scopes.map((scope) => (
             <label key={scope}>
-              <input type="checkbox" name="scopes" value={scope} /> <code>{scope}</code>
+              <input type="checkbox" name={`scope.${scope}`} /> <code>{scope}</code>
             </label>
           ))}
         </fieldset>
@@ -89,7 +89,8 @@ export async function apiKeysAccountSection(
   const keys = (await storeOf(options).listApiKeysByUser(current.userId))
     .filter((key) => key.organizationId === null && key.revokedAt === null && (key.expiresAt === null || key.expiresAt.getTime() > now))
     .map(listed);
-  const created = createdByRequest.get(request);
+  // A key made by the organization page's form is that page's to show.
+  const created = request.query.organizationId ? undefined : createdByRequest.get(request);
   const base = `${options.authUrl}/api-keys`;
   return {
     content: (
@@ -115,17 +116,36 @@ export async function apiKeysAccountSection(
   };
 }
 
-/** The handler of `POST api-keys/form-create`: the account page, showing the new key once. */
+/** The key a create form of `request` just made, or `undefined`. */
+export function createdOn(request: RequestInternal): string | undefined {
+  return createdByRequest.get(request);
+}
+
+/** Where a form of the organization page (`?organizationId=` in its action) or of the account page goes back to. */
+function pageOf(options: InternalOptions, request: RequestInternal): string {
+  const organizationId = request.query.organizationId;
+  return organizationId ? `${options.authUrl}/organization?${new URLSearchParams({ organizationId })}` : accountUrl(options);
+}
+
+/**
+ * The handler of `POST api-keys/form-create`: the page it came from (the account page, or the organization
+ * page for an organization key: `?organizationId=` in the form's action), showing the new key once.
+ */
 export async function createApiKeyForm(
   options: InternalOptions,
   request: RequestInternal,
   input: { name: string; scopes?: string[]; expiresIn?: number },
 ): Promise<ResponseInternal> {
-  // A form of the account page makes user keys only; organization keys are the organization page's.
-  const { body } = await createApiKey(options, request, { name: input.name, scopes: input.scopes, expiresIn: input.expiresIn });
+  const organizationId = request.query.organizationId || undefined;
+  const { body } = await createApiKey(options, request, {
+    name: input.name,
+    scopes: input.scopes,
+    expiresIn: input.expiresIn,
+    organizationId,
+  });
   createdByRequest.set(request, body.key);
-  const page = options.handlerOf?.("accountPage");
-  if (!page) throw new UnknownAction("The account page is not turned on in this configuration.");
+  const page = options.handlerOf?.(organizationId ? "organizationPage" : "accountPage");
+  if (!page) throw new UnknownAction("The page is not turned on in this configuration.");
   const answer = await page(options, request);
   return { ...answer, headers: { ...answer.headers, "cache-control": "no-store" } };
 }
@@ -134,15 +154,22 @@ export async function createApiKeyForm(
 export async function revokeApiKeyForm(
   options: InternalOptions,
   request: RequestInternal,
-  input: { keyId: string },
+  input: { keyId: string; organizationId?: string },
 ): Promise<ResponseInternal> {
-  await revokeApiKey(options, request, input);
-  return { redirect: `${accountUrl(options)}?done=apiKeyRevoked` };
+  await revokeApiKey(options, request, { keyId: input.keyId });
+  const back = pageOf(options, request);
+  return { redirect: `${back}${back.includes("?") ? "&" : "?"}done=apiKeyRevoked` };
 }
 
 /** A refused form: an error the section names back on the account page, anything else as every account form's refusal. */
 export function apiKeyFormRefusal(options: InternalOptions, request: RequestInternal, error: AuthErrorShape): ResponseInternal | undefined {
-  if (error.type === "ApiKeyNotFound" || error.type === "InvalidApiKeyRequest")
-    return { redirect: `${accountUrl(options)}?error=${error.type}`, failure: error as unknown as Error };
+  const back = pageOf(options, request);
+  const organizationForm = back !== accountUrl(options);
+  if (
+    error.type === "ApiKeyNotFound" ||
+    error.type === "InvalidApiKeyRequest" ||
+    (organizationForm && error.type.startsWith("Organization"))
+  )
+    return { redirect: `${back}${organizationForm ? "&" : "?"}error=${error.type}`, failure: error as unknown as Error };
   return accountFormRefusal(options, request, error);
 }

@@ -45,6 +45,10 @@ export const apiKeysFeature = defineFeature({
     errors: { ApiKeyNotFound: "apiKeys.notFound", InvalidApiKeyRequest: "apiKeys.invalid" },
     render: async (options, request, page) => (await import("./account-section.js")).apiKeysAccountSection(options, request, page),
   },
+  organizationSection: {
+    render: async (options, request, page) =>
+      (await import("./organization-section.js")).apiKeysOrganizationSection(options, request, page),
+  },
   hooks: {
     userSuspended: async (options, userId) => (await import("./keys.js")).revokeEveryKey(options, userId),
   },

@@ -20,10 +20,16 @@ const name: FieldParser<string> = (value, fieldName, fields) => {
   return given;
 };
 
-/** Scopes: a list of names, or one string of names separated by spaces (a form's field); at most 64, no repeats. */
-const scopes: FieldParser<string[] | undefined> = (value, fieldName) => {
-  if (value === undefined || value === null || value === "") return undefined;
-  const list = typeof value === "string" ? value.split(/\s+/).filter(Boolean) : value;
+/**
+ * Scopes: a list of names, one string of names separated by spaces, or (a page's checkboxes, one field per
+ * scope: a form repeats no field name) the fields named `scope.<name>`; at most 64, no repeats.
+ */
+const scopes: FieldParser<string[] | undefined> = (value, fieldName, fields) => {
+  const checked = Object.keys(fields).filter((key) => key.startsWith("scope.") && Reflect.get(fields, key) === "on");
+  if ((value === undefined || value === null || value === "") && checked.length === 0) return undefined;
+  const given = value === undefined || value === null || value === "" ? [] : value;
+  const list = typeof given === "string" ? given.split(/\s+/).filter(Boolean) : given;
+  if (Array.isArray(list) && checked.length > 0) list.push(...checked.map((key) => key.slice("scope.".length)));
   if (!Array.isArray(list) || list.length > 64 || list.some((scope) => typeof scope !== "string" || scope === "" || scope.length > 128))
     throw new InvalidApiKeyRequest(`\`${fieldName}\` must be a list of at most 64 scope names.`);
   return [...new Set(list as string[])];
@@ -50,3 +56,4 @@ export const createInput = inputSchema({ name, scopes, expiresIn: lifetime, orga
 export const listInput = inputSchema({ organizationId });
 export const keyInput = inputSchema({ keyId });
 export const verifyInput = inputSchema({ scopes });
+export const revokeFormInput = inputSchema({ keyId, organizationId });

@@ -7,7 +7,7 @@
  * @module features/api-keys/operations
  */
 import { defineOperation, lazyHandler } from "../define.js";
-import { createInput, keyInput, listInput, verifyInput } from "./input.js";
+import { createInput, keyInput, listInput, revokeFormInput, verifyInput } from "./input.js";
 
 const keys = () => import("./keys.js");
 const verify = () => import("./verify.js");
@@ -71,6 +71,6 @@ export const revokeApiKeyForm = defineOperation({
   path: "api-keys/form-revoke",
   needs: { csrf: "prove" },
   presentation: async (options, request, error) => (await section()).apiKeyFormRefusal(options, request, error),
-  input: keyInput,
+  input: revokeFormInput,
   handler: lazyHandler(section, "revokeApiKeyForm"),
 });
