@@ -1,10 +1,11 @@
 // `npm run bench`: every benchmark, ours next to the reference, interleaved, in one run (about 3–4 minutes
 // on 2 cores). Needs the built packages (`npm run build`). Prints Markdown tables ready for bench/README.md,
 // headed by the commit, date, machine and Node version they belong to.
-//   node bench/run.mjs [--no-http] [--no-inprocess] [--no-adapters] [--no-registry] [--no-organizations] [--no-resource] [--no-password]
+//   node bench/run.mjs [--no-http] [--no-inprocess] [--no-adapters] [--no-registry] [--no-organizations] [--no-resource] [--no-api-keys] [--no-password]
 // Exits non-zero when the Password() enumeration run finds an answer that tells a known address from an
 // unknown one.
 import { existsSync, readFileSync } from "node:fs";
+import { apiKeyRun, formatApiKeyTable, formatRefusalTable } from "./api-key-verify.mjs";
 import { adapterOperations } from "./authjs-adapters.mjs";
 import { commit, machine } from "./environment.mjs";
 import { formatHttpTable, formatTable, interleave } from "./harness.mjs";
@@ -102,6 +103,15 @@ if (!args.has("--no-resource")) {
   const rows = await protectResourceRun({ log });
   console.log("\n## Resource server (protectResource of an access token vs getSession of a JWT session)\n");
   console.log(formatProtectResourceTable(rows));
+}
+
+if (!args.has("--no-api-keys")) {
+  log("API keys: verifyApiKey vs getSession, and unknown-id vs wrong-secret refusals, interleaved…");
+  const { speed, timing } = await apiKeyRun({ log });
+  console.log("\n## API keys (verifyApiKey of a key vs getSession of a JWT session)\n");
+  console.log(formatApiKeyTable(speed));
+  console.log("\n## API keys: the two refusals an attacker compares (unknown id vs wrong secret; 1.00x is indistinguishable)\n");
+  console.log(formatRefusalTable(timing));
 }
 
 if (!args.has("--no-telemetry")) {

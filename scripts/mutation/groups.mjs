@@ -357,6 +357,24 @@ export const mutationGroups = [
       test("authorization-server/versus-oidc-provider.test.ts"),
     ],
   },
+  {
+    name: "api-keys",
+    // The key format and checksum, the keyed hash, the verification (every refusal) and the start-up check
+    // (issue 48); the tests drive the pure modules directly and the feature in process (memory stores).
+    mutate: [
+      src("features/api-keys/key-format.ts"),
+      src("features/api-keys/key-hash.ts"),
+      src("features/api-keys/verify.ts"),
+      src("features/api-keys/cache.ts"),
+      src("features/api-keys/config-check.ts"),
+    ],
+    tests: [
+      test("api-keys/format.test.ts"),
+      test("api-keys/keys.test.ts"),
+      test("api-keys/organizations.test.ts"),
+      test("api-keys/owner-present.test.ts"),
+    ],
+  },
 ];
 
 /** The group named by `MUTATION_GROUP`; throws for an unknown or missing name. */

@@ -681,3 +681,36 @@ export class OAuthError extends AuthError {
     this.status = status;
   }
 }
+
+/**
+ * A request's API key is refused (`apiKeys`, docs/api-keys.md): no key, not the app's format, a wrong
+ * checksum, an unknown id or a wrong secret (one answer for both), revoked, rotated out, expired, its owner
+ * suspended, or an organization key whose creator left or lost a permission it carries. HTTP 401.
+ */
+export class InvalidApiKey extends AuthError {
+  static override type: ErrorType = "InvalidApiKey";
+  static override status: number | undefined = 401;
+}
+
+/** The API key is valid but does not carry every scope the request needs (`scopes` names them). HTTP 403. */
+export class ApiKeyScopeExceeded extends AuthError {
+  static override type: ErrorType = "ApiKeyScopeExceeded";
+  static override status: number | undefined = 403;
+  /** The scopes the request needs. */
+  declare scopes?: string[];
+}
+
+/** No key of the caller's (or of the organization) has this id, or it is revoked already. Nothing changed. HTTP 404. */
+export class ApiKeyNotFound extends AuthError {
+  static override type: ErrorType = "ApiKeyNotFound";
+  static override status: number | undefined = 404;
+}
+
+/**
+ * A new key's name, scopes or lifetime is not allowed (a scope the app did not declare, or one the member's
+ * role does not grant; a lifetime past `maxExpiresIn`), or the holder has `maxPerUser` live keys. HTTP 400.
+ */
+export class InvalidApiKeyRequest extends AuthError {
+  static override type: ErrorType = "InvalidApiKeyRequest";
+  static override status: number | undefined = 400;
+}

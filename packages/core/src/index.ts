@@ -42,13 +42,18 @@ export { decode, encode, getToken } from "./jwt.js";
 export { Auth, getSession } from "./kernel/auth.js";
 // The built-in features' own public types (each feature's `types.ts`, which also adds to the shared ones).
 export type {
+  ApiKeyRateLimits,
+  ApiKeysApi,
   AuthorizationServerApi,
   AuthorizationServerRateLimits,
+  CreatedApiKey,
+  ListedApiKey,
   ListedGrant,
   TotpEnrollment,
   TwoFactorApi,
   TwoFactorRateLimits,
   TwoFactorStatus,
+  VerifiedApiKey,
 } from "./kernel/features.js";
 export { defaultRoles, defineRoles, ORGANIZATION_PERMISSIONS } from "./kernel/features.js";
 export type { AuthInstance } from "./kernel/instance.js";
@@ -80,6 +85,7 @@ export type {
   SignUpInput,
 } from "./types/api.js";
 export type * from "./types/admin.js";
+export type * from "./types/api-keys.js";
 export type * from "./types/authorization-server.js";
 export type * from "./types/config.js";
 export type { MessageKey, MessageOverrides, Messages, Translator } from "./types/i18n.js";

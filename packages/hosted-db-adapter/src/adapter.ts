@@ -29,6 +29,7 @@ import type {
   SessionMetadata,
   VerificationToken,
 } from "@authlib/core/adapters";
+import { apiKeyMethods } from "./api-keys.js";
 import { authorizationServerMethods } from "./authorization-server.js";
 import type { HostedDbClient } from "./client.js";
 import { HostedDbError } from "./errors.js";
@@ -66,6 +67,7 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
     ...authenticatorMethods(client),
     ...organizationMethods(client),
     ...authorizationServerMethods(client),
+    ...apiKeyMethods(client),
   };
 }
 

@@ -225,6 +225,32 @@ export const migrations: readonly HostedDbMigration[] = [
     // `authlib db prune`.
     statements: (s) => authorizationServerTables(s),
   },
+  {
+    version: 9,
+    name: "api keys",
+    // API keys (core's `apiKeys`, api-keys.ts): keyed by the key's public id; `hash` is the keyed HMAC of
+    // the key, never the key. A key goes with the user who made it (foreign key); `organization_id` has
+    // none, so the table stands without migration 7's tables being used (and an organization's deletion
+    // leaves keys whose creator is no member: verification refuses them). The indexes serve the lists and
+    // `authlib db prune` (`expires_at`, `revoked_at`).
+    statements: (s) => [
+      `CREATE TABLE ${s}."authlib_api_keys" (
+        "id" text PRIMARY KEY,
+        "hash" text NOT NULL,
+        "user_id" text NOT NULL REFERENCES ${s}."authlib_users" ("id") ON DELETE CASCADE,
+        "organization_id" text,
+        "name" text NOT NULL,
+        "start" text NOT NULL,
+        "scopes" text[] NOT NULL,
+        "created_at" timestamptz NOT NULL,
+        "expires_at" timestamptz,
+        "last_used_at" timestamptz,
+        "revoked_at" timestamptz)`,
+      `CREATE INDEX "authlib_api_keys_user_id_idx" ON ${s}."authlib_api_keys" ("user_id")`,
+      `CREATE INDEX "authlib_api_keys_organization_id_idx" ON ${s}."authlib_api_keys" ("organization_id") WHERE "organization_id" IS NOT NULL`,
+      `CREATE INDEX "authlib_api_keys_expires_at_idx" ON ${s}."authlib_api_keys" ("expires_at") WHERE "expires_at" IS NOT NULL`,
+    ],
+  },
 ];
 
 /**

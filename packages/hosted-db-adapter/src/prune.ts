@@ -12,11 +12,14 @@
  * minutes) and lets a reuse of a revoked family's refresh token be recognised for that long. Clients are
  * never pruned.
  *
+ * API keys (migration 9) go {@link API_KEY_RETENTION} after they expired or were revoked.
+ *
  * Deletes in batches, each its own statement, so no single statement holds locks on a large table for
  * long and live sign-ins keep going meanwhile.
  *
  * @module prune
  */
+import { apiKeysTable } from "./api-keys.js";
 import type { HostedDbClient } from "./client.js";
 import { oauthTable } from "./oauth-rows.js";
 import { RATE_LIMIT_TABLE } from "./rate-limit-store.js";
@@ -44,7 +47,16 @@ export interface HostedDbPruneResult {
   oauthGrants: number;
   /** Signing keys past their `expiresAt` (no longer published). */
   oauthSigningKeys: number;
+  /** API keys expired, or revoked, more than {@link API_KEY_RETENTION} ago. */
+  apiKeys: number;
 }
+
+/**
+ * How long an API key is kept after it expired or was revoked (a Postgres interval): a while, so its owner
+ * still sees in the audit trail which key it was and a late request with it is still recognised as a key
+ * that ended; nothing can use it meanwhile.
+ */
+export const API_KEY_RETENTION = "30 days";
 
 /**
  * How long a grant that can issue no more tokens is kept after its last use and its revocation (a Postgres
@@ -61,7 +73,7 @@ export interface HostedDbPruneOptions {
 
 /**
  * Deletes the expired verification tokens, expired database sessions, expired JWT session records, ended
- * rate-limit windows and the authorization server's ended codes, grants and keys of `client`'s branch (times are the database server's `now()`), and says how
+ * rate-limit windows and the authorization server's ended codes, grants and keys, and ended API keys, of `client`'s branch (times are the database server's `now()`), and says how
  * many of each. Needs the branch migrated (`HostedDbError("MissingMigration")` otherwise).
  */
 export async function pruneExpiredRows(client: HostedDbClient, options: HostedDbPruneOptions = {}): Promise<HostedDbPruneResult> {
@@ -85,8 +97,12 @@ export async function pruneExpiredRows(client: HostedDbClient, options: HostedDb
     ),
     oauthGrants: await deleteInBatches(client, oauthTable(client, "grants"), `"id"`, ENDED_GRANT, batchSize),
     oauthSigningKeys: await deleteInBatches(client, oauthTable(client, "signingKeys"), `"kid"`, `"expires_at" <= now()`, batchSize),
+    apiKeys: await deleteInBatches(client, apiKeysTable(client), `"id"`, ENDED_API_KEY, batchSize),
   };
 }
+
+/** An API key that ended (expired or revoked) more than the retention ago. */
+const ENDED_API_KEY = `("expires_at" <= now() - interval '${API_KEY_RETENTION}' OR "revoked_at" <= now() - interval '${API_KEY_RETENTION}')`;
 
 /** A grant that can issue nothing again, whose tokens have all expired (see the module's comment). */
 const ENDED_GRANT = `("revoked_at" IS NOT NULL OR "expires_at" IS NULL OR "expires_at" <= now())

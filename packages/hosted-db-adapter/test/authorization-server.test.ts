@@ -188,6 +188,7 @@ function runOnDatabase(name: string, connection: () => BaseClientOptions, rivalC
         oauthDeviceCodes: 1,
         oauthGrants: 3,
         oauthSigningKeys: 1,
+        apiKeys: 0,
       });
       for (const code of expiredCodes) expect(await adapter.getOAuthAuthorizationCode(code.codeHash)).toBeNull();
       expect(await adapter.getOAuthAuthorizationCode(liveCode.codeHash)).toEqual(liveCode);

@@ -33,6 +33,8 @@ export type LogLevel = "debug" | "warn" | "error";
 export const LOG_LEVELS = {
   // A user's expected failure.
   AccessDenied: "debug",
+  ApiKeyNotFound: "debug",
+  ApiKeyScopeExceeded: "debug",
   AccountNotFound: "debug",
   AccountNotLinked: "debug",
   CredentialsSignin: "debug",
@@ -41,6 +43,8 @@ export const LOG_LEVELS = {
   IncorrectCode: "debug",
   IncorrectPassword: "debug",
   InvalidAccount: "debug",
+  InvalidApiKey: "debug",
+  InvalidApiKeyRequest: "debug",
   InvalidName: "debug",
   InvalidOrganization: "debug",
   InvalidPassword: "debug",

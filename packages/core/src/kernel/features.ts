@@ -13,6 +13,7 @@ import { passwordFeature } from "../features/password/feature.js";
 import { sessionsFeature } from "../features/sessions/feature.js";
 import { twoFactorFeature } from "../features/two-factor/feature.js";
 
+export type { ApiKeyRateLimits, ApiKeysApi, CreatedApiKey, ListedApiKey, VerifiedApiKey } from "../features/api-keys/feature.js";
 export type { AuthorizationServerApi, AuthorizationServerRateLimits, ListedGrant } from "../features/authorization-server/feature.js";
 /** The built-in features' public types (and their additions to the shared ones), for the package's index. */
 export type { TotpEnrollment, TwoFactorApi, TwoFactorRateLimits, TwoFactorStatus } from "../features/two-factor/feature.js";
@@ -20,7 +21,7 @@ export type { TotpEnrollment, TwoFactorApi, TwoFactorRateLimits, TwoFactorStatus
 import type { FeatureAudit } from "../types/audit.js";
 import type { AuthConfig } from "../types/config.js";
 import type { FeatureTexts, MessageKey } from "../types/i18n.js";
-import type { AccountSection, OwnerOperationRule, SignInHooks } from "../types/internal.js";
+import type { AccountSection, OrganizationSection, OwnerOperationRule, SignInHooks } from "../types/internal.js";
 import type { ApiRunner, FeatureDefinition, OperationDeclaration } from "../types/operation.js";
 import type { FeatureRateLimits } from "../types/rate-limit.js";
 
@@ -55,7 +56,7 @@ export const builtInFeatures: readonly FeatureDefinition[] = [
  * and waits for its module before it serves such a configuration (`resolve.ts`, `ResolvedAuth.ready`).
  */
 interface OnDemandFeature {
-  option: "organizations" | "authorizationServer" | "admin";
+  option: "organizations" | "authorizationServer" | "admin" | "apiKeys";
   api: readonly string[];
   load(): Promise<FeatureDefinition>;
 }
@@ -97,6 +98,11 @@ export const onDemandFeatures: readonly OnDemandFeature[] = [
     option: "admin",
     api: [],
     load: () => import("../features/admin/feature.js").then((module) => module.adminFeature),
+  },
+  {
+    option: "apiKeys",
+    api: ["createApiKey", "listApiKeys", "revokeApiKey", "rotateApiKey", "verifyApiKey"],
+    load: () => import("../features/api-keys/feature.js").then((module) => module.apiKeysFeature),
   },
 ];
 
@@ -247,6 +253,11 @@ export function auditsOf(config: AuthConfig): FeatureAudit[] {
 /** The account page's sections of the features `config` turns on. */
 export function accountSectionsOf(config: AuthConfig): AccountSection[] {
   return enabledFeatures(config).flatMap((feature) => (feature.accountSection ? [feature.accountSection] : []));
+}
+
+/** The organization page's sections of the features `config` turns on. */
+export function organizationSectionsOf(config: AuthConfig): OrganizationSection[] {
+  return enabledFeatures(config).flatMap((feature) => (feature.organizationSection ? [feature.organizationSection] : []));
 }
 
 /**

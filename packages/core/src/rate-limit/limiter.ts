@@ -38,7 +38,8 @@ export type LimitScope =
   | "2fa:try"
   | "2fa:used"
   | "oauth:reg"
-  | "oauth:device";
+  | "oauth:device"
+  | "apikey:key";
 
 /**
  * The resolved limits of the request's configuration (`false`: all off), resolved on first use and kept.

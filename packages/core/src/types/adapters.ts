@@ -10,6 +10,7 @@
  * @module adapters
  */
 
+import type { ApiKeyAdapterMethods } from "./api-keys.js";
 import type { AuthorizationServerAdapterMethods } from "./authorization-server.js";
 import type { Account, Awaitable, User } from "./base.js";
 import type { OrganizationAdapterMethods } from "./organizations.js";
@@ -93,9 +94,9 @@ export type AuthenticatorUpdate = Partial<Pick<AdapterAuthenticator, "counter" |
  * A database adapter. Every method is optional in the type; which ones are required depends on the
  * features in use, and a missing one is reported at start-up (`MissingAdapterMethods`). The methods of
  * organizations are in {@link OrganizationAdapterMethods}, those of the authorization server in
- * {@link AuthorizationServerAdapterMethods}.
+ * {@link AuthorizationServerAdapterMethods}, those of API keys in {@link ApiKeyAdapterMethods}.
  */
-export interface Adapter extends OrganizationAdapterMethods, AuthorizationServerAdapterMethods {
+export interface Adapter extends OrganizationAdapterMethods, AuthorizationServerAdapterMethods, ApiKeyAdapterMethods {
   /** Creates a user and returns it with its id. */
   createUser?(user: AdapterUser): Awaitable<AdapterUser>;
   /** The user with this id, or `null`. */

@@ -14,6 +14,7 @@
 
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js";
 import type { AdminConfig } from "./admin.js";
+import type { ApiKeysConfig } from "./api-keys.js";
 import type { AuthorizationServerConfig } from "./authorization-server.js";
 import type {
   Account,
@@ -378,6 +379,12 @@ export interface AuthConfig {
    * absent.
    */
   admin?: AdminConfig;
+  /**
+   * API keys for users and organizations (docs/api-keys.md): `<prefix>_…` keys with a checksum, stored
+   * only as a keyed hash, verified with `auth.api.verifyApiKey`. Needs an adapter with the API-key methods.
+   * Off when absent.
+   */
+  apiKeys?: ApiKeysConfig;
   /**
    * The app's own features, made with `defineFeature` (docs/architecture.md, "Where to add a feature"):
    * their operations are routed under the base path and reached through `auth.api.run`, with the same

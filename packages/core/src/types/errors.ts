@@ -81,6 +81,10 @@ export interface ErrorTypes {
   DomainClaimed: true;
   DomainNotProven: true;
   OrganizationLimit: true;
+  InvalidApiKey: true;
+  ApiKeyScopeExceeded: true;
+  ApiKeyNotFound: true;
+  InvalidApiKeyRequest: true;
 }
 
 /**

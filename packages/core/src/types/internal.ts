@@ -175,6 +175,20 @@ export interface AccountSection {
   ) => Promise<AccountSectionView | undefined>;
 }
 
+/**
+ * A feature's section of the built-in organization page (`GET <basePath>/organization`), shown under the
+ * organization the page shows (API keys' organization keys): the organizations feature renders the
+ * sections it is given without knowing whose they are.
+ */
+export interface OrganizationSection {
+  /** The section for the organization and the request's member (`role`), or `undefined` for none. Its code should load with it. */
+  render: (
+    options: InternalOptions,
+    request: RequestInternal,
+    page: { text: Translator; csrfToken: string; organizationId: string; role: string },
+  ) => Promise<{ content: unknown } | undefined>;
+}
+
 /** How the owner-present rule names and weighs an operation of a feature (`FeatureDefinition.ownerOperations`). */
 export interface OwnerOperationRule {
   /** The operation as its refusals name it (`"passkey removal"`). */
@@ -202,6 +216,8 @@ export interface ConfigOptions {
   signInErrors?: Readonly<Record<string, MessageKey>>;
   /** The account page's sections of the enabled features (`FeatureDefinition.accountSection`), in the list's order. */
   accountSections?: readonly AccountSection[];
+  /** The organization page's sections of the enabled features (`FeatureDefinition.organizationSection`). */
+  organizationSections?: readonly OrganizationSection[];
   /**
    * The handler of the operation named `name`, when a feature of the configuration declares it: how one
    * feature's page runs another feature's operation (the account page's second-factor forms) without

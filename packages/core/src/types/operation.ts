@@ -16,6 +16,7 @@ import type {
   AccountSection,
   ConfigOptions,
   InternalOptions,
+  OrganizationSection,
   OwnerOperationRule,
   RequestInternal,
   ResponseInternal,
@@ -202,6 +203,8 @@ export interface FeatureDefinition extends AuthFeature {
   messages?: FeatureTexts;
   /** Its section of the built-in account page, when the feature is on. */
   accountSection?: AccountSection;
+  /** Its section of the built-in organization page (under the organization shown), when the feature is on. */
+  organizationSection?: OrganizationSection;
   /**
    * Its start-up check: the first error in its part of the configuration, or `undefined`. `createAuth`
    * throws it (`Auth()` answers it per request); it runs after the checks of the providers and sessions.

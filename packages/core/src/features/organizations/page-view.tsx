@@ -9,6 +9,7 @@
  *
  * @module features/organizations/page-view
  */
+import type { ComponentChildren } from "preact";
 import { Filled, HiddenFields, renderDocument } from "../../pages/layout.js";
 import { errorMessageIn } from "../../pages/messages.js";
 import { resolveTheme, toSafeNavigationUrl } from "../../pages/theme.js";
@@ -95,6 +96,8 @@ export interface OrganizationPageParams {
   error?: string;
   done?: string;
   accountUrl: string;
+  /** Other features' sections under the organization shown (`OrganizationSection`), already rendered elements. */
+  sections?: readonly unknown[];
 }
 
 interface FormProps {
@@ -437,6 +440,7 @@ export function renderOrganizationHtml(params: OrganizationPageParams): string {
         <h1>{current?.name ?? text.t("organization.page.title")}</h1>
         <Messages params={params} />
         {current ? <Current org={current} text={text} authUrl={authUrl} csrfToken={csrfToken} /> : null}
+        {current ? (params.sections ?? []).map((section) => section as ComponentChildren) : null}
         <Switcher text={text} authUrl={authUrl} csrfToken={csrfToken} organizations={params.organizations} />
         <CreateForm text={text} authUrl={authUrl} csrfToken={csrfToken} />
         <p class="center">

@@ -101,7 +101,16 @@ export async function organizationPage(options: InternalOptions, request: Reques
     else throw error;
   }
   const { text } = await loadPages(options.config, request.request, options.featureMessages);
+  // Other features' sections under the organization shown (API keys), in the features' order.
+  const sections = current
+    ? await Promise.all(
+        (options.organizationSections ?? []).map((section) =>
+          section.render(options, request, { text, csrfToken: options.csrfToken, organizationId: current.id, role: current.role }),
+        ),
+      )
+    : [];
   const page = renderOrganizationHtml({
+    sections: sections.flatMap((section) => (section ? [section.content] : [])),
     text,
     theme: options.theme,
     csrfToken: options.csrfToken,

@@ -1,0 +1,104 @@
+/**
+ * The key format (`features/api-keys/key-format.ts`): `<prefix>_<16 id><32 secret><6 checksum>`, base62, the
+ * checksum a CRC-32 (zlib's) of the rest. Every single-character change, a cut, a swap of two characters, a
+ * foreign prefix is refused by the pure parse; through `verifyApiKey` such a key is refused before the store
+ * is read (the adapter's `getApiKey` spied: no call).
+ */
+import { crc32 as zlibCrc32 } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { checksumText, crc32, formatKey, isKeyId, newKey, parseKey, randomBase62 } from "../../src/features/api-keys/key-format.js";
+import { apiKeysApp } from "./helpers.js";
+
+const BASE62 = /^[0-9A-Za-z]+$/;
+
+describe("the key format", () => {
+  it('CRC-32 is zlib\'s (the check value of "123456789" and random texts)', () => {
+    expect(crc32("123456789")).toBe(0xcbf43926);
+    expect(crc32("")).toBe(0);
+    for (let i = 0; i < 50; i++) {
+      const text = `acme_${randomBase62(48)}é`;
+      expect(crc32(text)).toBe(zlibCrc32(Buffer.from(text, "utf8")));
+    }
+  });
+
+  it("a new key is prefix, 16 id, 32 secret and a 6-character checksum, all base62, and parses back to its parts", () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 200; i++) {
+      const made = newKey("acme");
+      expect(made.key).toMatch(/^acme_[0-9A-Za-z]{54}$/);
+      expect(made.key.slice(5, 21)).toBe(made.id);
+      expect(made.key.slice(21, 53)).toBe(made.secret);
+      expect(parseKey("acme", made.key)).toEqual({ id: made.id, secret: made.secret });
+      expect(isKeyId(made.id)).toBe(true);
+      seen.add(made.id);
+    }
+    expect(seen.size).toBe(200);
+    expect(checksumText(0)).toBe("000000");
+    expect(checksumText(0xffffffff)).toMatch(BASE62);
+    expect(checksumText(0xffffffff)).toHaveLength(6);
+  });
+
+  it("every alphabet character appears in random ids (no character left out, none stuck)", () => {
+    const counts = new Map<string, number>();
+    for (const char of randomBase62(62 * 200)) counts.set(char, (counts.get(char) ?? 0) + 1);
+    expect(counts.size).toBe(62);
+    // 200 expected each: far from 0 and from 400 (a biased modulo would give the first 8 characters ~1.25×).
+    for (const count of counts.values()) expect(count).toBeGreaterThan(100);
+  });
+
+  it("refuses every single-character change, swaps of neighbours, cuts, additions and another prefix", () => {
+    const { key } = newKey("acme");
+    for (let i = 0; i < key.length; i++) {
+      for (const replacement of ["0", "a", "Z", "_", "-", " "]) {
+        if (key[i] === replacement) continue;
+        const changed = key.slice(0, i) + replacement + key.slice(i + 1);
+        expect(parseKey("acme", changed), `position ${i} → ${replacement}`).toBeUndefined();
+      }
+      if (i + 1 < key.length && key[i] !== key[i + 1]) {
+        const swapped = key.slice(0, i) + key[i + 1] + key[i] + key.slice(i + 2);
+        expect(parseKey("acme", swapped), `swap at ${i}`).toBeUndefined();
+      }
+    }
+    expect(parseKey("acme", key.slice(0, -1))).toBeUndefined();
+    expect(parseKey("acme", `${key}0`)).toBeUndefined();
+    expect(parseKey("acme", ` ${key}`.trim().toUpperCase())).toBeUndefined();
+    expect(parseKey("other", key)).toBeUndefined();
+    expect(parseKey("acm", key)).toBeUndefined();
+    // The same body under another prefix: the checksum covers the prefix.
+    expect(parseKey("acmf", `acmf${key.slice(4)}`)).toBeUndefined();
+    // A well-formed key of another app (its own checksum) is not this app's.
+    const parts = parseKey("acme", key) as { id: string; secret: string };
+    expect(parseKey("acme", formatKey("beta", parts))).toBeUndefined();
+    expect(parseKey("acme", "")).toBeUndefined();
+  });
+});
+
+describe("a malformed key through verifyApiKey", () => {
+  it("is refused with InvalidApiKey before any store read", async () => {
+    const app = apiKeysApp();
+    const ada = await app.signedUp("ada@example.com");
+    const { key } = await app.auth.api.createApiKey(app.as(ada), { name: "CI" });
+    const reads = () => app.keys.calls.filter((name) => name === "getApiKey").length;
+    const before = reads();
+    const last = key.at(-1) === "0" ? "1" : "0";
+    const bad = [
+      `${key.slice(0, -1)}${last}`,
+      `${key.slice(0, 10)}${key[10] === "x" ? "y" : "x"}${key.slice(11)}`,
+      key.slice(0, -2),
+      `beta${key.slice(4)}`,
+      "acme_",
+      "not a key at all",
+      `${key}.`,
+      "x".repeat(10_000),
+    ];
+    for (const candidate of bad)
+      await expect(app.auth.api.verifyApiKey(app.bearing(candidate)), candidate.slice(0, 20)).rejects.toMatchObject({
+        type: "InvalidApiKey",
+      });
+    await expect(app.auth.api.verifyApiKey(new Request(`http://localhost:3000/x`))).rejects.toMatchObject({ type: "InvalidApiKey" });
+    expect(reads()).toBe(before);
+    // The key itself is accepted, with one read.
+    expect((await app.auth.api.verifyApiKey(app.bearing(key))).userId).toBe(ada.userId);
+    expect(reads()).toBe(before + 1);
+  }, 60_000);
+});
