@@ -20,7 +20,7 @@ export type { TotpEnrollment, TwoFactorApi, TwoFactorRateLimits, TwoFactorStatus
 import type { FeatureAudit } from "../types/audit.js";
 import type { AuthConfig } from "../types/config.js";
 import type { FeatureTexts, MessageKey } from "../types/i18n.js";
-import type { AccountSection, OwnerOperationRule, SignInHooks } from "../types/internal.js";
+import type { AccountSection, OwnerOperationRule, SignInHooks, UserDetailsPart } from "../types/internal.js";
 import type { ApiRunner, FeatureDefinition, OperationDeclaration } from "../types/operation.js";
 import type { FeatureRateLimits } from "../types/rate-limit.js";
 
@@ -95,7 +95,17 @@ export const onDemandFeatures: readonly OnDemandFeature[] = [
   },
   {
     option: "admin",
-    api: [],
+    api: [
+      "listUsers",
+      "getUser",
+      "createUser",
+      "updateUser",
+      "setUserPassword",
+      "banUser",
+      "unbanUser",
+      "deleteUser",
+      "adminRevokeUserSessions",
+    ],
     load: () => import("../features/admin/feature.js").then((module) => module.adminFeature),
   },
 ];
@@ -242,6 +252,11 @@ export function signInErrorsOf(config: AuthConfig): Readonly<Record<string, Mess
 /** What the features `config` turns on add to the audit trail (`FeatureDefinition.audit`). */
 export function auditsOf(config: AuthConfig): FeatureAudit[] {
   return enabledFeatures(config).flatMap((feature) => (feature.audit ? [feature.audit] : []));
+}
+
+/** What the features `config` turns on tell an admin about a user (`FeatureDefinition.userDetails`). */
+export function userDetailsOf(config: AuthConfig): UserDetailsPart[] {
+  return enabledFeatures(config).flatMap((feature) => (feature.userDetails ? [feature.userDetails] : []));
 }
 
 /** The account page's sections of the features `config` turns on. */

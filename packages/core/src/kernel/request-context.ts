@@ -114,6 +114,7 @@ function withRequest(shared: ConfigOptions, request: RequestOptions): InternalOp
     ownerOperations: shared.ownerOperations,
     featureMessages: shared.featureMessages,
     accountSections: shared.accountSections,
+    userDetails: shared.userDetails,
     signInErrors: shared.signInErrors,
     handlerOf: shared.handlerOf,
     config: shared.config,

@@ -21,6 +21,7 @@ import type {
   ResponseInternal,
   RouteNeeds,
   SignInHooks,
+  UserDetailsPart,
 } from "./internal.js";
 import type { ProviderConfig } from "./providers.js";
 import type { FeatureRateLimits } from "./rate-limit.js";
@@ -196,6 +197,8 @@ export interface FeatureDefinition extends AuthFeature {
   messages?: FeatureTexts;
   /** Its section of the built-in account page, when the feature is on. */
   accountSection?: AccountSection;
+  /** What it tells an admin about a user (the admin feature's `getUser`), when the feature is on. */
+  userDetails?: UserDetailsPart;
   /**
    * Its start-up check: the first error in its part of the configuration, or `undefined`. `createAuth`
    * throws it (`Auth()` answers it per request); it runs after the checks of the providers and sessions.

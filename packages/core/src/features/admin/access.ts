@@ -43,3 +43,29 @@ export async function requireAdmin(options: InternalOptions, request: RequestInt
   if (!user || !(await isAdminUser(adminConfigOf(options), user))) throw new AccessDenied("Only an admin may do this.");
   return { userId: current.userId, user };
 }
+
+/** What an admin does to a user that the user (or another admin) must be kept from. */
+export type GuardedAct = "ban" | "delete" | "setPassword" | "changeEmail";
+
+/**
+ * `AccessDenied` when `admin` may not do `act` to `target`: never to themselves (their own password,
+ * address and account go through the owner-present rule, and banning or deleting oneself leaves no
+ * admin to undo it), nor to another admin (taking over or locking out a peer: demote them first, which
+ * the app's `isAdmin`/`roles` decides).
+ */
+export async function assertMayActOn(
+  options: Pick<InternalOptions, "config">,
+  admin: ActingAdmin,
+  target: AdapterUser,
+  act: GuardedAct,
+): Promise<void> {
+  if (target.id === admin.userId) throw new AccessDenied(`An admin cannot ${ACTS[act]} themselves: use the account's own pages.`);
+  if (await isAdminUser(adminConfigOf(options), target)) throw new AccessDenied(`An admin cannot ${ACTS[act]} another admin: demote them first.`);
+}
+
+const ACTS: Record<GuardedAct, string> = {
+  ban: "ban",
+  delete: "delete",
+  setPassword: "set the password of",
+  changeEmail: "change the address of",
+};
