@@ -11,6 +11,13 @@ import type { AdapterUser } from "../../types/adapters.js";
 import type { AdminConfig } from "../../types/admin.js";
 import type { InternalOptions, RequestInternal } from "../../types/internal.js";
 
+/** `AccessDenied` answered as 403 on the JSON routes (the class has no status of its own: elsewhere it is a page). */
+function denied(message: string): AccessDenied {
+  const error = new AccessDenied(message);
+  error.status = 403;
+  return error;
+}
+
 /** The admin making the call: their id and their user row. */
 export interface ActingAdmin {
   userId: string;
@@ -38,9 +45,9 @@ export async function requireAdmin(options: InternalOptions, request: RequestInt
   const current = await options.sessionStrategy.currentAssurance(options, request);
   if (!current) throw new SessionRequired("Sign in first: the request has no session.");
   request.auditUserId = current.userId;
-  if (current.assurance?.act) throw new AccessDenied("An impersonated session reaches no admin operation.");
+  if (current.assurance?.act) throw denied("An impersonated session reaches no admin operation.");
   const user = await options.adapter?.getUser?.(current.userId);
-  if (!user || !(await isAdminUser(adminConfigOf(options), user))) throw new AccessDenied("Only an admin may do this.");
+  if (!user || !(await isAdminUser(adminConfigOf(options), user))) throw denied("Only an admin may do this.");
   return { userId: current.userId, user };
 }
 
@@ -59,8 +66,8 @@ export async function assertMayActOn(
   target: AdapterUser,
   act: GuardedAct,
 ): Promise<void> {
-  if (target.id === admin.userId) throw new AccessDenied(`An admin cannot ${ACTS[act]} themselves: use the account's own pages.`);
-  if (await isAdminUser(adminConfigOf(options), target)) throw new AccessDenied(`An admin cannot ${ACTS[act]} another admin: demote them first.`);
+  if (target.id === admin.userId) throw denied(`An admin cannot ${ACTS[act]} themselves: use the account's own pages.`);
+  if (await isAdminUser(adminConfigOf(options), target)) throw denied(`An admin cannot ${ACTS[act]} another admin: demote them first.`);
 }
 
 const ACTS: Record<GuardedAct, string> = {
