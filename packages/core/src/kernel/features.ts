@@ -110,6 +110,9 @@ export const onDemandFeatures: readonly OnDemandFeature[] = [
   },
 ];
 
+/** The languages authlib ships texts in. */
+const SHIPPED_LANGUAGES = ["en", "de", "fr", "es", "pt", "ja", "zh"] as const;
+
 /** The on-demand features loaded so far, by option: a definition is the same for every configuration. */
 const loadedFeatures = new Map<string, FeatureDefinition>();
 
@@ -271,7 +274,13 @@ export function accountSectionsOf(config: AuthConfig): AccountSection[] {
  */
 export function messagesOf(config: AuthConfig): FeatureTexts[] {
   const own = (config.features ?? []) as readonly Partial<FeatureDefinition>[];
-  return [...builtInFeatures, ...loadedFeatures.values(), ...own].flatMap((feature) => (feature.messages ? [feature.messages] : []));
+  const features = [...builtInFeatures, ...loadedFeatures.values(), ...own];
+  // Texts the configuration sets come first (the first text of a key wins), in every shipped language.
+  const configured = features.flatMap((feature) => {
+    const texts = feature.enabled?.(config) === false ? undefined : feature.configuredMessages?.(config);
+    return texts ? [Object.fromEntries(SHIPPED_LANGUAGES.map((tag) => [tag, async () => texts]))] : [];
+  });
+  return [...configured, ...features.flatMap((feature) => (feature.messages ? [feature.messages] : []))];
 }
 
 /** An app's feature, checked for the shape `defineFeature` gives (a `TypeError` names what is wrong). */

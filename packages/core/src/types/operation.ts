@@ -216,6 +216,11 @@ export interface FeatureDefinition extends AuthFeature {
    * checked and resolved with the rest, read with `limitsOf(options).features[name]` (`false`: switched off).
    */
   rateLimits?: FeatureRateLimits;
+  /**
+   * Texts its part of the configuration sets (the admin feature's `banMessage`), the same in every language:
+   * they come before every feature's own texts; the app's `messages` still override them.
+   */
+  configuredMessages?: (config: AuthConfig) => Readonly<Partial<Record<MessageKey, string>>> | undefined;
   /** The sign-in page's message for error types of its own (`?error=<type>`), on or off: a key of its texts. */
   signInErrors?: Readonly<Record<string, MessageKey>>;
 }

@@ -37,7 +37,7 @@ export function adminApp(overrides: Partial<AuthConfig> = {}, strategy: "jwt" | 
   };
   const linkTo = (to: string, path: string) => {
     const mail = [...mails].reverse().find((m) => m.to === to);
-    const link = mail?.text.match(new RegExp(`${ORIGIN}${path}\\?\\S+`))?.[0];
+    const link = mail?.text.match(new RegExp(`https?://[^/\\s]+${path}\\?\\S+`))?.[0];
     if (!link) throw new Error(`no ${path} link to ${to}`);
     return new URL(link);
   };

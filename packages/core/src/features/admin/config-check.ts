@@ -35,15 +35,17 @@ export function adminConfigError(config: AuthConfig): AuthError | undefined {
   // A ban must end the user's open sessions: database sessions end in the adapter; JWT sessions only
   // through a session registry (with an adapter, the default strategy is database sessions) (`session.store`, or the adapter's session records).
   const strategy = config.session?.strategy ?? "database";
+  const adapter = config.adapter as Record<string, unknown>;
+  const records = sessionRecordMethods.every((method) => typeof adapter[method] === "function");
   if (strategy === "jwt") {
-    const adapter = config.adapter as Record<string, unknown>;
-    const records = sessionRecordMethods.every((method) => typeof adapter[method] === "function");
     if (!config.session?.store && !records)
       return new InvalidSessionConfig(
         "admin with JWT sessions needs a session registry, so a ban or a deletion ends the user's open sessions: set session.store (memorySessionStore(), redisSessionStore({ client }), hostedDbSessionStore(client)) or use an adapter with the session record methods, or database sessions.",
       );
-  } else if (typeof config.adapter.deleteSessionsByUserId !== "function") {
-    return new InvalidSessionConfig("admin with database sessions needs the adapter method deleteSessionsByUserId, so a ban ends the user's sessions.");
+  } else if (typeof config.adapter.deleteSessionsByUserId !== "function" && !records) {
+    return new InvalidSessionConfig(
+      "admin with database sessions needs the adapter method deleteSessionsByUserId (or the session record methods), so a ban ends the user's sessions.",
+    );
   }
   return undefined;
 }
