@@ -41,6 +41,7 @@ import type {
   AuthlibVerificationTokenRecord,
   HostedDbFields,
 } from "./schema.js";
+import { adminMethods } from "./admin.js";
 import { deleteUserSessionRecords, hostedDbSessionStore } from "./session-store.js";
 import { createVerificationTokenOnce } from "./verification-tokens.js";
 
@@ -66,6 +67,7 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
     ...authenticatorMethods(client),
     ...organizationMethods(client),
     ...authorizationServerMethods(client),
+    ...adminMethods(client),
   };
 }
 
@@ -86,6 +88,7 @@ function userMethods(
         emailVerified: user.emailVerified ?? null,
         name: user.name ?? null,
         image: user.image ?? null,
+        role: roleOf(user),
       });
       return toAdapterUser(record);
     },
@@ -112,6 +115,7 @@ function userMethods(
         emailVerified: changes.emailVerified,
         name: changes.name,
         image: changes.image,
+        role: "role" in changes ? roleOf(changes) : undefined,
       };
       const record = await users.update(id, fields);
       if (!record) throw new HostedDbError("NotFound", `updateUser: there is no user with id ${JSON.stringify(id)}.`);
@@ -367,7 +371,15 @@ function toAdapterUser(record: AuthlibUserRecord): AdapterUser {
     emailVerified: record.emailVerified ?? null,
     name: record.name ?? null,
     image: record.image ?? null,
+    // Only a user with a role has the field: a user row reads as Auth.js's shape otherwise.
+    ...(record.role ? { role: record.role } : {}),
   };
+}
+
+/** The app's role on a user row given to the adapter (`role`, a text), or `null`. */
+function roleOf(user: object): string | null {
+  const role = (user as { role?: unknown }).role;
+  return typeof role === "string" && role !== "" ? role : null;
 }
 
 /** The token columns an account update writes (`token_type` lower-cased, as on insert). */

@@ -4,6 +4,8 @@
  * (verification-tokens.ts) and rate-limit hits sweep ended windows; this clears the backlog at once,
  * e.g. from a daily job, or after a quiet period in which nothing was written.
  *
+ * Bans past their end (migration 10) go too: they no longer count.
+ *
  * The authorization server's rows (migration 8) go when nothing can use them any more: authorization and
  * device codes past their expiry, signing keys no longer published, and grants that can issue no token
  * again (revoked, refresh lifetime ended, or never refreshable) whose last tokens have expired too. The
@@ -17,6 +19,7 @@
  *
  * @module prune
  */
+import { bansTable } from "./admin.js";
 import type { HostedDbClient } from "./client.js";
 import { oauthTable } from "./oauth-rows.js";
 import { RATE_LIMIT_TABLE } from "./rate-limit-store.js";
@@ -44,6 +47,8 @@ export interface HostedDbPruneResult {
   oauthGrants: number;
   /** Signing keys past their `expiresAt` (no longer published). */
   oauthSigningKeys: number;
+  /** Bans past their end (`authlib_user_bans`, migration 10): they no longer count. */
+  userBans: number;
 }
 
 /**
@@ -85,6 +90,7 @@ export async function pruneExpiredRows(client: HostedDbClient, options: HostedDb
     ),
     oauthGrants: await deleteInBatches(client, oauthTable(client, "grants"), `"id"`, ENDED_GRANT, batchSize),
     oauthSigningKeys: await deleteInBatches(client, oauthTable(client, "signingKeys"), `"kid"`, `"expires_at" <= now()`, batchSize),
+    userBans: await deleteInBatches(client, bansTable(client), `"user_id"`, `"expires_at" <= now()`, batchSize),
   };
 }
 

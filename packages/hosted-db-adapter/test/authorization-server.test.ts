@@ -188,6 +188,7 @@ function runOnDatabase(name: string, connection: () => BaseClientOptions, rivalC
         oauthDeviceCodes: 1,
         oauthGrants: 3,
         oauthSigningKeys: 1,
+        userBans: 0,
       });
       for (const code of expiredCodes) expect(await adapter.getOAuthAuthorizationCode(code.codeHash)).toBeNull();
       expect(await adapter.getOAuthAuthorizationCode(liveCode.codeHash)).toEqual(liveCode);
@@ -204,6 +205,7 @@ function runOnDatabase(name: string, connection: () => BaseClientOptions, rivalC
         oauthDeviceCodes: 0,
         oauthGrants: 0,
         oauthSigningKeys: 0,
+        userBans: 0,
       });
     });
   });

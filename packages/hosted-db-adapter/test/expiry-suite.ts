@@ -167,6 +167,7 @@ export function runExpirySuite(options: ExpirySuiteOptions): void {
           oauthDeviceCodes: 0,
           oauthGrants: 0,
           oauthSigningKeys: 0,
+          userBans: 0,
         });
         expect(await tokenCounts(client)).toEqual({ expired: 0, live: 1 });
         expect((await client.db.authlib_sessions.filter()).map((s) => s.sessionToken)).toEqual(["current"]);
@@ -186,6 +187,7 @@ export function runExpirySuite(options: ExpirySuiteOptions): void {
           oauthDeviceCodes: 0,
           oauthGrants: 0,
           oauthSigningKeys: 0,
+          userBans: 0,
         });
       });
 

@@ -68,6 +68,7 @@ const TABLES = [
   "authlib_oauth_grants",
   "authlib_oauth_device_codes",
   "authlib_oauth_signing_keys",
+  "authlib_user_bans",
 ];
 
 describe("shipped migrations", () => {
