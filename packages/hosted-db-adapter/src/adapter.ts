@@ -29,6 +29,7 @@ import type {
   SessionMetadata,
   VerificationToken,
 } from "@authlib/core/adapters";
+import { adminMethods } from "./admin.js";
 import { authorizationServerMethods } from "./authorization-server.js";
 import type { HostedDbClient } from "./client.js";
 import { HostedDbError } from "./errors.js";
@@ -41,7 +42,6 @@ import type {
   AuthlibVerificationTokenRecord,
   HostedDbFields,
 } from "./schema.js";
-import { adminMethods } from "./admin.js";
 import { deleteUserSessionRecords, hostedDbSessionStore } from "./session-store.js";
 import { createVerificationTokenOnce } from "./verification-tokens.js";
 

@@ -36,8 +36,20 @@ function runOnDatabase(name: string, connection: () => BaseClientOptions): void 
       await adapter.updateUser({ id: user.id, role: null } as never);
       expect(await adapter.getUser(user.id)).not.toHaveProperty("role");
       const other = await adapter.createUser({ id: randomUUID(), email: "other@example.com", emailVerified: null });
-      expect(await adapter.getUser(other.id)).toEqual({ id: other.id, email: "other@example.com", emailVerified: null, name: null, image: null });
-      await adapter.saveUserBan({ userId: user.id, reason: null, bannedBy: null, createdAt: new Date(), expiresAt: new Date(Date.now() - 60_000) });
+      expect(await adapter.getUser(other.id)).toEqual({
+        id: other.id,
+        email: "other@example.com",
+        emailVerified: null,
+        name: null,
+        image: null,
+      });
+      await adapter.saveUserBan({
+        userId: user.id,
+        reason: null,
+        bannedBy: null,
+        createdAt: new Date(),
+        expiresAt: new Date(Date.now() - 60_000),
+      });
       await adapter.saveUserBan({ userId: other.id, reason: "x", bannedBy: user.id, createdAt: new Date(), expiresAt: null });
       expect((await pruneExpiredRows(client)).userBans).toBe(1);
       expect(await adapter.getUserBan(user.id)).toBeNull();

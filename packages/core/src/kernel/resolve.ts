@@ -42,7 +42,6 @@ import {
   eventsOf,
   featuresToLoad,
   hooksOf,
-  userDetailsOf,
   messagesOf,
   offOperationsOf,
   operationsOf,
@@ -50,6 +49,7 @@ import {
   quietErrorsOf,
   rateLimitsOf,
   signInErrorsOf,
+  userDetailsOf,
 } from "./features.js";
 import { createRouter, type Router } from "./router.js";
 

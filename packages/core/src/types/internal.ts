@@ -170,7 +170,7 @@ export interface UserDetailsPart {
   /** The part's name in `getUser`'s `features`. */
   name: string;
   /** The part for `userId` (`undefined`: nothing to show). */
-  read(options: ConfigOptions, userId: string): Promise<unknown>;
+  read(options: InternalOptions, userId: string): Promise<unknown>;
 }
 
 /** A feature's section of the built-in account page (`GET <basePath>/account`), with its forms' messages. */

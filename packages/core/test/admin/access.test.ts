@@ -5,10 +5,10 @@
  * loses access on their next call; a session in which an admin acts as someone else (`act`) reaches none.
  */
 import { describe, expect, it } from "vitest";
-import { adminOperations } from "../../src/features/admin/feature.js";
 import { requireAdmin } from "../../src/features/admin/access.js";
-import { createAuth } from "../../src/kernel/instance.js";
+import { adminOperations } from "../../src/features/admin/feature.js";
 import { onDemandFeatures } from "../../src/kernel/features.js";
+import { createAuth } from "../../src/kernel/instance.js";
 import type { InternalOptions, RequestInternal } from "../../src/types/internal.js";
 import { adminApp, type Browser, ORIGIN } from "./helpers.js";
 
@@ -103,7 +103,10 @@ describe("admin access", () => {
       },
     } as unknown as InternalOptions;
     await expect(requireAdmin(impersonated, {} as RequestInternal)).rejects.toMatchObject({ type: "AccessDenied" });
-    const plain = { ...impersonated, sessionStrategy: { currentAssurance: async () => ({ userId: boss.userId, assurance: { amr: ["pwd"], aal: 1 } }) } };
+    const plain = {
+      ...impersonated,
+      sessionStrategy: { currentAssurance: async () => ({ userId: boss.userId, assurance: { amr: ["pwd"], aal: 1 } }) },
+    };
     await expect(requireAdmin(plain as unknown as InternalOptions, {} as RequestInternal)).resolves.toMatchObject({ userId: boss.userId });
   });
 });

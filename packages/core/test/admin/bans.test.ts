@@ -37,7 +37,9 @@ describe.each(["jwt", "database"] as const)("a ban with %s sessions", (strategy)
     expect((await laptop.session())?.user?.email).toBe("mallory@example.com");
     expect((await phone.session())?.user?.email).toBe("mallory@example.com");
 
-    const ban = await admin.send("/auth/admin/ban-user", { form: { csrfToken: await admin.csrf(), userId: mallory?.id as string, reason: "spam" } });
+    const ban = await admin.send("/auth/admin/ban-user", {
+      form: { csrfToken: await admin.csrf(), userId: mallory?.id as string, reason: "spam" },
+    });
     expect(ban.status).toBe(200);
     expect(await ban.json()).toMatchObject({ userId: mallory?.id, reason: "spam", expiresAt: null, bannedBy: adminUser?.id });
 
@@ -45,7 +47,11 @@ describe.each(["jwt", "database"] as const)("a ban with %s sessions", (strategy)
     expect(await laptop.session()).toBeNull();
     expect(await phone.session()).toBeNull();
     // Signing in again is refused, with the app's message on the sign-in page.
-    const again = await post(laptop as never, "/auth/callback/password", { email: "mallory@example.com", password: PASSWORD, callbackUrl: "/" });
+    const again = await post(laptop as never, "/auth/callback/password", {
+      email: "mallory@example.com",
+      password: PASSWORD,
+      callbackUrl: "/",
+    });
     const location = again.headers.get("location") ?? "";
     expect(location).toContain("error=UserBanned");
     expect(await laptop.session()).toBeNull();
@@ -116,7 +122,11 @@ describe("ban rules", () => {
     ];
     for (const [path, form, status, error] of bad) {
       const response = await admin.send(`/auth/admin/${path}`, { form: { csrfToken, ...form } });
-      expect({ path, status: response.status, error: ((await response.json()) as { error: string }).error }).toEqual({ path, status, error });
+      expect({ path, status: response.status, error: ((await response.json()) as { error: string }).error }).toEqual({
+        path,
+        status,
+        error,
+      });
     }
     for (const query of ["cursor=zz", "cursor=ff", "limit=0", "limit=1000", "banned=maybe"]) {
       const response = await admin.send(`/auth/admin/list-users?${query}`);

@@ -55,7 +55,8 @@ export function runAdminStoreSuite({ name, store }: AdminStoreSuite): void {
       const ada = await newUser(s, "ada.lovelace@example.com", "Ada Lovelace");
       const grace = await newUser(s, "grace@navy.example", "Grace HOPPER");
       const odd = await newUser(s, "100%_sure@example.com", null);
-      const ids = async (search: string) => (await s.listUsers({ search, limit: 10, now: new Date() })).map((entry) => entry.user.id).sort();
+      const ids = async (search: string) =>
+        (await s.listUsers({ search, limit: 10, now: new Date() })).map((entry) => entry.user.id).sort();
       expect(await ids("LOVELACE")).toEqual([ada]);
       expect(await ids("hopper")).toEqual([grace]);
       expect(await ids("example")).toEqual([ada, grace, odd].sort());

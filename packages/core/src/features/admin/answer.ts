@@ -7,9 +7,8 @@
 import { recordAuditEvent } from "../../audit/index.js";
 import { UserNotFound } from "../../errors.js";
 import { noStoreHeaders } from "../../http/response.js";
-import type { AdapterUser } from "../../types/adapters.js";
+import type { AdapterUser, UserBan } from "../../types/adapters.js";
 import type { AdminUserView } from "../../types/admin.js";
-import type { UserBan } from "../../types/adapters.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import type { AuditEventType } from "../../types/telemetry.js";
 import type { AdminStore } from "./store.js";

@@ -53,7 +53,14 @@ export async function banUser(
   };
   await store.saveUserBan(ban);
   await suspendUser(options, store, userId, "banned");
-  audited(options, request, "adminUserBanned", admin.userId, userId, ban.expiresAt ? `until=${ban.expiresAt.toISOString()}` : "until=lifted");
+  audited(
+    options,
+    request,
+    "adminUserBanned",
+    admin.userId,
+    userId,
+    ban.expiresAt ? `until=${ban.expiresAt.toISOString()}` : "until=lifted",
+  );
   return adminAnswer(ban);
 }
 

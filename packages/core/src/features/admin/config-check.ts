@@ -10,17 +10,24 @@ import type { AuthConfig } from "../../types/config.js";
 const DAY = 24 * 60 * 60;
 
 /** The session record methods: with them an adapter is the registry of JWT sessions. */
-const sessionRecordMethods = ["createSessionRecord", "getSessionRecord", "listSessionRecords", "touchSessionRecord", "deleteSessionRecords"] as const;
+const sessionRecordMethods = [
+  "createSessionRecord",
+  "getSessionRecord",
+  "listSessionRecords",
+  "touchSessionRecord",
+  "deleteSessionRecords",
+] as const;
 
 /** The first error in the `admin` option, or `undefined` (the start-up check). */
 export function adminConfigError(config: AuthConfig): AuthError | undefined {
   const admin = config.admin;
   if (admin === undefined) return undefined;
-  if (typeof admin !== "object" || admin === null) return new AuthError("admin must be an object: `admin: { roles: [\"admin\"] }`.");
+  if (typeof admin !== "object" || admin === null) return new AuthError('admin must be an object: `admin: { roles: ["admin"] }`.');
   const roles = admin.roles;
   if (roles !== undefined && (!Array.isArray(roles) || roles.some((role) => typeof role !== "string" || role === "")))
     return new AuthError("admin.roles must be a list of role names.");
-  if (admin.isAdmin !== undefined && typeof admin.isAdmin !== "function") return new AuthError("admin.isAdmin must be a function of the user.");
+  if (admin.isAdmin !== undefined && typeof admin.isAdmin !== "function")
+    return new AuthError("admin.isAdmin must be a function of the user.");
   if (!admin.isAdmin && !(roles && roles.length > 0))
     return new AuthError("admin needs `isAdmin` or a non-empty `roles`: the app decides who is an admin.");
   if (admin.banMessage !== undefined && (typeof admin.banMessage !== "string" || admin.banMessage.trim() === ""))

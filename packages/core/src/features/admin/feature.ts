@@ -30,7 +30,6 @@ export const adminOperations: readonly OperationDeclaration[] = [
   declared.unbanUser,
   declared.deleteUser,
   declared.adminRevokeUserSessions,
-
 ];
 
 export const adminFeature = defineFeature({

@@ -41,7 +41,8 @@ function role(): FieldParser<string | null> {
   return (value, name, fields) => {
     const given = text(value, name, fields).trim();
     if (given === "") return null;
-    if (!/^[a-z][a-z0-9_-]{0,31}$/.test(given)) throw new InvalidUser(`\`${name}\` is not a role name (lower-case letters, digits, - and _).`);
+    if (!/^[a-z][a-z0-9_-]{0,31}$/.test(given))
+      throw new InvalidUser(`\`${name}\` is not a role name (lower-case letters, digits, - and _).`);
     return given;
   };
 }

@@ -4,9 +4,10 @@
  *
  * @module features/admin/types
  */
-import type { RequestLike } from "../../types/api.js";
-import type { AdminUserDetails, AdminUserView, UserPage } from "../../types/admin.js";
+
 import type { UserBan } from "../../types/adapters.js";
+import type { AdminUserDetails, AdminUserView, UserPage } from "../../types/admin.js";
+import type { RequestLike } from "../../types/api.js";
 
 /**
  * The admin operations of `auth.api` (part of `AuthApi`; docs/admin.md). Each asks the store on this call
@@ -30,7 +31,10 @@ export interface AdminApi {
    * Changes the name, role or address. A new address is unproven until its owner proves it (whoever proves
    * it first takes it), and the old address is told. Throws `UserNotFound`, `UserExists`, `InvalidUser`.
    */
-  updateUser(request: RequestLike, input: { userId: string; name?: string | null; email?: string; role?: string | null }): Promise<AdminUserView>;
+  updateUser(
+    request: RequestLike,
+    input: { userId: string; name?: string | null; email?: string; role?: string | null },
+  ): Promise<AdminUserView>;
   /** Sets the user's password, ends their sessions and mails them. Not for the caller nor another admin (`AccessDenied`). */
   setUserPassword(request: RequestLike, input: { userId: string; password: string }): Promise<void>;
   /**

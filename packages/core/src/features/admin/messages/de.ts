@@ -50,5 +50,6 @@ export const de: AdminTexts = {
   "admin.done.deleted": "Der Benutzer ist gelöscht.",
   "admin.error": "Das wurde abgelehnt ({error}).",
   "signinError.userBanned": "Dieses Konto ist gesperrt. Wenden Sie sich an den Support der Website, wenn Sie das für einen Fehler halten.",
-  "mail.change.emailChangedByAdmin": "Ein Administrator hat die E-Mail-Adresse Ihres Kontos geändert. Bis die neue Adresse bestätigt ist, funktioniert die Anmeldung damit vielleicht nicht. Wenn Sie das nicht veranlasst haben, wenden Sie sich an den Support der Website.",
+  "mail.change.emailChangedByAdmin":
+    "Ein Administrator hat die E-Mail-Adresse Ihres Kontos geändert. Bis die neue Adresse bestätigt ist, funktioniert die Anmeldung damit vielleicht nicht. Wenn Sie das nicht veranlasst haben, wenden Sie sich an den Support der Website.",
 };

@@ -50,5 +50,6 @@ export const en: AdminTexts = {
   "admin.done.deleted": "The user is deleted.",
   "admin.error": "This was refused ({error}).",
   "signinError.userBanned": "This account is suspended. Contact the site’s support if you think this is a mistake.",
-  "mail.change.emailChangedByAdmin": "An administrator changed the email address of your account. Until the new address is proven, signing in with it may not work. If you did not ask for this, contact the site’s support.",
+  "mail.change.emailChangedByAdmin":
+    "An administrator changed the email address of your account. Until the new address is proven, signing in with it may not work. If you did not ask for this, contact the site’s support.",
 };

@@ -50,5 +50,6 @@ export const es: AdminTexts = {
   "admin.done.deleted": "El usuario se ha eliminado.",
   "admin.error": "Se ha rechazado ({error}).",
   "signinError.userBanned": "Esta cuenta está suspendida. Contacta con el soporte del sitio si crees que es un error.",
-  "mail.change.emailChangedByAdmin": "Un administrador cambió la dirección de correo de tu cuenta. Hasta que se compruebe la nueva dirección, puede que no puedas iniciar sesión con ella. Si no lo pediste, contacta con el soporte del sitio.",
+  "mail.change.emailChangedByAdmin":
+    "Un administrador cambió la dirección de correo de tu cuenta. Hasta que se compruebe la nueva dirección, puede que no puedas iniciar sesión con ella. Si no lo pediste, contacta con el soporte del sitio.",
 };

@@ -50,5 +50,6 @@ export const fr: AdminTexts = {
   "admin.done.deleted": "L’utilisateur est supprimé.",
   "admin.error": "Refusé ({error}).",
   "signinError.userBanned": "Ce compte est suspendu. Contactez le support du site si vous pensez que c’est une erreur.",
-  "mail.change.emailChangedByAdmin": "Un administrateur a changé l’adresse e-mail de votre compte. Tant que la nouvelle adresse n’est pas prouvée, la connexion avec elle peut échouer. Si vous ne l’avez pas demandé, contactez le support du site.",
+  "mail.change.emailChangedByAdmin":
+    "Un administrateur a changé l’adresse e-mail de votre compte. Tant que la nouvelle adresse n’est pas prouvée, la connexion avec elle peut échouer. Si vous ne l’avez pas demandé, contactez le support du site.",
 };

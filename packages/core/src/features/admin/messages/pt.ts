@@ -50,5 +50,6 @@ export const pt: AdminTexts = {
   "admin.done.deleted": "O usuário foi excluído.",
   "admin.error": "Isso foi recusado ({error}).",
   "signinError.userBanned": "Esta conta está suspensa. Entre em contato com o suporte do site se achar que é um engano.",
-  "mail.change.emailChangedByAdmin": "Um administrador alterou o endereço de e-mail da sua conta. Até que o novo endereço seja comprovado, entrar com ele pode não funcionar. Se você não pediu isso, entre em contato com o suporte do site.",
+  "mail.change.emailChangedByAdmin":
+    "Um administrador alterou o endereço de e-mail da sua conta. Até que o novo endereço seja comprovado, entrar com ele pode não funcionar. Se você não pediu isso, entre em contato com o suporte do site.",
 };

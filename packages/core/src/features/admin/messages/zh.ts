@@ -50,5 +50,6 @@ export const zh: AdminTexts = {
   "admin.done.deleted": "用户已删除。",
   "admin.error": "已被拒绝（{error}）。",
   "signinError.userBanned": "此账户已被停用。如果你认为这是误操作，请联系网站的支持人员。",
-  "mail.change.emailChangedByAdmin": "管理员更改了你账户的邮箱地址。在新地址验证之前，可能无法用它登录。如果这不是你要求的，请联系网站的支持人员。",
+  "mail.change.emailChangedByAdmin":
+    "管理员更改了你账户的邮箱地址。在新地址验证之前，可能无法用它登录。如果这不是你要求的，请联系网站的支持人员。",
 };
