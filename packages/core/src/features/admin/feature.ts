@@ -13,6 +13,7 @@ import { adminConfigError } from "./config-check.js";
 import { adminMessages } from "./messages.js";
 import * as declared from "./operations.js";
 
+import { adminPageOperations } from "./page-operations.js";
 import { adminMethods } from "./store.js";
 
 export type { AdminApi } from "./types.js";
@@ -30,6 +31,7 @@ export const adminOperations: readonly OperationDeclaration[] = [
   declared.unbanUser,
   declared.deleteUser,
   declared.adminRevokeUserSessions,
+  ...adminPageOperations,
 ];
 
 export const adminFeature = defineFeature({
