@@ -686,16 +686,6 @@ export class OAuthError extends AuthError {
   }
 }
 
-// The admin feature's error types (its classes below), added to the shared list.
-declare module "./types/errors.js" {
-  interface FeatureErrorTypes {
-    UserBanned: true;
-    UserNotFound: true;
-    InvalidUser: true;
-    UserExists: true;
-  }
-}
-
 /**
  * An admin banned this user (`banUser`): every sign-in is refused, whatever the method, until the ban
  * ends or an admin lifts it. The sign-in page shows `admin.banMessage` (or the built-in text). HTTP 403.

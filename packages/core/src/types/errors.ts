@@ -81,6 +81,10 @@ export interface ErrorTypes {
   DomainClaimed: true;
   DomainNotProven: true;
   OrganizationLimit: true;
+  UserBanned: true;
+  UserNotFound: true;
+  InvalidUser: true;
+  UserExists: true;
 }
 
 /**

@@ -42,7 +42,6 @@ export const adminFeature = defineFeature({
   messages: adminMessages,
   check: adminConfigError,
   adapterNeeds: (config) => (config.admin === undefined ? undefined : { feature: "Admin (`admin`)", methods: adminMethods }),
-  quietErrors: ["UserBanned", "UserNotFound", "InvalidUser", "UserExists"],
   signInErrors: { UserBanned: "signinError.userBanned" },
   // The app's own ban message replaces the built-in one on the sign-in page, in every language.
   configuredMessages: (config) => (config.admin?.banMessage ? { "signinError.userBanned": config.admin.banMessage } : undefined),

@@ -87,6 +87,64 @@ function UserForm(props: { action: string; csrfToken: string; userId: string; ch
   );
 }
 
+/** The search form: a text and the ban filter, by GET (the list's address holds the query). */
+function SearchForm({ params, filter }: { params: UsersPageParams; filter: string }) {
+  const { text, authUrl } = params;
+  return (
+    <form action={toSafeNavigationUrl(`${authUrl}/admin`)} method="get" class="stack" role="search">
+      <div class="field">
+        <label for="admin-search">{text.t("admin.users.search")}</label>
+        <input id="admin-search" type="search" name="search" value={params.search ?? ""} maxLength={200} />
+      </div>
+      <div class="field">
+        <label for="admin-filter">{text.t("admin.users.filter")}</label>
+        <select id="admin-filter" name="banned">
+          <option value="any" selected={filter === "any"}>
+            {text.t("admin.users.filterAll")}
+          </option>
+          <option value="true" selected={filter === "true"}>
+            {text.t("admin.users.filterBanned")}
+          </option>
+          <option value="false" selected={filter === "false"}>
+            {text.t("admin.users.filterActive")}
+          </option>
+        </select>
+      </div>
+      <button type="submit" class="button">
+        {text.t("admin.users.searchButton")}
+      </button>
+    </form>
+  );
+}
+
+/** The page's users: each address links to the user's page. */
+function UsersTable({ params }: { params: UsersPageParams }) {
+  const { text, authUrl } = params;
+  if (params.users.length === 0) return <p class="muted">{text.t("admin.users.none")}</p>;
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">{text.t("admin.users.email")}</th>
+          <th scope="col">{text.t("admin.users.name")}</th>
+          <th scope="col">{text.t("admin.users.status")}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {params.users.map((user) => (
+          <tr key={user.id}>
+            <td>
+              <a href={toSafeNavigationUrl(`${authUrl}/admin/user?${new URLSearchParams({ userId: user.id })}`)}>{user.email ?? user.id}</a>
+            </td>
+            <td>{user.name ?? ""}</td>
+            <td>{user.ban ? text.t("admin.users.banned") : text.t("admin.users.active")}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 /** Renders the user list (a complete HTML document). */
 export function renderUsersHtml(params: UsersPageParams): string {
   const { text, authUrl } = params;
@@ -104,55 +162,8 @@ export function renderUsersHtml(params: UsersPageParams): string {
       <>
         <h1>{text.t("admin.users.title")}</h1>
         <Messages {...params} />
-        <form action={toSafeNavigationUrl(`${authUrl}/admin`)} method="get" class="stack" role="search">
-          <div class="field">
-            <label for="admin-search">{text.t("admin.users.search")}</label>
-            <input id="admin-search" type="search" name="search" value={params.search ?? ""} maxLength={200} />
-          </div>
-          <div class="field">
-            <label for="admin-filter">{text.t("admin.users.filter")}</label>
-            <select id="admin-filter" name="banned">
-              <option value="any" selected={filter === "any"}>
-                {text.t("admin.users.filterAll")}
-              </option>
-              <option value="true" selected={filter === "true"}>
-                {text.t("admin.users.filterBanned")}
-              </option>
-              <option value="false" selected={filter === "false"}>
-                {text.t("admin.users.filterActive")}
-              </option>
-            </select>
-          </div>
-          <button type="submit" class="button">
-            {text.t("admin.users.searchButton")}
-          </button>
-        </form>
-        {params.users.length === 0 ? (
-          <p class="muted">{text.t("admin.users.none")}</p>
-        ) : (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{text.t("admin.users.email")}</th>
-                <th scope="col">{text.t("admin.users.name")}</th>
-                <th scope="col">{text.t("admin.users.status")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {params.users.map((user) => (
-                <tr key={user.id}>
-                  <td>
-                    <a href={toSafeNavigationUrl(`${authUrl}/admin/user?${new URLSearchParams({ userId: user.id })}`)}>
-                      {user.email ?? user.id}
-                    </a>
-                  </td>
-                  <td>{user.name ?? ""}</td>
-                  <td>{user.ban ? text.t("admin.users.banned") : text.t("admin.users.active")}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <SearchForm params={params} filter={filter} />
+        <UsersTable params={params} />
         <nav aria-label={text.t("admin.users.title")} class="center">
           {params.paged ? <a href={toSafeNavigationUrl(pageUrl(kept))}>{text.t("admin.users.first")}</a> : null}{" "}
           {params.nextCursor ? (
@@ -164,11 +175,162 @@ export function renderUsersHtml(params: UsersPageParams): string {
   });
 }
 
+/** The user's ban as the page says it: until when (or until lifted), and the reason. */
+function BanState({ text, user }: { text: Translator; user: AdminUserView }) {
+  if (!user.ban) return <>{text.t("admin.users.active")}</>;
+  return (
+    <>
+      {user.ban.expiresAt ? (
+        <Filled text={text.t("admin.user.bannedUntil")} values={{ date: when(text, user.ban.expiresAt) }} />
+      ) : (
+        text.t("admin.user.bannedForever")
+      )}
+      {user.ban.reason ? (
+        <>
+          {" "}
+          <Filled text={text.t("admin.user.banReason")} values={{ reason: user.ban.reason }} />
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/** The user's facts: address (proven or not), name, role, ban. */
+function UserFacts({ text, user }: { text: Translator; user: AdminUserView }) {
+  return (
+    <dl>
+      <dt>{text.t("admin.users.email")}</dt>
+      <dd>
+        {user.email ?? "—"} ({text.t(user.emailVerified ? "admin.user.emailProven" : "admin.user.emailUnproven")})
+      </dd>
+      <dt>{text.t("admin.users.name")}</dt>
+      <dd>{user.name ?? "—"}</dd>
+      <dt>{text.t("admin.user.role")}</dt>
+      <dd>{user.role ?? "—"}</dd>
+      <dt>{text.t("admin.users.status")}</dt>
+      <dd>
+        <BanState text={text} user={user} />
+      </dd>
+    </dl>
+  );
+}
+
+/** The linked accounts and the sessions (with the form that ends them all). */
+function AccountsAndSessions({ params }: { params: UserPageParams }) {
+  const { text, details } = params;
+  return (
+    <>
+      <section class="stack" aria-labelledby="admin-accounts-heading">
+        <h2 id="admin-accounts-heading">{text.t("admin.user.accounts")}</h2>
+        {details.accounts.length === 0 ? (
+          <p class="muted">{text.t("admin.user.noAccounts")}</p>
+        ) : (
+          <ul class="methods stack">
+            {details.accounts.map((account) => (
+              <li key={`${account.provider} ${account.providerAccountId}`}>
+                {account.provider} <span class="muted">{account.type}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section class="stack" aria-labelledby="admin-sessions-heading">
+        <h2 id="admin-sessions-heading">{text.t("admin.user.sessions")}</h2>
+        {details.sessions === null ? (
+          <p class="muted">{text.t("admin.user.sessionsUnavailable")}</p>
+        ) : details.sessions.length === 0 ? (
+          <p class="muted">{text.t("admin.user.noSessions")}</p>
+        ) : (
+          <ul class="methods stack">
+            {details.sessions.map((session) => (
+              <li key={session.id}>
+                {session.userAgent ?? session.provider ?? session.id}{" "}
+                <span class="muted">
+                  <Filled text={text.t("admin.user.lastSeen")} values={{ date: when(text, session.lastSeenAt) }} />
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+        <UserForm action={`${params.authUrl}/admin/form-revoke-sessions`} csrfToken={params.csrfToken} userId={details.user.id}>
+          <button type="submit" class="button button-neutral">
+            {text.t("admin.sessions.revoke")}
+          </button>
+        </UserForm>
+      </section>
+    </>
+  );
+}
+
+/** Ban (a reason, an end in hours) or lift the ban. */
+function BanSection({ params }: { params: UserPageParams }) {
+  const { text, csrfToken } = params;
+  const { user } = params.details;
+  const form = (path: string) => `${params.authUrl}/admin/form-${path}`;
+  return (
+    <section class="stack" aria-labelledby="admin-ban-heading">
+      <h2 id="admin-ban-heading">{text.t("admin.ban.title")}</h2>
+      {user.ban ? (
+        <UserForm action={form("unban")} csrfToken={csrfToken} userId={user.id}>
+          <button type="submit" class="button button-neutral">
+            {text.t("admin.unban.submit")}
+          </button>
+        </UserForm>
+      ) : (
+        <UserForm action={form("ban")} csrfToken={csrfToken} userId={user.id}>
+          <div class="field">
+            <label for="admin-ban-reason">{text.t("admin.ban.reason")}</label>
+            <input id="admin-ban-reason" name="reason" type="text" maxLength={500} />
+          </div>
+          <div class="field">
+            <label for="admin-ban-hours">{text.t("admin.ban.hours")}</label>
+            <input id="admin-ban-hours" name="hours" type="number" min={1} max={87600} step={1} inputMode="numeric" />
+          </div>
+          <button type="submit" class="button button-danger">
+            {text.t("admin.ban.submit")}
+          </button>
+        </UserForm>
+      )}
+    </section>
+  );
+}
+
+/** Set a password, and delete the user. */
+function PasswordAndDelete({ params }: { params: UserPageParams }) {
+  const { text, csrfToken } = params;
+  const userId = params.details.user.id;
+  const form = (path: string) => `${params.authUrl}/admin/form-${path}`;
+  return (
+    <>
+      <section class="stack" aria-labelledby="admin-password-heading">
+        <h2 id="admin-password-heading">{text.t("admin.password.title")}</h2>
+        <UserForm action={form("set-password")} csrfToken={csrfToken} userId={userId}>
+          <div class="field">
+            <label for="admin-password">{text.t("admin.password.new")}</label>
+            <input id="admin-password" name="password" type="password" autoComplete="new-password" required />
+          </div>
+          <button type="submit" class="button button-neutral">
+            {text.t("admin.password.submit")}
+          </button>
+        </UserForm>
+      </section>
+      <section class="stack" aria-labelledby="admin-delete-heading">
+        <h2 id="admin-delete-heading">{text.t("admin.delete.title")}</h2>
+        <p>{text.t("admin.delete.warning")}</p>
+        <UserForm action={form("delete")} csrfToken={csrfToken} userId={userId}>
+          <button type="submit" class="button button-danger">
+            {text.t("admin.delete.submit")}
+          </button>
+        </UserForm>
+      </section>
+    </>
+  );
+}
+
 /** Renders one user's page (a complete HTML document). */
 export function renderUserHtml(params: UserPageParams): string {
-  const { text, authUrl, csrfToken, details } = params;
+  const { text, authUrl, details } = params;
   const { user } = details;
-  const form = (path: string) => `${authUrl}/admin/form-${path}`;
   const heading = user.email ?? user.name ?? user.id;
   return renderDocument({
     title: `${text.t("admin.user.title")}: ${heading}`,
@@ -178,121 +340,12 @@ export function renderUserHtml(params: UserPageParams): string {
       <>
         <h1>{heading}</h1>
         <Messages {...params} />
-        <dl>
-          <dt>{text.t("admin.users.email")}</dt>
-          <dd>
-            {user.email ?? "—"} ({text.t(user.emailVerified ? "admin.user.emailProven" : "admin.user.emailUnproven")})
-          </dd>
-          <dt>{text.t("admin.users.name")}</dt>
-          <dd>{user.name ?? "—"}</dd>
-          <dt>{text.t("admin.user.role")}</dt>
-          <dd>{user.role ?? "—"}</dd>
-          <dt>{text.t("admin.users.status")}</dt>
-          <dd>
-            {user.ban ? (
-              <>
-                {user.ban.expiresAt ? (
-                  <Filled text={text.t("admin.user.bannedUntil")} values={{ date: when(text, user.ban.expiresAt) }} />
-                ) : (
-                  text.t("admin.user.bannedForever")
-                )}
-                {user.ban.reason ? (
-                  <>
-                    {" "}
-                    <Filled text={text.t("admin.user.banReason")} values={{ reason: user.ban.reason }} />
-                  </>
-                ) : null}
-              </>
-            ) : (
-              text.t("admin.users.active")
-            )}
-          </dd>
-        </dl>
-        <section class="stack" aria-labelledby="admin-accounts-heading">
-          <h2 id="admin-accounts-heading">{text.t("admin.user.accounts")}</h2>
-          {details.accounts.length === 0 ? (
-            <p class="muted">{text.t("admin.user.noAccounts")}</p>
-          ) : (
-            <ul class="methods stack">
-              {details.accounts.map((account) => (
-                <li key={`${account.provider} ${account.providerAccountId}`}>
-                  {account.provider} <span class="muted">{account.type}</span>
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
-        <section class="stack" aria-labelledby="admin-sessions-heading">
-          <h2 id="admin-sessions-heading">{text.t("admin.user.sessions")}</h2>
-          {details.sessions === null ? (
-            <p class="muted">{text.t("admin.user.sessionsUnavailable")}</p>
-          ) : details.sessions.length === 0 ? (
-            <p class="muted">{text.t("admin.user.noSessions")}</p>
-          ) : (
-            <ul class="methods stack">
-              {details.sessions.map((session) => (
-                <li key={session.id}>
-                  {session.userAgent ?? session.provider ?? session.id}{" "}
-                  <span class="muted">
-                    <Filled text={text.t("admin.user.lastSeen")} values={{ date: when(text, session.lastSeenAt) }} />
-                  </span>
-                </li>
-              ))}
-            </ul>
-          )}
-          <UserForm action={form("revoke-sessions")} csrfToken={csrfToken} userId={user.id}>
-            <button type="submit" class="button button-neutral">
-              {text.t("admin.sessions.revoke")}
-            </button>
-          </UserForm>
-        </section>
+        <UserFacts text={text} user={user} />
+        <AccountsAndSessions params={params} />
         {params.self ? null : (
           <>
-            <section class="stack" aria-labelledby="admin-ban-heading">
-              <h2 id="admin-ban-heading">{text.t("admin.ban.title")}</h2>
-              {user.ban ? (
-                <UserForm action={form("unban")} csrfToken={csrfToken} userId={user.id}>
-                  <button type="submit" class="button button-neutral">
-                    {text.t("admin.unban.submit")}
-                  </button>
-                </UserForm>
-              ) : (
-                <UserForm action={form("ban")} csrfToken={csrfToken} userId={user.id}>
-                  <div class="field">
-                    <label for="admin-ban-reason">{text.t("admin.ban.reason")}</label>
-                    <input id="admin-ban-reason" name="reason" type="text" maxLength={500} />
-                  </div>
-                  <div class="field">
-                    <label for="admin-ban-hours">{text.t("admin.ban.hours")}</label>
-                    <input id="admin-ban-hours" name="hours" type="number" min={1} max={87600} step={1} inputMode="numeric" />
-                  </div>
-                  <button type="submit" class="button button-danger">
-                    {text.t("admin.ban.submit")}
-                  </button>
-                </UserForm>
-              )}
-            </section>
-            <section class="stack" aria-labelledby="admin-password-heading">
-              <h2 id="admin-password-heading">{text.t("admin.password.title")}</h2>
-              <UserForm action={form("set-password")} csrfToken={csrfToken} userId={user.id}>
-                <div class="field">
-                  <label for="admin-password">{text.t("admin.password.new")}</label>
-                  <input id="admin-password" name="password" type="password" autoComplete="new-password" required />
-                </div>
-                <button type="submit" class="button button-neutral">
-                  {text.t("admin.password.submit")}
-                </button>
-              </UserForm>
-            </section>
-            <section class="stack" aria-labelledby="admin-delete-heading">
-              <h2 id="admin-delete-heading">{text.t("admin.delete.title")}</h2>
-              <p>{text.t("admin.delete.warning")}</p>
-              <UserForm action={form("delete")} csrfToken={csrfToken} userId={user.id}>
-                <button type="submit" class="button button-danger">
-                  {text.t("admin.delete.submit")}
-                </button>
-              </UserForm>
-            </section>
+            <BanSection params={params} />
+            <PasswordAndDelete params={params} />
           </>
         )}
         <p class="center">
