@@ -47,7 +47,7 @@ export interface AdminApi {
   unbanUser(request: RequestLike, input: { userId: string }): Promise<void>;
   /** Deletes the user and everything of theirs the adapter holds, after ending their sessions. Not the caller, nor another admin. */
   deleteUser(request: RequestLike, input: { userId: string }): Promise<void>;
-  /** Ends every session of the user (and what ends with them: grants). `revoked`: how many were live. */
+  /** Ends every session of the user (and what ends with them: grants), on every instance within the session-control bound. */
   adminRevokeUserSessions(request: RequestLike, input: { userId: string }): Promise<void>;
 }
 
