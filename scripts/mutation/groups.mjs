@@ -375,6 +375,14 @@ export const mutationGroups = [
       test("api-keys/owner-present.test.ts"),
     ],
   },
+  {
+    name: "admin",
+    // Issue 48: who is an admin (asked of the store on every call; never from an impersonated session), what
+    // an admin may not do to themselves or a peer, and whether a ban holds. decisions.test.ts drives them
+    // directly; access.test.ts walks every admin route and auth.api method in process (a few seconds).
+    mutate: [src("features/admin/access.ts"), src("features/admin/bans.ts")],
+    tests: [test("admin/decisions.test.ts"), test("admin/access.test.ts")],
+  },
 ];
 
 /** The group named by `MUTATION_GROUP`; throws for an unknown or missing name. */

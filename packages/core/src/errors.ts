@@ -577,6 +577,10 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "TwoFactorAlreadyEnabled",
   "TwoFactorNotEnabled",
   "OAuthError",
+  "UserBanned",
+  "UserNotFound",
+  "InvalidUser",
+  "UserExists",
 ]);
 
 /** True when the error's type may be shown to the user (on the error or sign-in page). */
@@ -713,4 +717,31 @@ export class ApiKeyNotFound extends AuthError {
 export class InvalidApiKeyRequest extends AuthError {
   static override type: ErrorType = "InvalidApiKeyRequest";
   static override status: number | undefined = 400;
+}
+
+/**
+ * An admin banned this user (`banUser`): every sign-in is refused, whatever the method, until the ban
+ * ends or an admin lifts it. The sign-in page shows `admin.banMessage` (or the built-in text). HTTP 403.
+ */
+export class UserBanned extends SignInError {
+  static override type: ErrorType = "UserBanned";
+  static override status: number | undefined = 403;
+}
+
+/** An admin operation named a user the store does not have. Nothing changed. HTTP 404. */
+export class UserNotFound extends AuthError {
+  static override type: ErrorType = "UserNotFound";
+  static override status: number | undefined = 404;
+}
+
+/** An admin operation's input is not valid (an address, a name, a role, a duration, a cursor): the message names the field. Nothing changed. HTTP 400. */
+export class InvalidUser extends AuthError {
+  static override type: ErrorType = "InvalidUser";
+  static override status: number | undefined = 400;
+}
+
+/** `createUser` or `updateUser`: another user has this address already. Nothing changed. HTTP 409. */
+export class UserExists extends AuthError {
+  static override type: ErrorType = "UserExists";
+  static override status: number | undefined = 409;
 }

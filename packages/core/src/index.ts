@@ -42,6 +42,7 @@ export { decode, encode, getToken } from "./jwt.js";
 export { Auth, getSession } from "./kernel/auth.js";
 // The built-in features' own public types (each feature's `types.ts`, which also adds to the shared ones).
 export type {
+  AdminApi,
   ApiKeyRateLimits,
   ApiKeysApi,
   AuthorizationServerApi,
@@ -66,6 +67,8 @@ export type { MemorySessionStoreOptions } from "./session/memory-store.js";
 export { memorySessionStore } from "./session/memory-store.js";
 export { skipCSRFCheck } from "./symbols.js";
 export type * from "./types/adapters.js";
+export type * from "./types/admin.js";
+export type * from "./types/admin.js";
 export type {
   AuthApi,
   ChangePasswordInput,
@@ -84,7 +87,6 @@ export type {
   SignOutInput,
   SignUpInput,
 } from "./types/api.js";
-export type * from "./types/admin.js";
 export type * from "./types/api-keys.js";
 export type * from "./types/authorization-server.js";
 export type * from "./types/config.js";

@@ -29,6 +29,7 @@ import type {
   SessionMetadata,
   VerificationToken,
 } from "@authlib/core/adapters";
+import { adminMethods } from "./admin.js";
 import { apiKeyMethods } from "./api-keys.js";
 import { authorizationServerMethods } from "./authorization-server.js";
 import type { HostedDbClient } from "./client.js";
@@ -68,6 +69,7 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
     ...organizationMethods(client),
     ...authorizationServerMethods(client),
     ...apiKeyMethods(client),
+    ...adminMethods(client),
   };
 }
 
@@ -88,6 +90,7 @@ function userMethods(
         emailVerified: user.emailVerified ?? null,
         name: user.name ?? null,
         image: user.image ?? null,
+        role: roleOf(user),
       });
       return toAdapterUser(record);
     },
@@ -114,6 +117,7 @@ function userMethods(
         emailVerified: changes.emailVerified,
         name: changes.name,
         image: changes.image,
+        role: "role" in changes ? roleOf(changes) : undefined,
       };
       const record = await users.update(id, fields);
       if (!record) throw new HostedDbError("NotFound", `updateUser: there is no user with id ${JSON.stringify(id)}.`);
@@ -369,7 +373,15 @@ function toAdapterUser(record: AuthlibUserRecord): AdapterUser {
     emailVerified: record.emailVerified ?? null,
     name: record.name ?? null,
     image: record.image ?? null,
+    // Only a user with a role has the field: a user row reads as Auth.js's shape otherwise.
+    ...(record.role ? { role: record.role } : {}),
   };
+}
+
+/** The app's role on a user row given to the adapter (`role`, a text), or `null`. */
+function roleOf(user: object): string | null {
+  const role = (user as { role?: unknown }).role;
+  return typeof role === "string" && role !== "" ? role : null;
 }
 
 /** The token columns an account update writes (`token_type` lower-cased, as on insert). */

@@ -134,7 +134,7 @@ async function unignoredFolder(dir: string, cwd: string): Promise<string | undef
 
 /** What `prune` deleted, in one line. */
 function describePrune(result: HostedDbPruneResult, target: string): string {
-  return `Pruned ${target}: ${result.verificationTokens} expired verification token(s) (sign-in links, passkey challenges), ${result.sessions} expired session(s), ${result.sessionRecords} expired JWT session record(s), ${result.rateLimitWindows} ended rate-limit window(s), ${result.oauthAuthorizationCodes} expired authorization code(s), ${result.oauthDeviceCodes} expired device code(s), ${result.oauthGrants} ended OAuth grant(s), ${result.oauthSigningKeys} expired signing key(s), ${result.apiKeys} ended API key(s).\n`;
+  return `Pruned ${target}: ${result.verificationTokens} expired verification token(s) (sign-in links, passkey challenges), ${result.sessions} expired session(s), ${result.sessionRecords} expired JWT session record(s), ${result.rateLimitWindows} ended rate-limit window(s), ${result.oauthAuthorizationCodes} expired authorization code(s), ${result.oauthDeviceCodes} expired device code(s), ${result.oauthGrants} ended OAuth grant(s), ${result.oauthSigningKeys} expired signing key(s), ${result.apiKeys} ended API key(s), ${result.userBans} ended ban(s).\n`;
 }
 
 /** The status report: location, applied and pending migrations, tables. */

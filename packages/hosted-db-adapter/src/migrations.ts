@@ -251,6 +251,25 @@ export const migrations: readonly HostedDbMigration[] = [
       `CREATE INDEX "authlib_api_keys_expires_at_idx" ON ${s}."authlib_api_keys" ("expires_at") WHERE "expires_at" IS NOT NULL`,
     ],
   },
+  {
+    version: 10,
+    name: "admin: bans and roles",
+    // The admin feature (core's `admin: {…}`, admin.ts): one ban per user, which goes with the user
+    // (foreign key); `expires_at` NULL lasts until lifted, and its index serves `authlib db prune`. A user's
+    // `role` is the app's (core's `admin.roles` reads it): nullable, so adding it rewrites no row. Users are
+    // listed by id in byte order ("C" collation), so a cursor stays stable whatever the database's locale.
+    statements: (s) => [
+      `ALTER TABLE ${s}."authlib_users" ADD COLUMN "role" text`,
+      `CREATE TABLE ${s}."authlib_user_bans" (
+        "user_id" text PRIMARY KEY REFERENCES ${s}."authlib_users" ("id") ON DELETE CASCADE,
+        "reason" text,
+        "banned_by" text,
+        "created_at" timestamptz NOT NULL,
+        "expires_at" timestamptz)`,
+      `CREATE INDEX "authlib_user_bans_expires_at_idx" ON ${s}."authlib_user_bans" ("expires_at")`,
+      `CREATE INDEX "authlib_users_id_c_idx" ON ${s}."authlib_users" ("id" COLLATE "C")`,
+    ],
+  },
 ];
 
 /**

@@ -4,6 +4,8 @@
  * (verification-tokens.ts) and rate-limit hits sweep ended windows; this clears the backlog at once,
  * e.g. from a daily job, or after a quiet period in which nothing was written.
  *
+ * Bans past their end (migration 10) go too: they no longer count.
+ *
  * The authorization server's rows (migration 8) go when nothing can use them any more: authorization and
  * device codes past their expiry, signing keys no longer published, and grants that can issue no token
  * again (revoked, refresh lifetime ended, or never refreshable) whose last tokens have expired too. The
@@ -19,6 +21,8 @@
  *
  * @module prune
  */
+
+import { bansTable } from "./admin.js";
 import { apiKeysTable } from "./api-keys.js";
 import type { HostedDbClient } from "./client.js";
 import { oauthTable } from "./oauth-rows.js";
@@ -49,6 +53,8 @@ export interface HostedDbPruneResult {
   oauthSigningKeys: number;
   /** API keys expired, or revoked, more than {@link API_KEY_RETENTION} ago. */
   apiKeys: number;
+  /** Bans past their end (`authlib_user_bans`, migration 10): they no longer count. */
+  userBans: number;
 }
 
 /**
@@ -98,6 +104,7 @@ export async function pruneExpiredRows(client: HostedDbClient, options: HostedDb
     oauthGrants: await deleteInBatches(client, oauthTable(client, "grants"), `"id"`, ENDED_GRANT, batchSize),
     oauthSigningKeys: await deleteInBatches(client, oauthTable(client, "signingKeys"), `"kid"`, `"expires_at" <= now()`, batchSize),
     apiKeys: await deleteInBatches(client, apiKeysTable(client), `"id"`, ENDED_API_KEY, batchSize),
+    userBans: await deleteInBatches(client, bansTable(client), `"user_id"`, `"expires_at" <= now()`, batchSize),
   };
 }
 

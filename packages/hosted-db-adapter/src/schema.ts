@@ -40,6 +40,8 @@ export interface AuthlibUserRecord extends HostedDbRecord {
   emailVerified?: Date | null;
   image?: string | null;
   name?: string | null;
+  /** The app's role of the user (core's `admin.roles` reads it); `null` for none. Migration 10. */
+  role?: string | null;
 }
 
 /** A row of `authlib_accounts`: links a user to a provider, with the provider's tokens. */

@@ -32,7 +32,13 @@ const json = (column: string): FieldSpec => ({ column, kind: "json" });
 
 /** The storage of every table; must agree with the migrations. */
 const TABLE_SPECS: { readonly [T in HostedDbTableName]: TableSpec<DatabaseSchema[T]> } = {
-  authlib_users: { email: text("email"), emailVerified: timestamp("emailVerified"), image: text("image"), name: text("name") },
+  authlib_users: {
+    email: text("email"),
+    emailVerified: timestamp("emailVerified"),
+    image: text("image"),
+    name: text("name"),
+    role: text("role"),
+  },
   authlib_accounts: {
     access_token: text("access_token"),
     expires_at: integer("expires_at"),

@@ -189,6 +189,7 @@ function runOnDatabase(name: string, connection: () => BaseClientOptions, rivalC
         oauthGrants: 3,
         oauthSigningKeys: 1,
         apiKeys: 0,
+        userBans: 0,
       });
       for (const code of expiredCodes) expect(await adapter.getOAuthAuthorizationCode(code.codeHash)).toBeNull();
       expect(await adapter.getOAuthAuthorizationCode(liveCode.codeHash)).toEqual(liveCode);
@@ -205,6 +206,7 @@ function runOnDatabase(name: string, connection: () => BaseClientOptions, rivalC
         oauthDeviceCodes: 0,
         oauthGrants: 0,
         oauthSigningKeys: 0,
+        userBans: 0,
       });
     });
   });

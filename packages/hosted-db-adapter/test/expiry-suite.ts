@@ -168,6 +168,7 @@ export function runExpirySuite(options: ExpirySuiteOptions): void {
           oauthGrants: 0,
           oauthSigningKeys: 0,
           apiKeys: 0,
+          userBans: 0,
         });
         expect(await tokenCounts(client)).toEqual({ expired: 0, live: 1 });
         expect((await client.db.authlib_sessions.filter()).map((s) => s.sessionToken)).toEqual(["current"]);
@@ -188,6 +189,7 @@ export function runExpirySuite(options: ExpirySuiteOptions): void {
           oauthGrants: 0,
           oauthSigningKeys: 0,
           apiKeys: 0,
+          userBans: 0,
         });
       });
 

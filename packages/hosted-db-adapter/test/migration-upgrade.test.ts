@@ -69,6 +69,7 @@ const TABLES = [
   "authlib_oauth_device_codes",
   "authlib_oauth_signing_keys",
   "authlib_api_keys",
+  "authlib_user_bans",
 ];
 
 describe("shipped migrations", () => {

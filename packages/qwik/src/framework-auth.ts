@@ -12,6 +12,7 @@ import { implicit$FirstArg } from "@builder.io/qwik";
 import { isServer } from "@builder.io/qwik/build";
 import { type Action, globalAction$, type RequestEventCommon, routeLoader$, validator$ } from "@builder.io/qwik-city";
 import type { AccountsResult, UnlinkAccountFailure } from "./accounts.js";
+import { adminActionHooks, adminUserHooks } from "./admin-hooks.js";
 import { type FrameworkAuthConfig, type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
 import { runListing, runOperation, signInWithEmailCode, validateOperation } from "./operation-actions.js";
 import { activeOrganizationHooks, domainHooks, invitationHooks, memberHooks, organizationHooks } from "./organization-hooks.js";
@@ -100,6 +101,9 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
     ...memberHooks(configQrl),
     ...invitationHooks(configQrl),
     ...domainHooks(configQrl),
+    // The admin's tools (core's `admin` option): `useListUsers`, `useBanUser`, … (admin-hooks.ts).
+    ...adminUserHooks(configQrl),
+    ...adminActionHooks(configQrl),
   };
 }
 

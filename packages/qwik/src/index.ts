@@ -33,6 +33,9 @@
  * - `useOrganizations()` lists the user's organizations; `useCreateOrganization`, `useInviteMember`,
  *   `useSetActiveOrganization` and the other organization actions run core's organization operations
  *   (core's `organizations` option, docs/organizations.md), reporting a refusal to the form (`code`).
+ * - `useListUsers`, `useGetUser`, `useBanUser`, `useUnbanUser`, `useSetUserPassword`, `useDeleteUser` and
+ *   the other admin actions run core's admin operations (core's `admin` option, docs/admin.md); core asks
+ *   the store on every call whether the caller is an admin (`AccessDenied` otherwise).
  * - `useSessions()` lists the signed-in user's sessions (their devices) and `useRevokeSession` ends one
  *   of them or all others (session control needs a registry: `session.store` for JWT sessions, or an
  *   adapter with the session record methods).
@@ -52,6 +55,7 @@ export type {
 } from "@authlib/core";
 export { AuthError, CredentialsSignin } from "@authlib/core/errors";
 export type { AccountsError, AccountsResult, UnlinkAccountError, UnlinkAccountFailure } from "./accounts.js";
+export type { AdminError, AdminFailure, AdminResult } from "./admin.js";
 export type { AuthContext, FrameworkAuthConfig, FrameworkAuthConfigQrl } from "./context.js";
 export {
   FrameworkAuth$,

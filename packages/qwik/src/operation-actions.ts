@@ -12,6 +12,8 @@
  * City's `checkOrigin` refuses a cross-origin action POST before it runs.
  */
 import type {
+  AdminUserDetails,
+  AdminUserView,
   ListedDomain,
   ListedInvitation,
   ListedMember,
@@ -21,10 +23,13 @@ import type {
   Organization,
   OrganizationMembership,
   TotpEnrollment,
+  UserBan,
+  UserPage,
 } from "@authlib/core";
 import { UnknownAction } from "@authlib/core/errors";
 import { type FailReturn, type RequestEventAction, type RequestEventCommon, z } from "@builder.io/qwik-city";
 import type { AccountsResult, UnlinkAccountError } from "./accounts.js";
+import * as admin from "./admin.js";
 import { type AuthContext, type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
 import { controlFailure, type FailureMapping, listingError } from "./control.js";
 import { loadCore } from "./core.js";
@@ -85,6 +90,7 @@ const revoked = controlFailure<"sessionId" | "all", RevokeSessionError>(REVOKE_F
 const unlinked = controlFailure<"provider" | "providerAccountId", UnlinkAccountError>(UNLINK_FAILED_MESSAGE);
 const passkey = controlFailure<"id" | "name", PasskeyError>(PASSKEY_FAILED_MESSAGE);
 const org = orgs.organizationFailure;
+const adminFailed = admin.adminFailure;
 /** What `useSetActiveOrganization` answers: the active organization (`null`: none) and the member's role there. */
 type Active = { activeOrganizationId: string | null; role?: string };
 
@@ -133,6 +139,16 @@ const operationActions = {
   addDomain: { input: orgs.domainSchema, success: data<{ domain: ListedDomain }>(), failure: org },
   verifyDomain: { input: orgs.domainIdSchema, success: data<{ domain: ListedDomain }>(), failure: org },
   removeDomain: { input: orgs.domainIdSchema, success: data<{ removed: true }>(), failure: org },
+  // The admin's operations (core's `admin` option): each answers its data.
+  listUsers: { input: admin.listUsersSchema, success: data<UserPage>(), failure: adminFailed },
+  getUser: { input: admin.userSchema, success: data<AdminUserDetails>(), failure: adminFailed },
+  createUser: { input: admin.createUserSchema, success: data<AdminUserView>(), failure: adminFailed },
+  updateUser: { input: admin.updateUserSchema, success: data<AdminUserView>(), failure: adminFailed },
+  setUserPassword: { input: admin.setUserPasswordSchema, success: data<{ userId: string }>(), failure: adminFailed },
+  banUser: { input: admin.banUserSchema, success: data<UserBan>(), failure: adminFailed },
+  unbanUser: { input: admin.userSchema, success: data<{ userId: string }>(), failure: adminFailed },
+  deleteUser: { input: admin.userSchema, success: data<{ userId: string }>(), failure: adminFailed },
+  adminRevokeUserSessions: { input: admin.userSchema, success: data<{ userId: string }>(), failure: adminFailed },
 } satisfies Record<string, OperationAction<z.ZodTypeAny, unknown, unknown>>;
 
 /** The name of a core operation that has an action here. */

@@ -61,6 +61,8 @@ export default component$(() => {
           <a href="/auth/account">{text.account}</a>
           <Link href="/devices">{text.devices}</Link>
           <Link href="/organizations">{text.organizations}</Link>
+          {/* authlib's built-in admin pages (users, bans): the demo user is the demo's admin. */}
+          {user ? <a href="/auth/admin">{text.admin}</a> : null}
           <Link href="/audit">{text.audit}</Link>
           <Link href="/dev/mailbox">{text.mailbox}</Link>
         </nav>

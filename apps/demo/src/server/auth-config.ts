@@ -121,6 +121,9 @@ export function demoAuthConfig(env: EnvGetter, services: DemoServices): Framewor
     // "Acme" and "Vault" (created at start, demo-organizations.ts); Vault's policy asks for a second factor.
     // Invitations are mailed through the Nodemailer provider above, to /dev/mailbox.
     organizations: {},
+    // The admin's tools (the built-in /auth/admin: users, bans, passwords): the demo user has the `admin`
+    // role (database.ts). A ban ends the user's sessions at once (database sessions) and refuses their sign-in.
+    admin: { roles: ["admin"] },
     // The app's own "check your email" page: it takes the mailed sign-in code (useEmailCode).
     pages: { verifyRequest: "/check-email" },
     theme: { colorScheme: "auto", brandColor: "#4f46e5" },

@@ -14,6 +14,7 @@ export interface ChromeText {
   account: string;
   devices: string;
   organizations: string;
+  admin: string;
   audit: string;
   mailbox: string;
   signIn: string;
@@ -30,6 +31,7 @@ const TEXTS: Readonly<Record<string, ChromeText>> = {
     account: "Account",
     devices: "Devices",
     organizations: "Organizations",
+    admin: "Admin",
     audit: "Audit",
     mailbox: "Mailbox",
     signIn: "Sign in",
@@ -44,6 +46,7 @@ const TEXTS: Readonly<Record<string, ChromeText>> = {
     account: "Konto",
     devices: "Geräte",
     organizations: "Organisationen",
+    admin: "Verwaltung",
     audit: "Protokoll",
     mailbox: "Postfach",
     signIn: "Anmelden",
@@ -58,6 +61,7 @@ const TEXTS: Readonly<Record<string, ChromeText>> = {
     account: "Compte",
     devices: "Appareils",
     organizations: "Organisations",
+    admin: "Administration",
     audit: "Journal",
     mailbox: "Boîte mail",
     signIn: "Se connecter",
@@ -72,6 +76,7 @@ const TEXTS: Readonly<Record<string, ChromeText>> = {
     account: "Cuenta",
     devices: "Dispositivos",
     organizations: "Organizaciones",
+    admin: "Administración",
     audit: "Registro",
     mailbox: "Buzón",
     signIn: "Iniciar sesión",
@@ -86,6 +91,7 @@ const TEXTS: Readonly<Record<string, ChromeText>> = {
     account: "Conta",
     devices: "Dispositivos",
     organizations: "Organizações",
+    admin: "Administração",
     audit: "Registro",
     mailbox: "Caixa de e-mail",
     signIn: "Entrar",
@@ -100,6 +106,7 @@ const TEXTS: Readonly<Record<string, ChromeText>> = {
     account: "アカウント",
     devices: "デバイス",
     organizations: "組織",
+    admin: "管理",
     audit: "監査ログ",
     mailbox: "メールボックス",
     signIn: "ログイン",
@@ -114,6 +121,7 @@ const TEXTS: Readonly<Record<string, ChromeText>> = {
     account: "账号",
     devices: "设备",
     organizations: "组织",
+    admin: "管理",
     audit: "审计日志",
     mailbox: "邮箱",
     signIn: "登录",

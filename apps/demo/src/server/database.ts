@@ -72,13 +72,18 @@ export async function openDemoDatabase(databaseURL: string): Promise<DemoDatabas
 
 /**
  * The demo user's row, created when missing. authorize() returns the same id and email, and with
- * database sessions authlib signs in only users the adapter knows.
+ * database sessions authlib signs in only users the adapter knows. The demo user is the demo's admin (the
+ * `admin` role: `admin: { roles: ["admin"] }` in auth-config.ts), so /auth/admin shows the users.
  */
 export async function ensureDemoUser(adapter: Required<Adapter>): Promise<AdapterUser> {
   const existing = await adapter.getUserByEmail(DEMO_EMAIL);
-  if (existing) return existing;
-  return adapter.createUser({ id: DEMO_USER_ID, email: DEMO_EMAIL, name: DEMO_NAME, emailVerified: null });
+  if (existing && (existing as { role?: string }).role === DEMO_ROLE) return existing;
+  if (existing) return adapter.updateUser({ id: existing.id, role: DEMO_ROLE } as AdapterUser);
+  return adapter.createUser({ id: DEMO_USER_ID, email: DEMO_EMAIL, name: DEMO_NAME, emailVerified: null, role: DEMO_ROLE } as AdapterUser);
 }
+
+/** The demo user's role: the one `admin.roles` names. */
+export const DEMO_ROLE = "admin";
 
 /** The user's sessions that have not expired, newest first; `currentToken` marks the asking browser's. */
 export async function listActiveSessions(client: HostedDbClient, userId: string, currentToken?: string): Promise<ActiveSession[]> {

@@ -68,6 +68,10 @@ export const LOG_LEVELS = {
   SessionRequired: "debug",
   SlugTaken: "debug",
   UnknownAction: "debug",
+  UserBanned: "debug",
+  UserExists: "debug",
+  UserNotFound: "debug",
+  InvalidUser: "debug",
   Verification: "debug",
   WebAuthnVerificationError: "debug",
   // A client's request the operator should see.

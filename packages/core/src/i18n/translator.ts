@@ -23,7 +23,9 @@ export async function englishOf(features: readonly FeatureTexts[] = []): Promise
   if (features.length === 0) return core as Messages;
   const english: Record<string, string> = { ...core };
   const texts = await Promise.all(features.map((feature) => (Object.hasOwn(feature, "en") ? feature.en?.() : undefined)));
-  for (const [key, text] of texts.flatMap((catalog) => Object.entries(catalog ?? {})))
+  // The first feature that has a key wins, as in every other language (`requestTranslator`'s layers): a
+  // feature's texts derived from the app's configuration come first (`FeatureDefinition.configuredMessages`).
+  for (const [key, text] of texts.reverse().flatMap((catalog) => Object.entries(catalog ?? {})))
     if (typeof text === "string" && key !== "__proto__") english[key] = text;
   return english as unknown as Messages;
 }

@@ -13,6 +13,7 @@ import { passwordFeature } from "../features/password/feature.js";
 import { sessionsFeature } from "../features/sessions/feature.js";
 import { twoFactorFeature } from "../features/two-factor/feature.js";
 
+export type { AdminApi } from "../features/admin/feature.js";
 export type { ApiKeyRateLimits, ApiKeysApi, CreatedApiKey, ListedApiKey, VerifiedApiKey } from "../features/api-keys/feature.js";
 export type { AuthorizationServerApi, AuthorizationServerRateLimits, ListedGrant } from "../features/authorization-server/feature.js";
 /** The built-in features' public types (and their additions to the shared ones), for the package's index. */
@@ -21,7 +22,7 @@ export type { TotpEnrollment, TwoFactorApi, TwoFactorRateLimits, TwoFactorStatus
 import type { FeatureAudit } from "../types/audit.js";
 import type { AuthConfig } from "../types/config.js";
 import type { FeatureTexts, MessageKey } from "../types/i18n.js";
-import type { AccountSection, OrganizationSection, OwnerOperationRule, SignInHooks } from "../types/internal.js";
+import type { AccountSection, OrganizationSection, OwnerOperationRule, SignInHooks, UserDetailsPart } from "../types/internal.js";
 import type { ApiRunner, FeatureDefinition, OperationDeclaration } from "../types/operation.js";
 import type { FeatureRateLimits } from "../types/rate-limit.js";
 
@@ -96,7 +97,17 @@ export const onDemandFeatures: readonly OnDemandFeature[] = [
   },
   {
     option: "admin",
-    api: [],
+    api: [
+      "listUsers",
+      "getUser",
+      "createUser",
+      "updateUser",
+      "setUserPassword",
+      "banUser",
+      "unbanUser",
+      "deleteUser",
+      "adminRevokeUserSessions",
+    ],
     load: () => import("../features/admin/feature.js").then((module) => module.adminFeature),
   },
   {
@@ -105,6 +116,9 @@ export const onDemandFeatures: readonly OnDemandFeature[] = [
     load: () => import("../features/api-keys/feature.js").then((module) => module.apiKeysFeature),
   },
 ];
+
+/** The languages authlib ships texts in. */
+const SHIPPED_LANGUAGES = ["en", "de", "fr", "es", "pt", "ja", "zh"] as const;
 
 /** The on-demand features loaded so far, by option: a definition is the same for every configuration. */
 const loadedFeatures = new Map<string, FeatureDefinition>();
@@ -250,6 +264,11 @@ export function auditsOf(config: AuthConfig): FeatureAudit[] {
   return enabledFeatures(config).flatMap((feature) => (feature.audit ? [feature.audit] : []));
 }
 
+/** What the features `config` turns on tell an admin about a user (`FeatureDefinition.userDetails`). */
+export function userDetailsOf(config: AuthConfig): UserDetailsPart[] {
+  return enabledFeatures(config).flatMap((feature) => (feature.userDetails ? [feature.userDetails] : []));
+}
+
 /** The account page's sections of the features `config` turns on. */
 export function accountSectionsOf(config: AuthConfig): AccountSection[] {
   return enabledFeatures(config).flatMap((feature) => (feature.accountSection ? [feature.accountSection] : []));
@@ -267,7 +286,13 @@ export function organizationSectionsOf(config: AuthConfig): OrganizationSection[
  */
 export function messagesOf(config: AuthConfig): FeatureTexts[] {
   const own = (config.features ?? []) as readonly Partial<FeatureDefinition>[];
-  return [...builtInFeatures, ...loadedFeatures.values(), ...own].flatMap((feature) => (feature.messages ? [feature.messages] : []));
+  const features = [...builtInFeatures, ...loadedFeatures.values(), ...own];
+  // Texts the configuration sets come first (the first text of a key wins), in every shipped language.
+  const configured = features.flatMap((feature) => {
+    const texts = feature.enabled?.(config) === false ? undefined : feature.configuredMessages?.(config);
+    return texts ? [Object.fromEntries(SHIPPED_LANGUAGES.map((tag) => [tag, async () => texts]))] : [];
+  });
+  return [...configured, ...features.flatMap((feature) => (feature.messages ? [feature.messages] : []))];
 }
 
 /** An app's feature, checked for the shape `defineFeature` gives (a `TypeError` names what is wrong). */

@@ -115,6 +115,7 @@ function withRequest(shared: ConfigOptions, request: RequestOptions): InternalOp
     featureMessages: shared.featureMessages,
     accountSections: shared.accountSections,
     organizationSections: shared.organizationSections,
+    userDetails: shared.userDetails,
     signInErrors: shared.signInErrors,
     handlerOf: shared.handlerOf,
     config: shared.config,

@@ -50,6 +50,7 @@ import {
   quietErrorsOf,
   rateLimitsOf,
   signInErrorsOf,
+  userDetailsOf,
 } from "./features.js";
 import { createRouter, type Router } from "./router.js";
 
@@ -175,6 +176,7 @@ function readConfig(config: AuthConfig, logger: LoggerInstance, basePath: string
     featureMessages: messagesOf(config),
     accountSections: accountSectionsOf(config),
     organizationSections: organizationSectionsOf(config),
+    userDetails: userDetailsOf(config),
     signInErrors: signInErrorsOf(config),
     handlerOf: (name) => (router.has(name) ? withParsedInput(router.named(name)) : undefined),
     basePath,

@@ -19,6 +19,10 @@ export async function startSession(
   request: RequestInternal,
   result: SignInResult,
 ): Promise<{ cookies: Cookie[]; secondStep?: string }> {
+  // A feature may refuse this user any sign-in (an operator's ban), whatever the first factor was.
+  const userId = result.user.id;
+  const refusal = userId ? await options.hooks?.signInRefusal?.(options, userId) : undefined;
+  if (refusal) throw refusal;
   const method = firstFactorMethod(result.account);
   // A feature may hold the sign-in here (the second factor: its step comes first).
   const held = result.assurance ? undefined : await options.hooks?.afterFirstFactor?.(options, request, result, method);

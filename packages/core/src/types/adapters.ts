@@ -96,7 +96,11 @@ export type AuthenticatorUpdate = Partial<Pick<AdapterAuthenticator, "counter" |
  * organizations are in {@link OrganizationAdapterMethods}, those of the authorization server in
  * {@link AuthorizationServerAdapterMethods}, those of API keys in {@link ApiKeyAdapterMethods}.
  */
-export interface Adapter extends OrganizationAdapterMethods, AuthorizationServerAdapterMethods, ApiKeyAdapterMethods {
+export interface Adapter
+  extends OrganizationAdapterMethods,
+    AuthorizationServerAdapterMethods,
+    ApiKeyAdapterMethods,
+    AdminAdapterMethods {
   /** Creates a user and returns it with its id. */
   createUser?(user: AdapterUser): Awaitable<AdapterUser>;
   /** The user with this id, or `null`. */
@@ -210,4 +214,54 @@ export interface Adapter extends OrganizationAdapterMethods, AuthorizationServer
    * authlib's to remove (`unlinkAccount`). Optional: removing a passkey needs it.
    */
   deleteAuthenticator?(credentialID: AdapterAuthenticator["credentialID"]): Awaitable<AdapterAuthenticator | null>;
+}
+
+/** A user's ban: why, by whom, since when and until when (`null`: until an admin lifts it). */
+export interface UserBan {
+  userId: string;
+  /** The admin's reason, shown to admins only (never to the banned user). */
+  reason: string | null;
+  /** The admin who banned them. */
+  bannedBy: string | null;
+  createdAt: Date;
+  /** When the ban ends by itself; `null` for a ban that lasts until `unbanUser`. */
+  expiresAt: Date | null;
+}
+
+/** What `listUsers` asks the adapter for: one page of users in the order of their ids. */
+export interface UserListQuery {
+  /** Users whose email or name contains this text (case-insensitive). */
+  search?: string;
+  /** Only users with a live ban (`true`), or only those without one (`false`). */
+  banned?: boolean;
+  /** Only users whose id sorts after this one (the cursor of the page before). */
+  after?: string;
+  /** The most users to answer. */
+  limit: number;
+  /** The time a ban must outlast to be live. */
+  now: Date;
+}
+
+/** One user of a page of `listUsers`, with their live ban (`null`: not banned). */
+export interface ListedUser {
+  user: AdapterUser;
+  ban: UserBan | null;
+}
+
+/**
+ * The adapter methods of the admin feature (`admin: {…}`): a page of users, and bans. The in-memory
+ * adapter of the tests and `@authlib/hosted-db-adapter` (migration 10) implement them.
+ */
+export interface AdminAdapterMethods {
+  /**
+   * Users matching `query`, ordered by id (byte order), those after `query.after` only, at most
+   * `query.limit`, each with their live ban.
+   */
+  listUsers?(query: UserListQuery): Awaitable<ListedUser[]>;
+  /** The user's ban, live or expired, or `null`. */
+  getUserBan?(userId: string): Awaitable<UserBan | null>;
+  /** Stores the user's ban, replacing any they had. */
+  saveUserBan?(ban: UserBan): Awaitable<void>;
+  /** Lifts the user's ban (none: nothing happens). */
+  deleteUserBan?(userId: string): Awaitable<void>;
 }

@@ -5,7 +5,7 @@
  * @module types/admin
  */
 
-import type { AdapterUser } from "./adapters.js";
+import type { AdapterUser, UserBan } from "./adapters.js";
 import type { Awaitable } from "./base.js";
 
 /** Acting as another user to help them (`impersonateUser`), or `false` to turn it off. */
@@ -28,4 +28,48 @@ export interface AdminConfig {
   impersonation?: ImpersonationConfig | false;
   /** The message a banned user is shown when a sign-in is refused (`UserBanned`), instead of the built-in one. */
   banMessage?: string;
+}
+
+/** A user as an admin sees them (`listUsers`, `getUser`): never a password hash or a token. */
+export interface AdminUserView {
+  id: string;
+  email: string | null;
+  name: string | null;
+  image: string | null;
+  emailVerified: Date | null;
+  /** The user's `role` field, where the adapter keeps one. */
+  role: string | null;
+  ban: UserBan | null;
+}
+
+/** One page of `listUsers`: the users, and the cursor of the next page (`null` on the last one). */
+export interface UserPage {
+  users: AdminUserView[];
+  nextCursor: string | null;
+}
+
+/** A linked account as an admin sees it: the provider and the account's id there, never its tokens. */
+export interface AdminAccountView {
+  provider: string;
+  type: string;
+  providerAccountId: string;
+}
+
+/** A session as an admin sees it: its id and metadata (never its token). */
+export interface AdminSessionView {
+  id: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  expires: Date;
+  userAgent: string | null;
+  provider: string | null;
+}
+
+/** Everything `getUser` answers about one user; `features` holds what other features add (`grants`, `organizations`, …). */
+export interface AdminUserDetails {
+  user: AdminUserView;
+  accounts: AdminAccountView[];
+  /** `null` when the configuration cannot list sessions (no session registry). */
+  sessions: AdminSessionView[] | null;
+  features: Record<string, unknown>;
 }

@@ -85,6 +85,10 @@ export interface ErrorTypes {
   ApiKeyScopeExceeded: true;
   ApiKeyNotFound: true;
   InvalidApiKeyRequest: true;
+  UserBanned: true;
+  UserNotFound: true;
+  InvalidUser: true;
+  UserExists: true;
 }
 
 /**

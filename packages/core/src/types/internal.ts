@@ -19,6 +19,7 @@ import type {
   PagesOptions,
   SessionOptions,
 } from "./config.js";
+import type { AuthErrorShape } from "./errors.js";
 import type { FeatureTexts, MessageKey, Translator } from "./i18n.js";
 import type { JWT, JWTOptions } from "./jwt.js";
 import type { PasswordConfig, ProviderConfig } from "./providers.js";
@@ -161,6 +162,17 @@ export interface AccountSectionView {
   done?: string;
 }
 
+/**
+ * What a feature tells an admin about one user (`getUser` of the admin feature): a named part (`grants`,
+ * `organizations`, `apiKeys`), read from its own store. Never a secret (a token, a key, a hash).
+ */
+export interface UserDetailsPart {
+  /** The part's name in `getUser`'s `features`. */
+  name: string;
+  /** The part for `userId` (`undefined`: nothing to show). */
+  read(options: InternalOptions, userId: string): Promise<unknown>;
+}
+
 /** A feature's section of the built-in account page (`GET <basePath>/account`), with its forms' messages. */
 export interface AccountSection {
   /** The notice's text for each `?done=` value of the section's forms. */
@@ -218,6 +230,8 @@ export interface ConfigOptions {
   accountSections?: readonly AccountSection[];
   /** The organization page's sections of the enabled features (`FeatureDefinition.organizationSection`). */
   organizationSections?: readonly OrganizationSection[];
+  /** What the enabled features tell an admin about a user (`FeatureDefinition.userDetails`), in the list's order. */
+  userDetails?: readonly UserDetailsPart[];
   /**
    * The handler of the operation named `name`, when a feature of the configuration declares it: how one
    * feature's page runs another feature's operation (the account page's second-factor forms) without
@@ -342,10 +356,15 @@ export interface SignInHooks {
    * every feature that takes it hears it.
    */
   userSuspended?(options: Pick<ConfigOptions, "adapter" | "config" | "audit">, userId: string, reason: SuspensionReason): Promise<void>;
+  /**
+   * The one gate every first factor passes (`sign-in/start-session.ts`), before any session starts: the
+   * refusal of this user's sign-in (an operator's ban: `UserBanned`), or `undefined` to let it go on.
+   */
+  signInRefusal?(options: InternalOptions, userId: string): Promise<AuthErrorShape | undefined>;
 }
 
-/** Why a user was suspended: an operator banned them, or their organization's directory deprovisioned them. */
-export type SuspensionReason = "banned" | "deprovisioned";
+/** Why a user was suspended: an operator banned or deleted them, or their organization's directory deprovisioned them. */
+export type SuspensionReason = "banned" | "deprovisioned" | "deleted";
 
 export interface SignInResult {
   user: User | AdapterUser;

@@ -22,6 +22,7 @@ import type {
   ResponseInternal,
   RouteNeeds,
   SignInHooks,
+  UserDetailsPart,
 } from "./internal.js";
 import type { ProviderConfig } from "./providers.js";
 import type { FeatureRateLimits } from "./rate-limit.js";
@@ -205,6 +206,8 @@ export interface FeatureDefinition extends AuthFeature {
   accountSection?: AccountSection;
   /** Its section of the built-in organization page (under the organization shown), when the feature is on. */
   organizationSection?: OrganizationSection;
+  /** What it tells an admin about a user (the admin feature's `getUser`), when the feature is on. */
+  userDetails?: UserDetailsPart;
   /**
    * Its start-up check: the first error in its part of the configuration, or `undefined`. `createAuth`
    * throws it (`Auth()` answers it per request); it runs after the checks of the providers and sessions.
@@ -222,6 +225,11 @@ export interface FeatureDefinition extends AuthFeature {
    * checked and resolved with the rest, read with `limitsOf(options).features[name]` (`false`: switched off).
    */
   rateLimits?: FeatureRateLimits;
+  /**
+   * Texts its part of the configuration sets (the admin feature's `banMessage`), the same in every language:
+   * they come before every feature's own texts; the app's `messages` still override them.
+   */
+  configuredMessages?: (config: AuthConfig) => Readonly<Partial<Record<MessageKey, string>>> | undefined;
   /** The sign-in page's message for error types of its own (`?error=<type>`), on or off: a key of its texts. */
   signInErrors?: Readonly<Record<string, MessageKey>>;
 }

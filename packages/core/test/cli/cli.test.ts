@@ -165,7 +165,7 @@ describe("authlib db on PGlite (a folder)", () => {
     const before = await runAuthlib(["db", "status", "--url", url]);
     expect(before).toMatchObject({ code: 1, stderr: "" });
     expect(before.stdout).toBe(
-      `Database: ${url}, branch "main"\nApplied:  none\nPending:  1, 2, 3, 4, 5, 6, 7, 8, 9 (run \`authlib db migrate\`)\nTables:   none\n`,
+      `Database: ${url}, branch "main"\nApplied:  none\nPending:  1, 2, 3, 4, 5, 6, 7, 8, 9, 10 (run \`authlib db migrate\`)\nTables:   none\n`,
     );
 
     // Run in the app's folder: the database folder is in it, and no .gitignore names it yet.
@@ -184,7 +184,8 @@ describe("authlib db on PGlite (a folder)", () => {
         "  7 organizations",
         "  8 authorization server",
         "  9 api keys",
-        `Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 9 to branch "main" of ${url}; now at version 9.`,
+        "  10 admin: bans and roles",
+        `Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 to branch "main" of ${url}; now at version 10.`,
         `db/ holds this machine's database, not source: add it to .gitignore (echo "db/" >> .gitignore).`,
         "",
       ].join("\n"),
@@ -195,7 +196,7 @@ describe("authlib db on PGlite (a folder)", () => {
     expect(again).toMatchObject({
       code: 0,
       stderr: "",
-      stdout: `Opening ${url} (embedded PGlite: its first start takes a while)…\nUp to date: branch "main" of ${url} is at version 9.\n`,
+      stdout: `Opening ${url} (embedded PGlite: its first start takes a while)…\nUp to date: branch "main" of ${url} is at version 10.\n`,
     });
     await rm(join(app.dir, ".gitignore"));
 
@@ -298,14 +299,14 @@ describe.skipIf(!(await postgresAnswers(postgresURL, "authlib db on PostgreSQL")
     const env = { AUTHLIB_DATABASE_URL: postgresURL, AUTHLIB_BRANCH: branch };
     const before = await runAuthlib(["db", "status"], { env });
     expect(before).toMatchObject({ code: 1, stderr: "" });
-    expect(before.stdout).toContain(`branch "${branch}"\nApplied:  none\nPending:  1, 2, 3, 4, 5, 6, 7, 8, 9 `);
+    expect(before.stdout).toContain(`branch "${branch}"\nApplied:  none\nPending:  1, 2, 3, 4, 5, 6, 7, 8, 9, 10 `);
 
     const migrate = await runAuthlib(["db", "migrate"], { env });
     expect(migrate).toMatchObject({ code: 0, stderr: "" });
     // A server's database is no folder of the app: no .gitignore hint.
     expect(migrate.stdout).toBe(
-      `Opening ${postgresURL}…\nApplying 9 migration(s) to branch "${branch}", in one transaction:\n  1 authlib tables\n  2 rate-limit windows\n  3 verification-token expiry index\n  4 session records\n  5 audit events\n  6 passkey names\n  7 organizations\n  8 authorization server\n  9 api keys\n` +
-        `Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 9 to branch "${branch}" of ${postgresURL}; now at version 9.\n`,
+      `Opening ${postgresURL}…\nApplying 10 migration(s) to branch "${branch}", in one transaction:\n  1 authlib tables\n  2 rate-limit windows\n  3 verification-token expiry index\n  4 session records\n  5 audit events\n  6 passkey names\n  7 organizations\n  8 authorization server\n  9 api keys\n  10 admin: bans and roles\n` +
+        `Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 to branch "${branch}" of ${postgresURL}; now at version 10.\n`,
     );
     const { rows } = await pool.query("SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = $1", [branch]);
     expect(rows).toEqual([{ tables: 22 }]);
@@ -318,7 +319,7 @@ describe.skipIf(!(await postgresAnswers(postgresURL, "authlib db on PostgreSQL")
     const again = await runAuthlib(["db", "migrate"], { env });
     expect(again).toMatchObject({
       code: 0,
-      stdout: `Opening ${postgresURL}…\nUp to date: branch "${branch}" of ${postgresURL} is at version 9.\n`,
+      stdout: `Opening ${postgresURL}…\nUp to date: branch "${branch}" of ${postgresURL} is at version 10.\n`,
     });
   }, 60_000);
 
@@ -362,7 +363,7 @@ describe.skipIf(!(await postgresAnswers(postgresURL, "authlib db on PostgreSQL")
     expect(run).toMatchObject({
       code: 0,
       stderr: "",
-      stdout: `Pruned branch "${branch}" of ${postgresURL}: 30 expired verification token(s) (sign-in links, passkey challenges), 1 expired session(s), 1 expired JWT session record(s), 1 ended rate-limit window(s), 0 expired authorization code(s), 1 expired device code(s), 0 ended OAuth grant(s), 1 expired signing key(s), 0 ended API key(s).\n`,
+      stdout: `Pruned branch "${branch}" of ${postgresURL}: 30 expired verification token(s) (sign-in links, passkey challenges), 1 expired session(s), 1 expired JWT session record(s), 1 ended rate-limit window(s), 0 expired authorization code(s), 1 expired device code(s), 0 ended OAuth grant(s), 1 expired signing key(s), 0 ended API key(s), 0 ended ban(s).\n`,
     });
     const left = await pool.query(
       `SELECT (SELECT count(*)::int FROM ${s}."authlib_verificationTokens") AS tokens, (SELECT count(*)::int FROM ${s}."authlib_sessions") AS sessions, (SELECT count(*)::int FROM ${s}."authlib_rate_limits") AS windows, (SELECT count(*)::int FROM ${s}."authlib_oauth_signing_keys") AS keys`,

@@ -67,5 +67,7 @@ export const authorizationServerFeature = defineFeature({
   hooks: {
     everySessionEnded: async (options, userId) => (await import("./user-grants.js")).revokeEveryGrant(options, userId),
   },
+  // An admin's view of a user (the admin feature's `getUser`): their live grants, never a token.
+  userDetails: { name: "grants", read: async (options, userId) => (await import("./user-grants.js")).grantsOf(options, userId) },
   operations,
 });

@@ -156,5 +156,10 @@ export const organizationsFeature = defineFeature({
     organizationRole: (options, userId, organizationId) =>
       membershipCache ? membershipCache.roleIn(options, userId, organizationId) : loadedRoleIn(options, userId, organizationId),
   },
+  // An admin's view of a user (the admin feature's `getUser`): their organizations and roles.
+  userDetails: {
+    name: "organizations",
+    read: async (options, userId) => (await import("./organizations.js")).membershipsOf(options, userId),
+  },
   operations,
 });

@@ -124,6 +124,16 @@ export async function listOrganizations(
   return answer({ organizations, suggested });
 }
 
+/** The organizations `userId` is a member of, with their role (an admin's view of the user: no domain join, no change). */
+export async function membershipsOf(options: InternalOptions, userId: string): Promise<OrganizationMembership[]> {
+  const store = storeOf(options);
+  const memberships = await store.listMembershipsByUser(userId);
+  const found = await Promise.all(
+    memberships.map(async (member) => ({ member, organization: await store.getOrganization(member.organizationId) })),
+  );
+  return found.flatMap(({ member, organization }) => (organization ? [{ organization, role: member.role }] : []));
+}
+
 /** Joins the organizations whose proven domain holds the user's address and joins automatically; the suggesting ones, returned. */
 async function joinByDomain(options: InternalOptions, userId: string): Promise<Organization[]> {
   const store = storeOf(options);
