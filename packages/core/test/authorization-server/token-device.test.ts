@@ -133,6 +133,22 @@ describe("an approved device code", () => {
     expect(parseRefreshToken(answer.body.refresh_token)).toMatchObject({ generation: 0, grantId: [...app.oauth.grants.keys()][0] });
   });
 
+  it("a used code is refused as used without a write to the store, whatever it holds", async () => {
+    const code = await app.deviceCode({ ...approved, status: "used", userId: null });
+    const writes: string[] = [];
+    const update = app.oauth.methods.updateOAuthDeviceCode;
+    app.adapter.updateOAuthDeviceCode = (hash, expected, change) => {
+      writes.push(expected);
+      return update(hash, expected, change);
+    };
+    expect(await poll(code)).toMatchObject({
+      status: 400,
+      body: { error: "invalid_grant", error_description: "The device code was used already." },
+    });
+    expect(writes).toEqual([]);
+    expect(app.oauth.grants.size).toBe(0);
+  });
+
   it("an approval without its level or methods counts as one factor, none named", async () => {
     const code = await app.deviceCode({ status: "approved", userId: app.userId, authTime: 1, aal: null, amr: null });
     expect((await poll(code)).status).toBe(200);

@@ -141,8 +141,18 @@ describe("idToken", () => {
   });
 });
 
+/**
+ * tokens.ts loaded afresh: its refresh-token pattern is a module-level constant, which a mutation run only
+ * sees changed when the module loads within the test that checks it (docs/testing.md).
+ */
+async function freshTokens() {
+  vi.resetModules();
+  return import("../../src/features/authorization-server/tokens.js");
+}
+
 describe("refresh tokens", () => {
   it("are <grant id>.<generation>.<64 hex>, and parse back to their parts", async () => {
+    const { parseRefreshToken } = await freshTokens();
     const token = await refreshToken(optionsWith(), grant, 7);
     expect(token).toMatch(/^0123456789abcdef0123456789abcdef\.7\.[0-9a-f]{64}$/);
     expect(parseRefreshToken(token)).toEqual({ grantId: grant.id, generation: 7, mac: token.split(".")[2] });
@@ -157,11 +167,14 @@ describe("refresh tokens", () => {
     ["a short mac", `${"a".repeat(32)}.0.${"b".repeat(63)}`],
     ["something before it", `x${"a".repeat(32)}.0.${"b".repeat(64)}`],
     ["something after it", `${"a".repeat(32)}.0.${"b".repeat(64)}x`],
-  ])("anything else is not a refresh token: %s", (_, token) => {
+  ])("anything else is not a refresh token: %s", async (_, token) => {
+    const { parseRefreshToken } = await freshTokens();
     expect(parseRefreshToken(token)).toBeUndefined();
   });
 
-  it("accepts the largest generation the format has", () => {
+  it("accepts the largest generation the format has, and generation 0", async () => {
+    const { parseRefreshToken } = await freshTokens();
+    expect(parseRefreshToken(`${"a".repeat(32)}.0.${"b".repeat(64)}`)?.generation).toBe(0);
     expect(parseRefreshToken(`${"a".repeat(32)}.999999999.${"b".repeat(64)}`)?.generation).toBe(999_999_999);
   });
 
@@ -211,6 +224,20 @@ describe("readAccessToken", () => {
       .setProtectedHeader({ alg: "ES256", typ: "at+jwt", kid: "unknown" })
       .sign((other as CryptoKeyPair).privateKey);
     expect(await readAccessToken(options, unknownKid)).toBeUndefined();
+  });
+
+  it("reads a token signed by an earlier key that is still published after a rotation, by its kid", async () => {
+    const options = optionsWith({ keyRotation: 60, accessTokenMaxAge: 600 });
+    const { token } = await accessToken(options, facts);
+    vi.setSystemTime(T0 + 61_000);
+    const newer = await accessToken(options, facts);
+    expect(decodeProtectedHeader(newer.token).kid).not.toBe(decodeProtectedHeader(token).kid);
+    expect((await publishedKeys(options)).map((key) => key.kid)).toEqual([
+      decodeProtectedHeader(newer.token).kid,
+      decodeProtectedHeader(token).kid,
+    ]);
+    expect(await readAccessToken(options, token)).toMatchObject({ sub: "user-1" });
+    expect(await readAccessToken(options, newer.token)).toMatchObject({ sub: "user-1" });
   });
 
   it("refuses an access token signed with our key but without a number exp, a grant_id or a sub", async () => {
