@@ -340,21 +340,26 @@ export const mutationGroups = [
   },
   {
     name: "authorization-server",
-    // The tokens, PKCE, redirect-URI matching and the code and refresh-family rules (issue 47); the tests
-    // drive the server over HTTP, and the pure modules directly.
+    // The tokens, PKCE, redirect-URI matching and the code and refresh-family rules (issue 47). The token
+    // endpoint runs in process (token-app.ts: Auth() on the in-memory store, codes, grants and device codes
+    // put straight into it), the modules directly: milliseconds per mutant. attacks, openid-client,
+    // lifecycle and versus-oidc-provider state the same over real HTTP with real clients (seconds per
+    // mutant) and stay in `npm test` only.
     mutate: [
       src("features/authorization-server/tokens.ts"),
       src("features/authorization-server/pkce.ts"),
       src("features/authorization-server/redirect-uris.ts"),
       src("features/authorization-server/token.ts"),
+      src("features/authorization-server/grants.ts"),
     ],
     tests: [
       test("authorization-server/pkce.test.ts"),
       test("authorization-server/redirect-uris.test.ts"),
-      test("authorization-server/attacks.test.ts"),
-      test("authorization-server/openid-client.test.ts"),
-      test("authorization-server/lifecycle.test.ts"),
-      test("authorization-server/versus-oidc-provider.test.ts"),
+      test("authorization-server/tokens.test.ts"),
+      test("authorization-server/grants.test.ts"),
+      test("authorization-server/token-endpoint.test.ts"),
+      test("authorization-server/token-refresh.test.ts"),
+      test("authorization-server/token-device.test.ts"),
     ],
   },
   {

@@ -3,8 +3,20 @@
  * S256 check against RFC 7636's own example, and no `plain` method.
  */
 import { createHash } from "node:crypto";
-import { describe, expect, it } from "vitest";
-import { isPkceChallenge, isPkceVerifier, pkceChallenge, verifyPkce } from "../../src/features/authorization-server/pkce.js";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+
+type Pkce = typeof import("../../src/features/authorization-server/pkce.js");
+let isPkceChallenge: Pkce["isPkceChallenge"];
+let isPkceVerifier: Pkce["isPkceVerifier"];
+let pkceChallenge: Pkce["pkceChallenge"];
+let verifyPkce: Pkce["verifyPkce"];
+
+// The module is loaded afresh in each test: its patterns are module-level constants, which a mutation run
+// only sees changed when the module loads within the test that checks them (docs/testing.md).
+beforeEach(async () => {
+  vi.resetModules();
+  ({ isPkceChallenge, isPkceVerifier, pkceChallenge, verifyPkce } = await import("../../src/features/authorization-server/pkce.js"));
+});
 
 // RFC 7636 Appendix B.
 const RFC_VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";

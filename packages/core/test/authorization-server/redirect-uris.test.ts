@@ -2,9 +2,21 @@
  * Redirect URIs (features/authorization-server/redirect-uris.ts): exact matching, the loopback port
  * exception of RFC 8252 §7.3 and the spellings that must not ride on it, and what may be registered.
  */
-import { describe, expect, it } from "vitest";
-import { OAuthError } from "../../src/features/authorization-server/oauth-error.js";
-import { checkRedirectUri, redirectUriMatches } from "../../src/features/authorization-server/redirect-uris.js";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import type { OAuthError as OAuthErrorClass } from "../../src/features/authorization-server/oauth-error.js";
+
+type RedirectUris = typeof import("../../src/features/authorization-server/redirect-uris.js");
+let checkRedirectUri: RedirectUris["checkRedirectUri"];
+let redirectUriMatches: RedirectUris["redirectUriMatches"];
+let OAuthError: typeof OAuthErrorClass;
+
+// The module is loaded afresh in each test: its scheme list and patterns are module-level constants, which a
+// mutation run only sees changed when the module loads within the test that checks them (docs/testing.md).
+beforeEach(async () => {
+  vi.resetModules();
+  ({ checkRedirectUri, redirectUriMatches } = await import("../../src/features/authorization-server/redirect-uris.js"));
+  ({ OAuthError } = await import("../../src/features/authorization-server/oauth-error.js"));
+});
 
 const WEB = "https://app.example/callback";
 const NATIVE = "com.example.app:/callback";
@@ -170,12 +182,12 @@ describe("redirectUriMatches: loopback (RFC 8252 §7.3)", () => {
   });
 });
 
-function refusal(uri: string, options?: Parameters<typeof checkRedirectUri>[1]): OAuthError | null {
+function refusal(uri: string, options?: Parameters<RedirectUris["checkRedirectUri"]>[1]): OAuthErrorClass | null {
   try {
     checkRedirectUri(uri, options);
     return null;
   } catch (error) {
-    return error as OAuthError;
+    return error as OAuthErrorClass;
   }
 }
 
@@ -210,12 +222,14 @@ describe("checkRedirectUri", () => {
     ["http to 127.0.0.2", "http://127.0.0.2/callback", /not loopback/],
     ["http to a private address", "http://192.168.1.1/callback", /not loopback/],
     ["http to localhost.evil.example", "http://localhost.evil.example/cb", /not loopback/],
-    ["javascript:", "javascript:alert(1)", /javascript:/],
-    ["JavaScript: in mixed case", "JaVaScRiPt:alert(1)", /javascript:/],
-    ["javascript: with a comment", "javascript://%0aalert(1)", /javascript:/],
-    ["data:", "data:text/html;base64,PHNjcmlwdD4=", /data:/],
-    ["file:", "file:///etc/passwd", /file:/],
-    ["vbscript:", "vbscript:msgbox(1)", /vbscript:/],
+    ["javascript:", "javascript:alert(1)", /uses the javascript: scheme/],
+    ["JavaScript: in mixed case", "JaVaScRiPt:alert(1)", /uses the javascript: scheme/],
+    ["javascript: with a comment", "javascript://%0aalert(1)", /uses the javascript: scheme/],
+    ["data:", "data:text/html;base64,PHNjcmlwdD4=", /uses the data: scheme/],
+    ["file:", "file:///etc/passwd", /uses the file: scheme/],
+    ["vbscript:", "vbscript:msgbox(1)", /uses the vbscript: scheme/],
+    ["blob:", "blob:https://app.example/0a1b2c3d-uuid", /uses the blob: scheme/],
+    ["about:", "about:blank", /uses the about: scheme/],
     ["a fragment", "https://app.example/cb#x", /fragment/],
     ["an empty fragment", "https://app.example/cb#", /fragment/],
     ["a wildcard in the host", "https://*.app.example/cb", /wildcard/],
@@ -244,6 +258,7 @@ describe("checkRedirectUri", () => {
     ["a lone %", "https://app.example/100%", /percent/],
     ["a % with one hex digit", "https://app.example/%4", /percent/],
     ["a % with a non-hex digit", "https://app.example/%4g", /percent/],
+    ["a % with two non-hex characters", "https://app.example/%zz", /percent/],
     ["2001 characters", `https://app.example/${"a".repeat(2001 - "https://app.example/".length)}`, /longer than 2000/],
     ["the empty string", "", /not a string/],
   ])("refuses %s", (_, uri, why) => {
