@@ -38,6 +38,7 @@ export const LOG_LEVELS = {
   CredentialsSignin: "debug",
   DomainClaimed: "debug",
   DomainNotProven: "debug",
+  ImpersonationForbidden: "debug",
   IncorrectCode: "debug",
   IncorrectPassword: "debug",
   InvalidAccount: "debug",

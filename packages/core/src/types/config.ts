@@ -23,7 +23,9 @@ import type {
   Profile,
   ProviderType,
   Session,
+  SessionActor,
   SessionAssurance,
+  SessionImpersonator,
   Theme,
   User,
 } from "./base.js";
@@ -51,7 +53,9 @@ export type {
   Provider,
   ProviderType,
   Session,
+  SessionActor,
   SessionAssurance,
+  SessionImpersonator,
   Theme,
   User,
 };

@@ -118,6 +118,12 @@ export interface RequestInternal {
   currentPasswordProven?: boolean;
   /** The second factor a two-step sign-in proved (its `amr` value: `otp`, `recovery`, `hwk`), for its audit row. */
   secondFactor?: string;
+  /**
+   * The admin acting in this request's session (its `act.sub`), set when the session strategy reads an
+   * impersonated session: every audit row of the request names them beside the user, and its span
+   * carries `authlib.impersonator`.
+   */
+  impersonatorId?: string;
 }
 
 /** A cookie to write on the response. A `maxAge` of 0 deletes it. */
@@ -326,6 +332,12 @@ export interface SignInHooks {
    * every feature that takes it hears it.
    */
   userSuspended?(options: Pick<ConfigOptions, "adapter" | "config" | "audit">, userId: string, reason: SuspensionReason): Promise<void>;
+  /**
+   * A built-in page is answered: the banner to put at the top of its body (HTML the hook rendered, every
+   * value escaped) and the cookies it needs (a CSRF token for its form), or `undefined` for none. The
+   * admin feature's impersonation banner.
+   */
+  pageBanner?(options: InternalOptions, request: RequestInternal): Promise<{ html: string; cookies: Cookie[] } | undefined>;
 }
 
 /** Why a user was suspended: an operator banned them, or their organization's directory deprovisioned them. */

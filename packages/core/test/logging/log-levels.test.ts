@@ -30,6 +30,7 @@ const expected: Record<LogLevel, string[]> = {
     "CredentialsSignin",
     "DomainClaimed",
     "DomainNotProven",
+    "ImpersonationForbidden",
     "IncorrectCode",
     "IncorrectPassword",
     "InvalidAccount",
