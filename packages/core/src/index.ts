@@ -44,7 +44,10 @@ export { Auth, getSession } from "./kernel/auth.js";
 export type {
   AuthorizationServerApi,
   AuthorizationServerRateLimits,
+  ImpersonationApi,
+  ImpersonationResult,
   ListedGrant,
+  StopImpersonationResult,
   TotpEnrollment,
   TwoFactorApi,
   TwoFactorRateLimits,

@@ -13,6 +13,7 @@ import { passwordFeature } from "../features/password/feature.js";
 import { sessionsFeature } from "../features/sessions/feature.js";
 import { twoFactorFeature } from "../features/two-factor/feature.js";
 
+export type { ImpersonationApi, ImpersonationResult, StopImpersonationResult } from "../features/admin/feature.js";
 export type { AuthorizationServerApi, AuthorizationServerRateLimits, ListedGrant } from "../features/authorization-server/feature.js";
 /** The built-in features' public types (and their additions to the shared ones), for the package's index. */
 export type { TotpEnrollment, TwoFactorApi, TwoFactorRateLimits, TwoFactorStatus } from "../features/two-factor/feature.js";
@@ -95,7 +96,7 @@ export const onDemandFeatures: readonly OnDemandFeature[] = [
   },
   {
     option: "admin",
-    api: [],
+    api: ["impersonateUser", "stopImpersonating"],
     load: () => import("../features/admin/feature.js").then((module) => module.adminFeature),
   },
 ];

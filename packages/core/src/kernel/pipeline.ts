@@ -166,7 +166,11 @@ function isPage(response: ResponseInternal<unknown>): boolean {
 }
 
 /** `page` with the features' banner (`SignInHooks.pageBanner`) at the top of its body, when they give one. */
-async function withPageBanner<Body>(options: InternalOptions, request: RequestInternal, page: ResponseInternal<Body>): Promise<ResponseInternal<Body>> {
+async function withPageBanner<Body>(
+  options: InternalOptions,
+  request: RequestInternal,
+  page: ResponseInternal<Body>,
+): Promise<ResponseInternal<Body>> {
   const banner = await options.hooks?.pageBanner?.(options, request);
   if (!banner) return page;
   const { withBanner } = await import("../pages/impersonation-banner.js");

@@ -3,7 +3,7 @@
 /**
  * The banner every built-in page shows while an admin acts as the user (`impersonateUser`, docs/admin.md
  * "Impersonation"): who is acted as, by whom, and a button that ends it (a POST form with the CSRF token,
- * to `stopImpersonating`). A `<header>` landmark of its own, placed before the page's `<main>`; no script,
+ * to `stopImpersonating`). A named `<section>` (a region landmark) of its own, placed before the page's `<main>`; no script,
  * styled by the page's one stylesheet (`.impersonation`).
  *
  * @module pages/impersonation-banner
@@ -28,12 +28,9 @@ export interface ImpersonationBannerParams {
 
 function Banner({ text, user, admin, action, csrfToken, callbackUrl }: ImpersonationBannerParams) {
   return (
-    <header class="impersonation" aria-label={text.t("impersonation.label")}>
+    <section class="impersonation" aria-label={text.t("impersonation.label")}>
       <p>
-        <Filled
-          text={text.t("impersonation.banner")}
-          values={{ user: <strong>{user}</strong>, admin: <strong>{admin}</strong> }}
-        />
+        <Filled text={text.t("impersonation.banner")} values={{ user: <strong>{user}</strong>, admin: <strong>{admin}</strong> }} />
       </p>
       <form method="post" action={action}>
         <HiddenFields csrfToken={csrfToken} callbackUrl={callbackUrl} />
@@ -41,7 +38,7 @@ function Banner({ text, user, admin, action, csrfToken, callbackUrl }: Impersona
           {text.t("impersonation.stop")}
         </button>
       </form>
-    </header>
+    </section>
   );
 }
 
