@@ -141,7 +141,8 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     const verdict = recordOf(options, payload, request);
     const record = verdict instanceof Promise ? await verdict : verdict;
     if (record === "unavailable") return { session: null, cookies: [] };
-    if (record === null) return { session: null, cookies: clearSession(options, request, name) };
+    const assurance = assuranceOf(payload, request);
+    if (record === null || assurance === null) return { session: null, cookies: clearSession(options, request, name) };
     const jwt = await options.callbacks.jwt({
       // Only a token holding a provider's tokens can be due a refresh.
       token: payload[OAUTH_CLAIM] === undefined ? payload : await refreshIfDue(options, payload),
@@ -149,9 +150,6 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     });
     if (!jwt) return { session: null, cookies: clearSession(options, request, name) };
     // The registered session's id and the sign-in's assurance stay in the token whatever the callback returned.
-    const assurance = assuranceIn(payload);
-    if (impersonationOver(assurance)) return { session: null, cookies: clearSession(options, request, name) };
-    if (assurance?.act) request.impersonatorId = assurance.act.sub;
     const activeOrganizationId = activeOrganizationIn(payload);
     const kept = keptClaims(withAssurance(jwt, assurance), activeOrganizationId);
     const token = record && kept[SESSION_ID_CLAIM] !== record.id ? { ...kept, [SESSION_ID_CLAIM]: record.id } : kept;
@@ -181,8 +179,8 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       user: { name: token.name ?? null, email: token.email ?? null, image: token.picture ?? null },
       expires: expires.toISOString(),
       ...assurance,
+      ...(assurance?.act ? { impersonator: await impersonatorOf(options, assurance.act) } : {}),
     };
-    if (assurance?.act) plain.impersonator = await impersonatorOf(options, assurance.act);
     const organized = withActiveOrganization(options, plain, token.sub, activeOrganizationId);
     const defaultSession = organized instanceof Promise ? await organized : organized;
     const session = (await options.callbacks.session({ session: defaultSession, token })) as Session & { error?: unknown };
@@ -282,14 +280,24 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
 async function liveToken(options: InternalOptions, request: RequestInternal): Promise<JWT | null> {
   const payload = (await readToken(options, request))?.payload;
   if (!payload) return null;
-  const assurance = assuranceIn(payload);
-  if (impersonationOver(assurance)) return null;
-  if (assurance?.act) request.impersonatorId = assurance.act.sub;
+  const assurance = assuranceOf(payload, request);
+  if (assurance === null) return null;
   const record = await recordOf(options, payload);
   if (record === null || record === "unavailable") return null;
   const token = await options.callbacks.jwt({ token: payload });
   const kept = token && keptClaims(withAssurance(token, assurance), activeOrganizationIn(payload));
   return kept && record ? { ...kept, [SESSION_ID_CLAIM]: record.id, sub: record.userId } : kept;
+}
+
+/**
+ * The assurance `payload` carries, its actor (an impersonation's admin) named on `request` for the audit
+ * trail and the span; `null` for an impersonation whose time is over (no session).
+ */
+function assuranceOf(payload: JWT, request: RequestInternal): ReturnType<typeof assuranceIn> | null {
+  const assurance = assuranceIn(payload);
+  if (impersonationOver(assurance)) return null;
+  if (assurance?.act) request.impersonatorId = assurance.act.sub;
+  return assurance;
 }
 
 /**
