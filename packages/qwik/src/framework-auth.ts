@@ -13,6 +13,7 @@ import { isServer } from "@builder.io/qwik/build";
 import { type Action, globalAction$, type RequestEventCommon, routeLoader$, validator$ } from "@builder.io/qwik-city";
 import type { AccountsResult, UnlinkAccountFailure } from "./accounts.js";
 import { type FrameworkAuthConfig, type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
+import { impersonationHooks } from "./impersonation-hooks.js";
 import { runListing, runOperation, signInWithEmailCode, validateOperation } from "./operation-actions.js";
 import { activeOrganizationHooks, domainHooks, invitationHooks, memberHooks, organizationHooks } from "./organization-hooks.js";
 import type { PasskeyFailure, PasskeysResult } from "./passkeys.js";
@@ -100,6 +101,8 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
     ...memberHooks(configQrl),
     ...invitationHooks(configQrl),
     ...domainHooks(configQrl),
+    // Impersonation (core's `admin` option): `useImpersonateUser`, `useStopImpersonating` (impersonation-hooks.ts).
+    ...impersonationHooks(configQrl),
   };
 }
 

@@ -71,9 +71,12 @@ test("builds no Request, parses no Set-Cookie header, has no cookie serialiser o
 // which the optimizer needs one by one), their bounded schemas and the failure type (organizations.ts), and
 // the session read from the cookies an action just set (the active organization; session.ts): about 215
 // lines, which the 13 left under 1020 could not hold (the package stood at 1007).
-test("stays under 1240 lines of code", () => {
+// 1240 -> 1270 for impersonation (core's `admin` option): two actions (useImpersonateUser,
+// useStopImpersonating), two lines of the operations table, their schema and failure type (impersonation.ts):
+// about 30 lines (the package stood at 1226).
+test("stays under 1270 lines of code", () => {
   const total = sources.reduce((sum, { text }) => sum + codeLines(text), 0);
-  expect(total).toBeLessThan(1240);
+  expect(total).toBeLessThan(1270);
 });
 
 // Checked by `tsc -p packages/qwik/test/tsconfig.json` (the package's typecheck): Qwik's loaders and
@@ -122,6 +125,8 @@ test("FrameworkAuth$ returns the request hook, the loaders and the actions an ap
     | "useAddDomain"
     | "useVerifyDomain"
     | "useRemoveDomain"
+    | "useImpersonateUser"
+    | "useStopImpersonating"
   >();
   expectTypeOf<ReturnType<FrameworkAuthResult["useOrganizations"]>["value"]>().toEqualTypeOf<OrganizationsResult>();
   expectTypeOf<ReturnType<FrameworkAuthResult["useSetActiveOrganization"]>["value"]>().toEqualTypeOf<
