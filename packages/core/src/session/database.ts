@@ -191,6 +191,8 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     const { token: sessionToken, name } = tokenCookie(options, request);
     const assured = hasAssurance(options, request) ? (await assuranceCookie()).clearAssurance(options) : [];
     if (!sessionToken) return [...clearAllSessionCookies(options, request, name), ...assured];
+    // An impersonated session's sign-out is audited with the admin who acted in it (opening its claims names them).
+    if (sessionToken.startsWith(IMPERSONATED_TOKEN_PREFIX)) await (await assuranceCookie()).openAssurance(options, request, sessionToken);
     const session = await adapterOf(options).deleteSession(sessionToken);
     await options.events.signOut({ session });
     const cleared = [...clearAllSessionCookies(options, request, name), ...assured];

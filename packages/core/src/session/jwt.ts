@@ -225,6 +225,9 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
 
   async end(options, request) {
     const token = (await readToken(options, request))?.payload ?? null;
+    // Its sign-out is audited with the admin who acted in it.
+    const act = token && assuranceIn(token)?.act;
+    if (act) request.impersonatorId = act.sub;
     const name = sessionCookieName(options, request);
     const id = token?.[SESSION_ID_CLAIM];
     if (options.sessionRegistry && token && typeof id === "string" && typeof token.sub === "string") {
