@@ -53,6 +53,8 @@ export interface Messages extends FeatureMessageTexts {
   "impersonation.banner": string;
   /** The banner's button that ends the impersonation (`stopImpersonating`). */
   "impersonation.stop": string;
+  /** The refusal an impersonated session gets for an owner-present operation (`ImpersonationForbidden`), on the account and error pages. */
+  "impersonation.forbidden": string;
   "error.configuration.heading": string;
   "error.configuration.problem": string;
   "error.configuration.logs": string;

@@ -7,11 +7,12 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { instanceFor } from "../../src/kernel/auth.js";
 import Credentials from "../../src/providers/credentials.js";
+import Password from "../../src/providers/password.js";
 import type { AdminConfig } from "../../src/types/admin.js";
 import type { AuthConfig, SessionStrategy } from "../../src/types/config.js";
 import type { AuditEvent } from "../../src/types/telemetry.js";
 import { authClient } from "../helpers/auth-client.js";
-import { memoryAdapter } from "../helpers/memory-adapter.js";
+import { memoryAdapter, withVerificationTokens } from "../helpers/memory-adapter.js";
 
 const ORIGIN = "http://localhost:3000";
 const secret = "impersonation-decisions-secret-0123456789";
@@ -232,3 +233,54 @@ for (const strategy of ["jwt", "database"] as const) {
     });
   });
 }
+
+describe("the built-in forms refuse an impersonated session, and say why", () => {
+  test("each owner-present form goes back to its page with ImpersonationForbidden, shown in the page's language", async () => {
+    const memory = memoryAdapter({ sessionRecords: true });
+    for (const user of USERS) memory.users.set(user.id, { emailVerified: null, ...user } as never);
+    const config: AuthConfig = {
+      secret,
+      trustHost: true,
+      adapter: withVerificationTokens(memory.adapter),
+      session: { strategy: "database" },
+      providers: [
+        Credentials({ credentials: { email: {} }, authorize: ({ email }) => USERS.find((user) => user.email === email) ?? null }),
+        Password({ sendMail: () => {} }),
+      ],
+      admin: { roles: ["admin"] },
+      twoFactor: {},
+      logger: { error: () => {}, warn: () => {}, debug: () => {} },
+    };
+    instanceFor(config);
+    const browser = authClient(config, ORIGIN);
+    await browser.send("/auth/callback/credentials", { form: { csrfToken: await browser.csrf(), email: "admin@example.com" } });
+    await browser.send("/auth/admin/impersonate", { form: { csrfToken: await browser.csrf(), userId: "user" } });
+    const fields = { email: "taken@example.com", provider: "github", providerAccountId: "1", password: "a long password 12345", id: "x" };
+    const answers: Array<[string, string | null]> = [];
+    for (const path of [
+      "account/email",
+      "account/delete",
+      "account/unlink",
+      "account/two-factor-enroll",
+      "account/passkey-remove",
+      "password/change",
+    ]) {
+      const response = await browser.send(`/auth/${path}`, { form: { csrfToken: await browser.csrf(), ...fields } });
+      answers.push([path, response.headers.get("location")]);
+    }
+    expect(answers).toEqual([
+      ["account/email", `${ORIGIN}/auth/account?error=ImpersonationForbidden`],
+      ["account/delete", `${ORIGIN}/auth/account?error=ImpersonationForbidden&form=delete`],
+      ["account/unlink", `${ORIGIN}/auth/account?error=ImpersonationForbidden`],
+      ["account/two-factor-enroll", `${ORIGIN}/auth/account?error=ImpersonationForbidden&form=two-factor`],
+      ["account/passkey-remove", `${ORIGIN}/auth/account?error=ImpersonationForbidden`],
+      ["password/change", `${ORIGIN}/auth/error?error=ImpersonationForbidden`],
+    ]);
+    expect((await memory.adapter.getUser?.("user"))?.email).toBe("user@example.com");
+    const account = await (await browser.send("/auth/account?error=ImpersonationForbidden")).text();
+    expect(account).toContain("An admin acting as this user cannot change how they sign in");
+    const error = await browser.send("/auth/error?error=ImpersonationForbidden", { headers: { "accept-language": "fr" } });
+    expect(error.status).toBe(403);
+    expect(await error.text()).toContain("Un administrateur agissant en tant que cet utilisateur");
+  });
+});

@@ -53,6 +53,7 @@ export const en: CoreMessages = {
   "impersonation.label": "Acting as another user",
   "impersonation.banner": "You are acting as {user} (signed in as admin {admin}).",
   "impersonation.stop": "Stop",
+  "impersonation.forbidden": "An admin acting as this user cannot change how they sign in, end their other sessions or delete the account.",
   // Error page
   "error.configuration.heading": "Server error",
   "error.configuration.problem": "There is a problem with the server configuration.",

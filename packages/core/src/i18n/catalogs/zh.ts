@@ -43,6 +43,7 @@ export const zh: CoreMessages = {
   "impersonation.label": "正在以其他用户身份操作",
   "impersonation.banner": "您正在以 {user} 的身份操作（以管理员 {admin} 登录）。",
   "impersonation.stop": "停止",
+  "impersonation.forbidden": "以此用户身份操作的管理员不能更改其登录方式、结束其其他会话或删除账户。",
   "error.configuration.heading": "服务器错误",
   "error.configuration.problem": "服务器配置有问题。",
   "error.configuration.logs": "请查看服务器日志了解详情。",
