@@ -179,7 +179,8 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     const provider = act ? impersonatedRecordProvider(act.sub) : (options.provider?.id ?? account?.provider ?? null);
     const metadata = code ? code.sessionMetadata(options, request, provider) : {};
     const created = await adapterOf(options).createSession({ sessionToken, userId: user.id, expires, ...metadata });
-    if (code && registry && created?.id) await code.enforceSessionLimit(options, registry, user.id, created.id);
+    // An admin's impersonation never ends one of the user's own sessions.
+    if (code && registry && created?.id && !act) await code.enforceSessionLimit(options, registry, user.id, created.id);
     // A cookie left under a legacy name would otherwise outlive the new session unseen.
     const legacyNames = legacySessionCookieNames(options.cookies, options.config.acceptAuthjsSessions === true);
     const stale = legacyNames.flatMap((name) => clearAllSessionCookies(options, request, name));

@@ -211,7 +211,8 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       const provider = assurance?.act ? impersonatedRecordProvider(assurance.act.sub) : (options.provider?.id ?? account?.provider ?? null);
       const expires = sessionEnd(new Date(Date.now() + options.session.maxAge * 1000), assurance);
       const { registerSession, sessionMetadata } = await loadRegistry();
-      const id = await registerSession(options, registry, { userId: token.sub, expires, ...sessionMetadata(options, request, provider) });
+      const metadata = sessionMetadata(options, request, provider);
+      const id = await registerSession(options, registry, { userId: token.sub, expires, ...metadata }, !assurance?.act);
       registered = { ...registered, [SESSION_ID_CLAIM]: id };
     }
     return [...stale, ...(await writeToken(options, request, attachOAuthTokens(options, registered, account))).cookies];

@@ -205,6 +205,18 @@ for (const strategy of ["jwt", "database"] as const) {
       expect(adminCookies.size).toBeGreaterThan(0);
     });
 
+    test("never ends one of the user's own sessions (the per-user limit)", async () => {
+      const a = app(strategy, { roles: ["admin"] }, { session: { strategy, maxPerUser: 1 } });
+      const user = await a.signedIn("user@example.com");
+      const admin = await a.signedIn("admin@example.com");
+      await a.post(admin, "/auth/admin/impersonate", { userId: "user" });
+      expect((await user.session())?.user?.email).toBe("user@example.com");
+      expect((await user.session())?.act).toBeUndefined();
+      // The user's own next sign-in still keeps to the limit.
+      await a.signedIn("user@example.com");
+      expect(await user.session()).toBeNull();
+    });
+
     test("the admin's session ended meanwhile: stop signs the browser out", async () => {
       const a = app(strategy);
       const admin = await a.signedIn("admin@example.com");
