@@ -5,6 +5,7 @@
  * Over real HTTP and across processes: impersonation.test.ts, impersonation-instances.test.ts.
  */
 import { afterEach, describe, expect, test, vi } from "vitest";
+import { encode } from "../../src/jwt.js";
 import { instanceFor } from "../../src/kernel/auth.js";
 import Credentials from "../../src/providers/credentials.js";
 import Password from "../../src/providers/password.js";
@@ -215,6 +216,47 @@ for (const strategy of ["jwt", "database"] as const) {
       // The user's own next sign-in still keeps to the limit.
       await a.signedIn("user@example.com");
       expect(await user.session()).toBeNull();
+    });
+
+    test("a kept cookie sealed with the secret but not of this impersonation, or of no shape, gives nothing back", async () => {
+      const a = app(strategy);
+      const admin = await a.signedIn("admin@example.com");
+      const own = new Map(admin.jar.cookies);
+      const name = "authlib.impersonator-session";
+      const sealed = (token: Record<string, unknown>) => encode({ token, secret, salt: name, maxAge: 600 });
+      /** A new impersonation from the admin's own session, its kept cookie replaced by `kept(act)`'s. */
+      async function stopWith(kept: (act: { sub: string; exp: number }, cookies: Record<string, string>) => Record<string, unknown>) {
+        const browser = a.browser();
+        for (const [key, cookie] of own) browser.jar.cookies.set(key, cookie);
+        const cookies = Object.fromEntries([...own].map(([key, cookie]) => [key, cookie.value]));
+        await a.post(browser, "/auth/admin/impersonate", { userId: "user" });
+        const act = (await browser.session())?.act as { sub: string; exp: number };
+        browser.jar.cookies.set(name, { name, value: await sealed(kept(act, cookies)) } as never);
+        return [await a.post(browser, "/auth/admin/stop-impersonating"), (await browser.session())?.user?.email ?? null];
+      }
+      const right = (act: { exp: number }, cookies: Record<string, string>) => ({ admin: "admin", user: "user", until: act.exp, cookies });
+      const attempts: Array<[string, (act: { exp: number }, cookies: Record<string, string>) => Record<string, unknown>]> = [
+        ["another admin", (act, cookies) => ({ ...right(act, cookies), admin: "admin-2" })],
+        ["another user", (act, cookies) => ({ ...right(act, cookies), user: "banned" })],
+        ["another impersonation", (act, cookies) => ({ ...right(act, cookies), until: act.exp + 1 })],
+        ["no admin", (act, cookies) => ({ ...right(act, cookies), admin: 1 })],
+        ["no user", (act, cookies) => ({ ...right(act, cookies), user: null })],
+        ["no end", (act, cookies) => ({ ...right(act, cookies), until: String(act.exp) })],
+        ["no cookies", (act, cookies) => ({ ...right(act, cookies), cookies: null })],
+        ["cookies of no shape", (act, cookies) => ({ ...right(act, cookies), cookies: "x" })],
+      ];
+      for (const [what, kept] of attempts) expect([what, await stopWith(kept)]).toEqual([what, [[200, { restored: false }, null], null]]);
+      // The right one, sealed the same way, gives the admin's session back.
+      expect(await stopWith(right)).toEqual([[200, { restored: true }, null], "admin@example.com"]);
+    });
+
+    test("the banner names each by name, else email, else id", async () => {
+      const a = app(strategy, { roles: ["admin"], impersonation: { allowAdmins: true } });
+      const second = await a.signedIn("admin2@example.com");
+      await a.post(second, "/auth/admin/impersonate", { userId: "admin" });
+      const page = await (await second.send("/auth/signin")).text();
+      // The user acted as has a name; the admin acting has only an email.
+      expect(page).toContain("You are acting as <strong>Ada Admin</strong> (signed in as admin <strong>admin2@example.com</strong>).");
     });
 
     test("the admin's session ended meanwhile: stop signs the browser out", async () => {
