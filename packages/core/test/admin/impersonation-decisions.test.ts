@@ -259,6 +259,25 @@ for (const strategy of ["jwt", "database"] as const) {
       expect(page).toContain("You are acting as <strong>Ada Admin</strong> (signed in as admin <strong>admin2@example.com</strong>).");
     });
 
+    test("a sign-in in the impersonating browser ends the impersonation first", async () => {
+      const a = app(strategy);
+      const admin = await a.signedIn("admin@example.com");
+      await a.post(admin, "/auth/admin/impersonate", { userId: "user" });
+      const user = await a.signedIn("user@example.com");
+      expect((await a.auth.api.listSessions(a.requestOf(user))).some((s) => s.impersonatedBy)).toBe(true);
+      // Signing in (as anyone) from the impersonated session: the impersonation and the kept cookie end.
+      await admin.send("/auth/callback/credentials", { form: { csrfToken: await admin.csrf(), email: "admin2@example.com" } });
+      expect((await admin.session())?.user?.email).toBe("admin2@example.com");
+      expect((await admin.session())?.act).toBeUndefined();
+      expect(admin.jar.cookies.has("authlib.impersonator-session")).toBe(false);
+      expect((await a.auth.api.listSessions(a.requestOf(user))).some((s) => s.impersonatedBy)).toBe(false);
+      await vi.waitFor(() =>
+        expect(a.audit.find((row) => row.type === "signOut" && row.userId === "user")).toMatchObject({ impersonatorId: "admin" }),
+      );
+      // A browser without the kept cookie signs in as always, its session untouched by others' impersonations.
+      expect((await user.session())?.user?.email).toBe("user@example.com");
+    });
+
     test("the admin's session ended meanwhile: stop signs the browser out", async () => {
       const a = app(strategy);
       const admin = await a.signedIn("admin@example.com");
