@@ -66,7 +66,9 @@ describe("authlib-db", () => {
     expect(first).toMatchObject({ code: 0, stderr: "" });
     expect(first.stdout).toContain(`Opening file://${folder} (embedded PGlite: its first start takes a while)…\n`);
     expect(first.stdout).toContain("  1 authlib tables\n");
-    expect(first.stdout).toContain(`Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 11 to branch "main" of file://${folder}; now at version 11.\n`);
+    expect(first.stdout).toContain(
+      `Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 11 to branch "main" of file://${folder}; now at version 11.\n`,
+    );
 
     const second = await runCli(["migrate", "--url", `file://${folder}`]);
     expect(second).toMatchObject({
