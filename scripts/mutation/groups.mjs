@@ -289,7 +289,8 @@ export const mutationGroups = [
       src("session/recent-auth.ts"),
       src("rate-limit/two-factor.ts"),
     ],
-    tests: [test("two-factor/totp.test.ts"), test("two-factor/two-factor-units.test.ts")],
+    // The assurance's actor (an impersonation's admin) is stated by the admin's rule test.
+    tests: [test("two-factor/totp.test.ts"), test("two-factor/two-factor-units.test.ts"), test("admin/impersonation-rule.test.ts")],
   },
   {
     name: "two-factor",
@@ -319,7 +320,15 @@ export const mutationGroups = [
     // The one place that decides "owner present" (issue 44): the rule's decision, its table, its presentations.
     name: "owner-present",
     mutate: [src("sign-in/owner-present.ts")],
-    tests: [test("sign-in/owner-present-rule.test.ts")],
+    // The rule's refusal of an impersonated session is stated over the real table by the admin's test.
+    tests: [test("sign-in/owner-present-rule.test.ts"), test("admin/impersonation-rule.test.ts")],
+  },
+  {
+    name: "admin-impersonation",
+    // What decides the limits of impersonation (issue 48): who may start one, for whom and for how long,
+    // what stopping gives back, and how a session keeps its actor; in process on the in-memory adapter.
+    mutate: [src("features/admin/impersonation.ts"), src("session/impersonation.ts")],
+    tests: [test("admin/impersonation-rule.test.ts"), test("admin/impersonation-decisions.test.ts")],
   },
   {
     name: "organizations",

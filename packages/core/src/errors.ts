@@ -496,6 +496,22 @@ export class RecentSignInRequired extends AuthError {
   declare operation?: string;
 }
 
+/**
+ * An admin's impersonation was refused (docs/admin.md, "Impersonation"): starting one (`reason`: `self`,
+ * `unknownUser`, `admin` without `allowAdmins`, `off` with `impersonation: false`, `banned`, or
+ * `impersonating` from a session that is already impersonated), or an operation an impersonated session may
+ * never run: every owner-present one (`ownerPresent`, with `operation`: changing how the user signs in,
+ * ending their other sessions, deleting the account). Nothing changed. HTTP 403.
+ */
+export class ImpersonationForbidden extends AuthError {
+  static override type: ErrorType = "ImpersonationForbidden";
+  static override status: number | undefined = 403;
+  /** Why: `ownerPresent`, `self`, `unknownUser`, `admin`, `off`, `banned`, `impersonating`, `notImpersonating`. */
+  declare reason?: string;
+  /** The owner-present operation that was refused (`changePassword`, `addPasskey`, …), for `reason: "ownerPresent"`. */
+  declare operation?: string;
+}
+
 // The second factor's error types (its classes below), added to the shared list.
 declare module "./types/errors.js" {
   interface FeatureErrorTypes {
@@ -572,6 +588,7 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "PasswordNotSet",
   "InvalidName",
   "RecentSignInRequired",
+  "ImpersonationForbidden",
   "IncorrectCode",
   "TwoFactorExpired",
   "TwoFactorAlreadyEnabled",

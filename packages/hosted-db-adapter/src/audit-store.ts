@@ -1,6 +1,6 @@
 /**
  * `hostedDbAuditStore`: authlib's audit trail (`audit: { store }`) in the hosted database, table
- * `authlib_audit_events` (migration 5). One INSERT per event; reads newest first.
+ * `authlib_audit_events` (migration 5; the impersonating admin's id, migration 11). One INSERT per event; reads newest first.
  *
  * @module audit-store
  */
@@ -38,6 +38,7 @@ interface AuditRow {
   client_address_prefix: string | null;
   user_agent_label: string | null;
   detail: string | null;
+  impersonator_id: string | null;
 }
 
 /**
@@ -51,8 +52,8 @@ interface AuditRow {
  */
 export function hostedDbAuditStore(client: HostedDbClient): HostedDbAuditStore {
   const table = `${quoteIdentifier(client.branch)}.${quoteIdentifier(AUDIT_EVENTS_TABLE)}`;
-  const insertSql = `INSERT INTO ${table} ("time", "type", "outcome", "user_id", "provider", "client_address_prefix", "user_agent_label", "detail")
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`;
+  const insertSql = `INSERT INTO ${table} ("time", "type", "outcome", "user_id", "provider", "client_address_prefix", "user_agent_label", "detail", "impersonator_id")
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
   return {
     async write(event) {
       await client.query(insertSql, [
@@ -64,6 +65,7 @@ export function hostedDbAuditStore(client: HostedDbClient): HostedDbAuditStore {
         event.clientAddressPrefix,
         event.userAgentLabel,
         event.detail,
+        event.impersonatorId ?? null,
       ]);
     },
     async list(query = {}) {
@@ -78,7 +80,7 @@ export function hostedDbAuditStore(client: HostedDbClient): HostedDbAuditStore {
         where.push(`"type" = ANY($${values.length}::text[])`);
       }
       values.push(Math.min(Math.max(1, Math.trunc(query.limit ?? 100)), 1000));
-      const sql = `SELECT "time", "type", "outcome", "user_id", "provider", "client_address_prefix", "user_agent_label", "detail"
+      const sql = `SELECT "time", "type", "outcome", "user_id", "provider", "client_address_prefix", "user_agent_label", "detail", "impersonator_id"
         FROM ${table} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY "time" DESC, "id" DESC LIMIT $${values.length}`;
       const { rows } = await client.query<AuditRow>(sql, values);
       return rows.map((row) => ({
@@ -90,6 +92,7 @@ export function hostedDbAuditStore(client: HostedDbClient): HostedDbAuditStore {
         clientAddressPrefix: row.client_address_prefix,
         userAgentLabel: row.user_agent_label,
         detail: row.detail,
+        impersonatorId: row.impersonator_id,
       }));
     },
   };

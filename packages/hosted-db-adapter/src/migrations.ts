@@ -270,6 +270,13 @@ export const migrations: readonly HostedDbMigration[] = [
       `CREATE INDEX "authlib_users_id_c_idx" ON ${s}."authlib_users" ("id" COLLATE "C")`,
     ],
   },
+  {
+    version: 11,
+    name: "audit impersonator",
+    // Impersonation (core's `impersonateUser`): a row of an admin's action as a user names the admin beside
+    // the user. Nullable: adding it rewrites no row, and every row from before acted as its own user.
+    statements: (s) => [`ALTER TABLE ${s}."authlib_audit_events" ADD COLUMN "impersonator_id" text`],
+  },
 ];
 
 /**

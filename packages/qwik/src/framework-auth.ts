@@ -14,6 +14,7 @@ import { type Action, globalAction$, type RequestEventCommon, routeLoader$, vali
 import type { AccountsResult, UnlinkAccountFailure } from "./accounts.js";
 import { adminActionHooks, adminUserHooks } from "./admin-hooks.js";
 import { type FrameworkAuthConfig, type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
+import { impersonationHooks } from "./impersonation-hooks.js";
 import { runListing, runOperation, signInWithEmailCode, validateOperation } from "./operation-actions.js";
 import { activeOrganizationHooks, domainHooks, invitationHooks, memberHooks, organizationHooks } from "./organization-hooks.js";
 import type { PasskeyFailure, PasskeysResult } from "./passkeys.js";
@@ -104,6 +105,8 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
     // The admin's tools (core's `admin` option): `useListUsers`, `useBanUser`, … (admin-hooks.ts).
     ...adminUserHooks(configQrl),
     ...adminActionHooks(configQrl),
+    // Impersonation (core's `admin` option): `useImpersonateUser`, `useStopImpersonating` (impersonation-hooks.ts).
+    ...impersonationHooks(configQrl),
   };
 }
 

@@ -7,6 +7,8 @@ export const REVOKE_FAILED_MESSAGE = "The session could not be ended. Please try
 /** The message a form shows when an account could not be unlinked for a reason that is the operator's (the details are in the server log). */
 export const UNLINK_FAILED_MESSAGE = "The account could not be unlinked. Please try again later.";
 
+/** Shown when an impersonation could not start or stop for a reason that is the operator's (the details are in the server log). */
+export const IMPERSONATION_FAILED_MESSAGE = "That did not work because of a problem on our side. Please try again later.";
 /** Shown when a passkey could not be renamed or removed for a reason that is the operator's (the adapter failed, …). */
 export const PASSKEY_FAILED_MESSAGE = "The passkey could not be changed. Please try again later.";
 /** The message a password form shows when the action failed for a reason that is the operator's (the details are in the server log). */

@@ -33,7 +33,8 @@ import * as admin from "./admin.js";
 import { type AuthContext, type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
 import { controlFailure, type FailureMapping, listingError } from "./control.js";
 import { loadCore } from "./core.js";
-import { PASSKEY_FAILED_MESSAGE, REVOKE_FAILED_MESSAGE, UNLINK_FAILED_MESSAGE } from "./messages.js";
+import { impersonateSchema } from "./impersonation.js";
+import { IMPERSONATION_FAILED_MESSAGE, PASSKEY_FAILED_MESSAGE, REVOKE_FAILED_MESSAGE, UNLINK_FAILED_MESSAGE } from "./messages.js";
 import { operationRequest } from "./operation.js";
 import * as orgs from "./organizations.js";
 import type { PasskeyError, PasskeysResult } from "./passkeys.js";
@@ -91,6 +92,7 @@ const unlinked = controlFailure<"provider" | "providerAccountId", UnlinkAccountE
 const passkey = controlFailure<"id" | "name", PasskeyError>(PASSKEY_FAILED_MESSAGE);
 const org = orgs.organizationFailure;
 const adminFailed = admin.adminFailure;
+const impersonation = controlFailure<"userId", "ImpersonationForbidden" | "AccessDenied">(IMPERSONATION_FAILED_MESSAGE);
 /** What `useSetActiveOrganization` answers: the active organization (`null`: none) and the member's role there. */
 type Active = { activeOrganizationId: string | null; role?: string };
 
@@ -149,6 +151,17 @@ const operationActions = {
   unbanUser: { input: admin.userSchema, success: data<{ userId: string }>(), failure: adminFailed },
   deleteUser: { input: admin.userSchema, success: data<{ userId: string }>(), failure: adminFailed },
   adminRevokeUserSessions: { input: admin.userSchema, success: data<{ userId: string }>(), failure: adminFailed },
+  // Impersonation (core's `admin` option): this browser's session moves to the user and back.
+  impersonateUser: {
+    input: impersonateSchema,
+    success: data<{ userId: string; expires: string }>({ cookies: true, session: "cookies" }),
+    failure: impersonation,
+  },
+  stopImpersonating: {
+    input: z.object({}),
+    success: data<{ restored: boolean }>({ cookies: true, session: "cookies" }),
+    failure: impersonation,
+  },
 } satisfies Record<string, OperationAction<z.ZodTypeAny, unknown, unknown>>;
 
 /** The name of a core operation that has an action here. */

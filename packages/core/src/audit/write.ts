@@ -30,6 +30,7 @@ export function writeAuditEvent(audit: Audit, request: RequestInternal | undefin
     clientAddressPrefix: addressPrefix(address),
     userAgentLabel: request ? userAgentLabel(request.headers.get("user-agent")) : null,
     detail: input.detail ?? null,
+    impersonatorId: input.impersonatorId ?? request?.impersonatorId ?? null,
   };
   const failed = () => {
     audit.logger.warn("audit-write-failed");

@@ -60,11 +60,13 @@ export function resolveCookies(
   const defaults = defaultCookies(useSecureCookies, features);
   for (const key of Object.keys(defaults) as Array<keyof CookiesOptions>) {
     const override = overrides[key];
+    // A feature's cookie (optional in the type) is there whenever its key is.
+    const given = defaults[key] as CookieOption;
     if (!override) continue;
-    const options = { ...defaults[key].options, ...override.options };
+    const options = { ...given.options, ...override.options };
     const hostOnly = options.domain === undefined && options.path === "/";
     const prefix = !options.secure ? "" : hostOnly ? HOST_PREFIX : LEGACY_SECURE_PREFIX;
-    const defaultName = defaults[key].name.replace(HOST_PREFIX, prefix);
+    const defaultName = given.name.replace(HOST_PREFIX, prefix);
     defaults[key] = { name: override.name ?? defaultName, options };
   }
   return defaults;

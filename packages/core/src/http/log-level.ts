@@ -40,6 +40,7 @@ export const LOG_LEVELS = {
   CredentialsSignin: "debug",
   DomainClaimed: "debug",
   DomainNotProven: "debug",
+  ImpersonationForbidden: "debug",
   IncorrectCode: "debug",
   IncorrectPassword: "debug",
   InvalidAccount: "debug",

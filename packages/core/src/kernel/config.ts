@@ -45,6 +45,8 @@ const defaultCallbacks: CallbacksOptions = {
       ...(session.activeOrganizationId === undefined
         ? {}
         : { activeOrganizationId: session.activeOrganizationId, activeOrganizationRole: session.activeOrganizationRole }),
+      // An admin acting as the user (`impersonateUser`): who, so that an app can show it.
+      ...(session.act === undefined ? {} : { act: session.act, impersonator: session.impersonator }),
     }) as Session,
   jwt: ({ token }) => token,
 };

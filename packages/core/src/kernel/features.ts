@@ -13,7 +13,7 @@ import { passwordFeature } from "../features/password/feature.js";
 import { sessionsFeature } from "../features/sessions/feature.js";
 import { twoFactorFeature } from "../features/two-factor/feature.js";
 
-export type { AdminApi } from "../features/admin/feature.js";
+export type { AdminApi, ImpersonationApi, ImpersonationResult, StopImpersonationResult } from "../features/admin/feature.js";
 export type { ApiKeyRateLimits, ApiKeysApi, CreatedApiKey, ListedApiKey, VerifiedApiKey } from "../features/api-keys/feature.js";
 export type { AuthorizationServerApi, AuthorizationServerRateLimits, ListedGrant } from "../features/authorization-server/feature.js";
 /** The built-in features' public types (and their additions to the shared ones), for the package's index. */
@@ -107,6 +107,8 @@ export const onDemandFeatures: readonly OnDemandFeature[] = [
       "unbanUser",
       "deleteUser",
       "adminRevokeUserSessions",
+      "impersonateUser",
+      "stopImpersonating",
     ],
     load: () => import("../features/admin/feature.js").then((module) => module.adminFeature),
   },

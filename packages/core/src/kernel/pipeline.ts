@@ -155,9 +155,28 @@ async function runRoute<Body>(
     options.warned.add("csrf-disabled");
     options.logger.warn("csrf-disabled");
   }
-  const response = await run(options);
+  const ran = await run(options);
+  const response = options.hooks?.pageBanner && isPage(ran) ? await withPageBanner(options, request, ran) : ran;
   // Copied only when the context has cookies to put first (most session checks have none).
   return cookies.length === 0 ? response : { ...response, cookies: [...cookies, ...(response.cookies ?? [])] };
+}
+
+/** True for a built-in page's answer (an HTML document). */
+function isPage(response: ResponseInternal<unknown>): boolean {
+  return typeof response.body === "string" && response.headers?.["Content-Type"]?.startsWith("text/html") === true;
+}
+
+/** `page` with the features' banner (`SignInHooks.pageBanner`) at the top of its body, when they give one. */
+async function withPageBanner<Body>(
+  options: InternalOptions,
+  request: RequestInternal,
+  page: ResponseInternal<Body>,
+): Promise<ResponseInternal<Body>> {
+  const banner = await options.hooks?.pageBanner?.(options, request);
+  if (!banner) return page;
+  const { withBanner } = await import("../pages/impersonation-banner.js");
+  const body = withBanner(String(page.body), banner.html) as Body;
+  return { ...page, body, cookies: [...banner.cookies, ...(page.cookies ?? [])] };
 }
 
 /**

@@ -135,6 +135,12 @@ const ERROR_PAGE_CONTENT: Readonly<Record<string, ErrorPageKeys>> = Object.freez
     offerSignIn: true,
   },
   LinkAlreadyUsed: { status: 410, heading: "error.linkUsed.heading", paragraphs: ["error.linkUsed.text"], offerSignIn: true },
+  ImpersonationForbidden: {
+    status: 403,
+    heading: "error.accessDenied.heading",
+    paragraphs: ["impersonation.forbidden"],
+    offerSignIn: false,
+  },
 });
 
 /**
@@ -213,6 +219,7 @@ const ACCOUNT_ERRORS: Readonly<Record<string, MessageKey>> = Object.freeze({
   RateLimited: "formError.rateLimited",
   EmailSignInError: "formError.emailNotSent",
   RecentSignInRequired: "accountError.recentSignInRequired",
+  ImpersonationForbidden: "impersonation.forbidden",
   Verification: "formError.linkInvalid",
   IncorrectCode: "accountError.incorrectCode",
 });

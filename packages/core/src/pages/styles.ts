@@ -68,6 +68,11 @@ main{width:100%;max-width:400px}
 h1{margin:0 0 24px;font-size:1.5rem;line-height:1.25;font-weight:600;text-align:center}
 p{margin:0 0 16px}
 .center{text-align:center}
+.impersonation{position:fixed;top:0;inset-inline:0;z-index:1;display:flex;flex-wrap:wrap;align-items:center;justify-content:center;gap:8px 16px;padding:8px 16px;background:var(--danger-bg);color:var(--danger-text);border-bottom:1px solid var(--danger-border)}
+.impersonation p{margin:0}
+.impersonation form{flex-direction:row}
+.impersonation .button{width:auto;min-height:36px;padding:6px 14px}
+body.impersonated{padding-top:112px}
 .visually-hidden{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 .muted{color:var(--muted);font-size:.9375rem}
 .host{font-weight:600;overflow-wrap:anywhere}

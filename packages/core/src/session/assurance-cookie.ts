@@ -52,7 +52,9 @@ export async function openAssurance(
   try {
     const claims = await decode<Record<string, unknown>>({ token: value, secret: options.secret, salt: name });
     if (!claims || claims.session !== (await sessionHashOf(sessionToken))) return {};
-    return { assurance: assuranceIn(claims), activeOrganizationId: activeOrganizationIn(claims) };
+    const assurance = assuranceIn(claims);
+    if (assurance?.act) request.impersonatorId = assurance.act.sub;
+    return { assurance, activeOrganizationId: activeOrganizationIn(claims) };
   } catch {
     return {};
   }

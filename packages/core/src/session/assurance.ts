@@ -10,7 +10,7 @@
  *
  * @module session/assurance
  */
-import type { Account, SessionAssurance } from "../types/base.js";
+import type { Account, SessionActor, SessionAssurance } from "../types/base.js";
 
 export type { SessionAssurance };
 
@@ -47,8 +47,27 @@ export function assuranceIn(claims: Record<string, unknown> | null | undefined):
   if (typeof authTime !== "number" || !Number.isFinite(authTime)) return undefined;
   if (!Array.isArray(amr) || !amr.every((method) => typeof method === "string")) return undefined;
   if (aal !== 1 && aal !== 2) return undefined;
-  // The claims' own array: a token the `jwt` callback returned as it came keeps it (see withAssurance).
-  return { authTime, amr, aal };
+  // The claims' own array and actor: a token the `jwt` callback returned as it came keeps them (see withAssurance).
+  const act = actorIn(claims.act);
+  return act ? { authTime, amr, aal, act } : { authTime, amr, aal };
+}
+
+/** The actor claim `value` when well formed (`{ sub, exp }`, set by `impersonateUser`), else `undefined`. */
+function actorIn(value: unknown): SessionActor | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { sub, exp } = value as Record<string, unknown>;
+  return typeof sub === "string" && sub !== "" && typeof exp === "number" && Number.isFinite(exp) ? (value as SessionActor) : undefined;
+}
+
+/** True when `assurance` is an impersonated session's whose time is over (`act.exp` reached). */
+export function impersonationOver(assurance: SessionAssurance | undefined, now = nowInSeconds()): boolean {
+  return assurance?.act !== undefined && assurance.act.exp <= now;
+}
+
+/** The end of a session starting now with `assurance`: `normal` (a Date), or the impersonation's end when sooner. */
+export function sessionEnd(normal: Date, assurance: SessionAssurance | undefined): Date {
+  const act = assurance?.act;
+  return act && act.exp * 1000 < normal.valueOf() ? new Date(act.exp * 1000) : normal;
 }
 
 /**
@@ -59,11 +78,20 @@ export function assuranceIn(claims: Record<string, unknown> | null | undefined):
  */
 export function withAssurance<T extends Record<string, unknown>>(claims: T, assurance: SessionAssurance | undefined): T {
   if (!assurance) {
-    if (!("authTime" in claims || "amr" in claims || "aal" in claims)) return claims;
-    const { authTime: _time, amr: _amr, aal: _aal, ...rest } = claims;
+    if (!("authTime" in claims || "amr" in claims || "aal" in claims || "act" in claims)) return claims;
+    const { authTime: _time, amr: _amr, aal: _aal, act: _act, ...rest } = claims;
     return rest as T;
   }
   // The session check's common case, the claims unchanged, costs no copy.
-  if (claims.authTime === assurance.authTime && claims.amr === assurance.amr && claims.aal === assurance.aal) return claims;
-  return { ...claims, ...assurance };
+  if (
+    claims.authTime === assurance.authTime &&
+    claims.amr === assurance.amr &&
+    claims.aal === assurance.aal &&
+    claims.act === assurance.act &&
+    (assurance.act !== undefined || !("act" in claims))
+  )
+    return claims;
+  // An actor is authlib's alone: one the callback added (client data merged in) is dropped, one it removed comes back.
+  const { act: _given, ...rest } = claims;
+  return { ...rest, ...assurance } as unknown as T;
 }

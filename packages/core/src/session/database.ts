@@ -12,7 +12,9 @@ import type { AdapterSession } from "../types/adapters.js";
 import type { Session } from "../types/config.js";
 import type { InternalOptions, RequestInternal, SessionStrategyHandler } from "../types/internal.js";
 import { withActiveOrganization } from "./active-organization.js";
+import { impersonationOver, sessionEnd } from "./assurance.js";
 import type { SealedSessionClaims } from "./assurance-cookie.js";
+import { IMPERSONATED_TOKEN_PREFIX, impersonatedRecordProvider, impersonatorOf } from "./impersonation.js";
 import { refreshAccountsIfDue } from "./refresh.js";
 import { loadRegistry } from "./registry-of.js";
 
@@ -62,6 +64,11 @@ async function lookup(options: InternalOptions, request: RequestInternal) {
     await adapter.deleteSession(sessionToken);
     return { sessionToken, found: null };
   }
+  // An impersonated session lives only with its sealed actor: a request without it has no session.
+  if (found && sessionToken.startsWith(IMPERSONATED_TOKEN_PREFIX)) {
+    const { assurance } = await (await assuranceCookie()).openAssurance(options, request, sessionToken);
+    if (!assurance?.act || impersonationOver(assurance)) return { sessionToken, found: null };
+  }
   return { sessionToken, found };
 }
 
@@ -90,7 +97,7 @@ async function extend(
     cookies,
   }: { found: Found; sessionToken: string; sealed: SealedSessionClaims | undefined; cookies: Cookie[] },
 ): Promise<AdapterSession> {
-  const expires = new Date(Date.now() + options.session.maxAge * 1000);
+  const expires = sessionEnd(new Date(Date.now() + options.session.maxAge * 1000), sealed?.assurance);
   let stored: AdapterSession = found.session;
   try {
     await inSpan("authlib.session.refresh", { "authlib.session.strategy": "database" }, async () => {
@@ -140,9 +147,10 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     if (due) stored = await extend(options, { found, sessionToken, sealed: code && sealed, cookies });
     const refreshed = await refreshAccountsIfDue(options, found.user.id);
     // The callback gets `expires` as the Date that `AdapterSession` types; the client gets an ISO string.
+    const impersonator = assurance?.act ? { impersonator: await impersonatorOf(options, assurance.act) } : {};
     const organized = await withActiveOrganization(
       options,
-      { ...stored, user: found.user, ...assurance },
+      { ...stored, user: found.user, ...assurance, ...impersonator },
       found.user.id,
       sealed.activeOrganizationId,
     );
@@ -162,14 +170,17 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
 
   async start(options, request, { user, account, assurance }) {
     if (!user.id) throw new SessionTokenError("Cannot start a database session for a user without an id.");
-    const expires = new Date(Date.now() + options.session.maxAge * 1000);
-    const sessionToken = options.session.generateSessionToken();
+    const expires = sessionEnd(new Date(Date.now() + options.session.maxAge * 1000), assurance);
+    const act = assurance?.act;
+    const sessionToken = `${act ? IMPERSONATED_TOKEN_PREFIX : ""}${options.session.generateSessionToken()}`;
     const registry = options.sessionRegistry;
     // Only an adapter that keeps session records is given the metadata (another may refuse unknown fields).
     const code = registry ? await loadRegistry() : undefined;
-    const metadata = code ? code.sessionMetadata(options, request, options.provider?.id ?? account?.provider ?? null) : {};
+    const provider = act ? impersonatedRecordProvider(act.sub) : (options.provider?.id ?? account?.provider ?? null);
+    const metadata = code ? code.sessionMetadata(options, request, provider) : {};
     const created = await adapterOf(options).createSession({ sessionToken, userId: user.id, expires, ...metadata });
-    if (code && registry && created?.id) await code.enforceSessionLimit(options, registry, user.id, created.id);
+    // An admin's impersonation never ends one of the user's own sessions.
+    if (code && registry && created?.id && !act) await code.enforceSessionLimit(options, registry, user.id, created.id);
     // A cookie left under a legacy name would otherwise outlive the new session unseen.
     const legacyNames = legacySessionCookieNames(options.cookies, options.config.acceptAuthjsSessions === true);
     const stale = legacyNames.flatMap((name) => clearAllSessionCookies(options, request, name));
@@ -181,6 +192,8 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     const { token: sessionToken, name } = tokenCookie(options, request);
     const assured = hasAssurance(options, request) ? (await assuranceCookie()).clearAssurance(options) : [];
     if (!sessionToken) return [...clearAllSessionCookies(options, request, name), ...assured];
+    // An impersonated session's sign-out is audited with the admin who acted in it (opening its claims names them).
+    if (sessionToken.startsWith(IMPERSONATED_TOKEN_PREFIX)) await (await assuranceCookie()).openAssurance(options, request, sessionToken);
     const session = await adapterOf(options).deleteSession(sessionToken);
     await options.events.signOut({ session });
     const cleared = [...clearAllSessionCookies(options, request, name), ...assured];

@@ -16,7 +16,8 @@ import type { Session } from "../types/config.js";
 import type { InternalOptions, RequestInternal, SessionStrategyHandler, SignInResult } from "../types/internal.js";
 import type { SessionRecord, SessionRegistry } from "../types/session-registry.js";
 import { ACTIVE_ORGANIZATION_CLAIM, activeOrganizationIn, withActiveOrganization } from "./active-organization.js";
-import { assuranceIn, withAssurance } from "./assurance.js";
+import { assuranceIn, impersonationOver, sessionEnd, withAssurance } from "./assurance.js";
+import { impersonatedRecordProvider, impersonatorOf } from "./impersonation.js";
 import { copyJson, sameJson } from "./json-shape.js";
 import { attachOAuthTokens, OAUTH_CLAIM, refreshIfDue } from "./refresh.js";
 import { loadedRegistry, loadRegistry, SESSION_ID_CLAIM } from "./registry-of.js";
@@ -72,12 +73,13 @@ async function readToken(
   }
 }
 
-/** The cookies carrying `token`, valid for `session.maxAge` from now. */
+/** The cookies carrying `token`, valid for `session.maxAge` from now (an impersonated session's: until its `act.exp`, when sooner). */
 async function writeToken(options: InternalOptions, request: RequestInternal, token: JWT) {
   const { maxAge } = options.session;
   const { sessionToken } = options.cookies;
-  const encoded = await options.jwt.encode({ token, secret: options.jwt.secret, salt: sessionToken.name, maxAge: options.jwt.maxAge });
-  const expires = new Date(Date.now() + maxAge * 1000);
+  const expires = sessionEnd(new Date(Date.now() + maxAge * 1000), assuranceIn(token));
+  const jwtMaxAge = Math.max(1, Math.min(options.jwt.maxAge ?? maxAge, Math.ceil((expires.valueOf() - Date.now()) / 1000)));
+  const encoded = await options.jwt.encode({ token, secret: options.jwt.secret, salt: sessionToken.name, maxAge: jwtMaxAge });
   return { cookies: writeChunkedCookie(sessionToken, encoded, request.cookies, { expires }), expires };
 }
 
@@ -139,7 +141,8 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     const verdict = recordOf(options, payload, request);
     const record = verdict instanceof Promise ? await verdict : verdict;
     if (record === "unavailable") return { session: null, cookies: [] };
-    if (record === null) return { session: null, cookies: clearSession(options, request, name) };
+    const assurance = assuranceOf(payload, request);
+    if (record === null || assurance === null) return { session: null, cookies: clearSession(options, request, name) };
     const jwt = await options.callbacks.jwt({
       // Only a token holding a provider's tokens can be due a refresh.
       token: payload[OAUTH_CLAIM] === undefined ? payload : await refreshIfDue(options, payload),
@@ -147,7 +150,6 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     });
     if (!jwt) return { session: null, cookies: clearSession(options, request, name) };
     // The registered session's id and the sign-in's assurance stay in the token whatever the callback returned.
-    const assurance = assuranceIn(payload);
     const activeOrganizationId = activeOrganizationIn(payload);
     const kept = keptClaims(withAssurance(jwt, assurance), activeOrganizationId);
     const token = record && kept[SESSION_ID_CLAIM] !== record.id ? { ...kept, [SESSION_ID_CLAIM]: record.id } : kept;
@@ -177,6 +179,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       user: { name: token.name ?? null, email: token.email ?? null, image: token.picture ?? null },
       expires: expires.toISOString(),
       ...assurance,
+      ...(assurance?.act ? { impersonator: await impersonatorOf(options, assurance.act) } : {}),
     };
     const organized = withActiveOrganization(options, plain, token.sub, activeOrganizationId);
     const defaultSession = organized instanceof Promise ? await organized : organized;
@@ -205,10 +208,11 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     const registry = options.sessionRegistry;
     let registered = withAssurance(token, assurance);
     if (registry && typeof token.sub === "string") {
-      const provider = options.provider?.id ?? account?.provider ?? null;
-      const expires = new Date(Date.now() + options.session.maxAge * 1000);
+      const provider = assurance?.act ? impersonatedRecordProvider(assurance.act.sub) : (options.provider?.id ?? account?.provider ?? null);
+      const expires = sessionEnd(new Date(Date.now() + options.session.maxAge * 1000), assurance);
       const { registerSession, sessionMetadata } = await loadRegistry();
-      const id = await registerSession(options, registry, { userId: token.sub, expires, ...sessionMetadata(options, request, provider) });
+      const metadata = sessionMetadata(options, request, provider);
+      const id = await registerSession(options, registry, { userId: token.sub, expires, ...metadata }, !assurance?.act);
       registered = { ...registered, [SESSION_ID_CLAIM]: id };
     }
     return [...stale, ...(await writeToken(options, request, attachOAuthTokens(options, registered, account))).cookies];
@@ -222,6 +226,9 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
 
   async end(options, request) {
     const token = (await readToken(options, request))?.payload ?? null;
+    // Its sign-out is audited with the admin who acted in it.
+    const act = token && assuranceIn(token)?.act;
+    if (act) request.impersonatorId = act.sub;
     const name = sessionCookieName(options, request);
     const id = token?.[SESSION_ID_CLAIM];
     if (options.sessionRegistry && token && typeof id === "string" && typeof token.sub === "string") {
@@ -277,11 +284,24 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
 async function liveToken(options: InternalOptions, request: RequestInternal): Promise<JWT | null> {
   const payload = (await readToken(options, request))?.payload;
   if (!payload) return null;
+  const assurance = assuranceOf(payload, request);
+  if (assurance === null) return null;
   const record = await recordOf(options, payload);
   if (record === null || record === "unavailable") return null;
   const token = await options.callbacks.jwt({ token: payload });
-  const kept = token && keptClaims(withAssurance(token, assuranceIn(payload)), activeOrganizationIn(payload));
+  const kept = token && keptClaims(withAssurance(token, assurance), activeOrganizationIn(payload));
   return kept && record ? { ...kept, [SESSION_ID_CLAIM]: record.id, sub: record.userId } : kept;
+}
+
+/**
+ * The assurance `payload` carries, its actor (an impersonation's admin) named on `request` for the audit
+ * trail and the span; `null` for an impersonation whose time is over (no session).
+ */
+function assuranceOf(payload: JWT, request: RequestInternal): ReturnType<typeof assuranceIn> | null {
+  const assurance = assuranceIn(payload);
+  if (impersonationOver(assurance)) return null;
+  if (assurance?.act) request.impersonatorId = assurance.act.sub;
+  return assurance;
 }
 
 /**

@@ -89,11 +89,13 @@ export async function registerSession(
   options: InternalOptions,
   registry: SessionRegistry,
   record: Omit<SessionRecord, "id">,
+  limited = true,
 ): Promise<string> {
   const id = newSessionId();
   await registry.create({ id, ...record });
   remember(options, id, { id, ...record });
-  await enforceSessionLimit(options, registry, record.userId, id);
+  // An admin's impersonation (`limited: false`) never ends one of the user's own sessions.
+  if (limited) await enforceSessionLimit(options, registry, record.userId, id);
   return id;
 }
 

@@ -18,7 +18,7 @@
  * @module sign-in/owner-present
  */
 
-import { RecentSignInRequired } from "../errors.js";
+import { ImpersonationForbidden, RecentSignInRequired } from "../errors.js";
 import { assertCsrf } from "../http/csrf.js";
 import { isPasswordProvider } from "../provider-kind.js";
 import { nowInSeconds } from "../session/assurance.js";
@@ -137,8 +137,24 @@ async function endsOnlyThisSession(options: InternalOptions, request: RequestInt
 }
 
 /**
+ * An impersonated session (`act`: an admin acts as the user) is never the owner present, however recent:
+ * it may not change how the user signs in, end their other sessions or delete the account. Throws
+ * `ImpersonationForbidden` (`reason: "ownerPresent"`, with `operation`) for one; no sign-in or password
+ * lifts it.
+ */
+export function refuseImpersonated(assurance: SessionAssurance | undefined, operation: OwnerOperation): void {
+  if (assurance?.act === undefined) return;
+  const error = new ImpersonationForbidden(
+    "An admin acting as this user cannot change how they sign in, end their other sessions or delete the account.",
+  );
+  error.reason = "ownerPresent";
+  error.operation = operation;
+  throw error;
+}
+
+/**
  * Resolves when the owner of the request's session is present for `operation`; throws
- * `RecentSignInRequired` (with `maxAge`, `aal` and `operation`) otherwise, `IncorrectPassword` for a wrong
+ * `ImpersonationForbidden` for an impersonated session, `RecentSignInRequired` (with `maxAge`, `aal` and `operation`) otherwise, `IncorrectPassword` for a wrong
  * current password, `MissingCSRF` for a cross-site POST (before any password is counted). `fields` are the
  * operation's (its form, JSON body or `auth.api` input): `currentPassword`, a revoke's `sessionId`. A request with
  * no session goes on: its route refuses it, or (a passkey registered signed out) it is a sign-up.
@@ -153,6 +169,7 @@ export async function requireOwnerPresent(
   const current = await options.sessionStrategy.currentAssurance(options, request);
   if (!current || (operation === "revokeSessions" && (await endsOnlyThisSession(options, request, fields)))) return;
   request.auditUserId = current.userId;
+  refuseImpersonated(current.assurance, operation);
   const maxAge = ownerPresentMaxAge(options);
   const facts = { assurance: current.assurance, maxAge, now: nowInSeconds(), passwordProven: false };
   const signedInAt = current.assurance?.authTime;

@@ -4,7 +4,8 @@
  *
  * @module actions/start-session
  */
-import type { Cookie } from "../http/cookies.js";
+import { hasChunkedCookie } from "../http/cookie-chunks.js";
+import { type Cookie, clearChunkedCookie } from "../http/cookies.js";
 import { firstFactorMethod, singleFactor } from "../session/assurance.js";
 import type { InternalOptions, RequestInternal, SignInResult } from "../types/internal.js";
 
@@ -28,5 +29,17 @@ export async function startSession(
   const held = result.assurance ? undefined : await options.hooks?.afterFirstFactor?.(options, request, result, method);
   if (held) return { cookies: held.cookies, secondStep: held.redirect };
   const complete = result.assurance ? result : { ...result, assurance: singleFactor(method) };
-  return { cookies: await options.sessionStrategy.start(options, request, complete) };
+  const ended = await endImpersonation(options, request);
+  return { cookies: [...ended, ...(await options.sessionStrategy.start(options, request, complete))] };
+}
+
+/**
+ * A sign-in in a browser where an admin acts as a user (it holds the admin's session kept aside,
+ * `impersonateUser`) ends the impersonation first: its session and the kept cookie go, so no impersonated
+ * session outlives the sign-in that replaced it. Nothing (one property read) in any other browser.
+ */
+async function endImpersonation(options: InternalOptions, request: RequestInternal): Promise<Cookie[]> {
+  const kept = options.cookies.impersonatorSession;
+  if (!kept || !hasChunkedCookie(request.cookies, kept.name)) return [];
+  return [...(await options.sessionStrategy.end(options, request)), ...clearChunkedCookie(kept, request.cookies)];
 }

@@ -135,6 +135,8 @@ function createRuntime(api: Api): TelemetryRuntime {
       const { span } = record;
       if (record.recording) {
         span.setAttributes({ "http.response.status_code": status, "authlib.outcome": outcome });
+        // An impersonated session's request names the admin acting (their id, never a token).
+        if (request.impersonatorId) span.setAttribute("authlib.impersonator", request.impersonatorId);
         if (errorType) {
           span.setAttribute("error.type", errorType);
           span.setStatus({ code: api.SpanStatusCode.ERROR });

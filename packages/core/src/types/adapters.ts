@@ -96,11 +96,7 @@ export type AuthenticatorUpdate = Partial<Pick<AdapterAuthenticator, "counter" |
  * organizations are in {@link OrganizationAdapterMethods}, those of the authorization server in
  * {@link AuthorizationServerAdapterMethods}, those of API keys in {@link ApiKeyAdapterMethods}.
  */
-export interface Adapter
-  extends OrganizationAdapterMethods,
-    AuthorizationServerAdapterMethods,
-    ApiKeyAdapterMethods,
-    AdminAdapterMethods {
+export interface Adapter extends OrganizationAdapterMethods, AuthorizationServerAdapterMethods, ApiKeyAdapterMethods, AdminAdapterMethods {
   /** Creates a user and returns it with its id. */
   createUser?(user: AdapterUser): Awaitable<AdapterUser>;
   /** The user with this id, or `null`. */

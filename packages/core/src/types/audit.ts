@@ -39,4 +39,6 @@ export interface AuditEventInput {
   userId?: string | null;
   provider?: string | null;
   detail?: string | null;
+  /** The admin acting as the user (an impersonated session); the request's own (`request.impersonatorId`) when absent. */
+  impersonatorId?: string | null;
 }

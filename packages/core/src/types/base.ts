@@ -47,7 +47,28 @@ export interface SessionAssurance {
    * Set while an operator acts as the user (`impersonateUser`): the operator's user id (RFC 8693's `act`
    * claim). Such a session is never the owner present, and reaches no admin operation.
    */
-  act?: { sub: string };
+  act?: SessionActor;
+}
+
+/**
+ * Who acts in a session on the user's behalf (RFC 8693's `act` claim): an operator's user id, and when
+ * the acting ends. Set only by `impersonateUser`; never by the client.
+ */
+export interface SessionActor {
+  /** The operator's (admin's) user id. */
+  sub: string;
+  /** When the impersonated session ends, in seconds since the epoch (`admin.impersonation.maxAge` after it began). */
+  exp: number;
+}
+
+/** The operator acting as the user in an impersonated session, as `getSession` shows it. */
+export interface SessionImpersonator {
+  /** The operator's user id. */
+  id: string;
+  /** The operator's name, when the store knows it. */
+  name?: string | null;
+  /** The operator's email, when the store knows it. */
+  email?: string | null;
 }
 
 /** The session the client sees, before any app augmentation. */
@@ -68,6 +89,13 @@ export interface DefaultSession {
   amr?: string[];
   /** The assurance level: 1 for one factor, 2 for two factors or a passkey that verified its user. */
   aal?: 1 | 2;
+  /**
+   * Set while an admin acts as the user (`impersonateUser`, docs/admin.md "Impersonation"): the admin's id
+   * and when the acting ends. Such a session cannot change how the user signs in, nor reach admin operations.
+   */
+  act?: SessionActor;
+  /** The admin acting as the user, with their name and email when the store knows them; absent otherwise. An app shows it (a banner). */
+  impersonator?: SessionImpersonator;
 }
 
 /** The session the client sees. Extend it by module augmentation. */

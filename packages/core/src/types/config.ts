@@ -24,7 +24,9 @@ import type {
   Profile,
   ProviderType,
   Session,
+  SessionActor,
   SessionAssurance,
+  SessionImpersonator,
   Theme,
   User,
 } from "./base.js";
@@ -52,7 +54,9 @@ export type {
   Provider,
   ProviderType,
   Session,
+  SessionActor,
   SessionAssurance,
+  SessionImpersonator,
   Theme,
   User,
 };

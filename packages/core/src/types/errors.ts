@@ -69,6 +69,7 @@ export interface ErrorTypes {
   PasswordNotSet: true;
   InvalidName: true;
   RecentSignInRequired: true;
+  ImpersonationForbidden: true;
   IncorrectCode: true;
   OrganizationNotFound: true;
   OrganizationForbidden: true;

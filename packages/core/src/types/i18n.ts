@@ -47,6 +47,14 @@ export interface Messages extends FeatureMessageTexts {
   "signout.heading": string;
   "signout.question": string;
   "signout.button": string;
+  /** The banner of every built-in page while an admin acts as the user (`impersonateUser`): its landmark's name. */
+  "impersonation.label": string;
+  /** The banner's text: `{user}` the user acted as, `{admin}` the admin. */
+  "impersonation.banner": string;
+  /** The banner's button that ends the impersonation (`stopImpersonating`). */
+  "impersonation.stop": string;
+  /** The refusal an impersonated session gets for an owner-present operation (`ImpersonationForbidden`), on the account and error pages. */
+  "impersonation.forbidden": string;
   "error.configuration.heading": string;
   "error.configuration.problem": string;
   "error.configuration.logs": string;

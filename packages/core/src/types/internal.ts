@@ -119,6 +119,12 @@ export interface RequestInternal {
   currentPasswordProven?: boolean;
   /** The second factor a two-step sign-in proved (its `amr` value: `otp`, `recovery`, `hwk`), for its audit row. */
   secondFactor?: string;
+  /**
+   * The admin acting in this request's session (its `act.sub`), set when the session strategy reads an
+   * impersonated session: every audit row of the request names them beside the user, and its span
+   * carries `authlib.impersonator`.
+   */
+  impersonatorId?: string;
 }
 
 /** A cookie to write on the response. A `maxAge` of 0 deletes it. */
@@ -361,6 +367,12 @@ export interface SignInHooks {
    * refusal of this user's sign-in (an operator's ban: `UserBanned`), or `undefined` to let it go on.
    */
   signInRefusal?(options: InternalOptions, userId: string): Promise<AuthErrorShape | undefined>;
+  /**
+   * A built-in page is answered: the banner to put at the top of its body (HTML the hook rendered, every
+   * value escaped) and the cookies it needs (a CSRF token for its form), or `undefined` for none. The
+   * admin feature's impersonation banner.
+   */
+  pageBanner?(options: InternalOptions, request: RequestInternal): Promise<{ html: string; cookies: Cookie[] } | undefined>;
 }
 
 /** Why a user was suspended: an operator banned or deleted them, or their organization's directory deprovisioned them. */

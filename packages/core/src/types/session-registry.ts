@@ -62,6 +62,12 @@ export interface ListedSession {
   userAgent: string | null;
   clientAddress: string | null;
   provider: string | null;
+  /**
+   * Set when an admin acted as the user in this session (`impersonateUser`): who (their id and name), and
+   * when (`createdAt`). Absent for the user's own sessions, and when the app hides it
+   * (`admin.impersonation.showToUser: false`).
+   */
+  impersonatedBy?: { id: string; name: string | null };
 }
 
 /** Why a session ended before its time: in the `sessionRevoked` event. */

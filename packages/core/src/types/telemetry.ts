@@ -62,6 +62,11 @@ export interface AuditEvent {
    * second factor (`otp`, `recovery`, `hwk`) of a sign-in that took two steps.
    */
   detail: string | null;
+  /**
+   * The admin who acted as `userId` (an impersonated session, `impersonateUser`): every row of such a
+   * session's requests names both. `null` (or absent, from a store that does not keep it) otherwise.
+   */
+  impersonatorId?: string | null;
 }
 
 /** Where audit events go: `hostedDbAuditStore(client)` from `@authlib/hosted-db-adapter`, or the app's own. */

@@ -32,6 +32,7 @@ const expected: Record<LogLevel, string[]> = {
     "CredentialsSignin",
     "DomainClaimed",
     "DomainNotProven",
+    "ImpersonationForbidden",
     "IncorrectCode",
     "IncorrectPassword",
     "InvalidAccount",

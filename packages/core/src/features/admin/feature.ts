@@ -5,17 +5,19 @@
  *
  * @module features/admin/feature
  */
-import type { InternalOptions } from "../../types/internal.js";
+import type { InternalOptions, RequestInternal } from "../../types/internal.js";
 import type { OperationDeclaration } from "../../types/operation.js";
 import { defineFeature } from "../define.js";
 import { adminApi } from "./api.js";
 import { adminConfigError } from "./config-check.js";
+import { impersonationApi } from "./impersonation-api.js";
+import { impersonationOperations } from "./impersonation-operations.js";
 import { adminMessages } from "./messages.js";
 import * as declared from "./operations.js";
-
 import { adminPageOperations } from "./page-operations.js";
 import { adminMethods } from "./store.js";
 
+export type { ImpersonationApi, ImpersonationResult, StopImpersonationResult } from "./impersonation-types.js";
 export type { AdminApi } from "./types.js";
 
 const bans = () => import("./bans.js");
@@ -33,12 +35,16 @@ export const adminOperations: readonly OperationDeclaration[] = [
   declared.adminRevokeUserSessions,
   ...adminPageOperations,
 ];
+/** The impersonation banner of the built-in pages (`impersonation-banner.ts`), loaded with the first page. */
+async function pageBanner(options: InternalOptions, request: RequestInternal) {
+  return (await import("./impersonation-banner.js")).impersonationBanner(options, request);
+}
 
 export const adminFeature = defineFeature({
   name: "admin",
   enabled: (config) => config.admin !== undefined,
   turnedOnBy: "admin",
-  api: adminApi(declared),
+  api: { ...adminApi(declared), ...impersonationApi },
   messages: adminMessages,
   check: adminConfigError,
   adapterNeeds: (config) => (config.admin === undefined ? undefined : { feature: "Admin (`admin`)", methods: adminMethods }),
@@ -55,6 +61,9 @@ export const adminFeature = defineFeature({
   hooks: {
     // The one gate of every first factor asks whether a ban holds (one store read per sign-in).
     signInRefusal: async (options: InternalOptions, userId: string) => (await bans()).banRefusal(options, userId),
+    pageBanner,
   },
-  operations: adminOperations,
+  // Acting as a user (impersonation-operations.ts): starting is an admin's; stopping is the impersonated session's.
+  operations: [...adminOperations, ...impersonationOperations],
+  cookies: { impersonatorSession: "impersonator-session" },
 });

@@ -11,6 +11,7 @@
 import { InvalidSessionId, SessionNotFound, SessionRegistryMissing, SessionRequired } from "../../errors.js";
 import { assertCsrf } from "../../http/csrf.js";
 import { noStoreHeaders } from "../../http/response.js";
+import { impersonatorOfRecord } from "../../session/impersonation.js";
 import { isMark, requireRegistry, revokeSessions } from "../../session/registry.js";
 import { isSessionId } from "../../session/registry-of.js";
 import { notifyOwner } from "../../sign-in/notify-owner.js";
@@ -57,7 +58,37 @@ export async function listSessionsAction(
     .filter((record) => !isMark(record))
     .sort((a, b) => b.lastSeenAt.getTime() - a.lastSeenAt.getTime())
     .map((record) => listed(record, sessionId));
-  return { body: { sessions }, headers: json };
+  return { body: { sessions: await withImpersonators(options, sessions) }, headers: json };
+}
+
+/**
+ * `sessions` with each impersonated one marked with the admin who acted in it (their id and name), unless
+ * the app hides it (`admin.impersonation.showToUser: false`); its `provider` is never the record's marker.
+ */
+async function withImpersonators(options: InternalOptions, sessions: ListedSession[]): Promise<ListedSession[]> {
+  if (!sessions.some((session) => impersonatorOfRecord(session.provider) !== undefined)) return sessions;
+  const impersonation = options.config.admin?.impersonation;
+  const shown = impersonation !== false && impersonation?.showToUser !== false;
+  const names = new Map<string, Promise<string | null>>();
+  const nameOf = (id: string) => {
+    if (!names.has(id))
+      names.set(
+        id,
+        Promise.resolve(options.adapter?.getUser?.(id)).then(
+          (user) => user?.name ?? null,
+          () => null,
+        ),
+      );
+    return names.get(id) as Promise<string | null>;
+  };
+  return Promise.all(
+    sessions.map(async (session) => {
+      const admin = impersonatorOfRecord(session.provider);
+      if (admin === undefined) return session;
+      const unmarked = { ...session, provider: null };
+      return shown ? { ...unmarked, impersonatedBy: { id: admin, name: await nameOf(admin) } } : unmarked;
+    }),
+  );
 }
 
 /** POST /sessions/revoke: `{ revoked }`, the number of sessions ended; the session cookie is cleared when the current one was. */

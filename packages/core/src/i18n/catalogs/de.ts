@@ -43,6 +43,11 @@ export const de: CoreMessages = {
   "signout.heading": "Abmelden",
   "signout.question": "Möchten Sie sich wirklich abmelden?",
   "signout.button": "Abmelden",
+  "impersonation.label": "Handeln als anderer Benutzer",
+  "impersonation.banner": "Sie handeln als {user} (angemeldet als Administrator {admin}).",
+  "impersonation.stop": "Beenden",
+  "impersonation.forbidden":
+    "Ein Administrator, der als dieser Benutzer handelt, kann weder die Anmeldung ändern noch andere Sitzungen beenden oder das Konto löschen.",
   "error.configuration.heading": "Serverfehler",
   "error.configuration.problem": "Die Serverkonfiguration hat ein Problem.",
   "error.configuration.logs": "Mehr dazu steht in den Server-Logs.",

@@ -50,6 +50,10 @@ export const en: CoreMessages = {
   "signout.heading": "Sign out",
   "signout.question": "Are you sure you want to sign out?",
   "signout.button": "Sign out",
+  "impersonation.label": "Acting as another user",
+  "impersonation.banner": "You are acting as {user} (signed in as admin {admin}).",
+  "impersonation.stop": "Stop",
+  "impersonation.forbidden": "An admin acting as this user cannot change how they sign in, end their other sessions or delete the account.",
   // Error page
   "error.configuration.heading": "Server error",
   "error.configuration.problem": "There is a problem with the server configuration.",

@@ -42,6 +42,11 @@ export const es: CoreMessages = {
   "signout.heading": "Cerrar sesión",
   "signout.question": "¿Seguro que quieres cerrar sesión?",
   "signout.button": "Cerrar sesión",
+  "impersonation.label": "Actuando como otro usuario",
+  "impersonation.banner": "Estás actuando como {user} (sesión iniciada como administrador {admin}).",
+  "impersonation.stop": "Detener",
+  "impersonation.forbidden":
+    "Un administrador que actúa como este usuario no puede cambiar cómo inicia sesión, cerrar sus otras sesiones ni eliminar la cuenta.",
   "error.configuration.heading": "Error del servidor",
   "error.configuration.problem": "Hay un problema en la configuración del servidor.",
   "error.configuration.logs": "Consulta los registros del servidor para más información.",

@@ -42,6 +42,11 @@ export const fr: CoreMessages = {
   "signout.heading": "Se déconnecter",
   "signout.question": "Voulez-vous vraiment vous déconnecter ?",
   "signout.button": "Se déconnecter",
+  "impersonation.label": "Action en tant qu’un autre utilisateur",
+  "impersonation.banner": "Vous agissez en tant que {user} (connecté comme administrateur {admin}).",
+  "impersonation.stop": "Arrêter",
+  "impersonation.forbidden":
+    "Un administrateur agissant en tant que cet utilisateur ne peut ni modifier sa façon de se connecter, ni fermer ses autres sessions, ni supprimer le compte.",
   "error.configuration.heading": "Erreur du serveur",
   "error.configuration.problem": "La configuration du serveur présente un problème.",
   "error.configuration.logs": "Consultez les journaux du serveur pour en savoir plus.",

@@ -41,6 +41,11 @@ export const ja: CoreMessages = {
   "signout.heading": "ログアウト",
   "signout.question": "本当にログアウトしますか？",
   "signout.button": "ログアウト",
+  "impersonation.label": "別のユーザーとして操作中",
+  "impersonation.banner": "{user} として操作しています（管理者 {admin} としてログイン中）。",
+  "impersonation.stop": "終了",
+  "impersonation.forbidden":
+    "このユーザーとして操作している管理者は、ログイン方法の変更、他のセッションの終了、アカウントの削除はできません。",
   "error.configuration.heading": "サーバーエラー",
   "error.configuration.problem": "サーバーの設定に問題があります。",
   "error.configuration.logs": "詳しくはサーバーのログを確認してください。",

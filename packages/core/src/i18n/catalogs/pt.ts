@@ -40,6 +40,11 @@ export const pt: CoreMessages = {
   "signout.heading": "Sair",
   "signout.question": "Tem certeza de que deseja sair?",
   "signout.button": "Sair",
+  "impersonation.label": "Agindo como outro usuário",
+  "impersonation.banner": "Você está agindo como {user} (conectado como administrador {admin}).",
+  "impersonation.stop": "Parar",
+  "impersonation.forbidden":
+    "Um administrador agindo como este usuário não pode alterar como ele entra, encerrar suas outras sessões nem excluir a conta.",
   "error.configuration.heading": "Erro do servidor",
   "error.configuration.problem": "Há um problema na configuração do servidor.",
   "error.configuration.logs": "Consulte os logs do servidor para mais informações.",

@@ -1,0 +1,359 @@
+/**
+ * Starting and stopping an impersonation, in process on the in-memory adapter (fast enough per mutant:
+ * mutation group `admin-impersonation`): who may start one and for whom, the session it starts (its actor,
+ * its lifetime, its record), the admin's session kept aside and bound to it, and what stopping gives back.
+ * Over real HTTP and across processes: impersonation.test.ts, impersonation-instances.test.ts.
+ */
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { encode } from "../../src/jwt.js";
+import { instanceFor } from "../../src/kernel/auth.js";
+import Credentials from "../../src/providers/credentials.js";
+import Password from "../../src/providers/password.js";
+import type { AdminConfig } from "../../src/types/admin.js";
+import type { AuthConfig, SessionStrategy } from "../../src/types/config.js";
+import type { AuditEvent } from "../../src/types/telemetry.js";
+import { authClient } from "../helpers/auth-client.js";
+import { memoryAdapter, withVerificationTokens } from "../helpers/memory-adapter.js";
+
+const ORIGIN = "http://localhost:3000";
+const secret = "impersonation-decisions-secret-0123456789";
+
+afterEach(() => void vi.useRealTimers());
+
+const USERS = [
+  { id: "admin", email: "admin@example.com", name: "Ada Admin", role: "admin" },
+  { id: "admin-2", email: "admin2@example.com", name: null, role: "admin" },
+  { id: "user", email: "user@example.com", name: "Uma User" },
+  { id: "banned", email: "banned@example.com", name: null, banned: true },
+];
+
+function app(strategy: SessionStrategy, admin: AdminConfig = { roles: ["admin"] }, overrides: Partial<AuthConfig> = {}) {
+  const memory = memoryAdapter({ sessionRecords: true });
+  for (const user of USERS) memory.users.set(user.id, { emailVerified: null, ...user } as never);
+  const audit: AuditEvent[] = [];
+  const config: AuthConfig = {
+    secret,
+    trustHost: true,
+    adapter: memory.adapter,
+    session: { strategy },
+    providers: [
+      Credentials({
+        credentials: { email: {} },
+        authorize: ({ email }) => USERS.find((user) => user.email === email) ?? null,
+      }),
+    ],
+    admin,
+    audit: { store: { write: (event) => void audit.push(event) } },
+    logger: { error: () => {}, warn: () => {}, debug: () => {} },
+    ...overrides,
+  };
+  // The instance `Auth()` serves the browsers with: one cache of session verdicts for both.
+  const auth = instanceFor(config);
+  const browser = () => authClient(config, ORIGIN);
+  async function signedIn(email: string) {
+    const b = browser();
+    await b.send("/auth/callback/credentials", { form: { csrfToken: await b.csrf(), email } });
+    return b;
+  }
+  const requestOf = (b: ReturnType<typeof browser>) => new Request(`${ORIGIN}/page`, { headers: { cookie: b.jar.header() } });
+  /** POSTs `form` with the CSRF token: `[status, body]`. */
+  async function post(b: ReturnType<typeof browser>, path: string, form: Record<string, string> = {}) {
+    const response = await b.send(path, { form: { csrfToken: await b.csrf(), ...form } });
+    const text = await response.text();
+    return [response.status, text ? JSON.parse(text) : null, response.headers.get("location")] as const;
+  }
+  return { auth, memory, audit, browser, signedIn, requestOf, post };
+}
+
+for (const strategy of ["jwt", "database"] as const) {
+  describe(`impersonation decisions, ${strategy} sessions`, () => {
+    test("an admin starts one for a user: the session is the user's with the admin as actor, for one hour", async () => {
+      const a = app(strategy);
+      const admin = await a.signedIn("admin@example.com");
+      // The clock stands still: the lifetime is exact, however slow the machine.
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+      const before = Math.floor(Date.now() / 1000);
+      const started = await a.auth.api.impersonateUser(a.requestOf(admin), { userId: "user" });
+      expect(started.userId).toBe("user");
+      expect(Math.floor(Date.parse(started.expires) / 1000) - before).toBe(3600);
+      // The answer's cookies: the user's session and the kept-aside one.
+      const names = started.cookies.map((cookie) => cookie.name);
+      expect(names).toContain("authlib.impersonator-session");
+      expect(names).toContain("authlib.session-token");
+      const [status, body] = await a.post(admin, "/auth/admin/impersonate", { userId: "user" });
+      expect([status, body.userId]).toEqual([200, "user"]);
+      const session = await admin.session();
+      expect(session?.user?.email).toBe("user@example.com");
+      expect(session?.act?.sub).toBe("admin");
+      expect(session?.act?.exp).toBe(before + 3600);
+      expect(session?.impersonator).toEqual({ id: "admin", name: "Ada Admin", email: "admin@example.com" });
+      // The record names the admin; the user's listing shows who.
+      const user = await a.signedIn("user@example.com");
+      const listed = await a.auth.api.listSessions(a.requestOf(user));
+      // Two impersonations were started (in process, then over HTTP): both are listed, with who.
+      expect(listed.filter((s) => s.impersonatedBy).map((s) => s.impersonatedBy)).toEqual([
+        { id: "admin", name: "Ada Admin" },
+        { id: "admin", name: "Ada Admin" },
+      ]);
+      expect(listed.every((s) => s.provider === null || !s.provider.startsWith("authlib:"))).toBe(true);
+      await vi.waitFor(() =>
+        expect(a.audit.find((row) => row.type === "impersonationStarted")).toMatchObject({ userId: "user", impersonatorId: "admin" }),
+      );
+    });
+
+    test("maxAge shortens it, and it never outlives a normal session", async () => {
+      const short = app(strategy, { roles: ["admin"], impersonation: { maxAge: 90 } });
+      const admin = await short.signedIn("admin@example.com");
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+      const now = Math.floor(Date.now() / 1000);
+      const { expires } = await short.auth.api.impersonateUser(short.requestOf(admin), { userId: "user" });
+      expect(Math.floor(Date.parse(expires) / 1000) - now).toBe(90);
+      const capped = app(strategy, { roles: ["admin"], impersonation: { maxAge: 7200 } }, { session: { strategy, maxAge: 600 } });
+      const other = await capped.signedIn("admin@example.com");
+      const ended = await capped.auth.api.impersonateUser(capped.requestOf(other), { userId: "user" });
+      expect(Math.floor(Date.parse(ended.expires) / 1000) - now).toBe(600);
+      // Over: no session, the admin's id no longer named.
+      await other.send("/auth/admin/impersonate", { form: { csrfToken: await other.csrf(), userId: "user" } });
+      vi.setSystemTime(Date.now() + 599_000);
+      expect((await other.session())?.act?.sub).toBe("admin");
+      vi.setSystemTime(Date.now() + 2_000);
+      expect(await other.session()).toBeNull();
+    });
+
+    test("refusals: not an admin, themselves, unknown, another admin, banned, off, from an impersonation", async () => {
+      const a = app(strategy);
+      const admin = await a.signedIn("admin@example.com");
+      const user = await a.signedIn("user@example.com");
+      const request = a.requestOf(admin);
+      await expect(a.auth.api.impersonateUser(a.requestOf(user), { userId: "admin" })).rejects.toMatchObject({ type: "AccessDenied" });
+      await expect(a.auth.api.impersonateUser(new Request(`${ORIGIN}/page`), { userId: "user" })).rejects.toMatchObject({
+        type: "SessionRequired",
+      });
+      for (const [userId, reason] of [
+        ["admin", "self"],
+        ["nobody", "unknownUser"],
+        ["admin-2", "admin"],
+        ["banned", "banned"],
+      ] as const)
+        await expect(a.auth.api.impersonateUser(request, { userId }), reason).rejects.toMatchObject({
+          type: "ImpersonationForbidden",
+          reason,
+          status: 403,
+        });
+      const [status, body] = await a.post(admin, "/auth/admin/impersonate", { userId: "admin-2" });
+      expect([status, body]).toEqual([403, { error: "ImpersonationForbidden" }]);
+      // Nothing started.
+      expect((await admin.session())?.user?.email).toBe("admin@example.com");
+      expect(a.audit.some((row) => row.type === "impersonationStarted")).toBe(false);
+
+      const allowed = app(strategy, { roles: ["admin"], impersonation: { allowAdmins: true } });
+      const first = await allowed.signedIn("admin@example.com");
+      await expect(allowed.auth.api.impersonateUser(allowed.requestOf(first), { userId: "admin-2" })).resolves.toMatchObject({
+        userId: "admin-2",
+      });
+      // From the impersonated session (even as an admin): no further impersonation.
+      await first.send("/auth/admin/impersonate", { form: { csrfToken: await first.csrf(), userId: "admin-2" } });
+      await expect(allowed.auth.api.impersonateUser(allowed.requestOf(first), { userId: "user" })).rejects.toMatchObject({
+        reason: "impersonating",
+      });
+
+      const off = app(strategy, { roles: ["admin"], impersonation: false });
+      const offAdmin = await off.signedIn("admin@example.com");
+      await expect(off.auth.api.impersonateUser(off.requestOf(offAdmin), { userId: "user" })).rejects.toMatchObject({ reason: "off" });
+    });
+
+    test("stop gives back the admin's session kept aside for this impersonation, and only it", async () => {
+      const a = app(strategy);
+      const admin = await a.signedIn("admin@example.com");
+      const adminCookies = new Map(admin.jar.cookies);
+      await a.post(admin, "/auth/admin/impersonate", { userId: "user" });
+      expect(await a.post(admin, "/auth/admin/stop-impersonating")).toEqual([200, { restored: true }, null]);
+      expect((await admin.session())?.user?.email).toBe("admin@example.com");
+      expect((await admin.session())?.act).toBeUndefined();
+      expect(admin.jar.cookies.has("authlib.impersonator-session")).toBe(false);
+      await vi.waitFor(() =>
+        expect(a.audit.find((row) => row.type === "impersonationStopped")).toMatchObject({
+          userId: "user",
+          impersonatorId: "admin",
+          detail: "restored",
+        }),
+      );
+
+      // A form that names where to go: redirected there.
+      await a.post(admin, "/auth/admin/impersonate", { userId: "user" });
+      const [status, , location] = await a.post(admin, "/auth/admin/stop-impersonating", { callbackUrl: `${ORIGIN}/dashboard` });
+      expect([status, location]).toEqual([302, `${ORIGIN}/dashboard`]);
+      expect((await admin.session())?.user?.email).toBe("admin@example.com");
+
+      // The kept cookie of one impersonation gives nothing back to another one's session.
+      await a.post(admin, "/auth/admin/impersonate", { userId: "user" });
+      const firstKept = admin.jar.cookies.get("authlib.impersonator-session");
+      const second = await a.signedIn("admin2@example.com");
+      await a.post(second, "/auth/admin/impersonate", { userId: "user" });
+      if (firstKept) second.jar.cookies.set("authlib.impersonator-session", firstKept);
+      expect(await a.post(second, "/auth/admin/stop-impersonating")).toEqual([200, { restored: false }, null]);
+      expect(await second.session()).toBeNull();
+      // A tampered kept cookie gives nothing back either.
+      const third = await a.signedIn("admin2@example.com");
+      await a.post(third, "/auth/admin/impersonate", { userId: "user" });
+      const kept = third.jar.cookies.get("authlib.impersonator-session");
+      if (kept) third.jar.cookies.set("authlib.impersonator-session", { ...kept, value: `${kept.value.slice(0, -4)}AAAA` });
+      expect(await a.post(third, "/auth/admin/stop-impersonating")).toEqual([200, { restored: false }, null]);
+      // Stopping needs an impersonation, and a session.
+      const plain = await a.signedIn("user@example.com");
+      expect(await a.post(plain, "/auth/admin/stop-impersonating")).toEqual([403, { error: "ImpersonationForbidden" }, null]);
+      expect((await a.post(a.browser(), "/auth/admin/stop-impersonating"))[0]).toBe(401);
+      expect(adminCookies.size).toBeGreaterThan(0);
+    });
+
+    test("never ends one of the user's own sessions (the per-user limit)", async () => {
+      const a = app(strategy, { roles: ["admin"] }, { session: { strategy, maxPerUser: 1 } });
+      const user = await a.signedIn("user@example.com");
+      const admin = await a.signedIn("admin@example.com");
+      await a.post(admin, "/auth/admin/impersonate", { userId: "user" });
+      expect((await user.session())?.user?.email).toBe("user@example.com");
+      expect((await user.session())?.act).toBeUndefined();
+      // The user's own next sign-in still keeps to the limit.
+      await a.signedIn("user@example.com");
+      expect(await user.session()).toBeNull();
+    });
+
+    test("a kept cookie sealed with the secret but not of this impersonation, or of no shape, gives nothing back", async () => {
+      const a = app(strategy);
+      const admin = await a.signedIn("admin@example.com");
+      const own = new Map(admin.jar.cookies);
+      const name = "authlib.impersonator-session";
+      const sealed = (token: Record<string, unknown>) => encode({ token, secret, salt: name, maxAge: 600 });
+      /** A new impersonation from the admin's own session, its kept cookie replaced by `kept(act)`'s. */
+      async function stopWith(kept: (act: { sub: string; exp: number }, cookies: Record<string, string>) => Record<string, unknown>) {
+        const browser = a.browser();
+        for (const [key, cookie] of own) browser.jar.cookies.set(key, cookie);
+        const cookies = Object.fromEntries([...own].map(([key, cookie]) => [key, cookie.value]));
+        await a.post(browser, "/auth/admin/impersonate", { userId: "user" });
+        const act = (await browser.session())?.act as { sub: string; exp: number };
+        browser.jar.cookies.set(name, { name, value: await sealed(kept(act, cookies)) } as never);
+        return [await a.post(browser, "/auth/admin/stop-impersonating"), (await browser.session())?.user?.email ?? null];
+      }
+      const right = (act: { exp: number }, cookies: Record<string, string>) => ({ admin: "admin", user: "user", until: act.exp, cookies });
+      const attempts: Array<[string, (act: { exp: number }, cookies: Record<string, string>) => Record<string, unknown>]> = [
+        ["another admin", (act, cookies) => ({ ...right(act, cookies), admin: "admin-2" })],
+        ["another user", (act, cookies) => ({ ...right(act, cookies), user: "banned" })],
+        ["another impersonation", (act, cookies) => ({ ...right(act, cookies), until: act.exp + 1 })],
+        ["no admin", (act, cookies) => ({ ...right(act, cookies), admin: 1 })],
+        ["no user", (act, cookies) => ({ ...right(act, cookies), user: null })],
+        ["no end", (act, cookies) => ({ ...right(act, cookies), until: String(act.exp) })],
+        ["no cookies", (act, cookies) => ({ ...right(act, cookies), cookies: null })],
+        ["cookies of no shape", (act, cookies) => ({ ...right(act, cookies), cookies: "x" })],
+      ];
+      for (const [what, kept] of attempts) expect([what, await stopWith(kept)]).toEqual([what, [[200, { restored: false }, null], null]]);
+      // The right one, sealed the same way, gives the admin's session back.
+      expect(await stopWith(right)).toEqual([[200, { restored: true }, null], "admin@example.com"]);
+    });
+
+    test("the banner names each by name, else email, else id", async () => {
+      const a = app(strategy, { roles: ["admin"], impersonation: { allowAdmins: true } });
+      const second = await a.signedIn("admin2@example.com");
+      await a.post(second, "/auth/admin/impersonate", { userId: "admin" });
+      const page = await (await second.send("/auth/signin")).text();
+      // The user acted as has a name; the admin acting has only an email.
+      expect(page).toContain("You are acting as <strong>Ada Admin</strong> (signed in as admin <strong>admin2@example.com</strong>).");
+    });
+
+    test("a sign-in in the impersonating browser ends the impersonation first", async () => {
+      const a = app(strategy);
+      const admin = await a.signedIn("admin@example.com");
+      await a.post(admin, "/auth/admin/impersonate", { userId: "user" });
+      const user = await a.signedIn("user@example.com");
+      expect((await a.auth.api.listSessions(a.requestOf(user))).some((s) => s.impersonatedBy)).toBe(true);
+      // Signing in (as anyone) from the impersonated session: the impersonation and the kept cookie end.
+      await admin.send("/auth/callback/credentials", { form: { csrfToken: await admin.csrf(), email: "admin2@example.com" } });
+      expect((await admin.session())?.user?.email).toBe("admin2@example.com");
+      expect((await admin.session())?.act).toBeUndefined();
+      expect(admin.jar.cookies.has("authlib.impersonator-session")).toBe(false);
+      expect((await a.auth.api.listSessions(a.requestOf(user))).some((s) => s.impersonatedBy)).toBe(false);
+      await vi.waitFor(() =>
+        expect(a.audit.find((row) => row.type === "signOut" && row.userId === "user")).toMatchObject({ impersonatorId: "admin" }),
+      );
+      // A browser without the kept cookie signs in as always, its session untouched by others' impersonations.
+      expect((await user.session())?.user?.email).toBe("user@example.com");
+    });
+
+    test("the admin's session ended meanwhile: stop signs the browser out", async () => {
+      const a = app(strategy);
+      const admin = await a.signedIn("admin@example.com");
+      await a.post(admin, "/auth/admin/impersonate", { userId: "user" });
+      await a.auth.api.revokeUserSessions({ userId: "admin" });
+      expect(await a.post(admin, "/auth/admin/stop-impersonating")).toEqual([200, { restored: false }, null]);
+      expect(await admin.session()).toBeNull();
+      await vi.waitFor(() => expect(a.audit.find((row) => row.type === "impersonationStopped")).toMatchObject({ detail: "signedOut" }));
+    });
+
+    test("the session's requests name the admin in the audit trail; a banner marks the built-in pages", async () => {
+      const a = app(strategy);
+      const admin = await a.signedIn("admin@example.com");
+      await a.post(admin, "/auth/admin/impersonate", { userId: "user" });
+      const page = await (await admin.send("/auth/signin")).text();
+      expect(page).toContain('<body class="impersonated"><section class="impersonation"');
+      expect(page).toContain("You are acting as <strong>Uma User</strong> (signed in as admin <strong>Ada Admin</strong>).");
+      expect(page).toContain(`action="${ORIGIN}/auth/admin/stop-impersonating"`);
+      const own = await a.signedIn("user@example.com");
+      expect(await (await own.send("/auth/signin")).text()).not.toContain('<section class="impersonation"');
+      await a.post(admin, "/auth/signout");
+      await vi.waitFor(() =>
+        expect(a.audit.find((row) => row.type === "signOut" && row.userId === "user")).toMatchObject({ impersonatorId: "admin" }),
+      );
+      for (const row of a.audit.filter((r) => r.type === "signIn")) expect(row.impersonatorId).toBeNull();
+    });
+  });
+}
+
+describe("the built-in forms refuse an impersonated session, and say why", () => {
+  test("each owner-present form goes back to its page with ImpersonationForbidden, shown in the page's language", async () => {
+    const memory = memoryAdapter({ sessionRecords: true });
+    for (const user of USERS) memory.users.set(user.id, { emailVerified: null, ...user } as never);
+    const config: AuthConfig = {
+      secret,
+      trustHost: true,
+      adapter: withVerificationTokens(memory.adapter),
+      session: { strategy: "database" },
+      providers: [
+        Credentials({ credentials: { email: {} }, authorize: ({ email }) => USERS.find((user) => user.email === email) ?? null }),
+        Password({ sendMail: () => {} }),
+      ],
+      admin: { roles: ["admin"] },
+      twoFactor: {},
+      logger: { error: () => {}, warn: () => {}, debug: () => {} },
+    };
+    instanceFor(config);
+    const browser = authClient(config, ORIGIN);
+    await browser.send("/auth/callback/credentials", { form: { csrfToken: await browser.csrf(), email: "admin@example.com" } });
+    await browser.send("/auth/admin/impersonate", { form: { csrfToken: await browser.csrf(), userId: "user" } });
+    const fields = { email: "taken@example.com", provider: "github", providerAccountId: "1", password: "a long password 12345", id: "x" };
+    const answers: Array<[string, string | null]> = [];
+    for (const path of [
+      "account/email",
+      "account/delete",
+      "account/unlink",
+      "account/two-factor-enroll",
+      "account/passkey-remove",
+      "password/change",
+    ]) {
+      const response = await browser.send(`/auth/${path}`, { form: { csrfToken: await browser.csrf(), ...fields } });
+      answers.push([path, response.headers.get("location")]);
+    }
+    expect(answers).toEqual([
+      ["account/email", `${ORIGIN}/auth/account?error=ImpersonationForbidden`],
+      ["account/delete", `${ORIGIN}/auth/account?error=ImpersonationForbidden&form=delete`],
+      ["account/unlink", `${ORIGIN}/auth/account?error=ImpersonationForbidden`],
+      ["account/two-factor-enroll", `${ORIGIN}/auth/account?error=ImpersonationForbidden&form=two-factor`],
+      ["account/passkey-remove", `${ORIGIN}/auth/account?error=ImpersonationForbidden`],
+      ["password/change", `${ORIGIN}/auth/error?error=ImpersonationForbidden`],
+    ]);
+    expect((await memory.adapter.getUser?.("user"))?.email).toBe("user@example.com");
+    const account = await (await browser.send("/auth/account?error=ImpersonationForbidden")).text();
+    expect(account).toContain("An admin acting as this user cannot change how they sign in");
+    const error = await browser.send("/auth/error?error=ImpersonationForbidden", { headers: { "accept-language": "fr" } });
+    expect(error.status).toBe(403);
+    expect(await error.text()).toContain("Un administrateur agissant en tant que cet utilisateur");
+  });
+});
