@@ -120,6 +120,6 @@ describe.skipIf(!(await postgresAnswers()))("authlib-db migrate on PostgreSQL", 
       stdout: expect.stringContaining(`Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 10 to branch "${branch}"`),
     });
     const { rows } = await pool.query("SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = $1", [branch]);
-    expect(rows).toEqual([{ tables: 21 }]);
+    expect(rows).toEqual([{ tables: 22 }]);
   });
 });

@@ -73,6 +73,7 @@ export function runHostedDbSuite(options: HostedDbSuiteOptions): void {
           "authlib_rate_limits",
           "authlib_session_records",
           "authlib_sessions",
+          "authlib_user_bans",
           "authlib_users",
           "authlib_users_accounts",
           "authlib_users_sessions",

@@ -174,7 +174,7 @@ describe("authlib db on PGlite (a folder)", () => {
     expect(migrate.stdout).toBe(
       [
         `Opening ${url} (embedded PGlite: its first start takes a while)…`,
-        `Applying 8 migration(s) to branch "main", in one transaction:`,
+        `Applying 9 migration(s) to branch "main", in one transaction:`,
         "  1 authlib tables",
         "  2 rate-limit windows",
         "  3 verification-token expiry index",
@@ -183,6 +183,7 @@ describe("authlib db on PGlite (a folder)", () => {
         "  6 passkey names",
         "  7 organizations",
         "  8 authorization server",
+        "  10 admin: bans and roles",
         `Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 10 to branch "main" of ${url}; now at version 10.`,
         `db/ holds this machine's database, not source: add it to .gitignore (echo "db/" >> .gitignore).`,
         "",
@@ -201,11 +202,11 @@ describe("authlib db on PGlite (a folder)", () => {
     const after = await runAuthlib(["db", "status"], { env: { AUTHLIB_DATABASE_URL: url } });
     expect(after).toMatchObject({ code: 0, stderr: "" });
     expect(after.stdout).toMatch(
-      /^Applied: {2}1 \(authlib tables, \d{4}-\d\d-\d\dT[\d:.]+Z\), 2 \(rate-limit windows, \d{4}-\d\d-\d\dT[\d:.]+Z\), 3 \(verification-token expiry index, \d{4}-\d\d-\d\dT[\d:.]+Z\), 4 \(session records, \d{4}-\d\d-\d\dT[\d:.]+Z\), 5 \(audit events, \d{4}-\d\d-\d\dT[\d:.]+Z\), 6 \(passkey names, \d{4}-\d\d-\d\dT[\d:.]+Z\), 7 \(organizations, \d{4}-\d\d-\d\dT[\d:.]+Z\), 8 \(authorization server, \d{4}-\d\d-\d\dT[\d:.]+Z\)$/m,
+      /^Applied: {2}1 \(authlib tables, \d{4}-\d\d-\d\dT[\d:.]+Z\), 2 \(rate-limit windows, \d{4}-\d\d-\d\dT[\d:.]+Z\), 3 \(verification-token expiry index, \d{4}-\d\d-\d\dT[\d:.]+Z\), 4 \(session records, \d{4}-\d\d-\d\dT[\d:.]+Z\), 5 \(audit events, \d{4}-\d\d-\d\dT[\d:.]+Z\), 6 \(passkey names, \d{4}-\d\d-\d\dT[\d:.]+Z\), 7 \(organizations, \d{4}-\d\d-\d\dT[\d:.]+Z\), 8 \(authorization server, \d{4}-\d\d-\d\dT[\d:.]+Z\), 10 \(admin: bans and roles, \d{4}-\d\d-\d\dT[\d:.]+Z\)$/m,
     );
     expect(after.stdout).toContain("Pending:  none\n");
     expect(after.stdout).toContain(
-      "Tables:   authlib_accounts, authlib_audit_events, authlib_authenticators, authlib_domains, authlib_invitations, authlib_members, authlib_migrations, authlib_oauth_clients, authlib_oauth_codes, authlib_oauth_consents, authlib_oauth_device_codes, authlib_oauth_grants, authlib_oauth_signing_keys, authlib_organizations, authlib_rate_limits, authlib_session_records, authlib_sessions, authlib_users, authlib_users_accounts, authlib_users_sessions, authlib_verificationTokens (21)\n",
+      "Tables:   authlib_accounts, authlib_audit_events, authlib_authenticators, authlib_domains, authlib_invitations, authlib_members, authlib_migrations, authlib_oauth_clients, authlib_oauth_codes, authlib_oauth_consents, authlib_oauth_device_codes, authlib_oauth_grants, authlib_oauth_signing_keys, authlib_organizations, authlib_rate_limits, authlib_session_records, authlib_sessions, authlib_user_bans, authlib_users, authlib_users_accounts, authlib_users_sessions, authlib_verificationTokens (22)\n",
     );
     // Four PGlite starts in child processes, the first writing a new database to disk.
   }, 180_000);
@@ -303,16 +304,16 @@ describe.skipIf(!(await postgresAnswers(postgresURL, "authlib db on PostgreSQL")
     expect(migrate).toMatchObject({ code: 0, stderr: "" });
     // A server's database is no folder of the app: no .gitignore hint.
     expect(migrate.stdout).toBe(
-      `Opening ${postgresURL}…\nApplying 8 migration(s) to branch "${branch}", in one transaction:\n  1 authlib tables\n  2 rate-limit windows\n  3 verification-token expiry index\n  4 session records\n  5 audit events\n  6 passkey names\n  7 organizations\n  8 authorization server\n` +
+      `Opening ${postgresURL}…\nApplying 9 migration(s) to branch "${branch}", in one transaction:\n  1 authlib tables\n  2 rate-limit windows\n  3 verification-token expiry index\n  4 session records\n  5 audit events\n  6 passkey names\n  7 organizations\n  8 authorization server\n  10 admin: bans and roles\n` +
         `Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 10 to branch "${branch}" of ${postgresURL}; now at version 10.\n`,
     );
     const { rows } = await pool.query("SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = $1", [branch]);
-    expect(rows).toEqual([{ tables: 21 }]);
+    expect(rows).toEqual([{ tables: 22 }]);
 
     const after = await runAuthlib(["db", "status", "--branch", branch, "--url", postgresURL]);
     expect(after).toMatchObject({ code: 0, stderr: "" });
     expect(after.stdout).toContain("Pending:  none\n");
-    expect(after.stdout).toContain("(21)\n");
+    expect(after.stdout).toContain("(22)\n");
 
     const again = await runAuthlib(["db", "migrate"], { env });
     expect(again).toMatchObject({
