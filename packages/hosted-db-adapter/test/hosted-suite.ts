@@ -57,6 +57,7 @@ export function runHostedDbSuite(options: HostedDbSuiteOptions): void {
         );
         expect(rows.map((row) => row.table_name)).toEqual([
           "authlib_accounts",
+          "authlib_api_keys",
           "authlib_audit_events",
           "authlib_authenticators",
           "authlib_domains",
@@ -73,6 +74,7 @@ export function runHostedDbSuite(options: HostedDbSuiteOptions): void {
           "authlib_rate_limits",
           "authlib_session_records",
           "authlib_sessions",
+          "authlib_user_bans",
           "authlib_users",
           "authlib_users_accounts",
           "authlib_users_sessions",

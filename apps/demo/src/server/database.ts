@@ -78,7 +78,7 @@ export async function openDemoDatabase(databaseURL: string): Promise<DemoDatabas
 export async function ensureDemoUser(adapter: Required<Adapter>): Promise<AdapterUser> {
   const existing = await adapter.getUserByEmail(DEMO_EMAIL);
   if (existing && (existing as { role?: string }).role === DEMO_ROLE) return existing;
-  if (existing) return adapter.updateUser({ id: existing.id, role: DEMO_ROLE } as AdapterUser);
+  if (existing) return adapter.updateUser({ id: existing.id, role: DEMO_ROLE } as Partial<AdapterUser> & Pick<AdapterUser, "id">);
   return adapter.createUser({ id: DEMO_USER_ID, email: DEMO_EMAIL, name: DEMO_NAME, emailVerified: null, role: DEMO_ROLE } as AdapterUser);
 }
 
