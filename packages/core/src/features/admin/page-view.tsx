@@ -91,29 +91,31 @@ function UserForm(props: { action: string; csrfToken: string; userId: string; ch
 function SearchForm({ params, filter }: { params: UsersPageParams; filter: string }) {
   const { text, authUrl } = params;
   return (
-    <form action={toSafeNavigationUrl(`${authUrl}/admin`)} method="get" class="stack" role="search">
-      <div class="field">
-        <label for="admin-search">{text.t("admin.users.search")}</label>
-        <input id="admin-search" type="search" name="search" value={params.search ?? ""} maxLength={200} />
-      </div>
-      <div class="field">
-        <label for="admin-filter">{text.t("admin.users.filter")}</label>
-        <select id="admin-filter" name="banned">
-          <option value="any" selected={filter === "any"}>
-            {text.t("admin.users.filterAll")}
-          </option>
-          <option value="true" selected={filter === "true"}>
-            {text.t("admin.users.filterBanned")}
-          </option>
-          <option value="false" selected={filter === "false"}>
-            {text.t("admin.users.filterActive")}
-          </option>
-        </select>
-      </div>
-      <button type="submit" class="button">
-        {text.t("admin.users.searchButton")}
-      </button>
-    </form>
+    <search>
+      <form action={toSafeNavigationUrl(`${authUrl}/admin`)} method="get" class="stack">
+        <div class="field">
+          <label for="admin-search">{text.t("admin.users.search")}</label>
+          <input id="admin-search" type="search" name="search" value={params.search ?? ""} maxLength={200} />
+        </div>
+        <div class="field">
+          <label for="admin-filter">{text.t("admin.users.filter")}</label>
+          <select id="admin-filter" name="banned">
+            <option value="any" selected={filter === "any"}>
+              {text.t("admin.users.filterAll")}
+            </option>
+            <option value="true" selected={filter === "true"}>
+              {text.t("admin.users.filterBanned")}
+            </option>
+            <option value="false" selected={filter === "false"}>
+              {text.t("admin.users.filterActive")}
+            </option>
+          </select>
+        </div>
+        <button type="submit" class="button">
+          {text.t("admin.users.searchButton")}
+        </button>
+      </form>
+    </search>
   );
 }
 
