@@ -151,6 +151,16 @@ describe("keys that stop", () => {
     );
   }, 60_000);
 
+  it("a rotation checks the scopes as a new key's: a scope the app dropped refuses it, and the old key stays", async () => {
+    const app = apiKeysApp();
+    const ada = await app.signedUp("ada@example.com");
+    const made = await app.auth.api.createApiKey(app.as(ada), { name: "w", scopes: ["projects:write"] });
+    const narrower = createAuth({ ...app.config, apiKeys: { prefix: "acme", scopes: { "projects:read": { description: "r" } } } });
+    await expect(narrower.api.rotateApiKey(app.as(ada), { keyId: made.apiKey.id })).rejects.toMatchObject({ type: "InvalidApiKeyRequest" });
+    expect(app.keys.keys.get(made.apiKey.id)?.revokedAt).toBeNull();
+    expect(app.keys.keys.size).toBe(1);
+  }, 60_000);
+
   it("a suspended user's keys all stop (userSuspended), and a deleted user's keys go", async () => {
     const app = apiKeysApp();
     const ada = await app.signedUp("ada@example.com");

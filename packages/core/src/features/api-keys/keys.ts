@@ -199,7 +199,8 @@ export async function rotateApiKey(
 ): Promise<{ body: CreatedApiKey; headers: Record<string, string> }> {
   const userId = await signedIn(options, request);
   const old = await manageable(options, userId, input.keyId);
-  if (old.organizationId !== null) checkScopes(options, old.scopes, await memberRole(options, userId, old.organizationId));
+  // The new key's scopes are checked as a new key's: the app may have dropped a scope, the member lost a permission.
+  checkScopes(options, old.scopes, old.organizationId === null ? undefined : await memberRole(options, userId, old.organizationId));
   const now = Date.now();
   const lifetime = old.expiresAt === null ? null : Math.max(60, Math.round((old.expiresAt.getTime() - old.createdAt.getTime()) / 1000));
   const { maxExpiresIn, defaultExpiresIn } = settingsOf(options.config);
