@@ -14,6 +14,7 @@ import type { AuthConfig, SessionStrategy } from "../../src/types/config.js";
 import type { AuditEvent } from "../../src/types/telemetry.js";
 import { authClient } from "../helpers/auth-client.js";
 import { memoryAdapter, withVerificationTokens } from "../helpers/memory-adapter.js";
+import { memoryAdmin } from "../helpers/memory-admin.js";
 
 const ORIGIN = "http://localhost:3000";
 const secret = "impersonation-decisions-secret-0123456789";
@@ -24,17 +25,20 @@ const USERS = [
   { id: "admin", email: "admin@example.com", name: "Ada Admin", role: "admin" },
   { id: "admin-2", email: "admin2@example.com", name: null, role: "admin" },
   { id: "user", email: "user@example.com", name: "Uma User" },
-  { id: "banned", email: "banned@example.com", name: null, banned: true },
+  { id: "banned", email: "banned@example.com", name: null },
 ];
 
 function app(strategy: SessionStrategy, admin: AdminConfig = { roles: ["admin"] }, overrides: Partial<AuthConfig> = {}) {
   const memory = memoryAdapter({ sessionRecords: true });
   for (const user of USERS) memory.users.set(user.id, { emailVerified: null, ...user } as never);
+  // The admin feature's ban store, with a ban on "banned" that lasts until lifted.
+  const bans = memoryAdmin(memory.users);
+  bans.bans.set("banned", { userId: "banned", reason: null, bannedBy: "admin", createdAt: new Date(), expiresAt: null });
   const audit: AuditEvent[] = [];
   const config: AuthConfig = {
     secret,
     trustHost: true,
-    adapter: memory.adapter,
+    adapter: { ...memory.adapter, ...bans.methods },
     session: { strategy },
     providers: [
       Credentials({
@@ -314,7 +318,7 @@ describe("the built-in forms refuse an impersonated session, and say why", () =>
     const config: AuthConfig = {
       secret,
       trustHost: true,
-      adapter: withVerificationTokens(memory.adapter),
+      adapter: { ...withVerificationTokens(memory.adapter), ...memoryAdmin(memory.users).methods },
       session: { strategy: "database" },
       providers: [
         Credentials({ credentials: { email: {} }, authorize: ({ email }) => USERS.find((user) => user.email === email) ?? null }),

@@ -8,7 +8,7 @@
 import { describe, expect, test } from "vitest";
 import { coreOperations } from "../../src/actions/operations.js";
 import { ImpersonationForbidden } from "../../src/errors.js";
-import { impersonationConfigOf, isBannedUser } from "../../src/features/admin/impersonation.js";
+import { impersonationConfigOf } from "../../src/features/admin/impersonation.js";
 import { everyBuiltInFeature } from "../../src/kernel/features.js";
 import { assuranceIn, impersonationOver, sessionEnd, withAssurance } from "../../src/session/assurance.js";
 import { impersonatedRecordProvider, impersonatorOfRecord } from "../../src/session/impersonation.js";
@@ -176,19 +176,5 @@ describe("the impersonation settings", () => {
       showToUser: true,
     });
     expect(impersonationConfigOf(options({ impersonation: false }))).toBe(false);
-  });
-
-  test("a banned user: banned and no end, or an end to come", () => {
-    const user = { id: "u", email: "u@example.com", emailVerified: null };
-    const now = Date.now();
-    expect(isBannedUser(user, now)).toBe(false);
-    expect(isBannedUser({ ...user, banned: false } as never, now)).toBe(false);
-    expect(isBannedUser({ ...user, banned: "true" } as never, now)).toBe(false);
-    expect(isBannedUser({ ...user, banned: true } as never, now)).toBe(true);
-    expect(isBannedUser({ ...user, banned: true, banExpires: new Date(now + 1) } as never, now)).toBe(true);
-    expect(isBannedUser({ ...user, banned: true, banExpires: new Date(now) } as never, now)).toBe(false);
-    expect(isBannedUser({ ...user, banned: true, banExpires: new Date(now - 1).toISOString() } as never, now)).toBe(false);
-    expect(isBannedUser({ ...user, banned: true, banExpires: new Date(now + 1000).toISOString() } as never, now)).toBe(true);
-    expect(isBannedUser({ ...user, banned: true, banExpires: null } as never, now)).toBe(true);
   });
 });

@@ -8,6 +8,7 @@ import Credentials from "../../src/providers/credentials.js";
 import type { AuthConfig } from "../../src/types/config.js";
 import { authClient } from "../helpers/auth-client.js";
 import { memoryAdapter } from "../helpers/memory-adapter.js";
+import { memoryAdmin } from "../helpers/memory-admin.js";
 import { registerInMemorySdk } from "../telemetry/otel-sdk.js";
 
 const sdk = registerInMemorySdk();
@@ -21,7 +22,7 @@ describe("impersonation in the traces", () => {
     const config: AuthConfig = {
       secret: "impersonation-telemetry-secret-0123456789",
       trustHost: true,
-      adapter: memory.adapter,
+      adapter: { ...memory.adapter, ...memoryAdmin(memory.users).methods },
       session: { strategy: "database" },
       providers: [
         Credentials({

@@ -175,12 +175,13 @@ for (const strategy of ["jwt", "database"] as const) {
               type: "ImpersonationForbidden",
               reason,
             });
-          // A banned user (the admin feature's ban marks the row).
+          // A banned user (the admin feature's ban store).
           const banned = await app.signedUp("banned@example.com");
-          await app.store.updateUser?.({ id: banned.userId, banned: true } as never);
+          const ban = { userId: banned.userId, reason: null, bannedBy: null, createdAt: new Date() };
+          await app.store.saveUserBan?.({ ...ban, expiresAt: null });
           await expect(app.auth.api.impersonateUser(request, { userId: banned.userId })).rejects.toMatchObject({ reason: "banned" });
           // A ban that ended is no ban.
-          await app.store.updateUser?.({ id: banned.userId, banned: true, banExpires: new Date(Date.now() - 1000) } as never);
+          await app.store.saveUserBan?.({ ...ban, expiresAt: new Date(Date.now() - 1000) });
           await expect(app.auth.api.impersonateUser(request, { userId: banned.userId })).resolves.toMatchObject({ userId: banned.userId });
           // A cross-site POST is refused before anything.
           const forged = await admin.send("/auth/admin/impersonate", { form: { userId: user.userId } });

@@ -11,6 +11,7 @@ import type { AuthConfig } from "../../src/types/config.js";
 import type { MailMessage } from "../../src/types/providers.js";
 import { formOf, httpClient } from "../helpers/auth-client.js";
 import { memoryAdapter, withVerificationTokens } from "../helpers/memory-adapter.js";
+import { memoryAdmin } from "../helpers/memory-admin.js";
 import { memoryAuthorizationServer } from "../helpers/memory-authorization-server.js";
 import { type NodeServer, startNodeServer, type WebHandler } from "../helpers/node-server.js";
 
@@ -35,7 +36,8 @@ export async function startServerApp(options: ServerAppOptions = {}) {
   const memory = memoryAdapter({ sessionRecords: true });
   const oauth = memoryAuthorizationServer();
   const mails: MailMessage[] = [];
-  const store: Adapter = options.adapter ?? { ...withVerificationTokens(memory.adapter), ...oauth.methods };
+  const admin = memoryAdmin(memory.users);
+  const store: Adapter = options.adapter ?? { ...withVerificationTokens(memory.adapter), ...oauth.methods, ...admin.methods };
   const config: AuthConfig = {
     secret,
     trustHost: true,
@@ -72,7 +74,7 @@ export async function startServerApp(options: ServerAppOptions = {}) {
     return Object.assign(b, { userId: user.id });
   }
 
-  return { server, origin, issuer, config, store, oauth, memory, mails, linkTo, signedUp, close: () => server.close() };
+  return { server, origin, issuer, config, store, oauth, admin, memory, mails, linkTo, signedUp, close: () => server.close() };
 }
 
 /** A POST of `form` with the browser's CSRF token. */

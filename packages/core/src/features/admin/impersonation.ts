@@ -29,6 +29,7 @@ import type { SessionAssurance } from "../../types/base.js";
 import type { CookieOption } from "../../types/config.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import { adminConfigOf, isAdminUser, requireAdmin } from "./access.js";
+import { banRefusal } from "./bans.js";
 
 /** How long an impersonated session lives by default, in seconds (1 hour). */
 export const IMPERSONATION_MAX_AGE = 60 * 60;
@@ -51,17 +52,6 @@ function refused(reason: string, message: string): ImpersonationForbidden {
   const error = new ImpersonationForbidden(message);
   error.reason = reason;
   return error;
-}
-
-/**
- * True when the user is banned now, as the admin feature's ban marks a user row (`banned`, and `banExpires`
- * when the ban ends): such a user is not impersonated. Absent fields: not banned.
- */
-export function isBannedUser(user: AdapterUser, now = Date.now()): boolean {
-  const { banned, banExpires } = user as { banned?: unknown; banExpires?: unknown };
-  if (banned !== true) return false;
-  const ends = banExpires instanceof Date ? banExpires.valueOf() : typeof banExpires === "string" ? Date.parse(banExpires) : Number.NaN;
-  return Number.isNaN(ends) || ends > now;
 }
 
 /** What the kept-aside cookie holds: the admin's session cookies, and the impersonation it belongs to. */
@@ -155,7 +145,7 @@ export async function impersonateUserAction(
   if (!target) throw refused("unknownUser", "No user has this id.");
   if (!settings.allowAdmins && (await isAdminUser(adminConfigOf(options), target)))
     throw refused("admin", "An admin cannot impersonate another admin (`admin.impersonation.allowAdmins` is off).");
-  if (isBannedUser(target)) throw refused("banned", "A banned user cannot be impersonated.");
+  if (await banRefusal(options, userId)) throw refused("banned", "A banned user cannot be impersonated.");
 
   const now = nowInSeconds();
   const lifetime = Math.max(1, Math.min(settings.maxAge, options.session.maxAge));
