@@ -23,6 +23,8 @@ describe("the API-key bench", () => {
     const speedRows = await interleave(speed, { rounds: 2, sliceMs: 5, warmupMs: 1 });
     const timingRows = await interleave(timing, { rounds: 2, sliceMs: 5, warmupMs: 1 });
     expect(formatApiKeyTable(speedRows)).toMatch(/^\| check \| verifyApiKey \(ops\/s\) \| getSession \(ops\/s\) \| key \/ session \|/);
-    expect(formatRefusalTable(timingRows)).toMatch(/^\| refusal \| unknown id \(ops\/s\) \| wrong secret \(ops\/s\) \| unknown \/ wrong \|/);
+    expect(formatRefusalTable(timingRows)).toMatch(
+      /^\| refusal \| unknown id \(ops\/s\) \| wrong secret \(ops\/s\) \| unknown \/ wrong \|/,
+    );
   }, 120_000);
 });
