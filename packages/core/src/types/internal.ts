@@ -361,7 +361,11 @@ export interface SignInHooks {
    * (`session/suspend-user.ts`); every other credential that acts for them (API keys) ends too. A notice:
    * every feature that takes it hears it.
    */
-  userSuspended?(options: Pick<ConfigOptions, "adapter" | "config" | "audit">, userId: string, reason: SuspensionReason): Promise<void>;
+  userSuspended?(
+    options: Pick<ConfigOptions, "adapter" | "config" | "audit" | "instanceState">,
+    userId: string,
+    reason: SuspensionReason,
+  ): Promise<void>;
   /**
    * The one gate every first factor passes (`sign-in/start-session.ts`), before any session starts: the
    * refusal of this user's sign-in (an operator's ban: `UserBanned`), or `undefined` to let it go on.

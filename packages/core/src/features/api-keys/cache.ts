@@ -12,7 +12,8 @@
  * @module features/api-keys/cache
  */
 import type { ApiKeyRecord } from "../../types/api-keys.js";
-import type { AuthConfig, SessionOptions } from "../../types/config.js";
+import type { SessionOptions } from "../../types/config.js";
+import type { InstanceState } from "../../types/internal.js";
 
 const MAX_ENTRIES = 10_000;
 
@@ -23,15 +24,27 @@ export interface CachedKey {
   readAt: number;
 }
 
-const caches = new WeakMap<AuthConfig, Map<string, CachedKey>>();
+/** What this instance keeps of keys: its reads, and when it last wrote each key's `lastUsedAt`. */
+export interface ApiKeyMemory {
+  reads: Map<string, CachedKey>;
+  touched: Map<string, number>;
+}
 
-function cacheOf(config: AuthConfig): Map<string, CachedKey> {
-  let cache = caches.get(config);
-  if (!cache) {
-    cache = new Map();
-    caches.set(config, cache);
+declare module "../../types/internal.js" {
+  interface InstanceState {
+    /** API keys (`features/api-keys/cache.ts`): this instance's reads and `lastUsedAt` writes. */
+    apiKeys?: ApiKeyMemory;
   }
-  return cache;
+}
+
+/** The instance's key memory, made on first use (one per instance, shared by its requests). */
+export function keyMemoryOf(state: InstanceState): ApiKeyMemory {
+  state.apiKeys ??= { reads: new Map(), touched: new Map() };
+  return state.apiKeys;
+}
+
+function cacheOf(state: InstanceState): Map<string, CachedKey> {
+  return keyMemoryOf(state).reads;
 }
 
 /** How long, in ms, this instance trusts a read (0: read every time). */
@@ -40,30 +53,30 @@ export function boundOf(session: Pick<SessionOptions, "strategy" | "revocation" 
 }
 
 /** The read of `id` still within `bound`, or `undefined`. */
-export function cachedKey(config: AuthConfig, id: string, bound: number): CachedKey | undefined {
+export function cachedKey(state: InstanceState, id: string, bound: number): CachedKey | undefined {
   if (bound <= 0) return undefined;
-  const entry = cacheOf(config).get(id);
+  const entry = cacheOf(state).get(id);
   if (entry && Date.now() - entry.readAt < bound) return entry;
   return undefined;
 }
 
 /** Keeps a read of a key (when reads are trusted at all). */
-export function rememberKey(config: AuthConfig, entry: CachedKey, bound: number): void {
+export function rememberKey(state: InstanceState, entry: CachedKey, bound: number): void {
   if (bound <= 0) return;
-  const cache = cacheOf(config);
+  const cache = cacheOf(state);
   cache.delete(entry.record.id);
   if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
   cache.set(entry.record.id, entry);
 }
 
 /** Forgets this instance's read of the key `id`. */
-export function forgetKey(config: AuthConfig, id: string): void {
-  caches.get(config)?.delete(id);
+export function forgetKey(state: InstanceState, id: string): void {
+  state.apiKeys?.reads.delete(id);
 }
 
 /** Forgets this instance's reads of every key `userId` created. */
-export function forgetKeysOf(config: AuthConfig, userId: string): void {
-  const cache = caches.get(config);
+export function forgetKeysOf(state: InstanceState, userId: string): void {
+  const cache = state.apiKeys?.reads;
   if (!cache) return;
   for (const [id, entry] of cache) if (entry.record.userId === userId) cache.delete(id);
 }

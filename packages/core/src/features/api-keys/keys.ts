@@ -171,7 +171,7 @@ async function manageable(options: InternalOptions, userId: string, keyId: strin
 /** Ends a key in the store and in this instance's cache. */
 async function end(options: InternalOptions, record: ApiKeyRecord): Promise<void> {
   await storeOf(options).revokeApiKey(record.id, new Date());
-  forgetKey(options.config, record.id);
+  forgetKey(options.instanceState, record.id);
 }
 
 /** The handler of `POST api-keys/revoke`. */
@@ -214,10 +214,13 @@ export async function rotateApiKey(
 }
 
 /** Revokes every key `userId` created (suspended, `SignInHooks.userSuspended`), forgetting this instance's reads of them. */
-export async function revokeEveryKey(options: Pick<ConfigOptions, "adapter" | "config" | "audit">, userId: string): Promise<void> {
+export async function revokeEveryKey(
+  options: Pick<ConfigOptions, "adapter" | "config" | "audit" | "instanceState">,
+  userId: string,
+): Promise<void> {
   const live = (await storeOf(options).listApiKeysByUser(userId)).filter((record) => record.revokedAt === null);
   await storeOf(options).revokeApiKeysByUser(userId, new Date());
-  forgetKeysOf(options.config, userId);
+  forgetKeysOf(options.instanceState, userId);
   for (const record of live)
     recordAuditEvent(options, undefined, { type: "apiKeyRevoked", userId, detail: `${auditDetail(record)} reason=suspended` });
 }

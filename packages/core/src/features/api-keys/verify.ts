@@ -26,7 +26,7 @@ import { countRequest, storeOf as limitStoreOf, limitsOf } from "../../rate-limi
 import type { ApiKeyRecord } from "../../types/api-keys.js";
 import type { InternalOptions, RequestInternal } from "../../types/internal.js";
 import { defaultRoles } from "../organizations/public.js";
-import { boundOf, type CachedKey, cachedKey, rememberKey } from "./cache.js";
+import { boundOf, type CachedKey, cachedKey, keyMemoryOf, rememberKey } from "./cache.js";
 import { parseKey } from "./key-format.js";
 import { keyMatches } from "./key-hash.js";
 import { settingsOf } from "./settings.js";
@@ -35,9 +35,6 @@ import type { ApiKeyRateLimits, VerifiedApiKey } from "./types.js";
 
 /** `lastUsedAt` (and the `apiKeyUsed` row) is written at most this often per key, in ms. */
 export const TOUCH_INTERVAL = 60_000;
-
-/** When this instance last wrote `lastUsedAt` of each key (so it does not even ask the store more often). */
-const touched = new WeakMap<object, Map<string, number>>();
 
 /** The key the request carries, or `undefined`. */
 export function presentedKey(headers: Headers, header: string | undefined): string | undefined {
@@ -63,13 +60,13 @@ export function roleGrants(options: Pick<InternalOptions, "config">, role: strin
 /** The record of `id` and, for an organization key, its creator's role: this instance's read within the bound, else read now. */
 async function readKey(options: InternalOptions, id: string): Promise<CachedKey | undefined> {
   const bound = boundOf(options.session);
-  const known = cachedKey(options.config, id, bound);
+  const known = cachedKey(options.instanceState, id, bound);
   if (known) return known;
   const record = await storeOf(options).getApiKey(id);
   if (!record) return undefined;
   const entry: CachedKey = { record, readAt: Date.now() };
   if (record.organizationId !== null && record.revokedAt === null) entry.role = await creatorRole(options, record);
-  rememberKey(options.config, entry, bound);
+  rememberKey(options.instanceState, entry, bound);
   return entry;
 }
 
@@ -104,11 +101,8 @@ async function countUse(options: InternalOptions, id: string): Promise<void> {
 
 /** Writes `lastUsedAt` and the `apiKeyUsed` row when this key's last write is a minute old (on this instance and in the store). */
 async function touch(options: InternalOptions, request: RequestInternal, record: ApiKeyRecord): Promise<void> {
-  let mine = touched.get(options.config);
-  if (!mine) {
-    mine = new Map();
-    touched.set(options.config, mine);
-  }
+  // When this instance last wrote each key's `lastUsedAt` (so it does not even ask the store more often).
+  const mine = keyMemoryOf(options.instanceState).touched;
   const now = Date.now();
   const last = Math.max(mine.get(record.id) ?? 0, record.lastUsedAt?.getTime() ?? 0);
   if (now - last < TOUCH_INTERVAL) return;
