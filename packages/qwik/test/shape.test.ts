@@ -71,12 +71,13 @@ test("builds no Request, parses no Set-Cookie header, has no cookie serialiser o
 // which the optimizer needs one by one), their bounded schemas and the failure type (organizations.ts), and
 // the session read from the cookies an action just set (the active organization; session.ts): about 215
 // lines, which the 13 left under 1020 could not hold (the package stood at 1007).
-// 1240 -> 1330 for the admin's tools, then -> 1360 for impersonation (two actions, their schema and failure type) (core's `admin` option): 9 actions, one per admin operation (a line of
+// 1240 -> 1330 for the admin's tools (core's `admin` option): 9 actions, one per admin operation (a line of
 // the operations table and a written-out `globalAction$` of 4 lines each), their bounded schemas and the
-// failure type (admin.ts): about 75 lines (the package stood at 1238).
-test("stays under 1360 lines of code", () => {
+// failure type (admin.ts): about 75 lines (the package stood at 1238). Then -> 1380 for impersonation: two
+// actions, their schema and failure type (impersonation.ts, impersonation-hooks.ts), about 30 lines (1360).
+test("stays under 1380 lines of code", () => {
   const total = sources.reduce((sum, { text }) => sum + codeLines(text), 0);
-  expect(total).toBeLessThan(1360);
+  expect(total).toBeLessThan(1380);
 });
 
 // Checked by `tsc -p packages/qwik/test/tsconfig.json` (the package's typecheck): Qwik's loaders and
