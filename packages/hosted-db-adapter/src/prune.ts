@@ -51,7 +51,7 @@ export interface HostedDbPruneResult {
   oauthGrants: number;
   /** Signing keys past their `expiresAt` (no longer published). */
   oauthSigningKeys: number;
-  /** API keys expired, or revoked, more than {@link API_KEY_RETENTION} ago. */
+  /** API keys expired, or revoked, more than 30 days ago (`API_KEY_RETENTION`). */
   apiKeys: number;
   /** Bans past their end (`authlib_user_bans`, migration 10): they no longer count. */
   userBans: number;

@@ -65,6 +65,7 @@ export {
   type RevokeSessionResult,
   type UnlinkAccountResult,
 } from "./framework-auth.js";
+export type { ImpersonationFailure, ImpersonationResult } from "./impersonation.js";
 export { CREDENTIALS_SIGNIN_MESSAGE } from "./messages.js";
 export type { OrganizationsResult } from "./operation-actions.js";
 export type { ActiveOrganizationResult } from "./organization-hooks.js";
