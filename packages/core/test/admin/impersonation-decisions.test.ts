@@ -269,7 +269,7 @@ for (const strategy of ["jwt", "database"] as const) {
       await a.post(admin, "/auth/admin/impersonate", { userId: "user" });
       const user = await a.signedIn("user@example.com");
       expect((await a.auth.api.listSessions(a.requestOf(user))).some((s) => s.impersonatedBy)).toBe(true);
-      // Signing in (as anyone) from the impersonated session: the impersonation and the kept cookie end.
+      // A sign-in from the impersonated browser, as another user: the impersonation and the kept cookie end.
       await admin.send("/auth/callback/credentials", { form: { csrfToken: await admin.csrf(), email: "admin2@example.com" } });
       expect((await admin.session())?.user?.email).toBe("admin2@example.com");
       expect((await admin.session())?.act).toBeUndefined();

@@ -1,8 +1,9 @@
 /**
  * The owner-present rule on API keys: a session cookie copied from its owner and used 30 minutes after the
- * sign-in (JWT and database sessions) cannot create or rotate a key, over HTTP, through the account page's
- * form or through `auth.api` (`RecentSignInRequired`, nothing made); it may still list and revoke (which
- * gives no access). The owner, signed in again, gets through.
+ * sign-in (JWT and database sessions) cannot create, rotate or revoke a key, over HTTP, through the account
+ * page's form or through `auth.api` (`RecentSignInRequired`, nothing changed: a stolen session may not cut the
+ * owner's machines off either); it may still list them. The owner, signed in again, gets through, and a revoke
+ * mails them.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { memorySessionStore } from "../../src/session/memory-store.js";
@@ -21,7 +22,7 @@ function copyOf(app: { browser: () => Browser }, browser: Browser): Browser {
 
 for (const strategy of ["jwt", "database"] as const) {
   describe(`${strategy} sessions: a copied session 30 minutes old`, () => {
-    it("cannot create or rotate a key (HTTP, form, auth.api); can list and revoke; the owner signed in again can", async () => {
+    it("cannot create, rotate or revoke a key (HTTP, form, auth.api); can list; the owner signed in again can", async () => {
       const app = apiKeysApp({ session: strategy === "jwt" ? { strategy, store: memorySessionStore() } : { strategy } });
       const owner = await app.signedUp(`owner-${strategy}@example.com`);
       const existing = await app.auth.api.createApiKey(app.as(owner), { name: "old" });
@@ -49,15 +50,26 @@ for (const strategy of ["jwt", "database"] as const) {
       expect(app.keys.keys.size).toBe(before);
       expect(app.keys.keys.get(existing.apiKey.id)?.revokedAt).toBeNull();
 
-      // Ending access needs no recent sign-in.
+      // Revoking needs the owner present too; listing does not.
+      expect(await postJson(thief, "revoke", { keyId: other.apiKey.id })).toEqual({ status: 403, body: { error: "RecentSignInRequired" } });
+      await expect(app.auth.api.revokeApiKey(request, { keyId: other.apiKey.id })).rejects.toMatchObject({
+        type: "RecentSignInRequired",
+        operation: "revokeApiKey",
+      });
+      expect((await post(thief, "/auth/api-keys/form-revoke", { keyId: other.apiKey.id })).headers.get("location")).toBe(REAUTHENTICATE);
+      expect(app.keys.keys.get(other.apiKey.id)?.revokedAt).toBeNull();
       expect((await app.auth.api.listApiKeys(request)).length).toBe(2);
-      expect((await postJson(thief, "revoke", { keyId: other.apiKey.id })).status).toBe(200);
 
       // The owner, signed in again.
       const fresh = app.browser();
       await post(fresh, "/auth/callback/password", { email: `owner-${strategy}@example.com`, password: PASSWORD, callbackUrl: "/" });
       expect((await postJson(fresh, "create", { name: "new" })).status).toBe(200);
       expect((await postJson(fresh, "rotate", { keyId: existing.apiKey.id })).status).toBe(200);
+      const mailed = app.mails.length;
+      expect((await postJson(fresh, "revoke", { keyId: other.apiKey.id })).status).toBe(200);
+      expect(app.mails.slice(mailed).map((mail) => [mail.to, mail.text.includes("An API key of your account was revoked.")])).toEqual([
+        [`owner-${strategy}@example.com`, true],
+      ]);
     }, 120_000);
   });
 }

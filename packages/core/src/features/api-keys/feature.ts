@@ -39,6 +39,7 @@ export const apiKeysFeature = defineFeature({
   ownerOperations: {
     createApiKey: { label: "API key creation" },
     rotateApiKey: { label: "API key rotation" },
+    revokeApiKey: { label: "API key revoke" },
   },
   accountSection: {
     notices: { apiKeyRevoked: "apiKeys.revoked", apiKeyCreated: "apiKeys.copyHint" },

@@ -174,7 +174,7 @@ async function end(options: InternalOptions, record: ApiKeyRecord): Promise<void
   forgetKey(options.instanceState, record.id);
 }
 
-/** The handler of `POST api-keys/revoke`. */
+/** The handler of `POST api-keys/revoke`: an owner-present operation (`revokeApiKey`), its creator mailed. */
 export async function revokeApiKey(
   options: InternalOptions,
   request: RequestInternal,
@@ -184,6 +184,8 @@ export async function revokeApiKey(
   const record = await manageable(options, userId, input.keyId);
   await end(options, record);
   recordAuditEvent(options, request, { type: "apiKeyRevoked", userId, detail: auditDetail(record) });
+  // The key's creator is told (an organization key may be revoked by another member who manages it).
+  await tellOwner(options, request, { id: record.userId }, "apiKeyRevoked");
   return { body: { revoked: true } };
 }
 

@@ -93,6 +93,7 @@ export interface ApiKeyMessages {
   "apiKeys.invalid": string;
   "apiKeys.organizationTitle": string;
   "mail.change.apiKeyCreated": string;
+  "mail.change.apiKeyRevoked": string;
 }
 
 declare module "../../types/api.js" {
@@ -114,6 +115,7 @@ declare module "../../types/operation.js" {
   interface OwnerOperations {
     createApiKey: true;
     rotateApiKey: true;
+    revokeApiKey: true;
   }
 }
 

@@ -22,4 +22,6 @@ export const de: ApiKeyTexts = {
   "apiKeys.organizationTitle": "API-Schlüssel der Organisation",
   "mail.change.apiKeyCreated":
     "Für Ihr Konto wurde ein API-Schlüssel erstellt. Falls Sie das nicht waren, widerrufen Sie ihn auf Ihrer Kontoseite und ändern Sie Ihr Passwort.",
+  "mail.change.apiKeyRevoked":
+    "Ein API-Schlüssel Ihres Kontos wurde widerrufen. Wenn Sie das nicht waren, prüfen Sie Ihre Kontoseite und ändern Sie Ihr Passwort.",
 };

@@ -21,4 +21,6 @@ export const en: ApiKeyTexts = {
   "apiKeys.organizationTitle": "Organization API keys",
   "mail.change.apiKeyCreated":
     "An API key was created for your account. If this was not you, revoke it on your account page and change your password.",
+  "mail.change.apiKeyRevoked":
+    "An API key of your account was revoked. If that was not you, check your account page and change your password.",
 };

@@ -21,4 +21,6 @@ export const es: ApiKeyTexts = {
   "apiKeys.organizationTitle": "Claves de API de la organización",
   "mail.change.apiKeyCreated":
     "Se creó una clave de API para tu cuenta. Si no fuiste tú, revócala en la página de tu cuenta y cambia tu contraseña.",
+  "mail.change.apiKeyRevoked":
+    "Se revocó una clave de API de tu cuenta. Si no fuiste tú, revisa la página de tu cuenta y cambia tu contraseña.",
 };

@@ -21,4 +21,6 @@ export const fr: ApiKeyTexts = {
   "apiKeys.organizationTitle": "Clés d’API de l’organisation",
   "mail.change.apiKeyCreated":
     "Une clé d’API a été créée pour votre compte. Si ce n’était pas vous, révoquez-la sur la page de votre compte et changez votre mot de passe.",
+  "mail.change.apiKeyRevoked":
+    "Une clé d’API de votre compte a été révoquée. Si ce n’était pas vous, vérifiez la page de votre compte et changez votre mot de passe.",
 };

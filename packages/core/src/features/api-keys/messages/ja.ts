@@ -21,4 +21,6 @@ export const ja: ApiKeyTexts = {
   "apiKeys.organizationTitle": "組織の API キー",
   "mail.change.apiKeyCreated":
     "あなたのアカウントに API キーが作成されました。心当たりがない場合は、アカウントページで無効にし、パスワードを変更してください。",
+  "mail.change.apiKeyRevoked":
+    "あなたのアカウントの API キーが取り消されました。心当たりがない場合は、アカウントページを確認し、パスワードを変更してください。",
 };

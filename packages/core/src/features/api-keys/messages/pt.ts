@@ -21,4 +21,6 @@ export const pt: ApiKeyTexts = {
   "apiKeys.organizationTitle": "Chaves de API da organização",
   "mail.change.apiKeyCreated":
     "Uma chave de API foi criada para a sua conta. Se não foi você, revogue-a na página da sua conta e altere a sua senha.",
+  "mail.change.apiKeyRevoked":
+    "Uma chave de API da sua conta foi revogada. Se não foi você, confira a página da sua conta e altere a sua senha.",
 };

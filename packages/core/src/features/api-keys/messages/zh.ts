@@ -20,4 +20,5 @@ export const zh: ApiKeyTexts = {
   "apiKeys.invalid": "无法创建此密钥：请检查名称、权限范围和有效期，或先撤销一个密钥。",
   "apiKeys.organizationTitle": "组织的 API 密钥",
   "mail.change.apiKeyCreated": "你的账号创建了一个 API 密钥。如果这不是你本人操作，请在账号页面撤销它并修改密码。",
+  "mail.change.apiKeyRevoked": "你账号的一个 API 密钥已被撤销。如果这不是你本人操作，请查看账号页面并修改密码。",
 };
