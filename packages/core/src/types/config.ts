@@ -39,6 +39,7 @@ import type { PasskeyChangedMessage } from "./passkeys.js";
 import type { CredentialInput, Provider } from "./providers.js";
 import type { RateLimitConfig } from "./rate-limit.js";
 import type { SessionRegistry, SessionRevokedMessage } from "./session-registry.js";
+import type { SsoConfig } from "./sso.js";
 import type { AuditConfig, TelemetryConfig } from "./telemetry.js";
 
 export type {
@@ -389,6 +390,11 @@ export interface AuthConfig {
    * Off when absent.
    */
   apiKeys?: ApiKeysConfig;
+  /**
+   * Enterprise SSO per organization (docs/sso.md): SAML 2.0 and OIDC connections as data, discovery by a
+   * proven email domain, and SCIM provisioning. Needs `organizations`. Off when absent.
+   */
+  sso?: SsoConfig;
   /**
    * The app's own features, made with `defineFeature` (docs/architecture.md, "Where to add a feature"):
    * their operations are routed under the base path and reached through `auth.api.run`, with the same
