@@ -71,7 +71,6 @@ export { memorySessionStore } from "./session/memory-store.js";
 export { skipCSRFCheck } from "./symbols.js";
 export type * from "./types/adapters.js";
 export type * from "./types/admin.js";
-export type * from "./types/admin.js";
 export type {
   AuthApi,
   ChangePasswordInput,
@@ -96,6 +95,7 @@ export type * from "./types/config.js";
 export type { MessageKey, MessageOverrides, Messages, Translator } from "./types/i18n.js";
 export type { AccountUnlinkedMessage, LinkedAccount, UnlinkAccountInput } from "./types/linked-accounts.js";
 export type * from "./types/organizations.js";
+export type * from "./types/sso.js";
 export type { ListedPasskey, PasskeyChangedMessage, RemovePasskeyInput, RenamePasskeyInput } from "./types/passkeys.js";
 export type {
   ClientAddressFunction,

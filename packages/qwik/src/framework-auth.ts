@@ -13,6 +13,7 @@ import { isServer } from "@builder.io/qwik/build";
 import { type Action, globalAction$, type RequestEventCommon, routeLoader$, validator$ } from "@builder.io/qwik-city";
 import type { AccountsResult, UnlinkAccountFailure } from "./accounts.js";
 import { adminActionHooks, adminUserHooks } from "./admin-hooks.js";
+import { apiKeyHooks } from "./api-keys-hooks.js";
 import { type FrameworkAuthConfig, type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
 import { impersonationHooks } from "./impersonation-hooks.js";
 import { runListing, runOperation, signInWithEmailCode, validateOperation } from "./operation-actions.js";
@@ -107,6 +108,8 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
     ...adminActionHooks(configQrl),
     // Impersonation (core's `admin` option): `useImpersonateUser`, `useStopImpersonating` (impersonation-hooks.ts).
     ...impersonationHooks(configQrl),
+    // API keys (core's `apiKeys` option): `useCreateApiKey`, `useListApiKeys`, … (api-keys-hooks.ts).
+    ...apiKeyHooks(configQrl),
   };
 }
 

@@ -36,6 +36,8 @@
  * - `useListUsers`, `useGetUser`, `useBanUser`, `useUnbanUser`, `useSetUserPassword`, `useDeleteUser` and
  *   the other admin actions run core's admin operations (core's `admin` option, docs/admin.md); core asks
  *   the store on every call whether the caller is an admin (`AccessDenied` otherwise).
+ * - `useCreateApiKey`, `useListApiKeys`, `useRotateApiKey` and `useRevokeApiKey` manage the user's and an
+ *   organization's API keys (core's `apiKeys` option, docs/api-keys.md); a new key is in the action's value once.
  * - `useSessions()` lists the signed-in user's sessions (their devices) and `useRevokeSession` ends one
  *   of them or all others (session control needs a registry: `session.store` for JWT sessions, or an
  *   adapter with the session record methods).
@@ -56,6 +58,7 @@ export type {
 export { AuthError, CredentialsSignin } from "@authlib/core/errors";
 export type { AccountsError, AccountsResult, UnlinkAccountError, UnlinkAccountFailure } from "./accounts.js";
 export type { AdminError, AdminFailure, AdminResult } from "./admin.js";
+export type { ApiKeyError, ApiKeyFailure, ApiKeyResult } from "./api-keys.js";
 export type { AuthContext, FrameworkAuthConfig, FrameworkAuthConfigQrl } from "./context.js";
 export {
   FrameworkAuth$,

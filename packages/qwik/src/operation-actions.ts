@@ -14,6 +14,8 @@
 import type {
   AdminUserDetails,
   AdminUserView,
+  CreatedApiKey,
+  ListedApiKey,
   ListedDomain,
   ListedInvitation,
   ListedMember,
@@ -30,6 +32,7 @@ import { UnknownAction } from "@authlib/core/errors";
 import { type FailReturn, type RequestEventAction, type RequestEventCommon, z } from "@builder.io/qwik-city";
 import type { AccountsResult, UnlinkAccountError } from "./accounts.js";
 import * as admin from "./admin.js";
+import * as keys from "./api-keys.js";
 import { type AuthContext, type FrameworkAuthConfigQrl, loadAuthContext } from "./context.js";
 import { controlFailure, type FailureMapping, listingError } from "./control.js";
 import { loadCore } from "./core.js";
@@ -162,6 +165,11 @@ const operationActions = {
     success: data<{ restored: boolean }>({ cookies: true, session: "cookies" }),
     failure: impersonation,
   },
+  // API keys (core's `apiKeys` option): a new key is in the value once.
+  createApiKey: { input: keys.createApiKeySchema, success: data<CreatedApiKey>(), failure: keys.apiKeyFailure },
+  listApiKeys: { input: keys.listApiKeysSchema, success: data<{ apiKeys: ListedApiKey[] }>(), failure: keys.apiKeyFailure },
+  rotateApiKey: { input: keys.apiKeySchema, success: data<CreatedApiKey>(), failure: keys.apiKeyFailure },
+  revokeApiKey: { input: keys.apiKeySchema, success: data<{ revoked: true }>(), failure: keys.apiKeyFailure },
 } satisfies Record<string, OperationAction<z.ZodTypeAny, unknown, unknown>>;
 
 /** The name of a core operation that has an action here. */

@@ -1195,3 +1195,70 @@ describe("organizations: useOrganizations, useCreateOrganization, useSetActiveOr
     expect(stepUp.searchParams.get("callbackUrl")).toContain(`organizationId=${organizationId}`);
   });
 });
+
+describe("API keys: useCreateApiKey, useListApiKeys, useRotateApiKey, useRevokeApiKey", () => {
+  async function submit(formId: string, fields: Record<string, string>, jar: CookieJar) {
+    const id = await pageActionId("/api-keys", formId, jar);
+    return request(url(`/api-keys?qaction=${id}`), {
+      method: "POST",
+      jar,
+      headers: { origin: app.origin, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    });
+  }
+  async function printed(response: Response, id: string): Promise<any> {
+    return printedJson(await response.text(), id);
+  }
+  /** What core's verification answers for `key` (200 with the owner, or the refusal's status). */
+  async function verified(key: string): Promise<number> {
+    return (await fetch(url("/api/authlib/api-keys/verify"), { headers: { authorization: `Bearer ${key}` } })).status;
+  }
+
+  test("creates a key shown once, lists it without the key, rotates it (the old one stops) and revokes the new one", async () => {
+    const jar = new CookieJar();
+    const signedOut = await submit("list", {}, jar);
+    expect(signedOut.status).toBe(401);
+    expect(await printed(signedOut, "list-result")).toMatchObject({ failed: true, code: "SessionRequired" });
+    await signInBuiltIn(jar);
+    const created = await printed(await submit("create", { name: "CI deploy", scopes: "reports:read" }, jar), "create-result");
+    expect(created.key).toMatch(/^fx_/);
+    expect(created.apiKey).toMatchObject({ name: "CI deploy", scopes: ["reports:read"], organizationId: null });
+    expect(await verified(created.key)).toBe(200);
+
+    const listed = await printed(await submit("list", {}, jar), "list-result");
+    expect(listed.apiKeys.map((key: { id: string }) => key.id)).toContain(created.apiKey.id);
+    expect(JSON.stringify(listed)).not.toContain(created.key);
+
+    const rotated = await printed(await submit("rotate", { keyId: created.apiKey.id }, jar), "rotate-result");
+    expect(rotated.key).toMatch(/^fx_/);
+    expect(rotated.key).not.toBe(created.key);
+    expect(await verified(created.key)).toBe(401);
+    expect(await verified(rotated.key)).toBe(200);
+
+    const revoked = await submit("revoke", { keyId: rotated.apiKey.id }, jar);
+    expect(await printed(revoked, "revoke-result")).toEqual({ revoked: true });
+    expect(await verified(rotated.key)).toBe(401);
+  });
+
+  test("reports a refusal as a value with core's status: an unknown scope, another user's key, a bad field", async () => {
+    const ada = new CookieJar();
+    await signInBuiltIn(ada);
+    const wide = await submit("create", { name: "Too wide", scopes: "admin:everything" }, ada);
+    expect(wide.status).toBe(400);
+    expect(await printed(wide, "create-result")).toMatchObject({ failed: true, code: "InvalidApiKeyRequest" });
+    const mine = await printed(await submit("create", { name: "Mine" }, ada), "create-result");
+    // Grace cannot revoke Ada's key: to her it does not exist.
+    const grace = new CookieJar();
+    await postForm(
+      url("/api/authlib/callback/credentials"),
+      { csrfToken: await csrfToken(grace), username: "grace", password: "hopper" },
+      grace,
+    );
+    const refused = await submit("revoke", { keyId: mine.apiKey.id }, grace);
+    expect(refused.status).toBe(404);
+    expect(await printed(refused, "revoke-result")).toMatchObject({ failed: true, code: "ApiKeyNotFound" });
+    expect(await verified(mine.key)).toBe(200);
+    // A name that is empty never reaches core: the schema's 400.
+    expect((await submit("create", { name: "" }, ada)).status).toBe(400);
+  });
+});

@@ -75,9 +75,11 @@ test("builds no Request, parses no Set-Cookie header, has no cookie serialiser o
 // the operations table and a written-out `globalAction$` of 4 lines each), their bounded schemas and the
 // failure type (admin.ts): about 75 lines (the package stood at 1238). Then -> 1380 for impersonation: two
 // actions, their schema and failure type (impersonation.ts, impersonation-hooks.ts), about 30 lines (1360).
-test("stays under 1380 lines of code", () => {
+// 1380 -> 1450 for API keys (core's `apiKeys` option): 4 actions (a line of the operations table and a
+// written-out `globalAction$` each), their bounded schemas and failure type (api-keys.ts), about 65 lines.
+test("stays under 1450 lines of code", () => {
   const total = sources.reduce((sum, { text }) => sum + codeLines(text), 0);
-  expect(total).toBeLessThan(1380);
+  expect(total).toBeLessThan(1450);
 });
 
 // Checked by `tsc -p packages/qwik/test/tsconfig.json` (the package's typecheck): Qwik's loaders and
@@ -137,6 +139,10 @@ test("FrameworkAuth$ returns the request hook, the loaders and the actions an ap
     | "useRevokeUserSessions"
     | "useImpersonateUser"
     | "useStopImpersonating"
+    | "useCreateApiKey"
+    | "useListApiKeys"
+    | "useRotateApiKey"
+    | "useRevokeApiKey"
   >();
   expectTypeOf<ReturnType<FrameworkAuthResult["useOrganizations"]>["value"]>().toEqualTypeOf<OrganizationsResult>();
   expectTypeOf<ReturnType<FrameworkAuthResult["useSetActiveOrganization"]>["value"]>().toEqualTypeOf<
