@@ -95,7 +95,6 @@ export type * from "./types/config.js";
 export type { MessageKey, MessageOverrides, Messages, Translator } from "./types/i18n.js";
 export type { AccountUnlinkedMessage, LinkedAccount, UnlinkAccountInput } from "./types/linked-accounts.js";
 export type * from "./types/organizations.js";
-export type * from "./types/sso.js";
 export type { ListedPasskey, PasskeyChangedMessage, RemovePasskeyInput, RenamePasskeyInput } from "./types/passkeys.js";
 export type {
   ClientAddressFunction,
@@ -112,4 +111,5 @@ export type {
   SessionRevocationReason,
   SessionRevokedMessage,
 } from "./types/session-registry.js";
+export type * from "./types/sso.js";
 export type { AuditConfig, AuditEvent, AuditEventType, AuditStore, TelemetryConfig } from "./types/telemetry.js";
