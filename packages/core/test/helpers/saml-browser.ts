@@ -57,10 +57,10 @@ function acsPostFrom(body: string): AcsPost {
 async function pageSummary(page: Page): Promise<string> {
   const text = await page
     .locator("body")
-    .innerText({ timeout: 1000 })
-    .catch(() => "");
+    .textContent({ timeout: 1000 })
+    .catch(() => null);
   const where = new URL(page.url());
-  return `${where.origin}${where.pathname}: ${text.replace(/\s+/g, " ").slice(0, 1500)}`;
+  return `${where.origin}${where.pathname}: ${(text ?? "").replace(/\s+/g, " ").slice(0, 1500)}`;
 }
 
 /**
@@ -81,7 +81,8 @@ export async function signInWithChromium(browser: Browser, signIn: IdpSignIn & {
   await page.route(isAcs, async (route) => {
     const request = route.request();
     try {
-      if (request.method() !== "POST") throw new IdpSignInError(`the IdP sent the browser to the ACS URL with ${request.method()}, not POST`);
+      if (request.method() !== "POST")
+        throw new IdpSignInError(`the IdP sent the browser to the ACS URL with ${request.method()}, not POST`);
       settle?.resolve(acsPostFrom(request.postData() ?? ""));
       await route.fulfill({ status: 200, contentType: "text/plain", body: "received by the test ACS" });
     } catch (error) {
@@ -124,7 +125,8 @@ const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"'
 
 function decodeEntities(value: string): string {
   return value.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] === "#") return String.fromCodePoint(name[1] === "x" || name[1] === "X" ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1)));
+    if (name[0] === "#")
+      return String.fromCodePoint(name[1] === "x" || name[1] === "X" ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1)));
     return ENTITIES[name.toLowerCase()] ?? whole;
   });
 }
@@ -162,7 +164,11 @@ function htmlForms(html: string, pageUrl: string): HtmlForm[] {
 }
 
 /** Follows redirects by hand (the jar sees every Set-Cookie); answers the final response and its URL. */
-async function fetchFollowing(jar: CookieJar, url: string, init: { method: string; body?: URLSearchParams }): Promise<{ response: Response; url: string }> {
+async function fetchFollowing(
+  jar: CookieJar,
+  url: string,
+  init: { method: string; body?: URLSearchParams },
+): Promise<{ response: Response; url: string }> {
   let current = url;
   let method = init.method;
   let body = init.body;
@@ -203,7 +209,9 @@ export async function signInOverHttp(signIn: IdpSignIn & { jar?: CookieJar }): P
     if (!login || loggedIn) {
       const text = decodeEntities(html.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>|<[^>]+>/g, " ")).replace(/\s+/g, " ");
       const where = new URL(step.url);
-      throw new IdpSignInError(`the IdP did not post to the ACS URL; it answered HTTP ${step.response.status} at ${where.origin}${where.pathname}: ${text.slice(0, 1500)}`);
+      throw new IdpSignInError(
+        `the IdP did not post to the ACS URL; it answered HTTP ${step.response.status} at ${where.origin}${where.pathname}: ${text.slice(0, 1500)}`,
+      );
     }
     const fields = new URLSearchParams(login.fields.filter(([name]) => name !== "username" && name !== "password"));
     fields.set("username", signIn.username);

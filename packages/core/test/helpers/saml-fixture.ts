@@ -71,8 +71,17 @@ export async function createSigningIdentity(commonName: string): Promise<Signing
   try {
     const keyFile = join(dir, "key.pem");
     const certificateFile = join(dir, "cert.pem");
-    await run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-sha256", "-nodes", "-days", "2"]
-      .concat(["-subj", `/CN=${commonName}`, "-keyout", keyFile, "-out", certificateFile]));
+    await run(
+      "openssl",
+      ["req", "-x509", "-newkey", "rsa:2048", "-sha256", "-nodes", "-days", "2"].concat([
+        "-subj",
+        `/CN=${commonName}`,
+        "-keyout",
+        keyFile,
+        "-out",
+        certificateFile,
+      ]),
+    );
     return { privateKeyPem: await readFile(keyFile, "utf8"), certificatePem: await readFile(certificateFile, "utf8") };
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -26,15 +26,9 @@
  * signed (`samlp`'s default); `signResponse: true` signs the response too.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
-import {
-  createSigningIdentity,
-  PERSISTENT_NAMEID,
-  type SamlServiceProvider,
-  type SamlTestUser,
-  type TestSamlIdp,
-} from "./saml-fixture.js";
+import type { AddressInfo } from "node:net";
+import { createSigningIdentity, PERSISTENT_NAMEID, type SamlServiceProvider, type SamlTestUser, type TestSamlIdp } from "./saml-fixture.js";
 
 /** Options of {@link startSamlpIdp}. */
 export interface SamlpIdpOptions {
@@ -81,7 +75,12 @@ interface Samlp {
     issuer: string;
     cert: string;
     key: string;
-    getPostURL(audience: string | undefined, request: unknown, req: ExpressLikeRequest, callback: (error: Error | null, url?: string | null) => void): void;
+    getPostURL(
+      audience: string | undefined,
+      request: unknown,
+      req: ExpressLikeRequest,
+      callback: (error: Error | null, url?: string | null) => void,
+    ): void;
     getUserFromRequest(req: ExpressLikeRequest): SamlTestUser | undefined;
     profileMapper(user: SamlTestUser): ProfileMap;
     signResponse: boolean;
@@ -129,7 +128,14 @@ async function readForm(req: IncomingMessage): Promise<Record<string, string>> {
 
 /** The Express-shaped pair around node's request and response. */
 function expressLike(req: IncomingMessage, res: ServerResponse, query: Record<string, string>, body: Record<string, string>) {
-  const request: ExpressLikeRequest = { method: req.method ?? "GET", query, body, headers: req.headers, protocol: "http", originalUrl: req.url ?? "/" };
+  const request: ExpressLikeRequest = {
+    method: req.method ?? "GET",
+    query,
+    body,
+    headers: req.headers,
+    protocol: "http",
+    originalUrl: req.url ?? "/",
+  };
   const response: ExpressLikeResponse = {
     set: (name, value) => res.setHeader(name, value),
     send(statusOrBody, body) {

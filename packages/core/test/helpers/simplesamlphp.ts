@@ -84,8 +84,8 @@ function mainConfig(dir: string, url: string): Record<string, unknown> {
     metadatadir: join(dir, "metadata"),
     secretsalt: random(),
     "auth.adminpassword": random(),
-    "technicalcontact_name": "authlib tests",
-    "technicalcontact_email": "tests@example.com",
+    technicalcontact_name: "authlib tests",
+    technicalcontact_email: "tests@example.com",
     timezone: "UTC",
     "enable.saml20-idp": true,
     "module.enable": { exampleauth: true, core: true, saml: true },
@@ -111,7 +111,9 @@ function authSources(users: SamlTestUser[]): Record<string, unknown> {
   const source: Record<string, unknown> = { 0: "exampleauth:UserPass" };
   for (const user of users) {
     if (user.username.includes(":") || user.username === "") {
-      throw new SimpleSamlPhpStartError(`username ${JSON.stringify(user.username)}: exampleauth:UserPass needs a non-empty name without ":"`);
+      throw new SimpleSamlPhpStartError(
+        `username ${JSON.stringify(user.username)}: exampleauth:UserPass needs a non-empty name without ":"`,
+      );
     }
     source[`${user.username}:${user.password}`] = { ...user.attributes, [NAMEID_ATTRIBUTE]: [user.nameId ?? user.username] };
   }
@@ -139,7 +141,11 @@ function spRemote(options: SimpleSamlPhpOptions): Record<string, unknown> {
 }
 
 /** Writes the whole configuration for an IdP at `url` into `dir`; answers the IdP's entity id and certificate. */
-async function writeConfiguration(dir: string, url: string, options: SimpleSamlPhpOptions): Promise<{ entityId: string; certificatePem: string }> {
+async function writeConfiguration(
+  dir: string,
+  url: string,
+  options: SimpleSamlPhpOptions,
+): Promise<{ entityId: string; certificatePem: string }> {
   for (const sub of ["config", "metadata", "cert", "log", "data", "tmp", "sessions"]) await mkdir(join(dir, sub), { recursive: true });
   const identity = await createSigningIdentity("SimpleSAMLphp test IdP");
   await writeFile(join(dir, "cert", "idp.key"), identity.privateKeyPem, { mode: 0o600 });

@@ -1,6 +1,7 @@
 // SimpleSAMLphp (Debian's package under `php -S`) as an IdP fixture, proven end to end with node-saml as the
 // SP: a sign-in in Chromium and over plain HTTP, the response checked with the IdP's certificate, the SP's
 // audience and the request's ID, the metadata read, and a response refused under another IdP's certificate.
+import { ValidateInResponseTo } from "@node-saml/node-saml";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { launchChromium } from "../../helpers/chromium.js";
@@ -113,7 +114,11 @@ describe("SimpleSAMLphp IdP fixture", () => {
     const { startUrl } = await start();
     const posted = await signInOverHttp({ startUrl, acsUrl: ACS_URL, username: ADA.username, password: ADA.password });
 
-    const misconfigured = nodeSamlServiceProvider(idp, { entityId: SP_ENTITY_ID, acsUrl: ACS_URL }, { idpCert: other.certificatePem, validateInResponseTo: "never" as never });
+    const misconfigured = nodeSamlServiceProvider(
+      idp,
+      { entityId: SP_ENTITY_ID, acsUrl: ACS_URL },
+      { idpCert: other.certificatePem, validateInResponseTo: ValidateInResponseTo.never },
+    );
     await expect(misconfigured.saml.validatePostResponseAsync({ SAMLResponse: posted.samlResponse })).rejects.toThrow(/signature/i);
 
     const { profile } = await saml.validatePostResponseAsync({ SAMLResponse: posted.samlResponse });
@@ -138,10 +143,14 @@ describe("SimpleSAMLphp IdP fixture", () => {
   });
 
   test("an AuthnRequest from an SP the IdP does not know is refused", async () => {
-    const stranger = nodeSamlServiceProvider(idp, { entityId: "https://stranger.example.test/sp", acsUrl: ACS_URL, privateKeyPem: spKey.privateKeyPem });
+    const stranger = nodeSamlServiceProvider(idp, {
+      entityId: "https://stranger.example.test/sp",
+      acsUrl: ACS_URL,
+      privateKeyPem: spKey.privateKeyPem,
+    });
     const { startUrl } = await stranger.start();
     const attempt = signInOverHttp({ startUrl, acsUrl: ACS_URL, username: ADA.username, password: ADA.password });
     await expect(attempt).rejects.toBeInstanceOf(IdpSignInError);
-    await expect(attempt).rejects.toThrow(/Unable to locate metadata for 'https:\/\/stranger\.example\.test\/sp'/);
+    await expect(attempt).rejects.toThrow(/Unable to locate metadata for .{0,8}https:\/\/stranger\.example\.test\/sp/);
   });
 });
