@@ -42,6 +42,11 @@ export interface TestSamlIdp {
   entityId: string;
   /** The SingleSignOnService URL (HTTP-Redirect binding): where an SP sends the browser with `SAMLRequest`. */
   ssoUrl: string;
+  /**
+   * Starts an IdP-initiated (unsolicited) sign-in to the SP: a browser sent here signs in and is posted a
+   * response with no `InResponseTo`. Add `RelayState` to the query to have it sent along.
+   */
+  idpInitiatedUrl: string;
   /** The IdP's metadata document as the IdP serves it. */
   metadataXml: string;
   /** The IdP's signing certificate (PEM): what an SP trusts. */

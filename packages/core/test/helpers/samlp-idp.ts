@@ -17,6 +17,8 @@
  *   auto-posting form to the SP's ACS URL at once, as a real IdP's single sign-on does.
  * - `POST /login`: checks the user's name and password (a wrong pair shows the form again with 401), starts
  *   the IdP session (a cookie) and answers the AuthnRequest.
+ * - `GET /idp-initiated`: an unsolicited response to the SP (no AuthnRequest, so no `InResponseTo`), after
+ *   the same login; `RelayState` in the query is sent along.
  * - `GET /metadata`: `samlp.metadata`; the entity id is this URL.
  *
  * `samlp` is Express middleware; the server hands it the few request and response members it uses
@@ -88,6 +90,8 @@ interface Samlp {
     recipient: string;
     destination: string;
     lifetimeInSeconds: number;
+    /** Default: the AuthnRequest's Issuer. */
+    audience?: string;
   }): Middleware;
   metadata(options: {
     issuer: string;
@@ -177,7 +181,7 @@ export async function startSamlpIdp(options: SamlpIdpOptions): Promise<TestSamlI
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const entityId = `${url}/metadata`;
 
-  const answer = samlp.auth({
+  const common = {
     issuer: entityId,
     cert: identity.certificatePem,
     key: identity.privateKeyPem,
@@ -188,9 +192,18 @@ export async function startSamlpIdp(options: SamlpIdpOptions): Promise<TestSamlI
     recipient: options.sp.acsUrl,
     destination: options.sp.acsUrl,
     lifetimeInSeconds: 300,
+  };
+  const answer = samlp.auth({
+    ...common,
     // Only the configured SP is answered, at its registered ACS URL (an AssertionConsumerServiceURL in the
     // request is not trusted).
     getPostURL: (audience, _request, _req, callback) => callback(null, audience === options.sp.entityId ? options.sp.acsUrl : null),
+  });
+  // With no AuthnRequest there is no Issuer to read the audience from: it is the configured SP.
+  const answerUnsolicited = samlp.auth({
+    ...common,
+    audience: options.sp.entityId,
+    getPostURL: (_audience, _request, _req, callback) => callback(null, options.sp.acsUrl),
   });
   const metadata = samlp.metadata({
     issuer: entityId,
@@ -230,12 +243,26 @@ export async function startSamlpIdp(options: SamlpIdpOptions): Promise<TestSamlI
       answer(request, response, next);
       return;
     }
+    if (requestUrl.pathname === "/idp-initiated" && req.method === "GET") {
+      const signedIn = sessionUser(req);
+      const carried: Record<string, string> = { unsolicited: "1" };
+      if (query.RelayState !== undefined) carried.RelayState = query.RelayState;
+      if (!signedIn) {
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
+        res.end(loginPage(carried));
+        return;
+      }
+      const { request, response, next } = expressLike(req, res, {}, { RelayState: query.RelayState ?? "" });
+      request.user = signedIn;
+      answerUnsolicited(request, response, next);
+      return;
+    }
     if (requestUrl.pathname === "/login" && req.method === "POST") {
       const form = await readForm(req);
-      const { username = "", password = "", ...carried } = form;
+      const { username = "", password = "", unsolicited, ...carried } = form;
       if (username !== user.username || password !== user.password) {
         res.writeHead(401, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
-        res.end(loginPage(carried, "Wrong username or password."));
+        res.end(loginPage(unsolicited ? { ...carried, unsolicited } : carried, "Wrong username or password."));
         return;
       }
       const sessionId = crypto.randomUUID();
@@ -243,7 +270,7 @@ export async function startSamlpIdp(options: SamlpIdpOptions): Promise<TestSamlI
       res.setHeader("set-cookie", `${SESSION_COOKIE}=${sessionId}; Path=/; HttpOnly; SameSite=Lax`);
       const { request, response, next } = expressLike(req, res, {}, carried);
       request.user = user;
-      answer(request, response, next);
+      (unsolicited === "1" ? answerUnsolicited : answer)(request, response, next);
       return;
     }
     res.writeHead(404, { "content-type": "text/plain; charset=utf-8" });
@@ -263,6 +290,7 @@ export async function startSamlpIdp(options: SamlpIdpOptions): Promise<TestSamlI
     url,
     entityId,
     ssoUrl: `${url}/sso`,
+    idpInitiatedUrl: `${url}/idp-initiated`,
     metadataXml,
     certificatePem: identity.certificatePem,
     stop() {

@@ -254,6 +254,8 @@ export async function startSimpleSamlPhp(options: SimpleSamlPhpOptions): Promise
         url,
         entityId,
         ssoUrl: `${url}/saml2/idp/SSOService.php`,
+        // SimpleSAMLphp's own IdP-first entry: SSOService.php names the SP with `spentityid`.
+        idpInitiatedUrl: `${url}/saml2/idp/SSOService.php?spentityid=${encodeURIComponent(options.sp.entityId)}`,
         metadataXml,
         certificatePem,
         stop() {

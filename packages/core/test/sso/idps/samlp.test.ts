@@ -29,11 +29,20 @@ let assertionOnly: TestSamlIdp;
 let browser: Browser;
 
 beforeAll(async () => {
-  [signing, assertionOnly, browser] = await Promise.all([
-    startSamlpIdp({ sp: SP, user: ADA, signResponse: true }),
-    startSamlpIdp({ sp: SP, user: ADA }),
-    launchChromium(),
+  // Each is kept as soon as it runs, and all are waited for, so afterAll stops whichever started even when
+  // another failed.
+  const started = await Promise.allSettled([
+    startSamlpIdp({ sp: SP, user: ADA, signResponse: true }).then((running) => {
+      signing = running;
+    }),
+    startSamlpIdp({ sp: SP, user: ADA }).then((running) => {
+      assertionOnly = running;
+    }),
+    launchChromium().then((launched) => {
+      browser = launched;
+    }),
   ]);
+  for (const result of started) if (result.status === "rejected") throw result.reason;
 });
 
 afterAll(async () => {
@@ -155,5 +164,21 @@ describe("samlp IdP fixture", () => {
     const attempt = signInOverHttp({ startUrl, acsUrl: ACS_URL, username: ADA.username, password: ADA.password });
     await expect(attempt).rejects.toBeInstanceOf(IdpSignInError);
     await expect(attempt).rejects.toThrow(/samlp answered 401/);
+  });
+  test("an IdP-initiated sign-in posts a response with no InResponseTo: an SP that always checks it refuses it, one that allows unsolicited responses accepts it", async () => {
+    const start = new URL(signing.idpInitiatedUrl);
+    start.searchParams.set("RelayState", "unsolicited-relay");
+    const posted = await signInOverHttp({ startUrl: start.href, acsUrl: ACS_URL, username: ADA.username, password: ADA.password });
+    expect(posted.relayState).toBe("unsolicited-relay");
+    const xml = Buffer.from(posted.samlResponse, "base64").toString("utf8");
+    expect(xml).not.toContain("InResponseTo=");
+
+    await expect(
+      nodeSamlServiceProvider(signing, SP).saml.validatePostResponseAsync({ SAMLResponse: posted.samlResponse }),
+    ).rejects.toThrow(/InResponseTo/);
+    const allowsUnsolicited = nodeSamlServiceProvider(signing, SP, { validateInResponseTo: ValidateInResponseTo.ifPresent });
+    const { profile } = await allowsUnsolicited.saml.validatePostResponseAsync({ SAMLResponse: posted.samlResponse });
+    expect(profile?.inResponseTo).toBeUndefined();
+    expect(profile?.nameID).toBe("00u1ada7x");
   });
 });

@@ -40,10 +40,19 @@ const sp = () => nodeSamlServiceProvider(idp, { entityId: SP_ENTITY_ID, acsUrl: 
 
 beforeAll(async () => {
   spKey = await createSigningIdentity("authlib test SP");
-  [idp, browser] = await Promise.all([
-    startSimpleSamlPhp({ sp: { entityId: SP_ENTITY_ID, acsUrl: ACS_URL, certificatePem: spKey.certificatePem }, users: [ADA, GRACE] }),
-    launchChromium(),
+  // Each is kept as soon as it runs, and both are waited for, so afterAll stops whichever started even when
+  // the other failed.
+  const started = await Promise.allSettled([
+    startSimpleSamlPhp({ sp: { entityId: SP_ENTITY_ID, acsUrl: ACS_URL, certificatePem: spKey.certificatePem }, users: [ADA, GRACE] }).then(
+      (running) => {
+        idp = running;
+      },
+    ),
+    launchChromium().then((launched) => {
+      browser = launched;
+    }),
   ]);
+  for (const result of started) if (result.status === "rejected") throw result.reason;
 });
 
 afterAll(async () => {
@@ -152,5 +161,30 @@ describe("SimpleSAMLphp IdP fixture", () => {
     const attempt = signInOverHttp({ startUrl, acsUrl: ACS_URL, username: ADA.username, password: ADA.password });
     await expect(attempt).rejects.toBeInstanceOf(IdpSignInError);
     await expect(attempt).rejects.toThrow(/Unable to locate metadata for .{0,8}https:\/\/stranger\.example\.test\/sp/);
+  });
+  test("stop() ends the PHP server: its URL refuses connections afterwards", async () => {
+    const spare = await startSimpleSamlPhp({ sp: { entityId: SP_ENTITY_ID, acsUrl: ACS_URL }, users: [ADA] });
+    expect((await fetch(`${spare.url}/saml2/idp/metadata.php`)).status).toBe(200);
+    await spare.stop();
+    await expect(fetch(`${spare.url}/saml2/idp/metadata.php`)).rejects.toThrow(TypeError);
+  });
+
+  test("an IdP-initiated sign-in posts a response with no InResponseTo: an SP that always checks it refuses it, one that allows unsolicited responses accepts it", async () => {
+    const start = new URL(idp.idpInitiatedUrl);
+    start.searchParams.set("RelayState", "unsolicited-relay");
+    const posted = await signInOverHttp({ startUrl: start.href, acsUrl: ACS_URL, username: ADA.username, password: ADA.password });
+    expect(posted.relayState).toBe("unsolicited-relay");
+    const xml = Buffer.from(posted.samlResponse, "base64").toString("utf8");
+    expect(xml).not.toContain("InResponseTo=");
+
+    await expect(sp().saml.validatePostResponseAsync({ SAMLResponse: posted.samlResponse })).rejects.toThrow(/InResponseTo/);
+    const allowsUnsolicited = nodeSamlServiceProvider(
+      idp,
+      { entityId: SP_ENTITY_ID, acsUrl: ACS_URL },
+      { validateInResponseTo: ValidateInResponseTo.ifPresent },
+    );
+    const { profile } = await allowsUnsolicited.saml.validatePostResponseAsync({ SAMLResponse: posted.samlResponse });
+    expect(profile?.inResponseTo).toBeUndefined();
+    expect(profile?.nameID).toBe("ada");
   });
 });
