@@ -69,8 +69,9 @@ async function pageSummary(page: Page): Promise<string> {
  */
 export async function signInWithChromium(browser: Browser, signIn: IdpSignIn & { context?: BrowserContext }): Promise<AcsPost> {
   const context = signIn.context ?? (await browser.newContext());
-  context.setDefaultTimeout(10_000);
   const page = await context.newPage();
+  // A missing form fails a step in 10 s, inside a test's own timeout.
+  page.setDefaultTimeout(10_000);
   const isAcs = (url: URL) => `${url.origin}${url.pathname}` === signIn.acsUrl;
   let settle: { resolve(post: AcsPost): void; reject(error: Error): void } | undefined;
   const posted = new Promise<AcsPost>((resolve, reject) => {
@@ -94,7 +95,15 @@ export async function signInWithChromium(browser: Browser, signIn: IdpSignIn & {
   try {
     await page.goto(signIn.startUrl);
     const form = page.locator("form:has(input[name=password])");
-    const next = await Promise.race([posted.then(() => "posted" as const), form.waitFor().then(() => "login" as const)]);
+    const loginShown = form.waitFor().then(
+      () => "login" as const,
+      async () => {
+        throw new IdpSignInError(`the IdP showed neither a login form nor posted to the ACS URL; it shows ${await pageSummary(page)}`);
+      },
+    );
+    // When the IdP posts at once (an IdP session), the form never shows: that wait's failure is moot.
+    loginShown.catch(() => undefined);
+    const next = await Promise.race([posted.then(() => "posted" as const), loginShown]);
     if (next === "login") {
       await form.locator("input[name=username]").fill(signIn.username);
       await form.locator("input[name=password]").fill(signIn.password);
