@@ -188,3 +188,31 @@ describe("SimpleSAMLphp IdP fixture", () => {
     expect(profile?.nameID).toBe("ada");
   });
 });
+
+describe("SimpleSAMLphp IdP fixture with signResponse: false", () => {
+  let assertionOnly: TestSamlIdp;
+  beforeAll(async () => {
+    assertionOnly = await startSimpleSamlPhp({ sp: { entityId: SP_ENTITY_ID, acsUrl: ACS_URL }, users: [ADA], signResponse: false });
+  });
+  afterAll(async () => {
+    await assertionOnly?.stop();
+  });
+
+  test("only the assertion is signed: an SP that requires a signed response refuses it, one that requires a signed assertion accepts it", async () => {
+    const strict = nodeSamlServiceProvider(assertionOnly, { entityId: SP_ENTITY_ID, acsUrl: ACS_URL });
+    const { startUrl, requestId } = await strict.start();
+    const posted = await signInOverHttp({ startUrl, acsUrl: ACS_URL, username: ADA.username, password: ADA.password });
+    const xml = Buffer.from(posted.samlResponse, "base64").toString("utf8");
+    expect(xml.match(/<ds:Signature\b/g)).toHaveLength(1);
+    await expect(strict.saml.validatePostResponseAsync({ SAMLResponse: posted.samlResponse })).rejects.toThrow(/signature/i);
+
+    const lenient = nodeSamlServiceProvider(
+      assertionOnly,
+      { entityId: SP_ENTITY_ID, acsUrl: ACS_URL },
+      { wantAuthnResponseSigned: false, validateInResponseTo: ValidateInResponseTo.never },
+    );
+    const { profile } = await lenient.saml.validatePostResponseAsync({ SAMLResponse: posted.samlResponse });
+    expect(profile?.inResponseTo).toBe(requestId);
+    expect(profile?.nameID).toBe("ada");
+  });
+});
