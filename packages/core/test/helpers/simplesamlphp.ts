@@ -17,6 +17,9 @@
  * session, temp, data and log dirs. Nothing under /usr/share or /etc is touched. The PHP files only
  * `json_decode` JSON files written beside them, so no test value is ever spliced into PHP source.
  *
+ * Needs PHP's DOM extension (Debian's `php-xml`), which the simplesamlphp package does not depend on: without
+ * it every message fails with `Class "DOMDocument" not found` (.ci/run installs it).
+ *
  * Gotchas of this version, handled in the temp config:
  * - The Debian config.php names /etc and /var paths, syslog and a root-only secrets file; ours replaces it
  *   whole (absolute `metadatadir`, `certdir`, `datadir`, `tempdir`, `loggingdir`, a random `secretsalt`).
@@ -29,6 +32,7 @@
  * - PHP sessions (`store.type` phpsession) are saved in the temp dir, not /var/lib/php/sessions.
  * - The IdP-wide authproc filters of Debian's config (consent, attribute maps) are not loaded: the SP gets
  *   the user's attributes as they are, named as in `users`, with the `basic` name format.
+ * - Its error pages answer HTTP 200, so start-up waits for a metadata document, not for any 200 answer.
  * - The NameID comes from a hidden attribute (`saml:AttributeNameID`) that a `core:PHP` filter then removes,
  *   so it is the user's `nameId` (default the username) in the chosen format, not a hash of it.
  */
