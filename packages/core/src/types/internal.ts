@@ -392,6 +392,8 @@ export interface SignInResult {
    * the first factor, or holds the sign-in for its second step.
    */
   assurance?: SessionAssurance;
+  /** The organization the new session acts in from its start (an SSO sign-in's), with the membership checked by the caller. */
+  activeOrganizationId?: string;
 }
 
 /** A session strategy: JWT in a cookie, or a database row the cookie points to. */

@@ -1,0 +1,33 @@
+/**
+ * Home realm discovery (`ssoDiscover`, the sign-in page's email step): an address at a domain that an
+ * organization has proven, and which has a connection, signs in there; any other address the normal way.
+ * The answer depends on the domain only: it never says whether an account exists.
+ *
+ * @module features/sso/discovery
+ */
+import { InvalidSsoConnection } from "../../errors.js";
+import { noStoreHeaders } from "../../http/response.js";
+import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
+import type { InputOf } from "../../types/operation.js";
+import type { SsoDiscovery } from "../../types/sso.js";
+import { connectionForAddress, domainOf } from "./domains.js";
+import type { discoverInput } from "./input.js";
+
+/** Where a connection's sign-in starts. */
+export function connectionSignInUrl(options: Pick<InternalOptions, "authUrl">, connectionId: string): string {
+  return `${options.authUrl}/sso/signin/${encodeURIComponent(connectionId)}`;
+}
+
+/** POST sso/discover: where `email` signs in. */
+export async function ssoDiscover(
+  options: InternalOptions,
+  _request: RequestInternal,
+  input: InputOf<typeof discoverInput>,
+): Promise<ResponseInternal<SsoDiscovery>> {
+  if (!domainOf(input.email)) throw new InvalidSsoConnection("`email` is not an email address.");
+  const connection = await connectionForAddress(options, input.email);
+  const body: SsoDiscovery = connection
+    ? { sso: true, connectionId: connection.id, signInUrl: connectionSignInUrl(options, connection.id) }
+    : { sso: false };
+  return { body, headers: { "Content-Type": "application/json", ...noStoreHeaders } };
+}

@@ -1,0 +1,46 @@
+/**
+ * Enterprise SSO (docs/sso.md): SAML 2.0 and OIDC connections that belong to one organization, stored as
+ * data, discovery by a proven email domain, and sign-ins that make their users members. JSON routes under
+ * `<basePath>/sso/*` and `auth.api`. Turned on by `sso: {…}` (with `organizations`); its code loads with the
+ * first request to it. Only the definition lives here: the logic is in its modules.
+ *
+ * @module features/sso/feature
+ */
+import { defineFeature } from "../define.js";
+import { ssoApi } from "./api.js";
+import { ssoConfigError } from "./config-check.js";
+import { ssoMessages } from "./messages.js";
+import * as declared from "./operations.js";
+import { ssoMethods } from "./store.js";
+
+export type { SsoMessages } from "./types.js";
+
+const operations = [
+  declared.createSsoConnection,
+  declared.updateSsoConnection,
+  declared.deleteSsoConnection,
+  declared.listSsoConnections,
+  declared.ssoDiscover,
+];
+
+export const ssoFeature = defineFeature({
+  name: "sso",
+  enabled: (config) => config.sso !== undefined,
+  turnedOnBy: "sso",
+  api: ssoApi,
+  messages: ssoMessages,
+  check: ssoConfigError,
+  adapterNeeds: (config) => (config.sso === undefined ? undefined : { feature: "Enterprise SSO (`sso`)", methods: ssoMethods }),
+  quietErrors: ["SsoConnectionNotFound", "InvalidSsoConnection", "SsoRequired", "SsoSignInFailed"],
+  signInErrors: { SsoRequired: "sso.required", SsoSignInFailed: "sso.failed" },
+  audit: {
+    // A refused connection change (not a member, a role too low, a bad setting) is its own failure.
+    failures: {
+      routes: operations
+        .filter((operation) => operation.method === "POST" && operation.path !== "sso/discover")
+        .map((operation) => operation.path),
+      type: "ssoConnectionRefused",
+    },
+  },
+  operations,
+});

@@ -1,0 +1,57 @@
+/**
+ * Enterprise SSO's operations, one declaration each, JSON routes under `<basePath>/sso/`: the connection
+ * changes are CSRF-checked POSTs of a signed-in member with `sso:manage`; discovery is a CSRF-checked POST
+ * of the sign-in page (the address stays out of URLs and logs).
+ *
+ * @module features/sso/operations
+ */
+import { defineOperation, lazyHandler } from "../define.js";
+import { connectionInput, createInput, discoverInput, organizationInput, updateInput } from "./input.js";
+
+const connections = () => import("./connections.js");
+const discovery = () => import("./discovery.js");
+
+export const createSsoConnection = defineOperation({
+  name: "createSsoConnection",
+  method: "POST",
+  path: "sso/create",
+  needs: { csrf: "prove" },
+  presentation: "json",
+  input: createInput,
+  handler: lazyHandler(connections, "createSsoConnection"),
+});
+export const updateSsoConnection = defineOperation({
+  name: "updateSsoConnection",
+  method: "POST",
+  path: "sso/update",
+  needs: { csrf: "prove" },
+  presentation: "json",
+  input: updateInput,
+  handler: lazyHandler(connections, "updateSsoConnection"),
+});
+export const deleteSsoConnection = defineOperation({
+  name: "deleteSsoConnection",
+  method: "POST",
+  path: "sso/delete",
+  needs: { csrf: "prove" },
+  presentation: "json",
+  input: connectionInput,
+  handler: lazyHandler(connections, "deleteSsoConnection"),
+});
+export const listSsoConnections = defineOperation({
+  name: "listSsoConnections",
+  method: "GET",
+  path: "sso/list",
+  presentation: "json",
+  input: organizationInput,
+  handler: lazyHandler(connections, "listSsoConnections"),
+});
+export const ssoDiscover = defineOperation({
+  name: "ssoDiscover",
+  method: "POST",
+  path: "sso/discover",
+  needs: { csrf: "prove" },
+  presentation: "json",
+  input: discoverInput,
+  handler: lazyHandler(discovery, "ssoDiscover"),
+});
