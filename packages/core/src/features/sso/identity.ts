@@ -130,7 +130,8 @@ export async function ssoSignIn(
   connection: SsoConnection,
   claims: SsoClaims,
 ): Promise<ResponseInternal> {
-  const provider = `sso:${connection.id}`;
+  // The audit row names the connection in its detail (its provider column holds configured providers' ids only).
+  const where = `organization=${connection.organizationId} connection=${connection.id}`;
   try {
     if (typeof claims.subject !== "string" || claims.subject === "" || claims.subject.length > 512)
       throw failed("noSubject", "The identity provider gave no usable subject: the organization's admin checks the connection.");
@@ -161,16 +162,11 @@ export async function ssoSignIn(
       assurance,
       activeOrganizationId: connection.organizationId,
     });
-    recordAuditEvent(options, request, {
-      type: "ssoSignIn",
-      userId: user.id,
-      provider,
-      detail: `organization=${connection.organizationId}`,
-    });
+    recordAuditEvent(options, request, { type: "ssoSignIn", userId: user.id, detail: where });
     return result;
   } catch (error) {
     const reason = error instanceof SsoSignInFailed ? (error.reason ?? "refused") : ((error as { type?: string }).type ?? "error");
-    recordAuditEvent(options, request, { type: "ssoSignInFailed", outcome: "failure", provider, detail: `reason=${reason}` });
+    recordAuditEvent(options, request, { type: "ssoSignInFailed", outcome: "failure", detail: `${where} reason=${reason}` });
     throw error;
   }
 }
