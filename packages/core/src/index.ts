@@ -112,4 +112,5 @@ export type {
   SessionRevocationReason,
   SessionRevokedMessage,
 } from "./types/session-registry.js";
+export type * from "./types/sso.js";
 export type { AuditConfig, AuditEvent, AuditEventType, AuditStore, TelemetryConfig } from "./types/telemetry.js";

@@ -203,6 +203,23 @@ function merged<T>(features: readonly FeatureDefinition[], part: (feature: Featu
  */
 const NOTICE_HOOKS = new Set<keyof SignInHooks>(["everySessionEnded", "userSuspended"]);
 
+/**
+ * The hooks that refuse (`REFUSAL_HOOKS`): every feature that takes one is asked, in the list's order, and
+ * the first refusal is the answer (an operator's ban, an organization's SSO-only rule).
+ */
+const REFUSAL_HOOKS = new Set<keyof SignInHooks>(["signInRefusal", "addressRefusal"]);
+
+/** One refusal hook that asks each of `askers` in turn and answers the first refusal. */
+function firstRefusalOf(askers: Array<(...args: never[]) => Promise<unknown>>) {
+  return async (...args: never[]) => {
+    for (const ask of askers) {
+      const refusal = await ask(...args);
+      if (refusal) return refusal;
+    }
+    return undefined;
+  };
+}
+
 /** One notice hook that calls each of `heard` in turn. */
 function everyOf(heard: Array<(...args: never[]) => Promise<void>>) {
   return async (...args: never[]) => {
@@ -218,14 +235,17 @@ function everyOf(heard: Array<(...args: never[]) => Promise<void>>) {
 export function hooksOf(config: AuthConfig): SignInHooks {
   const hooks: SignInHooks = {};
   const notices = new Map<string, Array<(...args: never[]) => Promise<void>>>();
+  const refusals = new Map<string, Array<(...args: never[]) => Promise<unknown>>>();
   for (const feature of enabledFeatures(config)) {
     for (const [name, hook] of Object.entries(feature.hooks ?? {})) {
       if (NOTICE_HOOKS.has(name as keyof SignInHooks)) notices.set(name, [...(notices.get(name) ?? []), hook]);
+      else if (REFUSAL_HOOKS.has(name as keyof SignInHooks)) refusals.set(name, [...(refusals.get(name) ?? []), hook]);
       else if (name in hooks) throw new TypeError(`Two features take the sign-in hook "${name}".`);
       else Object.assign(hooks, { [name]: hook });
     }
   }
   for (const [name, heard] of notices) Object.assign(hooks, { [name]: heard.length === 1 ? heard[0] : everyOf(heard) });
+  for (const [name, askers] of refusals) Object.assign(hooks, { [name]: askers.length === 1 ? askers[0] : firstRefusalOf(askers) });
   const off = listedFeatures(config).filter((feature) => !(feature.enabled?.(config) ?? true));
   for (const feature of off)
     for (const [name, hook] of Object.entries(feature.hooksWhenOff ?? {})) if (!(name in hooks)) Object.assign(hooks, { [name]: hook });

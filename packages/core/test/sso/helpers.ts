@@ -44,8 +44,8 @@ const protocolStandIn = defineFeature({
   ],
 });
 
-/** The app; `overrides` replace parts of the configuration. */
-export function ssoApp(dns: TxtServer, overrides: Partial<AuthConfig> = {}, adapter?: Adapter) {
+/** The app; `overrides` replace parts of the configuration, `providers` come after its `Password()`. */
+export function ssoApp(dns: TxtServer, overrides: Partial<AuthConfig> = {}, adapter?: Adapter, providers: AuthConfig["providers"] = []) {
   const memory = memoryAdapter({ sessionRecords: true });
   const orgs = memoryOrganizations();
   const sso = memorySso();
@@ -64,7 +64,7 @@ export function ssoApp(dns: TxtServer, overrides: Partial<AuthConfig> = {}, adap
     secret,
     trustHost: true,
     adapter: store,
-    providers: [Password({ sendMail: (mail) => void mails.push(mail) })],
+    providers: [Password({ sendMail: (mail) => void mails.push(mail) }), ...providers],
     organizations: { resolveTxt: dns.resolveTxt },
     sso: {},
     features: [protocolStandIn],

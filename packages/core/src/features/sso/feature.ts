@@ -15,6 +15,8 @@ import { ssoMethods } from "./store.js";
 
 export type { SsoMessages } from "./types.js";
 
+const required = () => import("./required.js");
+
 const operations = [
   declared.createSsoConnection,
   declared.updateSsoConnection,
@@ -41,6 +43,11 @@ export const ssoFeature = defineFeature({
         .map((operation) => operation.path),
       type: "ssoConnectionRefused",
     },
+  },
+  // An SSO-only address is refused every other way in (`required.ts`).
+  hooks: {
+    signInRefusal: async (options, userId, method) => (await required()).ssoSignInRefusal(options, userId, method),
+    addressRefusal: async (options, address, method) => (await required()).ssoAddressRefusal(options, address, method),
   },
   operations,
 });
