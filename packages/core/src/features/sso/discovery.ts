@@ -15,7 +15,7 @@ import type { discoverInput } from "./input.js";
 
 /** Where a connection's sign-in starts. */
 export function connectionSignInUrl(options: Pick<InternalOptions, "authUrl">, connectionId: string): string {
-  return `${options.authUrl}/sso/signin/${encodeURIComponent(connectionId)}`;
+  return `${options.authUrl}/sso-signin/${encodeURIComponent(connectionId)}`;
 }
 
 /** POST sso/discover: where `email` signs in. */

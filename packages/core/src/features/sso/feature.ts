@@ -23,6 +23,8 @@ const operations = [
   declared.deleteSsoConnection,
   declared.listSsoConnections,
   declared.ssoDiscover,
+  declared.ssoSignInStart,
+  declared.ssoCallback,
 ];
 
 export const ssoFeature = defineFeature({

@@ -42,7 +42,7 @@ export interface SsoClaims {
 }
 
 /** The refusal of an SSO sign-in, with its reason's type (audited; never the identity provider's answer). */
-function failed(reason: string, message: string): SsoSignInFailed {
+export function failed(reason: string, message: string): SsoSignInFailed {
   const error = new SsoSignInFailed(message);
   error.reason = reason;
   return error;

@@ -10,6 +10,7 @@ import { connectionInput, createInput, discoverInput, organizationInput, updateI
 
 const connections = () => import("./connections.js");
 const discovery = () => import("./discovery.js");
+const oidc = () => import("./oidc.js");
 
 export const createSsoConnection = defineOperation({
   name: "createSsoConnection",
@@ -54,4 +55,20 @@ export const ssoDiscover = defineOperation({
   presentation: "json",
   input: discoverInput,
   handler: lazyHandler(discovery, "ssoDiscover"),
+});
+/** Starts a sign-in through an OIDC connection (the connection's id is the path's last segment). */
+export const ssoSignInStart = defineOperation({
+  name: "ssoSignInStart",
+  method: "POST",
+  path: "sso-signin/:provider",
+  needs: { csrf: "prove", callbackUrl: true },
+  handler: lazyHandler(oidc, "oidcSignInStart"),
+});
+/** The identity provider's answer (its query); it must not replace the CSRF cookie its flow is bound to. */
+export const ssoCallback = defineOperation({
+  name: "ssoCallback",
+  method: "GET",
+  path: "sso-callback/:provider",
+  needs: { csrf: "mint", callbackUrl: true },
+  handler: lazyHandler(oidc, "oidcCallback"),
 });
