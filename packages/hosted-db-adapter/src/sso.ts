@@ -42,8 +42,14 @@ function connectionParameters(connection: SsoConnection): unknown[] {
 
 /** Every SSO method of `Adapter`, over `client`. */
 export function ssoMethods(client: HostedDbClient): Required<SsoAdapterMethods> {
+  return { ...connectionMethods(client), ...identityMethods(client) };
+}
+
+type ConnectionMethod = "createSsoConnection" | "getSsoConnection" | "listSsoConnections" | "updateSsoConnection" | "deleteSsoConnection";
+
+/** The connection methods. */
+function connectionMethods(client: HostedDbClient): Pick<Required<SsoAdapterMethods>, ConnectionMethod> {
   const connections = tableOf(client, "connections");
-  const identities = tableOf(client, "identities");
   return {
     async createSsoConnection(connection) {
       const { rows } = await client.query<Row>(
@@ -87,6 +93,13 @@ export function ssoMethods(client: HostedDbClient): Required<SsoAdapterMethods> 
     async deleteSsoConnection(id) {
       await client.query(`DELETE FROM ${connections} WHERE "id" = $1`, [id]);
     },
+  };
+}
+
+/** The identity methods. */
+function identityMethods(client: HostedDbClient): Pick<Required<SsoAdapterMethods>, "getSsoIdentity" | "createSsoIdentity"> {
+  const identities = tableOf(client, "identities");
+  return {
     async getSsoIdentity(connectionId, subject) {
       const { rows } = await client.query<Row>(
         `SELECT ${IDENTITY_COLUMNS} FROM ${identities} WHERE "connection_id" = $1 AND "subject" = $2`,

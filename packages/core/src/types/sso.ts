@@ -4,7 +4,6 @@
  *
  * @module types/sso
  */
-import type { RequestLike } from "./api.js";
 import type { Awaitable } from "./base.js";
 
 /** The `sso` option: enterprise SSO per organization (needs `organizations`). */
@@ -143,17 +142,3 @@ export interface SsoConnectionChanges extends Partial<Omit<SsoConnectionInput, "
 
 /** Where an address signs in (`ssoDiscover`): at a connection of the organization that proved its domain, or the normal way. */
 export type SsoDiscovery = { sso: true; connectionId: string; signInUrl: string } | { sso: false };
-
-/** Enterprise SSO's methods of `auth.api` (`sso` in the configuration). */
-export interface SsoApi {
-  /** A new connection of the organization (the caller's role grants `sso:manage`). */
-  createSsoConnection(request: RequestLike, input: SsoConnectionInput): Promise<ListedSsoConnection>;
-  /** Changes a connection. */
-  updateSsoConnection(request: RequestLike, input: SsoConnectionChanges): Promise<ListedSsoConnection>;
-  /** Deletes a connection and its identities. */
-  deleteSsoConnection(request: RequestLike, input: { connectionId: string }): Promise<void>;
-  /** The organization's connections, without their secrets. */
-  listSsoConnections(request: RequestLike, input: { organizationId: string }): Promise<ListedSsoConnection[]>;
-  /** Where `email` signs in: says only whether its domain uses SSO (never whether an account exists). */
-  ssoDiscover(request: RequestLike, input: { email: string }): Promise<SsoDiscovery>;
-}

@@ -4,8 +4,8 @@
  * @module features/sso/api
  */
 import type { ApiRunner } from "../../types/operation.js";
-import type { SsoApi } from "../../types/sso.js";
 import * as declared from "./operations.js";
+import type { SsoApi } from "./types.js";
 
 type Maker<K extends keyof SsoApi> = (run: ApiRunner) => SsoApi[K];
 

@@ -13,7 +13,7 @@ import { ssoMessages } from "./messages.js";
 import * as declared from "./operations.js";
 import { ssoMethods } from "./store.js";
 
-export type { SsoMessages } from "./types.js";
+export type { SsoApi, SsoMessages } from "./types.js";
 
 const required = () => import("./required.js");
 

@@ -4,7 +4,22 @@
  *
  * @module features/sso/types
  */
-import type { SsoApi } from "../../types/sso.js";
+import type { RequestLike } from "../../types/api.js";
+import type { ListedSsoConnection, SsoConnectionChanges, SsoConnectionInput, SsoDiscovery } from "../../types/sso.js";
+
+/** Enterprise SSO's methods of `auth.api` (`sso` in the configuration). */
+export interface SsoApi {
+  /** A new connection of the organization (the caller's role grants `sso:manage`). */
+  createSsoConnection(request: RequestLike, input: SsoConnectionInput): Promise<ListedSsoConnection>;
+  /** Changes a connection. */
+  updateSsoConnection(request: RequestLike, input: SsoConnectionChanges): Promise<ListedSsoConnection>;
+  /** Deletes a connection and its identities. */
+  deleteSsoConnection(request: RequestLike, input: { connectionId: string }): Promise<void>;
+  /** The organization's connections, without their secrets. */
+  listSsoConnections(request: RequestLike, input: { organizationId: string }): Promise<ListedSsoConnection[]>;
+  /** Where `email` signs in: says only whether its domain uses SSO (never whether an account exists). */
+  ssoDiscover(request: RequestLike, input: { email: string }): Promise<SsoDiscovery>;
+}
 
 /** Enterprise SSO's texts (`sso.*`), in every shipped language. */
 export interface SsoMessages {
