@@ -381,11 +381,24 @@ export interface SignInHooks {
    */
   addressRefusal?(options: InternalOptions, address: string, method: string): Promise<AuthErrorShape | undefined>;
   /**
+   * The sign-in page asks for the address first (home realm discovery: enterprise SSO): the form's action
+   * (a CSRF-checked POST of `email`) and the keys of its texts, or `undefined` for no such step.
+   */
+  signInEmailStep?(options: InternalOptions): SignInEmailStep | undefined;
+  /**
    * A built-in page is answered: the banner to put at the top of its body (HTML the hook rendered, every
    * value escaped) and the cookies it needs (a CSRF token for its form), or `undefined` for none. The
    * admin feature's impersonation banner.
    */
   pageBanner?(options: InternalOptions, request: RequestInternal): Promise<{ html: string; cookies: Cookie[] } | undefined>;
+}
+
+/** The sign-in page's address step (`SignInHooks.signInEmailStep`): where it posts, and its texts' keys. */
+export interface SignInEmailStep {
+  action: string;
+  label: MessageKey;
+  hint: MessageKey;
+  button: MessageKey;
 }
 
 /** Why a user was suspended: an operator banned or deleted them, or their organization's directory deprovisioned them. */

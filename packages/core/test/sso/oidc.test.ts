@@ -106,6 +106,40 @@ describe("OIDC connections of two customers", () => {
     expect(await app.sso.methods.getSsoIdentity(customers[1]?.connection.id as string, "hank")).not.toBeNull();
   }, 60_000);
 
+  it("the sign-in page's address step: an address of A's proven domain goes to A's identity provider and comes back signed in", async () => {
+    const { app, customers } = await setUp();
+    const [a] = customers;
+    const browser = app.browser();
+    const page = await (await browser.send("/auth/signin")).text();
+    expect(page).toContain('<form action="http://localhost:3000/auth/sso/start" method="post" aria-label="Continue with SSO">');
+    expect(page).toContain('<label for="email-step">Work email</label>');
+    expect(page).toContain('aria-describedby="email-step-hint"');
+    const start = await post(browser, "/auth/sso/start", { email: "Ada@Acme.test", callbackUrl: `${ORIGIN}/home` });
+    const back = (await a?.op.authorize(start.headers.get("location") as string, { user: "ada" })) as URL;
+    const done = await browser.send(`${back.pathname}${back.search}`);
+    expect(done.headers.get("location")).toBe(`${ORIGIN}/home`);
+    expect((await browser.session())?.activeOrganizationId).toBe(a?.organizationId);
+  }, 60_000);
+
+  it("any other address comes back to the sign-in page, prefilled for its other ways in", async () => {
+    const { app } = await setUp();
+    const browser = app.browser();
+    const start = await post(browser, "/auth/sso/start", { email: "someone@elsewhere.test", callbackUrl: `${ORIGIN}/home` });
+    const location = new URL(start.headers.get("location") as string);
+    expect(`${location.origin}${location.pathname}`).toBe(`${ORIGIN}/auth/signin`);
+    expect(location.searchParams.get("email")).toBe("someone@elsewhere.test");
+    const page = await (await browser.send(`${location.pathname}${location.search}`)).text();
+    expect(page).toContain('value="someone@elsewhere.test"');
+    expect(app.sso.identities.size).toBe(0);
+  }, 60_000);
+
+  it("the address step speaks the request's language", async () => {
+    const { app } = await setUp();
+    const page = await (await app.browser().send("/auth/signin", { headers: { "accept-language": "de" } })).text();
+    expect(page).toContain("Mit SSO fortfahren");
+    expect(page).toContain("Geschäftliche E-Mail-Adresse");
+  }, 60_000);
+
   it("an answer of A's identity provider brought to B's callback, or to another browser, signs nobody in", async () => {
     const { app, customers } = await setUp();
     const [a, b] = customers;

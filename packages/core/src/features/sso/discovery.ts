@@ -18,6 +18,24 @@ export function connectionSignInUrl(options: Pick<InternalOptions, "authUrl">, c
   return `${options.authUrl}/sso-signin/${encodeURIComponent(connectionId)}`;
 }
 
+/**
+ * POST sso/start, the sign-in page's address step: an address routed to a connection goes to its identity
+ * provider; any other comes back to the sign-in page, prefilled in its other forms.
+ */
+export async function ssoEmailStep(
+  options: InternalOptions,
+  request: RequestInternal,
+  input: InputOf<typeof discoverInput>,
+): Promise<ResponseInternal> {
+  const email = input.email.trim();
+  const connection = domainOf(email) ? await connectionForAddress(options, email) : undefined;
+  if (connection) return (await import("./oidc.js")).startConnection(options, request, connection);
+  const page = new URL(`${options.authUrl}/signin`);
+  page.searchParams.set("email", email);
+  page.searchParams.set("callbackUrl", options.callbackUrl);
+  return { redirect: page.href };
+}
+
 /** POST sso/discover: where `email` signs in. */
 export async function ssoDiscover(
   options: InternalOptions,

@@ -23,6 +23,7 @@ const operations = [
   declared.deleteSsoConnection,
   declared.listSsoConnections,
   declared.ssoDiscover,
+  declared.ssoEmailStep,
   declared.ssoSignInStart,
   declared.ssoCallback,
 ];
@@ -50,6 +51,13 @@ export const ssoFeature = defineFeature({
   hooks: {
     signInRefusal: async (options, userId, method) => (await required()).ssoSignInRefusal(options, userId, method),
     addressRefusal: async (options, address, method) => (await required()).ssoAddressRefusal(options, address, method),
+    // The sign-in page asks for the address first ("Continue with SSO").
+    signInEmailStep: (options) => ({
+      action: `${options.authUrl}/sso/start`,
+      label: "sso.emailLabel",
+      hint: "sso.emailHint",
+      button: "sso.continue",
+    }),
   },
   operations,
 });

@@ -61,7 +61,17 @@ async function providerOf(
 
 /** POST sso-signin/<connectionId>: sends the browser to the connection's identity provider. */
 export async function oidcSignInStart(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
-  const connection = await connectionOf(options, request);
+  return startConnection(options, request, await connectionOf(options, request));
+}
+
+/**
+ * Sends the browser to `connection`'s identity provider (the sign-in page's address step, the start
+ * route). A SAML connection's sign-in starts at the SAML routes, which are not part of this module.
+ */
+export async function startConnection(options: InternalOptions, request: RequestInternal, given: SsoConnection): Promise<ResponseInternal> {
+  if (given.protocol !== "oidc" || !given.oidc)
+    throw failed("protocol", "This connection's sign-in does not start here: ask your organization's admin.");
+  const connection = given as SsoConnection & { oidc: NonNullable<SsoConnection["oidc"]> };
   const provider = await providerOf(options, connection);
   const flow = { binding: await bindingOf(options.csrfToken, await currentSubject(options, request)) };
   try {

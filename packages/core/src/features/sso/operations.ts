@@ -56,6 +56,15 @@ export const ssoDiscover = defineOperation({
   input: discoverInput,
   handler: lazyHandler(discovery, "ssoDiscover"),
 });
+/** The sign-in page's address step: to the address's connection, or back to the page's other ways in. */
+export const ssoEmailStep = defineOperation({
+  name: "ssoEmailStep",
+  method: "POST",
+  path: "sso/start",
+  needs: { csrf: "prove", callbackUrl: true },
+  input: discoverInput,
+  handler: lazyHandler(discovery, "ssoEmailStep"),
+});
 /** Starts a sign-in through an OIDC connection (the connection's id is the path's last segment). */
 export const ssoSignInStart = defineOperation({
   name: "ssoSignInStart",
