@@ -35,8 +35,8 @@ export function listed(connection: SsoConnection): ListedSsoConnection {
   const shown: ListedSsoConnection = { ...rest, attributeMapping: { ...rest.attributeMapping } };
   if (rest.groupRoles) shown.groupRoles = { ...rest.groupRoles };
   if (saml) {
-    const { spPrivateKey: _key, ...public_ } = saml;
-    shown.saml = { ...public_, idpCertificates: [...saml.idpCertificates] };
+    const { spPrivateKey: _key, ...published } = saml;
+    shown.saml = { ...published, idpCertificates: [...saml.idpCertificates] };
   }
   if (oidc) shown.oidc = { issuer: oidc.issuer, clientId: oidc.clientId };
   return shown;

@@ -26,6 +26,7 @@ const operations = [
   declared.ssoEmailStep,
   declared.ssoSignInStart,
   declared.ssoCallback,
+  declared.createOidcConnectionForm,
 ];
 
 export const ssoFeature = defineFeature({
@@ -41,11 +42,18 @@ export const ssoFeature = defineFeature({
   audit: {
     // A refused connection change (not a member, a role too low, a bad setting) is its own failure.
     failures: {
-      routes: operations
-        .filter((operation) => operation.method === "POST" && operation.path !== "sso/discover")
-        .map((operation) => operation.path),
+      routes: [
+        declared.createSsoConnection.path,
+        declared.updateSsoConnection.path,
+        declared.deleteSsoConnection.path,
+        declared.createOidcConnectionForm.path,
+      ],
       type: "ssoConnectionRefused",
     },
+  },
+  // The organization page's SSO section: its connections and a form that adds an OIDC one.
+  organizationSection: {
+    render: async (options, request, page) => (await import("./organization-section.js")).ssoOrganizationSection(options, request, page),
   },
   // An SSO-only address is refused every other way in (`required.ts`).
   hooks: {

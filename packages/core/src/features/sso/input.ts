@@ -182,6 +182,19 @@ export const updateInput = inputSchema({
   oidc: oidcSettings(true),
 });
 
+/** The organization page's form that adds an OIDC connection (flat fields, as a form posts them). */
+export const formCreateInput = inputSchema({
+  name: text(100),
+  issuer: (value, name) => issuerUrl(value, name),
+  clientId: text(256),
+  clientSecret: (value, name, fields) => {
+    const secret = clientSecret(value, name, fields);
+    if (secret === "") throw new InvalidSsoConnection(`\`${name}\` must not be empty.`);
+    return secret;
+  },
+  ssoRequired: field.flag({ refuse }),
+});
+
 export const connectionInput = inputSchema({ connectionId: id });
 export const organizationInput = inputSchema({ organizationId: id });
 export const discoverInput = inputSchema({ email: field.string({ max: 320, refuse }) });

@@ -6,11 +6,12 @@
  * @module features/sso/operations
  */
 import { defineOperation, lazyHandler } from "../define.js";
-import { connectionInput, createInput, discoverInput, organizationInput, updateInput } from "./input.js";
+import { connectionInput, createInput, discoverInput, formCreateInput, organizationInput, updateInput } from "./input.js";
 
 const connections = () => import("./connections.js");
 const discovery = () => import("./discovery.js");
 const oidc = () => import("./oidc.js");
+const section = () => import("./organization-section.js");
 
 export const createSsoConnection = defineOperation({
   name: "createSsoConnection",
@@ -80,4 +81,14 @@ export const ssoCallback = defineOperation({
   path: "sso-callback/:provider",
   needs: { csrf: "mint", callbackUrl: true },
   handler: lazyHandler(oidc, "oidcCallback"),
+});
+/** The organization page's form that adds an OIDC connection (`?organizationId=` in its action). */
+export const createOidcConnectionForm = defineOperation({
+  name: "createOidcConnectionForm",
+  method: "POST",
+  path: "sso/form-create",
+  needs: { csrf: "prove" },
+  presentation: async (options, request, error) => (await section()).ssoFormRefusal(options, request, error),
+  input: formCreateInput,
+  handler: lazyHandler(section, "createOidcConnectionForm"),
 });

@@ -28,6 +28,20 @@ export interface SsoMessages {
   "sso.emailHint": string;
   "sso.required": string;
   "sso.failed": string;
+  "sso.title": string;
+  "sso.none": string;
+  "sso.created": string;
+  "sso.invalid": string;
+  "sso.issuer": string;
+  "sso.idpEntityId": string;
+  "sso.redirectUri": string;
+  "sso.spCertificate": string;
+  "sso.requiredBadge": string;
+  "sso.requiredLabel": string;
+  "sso.addOidc": string;
+  "sso.name": string;
+  "sso.clientId": string;
+  "sso.clientSecret": string;
 }
 
 declare module "../../types/api.js" {
