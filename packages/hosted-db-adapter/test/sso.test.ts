@@ -86,6 +86,23 @@ function runOnDatabase(name: string, connection: () => BaseClientOptions): void 
       expect(await adapter.getSsoConnection(made.id)).toBeNull();
     });
 
+    it("an SSO sign-in over the database: the identity row, the membership; the next sign-in finds the same user", async () => {
+      const app = ssoApp(dns, { session: { strategy: "database" } }, HostedDbAdapter(db));
+      const owner = await app.signedUp(`owner-${randomUUID()}@owner.test`);
+      const domain = `d${randomUUID().slice(0, 8)}.test`;
+      const organizationId = await app.organizationWithDomain(owner, `acme-${randomUUID().slice(0, 8)}`, domain);
+      const connection = await app.auth.api.createSsoConnection(app.as(owner), oidcInput(organizationId));
+      const first = app.browser();
+      await app.ssoSignInWith(first, connection.id, { subject: "00u-ada", email: `ada@${domain}` });
+      expect(await first.session()).toMatchObject({ user: { email: `ada@${domain}` }, activeOrganizationId: organizationId });
+      const identity = await HostedDbAdapter(db).getSsoIdentity(connection.id, "00u-ada");
+      expect(await HostedDbAdapter(db).getMember(organizationId, identity?.userId as string)).toMatchObject({ role: "member" });
+      const again = app.browser();
+      await app.ssoSignInWith(again, connection.id, { subject: "00u-ada", email: `ada@${domain}` });
+      expect((await HostedDbAdapter(db).getSsoIdentity(connection.id, "00u-ada"))?.userId).toBe(identity?.userId);
+      expect((await again.session())?.sso).toEqual({ organizationId, connectionId: connection.id });
+    }, 120_000);
+
     it("the feature over the database: no connection's client secret is in any column of any table in clear", async () => {
       const app = ssoApp(dns, {}, HostedDbAdapter(db));
       const owner = await app.signedUp(`owner-${randomUUID()}@owner.test`);
