@@ -598,6 +598,8 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "UserNotFound",
   "InvalidUser",
   "UserExists",
+  "SsoRequired",
+  "SsoSignInFailed",
 ]);
 
 /** True when the error's type may be shown to the user (on the error or sign-in page). */
@@ -761,4 +763,62 @@ export class InvalidUser extends AuthError {
 export class UserExists extends AuthError {
   static override type: ErrorType = "UserExists";
   static override status: number | undefined = 409;
+}
+
+// Enterprise SSO's error types (its classes below), added to the shared list.
+declare module "./types/errors.js" {
+  interface FeatureErrorTypes {
+    SsoConnectionNotFound: true;
+    InvalidSsoConnection: true;
+    SsoRequired: true;
+    SsoSignInFailed: true;
+    InvalidSsoConfig: true;
+  }
+}
+
+/**
+ * No connection of an organization the caller manages has this id (or it was deleted). Said the same
+ * whether the connection exists in another organization or not. Nothing changed. HTTP 404.
+ */
+export class SsoConnectionNotFound extends AuthError {
+  static override type: ErrorType = "SsoConnectionNotFound";
+  static override status: number | undefined = 404;
+}
+
+/**
+ * A connection's settings are not valid (an issuer that is not https, a role the organization does not
+ * have, a certificate that is not one): the message names the field. Nothing changed. HTTP 400.
+ */
+export class InvalidSsoConnection extends AuthError {
+  static override type: ErrorType = "InvalidSsoConnection";
+  static override status: number | undefined = 400;
+}
+
+/**
+ * The address is at a domain whose organization requires its SSO (`ssoRequired`): every other way in is
+ * refused for it. Sign in with the organization's SSO ("Continue with SSO" on the sign-in page). HTTP 403.
+ */
+export class SsoRequired extends SignInError {
+  static override type: ErrorType = "SsoRequired";
+  static override status: number | undefined = 403;
+}
+
+/**
+ * A sign-in through an SSO connection could not complete: the identity provider's answer was refused
+ * (`reason` says why, never the answer itself), or the connection is gone. Start the sign-in again; if it
+ * keeps failing, the organization's admin checks the connection. HTTP 403.
+ */
+export class SsoSignInFailed extends SignInError {
+  static override type: ErrorType = "SsoSignInFailed";
+  static override status: number | undefined = 403;
+  /** Why, as a type (`noSubject`, `connectionGone`, `organizationGone`, `provider`). */
+  declare reason?: string;
+}
+
+/**
+ * The `sso` option cannot be used as given: SSO connections belong to organizations, so `sso` needs
+ * `organizations` turned on; or a value is out of range (the message names it). Thrown by `createAuth`.
+ */
+export class InvalidSsoConfig extends AuthError {
+  static override type: ErrorType = "InvalidSsoConfig";
 }

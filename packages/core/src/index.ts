@@ -52,6 +52,7 @@ export type {
   ImpersonationResult,
   ListedApiKey,
   ListedGrant,
+  SsoApi,
   StopImpersonationResult,
   TotpEnrollment,
   TwoFactorApi,

@@ -44,6 +44,7 @@ import type {
   HostedDbFields,
 } from "./schema.js";
 import { deleteUserSessionRecords, hostedDbSessionStore } from "./session-store.js";
+import { ssoMethods } from "./sso.js";
 import { createVerificationTokenOnce } from "./verification-tokens.js";
 
 const ACCOUNT_TYPES: readonly string[] = ["oauth", "oidc", "email", "webauthn", "credentials"] satisfies AdapterAccountType[];
@@ -70,6 +71,7 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
     ...authorizationServerMethods(client),
     ...apiKeyMethods(client),
     ...adminMethods(client),
+    ...ssoMethods(client),
   };
 }
 

@@ -277,6 +277,38 @@ export const migrations: readonly HostedDbMigration[] = [
     // the user. Nullable: adding it rewrites no row, and every row from before acted as its own user.
     statements: (s) => [`ALTER TABLE ${s}."authlib_audit_events" ADD COLUMN "impersonator_id" text`],
   },
+  {
+    version: 12,
+    name: "sso connections and identities",
+    // Enterprise SSO (core's `sso`, sso.ts): a connection goes with its organization, an identity with its
+    // connection and with its user (foreign keys). The protocol's settings are jsonb as core hands them over;
+    // their secrets (the OIDC client secret, the SAML key) are already encrypted by core (JWE, a key derived
+    // from the instance's secret): this table never holds one in clear. One identity per connection and
+    // subject (the primary key): the same subject at another connection is another identity.
+    statements: (s) => [
+      `CREATE TABLE ${s}."authlib_sso_connections" (
+        "id" text PRIMARY KEY,
+        "organization_id" text NOT NULL REFERENCES ${s}."authlib_organizations" ("id") ON DELETE CASCADE,
+        "protocol" text NOT NULL CHECK ("protocol" IN ('saml', 'oidc')),
+        "name" text NOT NULL,
+        "default_role" text NOT NULL,
+        "attribute_mapping" jsonb NOT NULL,
+        "group_roles" jsonb,
+        "sso_required" boolean NOT NULL,
+        "saml" jsonb,
+        "oidc" jsonb,
+        "created_at" timestamptz NOT NULL,
+        "updated_at" timestamptz NOT NULL)`,
+      `CREATE INDEX "authlib_sso_connections_organization_id_idx" ON ${s}."authlib_sso_connections" ("organization_id")`,
+      `CREATE TABLE ${s}."authlib_sso_identities" (
+        "connection_id" text NOT NULL REFERENCES ${s}."authlib_sso_connections" ("id") ON DELETE CASCADE,
+        "subject" text NOT NULL,
+        "user_id" text NOT NULL REFERENCES ${s}."authlib_users" ("id") ON DELETE CASCADE,
+        "created_at" timestamptz NOT NULL,
+        PRIMARY KEY ("connection_id", "subject"))`,
+      `CREATE INDEX "authlib_sso_identities_user_id_idx" ON ${s}."authlib_sso_identities" ("user_id")`,
+    ],
+  },
 ];
 
 /**

@@ -74,6 +74,8 @@ export function runHostedDbSuite(options: HostedDbSuiteOptions): void {
           "authlib_rate_limits",
           "authlib_session_records",
           "authlib_sessions",
+          "authlib_sso_connections",
+          "authlib_sso_identities",
           "authlib_user_bans",
           "authlib_users",
           "authlib_users_accounts",

@@ -70,6 +70,8 @@ const TABLES = [
   "authlib_oauth_signing_keys",
   "authlib_api_keys",
   "authlib_user_bans",
+  "authlib_sso_connections",
+  "authlib_sso_identities",
 ];
 
 describe("shipped migrations", () => {

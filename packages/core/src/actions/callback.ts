@@ -168,6 +168,10 @@ async function credentialsCallback(
     await limiter?.countMalformedAttempt(options, request, provider);
     throw new CredentialsSignin(`The credential field(s) ${malformed.join(", ")} must be text.`);
   }
+  // An address a feature refuses this way in (an SSO-only domain) is refused before any password is checked.
+  const typed = typeof credentials.email === "string" ? credentials.email.trim().toLowerCase() : undefined;
+  const early = typed ? await options.hooks?.addressRefusal?.(options, typed, "pwd") : undefined;
+  if (early) throw early;
   // The Password() provider's accounts are authlib's own: it checks them where authorize would run.
   const checked = isPasswordProvider(provider) ? await passwordChecker(options, provider) : provider;
   // A refused attempt (RateLimited) never runs authorize.

@@ -74,6 +74,9 @@ export async function emailSignIn(
     provider.rateLimit,
     options.hooks?.mailboxRecovery?.(options, request, identifier),
   );
+  // An address a feature refuses this way in (an SSO-only domain) gets no mail.
+  const refusal = await options.hooks?.addressRefusal?.(options, identifier, "email");
+  if (refusal) throw refusal;
   // A holder that never proved the address is not who this mail is for (see unproven-email.ts).
   const existing = await provenHolder(store, identifier);
   const user = existing ?? { id: crypto.randomUUID(), email: identifier, emailVerified: null };

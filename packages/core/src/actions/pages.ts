@@ -28,6 +28,7 @@ export function signInPage(options: InternalOptions, request: RequestInternal): 
         code,
         provider,
         email: request.query.email,
+        emailStep: options.hooks?.signInEmailStep?.(options),
         theme: options.theme,
       }),
     ),

@@ -47,6 +47,8 @@ const defaultCallbacks: CallbacksOptions = {
         : { activeOrganizationId: session.activeOrganizationId, activeOrganizationRole: session.activeOrganizationRole }),
       // An admin acting as the user (`impersonateUser`): who, so that an app can show it.
       ...(session.act === undefined ? {} : { act: session.act, impersonator: session.impersonator }),
+      // Signed in through an organization's SSO connection: which, so that an app can show it.
+      ...(session.sso === undefined ? {} : { sso: session.sso }),
     }) as Session,
   jwt: ({ token }) => token,
 };

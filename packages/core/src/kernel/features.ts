@@ -16,6 +16,7 @@ import { twoFactorFeature } from "../features/two-factor/feature.js";
 export type { AdminApi, ImpersonationApi, ImpersonationResult, StopImpersonationResult } from "../features/admin/feature.js";
 export type { ApiKeyRateLimits, ApiKeysApi, CreatedApiKey, ListedApiKey, VerifiedApiKey } from "../features/api-keys/feature.js";
 export type { AuthorizationServerApi, AuthorizationServerRateLimits, ListedGrant } from "../features/authorization-server/feature.js";
+export type { SsoApi } from "../features/sso/feature.js";
 /** The built-in features' public types (and their additions to the shared ones), for the package's index. */
 export type { TotpEnrollment, TwoFactorApi, TwoFactorRateLimits, TwoFactorStatus } from "../features/two-factor/feature.js";
 
@@ -57,7 +58,7 @@ export const builtInFeatures: readonly FeatureDefinition[] = [
  * and waits for its module before it serves such a configuration (`resolve.ts`, `ResolvedAuth.ready`).
  */
 interface OnDemandFeature {
-  option: "organizations" | "authorizationServer" | "admin" | "apiKeys";
+  option: "organizations" | "authorizationServer" | "admin" | "apiKeys" | "sso";
   api: readonly string[];
   load(): Promise<FeatureDefinition>;
 }
@@ -116,6 +117,11 @@ export const onDemandFeatures: readonly OnDemandFeature[] = [
     option: "apiKeys",
     api: ["createApiKey", "listApiKeys", "revokeApiKey", "rotateApiKey", "verifyApiKey"],
     load: () => import("../features/api-keys/feature.js").then((module) => module.apiKeysFeature),
+  },
+  {
+    option: "sso",
+    api: ["createSsoConnection", "updateSsoConnection", "deleteSsoConnection", "listSsoConnections", "ssoDiscover"],
+    load: () => import("../features/sso/feature.js").then((module) => module.ssoFeature),
   },
 ];
 
@@ -198,6 +204,23 @@ function merged<T>(features: readonly FeatureDefinition[], part: (feature: Featu
  */
 const NOTICE_HOOKS = new Set<keyof SignInHooks>(["everySessionEnded", "userSuspended"]);
 
+/**
+ * The hooks that refuse (`REFUSAL_HOOKS`): every feature that takes one is asked, in the list's order, and
+ * the first refusal is the answer (an operator's ban, an organization's SSO-only rule).
+ */
+const REFUSAL_HOOKS = new Set<keyof SignInHooks>(["signInRefusal", "addressRefusal"]);
+
+/** One refusal hook that asks each of `askers` in turn and answers the first refusal. */
+function firstRefusalOf(askers: Array<(...args: never[]) => Promise<unknown>>) {
+  return async (...args: never[]) => {
+    for (const ask of askers) {
+      const refusal = await ask(...args);
+      if (refusal) return refusal;
+    }
+    return undefined;
+  };
+}
+
 /** One notice hook that calls each of `heard` in turn. */
 function everyOf(heard: Array<(...args: never[]) => Promise<void>>) {
   return async (...args: never[]) => {
@@ -213,14 +236,17 @@ function everyOf(heard: Array<(...args: never[]) => Promise<void>>) {
 export function hooksOf(config: AuthConfig): SignInHooks {
   const hooks: SignInHooks = {};
   const notices = new Map<string, Array<(...args: never[]) => Promise<void>>>();
+  const refusals = new Map<string, Array<(...args: never[]) => Promise<unknown>>>();
   for (const feature of enabledFeatures(config)) {
     for (const [name, hook] of Object.entries(feature.hooks ?? {})) {
       if (NOTICE_HOOKS.has(name as keyof SignInHooks)) notices.set(name, [...(notices.get(name) ?? []), hook]);
+      else if (REFUSAL_HOOKS.has(name as keyof SignInHooks)) refusals.set(name, [...(refusals.get(name) ?? []), hook]);
       else if (name in hooks) throw new TypeError(`Two features take the sign-in hook "${name}".`);
       else Object.assign(hooks, { [name]: hook });
     }
   }
   for (const [name, heard] of notices) Object.assign(hooks, { [name]: heard.length === 1 ? heard[0] : everyOf(heard) });
+  for (const [name, askers] of refusals) Object.assign(hooks, { [name]: askers.length === 1 ? askers[0] : firstRefusalOf(askers) });
   const off = listedFeatures(config).filter((feature) => !(feature.enabled?.(config) ?? true));
   for (const feature of off)
     for (const [name, hook] of Object.entries(feature.hooksWhenOff ?? {})) if (!(name in hooks)) Object.assign(hooks, { [name]: hook });

@@ -14,6 +14,7 @@ import { ENGLISH } from "../i18n/translator.js";
 import { isOAuthProvider } from "../provider-kind.js";
 import type { Theme } from "../types/config.js";
 import type { MessageKey, Translator } from "../types/i18n.js";
+import type { SignInEmailStep } from "../types/internal.js";
 import type { CredentialInput } from "../types/providers.js";
 import { webAuthnScriptUrl } from "../webauthn/client-script.js";
 import { HiddenFields, passkeyMessages, renderDocument } from "./layout.js";
@@ -62,6 +63,8 @@ export interface SignInPageParams {
   provider?: string;
   /** Prefills the email field: the failed form's (the address typed there), else the email link's. */
   email?: string;
+  /** Ask for the address first (a feature's home realm discovery): its form, above the other ways in. */
+  emailStep?: SignInEmailStep;
   theme: Theme;
   /** Title and heading of the page. Default "Sign In" in the request's language. */
   title?: string;
@@ -174,6 +177,35 @@ function EmailForm({ provider, index, csrfToken, callbackUrl, email, alert, text
       </div>
       <button type="submit" class="button">
         {text.t("signin.withProvider", { provider: nameOf(provider, text) })}
+      </button>
+    </form>
+  );
+}
+
+// The address step (home realm discovery): one labelled field and its hint, named for a screen reader by
+// its button's words; an address the app routes elsewhere leaves this page, any other comes back prefilled.
+function EmailStepForm({ step, csrfToken, callbackUrl, email, text }: { step: SignInEmailStep; email?: string } & FormContext) {
+  return (
+    <form action={toSafeNavigationUrl(step.action)} method="post" aria-label={text.t(step.button)}>
+      <HiddenFields csrfToken={csrfToken} callbackUrl={callbackUrl} />
+      <div class="field">
+        <label for="email-step">{text.t(step.label)}</label>
+        <input
+          id="email-step"
+          type="email"
+          name="email"
+          autocomplete="email"
+          aria-describedby="email-step-hint"
+          placeholder={text.t("signin.emailPlaceholder")}
+          value={email ?? ""}
+          required
+        />
+        <p id="email-step-hint" class="muted">
+          {text.t(step.hint)}
+        </p>
+      </div>
+      <button type="submit" class="button">
+        {text.t(step.button)}
       </button>
     </form>
   );
@@ -369,12 +401,13 @@ function SignInContent({ params, groups, text }: { params: SignInPageParams; gro
     <>
       <h1>{params.title ?? text.t("signin.title")}</h1>
       {failedIndex === undefined ? alert : null}
-      {groups.length === 0 ? <p class="center muted">{text.t("signin.noMethods")}</p> : null}
+      {params.emailStep ? <EmailStepForm step={params.emailStep} email={email} {...context} /> : null}
+      {groups.length === 0 && !params.emailStep ? <p class="center muted">{text.t("signin.noMethods")}</p> : null}
       {groups.map((group, groupIndex) => {
         const key = group.kind === "buttons" ? group.members[0].index : group.member.index;
         return (
           <div key={key}>
-            {groupIndex > 0 ? (
+            {groupIndex > 0 || params.emailStep ? (
               <div class="divider">
                 <span>{text.t("signin.or")}</span>
               </div>

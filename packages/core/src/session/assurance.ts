@@ -10,7 +10,7 @@
  *
  * @module session/assurance
  */
-import type { Account, SessionActor, SessionAssurance } from "../types/base.js";
+import type { Account, SessionActor, SessionAssurance, SessionSso } from "../types/base.js";
 
 export type { SessionAssurance };
 
@@ -49,7 +49,20 @@ export function assuranceIn(claims: Record<string, unknown> | null | undefined):
   if (aal !== 1 && aal !== 2) return undefined;
   // The claims' own array and actor: a token the `jwt` callback returned as it came keeps them (see withAssurance).
   const act = actorIn(claims.act);
-  return act ? { authTime, amr, aal, act } : { authTime, amr, aal };
+  const sso = ssoIn(claims.sso);
+  const assurance: SessionAssurance = act ? { authTime, amr, aal, act } : { authTime, amr, aal };
+  if (sso) assurance.sso = sso;
+  return assurance;
+}
+
+/** The SSO claim `value` when well formed (`{ organizationId, connectionId }`, set by an SSO sign-in), else `undefined`. */
+function ssoIn(value: unknown): SessionSso | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { organizationId, connectionId } = value as Record<string, unknown>;
+  // The claims' own object (as the actor's): a token the `jwt` callback returned as it came keeps it, with no copy.
+  return typeof organizationId === "string" && organizationId !== "" && typeof connectionId === "string" && connectionId !== ""
+    ? (value as SessionSso)
+    : undefined;
 }
 
 /** The actor claim `value` when well formed (`{ sub, exp }`, set by `impersonateUser`), else `undefined`. */
@@ -78,8 +91,8 @@ export function sessionEnd(normal: Date, assurance: SessionAssurance | undefined
  */
 export function withAssurance<T extends Record<string, unknown>>(claims: T, assurance: SessionAssurance | undefined): T {
   if (!assurance) {
-    if (!("authTime" in claims || "amr" in claims || "aal" in claims || "act" in claims)) return claims;
-    const { authTime: _time, amr: _amr, aal: _aal, act: _act, ...rest } = claims;
+    if (!("authTime" in claims || "amr" in claims || "aal" in claims || "act" in claims || "sso" in claims)) return claims;
+    const { authTime: _time, amr: _amr, aal: _aal, act: _act, sso: _sso, ...rest } = claims;
     return rest as T;
   }
   // The session check's common case, the claims unchanged, costs no copy.
@@ -88,10 +101,12 @@ export function withAssurance<T extends Record<string, unknown>>(claims: T, assu
     claims.amr === assurance.amr &&
     claims.aal === assurance.aal &&
     claims.act === assurance.act &&
-    (assurance.act !== undefined || !("act" in claims))
+    (assurance.act !== undefined || !("act" in claims)) &&
+    claims.sso === assurance.sso &&
+    (assurance.sso !== undefined || !("sso" in claims))
   )
     return claims;
-  // An actor is authlib's alone: one the callback added (client data merged in) is dropped, one it removed comes back.
-  const { act: _given, ...rest } = claims;
+  // An actor and an SSO connection are authlib's alone: one the callback added (client data merged in) is dropped, one it removed comes back.
+  const { act: _given, sso: _sso, ...rest } = claims;
   return { ...rest, ...assurance } as unknown as T;
 }

@@ -168,7 +168,7 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     return { session, cookies };
   },
 
-  async start(options, request, { user, account, assurance }) {
+  async start(options, request, { user, account, assurance, activeOrganizationId }) {
     if (!user.id) throw new SessionTokenError("Cannot start a database session for a user without an id.");
     const expires = sessionEnd(new Date(Date.now() + options.session.maxAge * 1000), assurance);
     const act = assurance?.act;
@@ -184,7 +184,9 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     // A cookie left under a legacy name would otherwise outlive the new session unseen.
     const legacyNames = legacySessionCookieNames(options.cookies, options.config.acceptAuthjsSessions === true);
     const stale = legacyNames.flatMap((name) => clearAllSessionCookies(options, request, name));
-    const assured = assurance ? [await (await assuranceCookie()).sealAssurance(options, sessionToken, { assurance }, expires)] : [];
+    const sealed = { assurance, activeOrganizationId };
+    const assured =
+      assurance || activeOrganizationId ? [await (await assuranceCookie()).sealAssurance(options, sessionToken, sealed, expires)] : [];
     return [...stale, sessionCookie(options, sessionToken, expires), ...assured];
   },
 

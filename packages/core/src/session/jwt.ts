@@ -189,7 +189,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     return { session, cookies };
   },
 
-  async start(options, request, { user, account, profile, isNewUser, assurance }: SignInResult) {
+  async start(options, request, { user, account, profile, isNewUser, assurance, activeOrganizationId }: SignInResult) {
     const defaultToken: JWT = withAssurance(
       { name: user.name, email: user.email, picture: user.image, sub: user.id?.toString() },
       assurance,
@@ -206,7 +206,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     const stale = legacyNames.flatMap((legacy) => clearSession(options, request, legacy));
     if (!token) return [...stale, ...clearChunkedCookie(options.cookies.sessionToken, request.cookies)];
     const registry = options.sessionRegistry;
-    let registered = withAssurance(token, assurance);
+    let registered = keptClaims(withAssurance(token, assurance), activeOrganizationId);
     if (registry && typeof token.sub === "string") {
       const provider = assurance?.act ? impersonatedRecordProvider(assurance.act.sub) : (options.provider?.id ?? account?.provider ?? null);
       const expires = sessionEnd(new Date(Date.now() + options.session.maxAge * 1000), assurance);

@@ -20,11 +20,11 @@ export async function startSession(
   request: RequestInternal,
   result: SignInResult,
 ): Promise<{ cookies: Cookie[]; secondStep?: string }> {
-  // A feature may refuse this user any sign-in (an operator's ban), whatever the first factor was.
+  // A feature may refuse this user a sign-in (an operator's ban: any; an SSO-only address: all but SSO's).
   const userId = result.user.id;
-  const refusal = userId ? await options.hooks?.signInRefusal?.(options, userId) : undefined;
-  if (refusal) throw refusal;
   const method = firstFactorMethod(result.account);
+  const refusal = userId ? await options.hooks?.signInRefusal?.(options, userId, result.assurance?.amr[0] ?? method) : undefined;
+  if (refusal) throw refusal;
   // A feature may hold the sign-in here (the second factor: its step comes first).
   const held = result.assurance ? undefined : await options.hooks?.afterFirstFactor?.(options, request, result, method);
   if (held) return { cookies: held.cookies, secondStep: held.redirect };

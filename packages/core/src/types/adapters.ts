@@ -15,6 +15,7 @@ import type { AuthorizationServerAdapterMethods } from "./authorization-server.j
 import type { Account, Awaitable, User } from "./base.js";
 import type { OrganizationAdapterMethods } from "./organizations.js";
 import type { SessionRecord } from "./session-registry.js";
+import type { SsoAdapterMethods } from "./sso.js";
 
 /**
  * A user as stored by an adapter. `email` is the address the user proved (email link, or a provider that
@@ -94,9 +95,14 @@ export type AuthenticatorUpdate = Partial<Pick<AdapterAuthenticator, "counter" |
  * A database adapter. Every method is optional in the type; which ones are required depends on the
  * features in use, and a missing one is reported at start-up (`MissingAdapterMethods`). The methods of
  * organizations are in {@link OrganizationAdapterMethods}, those of the authorization server in
- * {@link AuthorizationServerAdapterMethods}, those of API keys in {@link ApiKeyAdapterMethods}.
+ * {@link AuthorizationServerAdapterMethods}, those of API keys in {@link ApiKeyAdapterMethods}, those of enterprise SSO in {@link SsoAdapterMethods}.
  */
-export interface Adapter extends OrganizationAdapterMethods, AuthorizationServerAdapterMethods, ApiKeyAdapterMethods, AdminAdapterMethods {
+export interface Adapter
+  extends OrganizationAdapterMethods,
+    AuthorizationServerAdapterMethods,
+    ApiKeyAdapterMethods,
+    AdminAdapterMethods,
+    SsoAdapterMethods {
   /** Creates a user and returns it with its id. */
   createUser?(user: AdapterUser): Awaitable<AdapterUser>;
   /** The user with this id, or `null`. */

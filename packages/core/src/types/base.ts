@@ -48,6 +48,17 @@ export interface SessionAssurance {
    * claim). Such a session is never the owner present, and reaches no admin operation.
    */
   act?: SessionActor;
+  /**
+   * Set when the session was signed in to through an enterprise SSO connection (`amr` `sso`): its
+   * organization and connection. An organization's SSO-only policy counts only its own.
+   */
+  sso?: SessionSso;
+}
+
+/** The enterprise SSO connection a session was signed in through, and its organization. */
+export interface SessionSso {
+  organizationId: string;
+  connectionId: string;
 }
 
 /**
@@ -83,7 +94,7 @@ export interface DefaultSession {
   /** When the user signed in (completed every factor), in seconds since the epoch; absent for a session from before authlib kept it. */
   authTime?: number;
   /**
-   * The methods of the sign-in, in order: `pwd`, `email`, `fed` (OAuth/OIDC), `hwk` (a passkey), then the
+   * The methods of the sign-in, in order: `pwd`, `email`, `fed` (OAuth/OIDC), `hwk` (a passkey), `sso` (enterprise SSO), then the
    * second factor's `otp` (a one-time code of an app) or `recovery` (a single-use backup code) or `hwk`.
    */
   amr?: string[];
@@ -94,6 +105,8 @@ export interface DefaultSession {
    * and when the acting ends. Such a session cannot change how the user signs in, nor reach admin operations.
    */
   act?: SessionActor;
+  /** The enterprise SSO connection the session was signed in through (`amr` `sso`), and its organization. */
+  sso?: SessionSso;
   /** The admin acting as the user, with their name and email when the store knows them; absent otherwise. An app shows it (a banner). */
   impersonator?: SessionImpersonator;
 }

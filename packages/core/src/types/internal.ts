@@ -368,15 +368,37 @@ export interface SignInHooks {
   ): Promise<void>;
   /**
    * The one gate every first factor passes (`sign-in/start-session.ts`), before any session starts: the
-   * refusal of this user's sign-in (an operator's ban: `UserBanned`), or `undefined` to let it go on.
+   * refusal of this user's sign-in by `method` (the first factor's `amr` name: `pwd`, `email`, `fed`,
+   * `hwk`, `sso`), e.g. an operator's ban (`UserBanned`) or an organization's SSO-only rule for the user's
+   * address (`SsoRequired`), or `undefined` to let it go on. Every feature that takes it is asked, in the
+   * list's order; the first refusal wins.
    */
-  signInRefusal?(options: InternalOptions, userId: string): Promise<AuthErrorShape | undefined>;
+  signInRefusal?(options: InternalOptions, userId: string, method: string): Promise<AuthErrorShape | undefined>;
+  /**
+   * A sign-in form's typed address, before any work is done for it (a password checked, a mail sent): the
+   * refusal of a sign-in to that address by `method` (`pwd`, `email`), or `undefined`. Every feature that
+   * takes it is asked; the first refusal wins. The gate above still decides for the user the form finds.
+   */
+  addressRefusal?(options: InternalOptions, address: string, method: string): Promise<AuthErrorShape | undefined>;
+  /**
+   * The sign-in page asks for the address first (home realm discovery: enterprise SSO): the form's action
+   * (a CSRF-checked POST of `email`) and the keys of its texts, or `undefined` for no such step.
+   */
+  signInEmailStep?(options: InternalOptions): SignInEmailStep | undefined;
   /**
    * A built-in page is answered: the banner to put at the top of its body (HTML the hook rendered, every
    * value escaped) and the cookies it needs (a CSRF token for its form), or `undefined` for none. The
    * admin feature's impersonation banner.
    */
   pageBanner?(options: InternalOptions, request: RequestInternal): Promise<{ html: string; cookies: Cookie[] } | undefined>;
+}
+
+/** The sign-in page's address step (`SignInHooks.signInEmailStep`): where it posts, and its texts' keys. */
+export interface SignInEmailStep {
+  action: string;
+  label: MessageKey;
+  hint: MessageKey;
+  button: MessageKey;
 }
 
 /** Why a user was suspended: an operator banned or deleted them, or their organization's directory deprovisioned them. */
@@ -392,6 +414,8 @@ export interface SignInResult {
    * the first factor, or holds the sign-in for its second step.
    */
   assurance?: SessionAssurance;
+  /** The organization the new session acts in from its start (an SSO sign-in's), with the membership checked by the caller. */
+  activeOrganizationId?: string;
 }
 
 /** A session strategy: JWT in a cookie, or a database row the cookie points to. */

@@ -83,40 +83,47 @@ describe("a session against a policy", () => {
 
   it("lacks nothing for no policy, whatever it is", () => {
     at();
-    expect(missingForPolicy({}, undefined)).toEqual([]);
-    expect(missingForPolicy({ allowedSignInMethods: [] }, session(["pwd"], 1))).toEqual([]);
+    expect(missingForPolicy({}, undefined, "org-a")).toEqual([]);
+    expect(missingForPolicy({ allowedSignInMethods: [] }, session(["pwd"], 1), "org-a")).toEqual([]);
   });
 
   it("a second factor: level 2 only; an unknown assurance has none", () => {
     at();
-    expect(missingForPolicy({ requireSecondFactor: true }, session(["pwd"], 1))).toEqual(["secondFactor"]);
-    expect(missingForPolicy({ requireSecondFactor: true }, session(["pwd", "otp"], 2))).toEqual([]);
-    expect(missingForPolicy({ requireSecondFactor: true }, undefined)).toEqual(["secondFactor"]);
-    expect(missingForPolicy({ requireSecondFactor: false }, session(["pwd"], 1))).toEqual([]);
+    expect(missingForPolicy({ requireSecondFactor: true }, session(["pwd"], 1), "org-a")).toEqual(["secondFactor"]);
+    expect(missingForPolicy({ requireSecondFactor: true }, session(["pwd", "otp"], 2), "org-a")).toEqual([]);
+    expect(missingForPolicy({ requireSecondFactor: true }, undefined, "org-a")).toEqual(["secondFactor"]);
+    expect(missingForPolicy({ requireSecondFactor: false }, session(["pwd"], 1), "org-a")).toEqual([]);
   });
 
   it("the sign-in methods: the first factor's, by name", () => {
     at();
     const only = (methods: Array<"password" | "passkey" | "email" | "oauth" | "sso">) => ({ allowedSignInMethods: methods });
-    expect(missingForPolicy(only(["password"]), session(["pwd", "otp"], 2))).toEqual([]);
-    expect(missingForPolicy(only(["passkey"]), session(["pwd", "hwk"], 2))).toEqual(["signInMethod"]);
-    expect(missingForPolicy(only(["passkey"]), session(["hwk"], 2))).toEqual([]);
-    expect(missingForPolicy(only(["email"]), session(["email"], 1))).toEqual([]);
-    expect(missingForPolicy(only(["oauth"]), session(["fed"], 1))).toEqual([]);
-    expect(missingForPolicy(only(["sso"]), session(["fed"], 1))).toEqual(["signInMethod"]);
-    expect(missingForPolicy(only(["sso"]), session(["sso"], 1))).toEqual([]);
-    expect(missingForPolicy(only(["password"]), session(["constructor"], 1))).toEqual(["signInMethod"]);
-    expect(missingForPolicy(only(["password"]), session([], 1))).toEqual(["signInMethod"]);
-    expect(missingForPolicy(only(["password"]), undefined)).toEqual(["signInMethod"]);
+    expect(missingForPolicy(only(["password"]), session(["pwd", "otp"], 2), "org-a")).toEqual([]);
+    expect(missingForPolicy(only(["passkey"]), session(["pwd", "hwk"], 2), "org-a")).toEqual(["signInMethod"]);
+    expect(missingForPolicy(only(["passkey"]), session(["hwk"], 2), "org-a")).toEqual([]);
+    expect(missingForPolicy(only(["email"]), session(["email"], 1), "org-a")).toEqual([]);
+    expect(missingForPolicy(only(["oauth"]), session(["fed"], 1), "org-a")).toEqual([]);
+    expect(missingForPolicy(only(["sso"]), session(["fed"], 1), "org-a")).toEqual(["signInMethod"]);
+    expect(
+      missingForPolicy(only(["sso"]), { ...session(["sso"], 1), sso: { organizationId: "org-a", connectionId: "c" } }, "org-a"),
+    ).toEqual([]);
+    // An SSO sign-in through another organization's connection (or none named) is not this one's SSO.
+    expect(
+      missingForPolicy(only(["sso"]), { ...session(["sso"], 1), sso: { organizationId: "org-b", connectionId: "c" } }, "org-a"),
+    ).toEqual(["signInMethod"]);
+    expect(missingForPolicy(only(["sso"]), session(["sso"], 1), "org-a")).toEqual(["signInMethod"]);
+    expect(missingForPolicy(only(["password"]), session(["constructor"], 1), "org-a")).toEqual(["signInMethod"]);
+    expect(missingForPolicy(only(["password"]), session([], 1), "org-a")).toEqual(["signInMethod"]);
+    expect(missingForPolicy(only(["password"]), undefined, "org-a")).toEqual(["signInMethod"]);
   });
 
   it("a recent sign-in: at most sessionMaxAge seconds old", () => {
     at();
-    expect(missingForPolicy({ sessionMaxAge: 600 }, session(["pwd"], 1, 600))).toEqual([]);
-    expect(missingForPolicy({ sessionMaxAge: 600 }, session(["pwd"], 1, 601))).toEqual(["recentSignIn"]);
-    expect(missingForPolicy({ sessionMaxAge: 600 }, undefined)).toEqual(["recentSignIn"]);
+    expect(missingForPolicy({ sessionMaxAge: 600 }, session(["pwd"], 1, 600), "org-a")).toEqual([]);
+    expect(missingForPolicy({ sessionMaxAge: 600 }, session(["pwd"], 1, 601), "org-a")).toEqual(["recentSignIn"]);
+    expect(missingForPolicy({ sessionMaxAge: 600 }, undefined, "org-a")).toEqual(["recentSignIn"]);
     expect(
-      missingForPolicy({ requireSecondFactor: true, allowedSignInMethods: ["sso"], sessionMaxAge: 60 }, session(["pwd"], 1, 61)),
+      missingForPolicy({ requireSecondFactor: true, allowedSignInMethods: ["sso"], sessionMaxAge: 60 }, session(["pwd"], 1, 61), "org-a"),
     ).toEqual(["secondFactor", "signInMethod", "recentSignIn"]);
   });
 });

@@ -44,10 +44,15 @@ export async function callerOf(options: InternalOptions, request: RequestInterna
   return current;
 }
 
-/** What `assurance` lacks for `policy` (empty: it meets it). An unknown assurance meets no requirement. */
+/**
+ * What `assurance` lacks for the policy of `organizationId` (empty: it meets it). An unknown assurance meets
+ * no requirement. An SSO sign-in counts as `sso` only for the organization whose connection it came through
+ * (`assurance.sso`): a session that met organization A's SSO-only policy is refused by B (issue 46).
+ */
 export function missingForPolicy(
   policy: Policy,
   assurance: SessionAssurance | undefined,
+  organizationId: string,
 ): Array<"secondFactor" | "signInMethod" | "recentSignIn"> {
   const missing: Array<"secondFactor" | "signInMethod" | "recentSignIn"> = [];
   if (policy.requireSecondFactor && assurance?.aal !== 2) missing.push("secondFactor");
@@ -55,7 +60,8 @@ export function missingForPolicy(
   if (allowed && allowed.length > 0) {
     const first = assurance?.amr[0];
     const method = first !== undefined && Object.hasOwn(METHOD_OF_AMR, first) ? METHOD_OF_AMR[first] : undefined;
-    if (!method || !allowed.includes(method)) missing.push("signInMethod");
+    const anotherOrganizations = method === "sso" && assurance?.sso?.organizationId !== organizationId;
+    if (!method || !allowed.includes(method) || anotherOrganizations) missing.push("signInMethod");
   }
   if (policy.sessionMaxAge !== undefined && !(assurance && nowInSeconds() - assurance.authTime <= policy.sessionMaxAge))
     missing.push("recentSignIn");
@@ -72,7 +78,7 @@ export function stepUpUrl(options: InternalOptions, organizationId: string): str
 
 /** `OrganizationPolicy` when `caller`'s session does not meet `organization`'s policy. */
 export function assertPolicy(options: InternalOptions, organization: Organization, caller: Caller): void {
-  const missing = missingForPolicy(organization.policy ?? {}, caller.assurance);
+  const missing = missingForPolicy(organization.policy ?? {}, caller.assurance, organization.id);
   if (missing.length === 0) return;
   const error = new OrganizationPolicy(
     `This organization asks for more than this session has (${missing.join(", ")}): sign in again to continue.`,

@@ -6,3 +6,10 @@
  * @module features/organizations/public
  */
 export { defaultRoles, defineRoles, ORGANIZATION_PERMISSIONS } from "./permissions.js";
+
+/**
+ * Who may act in an organization (`access.ts`: a member, whose session meets its policy, whose role grants
+ * the permission), for the features that act in one (enterprise SSO's connections). A loader, so its code
+ * loads with the first such request and never with the package.
+ */
+export const organizationAccess = () => import("./access.js");

@@ -1,0 +1,21 @@
+/**
+ * The start-up check of the `sso` option (`FeatureDefinition.check`): connections belong to organizations,
+ * so `sso` without `organizations` is refused (`InvalidSsoConfig`), and the clock skew is bounded.
+ *
+ * @module features/sso/config-check
+ */
+import { type AuthError, InvalidSsoConfig } from "../../errors.js";
+import type { AuthConfig } from "../../types/config.js";
+
+/** The first error in the `sso` option, or `undefined`. */
+export function ssoConfigError(config: AuthConfig): AuthError | undefined {
+  const given = config.sso;
+  if (given === undefined) return undefined;
+  if (typeof given !== "object" || given === null) return new InvalidSsoConfig("sso must be an object: `sso: {}`.");
+  if (config.organizations === undefined)
+    return new InvalidSsoConfig("sso needs organizations: SSO connections belong to an organization. Add `organizations: {}`.");
+  const skew = given.clockSkew;
+  if (skew !== undefined && !(Number.isInteger(skew) && skew >= 0 && skew <= 300))
+    return new InvalidSsoConfig("sso.clockSkew must be a whole number of seconds from 0 to 300.");
+  return undefined;
+}

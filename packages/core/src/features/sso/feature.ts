@@ -1,0 +1,71 @@
+/**
+ * Enterprise SSO (docs/sso.md): SAML 2.0 and OIDC connections that belong to one organization, stored as
+ * data, discovery by a proven email domain, and sign-ins that make their users members. JSON routes under
+ * `<basePath>/sso/*` and `auth.api`. Turned on by `sso: {…}` (with `organizations`); its code loads with the
+ * first request to it. Only the definition lives here: the logic is in its modules.
+ *
+ * @module features/sso/feature
+ */
+import { defineFeature } from "../define.js";
+import { ssoApi } from "./api.js";
+import { ssoConfigError } from "./config-check.js";
+import { ssoMessages } from "./messages.js";
+import * as declared from "./operations.js";
+import { ssoMethods } from "./store.js";
+
+export type { SsoApi, SsoMessages } from "./types.js";
+
+const required = () => import("./required.js");
+
+const operations = [
+  declared.createSsoConnection,
+  declared.updateSsoConnection,
+  declared.deleteSsoConnection,
+  declared.listSsoConnections,
+  declared.ssoDiscover,
+  declared.ssoEmailStep,
+  declared.ssoSignInStart,
+  declared.ssoCallback,
+  declared.createOidcConnectionForm,
+];
+
+export const ssoFeature = defineFeature({
+  name: "sso",
+  enabled: (config) => config.sso !== undefined,
+  turnedOnBy: "sso",
+  api: ssoApi,
+  messages: ssoMessages,
+  check: ssoConfigError,
+  adapterNeeds: (config) => (config.sso === undefined ? undefined : { feature: "Enterprise SSO (`sso`)", methods: ssoMethods }),
+  quietErrors: ["SsoConnectionNotFound", "InvalidSsoConnection", "SsoRequired", "SsoSignInFailed"],
+  signInErrors: { SsoRequired: "sso.required", SsoSignInFailed: "sso.failed" },
+  audit: {
+    // A refused connection change (not a member, a role too low, a bad setting) is its own failure.
+    failures: {
+      routes: [
+        declared.createSsoConnection.path,
+        declared.updateSsoConnection.path,
+        declared.deleteSsoConnection.path,
+        declared.createOidcConnectionForm.path,
+      ],
+      type: "ssoConnectionRefused",
+    },
+  },
+  // The organization page's SSO section: its connections and a form that adds an OIDC one.
+  organizationSection: {
+    render: async (options, request, page) => (await import("./organization-section.js")).ssoOrganizationSection(options, request, page),
+  },
+  // An SSO-only address is refused every other way in (`required.ts`).
+  hooks: {
+    signInRefusal: async (options, userId, method) => (await required()).ssoSignInRefusal(options, userId, method),
+    addressRefusal: async (options, address, method) => (await required()).ssoAddressRefusal(options, address, method),
+    // The sign-in page asks for the address first ("Continue with SSO").
+    signInEmailStep: (options) => ({
+      action: `${options.authUrl}/sso/start`,
+      label: "sso.emailLabel",
+      hint: "sso.emailHint",
+      button: "sso.continue",
+    }),
+  },
+  operations,
+});
