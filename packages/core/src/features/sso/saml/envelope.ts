@@ -6,6 +6,7 @@
  * @module features/sso/saml/envelope
  */
 import { SamlResponseRejected } from "../../../errors.js";
+import { instantOf } from "./assertion-checks.js";
 import { attributeOf, childElements, childElementsByLocalName, isElement, parseStrictXml, SAML_NS, SAMLP_NS, XmlRefused } from "./dom.js";
 
 /**
@@ -65,10 +66,24 @@ export function readEnvelope(xml: string): ResponseEnvelope {
     throw new SamlResponseRejected("malformed", "A SAML response must carry exactly one assertion.");
   }
   const assertion = assertions[0] as Element;
-  if (childElementsByLocalName(assertion, "Conditions").length > 1) {
-    throw new SamlResponseRejected("malformed", "A SAML assertion may carry one Conditions element.");
-  }
+  requireTimes(assertion);
   return { xml, document, response, assertion };
+}
+
+/**
+ * Requires what node-saml reads before handing the assertion back (and throws untyped errors on): one
+ * Conditions, and a readable IssueInstant and NotOnOrAfter on the assertion, its Conditions and every
+ * subject confirmation (the Web SSO profile requires the last; every IdP we know sends all three).
+ */
+function requireTimes(assertion: Element): void {
+  const conditions = childElementsByLocalName(assertion, "Conditions");
+  const confirmations = childElements(assertion, SAML_NS, "Subject")
+    .flatMap((subject) => childElements(subject, SAML_NS, "SubjectConfirmation"))
+    .flatMap((confirmation) => childElements(confirmation, SAML_NS, "SubjectConfirmationData"));
+  const dated = [...conditions, ...confirmations].every((element) => instantOf(element, "NotOnOrAfter") !== undefined);
+  if (conditions.length !== 1 || instantOf(assertion, "IssueInstant") === undefined || !dated) {
+    throw new SamlResponseRejected("malformed", "A SAML assertion must have one Conditions, an IssueInstant and a NotOnOrAfter on each time window.");
+  }
 }
 
 /**
