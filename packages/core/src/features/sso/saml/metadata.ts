@@ -5,7 +5,6 @@
  *
  * @module features/sso/saml/metadata
  */
-import * as x509 from "@peculiar/x509";
 import { InvalidIdpMetadata } from "../../../errors.js";
 import { attributeOf, childElements, DS_NS, isElement, MD_NS, parseStrictXml, plainText, XmlRefused } from "./dom.js";
 import type { SamlIdentityProvider, SamlServiceProvider } from "./types.js";
@@ -21,7 +20,16 @@ function escapeXml(value: string): string {
 
 /** The base64 body of a PEM certificate (what `ds:X509Certificate` holds). */
 function certificateBody(pem: string): string {
-  return new x509.X509Certificate(pem).toString("base64");
+  return pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, "").replace(/\s+/g, "");
+}
+
+/**
+ * A `ds:X509Certificate` body as PEM, after node:crypto has read it as a certificate (reached through
+ * `process.getBuiltinModule`, as the XML parser is: SAML metadata is read on Node only).
+ */
+function pemOf(base64Body: string): string {
+  const { X509Certificate } = process.getBuiltinModule("node:crypto");
+  return new X509Certificate(Buffer.from(base64Body, "base64")).toString();
 }
 
 /**
@@ -69,7 +77,7 @@ function signingCertificates(descriptor: Element): string[] {
         for (const cert of childElements(data, DS_NS, "X509Certificate")) {
           const body = (plainText(cert) ?? "").replace(/\s+/g, "");
           try {
-            pems.add(new x509.X509Certificate(body).toString("pem"));
+            pems.add(pemOf(body));
           } catch (error) {
             throw new InvalidIdpMetadata("A certificate in the IdP metadata cannot be read.", { cause: error as Error });
           }

@@ -15,14 +15,23 @@ function newRequestId(): string {
 }
 
 /**
+ * The RelayState a request may carry: at most 80 bytes (the binding's limit) of characters that node-saml's
+ * signing (`querystring`) and the URL it returns (`URLSearchParams`) encode alike. Any other character would
+ * make the signed octets differ from the URL's, and the IdP refuse the signature.
+ */
+const RELAY_STATE = /^[A-Za-z0-9._-]{1,80}$/;
+
+/**
  * Builds the redirect to the IdP for a new sign-in. `relayState` comes back with the response (the feature
- * keeps there what it needs to finish, never a secret). Throws `SamlLibraryMissing` when
+ * keeps there what it needs to finish, never a secret): 1 to 80 characters of `A-Z a-z 0-9 . _ -` (a
+ * `RangeError` otherwise: it is the feature's value, not the user's). Throws `SamlLibraryMissing` when
  * `@node-saml/node-saml` is not installed.
  */
 export async function samlSignInRequest(
   settings: SamlConnectionSettings,
   options: { relayState: string },
 ): Promise<{ redirectUrl: string; requestId: string }> {
+  if (!RELAY_STATE.test(options.relayState)) throw new RangeError("A SAML RelayState is 1 to 80 characters of A-Z a-z 0-9 . _ -");
   const library = await loadNodeSaml();
   const requestId = newRequestId();
   const { sp, idp } = settings;
