@@ -40,8 +40,18 @@ export interface TestKey {
 export function makeTestKey(workspace: SigningWorkspace, name: string): TestKey {
   const keyFile = join(workspace.dir, `${name}.key.pem`);
   const certFile = join(workspace.dir, `${name}.cert.pem`);
-  execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-sha256", "-days", "2"]
-    .concat(["-subj", `/CN=${name}`, "-keyout", keyFile, "-out", certFile]), { stdio: "pipe" });
+  execFileSync(
+    "openssl",
+    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-sha256", "-days", "2"].concat([
+      "-subj",
+      `/CN=${name}`,
+      "-keyout",
+      keyFile,
+      "-out",
+      certFile,
+    ]),
+    { stdio: "pipe" },
+  );
   return { keyPem: readFileSync(keyFile, "utf8"), certPem: readFileSync(certFile, "utf8"), keyFile, certFile };
 }
 
@@ -124,7 +134,10 @@ function attributesXml(attributes: Record<string, string[]>): string {
 /** The Assertion element (with its own namespace declaration), with a signature template when `signed`. */
 export function assertionXml(shape: ResponseShape, signed: boolean): string {
   const audiences = shape.audiences.map((audience) => `<saml:Audience>${escapeXml(audience)}</saml:Audience>`).join("");
-  const authn = shape.sessionIndex === null ? "" : `<saml:AuthnStatement AuthnInstant="${instant(shape.issueInstant)}" SessionIndex="${escapeXml(shape.sessionIndex)}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`;
+  const authn =
+    shape.sessionIndex === null
+      ? ""
+      : `<saml:AuthnStatement AuthnInstant="${instant(shape.issueInstant)}" SessionIndex="${escapeXml(shape.sessionIndex)}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`;
   return (
     `<saml:Assertion xmlns:saml="${SAML}" ID="${shape.assertionId}" Version="2.0" IssueInstant="${instant(shape.issueInstant)}">` +
     `<saml:Issuer>${escapeXml(shape.issuer)}</saml:Issuer>${signed ? signatureTemplate(shape.assertionId) : ""}` +

@@ -82,7 +82,11 @@ describe("a SAML connection accepts", () => {
   });
 
   it("the expiry is the earlier of the Conditions' and the subject confirmation's NotOnOrAfter", async () => {
-    const proven = await validateShape(keys, shape({ notOnOrAfter: NOW + 9 * MINUTE, confirmationNotOnOrAfter: NOW + 3 * MINUTE }), "assertion");
+    const proven = await validateShape(
+      keys,
+      shape({ notOnOrAfter: NOW + 9 * MINUTE, confirmationNotOnOrAfter: NOW + 3 * MINUTE }),
+      "assertion",
+    );
     expect(proven.expiresAt).toBe((NOW + 3 * MINUTE) / 1000);
   });
 });

@@ -34,7 +34,9 @@ describe("InResponseTo binds the response to this browser's request", () => {
     const envelopeOnly = shape({ confirmationInResponseTo: null });
     expect(await rejection(validateShape(keys, envelopeOnly, "assertion"))).toBe("inResponseTo");
     const settings = connection(keys, { allowIdpInitiated: true });
-    expect(await rejection(validateShape(keys, envelopeOnly, "assertion", { settings, expectedRequestId: undefined }))).toBe("inResponseTo");
+    expect(await rejection(validateShape(keys, envelopeOnly, "assertion", { settings, expectedRequestId: undefined }))).toBe(
+      "inResponseTo",
+    );
   });
 
   it("an InResponseTo on the signed response binds it", async () => {

@@ -16,7 +16,9 @@ afterAll(() => keys.workspace.remove());
 
 describe("a signed response for someone else is refused", () => {
   it("a wrong audience", async () => {
-    expect(await rejection(validateShape(keys, shape({ audiences: ["https://other-app.example/metadata"] }), "assertion"))).toBe("audience");
+    expect(await rejection(validateShape(keys, shape({ audiences: ["https://other-app.example/metadata"] }), "assertion"))).toBe(
+      "audience",
+    );
   });
 
   it("no audience restriction at all", async () => {

@@ -30,7 +30,9 @@ describe("the SP metadata", () => {
     expect(acs.getAttribute("Binding")).toBe("urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST");
     expect(acs.getAttribute("Location")).toBe(sp.acsUrl);
     const certificate = descriptor.getElementsByTagNameNS(DS_NS, "X509Certificate")[0]?.textContent as string;
-    expect(new X509Certificate(Buffer.from(certificate, "base64")).fingerprint256).toBe(new X509Certificate(signingKey.certificatePem).fingerprint256);
+    expect(new X509Certificate(Buffer.from(certificate, "base64")).fingerprint256).toBe(
+      new X509Certificate(signingKey.certificatePem).fingerprint256,
+    );
   });
 
   it("has no key and says requests are unsigned when the SP has no signing key", () => {

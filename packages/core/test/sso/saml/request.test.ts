@@ -58,13 +58,22 @@ describe("the SAML sign-in request", () => {
     const url = new URL(redirectUrl);
     expect(url.searchParams.get("SigAlg")).toBe("http://www.w3.org/2001/04/xmldsig-more#rsa-sha256");
     // The binding signs the query's own octets: SAMLRequest, RelayState and SigAlg as they appear in the URL.
-    const raw = new Map(url.search.slice(1).split("&").map((pair) => pair.split("=") as [string, string]));
+    const raw = new Map(
+      url.search
+        .slice(1)
+        .split("&")
+        .map((pair) => pair.split("=") as [string, string]),
+    );
     const octets = ["SAMLRequest", "RelayState", "SigAlg"].map((name) => `${name}=${raw.get(name)}`).join("&");
     const verifier = createVerify("RSA-SHA256").update(octets);
     const publicKey = new X509Certificate(signingKey.certificatePem).publicKey;
     expect(verifier.verify(publicKey, url.searchParams.get("Signature") as string, "base64")).toBe(true);
     const otherKey = new X509Certificate((await newSpSigningKey("other")).certificatePem).publicKey;
-    expect(createVerify("RSA-SHA256").update(octets).verify(otherKey, url.searchParams.get("Signature") as string, "base64")).toBe(false);
+    expect(
+      createVerify("RSA-SHA256")
+        .update(octets)
+        .verify(otherKey, url.searchParams.get("Signature") as string, "base64"),
+    ).toBe(false);
   });
 });
 
@@ -81,7 +90,7 @@ describe("the SP signing key", () => {
   it("is an RSA-2048 key with a self-signed certificate for the common name, valid ten years", async () => {
     const { privateKeyPem, certificatePem } = await newSpSigningKey("app.example, SAML");
     const certificate = new X509Certificate(certificatePem);
-    expect(certificate.subject).toBe('CN=app.example\\, SAML');
+    expect(certificate.subject).toBe("CN=app.example\\, SAML");
     expect(certificate.issuer).toBe(certificate.subject);
     expect(certificate.verify(certificate.publicKey)).toBe(true);
     expect(certificate.publicKey.asymmetricKeyDetails?.modulusLength).toBe(2048);

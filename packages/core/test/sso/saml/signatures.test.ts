@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   assertionXml,
-  responseXml,
   type ResponseShape,
+  responseXml,
   signedResponse,
   toFormField,
   xmlsec1Sign,

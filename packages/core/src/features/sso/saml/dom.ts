@@ -70,7 +70,7 @@ export function childElementsByLocalName(parent: Element, localName: string): El
 
 /** An attribute's value, or `undefined` when it is absent (xmldom answers `""` for both). */
 export function attributeOf(element: Element, name: string): string | undefined {
-  return element.hasAttribute(name) ? element.getAttribute(name) ?? undefined : undefined;
+  return element.hasAttribute(name) ? (element.getAttribute(name) ?? undefined) : undefined;
 }
 
 /**

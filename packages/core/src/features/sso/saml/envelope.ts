@@ -58,7 +58,10 @@ export function readEnvelope(xml: string): ResponseEnvelope {
   }
   refuseFailureStatus(response);
   if (childElementsByLocalName(response, "EncryptedAssertion").length > 0) {
-    throw new SamlResponseRejected("malformed", "Encrypted SAML assertions are not supported: ask the IdP to sign, not encrypt, the assertion.");
+    throw new SamlResponseRejected(
+      "malformed",
+      "Encrypted SAML assertions are not supported: ask the IdP to sign, not encrypt, the assertion.",
+    );
   }
   // node-saml counts assertions by local name only; a second one in any namespace is refused with it.
   const assertions = childElementsByLocalName(response, "Assertion");
@@ -82,7 +85,10 @@ function requireTimes(assertion: Element): void {
     .flatMap((confirmation) => childElements(confirmation, SAML_NS, "SubjectConfirmationData"));
   const dated = [...conditions, ...confirmations].every((element) => instantOf(element, "NotOnOrAfter") !== undefined);
   if (conditions.length !== 1 || instantOf(assertion, "IssueInstant") === undefined || !dated) {
-    throw new SamlResponseRejected("malformed", "A SAML assertion must have one Conditions, an IssueInstant and a NotOnOrAfter on each time window.");
+    throw new SamlResponseRejected(
+      "malformed",
+      "A SAML assertion must have one Conditions, an IssueInstant and a NotOnOrAfter on each time window.",
+    );
   }
 }
 

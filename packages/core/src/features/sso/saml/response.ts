@@ -115,7 +115,10 @@ function boundRequest(
     return bound;
   }
   if (!settings.allowIdpInitiated) {
-    throw new SamlResponseRejected("idpInitiated", "Sign-ins started at the identity provider are off for this connection: start from the application.");
+    throw new SamlResponseRejected(
+      "idpInitiated",
+      "Sign-ins started at the identity provider are off for this connection: start from the application.",
+    );
   }
   if (expectedRequestId !== undefined) {
     throw new SamlResponseRejected("inResponseTo", "The SAML response does not answer the sign-in this browser started: sign in again.");

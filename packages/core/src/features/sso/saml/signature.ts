@@ -52,7 +52,9 @@ export async function verifySignatures(settings: SamlConnectionSettings, envelop
     const { profile } = await serviceProvider(library, settings).validatePostResponseAsync({ SAMLResponse: base64 });
     assertionXml = profile?.getAssertionXml?.();
   } catch (error) {
-    throw new SamlResponseRejected("signature", "The SAML response's signature is not valid for this connection.", { cause: error as Error });
+    throw new SamlResponseRejected("signature", "The SAML response's signature is not valid for this connection.", {
+      cause: error as Error,
+    });
   }
   if (!assertionXml) throw new SamlResponseRejected("signature", "The SAML response carries no signed assertion.");
   const assertion = verifiedRoot(assertionXml, SAML_NS, "Assertion");
@@ -70,7 +72,9 @@ function verifiedResponse(library: NodeSamlLibrary, settings: SamlConnectionSett
   try {
     xml = library.getVerifiedXml(envelope.xml, envelope.response, settings.idp.certificates);
   } catch (error) {
-    throw new SamlResponseRejected("signature", "The SAML response's signature is not valid for this connection.", { cause: error as Error });
+    throw new SamlResponseRejected("signature", "The SAML response's signature is not valid for this connection.", {
+      cause: error as Error,
+    });
   }
   if (!xml) throw new SamlResponseRejected("signature", "The SAML response is not signed by this connection's IdP.");
   return verifiedRoot(xml, SAMLP_NS, "Response");

@@ -25,9 +25,12 @@ async function loadX509(): Promise<typeof import("@peculiar/x509")> {
     if (typeof (Reflect as unknown as Record<string, unknown>).getMetadata !== "function") await import("reflect-metadata");
     return await import("@peculiar/x509");
   } catch (error) {
-    throw new SamlLibraryMissing("Making a SAML signing key needs @peculiar/x509 and reflect-metadata: run `npm install reflect-metadata`.", {
-      cause: error as Error,
-    });
+    throw new SamlLibraryMissing(
+      "Making a SAML signing key needs @peculiar/x509 and reflect-metadata: run `npm install reflect-metadata`.",
+      {
+        cause: error as Error,
+      },
+    );
   }
 }
 
