@@ -81,6 +81,17 @@ describe("a SAML connection accepts", () => {
     expect(proven.nameId).toBe("ada@corp.example");
   });
 
+  it("an assertion without NameID format, session index or attributes", async () => {
+    const bare = shape({ nameIdFormat: null, sessionIndex: null, attributes: {} });
+    const proven = await validateShape(keys, bare, "assertion");
+    expect([proven.nameIdFormat, proven.sessionIndex, proven.attributes]).toEqual([undefined, undefined, {}]);
+  });
+
+  it("a NameID sent as one CDATA section (one text node)", async () => {
+    const proven = await validateShape(keys, shape({ nameIdXml: "<![CDATA[ada@corp.example]]>" }), "assertion");
+    expect(proven.nameId).toBe("ada@corp.example");
+  });
+
   it("the expiry is the earlier of the Conditions' and the subject confirmation's NotOnOrAfter", async () => {
     const proven = await validateShape(
       keys,

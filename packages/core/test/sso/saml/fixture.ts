@@ -3,6 +3,7 @@
  * in a rotation, and a stranger's), a well-formed shape every test changes one field of, and a replay
  * cache in memory standing for the feature's shared store.
  */
+import { expect } from "vitest";
 import { SamlResponseRejected } from "../../../src/errors.js";
 import { validateSamlResponse } from "../../../src/features/sso/saml/response.js";
 import type { SamlAssertion, SamlConnectionSettings } from "../../../src/features/sso/saml/types.js";
@@ -131,5 +132,9 @@ export async function rejection(promise: Promise<unknown>): Promise<string> {
     (error: unknown) => error,
   );
   if (!(outcome instanceof SamlResponseRejected)) throw outcome;
+  // Every refusal says what happened in words, and never quotes the assertion (no NameID, no attribute).
+  expect(outcome.message).toMatch(/^The SAML |^A SAML |^Sign-ins |^This SAML |^Encrypted SAML |^The identity provider /);
+  expect(outcome.message).not.toMatch(/@corp\.example|@evil/);
+  expect(outcome.status).toBe(400);
   return outcome.reason;
 }
