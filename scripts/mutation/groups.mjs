@@ -394,6 +394,26 @@ export const mutationGroups = [
     mutate: [src("features/admin/access.ts"), src("features/admin/bans.ts")],
     tests: [test("admin/decisions.test.ts"), test("admin/access.test.ts")],
   },
+  {
+    name: "sso-saml",
+    // Issue 49: the SAML response checks (shape, signature placement through node-saml, issuer, audience,
+    // recipient, destination, times, NameID, the browser binding and the replay cache). The corpus signs
+    // with xmlsec1 (tens of ms a response), so each mutant runs the response tests only (about 20 s).
+    mutate: [
+      src("features/sso/saml/response.ts"),
+      src("features/sso/saml/assertion-checks.ts"),
+      src("features/sso/saml/envelope.ts"),
+      src("features/sso/saml/signature.ts"),
+      src("features/sso/saml/dom.ts"),
+    ],
+    tests: [
+      test("sso/saml/accepted.test.ts"),
+      test("sso/saml/signatures.test.ts"),
+      test("sso/saml/conditions.test.ts"),
+      test("sso/saml/binding.test.ts"),
+      test("sso/saml/malformed.test.ts"),
+    ],
+  },
 ];
 
 /** The group named by `MUTATION_GROUP`; throws for an unknown or missing name. */

@@ -5,9 +5,9 @@
  * @module errors
  */
 
-import type { ErrorCause, ErrorPageKind, ErrorType } from "./types/errors.js";
+import type { ErrorCause, ErrorPageKind, ErrorType, SamlRejectionReason } from "./types/errors.js";
 
-export type { ErrorCause, ErrorPageKind, ErrorType };
+export type { ErrorCause, ErrorPageKind, ErrorType, SamlRejectionReason };
 
 /**
  * Base class of every authlib error.
@@ -821,4 +821,38 @@ export class SsoSignInFailed extends SignInError {
  */
 export class InvalidSsoConfig extends AuthError {
   static override type: ErrorType = "InvalidSsoConfig";
+}
+
+/**
+ * A SAML response from a connection's identity provider is refused (issue 49): `reason` says which check it
+ * failed, for the audit row. The message never contains the response or the assertion. Nothing signed in:
+ * start the sign-in again from the application. HTTP 400.
+ */
+export class SamlResponseRejected extends AuthError {
+  static override type: ErrorType = "SamlResponseRejected";
+  static override status: number | undefined = 400;
+  /** Which check the response failed. */
+  reason: SamlRejectionReason;
+
+  constructor(reason: SamlRejectionReason, message: string, errorOptions?: ErrorOptions) {
+    super(message, errorOptions);
+    this.reason = reason;
+  }
+}
+
+/**
+ * An identity provider's SAML metadata cannot be used: not XML, no IdP descriptor, no HTTP-Redirect single
+ * sign-on URL, or no signing certificate. Ask the customer's IT admin for the IdP's metadata document. HTTP 400.
+ */
+export class InvalidIdpMetadata extends AuthError {
+  static override type: ErrorType = "InvalidIdpMetadata";
+  static override status: number | undefined = 400;
+}
+
+/**
+ * A SAML connection is used but `@node-saml/node-saml` (an optional peer dependency) is not installed: run
+ * `npm install @node-saml/node-saml`. The operator's error (answered as a 500 that names no detail).
+ */
+export class SamlLibraryMissing extends AuthError {
+  static override type: ErrorType = "SamlLibraryMissing";
 }

@@ -90,6 +90,9 @@ export interface ErrorTypes {
   UserNotFound: true;
   InvalidUser: true;
   UserExists: true;
+  SamlResponseRejected: true;
+  InvalidIdpMetadata: true;
+  SamlLibraryMissing: true;
 }
 
 /**
@@ -98,6 +101,25 @@ export interface ErrorTypes {
  */
 // biome-ignore lint/suspicious/noEmptyInterface: the features' error types are merged into it
 export interface FeatureErrorTypes {}
+
+/**
+ * Why a SAML response was refused (`SamlResponseRejected.reason`): for audit rows and tests. `malformed` also
+ * covers what the SP refuses by shape (an encrypted assertion, a DTD, a second assertion).
+ */
+export type SamlRejectionReason =
+  | "malformed"
+  | "signature"
+  | "issuer"
+  | "audience"
+  | "recipient"
+  | "destination"
+  | "expired"
+  | "notYetValid"
+  | "inResponseTo"
+  | "idpInitiated"
+  | "replayed"
+  | "nameId"
+  | "status";
 
 /** The name of every error type authlib can raise. */
 export type ErrorType = keyof ErrorTypes | keyof FeatureErrorTypes;
