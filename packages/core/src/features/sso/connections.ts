@@ -16,8 +16,8 @@ import type { Roles } from "../../types/organizations.js";
 import type { ListedSsoConnection, SsoConnection, SsoOidcSettings, SsoSamlSettings } from "../../types/sso.js";
 import { defaultRoles, organizationAccess } from "../organizations/public.js";
 import type { connectionInput, createInput, organizationInput, updateInput } from "./input.js";
+import { newSpSigningKey } from "./saml/sp-key.js";
 import { sealSecret } from "./secrets.js";
-import { newSpKeyPair } from "./sp-key.js";
 import { storeOf } from "./store.js";
 
 /** The permission that manages an organization's connections. */
@@ -100,7 +100,7 @@ async function protocolSettings(
   const saml = input.saml;
   if (!saml || input.oidc)
     throw new InvalidSsoConnection("A SAML connection takes `saml` (idpEntityId, idpSsoUrl, idpCertificates) and no `oidc`.");
-  const pair = await newSpKeyPair(`authlib SSO ${id}`);
+  const pair = await newSpSigningKey(`authlib SSO ${id}`);
   return {
     saml: {
       idpEntityId: saml.idpEntityId as string,
@@ -108,8 +108,8 @@ async function protocolSettings(
       idpCertificates: saml.idpCertificates as string[],
       signatureOn: saml.signatureOn ?? "assertion",
       allowIdpInitiated: saml.allowIdpInitiated ?? false,
-      spPrivateKey: await sealSecret(options.secret, id, "saml.spPrivateKey", pair.privateKey),
-      spCertificate: pair.certificate,
+      spPrivateKey: await sealSecret(options.secret, id, "saml.spPrivateKey", pair.privateKeyPem),
+      spCertificate: pair.certificatePem,
     },
   };
 }

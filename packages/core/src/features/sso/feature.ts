@@ -27,6 +27,10 @@ const operations = [
   declared.ssoSignInStart,
   declared.ssoCallback,
   declared.createOidcConnectionForm,
+  declared.samlAssertionConsumer,
+  declared.samlAssertionContinue,
+  declared.samlMetadata,
+  declared.samlContinueScript,
 ];
 
 export const ssoFeature = defineFeature({
@@ -34,6 +38,8 @@ export const ssoFeature = defineFeature({
   enabled: (config) => config.sso !== undefined,
   turnedOnBy: "sso",
   api: ssoApi,
+  // A started SAML sign-in's request id, sealed and bound to this browser (`saml-flow.ts`).
+  cookies: { ssoSamlRequest: "sso-saml-request" },
   messages: ssoMessages,
   check: ssoConfigError,
   adapterNeeds: (config) => (config.sso === undefined ? undefined : { feature: "Enterprise SSO (`sso`)", methods: ssoMethods }),

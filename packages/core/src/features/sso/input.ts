@@ -5,7 +5,7 @@
  *
  * @module features/sso/input
  */
-import { InvalidSsoConnection } from "../../errors.js";
+import { InvalidSsoConnection, SsoSignInFailed } from "../../errors.js";
 import type { FieldParser } from "../../http/input.js";
 import { field, inputSchema } from "../../http/input.js";
 import { isLoopbackHost } from "../../oauth/http.js";
@@ -198,3 +198,11 @@ export const formCreateInput = inputSchema({
 export const connectionInput = inputSchema({ connectionId: id });
 export const organizationInput = inputSchema({ organizationId: id });
 export const discoverInput = inputSchema({ email: field.string({ max: 320, refuse }) });
+/**
+ * What an identity provider posts to the assertion consumer: the base64 `SAMLResponse` (bounded: a signed
+ * response with a certificate chain is some kilobytes, never a quarter of a megabyte) and its `RelayState`.
+ */
+export const acsInput = inputSchema({
+  SAMLResponse: field.string({ max: 262_144, refuse: SsoSignInFailed }),
+  RelayState: field.optional(field.string({ max: 1024, refuse: SsoSignInFailed })),
+});

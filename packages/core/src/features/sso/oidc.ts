@@ -59,9 +59,12 @@ async function providerOf(
   } as InternalProvider & OAuthConfig;
 }
 
-/** POST sso-signin/<connectionId>: sends the browser to the connection's identity provider. */
-export async function oidcSignInStart(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
-  return startConnection(options, request, await connectionOf(options, request));
+/** POST sso-signin/<connectionId>: sends the browser to the connection's identity provider (OIDC or SAML). */
+export async function connectionSignInStart(options: InternalOptions, request: RequestInternal): Promise<ResponseInternal> {
+  const id = request.providerId;
+  const connection = id ? await storeOf(options).getSsoConnection(id) : null;
+  if (!connection) throw failed("connectionGone", "This SSO connection does not exist (any more): ask your organization's admin.");
+  return startConnection(options, request, connection);
 }
 
 /**
@@ -69,6 +72,7 @@ export async function oidcSignInStart(options: InternalOptions, request: Request
  * route). A SAML connection's sign-in starts at the SAML routes, which are not part of this module.
  */
 export async function startConnection(options: InternalOptions, request: RequestInternal, given: SsoConnection): Promise<ResponseInternal> {
+  if (given.protocol === "saml") return (await import("./saml-flow.js")).startSamlConnection(options, request, given);
   if (given.protocol !== "oidc" || !given.oidc)
     throw failed("protocol", "This connection's sign-in does not start here: ask your organization's admin.");
   const connection = given as SsoConnection & { oidc: NonNullable<SsoConnection["oidc"]> };

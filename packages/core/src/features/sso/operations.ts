@@ -6,11 +6,13 @@
  * @module features/sso/operations
  */
 import { defineOperation, lazyHandler } from "../define.js";
-import { connectionInput, createInput, discoverInput, formCreateInput, organizationInput, updateInput } from "./input.js";
+import { acsInput, connectionInput, createInput, discoverInput, formCreateInput, organizationInput, updateInput } from "./input.js";
 
 const connections = () => import("./connections.js");
 const discovery = () => import("./discovery.js");
 const oidc = () => import("./oidc.js");
+const saml = () => import("./saml-flow.js");
+const samlPage = () => import("./saml-continue-page.js");
 const section = () => import("./organization-section.js");
 
 export const createSsoConnection = defineOperation({
@@ -66,13 +68,13 @@ export const ssoEmailStep = defineOperation({
   input: discoverInput,
   handler: lazyHandler(discovery, "ssoEmailStep"),
 });
-/** Starts a sign-in through an OIDC connection (the connection's id is the path's last segment). */
+/** Starts a sign-in through a connection, OIDC or SAML (the connection's id is the path's last segment). */
 export const ssoSignInStart = defineOperation({
   name: "ssoSignInStart",
   method: "POST",
   path: "sso-signin/:provider",
   needs: { csrf: "prove", callbackUrl: true },
-  handler: lazyHandler(oidc, "oidcSignInStart"),
+  handler: lazyHandler(oidc, "connectionSignInStart"),
 });
 /** The identity provider's answer (its query); it must not replace the CSRF cookie its flow is bound to. */
 export const ssoCallback = defineOperation({
@@ -91,4 +93,39 @@ export const createOidcConnectionForm = defineOperation({
   presentation: async (options, request, error) => (await section()).ssoFormRefusal(options, request, error),
   input: formCreateInput,
   handler: lazyHandler(section, "createOidcConnectionForm"),
+});
+/**
+ * A SAML identity provider's response, POSTed from its own site (no cookies of ours come along): answered
+ * with a page that posts it on, same-site (`saml-flow.ts`). Nothing is decided here, so nothing to forge.
+ */
+export const samlAssertionConsumer = defineOperation({
+  name: "samlAssertionConsumer",
+  method: "POST",
+  path: "sso-acs/:provider",
+  needs: { csrf: "read" },
+  input: acsInput,
+  handler: lazyHandler(saml, "samlAssertionConsumer"),
+});
+/** The same response, posted on by our page with this browser's cookies: bound to the request it started. */
+export const samlAssertionContinue = defineOperation({
+  name: "samlAssertionContinue",
+  method: "POST",
+  path: "sso-acs-continue/:provider",
+  needs: { csrf: "read", callbackUrl: true },
+  input: acsInput,
+  handler: lazyHandler(saml, "samlAssertionContinue"),
+});
+/** The SP metadata of a SAML connection (public: entity id, ACS URL, signing certificate). */
+export const samlMetadata = defineOperation({
+  name: "samlMetadata",
+  method: "GET",
+  path: "sso-metadata/:provider",
+  handler: lazyHandler(saml, "samlMetadata"),
+});
+/** The script that submits the assertion consumer's page at once. */
+export const samlContinueScript = defineOperation({
+  name: "samlContinueScript",
+  method: "GET",
+  path: "sso-continue-script",
+  handler: lazyHandler(samlPage, "samlContinueScript"),
 });

@@ -5,6 +5,7 @@
  * @module features/sso/types
  */
 import type { RequestLike } from "../../types/api.js";
+import type { CookieOption } from "../../types/config.js";
 import type { ListedSsoConnection, SsoConnectionChanges, SsoConnectionInput, SsoDiscovery } from "../../types/sso.js";
 
 /** Enterprise SSO's methods of `auth.api` (`sso` in the configuration). */
@@ -60,5 +61,12 @@ declare module "../../types/telemetry.js" {
     ssoConnectionRefused: true;
     ssoSignIn: true;
     ssoSignInFailed: true;
+  }
+}
+
+declare module "../../types/config.js" {
+  interface CookiesOptions {
+    /** A started SAML sign-in: its request id, sealed and bound to this browser. Present with `sso: {…}`. */
+    ssoSamlRequest?: CookieOption;
   }
 }
