@@ -8,8 +8,7 @@
 
 /** A new key pair: the private key as PKCS#8 PEM (to be encrypted before it is stored), the certificate as PEM. */
 export async function newSpKeyPair(commonName: string): Promise<{ privateKey: string; certificate: string }> {
-  // @peculiar/x509 needs a Reflect metadata polyfill loaded first (its README): reflect-metadata, which
-  // @simplewebauthn/server's own copy of @peculiar/x509 brings. (Not yet a declared dependency of core.)
+  // @peculiar/x509 needs a Reflect metadata polyfill loaded first (its README): reflect-metadata.
   await import("reflect-metadata");
   const x509 = await import("@peculiar/x509");
   const algorithm = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256", publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 };
