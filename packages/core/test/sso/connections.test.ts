@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSecret } from "../../src/features/sso/secrets.js";
 import { createAuth } from "../../src/kernel/instance.js";
 import { startTxtServer, type TxtServer } from "../helpers/dns-server.js";
+import { certificateBody, createSigningIdentity } from "../helpers/saml-fixture.js";
 import { oidcInput, secret, ssoApp, ssoJson } from "./helpers.js";
 
 let dns: TxtServer;
@@ -86,6 +87,29 @@ describe("managing connections", () => {
     const stored = app.sso.connections.get(created.id)?.saml?.spPrivateKey as string;
     expect(stored).not.toContain("PRIVATE KEY");
     expect(await openSecret([secret], created.id, "saml.spPrivateKey", stored)).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+  });
+
+  it("a SAML connection made from the IdP's pasted metadata takes its entity id, SSO URL and every signing certificate", async () => {
+    const app = ssoApp(dns);
+    const owner = await app.signedUp("owner@acme.test");
+    const organizationId = await app.organizationWithDomain(owner, "acme", undefined);
+    const body = certificateBody((await createSigningIdentity("idp.acme.test")).certificatePem);
+    const metadataXml = [
+      '<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="https://idp.acme.test/saml">',
+      '<md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">',
+      '<md:KeyDescriptor use="signing"><ds:KeyInfo xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:X509Data>',
+      `<ds:X509Certificate>${body}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>`,
+      '<md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="https://idp.acme.test/sso"/>',
+      "</md:IDPSSODescriptor></md:EntityDescriptor>",
+    ].join("");
+    const created = await app.auth.api.createSsoConnection(app.as(owner), {
+      organizationId,
+      protocol: "saml",
+      name: "Okta",
+      saml: { metadataXml },
+    });
+    expect(created.saml).toMatchObject({ idpEntityId: "https://idp.acme.test/saml", idpSsoUrl: "https://idp.acme.test/sso" });
+    expect(created.saml?.idpCertificates.map((pem) => pem.replace(/-----(BEGIN|END) CERTIFICATE-----|\s+/g, ""))).toEqual([body]);
   });
 
   it("an admin may manage connections; a member is refused by permission, a stranger learns nothing", async () => {
@@ -196,6 +220,16 @@ describe("managing connections", () => {
       name: "x",
       saml: { idpEntityId: "x", idpSsoUrl: "https://a.test", idpCertificates: ["not pem"] },
     });
+    // The IdP's metadata stands for its three fields, not beside them.
+    await refused({
+      organizationId,
+      protocol: "saml",
+      name: "x",
+      saml: { metadataXml: "<md:EntityDescriptor/>", idpEntityId: "x" },
+    });
+    // Metadata that describes no usable IdP is named for what it is.
+    const noIdp = await ssoJson(owner, "create", { organizationId, protocol: "saml", name: "x", saml: { metadataXml: "<not-metadata/>" } });
+    expect(noIdp).toMatchObject({ status: 400, body: { error: "InvalidIdpMetadata" } });
     // Plain http is accepted on a loopback host (tests, local development).
     expect((await ssoJson(owner, "create", oidcInput(organizationId, "http://127.0.0.1:4000"))).status).toBe(200);
     expect(app.sso.connections.size).toBe(1);

@@ -100,10 +100,8 @@ beforeAll(async () => {
     user: { username: "hank", password: "hank-password", attributes: { email: ["hank@globex.test"], name: ["Hank"], groups: ["Sales"] } },
   });
   idps.push(samlp);
-  await app.auth.api.updateSsoConnection(app.as(owner), {
-    connectionId: b.id,
-    saml: { idpEntityId: samlp.entityId, idpSsoUrl: samlp.ssoUrl, idpCertificates: [samlp.certificatePem] },
-  });
+  // B's admin pastes the IdP's metadata document instead of its three fields.
+  await app.auth.api.updateSsoConnection(app.as(owner), { connectionId: b.id, saml: { metadataXml: samlp.metadataXml } });
   customers.push({
     organizationId: globex,
     connectionId: b.id,

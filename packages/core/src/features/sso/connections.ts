@@ -15,7 +15,14 @@ import type { InputOf } from "../../types/operation.js";
 import type { Roles } from "../../types/organizations.js";
 import type { ListedSsoConnection, SsoConnection, SsoOidcSettings, SsoSamlSettings } from "../../types/sso.js";
 import { defaultRoles, organizationAccess } from "../organizations/public.js";
-import type { connectionInput, createInput, organizationInput, updateInput } from "./input.js";
+import {
+  type connectionInput,
+  type createInput,
+  idpFromMetadata,
+  type organizationInput,
+  type SamlGiven,
+  type updateInput,
+} from "./input.js";
 import { newSpSigningKey } from "./saml/sp-key.js";
 import { sealSecret } from "./secrets.js";
 import { storeOf } from "./store.js";
@@ -84,6 +91,17 @@ async function manageable(options: InternalOptions, request: RequestInternal, co
   }
 }
 
+/**
+ * The SAML settings given, the IdP's metadata document (when pasted) read into its entity id, SSO URL and
+ * certificates. The SAML core (and its XML parser) loads only here.
+ */
+async function withMetadata(saml: SamlGiven): Promise<Omit<SamlGiven, "metadataXml">> {
+  const { metadataXml, ...fields } = saml;
+  if (metadataXml === undefined) return fields;
+  const { parseIdpMetadata } = await import("./saml/metadata.js");
+  return { ...fields, ...idpFromMetadata(parseIdpMetadata(metadataXml), "saml.metadataXml") };
+}
+
 /** The protocol's settings of a new connection, the secrets encrypted for it. */
 async function protocolSettings(
   options: InternalOptions,
@@ -97,9 +115,11 @@ async function protocolSettings(
     const { issuer, clientId, clientSecret } = oidc as Required<typeof oidc>;
     return { oidc: { issuer, clientId, clientSecret: await sealSecret(options.secret, id, "oidc.clientSecret", clientSecret) } };
   }
-  const saml = input.saml;
+  const saml = input.saml && (await withMetadata(input.saml));
   if (!saml || input.oidc)
-    throw new InvalidSsoConnection("A SAML connection takes `saml` (idpEntityId, idpSsoUrl, idpCertificates) and no `oidc`.");
+    throw new InvalidSsoConnection(
+      "A SAML connection takes `saml` (metadataXml, or idpEntityId, idpSsoUrl, idpCertificates) and no `oidc`.",
+    );
   const pair = await newSpSigningKey(`authlib SSO ${id}`);
   return {
     saml: {
@@ -174,7 +194,7 @@ async function changedConnection(
   }
   if (input.saml !== undefined) {
     if (!before.saml) throw new InvalidSsoConnection("`saml` changes only a SAML connection.");
-    after.saml = { ...before.saml, ...input.saml };
+    after.saml = { ...before.saml, ...(await withMetadata(input.saml)) };
   }
   return after;
 }

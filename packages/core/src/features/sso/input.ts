@@ -127,11 +127,29 @@ function oidcSettings(partial: boolean): FieldParser<{ issuer?: string; clientId
 
 /** The SAML settings of a connection given by its admin (the service provider's key is authlib's own). */
 export interface SamlGiven {
+  /** The IdP's metadata document, pasted: its entity id, SSO URL and certificates (instead of the three fields). */
+  metadataXml?: string;
   idpEntityId?: string;
   idpSsoUrl?: string;
   idpCertificates?: string[];
   signatureOn?: SamlSignatureOn;
   allowIdpInitiated?: boolean;
+}
+
+/**
+ * The identity provider as its metadata document describes it (`parseIdpMetadata`), held to the rules of
+ * the three fields given one by one (an https SSO URL, certificates that are ones).
+ */
+export function idpFromMetadata(
+  idp: { entityId: string; ssoUrl: string; certificates: string[] },
+  name: string,
+): Required<Pick<SamlGiven, "idpEntityId" | "idpSsoUrl" | "idpCertificates">> {
+  const given = { entityId: idp.entityId };
+  return {
+    idpEntityId: text(1024)(idp.entityId, `${name}.entityID`, given),
+    idpSsoUrl: secureUrl(idp.ssoUrl, `${name}.SingleSignOnService`),
+    idpCertificates: idp.certificates.slice(0, 4).map((pem, index) => certificate(pem, `${name}.certificates[${index}]`)),
+  };
 }
 
 /** The SAML settings of a new connection (`partial`: of a change). */
@@ -140,9 +158,16 @@ function samlSettings(partial: boolean): FieldParser<SamlGiven | undefined> {
     if (value === undefined || value === null) return undefined;
     const given = objectOf(value, name);
     const settings: SamlGiven = {};
-    if (!partial || given.idpEntityId !== undefined) settings.idpEntityId = text(1024)(given.idpEntityId, `${name}.idpEntityId`, given);
-    if (!partial || given.idpSsoUrl !== undefined) settings.idpSsoUrl = secureUrl(given.idpSsoUrl, `${name}.idpSsoUrl`);
-    if (!partial || given.idpCertificates !== undefined) {
+    if (given.metadataXml !== undefined) {
+      if (given.idpEntityId !== undefined || given.idpSsoUrl !== undefined || given.idpCertificates !== undefined)
+        throw new InvalidSsoConnection(`\`${name}\` takes the IdP's metadata or its three fields, not both.`);
+      settings.metadataXml = field.string({ max: 262_144, refuse })(given.metadataXml, `${name}.metadataXml`, given);
+    }
+    // Metadata stands for the three fields; without it, a new connection needs each of them.
+    const each = !partial && settings.metadataXml === undefined;
+    if (each || given.idpEntityId !== undefined) settings.idpEntityId = text(1024)(given.idpEntityId, `${name}.idpEntityId`, given);
+    if (each || given.idpSsoUrl !== undefined) settings.idpSsoUrl = secureUrl(given.idpSsoUrl, `${name}.idpSsoUrl`);
+    if (each || given.idpCertificates !== undefined) {
       const list = given.idpCertificates;
       if (!Array.isArray(list) || list.length < 1 || list.length > 4)
         throw new InvalidSsoConnection(`\`${name}.idpCertificates\` must list 1 to 4 certificates (two during a rotation).`);
