@@ -44,7 +44,7 @@ describe("the organization page's SSO section", () => {
     expect(page).not.toContain(connection?.oidc?.clientSecret as string);
   });
 
-  it("shows a SAML connection's service provider certificate, never its key", async () => {
+  it("shows a SAML connection's service provider entity id, ACS URL and certificate, never its key", async () => {
     const app = ssoApp(dns);
     const owner = await app.signedUp("owner@owner.test");
     const organizationId = await app.organizationWithDomain(owner, "acme", undefined);
@@ -56,6 +56,9 @@ describe("the organization page's SSO section", () => {
     });
     const page = await (await owner.send(`/auth/organization?organizationId=${organizationId}`)).text();
     expect(page).toContain(String(made.saml?.spCertificate).split("\n")[1] as string);
+    expect(page).toContain(`<label for="sso-connection-${made.id}-entity">Service provider entity ID (and metadata URL)</label>`);
+    expect(page).toContain(`value="http://localhost:3000/auth/sso-metadata/${made.id}"`);
+    expect(page).toContain(`value="http://localhost:3000/auth/sso-acs/${made.id}"`);
     expect(page).not.toContain("PRIVATE KEY");
     expect(page).not.toContain(app.sso.connections.get(made.id)?.saml?.spPrivateKey as string);
   });

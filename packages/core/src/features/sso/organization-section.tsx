@@ -18,6 +18,7 @@ import type { InternalOptions, RequestInternal, ResponseInternal } from "../../t
 import type { ListedSsoConnection } from "../../types/sso.js";
 import { defaultRoles } from "../organizations/public.js";
 import { createSsoConnection, listed, SSO_MANAGE } from "./connections.js";
+import { samlEndpoints } from "./saml-flow.js";
 import { storeOf } from "./store.js";
 
 /** The refusals this section says in its own words (any other goes to the general policy). */
@@ -26,6 +27,16 @@ const REFUSALS = new Set(["InvalidSsoConnection", "SsoConnectionNotFound", "Orga
 /** The organization page of `organizationId`, with `query`. */
 function pageUrl(options: InternalOptions, organizationId: string, query: Record<string, string> = {}): string {
   return `${options.authUrl}/organization?${new URLSearchParams({ organizationId, ...query })}`;
+}
+
+/** A value the customer's IT admin copies into their identity provider. */
+function ReadOnlyField({ id, label, value }: { id: string; label: string; value: string }) {
+  return (
+    <>
+      <label for={id}>{label}</label>
+      <input id={id} type="text" readOnly value={value} autocomplete="off" spellcheck={false} />
+    </>
+  );
 }
 
 /** One connection as the section lists it. */
@@ -56,6 +67,8 @@ function ConnectionItem({ options, connection, text }: { options: InternalOption
           <p>
             {text.t("sso.idpEntityId")}: <code>{connection.saml.idpEntityId}</code>
           </p>
+          <ReadOnlyField id={`${id}-entity`} label={text.t("sso.spEntityId")} value={samlEndpoints(options, connection.id).entityId} />
+          <ReadOnlyField id={`${id}-acs`} label={text.t("sso.acsUrl")} value={samlEndpoints(options, connection.id).acsUrl} />
           <label for={`${id}-certificate`}>{text.t("sso.spCertificate")}</label>
           <textarea id={`${id}-certificate`} readOnly rows={4} spellcheck={false}>
             {connection.saml.spCertificate}

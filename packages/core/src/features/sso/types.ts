@@ -37,6 +37,8 @@ export interface SsoMessages {
   "sso.idpEntityId": string;
   "sso.redirectUri": string;
   "sso.spCertificate": string;
+  "sso.spEntityId": string;
+  "sso.acsUrl": string;
   "sso.requiredBadge": string;
   "sso.requiredLabel": string;
   "sso.addOidc": string;

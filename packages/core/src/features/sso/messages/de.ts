@@ -17,6 +17,8 @@ export const de: SsoTexts = {
   "sso.idpEntityId": "Entity-ID des Identitätsanbieters",
   "sso.redirectUri": "Weiterleitungs-URI zur Registrierung beim Identitätsanbieter",
   "sso.spCertificate": "Zertifikat des Dienstanbieters",
+  "sso.spEntityId": "Entity-ID des Dienstanbieters (und Metadaten-URL)",
+  "sso.acsUrl": "URL des Assertion Consumer Service (ACS)",
   "sso.requiredBadge": "Nur SSO",
   "sso.requiredLabel": "SSO für Adressen der verifizierten Domains dieser Organisation verlangen",
   "sso.addOidc": "OIDC-Verbindung hinzufügen",

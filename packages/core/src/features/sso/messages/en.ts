@@ -16,6 +16,8 @@ export const en: SsoTexts = {
   "sso.idpEntityId": "Identity provider entity ID",
   "sso.redirectUri": "Redirect URI to register at your identity provider",
   "sso.spCertificate": "Service provider certificate",
+  "sso.spEntityId": "Service provider entity ID (and metadata URL)",
+  "sso.acsUrl": "Assertion consumer service (ACS) URL",
   "sso.requiredBadge": "SSO only",
   "sso.requiredLabel": "Require SSO for addresses at this organization's verified domains",
   "sso.addOidc": "Add an OIDC connection",

@@ -16,6 +16,8 @@ export const es: SsoTexts = {
   "sso.idpEntityId": "ID de entidad del proveedor de identidad",
   "sso.redirectUri": "URI de redirección que debes registrar en tu proveedor de identidad",
   "sso.spCertificate": "Certificado del proveedor de servicios",
+  "sso.spEntityId": "ID de entidad del proveedor de servicios (y URL de metadatos)",
+  "sso.acsUrl": "URL del servicio consumidor de aserciones (ACS)",
   "sso.requiredBadge": "Solo SSO",
   "sso.requiredLabel": "Exigir SSO para las direcciones de los dominios verificados de esta organización",
   "sso.addOidc": "Añadir una conexión OIDC",

@@ -18,6 +18,8 @@ export const fr: SsoTexts = {
   "sso.idpEntityId": "Identifiant d’entité du fournisseur d’identité",
   "sso.redirectUri": "URI de redirection à enregistrer chez votre fournisseur d’identité",
   "sso.spCertificate": "Certificat du fournisseur de services",
+  "sso.spEntityId": "Identifiant d’entité du fournisseur de services (et URL des métadonnées)",
+  "sso.acsUrl": "URL du service consommateur d’assertions (ACS)",
   "sso.requiredBadge": "SSO uniquement",
   "sso.requiredLabel": "Exiger le SSO pour les adresses des domaines vérifiés de cette organisation",
   "sso.addOidc": "Ajouter une connexion OIDC",

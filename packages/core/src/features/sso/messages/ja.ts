@@ -17,6 +17,8 @@ export const ja: SsoTexts = {
   "sso.idpEntityId": "ID プロバイダーのエンティティ ID",
   "sso.redirectUri": "ID プロバイダーに登録するリダイレクト URI",
   "sso.spCertificate": "サービスプロバイダーの証明書",
+  "sso.spEntityId": "サービスプロバイダーのエンティティ ID（メタデータ URL）",
+  "sso.acsUrl": "アサーションコンシューマーサービス（ACS）の URL",
   "sso.requiredBadge": "SSO のみ",
   "sso.requiredLabel": "この組織の検証済みドメインのアドレスに SSO を必須にする",
   "sso.addOidc": "OIDC 接続を追加",

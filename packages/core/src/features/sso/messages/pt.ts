@@ -17,6 +17,8 @@ export const pt: SsoTexts = {
   "sso.idpEntityId": "ID de entidade do provedor de identidade",
   "sso.redirectUri": "URI de redirecionamento a registrar no seu provedor de identidade",
   "sso.spCertificate": "Certificado do provedor de serviços",
+  "sso.spEntityId": "ID de entidade do provedor de serviços (e URL dos metadados)",
+  "sso.acsUrl": "URL do serviço consumidor de asserções (ACS)",
   "sso.requiredBadge": "Somente SSO",
   "sso.requiredLabel": "Exigir SSO para endereços dos domínios verificados desta organização",
   "sso.addOidc": "Adicionar uma conexão OIDC",

@@ -15,6 +15,8 @@ export const zh: SsoTexts = {
   "sso.idpEntityId": "身份提供商实体 ID",
   "sso.redirectUri": "需在你的身份提供商处注册的重定向 URI",
   "sso.spCertificate": "服务提供商证书",
+  "sso.spEntityId": "服务提供商实体 ID（及元数据 URL）",
+  "sso.acsUrl": "断言使用者服务（ACS）URL",
   "sso.requiredBadge": "仅限 SSO",
   "sso.requiredLabel": "要求此组织已验证域名下的地址使用 SSO",
   "sso.addOidc": "添加 OIDC 连接",
