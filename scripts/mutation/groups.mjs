@@ -378,7 +378,8 @@ export const mutationGroups = [
     // records written straight into the memory store (no sign-up). The slower feature tests
     // (keys, organizations, owner-present) cover the same files end to end but are not run per mutant.
     mutate: [
-      src("features/api-keys/key-format.ts"),
+      src("crypto/key-format.ts"),
+      src("crypto/key-hash.ts"),
       src("features/api-keys/key-hash.ts"),
       src("features/api-keys/verify.ts"),
       src("features/api-keys/cache.ts"),
