@@ -84,7 +84,10 @@ export function parseActionAndProvider(
   const path = raw === undefined ? `/${action}` : `/${action}/${raw}`;
   // A subtree route gets the decoded segments below its first one (`["v2", "Users", "<id>"]`).
   if (match.route?.endsWith("/*") && second !== undefined)
-    return Object.assign(match, { path: rest ? `${path}/${rest.map(encodeURIComponent).join("/")}` : path, subPath: [second, ...(rest ?? [])] });
+    return Object.assign(match, {
+      path: rest ? `${path}/${rest.map(encodeURIComponent).join("/")}` : path,
+      subPath: [second, ...(rest ?? [])],
+    });
   return Object.assign(match, { path });
 }
 

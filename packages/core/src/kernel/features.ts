@@ -57,7 +57,7 @@ export const builtInFeatures: readonly FeatureDefinition[] = [
  * and waits for its module before it serves such a configuration (`resolve.ts`, `ResolvedAuth.ready`).
  */
 interface OnDemandFeature {
-  option: "organizations" | "authorizationServer" | "admin" | "apiKeys";
+  option: "organizations" | "authorizationServer" | "admin" | "apiKeys" | "sso";
   api: readonly string[];
   load(): Promise<FeatureDefinition>;
 }
@@ -116,6 +116,11 @@ export const onDemandFeatures: readonly OnDemandFeature[] = [
     option: "apiKeys",
     api: ["createApiKey", "listApiKeys", "revokeApiKey", "rotateApiKey", "verifyApiKey"],
     load: () => import("../features/api-keys/feature.js").then((module) => module.apiKeysFeature),
+  },
+  {
+    option: "sso",
+    api: ["createScimToken", "listScimTokens", "revokeScimToken"],
+    load: () => import("../features/sso/feature.js").then((module) => module.ssoFeature),
   },
 ];
 

@@ -18,6 +18,7 @@ export const ORGANIZATION_PERMISSIONS = [
   "member:update",
   "member:remove",
   "domain:manage",
+  "sso:manage",
 ] as const;
 
 /** One of authlib's own permissions. */
@@ -26,7 +27,16 @@ export type OrganizationPermission = (typeof ORGANIZATION_PERMISSIONS)[number];
 /** What the built-in roles grant before the app adds its own statements. */
 const BUILT_IN: Readonly<Record<"owner" | "admin" | "member", readonly OrganizationPermission[]>> = {
   owner: ORGANIZATION_PERMISSIONS,
-  admin: ["organization:read", "organization:update", "member:invite", "member:update", "member:remove", "domain:manage"],
+  admin: [
+    "organization:read",
+    "organization:update",
+    "member:invite",
+    "member:update",
+    "member:remove",
+    "domain:manage",
+    // SSO connections and SCIM tokens (issue 49): an admin manages them as they manage domains.
+    "sso:manage",
+  ],
   member: ["organization:read"],
 };
 
