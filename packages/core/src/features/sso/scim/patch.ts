@@ -88,7 +88,7 @@ function addTo(object: ScimObject, name: string, value: ScimJson): void {
     for (const element of Array.isArray(value) ? value : [value]) if (!list.some((known) => same(known, element))) list.push(element);
     object[key] = list;
   } else if (isObject(existing) && isObject(value)) {
-    for (const [inner, innerValue] of Object.entries(value)) object[keyOf(existing, inner)] = innerValue;
+    for (const [inner, innerValue] of Object.entries(value)) existing[keyOf(existing, inner)] = innerValue;
   } else {
     object[key] = value;
   }
