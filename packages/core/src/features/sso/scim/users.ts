@@ -36,8 +36,11 @@ import { syncMembership } from "./roles.js";
 import { EXTENSION_SCHEMAS, USER_SCHEMA } from "./schema.js";
 import { storeOf } from "./store.js";
 
-/** The attributes authlib sets itself: never taken from the client, never kept in `resource`. */
-const SERVER_ATTRIBUTES = ["id", "meta", "groups", "schemas", "userName", "externalId", "active"];
+/**
+ * The attributes authlib sets itself, or keeps apart from `resource`; and `password` (RFC 7643 §4.1.1:
+ * never returned), which authlib never stores: a directory user signs in through the organization's SSO.
+ */
+const SERVER_ATTRIBUTES = ["id", "meta", "groups", "schemas", "userName", "externalId", "active", "password"];
 
 /** A user's fields as the client set them. */
 interface UserInput {
