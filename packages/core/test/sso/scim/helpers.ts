@@ -13,6 +13,7 @@ import type { MailMessage } from "../../../src/types/providers.js";
 import type { AuditEvent } from "../../../src/types/telemetry.js";
 import { authClient } from "../../helpers/auth-client.js";
 import { memoryAdapter, withVerificationTokens } from "../../helpers/memory-adapter.js";
+import { memoryApiKeys } from "../../helpers/memory-api-keys.js";
 import { memoryOrganizations } from "../../helpers/memory-organizations.js";
 import { memoryScim } from "../../helpers/memory-scim.js";
 
@@ -25,11 +26,12 @@ export type Browser = ReturnType<typeof authClient>;
 /** A SCIM answer's body, read as the test's JSON. */
 export type Json = Record<string, any>;
 
-/** The app; `overrides` replace parts of the configuration. */
+/** The app; `overrides` replace parts of the configuration (`apiKeys: { prefix }` turns on the API keys it stores too). */
 export function scimApp(overrides: Partial<AuthConfig> = {}) {
   const memory = memoryAdapter({ sessionRecords: true });
   const orgs = memoryOrganizations();
   const scim = memoryScim();
+  const keys = memoryApiKeys();
   const mails: MailMessage[] = [];
   const logs: string[] = [];
   const audit: AuditEvent[] = [];
@@ -39,7 +41,7 @@ export function scimApp(overrides: Partial<AuthConfig> = {}) {
       void logs.push(
         `${level} ${args.map((arg) => (arg instanceof Error ? `${arg.name}: ${arg.message}` : JSON.stringify(arg))).join(" ")}`,
       );
-  const store: Adapter = { ...withVerificationTokens(memory.adapter), ...orgs.methods, ...scim.methods };
+  const store: Adapter = { ...withVerificationTokens(memory.adapter), ...orgs.methods, ...scim.methods, ...keys.methods };
   const config: AuthConfig = {
     secret,
     trustHost: true,
@@ -53,6 +55,8 @@ export function scimApp(overrides: Partial<AuthConfig> = {}) {
     ...overrides,
   };
   const auth = createAuth(config);
+  /** A second instance of the same app (its own configuration object, the same stores): another server. */
+  const secondInstance = () => createAuth({ ...config });
   const linkTo = (to: string, path: string) => {
     const mail = [...mails].reverse().find((m) => m.to === to);
     const link = mail?.text.match(new RegExp(`${ORIGIN}${path}\\?\\S+`))?.[0];
@@ -112,7 +116,25 @@ export function scimApp(overrides: Partial<AuthConfig> = {}) {
       return { status: response.status, headers: response.headers, body: (text === "" ? null : JSON.parse(text)) as Json };
     };
   }
-  return { config, auth, store, memory, orgs, scim, mails, logs, audit, browser, signedUp, as, organization, token, client };
+  return {
+    config,
+    auth,
+    secondInstance,
+    store,
+    memory,
+    orgs,
+    scim,
+    keys,
+    mails,
+    logs,
+    audit,
+    browser,
+    signedUp,
+    as,
+    organization,
+    token,
+    client,
+  };
 }
 
 /** Checks that `answer` is a SCIM error of `status` (and `scimType`), served as SCIM JSON. */
