@@ -43,6 +43,7 @@ import type {
   AuthlibVerificationTokenRecord,
   HostedDbFields,
 } from "./schema.js";
+import { scimMethods } from "./scim.js";
 import { deleteUserSessionRecords, hostedDbSessionStore } from "./session-store.js";
 import { createVerificationTokenOnce } from "./verification-tokens.js";
 
@@ -70,6 +71,7 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
     ...authorizationServerMethods(client),
     ...apiKeyMethods(client),
     ...adminMethods(client),
+    ...scimMethods(client),
   };
 }
 

@@ -70,6 +70,10 @@ const TABLES = [
   "authlib_oauth_signing_keys",
   "authlib_api_keys",
   "authlib_user_bans",
+  "authlib_scim_tokens",
+  "authlib_scim_users",
+  "authlib_scim_groups",
+  "authlib_scim_group_members",
 ];
 
 describe("shipped migrations", () => {

@@ -119,7 +119,11 @@ export function memoryScim(): MemoryScim {
     setScimGroupMembers(organizationId, groupId, userIds) {
       const group = groups.get(groupId);
       if (!group || group.organizationId !== organizationId) return;
-      members.set(`${organizationId}/${groupId}`, [...userIds]);
+      // Only users of the group's organization (a database's join keeps no other).
+      members.set(
+        `${organizationId}/${groupId}`,
+        [...new Set(userIds)].filter((id) => users.get(id)?.organizationId === organizationId),
+      );
     },
     listScimGroupMembers: (organizationId, groupId) => [...(members.get(`${organizationId}/${groupId}`) ?? [])],
     listScimGroupsOfUser: (organizationId, userId) =>
