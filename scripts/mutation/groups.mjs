@@ -395,6 +395,13 @@ export const mutationGroups = [
     mutate: [src("features/admin/access.ts"), src("features/admin/bans.ts")],
     tests: [test("admin/decisions.test.ts"), test("admin/access.test.ts")],
   },
+  {
+    name: "sso-scim-patch",
+    // Issue 49: SCIM PATCH (RFC 7644 §3.5.2) and its paths, pure modules: patch.test.ts applies a corpus of
+    // Okta, Entra and RFC operations beside scim-patch as the oracle, and every refusal with its scimType.
+    mutate: [src("features/sso/scim/patch.ts"), src("features/sso/scim/patch-path.ts")],
+    tests: [test("sso/scim/patch.test.ts")],
+  },
 ];
 
 /** The group named by `MUTATION_GROUP`; throws for an unknown or missing name. */
