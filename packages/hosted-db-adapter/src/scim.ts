@@ -26,36 +26,29 @@ const TOKEN_COLUMNS = `"id", "organization_id", "hash", "start", "created_by", "
 const USER_COLUMNS = `"id", "organization_id", "user_id", "external_id", "user_name", "active", "resource", "version", "created_at", "updated_at", "deleted_at"`;
 const GROUP_COLUMNS = `"id", "organization_id", "external_id", "display_name", "resource", "version", "created_at", "updated_at"`;
 
+/** The quoted names of the tables on `client`'s branch. */
+function tablesOf(client: HostedDbClient) {
+  const branch = quoteIdentifier(client.branch);
+  return {
+    tokens: `${branch}.${quoteIdentifier(SCIM_TABLES.tokens)}`,
+    users: `${branch}.${quoteIdentifier(SCIM_TABLES.users)}`,
+    groups: `${branch}.${quoteIdentifier(SCIM_TABLES.groups)}`,
+    members: `${branch}.${quoteIdentifier(SCIM_TABLES.members)}`,
+  };
+}
+
 /** Every SCIM method of `Adapter`, over `client`. */
 export function scimMethods(client: HostedDbClient): Required<ScimAdapterMethods> {
-  const branch = quoteIdentifier(client.branch);
-  const tokens = `${branch}.${quoteIdentifier(SCIM_TABLES.tokens)}`;
-  const users = `${branch}.${quoteIdentifier(SCIM_TABLES.users)}`;
-  const groups = `${branch}.${quoteIdentifier(SCIM_TABLES.groups)}`;
-  const members = `${branch}.${quoteIdentifier(SCIM_TABLES.members)}`;
-  const userValues = (user: ScimUserRecord) => [
-    user.id,
-    user.organizationId,
-    user.userId,
-    user.externalId,
-    user.userName,
-    user.active,
-    JSON.stringify(user.resource),
-    user.version,
-    user.createdAt,
-    user.updatedAt,
-    user.deletedAt,
-  ];
-  const groupValues = (group: ScimGroupRecord) => [
-    group.id,
-    group.organizationId,
-    group.externalId,
-    group.displayName,
-    JSON.stringify(group.resource),
-    group.version,
-    group.createdAt,
-    group.updatedAt,
-  ];
+  return { ...tokenMethods(client), ...userMethods(client), ...groupMethods(client), ...memberMethods(client) };
+}
+
+type Methods<K extends keyof ScimAdapterMethods> = Required<Pick<ScimAdapterMethods, K>>;
+
+/** The organization's tokens. */
+function tokenMethods(
+  client: HostedDbClient,
+): Methods<"createScimToken" | "getScimToken" | "listScimTokens" | "revokeScimToken" | "touchScimToken"> {
+  const { tokens } = tablesOf(client);
   return {
     async createScimToken(token) {
       const { rows } = await client.query<Row>(
@@ -85,6 +78,29 @@ export function scimMethods(client: HostedDbClient): Required<ScimAdapterMethods
     async touchScimToken(id, usedAt) {
       await client.query(`UPDATE ${tokens} SET "last_used_at" = $2 WHERE "id" = $1`, [id, usedAt]);
     },
+  };
+}
+
+const userValues = (user: ScimUserRecord) => [
+  user.id,
+  user.organizationId,
+  user.userId,
+  user.externalId,
+  user.userName,
+  user.active,
+  JSON.stringify(user.resource),
+  user.version,
+  user.createdAt,
+  user.updatedAt,
+  user.deletedAt,
+];
+
+/** The directory's users. */
+function userMethods(
+  client: HostedDbClient,
+): Methods<"createScimUser" | "getScimUser" | "getScimUserByUserId" | "listScimUsers" | "updateScimUser"> {
+  const { users } = tablesOf(client);
+  return {
     async createScimUser(user) {
       const { rows } = await client.query<Row>(
         `INSERT INTO ${users} (${USER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11) RETURNING ${USER_COLUMNS}`,
@@ -124,6 +140,26 @@ export function scimMethods(client: HostedDbClient): Required<ScimAdapterMethods
       );
       return toUser(onlyRow(rows, "updateScimUser"));
     },
+  };
+}
+
+const groupValues = (group: ScimGroupRecord) => [
+  group.id,
+  group.organizationId,
+  group.externalId,
+  group.displayName,
+  JSON.stringify(group.resource),
+  group.version,
+  group.createdAt,
+  group.updatedAt,
+];
+
+/** The directory's groups. */
+function groupMethods(
+  client: HostedDbClient,
+): Methods<"createScimGroup" | "getScimGroup" | "listScimGroups" | "updateScimGroup" | "deleteScimGroup"> {
+  const { groups } = tablesOf(client);
+  return {
     async createScimGroup(group) {
       const { rows } = await client.query<Row>(
         `INSERT INTO ${groups} (${GROUP_COLUMNS}) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8) RETURNING ${GROUP_COLUMNS}`,
@@ -157,6 +193,13 @@ export function scimMethods(client: HostedDbClient): Required<ScimAdapterMethods
       // Its members go with it (foreign key).
       await client.query(`DELETE FROM ${groups} WHERE "organization_id" = $1 AND "id" = $2`, [organizationId, id]);
     },
+  };
+}
+
+/** Who is in which group. */
+function memberMethods(client: HostedDbClient): Methods<"setScimGroupMembers" | "listScimGroupMembers" | "listScimGroupsOfUser"> {
+  const { users, groups, members } = tablesOf(client);
+  return {
     async setScimGroupMembers(organizationId, groupId, userIds) {
       await client.transaction(async (tx) => {
         // Only a group of the organization, and only users of the organization: the join refuses any other.
