@@ -144,4 +144,13 @@ describe("the organization's owner", () => {
     expect(await ada.session()).not.toBeNull();
     expect(await app.store.getMember?.(organizationId, ada.userId)).toMatchObject({ role: "owner" });
   });
+
+  it("sent inactive on creation, is refused and nothing is stored", async () => {
+    const { app, ada, organizationId, scim } = await provisioned();
+    const entries = app.scim.users.size;
+    expectScimError(await scim("POST", "/Users", { schemas: [USER], userName: "ada@acme.example", active: false }), 403);
+    expect(app.scim.users.size).toBe(entries);
+    expect(await ada.session()).not.toBeNull();
+    expect(await app.store.getMember?.(organizationId, ada.userId)).toMatchObject({ role: "owner" });
+  });
 });

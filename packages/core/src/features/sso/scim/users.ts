@@ -201,12 +201,18 @@ export function auditDetail(context: ScimContext, record: { id: string }, extra 
   return `organization=${context.organizationId} scimId=${record.id} token=${context.tokenId}${extra}`;
 }
 
-/** Ends the user's membership and every session and credential of theirs (`active: false`, `DELETE`). */
-async function deprovision(context: ScimContext, record: ScimUserRecord): Promise<void> {
-  const store = storeOf(context.options);
-  const member = await store.getMember(context.organizationId, record.userId);
+/** `ScimForbidden` when `userId` owns the organization: the directory may not deprovision them. */
+async function assertNotOwner(context: ScimContext, userId: string): Promise<void> {
+  const member = await storeOf(context.options).getMember(context.organizationId, userId);
   if (member?.role === "owner")
     throw new ScimForbidden("The organization's owner is managed in authlib, not by the directory: transfer ownership first.");
+}
+
+/** Ends the user's membership and every session and credential of theirs (`active: false`, `DELETE`). */
+async function deprovision(context: ScimContext, record: ScimUserRecord): Promise<void> {
+  await assertNotOwner(context, record.userId);
+  const store = storeOf(context.options);
+  const member = await store.getMember(context.organizationId, record.userId);
   if (member) await store.deleteMember(context.organizationId, record.userId);
   await suspendUser(context.options, context.options.adapter ?? {}, record.userId, "deprovisioned");
 }
@@ -216,6 +222,8 @@ export async function createScimUser(context: ScimContext): Promise<ResponseInte
   const input = userInput(resourceBody(context.request));
   await assertUserNameFree(context, input.userName);
   const { user, linked } = await coreUserFor(context, input);
+  // Checked before anything is stored: a directory that sends the owner as inactive changes nothing.
+  if (linked && !input.active) await assertNotOwner(context, user.id);
   const now = new Date();
   const record: ScimUserRecord = {
     id: crypto.randomUUID(),
