@@ -241,7 +241,8 @@ export const equivalentMutants = [
     file: "packages/core/src/http/request.ts",
     anchor: 'const body = method !== "GET" && parts.body && typeof parts.body === "object" ? { ...parts.body } : {};',
     mutators: ["ConditionalExpression", "LogicalOperator"],
-    reason: "equivalent, `parsed` hands on a body only for a method other than GET, and `typeof` refuses an absent body (null spreads to {})",
+    reason:
+      "equivalent, `parsed` hands on a body only for a method other than GET, and `typeof` refuses an absent body (null spreads to {})",
   },
   {
     file: "packages/core/src/http/request.ts",
