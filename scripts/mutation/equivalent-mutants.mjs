@@ -232,22 +232,23 @@ export const equivalentMutants = [
   },
   {
     file: "packages/core/src/http/request.ts",
-    anchor: 'if (method === "POST" && request.bodyUsed) replayBodyOnDemand(internal, request, text);',
+    anchor: 'if (method !== "GET" && request.bodyUsed) replayBodyOnDemand(internal, request, text);',
     mutators: ["ConditionalExpression"],
     reason:
-      "equivalent, only a POST's body is read (`parsed`), and a GET Request cannot have one, so no other method arrives here with a used body",
+      "equivalent, only a body of a method other than GET is read (`parsed`), and a GET Request cannot have one, so no GET arrives here with a used body",
   },
   {
     file: "packages/core/src/http/request.ts",
-    anchor: 'const body = method === "POST" && parts.body && typeof parts.body === "object" ? { ...parts.body } : {};',
+    anchor: 'const body = method !== "GET" && parts.body && typeof parts.body === "object" ? { ...parts.body } : {};',
     mutators: ["ConditionalExpression", "LogicalOperator"],
-    reason: "equivalent, `parsed` hands on a body only for a POST, and `typeof` refuses an absent body (null spreads to {})",
+    reason:
+      "equivalent, `parsed` hands on a body only for a method other than GET, and `typeof` refuses an absent body (null spreads to {})",
   },
   {
     file: "packages/core/src/http/request.ts",
-    anchor: 'body: method === "POST" ? await readPostBody() : {},',
+    anchor: 'body: method === "GET" ? {} : await readPostBody(),',
     mutators: ["ConditionalExpression"],
-    reason: "equivalent, a GET Request has no body to read, and parseRequestParts gives {} for anything but a POST",
+    reason: "equivalent, a GET Request has no body to read, and parseRequestParts gives {} for a GET",
   },
   {
     file: "packages/core/src/http/request.ts",

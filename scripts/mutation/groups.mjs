@@ -378,7 +378,8 @@ export const mutationGroups = [
     // records written straight into the memory store (no sign-up). The slower feature tests
     // (keys, organizations, owner-present) cover the same files end to end but are not run per mutant.
     mutate: [
-      src("features/api-keys/key-format.ts"),
+      src("crypto/key-format.ts"),
+      src("crypto/key-hash.ts"),
       src("features/api-keys/key-hash.ts"),
       src("features/api-keys/verify.ts"),
       src("features/api-keys/cache.ts"),
@@ -413,6 +414,13 @@ export const mutationGroups = [
       test("sso/saml/binding.test.ts"),
       test("sso/saml/malformed.test.ts"),
     ],
+  },
+  {
+    name: "sso-scim-patch",
+    // Issue 49: SCIM PATCH (RFC 7644 §3.5.2) and its paths, pure modules: patch.test.ts applies a corpus of
+    // Okta, Entra and RFC operations beside scim-patch as the oracle, and every refusal with its scimType.
+    mutate: [src("features/sso/scim/patch.ts"), src("features/sso/scim/patch-path.ts")],
+    tests: [test("sso/scim/patch.test.ts")],
   },
 ];
 

@@ -772,7 +772,6 @@ declare module "./types/errors.js" {
     InvalidSsoConnection: true;
     SsoRequired: true;
     SsoSignInFailed: true;
-    InvalidSsoConfig: true;
   }
 }
 
@@ -855,4 +854,72 @@ export class InvalidIdpMetadata extends AuthError {
  */
 export class SamlLibraryMissing extends AuthError {
   static override type: ErrorType = "SamlLibraryMissing";
+}
+
+// SCIM provisioning's error types (its classes below), added to the shared list.
+declare module "./types/errors.js" {
+  interface FeatureErrorTypes {
+    ScimUnauthorized: true;
+    ScimInvalidRequest: true;
+    ScimResourceNotFound: true;
+    ScimConflict: true;
+    ScimForbidden: true;
+    ScimPreconditionFailed: true;
+    ScimTokenNotFound: true;
+  }
+}
+
+/**
+ * A SCIM request without a live token of an organization: no `Authorization: Bearer` header, one that is not
+ * a SCIM token, or a token that is unknown, revoked or rotated out. Create a token on the organization's page
+ * (or `auth.api.createScimToken`) and give it to the identity provider. Nothing changed. HTTP 401.
+ */
+export class ScimUnauthorized extends AuthError {
+  static override type: ErrorType = "ScimUnauthorized";
+  static override status: number | undefined = 401;
+}
+
+/**
+ * A SCIM request that cannot be done as sent (RFC 7644 §3.12): `scimType` says why (`invalidFilter`,
+ * `invalidSyntax`, `invalidPath`, `invalidValue`, `noTarget`, `mutability`, `tooMany`, `uniqueness` is
+ * {@link ScimConflict}'s). Fix the request. Nothing changed. HTTP 400.
+ */
+export class ScimInvalidRequest extends AuthError {
+  static override type: ErrorType = "ScimInvalidRequest";
+  static override status: number | undefined = 400;
+  /** The SCIM error's `scimType` (RFC 7644 Table 9). */
+  declare scimType?: string;
+}
+
+/** The organization's directory has no user or group with this id (another organization's is not found either). HTTP 404. */
+export class ScimResourceNotFound extends AuthError {
+  static override type: ErrorType = "ScimResourceNotFound";
+  static override status: number | undefined = 404;
+}
+
+/** A user's `userName` or a group's `displayName` is taken in the organization's directory (`scimType: uniqueness`). Nothing changed. HTTP 409. */
+export class ScimConflict extends AuthError {
+  static override type: ErrorType = "ScimConflict";
+  static override status: number | undefined = 409;
+}
+
+/**
+ * A SCIM change the directory may not make: the organization's owner is managed in authlib, not by the
+ * identity provider (their role, their deprovisioning). Nothing changed. HTTP 403.
+ */
+export class ScimForbidden extends AuthError {
+  static override type: ErrorType = "ScimForbidden";
+  static override status: number | undefined = 403;
+}
+
+/** `If-Match` named a version the resource no longer has (RFC 7644 §3.14): read it again. Nothing changed. HTTP 412. */
+export class ScimPreconditionFailed extends AuthError {
+  static override type: ErrorType = "ScimPreconditionFailed";
+  static override status: number | undefined = 412;
+}
+
+/** `revokeScimToken`: the organization has no live SCIM token with this id. Nothing changed. HTTP 404. */
+export class ScimTokenNotFound extends AuthError {
+  static override type: ErrorType = "ScimTokenNotFound";
+  static override status: number | undefined = 404;
 }

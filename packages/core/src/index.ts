@@ -105,6 +105,7 @@ export type {
   EmailRateLimits,
   RateLimitConfig,
 } from "./types/rate-limit.js";
+export type * from "./types/scim.js";
 export type {
   ListedSession,
   SessionRecord,

@@ -43,6 +43,7 @@ import type {
   AuthlibVerificationTokenRecord,
   HostedDbFields,
 } from "./schema.js";
+import { scimMethods } from "./scim.js";
 import { deleteUserSessionRecords, hostedDbSessionStore } from "./session-store.js";
 import { ssoMethods } from "./sso.js";
 import { createVerificationTokenOnce } from "./verification-tokens.js";
@@ -72,6 +73,7 @@ export function HostedDbAdapter(client: HostedDbClient): Required<Adapter> {
     ...apiKeyMethods(client),
     ...adminMethods(client),
     ...ssoMethods(client),
+    ...scimMethods(client),
   };
 }
 

@@ -309,6 +309,58 @@ export const migrations: readonly HostedDbMigration[] = [
       `CREATE INDEX "authlib_sso_identities_user_id_idx" ON ${s}."authlib_sso_identities" ("user_id")`,
     ],
   },
+  {
+    version: 13,
+    name: "scim directory",
+    // SCIM provisioning (core's `sso.scim`, scim.ts): an organization's tokens (`hash` is the keyed HMAC of
+    // the token, never the token), its directory's users (each a core user: foreign key, so the entry goes
+    // with the user) and groups, and who is in which group. Every row names its organization and goes with
+    // it. A live user's `userName` and a group's `displayName` are unique per organization without case
+    // (RFC 7643 §4); a deleted user's entry stays (`deleted_at`) to say they were deprovisioned. Migration 12
+    // is the SSO connections'.
+    statements: (s) => [
+      `CREATE TABLE ${s}."authlib_scim_tokens" (
+        "id" text PRIMARY KEY,
+        "organization_id" text NOT NULL REFERENCES ${s}."authlib_organizations" ("id") ON DELETE CASCADE,
+        "hash" text NOT NULL,
+        "start" text NOT NULL,
+        "created_by" text NOT NULL,
+        "created_at" timestamptz NOT NULL,
+        "last_used_at" timestamptz,
+        "revoked_at" timestamptz)`,
+      `CREATE INDEX "authlib_scim_tokens_organization_id_idx" ON ${s}."authlib_scim_tokens" ("organization_id")`,
+      `CREATE TABLE ${s}."authlib_scim_users" (
+        "id" text PRIMARY KEY,
+        "organization_id" text NOT NULL REFERENCES ${s}."authlib_organizations" ("id") ON DELETE CASCADE,
+        "user_id" text NOT NULL REFERENCES ${s}."authlib_users" ("id") ON DELETE CASCADE,
+        "external_id" text,
+        "user_name" text NOT NULL,
+        "active" boolean NOT NULL,
+        "resource" jsonb NOT NULL,
+        "version" integer NOT NULL,
+        "created_at" timestamptz NOT NULL,
+        "updated_at" timestamptz NOT NULL,
+        "deleted_at" timestamptz)`,
+      `CREATE UNIQUE INDEX "authlib_scim_users_user_name_idx" ON ${s}."authlib_scim_users" ("organization_id", lower("user_name")) WHERE "deleted_at" IS NULL`,
+      `CREATE INDEX "authlib_scim_users_user_id_idx" ON ${s}."authlib_scim_users" ("organization_id", "user_id")`,
+      `CREATE TABLE ${s}."authlib_scim_groups" (
+        "id" text PRIMARY KEY,
+        "organization_id" text NOT NULL REFERENCES ${s}."authlib_organizations" ("id") ON DELETE CASCADE,
+        "external_id" text,
+        "display_name" text NOT NULL,
+        "resource" jsonb NOT NULL,
+        "version" integer NOT NULL,
+        "created_at" timestamptz NOT NULL,
+        "updated_at" timestamptz NOT NULL)`,
+      `CREATE UNIQUE INDEX "authlib_scim_groups_display_name_idx" ON ${s}."authlib_scim_groups" ("organization_id", lower("display_name"))`,
+      `CREATE TABLE ${s}."authlib_scim_group_members" (
+        "organization_id" text NOT NULL,
+        "group_id" text NOT NULL REFERENCES ${s}."authlib_scim_groups" ("id") ON DELETE CASCADE,
+        "scim_user_id" text NOT NULL REFERENCES ${s}."authlib_scim_users" ("id") ON DELETE CASCADE,
+        PRIMARY KEY ("group_id", "scim_user_id"))`,
+      `CREATE INDEX "authlib_scim_group_members_user_idx" ON ${s}."authlib_scim_group_members" ("organization_id", "scim_user_id")`,
+    ],
+  },
 ];
 
 /**

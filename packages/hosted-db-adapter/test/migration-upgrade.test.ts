@@ -72,6 +72,10 @@ const TABLES = [
   "authlib_user_bans",
   "authlib_sso_connections",
   "authlib_sso_identities",
+  "authlib_scim_tokens",
+  "authlib_scim_users",
+  "authlib_scim_groups",
+  "authlib_scim_group_members",
 ];
 
 describe("shipped migrations", () => {

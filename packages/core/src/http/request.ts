@@ -16,11 +16,22 @@ export interface RouteMatch {
   /** `undefined` when the path exists, but not for this method. */
   route?: string;
   providerId?: string;
+  /** The decoded segments below the first one, for a subtree route (`scim/*`). */
+  subPath?: string[];
 }
 
 /** The paths an instance answers (its router, `kernel/router.ts`): `undefined` for a path it does not know. */
 export interface RoutePaths {
-  match(method: string, first: string, second: string | undefined): RouteMatch | undefined;
+  /** `deeper`: the path has more segments after `second` (only a subtree route, `scim/*`, takes it). */
+  match(method: string, first: string, second: string | undefined, deeper?: boolean): RouteMatch | undefined;
+}
+
+/** The methods authlib answers: GET and POST everywhere, PUT, PATCH and DELETE on the routes that declare them (SCIM). */
+const METHODS: ReadonlySet<string> = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
+
+/** True for a method authlib answers (see {@link METHODS}). */
+function isAnsweredMethod(method: string): method is RequestInternal["method"] {
+  return METHODS.has(method);
 }
 
 /**
@@ -33,20 +44,27 @@ function wellKnownUnderBase(pathname: string, base: string): string {
   return match && base !== "" && match[2] === base ? `${base}/.well-known/${match[1]}` : pathname;
 }
 
+/** At most this many segments below the first one (a subtree route's: `scim/v2/Users/<id>`). */
+const MAX_DEEPER_SEGMENTS = 8;
+
 /**
- * The segments of `<basePath>/<action>[/<second>]` (the second decoded), or `undefined` for a path of
- * more segments; throws `RouteNotFound` for a path outside the base path or a second segment that does
- * not decode.
+ * The segments of `<basePath>/<action>[/<second>[/…]]` (decoded): `rest` holds those after the second (only
+ * a subtree route, `scim/*`, takes them). Throws `RouteNotFound` for a path outside the base path or a
+ * segment that does not decode; `undefined` for no action or too many segments.
  */
-export function routeSegments(pathname: string, basePath: string): { action: string; second?: string; raw?: string } | undefined {
+export function routeSegments(
+  pathname: string,
+  basePath: string,
+): { action: string; second?: string; raw?: string; rest?: string[] } | undefined {
   const base = basePath.replace(/\/+$/, "");
   pathname = wellKnownUnderBase(pathname, base);
   if (!(pathname === base || pathname.startsWith(`${base}/`))) throw new RouteNotFound(`Not under the base path: ${pathname}`);
   const [action, second, ...rest] = pathname.slice(base.length).split("/").filter(Boolean);
-  if (!action || rest.length > 0) return undefined;
+  if (!action || rest.length > MAX_DEEPER_SEGMENTS) return undefined;
   if (second === undefined) return { action };
   try {
-    return { action, second: decodeURIComponent(second), raw: second };
+    const decoded = { action, second: decodeURIComponent(second), raw: second };
+    return rest.length === 0 ? decoded : { ...decoded, rest: rest.map((segment) => decodeURIComponent(segment)) };
   } catch {
     throw new RouteNotFound(`Cannot parse provider id at ${pathname}`);
   }
@@ -60,10 +78,17 @@ export function parseActionAndProvider(
   method = "GET",
 ): RouteMatch & { path: string } {
   const segments = routeSegments(pathname, basePath);
-  const match = segments ? paths.match(method, segments.action, segments.second) : undefined;
+  const match = segments ? paths.match(method, segments.action, segments.second, segments.rest !== undefined) : undefined;
   if (!segments || !match) throw new RouteNotFound(`Cannot parse action at ${pathname}`);
-  const { action, raw } = segments;
-  return Object.assign(match, { path: raw === undefined ? `/${action}` : `/${action}/${raw}` });
+  const { action, raw, second, rest } = segments;
+  const path = raw === undefined ? `/${action}` : `/${action}/${raw}`;
+  // A subtree route gets the decoded segments below its first one (`["v2", "Users", "<id>"]`).
+  if (match.route?.endsWith("/*") && second !== undefined)
+    return Object.assign(match, {
+      path: rest ? `${path}/${rest.map(encodeURIComponent).join("/")}` : path,
+      subPath: [second, ...(rest ?? [])],
+    });
+  return Object.assign(match, { path });
 }
 
 /**
@@ -89,7 +114,7 @@ export async function parseRequest(
     },
     connectionAddress,
   );
-  if (method === "POST" && request.bodyUsed) replayBodyOnDemand(internal, request, text);
+  if (method !== "GET" && request.bodyUsed) replayBodyOnDemand(internal, request, text);
   return internal;
 }
 
@@ -136,14 +161,14 @@ export interface AuthRequestParts {
 export async function parseRequestParts(parts: AuthRequestParts, basePath: string, paths: RoutePaths): Promise<RequestInternal> {
   const method = (parts.method ?? "GET").toUpperCase();
   // Checked before a Request is made from it: the constructor throws on some methods (CONNECT, TRACE).
-  if (method !== "GET" && method !== "POST") throw new MethodNotAllowed(`Method not allowed: ${method}`);
+  if (!isAnsweredMethod(method)) throw new MethodNotAllowed(`Method not allowed: ${method}`);
   let request: Request;
   try {
     request = new Request(parts.url, { method, headers: parts.headers });
   } catch (error) {
     throw new UnknownAction("The request URL or headers are not valid.", { cause: error as Error });
   }
-  const body = method === "POST" && parts.body && typeof parts.body === "object" ? { ...parts.body } : {};
+  const body = method !== "GET" && parts.body && typeof parts.body === "object" ? { ...parts.body } : {};
   return parsed(request, method, { basePath, paths }, async () => body, parts.clientAddress);
 }
 
@@ -155,8 +180,10 @@ async function parsed(
   connectionAddress: string | undefined,
 ): Promise<RequestInternal> {
   const url = new URL(request.url);
-  if (method !== "GET" && method !== "POST") throw new MethodNotAllowed(`Method not allowed: ${method}`);
-  const { action, route, providerId, path } = parseActionAndProvider(url.pathname, where.basePath, where.paths, method);
+  if (!isAnsweredMethod(method)) throw new MethodNotAllowed(`Method not allowed: ${method}`);
+  const { action, route, providerId, path, subPath } = parseActionAndProvider(url.pathname, where.basePath, where.paths, method);
+  // A method beyond GET and POST reaches only a route that declares it (the router found none otherwise).
+  if (method !== "GET" && method !== "POST" && route === undefined) throw new MethodNotAllowed(`Method not allowed: ${method}`);
   return {
     request,
     url,
@@ -165,8 +192,9 @@ async function parsed(
     route,
     path,
     providerId,
+    ...(subPath ? { subPath } : {}),
     query: url.search === "" ? {} : Object.fromEntries(url.searchParams),
-    body: method === "POST" ? await readPostBody() : {},
+    body: method === "GET" ? {} : await readPostBody(),
     cookies: requestCookies(request.headers),
     headers: request.headers,
     connectionAddress,
@@ -194,7 +222,8 @@ async function readBody(request: Request): Promise<{ fields: Record<string, unkn
 }
 
 function bodyFields(type: string, text: string): Record<string, unknown> {
-  if (type.includes("application/json")) {
+  // SCIM clients send `application/scim+json` (RFC 7644 §3.1).
+  if (type.includes("application/json") || type.includes("application/scim+json")) {
     try {
       const parsed: unknown = JSON.parse(text);
       return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};

@@ -120,7 +120,16 @@ export const onDemandFeatures: readonly OnDemandFeature[] = [
   },
   {
     option: "sso",
-    api: ["createSsoConnection", "updateSsoConnection", "deleteSsoConnection", "listSsoConnections", "ssoDiscover"],
+    api: [
+      "createSsoConnection",
+      "updateSsoConnection",
+      "deleteSsoConnection",
+      "listSsoConnections",
+      "ssoDiscover",
+      "createScimToken",
+      "listScimTokens",
+      "revokeScimToken",
+    ],
     load: () => import("../features/sso/feature.js").then((module) => module.ssoFeature),
   },
 ];

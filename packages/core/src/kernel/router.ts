@@ -13,6 +13,8 @@ import type { OperationDeclaration } from "../types/operation.js";
 
 /** The last segment of a path that names a provider. */
 const PROVIDER = ":provider";
+/** The last segment of a path that answers every deeper path under its first segment (`scim/*`). */
+const SUBTREE = "*";
 
 /** The operations of an instance, by route and by name. */
 export interface Router extends RoutePaths {
@@ -41,6 +43,8 @@ interface PathEntry {
 interface FirstSegment {
   exact?: PathEntry;
   provider?: PathEntry;
+  /** The route that answers every path below the first segment (a protocol with its own paths: SCIM). */
+  subtree?: PathEntry;
   fixed: Map<string, PathEntry>;
 }
 
@@ -62,9 +66,16 @@ export function createRouter(operations: readonly OperationDeclaration[], off: R
   return {
     operations,
     // The hot path (every request): two map reads and one object, no string built.
-    match(method, first, second) {
+    match(method, first, second, deeper = false) {
       const room = byFirst.get(first);
       if (!room) return undefined;
+      // A subtree route (`scim/*`) takes every path below its first segment that no fixed route names; only it
+      // takes a path of more than two segments.
+      if (room.subtree && second !== undefined && (deeper || !room.fixed.has(second))) {
+        const route = room.subtree.byMethod.has(method) ? room.subtree.path : undefined;
+        return { action: first, route };
+      }
+      if (deeper) return undefined;
       // A path with its provider segment left out (`/callback`) reaches the operation that takes one, as the
       // spec's routes always did: the operation then refuses the missing provider itself.
       const named = second === undefined ? room.exact : room.fixed.get(second);
@@ -97,19 +108,27 @@ export function createRouter(operations: readonly OperationDeclaration[], off: R
   };
 }
 
-/** The entry of `path` (`first`, `first/second` or `first/:provider`), made when new. */
+/** The entry of `path` (`first`, `first/second`, `first/:provider` or `first/*`), made when new. */
 function pathEntry(byFirst: Map<string, FirstSegment>, path: string): PathEntry {
   const [first = "", second] = path.split("/");
   const room = byFirst.get(first) ?? { fixed: new Map<string, PathEntry>() };
   byFirst.set(first, room);
-  const entry = (second === undefined ? room.exact : second === PROVIDER ? room.provider : room.fixed.get(second)) ?? {
+  const entry = (second === undefined ? room.exact : slotOf(room, second)) ?? {
     path,
     byMethod: new Map<string, OperationDeclaration>(),
   };
   if (second === undefined) room.exact = entry;
   else if (second === PROVIDER) room.provider = entry;
+  else if (second === SUBTREE) room.subtree = entry;
   else room.fixed.set(second, entry);
   return entry;
+}
+
+/** The entry of a second segment: the provider route, the subtree route or a fixed one. */
+function slotOf(room: FirstSegment, second: string): PathEntry | undefined {
+  if (second === PROVIDER) return room.provider;
+  if (second === SUBTREE) return room.subtree;
+  return room.fixed.get(second);
 }
 
 /** The entry of a declared route template. */
@@ -118,6 +137,5 @@ function routeEntry(byFirst: Map<string, FirstSegment>, route: string): PathEntr
   const room = byFirst.get(slash === -1 ? route : route.slice(0, slash));
   if (!room) return undefined;
   if (slash === -1) return room.exact;
-  const second = route.slice(slash + 1);
-  return second === PROVIDER ? room.provider : room.fixed.get(second);
+  return slotOf(room, route.slice(slash + 1));
 }

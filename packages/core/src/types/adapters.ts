@@ -14,6 +14,7 @@ import type { ApiKeyAdapterMethods } from "./api-keys.js";
 import type { AuthorizationServerAdapterMethods } from "./authorization-server.js";
 import type { Account, Awaitable, User } from "./base.js";
 import type { OrganizationAdapterMethods } from "./organizations.js";
+import type { ScimAdapterMethods } from "./scim.js";
 import type { SessionRecord } from "./session-registry.js";
 import type { SsoAdapterMethods } from "./sso.js";
 
@@ -95,14 +96,16 @@ export type AuthenticatorUpdate = Partial<Pick<AdapterAuthenticator, "counter" |
  * A database adapter. Every method is optional in the type; which ones are required depends on the
  * features in use, and a missing one is reported at start-up (`MissingAdapterMethods`). The methods of
  * organizations are in {@link OrganizationAdapterMethods}, those of the authorization server in
- * {@link AuthorizationServerAdapterMethods}, those of API keys in {@link ApiKeyAdapterMethods}, those of enterprise SSO in {@link SsoAdapterMethods}.
+ * {@link AuthorizationServerAdapterMethods}, those of API keys in {@link ApiKeyAdapterMethods}, those of enterprise SSO in
+ * {@link SsoAdapterMethods}, those of SCIM provisioning in {@link ScimAdapterMethods}.
  */
 export interface Adapter
   extends OrganizationAdapterMethods,
     AuthorizationServerAdapterMethods,
     ApiKeyAdapterMethods,
     AdminAdapterMethods,
-    SsoAdapterMethods {
+    SsoAdapterMethods,
+    ScimAdapterMethods {
   /** Creates a user and returns it with its id. */
   createUser?(user: AdapterUser): Awaitable<AdapterUser>;
   /** The user with this id, or `null`. */

@@ -91,6 +91,7 @@ export interface ErrorTypes {
   InvalidUser: true;
   UserExists: true;
   SamlResponseRejected: true;
+  InvalidSsoConfig: true;
   InvalidIdpMetadata: true;
   SamlLibraryMissing: true;
 }

@@ -83,7 +83,8 @@ export interface RequestInternal {
   /** The request's span and what it learns, when the instance's telemetry traces it (`telemetry/`). */
   trace?: RequestTrace;
   url: URL;
-  method: "GET" | "POST";
+  /** GET or POST; PUT, PATCH and DELETE only on a route that declares them (SCIM). */
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   action: AuthAction;
   /**
    * The route template of the operation the request runs (`sessions/revoke`, `signin/:provider`), as the
@@ -94,6 +95,8 @@ export interface RequestInternal {
   path: string;
   /** A provider's id, from a route that names one (`signin/:provider`): never anything else. */
   providerId?: string;
+  /** The decoded path segments below the first one, on a subtree route (`scim/*`): `["v2", "Users", "<id>"]`. */
+  subPath?: readonly string[];
   query: Record<string, string>;
   /** The parsed form or JSON body of a POST; `{}` when absent. */
   body: Record<string, unknown>;

@@ -115,10 +115,12 @@ export type Presentation =
 export interface OperationDeclaration<I = unknown, Body = unknown> {
   /** A name unique in the instance: how `auth.api` and the integrations reach it (`listSessions`). */
   name: string;
-  method: "GET" | "POST";
+  /** GET or POST; PUT, PATCH and DELETE for a protocol that needs them (SCIM), on a subtree route. */
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /**
-   * Its path under the base path: a fixed one (`sessions`, `sessions/revoke`), or one whose last segment
-   * is a provider's id (`signin/:provider`).
+   * Its path under the base path: a fixed one (`sessions`, `sessions/revoke`), one whose last segment
+   * is a provider's id (`signin/:provider`), or a subtree (`scim/*`: every deeper path below its first
+   * segment that no fixed route names, in `RequestInternal.subPath`).
    */
   path: string;
   needs?: OperationNeeds<I>;

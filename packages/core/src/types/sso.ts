@@ -13,6 +13,14 @@ export interface SsoConfig {
    * identity providers whose clocks drift. Default 60; at most 300.
    */
   clockSkew?: number;
+  /** SCIM 2.0 provisioning of each organization's directory (`<basePath>/scim/v2/…`); on with `sso`. */
+  scim?: ScimConfig;
+}
+
+/** The `sso.scim` option. */
+export interface ScimConfig {
+  /** The most resources one list answers (`count` is cut to it; RFC 7644 §3.4.2.4). Default 100, at most 1000. */
+  maxResults?: number;
 }
 
 /** The protocol a connection speaks with the customer's identity provider. */

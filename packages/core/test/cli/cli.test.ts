@@ -165,7 +165,7 @@ describe("authlib db on PGlite (a folder)", () => {
     const before = await runAuthlib(["db", "status", "--url", url]);
     expect(before).toMatchObject({ code: 1, stderr: "" });
     expect(before.stdout).toBe(
-      `Database: ${url}, branch "main"\nApplied:  none\nPending:  1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 (run \`authlib db migrate\`)\nTables:   none\n`,
+      `Database: ${url}, branch "main"\nApplied:  none\nPending:  1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 (run \`authlib db migrate\`)\nTables:   none\n`,
     );
 
     // Run in the app's folder: the database folder is in it, and no .gitignore names it yet.
@@ -174,7 +174,7 @@ describe("authlib db on PGlite (a folder)", () => {
     expect(migrate.stdout).toBe(
       [
         `Opening ${url} (embedded PGlite: its first start takes a while)…`,
-        `Applying 12 migration(s) to branch "main", in one transaction:`,
+        `Applying 13 migration(s) to branch "main", in one transaction:`,
         "  1 authlib tables",
         "  2 rate-limit windows",
         "  3 verification-token expiry index",
@@ -187,7 +187,8 @@ describe("authlib db on PGlite (a folder)", () => {
         "  10 admin: bans and roles",
         "  11 audit impersonator",
         "  12 sso connections and identities",
-        `Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 to branch "main" of ${url}; now at version 12.`,
+        "  13 scim directory",
+        `Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 to branch "main" of ${url}; now at version 13.`,
         `db/ holds this machine's database, not source: add it to .gitignore (echo "db/" >> .gitignore).`,
         "",
       ].join("\n"),
@@ -198,18 +199,18 @@ describe("authlib db on PGlite (a folder)", () => {
     expect(again).toMatchObject({
       code: 0,
       stderr: "",
-      stdout: `Opening ${url} (embedded PGlite: its first start takes a while)…\nUp to date: branch "main" of ${url} is at version 12.\n`,
+      stdout: `Opening ${url} (embedded PGlite: its first start takes a while)…\nUp to date: branch "main" of ${url} is at version 13.\n`,
     });
     await rm(join(app.dir, ".gitignore"));
 
     const after = await runAuthlib(["db", "status"], { env: { AUTHLIB_DATABASE_URL: url } });
     expect(after).toMatchObject({ code: 0, stderr: "" });
     expect(after.stdout).toMatch(
-      /^Applied: {2}1 \(authlib tables, \d{4}-\d\d-\d\dT[\d:.]+Z\), 2 \(rate-limit windows, \d{4}-\d\d-\d\dT[\d:.]+Z\), 3 \(verification-token expiry index, \d{4}-\d\d-\d\dT[\d:.]+Z\), 4 \(session records, \d{4}-\d\d-\d\dT[\d:.]+Z\), 5 \(audit events, \d{4}-\d\d-\d\dT[\d:.]+Z\), 6 \(passkey names, \d{4}-\d\d-\d\dT[\d:.]+Z\), 7 \(organizations, \d{4}-\d\d-\d\dT[\d:.]+Z\), 8 \(authorization server, \d{4}-\d\d-\d\dT[\d:.]+Z\), 9 \(api keys, \d{4}-\d\d-\d\dT[\d:.]+Z\), 10 \(admin: bans and roles, \d{4}-\d\d-\d\dT[\d:.]+Z\), 11 \(audit impersonator, \d{4}-\d\d-\d\dT[\d:.]+Z\), 12 \(sso connections and identities, \d{4}-\d\d-\d\dT[\d:.]+Z\)$/m,
+      /^Applied: {2}1 \(authlib tables, \d{4}-\d\d-\d\dT[\d:.]+Z\), 2 \(rate-limit windows, \d{4}-\d\d-\d\dT[\d:.]+Z\), 3 \(verification-token expiry index, \d{4}-\d\d-\d\dT[\d:.]+Z\), 4 \(session records, \d{4}-\d\d-\d\dT[\d:.]+Z\), 5 \(audit events, \d{4}-\d\d-\d\dT[\d:.]+Z\), 6 \(passkey names, \d{4}-\d\d-\d\dT[\d:.]+Z\), 7 \(organizations, \d{4}-\d\d-\d\dT[\d:.]+Z\), 8 \(authorization server, \d{4}-\d\d-\d\dT[\d:.]+Z\), 9 \(api keys, \d{4}-\d\d-\d\dT[\d:.]+Z\), 10 \(admin: bans and roles, \d{4}-\d\d-\d\dT[\d:.]+Z\), 11 \(audit impersonator, \d{4}-\d\d-\d\dT[\d:.]+Z\), 12 \(sso connections and identities, \d{4}-\d\d-\d\dT[\d:.]+Z\), 13 \(scim directory, \d{4}-\d\d-\d\dT[\d:.]+Z\)$/m,
     );
     expect(after.stdout).toContain("Pending:  none\n");
     expect(after.stdout).toContain(
-      "Tables:   authlib_accounts, authlib_api_keys, authlib_audit_events, authlib_authenticators, authlib_domains, authlib_invitations, authlib_members, authlib_migrations, authlib_oauth_clients, authlib_oauth_codes, authlib_oauth_consents, authlib_oauth_device_codes, authlib_oauth_grants, authlib_oauth_signing_keys, authlib_organizations, authlib_rate_limits, authlib_session_records, authlib_sessions, authlib_sso_connections, authlib_sso_identities, authlib_user_bans, authlib_users, authlib_users_accounts, authlib_users_sessions, authlib_verificationTokens (25)\n",
+      "Tables:   authlib_accounts, authlib_api_keys, authlib_audit_events, authlib_authenticators, authlib_domains, authlib_invitations, authlib_members, authlib_migrations, authlib_oauth_clients, authlib_oauth_codes, authlib_oauth_consents, authlib_oauth_device_codes, authlib_oauth_grants, authlib_oauth_signing_keys, authlib_organizations, authlib_rate_limits, authlib_scim_group_members, authlib_scim_groups, authlib_scim_tokens, authlib_scim_users, authlib_session_records, authlib_sessions, authlib_sso_connections, authlib_sso_identities, authlib_user_bans, authlib_users, authlib_users_accounts, authlib_users_sessions, authlib_verificationTokens (29)\n",
     );
     // Four PGlite starts in child processes, the first writing a new database to disk.
   }, 180_000);
@@ -301,27 +302,27 @@ describe.skipIf(!(await postgresAnswers(postgresURL, "authlib db on PostgreSQL")
     const env = { AUTHLIB_DATABASE_URL: postgresURL, AUTHLIB_BRANCH: branch };
     const before = await runAuthlib(["db", "status"], { env });
     expect(before).toMatchObject({ code: 1, stderr: "" });
-    expect(before.stdout).toContain(`branch "${branch}"\nApplied:  none\nPending:  1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 `);
+    expect(before.stdout).toContain(`branch "${branch}"\nApplied:  none\nPending:  1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 `);
 
     const migrate = await runAuthlib(["db", "migrate"], { env });
     expect(migrate).toMatchObject({ code: 0, stderr: "" });
     // A server's database is no folder of the app: no .gitignore hint.
     expect(migrate.stdout).toBe(
-      `Opening ${postgresURL}…\nApplying 12 migration(s) to branch "${branch}", in one transaction:\n  1 authlib tables\n  2 rate-limit windows\n  3 verification-token expiry index\n  4 session records\n  5 audit events\n  6 passkey names\n  7 organizations\n  8 authorization server\n  9 api keys\n  10 admin: bans and roles\n  11 audit impersonator\n  12 sso connections and identities\n` +
-        `Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 to branch "${branch}" of ${postgresURL}; now at version 12.\n`,
+      `Opening ${postgresURL}…\nApplying 13 migration(s) to branch "${branch}", in one transaction:\n  1 authlib tables\n  2 rate-limit windows\n  3 verification-token expiry index\n  4 session records\n  5 audit events\n  6 passkey names\n  7 organizations\n  8 authorization server\n  9 api keys\n  10 admin: bans and roles\n  11 audit impersonator\n  12 sso connections and identities\n  13 scim directory\n` +
+        `Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 to branch "${branch}" of ${postgresURL}; now at version 13.\n`,
     );
     const { rows } = await pool.query("SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = $1", [branch]);
-    expect(rows).toEqual([{ tables: 25 }]);
+    expect(rows).toEqual([{ tables: 29 }]);
 
     const after = await runAuthlib(["db", "status", "--branch", branch, "--url", postgresURL]);
     expect(after).toMatchObject({ code: 0, stderr: "" });
     expect(after.stdout).toContain("Pending:  none\n");
-    expect(after.stdout).toContain("(25)\n");
+    expect(after.stdout).toContain("(29)\n");
 
     const again = await runAuthlib(["db", "migrate"], { env });
     expect(again).toMatchObject({
       code: 0,
-      stdout: `Opening ${postgresURL}…\nUp to date: branch "${branch}" of ${postgresURL} is at version 12.\n`,
+      stdout: `Opening ${postgresURL}…\nUp to date: branch "${branch}" of ${postgresURL} is at version 13.\n`,
     });
   }, 60_000);
 

@@ -18,6 +18,7 @@ import { authClient } from "../helpers/auth-client.js";
 import type { TxtServer } from "../helpers/dns-server.js";
 import { memoryAdapter, withVerificationTokens } from "../helpers/memory-adapter.js";
 import { memoryOrganizations } from "../helpers/memory-organizations.js";
+import { memoryScim } from "../helpers/memory-scim.js";
 import { memorySso } from "../helpers/memory-sso.js";
 
 export const ORIGIN = "http://localhost:3000";
@@ -49,12 +50,14 @@ export function ssoApp(dns: TxtServer, overrides: Partial<AuthConfig> = {}, adap
   const memory = memoryAdapter({ sessionRecords: true });
   const orgs = memoryOrganizations();
   const sso = memorySso();
+  const scim = memoryScim();
   const mails: MailMessage[] = [];
   const audit: AuditEvent[] = [];
   const store: Adapter = adapter ?? {
     ...withVerificationTokens(memory.adapter),
     ...orgs.methods,
     ...sso.methods,
+    ...scim.methods,
     deleteUser: async (userId: string) => {
       sso.deleteUser(userId);
       return memory.adapter.deleteUser?.(userId);
@@ -109,7 +112,7 @@ export function ssoApp(dns: TxtServer, overrides: Partial<AuthConfig> = {}, adap
   async function ssoSignInWith(b: Browser, connectionId: string, claims: Record<string, unknown>) {
     return post(b, "/auth/test-sso-signin", { connectionId, claims: JSON.stringify(claims) });
   }
-  return { config, auth, store, memory, orgs, sso, mails, audit, browser, signedUp, as, organizationWithDomain, ssoSignInWith };
+  return { config, auth, store, memory, orgs, sso, scim, mails, audit, browser, signedUp, as, organizationWithDomain, ssoSignInWith };
 }
 
 /** A POST of `form` with the browser's CSRF token. */

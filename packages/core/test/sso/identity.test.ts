@@ -51,6 +51,32 @@ describe.each(["jwt", "database"] as const)("an SSO sign-in (%s sessions)", (str
     });
   });
 
+  it("a user the organization's directory (SCIM) deprovisioned is refused, though the identity provider still vouches for them", async () => {
+    const { app, organizationId, connection } = await setUp();
+    await app.ssoSignInWith(app.browser(), connection.id, { subject: "00u-ada", email: "ada@acme.test" });
+    const user = await app.store.getUserByEmail?.("ada@acme.test");
+    const now = new Date();
+    await app.scim.methods.createScimUser({
+      id: "scim-ada",
+      organizationId,
+      userId: user?.id as string,
+      externalId: null,
+      userName: "ada@acme.test",
+      active: false,
+      resource: {},
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    });
+    const again = app.browser();
+    const refused = await app.ssoSignInWith(again, connection.id, { subject: "00u-ada", email: "ada@acme.test" });
+    expect(refused.headers.get("location")).toContain("error=SsoSignInFailed");
+    expect(await again.session()).toBeNull();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(app.audit.some((row) => row.type === "ssoSignInFailed" && row.detail?.endsWith("reason=deprovisioned"))).toBe(true);
+  });
+
   it("the role is the one the user's first mapped group gives", async () => {
     const { app, organizationId, connection } = await setUp({ groupRoles: { Engineering: "admin" } });
     const grace = app.browser();

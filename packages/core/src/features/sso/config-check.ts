@@ -1,6 +1,6 @@
 /**
  * The start-up check of the `sso` option (`FeatureDefinition.check`): connections belong to organizations,
- * so `sso` without `organizations` is refused (`InvalidSsoConfig`), and the clock skew is bounded.
+ * so `sso` without `organizations` is refused (`InvalidSsoConfig`); the clock skew and SCIM's page size are bounded.
  *
  * @module features/sso/config-check
  */
@@ -17,5 +17,8 @@ export function ssoConfigError(config: AuthConfig): AuthError | undefined {
   const skew = given.clockSkew;
   if (skew !== undefined && !(Number.isInteger(skew) && skew >= 0 && skew <= 300))
     return new InvalidSsoConfig("sso.clockSkew must be a whole number of seconds from 0 to 300.");
+  const max = given.scim?.maxResults;
+  if (max !== undefined && !(Number.isInteger(max) && max >= 1 && max <= 1000))
+    return new InvalidSsoConfig("sso.scim.maxResults must be a whole number from 1 to 1000.");
   return undefined;
 }

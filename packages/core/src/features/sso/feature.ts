@@ -11,8 +11,10 @@ import { ssoApi } from "./api.js";
 import { ssoConfigError } from "./config-check.js";
 import { ssoMessages } from "./messages.js";
 import * as declared from "./operations.js";
+import { scimApi, scimMethods, scimOperations } from "./scim/public.js";
 import { ssoMethods } from "./store.js";
 
+export type { CreatedScimToken, ListedScimToken, ScimApi } from "./scim/public.js";
 export type { SsoApi, SsoMessages } from "./types.js";
 
 const required = () => import("./required.js");
@@ -31,19 +33,38 @@ const operations = [
   declared.samlAssertionContinue,
   declared.samlMetadata,
   declared.samlContinueScript,
+  // SCIM provisioning (`scim/`): the organization admins' tokens and the SCIM 2.0 endpoint at `scim/v2/…`.
+  ...scimOperations,
 ];
 
 export const ssoFeature = defineFeature({
   name: "sso",
   enabled: (config) => config.sso !== undefined,
   turnedOnBy: "sso",
-  api: ssoApi,
+  api: { ...ssoApi, ...scimApi },
   // A started SAML sign-in's request id, sealed and bound to this browser (`saml-flow.ts`).
   cookies: { ssoSamlRequest: "sso-saml-request" },
   messages: ssoMessages,
   check: ssoConfigError,
-  adapterNeeds: (config) => (config.sso === undefined ? undefined : { feature: "Enterprise SSO (`sso`)", methods: ssoMethods }),
-  quietErrors: ["SsoConnectionNotFound", "InvalidSsoConnection", "SsoRequired", "SsoSignInFailed"],
+  adapterNeeds: (config) =>
+    config.sso === undefined ? undefined : { feature: "Enterprise SSO (`sso`)", methods: [...ssoMethods, ...scimMethods] },
+  quietErrors: [
+    "SsoConnectionNotFound",
+    "InvalidSsoConnection",
+    "SsoRequired",
+    "SsoSignInFailed",
+    "ScimUnauthorized",
+    "ScimInvalidRequest",
+    "ScimResourceNotFound",
+    "ScimConflict",
+    "ScimForbidden",
+    "ScimPreconditionFailed",
+    "ScimTokenNotFound",
+  ],
+  ownerOperations: {
+    createScimToken: { label: "SCIM token creation" },
+    revokeScimToken: { label: "SCIM token revoke" },
+  },
   signInErrors: { SsoRequired: "sso.required", SsoSignInFailed: "sso.failed" },
   audit: {
     // A refused connection change (not a member, a role too low, a bad setting) is its own failure.

@@ -30,6 +30,7 @@ import type { SessionAssurance } from "../../types/base.js";
 import type { InternalOptions, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import type { SsoConnection } from "../../types/sso.js";
 import { domainOf, provenBy } from "./domains.js";
+import { isDeprovisioned } from "./scim/deprovisioned.js";
 import { storeOf } from "./store.js";
 
 /** What the identity provider said of the user, read through the connection's attribute mapping. */
@@ -142,6 +143,9 @@ export async function ssoSignIn(
     const known = identity ? await store.getUser(identity.userId) : null;
     if (identity && !known)
       throw failed("userGone", "The user of this SSO identity is gone: the organization's admin checks the connection.");
+    // The organization's directory (SCIM) ended this user: its identity provider may still vouch for them.
+    if (known && (await isDeprovisioned(options, connection.organizationId, known.id)))
+      throw failed("deprovisioned", "Your organization's directory has ended your access: ask your organization's admin.");
     // The app's `signIn` callback is asked before anything is stored (as for OAuth): a string sends the browser there, no session.
     const candidate = known ?? { name: claims.name ?? null, email: null, emailVerified: null };
     const redirect = await askSignInCallback(options, { user: candidate, account: null, profile: { sub: claims.subject } });
