@@ -130,9 +130,12 @@ async function pendingRequestId(
   return bindingMatches(pending.binding, await requestBinding(options, request)) ? pending.requestId : undefined;
 }
 
-/** Claims `assertionId` once across instances; a full single-use memory refuses rather than forget. */
-async function rememberAssertion(options: InternalOptions, assertionId: string, keepUntil: number): Promise<boolean> {
-  const result = await claimOnce(options, ASSERTIONS, assertionId, keepUntil * 1000);
+/**
+ * Claims `assertionId` of `connectionId` once across instances; a full single-use memory refuses rather than
+ * forget. Scoped by connection: another organization's IdP (whose admin picks its ids) cannot burn this one's.
+ */
+async function rememberAssertion(options: InternalOptions, connectionId: string, assertionId: string, keepUntil: number): Promise<boolean> {
+  const result = await claimOnce(options, ASSERTIONS, `${connectionId}\u0000${assertionId}`, keepUntil * 1000);
   if (result.claimed) return true;
   if (result.reason === "used") return false;
   throw failed("busy", "Too many SSO sign-ins are in progress on this server: try again in a few minutes.");
@@ -173,7 +176,7 @@ export async function samlAssertionContinue(
     assertion = await validateSamlResponse(await settingsOf(options, connection), {
       samlResponse: input.SAMLResponse,
       expectedRequestId: await pendingRequestId(options, request, connection),
-      rememberAssertion: (id, keepUntil) => rememberAssertion(options, id, keepUntil),
+      rememberAssertion: (id, keepUntil) => rememberAssertion(options, connection.id, id, keepUntil),
     });
   } catch (error) {
     // The audit row names the check that failed (never the response); the error page says to start again.
