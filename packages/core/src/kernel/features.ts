@@ -16,7 +16,7 @@ import { twoFactorFeature } from "../features/two-factor/feature.js";
 export type { AdminApi, ImpersonationApi, ImpersonationResult, StopImpersonationResult } from "../features/admin/feature.js";
 export type { ApiKeyRateLimits, ApiKeysApi, CreatedApiKey, ListedApiKey, VerifiedApiKey } from "../features/api-keys/feature.js";
 export type { AuthorizationServerApi, AuthorizationServerRateLimits, ListedGrant } from "../features/authorization-server/feature.js";
-export type { SsoApi } from "../features/sso/feature.js";
+export type { CreatedScimToken, ListedScimToken, ScimApi, SsoApi } from "../features/sso/feature.js";
 /** The built-in features' public types (and their additions to the shared ones), for the package's index. */
 export type { TotpEnrollment, TwoFactorApi, TwoFactorRateLimits, TwoFactorStatus } from "../features/two-factor/feature.js";
 

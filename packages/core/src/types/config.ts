@@ -27,6 +27,7 @@ import type {
   SessionActor,
   SessionAssurance,
   SessionImpersonator,
+  SessionSso,
   Theme,
   User,
 } from "./base.js";
@@ -58,6 +59,7 @@ export type {
   SessionActor,
   SessionAssurance,
   SessionImpersonator,
+  SessionSso,
   Theme,
   User,
 };
