@@ -210,6 +210,48 @@ for (const strategy of ["jwt", "database"] as const) {
       expect(adminCookies.size).toBeGreaterThan(0);
     });
 
+    test("answers JSON that is never cached; keeps the admin's session aside for the impersonation's lifetime and gives it back with each cookie's own options", async () => {
+      // The app's own options for the session cookie (SameSite=Strict), the assurance cookie keeping the defaults.
+      const cookies = { sessionToken: { options: { sameSite: "strict" } } } as AuthConfig["cookies"];
+      const a = app(strategy, { roles: ["admin"] }, { session: { strategy, maxAge: 7200 }, cookies });
+      const admin = await a.signedIn("admin@example.com");
+      const sessionCookie = (name: string) => name === "authlib.session-token" || name === "authlib.session-assurance";
+      const own = Object.fromEntries(
+        [...admin.jar.cookies].filter(([name]) => sessionCookie(name)).map(([name, cookie]) => [name, cookie.value]),
+      );
+      // A whole second, standing still: lifetimes and expiry dates are exact.
+      vi.useFakeTimers({ toFake: ["Date"], now: Math.ceil(Date.now() / 1000) * 1000 });
+      const now = Date.now();
+      const started = await admin.send("/auth/admin/impersonate", { form: { csrfToken: await admin.csrf(), userId: "user" } });
+      expect([started.status, started.headers.get("content-type"), started.headers.get("cache-control")]).toEqual([
+        200,
+        "application/json",
+        "private, no-cache, no-store",
+      ]);
+      const kept = started.setCookies.find((cookie) => cookie.name === "authlib.impersonator-session");
+      expect(kept?.attributes).toMatchObject({ maxAge: 3600, httponly: true, samesite: "Lax", path: "/" });
+
+      const stopped = await admin.send("/auth/admin/stop-impersonating", { form: { csrfToken: await admin.csrf() } });
+      expect([stopped.status, stopped.headers.get("content-type"), stopped.headers.get("cache-control")]).toEqual([
+        200,
+        "application/json",
+        "private, no-cache, no-store",
+      ]);
+      expect(await stopped.json()).toEqual({ restored: true });
+      // The admin's own cookies come back as they were, each with its own options and a whole session's lifetime.
+      const back = stopped.setCookies.filter((cookie) => cookie.value !== "" && sessionCookie(cookie.name));
+      expect(Object.fromEntries(back.map((cookie) => [cookie.name, cookie.value]))).toEqual(own);
+      for (const cookie of back) {
+        const sameSite = cookie.name === "authlib.session-token" ? "Strict" : "Lax";
+        expect([cookie.name, cookie.attributes]).toEqual([
+          cookie.name,
+          { httponly: true, samesite: sameSite, path: "/", expires: new Date(now + 7200 * 1000) },
+        ]);
+      }
+      expect(back.map((cookie) => cookie.name)).toContain("authlib.session-token");
+      if (strategy === "database") expect(back.map((cookie) => cookie.name)).toContain("authlib.session-assurance");
+    });
+
     test("never ends one of the user's own sessions (the per-user limit)", async () => {
       const a = app(strategy, { roles: ["admin"] }, { session: { strategy, maxPerUser: 1 } });
       const user = await a.signedIn("user@example.com");
