@@ -6,7 +6,16 @@
  */
 import { crc32 as zlibCrc32 } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { checksumText, crc32, formatKey, isKeyId, newKey, parseKey, randomBase62 } from "../../src/features/api-keys/key-format.js";
+import {
+  checksumText,
+  crc32,
+  formatKey,
+  isKeyId,
+  newKey,
+  parseKey,
+  randomBase62,
+  startOf,
+} from "../../src/features/api-keys/key-format.js";
 import { apiKeysApp } from "./helpers.js";
 
 const BASE62 = /^[0-9A-Za-z]+$/;
@@ -70,6 +79,45 @@ describe("the key format", () => {
     const parts = parseKey("acme", key) as { id: string; secret: string };
     expect(parseKey("acme", formatKey("beta", parts))).toBeUndefined();
     expect(parseKey("acme", "")).toBeUndefined();
+  });
+});
+
+describe("the checksum, the characters and the public id", () => {
+  it("the checksum is the CRC-32 in base62, most significant digit first, zero-padded to 6", () => {
+    expect(checksumText(61)).toBe("00000z");
+    expect(checksumText(62)).toBe("000010");
+    expect(checksumText(3843)).toBe("0000zz");
+    expect(checksumText(123_456_789)).toBe("08M0kX");
+    expect(checksumText(0xffffffff)).toBe("4gfFC3");
+    // A key is its text and that checksum: a scanner can recompute it from the key alone.
+    expect(formatKey("acme", { id: "A".repeat(16), secret: "B".repeat(32) })).toBe(`acme_${"A".repeat(16)}${"B".repeat(32)}0a3Bm5`);
+  });
+
+  it("refuses a key whose checksum is right but whose body is not all base62, wherever the odd character sits", () => {
+    const id = "A".repeat(16);
+    const secret = "B".repeat(32);
+    for (const [what, parts] of [
+      ["first", { id: `-${id.slice(1)}`, secret }],
+      ["middle", { id, secret: `${secret.slice(0, 10)}.${secret.slice(11)}` }],
+      ["last before the checksum", { id, secret: `${secret.slice(0, -1)}_` }],
+    ] as const) {
+      const key = formatKey("acme", parts);
+      expect(key, what).toHaveLength(5 + 54);
+      expect(parseKey("acme", key), what).toBeUndefined();
+    }
+    expect(parseKey("acme", formatKey("acme", { id, secret }))).toEqual({ id, secret });
+  });
+
+  it("a public id is 16 base62 characters, nothing else; a list shows the prefix and its first 4", () => {
+    expect(isKeyId("AbCd0123456789xy")).toBe(true);
+    expect(isKeyId("AbCd0123456789x")).toBe(false);
+    expect(isKeyId("AbCd0123456789xyz")).toBe(false);
+    expect(isKeyId("AbCd01234567-9xy")).toBe(false);
+    expect(isKeyId("-bCd0123456789xy")).toBe(false);
+    expect(isKeyId("AbCd0123456789x-")).toBe(false);
+    expect(isKeyId(1234567890123456)).toBe(false);
+    expect(isKeyId(undefined)).toBe(false);
+    expect(startOf("acme", "AbCd0123456789xy")).toBe("acme_AbCd");
   });
 });
 

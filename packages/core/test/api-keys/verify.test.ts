@@ -5,7 +5,9 @@
  * the per-key limit, `lastUsedAt` once a minute, the cache bound, the hash under every secret of the list,
  * the start-up check's edges. The test files of the `api-keys` mutation group (scripts/mutation/groups.mjs).
  */
+import { createHmac } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { boundOf, cachedKey, forgetKey, forgetKeysOf, keyMemoryOf, rememberKey } from "../../src/features/api-keys/cache.js";
 import { formatKey, newKey, parseKey } from "../../src/features/api-keys/key-format.js";
 import { hashKey, keyMatches } from "../../src/features/api-keys/key-hash.js";
 import { presentedKey } from "../../src/features/api-keys/verify.js";
@@ -13,6 +15,7 @@ import { createAuth } from "../../src/kernel/instance.js";
 import { memorySessionStore } from "../../src/session/memory-store.js";
 import type { ApiKeyRecord } from "../../src/types/api-keys.js";
 import type { AuthConfig } from "../../src/types/config.js";
+import type { InstanceState } from "../../src/types/internal.js";
 import { apiKeysApp, secret } from "./helpers.js";
 
 afterEach(() => void vi.useRealTimers());
@@ -183,6 +186,61 @@ describe("each decision", () => {
   });
 });
 
+describe("the stored hash", () => {
+  it("is HMAC-SHA256 of `<id>.<secret>` under HMAC-SHA256(auth secret, the label), in hex", async () => {
+    const made = newKey("acme");
+    const derived = createHmac("sha256", secret).update("authlib.api-key.hash-key.v1").digest("hex");
+    const expected = createHmac("sha256", derived).update(`${made.id}.${made.secret}`).digest("hex");
+    expect(await hashKey([secret], made)).toBe(expected);
+    // A key hashed under the first secret of a list still verifies when a later secret does not match.
+    expect(await keyMatches([secret, "another-secret-0123456789abcdef!!!!!!"], made, expected)).toBe(true);
+  });
+});
+
+describe("the cache's memory", () => {
+  const record = (id: string, userId = "user-1") => ({ id, userId }) as ApiKeyRecord;
+
+  it("trusts reads only for JWT sessions with eventual revocation, for revalidateAfter seconds", () => {
+    expect(boundOf({ strategy: "jwt", revocation: "eventual", revalidateAfter: 60 })).toBe(60_000);
+    expect(boundOf({ strategy: "jwt", revocation: "strict", revalidateAfter: 60 })).toBe(0);
+    expect(boundOf({ strategy: "database", revocation: "eventual", revalidateAfter: 60 })).toBe(0);
+  });
+
+  it("keeps nothing when reads are not trusted, and forgets a key, or every key of one user, on this instance", () => {
+    const state: InstanceState = {};
+    rememberKey(state, { record: record("a"), readAt: Date.now() }, 0);
+    expect(keyMemoryOf(state).reads.size).toBe(0);
+    rememberKey(state, { record: record("a"), readAt: Date.now() }, 1000);
+    rememberKey(state, { record: record("b"), readAt: Date.now() }, 1000);
+    rememberKey(state, { record: record("c", "user-2"), readAt: Date.now() }, 1000);
+    expect(cachedKey(state, "a", 1000)?.record.id).toBe("a");
+    expect(cachedKey(state, "a", 0)).toBeUndefined();
+    forgetKey(state, "a");
+    expect(cachedKey(state, "a", 1000)).toBeUndefined();
+    expect(cachedKey(state, "b", 1000)?.record.id).toBe("b");
+    forgetKeysOf(state, "user-1");
+    expect([...keyMemoryOf(state).reads.keys()]).toEqual(["c"]);
+    // An instance that never read a key has nothing to forget.
+    const fresh: InstanceState = {};
+    forgetKey(fresh, "a");
+    forgetKeysOf(fresh, "user-1");
+    expect(fresh.apiKeys).toBeUndefined();
+  });
+
+  it("holds at most 10,000 reads, the oldest read going first (a read again is the newest)", () => {
+    const state: InstanceState = {};
+    const now = Date.now();
+    for (let i = 0; i < 10_000; i++) rememberKey(state, { record: record(`k${i}`), readAt: now }, 60_000);
+    // k0 is read again: now the newest; k1 is the oldest.
+    rememberKey(state, { record: record("k0"), readAt: now }, 60_000);
+    expect(keyMemoryOf(state).reads.size).toBe(10_000);
+    rememberKey(state, { record: record("new"), readAt: now }, 60_000);
+    const reads = keyMemoryOf(state).reads;
+    expect(reads.size).toBe(10_000);
+    expect([reads.has("k0"), reads.has("k1"), reads.has("k2"), reads.has("new")]).toEqual([true, false, true, true]);
+  });
+});
+
 describe("use", () => {
   it("counts each verification of a key against its own limit, refusal with Retry-After", async () => {
     const app = apiKeysApp({ rateLimit: { apiKeys: { perKeyMax: 2, windowSeconds: 30 } } });
@@ -280,5 +338,60 @@ describe("the start-up check's edges", () => {
     bad({ prefix: "acme", organizationPermission: 3 });
     ok({ prefix: "acme", organizationPermission: "member:invite" });
     expect(() => createAuth({ ...app.config, apiKeys: null } as never)).toThrow(/apiKeys must be an object/);
+  });
+
+  it("refuses each bad value with its own message", () => {
+    const app = apiKeysApp();
+    const message = (apiKeys: unknown) => {
+      try {
+        createAuth({ ...app.config, apiKeys } as never);
+        return "accepted";
+      } catch (error) {
+        return `${(error as { type?: string }).type}: ${(error as Error).message}`;
+      }
+    };
+    const prefix = 'AuthError: apiKeys.prefix must be 2 to 16 lower-case letters and digits, starting with a letter (e.g. "acme").';
+    for (const bad of ["a", "Acme", "ac_me", "ac-me", "acmE", 3, undefined]) expect(message({ prefix: bad }), String(bad)).toBe(prefix);
+    expect(message("acme")).toBe('AuthError: apiKeys must be an object: `apiKeys: { prefix: "acme" }`.');
+    const scopes = (value: unknown) => message({ prefix: "acme", scopes: value });
+    expect(scopes("read")).toBe("AuthError: apiKeys.scopes must be an object of scopes.");
+    expect(scopes({ [`a${"b".repeat(63)}`]: { description: "x" } })).toBe("accepted");
+    for (const name of [`a${"b".repeat(64)}`, "a b", "a,b", "-a", "a!"])
+      expect(scopes({ [name]: { description: "x" } }), name).toBe(
+        `AuthError: apiKeys.scopes: "${name}" is not a scope name (letters, digits and : . _ / -, no space).`,
+      );
+    for (const scope of [{}, null, { description: 3 }])
+      expect(scopes({ "a:b": scope }), JSON.stringify(scope)).toBe('AuthError: apiKeys.scopes: "a:b" needs a description.');
+    const header =
+      "AuthError: apiKeys.header must be a header name of the app's own (e.g. \"x-api-key\"), not Authorization, Cookie or a proxy's header.";
+    for (const name of [
+      "authorization",
+      "Authorization",
+      "cookie",
+      "host",
+      "forwarded",
+      "x-forwarded-for",
+      "Proxy-Authorization",
+      "x api",
+      "x:y",
+      3,
+    ])
+      expect(message({ prefix: "acme", header: name }), String(name)).toBe(header);
+    const perUser = "AuthError: apiKeys.maxPerUser must be a whole number from 1 to 10000.";
+    for (const value of [0, 1.5, "5"]) expect(message({ prefix: "acme", maxPerUser: value }), String(value)).toBe(perUser);
+    expect(message({ prefix: "acme", maxExpiresIn: 59.5 })).toBe(
+      "AuthError: apiKeys.maxExpiresIn must be seconds from 60 to 10 years (whole), or null.",
+    );
+    expect(message({ prefix: "acme", maxExpiresIn: null, defaultExpiresIn: 10 * 365 * 86_400 + 1 })).toBe(
+      "AuthError: apiKeys.defaultExpiresIn must be seconds from 60 to 10 years (whole), or null.",
+    );
+    const longer = "AuthError: apiKeys.defaultExpiresIn must not be longer than apiKeys.maxExpiresIn (nor null while maxExpiresIn is set).";
+    expect(message({ prefix: "acme", maxExpiresIn: 60, defaultExpiresIn: 61 })).toBe(longer);
+    expect(message({ prefix: "acme", defaultExpiresIn: null })).toBe(longer);
+    expect(message({ prefix: "acme", maxExpiresIn: null, defaultExpiresIn: null })).toBe("accepted");
+    expect(message({ prefix: "acme", maxExpiresIn: null })).toBe("accepted");
+    expect(message({ prefix: "acme", organizationPermission: "" })).toBe(
+      'AuthError: apiKeys.organizationPermission must be a permission name (e.g. "organization:update").',
+    );
   });
 });
