@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { boundOf, cachedKey, forgetKey, forgetKeysOf, keyMemoryOf, rememberKey } from "../../src/features/api-keys/cache.js";
 import { formatKey, newKey, parseKey } from "../../src/features/api-keys/key-format.js";
 import { hashKey, keyMatches } from "../../src/features/api-keys/key-hash.js";
-import { presentedKey } from "../../src/features/api-keys/verify.js";
+import { presentedKey, roleGrants } from "../../src/features/api-keys/verify.js";
 import { createAuth } from "../../src/kernel/instance.js";
 import { memorySessionStore } from "../../src/session/memory-store.js";
 import type { ApiKeyRecord } from "../../src/types/api-keys.js";
@@ -63,6 +63,8 @@ describe("where the key is read from", () => {
     expect(presentedKey(headers({ authorization: "Bearer first", "x-api-key": "second" }), "x-api-key")).toBe("first");
     expect(presentedKey(headers({ authorization: "Basic x", "x-api-key": "second" }), "x-api-key")).toBe("second");
     expect(presentedKey(headers({}), "x-api-key")).toBeUndefined();
+    // The scheme opens the header: a Bearer token inside another scheme's value is not read.
+    expect(presentedKey(headers({ authorization: "Token Bearer abc" }), undefined)).toBeUndefined();
   });
 
   it("says how to send a key when none is sent, naming the app's header when it has one", async () => {
@@ -125,9 +127,13 @@ describe("each decision", () => {
     });
     expect((await app.auth.api.verifyApiKey(app.bearing(key), { scopes: [] })).keyId).toBeDefined();
     expect((await app.auth.api.verifyApiKey(app.bearing(key))).keyId).toBeDefined();
-    // Over HTTP: a 403 with the type.
+    // Over HTTP: a 403 with the type; a verified key's answer is never cached.
     const http = await app.browser().send("/auth/api-keys/verify?scopes=projects:write", { headers: { authorization: `Bearer ${key}` } });
     expect([http.status, await http.json()]).toEqual([403, { error: "ApiKeyScopeExceeded" }]);
+    const verified = await app
+      .browser()
+      .send("/auth/api-keys/verify?scopes=projects:read", { headers: { authorization: `Bearer ${key}` } });
+    expect([verified.status, verified.headers.get("cache-control")]).toEqual([200, "no-store"]);
   });
 
   it("an organization key: its creator's role must grant every scope; no member, no organization, organizations off: refused", async () => {
@@ -150,6 +156,10 @@ describe("each decision", () => {
     const bare = await stored(app, { organizationId: organization.id, scopes: [] });
     const elsewhere = await stored(app, { organizationId: "no-such-organization", scopes: [] });
     expect((await app.auth.api.verifyApiKey(app.bearing(inviter.key))).organizationId).toBe(organization.id);
+    // Its use is audited with the key's id and its organization (never the key).
+    await vi.waitFor(() =>
+      expect(app.audit.find((row) => row.type === "apiKeyUsed")?.detail).toBe(`key=${inviter.record.id} organization=${organization.id}`),
+    );
     expect((await app.auth.api.verifyApiKey(app.bearing(bare.key))).scopes).toEqual([]);
     const stopped =
       "InvalidApiKey: The organization key's creator is no longer a member, or no longer has every permission the key carries.";
@@ -183,6 +193,17 @@ describe("each decision", () => {
     expect(old.record.hash).toMatch(/^[0-9a-f]{64}$/);
     expect(await hashKey([secret, "x"], parts)).toBe(old.record.hash);
     expect(await hashKey(["x", secret], parts)).not.toBe(old.record.hash);
+  });
+});
+
+describe("what an organization role grants", () => {
+  it("no role (not a member, or not read) grants nothing, not even an empty list of scopes", () => {
+    const options = { config: {} } as Parameters<typeof roleGrants>[0];
+    expect(roleGrants(options, null, [])).toBe(false);
+    expect(roleGrants(options, undefined, [])).toBe(false);
+    expect(roleGrants(options, "member", [])).toBe(true);
+    expect(roleGrants(options, "owner", ["organization:delete"])).toBe(true);
+    expect(roleGrants(options, "member", ["organization:delete"])).toBe(false);
   });
 });
 
@@ -248,7 +269,10 @@ describe("use", () => {
     const b = await stored(app);
     await app.auth.api.verifyApiKey(app.bearing(a.key));
     await app.auth.api.verifyApiKey(app.bearing(a.key));
-    await expect(app.auth.api.verifyApiKey(app.bearing(a.key))).rejects.toMatchObject({ type: "RateLimited" });
+    await expect(app.auth.api.verifyApiKey(app.bearing(a.key))).rejects.toMatchObject({
+      type: "RateLimited",
+      message: "Too many requests with this API key; try again later.",
+    });
     await app.auth.api.verifyApiKey(app.bearing(b.key));
     const off = apiKeysApp({ rateLimit: { apiKeys: false } });
     const c = await stored(off);

@@ -34,8 +34,6 @@ import { banRefusal } from "./bans.js";
 /** How long an impersonated session lives by default, in seconds (1 hour). */
 export const IMPERSONATION_MAX_AGE = 60 * 60;
 
-const json = { "Content-Type": "application/json", ...noStoreHeaders };
-
 /** The impersonation settings with their defaults, or `false` when the app turned impersonation off. */
 export function impersonationConfigOf(options: Pick<InternalOptions, "config">): Required<ImpersonationConfig> | false {
   const given = adminConfigOf(options).impersonation;
@@ -164,7 +162,8 @@ export async function impersonateUserAction(
   recordAuditEvent(options, request, { type: "impersonationStarted", userId: target.id, impersonatorId: admin.userId });
   const body = { userId: target.id, expires: new Date(act.exp * 1000).toISOString() };
   const cookies = [...kept, ...started];
-  return isFormPost(request) ? { redirect: options.callbackUrl, cookies } : { body, headers: json, cookies };
+  // Never cached (the answer sets a session); the JSON content type is the answer's own (http/response.ts `toAnswer`).
+  return isFormPost(request) ? { redirect: options.callbackUrl, cookies } : { body, headers: noStoreHeaders, cookies };
 }
 
 /** What `stopImpersonating` answers. */
@@ -201,7 +200,7 @@ export async function stopImpersonatingAction(
   });
   const cookies = [...ended, ...cleared, ...(restored ?? [])];
   const body = { restored: restored !== undefined };
-  return isFormPost(request) ? { redirect: options.callbackUrl, cookies } : { body, headers: json, cookies };
+  return isFormPost(request) ? { redirect: options.callbackUrl, cookies } : { body, headers: noStoreHeaders, cookies };
 }
 
 /**
