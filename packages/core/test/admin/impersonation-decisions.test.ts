@@ -5,12 +5,14 @@
  * Over real HTTP and across processes: impersonation.test.ts, impersonation-instances.test.ts.
  */
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { encode } from "../../src/jwt.js";
+import { impersonationNames } from "../../src/features/admin/impersonation.js";
+import { decode, encode } from "../../src/jwt.js";
 import { instanceFor } from "../../src/kernel/auth.js";
 import Credentials from "../../src/providers/credentials.js";
 import Password from "../../src/providers/password.js";
 import type { AdminConfig } from "../../src/types/admin.js";
 import type { AuthConfig, SessionStrategy } from "../../src/types/config.js";
+import type { InternalOptions } from "../../src/types/internal.js";
 import type { AuditEvent } from "../../src/types/telemetry.js";
 import { authClient } from "../helpers/auth-client.js";
 import { memoryAdapter, withVerificationTokens } from "../helpers/memory-adapter.js";
@@ -252,6 +254,18 @@ for (const strategy of ["jwt", "database"] as const) {
       if (strategy === "database") expect(back.map((cookie) => cookie.name)).toContain("authlib.session-assurance");
     });
 
+    test("the impersonated session's one sign-in method is the admin's act, at one assurance level, from the moment it starts", async () => {
+      const a = app(strategy);
+      const admin = await a.signedIn("admin@example.com");
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+      const now = Math.floor(Date.now() / 1000);
+      await a.post(admin, "/auth/admin/impersonate", { userId: "user" });
+      // The JWT's claims, or a database session's sealed ones: where each strategy keeps them.
+      const name = strategy === "jwt" ? "authlib.session-token" : "authlib.session-assurance";
+      const claims = await decode<Record<string, unknown>>({ token: admin.jar.get(name) as string, secret, salt: name });
+      expect(claims).toMatchObject({ authTime: now, amr: ["impersonation"], aal: 1, act: { sub: "admin", exp: now + 3600 } });
+    });
+
     test("never ends one of the user's own sessions (the per-user limit)", async () => {
       const a = app(strategy, { roles: ["admin"] }, { session: { strategy, maxPerUser: 1 } });
       const user = await a.signedIn("user@example.com");
@@ -352,6 +366,15 @@ for (const strategy of ["jwt", "database"] as const) {
     });
   });
 }
+
+describe("the banner's names", () => {
+  test("are the ids when the store no longer knows the user or the admin", async () => {
+    const options = { adapter: { getUser: async () => null } } as unknown as InternalOptions;
+    expect(await impersonationNames(options, "user-id", "admin-id")).toEqual({ user: "user-id", admin: "admin-id" });
+    const noAdapter = {} as InternalOptions;
+    expect(await impersonationNames(noAdapter, "user-id", "admin-id")).toEqual({ user: "user-id", admin: "admin-id" });
+  });
+});
 
 describe("the built-in forms refuse an impersonated session, and say why", () => {
   test("each owner-present form goes back to its page with ImpersonationForbidden, shown in the page's language", async () => {
