@@ -266,6 +266,21 @@ for (const strategy of ["jwt", "database"] as const) {
       expect(claims).toMatchObject({ authTime: now, amr: ["impersonation"], aal: 1, act: { sub: "admin", exp: now + 3600 } });
     });
 
+    test("a refused start or stop is audited as the user of the session refused", async () => {
+      const a = app(strategy);
+      const admin = await a.signedIn("admin@example.com");
+      await a.post(admin, "/auth/admin/impersonate", { userId: "user" });
+      expect((await a.post(admin, "/auth/admin/impersonate", { userId: "banned" }))[0]).toBe(403);
+      const other = await a.signedIn("admin2@example.com");
+      expect((await a.post(other, "/auth/admin/stop-impersonating"))[0]).toBe(403);
+      await vi.waitFor(() =>
+        expect(a.audit.filter((row) => row.outcome === "failure").map((row) => [row.type, row.userId, row.detail])).toEqual([
+          ["adminRefused", "user", "ImpersonationForbidden"],
+          ["adminRefused", "admin-2", "ImpersonationForbidden"],
+        ]),
+      );
+    });
+
     test("never ends one of the user's own sessions (the per-user limit)", async () => {
       const a = app(strategy, { roles: ["admin"] }, { session: { strategy, maxPerUser: 1 } });
       const user = await a.signedIn("user@example.com");
