@@ -55,6 +55,19 @@ describe("the key format", () => {
     for (const count of counts.values()) expect(count).toBeGreaterThan(100);
   });
 
+  it("favours no character: the first 8 of the alphabet (where bytes 248 to 255 would fall) get their share, no more", () => {
+    const counts = new Map<string, number>();
+    // 248,000 characters, drawn as 40 texts (each draw asks for twice its length in random bytes, at most 64 KiB).
+    for (let i = 0; i < 40; i++) for (const char of randomBase62(62 * 100)) counts.set(char, (counts.get(char) ?? 0) + 1);
+    // 4000 expected for each character (standard deviation ~63); a byte 248 taken would give "0" ~4980,
+    // all eight bytes from 248 up would give the first 8 characters ~38,750 together (32,000 expected).
+    expect(counts.get("0")).toBeGreaterThan(3510);
+    expect(counts.get("0")).toBeLessThan(4490);
+    const firstEight = [..."01234567"].reduce((sum, char) => sum + (counts.get(char) ?? 0), 0);
+    expect(firstEight).toBeLessThan(35_000);
+    expect(firstEight).toBeGreaterThan(29_000);
+  });
+
   it("refuses every single-character change, swaps of neighbours, cuts, additions and another prefix", () => {
     const { key } = newKey("acme");
     for (let i = 0; i < key.length; i++) {

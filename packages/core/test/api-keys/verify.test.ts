@@ -209,6 +209,9 @@ describe("what an organization role grants", () => {
 
 describe("the stored hash", () => {
   it("is HMAC-SHA256 of `<id>.<secret>` under HMAC-SHA256(auth secret, the label), in hex", async () => {
+    // The label is a module constant: the module is loaded afresh, so the label stated is the one in use.
+    vi.resetModules();
+    const { hashKey, keyMatches } = await import("../../src/features/api-keys/key-hash.js");
     const made = newKey("acme");
     const derived = createHmac("sha256", secret).update("authlib.api-key.hash-key.v1").digest("hex");
     const expected = createHmac("sha256", derived).update(`${made.id}.${made.secret}`).digest("hex");
@@ -302,6 +305,21 @@ describe("use", () => {
     expect(app.audit.find((row) => row.type === "apiKeyUsed")).toMatchObject({ userId: "user-1", detail: `key=${old.record.id}` });
   });
 
+  it("asks the store to write lastUsedAt at most once a minute per key from this instance, whatever other keys it used", async () => {
+    const app = apiKeysApp({ session: { strategy: "jwt", store: memorySessionStore(), revalidateAfter: 300 } });
+    const a = await stored(app);
+    const b = await stored(app);
+    const touches = () => app.keys.calls.filter((c) => c === "touchApiKey").length;
+    await app.auth.api.verifyApiKey(app.bearing(a.key));
+    await app.auth.api.verifyApiKey(app.bearing(b.key));
+    expect(touches()).toBe(2);
+    // A's read is trusted from this instance's memory (lastUsedAt as read: none), so only its own note holds it back.
+    for (let i = 0; i < 3; i++) await app.auth.api.verifyApiKey(app.bearing(a.key));
+    await app.auth.api.verifyApiKey(app.bearing(b.key));
+    expect(touches()).toBe(2);
+    expect(app.keys.calls.filter((c) => c === "getApiKey")).toHaveLength(2);
+  });
+
   it("the cache: JWT sessions with eventual revocation read a key once per revalidateAfter; strict and database sessions every time", async () => {
     const session = (extra: Partial<NonNullable<AuthConfig["session"]>>) => ({
       session: { strategy: "jwt" as const, store: memorySessionStore(), ...extra },
@@ -364,18 +382,21 @@ describe("the start-up check's edges", () => {
     expect(() => createAuth({ ...app.config, apiKeys: null } as never)).toThrow(/apiKeys must be an object/);
   });
 
-  it("refuses each bad value with its own message", () => {
-    const app = apiKeysApp();
+  it("refuses each bad value with its own message; no apiKeys option, no error", async () => {
+    // The check's patterns and reserved names are module constants: the module is loaded here, afresh, so
+    // the values this test states are the ones it runs with (docs/testing.md, module-level values).
+    vi.resetModules();
+    const { apiKeysConfigError } = await import("../../src/features/api-keys/config-check.js");
     const message = (apiKeys: unknown) => {
-      try {
-        createAuth({ ...app.config, apiKeys } as never);
-        return "accepted";
-      } catch (error) {
-        return `${(error as { type?: string }).type}: ${(error as Error).message}`;
-      }
+      const error = apiKeysConfigError({ apiKeys } as AuthConfig);
+      return error ? `${error.type}: ${error.message}` : "accepted";
     };
+    expect(apiKeysConfigError({} as AuthConfig)).toBeUndefined();
+    expect(message({ prefix: "ab" })).toBe("accepted");
+    expect(message({ prefix: "a234567890123456" })).toBe("accepted");
     const prefix = 'AuthError: apiKeys.prefix must be 2 to 16 lower-case letters and digits, starting with a letter (e.g. "acme").';
-    for (const bad of ["a", "Acme", "ac_me", "ac-me", "acmE", 3, undefined]) expect(message({ prefix: bad }), String(bad)).toBe(prefix);
+    for (const bad of ["a", "Acme", "ac_me", "ac-me", "acmE", "1abc", "a2345678901234567", 3, undefined])
+      expect(message({ prefix: bad }), String(bad)).toBe(prefix);
     expect(message("acme")).toBe('AuthError: apiKeys must be an object: `apiKeys: { prefix: "acme" }`.');
     const scopes = (value: unknown) => message({ prefix: "acme", scopes: value });
     expect(scopes("read")).toBe("AuthError: apiKeys.scopes must be an object of scopes.");
@@ -388,6 +409,7 @@ describe("the start-up check's edges", () => {
       expect(scopes({ "a:b": scope }), JSON.stringify(scope)).toBe('AuthError: apiKeys.scopes: "a:b" needs a description.');
     const header =
       "AuthError: apiKeys.header must be a header name of the app's own (e.g. \"x-api-key\"), not Authorization, Cookie or a proxy's header.";
+    expect(message({ prefix: "acme", header: "X-Api-Key" })).toBe("accepted");
     for (const name of [
       "authorization",
       "Authorization",
