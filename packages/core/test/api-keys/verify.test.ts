@@ -179,6 +179,25 @@ describe("each decision", () => {
     expect(await refusal(app.auth.api.verifyApiKey(app.bearing(approver.key)))).toBe(stopped);
   });
 
+  it("a revoked organization key, or a user's key, is refused or verified without asking for anyone's role", async () => {
+    const base = apiKeysApp();
+    let asked = 0;
+    const getMember = base.store.getMember as NonNullable<typeof base.store.getMember>;
+    const adapter = { ...base.store, getMember: (...args: Parameters<typeof getMember>) => (asked++, getMember(...args)) };
+    const auth = createAuth({ ...base.config, adapter });
+    const revoked = await stored(base, { organizationId: "org-1", scopes: [], revokedAt: new Date() });
+    expect(await refusal(auth.api.verifyApiKey(base.bearing(revoked.key)))).toBe(
+      "InvalidApiKey: The API key was revoked (or replaced by a rotation).",
+    );
+    const own = await stored(base);
+    expect(await refusal(auth.api.verifyApiKey(base.bearing(own.key)))).toBe("verified");
+    expect(asked).toBe(0);
+    // A live organization key does ask (and is refused here: its creator is no member of org-1).
+    const live = await stored(base, { organizationId: "org-1", scopes: [] });
+    await refusal(auth.api.verifyApiKey(base.bearing(live.key)));
+    expect(asked).toBe(1);
+  });
+
   it("verifies a key hashed under an older secret of the list; the hash is the id and secret under the derived key", async () => {
     const app = apiKeysApp({ secret: ["the-new-secret-0123456789abcdef!!!!!!", secret] });
     const old = await stored(app, {}, [secret]);
