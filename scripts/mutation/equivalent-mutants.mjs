@@ -496,4 +496,24 @@ export const equivalentMutants = [
     reason:
       "equivalent, only the size of each batch of random bytes: the `while` loop draws batches until it has `length` characters, each byte kept or dropped by the same rule",
   },
+  {
+    file: "packages/core/src/features/admin/impersonation.ts",
+    anchor: `if (!option) throw new TypeError("The admin feature's cookie is missing: the feature is not loaded.");`,
+    mutators: ["StringLiteral"],
+    reason:
+      "equivalent, unreachable: the impersonation operations exist only with the admin feature, whose definition declares the cookie; the guard is kept for the type narrowing",
+  },
+  {
+    file: "packages/core/src/features/admin/impersonation.ts",
+    anchor: "} catch {",
+    mutators: ["BlockStatement"],
+    reason: "equivalent, the emptied catch block also ends keptAside with undefined: a cookie that does not decode keeps nothing aside",
+  },
+  {
+    file: "packages/core/src/features/admin/impersonation.ts",
+    anchor: 'return request.inProcess !== true && typeof request.body.callbackUrl === "string";',
+    mutators: ["BooleanLiteral"],
+    reason:
+      "equivalent, auth.api's impersonation methods build the operation's input themselves (`userId` only, impersonation-api.ts), so an in-process request never carries a callbackUrl and the inProcess test never decides",
+  },
 ];

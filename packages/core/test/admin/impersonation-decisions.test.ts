@@ -281,6 +281,65 @@ for (const strategy of ["jwt", "database"] as const) {
       );
     });
 
+    test("each refusal says why and what to do", async () => {
+      const a = app(strategy);
+      const admin = await a.signedIn("admin@example.com");
+      const said = (promise: Promise<unknown>) =>
+        promise.then(
+          () => "started",
+          (error: { type: string; reason?: string; message: string }) => [error.type, error.reason, error.message],
+        );
+      const start = (userId: string, request = a.requestOf(admin)) => said(a.auth.api.impersonateUser(request, { userId }));
+      expect(await start("user", new Request(`${ORIGIN}/page`))).toEqual([
+        "SessionRequired",
+        undefined,
+        "Sign in first: the request has no session.",
+      ]);
+      expect(await start("admin")).toEqual(["ImpersonationForbidden", "self", "An admin cannot impersonate themselves."]);
+      expect(await start("nobody")).toEqual(["ImpersonationForbidden", "unknownUser", "No user has this id."]);
+      expect(await start("admin-2")).toEqual([
+        "ImpersonationForbidden",
+        "admin",
+        "An admin cannot impersonate another admin (`admin.impersonation.allowAdmins` is off).",
+      ]);
+      expect(await start("banned")).toEqual(["ImpersonationForbidden", "banned", "A banned user cannot be impersonated."]);
+      const stop = (request: Request) => said(a.auth.api.stopImpersonating(request));
+      expect(await stop(new Request(`${ORIGIN}/page`))).toEqual([
+        "SessionRequired",
+        undefined,
+        "Sign in first: the request has no session.",
+      ]);
+      expect(await stop(a.requestOf(admin))).toEqual([
+        "ImpersonationForbidden",
+        "notImpersonating",
+        "This session is not an impersonation: there is nothing to stop.",
+      ]);
+      await a.post(admin, "/auth/admin/impersonate", { userId: "user" });
+      expect(await start("banned")).toEqual([
+        "ImpersonationForbidden",
+        "impersonating",
+        "An impersonated session cannot start another impersonation: stop this one first.",
+      ]);
+      const off = app(strategy, { roles: ["admin"], impersonation: false });
+      const offAdmin = await off.signedIn("admin@example.com");
+      expect(await said(off.auth.api.impersonateUser(off.requestOf(offAdmin), { userId: "user" }))).toEqual([
+        "ImpersonationForbidden",
+        "off",
+        "Impersonation is turned off (`admin.impersonation: false`).",
+      ]);
+    });
+
+    test("a browser's form that names where to go is redirected there; auth.api answers data whatever it is given", async () => {
+      const a = app(strategy);
+      const admin = await a.signedIn("admin@example.com");
+      const [status, , location] = await a.post(admin, "/auth/admin/impersonate", { userId: "user", callbackUrl: `${ORIGIN}/dashboard` });
+      expect([status, location]).toEqual([302, `${ORIGIN}/dashboard`]);
+      expect((await admin.session())?.act?.sub).toBe("admin");
+      const other = await a.signedIn("admin@example.com");
+      const input = { userId: "user", callbackUrl: `${ORIGIN}/dashboard` } as { userId: string };
+      expect(await a.auth.api.impersonateUser(a.requestOf(other), input)).toMatchObject({ userId: "user" });
+    });
+
     test("never ends one of the user's own sessions (the per-user limit)", async () => {
       const a = app(strategy, { roles: ["admin"] }, { session: { strategy, maxPerUser: 1 } });
       const user = await a.signedIn("user@example.com");
@@ -381,6 +440,43 @@ for (const strategy of ["jwt", "database"] as const) {
     });
   });
 }
+
+describe("the impersonated JWT session's start", () => {
+  test("is a sign-in of an existing user to the jwt callback, never a sign-up", async () => {
+    const seen: unknown[] = [];
+    const a = app(
+      "jwt",
+      { roles: ["admin"] },
+      {
+        callbacks: {
+          jwt: ({ token, trigger, isNewUser }) => {
+            if (trigger === "signIn" || trigger === "signUp") seen.push([token.email, trigger, isNewUser]);
+            return token;
+          },
+        },
+      },
+    );
+    const admin = await a.signedIn("admin@example.com");
+    await a.post(admin, "/auth/admin/impersonate", { userId: "user" });
+    expect(seen.at(-1)).toEqual(["user@example.com", "signIn", false]);
+  });
+});
+
+describe("stopping an impersonation whose session cookie is chunked", () => {
+  test("gives back the admin's plain session cookie, the impersonated session's chunks left out of the check", async () => {
+    const a = app("jwt");
+    // A name long enough that the user's JWT is split into chunks (authlib.session-token.0, .1, …).
+    a.memory.users.set("long", { id: "long", email: "long@example.com", name: "L".repeat(6000), emailVerified: null } as never);
+    const admin = await a.signedIn("admin@example.com");
+    expect(admin.jar.cookies.has("authlib.session-token")).toBe(true);
+    await a.post(admin, "/auth/admin/impersonate", { userId: "long" });
+    expect(admin.jar.cookies.has("authlib.session-token.1")).toBe(true);
+    expect((await admin.session())?.user?.email).toBe("long@example.com");
+    expect(await a.post(admin, "/auth/admin/stop-impersonating")).toEqual([200, { restored: true }, null]);
+    expect((await admin.session())?.user?.email).toBe("admin@example.com");
+    expect([...admin.jar.cookies.keys()].filter((name) => name.startsWith("authlib.session-token"))).toEqual(["authlib.session-token"]);
+  });
+});
 
 describe("the banner's names", () => {
   test("are the ids when the store no longer knows the user or the admin", async () => {
