@@ -5,7 +5,7 @@
  * is read (the adapter's `getApiKey` spied: no call).
  */
 import { crc32 as zlibCrc32 } from "node:zlib";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   checksumText,
   crc32,
@@ -131,6 +131,24 @@ describe("the checksum, the characters and the public id", () => {
     expect(isKeyId(1234567890123456)).toBe(false);
     expect(isKeyId(undefined)).toBe(false);
     expect(startOf("acme", "AbCd0123456789xy")).toBe("acme_AbCd");
+  });
+});
+
+describe("the format's constants", () => {
+  it("hold in a module loaded afresh: 54 base62 characters after the prefix, nothing else parses", async () => {
+    // The alphabet, the body's length and the base62 pattern are module constants, and the module may load
+    // with a request: loaded here, afresh, the values this test states are the ones it runs with.
+    vi.resetModules();
+    const fresh = await import("../../src/features/api-keys/key-format.js");
+    const made = fresh.newKey("acme");
+    expect(made.key).toMatch(/^acme_[0-9A-Za-z]{54}$/);
+    expect(fresh.parseKey("acme", made.key)).toEqual({ id: made.id, secret: made.secret });
+    expect(fresh.isKeyId(made.id)).toBe(true);
+    expect(fresh.isKeyId("AbCd01234567-9xy")).toBe(false);
+    expect(fresh.isKeyId("-bCd0123456789xy")).toBe(false);
+    const id = "A".repeat(16);
+    expect(fresh.parseKey("acme", fresh.formatKey("acme", { id, secret: `${"B".repeat(10)}.${"B".repeat(21)}` }))).toBeUndefined();
+    expect(fresh.formatKey("acme", { id, secret: "B".repeat(32) })).toBe(`acme_${id}${"B".repeat(32)}0a3Bm5`);
   });
 });
 
