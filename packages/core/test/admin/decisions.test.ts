@@ -108,6 +108,23 @@ describe("what an admin may not do", () => {
       await expect(assertMayActOn(options, me, user("plain", "member"), act)).resolves.toBeUndefined();
     }
     await expect(assertMayActOn(options, me, user("me"), "ban")).rejects.toThrow(/themselves/);
+  });
+
+  it("names the act refused, for each act, in a module loaded afresh (the acts' names are module constants)", async () => {
+    vi.resetModules();
+    const fresh = await import("../../src/features/admin/access.js");
+    const said = (target: AdapterUser, act: "ban" | "delete" | "setPassword" | "changeEmail") =>
+      fresh.assertMayActOn(options, me, target, act).then(
+        () => "allowed",
+        (error: Error) => error.message,
+      );
+    expect(await said(user("me"), "ban")).toBe("An admin cannot ban themselves: use the account's own pages.");
+    expect(await said(user("peer", "admin"), "ban")).toBe("An admin cannot ban another admin: demote them first.");
+    expect(await said(user("peer", "admin"), "delete")).toBe("An admin cannot delete another admin: demote them first.");
+    expect(await said(user("me"), "setPassword")).toBe("An admin cannot set the password of themselves: use the account's own pages.");
+    expect(await said(user("peer", "admin"), "changeEmail")).toBe(
+      "An admin cannot change the address of another admin: demote them first.",
+    );
     await expect(assertMayActOn(options, me, user("peer", "admin"), "delete")).rejects.toThrow(/another admin/);
     await expect(assertMayActOn(options, me, user("peer", "admin"), "setPassword")).rejects.toThrow(/set the password of another admin/);
     await expect(assertMayActOn(options, me, user("peer", "admin"), "changeEmail")).rejects.toThrow(/change the address of another admin/);
