@@ -476,4 +476,45 @@ export const equivalentMutants = [
     reason:
       "equivalent, the heap is never empty here: #expiries and #heap gain and lose an entry together (claim pushes one per key set, #forgetExpired deletes one per entry popped), and a full memory holds capacity >= 1 keys",
   },
+  {
+    file: "packages/core/src/features/api-keys/verify.ts",
+    anchor: "const value = headers.get(header)?.trim();",
+    mutators: ["MethodExpression"],
+    reason:
+      "equivalent, `Headers.get` answers a value already stripped of leading and trailing whitespace (Fetch's header-value normalization), so `trim` changes nothing; verify.test.ts states a spaced value is read without its spaces",
+  },
+  {
+    file: "packages/core/src/features/api-keys/key-hash.ts",
+    anchor: 'const DUMMY_HASH = "0".repeat(64);',
+    mutators: ["StringLiteral"],
+    reason:
+      "equivalent for every answer: an unknown id is refused with or without the dummy (keyMatches answers false when nothing is stored); the dummy's 64 characters only give the constant-time comparison the length of a real hash, nanoseconds beside the HMACs that dominate a verification (the interleaved timing test in keys.test.ts measures the whole)",
+  },
+  {
+    file: "packages/core/src/features/api-keys/key-format.ts",
+    anchor: "for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {",
+    mutators: ["ArithmeticOperator"],
+    reason:
+      "equivalent, only the size of each batch of random bytes: the `while` loop draws batches until it has `length` characters, each byte kept or dropped by the same rule",
+  },
+  {
+    file: "packages/core/src/features/admin/impersonation.ts",
+    anchor: `if (!option) throw new TypeError("The admin feature's cookie is missing: the feature is not loaded.");`,
+    mutators: ["StringLiteral"],
+    reason:
+      "equivalent, unreachable: the impersonation operations exist only with the admin feature, whose definition declares the cookie; the guard is kept for the type narrowing",
+  },
+  {
+    file: "packages/core/src/features/admin/impersonation.ts",
+    anchor: "} catch {",
+    mutators: ["BlockStatement"],
+    reason: "equivalent, the emptied catch block also ends keptAside with undefined: a cookie that does not decode keeps nothing aside",
+  },
+  {
+    file: "packages/core/src/features/admin/impersonation.ts",
+    anchor: 'return request.inProcess !== true && typeof request.body.callbackUrl === "string";',
+    mutators: ["BooleanLiteral"],
+    reason:
+      "equivalent, auth.api's impersonation methods build the operation's input themselves (`userId` only, impersonation-api.ts), so an in-process request never carries a callbackUrl and the inProcess test never decides",
+  },
 ];

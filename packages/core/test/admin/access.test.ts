@@ -4,12 +4,13 @@
  * own declarations (a new operation without an entry here fails the test). An admin demoted in the store
  * loses access on their next call; a session in which an admin acts as someone else (`act`) reaches none.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { requireAdmin } from "../../src/features/admin/access.js";
 import { adminOperations } from "../../src/features/admin/feature.js";
 import { onDemandFeatures } from "../../src/kernel/features.js";
 import { createAuth } from "../../src/kernel/instance.js";
 import type { InternalOptions, RequestInternal } from "../../src/types/internal.js";
+import type { AuditEvent } from "../../src/types/telemetry.js";
 import { adminApp, type Browser, ORIGIN } from "./helpers.js";
 
 /** A valid input of each JSON operation, for `userId` the target. */
@@ -113,5 +114,41 @@ describe("admin access", () => {
       sessionStrategy: { currentAssurance: async () => ({ userId: boss.userId, assurance: { amr: ["pwd"], aal: 1 } }) },
     };
     await expect(requireAdmin(plain as unknown as InternalOptions, {} as RequestInternal)).resolves.toMatchObject({ userId: boss.userId });
+  });
+
+  it("a ban ends after its whole seconds or lasts until lifted, its audit row says until when; unbanning answers the user", async () => {
+    const audit: AuditEvent[] = [];
+    const app = adminApp({ audit: { store: { write: (event) => void audit.push(event) } } });
+    const admin = await app.signedUpAdmin("admin@example.com");
+    app.memory.users.set("target", { id: "target", email: "target@example.com", emailVerified: null } as never);
+    const { api } = createAuth(app.config);
+    const request = { headers: { cookie: admin.jar.header() }, url: ORIGIN };
+    // A whole second, standing still: the end is exact.
+    const now = Math.ceil(Date.now() / 1000) * 1000;
+    vi.useFakeTimers({ toFake: ["Date"], now });
+    try {
+      expect(await api.banUser(request, { userId: "target", reason: "spam", expiresIn: 90.7 })).toEqual({
+        userId: "target",
+        reason: "spam",
+        bannedBy: admin.userId,
+        createdAt: new Date(now),
+        expiresAt: new Date(now + 90_000),
+      });
+      expect(await api.banUser(request, { userId: "target" })).toMatchObject({ reason: null, expiresAt: null });
+      // auth.api.unbanUser answers nothing; the route answers the user it lifted the ban of.
+      const lifted = await admin.send("/auth/admin/unban-user", { form: { csrfToken: await admin.csrf(), userId: "target" } });
+      expect([lifted.status, await lifted.json()]).toEqual([200, { userId: "target" }]);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(app.admin.bans.size).toBe(0);
+    await vi.waitFor(() =>
+      expect(audit.filter((row) => row.type === "adminUserBanned" || row.type === "adminUserUnbanned")).toHaveLength(3),
+    );
+    expect(audit.filter((row) => row.type === "adminUserBanned").map((row) => row.detail)).toEqual([
+      `target=target until=${new Date(now + 90_000).toISOString()}`,
+      "target=target until=lifted",
+    ]);
+    expect(audit.find((row) => row.type === "adminUserUnbanned")).toMatchObject({ userId: admin.userId, detail: "target=target" });
   });
 });

@@ -5,7 +5,7 @@
  * themselves or another admin, whether a ban holds (no end, an end to come, an end just passed, exactly now),
  * and the sign-in refusal (the app's message, the built-in one, none).
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { adminConfigOf, assertMayActOn, isAdminUser, requireAdmin } from "../../src/features/admin/access.js";
 import { banRefusal, isBanLive } from "../../src/features/admin/bans.js";
 import type { AdapterUser, UserBan } from "../../src/types/adapters.js";
@@ -78,6 +78,20 @@ describe("requireAdmin", () => {
     await expect(requireAdmin(noAdapter, {} as RequestInternal)).rejects.toMatchObject({ type: "AccessDenied" });
   });
 
+  it("each refusal says what to do: sign in, stop acting as someone, or ask an admin", async () => {
+    const admins: AdminConfig = { roles: ["admin"] };
+    const message = (promise: Promise<unknown>) => promise.then(String, (error: Error) => error.message);
+    expect(await message(requireAdmin(optionsWith(admins, null, []), {} as RequestInternal))).toBe(
+      "Sign in first: the request has no session.",
+    );
+    expect(
+      await message(requireAdmin(optionsWith(admins, { userId: "a", act: { sub: "b" } }, [user("a", "admin")]), {} as RequestInternal)),
+    ).toBe("An impersonated session reaches no admin operation.");
+    expect(await message(requireAdmin(optionsWith(admins, { userId: "m" }, [user("m", "member")]), {} as RequestInternal))).toBe(
+      "Only an admin may do this.",
+    );
+  });
+
   it("answers the admin: their id and row", async () => {
     const row = user("a", "admin");
     expect(await requireAdmin(optionsWith(admins, { userId: "a" }, [row]), {} as RequestInternal)).toEqual({ userId: "a", user: row });
@@ -94,6 +108,23 @@ describe("what an admin may not do", () => {
       await expect(assertMayActOn(options, me, user("plain", "member"), act)).resolves.toBeUndefined();
     }
     await expect(assertMayActOn(options, me, user("me"), "ban")).rejects.toThrow(/themselves/);
+  });
+
+  it("names the act refused, for each act, in a module loaded afresh (the acts' names are module constants)", async () => {
+    vi.resetModules();
+    const fresh = await import("../../src/features/admin/access.js");
+    const said = (target: AdapterUser, act: "ban" | "delete" | "setPassword" | "changeEmail") =>
+      fresh.assertMayActOn(options, me, target, act).then(
+        () => "allowed",
+        (error: Error) => error.message,
+      );
+    expect(await said(user("me"), "ban")).toBe("An admin cannot ban themselves: use the account's own pages.");
+    expect(await said(user("peer", "admin"), "ban")).toBe("An admin cannot ban another admin: demote them first.");
+    expect(await said(user("peer", "admin"), "delete")).toBe("An admin cannot delete another admin: demote them first.");
+    expect(await said(user("me"), "setPassword")).toBe("An admin cannot set the password of themselves: use the account's own pages.");
+    expect(await said(user("peer", "admin"), "changeEmail")).toBe(
+      "An admin cannot change the address of another admin: demote them first.",
+    );
     await expect(assertMayActOn(options, me, user("peer", "admin"), "delete")).rejects.toThrow(/another admin/);
     await expect(assertMayActOn(options, me, user("peer", "admin"), "setPassword")).rejects.toThrow(/set the password of another admin/);
     await expect(assertMayActOn(options, me, user("peer", "admin"), "changeEmail")).rejects.toThrow(/change the address of another admin/);
@@ -119,7 +150,10 @@ describe("whether a ban holds", () => {
     const ended: UserBan = { ...live, userId: "e", expiresAt: new Date(Date.now() - 1000) };
     const refusal = await banRefusal(optionsWith({ roles: ["admin"], banMessage: "Write to us." }, null, [], [live, ended]), "u");
     expect(refusal).toMatchObject({ type: "UserBanned", status: 403, kind: "signIn", message: "Write to us." });
-    expect((await banRefusal(optionsWith({ roles: ["admin"] }, null, [], [live]), "u"))?.message).toBe("This account is suspended.");
+    // The built-in message is the module's constant: loaded afresh, so the value read is the one this test runs with.
+    vi.resetModules();
+    const fresh = await import("../../src/features/admin/bans.js");
+    expect((await fresh.banRefusal(optionsWith({ roles: ["admin"] }, null, [], [live]), "u"))?.message).toBe("This account is suspended.");
     expect(await banRefusal(optionsWith({ roles: ["admin"] }, null, [], [live, ended]), "e")).toBeUndefined();
     expect(await banRefusal(optionsWith({ roles: ["admin"] }, null, [], [live]), "other")).toBeUndefined();
     expect(await banRefusal({ adapter: undefined, config: {} } as unknown as InternalOptions, "u")).toBeUndefined();

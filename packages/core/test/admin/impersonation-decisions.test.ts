@@ -5,12 +5,14 @@
  * Over real HTTP and across processes: impersonation.test.ts, impersonation-instances.test.ts.
  */
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { encode } from "../../src/jwt.js";
+import { impersonationNames } from "../../src/features/admin/impersonation.js";
+import { decode, encode } from "../../src/jwt.js";
 import { instanceFor } from "../../src/kernel/auth.js";
 import Credentials from "../../src/providers/credentials.js";
 import Password from "../../src/providers/password.js";
 import type { AdminConfig } from "../../src/types/admin.js";
 import type { AuthConfig, SessionStrategy } from "../../src/types/config.js";
+import type { InternalOptions } from "../../src/types/internal.js";
 import type { AuditEvent } from "../../src/types/telemetry.js";
 import { authClient } from "../helpers/auth-client.js";
 import { memoryAdapter, withVerificationTokens } from "../helpers/memory-adapter.js";
@@ -210,6 +212,134 @@ for (const strategy of ["jwt", "database"] as const) {
       expect(adminCookies.size).toBeGreaterThan(0);
     });
 
+    test("answers JSON that is never cached; keeps the admin's session aside for the impersonation's lifetime and gives it back with each cookie's own options", async () => {
+      // The app's own options for the session cookie (SameSite=Strict), the assurance cookie keeping the defaults.
+      const cookies = { sessionToken: { options: { sameSite: "strict" } } } as AuthConfig["cookies"];
+      const a = app(strategy, { roles: ["admin"] }, { session: { strategy, maxAge: 7200 }, cookies });
+      const admin = await a.signedIn("admin@example.com");
+      const sessionCookie = (name: string) => name === "authlib.session-token" || name === "authlib.session-assurance";
+      const own = Object.fromEntries(
+        [...admin.jar.cookies].filter(([name]) => sessionCookie(name)).map(([name, cookie]) => [name, cookie.value]),
+      );
+      // A whole second, standing still: lifetimes and expiry dates are exact.
+      vi.useFakeTimers({ toFake: ["Date"], now: Math.ceil(Date.now() / 1000) * 1000 });
+      const now = Date.now();
+      const started = await admin.send("/auth/admin/impersonate", { form: { csrfToken: await admin.csrf(), userId: "user" } });
+      expect([started.status, started.headers.get("content-type"), started.headers.get("cache-control")]).toEqual([
+        200,
+        "application/json",
+        "private, no-cache, no-store",
+      ]);
+      const kept = started.setCookies.find((cookie) => cookie.name === "authlib.impersonator-session");
+      expect(kept?.attributes).toMatchObject({ maxAge: 3600, httponly: true, samesite: "Lax", path: "/" });
+
+      const stopped = await admin.send("/auth/admin/stop-impersonating", { form: { csrfToken: await admin.csrf() } });
+      expect([stopped.status, stopped.headers.get("content-type"), stopped.headers.get("cache-control")]).toEqual([
+        200,
+        "application/json",
+        "private, no-cache, no-store",
+      ]);
+      expect(await stopped.json()).toEqual({ restored: true });
+      // The admin's own cookies come back as they were, each with its own options and a whole session's lifetime.
+      const back = stopped.setCookies.filter((cookie) => cookie.value !== "" && sessionCookie(cookie.name));
+      expect(Object.fromEntries(back.map((cookie) => [cookie.name, cookie.value]))).toEqual(own);
+      for (const cookie of back) {
+        const sameSite = cookie.name === "authlib.session-token" ? "Strict" : "Lax";
+        expect([cookie.name, cookie.attributes]).toEqual([
+          cookie.name,
+          { httponly: true, samesite: sameSite, path: "/", expires: new Date(now + 7200 * 1000) },
+        ]);
+      }
+      expect(back.map((cookie) => cookie.name)).toContain("authlib.session-token");
+      if (strategy === "database") expect(back.map((cookie) => cookie.name)).toContain("authlib.session-assurance");
+    });
+
+    test("the impersonated session's one sign-in method is the admin's act, at one assurance level, from the moment it starts", async () => {
+      const a = app(strategy);
+      const admin = await a.signedIn("admin@example.com");
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+      const now = Math.floor(Date.now() / 1000);
+      await a.post(admin, "/auth/admin/impersonate", { userId: "user" });
+      // The JWT's claims, or a database session's sealed ones: where each strategy keeps them.
+      const name = strategy === "jwt" ? "authlib.session-token" : "authlib.session-assurance";
+      const claims = await decode<Record<string, unknown>>({ token: admin.jar.get(name) as string, secret, salt: name });
+      expect(claims).toMatchObject({ authTime: now, amr: ["impersonation"], aal: 1, act: { sub: "admin", exp: now + 3600 } });
+    });
+
+    test("a refused start or stop is audited as the user of the session refused", async () => {
+      const a = app(strategy);
+      const admin = await a.signedIn("admin@example.com");
+      await a.post(admin, "/auth/admin/impersonate", { userId: "user" });
+      expect((await a.post(admin, "/auth/admin/impersonate", { userId: "banned" }))[0]).toBe(403);
+      const other = await a.signedIn("admin2@example.com");
+      expect((await a.post(other, "/auth/admin/stop-impersonating"))[0]).toBe(403);
+      await vi.waitFor(() =>
+        expect(a.audit.filter((row) => row.outcome === "failure").map((row) => [row.type, row.userId, row.detail])).toEqual([
+          ["adminRefused", "user", "ImpersonationForbidden"],
+          ["adminRefused", "admin-2", "ImpersonationForbidden"],
+        ]),
+      );
+    });
+
+    test("each refusal says why and what to do", async () => {
+      const a = app(strategy);
+      const admin = await a.signedIn("admin@example.com");
+      const said = (promise: Promise<unknown>) =>
+        promise.then(
+          () => "started",
+          (error: { type: string; reason?: string; message: string }) => [error.type, error.reason, error.message],
+        );
+      const start = (userId: string, request = a.requestOf(admin)) => said(a.auth.api.impersonateUser(request, { userId }));
+      expect(await start("user", new Request(`${ORIGIN}/page`))).toEqual([
+        "SessionRequired",
+        undefined,
+        "Sign in first: the request has no session.",
+      ]);
+      expect(await start("admin")).toEqual(["ImpersonationForbidden", "self", "An admin cannot impersonate themselves."]);
+      expect(await start("nobody")).toEqual(["ImpersonationForbidden", "unknownUser", "No user has this id."]);
+      expect(await start("admin-2")).toEqual([
+        "ImpersonationForbidden",
+        "admin",
+        "An admin cannot impersonate another admin (`admin.impersonation.allowAdmins` is off).",
+      ]);
+      expect(await start("banned")).toEqual(["ImpersonationForbidden", "banned", "A banned user cannot be impersonated."]);
+      const stop = (request: Request) => said(a.auth.api.stopImpersonating(request));
+      expect(await stop(new Request(`${ORIGIN}/page`))).toEqual([
+        "SessionRequired",
+        undefined,
+        "Sign in first: the request has no session.",
+      ]);
+      expect(await stop(a.requestOf(admin))).toEqual([
+        "ImpersonationForbidden",
+        "notImpersonating",
+        "This session is not an impersonation: there is nothing to stop.",
+      ]);
+      await a.post(admin, "/auth/admin/impersonate", { userId: "user" });
+      expect(await start("banned")).toEqual([
+        "ImpersonationForbidden",
+        "impersonating",
+        "An impersonated session cannot start another impersonation: stop this one first.",
+      ]);
+      const off = app(strategy, { roles: ["admin"], impersonation: false });
+      const offAdmin = await off.signedIn("admin@example.com");
+      expect(await said(off.auth.api.impersonateUser(off.requestOf(offAdmin), { userId: "user" }))).toEqual([
+        "ImpersonationForbidden",
+        "off",
+        "Impersonation is turned off (`admin.impersonation: false`).",
+      ]);
+    });
+
+    test("a browser's form that names where to go is redirected there; auth.api answers data whatever it is given", async () => {
+      const a = app(strategy);
+      const admin = await a.signedIn("admin@example.com");
+      const [status, , location] = await a.post(admin, "/auth/admin/impersonate", { userId: "user", callbackUrl: `${ORIGIN}/dashboard` });
+      expect([status, location]).toEqual([302, `${ORIGIN}/dashboard`]);
+      expect((await admin.session())?.act?.sub).toBe("admin");
+      const other = await a.signedIn("admin@example.com");
+      const input = { userId: "user", callbackUrl: `${ORIGIN}/dashboard` } as { userId: string };
+      expect(await a.auth.api.impersonateUser(a.requestOf(other), input)).toMatchObject({ userId: "user" });
+    });
+
     test("never ends one of the user's own sessions (the per-user limit)", async () => {
       const a = app(strategy, { roles: ["admin"] }, { session: { strategy, maxPerUser: 1 } });
       const user = await a.signedIn("user@example.com");
@@ -310,6 +440,52 @@ for (const strategy of ["jwt", "database"] as const) {
     });
   });
 }
+
+describe("the impersonated JWT session's start", () => {
+  test("is a sign-in of an existing user to the jwt callback, never a sign-up", async () => {
+    const seen: unknown[] = [];
+    const a = app(
+      "jwt",
+      { roles: ["admin"] },
+      {
+        callbacks: {
+          jwt: ({ token, trigger, isNewUser }) => {
+            if (trigger === "signIn" || trigger === "signUp") seen.push([token.email, trigger, isNewUser]);
+            return token;
+          },
+        },
+      },
+    );
+    const admin = await a.signedIn("admin@example.com");
+    await a.post(admin, "/auth/admin/impersonate", { userId: "user" });
+    expect(seen.at(-1)).toEqual(["user@example.com", "signIn", false]);
+  });
+});
+
+describe("stopping an impersonation whose session cookie is chunked", () => {
+  test("gives back the admin's plain session cookie, the impersonated session's chunks left out of the check", async () => {
+    const a = app("jwt");
+    // A name long enough that the user's JWT is split into chunks (authlib.session-token.0, .1, …).
+    a.memory.users.set("long", { id: "long", email: "long@example.com", name: "L".repeat(6000), emailVerified: null } as never);
+    const admin = await a.signedIn("admin@example.com");
+    expect(admin.jar.cookies.has("authlib.session-token")).toBe(true);
+    await a.post(admin, "/auth/admin/impersonate", { userId: "long" });
+    expect(admin.jar.cookies.has("authlib.session-token.1")).toBe(true);
+    expect((await admin.session())?.user?.email).toBe("long@example.com");
+    expect(await a.post(admin, "/auth/admin/stop-impersonating")).toEqual([200, { restored: true }, null]);
+    expect((await admin.session())?.user?.email).toBe("admin@example.com");
+    expect([...admin.jar.cookies.keys()].filter((name) => name.startsWith("authlib.session-token"))).toEqual(["authlib.session-token"]);
+  });
+});
+
+describe("the banner's names", () => {
+  test("are the ids when the store no longer knows the user or the admin", async () => {
+    const options = { adapter: { getUser: async () => null } } as unknown as InternalOptions;
+    expect(await impersonationNames(options, "user-id", "admin-id")).toEqual({ user: "user-id", admin: "admin-id" });
+    const noAdapter = {} as InternalOptions;
+    expect(await impersonationNames(noAdapter, "user-id", "admin-id")).toEqual({ user: "user-id", admin: "admin-id" });
+  });
+});
 
 describe("the built-in forms refuse an impersonated session, and say why", () => {
   test("each owner-present form goes back to its page with ImpersonationForbidden, shown in the page's language", async () => {

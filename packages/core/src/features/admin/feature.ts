@@ -52,9 +52,13 @@ export const adminFeature = defineFeature({
   // The app's own ban message replaces the built-in one on the sign-in page, in every language.
   configuredMessages: (config) => (config.admin?.banMessage ? { "signinError.userBanned": config.admin.banMessage } : undefined),
   audit: {
-    // A refused admin change (not an admin, a guarded target, a bad input) is its own failure.
+    // A refused admin change (not an admin, a guarded target, a bad input) is its own failure; so is a refused
+    // start or stop of an impersonation (another admin, a banned user, from an impersonated session), named
+    // after the session refused.
     failures: {
-      routes: adminOperations.filter((operation) => operation.method === "POST").map((operation) => operation.path),
+      routes: [...adminOperations, ...impersonationOperations]
+        .filter((operation) => operation.method === "POST")
+        .map((operation) => operation.path),
       type: "adminRefused",
     },
   },

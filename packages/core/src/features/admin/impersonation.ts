@@ -34,8 +34,6 @@ import { banRefusal } from "./bans.js";
 /** How long an impersonated session lives by default, in seconds (1 hour). */
 export const IMPERSONATION_MAX_AGE = 60 * 60;
 
-const json = { "Content-Type": "application/json", ...noStoreHeaders };
-
 /** The impersonation settings with their defaults, or `false` when the app turned impersonation off. */
 export function impersonationConfigOf(options: Pick<InternalOptions, "config">): Required<ImpersonationConfig> | false {
   const given = adminConfigOf(options).impersonation;
@@ -94,8 +92,9 @@ async function keptAside(options: InternalOptions, request: RequestInternal): Pr
   if (!value) return undefined;
   try {
     const kept = await decode<KeptSession>({ token: value, secret: options.secret, salt: option.name });
-    const fine = kept && typeof kept.admin === "string" && typeof kept.user === "string" && typeof kept.until === "number";
-    return fine && typeof kept.cookies === "object" && kept.cookies !== null ? kept : undefined;
+    // Its admin, user and end are compared with the impersonation's own by the caller (only equal values, of
+    // their types, pass); here only the cookies' shape.
+    return kept && typeof kept.cookies === "object" && kept.cookies !== null ? kept : undefined;
   } catch {
     return undefined;
   }
@@ -164,7 +163,8 @@ export async function impersonateUserAction(
   recordAuditEvent(options, request, { type: "impersonationStarted", userId: target.id, impersonatorId: admin.userId });
   const body = { userId: target.id, expires: new Date(act.exp * 1000).toISOString() };
   const cookies = [...kept, ...started];
-  return isFormPost(request) ? { redirect: options.callbackUrl, cookies } : { body, headers: json, cookies };
+  // Never cached (the answer sets a session); the JSON content type is the answer's own (http/response.ts `toAnswer`).
+  return isFormPost(request) ? { redirect: options.callbackUrl, cookies } : { body, headers: noStoreHeaders, cookies };
 }
 
 /** What `stopImpersonating` answers. */
@@ -201,7 +201,7 @@ export async function stopImpersonatingAction(
   });
   const cookies = [...ended, ...cleared, ...(restored ?? [])];
   const body = { restored: restored !== undefined };
-  return isFormPost(request) ? { redirect: options.callbackUrl, cookies } : { body, headers: json, cookies };
+  return isFormPost(request) ? { redirect: options.callbackUrl, cookies } : { body, headers: noStoreHeaders, cookies };
 }
 
 /**
