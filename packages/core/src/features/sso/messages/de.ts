@@ -22,7 +22,7 @@ export const de: SsoTexts = {
   "sso.requiredBadge": "Nur SSO",
   "sso.requiredLabel": "SSO für Adressen der verifizierten Domains dieser Organisation verlangen",
   "sso.addOidc": "OIDC-Verbindung hinzufügen",
-  "sso.name": "Name",
+  "sso.name": "Bezeichnung",
   "sso.clientId": "Client-ID",
   "sso.clientSecret": "Client-Secret",
 };

@@ -25,9 +25,19 @@ const INSTALL = "SAML connections need the @node-saml/node-saml package: run `np
 
 let loading: Promise<NodeSamlLibrary> | undefined;
 
+/**
+ * node-saml's modules, named through variables: a bundler follows an `import()` of a literal, and would pull
+ * node-saml (Node only: `crypto`, `zlib`) into every edge bundle of core, whose `sso` feature it can reach.
+ */
+const NODE_SAML = "@node-saml/node-saml";
+const NODE_SAML_XML = "@node-saml/node-saml/lib/xml.js";
+
 /** node-saml, loaded once. Throws `SamlLibraryMissing` when it is not installed. */
 export function loadNodeSaml(): Promise<NodeSamlLibrary> {
-  loading ??= Promise.all([import("@node-saml/node-saml"), import("@node-saml/node-saml/lib/xml.js")])
+  loading ??= Promise.all([
+    import(/* @vite-ignore */ NODE_SAML) as Promise<typeof import("@node-saml/node-saml")>,
+    import(/* @vite-ignore */ NODE_SAML_XML) as Promise<typeof import("@node-saml/node-saml/lib/xml.js")>,
+  ])
     .then(([main, xml]) => ({ SAML: main.SAML, ValidateInResponseTo: main.ValidateInResponseTo, getVerifiedXml: xml.getVerifiedXml }))
     .catch((error: unknown) => {
       loading = undefined;
