@@ -484,14 +484,14 @@ export const equivalentMutants = [
       "equivalent, `Headers.get` answers a value already stripped of leading and trailing whitespace (Fetch's header-value normalization), so `trim` changes nothing; verify.test.ts states a spaced value is read without its spaces",
   },
   {
-    file: "packages/core/src/features/api-keys/key-hash.ts",
+    file: "packages/core/src/crypto/key-hash.ts",
     anchor: 'const DUMMY_HASH = "0".repeat(64);',
     mutators: ["StringLiteral"],
     reason:
       "equivalent for every answer: an unknown id is refused with or without the dummy (keyMatches answers false when nothing is stored); the dummy's 64 characters only give the constant-time comparison the length of a real hash, nanoseconds beside the HMACs that dominate a verification (the interleaved timing test in keys.test.ts measures the whole)",
   },
   {
-    file: "packages/core/src/features/api-keys/key-format.ts",
+    file: "packages/core/src/crypto/key-format.ts",
     anchor: "for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {",
     mutators: ["ArithmeticOperator"],
     reason:

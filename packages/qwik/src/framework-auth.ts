@@ -106,9 +106,8 @@ export function FrameworkAuthQrl(configQrl: FrameworkAuthConfigQrl) {
     // The admin's tools (core's `admin` option): `useListUsers`, `useBanUser`, … (admin-hooks.ts).
     ...adminUserHooks(configQrl),
     ...adminActionHooks(configQrl),
-    // Impersonation (core's `admin` option): `useImpersonateUser`, `useStopImpersonating` (impersonation-hooks.ts).
+    // Impersonation (`admin`: `useImpersonateUser`, …, impersonation-hooks.ts), API keys (`apiKeys`: api-keys-hooks.ts).
     ...impersonationHooks(configQrl),
-    // API keys (core's `apiKeys` option): `useCreateApiKey`, `useListApiKeys`, … (api-keys-hooks.ts).
     ...apiKeyHooks(configQrl),
   };
 }
