@@ -213,13 +213,15 @@ function sessionMethods(
       if (row === undefined) return null;
       return { session: toAdapterSession(sessions.fromRow(row, "s.")), user: toAdapterUser(users.fromRow(row, "u.")) };
     },
-    async updateSession({ sessionToken, expires, userId }) {
+    async updateSession({ sessionToken, expires, userId, activeOrganizationId }) {
+      // Only the fields given are written (undefined ones are left): extending keeps the organization.
+      const changed = { expires, activeOrganizationId };
       if (userId === undefined) {
-        const [record] = await sessions.updateWhere({ sessionToken }, { expires });
+        const [record] = await sessions.updateWhere({ sessionToken }, changed);
         return record ? toAdapterSession(record) : null;
       }
       return client.transaction(async (tx) => {
-        const [record] = await tx.db.authlib_sessions.updateWhere({ sessionToken }, { expires, user: { id: userId } });
+        const [record] = await tx.db.authlib_sessions.updateWhere({ sessionToken }, { ...changed, user: { id: userId } });
         if (!record) return null;
         await tx.db.authlib_users_sessions.updateWhere({ session: { id: record.id } }, { user: { id: userId } });
         return toAdapterSession(record);
@@ -242,15 +244,26 @@ function sessionMethods(
 
 /** Inserts a database session's row and its join row, with the metadata of its record; one transaction. */
 async function insertSession(client: HostedDbClient, session: AdapterSession & Partial<SessionMetadata>): Promise<AdapterSession> {
-  const { sessionToken, userId, expires, createdAt, lastSeenAt, userAgent, clientAddress, provider } = session;
+  const { sessionToken, userId, expires, createdAt, lastSeenAt, userAgent, clientAddress, provider, activeOrganizationId } = session;
   return client.transaction(async (tx) => {
     const table = tx.db.authlib_sessions;
     // By hand rather than `table.create`: `created_at` is bookkeeping there, here it is the sign-in time.
     const { rows } = await tx.query<Record<string, unknown>>(
       `INSERT INTO ${table.sqlName} (${table.column("sessionToken")}, ${table.column("expires")}, ${table.column("user")}, "created_at",
-         ${table.column("lastSeenAt")}, ${table.column("userAgent")}, ${table.column("clientAddress")}, ${table.column("provider")})
-       VALUES ($1, $2, $3, COALESCE($4::timestamptz, now()), $5, $6, $7, $8) RETURNING ${table.selectColumns()}`,
-      [sessionToken, expires, userId, createdAt ?? null, lastSeenAt ?? null, userAgent ?? null, clientAddress ?? null, provider ?? null],
+         ${table.column("lastSeenAt")}, ${table.column("userAgent")}, ${table.column("clientAddress")}, ${table.column("provider")},
+         ${table.column("activeOrganizationId")})
+       VALUES ($1, $2, $3, COALESCE($4::timestamptz, now()), $5, $6, $7, $8, $9) RETURNING ${table.selectColumns()}`,
+      [
+        sessionToken,
+        expires,
+        userId,
+        createdAt ?? null,
+        lastSeenAt ?? null,
+        userAgent ?? null,
+        clientAddress ?? null,
+        provider ?? null,
+        activeOrganizationId ?? null,
+      ],
     );
     const record = table.fromRow(rows[0] as Record<string, unknown>);
     await tx.db.authlib_users_sessions.create({ user: { id: userId }, session: { id: record.id } });
@@ -435,6 +448,7 @@ function toAdapterSession(record: AuthlibSessionRecord): AdapterSession {
     sessionToken: required(record.sessionToken, "authlib_sessions", "sessionToken"),
     userId: required(record.user, "authlib_sessions", "user").id,
     expires: required(record.expires, "authlib_sessions", "expires"),
+    ...(record.activeOrganizationId ? { activeOrganizationId: record.activeOrganizationId } : {}),
   };
 }
 

@@ -361,6 +361,15 @@ export const migrations: readonly HostedDbMigration[] = [
       `CREATE INDEX "authlib_scim_group_members_user_idx" ON ${s}."authlib_scim_group_members" ("organization_id", "scim_user_id")`,
     ],
   },
+  {
+    version: 14,
+    name: "session active organization",
+    // Organizations (core's `setActiveOrganization`): a database session's row keeps the organization it
+    // acts in, so the session check reads it with the session (one query) and no cookie carries it. No
+    // foreign key: an organization deleted or a membership ended shows no active organization (core asks the
+    // membership on every read), and a stale id is harmless. Nullable: adding it rewrites no row.
+    statements: (s) => [`ALTER TABLE ${s}."authlib_sessions" ADD COLUMN "active_organization_id" text`],
+  },
 ];
 
 /**

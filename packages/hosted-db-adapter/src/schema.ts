@@ -69,6 +69,8 @@ export interface AuthlibAccountRecord extends HostedDbRecord {
  * migration 4 and are empty on rows written before it or by other tools.
  */
 export interface AuthlibSessionRecord extends HostedDbRecord {
+  /** The organization the session acts in (`setActiveOrganization`; migration 14), or none. */
+  activeOrganizationId?: string | null;
   /** The network the sign-in came from (an IPv4 /24 or IPv6 /48). */
   clientAddress?: string | null;
   expires?: Date | null;

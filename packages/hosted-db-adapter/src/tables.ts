@@ -53,6 +53,7 @@ const TABLE_SPECS: { readonly [T in HostedDbTableName]: TableSpec<DatabaseSchema
     user: link("user_id"),
   },
   authlib_sessions: {
+    activeOrganizationId: text("active_organization_id"),
     clientAddress: text("client_address"),
     expires: timestamp("expires"),
     lastSeenAt: timestamp("last_seen_at"),

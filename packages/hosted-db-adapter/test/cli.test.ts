@@ -67,13 +67,13 @@ describe("authlib-db", () => {
     expect(first.stdout).toContain(`Opening file://${folder} (embedded PGlite: its first start takes a while)…\n`);
     expect(first.stdout).toContain("  1 authlib tables\n");
     expect(first.stdout).toContain(
-      `Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 to branch "main" of file://${folder}; now at version 13.\n`,
+      `Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 to branch "main" of file://${folder}; now at version 14.\n`,
     );
 
     const second = await runCli(["migrate", "--url", `file://${folder}`]);
     expect(second).toMatchObject({
       code: 0,
-      stdout: `Opening file://${folder} (embedded PGlite: its first start takes a while)…\nUp to date: branch "main" of file://${folder} is at version 13.\n`,
+      stdout: `Opening file://${folder} (embedded PGlite: its first start takes a while)…\nUp to date: branch "main" of file://${folder} is at version 14.\n`,
     });
     // Two PGlite starts in child processes, the first one writing a fresh database to disk (~10 s alone).
   }, 120_000);
@@ -117,7 +117,7 @@ describe.skipIf(!(await postgresAnswers()))("authlib-db migrate on PostgreSQL", 
     const run = await runCli(["migrate", "--branch", branch], { AUTHLIB_DATABASE_URL: postgresURL });
     expect(run).toMatchObject({
       code: 0,
-      stdout: expect.stringContaining(`Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 to branch "${branch}"`),
+      stdout: expect.stringContaining(`Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 to branch "${branch}"`),
     });
     const { rows } = await pool.query("SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = $1", [branch]);
     expect(rows).toEqual([{ tables: 29 }]);

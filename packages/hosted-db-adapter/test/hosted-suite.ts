@@ -231,6 +231,33 @@ export function runHostedDbSuite(options: HostedDbSuiteOptions): void {
         expect(await client.db.authlib_users_sessions.filter({ user: { id: alice.id } })).toEqual([]);
       });
 
+      it("a session's active organization (migration 14): kept by createSession, set and cleared by updateSession, untouched by an extension", async () => {
+        const client = await migratedClient();
+        const adapter = HostedDbAdapter(client);
+        const user = await adapter.createUser({ id: randomUUID(), email: "org@example.com", emailVerified: null });
+        const plain = await adapter.createSession({
+          sessionToken: randomUUID(),
+          userId: user.id,
+          expires: new Date(Date.now() + 3_600_000),
+        });
+        expect(plain).not.toHaveProperty("activeOrganizationId");
+        const { sessionToken } = await adapter.createSession({
+          sessionToken: randomUUID(),
+          userId: user.id,
+          expires: new Date(Date.now() + 3_600_000),
+          activeOrganizationId: "org-1",
+        });
+        expect((await adapter.getSessionAndUser(sessionToken))?.session.activeOrganizationId).toBe("org-1");
+        expect(await adapter.updateSession({ sessionToken, activeOrganizationId: "org-2" })).toMatchObject({
+          activeOrganizationId: "org-2",
+        });
+        const extended = await adapter.updateSession({ sessionToken, expires: new Date(Date.now() + 7_200_000) });
+        expect(extended?.activeOrganizationId).toBe("org-2");
+        expect((await client.db.authlib_sessions.findFirst({ sessionToken }))?.activeOrganizationId).toBe("org-2");
+        expect(await adapter.updateSession({ sessionToken, activeOrganizationId: null })).not.toHaveProperty("activeOrganizationId");
+        expect((await adapter.getSessionAndUser(sessionToken))?.session).not.toHaveProperty("activeOrganizationId");
+      });
+
       it("returns only the token fields an account has (no null keys)", async () => {
         const client = await migratedClient();
         const adapter = HostedDbAdapter(client);

@@ -234,7 +234,7 @@ function runSessionStoreTests(name: string, connection: () => BaseClientOptions)
       );
       await client.query(`INSERT INTO ${s}."authlib_users_sessions" ("user_id", "session_id") VALUES ($1, $2)`, [userId, sessions[0]?.id]);
 
-      expect(await client.migrate()).toMatchObject({ applied: [4, 5, 6, 7, 8, 9, 10, 11, 12, 13], version: 13 });
+      expect(await client.migrate()).toMatchObject({ applied: [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14], version: 14 });
 
       const adapter = HostedDbAdapter(client);
       const found = await adapter.getSessionAndUser("old-token");

@@ -1,6 +1,7 @@
 /**
  * The session's active organization (docs/organizations.md): an id authlib keeps with the session, a claim
- * of the JWT or a field of a database session's sealed cookie (`assurance-cookie.ts`), set only by
+ * of the JWT, or for a database session a field of its row (an adapter with session records) or of its sealed
+ * cookie (`assurance-cookie.ts`; another adapter), set only by
  * `setActiveOrganization` after a membership check. The session the app reads shows it with the caller's
  * role there, as the organization feature finds it (`SignInHooks.organizationRole`): a member removed, or
  * an organization deleted, shows none. The claim is data, never a grant: every organization operation

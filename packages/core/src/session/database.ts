@@ -78,6 +78,20 @@ type Found = NonNullable<Awaited<ReturnType<typeof lookup>>["found"]>;
 /** The assurance cookie's code (`session/assurance-cookie.ts`): loaded when a session has such a cookie, or starts with one. */
 const assuranceCookie = () => import("./assurance-cookie.js");
 
+/**
+ * True when the adapter keeps session records: then a session's row holds its active organization
+ * (`AdapterSession.activeOrganizationId`). Another adapter (an Auth.js one) may drop a field it does not
+ * know, so there the session's sealed cookie holds it, bound to the session's token.
+ */
+function rowKeepsOrganization(options: InternalOptions): boolean {
+  return options.capabilities.sessionRecords !== undefined;
+}
+
+/** The active organization of a found session: its row's, or its sealed cookie's (`sealed`). */
+function activeOrganizationOf(options: InternalOptions, found: Found, sealed: SealedSessionClaims): string | undefined {
+  return rowKeepsOrganization(options) ? (found.session.activeOrganizationId ?? undefined) : sealed.activeOrganizationId;
+}
+
 /** True when the request carries an assurance cookie. */
 function hasAssurance(options: InternalOptions, request: RequestInternal): boolean {
   return request.cookies[options.cookies.sessionAssurance.name] !== undefined;
@@ -148,11 +162,13 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     const refreshed = await refreshAccountsIfDue(options, found.user.id);
     // The callback gets `expires` as the Date that `AdapterSession` types; the client gets an ISO string.
     const impersonator = assurance?.act ? { impersonator: await impersonatorOf(options, assurance.act) } : {};
+    // The row's organization is shown only through the membership check below, never as the row has it.
+    const { activeOrganizationId: _unchecked, ...row } = stored;
     const organized = await withActiveOrganization(
       options,
-      { ...stored, user: found.user, ...assurance, ...impersonator },
+      { ...row, user: found.user, ...assurance, ...impersonator },
       found.user.id,
-      sealed.activeOrganizationId,
+      activeOrganizationOf(options, found, sealed),
     );
     const returned = (await options.callbacks.session({
       session: organized,
@@ -178,15 +194,19 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     const code = registry ? await loadRegistry() : undefined;
     const provider = act ? impersonatedRecordProvider(act.sub) : (options.provider?.id ?? account?.provider ?? null);
     const metadata = code ? code.sessionMetadata(options, request, provider) : {};
-    const created = await adapterOf(options).createSession({ sessionToken, userId: user.id, expires, ...metadata });
+    const inRow = rowKeepsOrganization(options);
+    const organization = inRow && activeOrganizationId ? { activeOrganizationId } : {};
+    const created = await adapterOf(options).createSession({ sessionToken, userId: user.id, expires, ...metadata, ...organization });
     // An admin's impersonation never ends one of the user's own sessions.
     if (code && registry && created?.id && !act) await code.enforceSessionLimit(options, registry, user.id, created.id);
     // A cookie left under a legacy name would otherwise outlive the new session unseen.
     const legacyNames = legacySessionCookieNames(options.cookies, options.config.acceptAuthjsSessions === true);
     const stale = legacyNames.flatMap((name) => clearAllSessionCookies(options, request, name));
-    const sealed = { assurance, activeOrganizationId };
+    const sealed = { assurance, activeOrganizationId: inRow ? undefined : activeOrganizationId };
     const assured =
-      assurance || activeOrganizationId ? [await (await assuranceCookie()).sealAssurance(options, sessionToken, sealed, expires)] : [];
+      sealed.assurance || sealed.activeOrganizationId
+        ? [await (await assuranceCookie()).sealAssurance(options, sessionToken, sealed, expires)]
+        : [];
     return [...stale, sessionCookie(options, sessionToken, expires), ...assured];
   },
 
@@ -227,15 +247,24 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
   async currentSession(options, request) {
     const { sessionToken, found } = await lookup(options, request);
     if (!found || !sessionToken) return null;
-    const { activeOrganizationId } = hasAssurance(options, request)
-      ? await (await assuranceCookie()).openAssurance(options, request, sessionToken)
-      : {};
-    return { userId: found.user.id, sessionId: found.session.id ?? null, activeOrganizationId };
+    const sealed =
+      !rowKeepsOrganization(options) && hasAssurance(options, request)
+        ? await (await assuranceCookie()).openAssurance(options, request, sessionToken)
+        : {};
+    return {
+      userId: found.user.id,
+      sessionId: found.session.id ?? null,
+      activeOrganizationId: activeOrganizationOf(options, found, sealed),
+    };
   },
 
   async setActiveOrganization(options, request, organizationId) {
     const { sessionToken, found } = await lookup(options, request);
     if (!found || !sessionToken) return [];
+    if (rowKeepsOrganization(options)) {
+      await adapterOf(options).updateSession({ sessionToken, activeOrganizationId: organizationId });
+      return [];
+    }
     const code = await assuranceCookie();
     const { assurance } = await code.openAssurance(options, request, sessionToken);
     const claims = { assurance, activeOrganizationId: organizationId ?? undefined };

@@ -52,6 +52,13 @@ export interface AdapterSession {
    * `…SessionRecord…` methods): the id it is listed and revoked by. Never the token.
    */
   id?: string;
+  /**
+   * The organization the session acts in (`setActiveOrganization`), kept on the row by an adapter that keeps
+   * session records; `null` or absent: none. authlib passes it to `createSession` and `updateSession` only
+   * for such an adapter (another keeps it in the session's sealed cookie), and checks the membership on
+   * every read: the value is data, never a grant.
+   */
+  activeOrganizationId?: string | null;
 }
 
 /** What authlib knows about a session when it starts, beside the session itself (see `SessionRecord`). */

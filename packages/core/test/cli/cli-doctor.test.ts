@@ -240,7 +240,7 @@ export const authConfig = {
       const before = await runAuthlib(["doctor", "--config", "auth.config.mjs"], { cwd: app.dir });
       expect(before.code).toBe(1);
       expect(before.stdout.split("\n").slice(1)).toEqual([
-        `error: Branch "${branch}" of ${postgresURL} lacks migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13: the adapter's queries fail until they are applied. Fix: run \`npx authlib db migrate\` (once per deploy).`,
+        `error: Branch "${branch}" of ${postgresURL} lacks migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14: the adapter's queries fail until they are applied. Fix: run \`npx authlib db migrate\` (once per deploy).`,
         "1 error, 0 warnings.",
         "",
       ]);

@@ -165,7 +165,7 @@ describe("authlib db on PGlite (a folder)", () => {
     const before = await runAuthlib(["db", "status", "--url", url]);
     expect(before).toMatchObject({ code: 1, stderr: "" });
     expect(before.stdout).toBe(
-      `Database: ${url}, branch "main"\nApplied:  none\nPending:  1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 (run \`authlib db migrate\`)\nTables:   none\n`,
+      `Database: ${url}, branch "main"\nApplied:  none\nPending:  1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 (run \`authlib db migrate\`)\nTables:   none\n`,
     );
 
     // Run in the app's folder: the database folder is in it, and no .gitignore names it yet.
@@ -174,7 +174,7 @@ describe("authlib db on PGlite (a folder)", () => {
     expect(migrate.stdout).toBe(
       [
         `Opening ${url} (embedded PGlite: its first start takes a while)…`,
-        `Applying 13 migration(s) to branch "main", in one transaction:`,
+        `Applying 14 migration(s) to branch "main", in one transaction:`,
         "  1 authlib tables",
         "  2 rate-limit windows",
         "  3 verification-token expiry index",
@@ -188,7 +188,8 @@ describe("authlib db on PGlite (a folder)", () => {
         "  11 audit impersonator",
         "  12 sso connections and identities",
         "  13 scim directory",
-        `Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 to branch "main" of ${url}; now at version 13.`,
+        "  14 session active organization",
+        `Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 to branch "main" of ${url}; now at version 14.`,
         `db/ holds this machine's database, not source: add it to .gitignore (echo "db/" >> .gitignore).`,
         "",
       ].join("\n"),
@@ -199,14 +200,14 @@ describe("authlib db on PGlite (a folder)", () => {
     expect(again).toMatchObject({
       code: 0,
       stderr: "",
-      stdout: `Opening ${url} (embedded PGlite: its first start takes a while)…\nUp to date: branch "main" of ${url} is at version 13.\n`,
+      stdout: `Opening ${url} (embedded PGlite: its first start takes a while)…\nUp to date: branch "main" of ${url} is at version 14.\n`,
     });
     await rm(join(app.dir, ".gitignore"));
 
     const after = await runAuthlib(["db", "status"], { env: { AUTHLIB_DATABASE_URL: url } });
     expect(after).toMatchObject({ code: 0, stderr: "" });
     expect(after.stdout).toMatch(
-      /^Applied: {2}1 \(authlib tables, \d{4}-\d\d-\d\dT[\d:.]+Z\), 2 \(rate-limit windows, \d{4}-\d\d-\d\dT[\d:.]+Z\), 3 \(verification-token expiry index, \d{4}-\d\d-\d\dT[\d:.]+Z\), 4 \(session records, \d{4}-\d\d-\d\dT[\d:.]+Z\), 5 \(audit events, \d{4}-\d\d-\d\dT[\d:.]+Z\), 6 \(passkey names, \d{4}-\d\d-\d\dT[\d:.]+Z\), 7 \(organizations, \d{4}-\d\d-\d\dT[\d:.]+Z\), 8 \(authorization server, \d{4}-\d\d-\d\dT[\d:.]+Z\), 9 \(api keys, \d{4}-\d\d-\d\dT[\d:.]+Z\), 10 \(admin: bans and roles, \d{4}-\d\d-\d\dT[\d:.]+Z\), 11 \(audit impersonator, \d{4}-\d\d-\d\dT[\d:.]+Z\), 12 \(sso connections and identities, \d{4}-\d\d-\d\dT[\d:.]+Z\), 13 \(scim directory, \d{4}-\d\d-\d\dT[\d:.]+Z\)$/m,
+      /^Applied: {2}1 \(authlib tables, \d{4}-\d\d-\d\dT[\d:.]+Z\), 2 \(rate-limit windows, \d{4}-\d\d-\d\dT[\d:.]+Z\), 3 \(verification-token expiry index, \d{4}-\d\d-\d\dT[\d:.]+Z\), 4 \(session records, \d{4}-\d\d-\d\dT[\d:.]+Z\), 5 \(audit events, \d{4}-\d\d-\d\dT[\d:.]+Z\), 6 \(passkey names, \d{4}-\d\d-\d\dT[\d:.]+Z\), 7 \(organizations, \d{4}-\d\d-\d\dT[\d:.]+Z\), 8 \(authorization server, \d{4}-\d\d-\d\dT[\d:.]+Z\), 9 \(api keys, \d{4}-\d\d-\d\dT[\d:.]+Z\), 10 \(admin: bans and roles, \d{4}-\d\d-\d\dT[\d:.]+Z\), 11 \(audit impersonator, \d{4}-\d\d-\d\dT[\d:.]+Z\), 12 \(sso connections and identities, \d{4}-\d\d-\d\dT[\d:.]+Z\), 13 \(scim directory, \d{4}-\d\d-\d\dT[\d:.]+Z\), 14 \(session active organization, \d{4}-\d\d-\d\dT[\d:.]+Z\)$/m,
     );
     expect(after.stdout).toContain("Pending:  none\n");
     expect(after.stdout).toContain(
@@ -302,14 +303,14 @@ describe.skipIf(!(await postgresAnswers(postgresURL, "authlib db on PostgreSQL")
     const env = { AUTHLIB_DATABASE_URL: postgresURL, AUTHLIB_BRANCH: branch };
     const before = await runAuthlib(["db", "status"], { env });
     expect(before).toMatchObject({ code: 1, stderr: "" });
-    expect(before.stdout).toContain(`branch "${branch}"\nApplied:  none\nPending:  1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 `);
+    expect(before.stdout).toContain(`branch "${branch}"\nApplied:  none\nPending:  1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 `);
 
     const migrate = await runAuthlib(["db", "migrate"], { env });
     expect(migrate).toMatchObject({ code: 0, stderr: "" });
     // A server's database is no folder of the app: no .gitignore hint.
     expect(migrate.stdout).toBe(
-      `Opening ${postgresURL}…\nApplying 13 migration(s) to branch "${branch}", in one transaction:\n  1 authlib tables\n  2 rate-limit windows\n  3 verification-token expiry index\n  4 session records\n  5 audit events\n  6 passkey names\n  7 organizations\n  8 authorization server\n  9 api keys\n  10 admin: bans and roles\n  11 audit impersonator\n  12 sso connections and identities\n  13 scim directory\n` +
-        `Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 to branch "${branch}" of ${postgresURL}; now at version 13.\n`,
+      `Opening ${postgresURL}…\nApplying 14 migration(s) to branch "${branch}", in one transaction:\n  1 authlib tables\n  2 rate-limit windows\n  3 verification-token expiry index\n  4 session records\n  5 audit events\n  6 passkey names\n  7 organizations\n  8 authorization server\n  9 api keys\n  10 admin: bans and roles\n  11 audit impersonator\n  12 sso connections and identities\n  13 scim directory\n  14 session active organization\n` +
+        `Applied migration(s) 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 to branch "${branch}" of ${postgresURL}; now at version 14.\n`,
     );
     const { rows } = await pool.query("SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = $1", [branch]);
     expect(rows).toEqual([{ tables: 29 }]);
@@ -322,7 +323,7 @@ describe.skipIf(!(await postgresAnswers(postgresURL, "authlib db on PostgreSQL")
     const again = await runAuthlib(["db", "migrate"], { env });
     expect(again).toMatchObject({
       code: 0,
-      stdout: `Opening ${postgresURL}…\nUp to date: branch "${branch}" of ${postgresURL} is at version 13.\n`,
+      stdout: `Opening ${postgresURL}…\nUp to date: branch "${branch}" of ${postgresURL} is at version 14.\n`,
     });
   }, 60_000);
 

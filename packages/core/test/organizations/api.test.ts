@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { createAuth } from "../../src/kernel/instance.js";
+import { memoryAdapter, withVerificationTokens } from "../helpers/memory-adapter.js";
+import { memoryOrganizations } from "../helpers/memory-organizations.js";
 import { type Browser, getJson, organizationsApp, postJson } from "./helpers.js";
 
 const requestOf = (browser: Browser, headers: Record<string, string> = {}) =>
@@ -36,12 +38,8 @@ describe("auth.api for organizations", () => {
     });
     const { cookies, activeOrganizationId } = await api.setActiveOrganization(requestOf(bob), { organizationId });
     expect(activeOrganizationId).toBe(organizationId);
-    expect(cookies.length).toBeGreaterThan(0);
-    bob.jar.apply(
-      new Response(null, {
-        headers: cookies.map((cookie) => ["set-cookie", `${cookie.name}=${cookie.value}; Path=/`] as [string, string]),
-      }),
-    );
+    // Database sessions on an adapter that keeps session records: the session's row holds it, no cookie does.
+    expect(cookies).toEqual([]);
     expect(await api.hasPermission(requestOf(bob), { permission: "member:invite" })).toBe(true);
     expect(await api.hasPermission(requestOf(bob), { permission: "organization:delete" })).toBe(false);
     const domain = await api.addDomain(requestOf(ada), { organizationId, domain: "Acme.Example." });
@@ -98,5 +96,45 @@ describe("revocation", () => {
     expect((await getJson(bob, "get", { organizationId })).status).toBe(404);
     expect((await getJson(bob, "members", { organizationId })).status).toBe(404);
     expect(await bob.session()).not.toHaveProperty("activeOrganizationId");
+  });
+});
+
+describe("where a database session keeps its active organization", () => {
+  const ASSURANCE = "authlib.session-assurance";
+  /** Ada signed in, owner of Acme, made active; `sealed`: her sealed session cookie before and after. */
+  const activate = async (app: ReturnType<typeof organizationsApp>) => {
+    const ada = await app.signedUp("ada@example.com");
+    const organizationId = (await postJson(ada, "create", { name: "Acme", slug: "acme" })).body.organization.id as string;
+    const before = ada.jar.get(ASSURANCE);
+    expect((await postJson(ada, "active", { organizationId })).status).toBe(200);
+    return { ada, organizationId, sealed: { before, after: ada.jar.get(ASSURANCE) } };
+  };
+
+  it("an adapter with session records: on the session's row, and the sealed cookie is not written", async () => {
+    const app = organizationsApp({ session: { strategy: "database" } });
+    const { ada, organizationId, sealed } = await activate(app);
+    const row = app.memory.sessions.get(ada.jar.get("authlib.session-token") ?? "");
+    expect(row?.activeOrganizationId).toBe(organizationId);
+    // The sealed cookie (the sign-in's assurance) is not written again.
+    expect(sealed.after).toBe(sealed.before);
+    expect(await ada.session()).toMatchObject({ activeOrganizationId: organizationId, activeOrganizationRole: "owner" });
+    // The row's value is shown only through the membership: an organization deleted shows none.
+    await postJson(ada, "delete", { organizationId });
+    expect(row?.activeOrganizationId).toBe(organizationId);
+    expect(await ada.session()).not.toHaveProperty("activeOrganizationId");
+    // Cleared on the row.
+    expect((await postJson(ada, "active", {})).status).toBe(200);
+    expect(app.memory.sessions.get(row?.sessionToken ?? "")?.activeOrganizationId).toBeNull();
+  });
+
+  it("an adapter without session records (an Auth.js one): in the session's sealed cookie, never on the row", async () => {
+    const memory = memoryAdapter({ sessionRecords: false });
+    const orgs = memoryOrganizations();
+    const app = organizationsApp({ session: { strategy: "database" } }, { ...withVerificationTokens(memory.adapter), ...orgs.methods });
+    const { ada, organizationId, sealed } = await activate(app);
+    expect([...memory.sessions.values()].every((session) => session.activeOrganizationId === undefined)).toBe(true);
+    expect(sealed.after).toBeTruthy();
+    expect(sealed.after).not.toBe(sealed.before);
+    expect(await ada.session()).toMatchObject({ activeOrganizationId: organizationId, activeOrganizationRole: "owner" });
   });
 });
