@@ -4,7 +4,7 @@
  * @module oauth/callback
  */
 import * as oauth from "oauth4webapi";
-import { inSpan } from "../telemetry/index.js";
+import { inSpan, providerAttributes } from "../telemetry/index.js";
 import type { Profile } from "../types/config.js";
 import type { OAuthConfig } from "../types/providers.js";
 import { type CheckBinding, type CheckName, checkBinding, clearCheckCookies, flowIsLink, openCheck, resolveChecks } from "./checks.js";
@@ -74,7 +74,7 @@ export async function finishAuthorization(ctx: OAuthContext, params: URLSearchPa
   const expectedNonce = checks.has("nonce") ? await openCheck(ctx, "nonce", binding) : oauth.expectNoNonce;
   const clientAuth = clientAuthentication(provider);
   const grant: CodeGrant = { clientAuth, validated, redirectUri: flow.redirectUri, codeVerifier, expectedNonce, options };
-  const { tokenServer, response } = await inSpan("authlib.oauth.token", { "authlib.provider": provider.id }, () =>
+  const { tokenServer, response } = await inSpan("authlib.oauth.token", providerAttributes(provider), () =>
     exchangeCode(provider, server, client, grant),
   );
 

@@ -6,7 +6,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { InvalidEndpoints } from "../errors.js";
-import { inSpan } from "../telemetry/index.js";
+import { inSpan, providerAttributes } from "../telemetry/index.js";
 import type { OAuthConfig } from "../types/providers.js";
 import { type ReadResponse, responseLimitOf } from "./bounded-fetch.js";
 import { endpointUrl, hasUserinfoRequest } from "./endpoints.js";
@@ -179,9 +179,7 @@ async function buildServer(
   const needsDiscovery = provider.type === "oidc" || !authorization || !token || needsUserinfo;
   if (needsDiscovery && provider.issuer) {
     const issuer = provider.issuer;
-    const discovered = await inSpan("authlib.oauth.discovery", { "authlib.provider": provider.id }, () =>
-      discover(issuer, maxResponseBytes),
-    );
+    const discovered = await inSpan("authlib.oauth.discovery", providerAttributes(provider), () => discover(issuer, maxResponseBytes));
     if (!authorization && !token && !userinfo) return discovered;
     const as: oauth.AuthorizationServer = {
       ...discovered.as,

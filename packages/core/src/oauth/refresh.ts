@@ -4,7 +4,7 @@
  * @module oauth/refresh
  */
 import * as oauth from "oauth4webapi";
-import { inSpan } from "../telemetry/index.js";
+import { inSpan, providerAttributes } from "../telemetry/index.js";
 import type { OAuthConfig, TokenSet } from "../types/providers.js";
 import { clientAuthentication, clientMetadata } from "./client-auth.js";
 import { conformTokenRequestOptions, conformTokenResponse } from "./conform.js";
@@ -28,7 +28,7 @@ import { assertTokenResponse } from "./token-response.js";
  * `InvalidProvider` for a provider that is not configured for it.
  */
 export function refreshAccessToken(provider: OAuthConfig, refreshToken: string): Promise<TokenSet> {
-  return inSpan("authlib.oauth.refresh", { "authlib.provider": provider.id }, () => refreshGrant(provider, refreshToken));
+  return inSpan("authlib.oauth.refresh", providerAttributes(provider), () => refreshGrant(provider, refreshToken));
 }
 
 async function refreshGrant(provider: OAuthConfig, refreshToken: string): Promise<TokenSet> {

@@ -7,7 +7,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { InvalidEndpoints, OAuthCallbackError } from "../errors.js";
-import { inSpan } from "../telemetry/index.js";
+import { inSpan, providerAttributes } from "../telemetry/index.js";
 import type { LoggerInstance, Profile } from "../types/config.js";
 import type { OAuthConfig, TokenSet } from "../types/providers.js";
 import type { ResolvedServer } from "./discovery.js";
@@ -62,9 +62,9 @@ export async function loadProfile(source: ProfileSource): Promise<Profile> {
   return inSpan("authlib.oauth.userinfo", attributesOf(source), () => userinfoForOAuth(source));
 }
 
-/** The userinfo span's attributes: the configured provider's id. */
+/** The userinfo span's attributes: the provider's (`providerAttributes`). */
 function attributesOf(source: ProfileSource): Record<string, string> {
-  return { "authlib.provider": source.provider.id };
+  return providerAttributes(source.provider);
 }
 
 /**

@@ -38,6 +38,14 @@ export function inSpan<T>(name: string, attributes: Record<string, string>, run:
   return loadedStep ? loadedStep(name, attributes, run) : run();
 }
 
+/**
+ * The `authlib.provider` attribute of a provider's step spans: a configured provider's id, or the closed
+ * label of a provider a feature makes per customer (`InternalProvider.spanLabel`).
+ */
+export function providerAttributes(provider: { id: string; spanLabel?: string }): Record<string, string> {
+  return { "authlib.provider": provider.spanLabel ?? provider.id };
+}
+
 /** The telemetry of a configuration, or `undefined` for `telemetry: false`. Starts loading the runtime. */
 export function createTelemetry(option: TelemetryConfig | boolean | undefined, providerIds: string[]): Telemetry | undefined {
   if (option === false) return undefined;

@@ -159,6 +159,11 @@ export type InternalProvider = ProviderConfig & {
   signinUrl: string;
   /** `<origin><basePath>/callback/<id>` */
   callbackUrl: string;
+  /**
+   * What spans and metrics name this provider by when its id is not one of the configuration's: a feature's
+   * provider made per customer (an SSO connection's is `sso`), so that no span names a customer's connection.
+   */
+  spanLabel?: string;
 };
 
 /** What a feature's section of the built-in account page gives the page (`AccountSection.render`). */

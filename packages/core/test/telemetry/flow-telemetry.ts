@@ -115,7 +115,7 @@ export function flowTelemetry(sdk: Sdk, secret: string) {
 
       it("every attribute and label value is a number, a boolean, or a string of a closed grammar", async () => {
         const closed =
-          /^(?:[A-Z]+ )?\/auth(?:\/[a-z-]+)*(?:\/:provider)?$|^[a-z][a-z0-9-]*$|^[A-Z][A-Za-z]*$|^_OTHER$|^[0-9a-f]{32}$|^authlib(?:\.[a-z_]+)+(?:\.[a-z][A-Za-z]+)?$/;
+          /^(?:[A-Z]+ )?\/auth(?:\/[a-z-]+)*(?:\/:provider|\/\*)?$|^[a-z][a-z0-9-]*$|^[A-Z][A-Za-z]*$|^_OTHER$|^[0-9a-f]{32}$|^authlib(?:\.[a-z_]+)+(?:\.[a-z][A-Za-z]+)?$/;
         // Per key, where the value set is known: limiter rules and adapter methods are names in code.
         const byKey: Record<string, RegExp> = {
           "authlib.rate_limit.rule": /^[a-z0-9-]+(?::[a-z-]+)*$/,
@@ -123,6 +123,8 @@ export function flowTelemetry(sdk: Sdk, secret: string) {
           "authlib.session.strategy": /^(?:jwt|database)$/,
           "authlib.outcome": /^(?:success|failure|refused)$/,
           "authlib.user.hash": /^[0-9a-f]{32}$/,
+          // An SSO refusal's reason: its check's type, with the protocol's prefix where the protocol refused it.
+          "authlib.sso.reason": /^(?:saml\.|oidc\.)?[A-Za-z]+$/,
         };
         const values: Array<[string, unknown]> = [
           ...sdk

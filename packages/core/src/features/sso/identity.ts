@@ -49,6 +49,27 @@ export function failed(reason: string, message: string): SsoSignInFailed {
   return error;
 }
 
+/** Names the request's span after `connection`'s protocol (a closed value: no span names a customer's connection). */
+export function traceConnection(request: RequestInternal, connection: Pick<SsoConnection, "protocol">): void {
+  request.trace?.span.setAttribute("authlib.sso.protocol", connection.protocol);
+}
+
+/**
+ * A refused sign-in through `connection`: an `ssoSignInFailed` audit row naming the organization, the
+ * connection and `reason` (the check's type; never the identity provider's answer), and `reason` on the
+ * request's span.
+ */
+export function recordSsoRefusal(
+  options: InternalOptions,
+  request: RequestInternal,
+  connection: Pick<SsoConnection, "id" | "organizationId">,
+  reason: string,
+): void {
+  request.trace?.span.setAttribute("authlib.sso.reason", reason);
+  const detail = `organization=${connection.organizationId} connection=${connection.id} reason=${reason}`;
+  recordAuditEvent(options, request, { type: "ssoSignInFailed", outcome: "failure", detail });
+}
+
 /** The role a first sign-in gets: the first of the connection's group mappings the user's groups hold, else its default. */
 export function roleFor(connection: Pick<SsoConnection, "defaultRole" | "groupRoles">, groups: readonly string[] | undefined): string {
   const held = new Set(groups ?? []);
@@ -131,8 +152,6 @@ export async function ssoSignIn(
   connection: SsoConnection,
   claims: SsoClaims,
 ): Promise<ResponseInternal> {
-  // The audit row names the connection in its detail (its provider column holds configured providers' ids only).
-  const where = `organization=${connection.organizationId} connection=${connection.id}`;
   try {
     if (typeof claims.subject !== "string" || claims.subject === "" || claims.subject.length > 512)
       throw failed("noSubject", "The identity provider gave no usable subject: the organization's admin checks the connection.");
@@ -166,11 +185,13 @@ export async function ssoSignIn(
       assurance,
       activeOrganizationId: connection.organizationId,
     });
-    recordAuditEvent(options, request, { type: "ssoSignIn", userId: user.id, detail: where });
+    // The audit row names the connection in its detail (its provider column holds configured providers' ids only).
+    const detail = `organization=${connection.organizationId} connection=${connection.id}`;
+    recordAuditEvent(options, request, { type: "ssoSignIn", userId: user.id, detail });
     return result;
   } catch (error) {
     const reason = error instanceof SsoSignInFailed ? (error.reason ?? "refused") : ((error as { type?: string }).type ?? "error");
-    recordAuditEvent(options, request, { type: "ssoSignInFailed", outcome: "failure", detail: `${where} reason=${reason}` });
+    recordSsoRefusal(options, request, connection, reason);
     throw error;
   }
 }

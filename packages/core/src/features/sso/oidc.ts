@@ -17,7 +17,7 @@ import type { Profile } from "../../types/config.js";
 import type { InternalOptions, InternalProvider, RequestInternal, ResponseInternal } from "../../types/internal.js";
 import type { OAuthConfig } from "../../types/providers.js";
 import type { SsoConnection } from "../../types/sso.js";
-import { failed, type SsoClaims, ssoSignIn } from "./identity.js";
+import { failed, recordSsoRefusal, type SsoClaims, ssoSignIn, traceConnection } from "./identity.js";
 import { openSecret } from "./secrets.js";
 import { storeOf } from "./store.js";
 
@@ -33,6 +33,7 @@ async function connectionOf(
   const connection = id ? await storeOf(options).getSsoConnection(id) : null;
   if (!connection?.oidc || connection.protocol !== "oidc")
     throw failed("connectionGone", "This SSO connection does not exist (any more): ask your organization's admin.");
+  traceConnection(request, connection);
   return connection as SsoConnection & { oidc: NonNullable<SsoConnection["oidc"]> };
 }
 
@@ -56,6 +57,7 @@ async function providerOf(
     ...provider,
     signinUrl: `${options.authUrl}/sso-signin/${encodeURIComponent(connection.id)}`,
     callbackUrl: `${options.authUrl}/sso-callback/${encodeURIComponent(connection.id)}`,
+    spanLabel: "sso",
   } as InternalProvider & OAuthConfig;
 }
 
@@ -64,6 +66,7 @@ export async function connectionSignInStart(options: InternalOptions, request: R
   const id = request.providerId;
   const connection = id ? await storeOf(options).getSsoConnection(id) : null;
   if (!connection) throw failed("connectionGone", "This SSO connection does not exist (any more): ask your organization's admin.");
+  traceConnection(request, connection);
   return startConnection(options, request, connection);
 }
 
@@ -124,8 +127,11 @@ export async function oidcCallback(options: InternalOptions, request: RequestInt
   try {
     result = await finishAuthorization(oauthContext(options, request, provider, flow), new URLSearchParams(request.query));
   } catch (error) {
-    if (error instanceof AuthError) throw error;
-    throw failed("provider", `The answer of ${connection.name} could not be checked: sign in again.`);
+    // The OAuth layer's refusal (a state this browser never had, the provider's own error...) by its type.
+    const refusal =
+      error instanceof AuthError ? error : failed("provider", `The answer of ${connection.name} could not be checked: sign in again.`);
+    recordSsoRefusal(options, request, connection, error instanceof AuthError ? `oidc.${error.type}` : "provider");
+    throw refusal;
   }
   if (result.kind === "proxy-redirect") return { redirect: result.url };
   const signedIn = await ssoSignIn(options, request, connection, oidcClaims(connection, result.profile));

@@ -27,7 +27,7 @@ import type { InternalOptions, RequestInternal, ResponseInternal } from "../../t
 import type { InputOf } from "../../types/operation.js";
 import type { SsoConnection } from "../../types/sso.js";
 import { claimOnce, type SingleUseKind } from "../../webauthn/challenge-store.js";
-import { failed, type SsoClaims, ssoSignIn } from "./identity.js";
+import { failed, recordSsoRefusal, type SsoClaims, ssoSignIn, traceConnection } from "./identity.js";
 import type { acsInput } from "./input.js";
 import type { SamlAssertion, SamlConnectionSettings } from "./saml/types.js";
 import { openSecret } from "./secrets.js";
@@ -61,6 +61,7 @@ async function samlConnectionOf(options: InternalOptions, request: RequestIntern
   const connection = id ? await storeOf(options).getSsoConnection(id) : null;
   if (!connection?.saml || connection.protocol !== "saml")
     throw failed("connectionGone", "This SSO connection does not exist (any more): ask your organization's admin.");
+  traceConnection(request, connection);
   return connection as SamlConnection;
 }
 
@@ -182,18 +183,11 @@ export async function samlAssertionContinue(
     // The audit row names the check that failed (never the response); the error page says to start again.
     if (!(error instanceof SamlResponseRejected)) throw error;
     const refusal = failed(`saml.${error.reason}`, "The identity provider's answer was refused: sign in again.");
-    await auditRefusal(options, request, connection, refusal.reason as string);
+    recordSsoRefusal(options, request, connection, refusal.reason as string);
     throw refusal;
   }
   const signedIn = await ssoSignIn(options, request, connection, samlClaims(connection, assertion));
   return { ...signedIn, cookies: [cleared, ...(signedIn.cookies ?? [])] };
-}
-
-/** An `ssoSignInFailed` audit row for a response the core refused (`ssoSignIn` audits its own refusals). */
-async function auditRefusal(options: InternalOptions, request: RequestInternal, connection: SamlConnection, reason: string) {
-  const { recordAuditEvent } = await import("../../audit/index.js");
-  const detail = `organization=${connection.organizationId} connection=${connection.id} reason=${reason}`;
-  recordAuditEvent(options, request, { type: "ssoSignInFailed", outcome: "failure", detail });
 }
 
 /** GET sso-metadata/<connectionId>: the connection's SP metadata (entity id, ACS URL, signing certificate). */
