@@ -221,6 +221,30 @@ describe.skipIf(!postgres)("issue 49 across two processes on one PostgreSQL data
         await expect.poll(replayRefusals, { timeout: 5000, interval: 50 }).toBe(refusalsBefore + 1);
       },
     );
+
+    it("a request is answered once: another assertion for it, with the same cookies, is refused on the other process", async () => {
+      const browser = httpClient(originsA.database);
+      const requestId = await started(browser, originsA.database);
+      const captured = browser.jar.header();
+      const first = { SAMLResponse: answer(requestId, "saml-once@acme.example"), RelayState: acme.connectionId };
+      expect((await browser.send(`${originsA.database}/auth/sso-acs-continue/${acme.connectionId}`, { form: first })).status).toBe(302);
+      expect(await sessionEmailOn(browser.jar.header(), originsA.database)).toBe("saml-once@acme.example");
+
+      // A second, valid assertion (its own id) for the same request: the IdP's, or one an attacker obtained for it.
+      const second = { SAMLResponse: answer(requestId, "saml-other@acme.example"), RelayState: acme.connectionId };
+      const copy = httpClient(originsB.database);
+      const refused = await copy.send(`${originsB.database}/auth/sso-acs-continue/${acme.connectionId}`, {
+        form: second,
+        headers: { cookie: captured },
+      });
+      expect(refused.headers.get("location")).toContain("error=SsoSignInFailed");
+      expect(await sessionEmailOn(copy.jar.header(), originsB.database)).toBeNull();
+      const reasons = async () =>
+        (await hostedDbAuditStore(database).list({ types: ["ssoSignInFailed"] })).filter((row) =>
+          row.detail?.endsWith("reason=saml.requestAnswered"),
+        ).length;
+      await expect.poll(reasons, { timeout: 5000, interval: 50 }).toBe(1);
+    });
   });
 
   describe("deprovisioning on A signs the user's browser out on B on its next request", () => {

@@ -46,6 +46,8 @@ interface PendingRequest {
 
 /** Assertion ids, each accepted once (on every instance: the adapter's single-use records). */
 const ASSERTIONS: SingleUseKind = { identifier: "authlib:saml-assertion", label: "authlib.saml-assertion:" };
+/** The requests answered (their ids, per connection), shared by every instance: a request is answered once. */
+const ANSWERED_REQUESTS: SingleUseKind = { identifier: "authlib:saml-request", label: "authlib.saml-request:" };
 /** The NameID format whose value is the user's address. */
 const EMAIL_NAME_ID = "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress";
 
@@ -132,6 +134,27 @@ async function pendingRequestId(
 }
 
 /**
+ * The refusal of a response for the check `reason` (`saml.<reason>`): audited and on the span (never the
+ * response); the error page says to start again.
+ */
+function refused(options: InternalOptions, request: RequestInternal, connection: SamlConnection, reason: string) {
+  const refusal = failed(`saml.${reason}`, "The identity provider's answer was refused: sign in again.");
+  recordSsoRefusal(options, request, connection, refusal.reason as string);
+  return refusal;
+}
+
+/**
+ * Claims the answer to `requestId` of `connectionId` once across instances (for as long as a request may
+ * be answered); `false` when it was answered already.
+ */
+async function answerOnce(options: InternalOptions, connectionId: string, requestId: string): Promise<boolean> {
+  const result = await claimOnce(options, ANSWERED_REQUESTS, `${connectionId}\u0000${requestId}`, Date.now() + REQUEST_MAX_AGE * 1000);
+  if (result.claimed) return true;
+  if (result.reason === "used") return false;
+  throw failed("busy", "Too many SSO sign-ins are in progress on this server: try again in a few minutes.");
+}
+
+/**
  * Claims `assertionId` of `connectionId` once across instances; a full single-use memory refuses rather than
  * forget. Scoped by connection: another organization's IdP (whose admin picks its ids) cannot burn this one's.
  */
@@ -180,12 +203,12 @@ export async function samlAssertionContinue(
       rememberAssertion: (id, keepUntil) => rememberAssertion(options, connection.id, id, keepUntil),
     });
   } catch (error) {
-    // The audit row names the check that failed (never the response); the error page says to start again.
     if (!(error instanceof SamlResponseRejected)) throw error;
-    const refusal = failed(`saml.${error.reason}`, "The identity provider's answer was refused: sign in again.");
-    recordSsoRefusal(options, request, connection, refusal.reason as string);
-    throw refusal;
+    throw refused(options, request, connection, error.reason);
   }
+  // Another assertion answering a request already answered (posted with the same cookies) is refused too.
+  if (assertion.inResponseTo !== undefined && !(await answerOnce(options, connection.id, assertion.inResponseTo)))
+    throw refused(options, request, connection, "requestAnswered");
   const signedIn = await ssoSignIn(options, request, connection, samlClaims(connection, assertion));
   return { ...signedIn, cookies: [cleared, ...(signedIn.cookies ?? [])] };
 }
