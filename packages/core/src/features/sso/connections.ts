@@ -55,15 +55,27 @@ function rolesOf(options: InternalOptions): Roles<string> {
 }
 
 /**
- * `InvalidSsoConnection` unless `role` is a role of the app that grants nothing `actorRole` does not: an
- * admin cannot make a connection that signs its users in as owners (a role above their own).
+ * True when a member of `actorRole` may make a connection that gives `role`: a role of the app that grants
+ * nothing `actorRole` does not (an admin cannot make a connection that signs its users in as owners).
  */
+function mayGive(roles: Roles<string>, role: string, actorRole: string): boolean {
+  if (!Object.hasOwn(roles.map, role)) return false;
+  if (actorRole === "owner") return true;
+  return role !== "owner" && (roles.map[role] ?? []).every((permission) => roles.can({ role: actorRole }, permission));
+}
+
+/** The roles a member of `actorRole` may have a connection give (the organization page's choice). */
+export function givableRoles(options: InternalOptions, actorRole: string): string[] {
+  const roles = rolesOf(options);
+  return Object.keys(roles.map).filter((role) => mayGive(roles, role, actorRole));
+}
+
+/** `InvalidSsoConnection` unless a member of `actorRole` may give `role` (`mayGive`). */
 function assertGivable(options: InternalOptions, role: string, actorRole: string, field: string): void {
   const roles = rolesOf(options);
   if (!Object.hasOwn(roles.map, role)) throw new InvalidSsoConnection(`\`${field}\`: "${role}" is not a role of this app.`);
-  if (actorRole === "owner") return;
-  const grantsMore = role === "owner" || (roles.map[role] ?? []).some((permission) => !roles.can({ role: actorRole }, permission));
-  if (grantsMore) throw new InvalidSsoConnection(`\`${field}\`: "${role}" grants more than your own role; an owner may give it.`);
+  if (!mayGive(roles, role, actorRole))
+    throw new InvalidSsoConnection(`\`${field}\`: "${role}" grants more than your own role; an owner may give it.`);
 }
 
 /** Checks every role a connection gives (its default and its groups'). */

@@ -29,6 +29,8 @@ const operations = [
   declared.ssoSignInStart,
   declared.ssoCallback,
   declared.createOidcConnectionForm,
+  declared.createSamlConnectionForm,
+  declared.deleteSsoConnectionForm,
   declared.samlAssertionConsumer,
   declared.samlAssertionContinue,
   declared.samlMetadata,
@@ -74,11 +76,13 @@ export const ssoFeature = defineFeature({
         declared.updateSsoConnection.path,
         declared.deleteSsoConnection.path,
         declared.createOidcConnectionForm.path,
+        declared.createSamlConnectionForm.path,
+        declared.deleteSsoConnectionForm.path,
       ],
       type: "ssoConnectionRefused",
     },
   },
-  // The organization page's SSO section: its connections and a form that adds an OIDC one.
+  // The organization page's SSO section: its connections (add OIDC or SAML, delete) and SCIM tokens.
   organizationSection: {
     render: async (options, request, page) => (await import("./organization-section.js")).ssoOrganizationSection(options, request, page),
   },

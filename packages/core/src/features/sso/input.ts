@@ -220,6 +220,14 @@ export const formCreateInput = inputSchema({
   ssoRequired: field.flag({ refuse }),
 });
 
+/** The organization page's form that adds a SAML connection: the IdP's metadata pasted, the role it gives. */
+export const formSamlInput = inputSchema({
+  name: text(100),
+  metadataXml: field.string({ max: 262_144, refuse }),
+  defaultRole: role,
+  ssoRequired: field.flag({ refuse }),
+});
+
 export const connectionInput = inputSchema({ connectionId: id });
 export const organizationInput = inputSchema({ organizationId: id });
 export const discoverInput = inputSchema({ email: field.string({ max: 320, refuse }) });

@@ -6,7 +6,16 @@
  * @module features/sso/operations
  */
 import { defineOperation, lazyHandler } from "../define.js";
-import { acsInput, connectionInput, createInput, discoverInput, formCreateInput, organizationInput, updateInput } from "./input.js";
+import {
+  acsInput,
+  connectionInput,
+  createInput,
+  discoverInput,
+  formCreateInput,
+  formSamlInput,
+  organizationInput,
+  updateInput,
+} from "./input.js";
 
 const connections = () => import("./connections.js");
 const discovery = () => import("./discovery.js");
@@ -93,6 +102,26 @@ export const createOidcConnectionForm = defineOperation({
   presentation: async (options, request, error) => (await section()).ssoFormRefusal(options, request, error),
   input: formCreateInput,
   handler: lazyHandler(section, "createOidcConnectionForm"),
+});
+/** The organization page's form that adds a SAML connection from the IdP's pasted metadata (`?organizationId=`). */
+export const createSamlConnectionForm = defineOperation({
+  name: "createSamlConnectionForm",
+  method: "POST",
+  path: "sso/form-create-saml",
+  needs: { csrf: "prove" },
+  presentation: async (options, request, error) => (await section()).ssoFormRefusal(options, request, error),
+  input: formSamlInput,
+  handler: lazyHandler(section, "createSamlConnectionForm"),
+});
+/** The organization page's delete button of a connection (`?organizationId=` in its action). */
+export const deleteSsoConnectionForm = defineOperation({
+  name: "deleteSsoConnectionForm",
+  method: "POST",
+  path: "sso/form-delete",
+  needs: { csrf: "prove" },
+  presentation: async (options, request, error) => (await section()).ssoFormRefusal(options, request, error),
+  input: connectionInput,
+  handler: lazyHandler(section, "deleteSsoConnectionForm"),
 });
 /**
  * A SAML identity provider's response, POSTed from its own site (no cookies of ours come along): answered

@@ -45,6 +45,30 @@ export interface SsoMessages {
   "sso.name": string;
   "sso.clientId": string;
   "sso.clientSecret": string;
+  "sso.addSaml": string;
+  "sso.metadataXml": string;
+  "sso.metadataHint": string;
+  "sso.defaultRole": string;
+  "sso.delete": string;
+  "sso.deleted": string;
+  "sso.invalidMetadata": string;
+  "sso.notFound": string;
+  "sso.forbidden": string;
+  "sso.recentSignIn": string;
+  "sso.signInAgain": string;
+  "sso.scimTitle": string;
+  "sso.scimIntro": string;
+  "sso.scimBaseUrl": string;
+  "sso.scimNone": string;
+  "sso.scimCreated": string;
+  "sso.scimLastUsed": string;
+  "sso.scimNeverUsed": string;
+  "sso.scimCreate": string;
+  "sso.scimNewToken": string;
+  "sso.scimCopyHint": string;
+  "sso.scimRevoke": string;
+  "sso.scimRevoked": string;
+  "sso.scimNotFound": string;
 }
 
 declare module "../../types/api.js" {

@@ -2,7 +2,8 @@
  * An organization's SCIM tokens: made, listed and revoked by a member whose role grants `sso:manage` (owner
  * and admin by default, not member), over HTTP (CSRF-checked) and `auth.api`; the token shown once, stored
  * only as its keyed hash; creating and revoking are owner-present (a session 30 minutes old is refused);
- * another organization's token is not found; every change is an audit row that names the token's id only.
+ * another organization's token is not found; every change is an audit row that names the token's id only;
+ * a session short of the organization's sign-in policy is refused each operation (`OrganizationPolicy`).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseKey } from "../../../src/crypto/key-format.js";
@@ -120,5 +121,47 @@ describe("owner present", () => {
     expect(app.scim.tokens.size).toBe(1);
     expect(app.scim.tokens.get(existing.scimToken.id)?.revokedAt).toBeNull();
     expect(await app.auth.api.listScimTokens(app.as(ada), { organizationId: a })).toHaveLength(1);
+  });
+});
+
+describe("the organization's sign-in policy", () => {
+  it("a session short of it (no second factor) may not create, list or revoke a token (OrganizationPolicy), nothing changed", async () => {
+    const { app, ada, bob, a } = await organization();
+    const existing = await app.auth.api.createScimToken(app.as(ada), { organizationId: a });
+    await app.auth.api.updateOrganization(app.as(ada), { organizationId: a, policy: { requireSecondFactor: true } });
+    for (const browser of [ada, bob]) {
+      const policy = { type: "OrganizationPolicy", missing: ["secondFactor"] };
+      await expect(app.auth.api.createScimToken(app.as(browser), { organizationId: a })).rejects.toMatchObject(policy);
+      await expect(app.auth.api.listScimTokens(app.as(browser), { organizationId: a })).rejects.toMatchObject(policy);
+      await expect(
+        app.auth.api.revokeScimToken(app.as(browser), { organizationId: a, tokenId: existing.scimToken.id }),
+      ).rejects.toMatchObject(policy);
+    }
+    // Over HTTP the same: 403 with the step-up, and the token still works.
+    expect(await postJson(bob, "create", { organizationId: a })).toMatchObject({ status: 403, body: { error: "OrganizationPolicy" } });
+    expect(app.scim.tokens.size).toBe(1);
+    expect(app.scim.tokens.get(existing.scimToken.id)?.revokedAt).toBeNull();
+  });
+
+  it("a session older than the organization's sessionMaxAge may not list the tokens", async () => {
+    const { app, ada, a } = await organization();
+    await app.auth.api.updateOrganization(app.as(ada), { organizationId: a, policy: { sessionMaxAge: 60 } });
+    expect(await app.auth.api.listScimTokens(app.as(ada), { organizationId: a })).toEqual([]);
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 2 * 60 * 1000 });
+    await expect(app.auth.api.listScimTokens(app.as(ada), { organizationId: a })).rejects.toMatchObject({
+      type: "OrganizationPolicy",
+      missing: ["recentSignIn"],
+    });
+  });
+
+  it("a member whose role does not grant sso:manage may not list or revoke a token either (OrganizationForbidden)", async () => {
+    const { app, ada, carl, a } = await organization();
+    const existing = await app.auth.api.createScimToken(app.as(ada), { organizationId: a });
+    const forbidden = { type: "OrganizationForbidden", permission: "sso:manage" };
+    await expect(app.auth.api.listScimTokens(app.as(carl), { organizationId: a })).rejects.toMatchObject(forbidden);
+    await expect(app.auth.api.revokeScimToken(app.as(carl), { organizationId: a, tokenId: existing.scimToken.id })).rejects.toMatchObject(
+      forbidden,
+    );
+    expect(app.scim.tokens.get(existing.scimToken.id)?.revokedAt).toBeNull();
   });
 });

@@ -25,4 +25,33 @@ export const de: SsoTexts = {
   "sso.name": "Bezeichnung",
   "sso.clientId": "Client-ID",
   "sso.clientSecret": "Client-Secret",
+  "sso.addSaml": "SAML-Verbindung hinzufügen",
+  "sso.metadataXml": "Metadaten Ihres Identitätsanbieters (XML)",
+  "sso.metadataHint":
+    "Fügen Sie das vollständige Metadatendokument Ihres Identitätsanbieters ein: Entity-ID, Anmelde-URL und Signaturzertifikat werden daraus gelesen.",
+  "sso.defaultRole": "Rolle der Mitglieder, die sich darüber anmelden",
+  "sso.delete": "Löschen",
+  "sso.deleted": "Die SSO-Verbindung wurde gelöscht.",
+  "sso.invalidMetadata":
+    "Die Metadaten des Identitätsanbieters konnten nicht gelesen werden: Fügen Sie das vollständige XML-Dokument genau eines SAML-2.0-Identitätsanbieters mit Anmelde-URL (HTTP-Redirect) und Signaturzertifikat ein.",
+  "sso.notFound": "Diese Verbindung existiert nicht oder wurde bereits gelöscht.",
+  "sso.forbidden":
+    "Ihre Rolle erlaubt dies hier nicht, oder die Organisation hat die Höchstzahl aktiver SCIM-Token erreicht: Widerrufen Sie zuerst eines.",
+  "sso.recentSignIn":
+    "Zum Erstellen oder Widerrufen eines SCIM-Tokens ist eine kürzliche Anmeldung nötig: Melden Sie sich erneut an und versuchen Sie es dann noch einmal.",
+  "sso.signInAgain": "Erneut anmelden",
+  "sso.scimTitle": "SCIM-Bereitstellung",
+  "sso.scimIntro":
+    "Ihr Identitätsanbieter legt die Benutzer dieser Organisation über SCIM 2.0 an, ändert und entfernt sie: Geben Sie ihm die Basis-URL unten und ein Token.",
+  "sso.scimBaseUrl": "SCIM-Basis-URL",
+  "sso.scimNone": "Diese Organisation hat kein SCIM-Token.",
+  "sso.scimCreated": "Erstellt am {date} von {creator}",
+  "sso.scimLastUsed": "zuletzt verwendet am {date}",
+  "sso.scimNeverUsed": "nie verwendet",
+  "sso.scimCreate": "SCIM-Token erstellen",
+  "sso.scimNewToken": "Ihr neues SCIM-Token",
+  "sso.scimCopyHint": "Kopieren Sie es jetzt in Ihren Identitätsanbieter: Es wird nur dieses eine Mal angezeigt.",
+  "sso.scimRevoke": "Widerrufen",
+  "sso.scimRevoked": "Das SCIM-Token wurde widerrufen: Der Identitätsanbieter kann es nicht mehr verwenden.",
+  "sso.scimNotFound": "Dieses SCIM-Token existiert nicht oder wurde bereits widerrufen.",
 };

@@ -24,4 +24,32 @@ export const es: SsoTexts = {
   "sso.name": "Nombre",
   "sso.clientId": "ID de cliente",
   "sso.clientSecret": "Secreto de cliente",
+  "sso.addSaml": "Añadir una conexión SAML",
+  "sso.metadataXml": "Metadatos de su proveedor de identidad (XML)",
+  "sso.metadataHint":
+    "Pegue el documento de metadatos completo que publica su proveedor de identidad: de él se leen su ID de entidad, su URL de inicio de sesión y su certificado de firma.",
+  "sso.defaultRole": "Rol de los miembros que inician sesión con ella",
+  "sso.delete": "Eliminar",
+  "sso.deleted": "Se eliminó la conexión SSO.",
+  "sso.invalidMetadata":
+    "No se pudieron leer los metadatos del proveedor de identidad: pegue el documento XML completo de un único proveedor de identidad SAML 2.0, con su URL de inicio de sesión (HTTP-Redirect) y su certificado de firma.",
+  "sso.notFound": "Esta conexión no existe o ya se eliminó.",
+  "sso.forbidden": "Su rol no permite esto aquí, o la organización alcanzó su límite de tokens SCIM activos: revoque uno primero.",
+  "sso.recentSignIn":
+    "Crear o revocar un token SCIM requiere un inicio de sesión reciente: vuelva a iniciar sesión y luego inténtelo de nuevo.",
+  "sso.signInAgain": "Volver a iniciar sesión",
+  "sso.scimTitle": "Aprovisionamiento SCIM",
+  "sso.scimIntro":
+    "Su proveedor de identidad crea, actualiza y elimina los usuarios de esta organización mediante SCIM 2.0: dele la URL base de abajo y un token.",
+  "sso.scimBaseUrl": "URL base de SCIM",
+  "sso.scimNone": "Esta organización no tiene ningún token SCIM.",
+  "sso.scimCreated": "Creado el {date} por {creator}",
+  "sso.scimLastUsed": "usado por última vez el {date}",
+  "sso.scimNeverUsed": "nunca usado",
+  "sso.scimCreate": "Crear un token SCIM",
+  "sso.scimNewToken": "Su nuevo token SCIM",
+  "sso.scimCopyHint": "Cópielo ahora en su proveedor de identidad: solo se muestra esta vez.",
+  "sso.scimRevoke": "Revocar",
+  "sso.scimRevoked": "Se revocó el token SCIM: el proveedor de identidad ya no puede usarlo.",
+  "sso.scimNotFound": "Este token SCIM no existe o ya se revocó.",
 };

@@ -19,3 +19,5 @@ const tokenId: FieldParser<string> = (value, fieldName) => {
 
 export const tokenListInput = inputSchema({ organizationId });
 export const tokenInput = inputSchema({ organizationId, tokenId });
+/** The organization page's revoke form (its organization is in the form's action). */
+export const tokenFormInput = inputSchema({ tokenId });

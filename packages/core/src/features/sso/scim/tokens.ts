@@ -4,6 +4,8 @@
  * (`crypto/key-format.ts`) with the prefix `scim`, stored only as its keyed hash under SCIM's own label
  * (`crypto/key-hash.ts`): an API key never verifies as a SCIM token, nor the other way round.
  *
+ * Each operation acts through organizations' own check (`actingIn`): a member whose session meets the
+ * organization's sign-in policy (`OrganizationPolicy` otherwise) and whose role grants `sso:manage`.
  * Creating and revoking are owner-present operations, as every other credential change: a token acts for
  * the whole organization's directory, so a stolen session older than the owner-present bound may neither
  * make one nor cut the identity provider off.
@@ -13,10 +15,10 @@
 import { recordAuditEvent } from "../../../audit/index.js";
 import { newKey, startOf } from "../../../crypto/key-format.js";
 import { keyHashing } from "../../../crypto/key-hash.js";
-import { OrganizationForbidden, OrganizationNotFound, ScimTokenNotFound, SessionRequired } from "../../../errors.js";
+import { OrganizationForbidden, ScimTokenNotFound } from "../../../errors.js";
 import type { InternalOptions, RequestInternal } from "../../../types/internal.js";
 import type { ScimTokenRecord } from "../../../types/scim.js";
-import { defaultRoles } from "../../organizations/public.js";
+import { organizationAccess } from "../../organizations/public.js";
 import { storeOf } from "./store.js";
 import type { CreatedScimToken, ListedScimToken } from "./types.js";
 
@@ -31,25 +33,6 @@ const MAX_LIVE_TOKENS = 10;
 export const scimTokenHashing = keyHashing("authlib.scim-token.hash-key.v1");
 
 const NO_STORE = { "cache-control": "no-store" };
-
-/** The signed-in member of `organizationId` whose role grants `sso:manage`; returns their user id. */
-async function manager(options: InternalOptions, request: RequestInternal, organizationId: string): Promise<string> {
-  const current = await options.sessionStrategy.currentAssurance(options, request);
-  if (!current) throw new SessionRequired("Sign in first: the request has no session.");
-  request.auditUserId = current.userId;
-  const find = options.hooks?.organizationRole;
-  const role = find ? await find(options, current.userId, organizationId) : null;
-  if (role === null) throw new OrganizationNotFound("No organization of yours has this id.");
-  const roles = options.config.organizations?.roles ?? defaultRoles;
-  if (!roles.can({ role }, SSO_PERMISSION)) {
-    const error = new OrganizationForbidden(
-      `Your role (${role}) does not grant "${SSO_PERMISSION}", which manages the organization's SCIM tokens.`,
-    );
-    error.permission = SSO_PERMISSION;
-    throw error;
-  }
-  return current.userId;
-}
 
 /** A token as its organization's admins see it in a list: never the token or its hash. */
 export function listed(record: ScimTokenRecord): ListedScimToken {
@@ -77,7 +60,7 @@ export async function createScimToken(
   request: RequestInternal,
   input: { organizationId: string },
 ): Promise<{ body: CreatedScimToken; headers: Record<string, string> }> {
-  const userId = await manager(options, request, input.organizationId);
+  const { userId } = await (await organizationAccess()).actingIn(options, request, input.organizationId, SSO_PERMISSION);
   if ((await liveTokens(options, input.organizationId)).length >= MAX_LIVE_TOKENS)
     throw new OrganizationForbidden(`The organization has ${MAX_LIVE_TOKENS} live SCIM tokens: revoke one first.`);
   const made = newKey(SCIM_TOKEN_PREFIX);
@@ -102,7 +85,7 @@ export async function listScimTokens(
   request: RequestInternal,
   input: { organizationId: string },
 ): Promise<{ body: { scimTokens: ListedScimToken[] }; headers: Record<string, string> }> {
-  await manager(options, request, input.organizationId);
+  await (await organizationAccess()).actingIn(options, request, input.organizationId, SSO_PERMISSION);
   return { body: { scimTokens: (await liveTokens(options, input.organizationId)).map(listed) }, headers: NO_STORE };
 }
 
@@ -112,7 +95,7 @@ export async function revokeScimToken(
   request: RequestInternal,
   input: { organizationId: string; tokenId: string },
 ): Promise<{ body: { revoked: true } }> {
-  const userId = await manager(options, request, input.organizationId);
+  const { userId } = await (await organizationAccess()).actingIn(options, request, input.organizationId, SSO_PERMISSION);
   const record = await storeOf(options).getScimToken(input.tokenId);
   // Another organization's token is not found: its id tells nothing here.
   if (!record || record.organizationId !== input.organizationId || record.revokedAt !== null)

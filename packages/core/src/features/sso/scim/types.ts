@@ -29,16 +29,17 @@ export interface CreatedScimToken {
 export interface ScimApi {
   /**
    * A new SCIM token of the organization, for its identity provider (`Authorization: Bearer scim_…` on
-   * `<basePath>/scim/v2/…`). Returns the token ONCE. The caller's role must grant `sso:manage`; an
-   * owner-present operation. Throws `SessionRequired`, `RecentSignInRequired`, `OrganizationNotFound`,
-   * `OrganizationForbidden`.
+   * `<basePath>/scim/v2/…`). Returns the token ONCE. The caller's role must grant `sso:manage` and their
+   * session must meet the organization's sign-in policy; an owner-present operation. Throws
+   * `SessionRequired`, `RecentSignInRequired`, `OrganizationNotFound`, `OrganizationPolicy`, `OrganizationForbidden`.
    */
   createScimToken(request: RequestLike, input: { organizationId: string }): Promise<CreatedScimToken>;
-  /** The organization's live SCIM tokens (with `sso:manage`). */
+  /** The organization's live SCIM tokens (with `sso:manage`, the session meeting the organization's policy). */
   listScimTokens(request: RequestLike, input: { organizationId: string }): Promise<ListedScimToken[]>;
   /**
    * Revokes a SCIM token of the organization: its next request is refused. To rotate, create the new token,
-   * give it to the identity provider, then revoke the old one. An owner-present operation. Throws `ScimTokenNotFound`.
+   * give it to the identity provider, then revoke the old one. An owner-present operation, under the same
+   * checks as `createScimToken`. Throws `ScimTokenNotFound` as well.
    */
   revokeScimToken(request: RequestLike, input: { organizationId: string; tokenId: string }): Promise<void>;
 }
