@@ -134,13 +134,17 @@ export const mutationGroups = [
     // session-data.test.ts walks data 30,000 levels deep, and session-json-limits.test.ts a million nodes:
     // session/json-shape.test.ts states the node limit with a small one). refresh-lease.test.ts owns the
     // refresh lease on the local Redis (about a second); refresh-lease-instances.test.ts starts two
-    // processes and stays out.
+    // processes and stays out. database-claims.test.ts owns what a database session keeps beside its token
+    // (the active organization on its row or in its sealed cookie), impersonation-decisions.test.ts its
+    // impersonated sessions (both in process, on the in-memory adapter).
     tests: [
       test("session/strategies.test.ts"),
       test("session/token-cache.test.ts"),
       test("session/json-shape.test.ts"),
       test("session/single-flight.test.ts"),
       test("oauth/refresh-lease.test.ts"),
+      test("session/database-claims.test.ts"),
+      test("admin/impersonation-decisions.test.ts"),
     ],
   },
   {

@@ -212,7 +212,7 @@ export interface OrganizationSection {
     options: InternalOptions,
     request: RequestInternal,
     page: { text: Translator; csrfToken: string; organizationId: string; role: string },
-  ) => Promise<{ content: unknown } | undefined>;
+  ) => Promise<{ content: unknown; errorShownInPlace?: boolean } | undefined>;
 }
 
 /** How the owner-present rule names and weighs an operation of a feature (`FeatureDefinition.ownerOperations`). */

@@ -111,8 +111,18 @@ describe("the organization page's SSO section", () => {
       clientId: "okta-client",
       clientSecret: "okta-secret-0123456789",
     });
-    expect(refused.headers.get("location")).toBe(`${ORIGIN}/auth/organization?organizationId=${organizationId}&error=InvalidSsoConnection`);
-    expect(await (await owner.send(refused.headers.get("location") as string)).text()).toContain("This connection could not be saved");
+    expect(refused.headers.get("location")).toBe(
+      `${ORIGIN}/auth/organization?organizationId=${organizationId}&error=InvalidSsoConnection&section=sso`,
+    );
+    const refusedPage = await (await owner.send(refused.headers.get("location") as string)).text();
+    expect(refusedPage).toContain("This connection could not be saved");
+    // Said once, in the section: the page's general alert does not repeat it.
+    expect(refusedPage).not.toContain("That did not work. Please try again.");
+    expect(refusedPage.match(/role="alert"/g)).toHaveLength(1);
+    // The page's own refusal of the same type (no `section=sso`) is the page's to say, not the section's.
+    const ownRefusal = await (await owner.send(`/auth/organization?organizationId=${organizationId}&error=OrganizationForbidden`)).text();
+    expect(ownRefusal).toContain("Your role does not allow this.");
+    expect(ownRefusal).not.toContain("Your role does not allow this here");
 
     const member = await app.signedUp("member@acme.test");
     await app.orgs.methods.createMember({ organizationId, userId: member.userId, role: "member", createdAt: new Date() });
@@ -184,7 +194,7 @@ describe("the section's SAML form and delete buttons", () => {
         metadataXml,
         defaultRole: "member",
       });
-      const back = `${ORIGIN}/auth/organization?organizationId=${organizationId}&error=${type}`;
+      const back = `${ORIGIN}/auth/organization?organizationId=${organizationId}&error=${type}&section=sso`;
       expect(refused.headers.get("location")).toBe(back);
       const page = await (await owner.send(back)).text();
       expect(page).toContain(`<code>${type}</code>`);
@@ -299,7 +309,7 @@ describe("the section's SCIM tokens", () => {
     for (const [name, cookie] of owner.jar.cookies) copied.jar.cookies.set(name, cookie);
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + THIRTY_MINUTES });
 
-    const back = `${ORIGIN}/auth/organization?organizationId=${organizationId}&error=RecentSignInRequired`;
+    const back = `${ORIGIN}/auth/organization?organizationId=${organizationId}&error=RecentSignInRequired&section=sso`;
     const create = await post(copied, `/auth/scim-tokens/form-create?organizationId=${organizationId}`, {});
     expect(create.headers.get("location")).toBe(back);
     const revoke = await post(copied, `/auth/scim-tokens/form-revoke?organizationId=${organizationId}`, { tokenId: existing.scimToken.id });

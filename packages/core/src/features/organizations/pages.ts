@@ -119,7 +119,8 @@ export async function organizationPage(options: InternalOptions, request: Reques
     current,
     refusal,
     stepUp: chosen === undefined ? undefined : stepUpUrl(options, chosen),
-    error: request.query.error,
+    // A section that says the refusal of its own form in its words: the page does not repeat it at the top.
+    error: sections.some((section) => section?.errorShownInPlace) ? undefined : request.query.error,
     done: request.query.done,
     accountUrl: accountUrl(options),
   });

@@ -24,7 +24,7 @@ import { createSsoConnection, deleteSsoConnection, givableRoles, listed, SSO_MAN
 import type { connectionInput, formSamlInput } from "./input.js";
 import { samlEndpoints } from "./saml-flow.js";
 import { scimTokensPart } from "./scim/token-section.js";
-import { ReadOnlyField, type SectionPage, sectionDone, sectionRefusal } from "./section-parts.js";
+import { ReadOnlyField, SECTION_PARAMETER, type SectionPage, sectionDone, sectionRefusal } from "./section-parts.js";
 import { storeOf } from "./store.js";
 
 /** The refusals of the section's forms it says in its own words (`?error=`), connections' and SCIM tokens'. */
@@ -48,9 +48,16 @@ const NOTICES: Readonly<Record<string, MessageKey>> = Object.freeze({
   scimTokenRevoked: "sso.scimRevoked",
 });
 
+/** The error of this section's own form the request's `?error=` names (with `?section=sso`), when the section says it. */
+function ownError(request: RequestInternal): string | undefined {
+  const { error } = request.query;
+  return request.query[SECTION_PARAMETER] === "sso" && error !== undefined && Object.hasOwn(ERRORS, error) ? error : undefined;
+}
+
 /** The section's notice or alert for the request's `?done=` / `?error=`. */
 function Messages({ request, text }: { request: RequestInternal; text: Translator }) {
-  const { done, error } = request.query;
+  const { done } = request.query;
+  const error = ownError(request);
   return (
     <>
       {done !== undefined && Object.hasOwn(NOTICES, done) && (
@@ -58,7 +65,7 @@ function Messages({ request, text }: { request: RequestInternal; text: Translato
           {text.t(NOTICES[done] as MessageKey)}
         </p>
       )}
-      {error !== undefined && Object.hasOwn(ERRORS, error) && (
+      {error !== undefined && (
         <p class="alert" role="alert">
           {text.t(ERRORS[error] as MessageKey)} <code>{error}</code>
         </p>
@@ -195,13 +202,14 @@ export async function ssoOrganizationSection(
   options: InternalOptions,
   request: RequestInternal,
   page: SectionPage,
-): Promise<{ content: unknown } | undefined> {
+): Promise<{ content: unknown; errorShownInPlace: boolean } | undefined> {
   const roles = options.config.organizations?.roles ?? defaultRoles;
   if (!roles.can({ role: page.role }, SSO_MANAGE)) return undefined;
   const { text, organizationId } = page;
   const connections = (await storeOf(options).listSsoConnections(organizationId)).map(listed);
   const tokens = await scimTokensPart(options, request, page);
   return {
+    errorShownInPlace: ownError(request) !== undefined,
     content: (
       <section class="stack" aria-labelledby="org-sso-heading">
         <h2 id="org-sso-heading">{text.t("sso.title")}</h2>

@@ -41,9 +41,12 @@ export function sectionDone(options: InternalOptions, request: RequestInternal, 
   return { redirect: sectionPageUrl(options, request.query.organizationId ?? "", { done }) };
 }
 
+/** The query parameter that says a refusal came from this section's form (`?section=sso`), not the page's own. */
+export const SECTION_PARAMETER = "section";
+
 /**
- * A refused form: back to its organization's page with `?error=<type>` when the section says `error` in its
- * own words (`shown`), else `undefined` (the general policy answers it).
+ * A refused form: back to its organization's page with `?error=<type>&section=sso` when the section says
+ * `error` in its own words (`shown`), else `undefined` (the general policy answers it).
  */
 export function sectionRefusal(
   options: InternalOptions,
@@ -53,5 +56,6 @@ export function sectionRefusal(
 ): ResponseInternal | undefined {
   const organizationId = request.query.organizationId;
   if (!organizationId || !shown.has(error.type)) return undefined;
-  return { redirect: sectionPageUrl(options, organizationId, { error: error.type }), failure: error as unknown as Error };
+  const query = { error: error.type, [SECTION_PARAMETER]: "sso" };
+  return { redirect: sectionPageUrl(options, organizationId, query), failure: error as unknown as Error };
 }
