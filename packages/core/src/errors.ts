@@ -841,7 +841,9 @@ export class SamlResponseRejected extends AuthError {
 
 /**
  * An identity provider's SAML metadata cannot be used: not XML, no IdP descriptor, no HTTP-Redirect single
- * sign-on URL, or no signing certificate. Ask the customer's IT admin for the IdP's metadata document. HTTP 400.
+ * sign-on URL, or no signing certificate; or its URL (`saml.metadataUrl`) could not be fetched safely (a
+ * non-public address, a redirect, too large, too slow, not XML: the message says which). Ask the customer's
+ * IT admin for the IdP's metadata document. HTTP 400.
  */
 export class InvalidIdpMetadata extends AuthError {
   static override type: ErrorType = "InvalidIdpMetadata";

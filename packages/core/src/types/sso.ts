@@ -15,6 +15,22 @@ export interface SsoConfig {
   clockSkew?: number;
   /** SCIM 2.0 provisioning of each organization's directory (`<basePath>/scim/v2/…`); on with `sso`. */
   scim?: ScimConfig;
+  /** Fetching an identity provider's metadata from the URL a SAML connection gives (`saml.metadataUrl`). */
+  metadataUrls?: SsoMetadataUrlsConfig;
+}
+
+/**
+ * The `sso.metadataUrls` option: how the IdP metadata URL of a SAML connection is fetched (https only,
+ * public addresses only, no redirect, at most 256 KiB). The URL is an admin's input that the server fetches:
+ * the same SSRF-safe fetch as the authorization server's client metadata documents.
+ */
+export interface SsoMetadataUrlsConfig {
+  /** Allow loopback and private addresses: an identity provider on the local network (development only). Default `false`. */
+  allowPrivateAddresses?: boolean;
+  /** Give up after this many milliseconds, resolution included. Default 5000; at most 30000. */
+  timeout?: number;
+  /** A certificate authority (PEM) to trust besides the system's: an IdP with a private CA (internal deployments, tests). */
+  ca?: string;
 }
 
 /** The `sso.scim` option. */
@@ -54,6 +70,12 @@ export interface SsoSamlSettings {
   spPrivateKey: string;
   /** The service provider's certificate (PEM), published in its metadata. */
   spCertificate: string;
+  /**
+   * Where the IdP's metadata was fetched from, when the connection was given it by URL. It is fetched only
+   * then: `updateSsoConnection` with the same `saml.metadataUrl` fetches it again (after the IdP rotated its
+   * certificate); giving the three fields or pasted metadata instead drops it.
+   */
+  metadataUrl?: string;
 }
 
 /** An OIDC connection's settings as stored: the client secret only encrypted (`secrets.ts`). */
@@ -136,15 +158,27 @@ export interface SsoConnectionInput {
   attributeMapping?: SsoAttributeMapping;
   groupRoles?: Record<string, string>;
   ssoRequired?: boolean;
-  saml?: Omit<SsoSamlSettings, "spPrivateKey" | "spCertificate" | "signatureOn" | "allowIdpInitiated"> &
-    Partial<Pick<SsoSamlSettings, "signatureOn" | "allowIdpInitiated">>;
+  saml?: SsoSamlIdpInput & Partial<Pick<SsoSamlSettings, "signatureOn" | "allowIdpInitiated">>;
   oidc?: SsoOidcSettings;
 }
+
+/**
+ * A SAML connection's identity provider as its admin gives it, one of three ways: its entity id, SSO URL
+ * and certificates; its metadata document pasted (`metadataXml`); or the https URL of that document
+ * (`metadataUrl`, fetched once, then kept on the connection).
+ */
+export type SsoSamlIdpInput =
+  | Pick<SsoSamlSettings, "idpEntityId" | "idpSsoUrl" | "idpCertificates">
+  | { metadataXml: string }
+  | { metadataUrl: string };
 
 /** What `updateSsoConnection` takes: the connection's id and the fields to change (an OIDC secret in clear). */
 export interface SsoConnectionChanges extends Partial<Omit<SsoConnectionInput, "organizationId" | "protocol" | "oidc" | "saml">> {
   connectionId: string;
-  saml?: Partial<NonNullable<SsoConnectionInput["saml"]>>;
+  saml?: Partial<Pick<SsoSamlSettings, "idpEntityId" | "idpSsoUrl" | "idpCertificates" | "signatureOn" | "allowIdpInitiated">> & {
+    metadataXml?: string;
+    metadataUrl?: string;
+  };
   oidc?: Partial<SsoOidcSettings>;
 }
 

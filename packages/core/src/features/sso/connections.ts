@@ -104,14 +104,34 @@ async function manageable(options: InternalOptions, request: RequestInternal, co
 }
 
 /**
- * The SAML settings given, the IdP's metadata document (when pasted) read into its entity id, SSO URL and
- * certificates. The SAML core (and its XML parser) loads only here.
+ * The SAML settings given, the IdP's metadata document (pasted, or fetched from its URL, which is kept) read
+ * into its entity id, SSO URL and certificates. The SAML core (and its XML parser) loads only here.
  */
-async function withMetadata(saml: SamlGiven): Promise<Omit<SamlGiven, "metadataXml">> {
-  const { metadataXml, ...fields } = saml;
-  if (metadataXml === undefined) return fields;
+async function withMetadata(options: InternalOptions, saml: SamlGiven): Promise<Omit<SamlGiven, "metadataXml">> {
+  const { metadataXml, metadataUrl, ...fields } = saml;
+  if (metadataXml === undefined && metadataUrl === undefined) return fields;
+  let xml = metadataXml as string;
+  if (metadataUrl !== undefined) {
+    const { fetchIdpMetadata } = await import("./metadata-url.js");
+    xml = await fetchIdpMetadata(metadataUrl, options.config.sso?.metadataUrls);
+  }
   const { parseIdpMetadata } = await import("./saml/metadata.js");
-  return { ...fields, ...idpFromMetadata(parseIdpMetadata(metadataXml), "saml.metadataXml") };
+  const idp = idpFromMetadata(parseIdpMetadata(xml), metadataUrl === undefined ? "saml.metadataXml" : "saml.metadataUrl");
+  return metadataUrl === undefined ? { ...fields, ...idp } : { ...fields, ...idp, metadataUrl };
+}
+
+/**
+ * A connection's SAML settings after a change: the IdP's metadata URL is kept while the IdP's settings are
+ * the URL's (a change of `signatureOn` keeps it), and dropped when they are given another way.
+ */
+function changedSaml(before: SsoSamlSettings, given: Omit<SamlGiven, "metadataXml">): SsoSamlSettings {
+  const { metadataUrl: _previous, ...kept } = before;
+  const idpChanged = given.idpEntityId !== undefined || given.idpSsoUrl !== undefined || given.idpCertificates !== undefined;
+  const source = given.metadataUrl ?? (idpChanged ? undefined : before.metadataUrl);
+  const after: SsoSamlSettings = { ...kept, ...given };
+  if (source === undefined) delete after.metadataUrl;
+  else after.metadataUrl = source;
+  return after;
 }
 
 /** The protocol's settings of a new connection, the secrets encrypted for it. */
@@ -127,11 +147,11 @@ async function protocolSettings(
     const { issuer, clientId, clientSecret } = oidc as Required<typeof oidc>;
     return { oidc: { issuer, clientId, clientSecret: await sealSecret(options.secret, id, "oidc.clientSecret", clientSecret) } };
   }
-  const saml = input.saml && (await withMetadata(input.saml));
-  if (!saml || input.oidc)
+  if (!input.saml || input.oidc)
     throw new InvalidSsoConnection(
-      "A SAML connection takes `saml` (metadataXml, or idpEntityId, idpSsoUrl, idpCertificates) and no `oidc`.",
+      "A SAML connection takes `saml` (metadataXml, metadataUrl, or idpEntityId, idpSsoUrl, idpCertificates) and no `oidc`.",
     );
+  const saml = await withMetadata(options, input.saml);
   const pair = await newSpSigningKey(`authlib SSO ${id}`);
   return {
     saml: {
@@ -142,6 +162,7 @@ async function protocolSettings(
       allowIdpInitiated: saml.allowIdpInitiated ?? false,
       spPrivateKey: await sealSecret(options.secret, id, "saml.spPrivateKey", pair.privateKeyPem),
       spCertificate: pair.certificatePem,
+      ...(saml.metadataUrl === undefined ? {} : { metadataUrl: saml.metadataUrl }),
     },
   };
 }
@@ -206,7 +227,7 @@ async function changedConnection(
   }
   if (input.saml !== undefined) {
     if (!before.saml) throw new InvalidSsoConnection("`saml` changes only a SAML connection.");
-    after.saml = { ...before.saml, ...(await withMetadata(input.saml)) };
+    after.saml = changedSaml(before.saml, await withMetadata(options, input.saml));
   }
   return after;
 }

@@ -8,6 +8,7 @@
 import { InvalidSsoConnection, SsoSignInFailed } from "../../errors.js";
 import type { FieldParser } from "../../http/input.js";
 import { field, inputSchema } from "../../http/input.js";
+import { checkPublicUrl } from "../../http/public-fetch.js";
 import { isLoopbackHost } from "../../oauth/http.js";
 import type { SamlSignatureOn, SsoAttributeMapping } from "../../types/sso.js";
 
@@ -129,6 +130,8 @@ function oidcSettings(partial: boolean): FieldParser<{ issuer?: string; clientId
 export interface SamlGiven {
   /** The IdP's metadata document, pasted: its entity id, SSO URL and certificates (instead of the three fields). */
   metadataXml?: string;
+  /** The https URL of the IdP's metadata document, fetched when the connection is created or updated with it. */
+  metadataUrl?: string;
   idpEntityId?: string;
   idpSsoUrl?: string;
   idpCertificates?: string[];
@@ -152,19 +155,32 @@ export function idpFromMetadata(
   };
 }
 
+/** An https URL the server may fetch (`http/public-fetch.ts` checks it the same way before it does). */
+function metadataUrl(value: unknown, name: string): string {
+  const given = field.string({ max: 2000, refuse })(value, name, {});
+  checkPublicUrl(given, (why) => new InvalidSsoConnection(`\`${name}\` ${why}.`));
+  return given;
+}
+
+/** The IdP given one way only: its metadata pasted, its metadata's URL, or its three fields. */
+function idpSource(given: Record<string, unknown>, name: string, settings: SamlGiven): void {
+  const fields = given.idpEntityId !== undefined || given.idpSsoUrl !== undefined || given.idpCertificates !== undefined;
+  const ways = [given.metadataXml !== undefined, given.metadataUrl !== undefined, fields].filter(Boolean).length;
+  if (ways > 1) throw new InvalidSsoConnection(`\`${name}\` takes the IdP's metadata, its URL or its three fields: one of them.`);
+  if (given.metadataXml !== undefined)
+    settings.metadataXml = field.string({ max: 262_144, refuse })(given.metadataXml, `${name}.metadataXml`, given);
+  if (given.metadataUrl !== undefined) settings.metadataUrl = metadataUrl(given.metadataUrl, `${name}.metadataUrl`);
+}
+
 /** The SAML settings of a new connection (`partial`: of a change). */
 function samlSettings(partial: boolean): FieldParser<SamlGiven | undefined> {
   return (value, name) => {
     if (value === undefined || value === null) return undefined;
     const given = objectOf(value, name);
     const settings: SamlGiven = {};
-    if (given.metadataXml !== undefined) {
-      if (given.idpEntityId !== undefined || given.idpSsoUrl !== undefined || given.idpCertificates !== undefined)
-        throw new InvalidSsoConnection(`\`${name}\` takes the IdP's metadata or its three fields, not both.`);
-      settings.metadataXml = field.string({ max: 262_144, refuse })(given.metadataXml, `${name}.metadataXml`, given);
-    }
-    // Metadata stands for the three fields; without it, a new connection needs each of them.
-    const each = !partial && settings.metadataXml === undefined;
+    idpSource(given, name, settings);
+    // Metadata (pasted or by URL) stands for the three fields; without it, a new connection needs each of them.
+    const each = !partial && settings.metadataXml === undefined && settings.metadataUrl === undefined;
     if (each || given.idpEntityId !== undefined) settings.idpEntityId = text(1024)(given.idpEntityId, `${name}.idpEntityId`, given);
     if (each || given.idpSsoUrl !== undefined) settings.idpSsoUrl = secureUrl(given.idpSsoUrl, `${name}.idpSsoUrl`);
     if (each || given.idpCertificates !== undefined) {
