@@ -299,3 +299,29 @@ describe("saml.metadataUrl: refusals, each named, nothing stored", () => {
     }
   });
 });
+
+describe("the organization page's SAML form takes the metadata URL", () => {
+  it("creates the connection from the URL; neither given, or both, is said on the page", async () => {
+    const { app, owner, organizationId } = await appWith();
+    const idp = await samlpFor("page-form");
+    served = idp.metadataXml;
+    const page = await (await owner.send(`/auth/organization?organizationId=${organizationId}`)).text();
+    expect(page).toContain('<input id="org-sso-saml-metadata-url" name="metadataUrl" type="url"');
+    const action = `/auth/sso/form-create-saml?organizationId=${organizationId}`;
+    const created = await post(owner, action, { name: "Acme IdP", metadataUrl: at("/metadata"), metadataXml: "", defaultRole: "member" });
+    expect(created.headers.get("location")).toBe(`${ORIGIN}/auth/organization?organizationId=${organizationId}&done=ssoConnectionCreated`);
+    const [connection] = [...app.sso.connections.values()];
+    expect(connection?.saml).toMatchObject({ idpEntityId: idp.entityId, metadataUrl: at("/metadata") });
+
+    for (const form of [
+      { metadataUrl: "", metadataXml: "  " },
+      { metadataUrl: at("/metadata"), metadataXml: idp.metadataXml },
+    ]) {
+      const refused = await post(owner, action, { name: "Again", defaultRole: "member", ...form });
+      const back = `${ORIGIN}/auth/organization?organizationId=${organizationId}&error=InvalidSsoConnection&section=sso`;
+      expect(refused.headers.get("location")).toBe(back);
+      expect(await (await owner.send(back)).text()).toContain("<code>InvalidSsoConnection</code>");
+    }
+    expect(app.sso.connections.size).toBe(1);
+  }, 60_000);
+});

@@ -144,7 +144,8 @@ describe("the section's SAML form and delete buttons", () => {
     const owner = await app.signedUp("owner@owner.test");
     const organizationId = await app.organizationWithDomain(owner, "acme", undefined);
     const empty = await pageText(owner, organizationId);
-    expect(empty).toContain('<textarea id="org-sso-saml-metadata" name="metadataXml" required');
+    expect(empty).toContain('<textarea id="org-sso-saml-metadata" name="metadataXml"');
+    expect(empty).toContain('<input id="org-sso-saml-metadata-url" name="metadataUrl" type="url"');
     expect(empty).toContain(
       '<select id="org-sso-saml-role" name="defaultRole"><option value="owner">Owner</option><option value="admin">Administrator</option><option value="member" selected>Member</option></select>',
     );

@@ -236,10 +236,11 @@ export const formCreateInput = inputSchema({
   ssoRequired: field.flag({ refuse }),
 });
 
-/** The organization page's form that adds a SAML connection: the IdP's metadata pasted, the role it gives. */
+/** The organization page's form that adds a SAML connection: the IdP's metadata pasted or its URL, the role it gives. */
 export const formSamlInput = inputSchema({
   name: text(100),
-  metadataXml: field.string({ max: 262_144, refuse }),
+  metadataXml: field.optional(field.string({ max: 262_144, refuse })),
+  metadataUrl: field.optional(field.string({ max: 2000, refuse })),
   defaultRole: role,
   ssoRequired: field.flag({ refuse }),
 });

@@ -12,6 +12,8 @@
  *
  * @module features/sso/organization-section
  */
+
+import { InvalidSsoConnection } from "../../errors.js";
 import { HiddenFields } from "../../pages/layout.js";
 import { toSafeNavigationUrl } from "../../pages/theme.js";
 import type { AuthErrorShape } from "../../types/errors.js";
@@ -168,17 +170,12 @@ function SamlForm({ options, page }: { options: InternalOptions; page: SectionPa
       <label for="org-sso-saml-name">{text.t("sso.name")}</label>
       <input id="org-sso-saml-name" name="name" type="text" required maxLength={100} autocomplete="off" />
       <label for="org-sso-saml-metadata">{text.t("sso.metadataXml")}</label>
-      <textarea
-        id="org-sso-saml-metadata"
-        name="metadataXml"
-        required
-        rows={8}
-        spellcheck={false}
-        aria-describedby="org-sso-saml-metadata-hint"
-      />
+      <textarea id="org-sso-saml-metadata" name="metadataXml" rows={8} spellcheck={false} aria-describedby="org-sso-saml-metadata-hint" />
       <p id="org-sso-saml-metadata-hint" class="muted">
         {text.t("sso.metadataHint")}
       </p>
+      <label for="org-sso-saml-metadata-url">{text.t("sso.metadataUrl")}</label>
+      <input id="org-sso-saml-metadata-url" name="metadataUrl" type="url" placeholder="https://" autocomplete="off" />
       <label for="org-sso-saml-role">{text.t("sso.defaultRole")}</label>
       <select id="org-sso-saml-role" name="defaultRole">
         {roles.map((role) => (
@@ -251,9 +248,19 @@ export async function createOidcConnectionForm(
   return sectionDone(options, request, "ssoConnectionCreated");
 }
 
+/** The IdP's metadata the SAML form gives: pasted or at a URL (a field left empty is not given); one of them. */
+function samlMetadataGiven(input: InputOf<typeof formSamlInput>): { metadataXml: string } | { metadataUrl: string } {
+  const metadataXml = input.metadataXml?.trim() || undefined;
+  const metadataUrl = input.metadataUrl?.trim() || undefined;
+  if ((metadataXml === undefined) === (metadataUrl === undefined))
+    throw new InvalidSsoConnection("Paste your identity provider's metadata, or give the URL where it publishes it: one of the two.");
+  return metadataXml === undefined ? { metadataUrl: metadataUrl as string } : { metadataXml };
+}
+
 /**
  * The handler of `POST sso/form-create-saml?organizationId=…`: a new SAML connection from the IdP's pasted
- * metadata, made as the API makes it (`createSsoConnection`), back to the organization page.
+ * metadata or its URL (one of them: a field left empty is not given), made as the API makes it
+ * (`createSsoConnection`), back to the organization page.
  */
 export async function createSamlConnectionForm(
   options: InternalOptions,
@@ -266,7 +273,7 @@ export async function createSamlConnectionForm(
     name: input.name,
     ssoRequired: input.ssoRequired,
     defaultRole: input.defaultRole,
-    saml: { metadataXml: input.metadataXml },
+    saml: samlMetadataGiven(input),
     oidc: undefined,
     attributeMapping: undefined,
     groupRoles: undefined,

@@ -48,6 +48,7 @@ export interface SsoMessages {
   "sso.addSaml": string;
   "sso.metadataXml": string;
   "sso.metadataHint": string;
+  "sso.metadataUrl": string;
   "sso.defaultRole": string;
   "sso.delete": string;
   "sso.deleted": string;

@@ -29,6 +29,7 @@ export const de: SsoTexts = {
   "sso.metadataXml": "Metadaten Ihres Identitätsanbieters (XML)",
   "sso.metadataHint":
     "Fügen Sie das vollständige Metadatendokument Ihres Identitätsanbieters ein: Entity-ID, Anmelde-URL und Signaturzertifikat werden daraus gelesen.",
+  "sso.metadataUrl": "Oder die URL, unter der Ihr Identitätsanbieter sie veröffentlicht (https)",
   "sso.defaultRole": "Rolle der Mitglieder, die sich darüber anmelden",
   "sso.delete": "Löschen",
   "sso.deleted": "Die SSO-Verbindung wurde gelöscht.",

@@ -28,6 +28,7 @@ export const en: SsoTexts = {
   "sso.metadataXml": "Your identity provider's metadata (XML)",
   "sso.metadataHint":
     "Paste the whole metadata document your identity provider publishes: its entity ID, sign-on URL and signing certificate are read from it.",
+  "sso.metadataUrl": "Or the URL where your identity provider publishes it (https)",
   "sso.defaultRole": "Role of members who sign in through it",
   "sso.delete": "Delete",
   "sso.deleted": "The SSO connection was deleted.",

@@ -28,6 +28,7 @@ export const es: SsoTexts = {
   "sso.metadataXml": "Metadatos de su proveedor de identidad (XML)",
   "sso.metadataHint":
     "Pegue el documento de metadatos completo que publica su proveedor de identidad: de él se leen su ID de entidad, su URL de inicio de sesión y su certificado de firma.",
+  "sso.metadataUrl": "O la URL donde su proveedor de identidad los publica (https)",
   "sso.defaultRole": "Rol de los miembros que inician sesión con ella",
   "sso.delete": "Eliminar",
   "sso.deleted": "Se eliminó la conexión SSO.",

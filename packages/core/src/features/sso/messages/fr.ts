@@ -30,6 +30,7 @@ export const fr: SsoTexts = {
   "sso.metadataXml": "Métadonnées de votre fournisseur d’identité (XML)",
   "sso.metadataHint":
     "Collez le document de métadonnées complet que publie votre fournisseur d’identité : son identifiant d’entité, son URL de connexion et son certificat de signature y sont lus.",
+  "sso.metadataUrl": "Ou l’URL où votre fournisseur d’identité les publie (https)",
   "sso.defaultRole": "Rôle des membres qui se connectent par elle",
   "sso.delete": "Supprimer",
   "sso.deleted": "La connexion SSO a été supprimée.",

@@ -29,6 +29,7 @@ export const ja: SsoTexts = {
   "sso.metadataXml": "ID プロバイダーのメタデータ (XML)",
   "sso.metadataHint":
     "ID プロバイダーが公開しているメタデータ文書全体を貼り付けてください。エンティティ ID、サインオン URL、署名証明書はそこから読み取られます。",
+  "sso.metadataUrl": "または ID プロバイダーが公開しているメタデータの URL（https）",
   "sso.defaultRole": "この接続でサインインするメンバーのロール",
   "sso.delete": "削除",
   "sso.deleted": "SSO 接続を削除しました。",

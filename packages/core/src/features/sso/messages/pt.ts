@@ -29,6 +29,7 @@ export const pt: SsoTexts = {
   "sso.metadataXml": "Metadados do seu provedor de identidade (XML)",
   "sso.metadataHint":
     "Cole o documento de metadados completo que o seu provedor de identidade publica: o ID de entidade, a URL de login e o certificado de assinatura são lidos dele.",
+  "sso.metadataUrl": "Ou a URL onde seu provedor de identidade os publica (https)",
   "sso.defaultRole": "Papel dos membros que entram por ela",
   "sso.delete": "Excluir",
   "sso.deleted": "A conexão SSO foi excluída.",

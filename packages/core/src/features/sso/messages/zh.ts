@@ -26,6 +26,7 @@ export const zh: SsoTexts = {
   "sso.addSaml": "添加 SAML 连接",
   "sso.metadataXml": "身份提供商的元数据（XML）",
   "sso.metadataHint": "粘贴身份提供商发布的完整元数据文档：将从中读取其实体 ID、登录 URL 和签名证书。",
+  "sso.metadataUrl": "或身份提供商发布元数据的 URL（https）",
   "sso.defaultRole": "通过此连接登录的成员的角色",
   "sso.delete": "删除",
   "sso.deleted": "SSO 连接已删除。",
