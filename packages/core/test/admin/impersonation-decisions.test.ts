@@ -266,6 +266,27 @@ for (const strategy of ["jwt", "database"] as const) {
       expect(claims).toMatchObject({ authTime: now, amr: ["impersonation"], aal: 1, act: { sub: "admin", exp: now + 3600 } });
     });
 
+    test.runIf(strategy === "database")(
+      "an impersonated database session lives only with its sealed actor, and only for its lifetime",
+      async () => {
+        const a = app(strategy);
+        const admin = await a.signedIn("admin@example.com");
+        vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+        await a.post(admin, "/auth/admin/impersonate", { userId: "user" });
+        expect((await admin.session())?.user?.email).toBe("user@example.com");
+        // The token alone (its sealed claims dropped): no session, though its row is live.
+        const tokenOnly = a.browser();
+        tokenOnly.jar.apply(
+          new Response(null, { headers: [["set-cookie", `authlib.session-token=${admin.jar.get("authlib.session-token")}; Path=/`]] }),
+        );
+        expect(await tokenOnly.session()).toBeNull();
+        expect((await a.auth.api.getSession(a.requestOf(tokenOnly))).session).toBeNull();
+        // Past the impersonation's hour: no session, though the row and the sealed cookie are still there.
+        vi.setSystemTime(Date.now() + 3601 * 1000);
+        expect((await a.auth.api.getSession(a.requestOf(admin))).session).toBeNull();
+      },
+    );
+
     test("a refused start or stop is audited as the user of the session refused", async () => {
       const a = app(strategy);
       const admin = await a.signedIn("admin@example.com");

@@ -74,6 +74,21 @@ describe("setActiveOrganization on database sessions", () => {
     expect(await readsActive(app, ada)).toBe(false);
   });
 
+  it("with session records, an extended session re-seals its sign-in's claims (no organization among them)", async () => {
+    const app = organizationsApp({ session: { strategy: "database", maxAge: 3600, updateAge: 60 } });
+    const ada = await app.signedUp("ada@example.com");
+    const organizationId = (await postJson(ada, "create", { name: "Acme", slug: "acme" })).body.organization.id as string;
+    await postJson(ada, "active", { organizationId });
+    const sealed = ada.jar.get(SEALED);
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 120_000 });
+    try {
+      expect(await ada.session()).toMatchObject({ activeOrganizationId: organizationId });
+      expect(ada.jar.get(SEALED)).not.toBe(sealed);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("without session records, an extended session keeps its organization in the re-sealed cookie", async () => {
     const { adapter } = withoutRecords();
     const app = organizationsApp({ session: { strategy: "database", maxAge: 3600, updateAge: 60 } }, adapter);
