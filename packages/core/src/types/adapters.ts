@@ -54,12 +54,16 @@ export interface AdapterSession {
   id?: string;
   /**
    * The organization the session acts in (`setActiveOrganization`), kept on the row by an adapter that keeps
-   * session records; `null` or absent: none. authlib passes it to `createSession` and `updateSession` only
-   * for such an adapter (another keeps it in the session's sealed cookie), and checks the membership on
-   * every read: the value is data, never a grant.
+   * session records; absent: none. authlib passes it to `createSession` and `updateSession` only for such an
+   * adapter (another keeps it in the session's sealed cookie), and checks the membership on every read: the
+   * value is data, never a grant.
    */
-  activeOrganizationId?: string | null;
+  activeOrganizationId?: string;
 }
+
+/** What `updateSession` is given: the session's token and the fields that change (`activeOrganizationId: null` clears it). */
+export type AdapterSessionUpdate = Partial<Omit<AdapterSession, "activeOrganizationId">> &
+  Pick<AdapterSession, "sessionToken"> & { activeOrganizationId?: string | null };
 
 /** What authlib knows about a session when it starts, beside the session itself (see `SessionRecord`). */
 export type SessionMetadata = Pick<SessionRecord, "createdAt" | "lastSeenAt" | "userAgent" | "clientAddress" | "provider">;
@@ -136,10 +140,11 @@ export interface Adapter
   createSession?(session: AdapterSession & Partial<SessionMetadata>): Awaitable<AdapterSession>;
   /** The session with this token and its user, or `null`. Expired sessions are returned; authlib deletes them. */
   getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>;
-  /** Updates a session (usually its expiry) and returns it, or `null` if it no longer exists. */
-  updateSession?(
-    session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">,
-  ): Awaitable<AdapterSession | null | undefined | void>;
+  /**
+   * Updates a session (usually its expiry) and returns it, or `null` if it no longer exists. A field left
+   * out keeps its value; `activeOrganizationId: null` clears the session's organization.
+   */
+  updateSession?(session: AdapterSessionUpdate): Awaitable<AdapterSession | null | undefined | void>;
   /** Deletes a session and returns it, or `null` if there was none. */
   deleteSession?(sessionToken: string): Awaitable<AdapterSession | null | undefined | void>;
   /**
