@@ -416,6 +416,15 @@ export const mutationGroups = [
     ],
   },
   {
+    name: "sso-identity",
+    // Issue 49: who an SSO sign-in is (identity.ts: the subject's checks, the user a first sign-in makes or
+    // links by a proven address, the membership and its role, the session's assurance, the races).
+    // identity-decisions.test.ts seeds the stores directly (no password sign-up, no DNS proof per test);
+    // identity.test.ts states the same through sign-up and a real domain proof, ~1 s a test.
+    mutate: [src("features/sso/identity.ts")],
+    tests: [test("sso/identity-decisions.test.ts")],
+  },
+  {
     name: "sso-scim-patch",
     // Issue 49: SCIM PATCH (RFC 7644 §3.5.2) and its paths, pure modules: patch.test.ts applies a corpus of
     // Okta, Entra and RFC operations beside scim-patch as the oracle, and every refusal with its scimType.
