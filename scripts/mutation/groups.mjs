@@ -400,6 +400,8 @@ export const mutationGroups = [
     // Issue 49: the SAML response checks (shape, signature placement through node-saml, issuer, audience,
     // recipient, destination, times, NameID, the browser binding and the replay cache). The corpus signs
     // with xmlsec1 (tens of ms a response), so each mutant runs the response tests only (about 20 s).
+    // dom, envelope and assertion-checks are also stated directly on parsed, unsigned documents
+    // (milliseconds): every refusal's reason and the boundaries of each window.
     mutate: [
       src("features/sso/saml/response.ts"),
       src("features/sso/saml/assertion-checks.ts"),
@@ -408,6 +410,9 @@ export const mutationGroups = [
       src("features/sso/saml/dom.ts"),
     ],
     tests: [
+      test("sso/saml/dom.test.ts"),
+      test("sso/saml/envelope.test.ts"),
+      test("sso/saml/assertion-checks.test.ts"),
       test("sso/saml/accepted.test.ts"),
       test("sso/saml/signatures.test.ts"),
       test("sso/saml/conditions.test.ts"),
