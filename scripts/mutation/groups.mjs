@@ -433,8 +433,10 @@ export const mutationGroups = [
     name: "sso-scim-patch",
     // Issue 49: SCIM PATCH (RFC 7644 §3.5.2) and its paths, pure modules: patch.test.ts applies a corpus of
     // Okta, Entra and RFC operations beside scim-patch as the oracle, and every refusal with its scimType.
+    // patch-operations.test.ts and patch-path.test.ts state exact results and each refusal's detail where
+    // the corpus does not reach.
     mutate: [src("features/sso/scim/patch.ts"), src("features/sso/scim/patch-path.ts")],
-    tests: [test("sso/scim/patch.test.ts")],
+    tests: [test("sso/scim/patch.test.ts"), test("sso/scim/patch-operations.test.ts"), test("sso/scim/patch-path.test.ts")],
   },
 ];
 
