@@ -66,7 +66,18 @@ function seededWith(wrap: (store: Adapter) => Adapter, overrides: Partial<AuthCo
   const plain = seeded(overrides);
   const app = ssoApp(dns, overrides, wrap(plain.store));
   // The wrapped app shares the seeded stores; only its adapter (and its audit rows) differ.
-  return { ...plain, auth: app.auth, audit: app.audit, browser: app.browser, ssoSignInWith: app.ssoSignInWith };
+  return { ...plain, auth: app.auth, audit: app.audit, refused: app.refused, browser: app.browser, ssoSignInWith: app.ssoSignInWith };
+}
+
+/** A store where another sign-in records the identity for `winner` just before this one does (its insert then fails). */
+function raceLostTo(winner: string) {
+  return (store: Adapter): Adapter => ({
+    ...store,
+    createSsoIdentity: async (identity) => {
+      await store.createSsoIdentity?.({ ...identity, userId: winner });
+      return (store.createSsoIdentity as NonNullable<Adapter["createSsoIdentity"]>)(identity);
+    },
+  });
 }
 
 type App = ReturnType<typeof seeded>;
@@ -157,13 +168,52 @@ describe.each(["jwt", "database"] as const)("an SSO sign-in (%s sessions)", (str
     expect(a.memory.users.size).toBe(0);
   });
 
-  it("refuses an identity whose user is gone (userGone)", async () => {
-    const a = app();
+  it("refuses an identity whose user is gone (userGone), making no user in its place", async () => {
+    const created: unknown[] = [];
+    const a = app({ events: { createUser: ({ user }) => void created.push(user.id) } });
     await a.sso.methods.createSsoIdentity({ connectionId: CONNECTION, subject: "00u-ada", userId: "gone", createdAt: new Date() });
     const { session } = await signIn(a, { subject: "00u-ada", email: "ada@acme.test" });
     expect(session).toBeNull();
     expect(await refusal(a)).toBe("userGone");
     expect(a.memory.users.size).toBe(0);
+    expect(created).toEqual([]);
+  });
+
+  it("each refusal says why, in words for the organization's admin or the user", async () => {
+    const a = app();
+    const messages = async (claims: Record<string, unknown>) => {
+      a.refused.length = 0;
+      await signIn(a, claims);
+      return a.refused.map((error) => (error as SsoSignInFailed).message);
+    };
+    expect(await messages({ subject: "" })).toEqual([
+      "The identity provider gave no usable subject: the organization's admin checks the connection.",
+    ]);
+    await a.sso.methods.createSsoIdentity({ connectionId: CONNECTION, subject: "00u-gone", userId: "gone", createdAt: new Date() });
+    expect(await messages({ subject: "00u-gone" })).toEqual([
+      "The user of this SSO identity is gone: the organization's admin checks the connection.",
+    ]);
+    a.user("u-ada", "ada@acme.test", new Date());
+    await a.sso.methods.createSsoIdentity({ connectionId: CONNECTION, subject: "00u-ada", userId: "u-ada", createdAt: new Date() });
+    const now = new Date();
+    a.scim.users.set("scim-ada", {
+      id: "scim-ada",
+      organizationId: ORG,
+      userId: "u-ada",
+      externalId: null,
+      userName: "ada@acme.test",
+      active: false,
+      resource: {},
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    });
+    expect(await messages({ subject: "00u-ada" })).toEqual([
+      "Your organization's directory has ended your access: ask your organization's admin.",
+    ]);
+    a.orgs.organizations.delete(ORG);
+    expect(await messages({ subject: "00u-ada" })).toEqual(["This connection's organization is gone."]);
   });
 
   it("refuses a known user the directory deprovisioned (deprovisioned), and lets in one it keeps active", async () => {
@@ -363,5 +413,64 @@ describe.each(["jwt", "database"] as const)("an SSO sign-in (%s sessions)", (str
     expect(a.audit.filter((row) => row.type === "ssoSignInFailed").map((row) => row.detail)).toEqual([
       `organization=${ORG} connection=${CONNECTION} reason=AdapterError`,
     ]);
+  });
+  it("a sign-in that lost the identity's race signs in the winner's user, not a new one, and removes the user it made", async () => {
+    const created: unknown[] = [];
+    const a = seededWith(raceLostTo("u-winner"), {
+      session: { strategy },
+      pages: { newUser: "/welcome" },
+      events: { createUser: ({ user }) => void created.push(user.id) },
+    });
+    a.user("u-winner", null, null, "Winner");
+    const { response, session } = await signIn(a, { subject: "00u-ada", name: "Loser" });
+    expect(session?.user).toMatchObject({ name: "Winner" });
+    expect(await signedInUser(a)).toBe("u-winner");
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/`);
+    expect([...a.memory.users.keys()]).toEqual(["u-winner"]);
+    expect(created).toEqual([]);
+  });
+
+  it("a user linked by a proven address is kept when another sign-in won the identity", async () => {
+    const a = seededWith(raceLostTo("u-winner"), { session: { strategy } });
+    a.user("u-winner", null, null, "Winner");
+    a.user("u-linus", "linus@acme.test", new Date(), "Linus");
+    const { session } = await signIn(a, { subject: "00u-linus", email: "linus@acme.test" });
+    expect(session?.user).toMatchObject({ name: "Winner" });
+    expect(await a.store.getUser?.("u-linus")).toMatchObject({ email: "linus@acme.test" });
+  });
+
+  it("a lost race whose winner's user is gone is refused (userGone), leaving no user behind", async () => {
+    const a = seededWith(raceLostTo("u-gone"), { session: { strategy } });
+    const { session } = await signIn(a, { subject: "00u-ada" });
+    expect(session).toBeNull();
+    expect(await refusal(a)).toBe("userGone");
+    expect(a.memory.users.size).toBe(0);
+  });
+
+  it("a membership a parallel sign-in made first is the one kept; a failure to make one refuses the sign-in", async () => {
+    const raced = seededWith(
+      (store) => ({
+        ...store,
+        createMember: async (member) => {
+          await store.createMember?.({ ...member, role: "raced-role" });
+          return (store.createMember as NonNullable<Adapter["createMember"]>)(member);
+        },
+      }),
+      { session: { strategy } },
+    );
+    const { session } = await signIn(raced, { subject: "00u-ada" });
+    expect(session).toMatchObject({ activeOrganizationId: ORG, activeOrganizationRole: "raced-role" });
+
+    const failing = seededWith(
+      (store) => ({
+        ...store,
+        createMember: () => {
+          throw new Error("the database is down");
+        },
+      }),
+      { session: { strategy } },
+    );
+    expect((await signIn(failing, { subject: "00u-ada" })).session).toBeNull();
+    expect(await refusal(failing)).toBe("AdapterError");
   });
 });
