@@ -94,6 +94,18 @@ describe("add to a multi-valued attribute", () => {
       ["a", "c"],
       ["a"],
     ]);
+    expect(patch({ tags: [["a"]] }, { op: "add", path: "tags", value: [["a", "b"]] }).tags).toEqual([["a"], ["a", "b"]]);
+    expect(patch({ emails: [{ value: "x" }] }, { op: "add", path: "emails", value: [{ value: "x", type: "work" }] }).emails).toEqual([
+      { value: "x" },
+      { value: "x", type: "work" },
+    ]);
+  });
+
+  it("does not add an element equal to one there (arrays and objects compared by value)", () => {
+    expect(patch({ tags: [["a", "b"]] }, { op: "add", path: "tags", value: [["a", "b"]] }).tags).toEqual([["a", "b"]]);
+    expect(patch({ emails: [home] }, { op: "add", path: "emails", value: [{ type: "home", value: "babs@home.example" }] }).emails).toEqual([
+      home,
+    ]);
   });
 
   it("takes one element given alone, and makes a list of a single value or of nothing", () => {
@@ -165,6 +177,19 @@ describe("a sub-attribute's parent", () => {
         scimType: "invalidPath",
         message: "`title` is not a complex attribute: `title.x` names nothing.",
       });
+  });
+});
+
+describe("an extension's attribute", () => {
+  it("is added into the extension's object, made when absent", () => {
+    expect(patch({ userName: "a" }, { op: "add", path: `${ENTERPRISE}:department`, value: "R&D" })).toEqual({
+      userName: "a",
+      [ENTERPRISE]: { department: "R&D" },
+    });
+    expect(patch({ userName: "a" }, { op: "replace", path: `${ENTERPRISE}:manager.value`, value: "m" })).toEqual({
+      userName: "a",
+      [ENTERPRISE]: { manager: { value: "m" } },
+    });
   });
 });
 
