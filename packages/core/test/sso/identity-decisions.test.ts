@@ -444,6 +444,7 @@ describe.each(["jwt", "database"] as const)("an SSO sign-in (%s sessions)", (str
     const { session } = await signIn(a, { subject: "00u-ada" });
     expect(session).toBeNull();
     expect(await refusal(a)).toBe("userGone");
+    expect(a.refused.map((error) => (error as Error).message)).toEqual(["The user of this SSO identity is gone: sign in again."]);
     expect(a.memory.users.size).toBe(0);
   });
 
