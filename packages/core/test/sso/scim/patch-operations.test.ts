@@ -203,7 +203,7 @@ describe("remove", () => {
   });
 
   it("of members by value removes every member named, and none without a value of its own", () => {
-    const members = [{ value: "a" }, { value: "b", display: "B" }, { display: "no value" }, { value: "c" }];
+    const members: ScimObject[] = [{ value: "a" }, { value: "b", display: "B" }, { display: "no value" }, { value: "c" }];
     expect(patch({ members }, { op: "remove", path: "members", value: [{ value: "a" }, { value: "b" }] }).members).toEqual([
       { display: "no value" },
       { value: "c" },
