@@ -207,6 +207,7 @@ describe("bearerConfirmation", () => {
 
   it("refuses a subject with no bearer confirmation (recipient)", () => {
     expect(reasonOf(() => bearerConfirmation(subject(), settings, NOW))).toBe("recipient");
+    expect(() => bearerConfirmation(subject(), settings, NOW)).toThrow("The SAML assertion has no bearer subject confirmation.");
     const holderOfKey = confirmation(data(good), "urn:oasis:names:tc:SAML:2.0:cm:holder-of-key");
     expect(reasonOf(() => bearerConfirmation(subject(holderOfKey), settings, NOW))).toBe("recipient");
     expect(
@@ -272,6 +273,7 @@ describe("readNameId and subjectOf", () => {
   it("refuses an assertion without one Subject (malformed)", () => {
     const subjectElement = /<saml:Subject>[\s\S]*<\/saml:Subject>/;
     expect(reasonOf(() => subjectOf(assertion({}, (xml) => xml.replace(subjectElement, ""))))).toBe("malformed");
+    expect(() => subjectOf(assertion({}, (xml) => xml.replace(subjectElement, "")))).toThrow("A SAML Assertion must have one Subject.");
     expect(reasonOf(() => subjectOf(assertion({}, (xml) => xml.replace(subjectElement, "$&$&"))))).toBe("malformed");
   });
 });
