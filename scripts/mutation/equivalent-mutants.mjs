@@ -517,4 +517,38 @@ export const equivalentMutants = [
     reason:
       "equivalent, auth.api's impersonation methods build the operation's input themselves (`userId` only, impersonation-api.ts), so an in-process request never carries a callbackUrl and the inProcess test never decides",
   },
+  {
+    file: "packages/core/src/features/sso/scim/patch-path.ts",
+    anchor: "for (let i = open + 1; i < text.length; i++) {",
+    mutators: ["EqualityOperator"],
+    reason: "equivalent, one more turn at i === text.length reads an undefined character, which matches no branch of the loop",
+  },
+  {
+    file: "packages/core/src/features/sso/scim/patch-path.ts",
+    anchor: 'const extension = steps[0]?.startsWith("urn:") ? steps.shift() : undefined;',
+    mutators: ["OptionalChaining"],
+    reason:
+      "equivalent, attributePath always answers at least one step (a split string), so steps[0] is never undefined; the `?.` is kept for the type",
+  },
+  {
+    file: "packages/core/src/features/sso/scim/patch-path.ts",
+    anchor: "const tail = close === -1 ? undefined : text.slice(close + 1);",
+    mutators: ["UnaryOperator"],
+    reason:
+      "equivalent, `close === 1` means the `[` is the path's first character: the head is empty, so `steps.length !== 1` refuses it with the same message either way",
+  },
+  {
+    file: "packages/core/src/features/sso/scim/patch-path.ts",
+    anchor: 'if (close === -1 || steps.length !== 1 || !(tail === "" || tail?.startsWith(".")))',
+    mutators: ["UnaryOperator"],
+    reason:
+      "equivalent, `close === 1` means the `[` is the path's first character: the head is empty, so `steps.length !== 1` refuses it with the same message either way",
+  },
+  {
+    file: "packages/core/src/features/sso/scim/patch.ts",
+    anchor: "if (Array.isArray(a) || Array.isArray(b))",
+    mutators: ["LogicalOperator"],
+    reason:
+      "equivalent, with one array and one other value both ways answer false: the next line's isObject is false for an array, so `same` returns false there too",
+  },
 ];

@@ -404,6 +404,8 @@ export const mutationGroups = [
     // Issue 49: the SAML response checks (shape, signature placement through node-saml, issuer, audience,
     // recipient, destination, times, NameID, the browser binding and the replay cache). The corpus signs
     // with xmlsec1 (tens of ms a response), so each mutant runs the response tests only (about 20 s).
+    // dom, envelope and assertion-checks are also stated directly on parsed, unsigned documents
+    // (milliseconds): every refusal's reason and the boundaries of each window.
     mutate: [
       src("features/sso/saml/response.ts"),
       src("features/sso/saml/assertion-checks.ts"),
@@ -412,6 +414,9 @@ export const mutationGroups = [
       src("features/sso/saml/dom.ts"),
     ],
     tests: [
+      test("sso/saml/dom.test.ts"),
+      test("sso/saml/envelope.test.ts"),
+      test("sso/saml/assertion-checks.test.ts"),
       test("sso/saml/accepted.test.ts"),
       test("sso/saml/signatures.test.ts"),
       test("sso/saml/conditions.test.ts"),
@@ -420,11 +425,22 @@ export const mutationGroups = [
     ],
   },
   {
+    name: "sso-identity",
+    // Issue 49: who an SSO sign-in is (identity.ts: the subject's checks, the user a first sign-in makes or
+    // links by a proven address, the membership and its role, the session's assurance, the races).
+    // identity-decisions.test.ts seeds the stores directly (no password sign-up, no DNS proof per test);
+    // identity.test.ts states the same through sign-up and a real domain proof, ~1 s a test.
+    mutate: [src("features/sso/identity.ts")],
+    tests: [test("sso/identity-decisions.test.ts")],
+  },
+  {
     name: "sso-scim-patch",
     // Issue 49: SCIM PATCH (RFC 7644 §3.5.2) and its paths, pure modules: patch.test.ts applies a corpus of
     // Okta, Entra and RFC operations beside scim-patch as the oracle, and every refusal with its scimType.
+    // patch-operations.test.ts and patch-path.test.ts state exact results and each refusal's detail where
+    // the corpus does not reach.
     mutate: [src("features/sso/scim/patch.ts"), src("features/sso/scim/patch-path.ts")],
-    tests: [test("sso/scim/patch.test.ts")],
+    tests: [test("sso/scim/patch.test.ts"), test("sso/scim/patch-operations.test.ts"), test("sso/scim/patch-path.test.ts")],
   },
 ];
 

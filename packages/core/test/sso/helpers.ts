@@ -27,23 +27,30 @@ export const PASSWORD = "a long password 1234";
 
 export type Browser = ReturnType<typeof authClient>;
 
-/** The stand-in for a protocol's last step: signs in `claims` through the stored connection `connectionId`. */
-const protocolStandIn = defineFeature({
-  name: "test-sso-protocol",
-  operations: [
-    {
-      name: "testSsoSignIn",
-      method: "POST",
-      path: "test-sso-signin",
-      handler: async (options, request) => {
-        const body = request.body as Record<string, string>;
-        const connection = (await options.adapter?.getSsoConnection?.(String(body.connectionId))) as SsoConnection;
-        const claims = JSON.parse(String(body.claims));
-        return ssoSignIn(options, request, connection, claims);
+/**
+ * The stand-in for a protocol's last step: signs in `claims` through the stored connection `connectionId`;
+ * what `ssoSignIn` throws is also put in `refused` (the protocol's view of a refusal, message and all).
+ */
+const protocolStandIn = (refused: unknown[]) =>
+  defineFeature({
+    name: "test-sso-protocol",
+    operations: [
+      {
+        name: "testSsoSignIn",
+        method: "POST",
+        path: "test-sso-signin",
+        handler: async (options, request) => {
+          const body = request.body as Record<string, string>;
+          const connection = (await options.adapter?.getSsoConnection?.(String(body.connectionId))) as SsoConnection;
+          const claims = JSON.parse(String(body.claims));
+          return ssoSignIn(options, request, connection, claims).catch((error: unknown) => {
+            refused.push(error);
+            throw error;
+          });
+        },
       },
-    },
-  ],
-});
+    ],
+  });
 
 /** The app; `overrides` replace parts of the configuration, `providers` come after its `Password()`. */
 export function ssoApp(dns: TxtServer, overrides: Partial<AuthConfig> = {}, adapter?: Adapter, providers: AuthConfig["providers"] = []) {
@@ -53,6 +60,7 @@ export function ssoApp(dns: TxtServer, overrides: Partial<AuthConfig> = {}, adap
   const scim = memoryScim();
   const mails: MailMessage[] = [];
   const audit: AuditEvent[] = [];
+  const refused: unknown[] = [];
   const store: Adapter = adapter ?? {
     ...withVerificationTokens(memory.adapter),
     ...orgs.methods,
@@ -70,7 +78,7 @@ export function ssoApp(dns: TxtServer, overrides: Partial<AuthConfig> = {}, adap
     providers: [Password({ sendMail: (mail) => void mails.push(mail) }), ...providers],
     organizations: { resolveTxt: dns.resolveTxt },
     sso: {},
-    features: [protocolStandIn],
+    features: [protocolStandIn(refused)],
     audit: { store: { write: (event) => void audit.push(event) } },
     logger: { error: () => {}, warn: () => {}, debug: () => {} },
     ...overrides,
@@ -112,7 +120,23 @@ export function ssoApp(dns: TxtServer, overrides: Partial<AuthConfig> = {}, adap
   async function ssoSignInWith(b: Browser, connectionId: string, claims: Record<string, unknown>) {
     return post(b, "/auth/test-sso-signin", { connectionId, claims: JSON.stringify(claims) });
   }
-  return { config, auth, store, memory, orgs, sso, scim, mails, audit, browser, signedUp, as, organizationWithDomain, ssoSignInWith };
+  return {
+    config,
+    auth,
+    store,
+    memory,
+    orgs,
+    sso,
+    scim,
+    mails,
+    audit,
+    refused,
+    browser,
+    signedUp,
+    as,
+    organizationWithDomain,
+    ssoSignInWith,
+  };
 }
 
 /** A POST of `form` with the browser's CSRF token. */
