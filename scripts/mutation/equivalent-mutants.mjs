@@ -22,6 +22,20 @@
 /** @type {EquivalentMutant[]} */
 export const equivalentMutants = [
   {
+    file: "packages/core/src/features/sso/saml/signature.ts",
+    anchor: 'wantAuthnResponseSigned: settings.signatureOn !== "assertion",',
+    mutators: ["ConditionalExpression", "EqualityOperator"],
+    reason:
+      "equivalent from outside: where the connection requires a signed Response, verifiedResponse checks its signature again (getVerifiedXml) and refuses it with the same reason, so node-saml's own demand changes no answer",
+  },
+  {
+    file: "packages/core/src/features/sso/saml/signature.ts",
+    anchor: 'if (!assertionXml) throw new SamlResponseRejected("signature", "The SAML response carries no signed assertion.");',
+    mutators: ["StringLiteral", "ConditionalExpression", "BooleanLiteral"],
+    reason:
+      "equivalent, unreachable: node-saml's validatePostResponseAsync resolves only with a profile read from a verified assertion (it throws otherwise, refused above); the guard keeps the type",
+  },
+  {
     file: "packages/core/src/features/account/page-routes.ts",
     anchor: 'const token = request.query.token ?? "";',
     mutators: ["StringLiteral"],

@@ -414,6 +414,7 @@ export const mutationGroups = [
       src("features/sso/saml/dom.ts"),
     ],
     tests: [
+      test("sso/saml/signature-step.test.ts"),
       test("sso/saml/dom.test.ts"),
       test("sso/saml/envelope.test.ts"),
       test("sso/saml/assertion-checks.test.ts"),

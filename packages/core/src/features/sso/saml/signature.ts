@@ -65,9 +65,9 @@ export async function verifySignatures(settings: SamlConnectionSettings, envelop
 /**
  * The Response as its signature covers it. node-saml verified it already but hands back only the assertion;
  * its own `getVerifiedXml` gives the covered XML of the root, from which Destination, Status and
- * InResponseTo are then read.
+ * InResponseTo are then read. (Exported for its tests: its refusals guard what node-saml already checked.)
  */
-function verifiedResponse(library: NodeSamlLibrary, settings: SamlConnectionSettings, envelope: ResponseEnvelope): Element {
+export function verifiedResponse(library: NodeSamlLibrary, settings: SamlConnectionSettings, envelope: ResponseEnvelope): Element {
   let xml: string | null;
   try {
     xml = library.getVerifiedXml(envelope.xml, envelope.response, settings.idp.certificates);
@@ -80,8 +80,11 @@ function verifiedResponse(library: NodeSamlLibrary, settings: SamlConnectionSett
   return verifiedRoot(xml, SAMLP_NS, "Response");
 }
 
-/** Parses verified XML and checks it is the element expected (anything else is a signature over the wrong element). */
-function verifiedRoot(xml: string, namespace: string, localName: string): Element {
+/**
+ * Parses verified XML and checks it is the element expected (anything else is a signature over the wrong
+ * element). Exported for its tests.
+ */
+export function verifiedRoot(xml: string, namespace: string, localName: string): Element {
   let root: Element;
   try {
     root = parseStrictXml(xml).documentElement;
